@@ -1,0 +1,248 @@
+// Shared benchmark plumbing: installs upstream Pi side by side (never vendored into the repo),
+// locates the pig binary, runs commands with wall-clock + peak-RSS measurement, and prints summaries.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+export const PI_PACKAGE = "@mariozechner/pi-coding-agent";
+export const PI_VERSION = "0.73.1";
+
+export interface PiInstall {
+  /** npm prefix the package was installed into. */
+  dir: string;
+  /** The `pi` CLI entry (node_modules/.bin/pi). */
+  bin: string;
+  /** The installed @mariozechner/pi-coding-agent package directory. */
+  pkgDir: string;
+  /** Module to import SessionManager from; see piSessionModule(). */
+  indexModule: string;
+  sessionManagerModule: string;
+}
+
+// Written only after npm succeeds, so an interrupted install is retried rather than reused.
+const STAMP = ".pig-bench-installed";
+
+export function ensurePi(): PiInstall {
+  const dir = join(tmpdir(), `pig-bench-pi-${PI_VERSION}`);
+  const pkgDir = join(dir, "node_modules", ...PI_PACKAGE.split("/"));
+  const install: PiInstall = {
+    dir,
+    bin: join(dir, "node_modules", ".bin", "pi"),
+    pkgDir,
+    indexModule: join(pkgDir, "dist", "index.js"),
+    sessionManagerModule: join(pkgDir, "dist", "core", "session-manager.js"),
+  };
+  if (isInstalled(install)) return install;
+
+  mkdirSync(dir, { recursive: true });
+  console.error(`[bench] installing ${PI_PACKAGE}@${PI_VERSION} into ${dir} (one-off; needs the npm registry)…`);
+  // --ignore-scripts: native add-ons (koffi, protobufjs) are not needed for the measured paths and
+  // their install scripts would try to fetch prebuilt binaries from outside the npm registry.
+  const npm = Bun.spawnSync(
+    ["npm", "install", "--no-save", "--prefix", dir, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", `${PI_PACKAGE}@${PI_VERSION}`],
+    { stdout: "inherit", stderr: "inherit", env: { ...process.env, PI_OFFLINE: "1" } },
+  );
+  if (npm.exitCode !== 0) throw new Error(`npm install of ${PI_PACKAGE}@${PI_VERSION} failed (exit ${npm.exitCode})`);
+  writeFileSync(join(dir, STAMP), `${PI_VERSION}\n`);
+  if (!isInstalled(install)) throw new Error(`npm reported success but ${install.bin} or ${pkgDir} is missing`);
+  return install;
+}
+
+function isInstalled(p: PiInstall): boolean {
+  if (!existsSync(join(p.dir, STAMP)) || !existsSync(p.bin) || !existsSync(p.sessionManagerModule)) return false;
+  const pkg: unknown = JSON.parse(readFileSync(join(p.pkgDir, "package.json"), "utf8"));
+  return typeof pkg === "object" && pkg !== null && "version" in pkg && pkg.version === PI_VERSION;
+}
+
+/**
+ * Which file the Pi-side Node scripts import SessionManager from.
+ * "module" (default) imports dist/core/session-manager.js directly: the public entry re-exports it
+ * from there, and skipping the rest of the package (~1.4 s, ~85 MB) keeps the comparison conservative.
+ * "index" imports the public package entry, i.e. what an SDK user pays.
+ */
+export function piSessionModule(pi: PiInstall, entry: PiEntry): string {
+  if (entry === "index") return pi.indexModule;
+  const index = readFileSync(pi.indexModule, "utf8");
+  if (!/SessionManager[\s\S]*?from "\.\/core\/session-manager\.js"/.test(index)) {
+    throw new Error(`${pi.indexModule} no longer re-exports SessionManager from ./core/session-manager.js; use --pi-entry index`);
+  }
+  return pi.sessionManagerModule;
+}
+
+/** Environment for Pi processes: no update checks or network, and an isolated agent dir. */
+export function piEnv(agentDir: string): Record<string, string | undefined> {
+  return { ...process.env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_CODING_AGENT_DIR: agentDir };
+}
+
+export function pigEnv(agentDir: string): Record<string, string | undefined> {
+  return { ...process.env, PIG_CODING_AGENT_DIR: agentDir };
+}
+
+/** Absolute path of the built pig binary; exits with a clear message when it has not been built. */
+export function requirePig(): string {
+  const bin = resolve(import.meta.dir, "..", "..", "dist", "pig");
+  if (!existsSync(bin)) {
+    console.error(`[bench] ${bin} not found: run npm run build first (or pass --pi-only to measure Pi alone)`);
+    process.exit(1);
+  }
+  return bin;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+export function median(xs: readonly number[]): number {
+  return percentile(xs, 50);
+}
+
+/** Linear-interpolated percentile (p in 0..100). */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) throw new Error("percentile of an empty sample");
+  const sorted = [...xs].sort((a, b) => a - b);
+  const rank = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  const a = sorted[lo] ?? 0;
+  const b = sorted[hi] ?? a;
+  return a + (b - a) * (rank - lo);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running and measuring
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export interface RunSample {
+  ms: number;
+  /** Peak resident set size of the child, in bytes (getrusage ru_maxrss via Bun). */
+  maxRssBytes: number;
+}
+
+/**
+ * Runs cmd once with stdout sent to /dev/null and returns wall time and peak RSS.
+ * Bun's resourceUsage() reads the child's rusage directly, so unlike `/usr/bin/time -f %M`
+ * no wrapper process sits inside the timed region.
+ */
+export async function runOnce(cmd: readonly string[], opts: RunOptions = {}): Promise<RunSample> {
+  const start = performance.now();
+  const proc = Bun.spawn([...cmd], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: opts.env, cwd: opts.cwd });
+  // Drain stderr concurrently so a chatty child cannot block on a full pipe.
+  const stderr = new Response(proc.stderr).text();
+  const code = await proc.exited;
+  const ms = performance.now() - start;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}:\n${(await stderr).slice(-2000)}`);
+  return { ms, maxRssBytes: proc.resourceUsage()?.maxRSS ?? Number.NaN };
+}
+
+/** Runs cmd `warmup` times unmeasured (page cache, JIT caches) and then `runs` times measured. */
+export async function timeRuns(label: string, cmd: readonly string[], runs: number, warmup: number, opts: RunOptions = {}): Promise<RunSample[]> {
+  for (let i = 0; i < warmup; i++) await runOnce(cmd, opts);
+  const samples: RunSample[] = [];
+  process.stderr.write(`[bench] ${label}: `);
+  for (let i = 0; i < runs; i++) {
+    samples.push(await runOnce(cmd, opts));
+    process.stderr.write(".");
+  }
+  process.stderr.write(` median ${fmtMs(median(samples.map((s) => s.ms)))}\n`);
+  return samples;
+}
+
+export const medianMs = (s: readonly RunSample[]): number => median(s.map((x) => x.ms));
+export const maxRss = (s: readonly RunSample[]): number => Math.max(...s.map((x) => x.maxRssBytes));
+
+/** Runs cmd to completion and parses its stdout as JSON; used for the untimed same-output check. */
+export async function captureJson(cmd: readonly string[], opts: RunOptions = {}): Promise<unknown> {
+  const proc = Bun.spawn([...cmd], { stdin: "ignore", stdout: "pipe", stderr: "inherit", env: opts.env, cwd: opts.cwd });
+  const out = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}`);
+  return JSON.parse(out);
+}
+
+/** Removes a benchmark's temp dir unless --keep asked to leave it for manual re-runs. */
+export function cleanup(dir: string, keep: boolean): void {
+  if (keep) console.error(`[bench] kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments and reporting
+
+export type PiEntry = "module" | "index";
+
+export interface CommonArgs {
+  runs: number;
+  warmup: number;
+  /** Measure Pi only (pig not built yet). */
+  piOnly: boolean;
+  /** Exit non-zero when a target is missed. */
+  check: boolean;
+  piEntry: PiEntry;
+  /** Keep the generated temp dir so the printed commands can be re-run by hand. */
+  keep: boolean;
+}
+
+export function commonArgs(defaults: { runs: number; warmup: number }): CommonArgs {
+  const { values } = parseArgs({
+    args: Bun.argv.slice(2),
+    options: {
+      runs: { type: "string" },
+      warmup: { type: "string" },
+      "pi-only": { type: "boolean", default: false },
+      check: { type: "boolean", default: false },
+      "pi-entry": { type: "string", default: "module" },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  const entry = values["pi-entry"];
+  if (entry !== "module" && entry !== "index") throw new Error(`--pi-entry must be module or index, got ${entry}`);
+  return {
+    runs: values.runs === undefined ? defaults.runs : positiveInt("--runs", values.runs),
+    warmup: values.warmup === undefined ? defaults.warmup : positiveInt("--warmup", values.warmup, true),
+    piOnly: values["pi-only"] ?? false,
+    check: values.check ?? false,
+    piEntry: entry,
+    keep: values.keep ?? false,
+  };
+}
+
+function positiveInt(name: string, raw: string, allowZero = false): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new Error(`${name} must be an integer ≥ ${allowZero ? 0 : 1}, got ${raw}`);
+  return n;
+}
+
+export const fmtMs = (ms: number): string => (ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
+export const fmtMB = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export interface SummaryRow {
+  metric: string;
+  pig: string;
+  pi: string;
+  /** Human-readable ratio, e.g. "42.0× faster"; "n/a" when pig was not measured. */
+  ratio: string;
+  target: string;
+  /** undefined when pig was not measured. */
+  met: boolean | undefined;
+}
+
+export function printSummary(title: string, rows: readonly SummaryRow[], commands: { pig: string; pi: string }, check: boolean): void {
+  const table = [["metric", "pig", `pi ${PI_VERSION}`, "ratio", "target", "met"], ...rows.map((r) => [r.metric, r.pig, r.pi, r.ratio, r.target, r.met === undefined ? "n/a" : r.met ? "yes" : "NO"])];
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => (row[c] ?? "").length)));
+  console.log(`\n=== ${title} ===`);
+  for (const row of table) console.log(row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd());
+  console.log(`cores: ${cpus().length}`);
+  console.log(`pig command: ${commands.pig}`);
+  console.log(`pi command:  ${commands.pi}`);
+  if (check && rows.some((r) => r.met !== true)) process.exitCode = 1;
+}
+
+/** Shell-quotes argv for the printed, copy-pasteable command lines. */
+export function shellLine(argv: readonly string[], env: Record<string, string> = {}): string {
+  const q = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+  return [...Object.entries(env).map(([k, v]) => `${k}=${q(v)}`), ...argv.map(q)].join(" ");
+}

@@ -1,0 +1,79 @@
+/**
+ * New sessions made from existing ones: a branch copied into its own file (fork, clone), and a
+ * whole session copied into another project (`--fork`). Copied entries keep their ids,
+ * timestamps and bytes; the new file's header names the source in `parentSession`.
+ */
+import { dirname } from "node:path";
+import type { MessageEntry, UserMessage } from "./format.ts";
+import { labelEntry } from "./entries.ts";
+import { newEntryId } from "./ids.ts";
+import { SessionFileError } from "./load.ts";
+import { SessionStore } from "./store.ts";
+
+/** Copies root → `leafId` (labels re-attached after it) into a new session in the same directory. */
+export function createBranchedSession(source: SessionStore, leafId: string | null, dir?: string): SessionStore {
+  const targetDir = dir ?? (source.path ? dirname(source.path) : undefined);
+  const target = SessionStore.create({
+    cwd: source.cwd,
+    ...(targetDir ? { dir: targetDir } : {}),
+    ...(source.path ? { parentSession: source.path } : {}),
+  });
+  const path = source.branchRecords(leafId).filter((record) => record.type !== "label");
+  const kept = new Set(path.map((record) => record.id));
+  for (const record of path) target.adopt(record, source.serializeEntry(record.id)!);
+  for (const [targetId, info] of source.tree.labels) {
+    if (!kept.has(targetId)) continue;
+    // A fresh label entry, keeping the time the label was set (upstream 0.73.1).
+    const entry = labelEntry({ id: newEntryId(target.tree), parentId: target.leafId, timestamp: info.timestamp }, targetId, info.label);
+    target.adopt({ ...entry, value: entry }, JSON.stringify(entry));
+  }
+  return target;
+}
+
+export type ForkPosition = "before" | "at";
+
+export interface ForkResult {
+  readonly store: SessionStore;
+  /** For a fork before a user message: that message's text, to put back in the editor. */
+  readonly selectedText?: string;
+}
+
+/**
+ * `before` (the default, `/fork`): `entryId` must be a user message; the new session ends at
+ * its parent and the message's text is returned. `at` (`/clone`): the new session ends at `entryId`.
+ */
+export function forkSession(source: SessionStore, entryId: string, position: ForkPosition = "before"): ForkResult {
+  const record = source.tree.get(entryId);
+  if (position === "at") {
+    if (!record) throw new Error(`Entry ${entryId} not found`);
+    return { store: createBranchedSession(source, entryId) };
+  }
+  if (!record || record.type !== "message" || record.role !== "user") throw new Error("Invalid entry ID for forking");
+  const message = (source.materialise(record) as MessageEntry).message as UserMessage;
+  const selectedText =
+    typeof message.content === "string"
+      ? message.content
+      : message.content.flatMap((block) => (block.type === "text" ? [(block as { text: string }).text] : [])).join("");
+  return { store: createBranchedSession(source, record.parentId ?? null), selectedText };
+}
+
+/** Copies every entry of `sourcePath` into a new session for `targetCwd` in `targetDir`, written at once. */
+export function forkFrom(sourcePath: string, targetCwd: string, targetDir: string): SessionStore {
+  let source: SessionStore;
+  try {
+    source = SessionStore.open(sourcePath);
+  } catch (error) {
+    if (error instanceof SessionFileError && error.kind !== "unreadable") {
+      throw new SessionFileError(sourcePath, error.kind, `Cannot fork: source session file is empty or invalid: ${sourcePath}`);
+    }
+    throw error;
+  }
+  try {
+    const target = SessionStore.create({ cwd: targetCwd, dir: targetDir, parentSession: sourcePath });
+    for (const record of source.tree.records) target.adopt(record, source.serializeEntry(record.id)!);
+    target.flush(true);
+    return target;
+  } finally {
+    source.close();
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The context of a branch: which messages the model sees, and the model and thinking level in
+ * force, as upstream Pi's `buildSessionContext` computes them.
+ *
+ * `planContext` decides from records alone which entries contribute; only the entries it needs
+ * are parsed (through `materialise`), so a caller can also stream stored messages unparsed.
+ */
+import type {
+  AgentMessage,
+  BranchSummaryEntry,
+  BranchSummaryMessage,
+  CompactionEntry,
+  CompactionSummaryMessage,
+  CustomMessage,
+  CustomMessageEntry,
+  MessageEntry,
+  ModelChangeEntry,
+  SessionEntry,
+  ThinkingLevelChangeEntry,
+} from "./format.ts";
+import type { EntryRecord } from "./records.ts";
+
+export interface ModelRef {
+  readonly provider: string;
+  readonly modelId: string;
+}
+
+export interface SessionContext {
+  messages: AgentMessage[];
+  thinkingLevel: string;
+  model: ModelRef | null;
+}
+
+/** One message of a context: a stored message entry (as written) or a message made from an entry. */
+export type ContextItem =
+  | { readonly kind: "stored"; readonly record: EntryRecord }
+  | { readonly kind: "made"; readonly message: AgentMessage };
+
+export interface ContextPlan {
+  readonly items: ContextItem[];
+  readonly thinkingLevel: string;
+  readonly model: ModelRef | null;
+}
+
+export type Materialise = (record: EntryRecord) => SessionEntry;
+
+/** Plans the context of `path` (root → leaf). */
+export function planContext(path: readonly EntryRecord[], materialise: Materialise): ContextPlan {
+  let thinkingLevel = "off";
+  let modelSource = -1;
+  let compactionAt = -1;
+  path.forEach((record, index) => {
+    if (record.invalid) return;
+    switch (record.type) {
+      case "thinking_level_change":
+        thinkingLevel = (materialise(record) as ThinkingLevelChangeEntry).thinkingLevel;
+        break;
+      case "model_change":
+        modelSource = index;
+        break;
+      case "message":
+        if (record.role === "assistant") modelSource = index;
+        break;
+      case "compaction":
+        compactionAt = index;
+        break;
+    }
+  });
+
+  const items: ContextItem[] = [];
+  const emit = (record: EntryRecord): void => {
+    if (record.invalid) return;
+    if (record.type === "message") {
+      items.push({ kind: "stored", record });
+    } else if (record.type === "custom_message") {
+      items.push({ kind: "made", message: customMessageOf(materialise(record) as CustomMessageEntry) });
+    } else if (record.type === "branch_summary") {
+      const entry = materialise(record) as BranchSummaryEntry;
+      if (entry.summary) items.push({ kind: "made", message: branchSummaryMessageOf(entry) });
+    }
+  };
+
+  if (compactionAt >= 0) {
+    const compaction = materialise(path[compactionAt]!) as CompactionEntry;
+    items.push({ kind: "made", message: compactionSummaryMessageOf(compaction) });
+    const keptFrom = path.findIndex((record, index) => index < compactionAt && record.id === compaction.firstKeptEntryId);
+    if (keptFrom >= 0) path.slice(keptFrom, compactionAt).forEach(emit);
+    path.slice(compactionAt + 1).forEach(emit);
+  } else {
+    path.forEach(emit);
+  }
+
+  return { items, thinkingLevel, model: modelSource >= 0 ? modelOf(materialise(path[modelSource]!)) : null };
+}
+
+function modelOf(entry: SessionEntry): ModelRef | null {
+  if (entry.type === "model_change") {
+    const change = entry as ModelChangeEntry;
+    return { provider: change.provider, modelId: change.modelId };
+  }
+  const message = (entry as MessageEntry).message as { provider?: unknown; model?: unknown };
+  return { provider: message.provider as string, modelId: message.model as string };
+}
+
+/** Resolves a plan into messages. */
+export function resolvePlan(plan: ContextPlan, materialise: Materialise): SessionContext {
+  return {
+    messages: plan.items.map((item) =>
+      item.kind === "made" ? item.message : (materialise(item.record) as MessageEntry).message,
+    ),
+    thinkingLevel: plan.thinkingLevel,
+    model: plan.model,
+  };
+}
+
+function timeOf(iso: string): number {
+  return new Date(iso).getTime();
+}
+
+export function customMessageOf(entry: CustomMessageEntry): CustomMessage {
+  return {
+    role: "custom",
+    customType: entry.customType,
+    content: entry.content,
+    display: entry.display,
+    ...(entry.details !== undefined ? { details: entry.details } : {}),
+    timestamp: timeOf(entry.timestamp),
+  };
+}
+
+export function branchSummaryMessageOf(entry: BranchSummaryEntry): BranchSummaryMessage {
+  return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: timeOf(entry.timestamp) };
+}
+
+export function compactionSummaryMessageOf(entry: CompactionEntry): CompactionSummaryMessage {
+  return {
+    role: "compactionSummary",
+    summary: entry.summary,
+    tokensBefore: entry.tokensBefore,
+    timestamp: timeOf(entry.timestamp),
+  };
+}
+
+/**
+ * Upstream's `buildSessionContext(entries, leafId)` over parsed entries: `leafId` null gives an
+ * empty context, undefined (or unknown) falls back to the last entry.
+ */
+export function buildSessionContext(entries: readonly SessionEntry[], leafId?: string | null): SessionContext {
+  if (leafId === null) return { messages: [], thinkingLevel: "off", model: null };
+  const records = new Map<string, EntryRecord>();
+  const byEntry = new Map<EntryRecord, SessionEntry>();
+  let last: EntryRecord | undefined;
+  entries.forEach((entry, index) => {
+    const message = (entry as { message?: { role?: unknown } }).message;
+    const record: EntryRecord = {
+      line: index + 2,
+      type: entry.type,
+      id: entry.id,
+      parentId: entry.parentId,
+      timestamp: entry.timestamp,
+      ...(typeof message?.role === "string" ? { role: message.role } : {}),
+      value: entry,
+      source: { kind: "text", text: "" },
+    };
+    records.set(entry.id, record);
+    byEntry.set(record, entry);
+    last = record;
+  });
+  const leaf = (leafId ? records.get(leafId) : undefined) ?? last;
+  if (!leaf) return { messages: [], thinkingLevel: "off", model: null };
+  const path: EntryRecord[] = [];
+  const seen = new Set<string>();
+  for (let current: EntryRecord | undefined = leaf; current && !seen.has(current.id); ) {
+    seen.add(current.id);
+    path.push(current);
+    current = current.parentId ? records.get(current.parentId) : undefined;
+  }
+  path.reverse();
+  const materialise: Materialise = (record) => byEntry.get(record)!;
+  return resolvePlan(planContext(path, materialise), materialise);
+}

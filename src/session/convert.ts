@@ -1,0 +1,174 @@
+/**
+ * From session messages to the three roles a model understands (user, assistant, toolResult),
+ * with upstream Pi's wrapper texts, and the alternative block spellings read as Pi's blocks.
+ */
+import {
+  checkMessage,
+  type AgentMessage,
+  type AssistantMessage,
+  type BashExecutionMessage,
+  type ToolResultMessage,
+  type UserMessage,
+} from "./format.ts";
+
+export interface LlmText {
+  type: "text";
+  text: string;
+  textSignature?: string;
+}
+
+/** An image as providers take it: inline base64 data, or (from foreign writers) a URL. */
+export interface LlmImage {
+  type: "image";
+  mimeType: string;
+  data?: string;
+  url?: string;
+}
+
+export interface LlmThinking {
+  type: "thinking";
+  thinking: string;
+  thinkingSignature?: string;
+  redacted?: boolean;
+}
+
+export interface LlmToolCall {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  thoughtSignature?: string;
+}
+
+export interface LlmUserMessage {
+  role: "user";
+  content: string | (LlmText | LlmImage)[];
+  timestamp: number;
+}
+
+export interface LlmAssistantMessage extends Omit<AssistantMessage, "content"> {
+  content: (LlmText | LlmThinking | LlmToolCall)[];
+}
+
+export interface LlmToolResultMessage extends Omit<ToolResultMessage, "content"> {
+  content: (LlmText | LlmImage)[];
+}
+
+export type LlmMessage = LlmUserMessage | LlmAssistantMessage | LlmToolResultMessage;
+
+export const COMPACTION_SUMMARY_PREFIX =
+  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+export const BRANCH_SUMMARY_PREFIX =
+  "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+
+/** The user-message text of a `!command` run, as the model sees it. */
+export function bashExecutionText(message: BashExecutionMessage): string {
+  let text = `Ran \`${message.command}\`\n`;
+  text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
+  if (message.cancelled) text += "\n\n(command cancelled)";
+  else if (message.exitCode !== undefined && message.exitCode !== null && message.exitCode !== 0) {
+    text += `\n\nCommand exited with code ${message.exitCode}`;
+  }
+  if (message.truncated && message.fullOutputPath) {
+    text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
+  }
+  return text;
+}
+
+type Block = { type: string; [key: string]: unknown };
+
+/** Pi's image and tool-call blocks for the alternative spellings; undefined for unknown blocks. */
+export function canonicalBlock(block: Block): LlmText | LlmImage | LlmThinking | LlmToolCall | undefined {
+  switch (block.type) {
+    case "text":
+    case "thinking":
+    case "toolCall":
+      return block as unknown as LlmText | LlmThinking | LlmToolCall;
+    case "image": {
+      if (typeof block.mimeType === "string") return block as unknown as LlmImage;
+      const image: LlmImage = { type: "image", mimeType: String(block.media_type) };
+      if (typeof block.data === "string") image.data = block.data;
+      if (typeof block.url === "string") image.url = block.url;
+      return image;
+    }
+    case "tool_use":
+      return {
+        type: "toolCall",
+        id: String(block.id),
+        name: String(block.name),
+        arguments: (block.input ?? {}) as Record<string, unknown>,
+      };
+    default:
+      return undefined;
+  }
+}
+
+function canonicalContent<T>(content: readonly Block[]): T[] {
+  const out: T[] = [];
+  for (const block of content) {
+    const canonical = canonicalBlock(block);
+    if (canonical) out.push(canonical as T);
+  }
+  return out;
+}
+
+function userContent(content: string | readonly Block[]): (LlmText | LlmImage)[] {
+  return typeof content === "string" ? [{ type: "text", text: content }] : canonicalContent(content);
+}
+
+function userText(text: string, timestamp: number): LlmUserMessage {
+  return { role: "user", content: [{ type: "text", text }], timestamp };
+}
+
+/**
+ * Converts one message. Messages pig cannot send (unknown roles, bash runs excluded from
+ * context, messages that fail their role's schema) give undefined.
+ */
+export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
+  const checked = checkMessage(message);
+  if (!checked.ok) return undefined;
+  const m = checked.message;
+  switch (m.role) {
+    case "user": {
+      const user = m as UserMessage;
+      return {
+        ...user,
+        content: typeof user.content === "string" ? user.content : canonicalContent(user.content as Block[]),
+      } as LlmUserMessage;
+    }
+    case "assistant":
+      return {
+        ...(m as AssistantMessage),
+        content: canonicalContent<LlmText | LlmThinking | LlmToolCall>((m as AssistantMessage).content as Block[]),
+      };
+    case "toolResult":
+      return {
+        ...(m as ToolResultMessage),
+        content: canonicalContent<LlmText | LlmImage>((m as ToolResultMessage).content as Block[]),
+      };
+    case "custom":
+      return { role: "user", content: userContent(m.content as string | Block[]), timestamp: m.timestamp as number };
+    case "bashExecution": {
+      const bash = m as BashExecutionMessage;
+      return bash.excludeFromContext ? undefined : userText(bashExecutionText(bash), bash.timestamp);
+    }
+    case "branchSummary":
+      return userText(BRANCH_SUMMARY_PREFIX + m.summary + BRANCH_SUMMARY_SUFFIX, m.timestamp as number);
+    case "compactionSummary":
+      return userText(COMPACTION_SUMMARY_PREFIX + m.summary + COMPACTION_SUMMARY_SUFFIX, m.timestamp as number);
+    default:
+      return undefined;
+  }
+}
+
+/** Upstream's `convertToLlm`: every message a model can take, in order. */
+export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  for (const message of messages) {
+    const converted = toLlmMessage(message);
+    if (converted) out.push(converted);
+  }
+  return out;
+}

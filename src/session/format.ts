@@ -1,0 +1,439 @@
+/**
+ * Schemas of the session file format (Pi's v3 JSONL), and the types derived from them.
+ *
+ * Every object schema is loose: fields pig does not know are kept in the parsed value, so a
+ * value that passed validation still holds everything the writer put there. Validation never
+ * changes what is written back: pig re-emits the original line bytes, not the parsed value.
+ */
+import * as v from "valibot";
+
+export const CURRENT_SESSION_VERSION = 3;
+
+// ── content blocks ──────────────────────────────────────────────────────────
+
+export const TextContentSchema = v.looseObject({
+  type: v.literal("text"),
+  text: v.string(),
+  textSignature: v.optional(v.string()),
+});
+
+/** Pi's own image block: base64 data plus its MIME type. */
+export const PiImageContentSchema = v.looseObject({
+  type: v.literal("image"),
+  data: v.string(),
+  mimeType: v.string(),
+});
+
+/** The spelling some other writers use: `media_type` with inline `data` or a `url`. */
+export const AltImageContentSchema = v.pipe(
+  v.looseObject({
+    type: v.literal("image"),
+    media_type: v.string(),
+    data: v.optional(v.string()),
+    url: v.optional(v.string()),
+  }),
+  v.check((block) => block.data !== undefined || block.url !== undefined, "an image needs data or url"),
+);
+
+export const ImageContentSchema = v.union([PiImageContentSchema, AltImageContentSchema]);
+
+export const ThinkingContentSchema = v.looseObject({
+  type: v.literal("thinking"),
+  thinking: v.string(),
+  thinkingSignature: v.optional(v.string()),
+  redacted: v.optional(v.boolean()),
+});
+
+const ArgumentsSchema = v.record(v.string(), v.unknown());
+
+export const ToolCallContentSchema = v.looseObject({
+  type: v.literal("toolCall"),
+  id: v.string(),
+  name: v.string(),
+  arguments: ArgumentsSchema,
+  thoughtSignature: v.optional(v.string()),
+});
+
+/** Anthropic's spelling of a tool call, accepted on read as the equivalent of `toolCall`. */
+export const ToolUseContentSchema = v.looseObject({
+  type: v.literal("tool_use"),
+  id: v.string(),
+  name: v.string(),
+  input: ArgumentsSchema,
+});
+
+const KNOWN_BLOCK_TYPES = new Set(["text", "image", "thinking", "toolCall", "tool_use"]);
+
+/** A block of a type pig does not know: kept as written, ignored when building requests. */
+export const UnknownContentSchema = v.looseObject({
+  type: v.pipe(
+    v.string(),
+    v.check((t) => !KNOWN_BLOCK_TYPES.has(t), "known block type with invalid fields"),
+  ),
+});
+
+const UserBlockSchema = v.union([TextContentSchema, ImageContentSchema, UnknownContentSchema]);
+const AssistantBlockSchema = v.union([
+  TextContentSchema,
+  ThinkingContentSchema,
+  ToolCallContentSchema,
+  ToolUseContentSchema,
+  ImageContentSchema,
+  UnknownContentSchema,
+]);
+
+export type TextContent = v.InferOutput<typeof TextContentSchema>;
+export type ImageContent = v.InferOutput<typeof ImageContentSchema>;
+export type PiImageContent = v.InferOutput<typeof PiImageContentSchema>;
+export type AltImageContent = v.InferOutput<typeof AltImageContentSchema>;
+export type ThinkingContent = v.InferOutput<typeof ThinkingContentSchema>;
+export type ToolCallContent = v.InferOutput<typeof ToolCallContentSchema>;
+export type ToolUseContent = v.InferOutput<typeof ToolUseContentSchema>;
+export type UnknownContent = v.InferOutput<typeof UnknownContentSchema>;
+export type UserContentBlock = v.InferOutput<typeof UserBlockSchema>;
+export type AssistantContentBlock = v.InferOutput<typeof AssistantBlockSchema>;
+
+// ── messages ────────────────────────────────────────────────────────────────
+
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
+export type ThinkingLevel = v.InferOutput<typeof ThinkingLevelSchema>;
+
+export const STOP_REASONS = ["stop", "length", "toolUse", "error", "aborted"] as const;
+
+const CostSchema = v.looseObject({
+  input: v.number(),
+  output: v.number(),
+  cacheRead: v.number(),
+  cacheWrite: v.number(),
+  total: v.number(),
+});
+
+export const UsageSchema = v.looseObject({
+  input: v.number(),
+  output: v.number(),
+  cacheRead: v.number(),
+  cacheWrite: v.number(),
+  totalTokens: v.number(),
+  cost: CostSchema,
+});
+export type Usage = v.InferOutput<typeof UsageSchema>;
+
+const DiagnosticSchema = v.looseObject({
+  type: v.string(),
+  timestamp: v.number(),
+  error: v.optional(
+    v.looseObject({
+      name: v.optional(v.string()),
+      message: v.string(),
+      stack: v.optional(v.string()),
+      code: v.optional(v.unknown()),
+    }),
+  ),
+  details: v.optional(v.unknown()),
+});
+
+export const UserMessageSchema = v.looseObject({
+  role: v.literal("user"),
+  content: v.union([v.string(), v.array(UserBlockSchema)]),
+  timestamp: v.number(),
+});
+
+export const AssistantMessageSchema = v.looseObject({
+  role: v.literal("assistant"),
+  content: v.array(AssistantBlockSchema),
+  api: v.string(),
+  provider: v.string(),
+  model: v.string(),
+  usage: UsageSchema,
+  stopReason: v.picklist(STOP_REASONS),
+  errorMessage: v.optional(v.string()),
+  timestamp: v.number(),
+  responseId: v.optional(v.string()),
+  responseModel: v.optional(v.string()),
+  diagnostics: v.optional(v.array(DiagnosticSchema)),
+});
+
+export const ToolResultMessageSchema = v.looseObject({
+  role: v.literal("toolResult"),
+  toolCallId: v.string(),
+  toolName: v.string(),
+  content: v.array(UserBlockSchema),
+  details: v.optional(v.unknown()),
+  isError: v.boolean(),
+  timestamp: v.number(),
+});
+
+export const BashExecutionMessageSchema = v.looseObject({
+  role: v.literal("bashExecution"),
+  command: v.string(),
+  output: v.string(),
+  exitCode: v.optional(v.nullable(v.number())),
+  cancelled: v.boolean(),
+  truncated: v.boolean(),
+  fullOutputPath: v.optional(v.string()),
+  timestamp: v.number(),
+  excludeFromContext: v.optional(v.boolean()),
+});
+
+export const CustomMessageSchema = v.looseObject({
+  role: v.literal("custom"),
+  customType: v.string(),
+  content: v.union([v.string(), v.array(UserBlockSchema)]),
+  display: v.boolean(),
+  details: v.optional(v.unknown()),
+  timestamp: v.number(),
+});
+
+export const BranchSummaryMessageSchema = v.looseObject({
+  role: v.literal("branchSummary"),
+  summary: v.string(),
+  fromId: v.string(),
+  timestamp: v.number(),
+});
+
+export const CompactionSummaryMessageSchema = v.looseObject({
+  role: v.literal("compactionSummary"),
+  summary: v.string(),
+  tokensBefore: v.number(),
+  timestamp: v.number(),
+});
+
+export const KNOWN_ROLES = [
+  "user",
+  "assistant",
+  "toolResult",
+  "bashExecution",
+  "custom",
+  "branchSummary",
+  "compactionSummary",
+] as const;
+const KNOWN_ROLE_SET: ReadonlySet<string> = new Set(KNOWN_ROLES);
+
+/** A message whose role pig does not know. It stays in the session; requests leave it out. */
+export const UnknownRoleMessageSchema = v.looseObject({
+  role: v.pipe(
+    v.string(),
+    v.check((r) => !KNOWN_ROLE_SET.has(r), "known role with invalid fields"),
+  ),
+});
+
+export const AgentMessageSchema = v.union([
+  v.variant("role", [
+    UserMessageSchema,
+    AssistantMessageSchema,
+    ToolResultMessageSchema,
+    BashExecutionMessageSchema,
+    CustomMessageSchema,
+    BranchSummaryMessageSchema,
+    CompactionSummaryMessageSchema,
+  ]),
+  UnknownRoleMessageSchema,
+]);
+
+export type UserMessage = v.InferOutput<typeof UserMessageSchema>;
+export type AssistantMessage = v.InferOutput<typeof AssistantMessageSchema>;
+export type ToolResultMessage = v.InferOutput<typeof ToolResultMessageSchema>;
+export type BashExecutionMessage = v.InferOutput<typeof BashExecutionMessageSchema>;
+export type CustomMessage = v.InferOutput<typeof CustomMessageSchema>;
+export type BranchSummaryMessage = v.InferOutput<typeof BranchSummaryMessageSchema>;
+export type CompactionSummaryMessage = v.InferOutput<typeof CompactionSummaryMessageSchema>;
+export type UnknownRoleMessage = v.InferOutput<typeof UnknownRoleMessageSchema>;
+export type KnownAgentMessage =
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage
+  | BashExecutionMessage
+  | CustomMessage
+  | BranchSummaryMessage
+  | CompactionSummaryMessage;
+export type AgentMessage = KnownAgentMessage | UnknownRoleMessage;
+
+export function isKnownRole(role: string): role is KnownAgentMessage["role"] {
+  return KNOWN_ROLE_SET.has(role);
+}
+
+// ── header and entries ──────────────────────────────────────────────────────
+
+export const SessionHeaderSchema = v.looseObject({
+  type: v.literal("session"),
+  version: v.optional(v.number()),
+  id: v.string(),
+  timestamp: v.string(),
+  cwd: v.optional(v.string()),
+  parentSession: v.optional(v.string()),
+});
+export type SessionHeader = v.InferOutput<typeof SessionHeaderSchema>;
+
+/** The fields every tree entry carries. `parentId` may be null (a root) or, in foreign files, absent. */
+export const EntryBaseSchema = v.looseObject({
+  type: v.string(),
+  id: v.string(),
+  parentId: v.optional(v.nullable(v.string())),
+  timestamp: v.string(),
+});
+export type EntryBase = v.InferOutput<typeof EntryBaseSchema>;
+
+const base = {
+  id: v.string(),
+  parentId: v.optional(v.nullable(v.string())),
+  timestamp: v.string(),
+};
+
+export const MessageEntrySchema = v.looseObject({
+  type: v.literal("message"),
+  ...base,
+  message: AgentMessageSchema,
+});
+
+export const ModelChangeEntrySchema = v.looseObject({
+  type: v.literal("model_change"),
+  ...base,
+  provider: v.string(),
+  modelId: v.string(),
+});
+
+export const ThinkingLevelChangeEntrySchema = v.looseObject({
+  type: v.literal("thinking_level_change"),
+  ...base,
+  thinkingLevel: ThinkingLevelSchema,
+});
+
+export const CompactionEntrySchema = v.looseObject({
+  type: v.literal("compaction"),
+  ...base,
+  summary: v.string(),
+  firstKeptEntryId: v.optional(v.string()),
+  tokensBefore: v.number(),
+  details: v.optional(v.unknown()),
+  fromHook: v.optional(v.boolean()),
+});
+
+export const BranchSummaryEntrySchema = v.looseObject({
+  type: v.literal("branch_summary"),
+  ...base,
+  fromId: v.string(),
+  summary: v.string(),
+  details: v.optional(v.unknown()),
+  fromHook: v.optional(v.boolean()),
+});
+
+export const CustomEntrySchema = v.looseObject({
+  type: v.literal("custom"),
+  customType: v.string(),
+  data: v.optional(v.unknown()),
+  ...base,
+});
+
+export const CustomMessageEntrySchema = v.looseObject({
+  type: v.literal("custom_message"),
+  customType: v.string(),
+  content: v.union([v.string(), v.array(UserBlockSchema)]),
+  display: v.boolean(),
+  details: v.optional(v.unknown()),
+  ...base,
+});
+
+export const LabelEntrySchema = v.looseObject({
+  type: v.literal("label"),
+  ...base,
+  targetId: v.string(),
+  label: v.optional(v.string()),
+});
+
+export const SessionInfoEntrySchema = v.looseObject({
+  type: v.literal("session_info"),
+  ...base,
+  name: v.optional(v.string()),
+});
+
+export const KNOWN_ENTRY_SCHEMAS = {
+  message: MessageEntrySchema,
+  model_change: ModelChangeEntrySchema,
+  thinking_level_change: ThinkingLevelChangeEntrySchema,
+  compaction: CompactionEntrySchema,
+  branch_summary: BranchSummaryEntrySchema,
+  custom: CustomEntrySchema,
+  custom_message: CustomMessageEntrySchema,
+  label: LabelEntrySchema,
+  session_info: SessionInfoEntrySchema,
+} as const;
+
+export type KnownEntryType = keyof typeof KNOWN_ENTRY_SCHEMAS;
+
+export function isKnownEntryType(type: string): type is KnownEntryType {
+  return Object.hasOwn(KNOWN_ENTRY_SCHEMAS, type);
+}
+
+export type MessageEntry = v.InferOutput<typeof MessageEntrySchema>;
+export type ModelChangeEntry = v.InferOutput<typeof ModelChangeEntrySchema>;
+export type ThinkingLevelChangeEntry = v.InferOutput<typeof ThinkingLevelChangeEntrySchema>;
+export type CompactionEntry = v.InferOutput<typeof CompactionEntrySchema>;
+export type BranchSummaryEntry = v.InferOutput<typeof BranchSummaryEntrySchema>;
+export type CustomEntry = v.InferOutput<typeof CustomEntrySchema>;
+export type CustomMessageEntry = v.InferOutput<typeof CustomMessageEntrySchema>;
+export type LabelEntry = v.InferOutput<typeof LabelEntrySchema>;
+export type SessionInfoEntry = v.InferOutput<typeof SessionInfoEntrySchema>;
+
+/** An entry of a type pig does not know (e.g. a newer writer's `context_edit`): kept, never interpreted. */
+export type UnknownEntry = EntryBase & { readonly unknown: true };
+
+export type KnownSessionEntry =
+  | MessageEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | CustomEntry
+  | CustomMessageEntry
+  | LabelEntry
+  | SessionInfoEntry;
+
+export type SessionEntry = KnownSessionEntry | EntryBase;
+
+/** Describes why a value failed a schema, naming the field path: `message.content[0].text: expected string`. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  const first = issues[0];
+  if (!first) return "invalid value";
+  const path = v.getDotPath(first);
+  return path ? `${path}: ${first.message}` : first.message;
+}
+
+/**
+ * What loading needs of a `message` entry: a message object with a role. The full message
+ * schemas are applied where a message is used (building a provider request), not on load, so
+ * that a message pig cannot use still stays in the session as the writer left it.
+ */
+const MessageEntryShapeSchema = v.looseObject({
+  type: v.literal("message"),
+  ...base,
+  message: v.looseObject({ role: v.string() }),
+});
+
+export type EntryCheck =
+  | { kind: "known"; entry: KnownSessionEntry }
+  | { kind: "unknown-type"; entry: EntryBase }
+  | { kind: "invalid"; entry: EntryBase; reason: string }
+  | { kind: "not-entry"; reason: string };
+
+/** Classifies a parsed line: a known entry, an entry of an unknown type, or not usable. */
+export function checkEntry(value: unknown): EntryCheck {
+  const baseResult = v.safeParse(EntryBaseSchema, value);
+  if (!baseResult.success) return { kind: "not-entry", reason: describeIssues(baseResult.issues) };
+  // The original object is kept, not valibot's output: it has the writer's key order.
+  const entry = value as EntryBase;
+  if (!isKnownEntryType(entry.type)) return { kind: "unknown-type", entry };
+  const schema = entry.type === "message" ? MessageEntryShapeSchema : KNOWN_ENTRY_SCHEMAS[entry.type];
+  const full = v.safeParse(schema, value);
+  if (!full.success) {
+    return { kind: "invalid", entry, reason: `${entry.type} entry: ${describeIssues(full.issues)}` };
+  }
+  return { kind: "known", entry: value as KnownSessionEntry };
+}
+
+/** Validates a message against the schema of its role (unknown roles pass as unknown). */
+export function checkMessage(value: unknown): { ok: true; message: AgentMessage } | { ok: false; reason: string } {
+  const result = v.safeParse(AgentMessageSchema, value);
+  if (!result.success) return { ok: false, reason: describeIssues(result.issues) };
+  return { ok: true, message: value as AgentMessage };
+}

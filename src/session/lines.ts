@@ -1,0 +1,108 @@
+/**
+ * Reading a JSONL file line by line with byte offsets, through one reused buffer.
+ *
+ * Large allocations are what makes reading big files slow here (page faults), so the scanner
+ * never holds more than the buffer and the current line; callers keep offsets, not text.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+
+const NEWLINE = 0x0a;
+const INITIAL_BUFFER = 1 << 20;
+
+export interface ScannedLine {
+  /** 1-based line number. */
+  readonly lineNo: number;
+  /** Byte offset of the line's first byte in the file. */
+  readonly offset: number;
+  /** Bytes of the line, without its terminating `\n`. */
+  readonly length: number;
+  /** Whether a `\n` follows the line (false only for the last line of a file without one). */
+  readonly terminated: boolean;
+  /** The buffer holding the line; valid only during the callback. */
+  readonly buf: Uint8Array;
+  /** Index of the line's first byte in `buf`. */
+  readonly start: number;
+}
+
+export interface ScanResult {
+  /** Bytes read (after an early stop: bytes read so far). */
+  readonly size: number;
+  /** Whether the file is empty or its last byte is `\n`. */
+  readonly endsWithNewline: boolean;
+}
+
+/**
+ * Calls `onLine` for every line of the file, in order. Returning `false` stops the scan.
+ * `from` is the byte offset to start at (a line start).
+ */
+export function scanLines(
+  fd: number,
+  onLine: (line: ScannedLine) => boolean | void,
+  from = 0,
+): ScanResult {
+  let buf = Buffer.allocUnsafe(INITIAL_BUFFER);
+  let carry = 0; // bytes of an unfinished line kept at the start of buf
+  let filePos = from; // file offset of the next byte to read
+  let lineStartOffset = from;
+  let lineNo = 0;
+  let lastByte = -1;
+  for (;;) {
+    if (carry === buf.length) {
+      // One line is longer than the buffer: grow it rather than split the line.
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, carry);
+      buf = bigger;
+    }
+    const got = readSync(fd, buf, carry, buf.length - carry, filePos);
+    filePos += got;
+    const filled = carry + got;
+    if (got > 0) lastByte = buf[filled - 1]!;
+    let start = 0;
+    for (;;) {
+      const nl = buf.indexOf(NEWLINE, start);
+      if (nl < 0 || nl >= filled) break;
+      lineNo++;
+      const stop = onLine({ lineNo, offset: lineStartOffset, length: nl - start, terminated: true, buf, start });
+      lineStartOffset += nl - start + 1;
+      start = nl + 1;
+      if (stop === false) return { size: filePos - from, endsWithNewline: lastByte === NEWLINE };
+    }
+    if (got === 0) {
+      if (filled > 0) {
+        lineNo++;
+        onLine({ lineNo, offset: lineStartOffset, length: filled, terminated: false, buf, start: 0 });
+      }
+      return { size: filePos - from, endsWithNewline: filled === 0 };
+    }
+    buf.copy(buf, 0, start, filled);
+    carry = filled - start;
+  }
+}
+
+/** Reads `length` bytes at `offset`. */
+export function readRange(fd: number, offset: number, length: number): Buffer {
+  const out = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, out, done, length - done, offset + done);
+    if (got === 0) throw new Error(`unexpected end of file at byte ${offset + done}`);
+    done += got;
+  }
+  return out;
+}
+
+/** Runs `fn` with a read-only descriptor of `path`, closing it afterwards. */
+export function withReadFd<T>(path: string, fn: (fd: number) => T): T {
+  const fd = openSync(path, "r");
+  try {
+    return fn(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const decoder = new TextDecoder();
+
+export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
+  return decoder.decode(buf.subarray(start, end));
+}

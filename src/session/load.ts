@@ -1,0 +1,281 @@
+/**
+ * Loading a session file into an index of records, without changing a byte of it.
+ *
+ * Current (v3) files are streamed once; message lines in the usual key order are indexed from
+ * their first bytes and a structural check, everything else is parsed. Legacy (v1/v2) files are
+ * parsed whole and migrated in memory; the migrated text is kept for a later rewrite.
+ */
+import { fstatSync, openSync, closeSync } from "node:fs";
+import * as v from "valibot";
+import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
+import { decodeUtf8, scanLines, type ScannedLine } from "./lines.ts";
+import { lineShape, matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
+import { headerVersion, migrateLines } from "./migrate.ts";
+import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
+
+export type SessionFileErrorKind = "missing" | "empty" | "not-session" | "unreadable" | "locked";
+
+/** A session file that cannot be used, with a message naming the file and the reason. */
+export class SessionFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly kind: SessionFileErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SessionFileError";
+  }
+}
+
+export interface LoadedFile {
+  readonly path: string;
+  readonly header: SessionHeader;
+  readonly headerSource: LineSource;
+  /** The version the file declares (before migration). */
+  readonly version: number;
+  readonly records: EntryRecord[];
+  readonly diagnostics: LoadDiagnostic[];
+  /** Bytes in the file when it was read. */
+  readonly size: number;
+  readonly endsWithNewline: boolean;
+  /** Number of lines in the file, blank and unusable ones included. */
+  readonly lineCount: number;
+  /** For legacy files: every line of the migrated file, in order. */
+  readonly migrated?: LineSource[];
+}
+
+/** Loads `path`. Throws `SessionFileError` when it is missing, empty or not a session. */
+export function loadSessionFile(path: string): LoadedFile {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new SessionFileError(path, "missing", `Session file not found: ${path}`);
+    throw new SessionFileError(path, "unreadable", `Cannot read session file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    if (fstatSync(fd).isDirectory()) {
+      throw new SessionFileError(path, "not-session", `${path} is a directory, not a session file`);
+    }
+    const current = loadCurrent(fd, path);
+    return current ?? loadLegacy(fd, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isBlank(buf: Uint8Array, start: number, length: number): boolean {
+  for (let i = start; i < start + length; i++) {
+    const c = buf[i]!;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+function fileSource(line: ScannedLine): LineSource {
+  return { kind: "file", offset: line.offset, length: line.length };
+}
+
+function parseHeader(path: string, text: string): SessionHeader {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new SessionFileError(path, "not-session", `${path} is not a session file: its first line is not JSON`);
+  }
+  const result = v.safeParse(SessionHeaderSchema, value);
+  if (!result.success) {
+    throw new SessionFileError(
+      path,
+      "not-session",
+      `${path} is not a session file: its first line is not a session header (${describeIssues(result.issues)})`,
+    );
+  }
+  return value as SessionHeader;
+}
+
+/** Turns a parsed line into a record, or a diagnostic when it cannot take part in the tree. */
+class RecordCollector {
+  readonly records: EntryRecord[] = [];
+  readonly diagnostics: LoadDiagnostic[] = [];
+  private readonly ids = new Set<string>();
+
+  constructor(private readonly path: string) {}
+
+  addParsed(value: unknown, lineNo: number, source: LineSource, keepAll: boolean): void {
+    const check = checkEntry(value);
+    if (check.kind === "not-entry") {
+      this.report(lineNo, "invalid", `not a session entry (${check.reason}); kept as it is`);
+      return;
+    }
+    const entry = check.entry;
+    if (check.kind === "invalid") this.report(lineNo, "invalid", `${check.reason}; kept, ignored for context`);
+    const message = (entry as { message?: { role?: unknown } }).message;
+    const role = entry.type === "message" && typeof message?.role === "string" ? message.role : undefined;
+    this.add({
+      line: lineNo,
+      type: entry.type,
+      id: entry.id,
+      parentId: "parentId" in entry ? entry.parentId : undefined,
+      timestamp: entry.timestamp,
+      ...(role !== undefined ? { role } : {}),
+      ...(check.kind === "invalid" ? { invalid: true } : {}),
+      ...(keepAll || keepsValue(entry.type) ? { value: entry } : {}),
+      source,
+    });
+  }
+
+  add(record: EntryRecord): void {
+    if (this.ids.has(record.id)) {
+      this.report(record.line, "duplicate-id", `entry id ${record.id} is used by an earlier line too; the later one wins`);
+    }
+    this.ids.add(record.id);
+    this.records.push(record);
+  }
+
+  report(line: number, kind: LoadDiagnostic["kind"], message: string): void {
+    this.diagnostics.push({ line, kind, message: `${this.path}:${line}: ${message}` });
+  }
+}
+
+/** Loads a v3 (or newer) file; returns undefined when the header says it needs migrating. */
+function loadCurrent(fd: number, path: string): LoadedFile | undefined {
+  const collector = new RecordCollector(path);
+  let header: SessionHeader | undefined;
+  let headerSource: LineSource | undefined;
+  let legacy = false;
+  let lineCount = 0;
+  const result = scanLines(fd, (line) => {
+    lineCount = line.lineNo;
+    const { buf, start, length } = line;
+    if (isBlank(buf, start, length)) return;
+    if (!header) {
+      header = parseHeader(path, decodeUtf8(buf, start, start + length));
+      headerSource = fileSource(line);
+      if (headerVersion(header) < CURRENT_SESSION_VERSION) {
+        legacy = true;
+        return false;
+      }
+      return;
+    }
+    indexLine(collector, line);
+  });
+  if (legacy) return undefined;
+  if (!header || !headerSource) {
+    throw new SessionFileError(path, "empty", `Session file is empty: ${path}`);
+  }
+  const version = headerVersion(header);
+  if (version > CURRENT_SESSION_VERSION) {
+    collector.report(1, "newer-version", `written by a newer format (v${version}); unknown entries are kept as they are`);
+  }
+  return {
+    path,
+    header,
+    headerSource,
+    version,
+    records: collector.records,
+    diagnostics: collector.diagnostics,
+    size: result.size,
+    endsWithNewline: result.endsWithNewline,
+    lineCount,
+  };
+}
+
+function indexLine(collector: RecordCollector, line: ScannedLine): void {
+  const { buf, start, length, lineNo } = line;
+  const end = start + length;
+  const shape = lineShape(buf, start, end);
+  if (shape.complete) {
+    const head = decodeUtf8(buf, start, Math.min(end, start + MESSAGE_PREFIX_BYTES));
+    const prefix = matchMessagePrefix(head);
+    if (prefix) {
+      const range = messageValueRange(buf, start, end, shape.lastKeyAt);
+      collector.add({
+        line: lineNo,
+        type: "message",
+        id: prefix.id,
+        parentId: prefix.parentId,
+        timestamp: prefix.timestamp,
+        role: prefix.role,
+        source: {
+          kind: "file",
+          offset: line.offset,
+          length,
+          ...(range ? { message: { offset: line.offset + (range.start - start), length: range.end - range.start } } : {}),
+        },
+      });
+      return;
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(decodeUtf8(buf, start, end));
+  } catch (error) {
+    if (!line.terminated) {
+      collector.report(lineNo, "torn", `last line is incomplete (${length} bytes, no newline); kept, the next entry starts on a new line`);
+    } else {
+      collector.report(lineNo, "malformed", `not valid JSON (${(error as Error).message}); kept as it is`);
+    }
+    return;
+  }
+  collector.addParsed(value, lineNo, fileSource(line), false);
+}
+
+/** Loads a v1/v2 file: parses every line, migrates in memory, keeps the migrated text. */
+function loadLegacy(fd: number, path: string): LoadedFile {
+  const sources: LineSource[] = [];
+  const values: unknown[] = [];
+  const terminated: boolean[] = [];
+  const malformed: { index: number; message: string }[] = [];
+  const result = scanLines(fd, (line) => {
+    const index = sources.length;
+    sources.push(fileSource(line));
+    terminated.push(line.terminated);
+    if (isBlank(line.buf, line.start, line.length)) {
+      values.push(undefined);
+      return;
+    }
+    try {
+      values.push(JSON.parse(decodeUtf8(line.buf, line.start, line.start + line.length)));
+    } catch (error) {
+      values.push(undefined);
+      malformed.push({ index, message: (error as Error).message });
+    }
+  });
+  const declared = headerVersion(values.find((x) => x !== undefined) as Record<string, unknown>);
+  const changed = migrateLines(values);
+  const migrated = sources.map((source, index) =>
+    changed.has(index) ? ({ kind: "text", text: JSON.stringify(values[index]) } as const) : source,
+  );
+  const collector = new RecordCollector(path);
+  for (const { index, message } of malformed) {
+    const torn = index === sources.length - 1 && !terminated[index];
+    collector.report(index + 1, torn ? "torn" : "malformed", torn ? "last line is incomplete; kept" : `not valid JSON (${message}); kept as it is`);
+  }
+  let header: SessionHeader | undefined;
+  let headerSource: LineSource | undefined;
+  values.forEach((value, index) => {
+    if (value === undefined) return;
+    const source = migrated[index]!;
+    if (!header) {
+      header = parseHeader(path, JSON.stringify(value));
+      headerSource = source;
+      return;
+    }
+    collector.addParsed(value, index + 1, source, true);
+  });
+  collector.diagnostics.sort((a, b) => a.line - b.line);
+  return {
+    path,
+    header: header!,
+    headerSource: headerSource!,
+    version: declared,
+    records: collector.records,
+    diagnostics: collector.diagnostics,
+    size: result.size,
+    endsWithNewline: result.endsWithNewline,
+    lineCount: sources.length,
+    migrated,
+  };
+}

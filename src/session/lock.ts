@@ -1,0 +1,148 @@
+/**
+ * One writer per session file: a lock file beside it (`<file>.lock`) holding the owner's pid,
+ * host and process start time. A lock whose process is gone (or whose pid now belongs to a
+ * different process) is stale and is taken over.
+ */
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import * as v from "valibot";
+import { SessionFileError } from "./load.ts";
+
+const LockInfoSchema = v.object({
+  pid: v.number(),
+  host: v.string(),
+  /** The process start time from /proc (Linux), to tell a reused pid from the owner. */
+  started: v.optional(v.string()),
+  since: v.string(),
+});
+type LockInfo = v.InferOutput<typeof LockInfoSchema>;
+
+export interface SessionLock {
+  readonly path: string;
+  release(): void;
+}
+
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 22 (starttime) counts from the field after the command name, which may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function readLock(lockPath: string): LockInfo | undefined {
+  try {
+    const result = v.safeParse(LockInfoSchema, JSON.parse(readFileSync(lockPath, "utf8")));
+    return result.success ? result.output : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the lock's owner is certainly gone. Locks from other hosts are never judged stale. */
+function isStale(info: LockInfo | undefined): boolean {
+  if (!info) return true;
+  if (info.host !== hostname()) return false;
+  if (!isAlive(info.pid)) return true;
+  const started = processStart(info.pid);
+  return info.started !== undefined && started !== undefined && started !== info.started;
+}
+
+const held = new Map<string, number>();
+let exitHookInstalled = false;
+
+function releaseAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const lockPath of held.keys()) {
+      try {
+        unlinkSync(lockPath);
+      } catch {
+        // Already gone: nothing to release.
+      }
+    }
+  });
+}
+
+/** Takes the write lock of `sessionPath`, or throws a `SessionFileError` naming the holder. */
+export function acquireLock(sessionPath: string): SessionLock {
+  const lockPath = `${sessionPath}.lock`;
+  const count = held.get(lockPath);
+  if (count !== undefined) {
+    held.set(lockPath, count + 1);
+    return lockHandle(lockPath);
+  }
+  const info: LockInfo = {
+    pid: process.pid,
+    host: hostname(),
+    ...(processStart(process.pid) !== undefined ? { started: processStart(process.pid) } : {}),
+    since: new Date().toISOString(),
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx", 0o600);
+      try {
+        writeSync(fd, JSON.stringify(info));
+      } finally {
+        closeSync(fd);
+      }
+      held.set(lockPath, 1);
+      releaseAllOnExit();
+      return lockHandle(lockPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = readLock(lockPath);
+    if (!isStale(holder)) {
+      const who = holder ? `pig process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process";
+      throw new SessionFileError(
+        sessionPath,
+        "locked",
+        `Session ${sessionPath} is in use by ${who}. Close that pig first, or remove ${lockPath} if that process no longer exists.`,
+      );
+    }
+    // Claim the stale lock by renaming it away: of two processes doing this, only one succeeds.
+    try {
+      renameSync(lockPath, `${lockPath}.stale-${process.pid}`);
+      unlinkSync(`${lockPath}.stale-${process.pid}`);
+    } catch {
+      // Someone else took it over first; try again from the top.
+    }
+  }
+  throw new SessionFileError(sessionPath, "locked", `Could not take the lock ${lockPath}; another process keeps taking it`);
+}
+
+function lockHandle(lockPath: string): SessionLock {
+  let released = false;
+  return {
+    path: lockPath,
+    release() {
+      if (released) return;
+      released = true;
+      const count = held.get(lockPath) ?? 0;
+      if (count > 1) {
+        held.set(lockPath, count - 1);
+        return;
+      }
+      held.delete(lockPath);
+      try {
+        unlinkSync(lockPath);
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}

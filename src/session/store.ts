@@ -1,0 +1,326 @@
+/**
+ * A session: its header, its tree of entries, the active leaf, and the file behind it.
+ *
+ * Entries are appended, never changed. Writing is lazy as upstream (nothing reaches disk until
+ * the session holds an assistant message), but pig tracks per entry what is on disk, so an
+ * entry is written exactly once. A file is written by one process at a time (see lock.ts).
+ */
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { planContext, resolvePlan, type ContextPlan, type SessionContext } from "./context.ts";
+import * as make from "./entries.ts";
+import type {
+  AgentMessage,
+  SessionEntry,
+  SessionHeader,
+  ThinkingLevel,
+  UserContentBlock,
+} from "./format.ts";
+import { newEntryId, newSessionId, sessionFileName } from "./ids.ts";
+import { decodeUtf8, readRange } from "./lines.ts";
+import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
+import { acquireLock, type SessionLock } from "./lock.ts";
+import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
+import { SessionTree } from "./tree.ts";
+import { appendLines, replaceFile, type AppendState } from "./write.ts";
+
+export interface NewSessionOptions {
+  cwd: string;
+  /** Directory the file goes in; omit for a session that is never written. */
+  dir?: string;
+  parentSession?: string;
+  now?: Date;
+}
+
+export interface OpenOptions {
+  /** Take the write lock now (and migrate a legacy file). Without it the store is read-only. */
+  write?: boolean;
+}
+
+export class SessionStore {
+  readonly tree: SessionTree;
+  readonly diagnostics: LoadDiagnostic[];
+  private leaf: string | null;
+  private readonly pending: EntryRecord[] = [];
+  private headerPending: boolean;
+  private hasAssistant: boolean;
+  private lock: SessionLock | undefined;
+  private readFd: number | undefined;
+  private readonly appendState: AppendState;
+
+  private constructor(
+    readonly header: SessionHeader,
+    private readonly headerSource: LineSource,
+    readonly path: string | undefined,
+    loaded: LoadedFile | undefined,
+    private readonly writable: boolean,
+  ) {
+    this.tree = new SessionTree(loaded?.records ?? []);
+    this.diagnostics = loaded?.diagnostics ?? [];
+    this.leaf = this.tree.last?.id ?? null;
+    this.headerPending = loaded === undefined;
+    this.hasAssistant = this.tree.records.some((r) => r.type === "message" && r.role === "assistant");
+    this.appendState = { size: loaded?.size ?? 0, endsWithNewline: loaded?.endsWithNewline ?? true };
+  }
+
+  /** A new, empty session. With `dir`, it is written to `<dir>/<time>_<id>.jsonl` once it has an answer. */
+  static create(options: NewSessionOptions): SessionStore {
+    const now = options.now ?? new Date();
+    const id = newSessionId();
+    const header = make.headerOf(id, now.toISOString(), options.cwd, options.parentSession);
+    const path = options.dir ? join(options.dir, sessionFileName(now, id)) : undefined;
+    return new SessionStore(header, { kind: "text", text: JSON.stringify(header) }, path, undefined, path !== undefined);
+  }
+
+  /** Opens an existing file. Read-only unless `write` is set; a legacy file is then migrated on disk. */
+  static open(path: string, options: OpenOptions = {}): SessionStore {
+    if (!options.write) return new SessionStore(...SessionStore.loadArgs(loadSessionFile(path)), false);
+    const lock = acquireLock(path);
+    try {
+      let loaded = loadSessionFile(path);
+      if (loaded.migrated) {
+        writeMigrated(loaded);
+        loaded = loadSessionFile(path);
+      }
+      const store = new SessionStore(...SessionStore.loadArgs(loaded), true);
+      store.lock = lock;
+      return store;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private static loadArgs(loaded: LoadedFile): [SessionHeader, LineSource, string, LoadedFile] {
+    return [loaded.header, loaded.headerSource, loaded.path, loaded];
+  }
+
+  get sessionId(): string {
+    return this.header.id;
+  }
+
+  get cwd(): string {
+    return this.header.cwd ?? "";
+  }
+
+  get leafId(): string | null {
+    return this.leaf;
+  }
+
+  get name(): string | undefined {
+    return this.tree.sessionName;
+  }
+
+  /** Whether every entry is on disk (or the store is not backed by a file). */
+  get isFlushed(): boolean {
+    return this.pending.length === 0 && (!this.headerPending || !this.writable);
+  }
+
+  // ── reading ──────────────────────────────────────────────────────────────
+
+  private readSource(source: LineSource): string {
+    if (source.kind === "text") return source.text;
+    if (!this.path) throw new Error("session has no file to read from");
+    if (this.readFd === undefined) this.readFd = openSync(this.path, "r");
+    const bytes = readRange(this.readFd, source.offset, source.length);
+    return decodeUtf8(bytes, 0, bytes.length);
+  }
+
+  /** The parsed entry of a record. */
+  materialise = (record: EntryRecord): SessionEntry => {
+    if (record.value) return record.value;
+    try {
+      return JSON.parse(this.readSource(record.source)) as SessionEntry;
+    } catch (error) {
+      throw new SessionFileError(
+        this.path ?? "(memory)",
+        "unreadable",
+        `${this.path}:${record.line}: entry ${record.id} cannot be read back (${(error as Error).message})`,
+      );
+    }
+  };
+
+  getEntry(id: string): SessionEntry | undefined {
+    const record = this.tree.get(id);
+    return record ? this.materialise(record) : undefined;
+  }
+
+  /** The line an entry is stored as: for loaded entries, exactly the bytes of the file. */
+  serializeEntry(id: string): string | undefined {
+    const record = this.tree.get(id);
+    return record ? this.readSource(record.source) : undefined;
+  }
+
+  /** The header line as stored. */
+  serializeHeader(): string {
+    return this.readSource(this.headerSource);
+  }
+
+  /** Records from the root to `id` (default: the leaf). */
+  branchRecords(id: string | null = this.leaf): EntryRecord[] {
+    return this.tree.pathTo(id);
+  }
+
+  getBranch(id: string | null = this.leaf): SessionEntry[] {
+    return this.branchRecords(id).map(this.materialise);
+  }
+
+  planContext(leafId: string | null = this.leaf): ContextPlan {
+    if (leafId === null) return { items: [], thinkingLevel: "off", model: null };
+    return planContext(this.branchRecords(leafId), this.materialise);
+  }
+
+  buildContext(leafId: string | null = this.leaf): SessionContext {
+    return resolvePlan(this.planContext(leafId), this.materialise);
+  }
+
+  // ── tree moves ───────────────────────────────────────────────────────────
+
+  /** Makes `id` the leaf: the next entry becomes its child. */
+  branch(id: string): void {
+    if (!this.tree.has(id)) throw new Error(`Entry ${id} not found`);
+    this.leaf = id;
+  }
+
+  /** Moves the leaf before the first entry: the next entry is a new root. */
+  resetLeaf(): void {
+    this.leaf = null;
+  }
+
+  // ── appending ────────────────────────────────────────────────────────────
+
+  private nextPosition(): make.EntryPosition {
+    return { id: newEntryId(this.tree), parentId: this.leaf, timestamp: new Date().toISOString() };
+  }
+
+  private append(entry: SessionEntry): string {
+    const message = (entry as { message?: { role?: unknown } }).message;
+    const role = entry.type === "message" && typeof message?.role === "string" ? message.role : undefined;
+    return this.adopt({ type: entry.type, id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, role, value: entry }, JSON.stringify(entry));
+  }
+
+  /**
+   * Appends an entry whose line is already made: a copy from another session keeps its bytes.
+   * For use inside the session module; `text` must be the entry's line.
+   */
+  adopt(
+    entry: { type: string; id: string; parentId?: string | null | undefined; timestamp: string; role?: string | undefined; value?: SessionEntry | undefined },
+    text: string,
+  ): string {
+    const record: EntryRecord = {
+      line: 0,
+      type: entry.type,
+      id: entry.id,
+      parentId: entry.parentId,
+      timestamp: entry.timestamp,
+      ...(entry.role !== undefined ? { role: entry.role } : {}),
+      ...(entry.value !== undefined ? { value: entry.value } : {}),
+      source: { kind: "text", text },
+    };
+    this.tree.add(record);
+    this.pending.push(record);
+    this.leaf = entry.id;
+    if (record.role === "assistant") this.hasAssistant = true;
+    if (this.hasAssistant) this.flush();
+    return entry.id;
+  }
+
+  appendMessage(message: AgentMessage): string {
+    return this.append(make.messageEntry(this.nextPosition(), message));
+  }
+
+  appendModelChange(provider: string, modelId: string): string {
+    return this.append(make.modelChangeEntry(this.nextPosition(), provider, modelId));
+  }
+
+  appendThinkingLevelChange(level: ThinkingLevel): string {
+    return this.append(make.thinkingLevelChangeEntry(this.nextPosition(), level));
+  }
+
+  appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string {
+    return this.append(
+      make.compactionEntry(this.nextPosition(), { summary, firstKeptEntryId, tokensBefore, details, fromHook }),
+    );
+  }
+
+  /** Moves the leaf to `fromId` (null: before the first entry) and records a summary of the branch left. */
+  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromHook?: boolean): string {
+    if (fromId !== null && !this.tree.has(fromId)) throw new Error(`Entry ${fromId} not found`);
+    this.leaf = fromId;
+    return this.append(make.branchSummaryEntry(this.nextPosition(), { fromId: fromId ?? "root", summary, details, fromHook }));
+  }
+
+  appendCustomEntry(customType: string, data?: unknown): string {
+    return this.append(make.customEntry(this.nextPosition(), customType, data));
+  }
+
+  appendCustomMessageEntry(customType: string, content: string | UserContentBlock[], display: boolean, details?: unknown): string {
+    return this.append(make.customMessageEntry(this.nextPosition(), { customType, content, display, details }));
+  }
+
+  /** Sets (or, with an empty or missing label, clears) the label of `targetId`. */
+  appendLabelChange(targetId: string, label: string | undefined): string {
+    if (!this.tree.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+    return this.append(make.labelEntry(this.nextPosition(), targetId, label ? label : undefined));
+  }
+
+  appendSessionInfo(name: string): string {
+    return this.append(make.sessionInfoEntry(this.nextPosition(), name.trim()));
+  }
+
+  // ── writing ──────────────────────────────────────────────────────────────
+
+  /**
+   * Writes the header (for a new file) and every pending entry. Called on its own once the
+   * session has an assistant message; `force` writes even before that.
+   */
+  flush(force = false): void {
+    if (!this.writable || !this.path) return;
+    if (!force && !this.hasAssistant) return;
+    if (!this.headerPending && this.pending.length === 0) return;
+    if (!this.lock) this.lock = acquireLock(this.path);
+    const lines = this.pending.map((record) => (record.source as { text: string }).text);
+    if (this.headerPending) {
+      mkdirSync(dirname(this.path), { recursive: true });
+      if (existsSync(this.path)) {
+        throw new SessionFileError(this.path, "unreadable", `Refusing to write a new session over the existing file ${this.path}`);
+      }
+      lines.unshift(this.readSource(this.headerSource));
+    }
+    const offsets = appendLines(this.path, this.appendState, lines);
+    if (this.headerPending) offsets.shift();
+    this.headerPending = false;
+    this.pending.forEach((record, index) => {
+      const text = (record.source as { text: string }).text;
+      const written: EntryRecord = {
+        ...record,
+        source: { kind: "file", offset: offsets[index]!, length: Buffer.byteLength(text) },
+      };
+      if (!keepsValue(record.type)) delete (written as { value?: unknown }).value;
+      this.tree.replace(record, written);
+    });
+    this.pending.length = 0;
+  }
+
+  /** Releases the file: the write lock and any open descriptor. Pending entries stay unwritten. */
+  close(): void {
+    if (this.readFd !== undefined) closeSync(this.readFd);
+    this.readFd = undefined;
+    this.lock?.release();
+    this.lock = undefined;
+  }
+}
+
+function writeMigrated(loaded: LoadedFile): void {
+  const fd = openSync(loaded.path, "r");
+  try {
+    const parts: Uint8Array[] = [];
+    loaded.migrated!.forEach((source, index) => {
+      parts.push(source.kind === "text" ? Buffer.from(source.text) : readRange(fd, source.offset, source.length));
+      if (index < loaded.migrated!.length - 1 || loaded.endsWithNewline) parts.push(Buffer.from("\n"));
+    });
+    replaceFile(loaded.path, Buffer.concat(parts));
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The tree of a session's entries: lookup by id, parent walks, children, labels and the name.
+ * Built from records in file order and kept up to date as entries are appended.
+ */
+import type { LabelEntry, SessionInfoEntry } from "./format.ts";
+import type { EntryRecord } from "./records.ts";
+
+export interface LabelInfo {
+  readonly label: string;
+  /** Timestamp of the label entry that set it. */
+  readonly timestamp: string;
+}
+
+export interface TreeNode {
+  readonly record: EntryRecord;
+  readonly children: TreeNode[];
+  readonly label?: string;
+  readonly labelTimestamp?: string;
+}
+
+export class SessionTree {
+  readonly records: EntryRecord[] = [];
+  private readonly byId = new Map<string, EntryRecord>();
+  private readonly labelMap = new Map<string, LabelInfo>();
+  private name: string | undefined;
+
+  constructor(records: Iterable<EntryRecord> = []) {
+    for (const record of records) this.add(record);
+  }
+
+  add(record: EntryRecord): void {
+    this.records.push(record);
+    this.byId.set(record.id, record);
+    if (record.invalid) return;
+    if (record.type === "label" && record.value) {
+      const entry = record.value as LabelEntry;
+      if (entry.label) this.labelMap.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
+      else this.labelMap.delete(entry.targetId);
+    } else if (record.type === "session_info" && record.value) {
+      // The latest entry wins, and an empty name clears it (upstream 0.73.1).
+      const name = (record.value as SessionInfoEntry).name?.trim();
+      this.name = name ? name : undefined;
+    }
+  }
+
+  /** Swaps a record for an updated copy of itself (same entry, e.g. now on disk). */
+  replace(old: EntryRecord, updated: EntryRecord): void {
+    const index = this.records.lastIndexOf(old);
+    if (index < 0) throw new Error(`entry ${old.id} is not in this tree`);
+    this.records[index] = updated;
+    if (this.byId.get(old.id) === old) this.byId.set(old.id, updated);
+  }
+
+  get(id: string): EntryRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  get last(): EntryRecord | undefined {
+    return this.records[this.records.length - 1];
+  }
+
+  get sessionName(): string | undefined {
+    return this.name;
+  }
+
+  labelOf(id: string): LabelInfo | undefined {
+    return this.labelMap.get(id);
+  }
+
+  get labels(): ReadonlyMap<string, LabelInfo> {
+    return this.labelMap;
+  }
+
+  /** Entries from the root down to `id` (inclusive). A parent loop ends the walk. */
+  pathTo(id: string | null | undefined): EntryRecord[] {
+    const path: EntryRecord[] = [];
+    const seen = new Set<string>();
+    let current = id ? this.byId.get(id) : undefined;
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      path.push(current);
+      current = current.parentId ? this.byId.get(current.parentId) : undefined;
+    }
+    return path.reverse();
+  }
+
+  /** Direct children of `id` in file order. */
+  childrenOf(id: string): EntryRecord[] {
+    return this.records.filter((record) => record.parentId === id && record.id !== id);
+  }
+
+  /**
+   * The whole tree. Roots are entries whose parent is null, missing, themselves, or unknown;
+   * children are ordered by timestamp, then file order.
+   */
+  toNodes(): TreeNode[] {
+    const nodes = new Map<EntryRecord, TreeNode>();
+    const nodeOf = (record: EntryRecord): TreeNode => {
+      let node = nodes.get(record);
+      if (!node) {
+        const label = this.labelMap.get(record.id);
+        node = {
+          record,
+          children: [],
+          ...(label ? { label: label.label, labelTimestamp: label.timestamp } : {}),
+        };
+        nodes.set(record, node);
+      }
+      return node;
+    };
+    const roots: TreeNode[] = [];
+    for (const record of this.records) {
+      // With duplicate ids the later entry wins the id, as upstream; the earlier stays a node.
+      const parent = record.parentId ? this.byId.get(record.parentId) : undefined;
+      if (!parent || parent === record) roots.push(nodeOf(record));
+      else nodeOf(parent).children.push(nodeOf(record));
+    }
+    for (const node of nodes.values()) {
+      node.children.sort((a, b) => compareTimestamps(a.record.timestamp, b.record.timestamp));
+    }
+    return roots;
+  }
+}
+
+function compareTimestamps(a: string, b: string): number {
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  if (Number.isNaN(ta) || Number.isNaN(tb)) return 0;
+  return ta - tb;
+}
