@@ -37,14 +37,14 @@ try {
 
   const piCmd = ["node", piScript, piSessionModule(pi, args.piEntry)];
   const pigCmd = pig === undefined ? undefined : [pig, "sessions", "list", "--all", "--json"];
-  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir) });
-  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir) });
+  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir), cwd: work });
+  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir), cwd: work });
 
   // Untimed: both must list the same files, otherwise the ratio compares different work.
-  const piPaths = paths(await captureJson(piCmd, { env: piEnv(agentDir) }));
+  const piPaths = paths(await captureJson(piCmd, { env: piEnv(agentDir), cwd: work }));
   if (piPaths.length !== CORPUS.sessions) throw new Error(`Pi listed ${piPaths.length} sessions, expected ${CORPUS.sessions}`);
   if (pigCmd !== undefined) {
-    const pigPaths = paths(await captureJson(pigCmd, { env: pigEnv(agentDir) }));
+    const pigPaths = paths(await captureJson(pigCmd, { env: pigEnv(agentDir), cwd: work }));
     const same = pigPaths.length === piPaths.length && pigPaths.every((p, i) => p === piPaths[i]);
     console.error(`[bench] pig listed ${pigPaths.length} sessions; ${same ? "same paths as Pi" : "DIFFERENT paths from Pi (ratio compares different work)"}`);
   }

@@ -32,12 +32,12 @@ try {
   const piCmd = ["node", piScript, piSessionModule(pi, args.piEntry), file];
   const pigCmd = pig === undefined ? undefined : [pig, "sessions", "show", file, "--json"];
   // Run pig's side first so a broken binary fails before the slow Pi runs.
-  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir) });
-  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir) });
+  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir), cwd: work });
+  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir), cwd: work });
 
   // Untimed: confirm both sides produced the same context, otherwise the ratio compares different work.
   if (pigCmd !== undefined) {
-    const same = Bun.deepEquals(await captureJson(pigCmd, { env: pigEnv(agentDir) }), await captureJson(piCmd, { env: piEnv(agentDir) }));
+    const same = Bun.deepEquals(await captureJson(pigCmd, { env: pigEnv(agentDir), cwd: work }), await captureJson(piCmd, { env: piEnv(agentDir), cwd: work }));
     console.error(`[bench] pig and Pi output ${same ? "are identical" : "DIFFER (ratio compares different work)"}`);
   }
 

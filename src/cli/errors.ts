@@ -1,0 +1,24 @@
+/** A mistake in how pig was called: reported on stderr with a pointer to --help, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** A failure the user should see as one clear line (no stack), exit code 1. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+/** node:util's parseArgs messages, without the advice about `--` that does not apply to pig. */
+export function tidyParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split(". To specify a positional argument")[0]!;
+}

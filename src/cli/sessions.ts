@@ -1,0 +1,163 @@
+/** `pig sessions …`: a scriptable window into the session store. */
+import { parseArgs } from "node:util";
+import { listAllSessions, listSessions, resolveSession, type SessionSummary } from "../session/catalog.ts";
+import { agentDir, resolveSessionDir } from "../session/paths.ts";
+import { SessionStore } from "../session/store.ts";
+import { CliError, tidyParseError, UsageError } from "./errors.ts";
+import { SESSIONS_HELP } from "./help.ts";
+import { Output } from "./output.ts";
+import { writeContextJson, writeContextText } from "./show-context.ts";
+import { writeTree } from "./show-tree.ts";
+
+interface SessionsArgs {
+  command: string | undefined;
+  operands: string[];
+  all: boolean;
+  json: boolean;
+  sessionDir: string | undefined;
+}
+
+function parse(argv: string[]): SessionsArgs | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        all: { type: "boolean" },
+        json: { type: "boolean" },
+        "session-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`sessions: ${tidyParseError(error)}`);
+  }
+  if (parsed.values.help) return "help";
+  const [command, ...operands] = parsed.positionals;
+  return {
+    command,
+    operands,
+    all: parsed.values.all ?? false,
+    json: parsed.values.json ?? false,
+    sessionDir: parsed.values["session-dir"],
+  };
+}
+
+const OPERANDS: Record<string, { min: number; max: number; usage: string }> = {
+  list: { min: 0, max: 0, usage: "list [--all] [--json]" },
+  show: { min: 1, max: 1, usage: "show <session> [--json]" },
+  tree: { min: 1, max: 1, usage: "tree <session>" },
+  name: { min: 2, max: 2, usage: "name <session> <name>" },
+  label: { min: 2, max: 3, usage: "label <session> <entryId> [label]" },
+};
+
+export async function runSessions(argv: string[]): Promise<number> {
+  const args = parse(argv);
+  if (args === "help") {
+    process.stdout.write(SESSIONS_HELP);
+    return 0;
+  }
+  if (!args.command) throw new UsageError("sessions: missing command (list, show, tree, name or label)");
+  const spec = OPERANDS[args.command];
+  if (!spec) throw new UsageError(`sessions: unknown command '${args.command}'`);
+  if (args.operands.length < spec.min || args.operands.length > spec.max) {
+    throw new UsageError(`sessions: usage: pig sessions ${spec.usage}`);
+  }
+  if (args.all && args.command !== "list") throw new UsageError("sessions: --all goes with list");
+  if (args.json && args.command !== "list" && args.command !== "show") {
+    throw new UsageError(`sessions: --json goes with list and show, not ${args.command}`);
+  }
+  const cwd = process.cwd();
+  const dir = resolveSessionDir(cwd, { flag: args.sessionDir });
+  const out = new Output();
+  try {
+    switch (args.command) {
+      case "list":
+        writeList(out, args.all ? listAllSessions(agentDir()) : listSessions(dir), args.json);
+        break;
+      case "show":
+        withStore(args.operands[0]!, cwd, dir, (store) => (args.json ? writeContextJson(out, store) : writeContextText(out, store)));
+        break;
+      case "tree":
+        withStore(args.operands[0]!, cwd, dir, (store) => writeTree(out, store));
+        break;
+      case "name":
+        appendTo(args.operands[0]!, cwd, dir, (store) => store.appendSessionInfo(args.operands[1]!));
+        break;
+      case "label":
+        appendTo(args.operands[0]!, cwd, dir, (store) => {
+          const [, entryId, label] = args.operands as [string, string, string | undefined];
+          if (!store.tree.has(entryId)) throw new CliError(`no entry ${entryId} in ${store.path}`);
+          store.appendLabelChange(entryId, label);
+        });
+        break;
+    }
+  } finally {
+    await out.end();
+  }
+  return 0;
+}
+
+function findSession(arg: string, cwd: string, dir: string): string {
+  const match = resolveSession(arg, cwd, dir, agentDir());
+  if (match.kind === "none") throw new CliError(`No session found matching '${arg}'`);
+  return match.path;
+}
+
+function withStore(arg: string, cwd: string, dir: string, use: (store: SessionStore) => void): void {
+  const store = SessionStore.open(findSession(arg, cwd, dir));
+  try {
+    for (const diagnostic of store.diagnostics) process.stderr.write(`pig: warning: ${diagnostic.message}\n`);
+    use(store);
+  } finally {
+    store.close();
+  }
+}
+
+function appendTo(arg: string, cwd: string, dir: string, change: (store: SessionStore) => void): void {
+  const store = SessionStore.open(findSession(arg, cwd, dir), { write: true });
+  try {
+    change(store);
+    // An explicit request: write now, even for a session with no answer yet.
+    store.flush(true);
+  } finally {
+    store.close();
+  }
+}
+
+function summaryJson(s: SessionSummary): object {
+  return {
+    path: s.path,
+    id: s.id,
+    cwd: s.cwd,
+    name: s.name ?? null,
+    firstMessage: s.firstMessage,
+    messageCount: s.messageCount,
+    created: s.created.toISOString(),
+    modified: s.modified.toISOString(),
+  };
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function writeList(out: Output, sessions: SessionSummary[], json: boolean): void {
+  if (json) {
+    out.line(JSON.stringify(sessions.map(summaryJson), null, 2));
+    return;
+  }
+  if (sessions.length === 0) {
+    out.line("No sessions.");
+    return;
+  }
+  for (const s of sessions) {
+    const when = s.modified.toISOString().replace("T", " ").slice(0, 16);
+    const title = s.name ? `${s.name} — ${s.firstMessage}` : s.firstMessage;
+    out.line(`${when}  ${s.id.slice(0, 8)}  ${String(s.messageCount).padStart(4)} msgs  ${oneLine(title, 72)}`);
+    out.line(`  ${s.path}`);
+  }
+}

@@ -1,0 +1,93 @@
+/** `pig sessions show`: the context of the active branch, as JSON or as readable text. */
+import type { AgentMessage, MessageEntry } from "../session/format.ts";
+import { readRange } from "../session/lines.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { Output } from "./output.ts";
+import { withReadFd } from "../session/lines.ts";
+
+/**
+ * Writes `{"messages":[…],"thinkingLevel":…,"model":…}`. Stored messages are copied from the
+ * file as written (they are the stored objects), so a large session is never parsed whole.
+ */
+export function writeContextJson(out: Output, store: SessionStore): void {
+  const plan = store.planContext();
+  const copy = (fd: number | undefined): void => {
+    out.write('{"messages":[');
+    plan.items.forEach((item, index) => {
+      if (index > 0) out.write(",");
+      if (item.kind === "made") {
+        out.write(JSON.stringify(item.message));
+        return;
+      }
+      const source = item.record.source;
+      if (fd !== undefined && source.kind === "file" && source.message) {
+        out.write(readRange(fd, source.message.offset, source.message.length));
+      } else {
+        out.write(JSON.stringify((store.materialise(item.record) as MessageEntry).message));
+      }
+    });
+    out.write(`],"thinkingLevel":${JSON.stringify(plan.thinkingLevel)},"model":${JSON.stringify(plan.model)}}\n`);
+  };
+  if (store.path) withReadFd(store.path, copy);
+  else copy(undefined);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block: { type?: string; text?: string; thinking?: string; name?: string; arguments?: unknown; input?: unknown; mimeType?: string; media_type?: string }) => {
+      switch (block.type) {
+        case "text":
+          return block.text ?? "";
+        case "thinking":
+          return `(thinking) ${block.thinking ?? ""}`;
+        case "toolCall":
+        case "tool_use":
+          return `→ ${block.name}(${JSON.stringify(block.arguments ?? block.input ?? {})})`;
+        case "image":
+          return `[image ${block.mimeType ?? block.media_type ?? ""}]`;
+        default:
+          return `[${block.type ?? "block"}]`;
+      }
+    })
+    .join("\n");
+}
+
+function describe(message: AgentMessage): { title: string; body: string } {
+  const m = message as Record<string, unknown>;
+  switch (message.role) {
+    case "assistant": {
+      const error = m.errorMessage ? ` — ${m.stopReason}: ${m.errorMessage}` : m.stopReason === "aborted" ? " — aborted" : "";
+      return { title: `assistant (${m.provider}/${m.model})${error}`, body: textOf(m.content) };
+    }
+    case "toolResult":
+      return { title: `tool result: ${m.toolName}${m.isError ? " (error)" : ""}`, body: textOf(m.content) };
+    case "bashExecution":
+      return { title: `! ${m.command} (exit ${m.exitCode ?? "?"})${m.excludeFromContext ? " (not in context)" : ""}`, body: String(m.output ?? "") };
+    case "custom":
+      return { title: `custom: ${m.customType}${m.display ? "" : " (hidden)"}`, body: textOf(m.content) };
+    case "compactionSummary":
+      return { title: `compaction summary (${m.tokensBefore} tokens before)`, body: String(m.summary) };
+    case "branchSummary":
+      return { title: `branch summary (from ${m.fromId})`, body: String(m.summary) };
+    case "user":
+      return { title: "user", body: textOf(m.content) };
+    default:
+      return { title: `${message.role} (unknown role, not sent to the model)`, body: JSON.stringify(message) };
+  }
+}
+
+export function writeContextText(out: Output, store: SessionStore): void {
+  const context = store.buildContext();
+  const model = context.model ? `${context.model.provider}/${context.model.modelId}` : "(none)";
+  out.line(`session ${store.sessionId}  ${store.path ?? ""}`);
+  if (store.name) out.line(`name: ${store.name}`);
+  out.line(`model: ${model}  thinking: ${context.thinkingLevel}  messages: ${context.messages.length}`);
+  for (const message of context.messages) {
+    const { title, body } = describe(message);
+    out.line("");
+    out.line(`── ${title}`);
+    if (body) out.line(body);
+  }
+}

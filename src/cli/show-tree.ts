@@ -1,0 +1,86 @@
+/** `pig sessions tree`: the entry tree, indented at branch points, with the active path marked. */
+import type { AgentMessage, SessionEntry } from "../session/format.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { TreeNode } from "../session/tree.ts";
+import type { Output } from "./output.ts";
+
+const PREVIEW = 60;
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim()) ?? "";
+  return line.length > PREVIEW ? `${line.slice(0, PREVIEW - 1)}…` : line;
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const text = content.find((b: { type?: string }) => b.type === "text") as { text?: string } | undefined;
+  if (text?.text) return text.text;
+  const call = content.find((b: { type?: string }) => b.type === "toolCall" || b.type === "tool_use") as { name?: string } | undefined;
+  return call ? `→ ${call.name}` : "";
+}
+
+/** A short description of an entry: its kind and the first line of its text. */
+export function describeEntry(entry: SessionEntry): string {
+  const e = entry as Record<string, unknown>;
+  switch (entry.type) {
+    case "message": {
+      const m = e.message as AgentMessage & Record<string, unknown>;
+      const text =
+        m.role === "bashExecution" ? `! ${m.command}` : m.role === "toolResult" ? `${m.toolName}: ${contentText(m.content)}` : contentText(m.content);
+      const state = m.role === "assistant" && (m.stopReason === "error" || m.stopReason === "aborted") ? ` (${m.stopReason})` : "";
+      return `${m.role}${state}  ${firstLine(text)}`;
+    }
+    case "model_change":
+      return `model → ${e.provider}/${e.modelId}`;
+    case "thinking_level_change":
+      return `thinking → ${e.thinkingLevel}`;
+    case "compaction":
+      return `compaction  ${firstLine(String(e.summary ?? ""))}`;
+    case "branch_summary":
+      return `branch summary  ${firstLine(String(e.summary ?? ""))}`;
+    case "custom":
+      return `custom ${e.customType}`;
+    case "custom_message":
+      return `custom message ${e.customType}  ${firstLine(contentText(e.content))}`;
+    case "label":
+      return e.label ? `label ${e.targetId} = ${e.label}` : `label ${e.targetId} cleared`;
+    case "session_info":
+      return `name → ${e.name ?? ""}`;
+    default:
+      return `${entry.type} (unknown entry type)`;
+  }
+}
+
+export function writeTree(out: Output, store: SessionStore): void {
+  const active = new Set(store.branchRecords().map((r) => r.id));
+  const leaf = store.leafId;
+  out.line(`session ${store.sessionId}${store.name ? `  "${store.name}"` : ""}  ${store.path ?? ""}`);
+  const walk = (nodes: TreeNode[], indent: string): void => {
+    // A chain of only children stays at one indent; a branch point indents its children.
+    let siblings = nodes;
+    let pad = indent;
+    for (;;) {
+      if (siblings.length === 1) {
+        const node = siblings[0]!;
+        line(node, pad);
+        siblings = node.children;
+        continue;
+      }
+      siblings.forEach((node, index) => {
+        const lastChild = index === siblings.length - 1;
+        line(node, `${pad}${lastChild ? "└─ " : "├─ "}`);
+        walk(node.children, `${pad}${lastChild ? "   " : "│  "}`);
+      });
+      return;
+    }
+  };
+  const line = (node: TreeNode, prefix: string): void => {
+    const id = node.record.id;
+    const marker = active.has(id) ? "*" : " ";
+    const label = node.label ? `  [${node.label}]` : "";
+    const here = id === leaf ? "  ← leaf" : "";
+    out.line(`${marker} ${prefix}${id}  ${describeEntry(store.materialise(node.record))}${label}${here}`);
+  };
+  walk(store.tree.toNodes(), "");
+}

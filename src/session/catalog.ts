@@ -1,0 +1,224 @@
+/**
+ * Finding sessions: listing a directory or every project, the most recent for `--continue`,
+ * and resolving `--session <path | id prefix>`.
+ *
+ * A listing never parses whole files. Each file is streamed once; a line's type and role are
+ * read from its first bytes, and only the lines that carry the listed facts (the first user
+ * message, names, the last message) are parsed.
+ */
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import type { SessionInfoEntry, UserMessage } from "./format.ts";
+import { decodeUtf8, readRange, scanLines, withReadFd } from "./lines.ts";
+import { matchMessagePrefix } from "./line-shape.ts";
+import { sessionsRoot } from "./paths.ts";
+
+export interface SessionSummary {
+  path: string;
+  id: string;
+  /** Working directory recorded in the header; "" when missing. */
+  cwd: string;
+  name?: string;
+  parentSessionPath?: string;
+  /** Text of the first user message, or "(no messages)". */
+  firstMessage: string;
+  /** Number of `message` entries, all roles. */
+  messageCount: number;
+  created: Date;
+  modified: Date;
+}
+
+const TYPE_PREFIX = /^\{"type":"([^"\\]*)"/;
+const HEAD_BYTES = 512;
+
+type Json = Record<string, unknown>;
+
+function parseObject(text: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function userText(message: UserMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.flatMap((b) => (b.type === "text" ? [(b as { text: string }).text] : [])).join(" ");
+}
+
+function timeOf(value: unknown): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value === "string") {
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+/** The listing facts of one file, or undefined when it is not a session file. */
+export function summarizeSession(path: string): SessionSummary | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    let header: Json | undefined;
+    let firstMessage: string | undefined;
+    let name: string | undefined;
+    let messageCount = 0;
+    let lastActivity: { offset: number; length: number } | undefined;
+    let valid = true;
+    scanLines(fd, (line) => {
+      const { buf, start, length } = line;
+      if (length === 0) return;
+      const head = decodeUtf8(buf, start, start + Math.min(length, HEAD_BYTES));
+      if (!header) {
+        header = parseObject(decodeUtf8(buf, start, start + length));
+        if (!header || header.type !== "session" || typeof header.id !== "string") valid = false;
+        return valid;
+      }
+      let type = TYPE_PREFIX.exec(head)?.[1];
+      let role: string | undefined;
+      let parsed: Json | undefined;
+      if (type === undefined) {
+        // Another writer's key order: this line has to be parsed to be classified.
+        parsed = parseObject(decodeUtf8(buf, start, start + length));
+        if (!parsed || typeof parsed.type !== "string") return;
+        type = parsed.type;
+      }
+      if (type === "message") {
+        if (!line.terminated && !parsed && !parseObject(decodeUtf8(buf, start, start + length))) return;
+        messageCount++;
+        role = matchMessagePrefix(head)?.role;
+        if (role === undefined) {
+          parsed ??= parseObject(decodeUtf8(buf, start, start + length));
+          const message = parsed?.message as Json | undefined;
+          role = typeof message?.role === "string" ? message.role : undefined;
+        }
+        if (role === "user" || role === "assistant") lastActivity = { offset: line.offset, length };
+        if (role === "user" && firstMessage === undefined) {
+          parsed ??= parseObject(decodeUtf8(buf, start, start + length));
+          const message = parsed?.message as UserMessage | undefined;
+          if (message) firstMessage = userText(message);
+        }
+      } else if (type === "session_info") {
+        parsed ??= parseObject(decodeUtf8(buf, start, start + length));
+        if (parsed) {
+          // The latest entry wins; an empty name clears it.
+          const value = (parsed as SessionInfoEntry).name?.trim();
+          name = value ? value : undefined;
+        }
+      }
+    });
+    if (!valid || !header) return undefined;
+    const stats = statSync(path);
+    const created = timeOf(header.timestamp);
+    let modified: number | undefined;
+    if (lastActivity) {
+      // Messages are appended in time order, so the last one in the file is the latest.
+      const entry = parseObject(decodeUtf8(readRange(fd, lastActivity.offset, lastActivity.length), 0, lastActivity.length));
+      modified = timeOf((entry?.message as Json | undefined)?.timestamp) ?? timeOf(entry?.timestamp);
+    }
+    return {
+      path,
+      id: header.id as string,
+      cwd: typeof header.cwd === "string" ? header.cwd : "",
+      ...(name !== undefined ? { name } : {}),
+      ...(typeof header.parentSession === "string" ? { parentSessionPath: header.parentSession } : {}),
+      firstMessage: firstMessage ?? "(no messages)",
+      messageCount,
+      created: new Date(created ?? stats.mtimeMs),
+      modified: new Date(modified ?? created ?? stats.mtimeMs),
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function jsonlFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+function byModifiedDesc(a: SessionSummary, b: SessionSummary): number {
+  return b.modified.getTime() - a.modified.getTime();
+}
+
+/** Sessions in one directory, most recently active first. */
+export function listSessions(dir: string): SessionSummary[] {
+  return jsonlFiles(dir)
+    .flatMap((path) => summarizeSession(path) ?? [])
+    .sort(byModifiedDesc);
+}
+
+/** Sessions of every project under `<agentDir>/sessions`, most recently active first. */
+export function listAllSessions(agent: string): SessionSummary[] {
+  const root = sessionsRoot(agent);
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => join(root, d.name));
+  } catch {
+    return [];
+  }
+  return dirs.flatMap((dir) => listSessions(dir)).sort(byModifiedDesc);
+}
+
+/** Whether the file starts with a session header (the first line, within its first 64 KiB). */
+function hasSessionHeader(path: string): boolean {
+  try {
+    return withReadFd(path, (fd) => {
+      const buf = Buffer.alloc(64 * 1024);
+      const got = readSync(fd, buf, 0, buf.length, 0);
+      const end = buf.indexOf(0x0a);
+      const header = parseObject(decodeUtf8(buf, 0, end >= 0 && end < got ? end : got));
+      return header?.type === "session" && typeof header.id === "string";
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** The most recently modified session file of `dir` (by mtime, as upstream's `--continue`). */
+export function mostRecentSession(dir: string): string | undefined {
+  let best: { path: string; mtime: number } | undefined;
+  for (const path of jsonlFiles(dir)) {
+    if (!hasSessionHeader(path)) continue;
+    const mtime = statSync(path).mtimeMs;
+    if (!best || mtime > best.mtime) best = { path, mtime };
+  }
+  return best?.path;
+}
+
+export type SessionMatch =
+  | { kind: "path"; path: string }
+  | { kind: "local"; path: string }
+  | { kind: "other-project"; path: string; cwd: string }
+  | { kind: "none" };
+
+/** Whether a `--session` argument is a path rather than an id prefix. */
+export function looksLikePath(arg: string): boolean {
+  return arg.includes("/") || arg.includes("\\") || arg.endsWith(".jsonl");
+}
+
+/**
+ * Resolves `--session <arg>`: a path (relative to `cwd`), else an id prefix among the sessions
+ * of `dir` (most recent first), then among every project's sessions.
+ */
+export function resolveSession(arg: string, cwd: string, dir: string, agent: string): SessionMatch {
+  if (looksLikePath(arg)) return { kind: "path", path: isAbsolute(arg) ? arg : resolve(cwd, arg) };
+  const local = listSessions(dir).find((s) => s.id.startsWith(arg));
+  if (local) return { kind: "local", path: local.path };
+  const other = listAllSessions(agent).find((s) => s.id.startsWith(arg));
+  if (other) return { kind: "other-project", path: other.path, cwd: other.cwd };
+  return { kind: "none" };
+}
