@@ -1,0 +1,95 @@
+/** Listing and finding sessions. */
+import { describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { listAllSessions, listSessions, mostRecentSession, resolveSession, summarizeSession } from "../../src/session/catalog.ts";
+import { defaultSessionDir, resolveSessionDir, sessionDirName } from "../../src/session/paths.ts";
+import { assistant, HEADER, msg, user, writeSession } from "../helpers/sessions.ts";
+import { FIXTURES, tempDir } from "../helpers/tmp.ts";
+
+describe("paths", () => {
+  test("session directory names follow upstream", () => {
+    expect(sessionDirName("/home/u/proj")).toBe("--home-u-proj--");
+    expect(sessionDirName("C:\\w\\p")).toBe("--C--w-p--");
+    expect(defaultSessionDir("/a/b", "/agent")).toBe("/agent/sessions/--a-b--");
+  });
+
+  test("--session-dir, then the environment, then the setting, then the default", () => {
+    const env = { PIG_CODING_AGENT_DIR: "/agent", PIG_CODING_AGENT_SESSION_DIR: "/from-env" };
+    expect(resolveSessionDir("/p", { flag: "/flag", setting: "/set", env })).toBe("/flag");
+    expect(resolveSessionDir("/p", { setting: "/set", env })).toBe("/from-env");
+    expect(resolveSessionDir("/p", { setting: "/set", env: { PIG_CODING_AGENT_DIR: "/agent" } })).toBe("/set");
+    expect(resolveSessionDir("/p", { env: { PIG_CODING_AGENT_DIR: "/agent" } })).toBe("/agent/sessions/--p--");
+  });
+});
+
+describe("summaries", () => {
+  test("a Pi fixture: name, first message, message count, created and modified", () => {
+    const path = join(FIXTURES, "03-model-thinking-name.jsonl");
+    const header = JSON.parse(readFileSync(path, "utf8").split("\n")[0]!);
+    const summary = summarizeSession(path)!;
+    expect(summary).toMatchObject({
+      id: header.id,
+      cwd: "/home/dev/fx/03-model-thinking-name/work",
+      name: "Model & thinking fixture",
+      firstMessage: "first question (fake-model, thinking off)",
+      messageCount: 10,
+    });
+    expect(summary.created.toISOString()).toBe(header.timestamp);
+    expect(summary.modified.getTime()).toBeGreaterThan(summary.created.getTime());
+  });
+
+  test("a session without messages, one with a cleared name, and files that are not sessions", () => {
+    const dir = tempDir();
+    writeSession([HEADER], { dir, name: "a.jsonl" });
+    writeSession([HEADER, msg("u1", null, user("q")), { type: "session_info", id: "s1", parentId: "u1", timestamp: "2026-11-30T08:00:00.000Z", name: "x" }, { type: "session_info", id: "s2", parentId: "s1", timestamp: "2026-11-30T08:00:01.000Z", name: "" }], { dir, name: "b.jsonl" });
+    writeFileSync(join(dir, "c.jsonl"), "not a session\n");
+    writeFileSync(join(dir, "notes.txt"), "ignored");
+    const list = listSessions(dir);
+    expect(list.map((s) => s.path.split("/").at(-1)).sort()).toEqual(["a.jsonl", "b.jsonl"]);
+    const a = list.find((s) => s.path.endsWith("a.jsonl"))!;
+    expect(a).toMatchObject({ firstMessage: "(no messages)", messageCount: 0 });
+    expect(a.name).toBeUndefined();
+    expect(list.find((s) => s.path.endsWith("b.jsonl"))!.name).toBeUndefined();
+  });
+
+  test("most recently active first; --continue takes the newest file by mtime", () => {
+    const dir = tempDir();
+    const old = writeSession([HEADER, msg("u1", null, user("old", 1000)), msg("a1", "u1", { ...assistant("a"), timestamp: 2000 })], { dir, name: "old.jsonl" });
+    const recent = writeSession([HEADER, msg("u1", null, user("recent", 5000))], { dir, name: "recent.jsonl" });
+    expect(listSessions(dir).map((s) => s.firstMessage)).toEqual(["recent", "old"]);
+    utimesSync(old, new Date(), new Date(Date.now() + 60_000));
+    utimesSync(recent, new Date(), new Date(Date.now() - 60_000));
+    expect(mostRecentSession(dir)).toBe(old);
+    expect(mostRecentSession(tempDir())).toBeUndefined();
+  });
+});
+
+describe("all projects and --session resolution", () => {
+  function agentWithProjects() {
+    const agent = tempDir();
+    for (const [project, fixture] of [["/p/one", "01-basic-text.jsonl"], ["/p/two", "03-model-thinking-name.jsonl"]] as const) {
+      const dir = defaultSessionDir(project, agent);
+      mkdirSync(dir, { recursive: true });
+      cpSync(join(FIXTURES, fixture), join(dir, fixture));
+    }
+    return agent;
+  }
+
+  test("listAllSessions reads every project's directory", () => {
+    const agent = agentWithProjects();
+    expect(listAllSessions(agent).map((s) => s.path.split("/").at(-1)).sort()).toEqual(["01-basic-text.jsonl", "03-model-thinking-name.jsonl"]);
+  });
+
+  test("an id prefix finds the local session first, then another project's", () => {
+    const agent = agentWithProjects();
+    const one = defaultSessionDir("/p/one", agent);
+    const two = defaultSessionDir("/p/two", agent);
+    const idOne = summarizeSession(join(one, "01-basic-text.jsonl"))!.id;
+    const idTwo = summarizeSession(join(two, "03-model-thinking-name.jsonl"))!.id;
+    expect(resolveSession(idOne.slice(0, 13), "/p/one", one, agent)).toEqual({ kind: "local", path: join(one, "01-basic-text.jsonl") });
+    expect(resolveSession(idTwo.slice(0, 13), "/p/one", one, agent)).toMatchObject({ kind: "other-project", cwd: "/home/dev/fx/03-model-thinking-name/work" });
+    expect(resolveSession("ffffffff", "/p/one", one, agent)).toEqual({ kind: "none" });
+    expect(resolveSession("x.jsonl", "/p/one", one, agent)).toEqual({ kind: "path", path: "/p/one/x.jsonl" });
+  });
+});
