@@ -31,6 +31,7 @@ try {
   const agentDir = join(work, "agent");
   const t0 = performance.now();
   const gen = await generateAgentDir(agentDir, CORPUS);
+  Bun.gc(true); // a smaller parent makes each spawn cheaper and steadier
   console.error(`[bench] generated ${gen.files} sessions (${fmtMB(gen.bytes)}) in ${fmtMs(performance.now() - t0)}`);
   const piScript = join(work, "pi-list.mjs");
   await Bun.write(piScript, PI_SCRIPT);

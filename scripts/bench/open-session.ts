@@ -25,6 +25,7 @@ try {
   const agentDir = join(work, "agent");
   const file = join(work, "session.jsonl");
   const gen = await writeSession(file, { targetBytes: SIZE_MB * 1024 * 1024, entries: ENTRIES, seed: 1 });
+  Bun.gc(true); // a smaller parent makes each spawn cheaper and steadier
   console.error(`[bench] generated ${file}: ${fmtMB(gen.bytes)}, ${gen.lines} lines`);
   const piScript = join(work, "pi-open.mjs");
   await Bun.write(piScript, PI_SCRIPT);
@@ -32,8 +33,8 @@ try {
   const piCmd = ["node", piScript, piSessionModule(pi, args.piEntry), file];
   const pigCmd = pig === undefined ? undefined : [pig, "sessions", "show", file, "--json"];
   // Run pig's side first so a broken binary fails before the slow Pi runs.
-  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir), cwd: work });
-  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir), cwd: work });
+  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir), cwd: work, rss: true });
+  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir), cwd: work, rss: true });
 
   // Untimed: confirm both sides produced the same context, otherwise the ratio compares different work.
   if (pigCmd !== undefined) {

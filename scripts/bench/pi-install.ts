@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { Subprocess } from "bun";
 
 export const PI_PACKAGE = "@mariozechner/pi-coding-agent";
 export const PI_VERSION = "0.73.1";
@@ -114,28 +115,62 @@ export function percentile(xs: readonly number[], p: number): number {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** Also measure peak RSS (wraps the command in GNU time, costing ~1 ms of wall time). */
+  rss?: boolean;
 }
 
 export interface RunSample {
   ms: number;
-  /** Peak resident set size of the child, in bytes (getrusage ru_maxrss via Bun). */
+  /** Peak resident set size of the command in bytes; NaN when not measured. */
   maxRssBytes: number;
 }
 
+const GNU_TIME = "/usr/bin/time";
+let gnuTime: boolean | undefined;
+function hasGnuTime(): boolean {
+  gnuTime ??= existsSync(GNU_TIME) && Bun.spawnSync([GNU_TIME, "-f", "%M", "true"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  return gnuTime;
+}
+
 /**
- * Runs cmd once with stdout sent to /dev/null and returns wall time and peak RSS.
- * Bun's resourceUsage() reads the child's rusage directly, so unlike `/usr/bin/time -f %M`
- * no wrapper process sits inside the timed region.
+ * Runs cmd once with stdout sent to /dev/null and returns wall time (and peak RSS if asked).
+ * Not Bun's proc.resourceUsage().maxRSS: Linux carries the rusage high-water mark across
+ * fork+exec, so it reports at least the benchmark process's own RSS (~300 MB after generating a
+ * 50 MB session) even for /bin/true. GNU time forks from a ~1 MB process, so its %M is the command's.
  */
 export async function runOnce(cmd: readonly string[], opts: RunOptions = {}): Promise<RunSample> {
+  const rssFile = opts.rss && hasGnuTime() ? join(tmpdir(), `pig-bench-rss-${process.pid}.txt`) : undefined;
+  const argv = rssFile === undefined ? [...cmd] : [GNU_TIME, "-f", "%M", "-o", rssFile, ...cmd];
   const start = performance.now();
-  const proc = Bun.spawn([...cmd], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: opts.env, cwd: opts.cwd });
+  const proc = Bun.spawn(argv, { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: opts.env, cwd: opts.cwd });
   // Drain stderr concurrently so a chatty child cannot block on a full pipe.
   const stderr = new Response(proc.stderr).text();
+  const polled = opts.rss && rssFile === undefined ? pollVmHwm(proc) : undefined;
   const code = await proc.exited;
   const ms = performance.now() - start;
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}:\n${(await stderr).slice(-2000)}`);
-  return { ms, maxRssBytes: proc.resourceUsage()?.maxRSS ?? Number.NaN };
+  let maxRssBytes = Number.NaN;
+  if (rssFile !== undefined) {
+    maxRssBytes = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1)) * 1024;
+    rmSync(rssFile, { force: true });
+  }
+  else if (polled !== undefined) maxRssBytes = await polled;
+  return { ms, maxRssBytes };
+}
+
+/** Fallback without GNU time: the exec'd image's VmHWM, sampled until exit (can miss a final spike). */
+async function pollVmHwm(proc: Subprocess): Promise<number> {
+  let last = Number.NaN;
+  while (proc.exitCode === null && proc.signalCode === null) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
+      if (m) last = Number(m[1]) * 1024;
+    } catch {
+      // Exited between the check and the read; keep the last sample.
+    }
+    await Bun.sleep(5);
+  }
+  return last;
 }
 
 /** Runs cmd `warmup` times unmeasured (page cache, JIT caches) and then `runs` times measured. */
@@ -217,7 +252,7 @@ function positiveInt(name: string, raw: string, allowZero = false): number {
 }
 
 export const fmtMs = (ms: number): string => (ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
-export const fmtMB = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+export const fmtMB = (bytes: number): string => (Number.isNaN(bytes) ? "n/a" : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
 export interface SummaryRow {
   metric: string;

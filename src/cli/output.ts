@@ -1,25 +1,82 @@
-/** Buffered writing to stdout that copes with large outputs and closed pipes. */
+/**
+ * Buffered, synchronous writing to stdout through one reused buffer, so a command that prints
+ * tens of megabytes (a session's context) neither holds it all in memory nor copies it twice.
+ */
+import { readSync, writeSync } from "node:fs";
 
-const FLUSH_AT = 1 << 20;
+const BUFFER_SIZE = 1 << 20;
+const STDOUT = 1;
+
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 export class Output {
-  private readonly sink = Bun.stdout.writer();
-  private pending = 0;
+  private readonly buf = Buffer.allocUnsafe(BUFFER_SIZE);
+  private used = 0;
+
+  constructor(private readonly fd = STDOUT) {}
 
   write(chunk: string | Uint8Array): void {
-    this.pending += typeof chunk === "string" ? chunk.length : chunk.byteLength;
-    this.sink.write(chunk);
-    if (this.pending >= FLUSH_AT) {
-      this.pending = 0;
-      void this.sink.flush();
+    if (typeof chunk === "string") {
+      // A UTF-8 encoding takes at most three bytes per UTF-16 unit.
+      if (chunk.length * 3 > BUFFER_SIZE - this.used) this.flush();
+      if (chunk.length * 3 > BUFFER_SIZE) {
+        this.writeOut(Buffer.from(chunk, "utf8"));
+        return;
+      }
+      this.used += this.buf.write(chunk, this.used, "utf8");
+      return;
     }
+    if (chunk.byteLength > BUFFER_SIZE - this.used) this.flush();
+    if (chunk.byteLength > BUFFER_SIZE) {
+      this.writeOut(chunk);
+      return;
+    }
+    this.buf.set(chunk, this.used);
+    this.used += chunk.byteLength;
   }
 
   line(text = ""): void {
     this.write(`${text}\n`);
   }
 
+  /** Copies `length` bytes of the file `fd` from `offset` to the output. */
+  copyFrom(fd: number, offset: number, length: number): void {
+    let done = 0;
+    while (done < length) {
+      if (this.used === BUFFER_SIZE) this.flush();
+      const want = Math.min(length - done, BUFFER_SIZE - this.used);
+      const got = readSync(fd, this.buf, this.used, want, offset + done);
+      if (got === 0) throw new Error(`unexpected end of file at byte ${offset + done}`);
+      this.used += got;
+      done += got;
+    }
+  }
+
+  flush(): void {
+    if (this.used === 0) return;
+    this.writeOut(this.buf.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private writeOut(data: Uint8Array): void {
+    let done = 0;
+    while (done < data.byteLength) {
+      try {
+        done += writeSync(this.fd, data, done, data.byteLength - done);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // A non-blocking pipe whose reader is slow: wait a moment and go on.
+        if (code === "EAGAIN") sleepMs(1);
+        // The reader went away (`pig … | head`): stop writing quietly.
+        else if (code === "EPIPE") return;
+        else throw error;
+      }
+    }
+  }
+
   async end(): Promise<void> {
-    await this.sink.flush();
+    this.flush();
   }
 }

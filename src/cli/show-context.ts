@@ -1,6 +1,5 @@
 /** `pig sessions show`: the context of the active branch, as JSON or as readable text. */
 import type { AgentMessage, MessageEntry } from "../session/format.ts";
-import { readRange } from "../session/lines.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Output } from "./output.ts";
 import { withReadFd } from "../session/lines.ts";
@@ -21,7 +20,7 @@ export function writeContextJson(out: Output, store: SessionStore): void {
       }
       const source = item.record.source;
       if (fd !== undefined && source.kind === "file" && source.message) {
-        out.write(readRange(fd, source.message.offset, source.message.length));
+        out.copyFrom(fd, source.message.offset, source.message.length);
       } else {
         out.write(JSON.stringify((store.materialise(item.record) as MessageEntry).message));
       }

@@ -85,11 +85,15 @@ export interface MessagePrefix {
   readonly role: string;
 }
 
-const MESSAGE_PREFIX =
-  /^\{"type":"message","id":"([^"\\]*)","parentId":(?:null|"([^"\\]*)"),"timestamp":"([^"\\]*)","message":\{"role":"([^"\\]*)"/;
+// Values are printable ASCII without quote or backslash: the head is decoded as latin1 (cheap),
+// and anything else falls back to a full parse.
+const VALUE = '([\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*)';
+const MESSAGE_PREFIX = new RegExp(
+  `^\\{"type":"message","id":"${VALUE}","parentId":(?:null|"${VALUE}"),"timestamp":"${VALUE}","message":\\{"role":"${VALUE}"`,
+);
 
 /** How many leading bytes `matchMessagePrefix` needs to see. */
-export const MESSAGE_PREFIX_BYTES = 512;
+export const MESSAGE_PREFIX_BYTES = 256;
 
 export function matchMessagePrefix(head: string): MessagePrefix | undefined {
   const m = MESSAGE_PREFIX.exec(head);

@@ -73,6 +73,10 @@ function isBlank(buf: Uint8Array, start: number, length: number): boolean {
   return true;
 }
 
+function latin1(buf: Uint8Array, start: number, end: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString("latin1");
+}
+
 function fileSource(line: ScannedLine): LineSource {
   return { kind: "file", offset: line.offset, length: line.length };
 }
@@ -187,7 +191,7 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
   const end = start + length;
   const shape = lineShape(buf, start, end);
   if (shape.complete) {
-    const head = decodeUtf8(buf, start, Math.min(end, start + MESSAGE_PREFIX_BYTES));
+    const head = latin1(buf, start, Math.min(end, start + MESSAGE_PREFIX_BYTES));
     const prefix = matchMessagePrefix(head);
     if (prefix) {
       const range = messageValueRange(buf, start, end, shape.lastKeyAt);
