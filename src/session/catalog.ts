@@ -9,8 +9,8 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { SessionInfoEntry, UserMessage } from "./format.ts";
-import { decodeUtf8, readRange, scanLines, withReadFd } from "./lines.ts";
-import { matchMessagePrefix } from "./line-shape.ts";
+import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts";
+import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { sessionsRoot } from "./paths.ts";
 
 export interface SessionSummary {
@@ -29,7 +29,6 @@ export interface SessionSummary {
 }
 
 const TYPE_PREFIX = /^\{"type":"([^"\\]*)"/;
-const HEAD_BYTES = 512;
 
 type Json = Record<string, unknown>;
 
@@ -74,7 +73,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
     scanLines(fd, (line) => {
       const { buf, start, length } = line;
       if (length === 0) return;
-      const head = decodeUtf8(buf, start, start + Math.min(length, HEAD_BYTES));
+      const head = latin1(buf, start, start + Math.min(length, MESSAGE_PREFIX_BYTES));
       if (!header) {
         header = parseObject(decodeUtf8(buf, start, start + length));
         if (!header || header.type !== "session" || typeof header.id !== "string") valid = false;

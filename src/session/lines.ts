@@ -106,3 +106,8 @@ const decoder = new TextDecoder();
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
   return decoder.decode(buf.subarray(start, end));
 }
+
+/** Bytes as latin1 text: cheap, and exact for the ASCII prefixes the fast paths look at. */
+export function latin1(buf: Uint8Array, start: number, end: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString("latin1");
+}

@@ -8,7 +8,7 @@
 import { fstatSync, openSync, closeSync } from "node:fs";
 import * as v from "valibot";
 import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
-import { decodeUtf8, scanLines, type ScannedLine } from "./lines.ts";
+import { decodeUtf8, latin1, scanLines, type ScannedLine } from "./lines.ts";
 import { lineShape, matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
@@ -71,10 +71,6 @@ function isBlank(buf: Uint8Array, start: number, length: number): boolean {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
   return true;
-}
-
-function latin1(buf: Uint8Array, start: number, end: number): string {
-  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString("latin1");
 }
 
 function fileSource(line: ScannedLine): LineSource {
