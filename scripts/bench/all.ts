@@ -1,8 +1,12 @@
-// Runs every benchmark in sequence (one at a time, so they do not compete for the 2 cores),
+// Runs every benchmark in sequence (one at a time, so they never compete for CPU or page cache),
 // forwarding the command-line options, e.g. `--pi-only` or `--check`.
 import { join } from "node:path";
+import { requirePig } from "./pi-install.ts";
 
 const SCRIPTS = ["startup.ts", "open-session.ts", "list-sessions.ts"];
+
+// Fail once, up front, rather than three times with the same message.
+if (!Bun.argv.includes("--pi-only")) requirePig();
 
 let failed = 0;
 for (const script of SCRIPTS) {

@@ -1,0 +1,162 @@
+/**
+ * Best-effort parsing of JSON that is still arriving (tool-call arguments mid-stream). A small
+ * recursive-descent parser that stops at the end of the text: an unfinished string keeps what it
+ * has, an unfinished key or literal is dropped, open arrays and objects are closed. Text that is
+ * not the start of an object gives `{}`.
+ */
+
+class End extends Error {}
+
+class PartialParser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  parseTop(): unknown {
+    this.ws();
+    return this.value();
+  }
+
+  private ws(): void {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;
+  }
+
+  private value(): unknown {
+    this.ws();
+    if (this.i >= this.s.length) throw new End();
+    const c = this.s[this.i]!;
+    if (c === "{") return this.object();
+    if (c === "[") return this.array();
+    if (c === '"') return this.string().value;
+    if (c === "-" || (c >= "0" && c <= "9")) return this.number();
+    for (const [word, val] of [["true", true], ["false", false], ["null", null]] as const) {
+      if (this.s.startsWith(word, this.i)) {
+        this.i += word.length;
+        return val;
+      }
+      if (word.startsWith(this.s.slice(this.i))) throw new End();
+    }
+    throw new SyntaxError(`unexpected ${c}`);
+  }
+
+  private object(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.i++;
+    for (;;) {
+      this.ws();
+      if (this.i >= this.s.length) return out;
+      if (this.s[this.i] === "}") {
+        this.i++;
+        return out;
+      }
+      if (this.s[this.i] === ",") {
+        this.i++;
+        continue;
+      }
+      const key = this.string();
+      if (!key.complete) return out;
+      this.ws();
+      if (this.i >= this.s.length) return out;
+      if (this.s[this.i] !== ":") throw new SyntaxError("expected :");
+      this.i++;
+      try {
+        out[key.value] = this.value();
+      } catch (error) {
+        if (error instanceof End) return out;
+        throw error;
+      }
+      if (this.partialString) {
+        this.partialString = false;
+        return out;
+      }
+    }
+  }
+
+  private array(): unknown[] {
+    const out: unknown[] = [];
+    this.i++;
+    for (;;) {
+      this.ws();
+      if (this.i >= this.s.length) return out;
+      if (this.s[this.i] === "]") {
+        this.i++;
+        return out;
+      }
+      if (this.s[this.i] === ",") {
+        this.i++;
+        continue;
+      }
+      try {
+        out.push(this.value());
+      } catch (error) {
+        if (error instanceof End) return out;
+        throw error;
+      }
+      if (this.partialString) {
+        this.partialString = false;
+        return out;
+      }
+    }
+  }
+
+  /** Set when a string value ran into the end of the text (it is kept, then parsing stops). */
+  private partialString = false;
+
+  private string(): { value: string; complete: boolean } {
+    if (this.s[this.i] !== '"') throw new SyntaxError("expected string");
+    let j = this.i + 1;
+    let raw = "";
+    while (j < this.s.length) {
+      const c = this.s[j]!;
+      if (c === '"') {
+        this.i = j + 1;
+        return { value: JSON.parse(`"${raw}"`) as string, complete: true };
+      }
+      if (c === "\\") {
+        if (j + 1 >= this.s.length) break;
+        const esc = this.s[j + 1]!;
+        if (esc === "u") {
+          if (j + 6 > this.s.length) break;
+          raw += this.s.slice(j, j + 6);
+          j += 6;
+          continue;
+        }
+        raw += c + esc;
+        j += 2;
+        continue;
+      }
+      raw += c;
+      j++;
+    }
+    this.i = this.s.length;
+    this.partialString = true;
+    return { value: JSON.parse(`"${raw}"`) as string, complete: false };
+  }
+
+  private number(): number {
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.s.slice(this.i));
+    if (!m) throw new End();
+    this.i += m[0].length;
+    // A number at the very end may still grow ("12" of "123"): drop it until it is complete.
+    if (this.i >= this.s.length) throw new End();
+    return Number(m[0]);
+  }
+}
+
+export function parsePartialJson(text: string): Record<string, unknown> {
+  try {
+    const complete = JSON.parse(text) as unknown;
+    return isObject(complete) ? complete : {};
+  } catch {
+    // Not complete yet: parse what there is.
+  }
+  try {
+    const value = new PartialParser(text).parseTop();
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,166 @@
+/**
+ * The provider layer's contract: models, the context sent to a model, and the events a
+ * streaming answer produces. Every API implementation (`providers/<api>.ts`) turns a `LlmContext`
+ * into one HTTP request and its stream into `AssistantMessageEvent`s, and never throws: failures
+ * end the stream with an `error` event carrying a complete assistant message.
+ */
+import type { ThinkingLevel, Usage } from "../session/format.ts";
+import type {
+  LlmAssistantMessage,
+  LlmImage,
+  LlmMessage,
+  LlmText,
+  LlmThinking,
+  LlmToolCall,
+} from "../session/convert.ts";
+
+export type { LlmAssistantMessage, LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, ThinkingLevel, Usage };
+
+export const APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
+export type Api = (typeof APIS)[number];
+
+/** Prices in dollars per million tokens. */
+export interface ModelCost {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/**
+ * Per-level reasoning values: a string is sent as the API's effort value, `null` marks the level
+ * unsupported, a missing key means supported with the provider's default mapping.
+ */
+export type ThinkingLevelMap = Partial<Record<ThinkingLevel, string | null>>;
+
+/** Quirks of OpenAI-compatible servers (a subset of upstream's `compat` keys). */
+export interface OpenAICompat {
+  supportsStore?: boolean;
+  supportsDeveloperRole?: boolean;
+  supportsReasoningEffort?: boolean;
+  supportsUsageInStreaming?: boolean;
+  maxTokensField?: "max_completion_tokens" | "max_tokens";
+  requiresToolResultName?: boolean;
+  requiresAssistantAfterToolResult?: boolean;
+  requiresThinkingAsText?: boolean;
+  requiresReasoningContentOnAssistantMessages?: boolean;
+  thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+  supportsStrictMode?: boolean;
+  /** openai-responses: send `session_id` / `x-client-request-id` headers. */
+  sendSessionIdHeader?: boolean;
+  /** anthropic-messages: mark tools for eager input streaming. */
+  supportsEagerToolInputStreaming?: boolean;
+  supportsLongCacheRetention?: boolean;
+  [key: string]: unknown;
+}
+
+export interface Model {
+  id: string;
+  name: string;
+  api: Api;
+  provider: string;
+  baseUrl: string;
+  reasoning: boolean;
+  thinkingLevelMap?: ThinkingLevelMap;
+  input: ("text" | "image")[];
+  cost: ModelCost;
+  contextWindow: number;
+  maxTokens: number;
+  headers?: Record<string, string>;
+  compat?: OpenAICompat;
+}
+
+/** JSON Schema of a tool's parameters, as sent to the model. */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface LlmContext {
+  systemPrompt: string;
+  messages: LlmMessage[];
+  tools?: ToolSpec[];
+}
+
+export interface StreamOptions {
+  apiKey: string;
+  /** Extra request headers (model, provider and per-request headers merged). */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** The thinking level to request; undefined or "off" means no reasoning. Already clamped. */
+  reasoning?: ThinkingLevel;
+  /** Output token cap; defaults to the model's `maxTokens`. */
+  maxTokens?: number;
+  temperature?: number;
+  /** The session id, for prompt caching and session headers. */
+  sessionId?: string;
+  /** Retries inside the HTTP client (upstream `retry.provider.maxRetries`); pig's default is 0. */
+  maxRetries?: number;
+  /** Request timeout in ms (upstream `retry.provider.timeoutMs`). */
+  timeoutMs?: number;
+  /** Fail at once when the server asks to wait longer than this (ms; 0 = no cap). */
+  maxRetryDelayMs?: number;
+}
+
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+/** An assistant message as it is being streamed: the session's assistant message shape. */
+export type AssistantMessage = LlmAssistantMessage;
+
+export type AssistantMessageEvent =
+  | { type: "start"; partial: AssistantMessage }
+  | { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+  | { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+  | { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+  | { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+  | { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+  | { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+  | { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+  | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+  | { type: "toolcall_end"; contentIndex: number; toolCall: LlmToolCall; partial: AssistantMessage }
+  | { type: "done"; reason: "stop" | "length" | "toolUse"; message: AssistantMessage }
+  | { type: "error"; reason: "error" | "aborted"; error: AssistantMessage };
+
+/**
+ * One provider API: streams the answer to `context`. The iterable always ends with exactly one
+ * `done` or `error` event; it never throws (HTTP errors, disconnects and aborts become `error`).
+ */
+export type StreamFunction = (model: Model, context: LlmContext, options: StreamOptions) => AsyncIterable<AssistantMessageEvent>;
+
+export function emptyUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+/** Fills `usage.cost` from the model's prices (dollars per million tokens). */
+export function applyCost(model: Model, usage: Usage): Usage {
+  usage.cost.input = (model.cost.input / 1_000_000) * usage.input;
+  usage.cost.output = (model.cost.output / 1_000_000) * usage.output;
+  usage.cost.cacheRead = (model.cost.cacheRead / 1_000_000) * usage.cacheRead;
+  usage.cost.cacheWrite = (model.cost.cacheWrite / 1_000_000) * usage.cacheWrite;
+  usage.cost.total = usage.cost.input + usage.cost.output + usage.cost.cacheRead + usage.cost.cacheWrite;
+  return usage;
+}
+
+/** A fresh assistant message for `model`, as the first `start` event carries it. */
+export function newAssistantMessage(model: Model): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: Date.now(),
+  };
+}
