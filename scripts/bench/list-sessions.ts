@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateAgentDir } from "./gen-sessions.ts";
-import { captureJson, cleanup, commonArgs, ensurePi, fmtMB, fmtMs, medianMs, piEnv, pigEnv, piSessionModule, printSummary, requirePig, shellLine, timeRuns } from "./pi-install.ts";
+import { captureJson, cleanup, commonArgs, ensurePi, fmtMB, fmtMs, medianMs, piEnv, pigEnv, piSessionModule, printSummary, requirePig, shellLine, timeBoth } from "./pi-install.ts";
 
 const CORPUS = { sessions: 2_000, projects: 20, big: 3, bigBytes: 50 * 1024 * 1024, seed: 7 };
 
@@ -38,8 +38,9 @@ try {
 
   const piCmd = ["node", piScript, piSessionModule(pi, args.piEntry)];
   const pigCmd = pig === undefined ? undefined : [pig, "sessions", "list", "--all", "--json"];
-  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir), cwd: work });
-  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir), cwd: work });
+  const pigSide = pigCmd === undefined ? undefined : { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work } };
+  const piSide = { cmd: piCmd, opts: { env: piEnv(agentDir), cwd: work } };
+  const { pig: pigRuns, pi: piRuns } = await timeBoth(pigSide, piSide, args.runs, args.warmup);
 
   // Untimed: both must list the same files, otherwise the ratio compares different work.
   const piPaths = paths(await captureJson(piCmd, { env: piEnv(agentDir), cwd: work }));

@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeSession } from "./gen-sessions.ts";
-import { captureJson, cleanup, commonArgs, ensurePi, fmtMB, fmtMs, maxRss, medianMs, piEnv, pigEnv, piSessionModule, printSummary, requirePig, shellLine, timeRuns } from "./pi-install.ts";
+import { captureJson, cleanup, commonArgs, ensurePi, fmtMB, fmtMs, maxRss, medianMs, piEnv, pigEnv, piSessionModule, printSummary, requirePig, shellLine, timeBoth } from "./pi-install.ts";
 
 const SIZE_MB = 50;
 const ENTRIES = 20_000;
@@ -32,9 +32,9 @@ try {
 
   const piCmd = ["node", piScript, piSessionModule(pi, args.piEntry), file];
   const pigCmd = pig === undefined ? undefined : [pig, "sessions", "show", file, "--json"];
-  // Run pig's side first so a broken binary fails before the slow Pi runs.
-  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir), cwd: work, rss: true });
-  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir), cwd: work, rss: true });
+  const pigSide = pigCmd === undefined ? undefined : { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work, rss: true } };
+  const piSide = { cmd: piCmd, opts: { env: piEnv(agentDir), cwd: work, rss: true } };
+  const { pig: pigRuns, pi: piRuns } = await timeBoth(pigSide, piSide, args.runs, args.warmup);
 
   // Untimed: confirm both sides produced the same context, otherwise the ratio compares different work.
   if (pigCmd !== undefined) {

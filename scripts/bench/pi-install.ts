@@ -173,17 +173,27 @@ async function pollVmHwm(proc: Subprocess): Promise<number> {
   return last;
 }
 
-/** Runs cmd `warmup` times unmeasured (page cache, JIT caches) and then `runs` times measured. */
-export async function timeRuns(label: string, cmd: readonly string[], runs: number, warmup: number, opts: RunOptions = {}): Promise<RunSample[]> {
-  for (let i = 0; i < warmup; i++) await runOnce(cmd, opts);
-  const samples: RunSample[] = [];
-  process.stderr.write(`[bench] ${label}: `);
+export interface Side {
+  cmd: readonly string[];
+  opts: RunOptions;
+}
+
+/**
+ * Runs each side `warmup` times unmeasured (page cache, compile caches), then `runs` measured
+ * rounds. Rounds alternate pig and Pi so a shift in background load hits both sides alike.
+ */
+export async function timeBoth(pig: Side | undefined, pi: Side, runs: number, warmup: number): Promise<{ pig: RunSample[] | undefined; pi: RunSample[] }> {
+  const sides = pig === undefined ? [pi] : [pig, pi];
+  for (let i = 0; i < warmup; i++) for (const side of sides) await runOnce(side.cmd, side.opts);
+  const samples: RunSample[][] = sides.map(() => []);
+  process.stderr.write("[bench] measuring ");
   for (let i = 0; i < runs; i++) {
-    samples.push(await runOnce(cmd, opts));
+    for (const [k, side] of sides.entries()) samples[k]?.push(await runOnce(side.cmd, side.opts));
     process.stderr.write(".");
   }
-  process.stderr.write(` median ${fmtMs(median(samples.map((s) => s.ms)))}\n`);
-  return samples;
+  const result = pig === undefined ? { pig: undefined, pi: samples[0] ?? [] } : { pig: samples[0] ?? [], pi: samples[1] ?? [] };
+  process.stderr.write(` pig ${result.pig === undefined ? "n/a" : fmtMs(medianMs(result.pig))}, pi ${fmtMs(medianMs(result.pi))}\n`);
+  return result;
 }
 
 export const medianMs = (s: readonly RunSample[]): number => median(s.map((x) => x.ms));

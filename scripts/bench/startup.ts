@@ -3,7 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cleanup, commonArgs, ensurePi, fmtMs, medianMs, piEnv, pigEnv, PI_VERSION, printSummary, requirePig, shellLine, timeRuns } from "./pi-install.ts";
+import { cleanup, commonArgs, ensurePi, fmtMs, medianMs, piEnv, pigEnv, PI_VERSION, printSummary, requirePig, shellLine, timeBoth } from "./pi-install.ts";
 
 const args = commonArgs({ runs: 20, warmup: 2 });
 const pig = args.piOnly ? undefined : requirePig();
@@ -21,8 +21,9 @@ try {
 
   const pigCmd = pig === undefined ? undefined : [pig, "--version"];
   const piCmd = [pi.bin, "--version"];
-  const pigRuns = pigCmd === undefined ? undefined : await timeRuns("pig", pigCmd, args.runs, args.warmup, { env: pigEnv(agentDir), cwd: work });
-  const piRuns = await timeRuns("pi", piCmd, args.runs, args.warmup, { env: piEnv(agentDir), cwd: work });
+  const pigSide = pigCmd === undefined ? undefined : { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work } };
+  const piSide = { cmd: piCmd, opts: { env: piEnv(agentDir), cwd: work } };
+  const { pig: pigRuns, pi: piRuns } = await timeBoth(pigSide, piSide, args.runs, args.warmup);
 
   const piMs = medianMs(piRuns);
   const pigMs = pigRuns === undefined ? undefined : medianMs(pigRuns);
