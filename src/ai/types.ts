@@ -122,7 +122,15 @@ export type AssistantMessageEvent =
   | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
   | { type: "toolcall_end"; contentIndex: number; toolCall: LlmToolCall; partial: AssistantMessage }
   | { type: "done"; reason: "stop" | "length" | "toolUse"; message: AssistantMessage }
-  | { type: "error"; reason: "error" | "aborted"; error: AssistantMessage };
+  | {
+      type: "error";
+      reason: "error" | "aborted";
+      error: AssistantMessage;
+      /** How long the server asked to wait before retrying (from retry-after), when it said. Not persisted. */
+      retryAfterMs?: number;
+      /** Set when that wait exceeds the configured maximum: retrying would not help. */
+      retryDelayTooLong?: boolean;
+    };
 
 /**
  * One provider API: streams the answer to `context`. The iterable always ends with exactly one

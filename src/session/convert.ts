@@ -8,51 +8,70 @@ import {
   type AssistantMessage,
   type BashExecutionMessage,
   type ToolResultMessage,
+  type Usage,
   type UserMessage,
 } from "./format.ts";
 
-export interface LlmText {
+// Type aliases, not interfaces: they stay assignable to the session's loose message types.
+export type LlmText = {
   type: "text";
   text: string;
   textSignature?: string;
-}
+};
 
 /** An image as providers take it: inline base64 data, or (from foreign writers) a URL. */
-export interface LlmImage {
+export type LlmImage = {
   type: "image";
   mimeType: string;
   data?: string;
   url?: string;
-}
+};
 
-export interface LlmThinking {
+export type LlmThinking = {
   type: "thinking";
   thinking: string;
   thinkingSignature?: string;
   redacted?: boolean;
-}
+};
 
-export interface LlmToolCall {
+export type LlmToolCall = {
   type: "toolCall";
   id: string;
   name: string;
   arguments: Record<string, unknown>;
   thoughtSignature?: string;
-}
+};
 
-export interface LlmUserMessage {
+export type LlmUserMessage = {
   role: "user";
   content: string | (LlmText | LlmImage)[];
   timestamp: number;
-}
+};
 
-export interface LlmAssistantMessage extends Omit<AssistantMessage, "content"> {
+export type LlmAssistantMessage = {
+  role: "assistant";
   content: (LlmText | LlmThinking | LlmToolCall)[];
-}
+  api: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  stopReason: "stop" | "length" | "toolUse" | "error" | "aborted";
+  errorMessage?: string;
+  timestamp: number;
+  responseId?: string;
+  responseModel?: string;
+  diagnostics?: unknown[];
+};
 
-export interface LlmToolResultMessage extends Omit<ToolResultMessage, "content"> {
+export type LlmToolResultMessage = {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
   content: (LlmText | LlmImage)[];
-}
+  details?: unknown;
+  isError: boolean;
+  timestamp: number;
+};
 
 export type LlmMessage = LlmUserMessage | LlmAssistantMessage | LlmToolResultMessage;
 

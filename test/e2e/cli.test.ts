@@ -54,7 +54,9 @@ describe("a project's .env and bunfig.toml are never loaded", () => {
 });
 
 describe("pig sessions show --json", () => {
-  const files = readdirSync(FIXTURES).filter((name) => name.endsWith(".jsonl"));
+  const files = readdirSync(FIXTURES).filter(
+    (name) => name.endsWith(".jsonl") && existsSync(join(FIXTURES, name.replace(/\.jsonl$/, ".context.json"))),
+  );
   test.each(files)("%s gives the context Pi built", (name) => {
     const result = runPig(["sessions", "show", join(FIXTURES, name), "--json"]);
     expect(result.stderr).toBe("");

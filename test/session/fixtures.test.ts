@@ -1,11 +1,14 @@
 /** Every session file the real Pi 0.73.1 wrote: loaded, rebuilt and appended to by pig. */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionStore } from "../../src/session/store.ts";
 import { FIXTURES, fixtureCopy } from "../helpers/tmp.ts";
 
-const sessionFiles = readdirSync(FIXTURES).filter((name) => name.endsWith(".jsonl"));
+// A session fixture is a .jsonl file with the context Pi built from it beside it.
+const sessionFiles = readdirSync(FIXTURES).filter(
+  (name) => name.endsWith(".jsonl") && existsSync(join(FIXTURES, name.replace(/\.jsonl$/, ".context.json"))),
+);
 
 function lastEntryId(path: string): string {
   const lines = readFileSync(path, "utf8").trimEnd().split("\n");

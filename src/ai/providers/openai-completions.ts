@@ -1,0 +1,463 @@
+/**
+ * OpenAI Chat Completions (`POST {baseUrl}/chat/completions`, streamed), for OpenAI itself and
+ * the many servers that speak its dialect (see `detectCompat` for the per-server differences).
+ *
+ * Request bodies are byte-for-byte what upstream Pi 0.73.1 sends for the same context (checked
+ * against its recorded requests). Streaming follows Pi too: one text block and one thinking block
+ * per answer, tool calls keyed by their stream index, and all `*_end` events emitted, in content
+ * order, once the stream is over.
+ */
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { parsePartialJson } from "../partial-json.ts";
+import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
+import {
+  applyCost,
+  emptyUsage,
+  newAssistantMessage,
+  type AssistantMessage,
+  type AssistantMessageEvent,
+  type LlmContext,
+  type LlmImage,
+  type LlmText,
+  type LlmThinking,
+  type LlmToolCall,
+  type Model,
+  type StopReason,
+  type StreamFunction,
+  type StreamOptions,
+  type ToolSpec,
+  type Usage,
+} from "../types.ts";
+import {
+  createClient,
+  errorEvent,
+  imageUrl,
+  mergeHeaders,
+  prepareMessages,
+  resolveCompat,
+  sanitizeSurrogates,
+  type OpenAIRequest,
+  type ResolvedCompat,
+} from "./openai-shared.ts";
+
+export { detectCompat, resolveCompat, type OpenAIRequest } from "./openai-shared.ts";
+
+type Json = Record<string, unknown>;
+
+// ── request ─────────────────────────────────────────────────────────────────
+
+/** Mistral wants tool call ids of exactly 9 characters from [a-zA-Z0-9]. */
+function mistralToolId(id: string): string {
+  const clean = id.replace(/[^a-zA-Z0-9]/g, "");
+  return clean.length >= 9 ? clean.slice(0, 9) : clean + "ABCDEFGHI".slice(0, 9 - clean.length);
+}
+
+function toolCallIdNormalizer(model: Model, compat: ResolvedCompat): (id: string) => string {
+  return (id) => {
+    if (compat.requiresMistralToolIds) return mistralToolId(id);
+    // Responses-API ids are "call_id|item_id" (the item id may be hundreds of characters long).
+    if (id.includes("|")) return id.split("|")[0]!.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 40);
+    if (model.provider === "openai" && id.length > 40) return id.slice(0, 40);
+    return id;
+  };
+}
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function userParts(model: Model, content: readonly (LlmText | LlmImage)[]): Json[] {
+  const parts: Json[] = [];
+  for (const item of content) {
+    if (item.type === "text") parts.push({ type: "text", text: sanitizeSurrogates(item.text) });
+    else if (item.type === "image" && model.input.includes("image")) {
+      parts.push({ type: "image_url", image_url: { url: imageUrl(item) } });
+    }
+  }
+  return parts;
+}
+
+/** The `messages` array of a Chat Completions request for `context`. */
+export function convertCompletionsMessages(model: Model, context: LlmContext, compat: ResolvedCompat = resolveCompat(model)): Json[] {
+  const out: Json[] = [];
+  const messages = prepareMessages(context.messages, model, toolCallIdNormalizer(model, compat));
+
+  if (context.systemPrompt) {
+    const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
+    out.push({ role, content: sanitizeSurrogates(context.systemPrompt) });
+  }
+
+  let lastRole: string | null = null;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (compat.requiresAssistantAfterToolResult && lastRole === "toolResult" && message.role === "user") {
+      out.push({ role: "assistant", content: "I have processed the tool results." });
+    }
+
+    if (message.role === "user") {
+      if (typeof message.content === "string") {
+        out.push({ role: "user", content: sanitizeSurrogates(message.content) });
+      } else {
+        const parts = userParts(model, message.content);
+        if (parts.length === 0) continue;
+        out.push({ role: "user", content: parts });
+      }
+    } else if (message.role === "assistant") {
+      const assistant: Json = { role: "assistant", content: compat.requiresAssistantAfterToolResult ? "" : null };
+      const texts = message.content
+        .filter((b): b is LlmText => b.type === "text" && b.text.trim().length > 0)
+        .map((b) => sanitizeSurrogates(b.text));
+      const joined = texts.join("");
+      const thinking = message.content.filter(
+        (b): b is LlmThinking => b.type === "thinking" && !b.redacted && b.thinking.trim().length > 0,
+      );
+      if (thinking.length > 0 && compat.requiresThinkingAsText) {
+        const thinkingText = thinking.map((b) => sanitizeSurrogates(b.thinking)).join("\n\n");
+        assistant.content = [{ type: "text", text: thinkingText }, ...texts.map((text) => ({ type: "text", text }))];
+      } else {
+        if (joined.length > 0) assistant.content = joined;
+        // A thinking block remembers the delta field it streamed in; replay it there.
+        const field = thinking[0]?.thinkingSignature;
+        if (field && FIELD_NAME.test(field)) assistant[field] = thinking.map((b) => b.thinking).join("\n");
+      }
+      const calls = message.content.filter((b): b is LlmToolCall => b.type === "toolCall");
+      if (calls.length > 0) {
+        assistant.tool_calls = calls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        }));
+        const details = calls.flatMap((call) => {
+          if (!call.thoughtSignature) return [];
+          try {
+            return [JSON.parse(call.thoughtSignature) as unknown];
+          } catch {
+            return [];
+          }
+        });
+        if (details.length > 0) assistant.reasoning_details = details;
+      }
+      if (compat.requiresReasoningContentOnAssistantMessages && model.reasoning && assistant.reasoning_content === undefined) {
+        assistant.reasoning_content = "";
+      }
+      const content = assistant.content as string | Json[] | null;
+      const hasContent = content !== null && content.length > 0;
+      if (!hasContent && assistant.tool_calls === undefined) continue;
+      out.push(assistant);
+    } else {
+      // A run of tool results; their images follow in one extra user message.
+      const images: Json[] = [];
+      let j = i;
+      for (; j < messages.length && messages[j]!.role === "toolResult"; j++) {
+        const result = messages[j]!;
+        if (result.role !== "toolResult") break;
+        const text = result.content
+          .filter((b): b is LlmText => b.type === "text")
+          .map((b) => b.text)
+          .join("\n");
+        const tool: Json = {
+          role: "tool",
+          content: sanitizeSurrogates(text.length > 0 ? text : "(see attached image)"),
+          tool_call_id: result.toolCallId,
+        };
+        if (compat.requiresToolResultName && result.toolName) tool.name = result.toolName;
+        out.push(tool);
+        if (model.input.includes("image")) {
+          for (const block of result.content) {
+            if (block.type === "image") images.push({ type: "image_url", image_url: { url: imageUrl(block) } });
+          }
+        }
+      }
+      i = j - 1;
+      if (images.length > 0) {
+        if (compat.requiresAssistantAfterToolResult) {
+          out.push({ role: "assistant", content: "I have processed the tool results." });
+        }
+        out.push({ role: "user", content: [{ type: "text", text: "Attached image(s) from tool result:" }, ...images] });
+        lastRole = "user";
+      } else {
+        lastRole = "toolResult";
+      }
+      continue;
+    }
+    lastRole = message.role;
+  }
+  return out;
+}
+
+function convertTools(tools: readonly ToolSpec[], compat: ResolvedCompat): Json[] {
+  return tools.map((tool) => ({
+    type: "function",
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      ...(compat.supportsStrictMode ? { strict: false } : {}),
+    },
+  }));
+}
+
+/** Marks `part` (a text part, or a string content turned into one) as a cache breakpoint. */
+function markText(message: Json): boolean {
+  const cacheControl = { type: "ephemeral" };
+  const content = message.content;
+  if (typeof content === "string") {
+    if (content.length === 0) return false;
+    message.content = [{ type: "text", text: content, cache_control: cacheControl }];
+    return true;
+  }
+  if (!Array.isArray(content)) return false;
+  for (let i = content.length - 1; i >= 0; i--) {
+    const part = content[i] as Json;
+    if (part?.type === "text") {
+      part.cache_control = cacheControl;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Anthropic-style prompt caching through an OpenAI-compatible gateway (Claude on OpenRouter):
+ * breakpoints on the system prompt, the last tool and the last user/assistant text.
+ */
+function addCacheBreakpoints(messages: Json[], tools: Json[] | undefined): void {
+  const system = messages.find((m) => m.role === "system" || m.role === "developer");
+  if (system) markText(system);
+  const lastTool = tools?.[tools.length - 1];
+  if (lastTool) lastTool.cache_control = { type: "ephemeral" };
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if ((message.role === "user" || message.role === "assistant") && markText(message)) return;
+  }
+}
+
+function hasToolHistory(context: LlmContext): boolean {
+  return context.messages.some(
+    (m) => m.role === "toolResult" || (m.role === "assistant" && m.content.some((b) => b.type === "toolCall")),
+  );
+}
+
+/** The reasoning fields for the model's `thinkingFormat`, in body order. */
+function reasoningFields(model: Model, compat: ResolvedCompat, options: StreamOptions): Json {
+  if (!model.reasoning) return {};
+  const on = thinkingEnabled(model, options.reasoning);
+  const effort = on ? reasoningEffortFor(model, options.reasoning) : undefined;
+  const offValue = model.thinkingLevelMap?.off;
+  switch (compat.thinkingFormat) {
+    case "zai":
+      return { thinking: { type: on ? "enabled" : "disabled" } };
+    case "qwen":
+      return { enable_thinking: on };
+    case "qwen-chat-template":
+      return { chat_template_kwargs: { enable_thinking: on, preserve_thinking: true } };
+    case "deepseek":
+      return { thinking: { type: on ? "enabled" : "disabled" }, ...(on ? { reasoning_effort: effort } : {}) };
+    case "openrouter":
+      if (on) return { reasoning: { effort } };
+      return offValue === null ? {} : { reasoning: { effort: offValue ?? "none" } };
+    default:
+      if (!compat.supportsReasoningEffort) return {};
+      if (on) return { reasoning_effort: effort };
+      return typeof offValue === "string" ? { reasoning_effort: offValue } : {};
+  }
+}
+
+/**
+ * The body and the extra headers of the request for `context` (the SDK adds Authorization,
+ * content type and its own headers). Pure: no I/O, usable to compare bodies in tests.
+ */
+export function buildCompletionsRequest(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest {
+  const compat = resolveCompat(model);
+  const body: Json = {
+    model: model.id,
+    messages: convertCompletionsMessages(model, context, compat),
+    stream: true,
+  };
+  if (model.baseUrl.includes("api.openai.com") && options.sessionId) body.prompt_cache_key = options.sessionId;
+  if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
+  if (compat.supportsStore) body.store = false;
+  const maxTokens = options.maxTokens ?? model.maxTokens;
+  if (maxTokens) body[compat.maxTokensField] = maxTokens;
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools, compat);
+  else if (hasToolHistory(context)) body.tools = [];
+  if (compat.cacheControlFormat === "anthropic") addCacheBreakpoints(body.messages as Json[], body.tools as Json[] | undefined);
+  Object.assign(body, reasoningFields(model, compat, options));
+
+  const session: Record<string, string> = {};
+  if (options.sessionId && compat.sendSessionAffinityHeaders) {
+    session.session_id = options.sessionId;
+    session["x-client-request-id"] = options.sessionId;
+    session["x-session-affinity"] = options.sessionId;
+  }
+  return { body, headers: mergeHeaders(model.headers, session, options.headers) };
+}
+
+// ── response ────────────────────────────────────────────────────────────────
+
+interface RawUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  prompt_cache_hit_tokens?: number;
+}
+
+/**
+ * Pi's usage: `input` excludes cached tokens (OpenAI counts them in `prompt_tokens`),
+ * `cacheWrite` comes from `prompt_tokens_details.cache_write_tokens` (OpenRouter), and
+ * `output` is `completion_tokens` (which already includes reasoning tokens).
+ */
+export function completionsUsage(model: Model, raw: RawUsage): Usage {
+  const prompt = raw.prompt_tokens ?? 0;
+  const reportedCached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
+  const cacheWrite = raw.prompt_tokens_details?.cache_write_tokens ?? 0;
+  const cacheRead = cacheWrite > 0 ? Math.max(0, reportedCached - cacheWrite) : reportedCached;
+  const usage = emptyUsage();
+  usage.input = Math.max(0, prompt - cacheRead - cacheWrite);
+  usage.output = raw.completion_tokens ?? 0;
+  usage.cacheRead = cacheRead;
+  usage.cacheWrite = cacheWrite;
+  usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+  return applyCost(model, usage);
+}
+
+function mapFinishReason(reason: string): { stopReason: StopReason; errorMessage?: string } {
+  switch (reason) {
+    case "stop":
+    case "end":
+      return { stopReason: "stop" };
+    case "length":
+      return { stopReason: "length" };
+    case "tool_calls":
+    case "function_call":
+      return { stopReason: "toolUse" };
+    default:
+      return { stopReason: "error", errorMessage: `Provider finish_reason: ${reason}` };
+  }
+}
+
+const REASONING_DELTA_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
+
+/** A tool call while it streams: the raw argument text and the stream index it is keyed by. */
+type StreamingToolCall = LlmToolCall & { partialArgs?: string; streamIndex?: number };
+
+type Delta = ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
+
+async function* streamCompletions(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
+  const output: AssistantMessage = newAssistantMessage(model);
+  try {
+    const { body, headers } = buildCompletionsRequest(model, context, options);
+    const client = createClient(model, options, headers);
+    const stream = await client.chat.completions.create(body as never, { signal: options.signal });
+    yield { type: "start", partial: output };
+
+    const blocks = output.content;
+    let text: LlmText | undefined;
+    let thinking: LlmThinking | undefined;
+    const callsByIndex = new Map<number, StreamingToolCall>();
+    const callsById = new Map<string, StreamingToolCall>();
+    const indexOf = (block: object) => blocks.indexOf(block as never);
+
+    for await (const chunk of stream as unknown as AsyncIterable<ChatCompletionChunk>) {
+      if (!chunk || typeof chunk !== "object") continue;
+      if (!output.responseId && typeof chunk.id === "string" && chunk.id) output.responseId = chunk.id;
+      if (!output.responseModel && typeof chunk.model === "string" && chunk.model && chunk.model !== model.id) {
+        output.responseModel = chunk.model;
+      }
+      if (chunk.usage) output.usage = completionsUsage(model, chunk.usage as RawUsage);
+      const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+      if (!choice) continue;
+      const choiceUsage = (choice as { usage?: RawUsage }).usage;
+      if (!chunk.usage && choiceUsage) output.usage = completionsUsage(model, choiceUsage);
+      if (choice.finish_reason) {
+        const mapped = mapFinishReason(choice.finish_reason);
+        output.stopReason = mapped.stopReason;
+        if (mapped.errorMessage) output.errorMessage = mapped.errorMessage;
+      }
+      const delta = choice.delta as Delta | undefined;
+      if (!delta) continue;
+
+      if (typeof delta.content === "string" && delta.content.length > 0) {
+        if (!text) {
+          text = { type: "text", text: "" };
+          blocks.push(text);
+          yield { type: "text_start", contentIndex: indexOf(text), partial: output };
+        }
+        text.text += delta.content;
+        yield { type: "text_delta", contentIndex: indexOf(text), delta: delta.content, partial: output };
+      }
+
+      const field = REASONING_DELTA_FIELDS.find((name) => typeof delta[name] === "string" && (delta[name] as string).length > 0);
+      if (field) {
+        const piece = delta[field] as string;
+        if (!thinking) {
+          thinking = { type: "thinking", thinking: "", thinkingSignature: field };
+          blocks.push(thinking);
+          yield { type: "thinking_start", contentIndex: indexOf(thinking), partial: output };
+        }
+        thinking.thinking += piece;
+        yield { type: "thinking_delta", contentIndex: indexOf(thinking), delta: piece, partial: output };
+      }
+
+      if (Array.isArray(delta.tool_calls)) {
+        for (const part of delta.tool_calls) {
+          const streamIndex = typeof part.index === "number" ? part.index : undefined;
+          let call = streamIndex !== undefined ? callsByIndex.get(streamIndex) : undefined;
+          if (!call && part.id) call = callsById.get(part.id);
+          if (!call) {
+            call = { type: "toolCall", id: part.id ?? "", name: part.function?.name ?? "", arguments: {}, partialArgs: "", streamIndex };
+            if (streamIndex !== undefined) callsByIndex.set(streamIndex, call);
+            if (part.id) callsById.set(part.id, call);
+            blocks.push(call);
+            yield { type: "toolcall_start", contentIndex: indexOf(call), partial: output };
+          }
+          if (!call.id && part.id) {
+            call.id = part.id;
+            callsById.set(part.id, call);
+          }
+          if (!call.name && part.function?.name) call.name = part.function.name;
+          let piece = "";
+          if (part.function?.arguments) {
+            piece = part.function.arguments;
+            call.partialArgs = (call.partialArgs ?? "") + piece;
+            call.arguments = parsePartialJson(call.partialArgs);
+          }
+          yield { type: "toolcall_delta", contentIndex: indexOf(call), delta: piece, partial: output };
+        }
+      }
+
+      const details = delta.reasoning_details;
+      if (Array.isArray(details)) {
+        for (const detail of details as Json[]) {
+          if (detail.type !== "reasoning.encrypted" || !detail.id || !detail.data) continue;
+          const call = blocks.find((b) => b.type === "toolCall" && b.id === detail.id) as LlmToolCall | undefined;
+          if (call) call.thoughtSignature = JSON.stringify(detail);
+        }
+      }
+    }
+
+    for (const block of [...blocks]) {
+      const contentIndex = indexOf(block);
+      if (block.type === "text") yield { type: "text_end", contentIndex, content: block.text, partial: output };
+      else if (block.type === "thinking") yield { type: "thinking_end", contentIndex, content: block.thinking, partial: output };
+      else {
+        const call = block as StreamingToolCall;
+        call.arguments = parsePartialJson(call.partialArgs ?? "");
+        delete call.partialArgs;
+        delete call.streamIndex;
+        yield { type: "toolcall_end", contentIndex, toolCall: call, partial: output };
+      }
+    }
+
+    if (options.signal?.aborted) throw new Error("Request was aborted");
+    if (output.stopReason === "aborted") throw new Error("Request was aborted");
+    if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");
+    // Some servers end a tool-calling answer with "stop"; the calls are what matters.
+    if (output.stopReason === "stop" && blocks.some((b) => b.type === "toolCall")) output.stopReason = "toolUse";
+    yield { type: "done", reason: output.stopReason, message: output };
+  } catch (error) {
+    yield errorEvent(output, error, options);
+  }
+}
+
+/** Streams one Chat Completions answer. Never throws; always ends with `done` or `error`. */
+export const streamOpenAICompletions: StreamFunction = (model, context, options) => streamCompletions(model, context, options);

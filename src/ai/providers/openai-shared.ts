@@ -1,0 +1,381 @@
+/**
+ * What the two OpenAI APIs (Chat Completions and Responses) share: per-server compatibility
+ * defaults, the message pre-pass (cross-model replay, dropped failed turns, synthetic tool
+ * results), the SDK client, error texts, and the streaming scratch state of content blocks.
+ */
+import OpenAI, { APIError } from "openai";
+import type { LlmMessage, LlmToolCall, LlmToolResultMessage } from "../../session/convert.ts";
+import type { AssistantMessage, AssistantMessageEvent, Model, OpenAICompat, StreamOptions } from "../types.ts";
+
+/** A request as built, before the SDK adds Authorization, content type and its own headers. */
+export interface OpenAIRequest {
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+// ── compatibility ───────────────────────────────────────────────────────────
+
+/** Every compat key this layer reads, resolved (model.compat over `detectCompat`). */
+export interface ResolvedCompat {
+  supportsStore: boolean;
+  supportsDeveloperRole: boolean;
+  supportsReasoningEffort: boolean;
+  supportsUsageInStreaming: boolean;
+  maxTokensField: "max_completion_tokens" | "max_tokens";
+  requiresToolResultName: boolean;
+  requiresAssistantAfterToolResult: boolean;
+  requiresThinkingAsText: boolean;
+  requiresReasoningContentOnAssistantMessages: boolean;
+  /** Mistral: tool call ids of exactly 9 characters [a-zA-Z0-9]. */
+  requiresMistralToolIds: boolean;
+  thinkingFormat: NonNullable<OpenAICompat["thinkingFormat"]>;
+  supportsStrictMode: boolean;
+  /** openai-responses: send `session_id` (`x-client-request-id` is always sent with a session id). */
+  sendSessionIdHeader: boolean;
+  /** openai-completions: send `session_id` / `x-client-request-id` / `x-session-affinity`. */
+  sendSessionAffinityHeaders: boolean;
+  /** openai-completions: mark prompt-cache breakpoints Anthropic-style (`cache_control`), e.g. Claude via OpenRouter. */
+  cacheControlFormat: "anthropic" | undefined;
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host.toLowerCase();
+  } catch {
+    return baseUrl.toLowerCase();
+  }
+}
+
+/**
+ * Default compat flags for a model, recognised by provider name or base URL (host, or the default
+ * port of a local server). Anything not recognised gets OpenAI's own behaviour, which is also what
+ * upstream Pi does (its fixtures talk to a 127.0.0.1 server and get `store:false`,
+ * `max_completion_tokens` and the `developer` role).
+ *
+ * | server (provider / base URL)                          | differences from OpenAI |
+ * |-------------------------------------------------------|--------------------------|
+ * | OpenAI (`openai`, api.openai.com)                      | none |
+ * | OpenRouter (`openrouter`, openrouter.ai)               | reasoning as `reasoning: {effort}` (`thinkingFormat: "openrouter"`); `anthropic/*` models get `cache_control` breakpoints |
+ * | Groq (`groq`, api.groq.com)                            | none (as upstream) |
+ * | Cerebras (`cerebras`, cerebras.ai)                     | no `store`, no developer role |
+ * | xAI (`xai`, api.x.ai)                                  | no `store`, no developer role, no `reasoning_effort` |
+ * | Mistral (`mistral`, mistral.ai)                        | `max_tokens`, no `store`, no developer role, tool results carry `name`, thinking replayed as text, 9-character tool ids |
+ * | DeepSeek (`deepseek`, deepseek.com)                    | no `store`, no developer role, `thinking: {type}` (+ `reasoning_effort`), `reasoning_content` on every assistant message |
+ * | Z.ai (`zai`, api.z.ai)                                 | no `store`, no developer role, `thinking: {type}` instead of `reasoning_effort` |
+ * | Moonshot (`moonshotai`, api.moonshot.*)                | `max_tokens`, no `store`, no developer role, no `reasoning_effort`, no `strict` |
+ * | Chutes (chutes.ai), OpenCode (`opencode`, opencode.ai) | no `store`, no developer role (Chutes: `max_tokens`) |
+ * | Gemini's OpenAI endpoint (`google`, generativelanguage.googleapis.com) | `max_tokens`, no `store`, no developer role, no `strict` |
+ * | Ollama (`ollama`, port 11434)                          | `max_tokens`, no `store`, no developer role, no `strict` |
+ * | LM Studio (`lmstudio`, port 1234)                      | `max_tokens`, no `store`, no developer role |
+ * | llama.cpp server (`llama.cpp`, `llamacpp`)             | `max_tokens`, no `store`, no developer role |
+ * | vLLM (`vllm`)                                          | no `store`, no developer role |
+ *
+ * Streamed reasoning is read from whichever of `reasoning_content`, `reasoning`, `reasoning_text`
+ * a server uses, whatever the flags; a thinking block remembers the field it came in and is
+ * replayed in that field.
+ */
+export function detectCompat(model: Pick<Model, "provider" | "baseUrl" | "id">): ResolvedCompat {
+  const provider = model.provider.toLowerCase();
+  const host = hostOf(model.baseUrl);
+  const port = host.includes(":") ? host.slice(host.lastIndexOf(":") + 1) : "";
+  const is = (name: string, ...hosts: string[]) => provider === name || hosts.some((h) => host.includes(h));
+
+  const openrouter = is("openrouter", "openrouter.ai");
+  const cerebras = is("cerebras", "cerebras.ai");
+  const xai = is("xai", "api.x.ai");
+  const mistral = is("mistral", "mistral.ai");
+  const deepseek = is("deepseek", "deepseek.com");
+  const zai = is("zai", "api.z.ai");
+  const moonshot = provider === "moonshotai" || provider === "moonshotai-cn" || host.includes("api.moonshot.");
+  const chutes = is("chutes", "chutes.ai");
+  const opencode = is("opencode", "opencode.ai");
+  const gemini = provider === "google" || provider === "gemini" || host.includes("generativelanguage.googleapis.com");
+  const ollama = provider === "ollama" || port === "11434";
+  const lmstudio = provider === "lmstudio" || provider === "lm-studio" || port === "1234";
+  const llamacpp = provider === "llama.cpp" || provider === "llamacpp" || provider === "llama-cpp";
+  const vllm = provider === "vllm";
+
+  const nonStandard =
+    cerebras || xai || mistral || deepseek || zai || moonshot || chutes || opencode || gemini || ollama || lmstudio || llamacpp || vllm;
+  const maxTokens = mistral || moonshot || chutes || gemini || ollama || lmstudio || llamacpp;
+
+  return {
+    supportsStore: !nonStandard,
+    supportsDeveloperRole: !nonStandard,
+    supportsReasoningEffort: !xai && !zai && !moonshot,
+    supportsUsageInStreaming: true,
+    maxTokensField: maxTokens ? "max_tokens" : "max_completion_tokens",
+    requiresToolResultName: mistral,
+    requiresAssistantAfterToolResult: false,
+    requiresThinkingAsText: mistral,
+    requiresReasoningContentOnAssistantMessages: deepseek,
+    requiresMistralToolIds: mistral,
+    thinkingFormat: deepseek ? "deepseek" : zai ? "zai" : openrouter ? "openrouter" : "openai",
+    supportsStrictMode: !moonshot && !gemini && !ollama,
+    sendSessionIdHeader: true,
+    sendSessionAffinityHeaders: false,
+    cacheControlFormat: openrouter && model.id.startsWith("anthropic/") ? "anthropic" : undefined,
+  };
+}
+
+/** `detectCompat` with the model's explicit `compat` keys on top. */
+export function resolveCompat(model: Model): ResolvedCompat {
+  const detected = detectCompat(model);
+  const explicit = model.compat;
+  if (!explicit) return detected;
+  const out = { ...detected } as Record<string, unknown>;
+  for (const key of Object.keys(detected)) {
+    const value = (explicit as Record<string, unknown>)[key];
+    if (value !== undefined && value !== null) out[key] = value;
+  }
+  return out as unknown as ResolvedCompat;
+}
+
+// ── text ────────────────────────────────────────────────────────────────────
+
+/** Drops unpaired UTF-16 surrogates, which make strict JSON parsers on the server side fail. */
+export function sanitizeSurrogates(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
+}
+
+/** A data URL for an image block (or its URL when it has no inline data). */
+export function imageUrl(image: { mimeType: string; data?: string; url?: string }): string {
+  if (image.data !== undefined) return `data:${image.mimeType};base64,${image.data}`;
+  return image.url ?? "";
+}
+
+/** A short deterministic hash (base36), for shortening over-long ids. */
+export function shortHash(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 13);
+  }
+  return (h1 >>> 0).toString(36) + (h2 >>> 0).toString(36);
+}
+
+// ── message pre-pass ────────────────────────────────────────────────────────
+
+/** True when an assistant message was produced by this very model (same provider, API and id). */
+export function isSameModel(message: { provider: string; api: string; model: string }, model: Model): boolean {
+  return message.provider === model.provider && message.api === model.api && message.model === model.id;
+}
+
+/**
+ * Prepares stored messages for replay to `model` (upstream's `transformMessages`):
+ * - assistant messages that ended in `error` or `aborted` are left out;
+ * - thinking from another model becomes plain text (empty thinking and redacted thinking are
+ *   dropped); the same model's thinking is kept as it is;
+ * - tool call ids of other models go through `normalizeToolCallId`, and their results follow;
+ * - a tool call left without a result gets an error result "No result provided" before the next
+ *   user or assistant message.
+ */
+export function prepareMessages(
+  messages: readonly LlmMessage[],
+  model: Model,
+  normalizeToolCallId?: (id: string) => string,
+): LlmMessage[] {
+  const idMap = new Map<string, string>();
+  const transformed: LlmMessage[] = messages.map((message) => {
+    if (message.role === "user") return message;
+    if (message.role === "toolResult") {
+      const mapped = idMap.get(message.toolCallId);
+      return mapped !== undefined && mapped !== message.toolCallId ? { ...message, toolCallId: mapped } : message;
+    }
+    const same = isSameModel(message, model);
+    const content = message.content.flatMap((block): AssistantMessage["content"] => {
+      if (block.type === "thinking") {
+        if (block.redacted) return same ? [block] : [];
+        if (same) return [block];
+        if (!block.thinking || block.thinking.trim() === "") return [];
+        return [{ type: "text", text: block.thinking }];
+      }
+      if (block.type === "text") return same ? [block] : [{ type: "text", text: block.text }];
+      if (block.type === "toolCall") {
+        if (same) return [block];
+        let call: LlmToolCall = block;
+        if (call.thoughtSignature !== undefined) {
+          const { thoughtSignature: _dropped, ...rest } = call;
+          call = rest;
+        }
+        if (normalizeToolCallId) {
+          const id = normalizeToolCallId(call.id);
+          if (id !== call.id) {
+            idMap.set(call.id, id);
+            call = { ...call, id };
+          }
+        }
+        return [call];
+      }
+      return [block];
+    });
+    return { ...message, content };
+  });
+
+  const out: LlmMessage[] = [];
+  let pending: LlmToolCall[] = [];
+  let answered = new Set<string>();
+  const flushPending = () => {
+    for (const call of pending) {
+      if (answered.has(call.id)) continue;
+      const synthetic: LlmToolResultMessage = {
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: "text", text: "No result provided" }],
+        isError: true,
+        timestamp: Date.now(),
+      };
+      out.push(synthetic);
+    }
+    pending = [];
+    answered = new Set();
+  };
+  for (const message of transformed) {
+    if (message.role === "assistant") {
+      flushPending();
+      if (message.stopReason === "error" || message.stopReason === "aborted") continue;
+      const calls = message.content.filter((b): b is LlmToolCall => b.type === "toolCall");
+      if (calls.length > 0) pending = calls;
+      out.push(message);
+    } else if (message.role === "toolResult") {
+      answered.add(message.toolCallId);
+      out.push(message);
+    } else {
+      flushPending();
+      out.push(message);
+    }
+  }
+  return out;
+}
+
+// ── client ──────────────────────────────────────────────────────────────────
+
+/** Request headers: the model's, then `extra` (e.g. session headers), then the caller's. */
+export function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const source of sources) if (source) Object.assign(out, source);
+  return out;
+}
+
+/** The delay a 429/5xx answer asks for (`retry-after-ms`, else `retry-after` in seconds or as a date), in ms. */
+export function retryAfterMsOf(headers: { get(name: string): string | null } | undefined | null): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms) {
+    const value = Number.parseFloat(ms);
+    if (Number.isFinite(value) && value >= 0) return value;
+  }
+  const after = headers.get("retry-after");
+  if (after) {
+    const seconds = Number.parseFloat(after);
+    if (Number.isFinite(seconds) && /^\s*[\d.]+\s*$/.test(after)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  return undefined;
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return Number.isInteger(seconds) ? `${seconds}s` : `${Math.ceil(seconds * 10) / 10}s`;
+}
+
+/** The clear message for a server that asks to wait longer than `maxRetryDelayMs`. */
+export function retryDelayTooLongMessage(retryAfterMs: number, maxRetryDelayMs: number): string {
+  return `Server asked to retry after ${formatSeconds(retryAfterMs)}, more than the configured maximum of ${formatSeconds(maxRetryDelayMs)} (retry.provider.maxRetryDelayMs)`;
+}
+
+/**
+ * A fetch that marks 429/5xx answers asking for a delay above `maxRetryDelayMs` as not to be
+ * retried (`x-should-retry: false`), so the SDK's own retries never sleep longer than allowed.
+ */
+function cappedRetryFetch(maxRetryDelayMs: number | undefined): typeof fetch | undefined {
+  if (!maxRetryDelayMs || maxRetryDelayMs <= 0) return undefined;
+  const wrapped = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    const response = await fetch(input, init);
+    if (response.status !== 429 && response.status < 500) return response;
+    const delay = retryAfterMsOf(response.headers);
+    if (delay === undefined || delay <= maxRetryDelayMs) return response;
+    const headers = new Headers(response.headers);
+    headers.set("x-should-retry", "false");
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+  return wrapped as typeof fetch;
+}
+
+/** The SDK client for one request. Keyless servers get no Authorization header at all. */
+export function createClient(model: Model, options: StreamOptions, headers: Record<string, string>): OpenAI {
+  const defaultHeaders: Record<string, string | null> = { ...headers };
+  if (!options.apiKey) defaultHeaders.Authorization = null;
+  const customFetch = cappedRetryFetch(options.maxRetryDelayMs);
+  return new OpenAI({
+    apiKey: options.apiKey || "unused",
+    baseURL: model.baseUrl,
+    dangerouslyAllowBrowser: true,
+    defaultHeaders: defaultHeaders as Record<string, string>,
+    maxRetries: options.maxRetries ?? 0,
+    ...(options.timeoutMs !== undefined && options.timeoutMs > 0 ? { timeout: Math.max(1, Math.round(options.timeoutMs)) } : {}),
+    ...(customFetch ? { fetch: customFetch } : {}),
+  });
+}
+
+// ── errors and the end of a stream ──────────────────────────────────────────
+
+/** The final error event, with the server-requested delay when the server named one. */
+export type ErrorEvent = Extract<AssistantMessageEvent, { type: "error" }> & { retryAfterMs?: number };
+
+const NETWORK_CODES = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "ETIMEDOUT", "UND_ERR_SOCKET", "ERR_STREAM_PREMATURE_CLOSE"]);
+
+/** A connection cut while the body was streaming (Bun: "ECONNRESET: The socket connection was closed unexpectedly…"). */
+function isStreamCut(error: unknown): boolean {
+  if (error instanceof APIError) return false;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
+  return /socket connection was closed|terminated|other side closed|premature close/i.test(error.message);
+}
+
+/** Strips the streaming scratch fields (`partialArgs`, `streamIndex`, `partialJson`) from blocks. */
+export function cleanScratch(message: AssistantMessage): void {
+  for (const block of message.content) {
+    const b = block as unknown as Record<string, unknown>;
+    delete b.partialArgs;
+    delete b.streamIndex;
+    delete b.partialJson;
+    delete b.index;
+  }
+}
+
+/**
+ * Turns whatever ended a stream into the final `error` event: aborts become "Request was
+ * aborted"; HTTP errors keep the SDK's text ("429 Rate limit reached"), extended when the server
+ * asked for a longer delay than allowed; a connection cut mid-stream reads "terminated" as under
+ * Node (upstream Pi); anything else keeps its message.
+ */
+export function errorEvent(output: AssistantMessage, error: unknown, options: StreamOptions): ErrorEvent {
+  cleanScratch(output);
+  const aborted = options.signal?.aborted === true;
+  output.stopReason = aborted ? "aborted" : "error";
+  let message: string;
+  let retryAfterMs: number | undefined;
+  if (aborted) message = "Request was aborted";
+  else if (isStreamCut(error)) message = "terminated";
+  else if (error instanceof Error) message = error.message;
+  else message = typeof error === "string" ? error : JSON.stringify(error);
+  if (!aborted && error instanceof APIError) {
+    retryAfterMs = retryAfterMsOf(error.headers as { get(name: string): string | null } | undefined);
+    const max = options.maxRetryDelayMs;
+    if (retryAfterMs !== undefined && max !== undefined && max > 0 && retryAfterMs > max) {
+      message = `${message.replace(/[.\s]+$/, "")}. ${retryDelayTooLongMessage(retryAfterMs, max)}`;
+    }
+    const raw = (error.error as { metadata?: { raw?: unknown } } | undefined)?.metadata?.raw;
+    if (typeof raw === "string" && raw) message += `\n${raw}`;
+  }
+  output.errorMessage = message;
+  const event: ErrorEvent = { type: "error", reason: output.stopReason as "error" | "aborted", error: output };
+  if (retryAfterMs !== undefined) event.retryAfterMs = retryAfterMs;
+  return event;
+}
