@@ -1,30 +1,61 @@
 /** Usage texts. They list only what this build of pig can do. */
 
-export const MAIN_HELP = `pig - a terminal coding agent (session format compatible with Pi)
+export const MAIN_HELP = `pig - a terminal coding agent (compatible with Pi's sessions and events)
 
 Usage:
-  pig [options]
+  pig -p [options] [@files...] [messages...]
+  pig --mode json [options] [@files...] [messages...]
   pig sessions <command> [options]
 
-Options:
-  -h, --help                 Show this help
-  -v, --version              Print the version
+Modes:
+  -p, --print                      Run the prompt, print the final answer, exit
+      --mode <text|json>           text: like -p; json: the session header, then every
+                                   event as one JSON line
+  Piped stdin is added to the first prompt (and implies print mode).
+
+Model:
+      --provider <name>            Provider (anthropic, openai, google, groq, ...)
+      --model <pattern>            Model id, provider/id, glob or part of a name;
+                                   a :<level> suffix sets the thinking level
+      --thinking <level>           off, minimal, low, medium, high, xhigh
+      --api-key <key>              Key for the chosen model's provider (this run only)
+      --list-models [search]       List models that have a key configured
+
+Session:
+  -c, --continue                   Continue the most recent session of this project
+      --session <path|id>          Open a session file, or find one by id prefix
+      --session-dir <dir>          Keep sessions in <dir>
+      --no-session                 Do not write a session file
+
+Prompt and tools:
+      --system-prompt <text|file>  Replace the base system prompt
+      --append-system-prompt <text|file>
+                                   Add to the system prompt (repeatable)
+  -t, --tools <a,b,...>            Tools to enable (read, bash, edit, write, grep, find, ls)
+      --exclude-tools <a,b,...>    Tools to leave out
+  -nt, --no-tools                  No tools at all
+      --verbose                    More detail on stderr
+
+  -h, --help                       Show this help
+  -v, --version                    Print the version
+
+@file attaches a file: its text, or the image itself.
 
 Commands:
-  sessions list              List the sessions of this project (--all: every project)
-  sessions show <session>    Print the context of a session's active branch
-  sessions tree <session>    Print a session's entry tree
-  sessions name <session> <name>
-                             Name a session
+  sessions list [--all] [--json]   List sessions (this project, or every project)
+  sessions show <session> [--json] The context of a session's active branch
+  sessions tree <session>          A session's entry tree
+  sessions name <session> <name>   Name a session
   sessions label <session> <entryId> [label]
-                             Label an entry (no label: clear it)
-
-  <session> is a session file path or a session id prefix.
-  Run 'pig sessions --help' for their options.
+                                   Label an entry (no label: clear it)
+  Run 'pig sessions --help' for details.
 
 Environment:
-  PIG_CODING_AGENT_DIR           Agent directory (default ~/.pig/agent)
-  PIG_CODING_AGENT_SESSION_DIR   Session directory (default <agent dir>/sessions/--<cwd>--)
+  PIG_CODING_AGENT_DIR             Agent directory (default ~/.pig/agent)
+  PIG_CODING_AGENT_SESSION_DIR     Session directory (default <agent dir>/sessions/--<cwd>--)
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, GROQ_API_KEY, CEREBRAS_API_KEY,
+  XAI_API_KEY, MISTRAL_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY
+                                   Provider keys (or auth.json / models.json)
 `;
 
 export const SESSIONS_HELP = `Usage: pig sessions <command> [options]

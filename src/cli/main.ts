@@ -6,6 +6,12 @@ import { CliError, UsageError } from "./errors.ts";
 
 async function run(argv: string[]): Promise<number> {
   const first = argv[0];
+  if (argv.length === 1 && (first === "--version" || first === "-v")) {
+    // The common scripted check answers before any other module is initialised.
+    const { VERSION } = await import("../version.ts");
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   if (first === "sessions") {
     const { runSessions } = await import("./sessions.ts");
     return runSessions(argv.slice(1));

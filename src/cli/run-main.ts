@@ -1,34 +1,68 @@
-/** `pig [options]`: the top-level flags. */
-import { parseArgs } from "node:util";
+/** `pig [options] [@files…] [messages…]`: choose the mode and run it. */
 import { VERSION } from "../version.ts";
-import { tidyParseError, UsageError } from "./errors.ts";
+import { parseCliArgs, type CliArgs } from "./args.ts";
+import { CliError, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
 
 export async function runMain(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(tidyParseError(error));
-  }
-  if (parsed.values.help) {
+  const args = parseCliArgs(argv);
+  if (args.help) {
     process.stdout.write(MAIN_HELP);
     return 0;
   }
-  if (parsed.values.version) {
+  if (args.version) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(`unknown command '${parsed.positionals[0]}'`);
+  if (args.listModels !== undefined) {
+    const { listModels } = await import("./list-models.ts");
+    return listModels(args.listModels === true ? undefined : args.listModels);
   }
-  throw new UsageError("nothing to do: give a command");
+  const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
+  const printMode = args.print || args.mode !== undefined || !process.stdin.isTTY;
+  if (!printMode) {
+    throw new UsageError("interactive mode is not available in this build; use -p \"prompt\" or --mode json");
+  }
+  const stdin = await readPipedStdin();
+  const cwd = process.cwd();
+  const prompts = buildPrompts(stdin, await readFileArgs(args.files, cwd), args.messages);
+  if (prompts.length === 0) throw new UsageError("no prompt: give a message, @files, or pipe text on stdin");
+  return runNonInteractive(args, prompts, cwd);
+}
+
+async function runNonInteractive(
+  args: CliArgs,
+  prompts: Awaited<ReturnType<typeof import("../modes/prompt-input.ts")["buildPrompts"]>>,
+  cwd: string,
+): Promise<number> {
+  const { createRuntime } = await import("./runtime.ts");
+  const { PromptError } = await import("../agent/session.ts");
+  const runtime = createRuntime(args, { cwd });
+  for (const warning of runtime.warnings) process.stderr.write(`pig: warning: ${warning}\n`);
+  const { session } = runtime;
+  const { killRunningCommands } = await import("../tools/index.ts");
+  const stop = (code: number) => () => {
+    // Commands started by the bash tool run in their own process groups: end them too.
+    killRunningCommands();
+    void session.abort().finally(() => {
+      session.dispose();
+      process.exit(code);
+    });
+  };
+  process.once("SIGINT", stop(130));
+  process.once("SIGTERM", stop(143));
+  process.once("SIGHUP", stop(129));
+  try {
+    if (args.mode === "json") {
+      const { runJsonMode } = await import("../modes/json.ts");
+      return await runJsonMode(session, prompts);
+    }
+    const { runPrintMode } = await import("../modes/print.ts");
+    return await runPrintMode(session, prompts);
+  } catch (error) {
+    if (error instanceof PromptError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    session.dispose();
+  }
 }

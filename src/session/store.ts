@@ -26,8 +26,10 @@ import { appendLines, replaceFile, type AppendState } from "./write.ts";
 
 export interface NewSessionOptions {
   cwd: string;
-  /** Directory the file goes in; omit for a session that is never written. */
+  /** Directory the file goes in; omit (and omit `path`) for a session that is never written. */
   dir?: string;
+  /** The exact file to write (e.g. `--session new.jsonl`); overrides `dir`. */
+  path?: string;
   parentSession?: string;
   now?: Date;
 }
@@ -68,7 +70,7 @@ export class SessionStore {
     const now = options.now ?? new Date();
     const id = newSessionId();
     const header = make.headerOf(id, now.toISOString(), options.cwd, options.parentSession);
-    const path = options.dir ? join(options.dir, sessionFileName(now, id)) : undefined;
+    const path = options.path ?? (options.dir ? join(options.dir, sessionFileName(now, id)) : undefined);
     return new SessionStore(header, { kind: "text", text: JSON.stringify(header) }, path, undefined, path !== undefined);
   }
 
@@ -278,10 +280,10 @@ export class SessionStore {
     if (!this.writable || !this.path) return;
     if (!force && !this.hasAssistant) return;
     if (!this.headerPending && this.pending.length === 0) return;
+    if (this.headerPending) mkdirSync(dirname(this.path), { recursive: true });
     if (!this.lock) this.lock = acquireLock(this.path);
     const lines = this.pending.map((record) => (record.source as { text: string }).text);
     if (this.headerPending) {
-      mkdirSync(dirname(this.path), { recursive: true });
       if (existsSync(this.path)) {
         throw new SessionFileError(this.path, "unreadable", `Refusing to write a new session over the existing file ${this.path}`);
       }

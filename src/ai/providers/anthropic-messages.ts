@@ -21,6 +21,7 @@
  * out." before an answer. There are no retries here; the agent retries.
  */
 import { parsePartialJson } from "../partial-json.ts";
+import { closeToolCalls } from "../transform.ts";
 import { iterateSse, type SseEvent } from "../sse.ts";
 import {
   applyCost,
@@ -216,7 +217,6 @@ export function normalizeAnthropicToolCallId(id: string): string {
 const USER_IMAGE_PLACEHOLDER = "(image omitted: model does not support images)";
 const TOOL_IMAGE_PLACEHOLDER = "(tool image omitted: model does not support images)";
 const IMAGE_ONLY_TOOL_RESULT_TEXT = "(see attached image)";
-const MISSING_TOOL_RESULT_TEXT = "No result provided";
 
 /** For a model without image input: each run of images becomes one placeholder text. */
 function withoutImages(content: (LlmText | LlmImage)[], placeholder: string): (LlmText | LlmImage)[] {
@@ -273,42 +273,7 @@ export function prepareMessages(messages: readonly LlmMessage[], model: Model): 
     return { ...message, content };
   });
 
-  const out: LlmMessage[] = [];
-  let pending: LlmToolCall[] = [];
-  let answered = new Set<string>();
-  const closePending = () => {
-    for (const call of pending) {
-      if (answered.has(call.id)) continue;
-      out.push({
-        role: "toolResult",
-        toolCallId: call.id,
-        toolName: call.name,
-        content: [{ type: "text", text: MISSING_TOOL_RESULT_TEXT }],
-        isError: true,
-        timestamp: Date.now(),
-      });
-    }
-    pending = [];
-    answered = new Set();
-  };
-  for (const message of transformed) {
-    if (message.role === "assistant") {
-      closePending();
-      if (message.stopReason === "error" || message.stopReason === "aborted") continue;
-      const calls = message.content.filter((block): block is LlmToolCall => block.type === "toolCall");
-      if (calls.length > 0) {
-        pending = calls;
-        answered = new Set();
-      }
-    } else if (message.role === "toolResult") {
-      answered.add(message.toolCallId);
-    } else {
-      closePending();
-    }
-    out.push(message);
-  }
-  closePending();
-  return out;
+  return closeToolCalls(transformed);
 }
 
 function imageBlock(image: LlmImage): AnthropicContentBlock {

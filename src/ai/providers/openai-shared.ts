@@ -4,8 +4,9 @@
  * results), the SDK client, error texts, and the streaming scratch state of content blocks.
  */
 import OpenAI, { APIError } from "openai";
-import type { LlmMessage, LlmToolCall, LlmToolResultMessage } from "../../session/convert.ts";
+import type { LlmMessage, LlmToolCall } from "../types.ts";
 import type { AssistantMessage, AssistantMessageEvent, Model, OpenAICompat, StreamOptions } from "../types.ts";
+import { closeToolCalls } from "../transform.ts";
 
 /** A request as built, before the SDK adds Authorization, content type and its own headers. */
 export interface OpenAIRequest {
@@ -214,41 +215,7 @@ export function prepareMessages(
     return { ...message, content };
   });
 
-  const out: LlmMessage[] = [];
-  let pending: LlmToolCall[] = [];
-  let answered = new Set<string>();
-  const flushPending = () => {
-    for (const call of pending) {
-      if (answered.has(call.id)) continue;
-      const synthetic: LlmToolResultMessage = {
-        role: "toolResult",
-        toolCallId: call.id,
-        toolName: call.name,
-        content: [{ type: "text", text: "No result provided" }],
-        isError: true,
-        timestamp: Date.now(),
-      };
-      out.push(synthetic);
-    }
-    pending = [];
-    answered = new Set();
-  };
-  for (const message of transformed) {
-    if (message.role === "assistant") {
-      flushPending();
-      if (message.stopReason === "error" || message.stopReason === "aborted") continue;
-      const calls = message.content.filter((b): b is LlmToolCall => b.type === "toolCall");
-      if (calls.length > 0) pending = calls;
-      out.push(message);
-    } else if (message.role === "toolResult") {
-      answered.add(message.toolCallId);
-      out.push(message);
-    } else {
-      flushPending();
-      out.push(message);
-    }
-  }
-  return out;
+  return closeToolCalls(transformed);
 }
 
 // ── client ──────────────────────────────────────────────────────────────────

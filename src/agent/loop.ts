@@ -1,0 +1,249 @@
+/**
+ * The agent loop: free functions that take a context, stream the model's answer, run the tool
+ * calls it asks for, and go again until the model stops. Everything observable is pushed to
+ * `emit`; cancellation comes from the `AbortSignal`. Messages are converted to a provider's shape
+ * only at the call (`config.convert`).
+ */
+import type { AssistantMessage, LlmContext, LlmMessage, Model, StreamFunction, StreamOptions } from "../ai/types.ts";
+import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
+import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
+import { validateToolArguments } from "../tools/validate.ts";
+import type { AgentEvent } from "./events.ts";
+
+export interface LoopConfig {
+  model: Model;
+  stream: StreamFunction;
+  /** Options for each model call (key, headers, reasoning …), asked for per call. */
+  streamOptions: () => StreamOptions;
+  systemPrompt: string;
+  tools: readonly AnyTool[];
+  toolContext: ToolContext;
+  toolExecution: "parallel" | "sequential";
+  convert: (messages: readonly AgentMessage[]) => LlmMessage[];
+  /** Steering messages to deliver now (after a turn), already taken off their queue. */
+  takeSteering: () => AgentMessage[];
+  /** Follow-up messages to deliver now (the agent would stop otherwise). */
+  takeFollowUps: () => AgentMessage[];
+  /** Told what the server said about retrying when an answer fails. */
+  onStreamError?: (hint: { afterMs?: number; tooLong?: boolean }) => void;
+}
+
+type Emit = (event: AgentEvent) => void;
+
+/**
+ * Runs until the model stops. `messages` is the context and is extended in place with every
+ * message of the run; the return value is the run's new messages (prompts included).
+ */
+export async function runAgentLoop(
+  prompts: AgentMessage[],
+  messages: AgentMessage[],
+  config: LoopConfig,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<AgentMessage[]> {
+  const produced: AgentMessage[] = [];
+  const add = (message: AgentMessage): void => {
+    emit({ type: "message_start", message });
+    messages.push(message);
+    produced.push(message);
+    emit({ type: "message_end", message });
+  };
+  emit({ type: "agent_start" });
+  let pending = prompts;
+  for (;;) {
+    emit({ type: "turn_start" });
+    for (const message of pending) add(message);
+    pending = [];
+    const assistant = await streamAssistant(messages, config, emit, signal);
+    messages.push(assistant);
+    produced.push(assistant);
+    if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
+      emit({ type: "turn_end", message: assistant, toolResults: [] });
+      break;
+    }
+    const calls = assistant.content.filter((block) => block.type === "toolCall");
+    const outcome =
+      calls.length > 0 ? await executeToolCalls(calls, config, emit, add, signal) : { results: [], terminate: false };
+    emit({ type: "turn_end", message: assistant, toolResults: outcome.results });
+    if (signal.aborted) break;
+    const steering = config.takeSteering();
+    if (steering.length > 0) {
+      pending = steering;
+      continue;
+    }
+    if (calls.length > 0 && !outcome.terminate) continue;
+    const followUps = config.takeFollowUps();
+    if (followUps.length > 0) {
+      pending = followUps;
+      continue;
+    }
+    break;
+  }
+  emit({ type: "agent_end", messages: produced });
+  return produced;
+}
+
+function snapshot(message: AssistantMessage): AssistantMessage {
+  return { ...message, content: [...message.content] };
+}
+
+/** Streams one answer; always returns a complete assistant message (errors included). */
+export async function streamAssistant(
+  messages: readonly AgentMessage[],
+  config: LoopConfig,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<AssistantMessage> {
+  const context: LlmContext = {
+    systemPrompt: config.systemPrompt,
+    messages: config.convert(messages),
+    ...(config.tools.length > 0
+      ? { tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
+      : {}),
+  };
+  let started = false;
+  let final: AssistantMessage | undefined;
+  for await (const event of config.stream(config.model, context, { ...config.streamOptions(), signal })) {
+    switch (event.type) {
+      case "start":
+        started = true;
+        emit({ type: "message_start", message: snapshot(event.partial) });
+        break;
+      case "done":
+        final = event.message;
+        break;
+      case "error":
+        final = event.error;
+        config.onStreamError?.({
+          ...(event.retryAfterMs !== undefined ? { afterMs: event.retryAfterMs } : {}),
+          ...(event.retryDelayTooLong ? { tooLong: true } : {}),
+        });
+        break;
+      default:
+        if (!started) {
+          started = true;
+          emit({ type: "message_start", message: snapshot(event.partial) });
+        }
+        emit({ type: "message_update", assistantMessageEvent: event, message: snapshot(event.partial) });
+    }
+  }
+  if (!final) throw new Error(`the ${config.model.api} stream ended without a final message`);
+  if (!started) emit({ type: "message_start", message: final });
+  emit({ type: "message_end", message: final });
+  return final;
+}
+
+type ToolCallBlock = { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
+
+interface Prepared {
+  call: ToolCallBlock;
+  tool?: AnyTool;
+  args: Record<string, unknown>;
+  /** Set when preflight failed: the error text for the model. */
+  error?: string;
+}
+
+function errorResult(message: string): ToolResult {
+  return { content: [{ type: "text", text: message }], details: {} };
+}
+
+function prepare(call: ToolCallBlock, tools: readonly AnyTool[]): Prepared {
+  const tool = tools.find((t) => t.name === call.name);
+  if (!tool) return { call, args: call.arguments, error: `Tool ${call.name} not found` };
+  let args = call.arguments;
+  try {
+    if (tool.prepareArguments) args = tool.prepareArguments(args);
+  } catch (error) {
+    return { call, tool, args, error: (error as Error).message };
+  }
+  const checked = validateToolArguments(tool, args);
+  if (!checked.ok) return { call, tool, args, error: checked.message };
+  return { call, tool, args: checked.args };
+}
+
+async function run(
+  p: Prepared,
+  config: LoopConfig,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<{ result: ToolResult; isError: boolean }> {
+  const base = { toolCallId: p.call.id, toolName: p.call.name, args: p.call.arguments };
+  let outcome: { result: ToolResult; isError: boolean };
+  try {
+    const result = await p.tool!.execute(
+      p.call.id,
+      p.args,
+      signal,
+      (partialResult) => emit({ type: "tool_execution_update", ...base, partialResult }),
+      config.toolContext,
+    );
+    outcome = { result, isError: false };
+  } catch (error) {
+    outcome = { result: errorResult(error instanceof Error ? error.message : String(error)), isError: true };
+  }
+  emit({ type: "tool_execution_end", toolCallId: base.toolCallId, toolName: base.toolName, result: outcome.result, isError: outcome.isError });
+  return outcome;
+}
+
+function resultMessage(p: Prepared, outcome: { result: ToolResult; isError: boolean }): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId: p.call.id,
+    toolName: p.call.name,
+    content: outcome.result.content,
+    ...(outcome.result.details !== undefined ? { details: outcome.result.details } : {}),
+    isError: outcome.isError,
+    timestamp: Date.now(),
+  } as ToolResultMessage;
+}
+
+/**
+ * Runs a batch of tool calls. Parallel (the default): every call is announced and checked in
+ * order, the valid ones run at once (ends reported as they finish), and the result messages
+ * follow in call order. Sequential (configured, or any tool in the batch asks for it): one call
+ * at a time, each followed by its result message. `add` records and announces a result message.
+ */
+export async function executeToolCalls(
+  calls: readonly ToolCallBlock[],
+  config: LoopConfig,
+  emit: Emit,
+  add: (message: ToolResultMessage) => void,
+  signal: AbortSignal,
+): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
+  const prepared = calls.map((call) => prepare(call, config.tools));
+  const sequential =
+    config.toolExecution === "sequential" || prepared.some((p) => p.tool?.executionMode === "sequential");
+  const announce = (p: Prepared) =>
+    emit({ type: "tool_execution_start", toolCallId: p.call.id, toolName: p.call.name, args: p.call.arguments });
+  const rejected = (p: Prepared) => {
+    const outcome = { result: errorResult(p.error!), isError: true };
+    emit({ type: "tool_execution_end", toolCallId: p.call.id, toolName: p.call.name, result: outcome.result, isError: true });
+    return outcome;
+  };
+  const outcomes: { result: ToolResult; isError: boolean }[] = [];
+  const results: ToolResultMessage[] = [];
+  if (sequential) {
+    for (const p of prepared) {
+      announce(p);
+      const outcome = p.error !== undefined ? rejected(p) : await run(p, config, emit, signal);
+      outcomes.push(outcome);
+      const message = resultMessage(p, outcome);
+      add(message);
+      results.push(message);
+    }
+  } else {
+    const early = prepared.map((p) => {
+      announce(p);
+      return p.error !== undefined ? rejected(p) : undefined;
+    });
+    const settled = await Promise.all(prepared.map((p, i) => early[i] ?? run(p, config, emit, signal)));
+    outcomes.push(...settled);
+    prepared.forEach((p, i) => {
+      const message = resultMessage(p, settled[i]!);
+      add(message);
+      results.push(message);
+    });
+  }
+  const terminate = outcomes.length > 0 && outcomes.every((o) => !o.isError && o.result.terminate === true);
+  return { results, terminate };
+}

@@ -1,0 +1,46 @@
+/**
+ * The steering and follow-up queues: messages typed while the agent runs, delivered after the
+ * current turn (steering) or when the agent would stop (follow-up), one at a time or all at once.
+ */
+import type { AgentMessage, UserMessage } from "../session/format.ts";
+
+export type QueueMode = "all" | "one-at-a-time";
+
+export interface QueuedMessage {
+  /** What the user typed, shown in queue displays and given back on abort. */
+  text: string;
+  message: AgentMessage;
+}
+
+export class MessageQueue {
+  private items: QueuedMessage[] = [];
+
+  constructor(public mode: QueueMode = "one-at-a-time") {}
+
+  push(item: QueuedMessage): void {
+    this.items.push(item);
+  }
+
+  /** The messages to deliver now, per the mode. */
+  take(): QueuedMessage[] {
+    if (this.items.length === 0) return [];
+    return this.mode === "all" ? this.items.splice(0) : this.items.splice(0, 1);
+  }
+
+  /** Empties the queue, returning what it held. */
+  clear(): QueuedMessage[] {
+    return this.items.splice(0);
+  }
+
+  get texts(): string[] {
+    return this.items.map((item) => item.text);
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+}
+
+export function userMessage(text: string, images: readonly { type: "image"; data: string; mimeType: string }[] = []): UserMessage {
+  return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
+}

@@ -1,0 +1,23 @@
+/** Waiting between retries: exponential backoff, stretched to what the server asked for. */
+
+/** `base × 2^(attempt−1)`, or the server's `retry-after` when that is longer. */
+export function retryDelay(attempt: number, baseDelayMs: number, serverDelayMs?: number): number {
+  const backoff = baseDelayMs * 2 ** (attempt - 1);
+  return serverDelayMs !== undefined && serverDelayMs > backoff ? serverDelayMs : backoff;
+}
+
+/** Resolves after `ms`, or with false as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

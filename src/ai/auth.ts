@@ -1,0 +1,94 @@
+/**
+ * Where API keys come from, in upstream's order: `--api-key`, then `auth.json`, then the
+ * provider's environment variable, then `models.json`. `models.json` values may name an
+ * environment variable or, with a leading `!`, a shell command whose output is the key.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import * as v from "valibot";
+import { describeIssues } from "../session/format.ts";
+import { PROVIDER_ENV_KEYS } from "./models.ts";
+
+const AuthEntrySchema = v.union([
+  v.object({ type: v.literal("api_key"), key: v.string() }),
+  v.looseObject({ type: v.literal("oauth"), access: v.optional(v.string()), expires: v.optional(v.number()) }),
+]);
+const AuthFileSchema = v.record(v.string(), AuthEntrySchema);
+export type AuthFile = v.InferOutput<typeof AuthFileSchema>;
+
+export class AuthFileError extends Error {}
+
+/** Reads `auth.json`; a missing file is empty. A broken one is an error naming the file. */
+export function readAuthFile(path: string): AuthFile {
+  if (!existsSync(path)) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new AuthFileError(`${path} is not valid JSON (${(error as Error).message})`);
+  }
+  const result = v.safeParse(AuthFileSchema, raw);
+  if (!result.success) throw new AuthFileError(`${path}: ${describeIssues(result.issues)}`);
+  return result.output;
+}
+
+/** Stores an API key for `provider` in `auth.json` (mode 0600, directory 0700). */
+export function saveApiKey(path: string, provider: string, key: string): void {
+  const current = readAuthFile(path);
+  current[provider] = { type: "api_key", key };
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
+  if ((statSync(path).mode & 0o777) !== 0o600) chmodSync(path, 0o600);
+}
+
+/**
+ * A configured value: `!command` runs the command (10 s limit) and takes its trimmed output;
+ * otherwise the value names an environment variable, or is the literal value itself.
+ */
+export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (value.startsWith("!")) {
+    const proc = Bun.spawnSync(["/bin/sh", "-c", value.slice(1)], { stdout: "pipe", stderr: "pipe", timeout: 10_000, env });
+    if (proc.exitCode !== 0) return undefined;
+    const out = proc.stdout.toString().trim();
+    return out || undefined;
+  }
+  return env[value] || value;
+}
+
+export interface KeySources {
+  /** `--api-key`, for the selected model's provider. */
+  cliKey?: { provider: string; key: string };
+  auth: AuthFile;
+  env: NodeJS.ProcessEnv;
+  /** `models.json` apiKey per provider. */
+  configured: Record<string, string | undefined>;
+}
+
+/** The environment variables for a provider's key; `<PROVIDER>_API_KEY` for providers pig does not know. */
+export function envKeyNames(provider: string): readonly string[] {
+  return PROVIDER_ENV_KEYS[provider] ?? [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`];
+}
+
+/** The key for `provider`, or undefined. */
+export function findApiKey(provider: string, sources: KeySources): string | undefined {
+  if (sources.cliKey?.provider === provider) return sources.cliKey.key;
+  const stored = sources.auth[provider];
+  if (stored?.type === "api_key" && stored.key) return resolveConfigValue(stored.key, sources.env);
+  if (stored?.type === "oauth" && typeof stored.access === "string" && (stored.expires === undefined || Date.now() < stored.expires)) {
+    return stored.access;
+  }
+  for (const name of envKeyNames(provider)) {
+    const value = sources.env[name];
+    if (value) return value;
+  }
+  const configured = sources.configured[provider];
+  return configured ? resolveConfigValue(configured, sources.env) : undefined;
+}
+
+/** Whether a key could be found without running any command (for listing available models). */
+export function hasApiKey(provider: string, sources: KeySources): boolean {
+  if (sources.cliKey?.provider === provider) return true;
+  if (sources.auth[provider]) return true;
+  if (envKeyNames(provider).some((name) => sources.env[name])) return true;
+  return Boolean(sources.configured[provider]);
+}

@@ -1,0 +1,158 @@
+/**
+ * `models.json`: custom providers and models, and changes to built-in ones. A file with a
+ * mistake is ignored as a whole (built-ins stay) and the error names the file, the place and
+ * what was expected.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import * as v from "valibot";
+import { describeIssues, THINKING_LEVELS } from "../session/format.ts";
+import { JsoncError, parseJsonc } from "../util/jsonc.ts";
+import { APIS, type Api, type Model, type OpenAICompat } from "./types.ts";
+
+const positive = v.pipe(v.number(), v.check((n) => n > 0, "must be greater than 0"));
+const Headers = v.record(v.string(), v.string());
+const Cost = v.object({
+  input: v.optional(v.number()),
+  output: v.optional(v.number()),
+  cacheRead: v.optional(v.number()),
+  cacheWrite: v.optional(v.number()),
+});
+const LevelMap = v.record(v.picklist(THINKING_LEVELS), v.nullable(v.string()));
+const Compat = v.record(v.string(), v.unknown());
+const Input = v.array(v.picklist(["text", "image"]));
+
+const ModelSchema = v.object({
+  id: v.pipe(v.string(), v.minLength(1, "must not be empty")),
+  name: v.optional(v.string()),
+  api: v.optional(v.picklist(APIS)),
+  baseUrl: v.optional(v.string()),
+  reasoning: v.optional(v.boolean()),
+  thinkingLevelMap: v.optional(LevelMap),
+  input: v.optional(Input),
+  cost: v.optional(Cost),
+  contextWindow: v.optional(positive),
+  maxTokens: v.optional(positive),
+  headers: v.optional(Headers),
+  compat: v.optional(Compat),
+});
+
+const OverrideSchema = v.object({
+  name: v.optional(v.string()),
+  reasoning: v.optional(v.boolean()),
+  thinkingLevelMap: v.optional(LevelMap),
+  input: v.optional(Input),
+  cost: v.optional(Cost),
+  contextWindow: v.optional(positive),
+  maxTokens: v.optional(positive),
+  headers: v.optional(Headers),
+  compat: v.optional(Compat),
+});
+
+const ProviderSchema = v.object({
+  name: v.optional(v.string()),
+  baseUrl: v.optional(v.string()),
+  api: v.optional(v.picklist(APIS)),
+  apiKey: v.optional(v.string()),
+  headers: v.optional(Headers),
+  authHeader: v.optional(v.boolean()),
+  compat: v.optional(Compat),
+  models: v.optional(v.array(ModelSchema)),
+  modelOverrides: v.optional(v.record(v.string(), OverrideSchema)),
+});
+
+export const ModelsFileSchema = v.object({ providers: v.record(v.string(), ProviderSchema) });
+export type ModelsFile = v.InferOutput<typeof ModelsFileSchema>;
+export type ProviderConfig = v.InferOutput<typeof ProviderSchema>;
+
+export class ModelsFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelsFileError";
+  }
+}
+
+/** Reads and checks `path`; undefined when there is no file. Throws `ModelsFileError`. */
+export function readModelsFile(path: string): ModelsFile | undefined {
+  if (!existsSync(path)) return undefined;
+  let raw: unknown;
+  try {
+    raw = parseJsonc(readFileSync(path, "utf8"));
+  } catch (error) {
+    const message = error instanceof JsoncError ? error.message : (error as Error).message;
+    throw new ModelsFileError(`Failed to parse models.json: ${message}\n\nFile: ${path}`);
+  }
+  const result = v.safeParse(ModelsFileSchema, raw);
+  if (!result.success) {
+    const lines = result.issues.slice(0, 5).map((issue) => `  - ${describeIssues([issue])}`);
+    throw new ModelsFileError(`Invalid models.json schema:\n${lines.join("\n")}\n\nFile: ${path}`);
+  }
+  return result.output;
+}
+
+/**
+ * Built-in models with the file's changes applied: provider settings, overrides, and custom
+ * models (added, or replacing a built-in with the same provider and id).
+ */
+export function applyModelsFile(builtins: readonly Model[], file: ModelsFile, path: string): Model[] {
+  const models = builtins.map((m) => ({ ...m }));
+  for (const [provider, config] of Object.entries(file.providers)) {
+    const own = models.filter((m) => m.provider === provider);
+    const builtin = own.length > 0;
+    if (!config.models && !config.baseUrl && !config.headers && !config.compat && !config.modelOverrides) {
+      throw new ModelsFileError(
+        `Invalid models.json schema:\n  - providers.${provider}: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".\n\nFile: ${path}`,
+      );
+    }
+    for (const model of own) {
+      if (config.baseUrl) model.baseUrl = config.baseUrl;
+      if (config.compat) model.compat = { ...model.compat, ...(config.compat as OpenAICompat) };
+      const override = config.modelOverrides?.[model.id];
+      if (override) applyOverride(model, override);
+    }
+    for (const spec of config.models ?? []) {
+      const api = spec.api ?? config.api ?? (builtin ? own[0]!.api : undefined);
+      const baseUrl = spec.baseUrl ?? config.baseUrl ?? (builtin ? own[0]!.baseUrl : undefined);
+      if (!builtin && (!config.baseUrl && !spec.baseUrl)) {
+        throw new ModelsFileError(`Invalid models.json schema:\n  - providers.${provider}.baseUrl: is required for a custom provider\n\nFile: ${path}`);
+      }
+      if (!builtin && !config.apiKey) {
+        throw new ModelsFileError(`Invalid models.json schema:\n  - providers.${provider}.apiKey: is required for a custom provider\n\nFile: ${path}`);
+      }
+      if (!api) {
+        throw new ModelsFileError(`Invalid models.json schema:\n  - providers.${provider}.models.${spec.id}.api: give "api" on the model or the provider\n\nFile: ${path}`);
+      }
+      const model: Model = {
+        id: spec.id,
+        name: spec.name ?? spec.id,
+        api: api as Api,
+        provider,
+        baseUrl: baseUrl!,
+        reasoning: spec.reasoning ?? false,
+        ...(spec.thinkingLevelMap ? { thinkingLevelMap: spec.thinkingLevelMap } : {}),
+        input: spec.input ?? ["text"],
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...spec.cost },
+        contextWindow: spec.contextWindow ?? 128000,
+        maxTokens: spec.maxTokens ?? 16384,
+        ...(spec.headers ? { headers: spec.headers } : {}),
+        ...(config.compat || spec.compat ? { compat: { ...(config.compat as OpenAICompat), ...(spec.compat as OpenAICompat) } } : {}),
+      };
+      const existing = models.findIndex((m) => m.provider === provider && m.id === spec.id);
+      if (existing >= 0) models[existing] = model;
+      else models.push(model);
+    }
+  }
+  return models;
+}
+
+function applyOverride(model: Model, override: v.InferOutput<typeof OverrideSchema>): void {
+  if (override.name !== undefined) model.name = override.name;
+  if (override.reasoning !== undefined) model.reasoning = override.reasoning;
+  if (override.thinkingLevelMap) model.thinkingLevelMap = { ...model.thinkingLevelMap, ...override.thinkingLevelMap };
+  if (override.input) model.input = override.input;
+  if (override.cost) model.cost = { ...model.cost, ...override.cost };
+  if (override.contextWindow) model.contextWindow = override.contextWindow;
+  if (override.maxTokens) model.maxTokens = override.maxTokens;
+  if (override.headers) model.headers = { ...model.headers, ...override.headers };
+  if (override.compat) model.compat = { ...model.compat, ...(override.compat as OpenAICompat) };
+}
+

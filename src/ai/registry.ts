@@ -1,0 +1,108 @@
+/**
+ * All models pig knows (built-in plus `models.json`) and how to reach them: which have a key,
+ * the key and headers for a request.
+ */
+import { join } from "node:path";
+import { findApiKey, hasApiKey, readAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
+import { applyModelsFile, readModelsFile, type ModelsFile } from "./models-file.ts";
+import type { Model } from "./types.ts";
+
+export interface RegistryOptions {
+  agentDir: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class ModelRegistry {
+  readonly models: Model[];
+  /** Why `models.json` or `auth.json` was ignored, if it was. */
+  readonly errors: string[] = [];
+  private readonly file: ModelsFile | undefined;
+  private readonly auth: AuthFile;
+  private readonly env: NodeJS.ProcessEnv;
+  private cliKey: { provider: string; key: string } | undefined;
+
+  constructor(options: RegistryOptions) {
+    this.env = options.env ?? process.env;
+    const modelsPath = join(options.agentDir, "models.json");
+    let file: ModelsFile | undefined;
+    let models = [...BUILTIN_MODELS];
+    try {
+      file = readModelsFile(modelsPath);
+      if (file) models = applyModelsFile(BUILTIN_MODELS, file, modelsPath);
+    } catch (error) {
+      file = undefined;
+      this.errors.push((error as Error).message);
+    }
+    this.file = file;
+    this.models = models;
+    let auth: AuthFile = {};
+    try {
+      auth = readAuthFile(join(options.agentDir, "auth.json"));
+    } catch (error) {
+      this.errors.push((error as Error).message);
+    }
+    this.auth = auth;
+  }
+
+  get providers(): Set<string> {
+    return new Set(this.models.map((m) => m.provider));
+  }
+
+  /** `--api-key`: a key for one provider, for this run only. */
+  setRuntimeKey(provider: string, key: string): void {
+    this.cliKey = { provider, key };
+  }
+
+  private sources(): KeySources {
+    const configured: Record<string, string | undefined> = {};
+    for (const [provider, config] of Object.entries(this.file?.providers ?? {})) configured[provider] = config.apiKey;
+    return { auth: this.auth, env: this.env, configured, ...(this.cliKey ? { cliKey: this.cliKey } : {}) };
+  }
+
+  find(provider: string, id: string): Model | undefined {
+    return this.models.find((m) => m.provider === provider && m.id === id);
+  }
+
+  hasKey(provider: string): boolean {
+    return hasApiKey(provider, this.sources());
+  }
+
+  /** Models whose provider has a key configured. */
+  available(): Model[] {
+    return this.models.filter((m) => this.hasKey(m.provider));
+  }
+
+  apiKey(model: Model): string | undefined {
+    return findApiKey(model.provider, this.sources());
+  }
+
+  /** Request headers: the model's, then the provider's from `models.json` (values resolved now). */
+  headers(model: Model, apiKey: string | undefined): Record<string, string> {
+    const out: Record<string, string> = { ...model.headers };
+    const config = this.file?.providers[model.provider];
+    for (const [name, value] of Object.entries(config?.headers ?? {})) {
+      const resolved = resolveConfigValue(value, this.env);
+      if (resolved !== undefined) out[name] = resolved;
+    }
+    for (const spec of config?.models ?? []) {
+      if (spec.id !== model.id) continue;
+      for (const [name, value] of Object.entries(spec.headers ?? {})) {
+        const resolved = resolveConfigValue(value, this.env);
+        if (resolved !== undefined) out[name] = resolved;
+      }
+    }
+    if (config?.authHeader && apiKey) out.Authorization = `Bearer ${apiKey}`;
+    return out;
+  }
+
+  /** The model used when nothing names one: each provider's default, then any available model. */
+  defaultModel(): Model | undefined {
+    const available = this.available();
+    for (const provider of PROVIDER_ORDER) {
+      const model = available.find((m) => m.provider === provider && m.id === PROVIDER_DEFAULT_MODEL[provider]);
+      if (model) return model;
+    }
+    return available[0];
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * pig's command line, read left to right in one pass as upstream does: `@path` arguments attach
+ * files, other words are messages, and every flag is known in advance (an unknown one is a
+ * usage error naming it).
+ */
+import * as v from "valibot";
+import { THINKING_LEVELS } from "../session/format.ts";
+import { UsageError } from "./errors.ts";
+
+type FlagKind = "boolean" | "string" | "list" | "optional-string";
+
+interface FlagSpec {
+  key: keyof CliArgs;
+  kind: FlagKind;
+}
+
+const FLAGS: Record<string, FlagSpec> = {
+  "--help": { key: "help", kind: "boolean" },
+  "-h": { key: "help", kind: "boolean" },
+  "--version": { key: "version", kind: "boolean" },
+  "-v": { key: "version", kind: "boolean" },
+  "--print": { key: "print", kind: "boolean" },
+  "-p": { key: "print", kind: "boolean" },
+  "--mode": { key: "mode", kind: "string" },
+  "--continue": { key: "continue", kind: "boolean" },
+  "-c": { key: "continue", kind: "boolean" },
+  "--session": { key: "session", kind: "string" },
+  "--session-dir": { key: "sessionDir", kind: "string" },
+  "--no-session": { key: "noSession", kind: "boolean" },
+  "--provider": { key: "provider", kind: "string" },
+  "--model": { key: "model", kind: "string" },
+  "--thinking": { key: "thinking", kind: "string" },
+  "--api-key": { key: "apiKey", kind: "string" },
+  "--list-models": { key: "listModels", kind: "optional-string" },
+  "--system-prompt": { key: "systemPrompt", kind: "string" },
+  "--append-system-prompt": { key: "appendSystemPrompt", kind: "list" },
+  "--tools": { key: "tools", kind: "string" },
+  "-t": { key: "tools", kind: "string" },
+  "--no-tools": { key: "noTools", kind: "boolean" },
+  "-nt": { key: "noTools", kind: "boolean" },
+  "--exclude-tools": { key: "excludeTools", kind: "string" },
+  "--verbose": { key: "verbose", kind: "boolean" },
+};
+
+const CliArgsSchema = v.object({
+  help: v.optional(v.boolean()),
+  version: v.optional(v.boolean()),
+  print: v.optional(v.boolean()),
+  mode: v.optional(v.picklist(["text", "json"], 'must be "text" or "json"')),
+  continue: v.optional(v.boolean()),
+  session: v.optional(v.string()),
+  sessionDir: v.optional(v.string()),
+  noSession: v.optional(v.boolean()),
+  provider: v.optional(v.string()),
+  model: v.optional(v.string()),
+  thinking: v.optional(v.picklist(THINKING_LEVELS, `must be one of ${THINKING_LEVELS.join(", ")}`)),
+  apiKey: v.optional(v.string()),
+  listModels: v.optional(v.union([v.string(), v.literal(true)])),
+  systemPrompt: v.optional(v.string()),
+  appendSystemPrompt: v.optional(v.array(v.string())),
+  tools: v.optional(v.string()),
+  noTools: v.optional(v.boolean()),
+  excludeTools: v.optional(v.string()),
+  verbose: v.optional(v.boolean()),
+  files: v.array(v.string()),
+  messages: v.array(v.string()),
+});
+
+export type CliArgs = v.InferOutput<typeof CliArgsSchema>;
+
+const FLAG_NAMES: Partial<Record<keyof CliArgs, string>> = Object.fromEntries(
+  Object.entries(FLAGS)
+    .filter(([name]) => name.startsWith("--"))
+    .map(([name, spec]) => [spec.key, name]),
+);
+
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  const raw: Record<string, unknown> = { files: [], messages: [] };
+  let onlyMessages = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (onlyMessages) {
+      (raw.messages as string[]).push(arg);
+      continue;
+    }
+    if (arg === "--") {
+      onlyMessages = true;
+      continue;
+    }
+    if (arg.startsWith("@") && arg.length > 1) {
+      (raw.files as string[]).push(arg.slice(1));
+      continue;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      (raw.messages as string[]).push(arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const spec = FLAGS[name];
+    if (!spec) throw new UsageError(`Unknown option '${name}'`);
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    const next = argv[i + 1];
+    switch (spec.kind) {
+      case "boolean":
+        if (inline !== undefined) throw new UsageError(`${name} takes no value`);
+        raw[spec.key] = true;
+        break;
+      case "optional-string":
+        if (inline !== undefined) raw[spec.key] = inline;
+        else if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
+          raw[spec.key] = next;
+          i++;
+        } else raw[spec.key] = true;
+        break;
+      case "string":
+      case "list": {
+        let value = inline;
+        if (value === undefined) {
+          if (next === undefined) throw new UsageError(`${name} needs a value`);
+          value = next;
+          i++;
+        }
+        if (spec.kind === "list") raw[spec.key] = [...((raw[spec.key] as string[] | undefined) ?? []), value];
+        else raw[spec.key] = value;
+      }
+    }
+  }
+  const result = v.safeParse(CliArgsSchema, raw);
+  if (!result.success) {
+    const issue = result.issues[0]!;
+    const key = v.getDotPath(issue) as keyof CliArgs | null;
+    const flag = (key && FLAG_NAMES[key]) ?? key ?? "argument";
+    throw new UsageError(`${flag}: ${issue.message} (got ${JSON.stringify(issue.input)})`);
+  }
+  const args = result.output;
+  if (args.noSession && (args.session || args.continue)) {
+    throw new UsageError("--no-session cannot be combined with --session or --continue");
+  }
+  if (args.session && args.continue) throw new UsageError("--session and --continue cannot be combined");
+  return args;
+}
+
+/** Comma-separated tool names (`--tools read,bash`). */
+export function toolList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+}

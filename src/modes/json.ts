@@ -1,0 +1,35 @@
+/**
+ * JSON mode (`pig --mode json`): the session header, then every event as one JSON line — the
+ * same stream upstream Pi writes, for scripts and UIs that read it.
+ */
+import { writeSync } from "node:fs";
+import type { AgentSession } from "../agent/session.ts";
+import type { PromptInput } from "./prompt-input.ts";
+
+function writeLine(value: unknown): void {
+  const data = Buffer.from(`${JSON.stringify(value)}\n`);
+  let done = 0;
+  while (done < data.length) {
+    try {
+      done += writeSync(1, data, done, data.length - done);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
+      throw error;
+    }
+  }
+}
+
+export async function runJsonMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
+  writeLine(session.store.header);
+  const unsubscribe = session.subscribe(writeLine);
+  try {
+    for (const prompt of prompts) {
+      await session.prompt(prompt.text, { images: prompt.images });
+      const last = session.lastAssistant();
+      if (last && (last.stopReason === "error" || last.stopReason === "aborted")) return 1;
+    }
+    return 0;
+  } finally {
+    unsubscribe();
+  }
+}

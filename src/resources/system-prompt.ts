@@ -1,0 +1,83 @@
+/**
+ * The system prompt, assembled in upstream Pi's order (intro, tools, guidelines, docs pointers,
+ * appended text, project context, skills, date and cwd), in pig's own words.
+ */
+import type { AnyTool } from "../tools/types.ts";
+
+export interface ContextFile {
+  path: string;
+  content: string;
+}
+
+export interface SystemPromptInput {
+  cwd: string;
+  tools: readonly AnyTool[];
+  /** Replaces the default base (SYSTEM.md or --system-prompt). */
+  customPrompt?: string;
+  /** APPEND_SYSTEM.md or --append-system-prompt values, already joined. */
+  appendPrompt?: string;
+  contextFiles?: readonly ContextFile[];
+  /** The `<available_skills>` block, when skills are visible and `read` is active. */
+  skillsBlock?: string;
+  /** Where pig's own documentation lives (shown so the model can read it when asked about pig). */
+  docsDir?: string;
+  now?: Date;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
+}
+
+function localDate(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+function guidelines(tools: readonly AnyTool[]): string[] {
+  const names = new Set(tools.map((t) => t.name));
+  const out: string[] = [];
+  if (names.has("bash")) {
+    out.push(
+      names.has("grep") || names.has("find") || names.has("ls")
+        ? "Prefer the grep, find and ls tools over bash for exploring files: they are faster and respect .gitignore"
+        : "Use bash for file operations such as ls, rg and find",
+    );
+  }
+  for (const tool of tools) out.push(...(tool.promptGuidelines ?? []));
+  out.push("Keep your answers short and to the point", "Name file paths clearly whenever you work with files");
+  return [...new Set(out)];
+}
+
+function defaultBase(input: SystemPromptInput): string {
+  const listed = input.tools.filter((t) => t.promptSnippet);
+  const toolLines = listed.length > 0 ? listed.map((t) => `- ${t.name}: ${oneLine(t.promptSnippet!)}`).join("\n") : "(none)";
+  const parts = [
+    "You are an expert coding assistant working inside pig, a terminal coding agent. You help people by reading files, running commands, editing code and writing new files.",
+    `Available tools:\n${toolLines}`,
+    "The project may provide further tools of its own; use them as their descriptions say.",
+    `Guidelines:\n${guidelines(input.tools).map((g) => `- ${g}`).join("\n")}`,
+  ];
+  if (input.docsDir) {
+    parts.push(
+      [
+        "About pig itself (read these only when asked about pig, its configuration, extensions, skills, prompt templates, themes, keybindings, models or the SDK):",
+        `- Documentation: ${input.docsDir}`,
+        "- Follow the links between documents when one refers to another.",
+      ].join("\n"),
+    );
+  }
+  return parts.join("\n\n");
+}
+
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  let prompt = input.customPrompt ?? defaultBase(input);
+  if (input.appendPrompt) prompt += `\n\n${input.appendPrompt}`;
+  if (input.contextFiles && input.contextFiles.length > 0) {
+    prompt += "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n";
+    for (const file of input.contextFiles) prompt += `## ${file.path}\n\n${file.content}\n\n`;
+  }
+  if (input.skillsBlock && input.tools.some((t) => t.name === "read")) prompt += input.skillsBlock;
+  prompt += `\nCurrent date: ${localDate(input.now ?? new Date())}`;
+  prompt += `\nCurrent working directory: ${input.cwd.replace(/\\/g, "/")}`;
+  return prompt;
+}

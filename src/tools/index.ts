@@ -1,0 +1,89 @@
+/**
+ * The built-in tools and which of them a session turns on. `--tools` is an allowlist in the
+ * order given; unlike upstream (which ignores unknown names silently) pig reports them.
+ */
+import { createBashTool, type BashToolOptions } from "./bash.ts";
+import { createEditTool } from "./edit.ts";
+import { createFindTool } from "./find.ts";
+import { createGrepTool, type SearchToolOptions } from "./grep.ts";
+import { createLsTool } from "./ls.ts";
+import { createReadTool, type ReadToolOptions } from "./read.ts";
+import type { AnyTool, ToolDefinition } from "./types.ts";
+import { createWriteTool } from "./write.ts";
+
+export { killRunningCommands, resolveShell, runShell, shellEnv } from "./shell.ts";
+export { validateToolArguments, type ValidationOutcome } from "./validate.ts";
+export type { BashToolOptions, ReadToolOptions, SearchToolOptions };
+
+export const ALL_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
+export type BuiltinToolName = (typeof ALL_TOOL_NAMES)[number];
+export const DEFAULT_ACTIVE_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write"];
+
+export type BuiltinToolOptions = BashToolOptions & ReadToolOptions & SearchToolOptions;
+
+/** Widens a typed tool to the loop's view (arguments are validated against its schema first). */
+function loose<A, D>(tool: ToolDefinition<A, D>): AnyTool {
+  return tool as unknown as AnyTool;
+}
+
+export function createBuiltinTools(options: BuiltinToolOptions = {}): Record<BuiltinToolName, AnyTool> {
+  return {
+    read: loose(createReadTool(options)),
+    bash: loose(createBashTool(options)),
+    edit: loose(createEditTool()),
+    write: loose(createWriteTool()),
+    grep: loose(createGrepTool(options)),
+    find: loose(createFindTool(options)),
+    ls: loose(createLsTool()),
+  };
+}
+
+export interface ToolSelectionOptions {
+  /** Allowlist (`--tools`); order is kept. Undefined means the defaults. */
+  tools?: readonly string[];
+  /** `--no-tools`: nothing at all. */
+  noTools?: boolean;
+  /** Names to drop after the allowlist/defaults are applied. */
+  exclude?: readonly string[];
+}
+
+export interface ToolSelection {
+  tools: AnyTool[];
+  warnings: string[];
+}
+
+/**
+ * Picks the active tools from `available` (built-ins and any others keyed by name). Without an
+ * allowlist the defaults are the four built-in editing tools plus every non-built-in tool.
+ */
+export function selectTools(available: Readonly<Record<string, AnyTool>>, options: ToolSelectionOptions = {}): ToolSelection {
+  if (options.noTools) return { tools: [], warnings: [] };
+  const known = Object.keys(available);
+  const warnings: string[] = [];
+  const unknown = (name: string, flag: string) =>
+    warnings.push(`Unknown tool "${name}" in ${flag} (available: ${known.join(", ")})`);
+
+  let names: string[];
+  if (options.tools) {
+    names = [];
+    for (const name of options.tools) {
+      if (!(name in available)) unknown(name, "--tools");
+      else if (!names.includes(name)) names.push(name);
+    }
+  } else {
+    const builtins: readonly string[] = ALL_TOOL_NAMES;
+    names = known.filter((name) => !builtins.includes(name) || (DEFAULT_ACTIVE_TOOLS as readonly string[]).includes(name));
+    names.sort((a, b) => order(a) - order(b));
+  }
+  for (const name of options.exclude ?? []) {
+    if (!(name in available)) unknown(name, "the exclude list");
+  }
+  const excluded = new Set(options.exclude ?? []);
+  return { tools: names.filter((name) => !excluded.has(name)).map((name) => available[name] as AnyTool), warnings };
+}
+
+/** Built-ins first in their canonical order, then the rest as given. */
+function order(name: string): number {
+  const index = (ALL_TOOL_NAMES as readonly string[]).indexOf(name);
+  return index === -1 ? ALL_TOOL_NAMES.length : index;
+}

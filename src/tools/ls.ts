@@ -1,0 +1,85 @@
+/** `ls`: one directory's entries, dotfiles included, sorted case-insensitively, dirs with "/". */
+import { existsSync, statSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { abortable, throwIfAborted } from "./abort.ts";
+import { resolveToCwd } from "./paths.ts";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
+import type { ToolDefinition, ToolResult } from "./types.ts";
+
+export interface LsArgs {
+  path?: string;
+  limit?: number;
+}
+
+export interface LsDetails {
+  /** The entry limit, when more entries remained. */
+  entryLimitReached?: number;
+  truncation?: TruncationResult;
+}
+
+export const LS_PARAMETERS = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Directory to list (default: current directory)" },
+    limit: { type: "number", description: "Maximum number of entries to return (default: 500)" },
+  },
+};
+
+const DEFAULT_LIMIT = 500;
+
+export function createLsTool(): ToolDefinition<LsArgs, LsDetails | undefined> {
+  return {
+    name: "ls",
+    label: "ls",
+    description: `List the entries of a directory in alphabetical order, including hidden ones; directories end with '/'. Returns at most ${DEFAULT_LIMIT} entries or 50KB of output, whichever comes first.`,
+    parameters: LS_PARAMETERS,
+    promptSnippet: "List directory contents",
+    execute(_id, args, signal, _onUpdate, ctx): Promise<ToolResult<LsDetails | undefined>> {
+      return abortable(signal, async () => {
+        const dir = resolveToCwd(args.path || ".", ctx.cwd);
+        const limit = args.limit ?? DEFAULT_LIMIT;
+        if (!existsSync(dir)) throw new Error(`Path not found: ${dir}`);
+        if (!statSync(dir).isDirectory()) throw new Error(`Not a directory: ${dir}`);
+        let names: string[];
+        try {
+          names = await readdir(dir);
+        } catch (error) {
+          throw new Error(`Cannot read directory: ${(error as Error).message}`);
+        }
+        names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+        const lines: string[] = [];
+        let entryLimitReached = false;
+        for (const name of names) {
+          if (lines.length >= limit) {
+            entryLimitReached = true;
+            break;
+          }
+          throwIfAborted(signal);
+          try {
+            // stat (not lstat): a link to a directory is listed as a directory.
+            const info = await stat(join(dir, name));
+            lines.push(info.isDirectory() ? `${name}/` : name);
+          } catch {
+            // Broken links and entries that vanished are left out.
+          }
+        }
+        if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
+
+        const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+        const details: LsDetails = {};
+        const notices: string[] = [];
+        if (entryLimitReached) {
+          notices.push(`${limit} entries limit reached. Use limit=${limit * 2} for more`);
+          details.entryLimitReached = limit;
+        }
+        if (truncation.truncated) {
+          notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+          details.truncation = truncation;
+        }
+        const text = notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
+        return { content: [{ type: "text", text }], details: Object.keys(details).length > 0 ? details : undefined };
+      });
+    },
+  };
+}

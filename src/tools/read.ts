@@ -1,0 +1,128 @@
+/**
+ * `read`: a text file's lines (a window of them with offset/limit, cut to the output limits with a
+ * notice that says how to continue), or an image as an attachment.
+ */
+import { constants } from "node:fs";
+import { access, open, readFile } from "node:fs/promises";
+import { abortable, throwIfAborted } from "./abort.ts";
+import { detectImageMime, dimensionNote, IMAGE_SNIFF_BYTES, prepareImage, type ImageMime } from "./image.ts";
+import { resolveReadPath } from "./paths.ts";
+import { byteLength, DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
+import type { ToolContent, ToolContext, ToolDefinition, ToolResult } from "./types.ts";
+
+export interface ReadArgs {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export interface ReadDetails {
+  truncation?: TruncationResult;
+}
+
+export interface ReadToolOptions {
+  /** Scale images down to what providers accept inline (setting `images.autoResize`, default on). */
+  autoResizeImages?: boolean;
+}
+
+export const READ_PARAMETERS = {
+  type: "object",
+  required: ["path"],
+  properties: {
+    path: { type: "string", description: "Path to the file to read (relative or absolute)" },
+    offset: { type: "number", description: "Line number to start reading from (1-indexed)" },
+    limit: { type: "number", description: "Maximum number of lines to read" },
+  },
+};
+
+const IMAGE_OMITTED = "[Image omitted: could not be resized below the inline image size limit.]";
+const NO_VISION = "[Current model does not support images. The image will be omitted from this request.]";
+
+async function sniff(path: string): Promise<ImageMime | undefined> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(IMAGE_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, IMAGE_SNIFF_BYTES, 0);
+    return detectImageMime(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readImage(path: string, mime: ImageMime, autoResize: boolean, context: ToolContext): Promise<ToolContent[]> {
+  const bytes = await readFile(path);
+  const prepared = autoResize ? await prepareImage(bytes, mime) : { data: bytes.toString("base64"), mimeType: mime };
+  if (!prepared) return [{ type: "text", text: `Read image file [${mime}]\n${IMAGE_OMITTED}` }];
+  let text = `Read image file [${prepared.mimeType}]`;
+  const note = dimensionNote(prepared);
+  if (note) text += `\n${note}`;
+  if (context.model && !context.model.input.includes("image")) text += `\n${NO_VISION}`;
+  return [
+    { type: "text", text },
+    { type: "image", data: prepared.data, mimeType: prepared.mimeType },
+  ];
+}
+
+function readText(content: string, args: ReadArgs): ToolResult<ReadDetails | undefined> {
+  const lines = content.split("\n");
+  const start = args.offset ? Math.max(0, args.offset - 1) : 0;
+  if (start >= lines.length) {
+    throw new Error(`Offset ${args.offset} is beyond end of file (${lines.length} lines total)`);
+  }
+  const end = args.limit !== undefined ? Math.min(start + args.limit, lines.length) : lines.length;
+  const truncation = truncateHead(lines.slice(start, end).join("\n"));
+  const first = start + 1;
+  const text = (value: string) => [{ type: "text" as const, text: value }];
+
+  if (truncation.firstLineExceedsLimit) {
+    const size = formatSize(byteLength(lines[start] ?? ""));
+    return {
+      content: text(
+        `[Line ${first} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${first}p' ${args.path} | head -c ${DEFAULT_MAX_BYTES}]`,
+      ),
+      details: { truncation },
+    };
+  }
+  if (truncation.truncated) {
+    const last = first + truncation.outputLines - 1;
+    const limitNote = truncation.truncatedBy === "bytes" ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : "";
+    return {
+      content: text(
+        `${truncation.content}\n\n[Showing lines ${first}-${last} of ${lines.length}${limitNote}. Use offset=${last + 1} to continue.]`,
+      ),
+      details: { truncation },
+    };
+  }
+  if (end < lines.length && args.limit !== undefined) {
+    return {
+      content: text(`${truncation.content}\n\n[${lines.length - end} more lines in file. Use offset=${end + 1} to continue.]`),
+      details: undefined,
+    };
+  }
+  return { content: text(truncation.content), details: undefined };
+}
+
+export function createReadTool(options: ReadToolOptions = {}): ToolDefinition<ReadArgs, ReadDetails | undefined> {
+  const autoResize = options.autoResizeImages ?? true;
+  return {
+    name: "read",
+    label: "read",
+    description:
+      "Show a file's contents. Text files come back as plain lines (no line numbers), at most 2000 lines or 50KB per call, whichever comes first; a notice then gives the offset to continue from, so call again with offset (and limit) until you have what you need. Images (jpg, png, gif, webp) are returned as attachments.",
+    parameters: READ_PARAMETERS,
+    promptSnippet: "Read file contents",
+    promptGuidelines: ["Use read to examine files instead of cat or sed."],
+    execute(_id, args, signal, _onUpdate, context) {
+      return abortable(signal, async () => {
+        const path = resolveReadPath(args.path, context.cwd);
+        await access(path, constants.R_OK);
+        throwIfAborted(signal);
+        const mime = await sniff(path);
+        if (mime) return { content: await readImage(path, mime, autoResize, context), details: undefined };
+        const content = (await readFile(path)).toString("utf8");
+        throwIfAborted(signal);
+        return readText(content, args);
+      });
+    },
+  };
+}

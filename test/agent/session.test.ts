@@ -1,0 +1,257 @@
+/**
+ * AgentSession with a scripted in-process model: event order, parallel and sequential tools,
+ * steering and follow-up queues, abort, and what reaches the session file.
+ */
+import { describe, expect, test } from "bun:test";
+import type { PigEvent } from "../../src/agent/events.ts";
+import { AgentSession } from "../../src/agent/session.ts";
+import { ModelRegistry } from "../../src/ai/registry.ts";
+import { newAssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction } from "../../src/ai/types.ts";
+import { SessionStore } from "../../src/session/store.ts";
+import type { AnyTool } from "../../src/tools/types.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const MODEL: Model = {
+  id: "m",
+  name: "m",
+  api: "openai-completions",
+  provider: "test",
+  baseUrl: "http://127.0.0.1:9",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 100000,
+  maxTokens: 1000,
+};
+
+type Reply = { text?: string; calls?: { id: string; name: string; arguments: Record<string, unknown> }[]; gate?: Promise<void> };
+
+/** A model that answers from a list and records the contexts it was given. */
+function scripted(replies: Reply[]) {
+  const seen: LlmContext[] = [];
+  const stream: StreamFunction = async function* (model, context, options): AsyncIterable<AssistantMessageEvent> {
+    seen.push(structuredClone(context));
+    const reply = replies.shift() ?? { text: "(no more replies)" };
+    const message = newAssistantMessage(model);
+    yield { type: "start", partial: message };
+    if (reply.gate) {
+      await Promise.race([reply.gate, new Promise((r) => options.signal?.addEventListener("abort", r))]);
+      if (options.signal?.aborted) {
+        message.stopReason = "aborted";
+        message.errorMessage = "Request was aborted";
+        yield { type: "error", reason: "aborted", error: message };
+        return;
+      }
+    }
+    if (reply.text) {
+      message.content.push({ type: "text", text: reply.text });
+      yield { type: "text_start", contentIndex: 0, partial: message };
+      yield { type: "text_delta", contentIndex: 0, delta: reply.text, partial: message };
+      yield { type: "text_end", contentIndex: 0, content: reply.text, partial: message };
+    }
+    for (const call of reply.calls ?? []) {
+      message.content.push({ type: "toolCall", ...call });
+      const index = message.content.length - 1;
+      yield { type: "toolcall_start", contentIndex: index, partial: message };
+      yield { type: "toolcall_end", contentIndex: index, toolCall: { type: "toolCall", ...call }, partial: message };
+    }
+    message.stopReason = reply.calls?.length ? "toolUse" : "stop";
+    yield { type: "done", reason: message.stopReason as "stop" | "toolUse", message };
+  };
+  return { stream, seen };
+}
+
+function tool(name: string, run: (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>, extra: Partial<AnyTool> = {}): AnyTool {
+  return {
+    name,
+    label: name,
+    description: name,
+    parameters: { type: "object", properties: { ms: { type: "number" } } },
+    async execute(_id, args, signal) {
+      return { content: [{ type: "text", text: await run(args, signal) }] };
+    },
+    ...extra,
+  };
+}
+
+const sleepTool = tool("sleep", async (args) => {
+  await Bun.sleep(Number(args.ms ?? 0));
+  return `slept ${args.ms}`;
+});
+
+function makeSession(replies: Reply[], tools: AnyTool[] = [sleepTool], options: { mode?: "all" | "one-at-a-time"; dir?: string } = {}) {
+  const { stream, seen } = scripted(replies);
+  const agentDir = tempDir();
+  const store = SessionStore.create({ cwd: "/work", dir: options.dir ?? tempDir() });
+  const registry = new ModelRegistry({ agentDir, env: { TEST_API_KEY: "k" } });
+  const session = new AgentSession({
+    store,
+    registry,
+    model: MODEL,
+    thinkingLevel: "off",
+    tools,
+    systemPrompt: () => "system",
+    cwd: "/work",
+    agentDir,
+    retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },
+    steeringMode: options.mode ?? "one-at-a-time",
+    followUpMode: options.mode ?? "one-at-a-time",
+    streamFor: () => stream,
+  });
+  const events: PigEvent[] = [];
+  session.subscribe((e) => events.push(e));
+  return { session, events, seen, store };
+}
+
+const types = (events: PigEvent[]) => events.map((e) => e.type);
+
+describe("a run", () => {
+  test("a plain answer: upstream's event order, and the file gets every entry", async () => {
+    const { session, events, store } = makeSession([{ text: "hi" }]);
+    await session.prompt("hello");
+    expect(types(events)).toEqual([
+      "agent_start",
+      "turn_start",
+      "message_start",
+      "message_end",
+      "message_start",
+      "message_update",
+      "message_update",
+      "message_update",
+      "message_end",
+      "turn_end",
+      "agent_end",
+    ]);
+    const lines = (await Bun.file(store.path!).text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(["session", "model_change", "thinking_level_change", "message", "message"]);
+  });
+
+  test("parallel tools: announced in call order, ended as they finish, results in call order", async () => {
+    const { session, events, seen } = makeSession([
+      { calls: [{ id: "a", name: "sleep", arguments: { ms: 80 } }, { id: "b", name: "sleep", arguments: { ms: 5 } }] },
+      { text: "done" },
+    ]);
+    await session.prompt("go");
+    const toolEvents = events.filter((e) => e.type.startsWith("tool_execution") || (e.type === "message_end" && e.message.role === "toolResult"));
+    expect(toolEvents.map((e) => `${e.type}:${"toolCallId" in e ? e.toolCallId : (e as { message: { toolCallId: string } }).message.toolCallId}`)).toEqual([
+      "tool_execution_start:a",
+      "tool_execution_start:b",
+      "tool_execution_end:b",
+      "tool_execution_end:a",
+      "message_end:a",
+      "message_end:b",
+    ]);
+    expect(seen[1]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult"]);
+  });
+
+  test("a sequential tool makes the whole batch run one call at a time", async () => {
+    const order: string[] = [];
+    const slow = tool("slow", async (args) => {
+      order.push(`start ${args.ms}`);
+      await Bun.sleep(Number(args.ms));
+      order.push(`end ${args.ms}`);
+      return "ok";
+    }, { executionMode: "sequential" });
+    const { session } = makeSession(
+      [{ calls: [{ id: "a", name: "slow", arguments: { ms: 30 } }, { id: "b", name: "slow", arguments: { ms: 1 } }] }, { text: "done" }],
+      [slow],
+    );
+    await session.prompt("go");
+    expect(order).toEqual(["start 30", "end 30", "start 1", "end 1"]);
+  });
+
+  test("a tool that throws becomes an error result; the run goes on", async () => {
+    const broken = tool("broken", async () => {
+      throw new Error("disk on fire");
+    });
+    const { session, seen } = makeSession([{ calls: [{ id: "a", name: "broken", arguments: {} }] }, { text: "sorry" }], [broken]);
+    await session.prompt("go");
+    expect(seen[1]!.messages[2]).toMatchObject({ role: "toolResult", isError: true, content: [{ type: "text", text: "disk on fire" }] });
+  });
+
+  test("when every result asks to terminate, the model is not called again", async () => {
+    const final = tool("final", async () => "bye", {});
+    const terminating: AnyTool = { ...final, async execute() { return { content: [{ type: "text", text: "bye" }], terminate: true }; } };
+    const { session, seen } = makeSession([{ calls: [{ id: "a", name: "final", arguments: {} }] }, { text: "never" }], [terminating]);
+    await session.prompt("go");
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe("queues", () => {
+  test("steering arrives after the turn's tools, before the next answer; follow-ups when it would stop", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { session, events, seen } = makeSession([
+      { calls: [{ id: "a", name: "sleep", arguments: { ms: 1 } }], gate },
+      { text: "after steering" },
+      { text: "after follow-up" },
+    ]);
+    const run = session.prompt("start");
+    await Bun.sleep(10);
+    session.steer("steer me");
+    await session.prompt("later please", { streamingBehavior: "followUp" });
+    expect(events.filter((e) => e.type === "queue_update").at(-1)).toEqual({ type: "queue_update", steering: ["steer me"], followUp: ["later please"] });
+    release();
+    await run;
+    expect(seen.map((c) => c.messages.map((m) => m.role).join(","))).toEqual([
+      "user",
+      "user,assistant,toolResult,user",
+      "user,assistant,toolResult,user,assistant,user",
+    ]);
+    const texts = seen[2]!.messages.filter((m) => m.role === "user").map((m) => (m.content as { text: string }[])[0]!.text);
+    expect(texts).toEqual(["start", "steer me", "later please"]);
+  });
+
+  test("a prompt while busy without a behaviour is refused", async () => {
+    let release!: () => void;
+    const { session } = makeSession([{ text: "x", gate: new Promise<void>((r) => (release = r)) }]);
+    const run = session.prompt("one");
+    await Bun.sleep(5);
+    await expect(session.prompt("two")).rejects.toThrow("Agent is already processing");
+    release();
+    await run;
+  });
+
+  test("abort stops the stream, saves the partial answer as aborted, and gives back the queue in order", async () => {
+    const { session, store } = makeSession([{ text: "never", gate: new Promise(() => {}) }]);
+    const run = session.prompt("one");
+    await Bun.sleep(5);
+    session.steer("first steer");
+    session.followUp("then this");
+    session.steer("second steer");
+    const restored = await session.abort();
+    await run;
+    expect(restored).toEqual(["first steer", "second steer", "then this"]);
+    expect(session.steering.length + session.followUps.length).toBe(0);
+    const last = store.buildContext().messages.at(-1);
+    expect(last).toMatchObject({ role: "assistant", stopReason: "aborted" });
+  });
+
+  test("'all' mode delivers every queued steering message at once", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { session, seen } = makeSession([{ text: "first", gate }, { text: "second" }], [], { mode: "all" });
+    const run = session.prompt("go");
+    await Bun.sleep(5);
+    session.steer("s1");
+    session.steer("s2");
+    release();
+    await run;
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+  });
+});
+
+describe("model and thinking", () => {
+  test("switching to a reasoning model records the change and its clamped level", () => {
+    const { session, events, store } = makeSession([]);
+    session.setModel({ ...MODEL, id: "thinker", reasoning: true });
+    expect(session.thinkingLevel).toBe("medium");
+    expect(events).toContainEqual({ type: "thinking_level_changed", level: "medium" });
+    const types = store.tree.records.map((r) => r.type);
+    expect(types.slice(-2)).toEqual(["model_change", "thinking_level_change"]);
+    session.setThinkingLevel("medium");
+    expect(store.tree.records).toHaveLength(types.length);
+  });
+});

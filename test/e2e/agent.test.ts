@@ -1,0 +1,198 @@
+/**
+ * The agent end to end, through the built binary: retries, failures, aborts, invalid tool
+ * arguments and a missing key — each leaves the session file as a person would want it.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pigBinary } from "../helpers/binary.ts";
+import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import type { Script } from "../helpers/fake-llm/server.ts";
+
+const worlds: PigWorld[] = [];
+afterAll(async () => {
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+const FAST_RETRY = { retry: { enabled: true, maxRetries: 2, baseDelayMs: 20 } };
+
+async function world(script: Script, options: WorldOptions = {}): Promise<PigWorld> {
+  const w = await createWorld({ ...options, llm: { script } });
+  worlds.push(w);
+  return w;
+}
+
+/** The entries of the only session file the run wrote. */
+function sessionEntries(w: PigWorld): Record<string, unknown>[] {
+  const root = join(w.agentDir, "sessions");
+  const [dir] = readdirSync(root);
+  const [file] = readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"));
+  return readFileSync(join(root, dir!, file!), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+}
+
+function messages(w: PigWorld): Record<string, unknown>[] {
+  return sessionEntries(w)
+    .filter((e) => e.type === "message")
+    .map((e) => e.message as Record<string, unknown>);
+}
+
+describe("retries", () => {
+  test("a 429 then a 500 are retried with backoff, and the answer arrives", async () => {
+    const w = await world(
+      [{ error: { status: 429, message: "slow down" } }, { error: { status: 500, message: "boom" } }, { text: "finally" }],
+      { settings: FAST_RETRY },
+    );
+    const result = await w.run(["--mode", "json", "go"]);
+    expect(result.code).toBe(0);
+    const events = result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const retries = events.filter((e) => e.type.startsWith("auto_retry"));
+    expect(retries).toEqual([
+      { type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 20, errorMessage: "429 slow down" },
+      { type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 40, errorMessage: "500 boom" },
+      { type: "auto_retry_end", success: true, attempt: 2 },
+    ]);
+    expect(w.llm.requests).toHaveLength(3);
+    // Every failed attempt stays in the file, chained before the answer.
+    const stored = messages(w);
+    expect(stored.map((m) => m.stopReason ?? m.role)).toEqual(["user", "error", "error", "stop"]);
+    // The failed attempts are not sent to the model again.
+    expect(JSON.stringify(w.llm.requests[2]!.body)).not.toContain("slow down");
+  });
+
+  test("when retries run out the error is reported and the exit code is 1", async () => {
+    const w = await world([{ error: { status: 503, message: "down" }, repeat: 3 }], { settings: FAST_RETRY });
+    const result = await w.run(["-p", "go"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("503 down\n");
+    expect(w.llm.requests).toHaveLength(3);
+    expect(messages(w).filter((m) => m.role === "assistant")).toHaveLength(3);
+  });
+
+  test("a server asking to wait longer than allowed fails at once with a clear message", async () => {
+    const w = await world([{ error: { status: 429, message: "later", headers: { "retry-after": "600" } } }], {
+      settings: { retry: { ...FAST_RETRY.retry, provider: { maxRetryDelayMs: 1000 } } },
+    });
+    const result = await w.run(["-p", "go"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("600");
+    expect(result.stderr).toContain("maxRetryDelayMs");
+    expect(w.llm.requests).toHaveLength(1);
+  });
+
+  test("non-transient errors (400) are not retried", async () => {
+    const w = await world([{ error: { status: 400, message: "bad request body" } }], { settings: FAST_RETRY });
+    const result = await w.run(["-p", "go"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("400 bad request body\n");
+    expect(w.llm.requests).toHaveLength(1);
+  });
+});
+
+describe("broken streams", () => {
+  test("a disconnect mid-stream keeps the partial text, marks it an error, and is retried", async () => {
+    const w = await world(
+      [{ text: "this answer is cut off in the middle", chunkSize: 4, disconnectAfterChunks: 3 }, { text: "second try" }],
+      { settings: FAST_RETRY },
+    );
+    const result = await w.run(["-p", "go"]);
+    expect(result.stdout).toBe("second try\n");
+    const [failed] = messages(w).filter((m) => m.role === "assistant");
+    expect(failed).toMatchObject({ stopReason: "error", errorMessage: "terminated" });
+    // The server's first chunk only opens the message; two text chunks arrived before the cut.
+    expect(failed!.content).toEqual([{ type: "text", text: "this ans" }]);
+  });
+
+  test("an error event mid-stream is persisted with the text so far", async () => {
+    const w = await world([{ text: "partial then boom", midStreamError: "exploded" }], { settings: { retry: { enabled: false } } });
+    const result = await w.run(["-p", "go"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("exploded\n");
+    expect(messages(w).at(-1)).toMatchObject({ stopReason: "error", errorMessage: "exploded" });
+  });
+});
+
+describe("tools", () => {
+  test("invalid arguments go back to the model as an error result it can fix", async () => {
+    const w = await world([
+      { toolCalls: [{ name: "read", arguments: { offset: "not a number" } }] },
+      { toolCalls: [{ name: "write", arguments: { path: "ok.txt", content: "fixed" } }] },
+      { text: "done" },
+    ]);
+    const result = await w.run(["-p", "go"]);
+    expect(result.code).toBe(0);
+    const [firstResult] = messages(w).filter((m) => m.role === "toolResult");
+    expect(firstResult).toMatchObject({ toolName: "read", isError: true });
+    const text = (firstResult!.content as { text: string }[])[0]!.text;
+    expect(text).toStartWith('Validation failed for tool "read":');
+    expect(text).toContain("path");
+    expect(text).toContain('Received arguments:\n{\n  "offset": "not a number"\n}');
+    expect(readFileSync(join(w.cwd, "ok.txt"), "utf8")).toBe("fixed");
+  });
+
+  test("an unknown tool is reported to the model", async () => {
+    const w = await world([{ toolCalls: [{ name: "teleport", arguments: {} }] }, { text: "ok then" }]);
+    await w.run(["-p", "go"]);
+    const [toolResult] = messages(w).filter((m) => m.role === "toolResult");
+    expect(toolResult).toMatchObject({ isError: true, content: [{ type: "text", text: "Tool teleport not found" }] });
+  });
+});
+
+describe("abort", () => {
+  async function interrupted(script: Script, waitFor: (w: PigWorld) => boolean) {
+    const w = await world(script);
+    const proc = Bun.spawn([pigBinary(), "--mode", "json", "go"], { cwd: w.cwd, env: w.env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const started = Date.now();
+    while (!waitFor(w) && Date.now() - started < 10_000) await Bun.sleep(20);
+    await Bun.sleep(150);
+    proc.kill("SIGINT");
+    const code = await proc.exited;
+    const stdout = await new Response(proc.stdout).text();
+    return { w, code, stdout, elapsed: Date.now() - started };
+  }
+
+  test("Ctrl+C mid-stream saves the partial answer as aborted", async () => {
+    const { w, code } = await interrupted([{ text: "streaming slowly forever and ever", chunkSize: 4, stallAfterChunks: 2 }], (w) => w.llm.requests.length > 0);
+    expect(code).toBe(130);
+    expect(messages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted" });
+  });
+
+  test("Ctrl+C mid-tool kills the command and records the result", async () => {
+    const { w, code, elapsed } = await interrupted(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "echo started; sleep 30" } }] }, { text: "never" }],
+      (w) => w.llm.requests.length > 0,
+    );
+    expect(code).toBe(130);
+    expect(elapsed).toBeLessThan(10_000);
+    const toolResult = messages(w).find((m) => m.role === "toolResult");
+    expect(toolResult).toMatchObject({ toolName: "bash", isError: true });
+    expect(JSON.stringify(toolResult!.content)).toContain("Command aborted");
+    expect(w.llm.requests).toHaveLength(1);
+  });
+});
+
+describe("keys", () => {
+  test("no key for the provider: one clear message naming the variable, exit code 1", async () => {
+    const w = await createWorld({});
+    worlds.push(w);
+    const result = await w.run(["--provider", "anthropic", "-p", "hi"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("No API key found for anthropic");
+    expect(result.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(result.stderr).toContain("models.json");
+    expect(w.llm.requests).toHaveLength(0);
+  });
+
+  test("--api-key supplies the key for this run", async () => {
+    const w = await world([{ text: "keyed" }]);
+    const models = JSON.parse(readFileSync(join(w.agentDir, "models.json"), "utf8"));
+    delete models.providers.fake.apiKey;
+    models.providers.fake.apiKey = "!false";
+    await Bun.write(join(w.agentDir, "models.json"), JSON.stringify(models));
+    const result = await w.run(["--model", "fake/fake-model", "--api-key", "sk-from-flag", "-p", "hi"]);
+    expect(result.stdout).toBe("keyed\n");
+    expect(w.llm.requests[0]!.headers.authorization).toBe("Bearer sk-from-flag");
+  });
+});

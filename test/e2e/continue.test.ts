@@ -1,0 +1,77 @@
+/**
+ * Continuing every session file Pi wrote: `pig --session <copy> -p "NEXT: …"` must send the
+ * request Pi sent for the same file (model and thinking restored, context rebuilt, messages
+ * converted), up to ids, paths and our own wording.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { blankOwnWords, Normalizer } from "../helpers/normalize.ts";
+import { createWorld, type FixtureApi, type PigWorld } from "../helpers/pig-env.ts";
+import { FIXTURES } from "../helpers/tmp.ts";
+
+const worlds: PigWorld[] = [];
+afterAll(async () => {
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+interface Case {
+  file: string;
+  api?: FixtureApi;
+  args?: string[];
+  input?: ("text" | "image")[];
+  contextWindow?: number;
+}
+
+const CASES: Case[] = [
+  { file: "01-basic-text" },
+  { file: "02-builtin-tools", args: ["--tools", "read,write,edit,bash,grep,find,ls"] },
+  { file: "03-model-thinking-name" },
+  { file: "04-errors-retry-abort" },
+  { file: "05-bash-execution" },
+  { file: "06-compaction-manual" },
+  { file: "07-compaction-auto", contextWindow: 20000 },
+  { file: "08-branching-tree" },
+  { file: "09-fork-clone" },
+  { file: "09-fork-clone.fork" },
+  { file: "09-fork-clone.clone" },
+  { file: "10-extension-entries" },
+  { file: "11-anthropic-messages", api: "anthropic-messages", args: ["--model", "fake-reasoner", "--thinking", "high"] },
+  { file: "12-openai-responses", api: "openai-responses", args: ["--model", "fake-reasoner", "--thinking", "high"] },
+  { file: "13-images", input: ["text", "image"] },
+];
+
+describe.each(CASES)("continue $file", (c) => {
+  test("sends the request Pi sent", async () => {
+    const world = await createWorld({
+      ...(c.api ? { api: c.api } : {}),
+      ...(c.input ? { input: c.input } : {}),
+      ...(c.contextWindow ? { contextWindow: c.contextWindow } : {}),
+      llm: { mode: "text" },
+    });
+    worlds.push(world);
+    const fixtureName = c.file.split(".")[0]!;
+    const fixtureCwd = `/home/dev/fx/${fixtureName}/work`;
+    // The copy runs in our working directory: only its header's cwd is changed.
+    const lines = readFileSync(join(FIXTURES, `${c.file}.jsonl`), "utf8").split("\n");
+    lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), cwd: world.cwd });
+    const copy = join(world.cwd, "session-copy.jsonl");
+    writeFileSync(copy, lines.join("\n"));
+
+    const result = await world.run(["--session", copy, ...(c.args ?? []), "-p", "NEXT: continue from this session"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("ok\n");
+
+    const expected = JSON.parse(readFileSync(join(FIXTURES, "wire", `${c.file}.next-request.json`), "utf8"));
+    const first = world.llm.requests[0]!;
+    expect(first.path).toBe(expected.path);
+    const ours = new Normalizer([[world.cwd, fixtureCwd]]).value(blankOwnWords(first.body as Record<string, unknown>));
+    const theirs = new Normalizer().value(blankOwnWords(expected.body));
+    expect(ours).toEqual(theirs);
+
+    // The continued file keeps every byte it had; pig only appended.
+    const after = readFileSync(copy, "utf8");
+    expect(after.startsWith(lines.join("\n"))).toBe(true);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The conversations real Pi 0.73.1 had with the fake server, replayed through the built pig
+ * binary: the requests pig sends and the events it prints must be Pi's, up to ids, paths, usage,
+ * timestamps and the text in our own words (system prompt, tool descriptions).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { blankOwnWords, eventEssence, Normalizer, sortParallelEnds } from "../helpers/normalize.ts";
+import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import { FIXTURES } from "../helpers/tmp.ts";
+
+const WIRE = join(FIXTURES, "wire");
+const worlds: PigWorld[] = [];
+afterAll(async () => {
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+function readJsonl(path: string): Record<string, unknown>[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+}
+
+const RED_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==", "base64");
+const BLUE_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAD0lEQVR4nGNgYPgPQzAWADXeBfvilmCeAAAAAElFTkSuQmCC", "base64");
+
+interface Replay {
+  name: string;
+  args: string[];
+  world: WorldOptions;
+  events: boolean;
+}
+
+const REPLAYS: Replay[] = [
+  { name: "01-basic-text", args: ["-p", "hello"], world: {}, events: false },
+  {
+    name: "02-builtin-tools",
+    args: ["--tools", "read,write,edit,bash,grep,find,ls", "--mode", "json", "Create notes.txt, edit it, and explore the project."],
+    world: {
+      files: {
+        "src/app.js": "export function add(a, b) {\n  return a + b;\n}\n// TODO: subtract\n",
+        "src/util.js": "// TODO: helpers\nexport const id = (x) => x;\n",
+      },
+    },
+    events: true,
+  },
+  {
+    name: "11-anthropic-messages",
+    args: ["--model", "fake-reasoner", "--thinking", "high", "--mode", "json", "run a command"],
+    world: { api: "anthropic-messages" },
+    events: true,
+  },
+  {
+    name: "12-openai-responses",
+    args: ["--model", "fake-reasoner", "--thinking", "high", "--mode", "json", "run a command"],
+    world: { api: "openai-responses" },
+    events: true,
+  },
+  {
+    name: "13-images",
+    args: ["--mode", "json", "@red.png", "Describe this image, then read blue.png"],
+    world: { input: ["text", "image"], files: { "red.png": RED_PNG, "blue.png": BLUE_PNG } },
+    events: true,
+  },
+];
+
+async function replay(r: Replay) {
+  const world = await createWorld({ ...r.world, llm: { script: join(FIXTURES, `${r.name}.script.json`) } });
+  worlds.push(world);
+  const result = await world.run(r.args);
+  const fixtureCwd = `/home/dev/fx/${r.name}/work`;
+  return { world, result, fixtureCwd };
+}
+
+describe.each(REPLAYS)("replay $name", (r) => {
+  test("sends the requests Pi sent and prints what Pi printed", async () => {
+    const { world, result, fixtureCwd } = await replay(r);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+
+    const ours = new Normalizer([[world.cwd, fixtureCwd]]);
+    const theirs = new Normalizer();
+    const expected = readJsonl(join(WIRE, `${r.name}.requests.jsonl`));
+    expect(world.llm.requests.map((q) => q.path)).toEqual(expected.map((q) => q.path as string));
+    world.llm.requests.forEach((request, i) => {
+      const want = theirs.value(blankOwnWords(expected[i]!.body as Record<string, unknown>));
+      const got = ours.value(blankOwnWords(request.body as Record<string, unknown>));
+      expect({ request: i, body: got }).toEqual({ request: i, body: want });
+    });
+
+    if (r.events) {
+      const ourEvents = result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+      const piEvents = readJsonl(join(WIRE, `${r.name}.events.jsonl`));
+      expect(ourEvents[0]).toMatchObject({ type: "session", version: 3, cwd: world.cwd });
+      const essence = (events: Record<string, unknown>[], n: Normalizer) =>
+        sortParallelEnds(
+          events
+            .map(eventEssence)
+            .filter((e) => e !== undefined)
+            .map((e) => n.value(e) as Record<string, unknown>),
+        );
+      expect(essence(ourEvents, new Normalizer([[world.cwd, fixtureCwd]]))).toEqual(essence(piEvents, new Normalizer()));
+    } else {
+      expect(result.stdout).toBe(readFileSync(join(WIRE, `${r.name}.stdout.txt`), "utf8"));
+    }
+  });
+});

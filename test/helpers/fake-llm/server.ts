@@ -1,0 +1,206 @@
+/**
+ * A local fake LLM HTTP server for end-to-end tests and benchmarks. It speaks OpenAI Chat
+ * Completions, Anthropic Messages and OpenAI Responses (chosen by request path), answers from a
+ * `.script.json` script (format: fixtures README) or, in "text" mode, with "ok" to everything,
+ * and logs every model request the way the fixtures' `*.requests.jsonl` do.
+ *
+ *   const llm = await startFakeLlm({ script: "test/fixtures/pi-0.73.1/01-basic-text.script.json" });
+ *   // OpenAI base URL: `${llm.url}/v1`; Anthropic base URL: llm.url
+ *   await llm.close();
+ */
+import { anthropicFrames } from "./anthropic.ts";
+import { chatFrames } from "./chat.ts";
+import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
+import { responsesFrames } from "./responses.ts";
+import {
+  loadScriptFile,
+  parseScript,
+  type LoadedScript,
+  type Script,
+  ScriptCursor,
+  type Selection,
+  type Served,
+  textModeSelection,
+} from "./script.ts";
+import { frameStream } from "./stream.ts";
+
+export type { Api } from "./common.ts";
+export type { Script, ScriptResponse, Served } from "./script.ts";
+
+/** One model request, as in the fixtures' `*.requests.jsonl` (`seq` starts at 1). */
+export interface RecordedRequest {
+  seq: number;
+  /** ISO time of arrival. */
+  time: string;
+  api: Api;
+  method: string;
+  /** URL path without the query, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** The parsed JSON body (the raw text if it is not JSON). */
+  body: unknown;
+  served: Served;
+}
+
+export interface FakeLlmOptions {
+  /** A script, or the path of a `.script.json` file. Default: no responses, so every answer is the fallback "ok". */
+  script?: Script | string;
+  /** "text": stateless, every request gets the text "ok" (how the fixtures' next-request runs were made). */
+  mode?: "script" | "text";
+  /** Default 0: a free port. The server only ever listens on 127.0.0.1. */
+  port?: number;
+  /** Called for every recorded request, e.g. to write a request log while a benchmark runs. */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+export interface FakeLlm {
+  /** `http://127.0.0.1:PORT`, without a trailing slash or `/v1`. */
+  url: string;
+  /** Every model request so far, in arrival order (model list requests are not logged). */
+  requests: RecordedRequest[];
+  /** Ends stalled streams, drops open connections and stops listening. */
+  close(): Promise<void>;
+  /** Replaces the script (fresh consumption state) and switches to script mode. */
+  setScript(script: Script | string): void;
+}
+
+const MODEL_ID = "fake-model";
+
+function routeOf(method: string, path: string): Api | "models" | undefined {
+  if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
+  if (method === "POST" && path.endsWith("/messages")) return "anthropic";
+  if (method === "POST" && path.endsWith("/responses")) return "responses";
+  if (method === "GET" && path.endsWith("/models")) return "models";
+  return undefined;
+}
+
+function loadScript(script: Script | string | undefined): LoadedScript {
+  if (script === undefined) return parseScript([]);
+  return typeof script === "string" ? loadScriptFile(script) : parseScript(script);
+}
+
+function parseBody(raw: string): unknown {
+  if (raw === "") return null;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Anthropic's SDK sends `anthropic-version`; its model list has another shape than OpenAI's. */
+function modelsResponse(request: Request): Response {
+  if (request.headers.has("anthropic-version")) {
+    return Response.json({
+      data: [{ type: "model", id: MODEL_ID, display_name: MODEL_ID, created_at: "2025-01-01T00:00:00Z" }],
+      has_more: false,
+      first_id: MODEL_ID,
+      last_id: MODEL_ID,
+    });
+  }
+  return Response.json({
+    object: "list",
+    data: [{ id: MODEL_ID, object: "model", created: 1735689600, owned_by: "fake" }],
+  });
+}
+
+function requestIdHeader(api: Api, ids: IdMaker): Record<string, string> {
+  return api === "anthropic" ? { "request-id": ids.next("req_fake_") } : { "x-request-id": ids.next("req_fake_") };
+}
+
+export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  let mode = options.mode ?? "script";
+  let cursor = new ScriptCursor(loadScript(options.script));
+  const requests: RecordedRequest[] = [];
+  // Request ids use their own counter so they do not shift the response/item ids Pi stores.
+  const ids = new IdMaker();
+  const requestIds = new IdMaker();
+  const openStreams = new Set<() => void>();
+
+  async function answer(api: Api, selection: Selection, raw: string, body: unknown): Promise<Response> {
+    const { response } = selection;
+    if (response.delayMs) await Bun.sleep(response.delayMs);
+    if (response.error) {
+      return Response.json(errorBody(api, response.error), {
+        status: response.error.status,
+        headers: { ...requestIdHeader(api, requestIds), ...response.error.headers },
+      });
+    }
+    const plan = makePlan(response, raw, body, selection.chunkSize);
+    const frames =
+      api === "chat"
+        ? chatFrames(plan, body, ids)
+        : api === "anthropic"
+          ? anthropicFrames(plan, ids)
+          : responsesFrames(plan, body, ids);
+    const stream = frameStream(
+      frames,
+      {
+        chunkDelayMs: response.chunkDelayMs ?? 0,
+        stallAfterChunks: response.stallAfterChunks,
+        disconnectAfterChunks: response.disconnectAfterChunks,
+      },
+      openStreams,
+    );
+    return new Response(stream, {
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        ...requestIdHeader(api, requestIds),
+      },
+    });
+  }
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: options.port ?? 0,
+    // Stalled streams and long delays must not be cut by Bun's default 10 s idle timeout.
+    idleTimeout: 0,
+    development: false,
+    async fetch(request) {
+      const url = new URL(request.url);
+      const route = routeOf(request.method, url.pathname);
+      if (route === "models") return modelsResponse(request);
+      if (route === undefined) {
+        const message = `The fake LLM server has no ${request.method} ${url.pathname}`;
+        return Response.json(errorBody("chat", { status: 404, message }), { status: 404 });
+      }
+      const time = new Date().toISOString();
+      const raw = await request.text();
+      const body = parseBody(raw);
+      const selection = mode === "text" ? textModeSelection() : cursor.next(raw);
+      const record: RecordedRequest = {
+        seq: requests.length + 1,
+        time,
+        api: route,
+        method: request.method,
+        path: url.pathname,
+        headers: Object.fromEntries(request.headers),
+        body,
+        served: selection.served,
+      };
+      requests.push(record);
+      options.onRequest?.(record);
+      return answer(route, selection, raw, body);
+    },
+    error(error) {
+      return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {
+        status: 500,
+      });
+    },
+  });
+
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    async close() {
+      for (const stop of [...openStreams]) stop();
+      await server.stop(true);
+    },
+    setScript(script) {
+      cursor = new ScriptCursor(loadScript(script));
+      mode = "script";
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBashTool, type BashDetails } from "../../src/tools/bash.ts";
+import type { ToolResult } from "../../src/tools/types.ts";
+import { tempDir } from "../helpers/tmp.ts";
+import { errorOf, makeContext, run, textOf } from "./helpers.ts";
+
+const bash = createBashTool();
+
+/** Whether a process with this pid is still running (a zombie waiting to be reaped is not). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(check: () => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await Bun.sleep(20);
+  }
+  return check();
+}
+
+describe("bash output", () => {
+  test("returns stdout and stderr merged in the order they were written", async () => {
+    const ctx = makeContext();
+    const result = await run(bash, { command: "echo one; echo two >&2; echo three" }, ctx);
+    expect(textOf(result)).toBe("one\ntwo\nthree\n");
+    expect(result.details).toBeUndefined();
+  });
+
+  test("runs in the session directory", async () => {
+    const ctx = makeContext();
+    const result = await run(bash, { command: "pwd -P" }, ctx);
+    expect(textOf(result)).toBe(`${realpathSync(ctx.cwd)}\n`);
+  });
+
+  test("says (no output) for a silent command", async () => {
+    expect(textOf(await run(bash, { command: "true" }, makeContext()))).toBe("(no output)");
+  });
+
+  test("fails with the output and the exit code", async () => {
+    const ctx = makeContext();
+    expect(await errorOf(run(bash, { command: "echo oops >&2; exit 3" }, ctx))).toBe("oops\n\n\nCommand exited with code 3");
+    expect(await errorOf(run(bash, { command: "exit 2" }, ctx))).toBe("(no output)\n\nCommand exited with code 2");
+  });
+
+  test("puts <agentDir>/bin first on PATH", async () => {
+    const ctx = makeContext();
+    const result = await run(bash, { command: 'echo "$PATH"' }, ctx);
+    expect(textOf(result).split(":")[0]).toBe(join(ctx.agentDir, "bin"));
+  });
+
+  test("finds commands installed in <agentDir>/bin", async () => {
+    const ctx = makeContext();
+    mkdirSync(join(ctx.agentDir, "bin"));
+    writeFileSync(join(ctx.agentDir, "bin", "pig-hello"), "#!/bin/sh\necho hello from bin\n", { mode: 0o755 });
+    expect(textOf(await run(bash, { command: "pig-hello" }, ctx))).toBe("hello from bin\n");
+  });
+
+  test("reads nothing from stdin", async () => {
+    const result = await run(bash, { command: "cat; echo done" }, makeContext());
+    expect(textOf(result)).toBe("done\n");
+  });
+
+  test("prepends the configured command prefix", async () => {
+    const tool = createBashTool({ shellCommandPrefix: "greeting=prefixed" });
+    expect(textOf(await run(tool, { command: 'echo "$greeting"' }, makeContext()))).toBe("prefixed\n");
+  });
+
+  test("refuses a configured shell that does not exist", async () => {
+    const tool = createBashTool({ shellPath: "/nonexistent/shell" });
+    expect(await errorOf(run(tool, { command: "true" }, makeContext()))).toBe("Custom shell path not found: /nonexistent/shell");
+  });
+
+  test("refuses a working directory that does not exist", async () => {
+    const ctx = makeContext(join(tempDir(), "gone"));
+    expect(await errorOf(run(bash, { command: "true" }, ctx))).toBe(
+      `Working directory does not exist: ${ctx.cwd}\nCannot execute bash commands.`,
+    );
+  });
+});
+
+describe("bash truncation", () => {
+  test("keeps the last 2000 lines, numbered over the whole output, with the full output saved", async () => {
+    const result = await run(bash, { command: "seq 1 3000" }, makeContext());
+    const text = textOf(result);
+    const details = result.details as BashDetails;
+    expect(text.startsWith("1002\n")).toBe(true);
+    expect(details.fullOutputPath).toMatch(new RegExp(`^${tmpdir()}/pi-bash-[0-9a-f]{16}\\.log$`));
+    expect(text.endsWith(`3000\n\n\n[Showing lines 1002-3001 of 3001. Full output: ${details.fullOutputPath}]`)).toBe(true);
+    expect(readFileSync(details.fullOutputPath as string, "utf8")).toBe(Bun.spawnSync(["seq", "1", "3000"]).stdout.toString());
+    expect(details.truncation?.totalLines).toBe(3001);
+    expect(details.truncation?.truncatedBy).toBe("lines");
+    rmSync(details.fullOutputPath as string);
+  });
+
+  test("reports the byte limit when a big line is dropped", async () => {
+    const result = await run(bash, { command: "head -c 200000 /dev/zero | tr '\\0' x; echo; echo end" }, makeContext());
+    const details = result.details as BashDetails;
+    expect(textOf(result)).toBe(`end\n\n\n[Showing lines 2-3 of 3 (50.0KB limit). Full output: ${details.fullOutputPath}]`);
+    expect(readFileSync(details.fullOutputPath as string).length).toBe(200005);
+    rmSync(details.fullOutputPath as string);
+  });
+
+  test("shows the end of a single huge line, with its size", async () => {
+    const result = await run(bash, { command: "head -c 300000 /dev/zero | tr '\\0' y" }, makeContext());
+    const details = result.details as BashDetails;
+    const text = textOf(result);
+    expect(text.startsWith("y".repeat(51200) + "\n\n[Showing last 50.0KB of line 1 (line is 293.0KB). Full output: ")).toBe(true);
+    expect(details.truncation?.lastLinePartial).toBe(true);
+    expect(existsSync(details.fullOutputPath as string)).toBe(true);
+    rmSync(details.fullOutputPath as string);
+  });
+
+  test("counts every line of a long output even after the kept tail was trimmed", async () => {
+    // ~600 KB over 60000 lines: far more than the kept tail.
+    const result = await run(bash, { command: "seq 100001 160000" }, makeContext());
+    const details = result.details as BashDetails;
+    expect(details.truncation?.totalLines).toBe(60001);
+    expect(textOf(result)).toContain("[Showing lines 58002-60001 of 60001. Full output: ");
+    rmSync(details.fullOutputPath as string);
+  });
+});
+
+describe("bash streaming", () => {
+  test("sends an empty update first, then the output so far", async () => {
+    const updates: ToolResult<BashDetails | undefined>[] = [];
+    await run(bash, { command: "echo hi; sleep 0.3; echo there" }, makeContext(), { updates });
+    expect(updates[0]).toEqual({ content: [], details: undefined });
+    const texts = updates.slice(1).map((u) => textOf(u));
+    expect(texts).toContain("hi\n");
+    expect(texts[texts.length - 1]).toBe("hi\nthere\n");
+    expect(updates[1]?.details).toEqual({});
+  });
+
+  test("sends updates at most every 100 ms", async () => {
+    const updates: { at: number }[] = [];
+    await bash.execute(
+      "id",
+      { command: "for i in $(seq 1 40); do echo $i; sleep 0.01; done" },
+      new AbortController().signal,
+      () => updates.push({ at: Date.now() }),
+      makeContext(),
+    );
+    // The first update is the empty start; the last one is sent when the command ends.
+    const streamed = updates.slice(1, -1);
+    const gaps = streamed.slice(1).map((u, i) => u.at - (streamed[i]?.at ?? 0));
+    expect(streamed.length).toBeGreaterThan(2);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(95);
+  });
+});
+
+describe("bash ending", () => {
+  test("aborting kills the command's whole process group and reports the output so far", async () => {
+    const ctx = makeContext();
+    const pidFile = join(ctx.cwd, "child.pid");
+    const controller = new AbortController();
+    const pending = run(bash, { command: `echo hi; sleep 30 & echo $! > ${pidFile}; wait` }, ctx, { signal: controller.signal });
+    expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n"))).toBe(true);
+    const started = Date.now();
+    controller.abort();
+    expect(await errorOf(pending)).toBe("hi\n\n\nCommand aborted");
+    expect(Date.now() - started).toBeLessThan(1000);
+    const child = Number(readFileSync(pidFile, "utf8"));
+    expect(await waitUntil(() => !alive(child))).toBe(true);
+  });
+
+  test("a timeout kills the command and says after how long", async () => {
+    const started = Date.now();
+    const message = await errorOf(run(bash, { command: "echo start; sleep 30", timeout: 0.3 }, makeContext()));
+    expect(message).toBe("start\n\n\nCommand timed out after 0.3 seconds");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  test("a timeout without output reports only the timeout", async () => {
+    expect(await errorOf(run(bash, { command: "sleep 30", timeout: 0.2 }, makeContext()))).toBe("Command timed out after 0.2 seconds");
+  });
+
+  test("an already aborted call runs nothing", async () => {
+    const ctx = makeContext();
+    const controller = new AbortController();
+    controller.abort();
+    expect(await errorOf(run(bash, { command: `touch ${join(ctx.cwd, "ran")}` }, ctx, { signal: controller.signal }))).toBe(
+      "Command aborted",
+    );
+    expect(existsSync(join(ctx.cwd, "ran"))).toBe(false);
+  });
+
+  test("returns promptly when a background child keeps the output pipe open", async () => {
+    const ctx = makeContext();
+    const started = Date.now();
+    const result = await run(bash, { command: `sleep 30 & echo $! > ${join(ctx.cwd, "bg.pid")}; echo started` }, ctx);
+    expect(textOf(result)).toBe("started\n");
+    expect(Date.now() - started).toBeLessThan(1500);
+    process.kill(Number(readFileSync(join(ctx.cwd, "bg.pid"), "utf8")), "SIGKILL");
+  });
+
+  test("returns promptly when a daemonized child escapes the process group", async () => {
+    const ctx = makeContext();
+    const pidFile = join(ctx.cwd, "daemon.pid");
+    const started = Date.now();
+    const result = await run(bash, { command: `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 30' & sleep 0.1; echo parent done` }, ctx);
+    expect(textOf(result)).toBe("parent done\n");
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(await waitUntil(() => existsSync(pidFile))).toBe(true);
+    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+  });
+});
