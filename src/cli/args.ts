@@ -39,7 +39,6 @@ const FLAGS: Record<string, FlagSpec> = {
   "--no-tools": { key: "noTools", kind: "boolean" },
   "-nt": { key: "noTools", kind: "boolean" },
   "--exclude-tools": { key: "excludeTools", kind: "string" },
-  "--verbose": { key: "verbose", kind: "boolean" },
 };
 
 const CliArgsSchema = v.object({
@@ -61,7 +60,6 @@ const CliArgsSchema = v.object({
   tools: v.optional(v.string()),
   noTools: v.optional(v.boolean()),
   excludeTools: v.optional(v.string()),
-  verbose: v.optional(v.boolean()),
   files: v.array(v.string()),
   messages: v.array(v.string()),
 });

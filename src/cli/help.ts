@@ -34,7 +34,6 @@ Prompt and tools:
   -t, --tools <a,b,...>            Tools to enable (read, bash, edit, write, grep, find, ls)
       --exclude-tools <a,b,...>    Tools to leave out
   -nt, --no-tools                  No tools at all
-      --verbose                    More detail on stderr
 
   -h, --help                       Show this help
   -v, --version                    Print the version
