@@ -34,6 +34,8 @@ export interface AgentSessionOptions {
   toolExecution?: "parallel" | "sequential";
   /** The streaming function for an API (injectable for tests). */
   streamFor: (model: Model) => StreamFunction;
+  /** Rewrites typed input before it is sent or queued (`/skill:name`, prompt templates). */
+  expandInput?: (text: string) => string;
 }
 
 export type Listener = (event: PigEvent) => void;
@@ -177,12 +179,13 @@ export class AgentSession {
    */
   async prompt(text: string, options: { images?: Image[]; streamingBehavior?: "steer" | "followUp" } = {}): Promise<void> {
     if (this.running) {
+      // Queued input is expanded when it is queued (upstream: no input event for queued text).
       if (options.streamingBehavior === "steer") return this.steer(text, options.images);
       if (options.streamingBehavior === "followUp") return this.followUp(text, options.images);
       throw new PromptError("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
     }
     this.preflight();
-    const prompts: AgentMessage[] = [userMessage(text, options.images)];
+    const prompts: AgentMessage[] = [userMessage(this.expand(text), options.images)];
     // Steering typed while idle goes right after the prompt.
     prompts.push(...this.take(this.steering));
     await this.start(prompts);
@@ -204,13 +207,17 @@ export class AgentSession {
     return run;
   }
 
+  private expand(text: string): string {
+    return this.options.expandInput ? this.options.expandInput(text) : text;
+  }
+
   steer(text: string, images?: Image[]): void {
-    this.steering.push({ text, message: userMessage(text, images) });
+    this.steering.push({ text, message: userMessage(this.expand(text), images) });
     this.emitQueue();
   }
 
   followUp(text: string, images?: Image[]): void {
-    this.followUps.push({ text, message: userMessage(text, images) });
+    this.followUps.push({ text, message: userMessage(this.expand(text), images) });
     this.emitQueue();
   }
 

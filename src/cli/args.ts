@@ -39,6 +39,17 @@ const FLAGS: Record<string, FlagSpec> = {
   "--no-tools": { key: "noTools", kind: "boolean" },
   "-nt": { key: "noTools", kind: "boolean" },
   "--exclude-tools": { key: "excludeTools", kind: "string" },
+  "--skill": { key: "skill", kind: "list" },
+  "--no-skills": { key: "noSkills", kind: "boolean" },
+  "-ns": { key: "noSkills", kind: "boolean" },
+  "--prompt-template": { key: "promptTemplate", kind: "list" },
+  "--no-prompt-templates": { key: "noPromptTemplates", kind: "boolean" },
+  "-np": { key: "noPromptTemplates", kind: "boolean" },
+  "--no-context-files": { key: "noContextFiles", kind: "boolean" },
+  "-nc": { key: "noContextFiles", kind: "boolean" },
+  "--trust": { key: "trust", kind: "boolean" },
+  "--no-trust": { key: "noTrust", kind: "boolean" },
+  "--verbose": { key: "verbose", kind: "boolean" },
 };
 
 const CliArgsSchema = v.object({
@@ -60,6 +71,14 @@ const CliArgsSchema = v.object({
   tools: v.optional(v.string()),
   noTools: v.optional(v.boolean()),
   excludeTools: v.optional(v.string()),
+  skill: v.optional(v.array(v.string())),
+  noSkills: v.optional(v.boolean()),
+  promptTemplate: v.optional(v.array(v.string())),
+  noPromptTemplates: v.optional(v.boolean()),
+  noContextFiles: v.optional(v.boolean()),
+  trust: v.optional(v.boolean()),
+  noTrust: v.optional(v.boolean()),
+  verbose: v.optional(v.boolean()),
   files: v.array(v.string()),
   messages: v.array(v.string()),
 });
@@ -136,6 +155,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     throw new UsageError("--no-session cannot be combined with --session or --continue");
   }
   if (args.session && args.continue) throw new UsageError("--session and --continue cannot be combined");
+  if (args.trust && args.noTrust) throw new UsageError("--trust and --no-trust cannot be combined");
   return args;
 }
 

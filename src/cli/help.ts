@@ -35,6 +35,15 @@ Prompt and tools:
       --exclude-tools <a,b,...>    Tools to leave out
   -nt, --no-tools                  No tools at all
 
+Resources:
+      --skill <path>               Load a skill (file or directory; repeatable)
+  -ns, --no-skills                 Only skills given with --skill
+      --prompt-template <path>     Load prompt templates (file or directory; repeatable)
+  -np, --no-prompt-templates       Only templates given with --prompt-template
+  -nc, --no-context-files          Do not read AGENTS.md / CLAUDE.md
+      --trust / --no-trust         Use (or skip) this project's .pig/ resources for this run
+      --verbose                    Print the startup report (what was loaded) on stderr
+
   -h, --help                       Show this help
   -v, --version                    Print the version
 

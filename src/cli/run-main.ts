@@ -37,8 +37,9 @@ async function runNonInteractive(
 ): Promise<number> {
   const { createRuntime } = await import("./runtime.ts");
   const { PromptError } = await import("../agent/session.ts");
-  const runtime = createRuntime(args, { cwd });
-  for (const warning of runtime.warnings) process.stderr.write(`pig: warning: ${warning}\n`);
+  const runtime = await createRuntime(args, { cwd, interactive: false });
+  if (args.verbose) process.stderr.write(`${runtime.report}\n`);
+  for (const warning of runtime.warnings) process.stderr.write(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
   const { session } = runtime;
   const { killRunningCommands } = await import("../tools/index.ts");
   const stop = (code: number) => () => {

@@ -2,14 +2,20 @@
  * From command-line arguments to a ready `AgentSession`: settings, models and keys, the session
  * file (new, continued or named), the tools and the system prompt.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { AgentSession } from "../agent/session.ts";
 import { matchModels, parseModelPattern } from "../ai/model-select.ts";
 import { PROVIDER_DEFAULT_MODEL } from "../ai/models.ts";
 import { ModelRegistry } from "../ai/registry.ts";
 import { streamFor } from "../ai/stream.ts";
 import type { Model } from "../ai/types.ts";
-import { loadSettings, retrySettings, type Settings } from "../resources/settings.ts";
+import { ensureDocs } from "../resources/docs.ts";
+import { inputExpander, loadResources, skillsBlock, type LoadedResources } from "../resources/load-resources.ts";
+import { retrySettings } from "../resources/settings.ts";
+import { SettingsStore } from "../resources/settings-store.ts";
+import { formatStartupReport } from "../resources/startup-report.ts";
+import { decideTrust } from "../resources/trust.ts";
+import { VERSION } from "../version.ts";
 import { buildSystemPrompt } from "../resources/system-prompt.ts";
 import { mostRecentSession, resolveSession } from "../session/catalog.ts";
 import type { ThinkingLevel } from "../session/format.ts";
@@ -22,23 +28,20 @@ import { CliError } from "./errors.ts";
 
 export interface Runtime {
   session: AgentSession;
-  settings: Settings;
+  settings: SettingsStore;
+  resources: LoadedResources;
+  /** Problems worth a line on stderr (always shown). */
   warnings: string[];
+  /** The startup report (`--verbose`, and interactive mode). */
+  report: string;
 }
 
 export interface RuntimeOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
-}
-
-/** A flag value that names an existing file stands for the file's text. */
-function textOrFile(value: string): string {
-  try {
-    if (existsSync(value)) return readFileSync(value, "utf8");
-  } catch {
-    // Not readable as a file: the value is the text.
-  }
-  return value;
+  /** Whether the run may ask questions (trust). */
+  interactive: boolean;
+  color?: boolean;
 }
 
 /** Picks the model named by `--provider` / `--model`; throws a clear error when none matches. */
@@ -83,23 +86,27 @@ function openStore(args: CliArgs, cwd: string, dir: string, agent: string): Sess
   return SessionStore.create({ cwd, dir });
 }
 
-export function createRuntime(args: CliArgs, options: RuntimeOptions): Runtime {
+async function trustAndSettings(args: CliArgs, cwd: string, agent: string, interactive: boolean) {
+  const flag = args.trust ? true : args.noTrust ? false : undefined;
+  const trust = await decideTrust({ cwd, agentDir: agent, interactive, ...(flag !== undefined ? { flag } : {}) });
+  const settings = SettingsStore.load({ agentDir: agent, cwd, includeProject: trust.trusted });
+  return { trust, settings };
+}
+
+export async function createRuntime(args: CliArgs, options: RuntimeOptions): Promise<Runtime> {
   const env = options.env ?? process.env;
   const agent = defaultAgentDir(env);
   const warnings: string[] = [];
-  const loaded = loadSettings(agent, options.cwd, false);
-  warnings.push(...loaded.diagnostics.map((d) => d.message));
-  const settings = loaded.settings;
   const registry = new ModelRegistry({ agentDir: agent, env });
   warnings.push(...registry.errors);
-
   const chosen = modelFromArgs(args, registry, warnings);
   if (args.apiKey) {
     if (!chosen.model) throw new CliError("--api-key requires a model to be specified via --model or --provider");
     registry.setRuntimeKey(chosen.model.provider, args.apiKey);
   }
 
-  const dir = resolveSessionDir(options.cwd, { flag: args.sessionDir, setting: settings.sessionDir, env });
+  let { trust, settings } = await trustAndSettings(args, options.cwd, agent, options.interactive);
+  const dir = resolveSessionDir(options.cwd, { flag: args.sessionDir, setting: settings.settings.sessionDir, env });
   const store = openStore(args, options.cwd, dir, agent);
   // A session opened by name runs where it was started (upstream 0.73.1); --continue stays here.
   const cwd = args.session && store.cwd ? store.cwd : options.cwd;
@@ -109,36 +116,59 @@ export function createRuntime(args: CliArgs, options: RuntimeOptions): Runtime {
       `Stored session working directory does not exist: ${cwd}\nSession file: ${store.path}\nCurrent working directory: ${options.cwd}`,
     );
   }
+  if (cwd !== options.cwd) ({ trust, settings } = await trustAndSettings(args, cwd, agent, options.interactive));
+  if (trust.message) warnings.push(trust.message);
+  warnings.push(...trust.diagnostics, ...settings.drainDiagnostics().map((d) => d.message));
+  const effective = settings.settings;
+
+  const resources = loadResources({
+    cwd,
+    agentDir: agent,
+    trusted: trust.trusted,
+    userSettings: settings.global,
+    projectSettings: trust.trusted ? settings.project : {},
+    flags: {
+      ...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
+      ...(args.appendSystemPrompt ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
+      ...(args.skill ? { skills: args.skill } : {}),
+      ...(args.promptTemplate ? { promptTemplates: args.promptTemplate } : {}),
+      noSkills: args.noSkills ?? false,
+      noPromptTemplates: args.noPromptTemplates ?? false,
+      noContextFiles: args.noContextFiles ?? false,
+    },
+  });
+
   const context = store.buildContext();
   const hasMessages = context.messages.length > 0;
-
   let model = chosen.model;
   if (!model && hasMessages && context.model) {
     const restored = registry.find(context.model.provider, context.model.modelId);
     if (restored && registry.hasKey(restored.provider)) model = restored;
     else warnings.push(`Could not restore model ${context.model.provider}/${context.model.modelId}`);
   }
-  if (!model && settings.defaultProvider && settings.defaultModel) model = registry.find(settings.defaultProvider, settings.defaultModel);
+  if (!model && effective.defaultProvider && effective.defaultModel) model = registry.find(effective.defaultProvider, effective.defaultModel);
   model ??= registry.defaultModel();
 
   const hasLevelEntry = store.branchRecords().some((r) => r.type === "thinking_level_change");
   const thinking: ThinkingLevel =
-    args.thinking ?? chosen.thinking ?? (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (settings.defaultThinkingLevel ?? "medium"));
+    args.thinking ??
+    chosen.thinking ??
+    (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (effective.defaultThinkingLevel ?? "medium"));
 
   const all = createBuiltinTools({
-    ...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
-    ...(settings.shellCommandPrefix ? { shellCommandPrefix: settings.shellCommandPrefix } : {}),
-    autoResizeImages: settings.images?.autoResize ?? true,
+    ...(effective.shellPath ? { shellPath: effective.shellPath } : {}),
+    ...(effective.shellCommandPrefix ? { shellCommandPrefix: effective.shellCommandPrefix } : {}),
+    autoResizeImages: effective.images?.autoResize ?? true,
   });
   const selection = selectTools(all, {
-    tools: toolList(args.tools) ?? settings.defaultTools,
+    tools: toolList(args.tools) ?? effective.defaultTools,
     noTools: args.noTools ?? false,
     exclude: toolList(args.excludeTools) ?? [],
   });
   warnings.push(...selection.warnings);
 
-  const customPrompt = args.systemPrompt !== undefined ? textOrFile(args.systemPrompt) : undefined;
-  const appendPrompt = args.appendSystemPrompt?.map(textOrFile).join("\n\n");
+  const docsDir = ensureDocs(agent);
+  const block = skillsBlock(resources);
   const session = new AgentSession({
     store,
     registry,
@@ -149,15 +179,35 @@ export function createRuntime(args: CliArgs, options: RuntimeOptions): Runtime {
       buildSystemPrompt({
         cwd,
         tools,
-        ...(customPrompt !== undefined ? { customPrompt } : {}),
-        ...(appendPrompt ? { appendPrompt } : {}),
+        ...(resources.customPrompt !== undefined ? { customPrompt: resources.customPrompt } : {}),
+        ...(resources.appendPrompt ? { appendPrompt: resources.appendPrompt } : {}),
+        contextFiles: resources.contextFiles,
+        ...(block ? { skillsBlock: block } : {}),
+        ...(docsDir ? { docsDir } : {}),
       }),
     cwd,
     agentDir: agent,
-    retry: retrySettings(settings),
-    ...(settings.steeringMode ? { steeringMode: settings.steeringMode } : {}),
-    ...(settings.followUpMode ? { followUpMode: settings.followUpMode } : {}),
+    retry: retrySettings(effective),
+    ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
+    ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     streamFor,
+    expandInput: inputExpander(resources, (message) => process.stderr.write(`pig: warning: ${message}\n`)),
   });
-  return { session, settings, warnings };
+  const report = formatStartupReport(
+    {
+      version: VERSION,
+      ...(model ? { model: `${model.provider}/${model.id}` } : {}),
+      thinkingLevel: session.thinkingLevel,
+      cwd,
+      session: { ...(store.path ? { path: store.path } : {}), continued: hasMessages },
+      contextFiles: resources.contextFiles,
+      skills: resources.skills.map((s) => ({ name: s.name, path: s.filePath })),
+      templates: resources.templates.map((t) => ({ name: t.name, path: t.filePath })),
+      extensions: [],
+      diagnostics: resources.diagnostics,
+      trust: { trusted: trust.trusted, reason: trust.reason },
+    },
+    { color: options.color ?? false },
+  );
+  return { session, settings, resources, warnings, report };
 }

@@ -3,64 +3,97 @@
  * (`<cwd>/.pig/settings.json`) as upstream: for each project key, two plain objects merge one
  * level deep, anything else replaces. A file that is not valid JSON or has a wrong-typed value
  * is reported (file, place, what was expected) and that scope is ignored for the run.
+ *
+ * Writing lives in settings-store.ts; this module only reads, validates and fills defaults.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
+import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
 import { JsoncError, parseJsonc } from "../util/jsonc.ts";
 
 const QueueMode = v.picklist(["all", "one-at-a-time"]);
 const nonNegative = v.pipe(v.number(), v.minValue(0));
+const strings = v.array(v.string());
+const opt = v.optional;
 
+/** A package source, or an object that filters which of its resources load. */
+const PackageEntry = v.union([
+  v.string(),
+  v.looseObject({
+    source: v.string(),
+    extensions: opt(strings),
+    skills: opt(strings),
+    prompts: opt(strings),
+    themes: opt(strings),
+  }),
+]);
+
+// Loose objects everywhere: keys pig does not know (newer Pi versions, extensions) survive a
+// load/write round trip untouched.
 export const SettingsSchema = v.looseObject({
-  defaultProvider: v.optional(v.string()),
-  defaultModel: v.optional(v.string()),
-  defaultThinkingLevel: v.optional(v.picklist(THINKING_LEVELS)),
-  transport: v.optional(v.picklist(["sse", "websocket", "websocket-cached", "auto"])),
-  steeringMode: v.optional(QueueMode),
-  followUpMode: v.optional(QueueMode),
-  theme: v.optional(v.string()),
-  compaction: v.optional(
-    v.looseObject({
-      enabled: v.optional(v.boolean()),
-      reserveTokens: v.optional(nonNegative),
-      keepRecentTokens: v.optional(nonNegative),
-    }),
+  defaultProvider: opt(v.string()),
+  defaultModel: opt(v.string()),
+  defaultThinkingLevel: opt(v.picklist(THINKING_LEVELS)),
+  transport: opt(v.picklist(["sse", "websocket", "websocket-cached", "auto"])),
+  steeringMode: opt(QueueMode),
+  followUpMode: opt(QueueMode),
+  theme: opt(v.string()),
+  compaction: opt(
+    v.looseObject({ enabled: opt(v.boolean()), reserveTokens: opt(nonNegative), keepRecentTokens: opt(nonNegative) }),
   ),
-  branchSummary: v.optional(
-    v.looseObject({ reserveTokens: v.optional(nonNegative), skipPrompt: v.optional(v.boolean()) }),
-  ),
-  retry: v.optional(
+  branchSummary: opt(v.looseObject({ reserveTokens: opt(nonNegative), skipPrompt: opt(v.boolean()) })),
+  retry: opt(
     v.looseObject({
-      enabled: v.optional(v.boolean()),
-      maxRetries: v.optional(nonNegative),
-      baseDelayMs: v.optional(nonNegative),
-      provider: v.optional(
-        v.looseObject({
-          timeoutMs: v.optional(nonNegative),
-          maxRetries: v.optional(nonNegative),
-          maxRetryDelayMs: v.optional(nonNegative),
-        }),
+      enabled: opt(v.boolean()),
+      maxRetries: opt(nonNegative),
+      baseDelayMs: opt(nonNegative),
+      provider: opt(
+        v.looseObject({ timeoutMs: opt(nonNegative), maxRetries: opt(nonNegative), maxRetryDelayMs: opt(nonNegative) }),
       ),
     }),
   ),
-  hideThinkingBlock: v.optional(v.boolean()),
-  shellPath: v.optional(v.string()),
-  shellCommandPrefix: v.optional(v.string()),
-  quietStartup: v.optional(v.boolean()),
-  packages: v.optional(v.array(v.union([v.string(), v.looseObject({ source: v.string() })]))),
-  extensions: v.optional(v.array(v.string())),
-  skills: v.optional(v.array(v.string())),
-  prompts: v.optional(v.array(v.string())),
-  themes: v.optional(v.array(v.string())),
-  enableSkillCommands: v.optional(v.boolean()),
-  images: v.optional(v.looseObject({ autoResize: v.optional(v.boolean()), blockImages: v.optional(v.boolean()) })),
-  enabledModels: v.optional(v.array(v.string())),
-  doubleEscapeAction: v.optional(v.picklist(["tree", "fork", "none"])),
-  thinkingBudgets: v.optional(v.record(v.string(), v.number())),
-  sessionDir: v.optional(v.string()),
-  defaultTools: v.optional(v.array(v.string())),
+  hideThinkingBlock: opt(v.boolean()),
+  shellPath: opt(v.string()),
+  shellCommandPrefix: opt(v.string()),
+  quietStartup: opt(v.boolean()),
+  npmCommand: opt(strings),
+  collapseChangelog: opt(v.boolean()),
+  lastChangelogVersion: opt(v.string()),
+  enableInstallTelemetry: opt(v.boolean()),
+  packages: opt(v.array(PackageEntry)),
+  extensions: opt(strings),
+  skills: opt(strings),
+  prompts: opt(strings),
+  themes: opt(strings),
+  enableSkillCommands: opt(v.boolean()),
+  terminal: opt(
+    v.looseObject({
+      showImages: opt(v.boolean()),
+      imageWidthCells: opt(v.number()),
+      clearOnShrink: opt(v.boolean()),
+      showTerminalProgress: opt(v.boolean()),
+    }),
+  ),
+  images: opt(v.looseObject({ autoResize: opt(v.boolean()), blockImages: opt(v.boolean()) })),
+  enabledModels: opt(strings),
+  doubleEscapeAction: opt(v.picklist(["tree", "fork", "none"])),
+  treeFilterMode: opt(v.picklist(["default", "no-tools", "user-only", "labeled-only", "all"])),
+  thinkingBudgets: opt(
+    v.looseObject({ minimal: opt(nonNegative), low: opt(nonNegative), medium: opt(nonNegative), high: opt(nonNegative) }),
+  ),
+  // Ranges (0–3, 3–20) are clamped when read rather than rejected: out of range is not worth
+  // ignoring the whole file for.
+  editorPaddingX: opt(v.number()),
+  autocompleteMaxVisible: opt(v.number()),
+  showHardwareCursor: opt(v.boolean()),
+  markdown: opt(v.looseObject({ codeBlockIndent: opt(v.string()) })),
+  warnings: opt(v.looseObject({ anthropicExtraUsage: opt(v.boolean()) })),
+  sessionDir: opt(v.string()),
+  /** pig only: tool names active by default. */
+  defaultTools: opt(strings),
 });
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
@@ -71,11 +104,11 @@ export interface SettingsDiagnostic {
 
 type Json = Record<string, unknown>;
 
-function isPlainObject(value: unknown): value is Json {
+export function isPlainObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Upstream's load-time renames of old keys. */
+/** Upstream's load-time renames of old keys. Returns a new object; the input is not changed. */
 export function migrateSettings(raw: Json): Json {
   const out: Json = { ...raw };
   if ("queueMode" in out && !("steeringMode" in out)) {
@@ -88,53 +121,127 @@ export function migrateSettings(raw: Json): Json {
   }
   if (isPlainObject(out.skills)) {
     const old = out.skills;
-    if (typeof old.enableSkillCommands === "boolean" && !("enableSkillCommands" in out)) out.enableSkillCommands = old.enableSkillCommands;
-    out.skills = Array.isArray(old.customDirectories) ? old.customDirectories : [];
+    if (old.enableSkillCommands !== undefined && out.enableSkillCommands === undefined) {
+      out.enableSkillCommands = old.enableSkillCommands;
+    }
+    // An empty or missing directory list leaves no `skills` key at all, as upstream.
+    if (Array.isArray(old.customDirectories) && old.customDirectories.length > 0) out.skills = old.customDirectories;
+    else delete out.skills;
   }
   if (isPlainObject(out.retry) && "maxDelayMs" in out.retry) {
     const { maxDelayMs, ...retry } = out.retry;
-    const provider = isPlainObject(retry.provider) ? retry.provider : {};
-    out.retry = { ...retry, provider: { maxRetryDelayMs: maxDelayMs, ...provider } };
+    const provider = isPlainObject(retry.provider) ? retry.provider : undefined;
+    // An explicit new-style value wins over the old one; the old key goes either way.
+    if (typeof maxDelayMs === "number" && (provider?.maxRetryDelayMs ?? null) === null) {
+      retry.provider = { ...provider, maxRetryDelayMs: maxDelayMs };
+    }
+    out.retry = retry;
   }
   return out;
 }
 
-/** Reads one settings file: `{}` when absent; undefined (with a diagnostic) when unusable. */
-export function readSettingsFile(path: string, diagnostics: SettingsDiagnostic[]): Settings | undefined {
-  if (!existsSync(path)) return {};
+/** How reading one settings file went. `unreadable`/`syntax` scopes must never be written. */
+export type SettingsProblem = "unreadable" | "syntax" | "type";
+
+export interface SettingsFileResult {
+  /** Validated, migrated settings; `{}` for an absent file, undefined when unusable. */
+  settings: Settings | undefined;
+  problem?: SettingsProblem;
+  diagnostic?: SettingsDiagnostic;
+}
+
+const IGNORED = "the settings in this file are ignored for this run";
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return `line ${line}, column ${offset - (before.lastIndexOf("\n") + 1) + 1}`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: "a string",
+  boolean: "true or false",
+  number: "a number",
+  Array: "a list",
+  Object: "an object",
+};
+
+/** valibot's `expected` ("(string | Object)", ">=0", "boolean") in words. */
+export function expectedWords(expected: string | null | undefined): string {
+  if (!expected) return "a valid value";
+  if (expected.startsWith(">=")) return `a number ≥ ${expected.slice(2)}`;
+  const options = expected.replace(/^\((.*)\)$/, "$1").split(" | ");
+  return options.map((option) => TYPE_WORDS[option] ?? option).join(" or ");
+}
+
+function describeIssue(issue: v.BaseIssue<unknown>, text: string): string {
+  const dotPath = v.getDotPath(issue);
+  const key = dotPath ? `"${dotPath}"` : "the top level";
+  const keys = issue.path?.map((item) => item.key as string | number) ?? [];
+  const tree = keys.length > 0 ? parseTree(text) : undefined;
+  const node = tree ? findNodeAtLocation(tree, keys) : undefined;
+  const where = node ? ` (${lineColumn(text, node.offset)})` : "";
+  return `${key}${where} must be ${expectedWords(issue.expected)}, not ${issue.received}`;
+}
+
+/** Reads, parses, migrates and validates one file, saying exactly what went wrong. */
+export function readSettingsScope(path: string): SettingsFileResult {
+  if (!existsSync(path)) return { settings: {} };
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const message = `${path}: cannot be read (${(error as Error).message}); ${IGNORED}`;
+    return { settings: undefined, problem: "unreadable", diagnostic: { path, message } };
+  }
+  // An empty file counts as `{}`, as upstream (a fresh `touch settings.json` is not an error).
+  if (text.trim() === "") return { settings: {} };
   let raw: unknown;
   try {
-    raw = parseJsonc(readFileSync(path, "utf8"));
+    raw = parseJsonc(text);
   } catch (error) {
     const where = error instanceof JsoncError ? error.message : (error as Error).message;
-    diagnostics.push({ path, message: `${path}: not valid JSON: ${where}; its settings are ignored for this run` });
-    return undefined;
+    const message = `${path}: not valid JSON: ${where}; ${IGNORED}`;
+    return { settings: undefined, problem: "syntax", diagnostic: { path, message } };
   }
   if (!isPlainObject(raw)) {
-    diagnostics.push({ path, message: `${path}: expected a JSON object; its settings are ignored for this run` });
-    return undefined;
+    const message = `${path}: expected a JSON object ({ … }) at the top level; ${IGNORED}`;
+    return { settings: undefined, problem: "syntax", diagnostic: { path, message } };
   }
   const result = v.safeParse(SettingsSchema, migrateSettings(raw));
   if (!result.success) {
-    const issue = result.issues[0]!;
-    const key = v.getDotPath(issue) ?? "(top level)";
-    diagnostics.push({
-      path,
-      message: `${path}: "${key}": ${issue.message}; its settings are ignored for this run`,
-    });
-    return undefined;
+    const issues = result.issues.slice(0, 5).map((issue) => describeIssue(issue, text));
+    const more = result.issues.length > 5 ? ` (and ${result.issues.length - 5} more)` : "";
+    const message = `${path}: ${issues.join("; ")}${more}; ${IGNORED}`;
+    return { settings: undefined, problem: "type", diagnostic: { path, message } };
   }
-  return result.output;
+  return { settings: result.output };
+}
+
+/** Reads one settings file: `{}` when absent; undefined (with a diagnostic) when unusable. */
+export function readSettingsFile(path: string, diagnostics: SettingsDiagnostic[]): Settings | undefined {
+  const result = readSettingsScope(path);
+  if (result.diagnostic) diagnostics.push(result.diagnostic);
+  return result.settings;
 }
 
 /** Project settings over global ones: nested objects merge one level, everything else replaces. */
 export function mergeSettings(global: Settings, project: Settings): Settings {
   const out: Json = { ...global };
   for (const [key, value] of Object.entries(project)) {
+    if (value === undefined) continue;
     const base = out[key];
     out[key] = isPlainObject(base) && isPlainObject(value) ? { ...base, ...value } : value;
   }
   return out as Settings;
+}
+
+export function globalSettingsPath(agentDir: string): string {
+  return join(agentDir, "settings.json");
+}
+
+export function projectSettingsPath(cwd: string): string {
+  return join(cwd, ".pig", "settings.json");
 }
 
 export interface LoadedSettings {
@@ -146,10 +253,41 @@ export interface LoadedSettings {
 
 export function loadSettings(agentDir: string, cwd: string, includeProject: boolean): LoadedSettings {
   const diagnostics: SettingsDiagnostic[] = [];
-  const global = readSettingsFile(join(agentDir, "settings.json"), diagnostics) ?? {};
-  const project = includeProject ? (readSettingsFile(join(cwd, ".pig", "settings.json"), diagnostics) ?? {}) : {};
+  const global = readSettingsFile(globalSettingsPath(agentDir), diagnostics) ?? {};
+  const project = includeProject ? (readSettingsFile(projectSettingsPath(cwd), diagnostics) ?? {}) : {};
   return { settings: mergeSettings(global, project), global, project, diagnostics };
 }
+
+// ---- Defaults and accessors -------------------------------------------------------------------
+
+/** The value of every setting pig reads when no file sets it (upstream 0.73.1 defaults). */
+export const settingsDefaults = {
+  defaultThinkingLevel: "medium",
+  transport: "auto",
+  steeringMode: "one-at-a-time",
+  followUpMode: "one-at-a-time",
+  compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
+  branchSummary: { reserveTokens: 16384, skipPrompt: false },
+  retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, provider: { maxRetryDelayMs: 60_000 } },
+  hideThinkingBlock: false,
+  quietStartup: false,
+  collapseChangelog: false,
+  enableInstallTelemetry: true,
+  enableSkillCommands: true,
+  terminal: { showImages: true, imageWidthCells: 60, clearOnShrink: false, showTerminalProgress: false },
+  images: { autoResize: true, blockImages: false },
+  doubleEscapeAction: "tree",
+  treeFilterMode: "default",
+  editorPaddingX: 0,
+  autocompleteMaxVisible: 5,
+  showHardwareCursor: false,
+  markdown: { codeBlockIndent: "  " },
+  warnings: { anthropicExtraUsage: true },
+} as const;
+
+type Mode = (typeof settingsDefaults)["steeringMode"] | "all";
+type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+type Env = Record<string, string | undefined>;
 
 export interface RetrySettings {
   enabled: boolean;
@@ -160,14 +298,133 @@ export interface RetrySettings {
 
 export function retrySettings(settings: Settings): RetrySettings {
   const retry = settings.retry ?? {};
+  const d = settingsDefaults.retry;
   return {
-    enabled: retry.enabled ?? true,
-    maxRetries: retry.maxRetries ?? 3,
-    baseDelayMs: retry.baseDelayMs ?? 2000,
+    enabled: retry.enabled ?? d.enabled,
+    maxRetries: retry.maxRetries ?? d.maxRetries,
+    baseDelayMs: retry.baseDelayMs ?? d.baseDelayMs,
     provider: {
       ...(retry.provider?.timeoutMs !== undefined ? { timeoutMs: retry.provider.timeoutMs } : {}),
       ...(retry.provider?.maxRetries !== undefined ? { maxRetries: retry.provider.maxRetries } : {}),
-      maxRetryDelayMs: retry.provider?.maxRetryDelayMs ?? 60_000,
+      maxRetryDelayMs: retry.provider?.maxRetryDelayMs ?? d.provider.maxRetryDelayMs,
     },
+  };
+}
+
+export interface CompactionSettings {
+  enabled: boolean;
+  reserveTokens: number;
+  keepRecentTokens: number;
+}
+
+export function compactionSettings(settings: Settings): CompactionSettings {
+  return { ...settingsDefaults.compaction, ...defined(settings.compaction) } as CompactionSettings;
+}
+
+export function branchSummarySettings(settings: Settings): { reserveTokens: number; skipPrompt: boolean } {
+  return { ...settingsDefaults.branchSummary, ...defined(settings.branchSummary) } as {
+    reserveTokens: number;
+    skipPrompt: boolean;
+  };
+}
+
+function defined(value: Json | undefined): Json {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined));
+}
+
+function clamp(value: number | undefined, min: number, max: number, fallback: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
+  return Math.max(min, Math.min(max, Math.floor(value)));
+}
+
+function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
+}
+
+/** Every setting pig reads, with defaults filled in and ranges clamped. */
+export interface EffectiveSettings {
+  defaultProvider?: string;
+  defaultModel?: string;
+  /** The level used when neither the session, the model pattern nor a flag gives one. */
+  defaultThinkingLevel: ThinkingLevel;
+  transport: "sse" | "websocket" | "websocket-cached" | "auto";
+  steeringMode: Mode;
+  followUpMode: Mode;
+  theme?: string;
+  compaction: CompactionSettings;
+  branchSummary: { reserveTokens: number; skipPrompt: boolean };
+  retry: RetrySettings;
+  hideThinkingBlock: boolean;
+  shellPath?: string;
+  shellCommandPrefix?: string;
+  quietStartup: boolean;
+  npmCommand?: string[];
+  collapseChangelog: boolean;
+  lastChangelogVersion?: string;
+  enableInstallTelemetry: boolean;
+  enableSkillCommands: boolean;
+  terminal: { showImages: boolean; imageWidthCells: number; clearOnShrink: boolean; showTerminalProgress: boolean };
+  images: { autoResize: boolean; blockImages: boolean };
+  enabledModels?: string[];
+  doubleEscapeAction: "tree" | "fork" | "none";
+  treeFilterMode: "default" | "no-tools" | "user-only" | "labeled-only" | "all";
+  thinkingBudgets?: { minimal?: number; low?: number; medium?: number; high?: number };
+  editorPaddingX: number;
+  autocompleteMaxVisible: number;
+  showHardwareCursor: boolean;
+  codeBlockIndent: string;
+  warnings: { anthropicExtraUsage: boolean };
+  /** `~` expanded. */
+  sessionDir?: string;
+}
+
+/**
+ * Fills defaults. `PI_CLEAR_ON_SHRINK=1` and `PI_HARDWARE_CURSOR=1` keep upstream's hard-coded
+ * names and apply only when the setting is absent.
+ */
+export function effectiveSettings(s: Settings, env: Env = process.env, home: string = homedir()): EffectiveSettings {
+  const d = settingsDefaults;
+  const t = s.terminal ?? {};
+  return {
+    defaultProvider: s.defaultProvider,
+    defaultModel: s.defaultModel,
+    defaultThinkingLevel: s.defaultThinkingLevel ?? d.defaultThinkingLevel,
+    transport: s.transport ?? d.transport,
+    steeringMode: s.steeringMode ?? d.steeringMode,
+    followUpMode: s.followUpMode ?? d.followUpMode,
+    theme: s.theme,
+    compaction: compactionSettings(s),
+    branchSummary: branchSummarySettings(s),
+    retry: retrySettings(s),
+    hideThinkingBlock: s.hideThinkingBlock ?? d.hideThinkingBlock,
+    shellPath: s.shellPath,
+    shellCommandPrefix: s.shellCommandPrefix,
+    quietStartup: s.quietStartup ?? d.quietStartup,
+    npmCommand: s.npmCommand ? [...s.npmCommand] : undefined,
+    collapseChangelog: s.collapseChangelog ?? d.collapseChangelog,
+    lastChangelogVersion: s.lastChangelogVersion,
+    enableInstallTelemetry: s.enableInstallTelemetry ?? d.enableInstallTelemetry,
+    enableSkillCommands: s.enableSkillCommands ?? d.enableSkillCommands,
+    terminal: {
+      showImages: t.showImages ?? d.terminal.showImages,
+      imageWidthCells: clamp(t.imageWidthCells, 1, Number.MAX_SAFE_INTEGER, d.terminal.imageWidthCells),
+      clearOnShrink: t.clearOnShrink ?? env.PI_CLEAR_ON_SHRINK === "1",
+      showTerminalProgress: t.showTerminalProgress ?? d.terminal.showTerminalProgress,
+    },
+    images: {
+      autoResize: s.images?.autoResize ?? d.images.autoResize,
+      blockImages: s.images?.blockImages ?? d.images.blockImages,
+    },
+    enabledModels: s.enabledModels ? [...s.enabledModels] : undefined,
+    doubleEscapeAction: s.doubleEscapeAction ?? d.doubleEscapeAction,
+    treeFilterMode: s.treeFilterMode ?? d.treeFilterMode,
+    thinkingBudgets: s.thinkingBudgets,
+    editorPaddingX: clamp(s.editorPaddingX, 0, 3, d.editorPaddingX),
+    autocompleteMaxVisible: clamp(s.autocompleteMaxVisible, 3, 20, d.autocompleteMaxVisible),
+    showHardwareCursor: s.showHardwareCursor ?? env.PI_HARDWARE_CURSOR === "1",
+    codeBlockIndent: s.markdown?.codeBlockIndent ?? d.markdown.codeBlockIndent,
+    warnings: { anthropicExtraUsage: s.warnings?.anthropicExtraUsage ?? d.warnings.anthropicExtraUsage },
+    sessionDir: s.sessionDir ? expandHome(s.sessionDir, home) : undefined,
   };
 }

@@ -1,0 +1,227 @@
+// The agent loop in print mode, against a fake LLM server started in this process (instant answers):
+//   1. `pig -p hello` vs `pi -p hello`: spawn → first model request, and total wall time (1 turn);
+//   2. a 50-turn tool loop (50 sequential `bash true` calls, then a final text) vs the 1-turn run:
+//      per-turn overhead = (t50 − t1) / (extra model requests, i.e. 50);
+//   3. peak RSS of the 50-turn run;
+//   4. `--version`, as in startup.ts, so the ratios above can be read against the start-up floor.
+// Both agents get the same isolated agent dir contents (one provider `fake`, openai-completions).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import { cleanup, commonArgs, ensurePi, fmtMB, fmtMs, maxRss, median, medianMs, piEnv, pigEnv, printSummary, requirePig, type RunOptions, runOnce, type RunSample, shellLine, timeBoth, type SummaryRow } from "./pi-install.ts";
+
+const TOOL_TURNS = 50;
+const PROMPT = "hello";
+const ONE_TURN: Script = { responses: [{ text: "ok" }] };
+const TOOL_LOOP: Script = { responses: [{ toolCalls: [{ name: "bash", arguments: { command: "true" } }], repeat: TOOL_TURNS }, { text: "done" }] };
+const VERSION_RUNS = 10;
+
+const args = commonArgs({ runs: 5, warmup: 1 });
+const pig = args.piOnly ? undefined : requirePig();
+const pi = ensurePi();
+const work = mkdtempSync(join(tmpdir(), "pig-bench-agent-"));
+
+// The server runs in this process, so a request is timestamped on the same clock as the spawn.
+let arrivals: number[] = [];
+const llm: FakeLlm = await startFakeLlm({
+  script: ONE_TURN,
+  onRequest: () => {
+    arrivals.push(performance.now());
+  },
+});
+
+type Name = "pig" | "pi";
+interface AgentSide {
+  name: Name;
+  cmd: readonly string[];
+  opts: RunOptions;
+  /** The same command with the env that matters, for the summary. */
+  line: string;
+}
+
+interface AgentSample extends RunSample {
+  /** Spawn → first model request arrives at the fake server. */
+  firstRequestMs: number;
+  /** performance.now() of each model request's arrival during this run. */
+  arrivals: number[];
+}
+
+try {
+  const cwd = join(work, "cwd");
+  mkdirSync(cwd);
+  const agentDirs = { pig: join(work, "agent-pig"), pi: join(work, "agent-pi") };
+  for (const dir of Object.values(agentDirs)) writeAgentDir(dir, `${llm.url}/v1`);
+
+  const piExtraEnv = { PI_OFFLINE: "1", PI_TELEMETRY: "0", PI_SKIP_VERSION_CHECK: "1" };
+  const pigSide: AgentSide | undefined =
+    pig === undefined
+      ? undefined
+      : {
+          name: "pig",
+          cmd: [pig, "-p", PROMPT],
+          opts: { env: pigEnv(agentDirs.pig), cwd },
+          line: shellLine([pig, "-p", PROMPT], { PIG_CODING_AGENT_DIR: agentDirs.pig }),
+        };
+  const piSide: AgentSide = {
+    name: "pi",
+    cmd: [pi.bin, "-p", PROMPT],
+    opts: { env: { ...piEnv(agentDirs.pi), ...piExtraEnv }, cwd },
+    line: shellLine([pi.bin, "-p", PROMPT], { ...piExtraEnv, PI_CODING_AGENT_DIR: agentDirs.pi }),
+  };
+  const sides = pigSide === undefined ? [piSide] : [pigSide, piSide];
+
+  // Untimed check that both sides really talk to the server and print its answer.
+  for (const side of sides) {
+    llm.setScript(ONE_TURN);
+    const proc = Bun.spawnSync([...side.cmd], { ...side.opts, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const out = proc.stdout.toString().trim();
+    if (proc.exitCode !== 0 || out !== "ok") {
+      throw new Error(`${side.line} printed ${JSON.stringify(out)} (exit ${proc.exitCode}):\n${proc.stderr.toString().slice(-2000)}`);
+    }
+  }
+
+  const oneTurn = await measure("1 turn", sides, ONE_TURN, 1, false);
+  const toolLoop = await measure(`${TOOL_TURNS}-turn tool loop`, sides, TOOL_LOOP, TOOL_TURNS + 1, true);
+
+  // --version: the same measurement as startup.ts (empty agent dir, scratch cwd).
+  const versionDir = join(work, "agent-empty");
+  process.stderr.write("[bench] --version: ");
+  const version = await timeBoth(
+    pigSide === undefined ? undefined : { cmd: [pigSide.cmd[0]!, "--version"], opts: { env: pigEnv(versionDir), cwd } },
+    { cmd: [pi.bin, "--version"], opts: { env: { ...piEnv(versionDir), ...piExtraEnv }, cwd } },
+    VERSION_RUNS,
+    2,
+  );
+
+  // ------------------------------------------------------------------------------------------
+  const stat = (name: Name) => {
+    const one = oneTurn[name];
+    const loop = toolLoop[name];
+    if (one === undefined || loop === undefined) return undefined;
+    const t1 = medianMs(one);
+    const t50 = medianMs(loop);
+    return {
+      first: median(one.map((s) => s.firstRequestMs)),
+      t1,
+      t50,
+      perTurn: (t50 - t1) / TOOL_TURNS,
+      gap: median(loop.flatMap(requestGaps)),
+      rss: maxRss(loop),
+    };
+  };
+  const p = stat("pi")!;
+  const g = pig === undefined ? undefined : stat("pig");
+  const versionPi = medianMs(version.pi);
+  const versionPig = version.pig === undefined ? undefined : medianMs(version.pig);
+
+  const faster = (target: number, pigV: number | undefined, piV: number): Pick<SummaryRow, "pig" | "pi" | "ratio" | "met"> => ({
+    pig: pigV === undefined ? "n/a" : fmtMs(pigV),
+    pi: fmtMs(piV),
+    ratio: pigV === undefined ? "n/a" : `${(piV / pigV).toFixed(1)}× ${target > 0 ? "faster" : "lower"}`,
+    met: pigV === undefined || target === 0 ? undefined : piV / pigV >= target,
+  });
+  const info = (pigV: number | undefined, piV: number): Pick<SummaryRow, "pig" | "pi" | "ratio" | "met" | "target"> => ({
+    ...faster(0, pigV, piV),
+    ratio: pigV === undefined ? "n/a" : `${(piV / pigV).toFixed(1)}×`,
+    target: "(info)",
+  });
+  printSummary(
+    `agent (print mode): fake LLM in-process, median of ${args.runs} runs after ${args.warmup} warm-up`,
+    [
+      { metric: "spawn → first request (1 turn)", ...faster(20, g?.first, p.first), target: "≥ 20× faster" },
+      { metric: "wall time, 1 turn", ...info(g?.t1, p.t1) },
+      { metric: `wall time, ${TOOL_TURNS}-turn tool loop`, ...info(g?.t50, p.t50) },
+      { metric: `per-turn overhead (t${TOOL_TURNS}−t1)/${TOOL_TURNS}`, ...faster(5, g?.perTurn, p.perTurn), ratio: g === undefined ? "n/a" : `${(p.perTurn / g.perTurn).toFixed(1)}× lower`, target: "≥ 5× lower" },
+      { metric: "request→request gap (median)", ...info(g?.gap, p.gap) },
+      {
+        metric: `peak RSS, ${TOOL_TURNS}-turn loop (max)`,
+        pig: g === undefined ? "n/a" : fmtMB(g.rss),
+        pi: fmtMB(p.rss),
+        ratio: g === undefined ? "n/a" : (g.rss / p.rss).toFixed(2),
+        target: "≤ 1/3 (0.33)",
+        met: g === undefined ? undefined : g.rss * 3 <= p.rss,
+      },
+      { metric: `--version wall time (median of ${VERSION_RUNS})`, ...faster(40, versionPig, versionPi), target: "≥ 40× faster" },
+    ],
+    { pig: pigSide?.line ?? "(not run: --pi-only)", pi: piSide.line },
+    args.check,
+  );
+  console.log(`fake LLM: ${llm.url}/v1 (openai-completions); ${TOOL_TURNS}-turn script: ${JSON.stringify(TOOL_LOOP)}`);
+} finally {
+  await llm.close();
+  cleanup(work, args.keep);
+}
+
+/**
+ * Warm-up, then `args.runs` rounds alternating pig and Pi, each with a fresh copy of `script`.
+ * Every run must produce exactly `expectRequests` model requests, or the figures compare different work.
+ */
+async function measure(label: string, sides: readonly AgentSide[], script: Script, expectRequests: number, rss: boolean): Promise<Partial<Record<Name, AgentSample[]>>> {
+  const out: Partial<Record<Name, AgentSample[]>> = {};
+  for (let i = 0; i < args.warmup; i++) for (const side of sides) await runAgent(side, script, expectRequests, rss);
+  process.stderr.write(`[bench] ${label}: measuring `);
+  for (let i = 0; i < args.runs; i++) {
+    for (const side of sides) (out[side.name] ??= []).push(await runAgent(side, script, expectRequests, rss));
+    process.stderr.write(".");
+  }
+  const fmt = (s: AgentSample[] | undefined) => (s === undefined ? "n/a" : `${fmtMs(medianMs(s))} (first request ${fmtMs(median(s.map((x) => x.firstRequestMs)))})`);
+  process.stderr.write(` pig ${fmt(out.pig)}, pi ${fmt(out.pi)}\n`);
+  return out;
+}
+
+async function runAgent(side: AgentSide, script: Script, expectRequests: number, rss: boolean): Promise<AgentSample> {
+  llm.setScript(script);
+  const before = llm.requests.length;
+  arrivals = [];
+  // runOnce spawns right away (its GNU time probe is cached after the first call), so this start
+  // is within microseconds of the spawn; its own ms is used for wall time.
+  const start = performance.now();
+  const sample = await runOnce(side.cmd, { ...side.opts, rss });
+  const requests = llm.requests.slice(before);
+  const first = arrivals[0];
+  if (first === undefined || requests.length !== expectRequests) {
+    throw new Error(`${side.line}: expected ${expectRequests} model requests, the server got ${requests.length}`);
+  }
+  if (expectRequests > 1) checkToolLoop(side, requests, expectRequests - 1);
+  // Keep the session dir from growing across runs (neither side reads it in -p mode, but be safe).
+  rmSync(join(agentDirOf(side), "sessions"), { recursive: true, force: true });
+  return { ...sample, firstRequestMs: first - start, arrivals };
+}
+
+function agentDirOf(side: AgentSide): string {
+  const env = side.opts.env ?? {};
+  return (side.name === "pig" ? env.PIG_CODING_AGENT_DIR : env.PI_CODING_AGENT_DIR) ?? "";
+}
+
+/** The last request must carry every tool result, each a successful `bash true` (not an error). */
+function checkToolLoop(side: AgentSide, requests: readonly RecordedRequest[], toolCalls: number): void {
+  const body = requests.at(-1)?.body as { messages?: { role?: string; content?: unknown }[] } | undefined;
+  const results = (body?.messages ?? []).filter((m) => m.role === "tool");
+  const bad = results.filter((m) => /error|not found|denied/i.test(typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  if (results.length !== toolCalls || bad.length > 0) {
+    throw new Error(`${side.line}: last request carries ${results.length} tool results (want ${toolCalls}), ${bad.length} look like errors: ${JSON.stringify(bad[0]?.content)}`);
+  }
+}
+
+/** Milliseconds between consecutive model requests of one run: answer streamed, tool run, next request sent. */
+function requestGaps(s: AgentSample): number[] {
+  return s.arrivals.slice(1).map((x, i) => x - (s.arrivals[i] ?? x));
+}
+
+function writeAgentDir(dir: string, baseUrl: string): void {
+  mkdirSync(dir, { recursive: true });
+  const model = {
+    id: "fake-model",
+    name: "fake-model",
+    reasoning: false,
+    input: ["text"],
+    contextWindow: 128000,
+    maxTokens: 16384,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+  const models = { providers: { fake: { baseUrl, api: "openai-completions", apiKey: "fake-key", models: [model] } } };
+  writeFileSync(join(dir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
+  const settings = { defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true, enableInstallTelemetry: false };
+  writeFileSync(join(dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+}

@@ -1,0 +1,106 @@
+/**
+ * Everything a run reads from the user's and the project's configuration, in one place:
+ * context files, SYSTEM/APPEND_SYSTEM prompts, skills and prompt templates. Project resources
+ * are only read when the project is trusted; context files load either way, as upstream.
+ */
+import { homedir } from "node:os";
+import type { ContextFile } from "./context-files.ts";
+import { loadContextFiles } from "./context-files.ts";
+import { resolvePromptFiles } from "./prompt-files.ts";
+import type { Settings } from "./settings.ts";
+import { expandSkillCommand, loadSkills, skillsPromptBlock, type Skill } from "./skills.ts";
+import { expandPromptTemplate, loadPromptTemplates, type PromptTemplate } from "./templates.ts";
+
+export interface ResourceFlags {
+  systemPrompt?: string;
+  appendSystemPrompt?: readonly string[];
+  skills?: readonly string[];
+  noSkills?: boolean;
+  promptTemplates?: readonly string[];
+  noPromptTemplates?: boolean;
+  noContextFiles?: boolean;
+}
+
+export interface LoadedResources {
+  contextFiles: ContextFile[];
+  customPrompt?: string;
+  appendPrompt?: string;
+  skills: Skill[];
+  templates: PromptTemplate[];
+  /** What went wrong while loading, each message naming its file. */
+  diagnostics: { level: "warning" | "error"; message: string }[];
+}
+
+export interface LoadResourcesOptions {
+  cwd: string;
+  agentDir: string;
+  trusted: boolean;
+  /** Global settings and (when trusted) project settings, unmerged: their lists resolve separately. */
+  userSettings: Settings;
+  projectSettings: Settings;
+  flags: ResourceFlags;
+  home?: string;
+}
+
+export function loadResources(options: LoadResourcesOptions): LoadedResources {
+  const home = options.home ?? homedir();
+  const { cwd, agentDir, trusted, flags } = options;
+  const diagnostics: LoadedResources["diagnostics"] = [];
+
+  const context = loadContextFiles({ cwd, agentDir, enabled: !flags.noContextFiles });
+  for (const d of context.diagnostics) diagnostics.push({ level: d.level === "error" ? "error" : "warning", message: d.message });
+
+  const prompts = resolvePromptFiles({
+    cwd,
+    agentDir,
+    trusted,
+    ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
+    ...(flags.appendSystemPrompt ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
+  });
+  for (const d of prompts.diagnostics) diagnostics.push({ level: d.level === "error" ? "error" : "warning", message: d.message });
+
+  const base = { cwd, agentDir, home, trusted, packageDirs: [] };
+  const skills = loadSkills({
+    ...base,
+    projectEntries: options.projectSettings.skills,
+    userEntries: options.userSettings.skills,
+    cliPaths: [...(flags.skills ?? [])],
+    includeDiscovered: !flags.noSkills,
+  });
+  const templates = loadPromptTemplates({
+    ...base,
+    projectEntries: options.projectSettings.prompts,
+    userEntries: options.userSettings.prompts,
+    cliPaths: [...(flags.promptTemplates ?? [])],
+    includeDiscovered: !flags.noPromptTemplates,
+  });
+  for (const d of [...skills.diagnostics, ...templates.diagnostics]) {
+    diagnostics.push({ level: d.type === "error" ? "error" : "warning", message: d.message });
+  }
+  return {
+    contextFiles: context.files,
+    ...(prompts.customPrompt !== undefined ? { customPrompt: prompts.customPrompt } : {}),
+    ...(prompts.appendPrompt !== undefined ? { appendPrompt: prompts.appendPrompt } : {}),
+    skills: skills.skills,
+    templates: templates.templates,
+    diagnostics,
+  };
+}
+
+/** The `<available_skills>` block for the system prompt (empty when no skill is visible). */
+export function skillsBlock(resources: LoadedResources): string {
+  return skillsPromptBlock(resources.skills);
+}
+
+/**
+ * Typed input as the model should get it: `/skill:name args` becomes the skill's text (read
+ * now, not before), then `/template args` its expansion. Anything else is unchanged.
+ */
+export function inputExpander(resources: LoadedResources, onError: (message: string) => void): (text: string) => string {
+  return (text) => {
+    const skill = expandSkillCommand(text, resources.skills);
+    if (skill.error) onError(skill.error);
+    if (skill.text !== text) return skill.text;
+    return expandPromptTemplate(text, resources.templates);
+  };
+}

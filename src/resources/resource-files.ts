@@ -1,0 +1,215 @@
+/**
+ * Reading resource directories and files from disk: the per-kind directory scans (skills,
+ * prompt templates, themes, extensions) and the `---` YAML frontmatter of Markdown resources.
+ *
+ * Scans follow upstream Pi: names starting with "." and `node_modules` are skipped, `.gitignore`,
+ * `.ignore` and `.fdignore` inside the scanned tree are honoured (nothing above the scan root),
+ * and symbolic links are followed (broken ones skipped). Unlike upstream, entries are visited in
+ * name order (so "first wins" is stable across filesystems) and a link back to a directory that
+ * is already being scanned is not followed again.
+ */
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as v from "valibot";
+import { isIgnored, parseIgnoreFile, type IgnoreRule } from "../tools/ignore.ts";
+
+const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
+
+interface DirEntry {
+  name: string;
+  path: string;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+/** The entries of `dir` in name order with symlinks resolved; undefined when unreadable. */
+function readEntries(dir: string): DirEntry[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+  const out: DirEntry[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const stats = statSync(path); // follows links; a broken link throws and is skipped
+      out.push({ name, path, isDir: stats.isDirectory(), isFile: stats.isFile() });
+    } catch {
+      // Broken symlink or vanished entry.
+    }
+  }
+  return out;
+}
+
+function ownIgnoreRules(dir: string, inherited: readonly IgnoreRule[]): IgnoreRule[] {
+  const rules = [...inherited];
+  for (const name of IGNORE_FILE_NAMES) {
+    try {
+      rules.push(...parseIgnoreFile(readFileSync(join(dir, name), "utf8"), dir));
+    } catch {
+      // Absent or unreadable.
+    }
+  }
+  return rules;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function skippedName(name: string): boolean {
+  return name.startsWith(".") || name === "node_modules";
+}
+
+/**
+ * `pig` mode: root-level `*.md` files are skills too (`.pig/skills`, `<agentDir>/skills`,
+ * settings, package and CLI dirs). `agents` mode (`.agents/skills`): only `SKILL.md` files.
+ */
+export type SkillDirMode = "pig" | "agents";
+
+/**
+ * Skill files under `root`: a directory holding `SKILL.md` is one skill and is not searched
+ * further; other directories are searched for `SKILL.md`; in `pig` mode the root's own `*.md`
+ * files are skills as well.
+ */
+export function collectSkillFiles(root: string, mode: SkillDirMode): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, rules: readonly IgnoreRule[], branch: ReadonlySet<string>): void => {
+    const entries = readEntries(dir);
+    if (!entries) return;
+    const here = ownIgnoreRules(dir, rules);
+    const skillFile = entries.find((e) => e.name === "SKILL.md" && e.isFile && !isIgnored(here, e.path, false));
+    if (skillFile) {
+      out.push(skillFile.path);
+      return;
+    }
+    for (const entry of entries) {
+      if (skippedName(entry.name)) continue;
+      if (entry.isFile) {
+        if (mode === "pig" && dir === root && entry.name.endsWith(".md") && !isIgnored(here, entry.path, false)) {
+          out.push(entry.path);
+        }
+        continue;
+      }
+      if (!entry.isDir || isIgnored(here, entry.path, true)) continue;
+      const real = realOrSelf(entry.path);
+      if (branch.has(real)) continue;
+      visit(entry.path, here, new Set([...branch, real]));
+    }
+  };
+  if (existsSync(root)) visit(root, [], new Set([realOrSelf(root)]));
+  return out;
+}
+
+/** Every file under `root` (recursively) whose name ends with `extension`. */
+export function collectFilesDeep(root: string, extension: string): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, rules: readonly IgnoreRule[], branch: ReadonlySet<string>): void => {
+    const entries = readEntries(dir);
+    if (!entries) return;
+    const here = ownIgnoreRules(dir, rules);
+    for (const entry of entries) {
+      if (skippedName(entry.name) || isIgnored(here, entry.path, entry.isDir)) continue;
+      if (entry.isFile && entry.name.endsWith(extension)) out.push(entry.path);
+      else if (entry.isDir) {
+        const real = realOrSelf(entry.path);
+        if (!branch.has(real)) visit(entry.path, here, new Set([...branch, real]));
+      }
+    }
+  };
+  if (existsSync(root)) visit(root, [], new Set([realOrSelf(root)]));
+  return out;
+}
+
+/**
+ * The files directly in `dir` whose name ends with `extension`. `filtered` skips dot-names,
+ * `node_modules` and ignored files (auto-discovered dirs); CLI dirs are listed unfiltered, as upstream.
+ */
+export function listFiles(dir: string, extension: string, filtered: boolean): string[] {
+  const entries = readEntries(dir);
+  if (!entries) return [];
+  const rules = filtered ? ownIgnoreRules(dir, []) : [];
+  return entries
+    .filter((e) => e.isFile && e.name.endsWith(extension))
+    .filter((e) => !filtered || (!skippedName(e.name) && !isIgnored(rules, e.path, false)))
+    .map((e) => e.path);
+}
+
+const ManifestSchema = v.looseObject({
+  pi: v.optional(v.looseObject({ extensions: v.optional(v.array(v.string())) })),
+});
+
+/** A directory's explicit extension entry points: package.json `pi.extensions` (existing ones), else index.ts / index.js. */
+export function extensionEntryPoints(dir: string): string[] | undefined {
+  try {
+    const manifest = v.safeParse(ManifestSchema, JSON.parse(readFileSync(join(dir, "package.json"), "utf8")));
+    const listed = manifest.success ? (manifest.output.pi?.extensions ?? []) : [];
+    const existing = listed.map((p) => resolve(dir, p)).filter((p) => existsSync(p));
+    if (existing.length > 0) return existing;
+  } catch {
+    // No package.json, or not JSON: fall back to the index files.
+  }
+  for (const index of ["index.ts", "index.js"]) {
+    if (existsSync(join(dir, index))) return [join(dir, index)];
+  }
+  return undefined;
+}
+
+/** Extensions in a directory: its own entry points, else each `*.ts`/`*.js` and each subdirectory's entry points. */
+export function collectExtensionFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const own = extensionEntryPoints(dir);
+  if (own) return own;
+  const entries = readEntries(dir) ?? [];
+  const rules = ownIgnoreRules(dir, []);
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (skippedName(entry.name) || isIgnored(rules, entry.path, entry.isDir)) continue;
+    if (entry.isFile && /\.(ts|js)$/.test(entry.name)) out.push(entry.path);
+    else if (entry.isDir) out.push(...(extensionEntryPoints(entry.path) ?? []));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frontmatter
+
+export interface FrontmatterSplit {
+  /** The YAML between the opening `---` line and the next line starting with `---`; undefined when absent. */
+  yaml: string | undefined;
+  /** The rest, trimmed when there was frontmatter (line endings normalised to `\n` either way). */
+  body: string;
+}
+
+/**
+ * Splits frontmatter the way upstream does (the format users write, so the rule is kept exact):
+ * the text must start with `---`; the YAML runs from the fifth character to the next `\n---`.
+ */
+export function splitFrontmatter(text: string): FrontmatterSplit {
+  const normalized = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
+  if (!normalized.startsWith("---")) return { yaml: undefined, body: normalized };
+  const end = normalized.indexOf("\n---", 3);
+  if (end === -1) return { yaml: undefined, body: normalized };
+  return { yaml: normalized.slice(4, end), body: normalized.slice(end + 4).trim() };
+}
+
+export interface ParsedFrontmatter {
+  /** The frontmatter fields; empty when there is none or it is not a mapping. */
+  fields: Record<string, unknown>;
+  body: string;
+}
+
+/** Splits and parses the frontmatter; throws the YAML parser's error when the YAML is invalid. */
+export function parseFrontmatter(text: string): ParsedFrontmatter {
+  const { yaml, body } = splitFrontmatter(text);
+  if (!yaml) return { fields: {}, body };
+  const parsed: unknown = Bun.YAML.parse(yaml);
+  const fields = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  return { fields, body };
+}

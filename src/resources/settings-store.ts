@@ -1,0 +1,431 @@
+/**
+ * Settings at runtime: the global and project scopes as loaded, the merged view, and writes.
+ *
+ * A write changes only what this process changed, so two pig processes (or a person editing the
+ * file) do not undo each other: take `<file>.lock`, re-read the file, put in exactly the keys
+ * set since the last write (for nested keys, only those nested keys), write a temp file and
+ * rename it over the original, release. A scope whose file could not be read or parsed at load
+ * is never written: the change holds for this run and a diagnostic says why.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  chmodSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync,
+  realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync,
+} from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+import { applyEdits, modify } from "jsonc-parser";
+import * as v from "valibot";
+import { parseJsonc } from "../util/jsonc.ts";
+import {
+  effectiveSettings,
+  expectedWords,
+  globalSettingsPath,
+  isPlainObject,
+  mergeSettings,
+  migrateSettings,
+  projectSettingsPath,
+  readSettingsScope,
+  SettingsSchema,
+  type EffectiveSettings,
+  type Settings,
+  type SettingsDiagnostic,
+  type SettingsProblem,
+} from "./settings.ts";
+
+// ---- Lock file --------------------------------------------------------------------------------
+
+export class FileLockError extends Error {
+  override name = "FileLockError";
+}
+
+export interface LockOptions {
+  /** Tries before giving up (upstream: 10). */
+  attempts?: number;
+  /** Pause between tries (upstream: 20 ms). */
+  delayMs?: number;
+  /** A lock older than this is abandoned, whoever holds it. */
+  staleMs?: number;
+}
+
+const LockInfoSchema = v.object({ pid: v.number(), host: v.string() });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function isStale(lockPath: string, content: string, staleMs: number): boolean {
+  let age: number;
+  try {
+    age = Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    return true;
+  }
+  if (age > staleMs) return true;
+  let info: v.InferOutput<typeof LockInfoSchema> | undefined;
+  try {
+    const parsed = v.safeParse(LockInfoSchema, JSON.parse(content));
+    info = parsed.success ? parsed.output : undefined;
+  } catch {
+    // Empty or half-written: its owner may be writing it right now, so only age can judge it.
+  }
+  return info !== undefined && info.host === hostname() && !isAlive(info.pid);
+}
+
+/**
+ * Removes a stale lock. Moving it aside first means that of several processes doing this at
+ * once only one removes it; a process that finds it moved a fresh lock instead puts it back.
+ */
+function takeOverIfStale(lockPath: string, staleMs: number): boolean {
+  const observed = readText(lockPath);
+  if (observed === undefined) return true; // Released meanwhile: just try again.
+  if (!isStale(lockPath, observed, staleMs)) return false;
+  const aside = `${lockPath}.stale-${process.pid}-${randomUUID()}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return true;
+  }
+  const moved = readText(aside);
+  if (moved !== observed) {
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      // Yet another process holds the lock now; the one we moved is lost either way.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Already gone.
+  }
+  return moved === observed;
+}
+
+function holderOf(lockPath: string): string {
+  const text = readText(lockPath);
+  try {
+    const info = v.parse(LockInfoSchema, JSON.parse(text ?? ""));
+    return `process ${info.pid} on ${info.host}`;
+  } catch {
+    return "another process";
+  }
+}
+
+/** Runs `fn` holding `<target>.lock` (created with O_EXCL). Throws `FileLockError` when busy. */
+export function withFileLock<T>(target: string, fn: () => T, options: LockOptions = {}): T {
+  const { attempts = 10, delayMs = 20, staleMs = 10_000 } = options;
+  const lockPath = `${target}.lock`;
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), id: randomUUID() });
+  for (let attempt = 1; ; attempt++) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(lockPath, "wx", 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    if (fd !== undefined) {
+      try {
+        writeSync(fd, mine);
+      } finally {
+        closeSync(fd);
+      }
+      try {
+        return fn();
+      } finally {
+        // Only our own lock: if we were so slow that someone took it over, theirs stays.
+        try {
+          if (readText(lockPath) === mine) unlinkSync(lockPath);
+        } catch {
+          // Removed meanwhile (taken over as stale): nothing of ours is left.
+        }
+      }
+    }
+    if (takeOverIfStale(lockPath, staleMs) && attempt < attempts * 2) continue;
+    if (attempt >= attempts) {
+      throw new FileLockError(`${target} is locked by ${holderOf(lockPath)} (${lockPath}); gave up after ${attempts} tries`);
+    }
+    Bun.sleepSync(delayMs);
+  }
+}
+
+/** Writes through a temp file and a rename, so readers never see half a file. Follows symlinks. */
+export function writeFileAtomic(path: string, text: string, mode?: number): void {
+  let target = path;
+  try {
+    target = realpathSync(path);
+  } catch {
+    // Does not exist yet.
+  }
+  const existingMode = existsSync(target) ? statSync(target).mode & 0o7777 : undefined;
+  const temp = `${target}.${process.pid}-${randomUUID()}.tmp`;
+  try {
+    const wanted = mode ?? existingMode;
+    writeFileSync(temp, text, { mode: wanted ?? 0o644 });
+    // The creation mode passes through the umask; an explicit or inherited mode must not.
+    if (wanted !== undefined) chmodSync(temp, wanted);
+    renameSync(temp, target);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+    throw error;
+  }
+}
+
+// ---- Paths inside settings objects ------------------------------------------------------------
+
+type Json = Record<string, unknown>;
+
+function getIn(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (!isPlainObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** A copy of `obj` with `path` set (undefined removes it); non-objects on the way become `{}`. */
+function setIn(obj: Json, path: readonly string[], value: unknown): Json {
+  const [key, ...rest] = path;
+  if (key === undefined) return obj;
+  const out: Json = { ...obj };
+  if (rest.length === 0) {
+    if (value === undefined) delete out[key];
+    else out[key] = value;
+    return out;
+  }
+  const child = isPlainObject(out[key]) ? (out[key] as Json) : {};
+  out[key] = setIn(child, rest, value);
+  return out;
+}
+
+/** The file's new text: its current content with only `paths` taken from `settings`. */
+function updatedText(current: string | undefined, paths: readonly (readonly string[])[], settings: Json): string {
+  const ordered = [...paths].sort((a, b) => a.length - b.length);
+  let strict: unknown;
+  try {
+    strict = current === undefined || current.trim() === "" ? {} : JSON.parse(current);
+  } catch {
+    strict = undefined;
+  }
+  if (isPlainObject(strict)) {
+    let doc = migrateSettings(strict);
+    for (const path of ordered) doc = setIn(doc, path, getIn(settings, path));
+    return `${JSON.stringify(doc, null, 2)}\n`;
+  }
+  // Comments or trailing commas: edit the text in place so the person's comments survive.
+  const lenient = parseJsonc(current!);
+  if (!isPlainObject(lenient)) throw new Error("it no longer holds a JSON object");
+  const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
+  let text = current!;
+  for (const path of ordered) {
+    const value = getIn(settings, path);
+    try {
+      text = applyEdits(text, modify(text, [...path], value, { formattingOptions }));
+    } catch {
+      // Something on the way is not an object: replace the whole top-level key instead.
+      const top = path[0]!;
+      const parsed = parseJsonc(text) as Json;
+      const whole = setIn({ [top]: parsed[top] }, path, value)[top];
+      text = applyEdits(text, modify(text, [top], whole, { formattingOptions }));
+    }
+  }
+  return text;
+}
+
+// ---- The store --------------------------------------------------------------------------------
+
+export type SettingsScope = "global" | "project";
+
+interface ScopeState {
+  readonly file: string;
+  settings: Settings;
+  problem?: SettingsProblem;
+  /** Paths set since the last successful write, as JSON to dedupe them. */
+  pending: Set<string>;
+  refusalReported: boolean;
+}
+
+export interface SettingsStoreOptions {
+  agentDir: string;
+  cwd: string;
+  /** False for an untrusted project: its file is not read (writes to it still work). */
+  includeProject: boolean;
+  lock?: LockOptions;
+}
+
+export class SettingsValueError extends Error {
+  override name = "SettingsValueError";
+}
+
+export class SettingsStore {
+  private readonly scopes: Record<SettingsScope, ScopeState>;
+  private merged: Settings = {};
+  private readonly log: SettingsDiagnostic[] = [];
+
+  private constructor(private readonly options: SettingsStoreOptions) {
+    const blank = (file: string): ScopeState => ({ file, settings: {}, pending: new Set(), refusalReported: false });
+    this.scopes = { global: blank(globalSettingsPath(options.agentDir)), project: blank(projectSettingsPath(options.cwd)) };
+    this.reload();
+  }
+
+  static load(options: SettingsStoreOptions): SettingsStore {
+    return new SettingsStore(options);
+  }
+
+  /** Re-reads both files. Unsaved changes are dropped, as upstream's reload does. */
+  reload(): void {
+    for (const name of ["global", "project"] as const) {
+      const scope = this.scopes[name];
+      scope.pending.clear();
+      scope.refusalReported = false;
+      scope.problem = undefined;
+      scope.settings = {};
+      if (name === "project" && !this.options.includeProject) continue;
+      const result = readSettingsScope(scope.file);
+      scope.settings = result.settings ?? {};
+      scope.problem = result.problem;
+      if (result.diagnostic) this.log.push(result.diagnostic);
+    }
+    this.remerge();
+  }
+
+  /** The effective settings: project over global. */
+  get settings(): Settings {
+    return this.merged;
+  }
+
+  get global(): Settings {
+    return structuredClone(this.scopes.global.settings);
+  }
+
+  get project(): Settings {
+    return structuredClone(this.scopes.project.settings);
+  }
+
+  effective(env?: Record<string, string | undefined>): EffectiveSettings {
+    return effectiveSettings(this.merged, env);
+  }
+
+  get(path: readonly string[]): unknown {
+    return getIn(this.merged, path);
+  }
+
+  /** Whether changes to this scope can reach its file (false after a read or syntax error). */
+  writable(scope: SettingsScope): boolean {
+    const problem = this.scopes[scope].problem;
+    return problem !== "syntax" && problem !== "unreadable";
+  }
+
+  get diagnostics(): readonly SettingsDiagnostic[] {
+    return this.log;
+  }
+
+  /** Returns and forgets the diagnostics collected so far. */
+  drainDiagnostics(): SettingsDiagnostic[] {
+    return this.log.splice(0);
+  }
+
+  /** Runtime changes go to the global file, as upstream's setters do. */
+  set(path: readonly string[], value: unknown): boolean {
+    return this.setIn("global", path, value);
+  }
+
+  setGlobal(path: readonly string[], value: unknown): boolean {
+    return this.setIn("global", path, value);
+  }
+
+  /** For project-scope resource lists (`install -l`, `config`). */
+  setProject(path: readonly string[], value: unknown): boolean {
+    return this.setIn("project", path, value);
+  }
+
+  hasPendingWrites(scope?: SettingsScope): boolean {
+    return scope ? this.scopes[scope].pending.size > 0 : this.hasPendingWrites("global") || this.hasPendingWrites("project");
+  }
+
+  /** Retries writes that failed earlier (a busy lock); true when nothing is left unsaved. */
+  flush(): boolean {
+    const global = this.write(this.scopes.global);
+    const project = this.write(this.scopes.project);
+    return global && project;
+  }
+
+  /**
+   * Applies the change in memory at once and writes it to the scope's file. Returns whether the
+   * file now holds it; if not, a diagnostic explains why. Throws `SettingsValueError` for a
+   * value of the wrong type (nothing changes then).
+   */
+  private setIn(name: SettingsScope, path: readonly string[], value: unknown): boolean {
+    if (path.length === 0 || path.some((key) => key === "")) throw new SettingsValueError("a setting path needs at least one non-empty key");
+    const scope = this.scopes[name];
+    const next = setIn(scope.settings, path, value === undefined ? undefined : structuredClone(value));
+    const checked = v.safeParse(SettingsSchema, next);
+    if (!checked.success) {
+      const issue = checked.issues[0]!;
+      throw new SettingsValueError(
+        `setting "${v.getDotPath(issue) ?? path.join(".")}" must be ${expectedWords(issue.expected)}, not ${issue.received}`,
+      );
+    }
+    scope.settings = checked.output;
+    scope.pending.add(JSON.stringify(path));
+    this.remerge();
+    return this.write(scope);
+  }
+
+  private remerge(): void {
+    this.merged = mergeSettings(this.scopes.global.settings, this.scopes.project.settings);
+  }
+
+  private write(scope: ScopeState): boolean {
+    if (scope.pending.size === 0) return true;
+    const paths = [...scope.pending].map((p) => JSON.parse(p) as string[]);
+    const keys = paths.map((p) => p.join(".")).join(", ");
+    if (scope.problem === "syntax" || scope.problem === "unreadable") {
+      if (!scope.refusalReported) {
+        scope.refusalReported = true;
+        this.log.push({
+          path: scope.file,
+          message: `${scope.file}: not saving ${keys}: the file could not be read when pig started, and pig does not overwrite a file it could not read. Changes apply to this run only; fix the file and restart pig to save them.`,
+        });
+      }
+      return false;
+    }
+    try {
+      mkdirSync(dirname(scope.file), { recursive: true });
+      withFileLock(
+        scope.file,
+        () => {
+          const current = existsSync(scope.file) ? readFileSync(scope.file, "utf8") : undefined;
+          writeFileAtomic(scope.file, updatedText(current, paths, scope.settings));
+        },
+        this.options.lock,
+      );
+    } catch (error) {
+      this.log.push({
+        path: scope.file,
+        message: `${scope.file}: could not save ${keys}: ${(error as Error).message}. The change applies to this run; pig tries again at the next change.`,
+      });
+      return false;
+    }
+    scope.pending.clear();
+    return true;
+  }
+}
