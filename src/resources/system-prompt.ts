@@ -58,11 +58,14 @@ function defaultBase(input: SystemPromptInput): string {
     `Guidelines:\n${guidelines(input.tools).map((g) => `- ${g}`).join("\n")}`,
   ];
   if (input.docsDir) {
+    const doc = (name: string) => `${input.docsDir}/${name}`;
     parts.push(
       [
-        "About pig itself (read these only when asked about pig, its configuration, extensions, skills, prompt templates, themes, keybindings, models or the SDK):",
-        `- Documentation: ${input.docsDir}`,
-        "- Follow the links between documents when one refers to another.",
+        "pig's own documentation (read it only when asked about pig itself: its setup, models, settings, skills, templates or sessions):",
+        `- Overview: ${doc("README.md")}`,
+        `- Everything else: ${input.docsDir}`,
+        `- Topics: running pig and its flags (${doc("usage.md")}), providers, keys and models.json (${doc("models.md")}), settings (${doc("settings.md")}), skills (${doc("skills.md")}), prompt templates (${doc("prompt-templates.md")}), session files (${doc("sessions.md")})`,
+        "- Read a document whole and follow its links to related documents before acting on it",
       ].join("\n"),
     );
   }
