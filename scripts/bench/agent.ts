@@ -16,6 +16,8 @@ const PROMPT = "hello";
 const ONE_TURN: Script = { responses: [{ text: "ok" }] };
 const TOOL_LOOP: Script = { responses: [{ toolCalls: [{ name: "bash", arguments: { command: "true" } }], repeat: TOOL_TURNS }, { text: "done" }] };
 const VERSION_RUNS = 10;
+const BASH_FLOOR = ["/bin/bash", "-c", "true"];
+const FLOOR_RUNS = 30;
 
 const args = commonArgs({ runs: 5, warmup: 1 });
 const pig = args.piOnly ? undefined : requirePig();
@@ -71,13 +73,14 @@ try {
   };
   const sides = pigSide === undefined ? [piSide] : [pigSide, piSide];
 
-  // Untimed check that both sides really talk to the server and print its answer.
+  // Untimed check that both sides really talk to the server and print its answer. Asynchronous
+  // spawn only: the server runs on this process's event loop, so spawnSync would deadlock.
   for (const side of sides) {
     llm.setScript(ONE_TURN);
-    const proc = Bun.spawnSync([...side.cmd], { ...side.opts, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    const out = proc.stdout.toString().trim();
-    if (proc.exitCode !== 0 || out !== "ok") {
-      throw new Error(`${side.line} printed ${JSON.stringify(out)} (exit ${proc.exitCode}):\n${proc.stderr.toString().slice(-2000)}`);
+    const proc = Bun.spawn([...side.cmd], { ...side.opts, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0 || out.trim() !== "ok") {
+      throw new Error(`${side.line} printed ${JSON.stringify(out.trim())} (exit ${code}):\n${err.slice(-2000)}`);
     }
   }
 
@@ -93,6 +96,12 @@ try {
     VERSION_RUNS,
     2,
   );
+
+  // The floor every tool turn pays on both sides: spawning a shell that does nothing.
+  for (let i = 0; i < 3; i++) await runOnce(BASH_FLOOR, { cwd });
+  const floorRuns: RunSample[] = [];
+  for (let i = 0; i < FLOOR_RUNS; i++) floorRuns.push(await runOnce(BASH_FLOOR, { cwd }));
+  const floor = medianMs(floorRuns);
 
   // ------------------------------------------------------------------------------------------
   const stat = (name: Name) => {
@@ -147,7 +156,12 @@ try {
     { pig: pigSide?.line ?? "(not run: --pi-only)", pi: piSide.line },
     args.check,
   );
-  console.log(`fake LLM: ${llm.url}/v1 (openai-completions); ${TOOL_TURNS}-turn script: ${JSON.stringify(TOOL_LOOP)}`);
+  console.log(`fake LLM: ${llm.url}/v1 (openai-completions), in this process; ${TOOL_TURNS}-turn script: ${JSON.stringify(TOOL_LOOP)}`);
+  const minus = (v: number | undefined) => (v === undefined ? "n/a" : fmtMs(v - floor));
+  console.log(
+    `tool floor: \`${BASH_FLOOR.join(" ")}\` spawned from this process takes ${fmtMs(floor)} (median of ${FLOOR_RUNS}); ` +
+      `per-turn overhead above it: pig ${minus(g?.perTurn)}, pi ${minus(p.perTurn)}`,
+  );
 } finally {
   await llm.close();
   cleanup(work, args.keep);

@@ -3,9 +3,9 @@
 import { join } from "node:path";
 import { requirePig } from "./pi-install.ts";
 
-const SCRIPTS = ["startup.ts", "open-session.ts", "list-sessions.ts"];
+const SCRIPTS = ["startup.ts", "open-session.ts", "list-sessions.ts", "agent.ts"];
 
-// Fail once, up front, rather than three times with the same message.
+// Fail once, up front, rather than once per script with the same message.
 if (!Bun.argv.includes("--pi-only")) requirePig();
 
 let failed = 0;

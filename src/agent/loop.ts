@@ -24,6 +24,8 @@ export interface LoopConfig {
   takeSteering: () => AgentMessage[];
   /** Follow-up messages to deliver now (the agent would stop otherwise). */
   takeFollowUps: () => AgentMessage[];
+  /** Called before each model call; may compact the context (in place) so the request fits. */
+  beforeRequest?: () => Promise<void>;
   /** Told what the server said about retrying when an answer fails. */
   onStreamError?: (hint: { afterMs?: number; tooLong?: boolean }) => void;
 }
@@ -94,6 +96,7 @@ export async function streamAssistant(
   emit: Emit,
   signal: AbortSignal,
 ): Promise<AssistantMessage> {
+  await config.beforeRequest?.();
   const context: LlmContext = {
     systemPrompt: config.systemPrompt,
     messages: config.convert(messages),

@@ -3,8 +3,7 @@
  * the steering and follow-up queues, retries, and the one event stream every mode renders.
  * Nothing else writes the session file while a session is open.
  */
-import { envKeyNames } from "../ai/auth.ts";
-import { isRetryableError } from "../ai/errors.ts";
+import { missingKeyMessage } from "../ai/auth.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import { clampThinkingLevel } from "../ai/thinking.ts";
 import type { AssistantMessage, Model, StreamFunction, StreamOptions } from "../ai/types.ts";
@@ -14,9 +13,11 @@ import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { RetrySettings } from "../resources/settings.ts";
 import type { PigEvent } from "./events.ts";
-import { runAgentLoop } from "./loop.ts";
+import { CompactionRunner, DEFAULT_COMPACTION, summaryCallFor, type CompactionSettings } from "./compaction-runner.ts";
+import { runAgentLoop, type LoopConfig } from "./loop.ts";
+import type { SummaryCall } from "../compaction/index.ts";
 import { MessageQueue, userMessage, type QueueMode, type QueuedMessage } from "./queue.ts";
-import { retryDelay, sleep } from "./retry.ts";
+import { Retrier } from "./retry.ts";
 
 export interface AgentSessionOptions {
   store: SessionStore;
@@ -36,6 +37,7 @@ export interface AgentSessionOptions {
   streamFor: (model: Model) => StreamFunction;
   /** Rewrites typed input before it is sent or queued (`/skill:name`, prompt templates). */
   expandInput?: (text: string) => string;
+  compaction?: CompactionSettings;
 }
 
 export type Listener = (event: PigEvent) => void;
@@ -51,9 +53,11 @@ export class PromptError extends Error {
 type Image = { type: "image"; data: string; mimeType: string };
 
 export class AgentSession {
-  readonly store: SessionStore;
+  private storeValue: SessionStore;
   readonly registry: ModelRegistry;
-  readonly messages: AgentMessage[];
+  private messagesValue: AgentMessage[];
+  /** `!` commands run while the agent was busy: added before the next prompt. */
+  private readonly heldBash: AgentMessage[] = [];
   readonly steering: MessageQueue;
   readonly followUps: MessageQueue;
   private modelValue: Model | undefined;
@@ -62,22 +66,104 @@ export class AgentSession {
   private readonly listeners = new Set<Listener>();
   private running: Promise<void> | undefined;
   private abortController: AbortController | undefined;
-  private retryAttempt = 0;
-  private retryHint: { afterMs?: number; tooLong?: boolean } = {};
+  private readonly retrier: Retrier;
   retry: RetrySettings;
+  compaction: CompactionSettings;
+  readonly compactor: CompactionRunner;
 
   constructor(private readonly options: AgentSessionOptions) {
-    this.store = options.store;
+    this.storeValue = options.store;
     this.registry = options.registry;
     this.modelValue = options.model;
     this.level = options.model ? clampThinkingLevel(options.model, options.thinkingLevel) : "off";
     this.toolsValue = options.tools;
     this.retry = options.retry;
+    this.retrier = new Retrier(
+      () => this.retry,
+      (event) => this.emit(event),
+    );
+    this.compaction = options.compaction ?? DEFAULT_COMPACTION;
+    this.compactor = new CompactionRunner(this);
     this.steering = new MessageQueue(options.steeringMode);
     this.followUps = new MessageQueue(options.followUpMode);
     const context = this.store.buildContext();
-    this.messages = context.messages;
+    this.messagesValue = context.messages;
     this.recordStartingState(context.messages.length === 0);
+  }
+
+  get store(): SessionStore {
+    return this.storeValue;
+  }
+
+  /** The context the model gets next (the active branch, as messages). */
+  get messages(): AgentMessage[] {
+    return this.messagesValue;
+  }
+
+  /**
+   * Continues with another session file (new, resumed, forked or cloned): the old one is closed,
+   * the model and thinking level are the ones chosen for the new one. Listeners and queues stay.
+   */
+  replaceStore(store: SessionStore, model: Model | undefined, thinkingLevel: ThinkingLevel): void {
+    if (this.running) throw new PromptError("Cannot switch sessions while the agent is running.");
+    if (store !== this.storeValue) this.storeValue.close();
+    this.storeValue = store;
+    this.modelValue = model;
+    this.level = model ? clampThinkingLevel(model, thinkingLevel) : "off";
+    this.heldBash.length = 0;
+    const context = store.buildContext();
+    this.messagesValue = context.messages;
+    this.recordStartingState(context.messages.length === 0);
+  }
+
+  /** Rebuilds the model's context from the file (after a compaction or a move in the tree), in place. */
+  reloadContext(): void {
+    const rebuilt = this.storeValue.buildContext().messages;
+    this.messagesValue.splice(0, this.messagesValue.length, ...rebuilt);
+  }
+
+  /** The model call summaries are made with, or undefined without a model or key. */
+  summaryCall(signal: AbortSignal): SummaryCall | undefined {
+    const model = this.modelValue;
+    return model ? summaryCallFor(model, this.streamOptions(model), this.options.streamFor(model), signal) : undefined;
+  }
+
+  /**
+   * `/compact [instructions]`: stops a running turn (queued messages are kept), then summarises.
+   * Throws a `CompactionError` ("Already compacted", "Nothing to compact …", "Compaction failed …").
+   */
+  async compact(customInstructions?: string) {
+    this.abortController?.abort();
+    await this.running?.catch(() => undefined);
+    return this.compactor.manual(customInstructions);
+  }
+
+  /**
+   * Adds a user shell command's result: at once when idle, otherwise held and added just before
+   * the next prompt (so it never lands in the middle of a turn).
+   */
+  recordUserMessage(message: AgentMessage): void {
+    if (this.running) {
+      this.heldBash.push(message);
+      return;
+    }
+    this.persist(message);
+    this.messagesValue.push(message);
+  }
+
+  private flushHeld(): void {
+    for (const message of this.heldBash.splice(0)) {
+      this.persist(message);
+      this.messagesValue.push(message);
+    }
+  }
+
+  /** Names the session (trimmed; empty names are refused). */
+  setSessionName(name: string): void {
+    const trimmed = name.trim();
+    if (!trimmed) throw new PromptError("Session name cannot be empty");
+    this.store.appendSessionInfo(trimmed);
+    this.emit({ type: "session_info_changed", name: trimmed });
   }
 
   /** A new session starts with its model and thinking level; an old one gains the level if it lacks one. */
@@ -112,7 +198,8 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(event: PigEvent): void {
+  /** Sends an event to every listener. */
+  emit(event: PigEvent): void {
     for (const listener of this.listeners) listener(event);
   }
 
@@ -127,13 +214,12 @@ export class AgentSession {
 
   private onLoopEvent = (event: PigEvent): void => {
     if (event.type === "message_end") this.persist(event.message);
-    this.emit(event);
-    if (event.type === "message_end" && event.message.role === "assistant" && this.retryAttempt > 0) {
-      if ((event.message as AssistantMessage).stopReason !== "error") {
-        this.emit({ type: "auto_retry_end", success: true, attempt: this.retryAttempt });
-        this.retryAttempt = 0;
-      }
+    if (event.type === "message_start" && event.message.role === "user") this.compactor.overflowAttempted = false;
+    if (event.type === "message_end" && event.message.role === "assistant" && (event.message as AssistantMessage).stopReason !== "error") {
+      this.compactor.overflowAttempted = false;
     }
+    this.emit(event);
+    if (event.type === "message_end" && event.message.role === "assistant") this.retrier.onAnswer(event.message as AssistantMessage);
   };
 
   private emitQueue(): void {
@@ -185,6 +271,7 @@ export class AgentSession {
       throw new PromptError("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
     }
     this.preflight();
+    this.flushHeld();
     const prompts: AgentMessage[] = [userMessage(this.expand(text), options.images)];
     // Steering typed while idle goes right after the prompt.
     prompts.push(...this.take(this.steering));
@@ -229,6 +316,7 @@ export class AgentSession {
     const queued: QueuedMessage[] = [...this.steering.clear(), ...this.followUps.clear()];
     if (queued.length > 0) this.emitQueue();
     this.abortController?.abort();
+    this.compactor.abort();
     await this.running?.catch(() => undefined);
     return queued.map((item) => item.text);
   }
@@ -237,81 +325,65 @@ export class AgentSession {
     await this.running?.catch(() => undefined);
   }
 
+  /**
+   * Runs the agent until it settles: failed answers are retried as configured, an overflow is
+   * compacted and retried once, a context past the threshold is compacted (and queued messages
+   * then delivered) — however often that happens in one long run.
+   */
   private async runWithRetries(prompts: AgentMessage[]): Promise<void> {
     let next = prompts;
     for (;;) {
       const model = this.preflight();
       const controller = new AbortController();
       this.abortController = controller;
-      this.retryHint = {};
-      await runAgentLoop(
-        next,
-        this.messages,
-        {
-          model,
-          stream: this.options.streamFor(model),
-          streamOptions: () => this.streamOptions(model),
-          systemPrompt: this.options.systemPrompt(this.toolsValue),
-          tools: this.toolsValue,
-          toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model },
-          toolExecution: this.options.toolExecution ?? "parallel",
-          convert: convertToLlm,
-          takeSteering: () => this.take(this.steering),
-          takeFollowUps: () => this.take(this.followUps),
-          onStreamError: (hint) => {
-            this.retryHint = hint;
-          },
-        },
-        this.onLoopEvent,
-        controller.signal,
-      );
-      if (controller.signal.aborted) {
-        if (this.retryAttempt > 0) this.endRetry("Retry cancelled");
-        return;
-      }
+      this.retrier.startRequest();
+      await runAgentLoop(next, this.messages, this.loopConfig(model), this.onLoopEvent, controller.signal);
       const last = this.messages[this.messages.length - 1];
-      if (!last || last.role !== "assistant") return;
-      const answer = last as AssistantMessage;
-      if (!this.shouldRetry(answer, model)) {
-        if (this.retryAttempt > 0 && answer.stopReason === "error") this.endRetry(answer.errorMessage ?? "error", this.retryAttempt);
+      const answer = last?.role === "assistant" ? (last as AssistantMessage) : undefined;
+      if (controller.signal.aborted) {
+        this.retrier.finish(answer, true);
         return;
       }
-      this.retryAttempt++;
-      if (this.retryAttempt > this.retry.maxRetries) {
-        this.endRetry(answer.errorMessage ?? "error", this.retryAttempt - 1);
-        return;
+      if (answer && this.retrier.shouldRetry(answer, model)) {
+        const waited = new AbortController();
+        this.abortController = waited;
+        if (!(await this.retrier.wait(answer, this.messages, waited.signal))) return;
+        next = [];
+        continue;
       }
-      const delayMs = retryDelay(this.retryAttempt, this.retry.baseDelayMs, this.retryHint.afterMs);
-      this.emit({
-        type: "auto_retry_start",
-        attempt: this.retryAttempt,
-        maxAttempts: this.retry.maxRetries,
-        delayMs,
-        errorMessage: answer.errorMessage ?? "",
-      });
-      // The failed answer stays in the file; the model is not shown it again.
-      this.messages.pop();
-      const waited = new AbortController();
-      this.abortController = waited;
-      if (!(await sleep(delayMs, waited.signal))) {
-        this.endRetry("Retry cancelled");
-        return;
+      this.retrier.finish(answer, false);
+      const outcome = await this.compactor.afterRun(answer);
+      if (outcome === "retry") {
+        next = [];
+        continue;
       }
-      next = [];
+      if (outcome === "compacted") {
+        // Messages queued while the context was full go out now, on the compacted context.
+        const queued = [...this.take(this.steering), ...this.take(this.followUps)];
+        if (queued.length > 0) {
+          next = queued;
+          continue;
+        }
+      }
+      return;
     }
   }
 
-  private shouldRetry(answer: AssistantMessage, model: Model): boolean {
-    if (!this.retry.enabled || answer.stopReason !== "error") return false;
-    // A server that asks for a longer wait than allowed is not retried (upstream fails at once).
-    const cap = this.retry.provider.maxRetryDelayMs;
-    if (this.retryHint.tooLong || (cap > 0 && (this.retryHint.afterMs ?? 0) > cap)) return false;
-    return isRetryableError(answer, model.contextWindow);
-  }
-
-  private endRetry(finalError: string, attempt = this.retryAttempt): void {
-    this.emit({ type: "auto_retry_end", success: false, attempt, finalError });
-    this.retryAttempt = 0;
+  private loopConfig(model: Model): LoopConfig {
+    return {
+      model,
+      stream: this.options.streamFor(model),
+      streamOptions: () => this.streamOptions(model),
+      systemPrompt: this.options.systemPrompt(this.toolsValue),
+      tools: this.toolsValue,
+      toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model },
+      toolExecution: this.options.toolExecution ?? "parallel",
+      convert: convertToLlm,
+      takeSteering: () => this.take(this.steering),
+      takeFollowUps: () => this.take(this.followUps),
+      beforeRequest: () => this.compactor.beforeRequest(),
+      onStreamError: (hint) => this.retrier.noteStreamError(hint),
+    };
   }
 
   /** Switches the model (recorded in the session) and re-clamps the thinking level. */
@@ -352,10 +424,4 @@ export class AgentSession {
     this.abortController?.abort();
     this.store.close();
   }
-}
-
-/** The message for a provider without a key: which variable to set, and the models.json way. */
-export function missingKeyMessage(provider: string): string {
-  const variable = envKeyNames(provider).at(-1)!;
-  return `No API key found for ${provider}.\n\nSet ${variable}, pass --api-key, or configure "apiKey" for the provider in models.json.`;
 }

@@ -92,3 +92,9 @@ export function hasApiKey(provider: string, sources: KeySources): boolean {
   if (envKeyNames(provider).some((name) => sources.env[name])) return true;
   return Boolean(sources.configured[provider]);
 }
+
+/** The message for a provider without a key: which variable to set, and the models.json way. */
+export function missingKeyMessage(provider: string): string {
+  const variable = envKeyNames(provider).at(-1)!;
+  return `No API key found for ${provider}.\n\nSet ${variable}, pass --api-key, or configure "apiKey" for the provider in models.json.`;
+}

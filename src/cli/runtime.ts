@@ -3,6 +3,7 @@
  * file (new, continued or named), the tools and the system prompt.
  */
 import { existsSync } from "node:fs";
+import { restoreModelAndThinking } from "../agent/model-restore.ts";
 import { AgentSession } from "../agent/session.ts";
 import { matchModels, parseModelPattern } from "../ai/model-select.ts";
 import { PROVIDER_DEFAULT_MODEL } from "../ai/models.ts";
@@ -138,22 +139,16 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     },
   });
 
-  const context = store.buildContext();
-  const hasMessages = context.messages.length > 0;
-  let model = chosen.model;
-  if (!model && hasMessages && context.model) {
-    const restored = registry.find(context.model.provider, context.model.modelId);
-    if (restored && registry.hasKey(restored.provider)) model = restored;
-    else warnings.push(`Could not restore model ${context.model.provider}/${context.model.modelId}`);
-  }
-  if (!model && effective.defaultProvider && effective.defaultModel) model = registry.find(effective.defaultProvider, effective.defaultModel);
-  model ??= registry.defaultModel();
-
-  const hasLevelEntry = store.branchRecords().some((r) => r.type === "thinking_level_change");
-  const thinking: ThinkingLevel =
-    args.thinking ??
-    chosen.thinking ??
-    (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (effective.defaultThinkingLevel ?? "medium"));
+  const restored = restoreModelAndThinking({
+    store,
+    registry,
+    settings: effective,
+    ...(chosen.model ? { model: chosen.model } : {}),
+    ...(args.thinking ?? chosen.thinking ? { thinking: (args.thinking ?? chosen.thinking)! } : {}),
+  });
+  if (restored.warning) warnings.push(restored.warning);
+  const { model } = restored;
+  const hasMessages = store.buildContext().messages.length > 0;
 
   const all = createBuiltinTools({
     ...(effective.shellPath ? { shellPath: effective.shellPath } : {}),
@@ -173,7 +168,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     store,
     registry,
     model,
-    thinkingLevel: thinking,
+    thinkingLevel: restored.thinkingLevel,
     tools: selection.tools,
     systemPrompt: (tools) =>
       buildSystemPrompt({

@@ -1,0 +1,219 @@
+/**
+ * When and how a session compacts: after a run whose answer used more than the window allows
+ * (threshold), before a request that would not fit, after the provider reports an overflow
+ * (compact once, then retry without a new message), and on request (`/compact`). Summaries
+ * are written as one compaction entry only once complete; the model's context is then rebuilt
+ * from the file.
+ */
+import { isContextOverflow } from "../ai/errors.ts";
+import type { AssistantMessage, Model, StreamFunction, StreamOptions } from "../ai/types.ts";
+import {
+  ALREADY_COMPACTED,
+  calculateContextTokens,
+  compact,
+  estimateContextTokens,
+  isCompactionCancelled,
+  isNothingToCompact,
+  NOTHING_TO_COMPACT,
+  prepareCompaction,
+  type SummaryCall,
+} from "../compaction/index.ts";
+import type { AgentMessage, CompactionEntry, ThinkingLevel } from "../session/format.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { CompactionReason, CompactionResult, SessionEvent } from "./events.ts";
+
+export interface CompactionSettings {
+  enabled: boolean;
+  reserveTokens: number;
+  keepRecentTokens: number;
+}
+
+export const DEFAULT_COMPACTION: CompactionSettings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 };
+
+/** What the runner needs from the session it works for. */
+export interface CompactionHost {
+  readonly store: SessionStore;
+  readonly model: Model | undefined;
+  readonly thinkingLevel: ThinkingLevel;
+  readonly compaction: CompactionSettings;
+  readonly messages: AgentMessage[];
+  emit(event: SessionEvent): void;
+  /** The model call to summarise with; undefined when there is no model or key. */
+  summaryCall(signal: AbortSignal): SummaryCall | undefined;
+  /** Rebuilds the model's context from the file, in place. */
+  reloadContext(): void;
+}
+
+/** A summary request made the way the session's own requests are (key, headers, HTTP options). */
+export function summaryCallFor(model: Model, options: StreamOptions, stream: StreamFunction, signal: AbortSignal): SummaryCall | undefined {
+  if (!options.apiKey) return undefined;
+  return {
+    model,
+    stream,
+    apiKey: options.apiKey,
+    ...(options.headers ? { headers: options.headers } : {}),
+    signal,
+    providerOptions: {
+      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
+    },
+  };
+}
+
+export class CompactionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CompactionError";
+  }
+}
+
+const OVERFLOW_GAVE_UP =
+  "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
+
+export class CompactionRunner {
+  /** Set once an overflow was compacted and retried; cleared by a user message or a good answer. */
+  overflowAttempted = false;
+  private controller: AbortController | undefined;
+
+  constructor(private readonly host: CompactionHost) {}
+
+  get isCompacting(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** Stops a summary in progress (the file is left unchanged). */
+  abort(): void {
+    this.controller?.abort();
+  }
+
+  private latestCompactionTime(): number {
+    const path = this.host.store.branchRecords();
+    for (let i = path.length - 1; i >= 0; i--) {
+      const record = path[i]!;
+      if (record.type === "compaction" && !record.invalid) return Date.parse(record.timestamp);
+    }
+    return -Infinity;
+  }
+
+  /**
+   * After a run: an overflow is compacted once and then retried ("retry"); context past the
+   * threshold is compacted ("compacted"); otherwise nothing ("none"). A failed recovery is
+   * reported in `compaction_end` and ends the chain ("failed").
+   */
+  async afterRun(last: AssistantMessage | undefined): Promise<"retry" | "compacted" | "none" | "failed"> {
+    const { model, compaction } = this.host;
+    if (!last || !model || !compaction.enabled || last.stopReason === "aborted") return "none";
+    if (last.timestamp <= this.latestCompactionTime()) return "none";
+    const sameModel = last.provider === model.provider && last.model === model.id;
+    if (sameModel && isContextOverflow(last, model.contextWindow)) {
+      if (this.overflowAttempted) {
+        this.host.emit({ type: "compaction_start", reason: "overflow" });
+        this.host.emit({ type: "compaction_end", reason: "overflow", aborted: false, willRetry: false, errorMessage: OVERFLOW_GAVE_UP });
+        return "failed";
+      }
+      this.overflowAttempted = true;
+      // The failed answer stays in the file; the model does not see it again.
+      if (this.host.messages[this.host.messages.length - 1] === last) this.host.messages.pop();
+      return (await this.auto("overflow", true)) ? "retry" : "failed";
+    }
+    const tokens =
+      last.stopReason === "error" ? estimateContextTokens(this.host.messages).tokens : calculateContextTokens(last.usage);
+    if (tokens > model.contextWindow - compaction.reserveTokens) {
+      return (await this.auto("threshold", false)) ? "compacted" : "none";
+    }
+    return "none";
+  }
+
+  /** Before a model call: compacts when the context about to be sent would not fit. */
+  async beforeRequest(): Promise<void> {
+    const { model, compaction } = this.host;
+    if (!model || !compaction.enabled) return;
+    const estimate = estimateContextTokens(this.host.messages);
+    if (estimate.tokens <= model.contextWindow - compaction.reserveTokens) return;
+    await this.auto("threshold", false);
+  }
+
+  /** Runs an automatic compaction, reporting it; returns whether a compaction was written. */
+  private async auto(reason: CompactionReason, willRetry: boolean): Promise<boolean> {
+    this.host.emit({ type: "compaction_start", reason });
+    try {
+      const result = await this.run(undefined);
+      if (!result) {
+        this.host.emit({ type: "compaction_end", reason, aborted: false, willRetry: false });
+        return false;
+      }
+      this.host.emit({ type: "compaction_end", reason, result, aborted: false, willRetry });
+      return true;
+    } catch (error) {
+      const aborted = isCompactionCancelled(error);
+      const prefix = reason === "overflow" ? "Context overflow recovery failed" : "Auto-compaction failed";
+      this.host.emit({
+        type: "compaction_end",
+        reason,
+        aborted,
+        willRetry: false,
+        ...(aborted ? {} : { errorMessage: `${prefix}: ${(error as Error).message}` }),
+      });
+      return false;
+    }
+  }
+
+  /** `/compact [instructions]`: the result, or a `CompactionError` with upstream's wording. */
+  async manual(customInstructions?: string): Promise<CompactionResult> {
+    this.host.emit({ type: "compaction_start", reason: "manual" });
+    try {
+      const result = await this.run(customInstructions, true);
+      if (!result) throw new CompactionError(NOTHING_TO_COMPACT);
+      this.host.emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
+      return result;
+    } catch (error) {
+      const aborted = isCompactionCancelled(error);
+      const message = (error as Error).message;
+      this.host.emit({
+        type: "compaction_end",
+        reason: "manual",
+        aborted,
+        willRetry: false,
+        ...(aborted ? {} : { errorMessage: `Compaction failed: ${message}` }),
+      });
+      throw error instanceof CompactionError ? error : new CompactionError(message);
+    }
+  }
+
+  /**
+   * Prepares, summarises and appends. Undefined when there is nothing to summarise (no model
+   * call is made for that). `strict` turns "already compacted" into an error (manual use).
+   */
+  private async run(customInstructions: string | undefined, strict = false): Promise<CompactionResult | undefined> {
+    const branch = this.host.store.getBranch();
+    const preparation = prepareCompaction(branch, this.host.compaction);
+    if (preparation === undefined) {
+      if (strict) throw new CompactionError(ALREADY_COMPACTED);
+      return undefined;
+    }
+    if (isNothingToCompact(preparation)) {
+      if (strict) throw new CompactionError(preparation.message);
+      return undefined;
+    }
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const call = this.host.summaryCall(controller.signal);
+      if (!call) throw new CompactionError(this.host.model ? `No API key found for ${this.host.model.provider}.` : "No model selected.");
+      const result = await compact(preparation, {
+        ...call,
+        ...(customInstructions ? { customInstructions } : {}),
+        thinkingLevel: this.host.thinkingLevel,
+      });
+      // Only a complete summary reaches the file, as one entry.
+      this.host.store.appendCompaction(result.summary, result.firstKeptEntryId, result.tokensBefore, result.details, false);
+      this.host.reloadContext();
+      return result;
+    } finally {
+      this.controller = undefined;
+    }
+  }
+}
+
+export type { CompactionEntry };

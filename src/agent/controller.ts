@@ -1,0 +1,267 @@
+/**
+ * What every front end (RPC, interactive, SDK) can ask of a running pig beyond prompting:
+ * replace the session (new, resume, fork, clone), switch models and thinking levels, run user
+ * shell commands, report state and statistics. It owns the `AgentSession`, whose event
+ * listeners and queues survive every replacement.
+ */
+import { existsSync } from "node:fs";
+import type { ModelRegistry } from "../ai/registry.ts";
+import { supportedThinkingLevels } from "../ai/thinking.ts";
+import type { Model } from "../ai/types.ts";
+import type { SettingsStore } from "../resources/settings-store.ts";
+import { createBranchedSession, forkSession } from "../session/branching.ts";
+import type { AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
+import { SessionStore } from "../session/store.ts";
+import { restoreModelAndThinking } from "./model-restore.ts";
+import type { QueueMode } from "./queue.ts";
+import { PromptError, type AgentSession } from "./session.ts";
+import { bashExecutionMessage, runUserBash, type UserBashResult } from "./user-bash.ts";
+
+export interface ControllerOptions {
+  session: AgentSession;
+  registry: ModelRegistry;
+  settings: SettingsStore;
+  agentDir: string;
+  /** Where new sessions are written; undefined for `--no-session` (sessions stay in memory). */
+  sessionDir: string | undefined;
+  cwd: string;
+  /** `--models` / `enabledModels`: the models Ctrl+P and `cycle_model` go through. */
+  scopedModels?: Model[];
+}
+
+export interface SessionState {
+  model?: Model;
+  thinkingLevel: ThinkingLevel;
+  isStreaming: boolean;
+  isCompacting: boolean;
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  sessionFile?: string;
+  sessionId: string;
+  sessionName?: string;
+  autoCompactionEnabled: boolean;
+  messageCount: number;
+  pendingMessageCount: number;
+}
+
+export class SessionController {
+  readonly session: AgentSession;
+  private bashAbort: AbortController | undefined;
+  isCompacting = false;
+
+  constructor(private readonly options: ControllerOptions) {
+    this.session = options.session;
+  }
+
+  get cwd(): string {
+    return this.options.cwd;
+  }
+
+  private get settings() {
+    return this.options.settings.settings;
+  }
+
+  // ── replacing the session ────────────────────────────────────────────────
+
+  private adopt(store: SessionStore): void {
+    const restored = restoreModelAndThinking({ store, registry: this.options.registry, settings: this.settings });
+    this.session.replaceStore(store, restored.model ?? this.session.model, restored.thinkingLevel);
+  }
+
+  /** Starts a fresh session (optionally recording where it came from). */
+  newSession(options: { parentSession?: string } = {}): void {
+    this.adopt(
+      SessionStore.create({
+        cwd: this.options.cwd,
+        ...(this.options.sessionDir ? { dir: this.options.sessionDir } : {}),
+        ...(options.parentSession ? { parentSession: options.parentSession } : {}),
+      }),
+    );
+  }
+
+  /** Continues the session in `path`. Its recorded working directory must still exist. */
+  switchSession(path: string): void {
+    const store = SessionStore.open(path, { write: true });
+    if (store.cwd && !existsSync(store.cwd)) {
+      store.close();
+      throw new PromptError(
+        `Stored session working directory does not exist: ${store.cwd}\nSession file: ${path}\nCurrent working directory: ${this.options.cwd}`,
+      );
+    }
+    this.adopt(store);
+  }
+
+  /** A new session holding the path up to (not including) the user message `entryId`; returns its text. */
+  fork(entryId: string): { text: string } {
+    const { store, selectedText } = forkSession(this.session.store, entryId, "before");
+    this.adopt(store);
+    return { text: selectedText ?? "" };
+  }
+
+  /** A new session holding the whole current branch. */
+  clone(): void {
+    const leaf = this.session.store.leafId;
+    if (leaf === null) throw new PromptError("Cannot clone session: no current entry selected");
+    this.adopt(createBranchedSession(this.session.store, leaf));
+  }
+
+  /** Every user message of the session (all branches), for choosing where to fork. */
+  forkMessages(): { entryId: string; text: string }[] {
+    const store = this.session.store;
+    const out: { entryId: string; text: string }[] = [];
+    for (const record of store.tree.records) {
+      if (record.type !== "message" || record.role !== "user") continue;
+      const message = (store.materialise(record) as MessageEntry).message as UserMessage;
+      const text =
+        typeof message.content === "string"
+          ? message.content
+          : message.content.flatMap((b) => (b.type === "text" ? [(b as { text: string }).text] : [])).join("");
+      if (text) out.push({ entryId: record.id, text });
+    }
+    return out;
+  }
+
+  /** The last answer's text (an aborted answer with nothing in it is skipped). */
+  lastAssistantText(): string | undefined {
+    const messages = this.session.messages;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i]!;
+      if (message.role !== "assistant") continue;
+      const answer = message as AssistantMessage;
+      if (answer.stopReason === "aborted" && answer.content.length === 0) continue;
+      const text = answer.content.flatMap((b) => (b.type === "text" ? [(b as { text: string }).text] : [])).join("").trim();
+      return text;
+    }
+    return undefined;
+  }
+
+  // ── models and thinking ──────────────────────────────────────────────────
+
+  availableModels(): Model[] {
+    return this.options.registry.available();
+  }
+
+  /** Switches to `provider/modelId` (which needs a key) and makes it the default. */
+  setModel(provider: string, modelId: string): Model {
+    const model = this.options.registry.find(provider, modelId);
+    if (!model || !this.options.registry.hasKey(provider)) throw new PromptError(`Model not found: ${provider}/${modelId}`);
+    this.session.setModel(model);
+    this.persistModel(model);
+    return model;
+  }
+
+  private persistModel(model: Model): void {
+    this.options.settings.setGlobal(["defaultProvider"], model.provider);
+    this.options.settings.setGlobal(["defaultModel"], model.id);
+  }
+
+  /** The next model of the scoped list (or of every available model); null with fewer than two. */
+  cycleModel(): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
+    const scoped = this.options.scopedModels && this.options.scopedModels.length > 0;
+    const candidates = scoped ? this.options.scopedModels! : this.availableModels();
+    if (candidates.length < 2) return null;
+    const current = this.session.model;
+    const index = candidates.findIndex((m) => m.provider === current?.provider && m.id === current?.id);
+    const next = candidates[(index + 1) % candidates.length]!;
+    this.session.setModel(next);
+    this.persistModel(next);
+    return { model: next, thinkingLevel: this.session.thinkingLevel, isScoped: Boolean(scoped) };
+  }
+
+  setThinkingLevel(level: ThinkingLevel): void {
+    this.session.setThinkingLevel(level);
+    const model = this.session.model;
+    // A model without reasoning runs with "off" whatever was asked: not worth remembering.
+    if (model?.reasoning || this.session.thinkingLevel !== "off") {
+      this.options.settings.setGlobal(["defaultThinkingLevel"], this.session.thinkingLevel);
+    }
+  }
+
+  /** The next level the model supports; null for a model without reasoning. */
+  cycleThinkingLevel(): { level: ThinkingLevel } | null {
+    const model = this.session.model;
+    if (!model || !model.reasoning) return null;
+    const levels = supportedThinkingLevels(model);
+    const next = levels[(levels.indexOf(this.session.thinkingLevel) + 1) % levels.length]!;
+    this.setThinkingLevel(next);
+    return { level: this.session.thinkingLevel };
+  }
+
+  // ── modes ────────────────────────────────────────────────────────────────
+
+  setSteeringMode(mode: QueueMode): void {
+    this.session.steering.mode = mode;
+    this.options.settings.setGlobal(["steeringMode"], mode);
+  }
+
+  setFollowUpMode(mode: QueueMode): void {
+    this.session.followUps.mode = mode;
+    this.options.settings.setGlobal(["followUpMode"], mode);
+  }
+
+  setAutoRetry(enabled: boolean): void {
+    this.session.retry = { ...this.session.retry, enabled };
+    this.options.settings.setGlobal(["retry", "enabled"], enabled);
+  }
+
+  get autoCompactionEnabled(): boolean {
+    return this.session.compaction.enabled;
+  }
+
+  setAutoCompaction(enabled: boolean): void {
+    this.session.compaction = { ...this.session.compaction, enabled };
+    this.options.settings.setGlobal(["compaction", "enabled"], enabled);
+  }
+
+  // ── user shell commands ──────────────────────────────────────────────────
+
+  /** Runs `command` in the session's directory and records it (`exclude`: kept out of the context). */
+  async bash(command: string, options: { exclude?: boolean; onOutput?: (text: string) => void } = {}): Promise<UserBashResult> {
+    const controller = new AbortController();
+    this.bashAbort = controller;
+    try {
+      const result = await runUserBash(command, {
+        cwd: this.session.store.cwd || this.options.cwd,
+        agentDir: this.options.agentDir,
+        ...(this.settings.shellPath ? { shellPath: this.settings.shellPath } : {}),
+        ...(this.settings.shellCommandPrefix ? { shellCommandPrefix: this.settings.shellCommandPrefix } : {}),
+        signal: controller.signal,
+        ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+      });
+      this.session.recordUserMessage(bashExecutionMessage(command, result, options.exclude ?? false));
+      return result;
+    } finally {
+      if (this.bashAbort === controller) this.bashAbort = undefined;
+    }
+  }
+
+  abortBash(): void {
+    this.bashAbort?.abort();
+  }
+
+  // ── reporting ────────────────────────────────────────────────────────────
+
+  state(): SessionState {
+    const session = this.session;
+    const store = session.store;
+    return {
+      ...(session.model ? { model: session.model } : {}),
+      thinkingLevel: session.thinkingLevel,
+      isStreaming: session.isStreaming,
+      isCompacting: this.isCompacting,
+      steeringMode: session.steering.mode,
+      followUpMode: session.followUps.mode,
+      ...(store.path ? { sessionFile: store.path } : {}),
+      sessionId: store.sessionId,
+      ...(store.name ? { sessionName: store.name } : {}),
+      autoCompactionEnabled: this.autoCompactionEnabled,
+      messageCount: session.messages.length,
+      pendingMessageCount: session.steering.length + session.followUps.length,
+    };
+  }
+
+  /** Labels an entry (an empty label clears it). */
+  setLabel(entryId: string, label: string | undefined): void {
+    this.session.store.appendLabelChange(entryId, label);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Which model and thinking level a session runs with when it is opened or replaced (upstream
+ * 0.73.1's order): an explicit choice; for a session with messages, its own model if it still
+ * has a key; the settings default; a provider default. The thinking level: explicit; the
+ * session's own if it recorded one; the settings default (`medium` when unset).
+ */
+import type { ModelRegistry } from "../ai/registry.ts";
+import type { Model } from "../ai/types.ts";
+import type { Settings } from "../resources/settings.ts";
+import type { ThinkingLevel } from "../session/format.ts";
+import type { SessionStore } from "../session/store.ts";
+
+export interface RestoreInput {
+  store: SessionStore;
+  registry: ModelRegistry;
+  settings: Settings;
+  model?: Model;
+  thinking?: ThinkingLevel;
+}
+
+export interface Restored {
+  model: Model | undefined;
+  thinkingLevel: ThinkingLevel;
+  /** Set when the session's own model could not be used. */
+  warning?: string;
+}
+
+export function restoreModelAndThinking(input: RestoreInput): Restored {
+  const { store, registry, settings } = input;
+  const context = store.buildContext();
+  const hasMessages = context.messages.length > 0;
+  let model = input.model;
+  let warning: string | undefined;
+  if (!model && hasMessages && context.model) {
+    const restored = registry.find(context.model.provider, context.model.modelId);
+    if (restored && registry.hasKey(restored.provider)) model = restored;
+    else warning = `Could not restore model ${context.model.provider}/${context.model.modelId}`;
+  }
+  if (!model && settings.defaultProvider && settings.defaultModel) model = registry.find(settings.defaultProvider, settings.defaultModel);
+  model ??= registry.defaultModel();
+  if (warning && model) warning += `. Using ${model.provider}/${model.id}`;
+  const hasLevelEntry = store.branchRecords().some((r) => r.type === "thinking_level_change");
+  const thinkingLevel =
+    input.thinking ?? (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (settings.defaultThinkingLevel ?? "medium"));
+  return { model, thinkingLevel, ...(warning ? { warning } : {}) };
+}

@@ -1,0 +1,98 @@
+/**
+ * Shell commands the user runs themselves (`!cmd`, `!!cmd`, RPC `bash`): not a tool call, but a
+ * `bashExecution` message. Output is cleaned for the model (no colour codes or control
+ * characters), its tail kept, and the whole of it saved to a temp file when it is long.
+ */
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BashExecutionMessage } from "../session/format.ts";
+import { resolveShell, runShell, shellEnv } from "../tools/shell.ts";
+import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.ts";
+
+const KEEP_CHARS = 100 * 1024;
+
+export interface UserBashResult {
+  output: string;
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+}
+
+export interface UserBashOptions {
+  cwd: string;
+  agentDir: string;
+  shellPath?: string;
+  shellCommandPrefix?: string;
+  signal?: AbortSignal;
+  /** Called with the cleaned output so far, for live display. */
+  onOutput?: (text: string) => void;
+}
+
+// CSI/OSC escape sequences, then control characters other than tab and newline.
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f\ufff9-\ufffb]/g;
+
+/** Output as the model should see it: no colour codes, no control characters, no `\r`. */
+export function sanitizeOutput(text: string): string {
+  return text.replace(ANSI, "").replace(/\r/g, "").replace(CONTROL, "");
+}
+
+export async function runUserBash(command: string, options: UserBashOptions): Promise<UserBashResult> {
+  const decoder = new TextDecoder();
+  let kept = "";
+  let full = "";
+  let rawBytes = 0;
+  let logPath: string | undefined;
+  const spill = (): void => {
+    logPath ??= join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+  };
+  const outcome = await runShell({
+    command: options.shellCommandPrefix ? `${options.shellCommandPrefix}\n${command}` : command,
+    cwd: options.cwd,
+    env: shellEnv(options.agentDir),
+    shell: resolveShell(options.shellPath),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onData: (chunk) => {
+      rawBytes += chunk.length;
+      const text = sanitizeOutput(decoder.decode(chunk, { stream: true }));
+      full += text;
+      kept += text;
+      if (kept.length > KEEP_CHARS) kept = kept.slice(kept.length - KEEP_CHARS);
+      if (rawBytes > DEFAULT_MAX_BYTES) spill();
+      options.onOutput?.(kept);
+    },
+  });
+  const rest = sanitizeOutput(decoder.decode());
+  full += rest;
+  kept += rest;
+  const tail = truncateTail(kept);
+  const truncated = tail.truncated || kept.length < full.length;
+  if (truncated) spill();
+  if (logPath) writeFileSync(logPath, full);
+  const cancelled = outcome.aborted || outcome.timedOut;
+  return {
+    output: truncated ? tail.content : full,
+    exitCode: cancelled ? undefined : (outcome.exitCode ?? undefined),
+    cancelled,
+    truncated,
+    ...(logPath ? { fullOutputPath: logPath } : {}),
+  };
+}
+
+/** The session message for a finished command (`exclude`: `!!`, kept out of the model's context). */
+export function bashExecutionMessage(command: string, result: UserBashResult, exclude: boolean): BashExecutionMessage {
+  return {
+    role: "bashExecution",
+    command,
+    output: result.output,
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    cancelled: result.cancelled,
+    truncated: result.truncated,
+    ...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+    timestamp: Date.now(),
+    ...(exclude ? { excludeFromContext: true } : {}),
+  } as BashExecutionMessage;
+}

@@ -1,0 +1,78 @@
+/** Compaction and branch summaries: the public API of src/compaction. */
+export {
+  calculateContextTokens,
+  contextUsage,
+  estimateContextTokens,
+  estimateTokens,
+  type BranchItem,
+  type ContextEstimate,
+  type ContextUsage,
+  type ContextUsageInput,
+} from "./tokens.ts";
+export {
+  addFileOpsFromDetails,
+  addFileOpsFromMessage,
+  computeFileLists,
+  createFileOps,
+  formatFileLists,
+  type FileLists,
+  type FileOps,
+} from "./file-tracking.ts";
+export { findCutPoint, findTurnStartIndex, findValidCutPoints, type CutPoint } from "./cut-point.ts";
+export {
+  ALREADY_COMPACTED,
+  DEFAULT_COMPACTION_SETTINGS,
+  hasNothingToSummarize,
+  isNothingToCompact,
+  NOTHING_TO_COMPACT,
+  prepareCompaction,
+  summarizedMessageOf,
+  type CompactionPreparation,
+  type CompactionSettings,
+  type NothingToCompact,
+} from "./prepare.ts";
+export { serializeConversation, TOOL_RESULT_MAX_CHARS } from "./serialize.ts";
+export {
+  BRANCH_SUMMARY_INSTRUCTIONS,
+  branchSummaryInstructions,
+  compactionInstructions,
+  INITIAL_INSTRUCTIONS,
+  SUMMARIZER_SYSTEM_PROMPT,
+  summaryRequestText,
+  TURN_PREFIX_INSTRUCTIONS,
+  UPDATE_INSTRUCTIONS,
+} from "./prompts.ts";
+export { requestSummary, summaryReasoning, type ProviderOptions, type SummaryCall, type SummaryResponse } from "./request.ts";
+export {
+  compact,
+  COMPACTION_CANCELLED,
+  CompactionCancelledError,
+  isCompactionCancelled,
+  NO_PRIOR_HISTORY,
+  SPLIT_TURN_SEPARATOR,
+  type CompactionDetails,
+  type CompactionResult,
+  type CompactOptions,
+} from "./compact.ts";
+export {
+  branchMessageOf,
+  collectEntriesForBranchSummary,
+  lookupOf,
+  navigationTarget,
+  prepareBranchEntries,
+  type BranchCollection,
+  type Lookup,
+  type NavigationTarget,
+  type PreparedBranch,
+  type TreeLink,
+} from "./branch-entries.ts";
+export {
+  BRANCH_SUMMARY_MAX_TOKENS,
+  BRANCH_SUMMARY_PREAMBLE,
+  branchSummaryBudget,
+  DEFAULT_BRANCH_SUMMARY_RESERVE,
+  generateBranchSummary,
+  NO_CONTENT_TO_SUMMARIZE,
+  type BranchSummaryOptions,
+  type BranchSummaryOutcome,
+} from "./branch-summary.ts";

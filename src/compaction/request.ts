@@ -1,0 +1,70 @@
+/**
+ * One summarisation request: the summariser system prompt, one user message, no tools. The
+ * streamed answer is drained and reduced to its text, a failure message, or "aborted".
+ */
+import type { LlmAssistantMessage, Model, StreamFunction, StreamOptions, ThinkingLevel } from "../ai/types.ts";
+import { SUMMARIZER_SYSTEM_PROMPT } from "./prompts.ts";
+
+/** Provider knobs a caller may pass through (pig's `retry.provider` settings). */
+export type ProviderOptions = Pick<StreamOptions, "maxRetries" | "timeoutMs" | "maxRetryDelayMs">;
+
+export interface SummaryCall {
+  model: Model;
+  stream: StreamFunction;
+  apiKey: string;
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
+  providerOptions?: ProviderOptions | undefined;
+}
+
+export type SummaryResponse =
+  | { kind: "text"; text: string }
+  | { kind: "error"; message: string | undefined }
+  | { kind: "aborted" };
+
+/**
+ * The reasoning level a summary asks for: the session's level on a reasoning model, none when
+ * thinking is off or the model cannot reason.
+ */
+export function summaryReasoning(model: Model, thinkingLevel: ThinkingLevel | undefined): ThinkingLevel | undefined {
+  return model.reasoning && thinkingLevel && thinkingLevel !== "off" ? thinkingLevel : undefined;
+}
+
+function textOf(message: LlmAssistantMessage): string {
+  return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+}
+
+/** Sends `userText` to the summariser and waits for the whole answer. Never throws. */
+export async function requestSummary(
+  call: SummaryCall,
+  request: { userText: string; maxTokens: number; reasoning?: ThinkingLevel | undefined },
+): Promise<SummaryResponse> {
+  const options: StreamOptions = {
+    ...call.providerOptions,
+    apiKey: call.apiKey,
+    maxTokens: request.maxTokens,
+    ...(call.headers ? { headers: call.headers } : {}),
+    ...(call.signal ? { signal: call.signal } : {}),
+    ...(request.reasoning ? { reasoning: request.reasoning } : {}),
+  };
+  const context = {
+    systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
+    messages: [{ role: "user" as const, content: [{ type: "text" as const, text: request.userText }], timestamp: Date.now() }],
+  };
+  try {
+    for await (const event of call.stream(call.model, context, options)) {
+      if (event.type === "done") {
+        return call.signal?.aborted ? { kind: "aborted" } : { kind: "text", text: textOf(event.message) };
+      }
+      if (event.type === "error") {
+        if (event.reason === "aborted" || call.signal?.aborted) return { kind: "aborted" };
+        return { kind: "error", message: event.error.errorMessage };
+      }
+    }
+    return call.signal?.aborted ? { kind: "aborted" } : { kind: "error", message: "the stream ended without an answer" };
+  } catch (error) {
+    // Stream functions should not throw; a broken one is reported like a failed answer.
+    if (call.signal?.aborted) return { kind: "aborted" };
+    return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * RPC commands: their request shapes (checked with valibot) and what each one does. Every
+ * command answers with one `response` line carrying the request's `id`; a command that fails
+ * answers `success: false` with the error's text.
+ */
+import * as v from "valibot";
+import type { SessionController } from "../agent/controller.ts";
+import { THINKING_LEVELS } from "../session/format.ts";
+
+const Id = { id: v.optional(v.string()) };
+const Image = v.looseObject({ type: v.literal("image"), data: v.string(), mimeType: v.string() });
+const Mode = v.picklist(["all", "one-at-a-time"]);
+
+export const CommandSchema = v.variant("type", [
+  v.object({ type: v.literal("prompt"), ...Id, message: v.string(), images: v.optional(v.array(Image)), streamingBehavior: v.optional(v.picklist(["steer", "followUp"])) }),
+  v.object({ type: v.literal("steer"), ...Id, message: v.string(), images: v.optional(v.array(Image)) }),
+  v.object({ type: v.literal("follow_up"), ...Id, message: v.string(), images: v.optional(v.array(Image)) }),
+  v.object({ type: v.literal("abort"), ...Id }),
+  v.object({ type: v.literal("new_session"), ...Id, parentSession: v.optional(v.string()) }),
+  v.object({ type: v.literal("get_state"), ...Id }),
+  v.object({ type: v.literal("get_messages"), ...Id }),
+  v.object({ type: v.literal("set_model"), ...Id, provider: v.string(), modelId: v.string() }),
+  v.object({ type: v.literal("cycle_model"), ...Id }),
+  v.object({ type: v.literal("get_available_models"), ...Id }),
+  v.object({ type: v.literal("set_thinking_level"), ...Id, level: v.picklist(THINKING_LEVELS) }),
+  v.object({ type: v.literal("cycle_thinking_level"), ...Id }),
+  v.object({ type: v.literal("set_steering_mode"), ...Id, mode: Mode }),
+  v.object({ type: v.literal("set_follow_up_mode"), ...Id, mode: Mode }),
+  v.object({ type: v.literal("compact"), ...Id, customInstructions: v.optional(v.string()) }),
+  v.object({ type: v.literal("set_auto_compaction"), ...Id, enabled: v.boolean() }),
+  v.object({ type: v.literal("set_auto_retry"), ...Id, enabled: v.boolean() }),
+  v.object({ type: v.literal("abort_retry"), ...Id }),
+  v.object({ type: v.literal("bash"), ...Id, command: v.string() }),
+  v.object({ type: v.literal("abort_bash"), ...Id }),
+  v.object({ type: v.literal("get_session_stats"), ...Id }),
+  v.object({ type: v.literal("export_html"), ...Id, outputPath: v.optional(v.string()) }),
+  v.object({ type: v.literal("switch_session"), ...Id, sessionPath: v.string() }),
+  v.object({ type: v.literal("fork"), ...Id, entryId: v.string() }),
+  v.object({ type: v.literal("clone"), ...Id }),
+  v.object({ type: v.literal("get_fork_messages"), ...Id }),
+  v.object({ type: v.literal("get_last_assistant_text"), ...Id }),
+  v.object({ type: v.literal("set_session_name"), ...Id, name: v.string() }),
+  v.object({ type: v.literal("get_commands"), ...Id }),
+  v.object({
+    type: v.literal("navigate_tree"),
+    ...Id,
+    targetId: v.string(),
+    summarize: v.optional(v.boolean()),
+    customInstructions: v.optional(v.string()),
+    replaceInstructions: v.optional(v.boolean()),
+    label: v.optional(v.string()),
+  }),
+  v.object({ type: v.literal("set_label"), ...Id, entryId: v.string(), label: v.optional(v.string()) }),
+  v.object({ type: v.literal("get_tree"), ...Id }),
+]);
+
+export type Command = v.InferOutput<typeof CommandSchema>;
+export type CommandType = Command["type"];
+export const COMMAND_TYPES: ReadonlySet<string> = new Set(CommandSchema.options.map((o) => o.entries.type.literal));
+
+/** What a command returns: its `data` (undefined: none), or an error to report. */
+export type CommandResult = { data?: unknown };
+
+export interface CommandContext {
+  controller: SessionController;
+  /** Starts a prompt and resolves once it is accepted (queued or running), not when it ends. */
+  startPrompt(text: string, images: { type: "image"; data: string; mimeType: string }[] | undefined, behavior?: "steer" | "followUp"): Promise<void>;
+  compact(customInstructions?: string): Promise<unknown>;
+  navigateTree(command: Extract<Command, { type: "navigate_tree" }>): Promise<unknown>;
+  stats(): unknown;
+  exportHtml(outputPath?: string): string;
+  commands(): unknown[];
+  tree(): unknown;
+  abortRetry(): void;
+}
+
+export async function runCommand(command: Command, ctx: CommandContext): Promise<CommandResult> {
+  const { controller } = ctx;
+  const session = controller.session;
+  switch (command.type) {
+    case "prompt":
+      await ctx.startPrompt(command.message, command.images, command.streamingBehavior);
+      return {};
+    case "steer":
+    case "follow_up":
+      if (!session.isStreaming) {
+        // Queued while idle: delivered with the next run, right after its prompt.
+        if (command.type === "steer") session.steer(command.message, command.images);
+        else session.followUp(command.message, command.images);
+        return {};
+      }
+      await ctx.startPrompt(command.message, command.images, command.type === "steer" ? "steer" : "followUp");
+      return {};
+    case "abort":
+      await session.abort();
+      return {};
+    case "new_session":
+      controller.newSession(command.parentSession ? { parentSession: command.parentSession } : {});
+      return { data: { cancelled: false } };
+    case "get_state":
+      return { data: controller.state() };
+    case "get_messages":
+      return { data: { messages: session.messages } };
+    case "set_model":
+      return { data: controller.setModel(command.provider, command.modelId) };
+    case "cycle_model":
+      return { data: controller.cycleModel() };
+    case "get_available_models":
+      return { data: { models: controller.availableModels() } };
+    case "set_thinking_level":
+      controller.setThinkingLevel(command.level);
+      return {};
+    case "cycle_thinking_level":
+      return { data: controller.cycleThinkingLevel() };
+    case "set_steering_mode":
+      controller.setSteeringMode(command.mode);
+      return {};
+    case "set_follow_up_mode":
+      controller.setFollowUpMode(command.mode);
+      return {};
+    case "compact":
+      return { data: await ctx.compact(command.customInstructions) };
+    case "set_auto_compaction":
+      controller.setAutoCompaction(command.enabled);
+      return {};
+    case "set_auto_retry":
+      controller.setAutoRetry(command.enabled);
+      return {};
+    case "abort_retry":
+      ctx.abortRetry();
+      return {};
+    case "bash":
+      return { data: await controller.bash(command.command) };
+    case "abort_bash":
+      controller.abortBash();
+      return {};
+    case "get_session_stats":
+      return { data: ctx.stats() };
+    case "export_html":
+      return { data: { path: ctx.exportHtml(command.outputPath) } };
+    case "switch_session":
+      controller.switchSession(command.sessionPath);
+      return { data: { cancelled: false } };
+    case "fork":
+      return { data: { ...controller.fork(command.entryId), cancelled: false } };
+    case "clone":
+      controller.clone();
+      return { data: { cancelled: false } };
+    case "get_fork_messages":
+      return { data: { messages: controller.forkMessages() } };
+    case "get_last_assistant_text": {
+      const text = controller.lastAssistantText();
+      return { data: text === undefined ? {} : { text } };
+    }
+    case "set_session_name":
+      session.setSessionName(command.name);
+      return {};
+    case "get_commands":
+      return { data: { commands: ctx.commands() } };
+    case "navigate_tree":
+      return { data: await ctx.navigateTree(command) };
+    case "set_label":
+      controller.setLabel(command.entryId, command.label);
+      return {};
+    case "get_tree":
+      return { data: ctx.tree() };
+  }
+}
