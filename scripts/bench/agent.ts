@@ -3,7 +3,9 @@
 //   2. a 50-turn tool loop (50 sequential `bash true` calls, then a final text) vs the 1-turn run:
 //      per-turn overhead = (t50 − t1) / (extra model requests, i.e. 50);
 //   3. peak RSS of the 50-turn run;
-//   4. `--version`, as in startup.ts, so the ratios above can be read against the start-up floor.
+//   4. `--version`, as in startup.ts, so the ratios above can be read against the start-up floor;
+//   and, for information, the same loop with `read` instead of `bash` (no process spawn per turn)
+//   and the time to spawn `bash -c true`, the floor every bash turn pays on either side.
 // Both agents get the same isolated agent dir contents (one provider `fake`, openai-completions).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +17,10 @@ const TOOL_TURNS = 50;
 const PROMPT = "hello";
 const ONE_TURN: Script = { responses: [{ text: "ok" }] };
 const TOOL_LOOP: Script = { responses: [{ toolCalls: [{ name: "bash", arguments: { command: "true" } }], repeat: TOOL_TURNS }, { text: "done" }] };
+// The same loop with `read` of a 3-byte file: no process spawn per turn, so it shows the agent's own
+// per-turn cost (request building, streaming, session writes) without the shell start-up.
+const READ_FILE = "small.txt";
+const READ_LOOP: Script = { responses: [{ toolCalls: [{ name: "read", arguments: { path: READ_FILE } }], repeat: TOOL_TURNS }, { text: "done" }] };
 const VERSION_RUNS = 10;
 const BASH_FLOOR = ["/bin/bash", "-c", "true"];
 const FLOOR_RUNS = 30;
@@ -52,6 +58,7 @@ interface AgentSample extends RunSample {
 try {
   const cwd = join(work, "cwd");
   mkdirSync(cwd);
+  writeFileSync(join(cwd, READ_FILE), "hi\n");
   const agentDirs = { pig: join(work, "agent-pig"), pi: join(work, "agent-pi") };
   for (const dir of Object.values(agentDirs)) writeAgentDir(dir, `${llm.url}/v1`);
 
@@ -86,6 +93,7 @@ try {
 
   const oneTurn = await measure("1 turn", sides, ONE_TURN, 1, false);
   const toolLoop = await measure(`${TOOL_TURNS}-turn tool loop`, sides, TOOL_LOOP, TOOL_TURNS + 1, true);
+  const readLoop = await measure(`${TOOL_TURNS}-turn read loop`, sides, READ_LOOP, TOOL_TURNS + 1, false);
 
   // --version: the same measurement as startup.ts (empty agent dir, scratch cwd).
   const versionDir = join(work, "agent-empty");
@@ -107,7 +115,8 @@ try {
   const stat = (name: Name) => {
     const one = oneTurn[name];
     const loop = toolLoop[name];
-    if (one === undefined || loop === undefined) return undefined;
+    const reads = readLoop[name];
+    if (one === undefined || loop === undefined || reads === undefined) return undefined;
     const t1 = medianMs(one);
     const t50 = medianMs(loop);
     return {
@@ -115,6 +124,8 @@ try {
       t1,
       t50,
       perTurn: (t50 - t1) / TOOL_TURNS,
+      perTurnRead: (medianMs(reads) - t1) / TOOL_TURNS,
+      gapRead: median(reads.flatMap(requestGaps)),
       gap: median(loop.flatMap(requestGaps)),
       rss: maxRss(loop),
     };
@@ -143,6 +154,8 @@ try {
       { metric: `wall time, ${TOOL_TURNS}-turn tool loop`, ...info(g?.t50, p.t50) },
       { metric: `per-turn overhead (t${TOOL_TURNS}−t1)/${TOOL_TURNS}`, ...faster(5, g?.perTurn, p.perTurn), ratio: g === undefined ? "n/a" : `${(p.perTurn / g.perTurn).toFixed(1)}× lower`, target: "≥ 5× lower" },
       { metric: "request→request gap (median)", ...info(g?.gap, p.gap) },
+      { metric: "read loop instead of bash: per-turn", ...info(g?.perTurnRead, p.perTurnRead) },
+      { metric: "read loop: request→request gap", ...info(g?.gapRead, p.gapRead) },
       {
         metric: `peak RSS, ${TOOL_TURNS}-turn loop (max)`,
         pig: g === undefined ? "n/a" : fmtMB(g.rss),

@@ -12,6 +12,7 @@ import {
   calculateContextTokens,
   compact,
   estimateContextTokens,
+  estimateTokens,
   isCompactionCancelled,
   isNothingToCompact,
   NOTHING_TO_COMPACT,
@@ -129,8 +130,14 @@ export class CompactionRunner {
   async beforeRequest(): Promise<void> {
     const { model, compaction } = this.host;
     if (!model || !compaction.enabled) return;
-    const estimate = estimateContextTokens(this.host.messages);
-    if (estimate.tokens <= model.contextWindow - compaction.reserveTokens) return;
+    const messages = this.host.messages;
+    const estimate = estimateContextTokens(messages);
+    // Usage reported before the latest compaction describes a context that no longer exists:
+    // estimate the whole context instead.
+    const usageAt = estimate.lastUsageIndex;
+    const stale = usageAt !== null && (messages[usageAt] as AssistantMessage).timestamp <= this.latestCompactionTime();
+    const tokens = stale ? messages.reduce((sum, m) => sum + estimateTokens(m), 0) : estimate.tokens;
+    if (tokens <= model.contextWindow - compaction.reserveTokens) return;
     await this.auto("threshold", false);
   }
 

@@ -12,7 +12,9 @@ import type { SettingsStore } from "../resources/settings-store.ts";
 import { createBranchedSession, forkSession } from "../session/branching.ts";
 import type { AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
 import { SessionStore } from "../session/store.ts";
+import { contextUsage } from "../compaction/index.ts";
 import { restoreModelAndThinking } from "./model-restore.ts";
+import { navigateTree, type NavigateOptions, type NavigateResult } from "./navigate.ts";
 import type { QueueMode } from "./queue.ts";
 import { PromptError, type AgentSession } from "./session.ts";
 import { bashExecutionMessage, runUserBash, type UserBashResult } from "./user-bash.ts";
@@ -42,6 +44,19 @@ export interface SessionState {
   autoCompactionEnabled: boolean;
   messageCount: number;
   pendingMessageCount: number;
+}
+
+export interface SessionStats {
+  sessionFile?: string;
+  sessionId: string;
+  userMessages: number;
+  assistantMessages: number;
+  toolCalls: number;
+  toolResults: number;
+  totalMessages: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  cost: number;
+  contextUsage?: { tokens: number | null; contextWindow: number; percent: number | null };
 }
 
 export class SessionController {
@@ -248,7 +263,7 @@ export class SessionController {
       ...(session.model ? { model: session.model } : {}),
       thinkingLevel: session.thinkingLevel,
       isStreaming: session.isStreaming,
-      isCompacting: this.isCompacting,
+      isCompacting: this.isCompacting || session.compactor.isCompacting,
       steeringMode: session.steering.mode,
       followUpMode: session.followUps.mode,
       ...(store.path ? { sessionFile: store.path } : {}),
@@ -258,6 +273,67 @@ export class SessionController {
       messageCount: session.messages.length,
       pendingMessageCount: session.steering.length + session.followUps.length,
     };
+  }
+
+  /** Token, cost and message counts of the current context, with its share of the window. */
+  stats(): SessionStats {
+    const session = this.session;
+    const store = session.store;
+    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+    let cost = 0;
+    let userMessages = 0;
+    let assistantMessages = 0;
+    let toolCalls = 0;
+    let toolResults = 0;
+    for (const message of session.messages) {
+      if (message.role === "user") userMessages++;
+      else if (message.role === "toolResult") toolResults++;
+      else if (message.role === "assistant") {
+        assistantMessages++;
+        const answer = message as AssistantMessage;
+        toolCalls += answer.content.filter((b) => b.type === "toolCall").length;
+        tokens.input += answer.usage.input;
+        tokens.output += answer.usage.output;
+        tokens.cacheRead += answer.usage.cacheRead;
+        tokens.cacheWrite += answer.usage.cacheWrite;
+        tokens.total += answer.usage.totalTokens;
+        cost += answer.usage.cost.total;
+      }
+    }
+    const usage = contextUsage({ messages: session.messages, branch: store.branchRecords(), entryOf: store.materialise, model: session.model });
+    return {
+      ...(store.path ? { sessionFile: store.path } : {}),
+      sessionId: store.sessionId,
+      userMessages,
+      assistantMessages,
+      toolCalls,
+      toolResults,
+      totalMessages: session.messages.length,
+      tokens,
+      cost,
+      ...(usage ? { contextUsage: usage } : {}),
+    };
+  }
+
+  /** Moves to another point of the tree (see navigate.ts). */
+  navigateTree(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
+    this.isCompacting = Boolean(options.summarize);
+    return navigateTree(this.session, targetId, {
+      reserveTokens: this.settings.branchSummary?.reserveTokens ?? 16384,
+      ...options,
+    }).finally(() => {
+      this.isCompacting = false;
+    });
+  }
+
+  /** `/compact`: see AgentSession.compact. */
+  async compact(customInstructions?: string) {
+    this.isCompacting = true;
+    try {
+      return await this.session.compact(customInstructions);
+    } finally {
+      this.isCompacting = false;
+    }
   }
 
   /** Labels an entry (an empty label clears it). */

@@ -331,6 +331,9 @@ export class AgentSession {
    * then delivered) — however often that happens in one long run.
    */
   private async runWithRetries(prompts: AgentMessage[]): Promise<void> {
+    // Start on the next turn of the event loop: whoever started the run (an RPC command) answers
+    // before the run's first event, as upstream does.
+    await new Promise((resolve) => setImmediate(resolve));
     let next = prompts;
     for (;;) {
       const model = this.preflight();

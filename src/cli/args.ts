@@ -56,7 +56,7 @@ const CliArgsSchema = v.object({
   help: v.optional(v.boolean()),
   version: v.optional(v.boolean()),
   print: v.optional(v.boolean()),
-  mode: v.optional(v.picklist(["text", "json"], 'must be "text" or "json"')),
+  mode: v.optional(v.picklist(["text", "json", "rpc"], 'must be "text", "json" or "rpc"')),
   continue: v.optional(v.boolean()),
   session: v.optional(v.string()),
   sessionDir: v.optional(v.string()),

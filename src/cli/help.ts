@@ -9,8 +9,9 @@ Usage:
 
 Modes:
   -p, --print                      Run the prompt, print the final answer, exit
-      --mode <text|json>           text: like -p; json: the session header, then every
-                                   event as one JSON line
+      --mode <text|json|rpc>       text: like -p; json: the session header, then every
+                                   event as one JSON line; rpc: commands on stdin, responses
+                                   and events on stdout (see docs/rpc.md)
   Piped stdin is added to the first prompt (and implies print mode).
 
 Model:

@@ -18,6 +18,10 @@ export async function runMain(argv: string[]): Promise<number> {
     const { listModels } = await import("./list-models.ts");
     return listModels(args.listModels === true ? undefined : args.listModels);
   }
+  if (args.mode === "rpc") {
+    if (args.files.length > 0) throw new CliError("Error: @file arguments are not supported in RPC mode");
+    return runRpc(args, process.cwd());
+  }
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
   const printMode = args.print || args.mode !== undefined || !process.stdin.isTTY;
   if (!printMode) {
@@ -28,6 +32,29 @@ export async function runMain(argv: string[]): Promise<number> {
   const prompts = buildPrompts(stdin, await readFileArgs(args.files, cwd), args.messages);
   if (prompts.length === 0) throw new UsageError("no prompt: give a message, @files, or pipe text on stdin");
   return runNonInteractive(args, prompts, cwd);
+}
+
+async function runRpc(args: CliArgs, cwd: string): Promise<number> {
+  const { createRuntime } = await import("./runtime.ts");
+  const runtime = await createRuntime(args, { cwd, interactive: false });
+  if (args.verbose) process.stderr.write(`${runtime.report}\n`);
+  for (const warning of runtime.warnings) process.stderr.write(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
+  const { killRunningCommands } = await import("../tools/index.ts");
+  const stop = (code: number) => () => {
+    killRunningCommands();
+    void runtime.session.abort().finally(() => {
+      runtime.session.dispose();
+      process.exit(code);
+    });
+  };
+  process.once("SIGTERM", stop(143));
+  process.once("SIGHUP", stop(129));
+  const { runRpcMode } = await import("../modes/rpc.ts");
+  try {
+    return await runRpcMode({ controller: runtime.controller, resources: runtime.resources, cwd: runtime.controller.cwd });
+  } finally {
+    runtime.session.dispose();
+  }
 }
 
 async function runNonInteractive(

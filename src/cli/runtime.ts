@@ -3,6 +3,7 @@
  * file (new, continued or named), the tools and the system prompt.
  */
 import { existsSync } from "node:fs";
+import { SessionController } from "../agent/controller.ts";
 import { restoreModelAndThinking } from "../agent/model-restore.ts";
 import { AgentSession } from "../agent/session.ts";
 import { matchModels, parseModelPattern } from "../ai/model-select.ts";
@@ -12,7 +13,7 @@ import { streamFor } from "../ai/stream.ts";
 import type { Model } from "../ai/types.ts";
 import { ensureDocs } from "../resources/docs.ts";
 import { inputExpander, loadResources, skillsBlock, type LoadedResources } from "../resources/load-resources.ts";
-import { retrySettings } from "../resources/settings.ts";
+import { compactionSettings, retrySettings } from "../resources/settings.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
 import { formatStartupReport } from "../resources/startup-report.ts";
 import { decideTrust } from "../resources/trust.ts";
@@ -29,6 +30,7 @@ import { CliError } from "./errors.ts";
 
 export interface Runtime {
   session: AgentSession;
+  controller: SessionController;
   settings: SettingsStore;
   resources: LoadedResources;
   /** Problems worth a line on stderr (always shown). */
@@ -183,6 +185,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     cwd,
     agentDir: agent,
     retry: retrySettings(effective),
+    compaction: compactionSettings(effective),
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     streamFor,
@@ -204,5 +207,13 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     },
     { color: options.color ?? false },
   );
-  return { session, settings, resources, warnings, report };
+  const controller = new SessionController({
+    session,
+    registry,
+    settings,
+    agentDir: agent,
+    sessionDir: args.noSession ? undefined : dir,
+    cwd,
+  });
+  return { session, controller, settings, resources, warnings, report };
 }

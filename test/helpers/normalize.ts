@@ -8,15 +8,31 @@ const GENERATED_ID =
   /\b(?:chatcmpl-fake-|msg_fake_|resp_fake_|fakesig_msg_fake_|fakesig_|rs_|msg_|fc_|call_|toolu_)[A-Za-z0-9_]+/g;
 const BASH_LOG = /\/tmp\/pi-bash-[0-9a-f]+\.log|\/tmp\/pig-bash-[0-9a-f]+\.log|\/[^\s"]*\/pi-bash-[0-9a-f]+\.log/g;
 
+const ENTRY_ID = /\b[0-9a-f]{8}\b/g;
+
 export class Normalizer {
   private readonly ids = new Map<string, string>();
+  private readonly entryIds = new Map<string, string>();
 
-  constructor(private readonly paths: [from: string, to: string][] = []) {}
+  constructor(
+    private readonly paths: [from: string, to: string][] = [],
+    private readonly options: { entryIds?: boolean } = {},
+  ) {}
 
   string(value: string): string {
     let out = value;
     for (const [from, to] of this.paths) out = out.split(from).join(to);
     out = out.replace(BASH_LOG, "<bash-log>");
+    if (this.options.entryIds) {
+      out = out.replace(ENTRY_ID, (id) => {
+        let name = this.entryIds.get(id);
+        if (!name) {
+          name = `<entry${this.entryIds.size + 1}>`;
+          this.entryIds.set(id, name);
+        }
+        return name;
+      });
+    }
     return out.replace(GENERATED_ID, (id) => {
       let name = this.ids.get(id);
       if (!name) {
@@ -46,7 +62,9 @@ export function blankOwnWords(body: Json): Json {
   const out = structuredClone(body);
   const messages = (out.messages ?? out.input) as Json[] | undefined;
   const first = messages?.[0];
+  const summarising = JSON.stringify(first?.content ?? out.system ?? "").includes("summarization");
   if (first && (first.role === "system" || first.role === "developer")) first.content = "<system prompt>";
+  if (summarising) for (const message of messages ?? []) if (message.role === "user") blankInstructions(message);
   if (out.system) out.system = "<system prompt>";
   for (const tool of (out.tools as Json[] | undefined) ?? []) {
     if (tool.function) (tool.function as Json).description = "<description>";
@@ -55,6 +73,24 @@ export function blankOwnWords(body: Json): Json {
   // The Responses API keys its prompt cache by the session id.
   if (typeof out.prompt_cache_key === "string") out.prompt_cache_key = "<session id>";
   return out;
+}
+
+/**
+ * A summarisation request's user text: the conversation (and previous summary) kept exactly, the
+ * instructions (our own words) blanked, an "Additional focus" kept.
+ */
+function blankInstructions(message: Json): void {
+  const blocks = Array.isArray(message.content) ? (message.content as Json[]) : [{ type: "text", text: message.content }];
+  for (const block of blocks) {
+    if (typeof block.text !== "string") continue;
+    const text = block.text;
+    const end = Math.max(text.lastIndexOf("</previous-summary>\n\n"), text.lastIndexOf("</conversation>\n\n"));
+    if (end < 0) continue;
+    const cut = text.indexOf("\n\n", end) + 2;
+    const focus = /\n\nAdditional focus: [\s\S]*$/.exec(text)?.[0] ?? "";
+    block.text = `${text.slice(0, cut)}<instructions>${focus}`;
+  }
+  if (!Array.isArray(message.content)) message.content = blocks[0]!.text;
 }
 
 /** The comparable essence of an event: volatile fields (usage, timestamps, partials) dropped. */
@@ -105,4 +141,34 @@ export function sortParallelEnds(events: Record<string, unknown>[]): Record<stri
     i = j;
   }
   return out;
+}
+
+/**
+ * Learns which of our ids stand where Pi's stood, by walking Pi's and our version of the same
+ * response side by side: 8-hex strings at the same place map onto each other.
+ */
+export function learnEntryIds(theirs: unknown, ours: unknown, map: Map<string, string>): void {
+  if (typeof theirs === "string" && typeof ours === "string") {
+    if (/^[0-9a-f]{8}$/.test(theirs) && /^[0-9a-f]{8}$/.test(ours)) map.set(theirs, ours);
+    return;
+  }
+  if (Array.isArray(theirs) && Array.isArray(ours)) {
+    theirs.forEach((item, i) => learnEntryIds(item, ours[i], map));
+    return;
+  }
+  if (theirs && ours && typeof theirs === "object" && typeof ours === "object") {
+    for (const [key, value] of Object.entries(theirs)) learnEntryIds(value, (ours as Record<string, unknown>)[key], map);
+  }
+}
+
+/** A command with Pi's ids replaced by ours. */
+export function translateIds<T>(value: T, map: Map<string, string>): T {
+  if (typeof value === "string") return (map.get(value) ?? value) as T;
+  if (Array.isArray(value)) return value.map((v) => translateIds(v, map)) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = translateIds(v, map);
+    return out as T;
+  }
+  return value;
 }

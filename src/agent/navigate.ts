@@ -1,0 +1,71 @@
+/**
+ * Moving to another point of the session tree (`/tree`, RPC `navigate_tree`), optionally leaving
+ * a summary of the branch being left. Going to a user message puts the leaf on its parent and
+ * hands its text back for the editor, as upstream.
+ */
+import { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } from "../compaction/index.ts";
+import type { SessionEntry } from "../session/format.ts";
+import { PromptError, type AgentSession } from "./session.ts";
+
+export interface NavigateOptions {
+  summarize?: boolean;
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  /** A label for where the navigation lands (the summary entry, or the target). */
+  label?: string;
+  /** `branchSummary.reserveTokens`. */
+  reserveTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface NavigateResult {
+  /** Text of the user message navigated to, for the editor. */
+  editorText?: string;
+  cancelled: boolean;
+  aborted?: boolean;
+  summaryEntryId?: string;
+}
+
+export async function navigateTree(session: AgentSession, targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
+  const store = session.store;
+  const oldLeaf = store.leafId;
+  if (targetId === oldLeaf) return { cancelled: false };
+  const target = store.getEntry(targetId);
+  if (!target) throw new PromptError(`Entry ${targetId} not found`);
+  if (session.isStreaming) throw new PromptError("Cannot move in the tree while the agent is running.");
+
+  let summary: { text: string; details: unknown } | undefined;
+  if (options.summarize) {
+    if (!session.model) throw new PromptError("No model available for summarization");
+    const { entries } = collectEntriesForBranchSummary((id) => store.getEntry(id), oldLeaf, targetId);
+    if (entries.length > 0) {
+      const controller = new AbortController();
+      options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+      const call = session.summaryCall(controller.signal);
+      if (!call) throw new PromptError(`No API key found for ${session.model.provider}.`);
+      const outcome = await generateBranchSummary(entries as SessionEntry[], {
+        ...call,
+        ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+        ...(options.replaceInstructions ? { replaceInstructions: true } : {}),
+        ...(options.reserveTokens !== undefined ? { reserveTokens: options.reserveTokens } : {}),
+      });
+      if (outcome.kind === "aborted") return { cancelled: true, aborted: true };
+      if (outcome.kind === "error") throw new PromptError(outcome.message);
+      summary = { text: outcome.summary, details: outcome.details };
+    }
+  }
+
+  const { leafId, editorText } = navigationTarget(target);
+  let summaryEntryId: string | undefined;
+  if (summary) {
+    summaryEntryId = store.branchWithSummary(leafId, summary.text, summary.details, false);
+    if (options.label) store.appendLabelChange(summaryEntryId, options.label);
+  } else {
+    if (leafId === null) store.resetLeaf();
+    else store.branch(leafId);
+    // As upstream, the label entry is appended where the navigation landed (and becomes the leaf).
+    if (options.label) store.appendLabelChange(targetId, options.label);
+  }
+  session.reloadContext();
+  return { ...(editorText !== undefined ? { editorText } : {}), cancelled: false, ...(summaryEntryId ? { summaryEntryId } : {}) };
+}

@@ -1,0 +1,148 @@
+/**
+ * RPC mode (`pig --mode rpc`): commands as JSON lines on stdin, responses and events as JSON
+ * lines on stdout, speaking upstream Pi's protocol so its clients drive pig unchanged. Each line
+ * is handled on its own (a slow command does not hold up the next); pig exits at the end of
+ * input (once running work is done), or on SIGTERM/SIGHUP.
+ */
+import { writeFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import * as v from "valibot";
+import type { SessionController } from "../agent/controller.ts";
+import { PromptError } from "../agent/session.ts";
+import { defaultExportName, exportSessionHtml } from "../export/html.ts";
+import type { LoadedResources } from "../resources/load-resources.ts";
+import { describeIssues } from "../session/format.ts";
+import { describeEntry } from "../cli/show-tree.ts";
+import type { TreeNode } from "../session/tree.ts";
+import { CommandSchema, COMMAND_TYPES, runCommand, type CommandContext } from "./rpc-commands.ts";
+import { LineSplitter, MAX_LINE_BYTES, writeRecord } from "./rpc-framing.ts";
+import { RpcUi, UiResponseSchema } from "./rpc-ui.ts";
+
+export interface RpcOptions {
+  controller: SessionController;
+  resources: LoadedResources;
+  cwd: string;
+}
+
+type Json = Record<string, unknown>;
+
+function respond(id: unknown, command: string, outcome: { data?: unknown } | { error: string }): void {
+  const base = { ...(typeof id === "string" ? { id } : {}), type: "response", command };
+  if ("error" in outcome) writeRecord({ ...base, success: false, error: outcome.error });
+  else writeRecord({ ...base, success: true, ...(outcome.data !== undefined ? { data: outcome.data } : {}) });
+}
+
+function treeJson(controller: SessionController): unknown {
+  const store = controller.session.store;
+  const node = (n: TreeNode): Json => ({
+    id: n.record.id,
+    parentId: n.record.parentId ?? null,
+    type: n.record.type,
+    ...(n.record.role ? { role: n.record.role } : {}),
+    timestamp: n.record.timestamp,
+    ...(n.label ? { label: n.label } : {}),
+    text: describeEntry(store.materialise(n.record)),
+    children: n.children.map(node),
+  });
+  return { leafId: store.leafId, tree: store.tree.toNodes().map(node) };
+}
+
+function commandList(resources: LoadedResources): unknown[] {
+  return [
+    ...resources.templates.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), source: "prompt", sourceInfo: t.sourceInfo })),
+    ...resources.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, source: "skill", sourceInfo: s.sourceInfo })),
+  ];
+}
+
+export async function runRpcMode(options: RpcOptions): Promise<number> {
+  const { controller } = options;
+  const session = controller.session;
+  const ui = new RpcUi(writeRecord);
+  const unsubscribe = session.subscribe((event) => writeRecord(event));
+  const inFlight = new Set<Promise<void>>();
+
+  const ctx: CommandContext = {
+    controller,
+    async startPrompt(text, images, behavior) {
+      const wasStreaming = session.isStreaming;
+      const run = session.prompt(text, { ...(images ? { images } : {}), ...(behavior ? { streamingBehavior: behavior } : {}) });
+      if (wasStreaming || !session.isStreaming) {
+        // Queued behind the running turn, or refused before starting (no model, no key, busy).
+        await run;
+        return;
+      }
+      // Accepted: the response goes out now; a later failure is reported as an event.
+      run.catch((error: unknown) => writeRecord({ type: "prompt_error", error: error instanceof Error ? error.message : String(error) }));
+    },
+    compact: (instructions) => controller.compact(instructions),
+    navigateTree: (c) =>
+      controller.navigateTree(c.targetId, {
+        ...(c.summarize !== undefined ? { summarize: c.summarize } : {}),
+        ...(c.customInstructions !== undefined ? { customInstructions: c.customInstructions } : {}),
+        ...(c.replaceInstructions !== undefined ? { replaceInstructions: c.replaceInstructions } : {}),
+        ...(c.label !== undefined ? { label: c.label } : {}),
+      }),
+    stats: () => controller.stats(),
+    exportHtml(outputPath) {
+      const store = session.store;
+      if (!store.path) throw new PromptError("Cannot export in-memory session to HTML");
+      if (!store.isFlushed) throw new PromptError("Nothing to export yet - start a conversation first");
+      const target = outputPath ?? defaultExportName(store.path);
+      const path = isAbsolute(target) ? target : resolve(options.cwd, target);
+      writeFileSync(path, exportSessionHtml(store));
+      return path;
+    },
+    commands: () => commandList(options.resources),
+    tree: () => treeJson(controller),
+    abortRetry: () => void session.abort(),
+  };
+
+  const handle = (line: string): void => {
+    let parsed: unknown;
+    try {
+      if (!line.trim()) throw new Error("empty line");
+      parsed = JSON.parse(line);
+    } catch (error) {
+      writeRecord({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${(error as Error).message}` });
+      return;
+    }
+    const raw = (parsed ?? {}) as Json;
+    if (raw.type === "extension_ui_response") {
+      const response = v.safeParse(UiResponseSchema, raw);
+      if (response.success) ui.receive(response.output);
+      return;
+    }
+    const type = typeof raw.type === "string" ? raw.type : String(raw.type);
+    if (!COMMAND_TYPES.has(type)) {
+      respond(raw.id, type, { error: `Unknown command: ${type}` });
+      return;
+    }
+    const checked = v.safeParse(CommandSchema, raw);
+    if (!checked.success) {
+      respond(raw.id, type, { error: `Invalid ${type} command: ${describeIssues(checked.issues)}` });
+      return;
+    }
+    const work = runCommand(checked.output, ctx).then(
+      (result) => respond(raw.id, type, result),
+      (error: unknown) => respond(raw.id, type, { error: error instanceof Error ? error.message : String(error) }),
+    );
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  };
+
+  const splitter = new LineSplitter(handle, (bytes) =>
+    writeRecord({
+      type: "response",
+      command: "parse",
+      success: false,
+      error: `Failed to parse command: the line is ${bytes} bytes, more than the ${MAX_LINE_BYTES}-byte limit`,
+    }),
+  );
+  for await (const chunk of Bun.stdin.stream()) splitter.push(chunk);
+  splitter.end();
+  // End of input: finish what was asked, then leave.
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+  await session.waitForIdle();
+  unsubscribe();
+  return 0;
+}
