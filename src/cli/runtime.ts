@@ -13,7 +13,8 @@ import { streamFor } from "../ai/stream.ts";
 import type { Model } from "../ai/types.ts";
 import { ensureDocs } from "../resources/docs.ts";
 import { inputExpander, loadResources, skillsBlock, type LoadedResources } from "../resources/load-resources.ts";
-import { compactionSettings, retrySettings } from "../resources/settings.ts";
+import { compactionSettings, mergeSettings, retrySettings, type Settings } from "../resources/settings.ts";
+import type { AnyTool } from "../tools/types.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
 import { formatStartupReport } from "../resources/startup-report.ts";
 import { decideTrust } from "../resources/trust.ts";
@@ -45,6 +46,10 @@ export interface RuntimeOptions {
   /** Whether the run may ask questions (trust). */
   interactive: boolean;
   color?: boolean;
+  /** Tools beyond the built-ins (SDK tools); a tool with a built-in's name replaces it. */
+  extraTools?: AnyTool[];
+  /** Settings that win over both settings files for this run (SDK). */
+  settingsOverrides?: Settings;
 }
 
 /** Picks the model named by `--provider` / `--model`; throws a clear error when none matches. */
@@ -122,7 +127,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   if (cwd !== options.cwd) ({ trust, settings } = await trustAndSettings(args, cwd, agent, options.interactive));
   if (trust.message) warnings.push(trust.message);
   warnings.push(...trust.diagnostics, ...settings.drainDiagnostics().map((d) => d.message));
-  const effective = settings.settings;
+  const effective = options.settingsOverrides ? mergeSettings(settings.settings, options.settingsOverrides) : settings.settings;
 
   const resources = loadResources({
     cwd,
@@ -157,6 +162,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     ...(effective.shellCommandPrefix ? { shellCommandPrefix: effective.shellCommandPrefix } : {}),
     autoResizeImages: effective.images?.autoResize ?? true,
   });
+  for (const tool of options.extraTools ?? []) (all as Record<string, AnyTool>)[tool.name] = tool;
   const selection = selectTools(all, {
     tools: toolList(args.tools) ?? effective.defaultTools,
     noTools: args.noTools ?? false,

@@ -1,0 +1,173 @@
+/**
+ * pig as a library: `createAgentSession` gives a program the agent pig runs — same sessions,
+ * tools, events and settings — in-process. The session store and context builder are exported
+ * on their own for programs that only read sessions.
+ */
+import { toJsonSchema } from "@valibot/to-json-schema";
+import * as v from "valibot";
+import type { SessionController, SessionState, SessionStats } from "./agent/controller.ts";
+import type { PigEvent } from "./agent/events.ts";
+import type { NavigateOptions, NavigateResult } from "./agent/navigate.ts";
+import type { AgentSession } from "./agent/session.ts";
+import type { Model } from "./ai/types.ts";
+import type { CliArgs } from "./cli/args.ts";
+import { createRuntime } from "./cli/runtime.ts";
+import type { Settings } from "./resources/settings.ts";
+import type { AgentMessage, ThinkingLevel } from "./session/format.ts";
+import type { JsonSchema } from "./ai/types.ts";
+import type { AnyTool, ToolContext, ToolResult } from "./tools/types.ts";
+
+export { SessionStore } from "./session/store.ts";
+export { buildSessionContext, buildSessionContext as buildContext } from "./session/context.ts";
+export { convertToLlm } from "./session/convert.ts";
+export { listSessions, listAllSessions } from "./session/catalog.ts";
+export type { AgentMessage, SessionEntry, SessionHeader, ThinkingLevel } from "./session/format.ts";
+export type { SessionContext } from "./session/context.ts";
+export type { PigEvent, AgentEvent, SessionEvent } from "./agent/events.ts";
+export type { Model } from "./ai/types.ts";
+export type { ToolResult, ToolContext } from "./tools/types.ts";
+export type { SessionState, SessionStats } from "./agent/controller.ts";
+
+type Image = { type: "image"; data: string; mimeType: string };
+
+/** A tool a program adds: parameters as JSON Schema or as a valibot schema. */
+export interface ToolSpecification<TArgs> {
+  name: string;
+  description: string;
+  parameters: JsonSchema | v.GenericSchema<unknown, TArgs>;
+  /** A line for the system prompt's tool list. */
+  promptSnippet?: string;
+  execute(args: TArgs, context: ToolContext & { signal: AbortSignal; toolCallId: string }): Promise<ToolResult | string>;
+}
+
+function isValibot(schema: unknown): schema is v.GenericSchema {
+  return typeof schema === "object" && schema !== null && (schema as { kind?: unknown }).kind === "schema" && "~run" in schema;
+}
+
+/** Makes a tool from a specification (the model gets JSON Schema; valibot schemas also check the arguments). */
+export function defineTool<TArgs>(spec: ToolSpecification<TArgs>): AnyTool {
+  const valibot = isValibot(spec.parameters) ? spec.parameters : undefined;
+  const parameters = valibot ? (toJsonSchema(valibot, { errorMode: "ignore" }) as JsonSchema) : (spec.parameters as JsonSchema);
+  delete (parameters as { $schema?: unknown }).$schema;
+  return {
+    name: spec.name,
+    label: spec.name,
+    description: spec.description,
+    parameters,
+    ...(spec.promptSnippet ? { promptSnippet: spec.promptSnippet } : {}),
+    async execute(toolCallId, args, signal, _onUpdate, context) {
+      let checked = args as unknown as TArgs;
+      if (valibot) {
+        const result = v.safeParse(valibot, args);
+        if (!result.success) throw new Error(`Invalid arguments for ${spec.name}: ${v.summarize(result.issues)}`);
+        checked = result.output as TArgs;
+      }
+      const out = await spec.execute(checked, { ...context, signal, toolCallId });
+      return typeof out === "string" ? { content: [{ type: "text", text: out }] } : out;
+    },
+  };
+}
+
+export interface CreateAgentSessionOptions {
+  /** Working directory of the session (default: process.cwd()). */
+  cwd?: string;
+  /** Agent directory (default: PIG_CODING_AGENT_DIR or ~/.pig/agent). */
+  agentDir?: string;
+  /** "memory": never written; "new" (default): a new file; "continue": the most recent; or a file. */
+  session?: "memory" | "new" | "continue" | { path: string };
+  sessionDir?: string;
+  /** `provider/id`, an id, or a pattern as `--model` takes. */
+  model?: string;
+  provider?: string;
+  apiKey?: string;
+  thinkingLevel?: ThinkingLevel;
+  /** Built-in tools to enable by name (default: read, bash, edit, write); [] for none. */
+  tools?: string[];
+  /** Tools of your own, always enabled. */
+  customTools?: AnyTool[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  skills?: boolean;
+  promptTemplates?: boolean;
+  contextFiles?: boolean;
+  /** Whether the project's own resources (.pig/…) may be used (default false). */
+  trustProject?: boolean;
+  /** Settings that win over the settings files. */
+  settings?: Settings;
+}
+
+/** The agent, driven from code. Events are the ones `pig --mode json` prints. */
+export interface PigSession {
+  readonly agent: AgentSession;
+  readonly controller: SessionController;
+  prompt(text: string, options?: { images?: Image[] }): Promise<void>;
+  steer(text: string): void;
+  followUp(text: string): void;
+  /** Stops the run; returns the queued messages it dropped. */
+  abort(): Promise<string[]>;
+  subscribe(listener: (event: PigEvent) => void): () => void;
+  compact(customInstructions?: string): Promise<unknown>;
+  navigateTree(targetId: string, options?: NavigateOptions): Promise<NavigateResult>;
+  fork(entryId: string): { text: string };
+  newSession(): void;
+  switchSession(path: string): void;
+  setModel(provider: string, modelId: string): Model;
+  setThinkingLevel(level: ThinkingLevel): void;
+  getMessages(): AgentMessage[];
+  getState(): SessionState;
+  getStats(): SessionStats;
+  dispose(): void;
+}
+
+export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<PigSession> {
+  const custom = options.customTools ?? [];
+  const builtins = options.tools;
+  const args: CliArgs = {
+    files: [],
+    messages: [],
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.thinkingLevel ? { thinking: options.thinkingLevel } : {}),
+    ...(options.session === "memory" ? { noSession: true } : {}),
+    ...(options.session === "continue" ? { continue: true } : {}),
+    ...(typeof options.session === "object" ? { session: options.session.path } : {}),
+    ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
+    ...(builtins ? { tools: [...builtins, ...custom.map((t) => t.name)].join(","), noTools: builtins.length === 0 && custom.length === 0 } : {}),
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: [options.appendSystemPrompt] } : {}),
+    ...(options.skills === false ? { noSkills: true } : {}),
+    ...(options.promptTemplates === false ? { noPromptTemplates: true } : {}),
+    ...(options.contextFiles === false ? { noContextFiles: true } : {}),
+    ...(options.trustProject ? { trust: true } : { noTrust: true }),
+  };
+  const env = options.agentDir ? { ...process.env, PIG_CODING_AGENT_DIR: options.agentDir } : process.env;
+  const runtime = await createRuntime(args, {
+    cwd: options.cwd ?? process.cwd(),
+    env,
+    interactive: false,
+    extraTools: custom,
+    ...(options.settings ? { settingsOverrides: options.settings } : {}),
+  });
+  const { session, controller } = runtime;
+  return {
+    agent: session,
+    controller,
+    prompt: (text, o) => session.prompt(text, o?.images ? { images: o.images } : {}),
+    steer: (text) => session.steer(text),
+    followUp: (text) => session.followUp(text),
+    abort: () => session.abort(),
+    subscribe: (listener) => session.subscribe(listener),
+    compact: (instructions) => controller.compact(instructions),
+    navigateTree: (targetId, o) => controller.navigateTree(targetId, o),
+    fork: (entryId) => controller.fork(entryId),
+    newSession: () => controller.newSession(),
+    switchSession: (path) => controller.switchSession(path),
+    setModel: (provider, modelId) => controller.setModel(provider, modelId),
+    setThinkingLevel: (level) => controller.setThinkingLevel(level),
+    getMessages: () => [...session.messages],
+    getState: () => controller.state(),
+    getStats: () => controller.stats(),
+    dispose: () => session.dispose(),
+  };
+}
