@@ -1,0 +1,58 @@
+/**
+ * What slash commands, pickers and the first-run wizard can use of the interactive mode: the
+ * session controller, the editor, printing above the prompt, and dialogs (which take the
+ * terminal while they are open). One interface, so commands do not reach into the app.
+ */
+import type { SessionController } from "../../agent/controller.ts";
+import type { ModelRegistry } from "../../ai/registry.ts";
+import type { LoadedResources } from "../../resources/load-resources.ts";
+import type { SettingsStore } from "../../resources/settings-store.ts";
+import type { Theme } from "./theme.ts";
+
+export interface PickOption<T> {
+  value: T;
+  label: string;
+  hint?: string;
+}
+
+export interface InteractiveHost {
+  readonly controller: SessionController;
+  readonly registry: ModelRegistry;
+  readonly settings: SettingsStore;
+  readonly resources: LoadedResources;
+  readonly agentDir: string;
+  readonly cwd: string;
+  /** The session directory of this project (undefined with --no-session). */
+  readonly sessionDir: string | undefined;
+  readonly theme: Theme;
+
+  /** Prints text above the prompt (a trailing newline is added when missing). */
+  print(text: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+
+  /** The editor's text, and replacing / prefixing it (e.g. a forked message back in the editor). */
+  getEditorText(): string;
+  setEditorText(text: string): void;
+
+  /** A list to choose from (type to filter when `search`); undefined when cancelled. */
+  pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T }): Promise<T | undefined>;
+  confirm(message: string, initial?: boolean): Promise<boolean>;
+  /** A line of text (`mask` hides it, for keys); undefined when cancelled. */
+  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }): Promise<string | undefined>;
+
+  /** After the session was replaced (new, resume, fork, clone, tree move): show where we are. */
+  sessionChanged(): void;
+  /** Re-reads resources (skills, templates, context files) and rebuilds the system prompt. */
+  reload(): Promise<void>;
+  /** Leaves pig. */
+  exit(): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  run(host: InteractiveHost, args: string): Promise<void>;
+}

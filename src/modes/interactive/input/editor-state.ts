@@ -1,0 +1,298 @@
+/**
+ * The input buffer as a pure state machine: text with a cursor (a UTF-16 offset that always sits
+ * on a grapheme boundary), editing commands, line navigation and history browsing. No terminal
+ * here, so every behaviour is testable by calling methods and reading `text` / `cursor`.
+ */
+import { bufferWidth, graphemesWithOffsets } from "./width.ts";
+
+/** Where a line of the buffer starts and ends (end excludes the "\n"). */
+interface LineSpan {
+  start: number;
+  end: number;
+}
+
+/** Word characters for word motions: letters (with their combining marks), digits, underscore. */
+const WORD = /[\p{L}\p{M}\p{N}_]/u;
+
+export class EditorState {
+  private value = "";
+  private offset = 0;
+  /** History entries, oldest first. */
+  private history: readonly string[] = [];
+  /** Index into `history` being shown, or -1 for the draft. */
+  private historyIndex = -1;
+  /** What was being typed before history browsing began. */
+  private draft = "";
+  /** The display column Up/Down aim for, kept across consecutive vertical moves. */
+  private goalColumn: number | undefined;
+  /** The last text removed by a kill command, for Ctrl+Y. */
+  private killed = "";
+
+  get text(): string {
+    return this.value;
+  }
+
+  get cursor(): number {
+    return this.offset;
+  }
+
+  /** Whether a history entry (rather than the draft) is being shown. */
+  get browsingHistory(): boolean {
+    return this.historyIndex !== -1;
+  }
+
+  setHistory(entries: readonly string[]): void {
+    this.history = entries;
+    this.historyIndex = -1;
+  }
+
+  /** Replaces the buffer (cursor at the end) and leaves history browsing. */
+  setText(text: string, cursor = text.length): void {
+    this.edit(text, cursor);
+  }
+
+  /**
+   * Puts `text` before what is being typed, on its own line(s), keeping the cursor in the typed
+   * text — used to restore queued messages on abort, which were written before the current draft.
+   */
+  prependText(text: string): void {
+    if (!text) return;
+    if (!this.value) return this.edit(text, text.length);
+    const prefix = `${text}\n`;
+    this.edit(prefix + this.value, this.offset + prefix.length);
+  }
+
+  clear(): void {
+    this.edit("", 0);
+  }
+
+  /** Inserts typed or pasted text at the cursor, newlines included. */
+  insert(text: string): void {
+    if (!text) return;
+    this.edit(this.value.slice(0, this.offset) + text + this.value.slice(this.offset), this.offset + text.length);
+  }
+
+  /** Replaces `[from, to)` with `text` and puts the cursor after it (completion). */
+  replaceRange(from: number, to: number, text: string): void {
+    this.edit(this.value.slice(0, from) + text + this.value.slice(to), from + text.length);
+  }
+
+  backspace(): void {
+    if (this.offset === 0) return;
+    this.removeRange(this.previousBoundary(this.offset), this.offset, false);
+  }
+
+  deleteForward(): void {
+    if (this.offset >= this.value.length) return;
+    this.removeRange(this.offset, this.nextBoundary(this.offset), false);
+  }
+
+  left(): void {
+    this.move(this.previousBoundary(this.offset));
+  }
+
+  right(): void {
+    this.move(this.nextBoundary(this.offset));
+  }
+
+  wordLeft(): void {
+    this.move(this.wordStartBefore(this.offset));
+  }
+
+  wordRight(): void {
+    this.move(this.wordEndAfter(this.offset));
+  }
+
+  /** Start of the current line (Home, Ctrl+A). */
+  lineStart(): void {
+    this.move(this.currentLine().start);
+  }
+
+  /** End of the current line (End, Ctrl+E). */
+  lineEnd(): void {
+    this.move(this.currentLine().end);
+  }
+
+  /** Ctrl+U: removes from the start of the line to the cursor; at a line start, the newline before it. */
+  killToLineStart(): void {
+    const { start } = this.currentLine();
+    this.removeRange(start === this.offset ? Math.max(0, start - 1) : start, this.offset, true);
+  }
+
+  /** Ctrl+K: removes from the cursor to the end of the line; at a line end, the newline after it. */
+  killToLineEnd(): void {
+    const { end } = this.currentLine();
+    this.removeRange(this.offset, end === this.offset ? Math.min(this.value.length, end + 1) : end, true);
+  }
+
+  /** Ctrl+W / Alt+Backspace: removes the word before the cursor and the spaces after it. */
+  deleteWordBack(): void {
+    this.removeRange(this.wordStartBefore(this.offset), this.offset, true);
+  }
+
+  /** Alt+D: removes the word after the cursor. */
+  deleteWordForward(): void {
+    this.removeRange(this.offset, this.wordEndAfter(this.offset), true);
+  }
+
+  /** Ctrl+Y: inserts the last killed text. */
+  yank(): void {
+    this.insert(this.killed);
+  }
+
+  /** Up: the line above, or the previous history entry when on the first line. */
+  up(): void {
+    const lines = this.lines();
+    const index = this.lineIndex(lines);
+    if (index === 0) return this.historyPrevious();
+    this.moveToLine(lines, index - 1);
+  }
+
+  /** Down: the line below, or the next history entry (then the draft) when on the last line. */
+  down(): void {
+    const lines = this.lines();
+    const index = this.lineIndex(lines);
+    if (index === lines.length - 1) return this.historyNext();
+    this.moveToLine(lines, index + 1);
+  }
+
+  /** Shows the previous (older) entry, keeping the draft; the cursor goes to the end of its first line so Up keeps going back. */
+  historyPrevious(): void {
+    if (this.historyIndex === 0 || this.history.length === 0) return;
+    if (this.historyIndex === -1) this.draft = this.value;
+    this.historyIndex = this.historyIndex === -1 ? this.history.length - 1 : this.historyIndex - 1;
+    const entry = this.history[this.historyIndex] ?? "";
+    this.show(entry, firstLineEnd(entry));
+  }
+
+  /** Shows the next (newer) entry, or the draft after the newest; the cursor goes to the end. */
+  historyNext(): void {
+    if (this.historyIndex === -1) return;
+    this.historyIndex = this.historyIndex + 1 >= this.history.length ? -1 : this.historyIndex + 1;
+    const text = this.historyIndex === -1 ? this.draft : (this.history[this.historyIndex] ?? "");
+    this.show(text, text.length);
+  }
+
+  /** The cursor's line (0-based) and display column within that line. */
+  position(): { line: number; column: number } {
+    const lines = this.lines();
+    const line = this.lineIndex(lines);
+    const span = lines[line] as LineSpan;
+    return { line, column: bufferWidth(this.value.slice(span.start, this.offset)) };
+  }
+
+  /** Shows text without leaving history browsing (an entry or the draft). */
+  private show(text: string, cursor: number): void {
+    this.value = text;
+    this.offset = cursor;
+    this.goalColumn = undefined;
+  }
+
+  /** Every change of the text goes through here: it ends history browsing and the vertical goal. */
+  private edit(text: string, cursor: number): void {
+    this.value = text;
+    this.offset = Math.max(0, Math.min(cursor, text.length));
+    this.historyIndex = -1;
+    this.goalColumn = undefined;
+  }
+
+  private move(cursor: number): void {
+    this.offset = cursor;
+    this.goalColumn = undefined;
+  }
+
+  private removeRange(from: number, to: number, kill: boolean): void {
+    if (to <= from) return;
+    if (kill) this.killed = this.value.slice(from, to);
+    this.edit(this.value.slice(0, from) + this.value.slice(to), from);
+  }
+
+  private lines(): LineSpan[] {
+    const spans: LineSpan[] = [];
+    let start = 0;
+    for (;;) {
+      const newline = this.value.indexOf("\n", start);
+      if (newline === -1) break;
+      spans.push({ start, end: newline });
+      start = newline + 1;
+    }
+    spans.push({ start, end: this.value.length });
+    return spans;
+  }
+
+  private lineIndex(lines: LineSpan[]): number {
+    const index = lines.findIndex((span) => this.offset >= span.start && this.offset <= span.end);
+    return index === -1 ? lines.length - 1 : index;
+  }
+
+  private currentLine(): LineSpan {
+    const lines = this.lines();
+    return lines[this.lineIndex(lines)] as LineSpan;
+  }
+
+  private moveToLine(lines: LineSpan[], target: number): void {
+    const goal = this.goalColumn ?? this.position().column;
+    const span = lines[target] as LineSpan;
+    let cursor = span.start;
+    let column = 0;
+    for (const g of graphemesWithOffsets(this.value.slice(span.start, span.end))) {
+      const width = bufferWidth(g.text);
+      if (column + width > goal) break;
+      column += width;
+      cursor = span.start + g.index + g.text.length;
+    }
+    this.offset = cursor;
+    this.goalColumn = goal;
+  }
+
+  /** The grapheme boundary before `offset` (searching only the current line keeps this cheap). */
+  private previousBoundary(offset: number): number {
+    if (offset === 0) return 0;
+    const lineStart = this.value.lastIndexOf("\n", offset - 1) + 1;
+    if (lineStart === offset) return offset - 1; // the newline itself
+    let boundary = lineStart;
+    for (const g of graphemesWithOffsets(this.value.slice(lineStart, offset))) boundary = lineStart + g.index;
+    return boundary;
+  }
+
+  private nextBoundary(offset: number): number {
+    if (offset >= this.value.length) return this.value.length;
+    if (this.value[offset] === "\n") return offset + 1;
+    const newline = this.value.indexOf("\n", offset);
+    const lineEnd = newline === -1 ? this.value.length : newline;
+    const first = graphemesWithOffsets(this.value.slice(offset, lineEnd))[0];
+    return offset + (first?.text.length ?? 1);
+  }
+
+  /** Skips non-word characters backwards, then the word. */
+  private wordStartBefore(offset: number): number {
+    let i = offset;
+    while (i > 0 && !WORD.test(charBefore(this.value, i))) i -= charBefore(this.value, i).length;
+    while (i > 0 && WORD.test(charBefore(this.value, i))) i -= charBefore(this.value, i).length;
+    return i;
+  }
+
+  /** Skips non-word characters forwards, then the word. */
+  private wordEndAfter(offset: number): number {
+    let i = offset;
+    const at = (index: number): string => String.fromCodePoint(this.value.codePointAt(index) ?? 0);
+    while (i < this.value.length && !WORD.test(at(i))) i += at(i).length;
+    while (i < this.value.length && WORD.test(at(i))) i += at(i).length;
+    return i;
+  }
+}
+
+/** The code point ending at `index`. */
+function charBefore(text: string, index: number): string {
+  const low = text.charCodeAt(index - 1);
+  if (index >= 2 && low >= 0xdc00 && low <= 0xdfff) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(index - 2, index);
+  }
+  return text.slice(index - 1, index);
+}
+
+function firstLineEnd(text: string): number {
+  const newline = text.indexOf("\n");
+  return newline === -1 ? text.length : newline;
+}

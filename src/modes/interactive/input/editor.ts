@@ -1,0 +1,364 @@
+/**
+ * The interactive prompt: reads keys from the terminal in raw mode, edits the buffer, keeps the
+ * prompt drawn below the output, completes on Tab, browses and records history, and opens the
+ * buffer in an external editor on Ctrl+G. Everything the caller decides (what a submission
+ * means, Escape, Ctrl+L/P/T/O, Shift+Tab, Alt+Up, exiting) arrives through callbacks.
+ *
+ * While the editor is started, all terminal output must go through `print()` (or be bracketed
+ * by `suspend()` / `resume()`); anything written directly lands in the middle of the prompt.
+ *
+ * When stdin or stdout is not a terminal the editor runs in plain mode: no prompt is drawn,
+ * every input line is submitted as it is, and end of input exits.
+ */
+import { createColors } from "picocolors";
+import { runEditBinding } from "./bindings.ts";
+import type { CompletionProvider } from "./completion.ts";
+import { CompletionSession } from "./completion-session.ts";
+import { EditorState } from "./editor-state.ts";
+import { editExternally } from "./external-editor.ts";
+import type { PromptHistory } from "./history.ts";
+import { KeyDecoder, type KeyEvent, type KeyPress } from "./keys.ts";
+import type { LayoutStyle } from "./layout.ts";
+import { PromptRenderer, type TerminalOutput } from "./render.ts";
+import { TerminalModes } from "./terminal-modes.ts";
+
+export type SubmitKind = "enter" | "alt-enter";
+
+/** The parts of `process.stdin` the editor uses. */
+export interface TerminalInput {
+  readonly isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  on(event: "end", listener: () => void): unknown;
+  off(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  off(event: "end", listener: () => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+/** The parts of `process.stdout` the editor uses. */
+export interface TerminalOutputStream extends TerminalOutput {
+  readonly isTTY?: boolean;
+  on?(event: "resize", listener: () => void): unknown;
+  off?(event: "resize", listener: () => void): unknown;
+}
+
+export interface InputEditorOptions {
+  input?: TerminalInput;
+  output?: TerminalOutputStream;
+  history?: PromptHistory;
+  completion?: CompletionProvider;
+  /** Force plain mode (no raw input, no prompt drawing). */
+  plain?: boolean;
+  /** Colours of the prompt marker and completion list; default on for a TTY unless NO_COLOR. */
+  colors?: boolean;
+  /** Ask the terminal for unambiguous keys (kitty protocol, xterm modifyOtherKeys) so Shift+Enter is seen. */
+  keyboardProtocol?: boolean;
+  escapeTimeoutMs?: number;
+  /** Two Ctrl+C within this many ms exit. */
+  doubleCtrlCMs?: number;
+  now?: () => number;
+  env?: NodeJS.ProcessEnv;
+  /** Runs the external editor (tests replace it). */
+  externalEditor?: (text: string, env: NodeJS.ProcessEnv) => Promise<string | undefined>;
+
+  /** A non-blank submission; the buffer is already cleared and the text recorded in history. */
+  onSubmit?: (text: string, kind: SubmitKind) => void;
+  /** Escape with no completion list open. */
+  onEscape?: () => void;
+  /** Keys the editor does not handle itself: Ctrl+L/P/T/O/Z, Shift+Tab, Alt+Up, function keys… */
+  onKey?: (key: KeyPress) => void;
+  /** First Ctrl+C: the buffer was cleared. */
+  onClear?: () => void;
+  /** Second Ctrl+C in a row, Ctrl+D on an empty buffer, or end of input in plain mode. */
+  onExit?: () => void;
+}
+
+export class InputEditor {
+  private readonly input: TerminalInput;
+  private readonly output: TerminalOutputStream;
+  private readonly state = new EditorState();
+  private readonly decoder: KeyDecoder;
+  private readonly renderer: PromptRenderer;
+  private readonly now: () => number;
+  private readonly env: NodeJS.ProcessEnv;
+  private status: readonly string[] = [];
+  private readonly completion: CompletionSession;
+  private busy = false;
+  private lastCtrlC: number | undefined;
+  private started = false;
+  private attached = false;
+  private escapeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Output held back while the external editor owns the terminal. */
+  private held: string[] | undefined;
+  private lineBuffer = "";
+  private readonly modes: TerminalModes;
+
+  constructor(private readonly options: InputEditorOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.now = options.now ?? Date.now;
+    this.env = options.env ?? process.env;
+    this.decoder = new KeyDecoder({ escapeTimeoutMs: options.escapeTimeoutMs, now: this.now });
+    const plain = options.plain ?? !(this.input.isTTY && this.output.isTTY);
+    const colors = createColors(options.colors ?? (!plain && !this.env.NO_COLOR));
+    const style: LayoutStyle = {
+      marker: colors.cyan("› "),
+      indent: "  ",
+      selected: (text) => colors.inverse(text),
+      hint: (text) => colors.dim(text),
+    };
+    this.renderer = new PromptRenderer(this.output, { plain, style });
+    this.completion = new CompletionSession(this.state, options.completion, () => this.render());
+    this.modes = new TerminalModes(this.input, this.output, options.keyboardProtocol ?? true);
+    if (options.history) this.state.setHistory(options.history.entries());
+  }
+
+  get plain(): boolean {
+    return this.renderer.plain;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.attach();
+    this.output.on?.("resize", this.onResize);
+    process.on("exit", this.restoreTerminal);
+    this.renderer.redraw();
+  }
+
+  /** Erases the prompt and gives the terminal back; the buffer is kept for a later `start()`. */
+  stop(): void {
+    if (!this.started) return;
+    this.started = false;
+    this.completion.close();
+    this.renderer.clear();
+    this.detach();
+    this.output.off?.("resize", this.onResize);
+    process.off("exit", this.restoreTerminal);
+  }
+
+  /** Hides the prompt and releases stdin so something else can use the terminal (a dialog, a subprocess). */
+  suspend(): void {
+    if (!this.started || !this.attached) return;
+    this.renderer.suspend();
+    this.detach();
+  }
+
+  /** Takes the terminal back after `suspend()` and draws the prompt again. */
+  resume(): void {
+    if (!this.started || this.attached) return;
+    this.attach();
+    this.renderer.redraw();
+  }
+
+  /** Prints above the prompt; text without a final newline is continued by the next call. */
+  print(text: string): void {
+    if (this.held) this.held.push(text);
+    else this.renderer.print(text);
+  }
+
+  /** Lines shown above the input (queued messages, a spinner); [] for none. */
+  setStatus(lines: readonly string[]): void {
+    this.status = lines;
+    this.render();
+  }
+
+  /** While busy, Alt+Enter submits as "alt-enter" (a follow-up) instead of inserting a newline. */
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+  }
+
+  getText(): string {
+    return this.state.text;
+  }
+
+  setText(text: string): void {
+    this.state.setText(text);
+    this.completion.close();
+    this.render();
+  }
+
+  /** Puts `text` before the current buffer (restored queued messages come before the draft). */
+  prependText(text: string): void {
+    this.state.prependText(text);
+    this.completion.close();
+    this.render();
+  }
+
+  /** Clears the screen and redraws the prompt at the top (for the caller's Ctrl+L). */
+  clearScreen(): void {
+    if (this.plain || !this.started) return;
+    this.renderer.clear();
+    this.output.write("\x1b[H\x1b[2J");
+    this.renderer.redraw();
+  }
+
+  private attach(): void {
+    this.attached = true;
+    this.input.on("data", this.onData);
+    this.input.on("end", this.onEnd);
+    if (!this.plain) this.modes.enter();
+    this.input.resume();
+  }
+
+  private detach(): void {
+    this.attached = false;
+    this.input.off("data", this.onData);
+    this.input.off("end", this.onEnd);
+    this.input.pause();
+    if (this.escapeTimer) clearTimeout(this.escapeTimer);
+    this.escapeTimer = undefined;
+    if (!this.plain) this.restoreTerminal();
+  }
+
+  private readonly restoreTerminal = (): void => {
+    if (!this.plain) this.modes.leave();
+  };
+
+  private readonly onResize = (): void => this.renderer.resized();
+
+  private readonly onEnd = (): void => {
+    if (this.plain && this.lineBuffer) this.submitLine(this.lineBuffer);
+    this.lineBuffer = "";
+    this.options.onExit?.();
+  };
+
+  private readonly onData = (chunk: Uint8Array | string): void => {
+    if (this.plain) return this.onPlainData(chunk);
+    this.handleEvents(this.decoder.feed(chunk));
+    this.scheduleEscapeFlush();
+  };
+
+  private onPlainData(chunk: Uint8Array | string): void {
+    this.lineBuffer += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    for (let newline = this.lineBuffer.indexOf("\n"); newline !== -1; newline = this.lineBuffer.indexOf("\n")) {
+      const line = this.lineBuffer.slice(0, newline).replace(/\r$/, "");
+      this.lineBuffer = this.lineBuffer.slice(newline + 1);
+      this.submitLine(line);
+    }
+  }
+
+  private submitLine(line: string): void {
+    if (!line.trim()) return;
+    this.options.history?.add(line);
+    this.options.onSubmit?.(line, "enter");
+  }
+
+  /** A lone ESC becomes Escape only once no more bytes follow in time. */
+  private scheduleEscapeFlush(): void {
+    if (this.escapeTimer) clearTimeout(this.escapeTimer);
+    this.escapeTimer = undefined;
+    const deadline = this.decoder.pendingDeadline();
+    if (deadline === undefined) return;
+    this.escapeTimer = setTimeout(() => {
+      this.escapeTimer = undefined;
+      this.handleEvents(this.decoder.flush(true));
+    }, Math.max(0, deadline - this.now()));
+  }
+
+  private handleEvents(events: KeyEvent[]): void {
+    if (events.length === 0) return;
+    for (const event of events) {
+      if (!this.attached) break; // a key handler suspended or stopped the editor
+      this.handle(event);
+    }
+    this.render();
+  }
+
+  private handle(event: KeyEvent): void {
+    if (event.kind !== "key") {
+      this.state.insert(event.text);
+      this.afterEdit();
+      return;
+    }
+    if (this.modes.handleReply(event)) return;
+    if (event.id !== "ctrl+c") this.lastCtrlC = undefined;
+    if (this.completion.open && this.completion.handleKey(event)) return;
+    switch (event.id) {
+      case "enter":
+        return this.submit("enter");
+      case "shift+enter":
+      case "ctrl+j":
+        return this.state.insert("\n");
+      case "alt+enter":
+        if (this.busy) return this.submit("alt-enter");
+        return this.state.insert("\n");
+      case "tab":
+        this.completion.tab();
+        return;
+      case "escape":
+        this.options.onEscape?.();
+        return;
+      case "ctrl+c":
+        return this.ctrlC();
+      case "ctrl+d":
+        if (this.state.text === "") this.options.onExit?.();
+        else this.state.deleteForward();
+        return;
+      case "ctrl+g":
+        void this.openExternalEditor();
+        return;
+    }
+    const before = this.state.text;
+    if (runEditBinding(this.state, event.id)) {
+      if (this.state.text !== before) this.afterEdit();
+      return;
+    }
+    this.options.onKey?.(event);
+  }
+
+  private ctrlC(): void {
+    const now = this.now();
+    const doubleMs = this.options.doubleCtrlCMs ?? 500;
+    if (this.lastCtrlC !== undefined && now - this.lastCtrlC <= doubleMs) {
+      this.lastCtrlC = undefined;
+      this.options.onExit?.();
+      return;
+    }
+    this.lastCtrlC = now;
+    this.completion.close();
+    this.state.clear();
+    this.options.onClear?.();
+  }
+
+  private submit(kind: SubmitKind): void {
+    const text = this.state.text;
+    if (!text.trim()) return;
+    this.options.history?.add(text);
+    this.state.setHistory(this.options.history?.entries() ?? []);
+    this.state.clear();
+    this.render();
+    this.options.onSubmit?.(text, kind);
+  }
+
+  /** After typing or deleting: an open completion list follows what is typed. */
+  private afterEdit(): void {
+    this.completion.edited();
+  }
+
+  private async openExternalEditor(): Promise<void> {
+    if (this.plain || this.held) return;
+    this.completion.close();
+    this.suspend();
+    this.held = [];
+    const edit = this.options.externalEditor ?? editExternally;
+    let edited: string | undefined;
+    try {
+      edited = await edit(this.state.text, this.env);
+    } finally {
+      const held = this.held;
+      this.held = undefined;
+      if (edited !== undefined) this.state.setText(edited);
+      // Stopped meanwhile: the held output is still printed, just without a prompt.
+      if (this.started) this.resume();
+      for (const text of held) this.renderer.print(text);
+      this.render();
+    }
+  }
+
+  private render(): void {
+    const view = { text: this.state.text, cursor: this.state.cursor, status: this.status, menu: this.completion.view() };
+    this.renderer.setView(view);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The prompt area as rows of text, computed without a terminal: status lines (truncated, one row
+ * each), the input buffer wrapped to the width behind a `›` marker (continuation rows indented
+ * to match), and an optional completion list below. Also where the cursor goes. The area never
+ * gets taller than the screen, because rows scrolled off the top could not be erased any more.
+ */
+import { bufferGlyph, graphemesWithOffsets, stringWidth, truncateToWidth } from "./width.ts";
+
+export interface MenuView {
+  items: readonly { label: string; hint?: string }[];
+  selected: number;
+}
+
+export interface PromptView {
+  text: string;
+  cursor: number;
+  status: readonly string[];
+  menu?: MenuView;
+}
+
+export interface LayoutStyle {
+  /** Before the first input row, e.g. "› " (may contain colour codes). */
+  marker: string;
+  /** Before the other input rows; the same width as the marker. */
+  indent: string;
+  /** Styling of the selected menu item and of hints (identity when colours are off). */
+  selected: (text: string) => string;
+  hint: (text: string) => string;
+}
+
+export interface Layout {
+  lines: string[];
+  cursorRow: number;
+  cursorCol: number;
+}
+
+/** At most this many completion items are listed at once. */
+export const MENU_ROWS = 8;
+
+export const PLAIN_STYLE: LayoutStyle = { marker: "› ", indent: "  ", selected: (text) => text, hint: (text) => text };
+
+interface InputRows {
+  rows: string[];
+  cursorRow: number;
+  cursorCol: number;
+}
+
+/** The buffer split into rows of at most `width` columns, and the cursor's row and column. */
+export function wrapInput(text: string, cursor: number, width: number): InputRows {
+  const rows: string[] = [];
+  let cursorRow = 0;
+  let cursorCol = 0;
+  let lineStart = 0;
+  for (const line of text.split("\n")) {
+    let row = "";
+    let used = 0;
+    for (const g of graphemesWithOffsets(line)) {
+      const glyph = bufferGlyph(g.text);
+      if (used > 0 && used + glyph.width > width) {
+        rows.push(row);
+        row = "";
+        used = 0;
+      }
+      if (lineStart + g.index === cursor) {
+        cursorRow = rows.length;
+        cursorCol = used;
+      }
+      row += glyph.text;
+      used += glyph.width;
+    }
+    if (lineStart + line.length === cursor) {
+      // A cursor after a full row is shown at the start of the next one.
+      if (used >= width) {
+        rows.push(row);
+        row = "";
+        used = 0;
+      }
+      cursorRow = rows.length;
+      cursorCol = used;
+    }
+    rows.push(row);
+    lineStart += line.length + 1;
+  }
+  return { rows, cursorRow, cursorCol };
+}
+
+function menuLines(menu: MenuView, columns: number, style: LayoutStyle, limit: number): string[] {
+  const count = Math.min(menu.items.length, MENU_ROWS, limit);
+  if (count <= 0) return [];
+  const first = Math.max(0, Math.min(menu.selected - count + 1, menu.items.length - count));
+  const lines: string[] = [];
+  for (let i = first; i < first + count; i++) {
+    const item = menu.items[i];
+    if (!item) continue;
+    const chosen = i === menu.selected;
+    let line = `${chosen ? "▸ " : "  "}${item.label}`;
+    const room = columns - stringWidth(line) - 2;
+    if (item.hint && room > 3) line += `  ${style.hint(truncateToWidth(item.hint, room))}`;
+    line = truncateToWidth(line, columns);
+    lines.push(chosen ? style.selected(line) : line);
+  }
+  if (menu.items.length > count && lines.length > 0) {
+    // Say where in a longer list we are, on the last row of the list.
+    const tag = ` ${menu.selected + 1}/${menu.items.length}`;
+    const last = lines.length - 1;
+    const body = truncateToWidth(lines[last] as string, Math.max(0, columns - tag.length));
+    lines[last] = `${body}${style.hint(tag)}`;
+  }
+  return lines;
+}
+
+/** The rows to draw for `view` on a `columns` × `rows` screen. */
+export function layoutPrompt(view: PromptView, columns: number, rows: number, style: LayoutStyle = PLAIN_STYLE): Layout {
+  const width = Math.max(1, columns);
+  const maxRows = Math.max(1, rows - 1);
+  const markerWidth = stringWidth(style.marker);
+  const input = wrapInput(view.text, view.cursor, Math.max(1, width - markerWidth));
+  const statusRows = view.status.flatMap((line) => line.split("\n"));
+  const status = statusRows.slice(Math.max(0, statusRows.length - (maxRows - 1))).map((line) => truncateToWidth(line, width));
+  const menu = view.menu ? menuLines(view.menu, width, style, maxRows - status.length - 1) : [];
+  const inputBudget = Math.max(1, maxRows - status.length - menu.length);
+  // Show the rows around the cursor when the buffer is taller than the room left.
+  const firstRow = input.cursorRow < inputBudget ? 0 : input.cursorRow - inputBudget + 1;
+  const shown = input.rows.slice(firstRow, firstRow + inputBudget);
+  const inputLines = shown.map((row, i) => `${firstRow + i === 0 ? style.marker : style.indent}${row}`);
+  return {
+    lines: [...status, ...inputLines, ...menu],
+    cursorRow: status.length + input.cursorRow - firstRow,
+    cursorCol: markerWidth + input.cursorCol,
+  };
+}

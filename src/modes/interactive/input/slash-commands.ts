@@ -1,0 +1,39 @@
+/**
+ * Completion of a slash command name typed at the very start of the buffer ("/mo" → "/model ").
+ * Names starting with what was typed come first, then other fuzzy matches.
+ */
+import type { CompletionItem, CompletionProvider } from "./completion.ts";
+import { rankFuzzy } from "./fuzzy.ts";
+
+export interface SlashCommand {
+  name: string;
+  description?: string;
+}
+
+/** The command token under the cursor: "/" then non-space characters, starting the buffer. */
+function commandToken(text: string, cursor: number): { query: string; end: number } | undefined {
+  if (!text.startsWith("/")) return undefined;
+  const space = text.search(/\s/);
+  const end = space === -1 ? text.length : space;
+  if (cursor > end || cursor < 1) return undefined;
+  return { query: text.slice(1, cursor), end };
+}
+
+/** `commands` may be a function so the list can change (prompt templates, skills). */
+export function slashCommandProvider(commands: readonly SlashCommand[] | (() => readonly SlashCommand[])): CompletionProvider {
+  return async (text, cursor) => {
+    const token = commandToken(text, cursor);
+    if (!token) return undefined;
+    const list = typeof commands === "function" ? commands() : commands;
+    const query = token.query.toLowerCase();
+    const prefixed = list.filter((command) => command.name.toLowerCase().startsWith(query));
+    prefixed.sort((a, b) => a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+    const others = rankFuzzy(query, list.filter((command) => !prefixed.includes(command)), (command) => command.name, 50);
+    const items: CompletionItem[] = [...prefixed, ...others].map((command) => ({
+      value: `/${command.name} `,
+      label: `/${command.name}`,
+      hint: command.description,
+    }));
+    return items.length > 0 ? { replaceFrom: 0, replaceTo: token.end, items } : undefined;
+  };
+}

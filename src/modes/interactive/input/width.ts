@@ -1,0 +1,119 @@
+/**
+ * Display widths in terminal columns: grapheme clusters (so an emoji with modifiers or a letter
+ * with a combining accent moves the cursor as one unit), wide characters (CJK, emoji take two
+ * columns), ANSI escape sequences (zero columns) and how a terminal advances its cursor through
+ * printed text, which is what lets the prompt be redrawn below a partial output line.
+ */
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Columns a tab occupies inside the input buffer (a fixed width keeps wrapping predictable). */
+export const BUFFER_TAB_WIDTH = 4;
+
+/** The grapheme clusters of `text`, in order. */
+export function graphemes(text: string): string[] {
+  const out: string[] = [];
+  for (const { segment } of segmenter.segment(text)) out.push(segment);
+  return out;
+}
+
+/** Grapheme clusters with their UTF-16 offsets, for mapping a cursor offset to a column. */
+export function graphemesWithOffsets(text: string): { text: string; index: number }[] {
+  const out: { text: string; index: number }[] = [];
+  for (const { segment, index } of segmenter.segment(text)) out.push({ text: segment, index });
+  return out;
+}
+
+/** Columns one grapheme cluster takes when printed (Bun measures East Asian width and emoji). */
+export function graphemeWidth(grapheme: string): number {
+  const code = grapheme.codePointAt(0) ?? 0;
+  if (code < 0x20 || code === 0x7f) return 0;
+  return Math.min(2, Bun.stringWidth(grapheme));
+}
+
+// CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and two-character escapes (ESC x).
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+export function stripAnsi(text: string): string {
+  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+}
+
+/** Columns `text` takes on one row, escape sequences ignored. */
+export function stringWidth(text: string): number {
+  let width = 0;
+  for (const g of graphemes(stripAnsi(text))) width += graphemeWidth(g);
+  return width;
+}
+
+/** How a grapheme of the input buffer is shown: tabs as spaces, other controls in caret notation. */
+export function bufferGlyph(grapheme: string): { text: string; width: number } {
+  if (grapheme === "\t") return { text: " ".repeat(BUFFER_TAB_WIDTH), width: BUFFER_TAB_WIDTH };
+  const code = grapheme.codePointAt(0) ?? 0;
+  if (code < 0x20 || code === 0x7f) {
+    const caret = `^${String.fromCharCode(code === 0x7f ? 0x3f : code + 0x40)}`;
+    return { text: caret, width: 2 };
+  }
+  return { text: grapheme, width: graphemeWidth(grapheme) };
+}
+
+/** Columns `text` (one line of the input buffer) takes as shown by `bufferGlyph`. */
+export function bufferWidth(text: string): number {
+  let width = 0;
+  for (const g of graphemes(text)) width += bufferGlyph(g).width;
+  return width;
+}
+
+/**
+ * `text` cut to at most `width` columns, escape sequences kept (a style reset is appended when
+ * something was cut so a colour does not leak into what follows), `ellipsis` marking the cut.
+ */
+export function truncateToWidth(text: string, width: number, ellipsis = "…"): string {
+  if (stringWidth(text) <= width) return text;
+  const room = Math.max(0, width - stringWidth(ellipsis));
+  let out = "";
+  let used = 0;
+  let sawEscape = false;
+  let last = 0;
+  const append = (plain: string): boolean => {
+    for (const g of graphemes(plain)) {
+      const w = graphemeWidth(g);
+      if (used + w > room) return false;
+      out += g;
+      used += w;
+    }
+    return true;
+  };
+  for (const match of text.matchAll(ANSI)) {
+    if (!append(text.slice(last, match.index))) return finish();
+    out += match[0];
+    sawEscape = true;
+    last = match.index + match[0].length;
+  }
+  append(text.slice(last));
+  return finish();
+
+  function finish(): string {
+    return `${out}${sawEscape ? "\x1b[0m" : ""}${width > 0 ? ellipsis.slice(0, width) : ""}`;
+  }
+}
+
+/**
+ * The cursor column after a terminal prints `text` starting at `column` on a screen `columns`
+ * wide, following xterm's rules: a character that does not fit wraps to the next row (a wide
+ * one at the last column too), and filling the last column leaves the cursor *pending* at
+ * `columns` rather than on the next row. Escape sequences are assumed not to move the cursor.
+ */
+export function advanceColumn(column: number, text: string, columns: number): number {
+  let col = column;
+  for (const g of graphemes(stripAnsi(text))) {
+    if (g === "\n" || g === "\r" || g === "\r\n") col = 0;
+    else if (g === "\t") col = Math.min(columns - 1, (Math.floor(col / 8) + 1) * 8);
+    else if (g === "\b") col = Math.max(0, Math.min(col, columns - 1) - 1);
+    else {
+      const w = graphemeWidth(g);
+      if (w === 0) continue;
+      col = col + w > columns ? w : col + w;
+    }
+  }
+  return col;
+}

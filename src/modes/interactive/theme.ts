@@ -1,0 +1,116 @@
+/**
+ * Colours of the interactive mode: built-in `dark` and `light`, or a theme file in upstream's
+ * format (`{name, vars?, colors: {<token>: "#rrggbb" | 0-255 | "<var>" | ""}}`) from
+ * `~/.pig/agent/themes/`. Without colour (NO_COLOR, not a terminal) every token is plain text.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import { describeIssues } from "../../session/format.ts";
+
+export const THEME_TOKENS = [
+  "accent", "border", "borderAccent", "borderMuted", "success", "error", "warning", "muted", "dim", "text", "thinkingText",
+  "selectedBg", "userMessageBg", "userMessageText", "customMessageBg", "customMessageText", "customMessageLabel",
+  "toolPendingBg", "toolSuccessBg", "toolErrorBg", "toolTitle", "toolOutput", "mdHeading", "mdLink", "mdLinkUrl", "mdCode",
+  "mdCodeBlock", "mdCodeBlockBorder", "mdQuote", "mdQuoteBorder", "mdHr", "mdListBullet", "toolDiffAdded", "toolDiffRemoved",
+  "toolDiffContext", "syntaxComment", "syntaxKeyword", "syntaxFunction", "syntaxVariable", "syntaxString", "syntaxNumber",
+  "syntaxType", "syntaxOperator", "syntaxPunctuation", "thinkingOff", "thinkingMinimal", "thinkingLow", "thinkingMedium",
+  "thinkingHigh", "thinkingXhigh", "bashMode",
+] as const;
+export type ThemeToken = (typeof THEME_TOKENS)[number];
+
+const ColorValue = v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))]);
+const ThemeFileSchema = v.looseObject({
+  name: v.string(),
+  vars: v.optional(v.record(v.string(), ColorValue)),
+  colors: v.record(v.string(), ColorValue),
+});
+
+export interface Theme {
+  readonly name: string;
+  readonly color: boolean;
+  fg(token: ThemeToken, text: string): string;
+  bold(text: string): string;
+  italic(text: string): string;
+  underline(text: string): string;
+}
+
+type Palette = Partial<Record<ThemeToken, string | number>>;
+
+const DARK: Palette = {
+  accent: "#8abeb7", border: "#5f87af", borderAccent: "#00d7ff", borderMuted: "#505050", success: "#b5bd68", error: "#cc6666",
+  warning: "#f0c674", muted: "#909090", dim: "#686868", text: "", thinkingText: "#808080", toolTitle: "#81a2be", toolOutput: "#b0b0b0",
+  mdHeading: "#f0c674", mdLink: "#81a2be", mdLinkUrl: "#686868", mdCode: "#8abeb7", mdCodeBlock: "#b5bd68", mdCodeBlockBorder: "#686868",
+  mdQuote: "#909090", mdQuoteBorder: "#686868", mdHr: "#686868", mdListBullet: "#8abeb7", toolDiffAdded: "#b5bd68",
+  toolDiffRemoved: "#cc6666", toolDiffContext: "#808080", thinkingOff: "#505050", thinkingMinimal: "#6e6e6e", thinkingLow: "#5f87af",
+  thinkingMedium: "#81a2be", thinkingHigh: "#b294bb", thinkingXhigh: "#d183e8", bashMode: "#b5bd68", customMessageLabel: "#b294bb",
+};
+
+const LIGHT: Palette = {
+  accent: "#005f87", border: "#5f87af", borderAccent: "#0087af", borderMuted: "#b0b0b0", success: "#3a7a00", error: "#af0000",
+  warning: "#875f00", muted: "#6c6c6c", dim: "#8a8a8a", text: "", thinkingText: "#6c6c6c", toolTitle: "#005f87", toolOutput: "#444444",
+  mdHeading: "#875f00", mdLink: "#005f87", mdLinkUrl: "#8a8a8a", mdCode: "#005f5f", mdCodeBlock: "#3a5f00", mdCodeBlockBorder: "#8a8a8a",
+  mdQuote: "#6c6c6c", mdQuoteBorder: "#8a8a8a", mdHr: "#8a8a8a", mdListBullet: "#005f87", toolDiffAdded: "#3a7a00",
+  toolDiffRemoved: "#af0000", toolDiffContext: "#6c6c6c", thinkingOff: "#b0b0b0", thinkingMinimal: "#8a8a8a", thinkingLow: "#5f87af",
+  thinkingMedium: "#005f87", thinkingHigh: "#5f00af", thinkingXhigh: "#8700af", bashMode: "#3a7a00", customMessageLabel: "#5f00af",
+};
+
+function sgr(value: string | number | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (typeof value === "number") return `38;5;${value}`;
+  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value);
+  if (!hex) return undefined;
+  return `38;2;${Number.parseInt(hex[1]!, 16)};${Number.parseInt(hex[2]!, 16)};${Number.parseInt(hex[3]!, 16)}`;
+}
+
+function makeTheme(name: string, palette: Palette, color: boolean): Theme {
+  const wrap = (code: string | undefined, text: string, end = 39) => (color && code ? `\x1b[${code}m${text}\x1b[${end}m` : text);
+  return {
+    name,
+    color,
+    fg: (token, text) => wrap(sgr(palette[token]), text),
+    bold: (text) => wrap("1", text, 22),
+    italic: (text) => wrap("3", text, 23),
+    underline: (text) => wrap("4", text, 24),
+  };
+}
+
+/** Resolves `vars` references in a theme file's colours. */
+function paletteOf(file: v.InferOutput<typeof ThemeFileSchema>): Palette {
+  const out: Palette = {};
+  for (const token of THEME_TOKENS) {
+    let value = file.colors[token];
+    if (typeof value === "string" && value && !value.startsWith("#")) value = file.vars?.[value] ?? value;
+    if (value !== undefined) out[token] = value;
+  }
+  return out;
+}
+
+export interface ThemeChoice {
+  theme: Theme;
+  warning?: string;
+}
+
+/** The theme named `name` (built-in or a file in `dirs`); falls back to `dark` with a warning. */
+export function loadTheme(name: string | undefined, dirs: readonly string[], color: boolean): ThemeChoice {
+  const wanted = name ?? "dark";
+  if (wanted === "dark") return { theme: makeTheme("dark", DARK, color) };
+  if (wanted === "light") return { theme: makeTheme("light", LIGHT, color) };
+  for (const dir of dirs) {
+    const path = join(dir, `${wanted}.json`);
+    if (!existsSync(path)) continue;
+    try {
+      const result = v.safeParse(ThemeFileSchema, JSON.parse(readFileSync(path, "utf8")));
+      if (!result.success) return { theme: makeTheme("dark", DARK, color), warning: `${path}: ${describeIssues(result.issues)}; using the dark theme` };
+      return { theme: makeTheme(result.output.name, paletteOf(result.output), color) };
+    } catch (error) {
+      return { theme: makeTheme("dark", DARK, color), warning: `${path}: ${(error as Error).message}; using the dark theme` };
+    }
+  }
+  return { theme: makeTheme("dark", DARK, color), warning: `Theme "${wanted}" not found; using the dark theme` };
+}
+
+/** Whether output should be coloured: a terminal, and NO_COLOR unset. */
+export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(stream.isTTY) && !env.NO_COLOR;
+}

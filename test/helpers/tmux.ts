@@ -1,0 +1,126 @@
+/**
+ * Driving a program in a real terminal for tests: each session runs on its own tmux server
+ * (a private socket, no user config), at a fixed size, with a chosen environment. Keys are sent
+ * by tmux name, as literal text, as raw bytes, or as a bracketed paste; the screen is read back
+ * as text. Sessions stay around after the program exits (to read its last screen) until killed.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const TMUX = "/usr/bin/tmux";
+
+let counter = 0;
+
+export interface TmuxOptions {
+  command: string[];
+  width?: number;
+  height?: number;
+  cwd?: string;
+  /** Added to the environment; EDITOR and VISUAL are removed unless given here. */
+  env?: Record<string, string>;
+}
+
+export function tmuxAvailable(): boolean {
+  try {
+    return Bun.spawnSync([TMUX, "-V"]).exitCode === 0;
+  } catch {
+    return false;
+  }
+}
+
+export class TmuxSession {
+  private constructor(
+    private readonly socket: string,
+    private readonly configDir: string,
+  ) {}
+
+  static start(options: TmuxOptions): TmuxSession {
+    // The server's socket lives in the session's own temp dir, removed with it.
+    const configDir = mkdtempSync(join(tmpdir(), `pig-tmux-${process.pid}-${++counter}-`));
+    const socket = join(configDir, "socket");
+    const config = join(configDir, "tmux.conf");
+    // Keep the pane after the program exits so its last screen and exit status can be read.
+    writeFileSync(config, "set -g remain-on-exit on\nset -g status off\nset -sg escape-time 0\n");
+    const env = Object.entries(options.env ?? {}).map(([key, value]) => `${key}=${value}`);
+    const session = new TmuxSession(socket, configDir);
+    const args = ["-f", config, "new-session", "-d", "-s", "main", "-x", String(options.width ?? 80), "-y", String(options.height ?? 24)];
+    if (options.cwd) args.push("-c", options.cwd);
+    args.push("--", "env", "-u", "EDITOR", "-u", "VISUAL", ...env, ...options.command);
+    session.tmux(args);
+    return session;
+  }
+
+  private tmux(args: string[]): string {
+    const proc = Bun.spawnSync([TMUX, "-S", this.socket, ...args], { stdout: "pipe", stderr: "pipe" });
+    if (proc.exitCode !== 0) throw new Error(`tmux ${args.join(" ")} failed: ${proc.stderr.toString()}`);
+    return proc.stdout.toString();
+  }
+
+  /** Keys by tmux name: "Enter", "C-c", "Up", "M-Up", "Escape", "Tab". */
+  sendKeys(...keys: string[]): void {
+    this.tmux(["send-keys", "-t", "main", ...keys]);
+  }
+
+  /** Text typed as is. */
+  type(text: string): void {
+    this.tmux(["send-keys", "-t", "main", "-l", text]);
+  }
+
+  /** Bytes written to the program as they are, e.g. an escape sequence ("\x1b[13;2u"); ASCII only. */
+  sendRaw(bytes: string): void {
+    const hex = [...bytes].map((ch) => ch.charCodeAt(0).toString(16).padStart(2, "0"));
+    this.tmux(["send-keys", "-t", "main", "-H", ...hex]);
+  }
+
+  /** Pastes `text` the way a terminal does: bracketed when the program asked for it. */
+  paste(text: string): void {
+    this.tmux(["set-buffer", "-b", "pig-test", "--", text]);
+    this.tmux(["paste-buffer", "-p", "-d", "-b", "pig-test", "-t", "main"]);
+  }
+
+  /** The visible screen, one line per row, trailing spaces trimmed. */
+  capture(): string {
+    return this.tmux(["capture-pane", "-p", "-t", "main"]);
+  }
+
+  lines(): string[] {
+    return this.capture().replace(/\n$/, "").split("\n");
+  }
+
+  cursor(): { x: number; y: number } {
+    const [x, y] = this.tmux(["display-message", "-p", "-t", "main", "#{cursor_x} #{cursor_y}"]).trim().split(" ").map(Number);
+    return { x: x ?? -1, y: y ?? -1 };
+  }
+
+  /** Whether the program has exited (tmux 3.3 does not reliably report the exit status). */
+  exited(): boolean {
+    return this.tmux(["display-message", "-p", "-t", "main", "#{pane_dead}"]).trim() === "1";
+  }
+
+  /** Waits until the screen satisfies `check` (text or pattern it contains); the screen, or an error showing it. */
+  async waitFor(check: string | RegExp | ((screen: string) => boolean), timeoutMs = 5000): Promise<string> {
+    const test = typeof check === "function" ? check : typeof check === "string" ? (s: string) => s.includes(check) : (s: string) => check.test(s);
+    const deadline = Date.now() + timeoutMs;
+    let screen = this.capture();
+    while (!test(screen)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(check)}; screen:\n${screen}`);
+      await Bun.sleep(30);
+      screen = this.capture();
+    }
+    return screen;
+  }
+
+  async waitForExit(timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.exited()) {
+      if (Date.now() > deadline) throw new Error(`program did not exit; screen:\n${this.capture()}`);
+      await Bun.sleep(30);
+    }
+  }
+
+  kill(): void {
+    Bun.spawnSync([TMUX, "-S", this.socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
+    rmSync(this.configDir, { recursive: true, force: true });
+  }
+}
