@@ -25,7 +25,9 @@ export async function runMain(argv: string[]): Promise<number> {
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
   const printMode = args.print || args.mode !== undefined || !process.stdin.isTTY;
   if (!printMode) {
-    throw new UsageError("interactive mode is not available in this build; use -p \"prompt\" or --mode json");
+    const { runInteractive } = await import("../modes/interactive/app.ts");
+    const initial = buildPrompts(undefined, await readFileArgs(args.files, process.cwd()), args.messages);
+    return runInteractive(args, process.cwd(), initial);
   }
   const stdin = await readPipedStdin();
   const cwd = process.cwd();

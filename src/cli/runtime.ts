@@ -32,6 +32,11 @@ import { CliError } from "./errors.ts";
 export interface Runtime {
   session: AgentSession;
   controller: SessionController;
+  registry: ModelRegistry;
+  agentDir: string;
+  sessionDir: string | undefined;
+  /** Reads context files, prompts, skills and templates again; the next request uses them. */
+  reload(): LoadedResources;
   settings: SettingsStore;
   resources: LoadedResources;
   /** Problems worth a line on stderr (always shown). */
@@ -129,7 +134,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   warnings.push(...trust.diagnostics, ...settings.drainDiagnostics().map((d) => d.message));
   const effective = options.settingsOverrides ? mergeSettings(settings.settings, options.settingsOverrides) : settings.settings;
 
-  const resources = loadResources({
+  const loadAll = () => loadResources({
     cwd,
     agentDir: agent,
     trusted: trust.trusted,
@@ -145,6 +150,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
       noContextFiles: args.noContextFiles ?? false,
     },
   });
+  let resources = loadAll();
 
   const restored = restoreModelAndThinking({
     store,
@@ -171,7 +177,6 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   warnings.push(...selection.warnings);
 
   const docsDir = ensureDocs(agent);
-  const block = skillsBlock(resources);
   const session = new AgentSession({
     store,
     registry,
@@ -185,7 +190,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
         ...(resources.customPrompt !== undefined ? { customPrompt: resources.customPrompt } : {}),
         ...(resources.appendPrompt ? { appendPrompt: resources.appendPrompt } : {}),
         contextFiles: resources.contextFiles,
-        ...(block ? { skillsBlock: block } : {}),
+        ...(skillsBlock(resources) ? { skillsBlock: skillsBlock(resources) } : {}),
         ...(docsDir ? { docsDir } : {}),
       }),
     cwd,
@@ -195,7 +200,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     streamFor,
-    expandInput: inputExpander(resources, (message) => process.stderr.write(`pig: warning: ${message}\n`)),
+    expandInput: (text) => inputExpander(resources, (message) => process.stderr.write(`pig: warning: ${message}\n`))(text),
   });
   const report = formatStartupReport(
     {
@@ -221,5 +226,21 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     sessionDir: args.noSession ? undefined : dir,
     cwd,
   });
-  return { session, controller, settings, resources, warnings, report };
+  return {
+    session,
+    controller,
+    registry,
+    settings,
+    get resources() {
+      return resources;
+    },
+    agentDir: agent,
+    sessionDir: args.noSession ? undefined : dir,
+    warnings,
+    report,
+    reload() {
+      resources = loadAll();
+      return resources;
+    },
+  };
 }

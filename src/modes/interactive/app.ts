@@ -1,0 +1,288 @@
+/**
+ * Interactive mode: a prompt at the bottom of an ordinary scrolling terminal. Typing stays live
+ * while pig works (Enter steers, Alt+Enter queues a follow-up), Escape stops the run and puts
+ * every queued message back in the editor, `!cmd` runs a shell command, `/command` runs a
+ * command. Everything the session does is shown through its event stream.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { CliArgs } from "../../cli/args.ts";
+import { createRuntime, type Runtime } from "../../cli/runtime.ts";
+import type { BashExecutionMessage } from "../../session/format.ts";
+import type { PromptInput } from "../prompt-input.ts";
+import { builtinCommands } from "./commands/index.ts";
+import { findCommand, parseSlash } from "./commands/dispatch.ts";
+import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
+import { EventView } from "./event-view.ts";
+import type { InteractiveHost, SlashCommand } from "./host.ts";
+import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slashCommandProvider, type SubmitKind } from "./input/index.ts";
+import type { KeyPress } from "./input/keys.ts";
+import { statusLine } from "./render/status.ts";
+import { loadTheme, wantsColor, type Theme } from "./theme.ts";
+import { runFirstRunWizard } from "./wizard.ts";
+
+export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
+  const color = wantsColor(process.stdout);
+  let runtime = await createRuntime(args, { cwd, interactive: true, color });
+  if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
+    const chosen = await runFirstRunWizard({
+      ask: askDialog,
+      pick: pickDialog,
+      confirm: confirmDialog,
+      print: (text) => process.stdout.write(`${text}\n`),
+      agentDir: runtime.agentDir,
+    });
+    if (!chosen) {
+      process.stderr.write("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");
+      return 1;
+    }
+    runtime.session.dispose();
+    runtime = await createRuntime({ ...args, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) }, { cwd, interactive: true, color });
+  }
+  return new InteractiveApp(runtime, args).run(initial);
+}
+
+class InteractiveApp implements InteractiveHost {
+  readonly theme: Theme;
+  private readonly editor: InputEditor;
+  private readonly view: EventView;
+  private readonly commands: SlashCommand[] = builtinCommands();
+  private busyBash = false;
+  private exitResolve: ((code: number) => void) | undefined;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly args: CliArgs,
+  ) {
+    const settings = runtime.settings.settings;
+    const themeDirs = [join(runtime.agentDir, "themes"), join(runtime.controller.cwd, ".pig", "themes")].filter((d) => existsSync(d));
+    const { theme, warning } = loadTheme(settings.theme, themeDirs, wantsColor(process.stdout));
+    this.theme = theme;
+    this.editor = new InputEditor({
+      history: PromptHistory.forAgentDir(runtime.agentDir),
+      completion: combineProviders(
+        slashCommandProvider(() => this.completions()),
+        fileMentionProvider({ cwd: runtime.controller.cwd }),
+      ),
+      onSubmit: (text, kind) => void this.submit(text, kind),
+      onEscape: () => void this.escape(),
+      onKey: (key) => void this.key(key),
+      onExit: () => this.exit(),
+    });
+    this.view = new EventView(
+      { print: (text) => this.editor.print(text), setStatus: (lines) => this.editor.setStatus(lines) },
+      theme,
+      { showThinking: !settings.hideThinkingBlock },
+    );
+    if (warning) this.warn(warning);
+  }
+
+  get controller() {
+    return this.runtime.controller;
+  }
+  get registry() {
+    return this.runtime.registry;
+  }
+  get settings() {
+    return this.runtime.settings;
+  }
+  get resources() {
+    return this.runtime.resources;
+  }
+  get agentDir() {
+    return this.runtime.agentDir;
+  }
+  get cwd() {
+    return this.runtime.controller.cwd;
+  }
+  get sessionDir() {
+    return this.runtime.sessionDir;
+  }
+
+  private get session() {
+    return this.runtime.controller.session;
+  }
+
+  private completions() {
+    return [
+      ...this.commands.map((c) => ({ name: c.name, description: c.description })),
+      ...this.resources.templates.map((t) => ({ name: t.name, description: t.description })),
+      ...this.resources.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description })),
+    ];
+  }
+
+  async run(initial: PromptInput[]): Promise<number> {
+    if (!this.settings.settings.quietStartup) process.stdout.write(`${this.runtime.report}\n`);
+    for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
+    const unsubscribe = this.session.subscribe((event) => {
+      this.view.handle(event);
+      if (event.type === "agent_start") this.editor.setBusy(true);
+      if (event.type === "agent_end") this.afterRun();
+    });
+    this.editor.start();
+    void (async () => {
+      for (const prompt of initial) await this.session.prompt(prompt.text, { images: prompt.images }).catch((e: Error) => this.error(e.message));
+    })();
+    const code = await new Promise<number>((resolve) => {
+      this.exitResolve = resolve;
+    });
+    unsubscribe();
+    this.view.dispose();
+    this.editor.stop();
+    this.session.dispose();
+    return code;
+  }
+
+  private afterRun(): void {
+    // A retry or compaction may continue the run: report once the session is idle.
+    setTimeout(() => {
+      if (this.session.isStreaming) return;
+      this.editor.setBusy(false);
+      const stats = this.controller.stats();
+      this.editor.print(`${statusLine(stats, this.session.model, this.session.thinkingLevel, this.theme)}\n`);
+    }, 0);
+  }
+
+  private async submit(text: string, kind: SubmitKind): Promise<void> {
+    if (this.session.isStreaming) {
+      if (kind === "alt-enter") this.session.followUp(text);
+      else this.session.steer(text);
+      return;
+    }
+    try {
+      if (text.startsWith("!")) return await this.bash(text);
+      const slash = parseSlash(text);
+      const command = slash ? findCommand(this.commands, slash.name) : undefined;
+      if (slash && command) {
+        await command.run(this, slash.args);
+        return;
+      }
+      if (kind === "alt-enter") this.session.followUp(text);
+      await this.session.prompt(text);
+    } catch (error) {
+      this.error((error as Error).message);
+    }
+  }
+
+  private async bash(text: string): Promise<void> {
+    const exclude = text.startsWith("!!");
+    const command = text.slice(exclude ? 2 : 1).trim();
+    if (!command) return;
+    this.editor.print(`${this.theme.fg("bashMode", exclude ? "!!" : "!")} ${this.theme.bold(command)}\n`);
+    this.busyBash = true;
+    this.editor.setBusy(true);
+    try {
+      await this.controller.bash(command, { exclude });
+      const last = this.session.messages.at(-1) ?? this.session.store.buildContext().messages.at(-1);
+      if (last?.role === "bashExecution") this.view.bashResult(last as BashExecutionMessage);
+    } finally {
+      this.busyBash = false;
+      this.editor.setBusy(false);
+    }
+  }
+
+  /** Escape: stop whatever runs; queued messages go back into the editor, before the draft. */
+  private async escape(): Promise<void> {
+    if (this.busyBash) {
+      this.controller.abortBash();
+      return;
+    }
+    if (!this.session.isStreaming && !this.session.compactor.isCompacting) return;
+    const restored = await this.session.abort();
+    if (restored.length > 0) this.editor.prependText(`${restored.join("\n")}${this.editor.getText() ? "\n" : ""}`);
+  }
+
+  private async key(key: KeyPress): Promise<void> {
+    try {
+      switch (key.id) {
+        case "ctrl+l":
+          await findCommand(this.commands, "model")?.run(this, "");
+          break;
+        case "ctrl+p": {
+          const next = this.controller.cycleModel();
+          this.info(next ? `Model: ${next.model.provider}/${next.model.id}` : "Only one model is available.");
+          break;
+        }
+        case "shift+tab": {
+          const next = this.controller.cycleThinkingLevel();
+          if (!next) this.info("This model has no thinking levels.");
+          break;
+        }
+        case "ctrl+t":
+          this.view.showThinking = !this.view.showThinking;
+          this.info(this.view.showThinking ? "Thinking is shown." : "Thinking is hidden.");
+          break;
+        case "ctrl+o":
+          this.view.expandLast();
+          break;
+        case "alt+up": {
+          const queued = [...this.session.steering.clear(), ...this.session.followUps.clear()].map((q) => q.text);
+          if (queued.length > 0) {
+            this.session.emit({ type: "queue_update", steering: [], followUp: [] });
+            this.editor.prependText(`${queued.join("\n")}${this.editor.getText() ? "\n" : ""}`);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    } catch (error) {
+      this.error((error as Error).message);
+    }
+  }
+
+  // ── InteractiveHost ──────────────────────────────────────────────────────
+
+  print(text: string): void {
+    this.editor.print(text.endsWith("\n") ? text : `${text}\n`);
+  }
+  info(message: string): void {
+    this.print(this.theme.fg("muted", message));
+  }
+  warn(message: string): void {
+    this.print(this.theme.fg("warning", message));
+  }
+  error(message: string): void {
+    this.print(this.theme.fg("error", message));
+  }
+  getEditorText(): string {
+    return this.editor.getText();
+  }
+  setEditorText(text: string): void {
+    this.editor.setText(text);
+  }
+
+  private async dialog<T>(run: () => Promise<T>): Promise<T> {
+    this.editor.suspend();
+    try {
+      return await run();
+    } finally {
+      this.editor.resume();
+    }
+  }
+
+  pick<T>(message: string, options: { value: T; label: string; hint?: string }[], config?: { search?: boolean; initial?: T }) {
+    return this.dialog(() => pickDialog(message, options, config));
+  }
+  confirm(message: string, initial?: boolean) {
+    return this.dialog(() => confirmDialog(message, initial));
+  }
+  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }) {
+    return this.dialog(() => askDialog(message, config));
+  }
+
+  sessionChanged(): void {
+    const store = this.session.store;
+    const messages = this.session.messages.length;
+    this.info(`Session ${store.sessionId.slice(0, 8)}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`);
+  }
+
+  async reload(): Promise<void> {
+    const fresh = this.runtime.reload();
+    this.info(`Reloaded: ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
+  }
+
+  exit(): void {
+    this.exitResolve?.(0);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * `/copy`: the last answer's text to the system clipboard through the platform's tool. Tools
+ * are tried in order; one that is installed but fails (wl-copy outside Wayland, xclip without
+ * a display) passes to the next.
+ */
+import type { SlashCommand } from "../host.ts";
+
+export const CLIPBOARD_TOOLS: readonly (readonly string[])[] = [
+  ["pbcopy"],
+  ["wl-copy"],
+  ["xclip", "-selection", "clipboard"],
+  ["xsel", "--clipboard", "--input"],
+  ["clip.exe"],
+];
+
+export interface ClipboardDeps {
+  which(command: string): string | null;
+  /** Runs `argv` with `input` on stdin; resolves to the exit code. */
+  run(argv: string[], input: string): Promise<number>;
+}
+
+const TIMEOUT_MS = 5000;
+
+const defaultDeps: ClipboardDeps = {
+  which: (command) => Bun.which(command),
+  async run(argv, input) {
+    // Output is ignored, not piped: xclip leaves a child serving the selection, which would
+    // keep a pipe open and this call waiting.
+    const proc = Bun.spawn(argv, { stdin: "pipe", stdout: "ignore", stderr: "ignore", timeout: TIMEOUT_MS });
+    proc.stdin.write(input);
+    await proc.stdin.end();
+    return proc.exited;
+  },
+};
+
+/** Copies `text`; the tool that took it, or undefined with the tools tried (none when empty). */
+export async function copyToClipboard(text: string, deps: ClipboardDeps = defaultDeps): Promise<{ tool?: string; tried: string[] }> {
+  const tried: string[] = [];
+  for (const [command, ...args] of CLIPBOARD_TOOLS) {
+    const path = deps.which(command!);
+    if (!path) continue;
+    tried.push(command!);
+    if ((await deps.run([path, ...args], text)) === 0) return { tool: command!, tried };
+  }
+  return { tried };
+}
+
+export function createCopyCommand(deps: ClipboardDeps = defaultDeps): SlashCommand {
+  return {
+    name: "copy",
+    description: "Copy the last answer to the clipboard",
+    async run(host) {
+      const text = host.controller.lastAssistantText();
+      if (!text) {
+        host.warn("There is no answer to copy yet.");
+        return;
+      }
+      const { tool, tried } = await copyToClipboard(text, deps);
+      if (tool) host.info(`Copied the last answer to the clipboard (${text.length} characters).`);
+      else if (tried.length > 0) host.error(`Copying failed with ${tried.join(", ")}.`);
+      else host.error("No clipboard tool found: install one of pbcopy, wl-copy, xclip or xsel (clip.exe on Windows).");
+    },
+  };
+}
+
+export const copyCommand = createCopyCommand();

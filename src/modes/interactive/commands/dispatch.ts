@@ -1,0 +1,27 @@
+/**
+ * Recognising a slash command in submitted text. Only built-in commands are run here; any other
+ * `/name` (skills as `/skill:name`, prompt templates) is left to the caller, which sends it to
+ * the agent session where it is expanded.
+ */
+import type { SlashCommand } from "../host.ts";
+
+export interface ParsedSlash {
+  name: string;
+  /** Everything after the name, trimmed ("" when none). */
+  args: string;
+}
+
+// A name starts with a letter or digit; `:`, `.`, `-` and `_` may follow (`/skill:review`).
+// A slash inside the name (`/usr/bin/env ...`) means a path was typed, not a command.
+const SLASH = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/;
+
+/** `{ name, args }` for text that starts with a slash command, else undefined. */
+export function parseSlash(text: string): ParsedSlash | undefined {
+  const match = SLASH.exec(text.trim());
+  if (!match) return undefined;
+  return { name: match[1]!, args: (match[2] ?? "").trim() };
+}
+
+export function findCommand(commands: readonly SlashCommand[], name: string): SlashCommand | undefined {
+  return commands.find((command) => command.name === name);
+}

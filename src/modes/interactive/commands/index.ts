@@ -1,0 +1,54 @@
+/**
+ * The built-in slash commands of the interactive mode. Each is wrapped so that a failure (a
+ * `PromptError` from the controller, a compaction error, a file that cannot be written) is
+ * shown as an error line instead of escaping into the prompt loop.
+ */
+import type { SlashCommand } from "../host.ts";
+import { compactCommand } from "./compact.ts";
+import { copyCommand } from "./copy.ts";
+import { exportCommand } from "./export.ts";
+import { messageOf } from "./format.ts";
+import { hotkeysCommand, sessionCommand } from "./info.ts";
+import { modelCommand } from "./model.ts";
+import { resumeCommand } from "./resume.ts";
+import { cloneCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
+import { settingsCommand } from "./settings.ts";
+import { forkCommand, labelCommand, treeCommand } from "./tree.ts";
+
+export { findCommand, parseSlash, type ParsedSlash } from "./dispatch.ts";
+
+/** Reports what `command` throws through the host. */
+export function guarded(command: SlashCommand): SlashCommand {
+  return {
+    ...command,
+    async run(host, args) {
+      try {
+        await command.run(host, args);
+      } catch (error) {
+        host.error(messageOf(error));
+      }
+    },
+  };
+}
+
+/** In the order `/` completion lists them when nothing is typed yet. */
+export function builtinCommands(): SlashCommand[] {
+  return [
+    modelCommand,
+    settingsCommand,
+    resumeCommand,
+    newCommand,
+    nameCommand,
+    sessionCommand,
+    treeCommand,
+    forkCommand,
+    cloneCommand,
+    labelCommand,
+    compactCommand,
+    copyCommand,
+    exportCommand,
+    reloadCommand,
+    hotkeysCommand,
+    quitCommand,
+  ].map(guarded);
+}

@@ -1,0 +1,118 @@
+/**
+ * `/resume [search]`: continue another session. Lists this project's sessions (or, toggled, every
+ * project's), newest first, and can delete one: to the trash when a `trash` command exists,
+ * otherwise permanently, which needs a second confirmation.
+ */
+import { unlinkSync } from "node:fs";
+import { listAllSessions, listSessions, type SessionSummary } from "../../../session/catalog.ts";
+import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
+import { formatAge, matchesWords, messageOf, oneLine } from "./format.ts";
+import { refuseWhileRunning } from "./guards.ts";
+
+export interface ResumeDeps {
+  /** Finds an executable on PATH (Bun.which). */
+  which(command: string): string | null;
+  /** Runs a command to completion; its exit code. */
+  run(argv: string[]): Promise<number>;
+  now(): Date;
+}
+
+const defaultDeps: ResumeDeps = {
+  which: (command) => Bun.which(command),
+  async run(argv) {
+    const proc = Bun.spawn(argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+    return proc.exited;
+  },
+  now: () => new Date(),
+};
+
+type Choice = { kind: "open"; session: SessionSummary } | { kind: "scope" } | { kind: "delete" };
+
+export function sessionTitle(session: SessionSummary): string {
+  return oneLine(session.name ?? session.firstMessage, 60);
+}
+
+export function sessionHint(session: SessionSummary, now: Date, options: { showCwd: boolean; current: boolean }): string {
+  const parts = [`${session.messageCount} msg${session.messageCount === 1 ? "" : "s"}`, formatAge(session.modified, now)];
+  if (options.showCwd && session.cwd) parts.push(session.cwd);
+  if (options.current) parts.push("current");
+  return parts.join(" · ");
+}
+
+/** Moves the file to the trash, or deletes it after a second, explicit confirmation. */
+async function deleteSession(host: InteractiveHost, session: SessionSummary, deps: ResumeDeps): Promise<void> {
+  const title = sessionTitle(session);
+  if (!(await host.confirm(`Delete session "${title}"?`, false))) return;
+  const trash = deps.which("trash");
+  if (trash) {
+    const code = await deps.run([trash, session.path]);
+    if (code === 0) host.info(`Moved to the trash: ${session.path}`);
+    else host.error(`trash failed (exit ${code}); ${session.path} was not deleted.`);
+    return;
+  }
+  if (!(await host.confirm(`No "trash" command found: delete ${session.path} permanently? This cannot be undone.`, false))) return;
+  try {
+    unlinkSync(session.path);
+    host.info(`Deleted ${session.path}`);
+  } catch (error) {
+    host.error(`Could not delete ${session.path}: ${messageOf(error)}`);
+  }
+}
+
+export function createResumeCommand(deps: ResumeDeps = defaultDeps): SlashCommand {
+  return {
+    name: "resume",
+    description: "Resume another session",
+    argumentHint: "[search]",
+    async run(host, args) {
+      if (refuseWhileRunning(host, "resume another session")) return;
+      // With --no-session there is no project directory: every project's sessions it is.
+      let allProjects = host.sessionDir === undefined;
+      for (;;) {
+        const currentPath = host.controller.session.store.path;
+        const listed = allProjects || !host.sessionDir ? listAllSessions(host.agentDir) : listSessions(host.sessionDir);
+        const sessions = args ? listed.filter((s) => matchesWords(args, `${s.name ?? ""} ${s.firstMessage} ${s.cwd}`)) : listed;
+        const now = deps.now();
+        const options: PickOption<Choice>[] = sessions.map((session) => ({
+          value: { kind: "open", session },
+          label: sessionTitle(session),
+          hint: sessionHint(session, now, { showCwd: allProjects, current: session.path === currentPath }),
+        }));
+        if (host.sessionDir) {
+          options.push({ value: { kind: "scope" }, label: allProjects ? "↺ Show this project only" : "↺ Show all projects" });
+        }
+        if (sessions.length > 0) options.push({ value: { kind: "delete" }, label: "✕ Delete a session…" });
+        const where = allProjects ? "all projects" : "this project";
+        if (sessions.length === 0) host.info(args ? `No sessions of ${where} match "${args}".` : `No sessions in ${where} yet.`);
+        if (options.length === 0) return;
+        const choice = await host.pick(`Resume a session (${where})`, options, { search: true });
+        if (!choice) return;
+        if (choice.kind === "scope") {
+          allProjects = !allProjects;
+          continue;
+        }
+        if (choice.kind === "delete") {
+          const target = await host.pick(
+            "Delete which session?",
+            sessions.map((session) => ({ value: session, label: sessionTitle(session), hint: sessionHint(session, now, { showCwd: allProjects, current: session.path === currentPath }) })),
+            { search: true },
+          );
+          if (!target) continue;
+          if (target.path === currentPath) host.warn("That is the session you are in; switch to another one first.");
+          else await deleteSession(host, target, deps);
+          continue;
+        }
+        if (choice.session.path === currentPath) {
+          host.info("That is the current session.");
+          return;
+        }
+        host.controller.switchSession(choice.session.path);
+        host.sessionChanged();
+        host.info(`Resumed "${sessionTitle(choice.session)}"`);
+        return;
+      }
+    },
+  };
+}
+
+export const resumeCommand = createResumeCommand();

@@ -1,0 +1,58 @@
+/** Commands that replace, name or leave the session: `/new`, `/clone`, `/name`, `/reload`, `/quit`. */
+import type { SlashCommand } from "../host.ts";
+import { refuseWhileRunning } from "./guards.ts";
+
+export const newCommand: SlashCommand = {
+  name: "new",
+  description: "Start a new session",
+  async run(host) {
+    if (refuseWhileRunning(host, "start a new session")) return;
+    host.controller.newSession();
+    host.sessionChanged();
+    host.info("New session started.");
+  },
+};
+
+export const cloneCommand: SlashCommand = {
+  name: "clone",
+  description: "Copy the current branch into a new session",
+  async run(host) {
+    if (refuseWhileRunning(host, "clone the session")) return;
+    host.controller.clone();
+    host.sessionChanged();
+    host.info("Cloned the current branch into a new session.");
+  },
+};
+
+export const nameCommand: SlashCommand = {
+  name: "name",
+  description: "Name the session",
+  argumentHint: "<name>",
+  async run(host, args) {
+    let name: string | undefined = args;
+    if (!name) {
+      const current = host.controller.session.store.name;
+      name = await host.ask("Session name", current ? { initial: current } : { placeholder: "e.g. refactor auth" });
+      if (name === undefined || !name.trim()) return;
+    }
+    host.controller.session.setSessionName(name);
+    host.info(`Session name: ${name.trim()}`);
+  },
+};
+
+export const reloadCommand: SlashCommand = {
+  name: "reload",
+  description: "Reload skills, prompt templates and context files",
+  async run(host) {
+    // The host reports what was loaded.
+    await host.reload();
+  },
+};
+
+export const quitCommand: SlashCommand = {
+  name: "quit",
+  description: "Quit pig",
+  async run(host) {
+    host.exit();
+  },
+};

@@ -1,0 +1,148 @@
+/**
+ * `/settings`: a menu of the settings worth changing mid-session. Each change applies now and
+ * is saved to the global settings file; the menu comes back until it is closed, so several
+ * things can be changed in one go.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { supportedThinkingLevels, THINKING_LEVELS } from "../../../ai/thinking.ts";
+import type { QueueMode } from "../../../agent/queue.ts";
+import type { ThinkingLevel } from "../../../session/format.ts";
+import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
+
+/** `dark`, `light`, and the theme files in `<agentDir>/themes` (by file name). */
+export function themeNames(agentDir: string): string[] {
+  let files: string[] = [];
+  try {
+    files = readdirSync(join(agentDir, "themes")).filter((name) => name.endsWith(".json"));
+  } catch {
+    // No themes directory: only the built-in themes.
+  }
+  const custom = files.map((name) => name.slice(0, -".json".length)).filter((name) => name !== "dark" && name !== "light");
+  return ["dark", "light", ...custom.sort()];
+}
+
+interface Setting {
+  label: string;
+  current(host: InteractiveHost): string;
+  /** Asks for the new value and applies it; false when the question was cancelled. */
+  change(host: InteractiveHost): Promise<boolean>;
+}
+
+const onOff = (value: boolean) => (value ? "on" : "off");
+
+async function pickValue<T extends string | boolean>(
+  host: InteractiveHost,
+  message: string,
+  values: readonly T[],
+  current: T,
+  label: (value: T) => string = String,
+): Promise<T | undefined> {
+  const options: PickOption<T>[] = values.map((value) => ({
+    value,
+    label: label(value),
+    ...(value === current ? { hint: "current" } : {}),
+  }));
+  return host.pick(message, options, { initial: current });
+}
+
+const QUEUE_MODES: readonly QueueMode[] = ["one-at-a-time", "all"];
+
+function queueSetting(label: string, which: "steering" | "followUps"): Setting {
+  return {
+    label,
+    current: (host) => host.controller.session[which].mode,
+    async change(host) {
+      const mode = await pickValue(host, label, QUEUE_MODES, host.controller.session[which].mode, (m) =>
+        m === "all" ? "all: deliver every queued message at once" : "one-at-a-time: deliver queued messages one per turn",
+      );
+      if (mode === undefined) return false;
+      if (which === "steering") host.controller.setSteeringMode(mode);
+      else host.controller.setFollowUpMode(mode);
+      return true;
+    },
+  };
+}
+
+function toggleSetting(label: string, get: (host: InteractiveHost) => boolean, set: (host: InteractiveHost, on: boolean) => void): Setting {
+  return {
+    label,
+    current: (host) => onOff(get(host)),
+    async change(host) {
+      const value = await pickValue(host, label, [true, false], get(host), onOff);
+      if (value === undefined) return false;
+      set(host, value);
+      return true;
+    },
+  };
+}
+
+export const SETTINGS: readonly Setting[] = [
+  {
+    label: "Thinking level",
+    current: (host) => host.controller.session.thinkingLevel,
+    async change(host) {
+      const model = host.controller.session.model;
+      const levels: readonly ThinkingLevel[] = model ? supportedThinkingLevels(model) : THINKING_LEVELS;
+      if (levels.length < 2) {
+        host.info(`${model ? `${model.provider}/${model.id}` : "This model"} does not support thinking levels.`);
+        return true;
+      }
+      const level = await pickValue(host, "Thinking level", levels, host.controller.session.thinkingLevel);
+      if (level === undefined) return false;
+      host.controller.setThinkingLevel(level);
+      return true;
+    },
+  },
+  {
+    label: "Theme",
+    current: (host) => host.settings.settings.theme ?? "dark",
+    async change(host) {
+      const theme = await pickValue(host, "Theme", themeNames(host.agentDir), host.settings.settings.theme ?? "dark");
+      if (theme === undefined) return false;
+      host.settings.setGlobal(["theme"], theme);
+      return true;
+    },
+  },
+  queueSetting("Steering mode", "steering"),
+  queueSetting("Follow-up mode", "followUps"),
+  toggleSetting(
+    "Auto-compaction",
+    (host) => host.controller.autoCompactionEnabled,
+    (host, on) => host.controller.setAutoCompaction(on),
+  ),
+  toggleSetting(
+    "Auto-retry",
+    (host) => host.controller.session.retry.enabled,
+    (host, on) => host.controller.setAutoRetry(on),
+  ),
+  toggleSetting(
+    "Quiet startup",
+    (host) => host.settings.settings.quietStartup ?? false,
+    (host, on) => host.settings.setGlobal(["quietStartup"], on),
+  ),
+];
+
+/** Says why a change was not saved (the settings store keeps it for this run only). */
+function reportUnsaved(host: InteractiveHost): void {
+  for (const diagnostic of host.settings.drainDiagnostics()) host.warn(diagnostic.message);
+}
+
+export const settingsCommand: SlashCommand = {
+  name: "settings",
+  description: "Change settings (thinking, theme, queue modes, compaction, …)",
+  async run(host) {
+    let last: Setting | undefined;
+    for (;;) {
+      const options = SETTINGS.map((setting) => ({ value: setting, label: setting.label, hint: setting.current(host) }));
+      const setting = await host.pick("Settings (Escape to close)", options, last ? { initial: last } : {});
+      if (!setting) return;
+      last = setting;
+      const before = setting.current(host);
+      if (!(await setting.change(host))) continue;
+      const after = setting.current(host);
+      if (after !== before) host.info(`${setting.label}: ${after}`);
+      reportUnsaved(host);
+    }
+  },
+};

@@ -1,0 +1,158 @@
+/**
+ * Moving within the session tree: `/tree` (go to any entry, optionally summarising the branch
+ * left behind), `/fork` (a new session from before a user message) and `/label`.
+ */
+import { describeEntry } from "../../../cli/show-tree.ts";
+import type { EntryRecord } from "../../../session/records.ts";
+import type { SessionStore } from "../../../session/store.ts";
+import type { TreeNode } from "../../../session/tree.ts";
+import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
+import { oneLine } from "./format.ts";
+import { refuseWhileRunning } from "./guards.ts";
+
+export interface TreeRow {
+  id: string;
+  /** Branch points above this entry (a straight chain stays at one depth). */
+  depth: number;
+  text: string;
+  label?: string;
+  onActivePath: boolean;
+}
+
+// Labels are shown on the entries they name, not as entries of their own.
+const isListed = (record: EntryRecord) => record.type !== "label";
+
+/** The last listed entry of the active branch: where "you are" (a trailing label entry aside). */
+export function currentEntryId(store: SessionStore): string | undefined {
+  return store.branchRecords().filter(isListed).at(-1)?.id;
+}
+
+/** Every entry in tree order (depth first, children by time), with its depth and description. */
+export function treeRows(store: SessionStore): TreeRow[] {
+  const active = new Set(store.branchRecords().map((r) => r.id));
+  const rows: TreeRow[] = [];
+  // Iterative, so a session with thousands of entries in one chain cannot overflow the stack.
+  const stack: { node: TreeNode; depth: number }[] = [];
+  const pushChildren = (nodes: readonly TreeNode[], depth: number) => {
+    for (let i = nodes.length - 1; i >= 0; i--) stack.push({ node: nodes[i]!, depth });
+  };
+  const roots = store.tree.toNodes();
+  pushChildren(roots, roots.length > 1 ? 1 : 0);
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    const record = node.record;
+    if (isListed(record)) {
+      rows.push({
+        id: record.id,
+        depth,
+        text: describeEntry(store.materialise(record)),
+        ...(node.label ? { label: node.label } : {}),
+        onActivePath: active.has(record.id),
+      });
+    }
+    pushChildren(node.children, node.children.length > 1 ? depth + 1 : depth);
+  }
+  return rows;
+}
+
+const MAX_INDENT = 8;
+
+export function treeOption(row: TreeRow, currentId: string | undefined): PickOption<string> {
+  const indent = "  ".repeat(Math.min(row.depth, MAX_INDENT));
+  const marker = row.onActivePath ? "•" : " ";
+  const label = row.label ? ` [${row.label}]` : "";
+  const hint = row.id === currentId ? "you are here" : undefined;
+  return { value: row.id, label: `${marker} ${indent}${row.text}${label}`, ...(hint ? { hint } : {}) };
+}
+
+type SummaryChoice = "none" | "summary" | "custom";
+
+async function askSummary(host: InteractiveHost): Promise<{ summarize: boolean; customInstructions?: string } | undefined> {
+  if (host.settings.settings.branchSummary?.skipPrompt) return { summarize: false };
+  const choice = await host.pick<SummaryChoice>("Summarize the branch you are leaving?", [
+    { value: "none", label: "No summary" },
+    { value: "summary", label: "Summarize" },
+    { value: "custom", label: "Summarize with custom instructions…" },
+  ]);
+  if (choice === undefined) return undefined;
+  if (choice === "none") return { summarize: false };
+  if (choice === "summary") return { summarize: true };
+  const instructions = await host.ask("What should the summary focus on?");
+  if (instructions === undefined) return undefined;
+  return instructions.trim() ? { summarize: true, customInstructions: instructions.trim() } : { summarize: true };
+}
+
+export const treeCommand: SlashCommand = {
+  name: "tree",
+  description: "Go to another point of the session tree",
+  async run(host) {
+    if (refuseWhileRunning(host, "move in the tree")) return;
+    const store = host.controller.session.store;
+    const rows = treeRows(store);
+    if (rows.length === 0) {
+      host.info("The session is empty.");
+      return;
+    }
+    const currentId = currentEntryId(store);
+    const target = await host.pick(
+      "Go to (• marks the current branch)",
+      rows.map((row) => treeOption(row, currentId)),
+      { search: true, ...(currentId ? { initial: currentId } : {}) },
+    );
+    if (target === undefined) return;
+    if (target === currentId) {
+      host.info("Already there.");
+      return;
+    }
+    const summary = await askSummary(host);
+    if (!summary) return;
+    if (summary.summarize) host.info("Summarizing the branch you are leaving…");
+    const result = await host.controller.navigateTree(target, summary);
+    if (result.cancelled) {
+      host.warn("Summary cancelled; stayed where you were.");
+      return;
+    }
+    if (result.editorText !== undefined) host.setEditorText(result.editorText);
+    host.sessionChanged();
+  },
+};
+
+export const forkCommand: SlashCommand = {
+  name: "fork",
+  description: "Start a new session from before one of your messages",
+  async run(host) {
+    if (refuseWhileRunning(host, "fork")) return;
+    const messages = host.controller.forkMessages();
+    if (messages.length === 0) {
+      host.info("No messages to fork from yet.");
+      return;
+    }
+    const active = new Set(host.controller.session.store.branchRecords().map((r) => r.id));
+    const entryId = await host.pick(
+      "Fork from which message? (it comes back to the editor)",
+      messages.map((m) => ({ value: m.entryId, label: oneLine(m.text), ...(active.has(m.entryId) ? {} : { hint: "other branch" }) })),
+      { search: true, initial: messages.at(-1)!.entryId },
+    );
+    if (entryId === undefined) return;
+    const { text } = host.controller.fork(entryId);
+    host.setEditorText(text);
+    host.sessionChanged();
+    host.info("Forked into a new session.");
+  },
+};
+
+export const labelCommand: SlashCommand = {
+  name: "label",
+  description: "Label the current entry (no text clears the label)",
+  argumentHint: "[text]",
+  async run(host, args) {
+    const target = currentEntryId(host.controller.session.store);
+    if (!target) {
+      host.warn("Nothing to label yet.");
+      return;
+    }
+    const label = args.trim();
+    host.controller.setLabel(target, label || undefined);
+    host.info(label ? `Labelled: ${label}` : "Label cleared.");
+  },
+};

@@ -1,0 +1,199 @@
+/**
+ * A scripted `InteractiveHost` over a real session controller (temp agent and session
+ * directories, a model that answers from a list): commands run exactly as in the app, and the
+ * test reads what was printed and which dialogs were opened.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SessionController } from "../../../src/agent/controller.ts";
+import { AgentSession } from "../../../src/agent/session.ts";
+import { ModelRegistry } from "../../../src/ai/registry.ts";
+import { newAssistantMessage, type AssistantMessageEvent, type StreamFunction } from "../../../src/ai/types.ts";
+import type { LoadedResources } from "../../../src/resources/load-resources.ts";
+import { SettingsStore } from "../../../src/resources/settings-store.ts";
+import { SessionStore } from "../../../src/session/store.ts";
+import type { InteractiveHost, PickOption } from "../../../src/modes/interactive/host.ts";
+import { loadTheme } from "../../../src/modes/interactive/theme.ts";
+import { tempDir } from "../../helpers/tmp.ts";
+
+/** A model that answers each request with the next text of `replies` ("ok" when they run out). */
+export function scriptedStream(replies: string[]): StreamFunction {
+  return async function* (model): AsyncIterable<AssistantMessageEvent> {
+    const text = replies.shift() ?? "ok";
+    const message = newAssistantMessage(model);
+    message.content.push({ type: "text", text });
+    message.usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0.001, output: 0.002, cacheRead: 0, cacheWrite: 0, total: 0.003 } };
+    message.stopReason = "stop";
+    yield { type: "start", partial: message };
+    yield { type: "done", reason: "stop", message };
+  };
+}
+
+export interface TestRuntime {
+  controller: SessionController;
+  session: AgentSession;
+  registry: ModelRegistry;
+  settings: SettingsStore;
+  agentDir: string;
+  sessionDir: string;
+  cwd: string;
+  replies: string[];
+}
+
+/** Two models of provider "test" (alpha reasons, beta does not), keyed through models.json. */
+export function makeRuntime(options: { inMemory?: boolean } = {}): TestRuntime {
+  const agentDir = tempDir();
+  const sessionDir = tempDir();
+  const cwd = tempDir();
+  writeFileSync(
+    join(agentDir, "models.json"),
+    JSON.stringify({
+      providers: {
+        test: {
+          baseUrl: "http://127.0.0.1:9",
+          api: "openai-completions",
+          apiKey: "k",
+          models: [
+            { id: "alpha", reasoning: true, contextWindow: 200000, input: ["text", "image"] },
+            { id: "beta", contextWindow: 32000 },
+          ],
+        },
+      },
+    }),
+  );
+  const registry = new ModelRegistry({ agentDir, env: {} });
+  const settings = SettingsStore.load({ agentDir, cwd, includeProject: false });
+  const store = SessionStore.create({ cwd, ...(options.inMemory ? {} : { dir: sessionDir }) });
+  const replies: string[] = [];
+  const stream = scriptedStream(replies);
+  const session = new AgentSession({
+    store,
+    registry,
+    model: registry.find("test", "alpha"),
+    thinkingLevel: "medium",
+    tools: [],
+    systemPrompt: () => "system",
+    cwd,
+    agentDir,
+    retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },
+    compaction: { enabled: false, reserveTokens: 100, keepRecentTokens: 1 },
+    streamFor: () => stream,
+  });
+  const controller = new SessionController({
+    session,
+    registry,
+    settings,
+    agentDir,
+    sessionDir: options.inMemory ? undefined : sessionDir,
+    cwd,
+  });
+  return { controller, session, registry, settings, agentDir, sessionDir, cwd, replies };
+}
+
+/** A pick answer: the option whose label contains the text, an exact value, or a cancel. */
+export type PickAnswer = { label: string } | { value: unknown } | "cancel";
+
+export interface PickCall {
+  message: string;
+  options: PickOption<unknown>[];
+  config?: { search?: boolean; initial?: unknown };
+}
+
+export class FakeHost implements InteractiveHost {
+  readonly output: string[] = [];
+  readonly picks: PickCall[] = [];
+  readonly confirms: string[] = [];
+  readonly asks: { message: string; config?: { placeholder?: string; initial?: string; mask?: boolean } }[] = [];
+  pickAnswers: PickAnswer[] = [];
+  confirmAnswers: boolean[] = [];
+  askAnswers: (string | undefined)[] = [];
+  editorText = "";
+  changes = 0;
+  reloads = 0;
+  exited = false;
+  readonly theme = loadTheme("dark", [], false).theme;
+  readonly resources: LoadedResources = { contextFiles: [], skills: [], templates: [], diagnostics: [] };
+
+  constructor(
+    readonly runtime: TestRuntime,
+    private readonly noSessionDir = false,
+  ) {}
+
+  get controller() {
+    return this.runtime.controller;
+  }
+  get registry() {
+    return this.runtime.registry;
+  }
+  get settings() {
+    return this.runtime.settings;
+  }
+  get agentDir() {
+    return this.runtime.agentDir;
+  }
+  get cwd() {
+    return this.runtime.cwd;
+  }
+  get sessionDir() {
+    return this.noSessionDir ? undefined : this.runtime.sessionDir;
+  }
+
+  /** Everything printed, one string. */
+  get text(): string {
+    return this.output.join("\n");
+  }
+
+  print(text: string): void {
+    this.output.push(text);
+  }
+  info(message: string): void {
+    this.output.push(`info: ${message}`);
+  }
+  warn(message: string): void {
+    this.output.push(`warn: ${message}`);
+  }
+  error(message: string): void {
+    this.output.push(`error: ${message}`);
+  }
+  getEditorText(): string {
+    return this.editorText;
+  }
+  setEditorText(text: string): void {
+    this.editorText = text;
+  }
+
+  async pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T }): Promise<T | undefined> {
+    this.picks.push({ message, options: options as PickOption<unknown>[], ...(config ? { config } : {}) });
+    const answer = this.pickAnswers.shift();
+    if (answer === undefined) throw new Error(`unexpected pick: ${message}`);
+    if (answer === "cancel") return undefined;
+    const found = "label" in answer ? options.find((o) => o.label.includes(answer.label)) : options.find((o) => o.value === answer.value);
+    if (!found) throw new Error(`no option ${JSON.stringify(answer)} in "${message}": ${options.map((o) => o.label).join(" | ")}`);
+    return found.value;
+  }
+  async confirm(message: string, _initial?: boolean): Promise<boolean> {
+    this.confirms.push(message);
+    const answer = this.confirmAnswers.shift();
+    if (answer === undefined) throw new Error(`unexpected confirm: ${message}`);
+    return answer;
+  }
+  async ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }): Promise<string | undefined> {
+    this.asks.push({ message, ...(config ? { config } : {}) });
+    if (this.askAnswers.length === 0) throw new Error(`unexpected ask: ${message}`);
+    return this.askAnswers.shift();
+  }
+
+  sessionChanged(): void {
+    this.changes++;
+  }
+  async reload(): Promise<void> {
+    this.reloads++;
+  }
+  exit(): void {
+    this.exited = true;
+  }
+}
+
+export function makeHost(options: { inMemory?: boolean; noSessionDir?: boolean } = {}): FakeHost {
+  return new FakeHost(makeRuntime(options), options.noSessionDir ?? false);
+}

@@ -1,0 +1,110 @@
+import { describe, expect, test } from "bun:test";
+import { hotkeysCommand, sessionCommand } from "../../../src/modes/interactive/commands/info.ts";
+import { cloneCommand, nameCommand, newCommand, quitCommand, reloadCommand } from "../../../src/modes/interactive/commands/session.ts";
+import { labelCommand } from "../../../src/modes/interactive/commands/tree.ts";
+import { makeHost } from "./fake-host.ts";
+
+describe("/new and /clone", () => {
+  test("/new replaces the session and tells the host", async () => {
+    const host = makeHost();
+    await host.controller.session.prompt("hello");
+    const before = host.controller.session.store.sessionId;
+    await newCommand.run(host, "");
+    expect(host.controller.session.store.sessionId).not.toBe(before);
+    expect(host.controller.session.messages).toHaveLength(0);
+    expect(host.changes).toBe(1);
+  });
+
+  test("/clone keeps the conversation in a new session", async () => {
+    const host = makeHost();
+    await host.controller.session.prompt("hello");
+    const before = host.controller.session.store.sessionId;
+    await cloneCommand.run(host, "");
+    expect(host.controller.session.store.sessionId).not.toBe(before);
+    expect(host.controller.session.messages).toHaveLength(2);
+    expect(host.changes).toBe(1);
+  });
+});
+
+describe("/name", () => {
+  test("names the session from the argument", async () => {
+    const host = makeHost();
+    await nameCommand.run(host, "auth refactor");
+    expect(host.controller.session.store.name).toBe("auth refactor");
+    expect(host.text).toBe("info: Session name: auth refactor");
+  });
+
+  test("without an argument asks, offering the current name", async () => {
+    const host = makeHost();
+    host.controller.session.setSessionName("old");
+    host.askAnswers = ["new name"];
+    await nameCommand.run(host, "");
+    expect(host.asks[0]!.config?.initial).toBe("old");
+    expect(host.controller.session.store.name).toBe("new name");
+  });
+
+  test("a cancelled question changes nothing", async () => {
+    const host = makeHost();
+    host.askAnswers = [undefined];
+    await nameCommand.run(host, "");
+    expect(host.controller.session.store.name).toBeUndefined();
+    expect(host.output).toHaveLength(0);
+  });
+});
+
+describe("/session", () => {
+  test("reports file, id, entries, messages, tokens, cost and context", async () => {
+    const host = makeHost();
+    await host.controller.session.prompt("hello");
+    await sessionCommand.run(host, "");
+    const text = host.text;
+    const store = host.controller.session.store;
+    expect(text).toContain(`File:      ${store.path}`);
+    expect(text).toContain(`ID:        ${store.sessionId}`);
+    expect(text).toContain(`Entries:   ${store.tree.records.length}`);
+    expect(text).toContain("Messages:  2 (1 user, 1 assistant, 0 tool calls, 0 tool results)");
+    expect(text).toContain("Tokens:    120 total (100 in, 20 out");
+    expect(text).toContain("Cost:      $0.0030");
+    expect(text).toMatch(/Context:   \S+ of 200k/);
+    expect(text).toContain("Model:     test/alpha (thinking: medium)");
+  });
+
+  test("an in-memory session says it is not saved", async () => {
+    const host = makeHost({ inMemory: true });
+    await sessionCommand.run(host, "");
+    expect(host.text).toContain("File:      (in memory, not saved)");
+  });
+});
+
+describe("/label", () => {
+  test("labels the current entry, and a second label replaces it rather than labelling the label", async () => {
+    const host = makeHost();
+    await host.controller.session.prompt("hello");
+    const store = host.controller.session.store;
+    const answer = store.leafId!;
+    await labelCommand.run(host, "first");
+    await labelCommand.run(host, "second");
+    expect(store.tree.labelOf(answer)?.label).toBe("second");
+    await labelCommand.run(host, "");
+    expect(store.tree.labelOf(answer)).toBeUndefined();
+    expect(host.text).toContain("info: Label cleared.");
+  });
+});
+
+describe("small commands", () => {
+  test("/reload asks the host to reload; /quit asks it to exit", async () => {
+    const host = makeHost();
+    await reloadCommand.run(host, "");
+    await quitCommand.run(host, "");
+    expect(host.reloads).toBe(1);
+    expect(host.exited).toBe(true);
+  });
+
+  test("/hotkeys lists the keys", async () => {
+    const host = makeHost();
+    await hotkeysCommand.run(host, "");
+    for (const key of ["Alt+Enter", "Escape", "Ctrl+C", "Ctrl+D", "Ctrl+L", "Ctrl+P", "Shift+Tab", "Ctrl+T", "Ctrl+O", "Alt+Up", "Ctrl+G", "Tab", "@", "!!command"]) {
+      expect(host.text).toContain(key);
+    }
+  });
+});

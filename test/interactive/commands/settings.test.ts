@@ -1,0 +1,91 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { settingsCommand, themeNames } from "../../../src/modes/interactive/commands/settings.ts";
+import { makeHost } from "./fake-host.ts";
+
+const saved = (agentDir: string) => JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as Record<string, unknown>;
+
+describe("/settings", () => {
+  test("the menu shows each setting's current value", async () => {
+    const host = makeHost();
+    host.pickAnswers = ["cancel"];
+    await settingsCommand.run(host, "");
+    expect(host.picks[0]!.options.map((o) => `${o.label}=${o.hint}`)).toEqual([
+      "Thinking level=medium",
+      "Theme=dark",
+      "Steering mode=one-at-a-time",
+      "Follow-up mode=one-at-a-time",
+      "Auto-compaction=off",
+      "Auto-retry=off",
+      "Quiet startup=off",
+    ]);
+  });
+
+  test("several changes in one visit apply now and are saved globally", async () => {
+    const host = makeHost();
+    host.pickAnswers = [
+      { label: "Thinking level" },
+      { label: "high" },
+      { label: "Steering mode" },
+      { label: "all" },
+      { label: "Auto-compaction" },
+      { value: true },
+      { label: "Quiet startup" },
+      { value: true },
+      "cancel",
+    ];
+    await settingsCommand.run(host, "");
+    expect(host.controller.session.thinkingLevel).toBe("high");
+    expect(host.controller.session.steering.mode).toBe("all");
+    expect(host.controller.autoCompactionEnabled).toBe(true);
+    expect(saved(host.agentDir)).toMatchObject({
+      defaultThinkingLevel: "high",
+      steeringMode: "all",
+      compaction: { enabled: true },
+      quietStartup: true,
+    });
+    expect(host.text).toContain("info: Thinking level: high");
+    expect(host.text).toContain("info: Quiet startup: on");
+  });
+
+  test("thinking levels offered are the model's own", async () => {
+    const host = makeHost();
+    host.pickAnswers = [{ label: "Thinking level" }, "cancel", "cancel"];
+    await settingsCommand.run(host, "");
+    expect(host.picks[1]!.options.map((o) => o.label)).toEqual(["off", "minimal", "low", "medium", "high"]);
+    expect(host.picks[1]!.config?.initial).toBe("medium");
+  });
+
+  test("a model without reasoning has no levels to choose", async () => {
+    const host = makeHost();
+    host.controller.setModel("test", "beta");
+    host.pickAnswers = [{ label: "Thinking level" }, "cancel"];
+    await settingsCommand.run(host, "");
+    expect(host.picks).toHaveLength(2);
+    expect(host.text).toContain("does not support thinking levels");
+  });
+
+  test("themes: the built-ins and the files in <agentDir>/themes", async () => {
+    const host = makeHost();
+    mkdirSync(join(host.agentDir, "themes"));
+    writeFileSync(join(host.agentDir, "themes", "solarized.json"), "{}");
+    writeFileSync(join(host.agentDir, "themes", "notes.txt"), "");
+    expect(themeNames(host.agentDir)).toEqual(["dark", "light", "solarized"]);
+    host.pickAnswers = [{ label: "Theme" }, { label: "solarized" }, "cancel"];
+    await settingsCommand.run(host, "");
+    expect(saved(host.agentDir).theme).toBe("solarized");
+  });
+
+  test("a settings file that cannot be saved is reported", async () => {
+    const host = makeHost();
+    writeFileSync(join(host.agentDir, "settings.json"), "{ not json");
+    host.settings.reload();
+    host.settings.drainDiagnostics();
+    host.pickAnswers = [{ label: "Quiet startup" }, { value: true }, "cancel"];
+    await settingsCommand.run(host, "");
+    expect(host.text).toContain("warn: ");
+    expect(host.text).toContain("not saving quietStartup");
+    expect(readFileSync(join(host.agentDir, "settings.json"), "utf8")).toBe("{ not json");
+  });
+});

@@ -1,0 +1,186 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ModelRegistry } from "../../../src/ai/registry.ts";
+import { localFetch, runFirstRunWizard, type WizardDeps } from "../../../src/modes/interactive/wizard.ts";
+import { tempDir } from "../../helpers/tmp.ts";
+import { FakeHost, makeRuntime } from "./fake-host.ts";
+
+/** A fetch answering from a table of URL → JSON body; anything else is "connection refused". */
+function fakeFetch(table: Record<string, unknown>, seen: string[] = []): NonNullable<WizardDeps["fetch"]> {
+  return async (url) => {
+    seen.push(url);
+    if (!(url in table)) throw new Error("ECONNREFUSED");
+    return Response.json(table[url]);
+  };
+}
+
+function wizard(table: Record<string, unknown> = {}, seen: string[] = []) {
+  const host = new FakeHost(makeRuntime());
+  const agentDir = tempDir();
+  const deps: WizardDeps = {
+    ask: (m, c) => host.ask(m, c),
+    pick: (m, o, c) => host.pick(m, o, c),
+    confirm: (m, i) => host.confirm(m, i),
+    print: (t) => host.print(t),
+    agentDir,
+    fetch: fakeFetch(table, seen),
+  };
+  return { host, agentDir, deps };
+}
+
+const OLLAMA_TAGS = "http://127.0.0.1:11434/api/tags";
+const LMSTUDIO_MODELS = "http://127.0.0.1:1234/v1/models";
+
+describe("first-run wizard", () => {
+  test("a cloud provider: the key goes to auth.json (0600) and the default model is proposed", async () => {
+    const seen: string[] = [];
+    const { host, agentDir, deps } = wizard({}, seen);
+    host.pickAnswers = [{ label: "OpenAI" }, { label: "gpt-5.4" }];
+    host.askAnswers = ["sk-test"];
+    const result = await runFirstRunWizard(deps);
+    expect(result).toEqual({ provider: "openai", model: "gpt-5.4" });
+    expect(host.asks[0]!.config?.mask).toBe(true);
+    expect(host.picks[1]!.config?.initial).toBe("gpt-5.4");
+    const authPath = join(agentDir, "auth.json");
+    expect(JSON.parse(readFileSync(authPath, "utf8"))).toEqual({ openai: { type: "api_key", key: "sk-test" } });
+    expect(statSync(authPath).mode & 0o777).toBe(0o600);
+    // Only the two loopback servers were probed.
+    expect(seen.sort()).toEqual([OLLAMA_TAGS, LMSTUDIO_MODELS].sort());
+  });
+
+  test("no local server running: only the cloud providers and a custom URL are offered", async () => {
+    const { host, deps } = wizard();
+    host.pickAnswers = ["cancel"];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    const labels = host.picks[0]!.options.map((o) => o.label);
+    expect(labels).toEqual(["Anthropic (Claude)", "OpenAI", "OpenRouter (many vendors, one key)", "Google (Gemini)", "Groq", "Another OpenAI-compatible server (URL)…"]);
+  });
+
+  test("an empty key goes back to the provider list", async () => {
+    const { host, agentDir, deps } = wizard();
+    host.pickAnswers = [{ label: "Groq" }, "cancel"];
+    host.askAnswers = [""];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    expect(host.picks).toHaveLength(2);
+    expect(() => readFileSync(join(agentDir, "auth.json"))).toThrow();
+  });
+
+  test("a broken auth.json is reported, not overwritten", async () => {
+    const { host, agentDir, deps } = wizard();
+    writeFileSync(join(agentDir, "auth.json"), "{ broken");
+    host.pickAnswers = [{ label: "Anthropic" }];
+    host.askAnswers = ["key"];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    expect(host.text).toContain("Could not save the key");
+    expect(readFileSync(join(agentDir, "auth.json"), "utf8")).toBe("{ broken");
+  });
+
+  test("a running Ollama becomes a models.json provider the registry can use", async () => {
+    const { host, agentDir, deps } = wizard({ [OLLAMA_TAGS]: { models: [{ name: "llama3.2:latest" }, { name: "qwen3:8b" }] } });
+    host.pickAnswers = [{ label: "Ollama on this machine" }, { label: "qwen3:8b" }];
+    const result = await runFirstRunWizard(deps);
+    expect(host.picks[0]!.options.find((o) => o.label.startsWith("Ollama"))!.hint).toBe("2 models");
+    expect(result).toEqual({ provider: "ollama", model: "qwen3:8b" });
+    const registry = new ModelRegistry({ agentDir, env: {} });
+    expect(registry.errors).toEqual([]);
+    const model = registry.find("ollama", "qwen3:8b")!;
+    expect(model.baseUrl).toBe("http://127.0.0.1:11434/v1");
+    expect(registry.hasKey("ollama")).toBe(true);
+  });
+
+  test("LM Studio with no models loaded says so and goes back", async () => {
+    const { host, deps } = wizard({ [LMSTUDIO_MODELS]: { data: [] } });
+    host.pickAnswers = [{ label: "LM Studio" }, "cancel"];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    expect(host.text).toContain("no models yet");
+  });
+
+  test("an existing models.json keeps its comments and other providers", async () => {
+    const { host, agentDir, deps } = wizard({ [LMSTUDIO_MODELS]: { data: [{ id: "gemma" }] } });
+    const path = join(agentDir, "models.json");
+    writeFileSync(path, '{\n  // my proxy\n  "providers": {\n    "proxy": { "baseUrl": "http://p", "api": "openai-completions", "apiKey": "X", "models": [{ "id": "a" }] },\n  },\n}\n');
+    host.pickAnswers = [{ label: "LM Studio" }];
+    expect(await runFirstRunWizard(deps)).toEqual({ provider: "lmstudio", model: "gemma" });
+    const text = readFileSync(path, "utf8");
+    expect(text).toContain("// my proxy");
+    const registry = new ModelRegistry({ agentDir, env: {} });
+    expect(registry.find("proxy", "a")).toBeDefined();
+    expect(registry.find("lmstudio", "gemma")).toBeDefined();
+  });
+
+  test("a models.json that does not parse is left alone and the entry is shown instead", async () => {
+    const { host, agentDir, deps } = wizard({ [OLLAMA_TAGS]: { models: [{ name: "llama" }] } });
+    const path = join(agentDir, "models.json");
+    writeFileSync(path, "{ providers: ");
+    host.pickAnswers = [{ label: "Ollama" }];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    expect(readFileSync(path, "utf8")).toBe("{ providers: ");
+    expect(host.text).toContain("left it unchanged");
+    expect(host.text).toContain('"ollama"');
+  });
+
+  test("replacing a provider of the same name needs a confirmation", async () => {
+    const { host, agentDir, deps } = wizard({ [OLLAMA_TAGS]: { models: [{ name: "llama" }] } });
+    const path = join(agentDir, "models.json");
+    const before = JSON.stringify({ providers: { ollama: { baseUrl: "http://elsewhere/v1", api: "openai-completions", apiKey: "k", models: [{ id: "old" }] } } });
+    writeFileSync(path, before);
+    host.pickAnswers = [{ label: "Ollama" }];
+    host.confirmAnswers = [false];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    expect(readFileSync(path, "utf8")).toBe(before);
+  });
+
+  test("a custom URL: models listed under /v1, the key in auth.json, models.json naming the variable", async () => {
+    const seen: string[] = [];
+    const { host, agentDir, deps } = wizard({ "http://10.0.0.5:8000/v1/models": { data: [{ id: "big" }] } }, seen);
+    host.pickAnswers = [{ label: "Another OpenAI-compatible" }];
+    host.askAnswers = ["http://10.0.0.5:8000/", "lab", "secret"];
+    expect(await runFirstRunWizard(deps)).toEqual({ provider: "lab", model: "big" });
+    const registry = new ModelRegistry({ agentDir, env: {} });
+    const model = registry.find("lab", "big")!;
+    expect(model.baseUrl).toBe("http://10.0.0.5:8000/v1");
+    expect(registry.apiKey(model)).toBe("secret");
+    expect(readFileSync(join(agentDir, "models.json"), "utf8")).not.toContain("secret");
+    expect(seen).toContain("http://10.0.0.5:8000/models");
+  });
+
+  test("a custom URL that lists nothing asks for the model id; built-in provider names are refused", async () => {
+    const { host, agentDir, deps } = wizard();
+    host.pickAnswers = [{ label: "Another OpenAI-compatible" }];
+    host.askAnswers = ["http://localhost:9999/v1", "openai", "mine", "", "my-model"];
+    expect(await runFirstRunWizard(deps)).toEqual({ provider: "mine", model: "my-model" });
+    expect(host.text).toContain('"openai" is a built-in provider');
+    const registry = new ModelRegistry({ agentDir, env: {} });
+    expect(registry.find("mine", "my-model")?.baseUrl).toBe("http://localhost:9999/v1");
+  });
+});
+
+describe("probing this machine", () => {
+  test("loopback requests go out directly even when HTTP_PROXY is set", async () => {
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json({ data: [{ id: "direct" }] }) });
+    const proxy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json({ data: [{ id: "proxied" }] }) });
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
+    try {
+      const response = await localFetch(`http://127.0.0.1:${server.port}/v1/models`, { signal: AbortSignal.timeout(2000) });
+      expect(await response.json()).toEqual({ data: [{ id: "direct" }] });
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+      server.stop(true);
+      proxy.stop(true);
+    }
+  });
+
+  test("a server that does not answer in time is given up on", async () => {
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Promise<Response>(() => {}) });
+    try {
+      const started = Date.now();
+      await expect(localFetch(`http://127.0.0.1:${server.port}/`, { signal: AbortSignal.timeout(100) })).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      server.stop(true);
+    }
+  });
+});
