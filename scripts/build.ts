@@ -16,6 +16,8 @@ const args = [
   "build",
   join(root, "src", "cli", "main.ts"),
   "--compile",
+  // Separate chunks for the parts loaded on demand: `pig --version` does not evaluate the agent.
+  "--splitting",
   "--minify",
   "--bytecode",
   "--format=esm",

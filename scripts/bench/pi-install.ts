@@ -273,17 +273,19 @@ export interface SummaryRow {
   target: string;
   /** undefined when pig was not measured. */
   met: boolean | undefined;
+  /** A figure shown for context, with no target: printed with "—" and ignored by --check. */
+  info?: boolean;
 }
 
 export function printSummary(title: string, rows: readonly SummaryRow[], commands: { pig: string; pi: string }, check: boolean): void {
-  const table = [["metric", "pig", `pi ${PI_VERSION}`, "ratio", "target", "met"], ...rows.map((r) => [r.metric, r.pig, r.pi, r.ratio, r.target, r.met === undefined ? "n/a" : r.met ? "yes" : "NO"])];
+  const table = [["metric", "pig", `pi ${PI_VERSION}`, "ratio", "target", "met"], ...rows.map((r) => [r.metric, r.pig, r.pi, r.ratio, r.target, r.info ? "—" : r.met === undefined ? "n/a" : r.met ? "yes" : "NO"])];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => (row[c] ?? "").length)));
   console.log(`\n=== ${title} ===`);
   for (const row of table) console.log(row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd());
   console.log(`cores: ${cpus().length}`);
   console.log(`pig command: ${commands.pig}`);
   console.log(`pi command:  ${commands.pi}`);
-  if (check && rows.some((r) => r.met !== true)) process.exitCode = 1;
+  if (check && rows.some((r) => !r.info && r.met !== true)) process.exitCode = 1;
 }
 
 /** Shell-quotes argv for the printed, copy-pasteable command lines. */

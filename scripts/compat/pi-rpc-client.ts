@@ -273,6 +273,7 @@ const events: AgentEvent[] = [];
 const responses: { command: Json; response: RpcResponse }[] = [];
 let exited: { code: number | null; signal: string | null; at: number } | undefined;
 const eventWaiters = new Set<() => void>();
+let rawStdout = "";
 client.onEvent((event) => {
   events.push(event);
   for (const wake of eventWaiters) wake();
@@ -397,6 +398,11 @@ await check("start", async () => {
   ok(proc, "no child process after start()");
   proc.on("exit", (code, signal) => {
     exited = { code, signal, at: Date.now() };
+  });
+  // A second reader of stdout (the client keeps its own): Pi's client silently skips lines that
+  // are not JSON, so they are checked at the end.
+  proc.stdout?.on("data", (chunk: Buffer) => {
+    rawStdout += chunk.toString("utf8");
   });
 });
 
@@ -979,6 +985,20 @@ await check("new_session: with parentSession", async () => {
   await client.promptAndWait("child session", undefined, 20_000);
   const file = str((await client.getState()).sessionFile, "sessionFile");
   eq(readHeader(file).parentSession, state.mainFile, "header.parentSession");
+});
+
+await check("stdout: every line is one JSON object", async () => {
+  const lines = rawStdout.split("\n");
+  eq(lines.at(-1), "", "text after the last newline");
+  const bad = lines.slice(0, -1).filter((line) => {
+    try {
+      return !isObject(JSON.parse(line));
+    } catch {
+      return true;
+    }
+  });
+  ok(bad.length === 0, `${bad.length} line(s) are not JSON objects, e.g. ${show(bad[0])}`);
+  ok(lines.length > 100, `only ${lines.length} lines were seen`);
 });
 
 await check("stop", async () => {

@@ -147,7 +147,9 @@ export class CompactionRunner {
     try {
       const result = await this.run(undefined);
       if (!result) {
-        this.host.emit({ type: "compaction_end", reason, aborted: false, willRetry: false });
+        // An overflow that cannot be compacted away ends the run: say why.
+        const why = reason === "overflow" ? { errorMessage: `Context overflow recovery failed: ${NOTHING_TO_COMPACT}` } : {};
+        this.host.emit({ type: "compaction_end", reason, aborted: false, willRetry: false, ...why });
         return false;
       }
       this.host.emit({ type: "compaction_end", reason, result, aborted: false, willRetry });

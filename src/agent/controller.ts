@@ -94,8 +94,15 @@ export class SessionController {
     );
   }
 
-  /** Continues the session in `path`. Its recorded working directory must still exist. */
+  /**
+   * Continues the session in `path` (a path with no file starts a new session there, as
+   * upstream). Its recorded working directory must still exist.
+   */
   switchSession(path: string): void {
+    if (!existsSync(path)) {
+      this.adopt(SessionStore.create({ cwd: this.options.cwd, path }));
+      return;
+    }
     const store = SessionStore.open(path, { write: true });
     if (store.cwd && !existsSync(store.cwd)) {
       store.close();

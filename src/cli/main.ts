@@ -2,13 +2,13 @@
  * The `pig` entry point. Kept small: it decides what was asked for and loads only the code
  * that answers it, so `pig --version` starts as fast as the runtime allows.
  */
+import { VERSION } from "../version.ts";
 import { CliError, UsageError } from "./errors.ts";
 
 async function run(argv: string[]): Promise<number> {
   const first = argv[0];
   if (argv.length === 1 && (first === "--version" || first === "-v")) {
-    // The common scripted check answers before any other module is initialised.
-    const { VERSION } = await import("../version.ts");
+    // The common scripted check answers before any other module is loaded.
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }

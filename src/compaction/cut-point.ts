@@ -78,7 +78,9 @@ export function findCutPoint(entries: readonly SessionEntry[], start: number, en
     if (!message) continue;
     kept += estimateTokens(message);
     if (kept >= keepRecentTokens) {
-      cut = points.find((point) => point >= i) ?? cut;
+      // Upstream keeps everything when no cut point follows (a huge last tool result), so the
+      // compaction frees nothing; cutting at the last point before it keeps the call and its result.
+      cut = points.find((point) => point >= i) ?? points[points.length - 1]!;
       break;
     }
   }

@@ -145,10 +145,16 @@ function userText(text: string, timestamp: number): LlmUserMessage {
  * Converts one message. Messages pig cannot send (unknown roles, bash runs excluded from
  * context, messages that fail their role's schema) give undefined.
  */
+// Messages are not changed once made, and every request converts the whole history: check each
+// message object once.
+const valid = new WeakSet<object>();
+
 export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
-  const checked = checkMessage(message);
-  if (!checked.ok) return undefined;
-  const m = checked.message;
+  if (!valid.has(message)) {
+    if (!checkMessage(message).ok) return undefined;
+    valid.add(message);
+  }
+  const m = message;
   switch (m.role) {
     case "user": {
       const user = m as UserMessage;

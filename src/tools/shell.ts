@@ -87,10 +87,19 @@ const POSIX = process.platform !== "win32";
 export function runShell(options: RunShellOptions): Promise<RunShellOutcome> {
   return new Promise<RunShellOutcome>((resolve, reject) => {
     const { shell } = options;
-    // `exec "$@" 2>&1` makes the real shell's stderr the same pipe as its stdout, so the two
-    // streams arrive in the order they were written; exec keeps the pid (and process group).
-    const merge = POSIX && existsSync("/bin/sh");
-    const child = merge
+    // stderr joins stdout in one pipe, so the two arrive in the order they were written. POSIX
+    // shells do it themselves (`exec 2>&1;` before the command, on the same line so line numbers
+    // in error messages stay right); other shells go through a small sh wrapper (one more exec).
+    const posixShell = POSIX && /(^|\/)(ba|da|k|z)?sh$/.test(shell.shell);
+    const merge = POSIX && !posixShell && existsSync("/bin/sh");
+    const child = posixShell
+      ? spawn(shell.shell, [...shell.args, `exec 2>&1; ${options.command}`], {
+          cwd: options.cwd,
+          env: options.env,
+          detached: true,
+          stdio: ["ignore", "pipe", "pipe"],
+        })
+      : merge
       ? spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", shell.shell, ...shell.args, options.command], {
           cwd: options.cwd,
           env: options.env,
