@@ -218,6 +218,12 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     },
     { color: options.color ?? false },
   );
+  // --models / enabledModels: the models Ctrl+P and cycle_model go through.
+  const patterns = toolList(args.models) ?? effective.enabledModels ?? [];
+  const scopedModels = patterns.flatMap((pattern) => {
+    const parsed = parseModelPattern(pattern, registry.providers);
+    return matchModels(registry.available(), parsed).slice(0, /[*?[]/.test(parsed.pattern) ? undefined : 1);
+  });
   const controller = new SessionController({
     session,
     registry,
@@ -225,6 +231,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     agentDir: agent,
     sessionDir: args.noSession ? undefined : dir,
     cwd,
+    ...(scopedModels.length > 0 ? { scopedModels } : {}),
   });
   return {
     session,

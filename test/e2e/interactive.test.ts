@@ -112,3 +112,115 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     await tmux.waitFor("plain **answer**", 10_000);
   });
 });
+
+describe.skipIf(!tmuxAvailable())("interactive commands", () => {
+  async function ask(tmux: TmuxSession, text: string, wait: string | RegExp, timeout = 10_000) {
+    tmux.type(text);
+    tmux.sendKeys("Enter");
+    return tmux.waitFor(wait, timeout);
+  }
+
+  test("/name, /session and /export", async () => {
+    const { tmux, world } = await start(undefined);
+    await ask(tmux, "hello there", /↑\d/);
+    await ask(tmux, "/name Morning work", "Session name: Morning work");
+    await ask(tmux, "/session", "Morning work");
+    await ask(tmux, "/export out.html", "out.html");
+    const html = readFileSync(join(world.cwd, "out.html"), "utf8");
+    expect(html).toContain("<html");
+    expect(html).toContain("hello there");
+  });
+
+  test("/model opens a picker; choosing switches the model", async () => {
+    const { tmux, world } = await start(undefined);
+    tmux.type("/model");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("fake-reasoner", 5000);
+    tmux.type("reasoner");
+    await Bun.sleep(200);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/Thinking level|fake\/fake-reasoner/, 5000);
+    await ask(tmux, "which model?", /↑\d/);
+    expect((world.llm.requests.at(-1)!.body as { model: string }).model).toBe("fake-reasoner");
+  });
+
+  test("/fork puts the message back in the editor and continues in a new file", async () => {
+    const { tmux, world } = await start(undefined);
+    await ask(tmux, "first question", /↑\d/);
+    await ask(tmux, "second question", /↑[\d.k]+.*\n[\s\S]*↑/);
+    tmux.type("/fork");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("second question", 5000);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/› second question\s*$/m, 5000);
+    tmux.sendKeys("C-u");
+    await ask(tmux, "a different second", /↑\d/);
+    const root = join(world.agentDir, "sessions");
+    const [dir] = readdirSync(root);
+    expect(readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"))).toHaveLength(2);
+  });
+
+  test("/compact summarises and the conversation goes on", async () => {
+    const words = "lorem ipsum dolor sit amet ".repeat(30);
+    const { tmux, world } = await start(
+      { responses: [{ when: "context summarization assistant", text: "## Goal\nSummarised." }, { text: "one" }, { text: "two" }, { text: "three" }] } as unknown as Script,
+      { settings: { compaction: { keepRecentTokens: 50 } } },
+    );
+    await ask(tmux, `first ${words}`, /↑\d/);
+    await ask(tmux, `second ${words}`, "two");
+    await ask(tmux, "/compact", "Compacted", 10_000);
+    await ask(tmux, "after compaction", "three");
+    expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised.");
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
+  test("/resume tomorrow: pick yesterday's session and continue it", async () => {
+    const { tmux, world } = await start(undefined);
+    tmux.type("yesterday's work");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    tmux.sendKeys("C-c");
+    tmux.sendKeys("C-c");
+    await tmux.waitForExit(5000);
+    const again = TmuxSession.start({ command: [pigBinary()], cwd: world.cwd, width: 100, height: 30, env: { ...world.env, TERM: "xterm-256color" } });
+    sessions.push(again);
+    await again.waitFor("›", 10_000);
+    again.type("/resume");
+    again.sendKeys("Enter");
+    await again.waitFor("yesterday's work", 5000);
+    again.sendKeys("Enter");
+    await again.waitFor(/Session [0-9a-f]{8}/, 5000);
+    again.type("and today");
+    again.sendKeys("Enter");
+    await again.waitFor(/↑\d/, 10_000);
+    const last = JSON.stringify(world.llm.requests.at(-1)!.body);
+    expect(last).toContain("yesterday's work");
+    expect(last).toContain("and today");
+  });
+
+  test("/tree: go back to the first question and continue on a new branch", async () => {
+    const { tmux, world } = await start(undefined, { settings: { branchSummary: { skipPrompt: true } } });
+    tmux.type("question one");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    tmux.type("question two");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/question two[\s\S]*↑\d/, 10_000);
+    tmux.type("/tree");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("question one", 5000);
+    tmux.type("question one");
+    await Bun.sleep(200);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/› question one\s*$/m, 5000);
+    tmux.sendKeys("C-u");
+    tmux.type("another way");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/another way[\s\S]*↑\d/, 10_000);
+    const users = ((world.llm.requests.at(-1)!.body as { messages: { role: string; content: { text: string }[] }[] }).messages)
+      .filter((m) => m.role === "user")
+      .map((m) => m.content[0]!.text);
+    expect(users).toEqual(["another way"]);
+  });
+});
