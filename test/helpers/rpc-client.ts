@@ -33,14 +33,19 @@ export class RpcClient {
 
   private async read(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
     const decoder = new TextDecoder();
-    let buffer = "";
+    // Parts of the current line: a huge line arrives in many chunks, and only the newest chunk
+    // needs searching for its end.
+    let parts: string[] = [];
     for await (const chunk of stream) {
-      buffer += decoder.decode(chunk, { stream: true });
+      let text = decoder.decode(chunk, { stream: true });
       let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        onLine(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
+      while ((nl = text.indexOf("\n")) >= 0) {
+        parts.push(text.slice(0, nl));
+        onLine(parts.join(""));
+        parts = [];
+        text = text.slice(nl + 1);
       }
+      if (text) parts.push(text);
     }
   }
 
@@ -104,5 +109,11 @@ export class RpcClient {
 
   kill(): void {
     this.proc.kill();
+  }
+
+  /** Sends SIGTERM and waits for the exit code. */
+  async terminate(): Promise<number> {
+    this.proc.kill("SIGTERM");
+    return this.proc.exited;
   }
 }

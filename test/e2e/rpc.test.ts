@@ -1,0 +1,108 @@
+/**
+ * RPC mode's robustness through the built binary: bad input never stops it, big lines and
+ * unusual characters pass through, concurrent commands keep their ids, and it exits cleanly.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { RpcClient } from "../helpers/rpc-client.ts";
+import { RpcUi } from "../../src/modes/rpc-ui.ts";
+
+const worlds: PigWorld[] = [];
+const clients: RpcClient[] = [];
+afterAll(async () => {
+  for (const c of clients.splice(0)) c.kill();
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+async function rpc(script?: unknown) {
+  const w = await createWorld({ llm: script ? { script: script as never } : { mode: "text" } });
+  worlds.push(w);
+  const client = new RpcClient({ cwd: w.cwd, env: w.env });
+  clients.push(client);
+  return { w, client };
+}
+
+describe("rpc input", () => {
+  test("malformed lines, unknown commands and wrong fields are answered; pig keeps going", async () => {
+    const { client } = await rpc();
+    client.write("this is not json\n\n");
+    await client.waitFor((l) => l.command === "parse" && String(l.error).startsWith("Failed to parse command:"));
+    const unknown = await client.request({ type: "teleport", id: "u1" });
+    expect(unknown).toEqual({ id: "u1", type: "response", command: "teleport", success: false, error: "Unknown command: teleport" });
+    const wrong = await client.request({ type: "set_thinking_level", level: "extreme", id: "w1" });
+    expect(wrong).toMatchObject({ id: "w1", success: false });
+    expect(String(wrong.error)).toContain("level");
+    const state = await client.request({ type: "get_state" });
+    expect(state).toMatchObject({ success: true });
+  });
+
+  test("a CRLF line, U+2028 inside a string, and a 60 MB line", async () => {
+    const { client, w } = await rpc();
+    client.write(`${JSON.stringify({ type: "get_state", id: "crlf" })}\r\n`);
+    expect(await client.waitFor((l) => l.id === "crlf")).toMatchObject({ success: true });
+    const odd = "line\u2028separator\u2029paragraph";
+    const from = client.lines.length;
+    await client.request({ type: "prompt", message: odd });
+    await client.waitIdle(from);
+    expect(JSON.stringify(w.llm.requests.at(-1)!.body)).toContain(odd);
+    const big = Buffer.alloc(45 * 1024 * 1024, 7).toString("base64");
+    const start = client.lines.length;
+    const response = await client.request(
+      { type: "prompt", message: "describe", images: [{ type: "image", data: big, mimeType: "image/png" }] },
+      60_000,
+    );
+    expect(response).toMatchObject({ success: true });
+    await client.waitIdle(start, 250, 60_000);
+    expect(w.llm.requests.length).toBe(2);
+  }, 120_000);
+
+  test("concurrent commands keep their ids; a slow bash does not hold up the rest", async () => {
+    const { client } = await rpc();
+    client.send({ type: "bash", command: "sleep 0.5; echo slow", id: "slow" });
+    for (let i = 0; i < 5; i++) client.send({ type: "get_state", id: `s${i}` });
+    const firstFast = await client.waitFor((l) => l.type === "response" && String(l.id).startsWith("s"));
+    const slow = await client.waitFor((l) => l.id === "slow");
+    expect(client.lines.indexOf(firstFast)).toBeLessThan(client.lines.indexOf(slow));
+    expect(slow).toMatchObject({ success: true, data: { output: "slow\n", exitCode: 0 } });
+    for (let i = 0; i < 5; i++) expect(client.lines.some((l) => l.id === `s${i}` && l.success === true)).toBe(true);
+  });
+
+  test("end of input finishes the running prompt, then exits 0", async () => {
+    const { client, w } = await rpc([{ text: "slow answer", chunkDelayMs: 50 }]);
+    client.send({ type: "prompt", message: "hi", id: "p" });
+    const code = await client.close();
+    expect(code).toBe(0);
+    expect(client.lines.some((l) => l.type === "agent_end")).toBe(true);
+    expect(w.llm.requests).toHaveLength(1);
+  });
+
+  test("SIGTERM exits 143", async () => {
+    const { client } = await rpc();
+    await client.request({ type: "get_state" });
+    expect(await client.terminate()).toBe(143);
+  });
+});
+
+describe("extension UI plumbing", () => {
+  test("dialogs wait for the matching response; timeouts resolve to the default; unknown ids are ignored", async () => {
+    const sent: Record<string, unknown>[] = [];
+    const ui = new RpcUi((record) => sent.push(record));
+    const answer = ui.select("Pick", ["a", "b"]);
+    const request = sent.at(-1)!;
+    expect(request).toMatchObject({ type: "extension_ui_request", method: "select", title: "Pick", options: ["a", "b"] });
+    ui.receive({ type: "extension_ui_response", id: "someone-else", value: "x" });
+    ui.receive({ type: "extension_ui_response", id: request.id as string, value: "b" });
+    expect(await answer).toBe("b");
+    expect(await ui.confirm("Sure?", "Really", { timeout: 20 })).toBe(false);
+    expect(ui.pending).toBe(0);
+    const controller = new AbortController();
+    const input = ui.input("Name", undefined, { signal: controller.signal });
+    controller.abort();
+    expect(await input).toBeUndefined();
+    const cancelled = ui.confirm("Go?", "Now");
+    ui.receive({ type: "extension_ui_response", id: sent.at(-1)!.id as string, cancelled: true });
+    expect(await cancelled).toBe(false);
+    ui.notify("done", "info");
+    expect(sent.at(-1)).toMatchObject({ method: "notify", message: "done", notifyType: "info" });
+  });
+});
