@@ -224,3 +224,12 @@ describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
     expect(users).toEqual(["another way"]);
   });
 });
+
+describe.skipIf(!tmuxAvailable())("interactive completion", () => {
+  test("Tab completes a model name after /model", async () => {
+    const { tmux } = await start(undefined);
+    tmux.type("/model fake/fake-rea");
+    tmux.sendKeys("Tab");
+    await tmux.waitFor("/model fake/fake-reasoner", 5000);
+  });
+});

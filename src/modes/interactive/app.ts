@@ -13,6 +13,8 @@ import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { findCommand, parseSlash } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
+import { listSessions } from "../../session/catalog.ts";
+import { argumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
 import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slashCommandProvider, type SubmitKind } from "./input/index.ts";
@@ -61,6 +63,10 @@ class InteractiveApp implements InteractiveHost {
     this.editor = new InputEditor({
       history: PromptHistory.forAgentDir(runtime.agentDir),
       completion: combineProviders(
+        argumentProvider({
+          models: () => runtime.registry.available(),
+          sessions: () => (runtime.sessionDir ? listSessions(runtime.sessionDir) : []),
+        }),
         slashCommandProvider(() => this.completions()),
         fileMentionProvider({ cwd: runtime.controller.cwd }),
       ),

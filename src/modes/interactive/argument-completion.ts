@@ -1,0 +1,42 @@
+/**
+ * Tab completion of command arguments: model names after `/model `, and session names or
+ * first messages after `/resume `.
+ */
+import type { Model } from "../../ai/types.ts";
+import type { SessionSummary } from "../../session/catalog.ts";
+import type { CompletionItem, CompletionProvider } from "./input/index.ts";
+
+export interface ArgumentSources {
+  models: () => readonly Model[];
+  sessions: () => readonly SessionSummary[];
+}
+
+function argumentOf(text: string, cursor: number, command: string): { from: number; query: string } | undefined {
+  const prefix = `/${command} `;
+  if (!text.startsWith(prefix) || cursor < prefix.length || text.includes("\n")) return undefined;
+  return { from: prefix.length, query: text.slice(prefix.length, cursor).toLowerCase() };
+}
+
+export function argumentProvider(sources: ArgumentSources): CompletionProvider {
+  return async (text, cursor) => {
+    const model = argumentOf(text, cursor, "model");
+    if (model) {
+      const items: CompletionItem[] = sources
+        .models()
+        .map((m) => `${m.provider}/${m.id}`)
+        .filter((name) => name.toLowerCase().includes(model.query))
+        .map((name) => ({ value: name, label: name }));
+      return { replaceFrom: model.from, replaceTo: cursor, items };
+    }
+    const resume = argumentOf(text, cursor, "resume");
+    if (resume) {
+      const items: CompletionItem[] = sources
+        .sessions()
+        .map((s) => s.name ?? s.firstMessage.split("\n")[0]!.slice(0, 60))
+        .filter((title) => title.toLowerCase().includes(resume.query))
+        .map((title) => ({ value: title, label: title }));
+      return { replaceFrom: resume.from, replaceTo: cursor, items };
+    }
+    return undefined;
+  };
+}
