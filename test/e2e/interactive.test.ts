@@ -233,3 +233,35 @@ describe.skipIf(!tmuxAvailable())("interactive completion", () => {
     await tmux.waitFor("/model fake/fake-reasoner", 5000);
   });
 });
+
+describe.skipIf(!tmuxAvailable())("first run", () => {
+  test("without a model the setup asks for a server, stores it, and pig works with it", async () => {
+    const world = await createWorld({ llm: { mode: "text" } });
+    worlds.push(world);
+    // A fresh agent directory: no models.json, no settings, no keys in the environment.
+    const { rmSync } = await import("node:fs");
+    rmSync(join(world.agentDir, "models.json"));
+    rmSync(join(world.agentDir, "settings.json"));
+    const tmux = TmuxSession.start({ command: [pigBinary()], cwd: world.cwd, width: 100, height: 30, env: { ...world.env, TERM: "xterm-256color" } });
+    sessions.push(tmux);
+    await tmux.waitFor("Provider", 10_000);
+    tmux.sendKeys("Up");
+    await Bun.sleep(150);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Server URL", 5000);
+    tmux.type(`${world.llm.url}/v1`);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("name for this provider", 5000);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("API key", 5000);
+    tmux.type("secret-key");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("›", 15_000);
+    tmux.type("hello");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    expect(world.llm.requests.at(-1)!.headers.authorization).toBe("Bearer secret-key");
+    const models = JSON.parse(readFileSync(join(world.agentDir, "models.json"), "utf8"));
+    expect(Object.keys(models.providers)).toEqual(["custom"]);
+  });
+});
