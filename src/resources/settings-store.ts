@@ -9,13 +9,12 @@
  */
 import { randomUUID } from "node:crypto";
 import {
-  chmodSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync,
-  realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync,
+  chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync,
 } from "node:fs";
-import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
 import * as v from "valibot";
+import { withFileLock, type LockOptions } from "../util/file-lock.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import {
   effectiveSettings,
@@ -33,134 +32,9 @@ import {
   type SettingsProblem,
 } from "./settings.ts";
 
-// ---- Lock file --------------------------------------------------------------------------------
+export { FileLockError, withFileLock, type LockOptions } from "../util/file-lock.ts";
 
-export class FileLockError extends Error {
-  override name = "FileLockError";
-}
-
-export interface LockOptions {
-  /** Tries before giving up (upstream: 10). */
-  attempts?: number;
-  /** Pause between tries (upstream: 20 ms). */
-  delayMs?: number;
-  /** A lock older than this is abandoned, whoever holds it. */
-  staleMs?: number;
-}
-
-const LockInfoSchema = v.object({ pid: v.number(), host: v.string() });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-function isStale(lockPath: string, content: string, staleMs: number): boolean {
-  let age: number;
-  try {
-    age = Date.now() - statSync(lockPath).mtimeMs;
-  } catch {
-    return true;
-  }
-  if (age > staleMs) return true;
-  let info: v.InferOutput<typeof LockInfoSchema> | undefined;
-  try {
-    const parsed = v.safeParse(LockInfoSchema, JSON.parse(content));
-    info = parsed.success ? parsed.output : undefined;
-  } catch {
-    // Empty or half-written: its owner may be writing it right now, so only age can judge it.
-  }
-  return info !== undefined && info.host === hostname() && !isAlive(info.pid);
-}
-
-/**
- * Removes a stale lock. Moving it aside first means that of several processes doing this at
- * once only one removes it; a process that finds it moved a fresh lock instead puts it back.
- */
-function takeOverIfStale(lockPath: string, staleMs: number): boolean {
-  const observed = readText(lockPath);
-  if (observed === undefined) return true; // Released meanwhile: just try again.
-  if (!isStale(lockPath, observed, staleMs)) return false;
-  const aside = `${lockPath}.stale-${process.pid}-${randomUUID()}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return true;
-  }
-  const moved = readText(aside);
-  if (moved !== observed) {
-    try {
-      linkSync(aside, lockPath);
-    } catch {
-      // Yet another process holds the lock now; the one we moved is lost either way.
-    }
-  }
-  try {
-    unlinkSync(aside);
-  } catch {
-    // Already gone.
-  }
-  return moved === observed;
-}
-
-function holderOf(lockPath: string): string {
-  const text = readText(lockPath);
-  try {
-    const info = v.parse(LockInfoSchema, JSON.parse(text ?? ""));
-    return `process ${info.pid} on ${info.host}`;
-  } catch {
-    return "another process";
-  }
-}
-
-/** Runs `fn` holding `<target>.lock` (created with O_EXCL). Throws `FileLockError` when busy. */
-export function withFileLock<T>(target: string, fn: () => T, options: LockOptions = {}): T {
-  const { attempts = 10, delayMs = 20, staleMs = 10_000 } = options;
-  const lockPath = `${target}.lock`;
-  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), id: randomUUID() });
-  for (let attempt = 1; ; attempt++) {
-    let fd: number | undefined;
-    try {
-      fd = openSync(lockPath, "wx", 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    if (fd !== undefined) {
-      try {
-        writeSync(fd, mine);
-      } finally {
-        closeSync(fd);
-      }
-      try {
-        return fn();
-      } finally {
-        // Only our own lock: if we were so slow that someone took it over, theirs stays.
-        try {
-          if (readText(lockPath) === mine) unlinkSync(lockPath);
-        } catch {
-          // Removed meanwhile (taken over as stale): nothing of ours is left.
-        }
-      }
-    }
-    if (takeOverIfStale(lockPath, staleMs) && attempt < attempts * 2) continue;
-    if (attempt >= attempts) {
-      throw new FileLockError(`${target} is locked by ${holderOf(lockPath)} (${lockPath}); gave up after ${attempts} tries`);
-    }
-    Bun.sleepSync(delayMs);
-  }
-}
+// ---- Files ------------------------------------------------------------------------------------
 
 /** Writes through a temp file and a rename, so readers never see half a file. Follows symlinks. */
 export function writeFileAtomic(path: string, text: string, mode?: number): void {

@@ -3,14 +3,14 @@
  * host and process start time. A lock whose process is gone (or whose pid now belongs to a
  * different process) is stale and is taken over.
  */
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { renameSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import * as v from "valibot";
+import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, processStart, readLockText } from "../util/lock-owner.ts";
 import { SessionFileError } from "./load.ts";
 
 const LockInfoSchema = v.object({
-  pid: v.number(),
-  host: v.string(),
+  ...LockOwnerSchema.entries,
   /** The process start time from /proc (Linux), to tell a reused pid from the owner. */
   started: v.optional(v.string()),
   since: v.string(),
@@ -22,42 +22,9 @@ export interface SessionLock {
   release(): void;
 }
 
-function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 22 (starttime) counts from the field after the command name, which may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-function readLock(lockPath: string): LockInfo | undefined {
-  try {
-    const result = v.safeParse(LockInfoSchema, JSON.parse(readFileSync(lockPath, "utf8")));
-    return result.success ? result.output : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the lock's owner is certainly gone. Locks from other hosts are never judged stale. */
 function isStale(info: LockInfo | undefined): boolean {
-  if (!info) return true;
-  if (info.host !== hostname()) return false;
-  if (!isAlive(info.pid)) return true;
-  const started = processStart(info.pid);
-  return info.started !== undefined && started !== undefined && started !== info.started;
+  return !info || ownerGone(info);
 }
 
 const held = new Map<string, number>();
@@ -92,20 +59,12 @@ export function acquireLock(sessionPath: string): SessionLock {
     since: new Date().toISOString(),
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(lockPath, "wx", 0o600);
-      try {
-        writeSync(fd, JSON.stringify(info));
-      } finally {
-        closeSync(fd);
-      }
+    if (createLockFile(lockPath, JSON.stringify(info))) {
       held.set(lockPath, 1);
       releaseAllOnExit();
       return lockHandle(lockPath);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const holder = readLock(lockPath);
+    const holder = parseLockInfo(LockInfoSchema, readLockText(lockPath));
     if (!isStale(holder)) {
       const who = holder ? `pig process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process";
       throw new SessionFileError(

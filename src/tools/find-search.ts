@@ -3,10 +3,10 @@
  * pattern without "/" tests entry names, one with "/" the full path; smart case; directories
  * listed with a trailing "/"). Both return paths relative to the search directory.
  */
-import { spawn } from "node:child_process";
 import { relative, sep } from "node:path";
 import { abortError } from "./abort.ts";
 import { fdSupportsNoRequireGit } from "./search-bin.ts";
+import { runSearchProcess } from "./search-process.ts";
 import { walk } from "./walk.ts";
 
 export interface FindQuery {
@@ -47,43 +47,18 @@ export function findWithFd(fd: string, query: FindQuery): Promise<string[]> {
   }
   args.push("--", pattern, query.root);
 
-  return new Promise<string[]>((resolve, reject) => {
-    const child = spawn(fd, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let aborted = false;
-    let settled = false;
-    const onAbort = () => {
-      aborted = true;
-      child.kill();
-    };
-    query.signal.addEventListener("abort", onAbort, { once: true });
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      query.signal.removeEventListener("abort", onAbort);
-      fn();
-    };
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", (error) => settle(() => reject(new Error(`Failed to run fd: ${error.message}`))));
-    child.on("close", (code) => {
-      settle(() => {
-        if (aborted) return reject(abortError());
-        const lines = stdout
-          .split("\n")
-          .map((line) => line.replace(/\r/g, "").trim())
-          .filter((line) => line !== "");
-        if (code !== 0 && lines.length === 0) return reject(new Error(stderr.trim() || `fd exited with code ${code}`));
-        resolve(lines.map((line) => relativeLine(query.root, line)));
-      });
-    });
+  const lines: string[] = [];
+  return runSearchProcess(fd, args, {
+    name: "fd",
+    signal: query.signal,
+    onLine: (line) => {
+      const trimmed = line.replace(/\r/g, "").trim();
+      if (trimmed !== "") lines.push(trimmed);
+    },
+    onExit: (code, stderr) => {
+      if (code !== 0 && lines.length === 0) throw new Error(stderr.trim() || `fd exited with code ${code}`);
+      return lines.map((line) => relativeLine(query.root, line));
+    },
   });
 }
 

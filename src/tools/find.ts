@@ -1,11 +1,11 @@
 /** `find`: paths matching a glob under a directory, relative to it, .gitignore respected. */
-import { statSync } from "node:fs";
 import { abortable } from "./abort.ts";
 import { findBuiltin, findWithFd } from "./find-search.ts";
 import type { SearchToolOptions } from "./grep.ts";
-import { resolveToCwd } from "./paths.ts";
+import { listingResult } from "./listing.ts";
+import { resolveSearchRoot } from "./paths.ts";
 import { externalSearchAllowed, findFd } from "./search-bin.ts";
-import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
+import type { TruncationResult } from "./truncate.ts";
 import type { ToolDefinition, ToolResult } from "./types.ts";
 
 export interface FindArgs {
@@ -41,13 +41,7 @@ export function createFindTool(options: SearchToolOptions = {}): ToolDefinition<
     promptSnippet: "Find files by glob pattern (respects .gitignore)",
     execute(_id, args, signal, _onUpdate, ctx): Promise<ToolResult<FindDetails | undefined>> {
       return abortable(signal, async () => {
-        const root = resolveToCwd(args.path || ".", ctx.cwd);
-        let isDirectory: boolean;
-        try {
-          isDirectory = statSync(root).isDirectory();
-        } catch {
-          throw new Error(`Path not found: ${root}`);
-        }
+        const { root, isDirectory } = resolveSearchRoot(args.path, ctx.cwd);
         if (!isDirectory) throw new Error(`Not a directory: ${root}`);
         const limit = args.limit ?? DEFAULT_LIMIT;
         const query = { pattern: args.pattern, root, limit, signal };
@@ -55,19 +49,11 @@ export function createFindTool(options: SearchToolOptions = {}): ToolDefinition<
         const paths = fd ? await findWithFd(fd, query) : await findBuiltin(query);
         if (paths.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
 
-        const truncation = truncateHead(paths.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-        const details: FindDetails = {};
-        const notices: string[] = [];
-        if (paths.length >= limit) {
-          notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
-          details.resultLimitReached = limit;
-        }
-        if (truncation.truncated) {
-          notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-          details.truncation = truncation;
-        }
-        const text = notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
-        return { content: [{ type: "text", text }], details: Object.keys(details).length > 0 ? details : undefined };
+        const limitNotice = {
+          text: `${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`,
+          details: { resultLimitReached: limit },
+        };
+        return listingResult<FindDetails>(paths.join("\n"), paths.length >= limit ? limitNotice : undefined);
       });
     },
   };

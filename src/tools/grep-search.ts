@@ -2,10 +2,10 @@
  * The two ways grep finds matching lines: ripgrep's JSON output, or the built-in scan (same
  * results shape, .gitignore-aware, for machines without rg). Both stop at the match limit.
  */
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
-import { abortError, throwIfAborted } from "./abort.ts";
+import { throwIfAborted } from "./abort.ts";
+import { runSearchProcess } from "./search-process.ts";
 import { walk, type WalkEntry } from "./walk.ts";
 
 export interface GrepQuery {
@@ -62,28 +62,13 @@ export function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepMat
   if (query.glob) args.push("--glob", query.glob);
   args.push("--", query.pattern, query.root);
 
-  return new Promise<GrepMatches>((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: query.cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const matches: GrepMatch[] = [];
-    let limitReached = false;
-    let aborted = false;
-    let stderr = "";
-    let pending = "";
-    let settled = false;
-
-    const onAbort = () => {
-      aborted = true;
-      child.kill();
-    };
-    query.signal.addEventListener("abort", onAbort, { once: true });
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      query.signal.removeEventListener("abort", onAbort);
-      fn();
-    };
-
-    const onLine = (line: string) => {
+  const matches: GrepMatch[] = [];
+  let limitReached = false;
+  return runSearchProcess(rg, args, {
+    name: "ripgrep",
+    cwd: query.cwd,
+    signal: query.signal,
+    onLine: (line, child) => {
       if (limitReached || line.trim() === "") return;
       let event: RgEvent;
       try {
@@ -101,31 +86,11 @@ export function searchWithRipgrep(rg: string, query: GrepQuery): Promise<GrepMat
         limitReached = true;
         child.kill();
       }
-    };
-
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      pending += chunk;
-      let newline = pending.indexOf("\n");
-      while (newline !== -1) {
-        onLine(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf("\n");
-      }
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", (error) => settle(() => reject(new Error(`Failed to run ripgrep: ${error.message}`))));
-    child.on("close", (code) => {
-      if (pending) onLine(pending);
-      settle(() => {
-        if (aborted) reject(abortError());
-        else if (!limitReached && code !== 0 && code !== 1) reject(new Error(stderr.trim() || `ripgrep exited with code ${code}`));
-        else resolve({ matches, limitReached });
-      });
-    });
+    },
+    onExit: (code, stderr) => {
+      if (!limitReached && code !== 0 && code !== 1) throw new Error(stderr.trim() || `ripgrep exited with code ${code}`);
+      return { matches, limitReached };
+    },
   });
 }
 

@@ -2,14 +2,14 @@
  * `grep`: matching lines as `path:line: text` (context lines as `path-line- text`), limited to a
  * number of matches and 50 KB, with notices that say how to get more.
  */
-import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, relative, sep } from "node:path";
 import { abortable } from "./abort.ts";
 import { searchBuiltin, searchWithRipgrep, type GrepMatch } from "./grep-search.ts";
-import { resolveToCwd } from "./paths.ts";
+import { listingResult } from "./listing.ts";
+import { resolveSearchRoot } from "./paths.ts";
 import { externalSearchAllowed, findRipgrep } from "./search-bin.ts";
-import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine, type TruncationResult } from "./truncate.ts";
+import { GREP_MAX_LINE_LENGTH, truncateLine, type TruncationResult } from "./truncate.ts";
 import type { ToolDefinition, ToolResult } from "./types.ts";
 
 export interface GrepArgs {
@@ -113,13 +113,7 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<
     promptSnippet: "Search file contents for patterns (respects .gitignore)",
     execute(_id, args, signal, _onUpdate, ctx): Promise<ToolResult<GrepDetails | undefined>> {
       return abortable(signal, async () => {
-        const root = resolveToCwd(args.path || ".", ctx.cwd);
-        let isDirectory: boolean;
-        try {
-          isDirectory = statSync(root).isDirectory();
-        } catch {
-          throw new Error(`Path not found: ${root}`);
-        }
+        const { root, isDirectory } = resolveSearchRoot(args.path, ctx.cwd);
         const limit = Math.max(1, args.limit ?? DEFAULT_LIMIT);
         const context = args.context && args.context > 0 ? Math.floor(args.context) : 0;
         const query = {
@@ -138,23 +132,19 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<
         if (found.matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
 
         const rendered = await render(found.matches, root, isDirectory, context);
-        const truncation = truncateHead(rendered.text, { maxLines: Number.MAX_SAFE_INTEGER });
-        const details: GrepDetails = {};
-        const notices: string[] = [];
-        if (found.limitReached) {
-          notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`);
-          details.matchLimitReached = limit;
-        }
-        if (truncation.truncated) {
-          notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-          details.truncation = truncation;
-        }
-        if (rendered.linesTruncated) {
-          notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
-          details.linesTruncated = true;
-        }
-        const text = notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
-        return { content: [{ type: "text", text }], details: Object.keys(details).length > 0 ? details : undefined };
+        const limitNotice = {
+          text: `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`,
+          details: { matchLimitReached: limit },
+        };
+        const linesNotice = {
+          text: `Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`,
+          details: { linesTruncated: true },
+        };
+        return listingResult<GrepDetails>(
+          rendered.text,
+          found.limitReached ? limitNotice : undefined,
+          rendered.linesTruncated ? linesNotice : undefined,
+        );
       });
     },
   };

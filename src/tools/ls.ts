@@ -3,8 +3,9 @@ import { existsSync, statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { abortable, throwIfAborted } from "./abort.ts";
+import { listingResult } from "./listing.ts";
 import { resolveToCwd } from "./paths.ts";
-import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
+import type { TruncationResult } from "./truncate.ts";
 import type { ToolDefinition, ToolResult } from "./types.ts";
 
 export interface LsArgs {
@@ -66,19 +67,8 @@ export function createLsTool(): ToolDefinition<LsArgs, LsDetails | undefined> {
         }
         if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
 
-        const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
-        const details: LsDetails = {};
-        const notices: string[] = [];
-        if (entryLimitReached) {
-          notices.push(`${limit} entries limit reached. Use limit=${limit * 2} for more`);
-          details.entryLimitReached = limit;
-        }
-        if (truncation.truncated) {
-          notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-          details.truncation = truncation;
-        }
-        const text = notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
-        return { content: [{ type: "text", text }], details: Object.keys(details).length > 0 ? details : undefined };
+        const limitNotice = { text: `${limit} entries limit reached. Use limit=${limit * 2} for more`, details: { entryLimitReached: limit } };
+        return listingResult<LsDetails>(lines.join("\n"), entryLimitReached ? limitNotice : undefined);
       });
     },
   };

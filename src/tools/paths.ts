@@ -4,7 +4,7 @@
  * `resolveReadPath` additionally guesses the spelling macOS uses for screenshot names and
  * typographic apostrophes, because those files are often read by a name typed with ASCII.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 
@@ -24,6 +24,18 @@ export function expandPath(path: string): string {
 export function resolveToCwd(path: string, cwd: string): string {
   const expanded = expandPath(path);
   return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+}
+
+/** Where a search (grep, find) starts: `path` (default ".") resolved, and whether it is a directory. */
+export function resolveSearchRoot(path: string | undefined, cwd: string): { root: string; isDirectory: boolean } {
+  const root = resolveToCwd(path || ".", cwd);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(root).isDirectory();
+  } catch {
+    throw new Error(`Path not found: ${root}`);
+  }
+  return { root, isDirectory };
 }
 
 /** Spellings to try, in order, when the path as typed does not exist. */

@@ -17,7 +17,6 @@ import {
   type AssistantMessage,
   type AssistantMessageEvent,
   type LlmContext,
-  type LlmImage,
   type LlmText,
   type LlmThinking,
   type LlmToolCall,
@@ -28,160 +27,22 @@ import {
   type ToolSpec,
   type Usage,
 } from "../types.ts";
+import { convertCompletionsMessages } from "./openai-completions-messages.ts";
 import {
   createClient,
   errorEvent,
-  imageUrl,
   mergeHeaders,
-  prepareMessages,
   resolveCompat,
-  sanitizeSurrogates,
   type OpenAIRequest,
   type ResolvedCompat,
 } from "./openai-shared.ts";
 
+export { convertCompletionsMessages } from "./openai-completions-messages.ts";
 export { detectCompat, resolveCompat, type OpenAIRequest } from "./openai-shared.ts";
 
 type Json = Record<string, unknown>;
 
 // ── request ─────────────────────────────────────────────────────────────────
-
-/** Mistral wants tool call ids of exactly 9 characters from [a-zA-Z0-9]. */
-function mistralToolId(id: string): string {
-  const clean = id.replace(/[^a-zA-Z0-9]/g, "");
-  return clean.length >= 9 ? clean.slice(0, 9) : clean + "ABCDEFGHI".slice(0, 9 - clean.length);
-}
-
-function toolCallIdNormalizer(model: Model, compat: ResolvedCompat): (id: string) => string {
-  return (id) => {
-    if (compat.requiresMistralToolIds) return mistralToolId(id);
-    // Responses-API ids are "call_id|item_id" (the item id may be hundreds of characters long).
-    if (id.includes("|")) return id.split("|")[0]!.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 40);
-    if (model.provider === "openai" && id.length > 40) return id.slice(0, 40);
-    return id;
-  };
-}
-
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function userParts(model: Model, content: readonly (LlmText | LlmImage)[]): Json[] {
-  const parts: Json[] = [];
-  for (const item of content) {
-    if (item.type === "text") parts.push({ type: "text", text: sanitizeSurrogates(item.text) });
-    else if (item.type === "image" && model.input.includes("image")) {
-      parts.push({ type: "image_url", image_url: { url: imageUrl(item) } });
-    }
-  }
-  return parts;
-}
-
-/** The `messages` array of a Chat Completions request for `context`. */
-export function convertCompletionsMessages(model: Model, context: LlmContext, compat: ResolvedCompat = resolveCompat(model)): Json[] {
-  const out: Json[] = [];
-  const messages = prepareMessages(context.messages, model, toolCallIdNormalizer(model, compat));
-
-  if (context.systemPrompt) {
-    const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
-    out.push({ role, content: sanitizeSurrogates(context.systemPrompt) });
-  }
-
-  let lastRole: string | null = null;
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    if (compat.requiresAssistantAfterToolResult && lastRole === "toolResult" && message.role === "user") {
-      out.push({ role: "assistant", content: "I have processed the tool results." });
-    }
-
-    if (message.role === "user") {
-      if (typeof message.content === "string") {
-        out.push({ role: "user", content: sanitizeSurrogates(message.content) });
-      } else {
-        const parts = userParts(model, message.content);
-        if (parts.length === 0) continue;
-        out.push({ role: "user", content: parts });
-      }
-    } else if (message.role === "assistant") {
-      const assistant: Json = { role: "assistant", content: compat.requiresAssistantAfterToolResult ? "" : null };
-      const texts = message.content
-        .filter((b): b is LlmText => b.type === "text" && b.text.trim().length > 0)
-        .map((b) => sanitizeSurrogates(b.text));
-      const joined = texts.join("");
-      const thinking = message.content.filter(
-        (b): b is LlmThinking => b.type === "thinking" && !b.redacted && b.thinking.trim().length > 0,
-      );
-      if (thinking.length > 0 && compat.requiresThinkingAsText) {
-        const thinkingText = thinking.map((b) => sanitizeSurrogates(b.thinking)).join("\n\n");
-        assistant.content = [{ type: "text", text: thinkingText }, ...texts.map((text) => ({ type: "text", text }))];
-      } else {
-        if (joined.length > 0) assistant.content = joined;
-        // A thinking block remembers the delta field it streamed in; replay it there.
-        const field = thinking[0]?.thinkingSignature;
-        if (field && FIELD_NAME.test(field)) assistant[field] = thinking.map((b) => b.thinking).join("\n");
-      }
-      const calls = message.content.filter((b): b is LlmToolCall => b.type === "toolCall");
-      if (calls.length > 0) {
-        assistant.tool_calls = calls.map((call) => ({
-          id: call.id,
-          type: "function",
-          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-        }));
-        const details = calls.flatMap((call) => {
-          if (!call.thoughtSignature) return [];
-          try {
-            return [JSON.parse(call.thoughtSignature) as unknown];
-          } catch {
-            return [];
-          }
-        });
-        if (details.length > 0) assistant.reasoning_details = details;
-      }
-      if (compat.requiresReasoningContentOnAssistantMessages && model.reasoning && assistant.reasoning_content === undefined) {
-        assistant.reasoning_content = "";
-      }
-      const content = assistant.content as string | Json[] | null;
-      const hasContent = content !== null && content.length > 0;
-      if (!hasContent && assistant.tool_calls === undefined) continue;
-      out.push(assistant);
-    } else {
-      // A run of tool results; their images follow in one extra user message.
-      const images: Json[] = [];
-      let j = i;
-      for (; j < messages.length && messages[j]!.role === "toolResult"; j++) {
-        const result = messages[j]!;
-        if (result.role !== "toolResult") break;
-        const text = result.content
-          .filter((b): b is LlmText => b.type === "text")
-          .map((b) => b.text)
-          .join("\n");
-        const tool: Json = {
-          role: "tool",
-          content: sanitizeSurrogates(text.length > 0 ? text : "(see attached image)"),
-          tool_call_id: result.toolCallId,
-        };
-        if (compat.requiresToolResultName && result.toolName) tool.name = result.toolName;
-        out.push(tool);
-        if (model.input.includes("image")) {
-          for (const block of result.content) {
-            if (block.type === "image") images.push({ type: "image_url", image_url: { url: imageUrl(block) } });
-          }
-        }
-      }
-      i = j - 1;
-      if (images.length > 0) {
-        if (compat.requiresAssistantAfterToolResult) {
-          out.push({ role: "assistant", content: "I have processed the tool results." });
-        }
-        out.push({ role: "user", content: [{ type: "text", text: "Attached image(s) from tool result:" }, ...images] });
-        lastRole = "user";
-      } else {
-        lastRole = "toolResult";
-      }
-      continue;
-    }
-    lastRole = message.role;
-  }
-  return out;
-}
 
 function convertTools(tools: readonly ToolSpec[], compat: ResolvedCompat): Json[] {
   return tools.map((tool) => ({

@@ -1,0 +1,166 @@
+/**
+ * The request for the Anthropic Messages API: headers, body (see `anthropic-messages.ts` for what
+ * upstream sends), prompt caching, and thinking (budgets or adaptive effort).
+ */
+import type { LlmContext, Model, StreamOptions, ThinkingLevel } from "../types.ts";
+import { convertAnthropicMessages, convertAnthropicTools, stripLoneSurrogates } from "./anthropic-convert.ts";
+import { CLAUDE_CODE_IDENTITY, CLAUDE_CODE_VERSION, isOAuthToken } from "./anthropic-oauth.ts";
+import type { AnthropicRequest, AnthropicRequestBody, CacheControl } from "./anthropic-wire.ts";
+
+export const ANTHROPIC_VERSION = "2023-06-01";
+export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
+
+// ── options ─────────────────────────────────────────────────────────────────
+
+export type CacheRetention = "none" | "short" | "long";
+export type BudgetLevel = "minimal" | "low" | "medium" | "high";
+export type ThinkingBudgets = Partial<Record<BudgetLevel, number>>;
+
+/** `StreamOptions` plus the upstream knobs this API understands (all optional). */
+export interface AnthropicStreamOptions extends StreamOptions {
+  /** Prompt caching: "short" (default; "long" when PI_CACHE_RETENTION=long) adds 5-minute breakpoints, "long" 1-hour ones, "none" none. */
+  cacheRetention?: CacheRetention;
+  /** Per-level thinking budgets (upstream setting `thinkingBudgets`), over the defaults. */
+  thinkingBudgets?: ThinkingBudgets;
+  /** Send the interleaved-thinking beta header (default true, as upstream). */
+  interleavedThinking?: boolean;
+  /** `thinking.display` (default "summarized"). */
+  thinkingDisplay?: "summarized" | "omitted";
+}
+
+// ── thinking ────────────────────────────────────────────────────────────────
+
+/** Upstream's default budgets per level; `xhigh` uses `high`'s. */
+export const DEFAULT_THINKING_BUDGETS: Readonly<Record<BudgetLevel, number>> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16384,
+};
+
+/** Tokens upstream keeps for the answer when the budget has to shrink to fit. */
+const MIN_OUTPUT_TOKENS = 1024;
+
+/** Output cap when the caller gives none: the model's, at most 32000 (upstream's default). */
+export function defaultMaxTokens(model: Model): number | undefined {
+  return model.maxTokens > 0 ? Math.min(model.maxTokens, 32000) : undefined;
+}
+
+/**
+ * Budget-based thinking, as upstream: the budget is added on top of the requested output
+ * (`max_tokens = min(base + budget, model.maxTokens)`); when that leaves no room for the budget
+ * it shrinks to `max_tokens − 1024` (0 at least). A model with maxTokens 16384 and level high
+ * gives max_tokens 16384, budget 15360.
+ */
+export function anthropicThinkingBudget(
+  baseMaxTokens: number,
+  modelMaxTokens: number,
+  level: ThinkingLevel,
+  budgets?: ThinkingBudgets,
+): { maxTokens: number; budgetTokens: number } {
+  const clamped: BudgetLevel = level === "xhigh" || level === "off" ? "high" : level;
+  let budgetTokens = { ...DEFAULT_THINKING_BUDGETS, ...budgets }[clamped];
+  const maxTokens = Math.min(baseMaxTokens + budgetTokens, modelMaxTokens);
+  if (maxTokens <= budgetTokens) budgetTokens = Math.max(0, maxTokens - MIN_OUTPUT_TOKENS);
+  return { maxTokens, budgetTokens };
+}
+
+/** Models that think adaptively (`thinking: {type: "adaptive"}` plus an effort). */
+export function supportsAdaptiveThinking(modelId: string): boolean {
+  return /opus-4[-.][67]|sonnet-4[-.]6/.test(modelId);
+}
+
+/** The `output_config.effort` for an adaptive model: the model's map, else low/medium/high. */
+export function adaptiveEffort(model: Model, level: ThinkingLevel): string {
+  const mapped = model.thinkingLevelMap?.[level];
+  if (typeof mapped === "string") return mapped;
+  if (level === "minimal" || level === "low") return "low";
+  if (level === "medium") return "medium";
+  return "high";
+}
+
+// ── request ─────────────────────────────────────────────────────────────────
+
+function cacheControlFor(model: Model, retention: CacheRetention | undefined): CacheControl | undefined {
+  const chosen = retention ?? (process.env.PI_CACHE_RETENTION === "long" ? "long" : "short");
+  if (chosen === "none") return undefined;
+  const long = chosen === "long" && model.compat?.supportsLongCacheRetention !== false;
+  return long ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
+}
+
+function setHeader(headers: Record<string, string>, name: string, value: string): void {
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) delete headers[key];
+  headers[lower] = value;
+}
+
+/** The request upstream sends for `context` (pure apart from PI_CACHE_RETENTION). */
+export function buildAnthropicRequest(model: Model, context: LlmContext, options: AnthropicStreamOptions): AnthropicRequest {
+  const apiKey = options.apiKey ?? "";
+  const oauth = isOAuthToken(apiKey);
+  const cacheControl = cacheControlFor(model, options.cacheRetention);
+  const eager = model.compat?.supportsEagerToolInputStreaming !== false;
+  const hasTools = (context.tools?.length ?? 0) > 0;
+  const level = options.reasoning && options.reasoning !== "off" ? options.reasoning : undefined;
+  const adaptive = supportsAdaptiveThinking(model.id);
+  const display = options.thinkingDisplay ?? "summarized";
+
+  const base = options.maxTokens ?? defaultMaxTokens(model);
+  let maxTokens = base;
+  let budgetTokens: number | undefined;
+  if (level && !adaptive) {
+    const adjusted = anthropicThinkingBudget(base ?? 0, model.maxTokens, level, options.thinkingBudgets);
+    maxTokens = adjusted.maxTokens;
+    budgetTokens = adjusted.budgetTokens;
+  }
+
+  const body: AnthropicRequestBody = {
+    model: model.id,
+    messages: convertAnthropicMessages(context.messages, model, { cacheControl, oauth }),
+    max_tokens: maxTokens || Math.trunc(model.maxTokens / 3),
+    stream: true,
+  };
+  const system: NonNullable<AnthropicRequestBody["system"]> = [];
+  const withCache = <T extends object>(block: T): T => (cacheControl ? { ...block, cache_control: cacheControl } : block);
+  if (oauth) system.push(withCache({ type: "text" as const, text: CLAUDE_CODE_IDENTITY }));
+  if (context.systemPrompt) system.push(withCache({ type: "text" as const, text: stripLoneSurrogates(context.systemPrompt) }));
+  if (system.length > 0) body.system = system;
+  if (options.temperature !== undefined && !level) body.temperature = options.temperature;
+  if (hasTools) body.tools = convertAnthropicTools(context.tools!, { eagerInputStreaming: eager, cacheControl, oauth });
+  if (model.reasoning) {
+    if (!level) body.thinking = { type: "disabled" };
+    else if (adaptive) {
+      body.thinking = { type: "adaptive", display };
+      body.output_config = { effort: adaptiveEffort(model, level) };
+    } else {
+      body.thinking = { type: "enabled", budget_tokens: budgetTokens || 1024, display };
+    }
+  }
+
+  const betas: string[] = [];
+  if (hasTools && !eager) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
+  if ((options.interleavedThinking ?? true) && !adaptive) betas.push(INTERLEAVED_THINKING_BETA);
+
+  const headers: Record<string, string> = {};
+  if (oauth) setHeader(headers, "authorization", `Bearer ${apiKey}`);
+  else setHeader(headers, "x-api-key", apiKey);
+  setHeader(headers, "anthropic-version", ANTHROPIC_VERSION);
+  setHeader(headers, "accept", "application/json");
+  setHeader(headers, "anthropic-dangerous-direct-browser-access", "true");
+  if (oauth) {
+    setHeader(headers, "anthropic-beta", ["claude-code-20250219", "oauth-2025-04-20", ...betas].join(","));
+    setHeader(headers, "user-agent", `claude-cli/${CLAUDE_CODE_VERSION}`);
+    setHeader(headers, "x-app", "cli");
+  } else if (betas.length > 0) {
+    setHeader(headers, "anthropic-beta", betas.join(","));
+  }
+  for (const extra of [model.headers, options.headers]) {
+    for (const [name, value] of Object.entries(extra ?? {})) setHeader(headers, name, value);
+  }
+  setHeader(headers, "content-type", "application/json");
+
+  const baseUrl = (model.baseUrl || DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "");
+  return { url: `${baseUrl}/v1/messages`, headers, body };
+}

@@ -1,0 +1,96 @@
+/**
+ * A short-lived lock around a read-modify-write of a file (settings, trusted projects): take
+ * `<file>.lock`, run, release. A busy lock is retried (upstream: 10 tries, 20 ms apart); one
+ * whose owner on this host is gone, or older than `staleMs` whoever holds it, is taken over.
+ */
+import { randomUUID } from "node:crypto";
+import { linkSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { hostname } from "node:os";
+import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, readLockText } from "./lock-owner.ts";
+
+export class FileLockError extends Error {
+  override name = "FileLockError";
+}
+
+export interface LockOptions {
+  /** Tries before giving up (upstream: 10). */
+  attempts?: number;
+  /** Pause between tries (upstream: 20 ms). */
+  delayMs?: number;
+  /** A lock older than this is abandoned, whoever holds it. */
+  staleMs?: number;
+}
+
+function isStale(lockPath: string, content: string, staleMs: number): boolean {
+  let age: number;
+  try {
+    age = Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    return true;
+  }
+  if (age > staleMs) return true;
+  const info = parseLockInfo(LockOwnerSchema, content);
+  // Empty or half-written (no info): its owner may be writing it right now, so only age can judge it.
+  return info !== undefined && ownerGone(info);
+}
+
+/**
+ * Removes a stale lock. Moving it aside first means that of several processes doing this at
+ * once only one removes it; a process that finds it moved a fresh lock instead puts it back.
+ */
+function takeOverIfStale(lockPath: string, staleMs: number): boolean {
+  const observed = readLockText(lockPath);
+  if (observed === undefined) return true; // Released meanwhile: just try again.
+  if (!isStale(lockPath, observed, staleMs)) return false;
+  const aside = `${lockPath}.stale-${process.pid}-${randomUUID()}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return true;
+  }
+  const moved = readLockText(aside);
+  if (moved !== observed) {
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      // Yet another process holds the lock now; the one we moved is lost either way.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Already gone.
+  }
+  return moved === observed;
+}
+
+function holderOf(lockPath: string): string {
+  const info = parseLockInfo(LockOwnerSchema, readLockText(lockPath));
+  return info ? `process ${info.pid} on ${info.host}` : "another process";
+}
+
+/** Runs `fn` holding `<target>.lock` (created with O_EXCL). Throws `FileLockError` when busy. */
+export function withFileLock<T>(target: string, fn: () => T, options: LockOptions = {}): T {
+  const { attempts = 10, delayMs = 20, staleMs = 10_000 } = options;
+  const lockPath = `${target}.lock`;
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), id: randomUUID() });
+  for (let attempt = 1; ; attempt++) {
+    if (createLockFile(lockPath, mine)) {
+      try {
+        return fn();
+      } finally {
+        // Only our own lock: if we were so slow that someone took it over, theirs stays.
+        try {
+          if (readLockText(lockPath) === mine) unlinkSync(lockPath);
+        } catch {
+          // Removed meanwhile (taken over as stale): nothing of ours is left.
+        }
+      }
+    }
+    if (takeOverIfStale(lockPath, staleMs) && attempt < attempts * 2) continue;
+    if (attempt >= attempts) {
+      throw new FileLockError(`${target} is locked by ${holderOf(lockPath)} (${lockPath}); gave up after ${attempts} tries`);
+    }
+    Bun.sleepSync(delayMs);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Lock files that name their owner (JSON with the owner's pid and host): creating one
+ * exclusively, reading what it holds, and telling whether its owner is gone. How long to wait,
+ * when to give up and how to take over a stale lock are the callers' own policies.
+ */
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import * as v from "valibot";
+
+/** What every lock file names: the owning process and its host. */
+export const LockOwnerSchema = v.object({ pid: v.number(), host: v.string() });
+
+/** A lock's owner; `started` (see `processStart`), when recorded, tells a reused pid from it. */
+export interface LockOwner {
+  pid: number;
+  host: string;
+  started?: string;
+}
+
+/** The process start time from /proc (Linux), to tell a reused pid from the owner. */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 22 (starttime) counts from the field after the command name, which may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Whether the owner is certainly gone: on this host, its pid is not alive or (when the lock
+ * recorded a start time) now belongs to another process. Owners on other hosts never are.
+ */
+export function ownerGone(owner: LockOwner): boolean {
+  if (owner.host !== hostname()) return false;
+  if (!isAlive(owner.pid)) return true;
+  if (owner.started === undefined) return false;
+  const started = processStart(owner.pid);
+  return started !== undefined && started !== owner.started;
+}
+
+/** The lock file's text, or undefined when it cannot be read (released meanwhile, say). */
+export function readLockText(lockPath: string): string | undefined {
+  try {
+    return readFileSync(lockPath, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a lock file's `text` holds, or undefined when it is missing, not JSON or not `schema`. */
+export function parseLockInfo<S extends v.GenericSchema>(schema: S, text: string | undefined): v.InferOutput<S> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const result = v.safeParse(schema, JSON.parse(text));
+    return result.success ? result.output : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates `lockPath` (O_EXCL, mode 600) holding `content`; false when it exists already. */
+export function createLockFile(lockPath: string, content: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(lockPath, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
