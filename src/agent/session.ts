@@ -67,6 +67,7 @@ export class AgentSession {
   private running: Promise<void> | undefined;
   private abortController: AbortController | undefined;
   private readonly retrier: Retrier;
+  private turnsSinceCollection = 0;
   retry: RetrySettings;
   compaction: CompactionSettings;
   readonly compactor: CompactionRunner;
@@ -220,6 +221,12 @@ export class AgentSession {
     }
     this.emit(event);
     if (event.type === "message_end" && event.message.role === "assistant") this.retrier.onAnswer(event.message as AssistantMessage);
+    // Each turn leaves request bodies and stream buffers behind, and the heap otherwise keeps
+    // growing over a long run; a full collection every few turns keeps it flat for little time.
+    if (event.type === "turn_end" && ++this.turnsSinceCollection >= 10) {
+      this.turnsSinceCollection = 0;
+      Bun.gc(true);
+    }
   };
 
   private emitQueue(): void {
