@@ -21,32 +21,27 @@ const LevelMap = v.record(v.picklist(THINKING_LEVELS), v.nullable(v.string()));
 const Compat = v.record(v.string(), v.unknown());
 const Input = v.array(v.picklist(["text", "image"]));
 
+/** What a model entry and a built-in model's override may both set. */
+const ModelFields = {
+  name: v.optional(v.string()),
+  reasoning: v.optional(v.boolean()),
+  thinkingLevelMap: v.optional(LevelMap),
+  input: v.optional(Input),
+  cost: v.optional(Cost),
+  contextWindow: v.optional(positive),
+  maxTokens: v.optional(positive),
+  headers: v.optional(Headers),
+  compat: v.optional(Compat),
+};
+
 const ModelSchema = v.object({
   id: v.pipe(v.string(), v.minLength(1, "must not be empty")),
-  name: v.optional(v.string()),
   api: v.optional(v.picklist(APIS)),
   baseUrl: v.optional(v.string()),
-  reasoning: v.optional(v.boolean()),
-  thinkingLevelMap: v.optional(LevelMap),
-  input: v.optional(Input),
-  cost: v.optional(Cost),
-  contextWindow: v.optional(positive),
-  maxTokens: v.optional(positive),
-  headers: v.optional(Headers),
-  compat: v.optional(Compat),
+  ...ModelFields,
 });
 
-const OverrideSchema = v.object({
-  name: v.optional(v.string()),
-  reasoning: v.optional(v.boolean()),
-  thinkingLevelMap: v.optional(LevelMap),
-  input: v.optional(Input),
-  cost: v.optional(Cost),
-  contextWindow: v.optional(positive),
-  maxTokens: v.optional(positive),
-  headers: v.optional(Headers),
-  compat: v.optional(Compat),
-});
+const OverrideSchema = v.object(ModelFields);
 
 const ProviderSchema = v.object({
   name: v.optional(v.string()),
