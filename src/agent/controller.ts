@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import type { ModelRegistry } from "../ai/registry.ts";
 import { supportedThinkingLevels } from "../ai/thinking.ts";
 import type { Model } from "../ai/types.ts";
+import type { Settings } from "../resources/settings.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
 import { createBranchedSession, forkSession } from "../session/branching.ts";
 import type { AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
@@ -27,6 +28,8 @@ export interface ControllerOptions {
   /** Where new sessions are written; undefined for `--no-session` (sessions stay in memory). */
   sessionDir: string | undefined;
   cwd: string;
+  /** The settings in force (files merged with any overrides); defaults to the store's. */
+  effectiveSettings?: () => Settings;
   /** `--models` / `enabledModels`: the models Ctrl+P and `cycle_model` go through. */
   scopedModels?: Model[];
 }
@@ -72,8 +75,8 @@ export class SessionController {
     return this.options.cwd;
   }
 
-  private get settings() {
-    return this.options.settings.settings;
+  private get settings(): Settings {
+    return this.options.effectiveSettings?.() ?? this.options.settings.settings;
   }
 
   // ── replacing the session ────────────────────────────────────────────────

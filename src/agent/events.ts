@@ -50,5 +50,3 @@ export type SessionEvent =
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
 
 export type PigEvent = AgentEvent | SessionEvent;
-
-export type EventSink = (event: PigEvent) => void;

@@ -52,36 +52,42 @@ export async function runAgentLoop(
   };
   emit({ type: "agent_start" });
   let pending = prompts;
-  for (;;) {
-    emit({ type: "turn_start" });
-    for (const message of pending) add(message);
-    pending = [];
-    const assistant = await streamAssistant(messages, config, emit, signal);
-    messages.push(assistant);
-    produced.push(assistant);
-    if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
-      emit({ type: "turn_end", message: assistant, toolResults: [] });
+  try {
+    for (;;) {
+      emit({ type: "turn_start" });
+      for (const message of pending) add(message);
+      pending = [];
+      const assistant = await streamAssistant(messages, config, emit, signal);
+      // In the context before it is announced, like every other message.
+      messages.push(assistant);
+      produced.push(assistant);
+      emit({ type: "message_end", message: assistant });
+      if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
+        emit({ type: "turn_end", message: assistant, toolResults: [] });
+        break;
+      }
+      const calls = assistant.content.filter((block) => block.type === "toolCall");
+      const outcome =
+        calls.length > 0 ? await executeToolCalls(calls, config, emit, add, signal) : { results: [], terminate: false };
+      emit({ type: "turn_end", message: assistant, toolResults: outcome.results });
+      if (signal.aborted) break;
+      const steering = config.takeSteering();
+      if (steering.length > 0) {
+        pending = steering;
+        continue;
+      }
+      if (calls.length > 0 && !outcome.terminate) continue;
+      const followUps = config.takeFollowUps();
+      if (followUps.length > 0) {
+        pending = followUps;
+        continue;
+      }
       break;
     }
-    const calls = assistant.content.filter((block) => block.type === "toolCall");
-    const outcome =
-      calls.length > 0 ? await executeToolCalls(calls, config, emit, add, signal) : { results: [], terminate: false };
-    emit({ type: "turn_end", message: assistant, toolResults: outcome.results });
-    if (signal.aborted) break;
-    const steering = config.takeSteering();
-    if (steering.length > 0) {
-      pending = steering;
-      continue;
-    }
-    if (calls.length > 0 && !outcome.terminate) continue;
-    const followUps = config.takeFollowUps();
-    if (followUps.length > 0) {
-      pending = followUps;
-      continue;
-    }
-    break;
+  } finally {
+    // Even a stream that throws ends the run for everyone listening.
+    emit({ type: "agent_end", messages: produced });
   }
-  emit({ type: "agent_end", messages: produced });
   return produced;
 }
 
@@ -132,7 +138,7 @@ export async function streamAssistant(
   }
   if (!final) throw new Error(`the ${config.model.api} stream ended without a final message`);
   if (!started) emit({ type: "message_start", message: final });
-  emit({ type: "message_end", message: final });
+  // The caller adds the answer to the context, then emits its message_end.
   return final;
 }
 

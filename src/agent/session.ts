@@ -67,6 +67,7 @@ export class AgentSession {
   private running: Promise<void> | undefined;
   private abortController: AbortController | undefined;
   private readonly retrier: Retrier;
+  private retryWait: AbortController | undefined;
   private turnsSinceCollection = 0;
   retry: RetrySettings;
   compaction: CompactionSettings;
@@ -259,7 +260,8 @@ export class AgentSession {
     if (!model) {
       throw new PromptError("No model selected.\n\nUse --model, set defaultProvider/defaultModel in settings, or add a provider in models.json.");
     }
-    if (!this.registry.apiKey(model)) {
+    // Whether a key is configured; it is resolved (a `!command` run) once per run, not here.
+    if (!this.registry.hasKey(model.provider)) {
       throw new PromptError(missingKeyMessage(model.provider));
     }
     return model;
@@ -328,6 +330,11 @@ export class AgentSession {
     return queued.map((item) => item.text);
   }
 
+  /** Cancels a pending retry (the wait before the next attempt); a running turn is left alone. */
+  abortRetry(): void {
+    this.retryWait?.abort();
+  }
+
   async waitForIdle(): Promise<void> {
     await this.running?.catch(() => undefined);
   }
@@ -357,7 +364,10 @@ export class AgentSession {
       if (answer && this.retrier.shouldRetry(answer, model)) {
         const waited = new AbortController();
         this.abortController = waited;
-        if (!(await this.retrier.wait(answer, this.messages, waited.signal))) return;
+        this.retryWait = waited;
+        const retrying = await this.retrier.wait(answer, this.messages, waited.signal);
+        this.retryWait = undefined;
+        if (!retrying) return;
         next = [];
         continue;
       }
@@ -380,10 +390,12 @@ export class AgentSession {
   }
 
   private loopConfig(model: Model): LoopConfig {
+    // The key (and headers) are resolved once per run.
+    const streamOptions = this.streamOptions(model);
     return {
       model,
       stream: this.options.streamFor(model),
-      streamOptions: () => this.streamOptions(model),
+      streamOptions: () => streamOptions,
       systemPrompt: this.options.systemPrompt(this.toolsValue),
       tools: this.toolsValue,
       toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model },

@@ -2,7 +2,8 @@
  * Choosing a model from what a person typed: `provider/id`, an id, a glob, or part of a name,
  * with an optional `:thinking` suffix — as upstream's `--model` and `--models` understand them.
  */
-import { THINKING_LEVELS, type ThinkingLevel } from "../session/format.ts";
+import type { ThinkingLevel } from "../session/format.ts";
+import { isThinkingLevel } from "./thinking.ts";
 import type { Model } from "./types.ts";
 
 export interface ModelPattern {
@@ -11,16 +12,12 @@ export interface ModelPattern {
   thinking?: ThinkingLevel;
 }
 
-function isLevel(value: string): value is ThinkingLevel {
-  return (THINKING_LEVELS as readonly string[]).includes(value);
-}
-
 /** Splits `provider/pattern:level`; the provider prefix counts only when it is a known provider. */
 export function parseModelPattern(input: string, providers: ReadonlySet<string>): ModelPattern {
   let pattern = input.trim();
   let thinking: ThinkingLevel | undefined;
   const colon = pattern.lastIndexOf(":");
-  if (colon > 0 && isLevel(pattern.slice(colon + 1))) {
+  if (colon > 0 && isThinkingLevel(pattern.slice(colon + 1))) {
     thinking = pattern.slice(colon + 1) as ThinkingLevel;
     pattern = pattern.slice(0, colon);
   }

@@ -36,21 +36,31 @@ export async function runMain(argv: string[]): Promise<number> {
   return runNonInteractive(args, prompts, cwd);
 }
 
-async function runRpc(args: CliArgs, cwd: string): Promise<number> {
+/** A runtime for a non-interactive mode: warnings on stderr, and signals that end it cleanly. */
+async function startNonInteractive(args: CliArgs, cwd: string, signals: [NodeJS.Signals, number][]) {
   const { createRuntime } = await import("./runtime.ts");
   const runtime = await createRuntime(args, { cwd, interactive: false });
   if (args.verbose) process.stderr.write(`${runtime.report}\n`);
   for (const warning of runtime.warnings) process.stderr.write(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
   const { killRunningCommands } = await import("../tools/index.ts");
-  const stop = (code: number) => () => {
-    killRunningCommands();
-    void runtime.session.abort().finally(() => {
-      runtime.session.dispose();
-      process.exit(code);
+  for (const [signal, code] of signals) {
+    process.once(signal, () => {
+      // Commands started by the bash tool run in their own process groups: end them too.
+      killRunningCommands();
+      void runtime.session.abort().finally(() => {
+        runtime.session.dispose();
+        process.exit(code);
+      });
     });
-  };
-  process.once("SIGTERM", stop(143));
-  process.once("SIGHUP", stop(129));
+  }
+  return runtime;
+}
+
+async function runRpc(args: CliArgs, cwd: string): Promise<number> {
+  const runtime = await startNonInteractive(args, cwd, [
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ]);
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
     return await runRpcMode({ controller: runtime.controller, resources: runtime.resources, cwd: runtime.controller.cwd });
@@ -64,24 +74,13 @@ async function runNonInteractive(
   prompts: Awaited<ReturnType<typeof import("../modes/prompt-input.ts")["buildPrompts"]>>,
   cwd: string,
 ): Promise<number> {
-  const { createRuntime } = await import("./runtime.ts");
   const { PromptError } = await import("../agent/session.ts");
-  const runtime = await createRuntime(args, { cwd, interactive: false });
-  if (args.verbose) process.stderr.write(`${runtime.report}\n`);
-  for (const warning of runtime.warnings) process.stderr.write(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
+  const runtime = await startNonInteractive(args, cwd, [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ]);
   const { session } = runtime;
-  const { killRunningCommands } = await import("../tools/index.ts");
-  const stop = (code: number) => () => {
-    // Commands started by the bash tool run in their own process groups: end them too.
-    killRunningCommands();
-    void session.abort().finally(() => {
-      session.dispose();
-      process.exit(code);
-    });
-  };
-  process.once("SIGINT", stop(130));
-  process.once("SIGTERM", stop(143));
-  process.once("SIGHUP", stop(129));
   try {
     if (args.mode === "json") {
       const { runJsonMode } = await import("../modes/json.ts");

@@ -31,6 +31,8 @@ import { CliError } from "./errors.ts";
 
 export interface Runtime {
   session: AgentSession;
+  /** Whether this project's own resources (.pig/…) are in use. */
+  trusted: boolean;
   controller: SessionController;
   registry: ModelRegistry;
   agentDir: string;
@@ -118,8 +120,11 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     registry.setRuntimeKey(chosen.model.provider, args.apiKey);
   }
 
-  let { trust, settings } = await trustAndSettings(args, options.cwd, agent, options.interactive);
-  const dir = resolveSessionDir(options.cwd, { flag: args.sessionDir, setting: settings.settings.sessionDir, env });
+  // Trust is decided once, for the directory the session runs in: here, unless --session names a
+  // session started elsewhere (then the session is found with the global settings first).
+  let decided = args.session ? undefined : await trustAndSettings(args, options.cwd, agent, options.interactive);
+  const dirSettings = decided?.settings ?? SettingsStore.load({ agentDir: agent, cwd: options.cwd, includeProject: false });
+  const dir = resolveSessionDir(options.cwd, { flag: args.sessionDir, setting: dirSettings.settings.sessionDir, env });
   const store = openStore(args, options.cwd, dir, agent);
   // A session opened by name runs where it was started (upstream 0.73.1); --continue stays here.
   const cwd = args.session && store.cwd ? store.cwd : options.cwd;
@@ -129,7 +134,8 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
       `Stored session working directory does not exist: ${cwd}\nSession file: ${store.path}\nCurrent working directory: ${options.cwd}`,
     );
   }
-  if (cwd !== options.cwd) ({ trust, settings } = await trustAndSettings(args, cwd, agent, options.interactive));
+  decided ??= await trustAndSettings(args, cwd, agent, options.interactive);
+  const { trust, settings } = decided;
   if (trust.message) warnings.push(trust.message);
   warnings.push(...trust.diagnostics, ...settings.drainDiagnostics().map((d) => d.message));
   const effective = options.settingsOverrides ? mergeSettings(settings.settings, options.settingsOverrides) : settings.settings;
@@ -231,11 +237,13 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     agentDir: agent,
     sessionDir: args.noSession ? undefined : dir,
     cwd,
+    effectiveSettings: () => effective,
     ...(scopedModels.length > 0 ? { scopedModels } : {}),
   });
   return {
     session,
     controller,
+    trusted: trust.trusted,
     registry,
     settings,
     get resources() {

@@ -1,6 +1,7 @@
 /** `pig sessions …`: a scriptable window into the session store. */
 import { parseArgs } from "node:util";
 import { listAllSessions, listSessions, resolveSession, type SessionSummary } from "../session/catalog.ts";
+import { loadSettings } from "../resources/settings.ts";
 import { agentDir, resolveSessionDir } from "../session/paths.ts";
 import { SessionStore } from "../session/store.ts";
 import { CliError, tidyParseError, UsageError } from "./errors.ts";
@@ -70,7 +71,9 @@ export async function runSessions(argv: string[]): Promise<number> {
     throw new UsageError(`sessions: --json goes with list and show, not ${args.command}`);
   }
   const cwd = process.cwd();
-  const dir = resolveSessionDir(cwd, { flag: args.sessionDir });
+  // The global `sessionDir` setting counts here as it does for `pig` itself.
+  const settings = loadSettings(agentDir(), cwd, false).settings;
+  const dir = resolveSessionDir(cwd, { flag: args.sessionDir, setting: settings.sessionDir });
   const out = new Output();
   try {
     switch (args.command) {

@@ -2,22 +2,9 @@
  * JSON mode (`pig --mode json`): the session header, then every event as one JSON line — the
  * same stream upstream Pi writes, for scripts and UIs that read it.
  */
-import { writeSync } from "node:fs";
 import type { AgentSession } from "../agent/session.ts";
 import type { PromptInput } from "./prompt-input.ts";
-
-function writeLine(value: unknown): void {
-  const data = Buffer.from(`${JSON.stringify(value)}\n`);
-  let done = 0;
-  while (done < data.length) {
-    try {
-      done += writeSync(1, data, done, data.length - done);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
-      throw error;
-    }
-  }
-}
+import { writeRecord as writeLine } from "./rpc-framing.ts";
 
 export async function runJsonMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
   writeLine(session.store.header);

@@ -94,7 +94,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
     },
     commands: () => commandList(options.resources),
     tree: () => treeJson(controller),
-    abortRetry: () => void session.abort(),
+    abortRetry: () => session.abortRetry(),
   };
 
   const handle = (line: string): void => {

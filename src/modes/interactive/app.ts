@@ -57,7 +57,10 @@ class InteractiveApp implements InteractiveHost {
     private readonly args: CliArgs,
   ) {
     const settings = runtime.settings.settings;
-    const themeDirs = [join(runtime.agentDir, "themes"), join(runtime.controller.cwd, ".pig", "themes")].filter((d) => existsSync(d));
+    // A project's themes are its resources: used only when the project is trusted.
+    const themeDirs = [join(runtime.agentDir, "themes"), ...(runtime.trusted ? [join(runtime.controller.cwd, ".pig", "themes")] : [])].filter((d) =>
+      existsSync(d),
+    );
     const { theme, warning } = loadTheme(settings.theme, themeDirs, wantsColor(process.stdout));
     this.theme = theme;
     this.editor = new InputEditor({
@@ -163,7 +166,6 @@ class InteractiveApp implements InteractiveHost {
         await command.run(this, slash.args);
         return;
       }
-      if (kind === "alt-enter") this.session.followUp(text);
       await this.session.prompt(text);
     } catch (error) {
       this.error((error as Error).message);

@@ -29,9 +29,13 @@ describe("/new and /clone", () => {
 describe("/name", () => {
   test("names the session from the argument", async () => {
     const host = makeHost();
+    const events: unknown[] = [];
+    host.controller.session.subscribe((e) => events.push(e));
     await nameCommand.run(host, "auth refactor");
     expect(host.controller.session.store.name).toBe("auth refactor");
-    expect(host.text).toBe("info: Session name: auth refactor");
+    // Announced once, by the session (the interactive view prints it); the command adds nothing.
+    expect(events).toEqual([{ type: "session_info_changed", name: "auth refactor" }]);
+    expect(host.text).toBe("");
   });
 
   test("without an argument asks, offering the current name", async () => {

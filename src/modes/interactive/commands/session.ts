@@ -35,8 +35,8 @@ export const nameCommand: SlashCommand = {
       name = await host.ask("Session name", current ? { initial: current } : { placeholder: "e.g. refactor auth" });
       if (name === undefined || !name.trim()) return;
     }
+    // The session announces the new name (session_info_changed), which the view prints.
     host.controller.session.setSessionName(name);
-    host.info(`Session name: ${name.trim()}`);
   },
 };
 
