@@ -11,7 +11,8 @@ import type { Model } from "../ai/types.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
 import { createBranchedSession, forkSession } from "../session/branching.ts";
-import type { AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
+import type { AssistantMessage, BashExecutionMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
+import { contentText } from "../session/convert.ts";
 import { SessionStore } from "../session/store.ts";
 import { contextUsage } from "../compaction/index.ts";
 import { restoreModelAndThinking } from "./model-restore.ts";
@@ -136,11 +137,7 @@ export class SessionController {
     const out: { entryId: string; text: string }[] = [];
     for (const record of store.tree.records) {
       if (record.type !== "message" || record.role !== "user") continue;
-      const message = (store.materialise(record) as MessageEntry).message as UserMessage;
-      const text =
-        typeof message.content === "string"
-          ? message.content
-          : message.content.flatMap((b) => (b.type === "text" ? [(b as { text: string }).text] : [])).join("");
+      const text = contentText(((store.materialise(record) as MessageEntry).message as UserMessage).content);
       if (text) out.push({ entryId: record.id, text });
     }
     return out;
@@ -154,7 +151,7 @@ export class SessionController {
       if (message.role !== "assistant") continue;
       const answer = message as AssistantMessage;
       if (answer.stopReason === "aborted" && answer.content.length === 0) continue;
-      const text = answer.content.flatMap((b) => (b.type === "text" ? [(b as { text: string }).text] : [])).join("").trim();
+      const text = contentText(answer.content).trim();
       return text;
     }
     return undefined;
@@ -241,7 +238,10 @@ export class SessionController {
   // ── user shell commands ──────────────────────────────────────────────────
 
   /** Runs `command` in the session's directory and records it (`exclude`: kept out of the context). */
-  async bash(command: string, options: { exclude?: boolean; onOutput?: (text: string) => void } = {}): Promise<UserBashResult> {
+  async bash(
+    command: string,
+    options: { exclude?: boolean; onOutput?: (text: string) => void } = {},
+  ): Promise<UserBashResult & { message: BashExecutionMessage }> {
     const controller = new AbortController();
     this.bashAbort = controller;
     try {
@@ -253,8 +253,9 @@ export class SessionController {
         signal: controller.signal,
         ...(options.onOutput ? { onOutput: options.onOutput } : {}),
       });
-      this.session.recordUserMessage(bashExecutionMessage(command, result, options.exclude ?? false));
-      return result;
+      const message = bashExecutionMessage(command, result, options.exclude ?? false);
+      this.session.recordUserMessage(message);
+      return { ...result, message };
     } finally {
       if (this.bashAbort === controller) this.bashAbort = undefined;
     }

@@ -27,8 +27,9 @@ export interface Restored {
 
 export function restoreModelAndThinking(input: RestoreInput): Restored {
   const { store, registry, settings } = input;
-  const context = store.buildContext();
-  const hasMessages = context.messages.length > 0;
+  // The plan says which model, level and messages the context has without parsing messages.
+  const context = store.planContext();
+  const hasMessages = context.items.length > 0;
   let model = input.model;
   let warning: string | undefined;
   if (!model && hasMessages && context.model) {

@@ -167,7 +167,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   });
   if (restored.warning) warnings.push(restored.warning);
   const { model } = restored;
-  const hasMessages = store.buildContext().messages.length > 0;
+  const hasMessages = store.planContext().items.length > 0;
 
   const all = createBuiltinTools({
     ...(effective.shellPath ? { shellPath: effective.shellPath } : {}),

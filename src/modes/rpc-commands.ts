@@ -129,8 +129,10 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
     case "abort_retry":
       ctx.abortRetry();
       return {};
-    case "bash":
-      return { data: await controller.bash(command.command) };
+    case "bash": {
+      const { message: _recorded, ...result } = await controller.bash(command.command);
+      return { data: result };
+    }
     case "abort_bash":
       controller.abortBash();
       return {};

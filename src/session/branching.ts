@@ -5,6 +5,7 @@
  */
 import { dirname } from "node:path";
 import type { MessageEntry, UserMessage } from "./format.ts";
+import { contentText } from "./convert.ts";
 import { labelEntry } from "./entries.ts";
 import { newEntryId } from "./ids.ts";
 import { SessionFileError } from "./load.ts";
@@ -49,11 +50,7 @@ export function forkSession(source: SessionStore, entryId: string, position: For
     return { store: createBranchedSession(source, entryId) };
   }
   if (!record || record.type !== "message" || record.role !== "user") throw new Error("Invalid entry ID for forking");
-  const message = (source.materialise(record) as MessageEntry).message as UserMessage;
-  const selectedText =
-    typeof message.content === "string"
-      ? message.content
-      : message.content.flatMap((block) => (block.type === "text" ? [(block as { text: string }).text] : [])).join("");
+  const selectedText = contentText(((source.materialise(record) as MessageEntry).message as UserMessage).content);
   return { store: createBranchedSession(source, record.parentId ?? null), selectedText };
 }
 

@@ -10,6 +10,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { SessionInfoEntry, UserMessage } from "./format.ts";
 import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts";
+import { contentText } from "./convert.ts";
 import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { sessionsRoot } from "./paths.ts";
 
@@ -42,8 +43,7 @@ function parseObject(text: string): Json | undefined {
 }
 
 function userText(message: UserMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content.flatMap((b) => (b.type === "text" ? [(b as { text: string }).text] : [])).join(" ");
+  return contentText(message.content, " ");
 }
 
 function timeOf(value: unknown): number | undefined {

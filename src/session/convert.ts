@@ -197,3 +197,10 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
   }
   return out;
 }
+
+/** The text blocks of a message's content, joined (a plain string content is itself). */
+export function contentText(content: unknown, separator = ""): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.flatMap((block: { type?: unknown; text?: unknown }) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join(separator);
+}

@@ -8,7 +8,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CliArgs } from "../../cli/args.ts";
 import { createRuntime, type Runtime } from "../../cli/runtime.ts";
-import type { BashExecutionMessage } from "../../session/format.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { findCommand, parseSlash } from "./commands/dispatch.ts";
@@ -180,9 +179,8 @@ class InteractiveApp implements InteractiveHost {
     this.busyBash = true;
     this.editor.setBusy(true);
     try {
-      await this.controller.bash(command, { exclude });
-      const last = this.session.messages.at(-1) ?? this.session.store.buildContext().messages.at(-1);
-      if (last?.role === "bashExecution") this.view.bashResult(last as BashExecutionMessage);
+      const { message } = await this.controller.bash(command, { exclude });
+      this.view.bashResult(message);
     } finally {
       this.busyBash = false;
       this.editor.setBusy(false);
