@@ -1,19 +1,8 @@
 /** Errors of the Anthropic Messages API, worded as the Anthropic SDK words them. */
+import { retryAfterMs } from "../retry-after.ts";
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : JSON.stringify(error);
-}
-
-/** The server's requested wait, from `retry-after-ms` or `retry-after` (seconds or an HTTP date). */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = Number.parseFloat(headers.get("retry-after-ms") ?? "");
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers.get("retry-after");
-  if (value === null) return undefined;
-  const seconds = Number.parseFloat(value);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
 /** `<status> <message>` as the Anthropic SDK words an HTTP error: a JSON body is re-serialized whole. */

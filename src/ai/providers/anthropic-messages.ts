@@ -34,7 +34,7 @@ export {
   prepareMessages,
   stripLoneSurrogates,
 } from "./anthropic-convert.ts";
-export { httpErrorMessage, retryAfterMs } from "./anthropic-errors.ts";
+export { httpErrorMessage } from "./anthropic-errors.ts";
 export { isOAuthToken } from "./anthropic-oauth.ts";
 export {
   ANTHROPIC_VERSION,

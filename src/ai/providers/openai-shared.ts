@@ -7,6 +7,7 @@ import OpenAI, { APIError } from "openai";
 import type { LlmMessage, LlmToolCall } from "../types.ts";
 import type { AssistantMessage, AssistantMessageEvent, Model, OpenAICompat, StreamOptions } from "../types.ts";
 import { closeToolCalls } from "../transform.ts";
+import { retryAfterMs as requestedWait, type HeaderReader } from "../retry-after.ts";
 
 /** A request as built, before the SDK adds Authorization, content type and its own headers. */
 export interface OpenAIRequest {
@@ -227,24 +228,6 @@ export function mergeHeaders(...sources: (Record<string, string> | undefined)[])
   return out;
 }
 
-/** The delay a 429/5xx answer asks for (`retry-after-ms`, else `retry-after` in seconds or as a date), in ms. */
-export function retryAfterMsOf(headers: { get(name: string): string | null } | undefined | null): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get("retry-after-ms");
-  if (ms) {
-    const value = Number.parseFloat(ms);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  const after = headers.get("retry-after");
-  if (after) {
-    const seconds = Number.parseFloat(after);
-    if (Number.isFinite(seconds) && /^\s*[\d.]+\s*$/.test(after)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(after);
-    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
-  }
-  return undefined;
-}
-
 function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return Number.isInteger(seconds) ? `${seconds}s` : `${Math.ceil(seconds * 10) / 10}s`;
@@ -264,7 +247,7 @@ function cappedRetryFetch(maxRetryDelayMs: number | undefined): typeof fetch | u
   const wrapped = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const response = await fetch(input, init);
     if (response.status !== 429 && response.status < 500) return response;
-    const delay = retryAfterMsOf(response.headers);
+    const delay = requestedWait(response.headers);
     if (delay === undefined || delay <= maxRetryDelayMs) return response;
     const headers = new Headers(response.headers);
     headers.set("x-should-retry", "false");
@@ -333,7 +316,7 @@ export function errorEvent(output: AssistantMessage, error: unknown, options: St
   else if (error instanceof Error) message = error.message;
   else message = typeof error === "string" ? error : JSON.stringify(error);
   if (!aborted && error instanceof APIError) {
-    retryAfterMs = retryAfterMsOf(error.headers as { get(name: string): string | null } | undefined);
+    retryAfterMs = requestedWait(error.headers as HeaderReader | undefined);
     const max = options.maxRetryDelayMs;
     if (retryAfterMs !== undefined && max !== undefined && max > 0 && retryAfterMs > max) {
       message = `${message.replace(/[.\s]+$/, "")}. ${retryDelayTooLongMessage(retryAfterMs, max)}`;
