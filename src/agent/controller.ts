@@ -177,14 +177,17 @@ export class SessionController {
     this.options.settings.setGlobal(["defaultModel"], model.id);
   }
 
-  /** The next model of the scoped list (or of every available model); null with fewer than two. */
-  cycleModel(): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
+  /** The next (or previous) model of the scoped list (or of every available model); null with fewer than two. */
+  cycleModel(direction: "forward" | "backward" = "forward"): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
     const scoped = this.options.scopedModels && this.options.scopedModels.length > 0;
     const candidates = scoped ? this.options.scopedModels! : this.availableModels();
     if (candidates.length < 2) return null;
     const current = this.session.model;
     const index = candidates.findIndex((m) => m.provider === current?.provider && m.id === current?.id);
-    const next = candidates[(index + 1) % candidates.length]!;
+    const step = direction === "forward" ? 1 : -1;
+    // Not in the list: forward starts at the first model, backward at the last.
+    const from = index === -1 && step === -1 ? 0 : index;
+    const next = candidates[(from + step + candidates.length) % candidates.length]!;
     this.session.setModel(next);
     this.persistModel(next);
     return { model: next, thinkingLevel: this.session.thinkingLevel, isScoped: Boolean(scoped) };

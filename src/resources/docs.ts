@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import readme from "../../README.md" with { type: "text" };
+import keybindings from "../../docs/keybindings.md" with { type: "text" };
 import models from "../../docs/models.md" with { type: "text" };
 import promptTemplates from "../../docs/prompt-templates.md" with { type: "text" };
 import sessions from "../../docs/sessions.md" with { type: "text" };
@@ -21,6 +22,7 @@ const DOCS: Record<string, string> = {
   "skills.md": skills,
   "prompt-templates.md": promptTemplates,
   "sessions.md": sessions,
+  "keybindings.md": keybindings,
 };
 
 /** The directory holding this version's docs, written if missing. Undefined if it cannot be written. */

@@ -61,10 +61,10 @@ function defaultBase(input: SystemPromptInput): string {
     const doc = (name: string) => `${input.docsDir}/${name}`;
     parts.push(
       [
-        "pig's own documentation (read it only when asked about pig itself: its setup, models, settings, skills, templates or sessions):",
+        "pig's own documentation (read it only when asked about pig itself: its setup, models, settings, skills, templates, sessions or keys):",
         `- Overview: ${doc("README.md")}`,
         `- Everything else: ${input.docsDir}`,
-        `- Topics: running pig and its flags (${doc("usage.md")}), providers, keys and models.json (${doc("models.md")}), settings (${doc("settings.md")}), skills (${doc("skills.md")}), prompt templates (${doc("prompt-templates.md")}), session files (${doc("sessions.md")})`,
+        `- Topics: running pig and its flags (${doc("usage.md")}), providers, keys and models.json (${doc("models.md")}), settings (${doc("settings.md")}), skills (${doc("skills.md")}), prompt templates (${doc("prompt-templates.md")}), session files (${doc("sessions.md")}), keys and keybindings.json (${doc("keybindings.md")})`,
         "- Read a document whole and follow its links to related documents before acting on it",
       ].join("\n"),
     );

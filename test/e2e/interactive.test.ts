@@ -105,6 +105,22 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     await tmux.waitForExit(5000);
   });
 
+  test("keybindings.json: Ctrl+S sends, Enter starts a new line, a bad entry is named", async () => {
+    const { tmux, world } = await start([{ text: "got both lines" }], {
+      agentFiles: { "keybindings.json": JSON.stringify({ "tui.input.submit": "ctrl+s", "tui.input.newLine": "enter", "app.bogus": "ctrl+q" }) },
+    });
+    await tmux.waitFor('keybindings.json: unknown action "app.bogus"', 5000);
+    tmux.type("line one");
+    tmux.sendKeys("Enter");
+    tmux.type("line two");
+    tmux.sendKeys("C-s");
+    await tmux.waitFor("got both lines", 10_000);
+    expect(sessionMessages(world)[0]).toMatchObject({ role: "user", content: [{ type: "text", text: "line one\nline two" }] });
+    tmux.type("/hotkeys");
+    tmux.sendKeys("C-s");
+    await tmux.waitFor(/Ctrl\+S\s+send/, 5000);
+  });
+
   test("NO_COLOR: no colour codes in the output", async () => {
     const { tmux } = await start([{ text: "plain **answer**" }], { env: { NO_COLOR: "1" } });
     tmux.type("hi");

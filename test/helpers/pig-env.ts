@@ -36,6 +36,8 @@ export interface WorldOptions {
   settings?: Record<string, unknown>;
   /** Files to create in the working directory. */
   files?: Record<string, string | Uint8Array>;
+  /** Files to create in the agent directory (keybindings.json, AGENTS.md, …). */
+  agentFiles?: Record<string, string>;
 }
 
 export function fakeModelsJson(url: string, options: WorldOptions): object {
@@ -70,6 +72,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<PigWorld>
     join(agentDir, "settings.json"),
     JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true, ...options.settings }, null, 2),
   );
+  for (const [name, content] of Object.entries(options.agentFiles ?? {})) writeFileSync(join(agentDir, name), content);
   for (const [name, content] of Object.entries(options.files ?? {})) {
     const path = join(cwd, name);
     mkdirSync(join(path, ".."), { recursive: true });

@@ -17,7 +17,8 @@ import { argumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
 import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slashCommandProvider, type SubmitKind } from "./input/index.ts";
-import type { KeyPress } from "./input/keys.ts";
+import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
+import { loadKeybindings } from "./keybindings-file.ts";
 import { statusLine } from "./render/status.ts";
 import { loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { runFirstRunWizard } from "./wizard.ts";
@@ -45,6 +46,7 @@ export async function runInteractive(args: CliArgs, cwd: string, initial: Prompt
 
 class InteractiveApp implements InteractiveHost {
   readonly theme: Theme;
+  readonly keybindings: KeyBindings;
   private readonly editor: InputEditor;
   private readonly view: EventView;
   private readonly commands: SlashCommand[] = builtinCommands();
@@ -62,7 +64,10 @@ class InteractiveApp implements InteractiveHost {
     );
     const { theme, warning } = loadTheme(settings.theme, themeDirs, wantsColor(process.stdout));
     this.theme = theme;
+    const keys = loadKeybindings(runtime.agentDir);
+    this.keybindings = keys.bindings;
     this.editor = new InputEditor({
+      keybindings: keys.bindings,
       history: PromptHistory.forAgentDir(runtime.agentDir),
       completion: combineProviders(
         argumentProvider({
@@ -74,7 +79,7 @@ class InteractiveApp implements InteractiveHost {
       ),
       onSubmit: (text, kind) => void this.submit(text, kind),
       onEscape: () => void this.escape(),
-      onKey: (key) => void this.key(key),
+      onKey: (_key, action) => void (action && this.runAction(action)),
       onExit: () => this.exit(),
     });
     this.view = new EventView(
@@ -83,6 +88,7 @@ class InteractiveApp implements InteractiveHost {
       { showThinking: !settings.hideThinkingBlock },
     );
     if (warning) this.warn(warning);
+    for (const problem of keys.warnings) this.warn(problem);
   }
 
   get controller() {
@@ -198,30 +204,32 @@ class InteractiveApp implements InteractiveHost {
     if (restored.length > 0) this.editor.prependText(`${restored.join("\n")}${this.editor.getText() ? "\n" : ""}`);
   }
 
-  private async key(key: KeyPress): Promise<void> {
+  /** The app's own key actions (the editor runs the editing ones). */
+  private async runAction(action: KeyAction): Promise<void> {
     try {
-      switch (key.id) {
-        case "ctrl+l":
+      switch (action) {
+        case "app.model.select":
           await findCommand(this.commands, "model")?.run(this, "");
           break;
-        case "ctrl+p": {
-          const next = this.controller.cycleModel();
+        case "app.model.cycleForward":
+        case "app.model.cycleBackward": {
+          const next = this.controller.cycleModel(action === "app.model.cycleForward" ? "forward" : "backward");
           this.info(next ? `Model: ${next.model.provider}/${next.model.id}` : "Only one model is available.");
           break;
         }
-        case "shift+tab": {
+        case "app.thinking.cycle": {
           const next = this.controller.cycleThinkingLevel();
           if (!next) this.info("This model has no thinking levels.");
           break;
         }
-        case "ctrl+t":
+        case "app.thinking.toggle":
           this.view.showThinking = !this.view.showThinking;
           this.info(this.view.showThinking ? "Thinking is shown." : "Thinking is hidden.");
           break;
-        case "ctrl+o":
+        case "app.tools.expand":
           this.view.expandLast();
           break;
-        case "alt+up": {
+        case "app.message.dequeue": {
           const queued = [...this.session.steering.clear(), ...this.session.followUps.clear()].map((q) => q.text);
           if (queued.length > 0) {
             this.session.emit({ type: "queue_update", steering: [], followUp: [] });

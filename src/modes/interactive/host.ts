@@ -7,6 +7,7 @@ import type { SessionController } from "../../agent/controller.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
 import type { LoadedResources } from "../../resources/load-resources.ts";
 import type { SettingsStore } from "../../resources/settings-store.ts";
+import type { KeyBindings } from "./input/keybindings.ts";
 import type { Theme } from "./theme.ts";
 
 export interface PickOption<T> {
@@ -25,6 +26,8 @@ export interface InteractiveHost {
   /** The session directory of this project (undefined with --no-session). */
   readonly sessionDir: string | undefined;
   readonly theme: Theme;
+  /** The keys in force (defaults with the user's keybindings.json over them). */
+  readonly keybindings: KeyBindings;
 
   /** Prints text above the prompt (a trailing newline is added when missing). */
   print(text: string): void;

@@ -14,6 +14,7 @@ import { SettingsStore } from "../../../src/resources/settings-store.ts";
 import { SessionStore } from "../../../src/session/store.ts";
 import type { InteractiveHost, PickOption } from "../../../src/modes/interactive/host.ts";
 import { loadTheme } from "../../../src/modes/interactive/theme.ts";
+import { KeyBindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
 /** A model that answers each request with the next text of `replies` ("ok" when they run out). */
@@ -112,6 +113,7 @@ export class FakeHost implements InteractiveHost {
   reloads = 0;
   exited = false;
   readonly theme = loadTheme("dark", [], false).theme;
+  keybindings = KeyBindings.defaults();
   readonly resources: LoadedResources = { contextFiles: [], skills: [], templates: [], diagnostics: [] };
 
   constructor(

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { hotkeysCommand, sessionCommand } from "../../../src/modes/interactive/commands/info.ts";
+import { hotkeysCommand, keyLabel, sessionCommand } from "../../../src/modes/interactive/commands/info.ts";
+import { resolveKeybindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { cloneCommand, nameCommand, newCommand, quitCommand, reloadCommand } from "../../../src/modes/interactive/commands/session.ts";
 import { labelCommand } from "../../../src/modes/interactive/commands/tree.ts";
 import { makeHost } from "./fake-host.ts";
@@ -110,5 +111,17 @@ describe("small commands", () => {
     for (const key of ["Alt+Enter", "Escape", "Ctrl+C", "Ctrl+D", "Ctrl+L", "Ctrl+P", "Shift+Tab", "Ctrl+T", "Ctrl+O", "Alt+Up", "Ctrl+G", "Tab", "@", "!!command"]) {
       expect(host.text).toContain(key);
     }
+  });
+});
+
+describe("/hotkeys under the user's keys", () => {
+  test("shows the keys in force and (unbound) for an action without keys", async () => {
+    const host = makeHost();
+    host.keybindings = resolveKeybindings({ "app.model.select": "ctrl+shift+m", "app.tools.expand": [] }, "keybindings.json").bindings;
+    await hotkeysCommand.run(host, "");
+    expect(host.text).toMatch(/Ctrl\+Shift\+M\s+choose a model/);
+    expect(host.text).toMatch(/\(unbound\)\s+expand the last tool output/);
+    expect(keyLabel("alt+pageup")).toBe("Alt+PageUp");
+    expect(keyLabel("ctrl++")).toBe("Ctrl++");
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
 import { InputEditor, type InputEditorOptions, type SubmitKind } from "../../../src/modes/interactive/input/editor.ts";
 import { PromptHistory } from "../../../src/modes/interactive/input/history.ts";
+import { resolveKeybindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { slashCommandProvider } from "../../../src/modes/interactive/input/slash-commands.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import { FakeTerminal } from "./fake-terminal.ts";
@@ -39,7 +40,7 @@ function setup(options: InputEditorOptions = {}) {
     onEscape: () => calls.push("escape"),
     onClear: () => calls.push("clear"),
     onExit: () => calls.push("exit"),
-    onKey: (key) => calls.push(key.id),
+    onKey: (key, action) => calls.push(action ? `${key.id}=${action}` : key.id),
     ...options,
   });
   editor.start();
@@ -139,7 +140,45 @@ describe("keys for the caller", () => {
   test("Ctrl+L/P/T/O, Shift+Tab and Alt+Up go to onKey", () => {
     const { input, calls } = setup();
     input.type("\x0c\x10\x14\x0f\x1b[Z\x1b[1;3A");
-    expect(calls).toEqual(["ctrl+l", "ctrl+p", "ctrl+t", "ctrl+o", "shift+tab", "alt+up"]);
+    expect(calls).toEqual([
+      "ctrl+l=app.model.select",
+      "ctrl+p=app.model.cycleForward",
+      "ctrl+t=app.thinking.toggle",
+      "ctrl+o=app.tools.expand",
+      "shift+tab=app.thinking.cycle",
+      "alt+up=app.message.dequeue",
+    ]);
+  });
+
+  test("an unbound key reaches onKey without an action", () => {
+    const { input, calls } = setup();
+    input.type("\x1bOP"); // F1
+    expect(calls).toEqual(["f1"]);
+  });
+});
+
+describe("user keybindings", () => {
+  test("rebinding submit to Ctrl+S: Enter is no longer bound, Ctrl+S sends", () => {
+    const { bindings } = resolveKeybindings({ "tui.input.submit": "ctrl+s", newLine: ["enter"] }, "keybindings.json");
+    const { input, editor, submitted } = setup({ keybindings: bindings });
+    input.type("one\rtwo");
+    expect(editor.getText()).toBe("one\ntwo");
+    input.type("\x13");
+    expect(submitted).toEqual([["one\ntwo", "enter"]]);
+  });
+
+  test("a key taken from a default action runs the user's action instead", () => {
+    const { bindings } = resolveKeybindings({ "app.tools.expand": "ctrl+l" }, "keybindings.json");
+    const { input, calls } = setup({ keybindings: bindings });
+    input.type("\x0c\x0f");
+    expect(calls).toEqual(["ctrl+l=app.tools.expand", "ctrl+o"]);
+  });
+
+  test("editing actions follow their keys", () => {
+    const { bindings } = resolveKeybindings({ cursorLineStart: "ctrl+x", deleteToLineEnd: "alt+k" }, "keybindings.json");
+    const { input, editor } = setup({ keybindings: bindings });
+    input.type("hello\x18>\x1bk");
+    expect(editor.getText()).toBe(">");
   });
 });
 

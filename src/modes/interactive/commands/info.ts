@@ -1,5 +1,6 @@
 /** Commands that only print: `/session` (where and how big the session is) and `/hotkeys`. */
 import type { InteractiveHost, SlashCommand } from "../host.ts";
+import type { KeyAction, KeyBindings } from "../input/keybindings.ts";
 import { formatTokens } from "./format.ts";
 
 export function sessionReport(host: InteractiveHost): string[] {
@@ -41,32 +42,56 @@ export const sessionCommand: SlashCommand = {
   },
 };
 
-export const HOTKEYS: readonly (readonly [string, string])[] = [
-  ["Enter", "send; while the agent runs: steer (delivered after the current tool)"],
-  ["Alt+Enter", "while the agent runs: queue a follow-up (delivered when it is done)"],
-  ["Shift+Enter", "new line"],
-  ["Escape", "abort the agent (queued messages come back to the editor)"],
-  ["Ctrl+C", "clear the editor; twice quickly to quit"],
-  ["Ctrl+D", "quit (when the editor is empty)"],
-  ["Ctrl+L", "choose a model"],
-  ["Ctrl+P", "next model"],
-  ["Shift+Tab", "next thinking level"],
-  ["Ctrl+T", "show or hide thinking"],
-  ["Ctrl+O", "expand the last tool output"],
-  ["Alt+Up", "pull queued messages back into the editor"],
-  ["Ctrl+G", "edit the message in $VISUAL / $EDITOR"],
-  ["Tab", "complete commands and paths"],
+/** What each bindable action does, in words, in the order `/hotkeys` lists them. */
+const ACTION_WORDS: readonly (readonly [KeyAction, string])[] = [
+  ["tui.input.submit", "send; while the agent runs: steer (delivered after the current tool)"],
+  ["app.message.followUp", "while the agent runs: queue a follow-up (delivered when it is done)"],
+  ["tui.input.newLine", "new line"],
+  ["app.interrupt", "abort the agent (queued messages come back to the editor)"],
+  ["app.clear", "clear the editor; twice quickly to quit"],
+  ["app.exit", "quit (when the editor is empty)"],
+  ["app.model.select", "choose a model"],
+  ["app.model.cycleForward", "next model"],
+  ["app.model.cycleBackward", "previous model"],
+  ["app.thinking.cycle", "next thinking level"],
+  ["app.thinking.toggle", "show or hide thinking"],
+  ["app.tools.expand", "expand the last tool output"],
+  ["app.message.dequeue", "pull queued messages back into the editor"],
+  ["app.editor.external", "edit the message in $VISUAL / $EDITOR"],
+  ["tui.input.tab", "complete commands and paths"],
+];
+
+const OTHER_KEYS: readonly (readonly [string, string])[] = [
   ["@", "mention a file (its path is completed)"],
   ["!command", "run a shell command; its output goes to the agent"],
   ["!!command", "run a shell command without sending its output"],
   ["/", "commands (/hotkeys, /model, /settings, /resume, /tree, …)"],
 ];
 
+const KEY_LABELS: Readonly<Record<string, string>> = { pageup: "PageUp", pagedown: "PageDown" };
+
+/** "ctrl+shift+p" as people write it: "Ctrl+Shift+P". */
+export function keyLabel(key: string): string {
+  const parts = key.endsWith("++") ? [...key.slice(0, -2).split("+"), "+"] : key.split("+");
+  return parts.map((part) => KEY_LABELS[part] ?? part.charAt(0).toUpperCase() + part.slice(1)).join("+");
+}
+
+/** The rows of `/hotkeys` under the bindings in force: the keys of each action, then the typed prefixes. */
+export function hotkeyRows(bindings: KeyBindings): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const [action, words] of ACTION_WORDS) {
+    const keys = bindings.keysFor(action);
+    rows.push([keys.length > 0 ? keys.map(keyLabel).join(" / ") : "(unbound)", words]);
+  }
+  return [...rows, ...OTHER_KEYS.map(([k, w]) => [k, w] as [string, string])];
+}
+
 export const hotkeysCommand: SlashCommand = {
   name: "hotkeys",
   description: "Show keyboard shortcuts",
   async run(host) {
-    const width = Math.max(...HOTKEYS.map(([key]) => key.length));
-    host.print(HOTKEYS.map(([key, what]) => `${host.theme.fg("accent", key.padEnd(width))}  ${what}`).join("\n"));
+    const rows = hotkeyRows(host.keybindings);
+    const width = Math.max(...rows.map(([key]) => key.length));
+    host.print(rows.map(([key, what]) => `${host.theme.fg("accent", key.padEnd(width))}  ${what}`).join("\n"));
   },
 };

@@ -1,10 +1,9 @@
 /**
- * Which keys edit the buffer, and how: key ids (see `KeyPress.id`) to `EditorState` commands.
- * Readline/Emacs conventions, plus the word motions terminals send for Ctrl/Alt+arrows.
- * Keys not listed here (and not handled by the editor itself: Enter, Tab, Esc, Ctrl+C/D/G)
- * go to the caller.
+ * What the editing actions do to the buffer: `tui.editor.*` actions to `EditorState` commands.
+ * Which keys trigger them is `keybindings.ts`'s business (Readline/Emacs keys by default).
  */
 import type { EditorState } from "./editor-state.ts";
+import type { KeyAction } from "./keybindings.ts";
 
 export type EditCommand =
   | "left"
@@ -23,39 +22,29 @@ export type EditCommand =
   | "killToLineEnd"
   | "yank";
 
-export const EDIT_BINDINGS: Readonly<Record<string, EditCommand>> = {
-  left: "left",
-  "ctrl+b": "left",
-  right: "right",
-  "ctrl+f": "right",
-  "ctrl+left": "wordLeft",
-  "alt+left": "wordLeft",
-  "alt+b": "wordLeft",
-  "ctrl+right": "wordRight",
-  "alt+right": "wordRight",
-  "alt+f": "wordRight",
-  home: "lineStart",
-  "ctrl+a": "lineStart",
-  end: "lineEnd",
-  "ctrl+e": "lineEnd",
-  up: "up",
-  down: "down",
-  backspace: "backspace",
-  "shift+backspace": "backspace",
-  delete: "deleteForward",
-  "ctrl+w": "deleteWordBack",
-  "alt+backspace": "deleteWordBack",
-  "ctrl+backspace": "deleteWordBack",
-  "alt+d": "deleteWordForward",
-  "ctrl+delete": "deleteWordForward",
-  "ctrl+u": "killToLineStart",
-  "ctrl+k": "killToLineEnd",
-  "ctrl+y": "yank",
+/** The editing actions and the buffer command each runs. */
+const EDIT_ACTIONS: Readonly<Partial<Record<KeyAction, EditCommand>>> = {
+  "tui.editor.cursorLeft": "left",
+  "tui.editor.cursorRight": "right",
+  "tui.editor.cursorWordLeft": "wordLeft",
+  "tui.editor.cursorWordRight": "wordRight",
+  "tui.editor.cursorLineStart": "lineStart",
+  "tui.editor.cursorLineEnd": "lineEnd",
+  "tui.editor.cursorUp": "up",
+  "tui.editor.cursorDown": "down",
+  "tui.editor.deleteCharBackward": "backspace",
+  "tui.editor.deleteCharForward": "deleteForward",
+  "tui.editor.deleteWordBackward": "deleteWordBack",
+  "tui.editor.deleteWordForward": "deleteWordForward",
+  "tui.editor.deleteToLineStart": "killToLineStart",
+  "tui.editor.deleteToLineEnd": "killToLineEnd",
+  "tui.editor.yank": "yank",
 };
 
-/** Runs the command bound to `id`; false when nothing is bound. */
-export function runEditBinding(state: EditorState, id: string): boolean {
-  if (!Object.hasOwn(EDIT_BINDINGS, id)) return false;
-  state[EDIT_BINDINGS[id] as EditCommand]();
+/** Runs the buffer command of an editing action; false for actions that are not editing. */
+export function runEditAction(state: EditorState, action: KeyAction): boolean {
+  const command = EDIT_ACTIONS[action];
+  if (!command) return false;
+  state[command]();
   return true;
 }

@@ -1,8 +1,9 @@
 /**
  * The interactive prompt: reads keys from the terminal in raw mode, edits the buffer, keeps the
  * prompt drawn below the output, completes on Tab, browses and records history, and opens the
- * buffer in an external editor on Ctrl+G. Everything the caller decides (what a submission
- * means, Escape, Ctrl+L/P/T/O, Shift+Tab, Alt+Up, exiting) arrives through callbacks.
+ * buffer in an external editor on Ctrl+G. Which key does what comes from `KeyBindings`.
+ * Everything the caller decides (what a submission means, Escape, the model and thinking keys,
+ * exiting) arrives through callbacks.
  *
  * While the editor is started, all terminal output must go through `print()` (or be bracketed
  * by `suspend()` / `resume()`); anything written directly lands in the middle of the prompt.
@@ -11,7 +12,8 @@
  * every input line is submitted as it is, and end of input exits.
  */
 import { createColors } from "picocolors";
-import { runEditBinding } from "./bindings.ts";
+import { runEditAction } from "./bindings.ts";
+import { type KeyAction, KeyBindings } from "./keybindings.ts";
 import type { CompletionProvider } from "./completion.ts";
 import { CompletionSession } from "./completion-session.ts";
 import { EditorState } from "./editor-state.ts";
@@ -55,6 +57,8 @@ export interface InputEditorOptions {
   /** Ask the terminal for unambiguous keys (kitty protocol, xterm modifyOtherKeys) so Shift+Enter is seen. */
   keyboardProtocol?: boolean;
   escapeTimeoutMs?: number;
+  /** Which key runs which action (default: the built-in keys). */
+  keybindings?: KeyBindings;
   /** Two Ctrl+C within this many ms exit. */
   doubleCtrlCMs?: number;
   now?: () => number;
@@ -66,8 +70,8 @@ export interface InputEditorOptions {
   onSubmit?: (text: string, kind: SubmitKind) => void;
   /** Escape with no completion list open. */
   onEscape?: () => void;
-  /** Keys the editor does not handle itself: Ctrl+L/P/T/O/Z, Shift+Tab, Alt+Up, function keys… */
-  onKey?: (key: KeyPress) => void;
+  /** Keys the editor does not handle itself, with the action bound to them (the app's actions: model, thinking, dequeue…). */
+  onKey?: (key: KeyPress, action: KeyAction | undefined) => void;
   /** First Ctrl+C: the buffer was cleared. */
   onClear?: () => void;
   /** Second Ctrl+C in a row, Ctrl+D on an empty buffer, or end of input in plain mode. */
@@ -93,12 +97,14 @@ export class InputEditor {
   private held: string[] | undefined;
   private lineBuffer = "";
   private readonly modes: TerminalModes;
+  private readonly bindings: KeyBindings;
 
   constructor(private readonly options: InputEditorOptions = {}) {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
     this.now = options.now ?? Date.now;
     this.env = options.env ?? process.env;
+    this.bindings = options.keybindings ?? KeyBindings.defaults();
     this.decoder = new KeyDecoder({ escapeTimeoutMs: options.escapeTimeoutMs, now: this.now });
     const plain = options.plain ?? !(this.input.isTTY && this.output.isTTY);
     const colors = createColors(options.colors ?? (!plain && !this.env.NO_COLOR));
@@ -273,39 +279,39 @@ export class InputEditor {
       return;
     }
     if (this.modes.handleReply(event)) return;
-    if (event.id !== "ctrl+c") this.lastCtrlC = undefined;
+    const action = this.bindings.actionFor(event.id);
+    if (action !== "app.clear") this.lastCtrlC = undefined;
     if (this.completion.open && this.completion.handleKey(event)) return;
-    switch (event.id) {
-      case "enter":
+    switch (action) {
+      case "tui.input.submit":
         return this.submit("enter");
-      case "shift+enter":
-      case "ctrl+j":
+      case "tui.input.newLine":
         return this.state.insert("\n");
-      case "alt+enter":
+      case "app.message.followUp":
         if (this.busy) return this.submit("alt-enter");
         return this.state.insert("\n");
-      case "tab":
+      case "tui.input.tab":
         this.completion.tab();
         return;
-      case "escape":
+      case "app.interrupt":
         this.options.onEscape?.();
         return;
-      case "ctrl+c":
+      case "app.clear":
         return this.ctrlC();
-      case "ctrl+d":
+      case "app.exit":
         if (this.state.text === "") this.options.onExit?.();
         else this.state.deleteForward();
         return;
-      case "ctrl+g":
+      case "app.editor.external":
         void this.openExternalEditor();
         return;
     }
     const before = this.state.text;
-    if (runEditBinding(this.state, event.id)) {
+    if (action && runEditAction(this.state, action)) {
       if (this.state.text !== before) this.afterEdit();
       return;
     }
-    this.options.onKey?.(event);
+    this.options.onKey?.(event, action);
   }
 
   private ctrlC(): void {

@@ -1,0 +1,25 @@
+import { describe, expect, test } from "bun:test";
+import { SessionController } from "../../src/agent/controller.ts";
+import { makeRuntime } from "../interactive/commands/fake-host.ts";
+
+describe("cycling models", () => {
+  test("forward and backward walk the scoped list in opposite directions, wrapping around", () => {
+    const runtime = makeRuntime();
+    const alpha = runtime.registry.find("test", "alpha")!;
+    const beta = runtime.registry.find("test", "beta")!;
+    const gamma = { ...beta, id: "gamma" };
+    const controller = new SessionController({
+      session: runtime.session,
+      registry: runtime.registry,
+      settings: runtime.settings,
+      agentDir: runtime.agentDir,
+      sessionDir: runtime.sessionDir,
+      cwd: runtime.cwd,
+      scopedModels: [alpha, beta, gamma],
+    });
+    const ids = (steps: ("forward" | "backward")[]) => steps.map((d) => controller.cycleModel(d)!.model.id);
+    expect(ids(["forward", "forward", "forward"])).toEqual(["beta", "gamma", "alpha"]);
+    expect(ids(["backward", "backward", "backward"])).toEqual(["gamma", "beta", "alpha"]);
+    expect(controller.cycleModel("backward")!.isScoped).toBe(true);
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_KEYBINDINGS, KeyBindings, normalizeKey, resolveKeybindings } from "../../../src/modes/interactive/input/keybindings.ts";
+import { loadKeybindings } from "../../../src/modes/interactive/keybindings-file.ts";
+import { tempDir } from "../../helpers/tmp.ts";
+
+describe("normalizeKey", () => {
+  test("modifiers in the decoder's order, lower case, synonyms", () => {
+    expect(normalizeKey("Shift+Ctrl+P")).toEqual({ key: "ctrl+shift+p" });
+    expect(normalizeKey("alt+ctrl+x")).toEqual({ key: "ctrl+alt+x" });
+    expect(normalizeKey("esc")).toEqual({ key: "escape" });
+    expect(normalizeKey("ctrl+return")).toEqual({ key: "ctrl+enter" });
+    expect(normalizeKey("PageUp")).toEqual({ key: "pageup" });
+    expect(normalizeKey("f12")).toEqual({ key: "f12" });
+    expect(normalizeKey("ctrl++")).toEqual({ key: "ctrl++" });
+    expect(normalizeKey("ctrl+]")).toEqual({ key: "ctrl+]" });
+  });
+  test("unknown keys and modifiers are named", () => {
+    expect(normalizeKey("hyper+x")).toEqual({ error: expect.stringContaining('unknown modifier "hyper"') });
+    expect(normalizeKey("ctrl+banana")).toEqual({ error: expect.stringContaining('unknown key "banana"') });
+    expect(normalizeKey("super+k")).toEqual({ error: expect.stringContaining("super+") });
+    expect(normalizeKey("")).toEqual({ error: expect.stringContaining("unknown key") });
+  });
+});
+
+describe("resolveKeybindings", () => {
+  test("the defaults when the user says nothing", () => {
+    const { bindings, warnings } = resolveKeybindings({}, "kb.json");
+    expect(warnings).toEqual([]);
+    for (const [action, keys] of Object.entries(DEFAULT_KEYBINDINGS)) {
+      for (const key of keys) expect(bindings.actionFor(key)).toBe(action as never);
+    }
+  });
+
+  test("a user binding replaces the action's defaults and shadows other defaults on its keys", () => {
+    const { bindings, warnings } = resolveKeybindings({ "app.model.select": ["ctrl+o"] }, "kb.json");
+    expect(warnings).toEqual([]);
+    expect(bindings.keysFor("app.model.select")).toEqual(["ctrl+o"]);
+    expect(bindings.actionFor("ctrl+o")).toBe("app.model.select");
+    expect(bindings.actionFor("ctrl+l")).toBeUndefined();
+    expect(bindings.keysFor("app.tools.expand")).toEqual([]);
+  });
+
+  test("legacy names map to the namespaced ids", () => {
+    const { bindings } = resolveKeybindings({ submit: "ctrl+s", expandTools: "ctrl+e", cursorLineEnd: "end" }, "kb.json");
+    expect(bindings.actionFor("ctrl+s")).toBe("tui.input.submit");
+    expect(bindings.actionFor("ctrl+e")).toBe("app.tools.expand");
+    expect(bindings.keysFor("tui.editor.cursorLineEnd")).toEqual(["end"]);
+  });
+
+  test("an empty list unbinds", () => {
+    const { bindings } = resolveKeybindings({ "app.exit": [] }, "kb.json");
+    expect(bindings.actionFor("ctrl+d")).toBeUndefined();
+  });
+
+  test("bad entries are skipped with a warning naming the file and id; good ones still apply", () => {
+    const { bindings, warnings } = resolveKeybindings(
+      {
+        "app.nonsense": "ctrl+x",
+        "app.model.select": 5,
+        "app.thinking.toggle": ["ctrl+banana", "ctrl+y"],
+        "app.tools.expand": "ctrl+y",
+        "tui.select.up": "ctrl+k",
+        "app.session.resume": "ctrl+r",
+      },
+      "/home/u/.pig/agent/keybindings.json",
+    );
+    expect(warnings).toEqual([
+      '/home/u/.pig/agent/keybindings.json: unknown action "app.nonsense"',
+      '/home/u/.pig/agent/keybindings.json: "app.model.select" must be a key or a list of keys',
+      '/home/u/.pig/agent/keybindings.json: "app.thinking.toggle": "ctrl+banana": unknown key "banana"',
+      '/home/u/.pig/agent/keybindings.json: "app.tools.expand": ctrl+y is already bound to app.thinking.toggle',
+    ]);
+    expect(bindings.actionFor("ctrl+l")).toBe("app.model.select");
+    expect(bindings.actionFor("ctrl+y")).toBe("app.thinking.toggle");
+    expect(bindings.actionFor("ctrl+k")).toBe("tui.editor.deleteToLineEnd");
+  });
+
+  test("a file that is not an object keeps the defaults", () => {
+    const { bindings, warnings } = resolveKeybindings(["enter"], "kb.json");
+    expect(warnings).toEqual(["kb.json: expected an object of action ids to keys; using the default keys"]);
+    expect(bindings.actionFor("enter")).toBe("tui.input.submit");
+  });
+});
+
+describe("loadKeybindings", () => {
+  test("no file: the defaults, no warnings", () => {
+    const dir = tempDir();
+    const { bindings, warnings } = loadKeybindings(dir);
+    expect(warnings).toEqual([]);
+    expect(bindings.keysFor("tui.input.submit")).toEqual(KeyBindings.defaults().keysFor("tui.input.submit"));
+  });
+  test("broken JSON: the defaults and a warning naming the file", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "keybindings.json"), '{"submit": ');
+    const { bindings, warnings } = loadKeybindings(dir);
+    expect(warnings[0]).toStartWith(`${join(dir, "keybindings.json")}: not valid JSON`);
+    expect(bindings.actionFor("enter")).toBe("tui.input.submit");
+  });
+  test("a file is read and applied", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "keybindings.json"), JSON.stringify({ "app.model.cycleBackward": "alt+p" }));
+    const { bindings, warnings } = loadKeybindings(dir);
+    expect(warnings).toEqual([]);
+    expect(bindings.actionFor("alt+p")).toBe("app.model.cycleBackward");
+  });
+});
