@@ -42,6 +42,8 @@ Resources:
   -ns, --no-skills                 Only skills given with --skill
       --prompt-template <path>     Load prompt templates (file or directory; repeatable)
   -np, --no-prompt-templates       Only templates given with --prompt-template
+      --theme <path>               Load theme files (file or directory; repeatable)
+      --no-themes                  Only themes given with --theme
   -nc, --no-context-files          Do not read AGENTS.md / CLAUDE.md
       --trust / --no-trust         Use (or skip) this project's .pig/ resources for this run
       --verbose                    Print the startup report (what was loaded) on stderr

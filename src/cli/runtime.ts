@@ -153,6 +153,8 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
       ...(args.promptTemplate ? { promptTemplates: args.promptTemplate } : {}),
       noSkills: args.noSkills ?? false,
       noPromptTemplates: args.noPromptTemplates ?? false,
+      ...(args.theme ? { themes: args.theme } : {}),
+      noThemes: args.noThemes ?? false,
       noContextFiles: args.noContextFiles ?? false,
     },
   });

@@ -1,12 +1,13 @@
 /**
  * Everything a run reads from the user's and the project's configuration, in one place:
- * context files, SYSTEM/APPEND_SYSTEM prompts, skills and prompt templates. Project resources
+ * context files, SYSTEM/APPEND_SYSTEM prompts, skills, prompt templates and theme files. Project resources
  * are only read when the project is trusted; context files load either way, as upstream.
  */
 import { homedir } from "node:os";
 import type { ContextFile } from "./context-files.ts";
 import { loadContextFiles } from "./context-files.ts";
 import { resolvePromptFiles } from "./prompt-files.ts";
+import { resolveResourcePaths } from "./resource-paths.ts";
 import type { Settings } from "./settings.ts";
 import { expandSkillCommand, loadSkills, skillsPromptBlock, type Skill } from "./skills.ts";
 import { expandPromptTemplate, loadPromptTemplates, type PromptTemplate } from "./templates.ts";
@@ -18,6 +19,8 @@ export interface ResourceFlags {
   noSkills?: boolean;
   promptTemplates?: readonly string[];
   noPromptTemplates?: boolean;
+  themes?: readonly string[];
+  noThemes?: boolean;
   noContextFiles?: boolean;
 }
 
@@ -27,6 +30,8 @@ export interface LoadedResources {
   appendPrompt?: string;
   skills: Skill[];
   templates: PromptTemplate[];
+  /** Theme files in precedence order (the interactive mode reads the one it needs). */
+  themes: string[];
   /** What went wrong while loading, each message naming its file. */
   diagnostics: { level: "warning" | "error"; message: string }[];
 }
@@ -74,7 +79,14 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
     cliPaths: [...(flags.promptTemplates ?? [])],
     includeDiscovered: !flags.noPromptTemplates,
   });
-  for (const d of [...skills.diagnostics, ...templates.diagnostics]) {
+  const themes = resolveResourcePaths("themes", {
+    ...base,
+    projectEntries: options.projectSettings.themes,
+    userEntries: options.userSettings.themes,
+    cliPaths: [...(flags.themes ?? [])],
+    includeDiscovered: !flags.noThemes,
+  });
+  for (const d of [...skills.diagnostics, ...templates.diagnostics, ...themes.diagnostics]) {
     diagnostics.push({ level: d.type === "error" ? "error" : "warning", message: d.message });
   }
   return {
@@ -83,6 +95,7 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
     ...(prompts.appendPrompt !== undefined ? { appendPrompt: prompts.appendPrompt } : {}),
     skills: skills.skills,
     templates: templates.templates,
+    themes: themes.resources.map((r) => r.path),
     diagnostics,
   };
 }

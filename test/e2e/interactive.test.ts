@@ -121,6 +121,17 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     await tmux.waitFor(/Ctrl\+S\s+send/, 5000);
   });
 
+  test("--theme loads a theme file by its name; without it the missing theme is named", async () => {
+    const files = { "ocean-theme.json": JSON.stringify({ name: "ocean", colors: { accent: "#0000ff" } }) };
+    const missing = await start(undefined, { settings: { theme: "ocean" }, files });
+    await missing.tmux.waitFor('Theme "ocean" not found; using the dark theme', 5000);
+    const found = await start(undefined, { settings: { theme: "ocean" }, files, args: ["--theme", "ocean-theme.json"] });
+    found.tmux.type("/hotkeys");
+    found.tmux.sendKeys("Enter");
+    const screen = await found.tmux.waitFor("choose a model", 5000);
+    expect(screen).not.toContain("not found");
+  });
+
   test("NO_COLOR: no colour codes in the output", async () => {
     const { tmux } = await start([{ text: "plain **answer**" }], { env: { NO_COLOR: "1" } });
     tmux.type("hi");

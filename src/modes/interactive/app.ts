@@ -4,8 +4,6 @@
  * every queued message back in the editor, `!cmd` runs a shell command, `/command` runs a
  * command. Everything the session does is shown through its event stream.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { CliArgs } from "../../cli/args.ts";
 import { createRuntime, type Runtime } from "../../cli/runtime.ts";
 import type { PromptInput } from "../prompt-input.ts";
@@ -20,7 +18,7 @@ import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slas
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
 import { statusLine } from "./render/status.ts";
-import { loadTheme, wantsColor, type Theme } from "./theme.ts";
+import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { runFirstRunWizard } from "./wizard.ts";
 
 export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
@@ -45,7 +43,7 @@ export async function runInteractive(args: CliArgs, cwd: string, initial: Prompt
 }
 
 class InteractiveApp implements InteractiveHost {
-  readonly theme: Theme;
+  theme: Theme;
   readonly keybindings: KeyBindings;
   private readonly editor: InputEditor;
   private readonly view: EventView;
@@ -58,11 +56,8 @@ class InteractiveApp implements InteractiveHost {
     private readonly args: CliArgs,
   ) {
     const settings = runtime.settings.settings;
-    // A project's themes are its resources: used only when the project is trusted.
-    const themeDirs = [join(runtime.agentDir, "themes"), ...(runtime.trusted ? [join(runtime.controller.cwd, ".pig", "themes")] : [])].filter((d) =>
-      existsSync(d),
-    );
-    const { theme, warning } = loadTheme(settings.theme, themeDirs, wantsColor(process.stdout));
+    // Theme files come from the resource resolution (a project's only when it is trusted).
+    const { theme, warning } = loadTheme(settings.theme ?? detectThemeName(), runtime.resources.themes, wantsColor(process.stdout));
     this.theme = theme;
     const keys = loadKeybindings(runtime.agentDir);
     this.keybindings = keys.bindings;
@@ -246,6 +241,13 @@ class InteractiveApp implements InteractiveHost {
   }
 
   // ── InteractiveHost ──────────────────────────────────────────────────────
+
+  applyTheme(name: string): void {
+    const { theme, warning } = loadTheme(name, this.resources.themes, wantsColor(process.stdout));
+    this.theme = theme;
+    this.view.theme = theme;
+    if (warning) this.warn(warning);
+  }
 
   print(text: string): void {
     this.editor.print(text.endsWith("\n") ? text : `${text}\n`);

@@ -32,7 +32,8 @@ export class EventView {
 
   constructor(
     private readonly out: ViewOutput,
-    private readonly theme: Theme,
+    /** Replaced when the user picks another theme; what is printed from then on uses it. */
+    public theme: Theme,
     options: { showThinking: boolean },
   ) {
     this.showThinking = options.showThinking;

@@ -29,6 +29,9 @@ export interface InteractiveHost {
   /** The keys in force (defaults with the user's keybindings.json over them). */
   readonly keybindings: KeyBindings;
 
+  /** Switches the colours at once (a missing or broken theme file is warned about; dark is used). */
+  applyTheme(name: string): void;
+
   /** Prints text above the prompt (a trailing newline is added when missing). */
   print(text: string): void;
   info(message: string): void;

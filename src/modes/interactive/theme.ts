@@ -1,10 +1,11 @@
 /**
  * Colours of the interactive mode: built-in `dark` and `light`, or a theme file in upstream's
- * format (`{name, vars?, colors: {<token>: "#rrggbb" | 0-255 | "<var>" | ""}}`) from
- * `~/.pig/agent/themes/`. Without colour (NO_COLOR, not a terminal) every token is plain text.
+ * format (`{name, vars?, colors: {<token>: "#rrggbb" | 0-255 | "<var>" | ""}}`) found by the
+ * resource resolution (`~/.pig/agent/themes/`, a trusted `.pig/themes/`, `themes` settings,
+ * `--theme`). Without colour (NO_COLOR, not a terminal) every token is plain text.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../../session/format.ts";
 
@@ -91,14 +92,37 @@ export interface ThemeChoice {
   warning?: string;
 }
 
-/** The theme named `name` (built-in or a file in `dirs`); falls back to `dark` with a warning. */
-export function loadTheme(name: string | undefined, dirs: readonly string[], color: boolean): ThemeChoice {
+/** The name a theme file goes by: its `name` field, else its file name without `.json`. */
+export function themeFileName(path: string): string {
+  try {
+    const name = (JSON.parse(readFileSync(path, "utf8")) as { name?: unknown }).name;
+    if (typeof name === "string" && name.trim()) return name;
+  } catch {
+    // Unreadable or not JSON: known by its file name; loading it reports the problem.
+  }
+  return basename(path, ".json");
+}
+
+/** The built-in names, then each theme file's name (the first file of a name wins). */
+export function themeNames(files: readonly string[]): string[] {
+  const names = ["dark", "light"];
+  for (const path of files) {
+    const name = themeFileName(path);
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * The theme named `name`: a built-in, or the first of `files` (theme files in precedence
+ * order) going by that name. Falls back to `dark` with a warning naming the file at fault.
+ */
+export function loadTheme(name: string | undefined, files: readonly string[], color: boolean): ThemeChoice {
   const wanted = name ?? "dark";
   if (wanted === "dark") return { theme: makeTheme("dark", DARK, color) };
   if (wanted === "light") return { theme: makeTheme("light", LIGHT, color) };
-  for (const dir of dirs) {
-    const path = join(dir, `${wanted}.json`);
-    if (!existsSync(path)) continue;
+  const path = files.find((file) => themeFileName(file) === wanted);
+  if (path) {
     try {
       const result = v.safeParse(ThemeFileSchema, JSON.parse(readFileSync(path, "utf8")));
       if (!result.success) return { theme: makeTheme("dark", DARK, color), warning: `${path}: ${describeIssues(result.issues)}; using the dark theme` };
@@ -108,6 +132,15 @@ export function loadTheme(name: string | undefined, dirs: readonly string[], col
     }
   }
   return { theme: makeTheme("dark", DARK, color), warning: `Theme "${wanted}" not found; using the dark theme` };
+}
+
+/**
+ * The built-in theme for a terminal when no theme is set: `light` when `COLORFGBG` (set by
+ * rxvt, Konsole, iTerm2 and others as "fg;bg") names a light background (7 or 15), else `dark`.
+ */
+export function detectThemeName(env: NodeJS.ProcessEnv = process.env): "dark" | "light" {
+  const background = env.COLORFGBG?.split(";").at(-1)?.trim();
+  return background === "7" || background === "15" ? "light" : "dark";
 }
 
 /** Whether output should be coloured: a terminal, and NO_COLOR unset. */

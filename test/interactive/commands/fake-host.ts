@@ -114,7 +114,11 @@ export class FakeHost implements InteractiveHost {
   exited = false;
   readonly theme = loadTheme("dark", [], false).theme;
   keybindings = KeyBindings.defaults();
-  readonly resources: LoadedResources = { contextFiles: [], skills: [], templates: [], diagnostics: [] };
+  readonly themesApplied: string[] = [];
+  applyTheme(name: string): void {
+    this.themesApplied.push(name);
+  }
+  resources: LoadedResources = { contextFiles: [], skills: [], templates: [], themes: [], diagnostics: [] };
 
   constructor(
     readonly runtime: TestRuntime,

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { settingsCommand, themeNames } from "../../../src/modes/interactive/commands/settings.ts";
+import { settingsCommand } from "../../../src/modes/interactive/commands/settings.ts";
+import { themeNames } from "../../../src/modes/interactive/theme.ts";
 import { makeHost } from "./fake-host.ts";
 
 const saved = (agentDir: string) => JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as Record<string, unknown>;
@@ -66,15 +67,19 @@ describe("/settings", () => {
     expect(host.text).toContain("does not support thinking levels");
   });
 
-  test("themes: the built-ins and the files in <agentDir>/themes", async () => {
+  test("themes: the built-ins and each theme file by name, the first of a name winning", async () => {
     const host = makeHost();
     mkdirSync(join(host.agentDir, "themes"));
-    writeFileSync(join(host.agentDir, "themes", "solarized.json"), "{}");
-    writeFileSync(join(host.agentDir, "themes", "notes.txt"), "");
-    expect(themeNames(host.agentDir)).toEqual(["dark", "light", "solarized"]);
+    const files = [join(host.agentDir, "themes", "solarized.json"), join(host.agentDir, "themes", "file-name.json"), join(host.agentDir, "themes", "again.json")];
+    writeFileSync(files[0]!, "{}");
+    writeFileSync(files[1]!, JSON.stringify({ name: "nord", colors: {} }));
+    writeFileSync(files[2]!, JSON.stringify({ name: "solarized", colors: {} }));
+    host.resources.themes = files;
+    expect(themeNames(files)).toEqual(["dark", "light", "solarized", "nord"]);
     host.pickAnswers = [{ label: "Theme" }, { label: "solarized" }, "cancel"];
     await settingsCommand.run(host, "");
     expect(saved(host.agentDir).theme).toBe("solarized");
+    expect(host.themesApplied).toEqual(["solarized"]);
   });
 
   test("a settings file that cannot be saved is reported", async () => {

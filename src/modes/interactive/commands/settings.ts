@@ -3,24 +3,11 @@
  * is saved to the global settings file; the menu comes back until it is closed, so several
  * things can be changed in one go.
  */
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { supportedThinkingLevels, THINKING_LEVELS } from "../../../ai/thinking.ts";
 import type { QueueMode } from "../../../agent/queue.ts";
 import type { ThinkingLevel } from "../../../session/format.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
-
-/** `dark`, `light`, and the theme files in `<agentDir>/themes` (by file name). */
-export function themeNames(agentDir: string): string[] {
-  let files: string[] = [];
-  try {
-    files = readdirSync(join(agentDir, "themes")).filter((name) => name.endsWith(".json"));
-  } catch {
-    // No themes directory: only the built-in themes.
-  }
-  const custom = files.map((name) => name.slice(0, -".json".length)).filter((name) => name !== "dark" && name !== "light");
-  return ["dark", "light", ...custom.sort()];
-}
+import { detectThemeName, themeNames } from "../theme.ts";
 
 interface Setting {
   label: string;
@@ -96,11 +83,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     label: "Theme",
-    current: (host) => host.settings.settings.theme ?? "dark",
+    current: (host) => host.settings.settings.theme ?? detectThemeName(),
     async change(host) {
-      const theme = await pickValue(host, "Theme", themeNames(host.agentDir), host.settings.settings.theme ?? "dark");
+      const theme = await pickValue(host, "Theme", themeNames(host.resources.themes), host.settings.settings.theme ?? detectThemeName());
       if (theme === undefined) return false;
       host.settings.setGlobal(["theme"], theme);
+      host.applyTheme(theme);
       return true;
     },
   },
