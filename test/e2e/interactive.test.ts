@@ -132,6 +132,39 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     expect(screen).not.toContain("not found");
   });
 
+  test("Ctrl+Z in a shell stops pig as a job; fg brings the prompt back and typing works", async () => {
+    const world = await createWorld({ llm: { script: [{ text: "back again" }] } });
+    worlds.push(world);
+    const tmux = TmuxSession.start({
+      command: ["bash", "--norc", "--noprofile", "-i"],
+      cwd: world.cwd,
+      width: 100,
+      height: 30,
+      env: { ...world.env, TERM: "xterm-256color", PS1: "shell$ " },
+    });
+    sessions.push(tmux);
+    await tmux.waitFor("shell$", 5000);
+    tmux.type(pigBinary());
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("›", 10_000);
+    tmux.sendKeys("C-z");
+    await tmux.waitFor(/Stopped.*pig/, 5000);
+    tmux.type("fg");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/fg\n.*pig/, 5000);
+    tmux.type("hello");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("back again", 10_000);
+  });
+
+  test("Ctrl+Z without a job-control shell leaves the prompt working", async () => {
+    const { tmux } = await start([{ text: "still here" }]);
+    tmux.sendKeys("C-z");
+    tmux.type("hi");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("still here", 10_000);
+  });
+
   test("NO_COLOR: no colour codes in the output", async () => {
     const { tmux } = await start([{ text: "plain **answer**" }], { env: { NO_COLOR: "1" } });
     tmux.type("hi");

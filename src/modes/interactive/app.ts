@@ -199,10 +199,29 @@ class InteractiveApp implements InteractiveHost {
     if (restored.length > 0) this.editor.prependText(`${restored.join("\n")}${this.editor.getText() ? "\n" : ""}`);
   }
 
+  /**
+   * Ctrl+Z: gives the terminal back and stops pig as a shell job. The stop takes effect before
+   * `kill` returns, so the prompt is taken back once `fg` continues pig. Without a job-control
+   * shell (pig started directly by tmux or a terminal) the kernel drops the signal and the
+   * prompt simply stays.
+   */
+  private suspendToShell(): void {
+    if (process.platform === "win32") return;
+    this.editor.suspend();
+    try {
+      process.kill(process.pid, "SIGTSTP");
+    } finally {
+      this.editor.resume();
+    }
+  }
+
   /** The app's own key actions (the editor runs the editing ones). */
   private async runAction(action: KeyAction): Promise<void> {
     try {
       switch (action) {
+        case "app.suspend":
+          this.suspendToShell();
+          break;
         case "app.model.select":
           await findCommand(this.commands, "model")?.run(this, "");
           break;

@@ -50,6 +50,7 @@ const ACTION_WORDS: readonly (readonly [KeyAction, string])[] = [
   ["app.interrupt", "abort the agent (queued messages come back to the editor)"],
   ["app.clear", "clear the editor; twice quickly to quit"],
   ["app.exit", "quit (when the editor is empty)"],
+  ["app.suspend", "suspend pig to the shell (fg brings it back)"],
   ["app.model.select", "choose a model"],
   ["app.model.cycleForward", "next model"],
   ["app.model.cycleBackward", "previous model"],

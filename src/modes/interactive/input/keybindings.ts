@@ -17,6 +17,7 @@ export const DEFAULT_KEYBINDINGS = {
   "app.interrupt": ["escape"],
   "app.clear": ["ctrl+c"],
   "app.exit": ["ctrl+d"],
+  "app.suspend": ["ctrl+z"],
   "app.model.select": ["ctrl+l"],
   "app.model.cycleForward": ["ctrl+p"],
   "app.model.cycleBackward": ["ctrl+shift+p"],
@@ -55,6 +56,7 @@ const LEGACY_NAMES: Readonly<Record<string, KeyAction>> = {
   interrupt: "app.interrupt",
   clear: "app.clear",
   exit: "app.exit",
+  suspend: "app.suspend",
   selectModel: "app.model.select",
   cycleModelForward: "app.model.cycleForward",
   cycleModelBackward: "app.model.cycleBackward",
@@ -82,11 +84,10 @@ const LEGACY_NAMES: Readonly<Record<string, KeyAction>> = {
 
 /**
  * Ids upstream knows for screens and features pig's prompt does not have (pickers, the tree
- * view, undo, image paste, suspend): accepted without complaint, so one file serves both.
+ * view, undo, image paste): accepted without complaint, so one file serves both.
  */
 const FOREIGN_PREFIXES = ["tui.select.", "app.session.", "app.tree.", "app.models."];
 const FOREIGN_IDS = new Set([
-  "app.suspend",
   "app.clipboard.pasteImage",
   "tui.editor.undo",
   "tui.editor.yankPop",
@@ -95,7 +96,6 @@ const FOREIGN_IDS = new Set([
   "tui.editor.pageUp",
   "tui.editor.pageDown",
   "tui.input.copy",
-  "suspend",
   "pasteImage",
   "undo",
   "yankPop",
