@@ -5,7 +5,7 @@ export interface HeaderReader {
   get(name: string): string | null;
 }
 
-const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
+const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
 
 /**
  * The requested wait in ms: `retry-after-ms`, else `retry-after` as seconds or an HTTP date
@@ -24,6 +24,8 @@ export function retryAfterMs(headers: HeaderReader | null | undefined, now = Dat
     const seconds = Number.parseFloat(after);
     return seconds >= 0 ? seconds * 1000 : undefined;
   }
+  // An HTTP date always has letters (day and month names); anything else is noise.
+  if (!/[a-z]/i.test(after)) return undefined;
   const date = Date.parse(after);
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }

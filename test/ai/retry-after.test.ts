@@ -11,6 +11,10 @@ describe("retryAfterMs", () => {
   test("retry-after in seconds, fractional allowed", () => {
     expect(retryAfterMs(headers({ "retry-after": "2" }), now)).toBe(2000);
     expect(retryAfterMs(headers({ "retry-after": " 0.5 " }), now)).toBe(500);
+    expect(retryAfterMs(headers({ "retry-after": ".5" }), now)).toBe(500);
+    expect(retryAfterMs(headers({ "retry-after": "5." }), now)).toBe(5000);
+    expect(retryAfterMs(headers({ "retry-after": "+5" }), now)).toBe(5000);
+    expect(retryAfterMs(headers({ "retry-after-ms": ".25" }), now)).toBe(0.25);
   });
   test("retry-after as an HTTP date, past dates mean now", () => {
     expect(retryAfterMs(headers({ "retry-after": "Thu, 01 Jan 2026 00:00:30 GMT" }), now)).toBe(30_000);
@@ -21,6 +25,7 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs(headers({ "retry-after": "soon" }), now)).toBeUndefined();
     expect(retryAfterMs(headers({ "retry-after": "-5" }), now)).toBeUndefined();
     expect(retryAfterMs(headers({ "retry-after": "" }), now)).toBeUndefined();
+    expect(retryAfterMs(headers({ "retry-after": "1,5" }), now)).toBeUndefined();
     expect(retryAfterMs(headers({ "retry-after-ms": "abc", "retry-after": "3" }), now)).toBe(3000);
     expect(retryAfterMs(undefined, now)).toBeUndefined();
   });

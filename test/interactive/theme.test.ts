@@ -37,6 +37,14 @@ describe("loadTheme", () => {
     expect(themeNames([first, second])).toEqual(["dark", "light", "same"]);
   });
 
+  test("a file name still finds a theme whose name field differs", () => {
+    const dir = tempDir();
+    const path = themeFile(dir, "old-name.json", { name: "new-name", colors: { accent: "#010203" } });
+    const { theme, warning } = loadTheme("old-name", [path], true);
+    expect(warning).toBeUndefined();
+    expect(theme.name).toBe("new-name");
+  });
+
   test("a broken file falls back to dark with a warning naming it; an unknown name is named too", () => {
     const dir = tempDir();
     const broken = themeFile(dir, "broken.json", { name: "broken", colors: "red" });

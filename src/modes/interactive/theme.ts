@@ -121,7 +121,8 @@ export function loadTheme(name: string | undefined, files: readonly string[], co
   const wanted = name ?? "dark";
   if (wanted === "dark") return { theme: makeTheme("dark", DARK, color) };
   if (wanted === "light") return { theme: makeTheme("light", LIGHT, color) };
-  const path = files.find((file) => themeFileName(file) === wanted);
+  // By `name` field first; a file name still works (older settings saved those).
+  const path = files.find((file) => themeFileName(file) === wanted) ?? files.find((file) => basename(file, ".json") === wanted);
   if (path) {
     try {
       const result = v.safeParse(ThemeFileSchema, JSON.parse(readFileSync(path, "utf8")));

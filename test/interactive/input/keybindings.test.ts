@@ -13,6 +13,9 @@ describe("normalizeKey", () => {
     expect(normalizeKey("ctrl+return")).toEqual({ key: "ctrl+enter" });
     expect(normalizeKey("PageUp")).toEqual({ key: "pageup" });
     expect(normalizeKey("f12")).toEqual({ key: "f12" });
+    expect(normalizeKey("alt+A")).toEqual({ key: "alt+shift+a" });
+    expect(normalizeKey("ctrl + s")).toEqual({ key: "ctrl+s" });
+    expect(normalizeKey("ctrl+space")).toEqual({ key: "ctrl+space" });
     expect(normalizeKey("ctrl++")).toEqual({ key: "ctrl++" });
     expect(normalizeKey("ctrl+]")).toEqual({ key: "ctrl+]" });
   });
@@ -21,6 +24,12 @@ describe("normalizeKey", () => {
     expect(normalizeKey("ctrl+banana")).toEqual({ error: expect.stringContaining('unknown key "banana"') });
     expect(normalizeKey("super+k")).toEqual({ error: expect.stringContaining("super+") });
     expect(normalizeKey("")).toEqual({ error: expect.stringContaining("unknown key") });
+    expect(normalizeKey("f13")).toEqual({ error: expect.stringContaining('unknown key "f13"') });
+  });
+  test("keys that are typed as text are refused", () => {
+    for (const key of ["a", "+", "shift+a", "space", "shift+space", "A"]) {
+      expect(normalizeKey(key)).toEqual({ error: expect.stringContaining("needs ctrl+ or alt+") });
+    }
   });
 });
 

@@ -96,6 +96,17 @@ const FOREIGN_IDS = new Set([
   "tui.editor.pageUp",
   "tui.editor.pageDown",
   "tui.input.copy",
+  "app.message.copy",
+  "toggleSessionNamedFilter",
+  "toggleSessionPath",
+  "toggleSessionSort",
+  "renameSession",
+  "deleteSession",
+  "deleteSessionNoninvasive",
+  "treeFoldOrUp",
+  "treeUnfoldOrDown",
+  "treeEditLabel",
+  "treeToggleLabelTimestamp",
   "pasteImage",
   "undo",
   "yankPop",
@@ -138,23 +149,31 @@ const MODIFIERS = ["ctrl", "alt", "shift"] as const;
 
 /**
  * A key as the decoder names it (`ctrl+alt+shift+name`, modifiers in that order, lower case),
- * or a reason it cannot be one.
+ * or a reason it can never arrive as a key press. A capital letter means Shift with it.
  */
 export function normalizeKey(text: string): { key: string } | { error: string } {
-  const parts = text.trim().toLowerCase().split("+");
+  let parts = text.split("+").map((p) => p.trim());
   // "ctrl++" and "+" name the plus key.
-  if (parts.length > 1 && parts.at(-1) === "" && parts.at(-2) === "") parts.splice(-2, 2, "+");
-  else if (text.trim() === "+") parts.splice(0, parts.length, "+");
-  const name = KEY_SYNONYMS[parts.at(-1) ?? ""] ?? parts.at(-1) ?? "";
-  const mods = new Set<string>();
-  for (const mod of parts.slice(0, -1)) {
+  if (parts.length > 1 && parts.at(-1) === "" && parts.at(-2) === "") parts = [...parts.slice(0, -2), "+"];
+  const last = parts.at(-1) ?? "";
+  const mods = new Set<string>(/^[A-Z]$/.test(last) ? ["shift"] : []);
+  for (const raw of parts.slice(0, -1)) {
+    const mod = raw.toLowerCase();
     if (mod === "super" || mod === "cmd" || mod === "meta")
       return { error: `"${text}": ${mod}+ keys are not reported by terminals without the kitty keyboard protocol` };
-    if (!(MODIFIERS as readonly string[]).includes(mod)) return { error: `"${text}": unknown modifier "${mod}" (use ctrl, alt, shift)` };
+    if (!(MODIFIERS as readonly string[]).includes(mod)) return { error: `"${text}": unknown modifier "${raw}" (use ctrl, alt, shift)` };
     mods.add(mod);
   }
-  const valid = NAMED_KEYS.has(name) || /^f([1-9]|1[0-9]|20)$/.test(name) || [...name].length === 1;
-  if (!valid || name === "") return { error: `"${text}": unknown key "${name}"` };
+  const lower = last.toLowerCase();
+  const name = KEY_SYNONYMS[lower] ?? lower;
+  const printable = [...name].length === 1 || name === "space";
+  if (!(NAMED_KEYS.has(name) || /^f([1-9]|1[0-2])$/.test(name) || printable) || name === "") {
+    return { error: `"${text}": unknown key "${last}"` };
+  }
+  // Typed characters (with or without Shift) are text, never key presses.
+  if (printable && !mods.has("ctrl") && !mods.has("alt")) {
+    return { error: `"${text}": a character key needs ctrl+ or alt+ (without them it is typed as text)` };
+  }
   return { key: `${MODIFIERS.filter((m) => mods.has(m)).map((m) => `${m}+`).join("")}${name}` };
 }
 
