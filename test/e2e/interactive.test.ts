@@ -259,6 +259,27 @@ describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
     expect(last).toContain("and today");
   });
 
+  test("two quick Escapes on an empty prompt open /tree, or /fork with doubleEscapeAction", async () => {
+    const tree = await start(undefined);
+    tree.tmux.type("question one");
+    tree.tmux.sendKeys("Enter");
+    await tree.tmux.waitFor(/↑\d/, 10_000);
+    tree.tmux.sendKeys("Escape", "Escape");
+    await tree.tmux.waitFor("Go to (• marks the current branch)", 5000);
+
+    const fork = await start(undefined, { settings: { doubleEscapeAction: "fork" } });
+    fork.tmux.type("question one");
+    fork.tmux.sendKeys("Enter");
+    await fork.tmux.waitFor(/↑\d/, 10_000);
+    fork.tmux.type("draft");
+    fork.tmux.sendKeys("Escape", "Escape");
+    await Bun.sleep(300);
+    expect(fork.tmux.capture()).not.toContain("Fork from which message?");
+    fork.tmux.sendKeys("C-u");
+    fork.tmux.sendKeys("Escape", "Escape");
+    await fork.tmux.waitFor("Fork from which message?", 5000);
+  });
+
   test("/tree: go back to the first question and continue on a new branch", async () => {
     const { tmux, world } = await start(undefined, { settings: { branchSummary: { skipPrompt: true } } });
     tmux.type("question one");

@@ -15,11 +15,15 @@ import { argumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
 import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slashCommandProvider, type SubmitKind } from "./input/index.ts";
+import { settingsDefaults } from "../../resources/settings.ts";
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { runFirstRunWizard } from "./wizard.ts";
+
+/** Two Escapes within this many ms on an idle, empty prompt run `doubleEscapeAction`. */
+const DOUBLE_ESCAPE_MS = 500;
 
 export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
   const color = wantsColor(process.stdout);
@@ -188,13 +192,19 @@ class InteractiveApp implements InteractiveHost {
     }
   }
 
-  /** Escape: stop whatever runs; queued messages go back into the editor, before the draft. */
+  /**
+   * Escape: stop whatever runs; queued messages go back into the editor, before the draft.
+   * When nothing runs, two quick Escapes on an empty prompt run `doubleEscapeAction` (/tree or /fork).
+   */
   private async escape(): Promise<void> {
     if (this.busyBash) {
       this.controller.abortBash();
       return;
     }
-    if (!this.session.isStreaming && !this.session.compactor.isCompacting) return;
+    if (!this.session.isStreaming && !this.session.compactor.isCompacting) {
+      await this.idleEscape();
+      return;
+    }
     const restored = await this.session.abort();
     if (restored.length > 0) this.editor.prependText(`${restored.join("\n")}${this.editor.getText() ? "\n" : ""}`);
   }
@@ -213,6 +223,17 @@ class InteractiveApp implements InteractiveHost {
     } finally {
       this.editor.resume();
     }
+  }
+
+  private lastIdleEscape: number | undefined;
+
+  private async idleEscape(): Promise<void> {
+    const now = Date.now();
+    const double = this.lastIdleEscape !== undefined && now - this.lastIdleEscape <= DOUBLE_ESCAPE_MS;
+    this.lastIdleEscape = this.editor.getText() === "" && !double ? now : undefined;
+    if (!double || this.editor.getText() !== "") return;
+    const action = this.settings.settings.doubleEscapeAction ?? settingsDefaults.doubleEscapeAction;
+    if (action !== "none") await findCommand(this.commands, action)?.run(this, "");
   }
 
   /** The app's own key actions (the editor runs the editing ones). */
