@@ -1,14 +1,18 @@
-/** `/export [file]`: the session as a self-contained HTML page (default name in the working directory). */
-import { writeFileSync } from "node:fs";
+/**
+ * `/export [file]`: the session as a self-contained HTML page (default name in the working
+ * directory), or with a `.jsonl` name the current branch as a session file of its own.
+ */
+import { existsSync, writeFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { defaultExportName, exportSessionHtml } from "../../../export/html.ts";
+import { exportBranchJsonl } from "../../../session/export-jsonl.ts";
 import type { SlashCommand } from "../host.ts";
 import { messageOf } from "./format.ts";
 
 export const exportCommand: SlashCommand = {
   name: "export",
-  description: "Export the session to an HTML file",
-  argumentHint: "[file.html]",
+  description: "Export the session to an HTML file (or the current branch to a .jsonl session file)",
+  argumentHint: "[file.html | file.jsonl]",
   async run(host, args) {
     const store = host.controller.session.store;
     if (!store.path) {
@@ -21,8 +25,14 @@ export const exportCommand: SlashCommand = {
     }
     const target = args.trim() || defaultExportName(store.path);
     const path = isAbsolute(target) ? target : resolve(host.cwd, target);
+    const jsonl = path.endsWith(".jsonl");
+    // A session file is never replaced by an export (it may be this very session, or another).
+    if (jsonl && existsSync(path)) {
+      host.error(`Cannot export: ${path} already exists. Choose another name.`);
+      return;
+    }
     try {
-      writeFileSync(path, exportSessionHtml(store));
+      writeFileSync(path, jsonl ? exportBranchJsonl(store) : exportSessionHtml(store), jsonl ? { flag: "wx" } : {});
     } catch (error) {
       host.error(`Could not write ${path}: ${messageOf(error)}`);
       return;

@@ -9,6 +9,7 @@ import { copyCommand } from "./copy.ts";
 import { exportCommand } from "./export.ts";
 import { messageOf } from "./format.ts";
 import { hotkeysCommand, sessionCommand } from "./info.ts";
+import { importCommand } from "./import.ts";
 import { modelCommand } from "./model.ts";
 import { resumeCommand } from "./resume.ts";
 import { cloneCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
@@ -47,6 +48,7 @@ export function builtinCommands(): SlashCommand[] {
     compactCommand,
     copyCommand,
     exportCommand,
+    importCommand,
     reloadCommand,
     hotkeysCommand,
     quitCommand,

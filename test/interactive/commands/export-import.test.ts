@@ -1,0 +1,102 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { exportCommand } from "../../../src/modes/interactive/commands/export.ts";
+import { importCommand } from "../../../src/modes/interactive/commands/import.ts";
+import { SessionStore } from "../../../src/session/store.ts";
+import { tempDir } from "../../helpers/tmp.ts";
+import { makeHost } from "./fake-host.ts";
+
+/** A session with two branches: one → two, and one → three (the current one). */
+async function branchedHost() {
+  const host = makeHost();
+  const session = host.controller.session;
+  await session.prompt("one");
+  const firstAnswer = session.store.leafId!;
+  await session.prompt("two");
+  host.controller.session.store.branch(firstAnswer);
+  host.controller.session.reloadContext();
+  await session.prompt("three");
+  return host;
+}
+
+describe("/export file.jsonl", () => {
+  test("the current branch, lines as stored, under a new header with the same id", async () => {
+    const host = await branchedHost();
+    const store = host.controller.session.store;
+    const out = join(tempDir(), "branch.jsonl");
+    await exportCommand.run(host, out);
+    expect(host.text).toContain(`info: Exported to ${out}`);
+    const lines = readFileSync(out, "utf8").trimEnd().split("\n");
+    const header = JSON.parse(lines[0]!);
+    expect(header.id).toBe(store.sessionId);
+    expect(header.parentSession).toBeUndefined();
+    const original = readFileSync(store.path!, "utf8").trimEnd().split("\n");
+    const branch = store.branchRecords();
+    expect(lines.slice(1)).toEqual(branch.map((r) => store.serializeEntry(r.id)!));
+    for (const line of lines.slice(1)) expect(original).toContain(line);
+    expect(lines.join("\n")).not.toContain('"two"');
+    const reopened = SessionStore.open(out);
+    expect(reopened.buildContext().messages).toEqual(store.buildContext().messages);
+    reopened.close();
+  });
+
+  test("never replaces an existing file", async () => {
+    const host = await branchedHost();
+    const out = join(tempDir(), "taken.jsonl");
+    writeFileSync(out, "mine\n");
+    await exportCommand.run(host, out);
+    expect(host.text).toContain(`error: Cannot export: ${out} already exists`);
+    expect(readFileSync(out, "utf8")).toBe("mine\n");
+  });
+});
+
+describe("/import", () => {
+  async function exported() {
+    const source = await branchedHost();
+    const file = join(tempDir(), "2026-01-01T00-00-00-000Z_imported.jsonl");
+    await exportCommand.run(source, file);
+    return { file, id: source.controller.session.store.sessionId };
+  }
+
+  test("copies the file into the session directory and continues it", async () => {
+    const { file, id } = await exported();
+    const host = makeHost();
+    await importCommand.run(host, file);
+    const dest = join(host.sessionDir!, basename(file));
+    expect(host.text).toContain(`info: Imported ${file} as ${dest}`);
+    expect(host.controller.session.store.path).toBe(dest);
+    expect(host.controller.session.store.sessionId).toBe(id);
+    expect(readFileSync(dest, "utf8")).toBe(readFileSync(file, "utf8"));
+    expect(host.changes).toBeGreaterThan(0);
+  });
+
+  test("the same file already imported is opened again; a different one of that name is refused", async () => {
+    const { file } = await exported();
+    const host = makeHost();
+    await importCommand.run(host, file);
+    await importCommand.run(host, file);
+    expect(host.text).not.toContain("error:");
+    const other = join(tempDir(), basename(file));
+    writeFileSync(other, `${readFileSync(file, "utf8")}`.replace('"one"', '"uno"'));
+    await importCommand.run(host, other);
+    expect(host.text).toContain("already exists with different content");
+    expect(readFileSync(join(host.sessionDir!, basename(file)), "utf8")).toBe(readFileSync(file, "utf8"));
+  });
+
+  test("a missing or broken file and a run without sessions are errors; nothing is copied", async () => {
+    const host = makeHost();
+    await importCommand.run(host, "");
+    expect(host.text).toContain("error: Usage: /import <file.jsonl>");
+    await importCommand.run(host, join(tempDir(), "nope.jsonl"));
+    expect(host.text).toContain("error: No such file:");
+    const broken = join(tempDir(), "broken.jsonl");
+    writeFileSync(broken, "this is not a session\n");
+    await importCommand.run(host, broken);
+    expect(host.text).toContain(`error: Cannot import ${broken}:`);
+    expect(existsSync(join(host.sessionDir!, "broken.jsonl"))).toBe(false);
+    const memory = makeHost({ inMemory: true, noSessionDir: true });
+    await importCommand.run(memory, broken);
+    expect(memory.text).toContain("error: Cannot import: sessions are not saved in this run (--no-session).");
+  });
+});
