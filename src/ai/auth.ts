@@ -3,7 +3,7 @@
  * provider's environment variable, then `models.json`. `models.json` values may name an
  * environment variable or, with a leading `!`, a shell command whose output is the key.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../session/format.ts";
@@ -32,13 +32,32 @@ export function readAuthFile(path: string): AuthFile {
   return result.output;
 }
 
-/** Stores an API key for `provider` in `auth.json` (mode 0600, directory 0700). */
+/** Writes `auth.json` whole through a temp file (mode 0600, directory 0700), so a reader never sees half a file. */
+function writeAuthFile(path: string, auth: AuthFile): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.tmp-${process.pid}`;
+  try {
+    writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, path);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** Stores an API key for `provider` in `auth.json`, keeping every other entry. */
 export function saveApiKey(path: string, provider: string, key: string): void {
   const current = readAuthFile(path);
   current[provider] = { type: "api_key", key };
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(current, null, 2)}\n`, { mode: 0o600 });
-  if ((statSync(path).mode & 0o777) !== 0o600) chmodSync(path, 0o600);
+  writeAuthFile(path, current);
+}
+
+/** Removes `provider`'s entry from `auth.json`; false when it had none. */
+export function removeAuthEntry(path: string, provider: string): boolean {
+  const current = readAuthFile(path);
+  if (!Object.hasOwn(current, provider)) return false;
+  delete current[provider];
+  writeAuthFile(path, current);
+  return true;
 }
 
 /**

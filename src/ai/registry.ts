@@ -18,7 +18,9 @@ export class ModelRegistry {
   /** Why `models.json` or `auth.json` was ignored, if it was. */
   readonly errors: string[] = [];
   private readonly file: ModelsFile | undefined;
-  private readonly auth: AuthFile;
+  private auth: AuthFile = {};
+  /** `<agentDir>/auth.json`. */
+  readonly authPath: string;
   private readonly env: NodeJS.ProcessEnv;
   private cliKey: { provider: string; key: string } | undefined;
 
@@ -36,13 +38,22 @@ export class ModelRegistry {
     }
     this.file = file;
     this.models = models;
-    let auth: AuthFile = {};
+    this.authPath = join(options.agentDir, "auth.json");
     try {
-      auth = readAuthFile(join(options.agentDir, "auth.json"));
+      this.auth = readAuthFile(this.authPath);
     } catch (error) {
       this.errors.push((error as Error).message);
     }
-    this.auth = auth;
+  }
+
+  /** Reads `auth.json` again (after /login or /logout); throws when it cannot be read. */
+  reloadAuth(): void {
+    this.auth = readAuthFile(this.authPath);
+  }
+
+  /** Providers with an entry in `auth.json`. */
+  storedAuthProviders(): string[] {
+    return Object.keys(this.auth);
   }
 
   get providers(): Set<string> {

@@ -10,6 +10,7 @@ import { exportCommand } from "./export.ts";
 import { messageOf } from "./format.ts";
 import { hotkeysCommand, sessionCommand } from "./info.ts";
 import { importCommand } from "./import.ts";
+import { loginCommand, logoutCommand } from "./auth.ts";
 import { modelCommand } from "./model.ts";
 import { resumeCommand } from "./resume.ts";
 import { cloneCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
@@ -49,6 +50,8 @@ export function builtinCommands(): SlashCommand[] {
     copyCommand,
     exportCommand,
     importCommand,
+    loginCommand,
+    logoutCommand,
     reloadCommand,
     hotkeysCommand,
     quitCommand,
