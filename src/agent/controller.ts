@@ -177,6 +177,16 @@ export class SessionController {
     this.options.settings.setGlobal(["defaultModel"], model.id);
   }
 
+  /** The models Ctrl+P goes through (`--models` / `enabledModels`); empty: every available model. */
+  get scopedModels(): readonly Model[] {
+    return this.options.scopedModels ?? [];
+  }
+
+  /** Replaces the cycling list for this session (`/scoped-models`). */
+  setScopedModels(models: readonly Model[]): void {
+    this.options.scopedModels = [...models];
+  }
+
   /** The next (or previous) model of the scoped list (or of every available model); null with fewer than two. */
   cycleModel(direction: "forward" | "backward" = "forward"): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | null {
     const scoped = this.options.scopedModels && this.options.scopedModels.length > 0;

@@ -165,6 +165,22 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     await tmux.waitFor("still here", 10_000);
   });
 
+  test("/scoped-models: Tab selects, Enter applies, Ctrl+P then stays on the chosen model", async () => {
+    const { tmux } = await start(undefined);
+    tmux.type("/scoped-models");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Models to cycle with Ctrl+P", 5000);
+    tmux.type("reasoner");
+    await tmux.waitFor(/fake\/fake-reasoner/, 5000);
+    tmux.sendKeys("Tab");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Save this as enabledModels", 5000);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Ctrl+P cycles through 1 model.", 5000);
+    tmux.sendKeys("C-p");
+    await tmux.waitFor("Only one model is available.", 5000);
+  });
+
   test("NO_COLOR: no colour codes in the output", async () => {
     const { tmux } = await start([{ text: "plain **answer**" }], { env: { NO_COLOR: "1" } });
     tmux.type("hi");

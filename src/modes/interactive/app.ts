@@ -9,7 +9,7 @@ import { createRuntime, type Runtime } from "../../cli/runtime.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { findCommand, parseSlash } from "./commands/dispatch.ts";
-import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
+import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
 import { listSessions } from "../../session/catalog.ts";
 import { argumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
@@ -319,6 +319,9 @@ class InteractiveApp implements InteractiveHost {
 
   pick<T>(message: string, options: { value: T; label: string; hint?: string }[], config?: { search?: boolean; initial?: T }) {
     return this.dialog(() => pickDialog(message, options, config));
+  }
+  pickMany<T>(message: string, options: { value: T; label: string; hint?: string }[], initial: readonly T[]) {
+    return this.dialog(() => pickManyDialog(message, options, initial));
   }
   confirm(message: string, initial?: boolean) {
     return this.dialog(() => confirmDialog(message, initial));

@@ -3,7 +3,7 @@
  * Ctrl+C) answers undefined, or false for a confirmation, never throws. The caller suspends
  * the prompt editor around them: these take the terminal while they are open.
  */
-import { autocomplete, confirm, isCancel, password, select, text } from "@clack/prompts";
+import { autocomplete, autocompleteMultiselect, confirm, isCancel, password, select, text } from "@clack/prompts";
 import type { Readable, Writable } from "node:stream";
 import type { PickOption } from "./host.ts";
 
@@ -26,6 +26,8 @@ export function optionMatches(search: string, option: { label?: string; hint?: s
 
 export interface Dialogs {
   pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T }): Promise<T | undefined>;
+  /** Several options (Space toggles, type to filter, Enter accepts); undefined when cancelled. */
+  pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean): Promise<boolean>;
   ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }): Promise<string | undefined>;
 }
@@ -43,6 +45,22 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
       const answer = config.search ? await autocomplete<number>({ ...common, filter: optionMatches }) : await select<number>(common);
       if (isCancel(answer)) return undefined;
       return options[answer]?.value;
+    },
+    async pickMany(message, options, initial) {
+      if (options.length === 0) return [];
+      const items = options.map((option, index) => ({ value: index, label: option.label, ...(option.hint ? { hint: option.hint } : {}) }));
+      const initialValues = options.flatMap((option, index) => (initial.includes(option.value) ? [index] : []));
+      const answer = await autocompleteMultiselect<number>({
+        ...io,
+        message,
+        options: items,
+        initialValues,
+        required: false,
+        maxItems: MAX_ITEMS,
+        filter: optionMatches,
+      });
+      if (isCancel(answer)) return undefined;
+      return answer.map((index) => options[index]!.value);
     },
     async confirm(message, initial) {
       const answer = await confirm({ ...io, message, ...(initial !== undefined ? { initialValue: initial } : {}) });
@@ -66,5 +84,6 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
 const terminal = createDialogs();
 
 export const pickDialog: Dialogs["pick"] = (message, options, config) => terminal.pick(message, options, config);
+export const pickManyDialog: Dialogs["pickMany"] = (message, options, initial) => terminal.pickMany(message, options, initial);
 export const confirmDialog: Dialogs["confirm"] = (message, initial) => terminal.confirm(message, initial);
 export const askDialog: Dialogs["ask"] = (message, config) => terminal.ask(message, config);

@@ -44,6 +44,8 @@ export interface InteractiveHost {
 
   /** A list to choose from (type to filter when `search`); undefined when cancelled. */
   pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T }): Promise<T | undefined>;
+  /** Several of a list (`initial` selected at first); undefined when cancelled. */
+  pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean): Promise<boolean>;
   /** A line of text (`mask` hides it, for keys); undefined when cancelled. */
   ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }): Promise<string | undefined>;

@@ -177,6 +177,16 @@ export class FakeHost implements InteractiveHost {
     if (!found) throw new Error(`no option ${JSON.stringify(answer)} in "${message}": ${options.map((o) => o.label).join(" | ")}`);
     return found.value;
   }
+  /** Answers for pickMany: the values chosen, or "cancel". */
+  pickManyAnswers: (unknown[] | "cancel")[] = [];
+  readonly pickManyCalls: { message: string; options: PickOption<unknown>[]; initial: readonly unknown[] }[] = [];
+  async pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined> {
+    this.pickManyCalls.push({ message, options: options as PickOption<unknown>[], initial });
+    const answer = this.pickManyAnswers.shift();
+    if (answer === undefined) throw new Error(`unexpected pickMany: ${message}`);
+    if (answer === "cancel") return undefined;
+    return options.filter((o) => answer.some((a) => JSON.stringify(a) === JSON.stringify(o.value))).map((o) => o.value);
+  }
   async confirm(message: string, _initial?: boolean): Promise<boolean> {
     this.confirms.push(message);
     const answer = this.confirmAnswers.shift();

@@ -11,6 +11,7 @@ import { messageOf } from "./format.ts";
 import { hotkeysCommand, sessionCommand } from "./info.ts";
 import { importCommand } from "./import.ts";
 import { loginCommand, logoutCommand } from "./auth.ts";
+import { scopedModelsCommand } from "./scoped-models.ts";
 import { modelCommand } from "./model.ts";
 import { resumeCommand } from "./resume.ts";
 import { cloneCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
@@ -51,6 +52,7 @@ export function builtinCommands(): SlashCommand[] {
     exportCommand,
     importCommand,
     loginCommand,
+    scopedModelsCommand,
     logoutCommand,
     reloadCommand,
     hotkeysCommand,
