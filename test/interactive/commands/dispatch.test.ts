@@ -38,7 +38,7 @@ describe("findCommand", () => {
     const names = commands.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
     for (const command of commands) expect(command.description.length).toBeGreaterThan(0);
-    expect(names).toEqual(expect.arrayContaining(["model", "settings", "resume", "new", "name", "session", "tree", "fork", "clone", "label", "compact", "copy", "export", "import", "login", "logout", "scoped-models", "reload", "hotkeys", "quit"]));
+    expect(names).toEqual(expect.arrayContaining(["model", "settings", "resume", "new", "name", "session", "tree", "fork", "clone", "label", "compact", "copy", "export", "import", "share", "login", "logout", "scoped-models", "reload", "hotkeys", "quit"]));
   });
 
   test("a failing command reports its error instead of throwing", async () => {

@@ -12,6 +12,7 @@ import { hotkeysCommand, sessionCommand } from "./info.ts";
 import { importCommand } from "./import.ts";
 import { loginCommand, logoutCommand } from "./auth.ts";
 import { scopedModelsCommand } from "./scoped-models.ts";
+import { shareCommand } from "./share.ts";
 import { modelCommand } from "./model.ts";
 import { resumeCommand } from "./resume.ts";
 import { cloneCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
@@ -51,6 +52,7 @@ export function builtinCommands(): SlashCommand[] {
     copyCommand,
     exportCommand,
     importCommand,
+    shareCommand,
     loginCommand,
     scopedModelsCommand,
     logoutCommand,
