@@ -339,15 +339,29 @@ export class SessionController {
     };
   }
 
-  /** Moves to another point of the tree (see navigate.ts). */
+  private summaryAbort: AbortController | undefined;
+
+  /** Moves to another point of the tree (see navigate.ts). A summary can be stopped with `abortBranchSummary`. */
   navigateTree(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
     this.isCompacting = Boolean(options.summarize);
+    const abort = new AbortController();
+    this.summaryAbort = abort;
+    options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
     return navigateTree(this.session, targetId, {
       reserveTokens: this.settings.branchSummary?.reserveTokens ?? 16384,
       ...options,
+      signal: abort.signal,
     }).finally(() => {
       this.isCompacting = false;
+      if (this.summaryAbort === abort) this.summaryAbort = undefined;
     });
+  }
+
+  /** Stops a branch summary in progress (the move is then cancelled); false when none runs. */
+  abortBranchSummary(): boolean {
+    if (!this.summaryAbort) return false;
+    this.summaryAbort.abort();
+    return true;
   }
 
   /** `/compact`: see AgentSession.compact. */

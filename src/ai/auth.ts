@@ -3,14 +3,15 @@
  * provider's environment variable, then `models.json`. `models.json` values may name an
  * environment variable or, with a leading `!`, a shell command whose output is the key.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { describeIssues } from "../session/format.ts";
+import { withFileLock } from "../util/file-lock.ts";
 import { PROVIDER_ENV_KEYS } from "./models.ts";
 
 const AuthEntrySchema = v.union([
-  v.object({ type: v.literal("api_key"), key: v.string() }),
+  v.looseObject({ type: v.literal("api_key"), key: v.string() }),
   v.looseObject({ type: v.literal("oauth"), access: v.optional(v.string()), expires: v.optional(v.number()) }),
 ]);
 const AuthFileSchema = v.record(v.string(), AuthEntrySchema);
@@ -32,32 +33,42 @@ export function readAuthFile(path: string): AuthFile {
   return result.output;
 }
 
-/** Writes `auth.json` whole through a temp file (mode 0600, directory 0700), so a reader never sees half a file. */
-function writeAuthFile(path: string, auth: AuthFile): void {
+/**
+ * Changes `auth.json` under its lock: read, change, write whole through a temp file (mode 0600,
+ * directory 0700), so neither another pig's change nor a reader sees half a file. A symlinked
+ * file is written where the link points.
+ */
+function updateAuthFile<T>(path: string, change: (auth: AuthFile) => T): T {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.tmp-${process.pid}`;
-  try {
-    writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temp, path);
-  } finally {
-    rmSync(temp, { force: true });
-  }
+  const target = existsSync(path) ? realpathSync(path) : path;
+  return withFileLock(target, () => {
+    const auth = readAuthFile(target);
+    const result = change(auth);
+    const temp = `${target}.tmp-${process.pid}`;
+    try {
+      writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
+      renameSync(temp, target);
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    return result;
+  });
 }
 
 /** Stores an API key for `provider` in `auth.json`, keeping every other entry. */
 export function saveApiKey(path: string, provider: string, key: string): void {
-  const current = readAuthFile(path);
-  current[provider] = { type: "api_key", key };
-  writeAuthFile(path, current);
+  updateAuthFile(path, (auth) => {
+    auth[provider] = { type: "api_key", key };
+  });
 }
 
 /** Removes `provider`'s entry from `auth.json`; false when it had none. */
 export function removeAuthEntry(path: string, provider: string): boolean {
-  const current = readAuthFile(path);
-  if (!Object.hasOwn(current, provider)) return false;
-  delete current[provider];
-  writeAuthFile(path, current);
-  return true;
+  return updateAuthFile(path, (auth) => {
+    if (!Object.hasOwn(auth, provider)) return false;
+    delete auth[provider];
+    return true;
+  });
 }
 
 /**

@@ -167,7 +167,12 @@ class InteractiveApp implements InteractiveHost {
       const slash = parseSlash(text);
       const command = slash ? findCommand(this.commands, slash.name) : undefined;
       if (slash && command) {
-        await command.run(this, slash.args);
+        this.commandRunning = true;
+        try {
+          await command.run(this, slash.args);
+        } finally {
+          this.commandRunning = false;
+        }
         return;
       }
       await this.session.prompt(text);
@@ -202,7 +207,13 @@ class InteractiveApp implements InteractiveHost {
       return;
     }
     if (!this.session.isStreaming && !this.session.compactor.isCompacting) {
-      await this.idleEscape();
+      // A branch summary (/tree) is stopped; while another command works, Escape does nothing.
+      if (this.controller.abortBranchSummary() || this.commandRunning) return;
+      try {
+        await this.idleEscape();
+      } catch (error) {
+        this.error((error as Error).message);
+      }
       return;
     }
     const restored = await this.session.abort();
@@ -210,22 +221,25 @@ class InteractiveApp implements InteractiveHost {
   }
 
   /**
-   * Ctrl+Z: gives the terminal back and stops pig as a shell job. The stop takes effect before
-   * `kill` returns, so the prompt is taken back once `fg` continues pig. Without a job-control
-   * shell (pig started directly by tmux or a terminal) the kernel drops the signal and the
-   * prompt simply stays.
+   * Ctrl+Z: gives the terminal back and stops pig's process group as a shell job (a wrapper
+   * such as `bun run` and running tools stop with it; so does a request in flight). The stop
+   * takes effect before `kill` returns, so the prompt is taken back once `fg` continues pig.
+   * Without a job-control shell (pig started directly by tmux or a terminal) the kernel drops
+   * the signal and the prompt simply stays.
    */
   private suspendToShell(): void {
     if (process.platform === "win32") return;
     this.editor.suspend();
     try {
-      process.kill(process.pid, "SIGTSTP");
+      process.kill(0, "SIGTSTP");
     } finally {
       this.editor.resume();
     }
   }
 
   private lastIdleEscape: number | undefined;
+  /** A slash command is running (its dialogs may be closed while it works, e.g. a summary). */
+  private commandRunning = false;
 
   private async idleEscape(): Promise<void> {
     const now = Date.now();

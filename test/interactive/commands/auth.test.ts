@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tempDir } from "../../helpers/tmp.ts";
 import { join } from "node:path";
 import { loginCommand, logoutCommand } from "../../../src/modes/interactive/commands/auth.ts";
 import { makeHost } from "./fake-host.ts";
@@ -46,6 +47,21 @@ describe("/login and /logout", () => {
     expect(authOf(host.agentDir)).toEqual({ anthropic: { type: "api_key", key: "b" } });
     expect(host.registry.hasKey("openai")).toBe(false);
     expect(host.text).toContain("info: Removed the key for openai");
+  });
+
+  test("a symlinked auth.json is written where it points; unknown fields of entries are kept", async () => {
+    const host = makeHost();
+    const real = join(tempDir(), "real-auth.json");
+    writeFileSync(real, JSON.stringify({ openai: { type: "api_key", key: "a", note: "work account" } }));
+    symlinkSync(real, join(host.agentDir, "auth.json"));
+    host.askAnswers = ["b"];
+    await loginCommand.run(host, "anthropic");
+    expect(lstatSync(join(host.agentDir, "auth.json")).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(real, "utf8"))).toEqual({
+      openai: { type: "api_key", key: "a", note: "work account" },
+      anthropic: { type: "api_key", key: "b" },
+    });
+    expect(existsSync(`${real}.lock`)).toBe(false);
   });
 
   test("a broken auth.json is reported and left as it is", async () => {

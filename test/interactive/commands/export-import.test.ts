@@ -48,6 +48,10 @@ describe("/export file.jsonl", () => {
     await exportCommand.run(host, out);
     expect(host.text).toContain(`error: Cannot export: ${out} already exists`);
     expect(readFileSync(out, "utf8")).toBe("mine\n");
+    const upper = join(tempDir(), "TAKEN.JSONL");
+    writeFileSync(upper, "also mine\n");
+    await exportCommand.run(host, upper);
+    expect(readFileSync(upper, "utf8")).toBe("also mine\n");
   });
 });
 
@@ -67,8 +71,27 @@ describe("/import", () => {
     expect(host.text).toContain(`info: Imported ${file} as ${dest}`);
     expect(host.controller.session.store.path).toBe(dest);
     expect(host.controller.session.store.sessionId).toBe(id);
-    expect(readFileSync(dest, "utf8")).toBe(readFileSync(file, "utf8"));
+    const [header, ...entries] = readFileSync(dest, "utf8").split("\n");
+    const [sourceHeader, ...sourceEntries] = readFileSync(file, "utf8").split("\n");
+    expect(entries).toEqual(sourceEntries);
+    expect(JSON.parse(header!)).toEqual({ ...JSON.parse(sourceHeader!), cwd: host.cwd });
     expect(host.changes).toBeGreaterThan(0);
+  });
+
+  test("a session from another machine (its directory missing here) continues in this project", async () => {
+    const { file } = await exported();
+    const lines = readFileSync(file, "utf8").split("\n");
+    const header = JSON.parse(lines[0]!);
+    lines[0] = JSON.stringify({ ...header, cwd: "/home/someone-else/project-that-is-not-here", extra: { kept: true } });
+    writeFileSync(file, lines.join("\n"));
+    const host = makeHost();
+    await importCommand.run(host, file);
+    expect(host.text).not.toContain("error:");
+    expect(host.controller.session.store.cwd).toBe(host.cwd);
+    const imported = JSON.parse(readFileSync(host.controller.session.store.path!, "utf8").split("\n")[0]!);
+    expect(imported.extra).toEqual({ kept: true });
+    await host.controller.session.prompt("continue here");
+    expect(host.controller.session.store.buildContext().messages.length).toBeGreaterThan(2);
   });
 
   test("the same file already imported is opened again; a different one of that name is refused", async () => {
@@ -81,13 +104,24 @@ describe("/import", () => {
     writeFileSync(other, `${readFileSync(file, "utf8")}`.replace('"one"', '"uno"'));
     await importCommand.run(host, other);
     expect(host.text).toContain("already exists with different content");
-    expect(readFileSync(join(host.sessionDir!, basename(file)), "utf8")).toBe(readFileSync(file, "utf8"));
+    expect(readFileSync(join(host.sessionDir!, basename(file)), "utf8")).not.toContain('"uno"');
+  });
+
+  test("refused while a branch summary runs", async () => {
+    const { file } = await exported();
+    const host = makeHost();
+    host.controller.isCompacting = true;
+    await importCommand.run(host, file);
+    expect(host.text).toContain("Cannot import a session while the agent is running");
+    expect(existsSync(join(host.sessionDir!, basename(file)))).toBe(false);
   });
 
   test("a missing or broken file and a run without sessions are errors; nothing is copied", async () => {
     const host = makeHost();
     await importCommand.run(host, "");
     expect(host.text).toContain("error: Usage: /import <file.jsonl>");
+    await importCommand.run(host, join(tempDir(), "notes.txt"));
+    expect(host.text).toContain("a session file's name ends in .jsonl");
     await importCommand.run(host, join(tempDir(), "nope.jsonl"));
     expect(host.text).toContain("error: No such file:");
     const broken = join(tempDir(), "broken.jsonl");
