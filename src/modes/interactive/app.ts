@@ -72,6 +72,8 @@ class InteractiveApp implements InteractiveHost {
         argumentProvider({
           models: () => runtime.registry.available(),
           sessions: () => (runtime.sessionDir ? listSessions(runtime.sessionDir) : []),
+          providers: () => [...runtime.registry.providers],
+          storedProviders: () => runtime.registry.storedAuthProviders(),
         }),
         slashCommandProvider(() => this.completions()),
         fileMentionProvider({ cwd: runtime.controller.cwd }),

@@ -1,6 +1,6 @@
 /**
- * Tab completion of command arguments: model names after `/model `, and session names or
- * first messages after `/resume `.
+ * Tab completion of command arguments: model names after `/model `, session names or first
+ * messages after `/resume `, providers after `/login ` and (those with a stored key) `/logout `.
  */
 import type { Model } from "../../ai/types.ts";
 import type { SessionSummary } from "../../session/catalog.ts";
@@ -9,6 +9,18 @@ import type { CompletionItem, CompletionProvider } from "./input/index.ts";
 export interface ArgumentSources {
   models: () => readonly Model[];
   sessions: () => readonly SessionSummary[];
+  /** Every known provider (`/login`). */
+  providers?: () => readonly string[];
+  /** Providers with a key in auth.json (`/logout`). */
+  storedProviders?: () => readonly string[];
+}
+
+function nameItems(from: number, cursor: number, query: string, names: readonly string[]) {
+  const items: CompletionItem[] = [...names]
+    .sort()
+    .filter((name) => name.toLowerCase().includes(query))
+    .map((name) => ({ value: name, label: name }));
+  return { replaceFrom: from, replaceTo: cursor, items };
 }
 
 function argumentOf(text: string, cursor: number, command: string): { from: number; query: string } | undefined {
@@ -37,6 +49,10 @@ export function argumentProvider(sources: ArgumentSources): CompletionProvider {
         .map((title) => ({ value: title, label: title }));
       return { replaceFrom: resume.from, replaceTo: cursor, items };
     }
+    const login = argumentOf(text, cursor, "login");
+    if (login && sources.providers) return nameItems(login.from, cursor, login.query, sources.providers());
+    const logout = argumentOf(text, cursor, "logout");
+    if (logout && sources.storedProviders) return nameItems(logout.from, cursor, logout.query, sources.storedProviders());
     return undefined;
   };
 }
