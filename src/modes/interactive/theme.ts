@@ -92,15 +92,29 @@ export interface ThemeChoice {
   warning?: string;
 }
 
+/** A theme file read once: the name it goes by, and its JSON or why it could not be read. */
+interface ThemeFileRead {
+  path: string;
+  name: string;
+  json?: unknown;
+  error?: string;
+}
+
+function readThemeFile(path: string): ThemeFileRead {
+  const fileName = basename(path, ".json");
+  try {
+    const json: unknown = JSON.parse(readFileSync(path, "utf8"));
+    const name = typeof json === "object" && json !== null ? (json as { name?: unknown }).name : undefined;
+    return { path, name: typeof name === "string" && name.trim() ? name : fileName, json };
+  } catch (error) {
+    // Unreadable or not JSON: known by its file name; loading it reports the problem.
+    return { path, name: fileName, error: (error as Error).message };
+  }
+}
+
 /** The name a theme file goes by: its `name` field, else its file name without `.json`. */
 export function themeFileName(path: string): string {
-  try {
-    const name = (JSON.parse(readFileSync(path, "utf8")) as { name?: unknown }).name;
-    if (typeof name === "string" && name.trim()) return name;
-  } catch {
-    // Unreadable or not JSON: known by its file name; loading it reports the problem.
-  }
-  return basename(path, ".json");
+  return readThemeFile(path).name;
 }
 
 /** The built-in names, then each theme file's name (the first file of a name wins). */
@@ -116,23 +130,30 @@ export function themeNames(files: readonly string[]): string[] {
 /**
  * The theme named `name`: a built-in, or the first of `files` (theme files in precedence
  * order) going by that name. Falls back to `dark` with a warning naming the file at fault.
+ * Each file is read at most once.
  */
 export function loadTheme(name: string | undefined, files: readonly string[], color: boolean): ThemeChoice {
   const wanted = name ?? "dark";
   if (wanted === "dark") return { theme: makeTheme("dark", DARK, color) };
   if (wanted === "light") return { theme: makeTheme("light", LIGHT, color) };
+  const dark = (warning: string): ThemeChoice => ({ theme: makeTheme("dark", DARK, color), warning });
   // By `name` field first; a file name still works (older settings saved those).
-  const path = files.find((file) => themeFileName(file) === wanted) ?? files.find((file) => basename(file, ".json") === wanted);
-  if (path) {
-    try {
-      const result = v.safeParse(ThemeFileSchema, JSON.parse(readFileSync(path, "utf8")));
-      if (!result.success) return { theme: makeTheme("dark", DARK, color), warning: `${path}: ${describeIssues(result.issues)}; using the dark theme` };
-      return { theme: makeTheme(result.output.name, paletteOf(result.output), color) };
-    } catch (error) {
-      return { theme: makeTheme("dark", DARK, color), warning: `${path}: ${(error as Error).message}; using the dark theme` };
+  const read: ThemeFileRead[] = [];
+  let found: ThemeFileRead | undefined;
+  for (const path of files) {
+    const file = readThemeFile(path);
+    read.push(file);
+    if (file.name === wanted) {
+      found = file;
+      break;
     }
   }
-  return { theme: makeTheme("dark", DARK, color), warning: `Theme "${wanted}" not found; using the dark theme` };
+  found ??= read.find((file) => basename(file.path, ".json") === wanted);
+  if (!found) return dark(`Theme "${wanted}" not found; using the dark theme`);
+  if (found.error !== undefined) return dark(`${found.path}: ${found.error}; using the dark theme`);
+  const result = v.safeParse(ThemeFileSchema, found.json);
+  if (!result.success) return dark(`${found.path}: ${describeIssues(result.issues)}; using the dark theme`);
+  return { theme: makeTheme(result.output.name, paletteOf(result.output), color) };
 }
 
 /**
