@@ -2,7 +2,7 @@
  * `/export [file]`: the session as a self-contained HTML page (default name in the working
  * directory), or with a `.jsonl` name the current branch as a session file of its own.
  */
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { defaultExportName, exportSessionHtml } from "../../../export/html.ts";
 import { exportBranchJsonl } from "../../../session/export-jsonl.ts";
@@ -26,16 +26,17 @@ export const exportCommand: SlashCommand = {
     const target = args.trim() || defaultExportName(store.path);
     const path = isAbsolute(target) ? target : resolve(host.cwd, target);
     const jsonl = path.toLowerCase().endsWith(".jsonl");
-    // A session file is never replaced by an export (it may be this very session, or another).
-    if (jsonl && existsSync(path)) {
-      host.error(`Cannot export: ${path} already exists. Choose another name.`);
-      return;
-    }
     try {
+      // A session file is never replaced by an export (it may be this very session, or another):
+      // `wx` refuses an existing file.
       writeFileSync(path, jsonl ? exportBranchJsonl(store) : exportSessionHtml(store), jsonl ? { flag: "wx" } : {});
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+        host.error(`Cannot export: ${path} already exists. Choose another name.`);
+        return;
+      }
       // A session export that failed half-way is removed (it was created just now).
-      if (jsonl && (error as NodeJS.ErrnoException).code !== "EEXIST") rmSync(path, { force: true });
+      if (jsonl) rmSync(path, { force: true });
       host.error(`Could not write ${path}: ${messageOf(error)}`);
       return;
     }
