@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createShareCommand, type ShareDeps } from "../../../src/modes/interactive/commands/share.ts";
+import { createShareCommand, defaultShareDeps, type ShareDeps } from "../../../src/modes/interactive/commands/share.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import { makeHost } from "./fake-host.ts";
 
@@ -15,14 +15,7 @@ function fakeGh(exitCode = 0): { deps: ShareDeps; dir: string } {
       (exitCode === 0 ? `echo "https://gist.github.com/someone/abc123"\n` : `echo "HTTP 401: Bad credentials" >&2\nexit ${exitCode}\n`),
   );
   chmodSync(script, 0o755);
-  const deps: ShareDeps = {
-    which: (command) => (command === "gh" ? script : null),
-    async run(argv) {
-      const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      return { code, stdout, stderr };
-    },
-  };
+  const deps: ShareDeps = { ...defaultShareDeps, which: (command) => (command === "gh" ? script : null) };
   return { deps, dir };
 }
 

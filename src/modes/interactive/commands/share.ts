@@ -14,7 +14,8 @@ export interface ShareDeps {
   run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
-const defaultDeps: ShareDeps = {
+/** `gh` from PATH, run as a real process with its output captured. */
+export const defaultShareDeps: ShareDeps = {
   which: (command) => Bun.which(command),
   async run(argv) {
     const proc = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 60_000 });
@@ -23,7 +24,7 @@ const defaultDeps: ShareDeps = {
   },
 };
 
-export function createShareCommand(deps: ShareDeps = defaultDeps): SlashCommand {
+export function createShareCommand(deps: ShareDeps = defaultShareDeps): SlashCommand {
   return {
     name: "share",
     description: "Upload the session as a secret GitHub gist (needs gh)",
