@@ -63,16 +63,22 @@ function result(
   };
 }
 
-/** Keeps whole lines from the top. */
-export function truncateHead(content: string, limits: TruncationLimits = {}): TruncationResult {
+/** The limits in force and the content's size; `whole` is the result when it already fits. */
+function measure(content: string, limits: TruncationLimits) {
   const maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
   const totalBytes = byteLength(content);
   const lines = content.split("\n");
   const totalLines = lines.length;
-  if (totalLines <= maxLines && totalBytes <= maxBytes) {
-    return result(content, { truncatedBy: null, totalLines, totalBytes, outputLines: totalLines }, maxLines, maxBytes);
-  }
+  const fits = totalLines <= maxLines && totalBytes <= maxBytes;
+  const whole = fits ? result(content, { truncatedBy: null, totalLines, totalBytes, outputLines: totalLines }, maxLines, maxBytes) : undefined;
+  return { maxLines, maxBytes, totalBytes, lines, totalLines, whole };
+}
+
+/** Keeps whole lines from the top. */
+export function truncateHead(content: string, limits: TruncationLimits = {}): TruncationResult {
+  const { maxLines, maxBytes, totalBytes, lines, totalLines, whole } = measure(content, limits);
+  if (whole) return whole;
   if (byteLength(lines[0] ?? "") > maxBytes) {
     return result(
       "",
@@ -99,14 +105,8 @@ export function truncateHead(content: string, limits: TruncationLimits = {}): Tr
 
 /** Keeps whole lines from the bottom; a last line that alone is too big keeps its last bytes. */
 export function truncateTail(content: string, limits: TruncationLimits = {}): TruncationResult {
-  const maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
-  const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
-  const totalBytes = byteLength(content);
-  const lines = content.split("\n");
-  const totalLines = lines.length;
-  if (totalLines <= maxLines && totalBytes <= maxBytes) {
-    return result(content, { truncatedBy: null, totalLines, totalBytes, outputLines: totalLines }, maxLines, maxBytes);
-  }
+  const { maxLines, maxBytes, totalBytes, lines, totalLines, whole } = measure(content, limits);
+  if (whole) return whole;
   let used = 0;
   let start = lines.length;
   let truncatedBy: "lines" | "bytes" = "lines";
