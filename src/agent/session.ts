@@ -322,11 +322,17 @@ export class AgentSession {
    * steering first, so a UI can put them back in the editor. Resolves once the run has ended.
    */
   async abort(): Promise<string[]> {
-    const queued: QueuedMessage[] = [...this.steering.clear(), ...this.followUps.clear()];
-    if (queued.length > 0) this.emitQueue();
+    const queued = this.clearQueues();
     this.abortController?.abort();
     this.compactor.abort();
     await this.running?.catch(() => undefined);
+    return queued;
+  }
+
+  /** Empties both queues at once (steering first) and returns their texts. */
+  clearQueues(): string[] {
+    const queued: QueuedMessage[] = [...this.steering.clear(), ...this.followUps.clear()];
+    if (queued.length > 0) this.emitQueue();
     return queued.map((item) => item.text);
   }
 

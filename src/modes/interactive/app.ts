@@ -218,8 +218,15 @@ class InteractiveApp implements InteractiveHost {
       }
       return;
     }
-    const restored = await this.session.abort();
-    if (restored.length > 0) this.editor.prependText(`${restored.join("\n")}${this.editor.getText() ? "\n" : ""}`);
+    // The queued text is back in the editor before the run has wound down.
+    this.restoreQueued();
+    await this.session.abort();
+  }
+
+  /** Puts every queued message back into the editor, in order, before what is being typed. */
+  private restoreQueued(): void {
+    const queued = this.session.clearQueues();
+    if (queued.length > 0) this.editor.prependText(`${queued.join("\n")}${this.editor.getText() ? "\n" : ""}`);
   }
 
   /**
@@ -280,14 +287,9 @@ class InteractiveApp implements InteractiveHost {
         case "app.tools.expand":
           this.view.expandLast();
           break;
-        case "app.message.dequeue": {
-          const queued = [...this.session.steering.clear(), ...this.session.followUps.clear()].map((q) => q.text);
-          if (queued.length > 0) {
-            this.session.emit({ type: "queue_update", steering: [], followUp: [] });
-            this.editor.prependText(`${queued.join("\n")}${this.editor.getText() ? "\n" : ""}`);
-          }
+        case "app.message.dequeue":
+          this.restoreQueued();
           break;
-        }
         default:
           break;
       }
