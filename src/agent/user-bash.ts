@@ -3,7 +3,6 @@
  * `bashExecution` message. Output is cleaned for the model (no colour codes or control
  * characters), its tail kept, and the whole of it saved to a temp file when it is long.
  */
-import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,7 +46,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
   let rawBytes = 0;
   let logPath: string | undefined;
   const spill = (): void => {
-    logPath ??= join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+    logPath ??= join(tmpdir(), `pi-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.log`);
   };
   const outcome = await runShell({
     command: options.shellCommandPrefix ? `${options.shellCommandPrefix}\n${command}` : command,

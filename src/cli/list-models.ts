@@ -2,6 +2,7 @@
 import { ModelRegistry } from "../ai/registry.ts";
 import type { Model } from "../ai/types.ts";
 import { agentDir } from "../session/paths.ts";
+import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 function tokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n % 1_000_000 === 0 ? 0 : 1)}M`;
@@ -20,10 +21,10 @@ function matches(model: Model, search: string): boolean {
 
 export function listModels(search: string | undefined): number {
   const registry = new ModelRegistry({ agentDir: agentDir() });
-  for (const error of registry.errors) process.stderr.write(`pig: warning: ${error}\n`);
+  for (const error of registry.errors) writeStderr(`pig: warning: ${error}\n`);
   const models = registry.available().filter((m) => !search || matches(m, search));
   if (models.length === 0) {
-    process.stdout.write(
+    writeStdout(
       search
         ? `No available model matches "${search}".\n`
         : "No models available: set a provider's API key (e.g. ANTHROPIC_API_KEY or OPENAI_API_KEY) or add one in models.json.\n",
@@ -36,6 +37,6 @@ export function listModels(search: string | undefined): number {
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
   const lines = rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col]!)).join("  ").trimEnd());
-  process.stdout.write(`${lines.join("\n")}\n`);
+  writeStdout(`${lines.join("\n")}\n`);
   return 0;
 }

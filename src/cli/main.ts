@@ -8,8 +8,9 @@ import { CliError, UsageError } from "./errors.ts";
 async function run(argv: string[]): Promise<number> {
   const first = argv[0];
   if (argv.length === 1 && (first === "--version" || first === "-v")) {
-    // The common scripted check answers before any other module is loaded.
-    process.stdout.write(`${VERSION}\n`);
+    // The common scripted check answers before any other module is loaded (even node:fs:
+    // console writes synchronously and costs nothing to reach).
+    console.log(VERSION);
     return 0;
   }
   if (first === "sessions") {
@@ -22,19 +23,19 @@ async function run(argv: string[]): Promise<number> {
 
 function report(error: unknown): number {
   if (error instanceof UsageError) {
-    process.stderr.write(`pig: ${error.message}\nRun 'pig --help' for usage.\n`);
+    console.error(`pig: ${error.message}\nRun 'pig --help' for usage.`);
     return 2;
   }
   if (error instanceof CliError) {
-    process.stderr.write(`pig: ${error.message}\n`);
+    console.error(`pig: ${error.message}`);
     return error.exitCode;
   }
   const known = error as { name?: string; message?: string };
   if (known?.name === "SessionFileError") {
-    process.stderr.write(`pig: ${known.message}\n`);
+    console.error(`pig: ${known.message}`);
     return 1;
   }
-  process.stderr.write(`pig: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  console.error(`pig: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return 1;
 }
 

@@ -2,14 +2,11 @@
  * Buffered, synchronous writing to stdout through one reused buffer, so a command that prints
  * tens of megabytes (a session's context) neither holds it all in memory nor copies it twice.
  */
-import { readSync, writeSync } from "node:fs";
+import { readSync } from "node:fs";
+import { writeFully } from "../util/stdio.ts";
 
 const BUFFER_SIZE = 1 << 20;
 const STDOUT = 1;
-
-function sleepMs(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 export class Output {
   private readonly buf = Buffer.allocUnsafe(BUFFER_SIZE);
@@ -61,19 +58,7 @@ export class Output {
   }
 
   private writeOut(data: Uint8Array): void {
-    let done = 0;
-    while (done < data.byteLength) {
-      try {
-        done += writeSync(this.fd, data, done, data.byteLength - done);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        // A non-blocking pipe whose reader is slow: wait a moment and go on.
-        if (code === "EAGAIN") sleepMs(1);
-        // The reader went away (`pig … | head`): stop writing quietly.
-        else if (code === "EPIPE") return;
-        else throw error;
-      }
-    }
+    writeFully(this.fd, data);
   }
 
   async end(): Promise<void> {

@@ -3,15 +3,17 @@ import { VERSION } from "../version.ts";
 import { parseCliArgs, type CliArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
+import { isTerminal } from "../util/libc.ts";
+import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 export async function runMain(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.help) {
-    process.stdout.write(MAIN_HELP);
+    writeStdout(MAIN_HELP);
     return 0;
   }
   if (args.version) {
-    process.stdout.write(`${VERSION}\n`);
+    writeStdout(`${VERSION}\n`);
     return 0;
   }
   if (args.listModels !== undefined) {
@@ -23,7 +25,7 @@ export async function runMain(argv: string[]): Promise<number> {
     return runRpc(args, process.cwd());
   }
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
-  const printMode = args.print || args.mode !== undefined || !process.stdin.isTTY;
+  const printMode = args.print || args.mode !== undefined || !isTerminal(0);
   if (!printMode) {
     const { runInteractive } = await import("../modes/interactive/app.ts");
     const initial = buildPrompts(undefined, await readFileArgs(args.files, process.cwd()), args.messages);
@@ -40,8 +42,11 @@ export async function runMain(argv: string[]): Promise<number> {
 async function startNonInteractive(args: CliArgs, cwd: string, signals: [NodeJS.Signals, number][]) {
   const { createRuntime } = await import("./runtime.ts");
   const runtime = await createRuntime(args, { cwd, interactive: false });
-  if (args.verbose) process.stderr.write(`${runtime.report}\n`);
-  for (const warning of runtime.warnings) process.stderr.write(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
+  if (args.verbose) {
+    const { formatStartupReport } = await import("../resources/startup-report.ts");
+    writeStderr(`${formatStartupReport(runtime.startup, { color: false })}\n`);
+  }
+  for (const warning of runtime.warnings) writeStderr(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
   const { killRunningCommands } = await import("../tools/index.ts");
   for (const [signal, code] of signals) {
     process.once(signal, () => {

@@ -16,7 +16,7 @@ import { inputExpander, loadResources, skillsBlock, type LoadedResources } from 
 import { compactionSettings, mergeSettings, retrySettings, type Settings } from "../resources/settings.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
-import { formatStartupReport } from "../resources/startup-report.ts";
+import type { StartupReportInput } from "../resources/startup-report.ts";
 import { decideTrust } from "../resources/trust.ts";
 import { VERSION } from "../version.ts";
 import { buildSystemPrompt } from "../resources/system-prompt.ts";
@@ -28,6 +28,7 @@ import { createBuiltinTools, selectTools } from "../tools/index.ts";
 import type { CliArgs } from "./args.ts";
 import { toolList } from "./args.ts";
 import { CliError } from "./errors.ts";
+import { writeStderr } from "../util/stdio.ts";
 
 export interface Runtime {
   session: AgentSession;
@@ -43,8 +44,8 @@ export interface Runtime {
   resources: LoadedResources;
   /** Problems worth a line on stderr (always shown). */
   warnings: string[];
-  /** The startup report (`--verbose`, and interactive mode). */
-  report: string;
+  /** What the startup report shows (`--verbose`, and interactive mode), for `formatStartupReport`. */
+  startup: StartupReportInput;
 }
 
 export interface RuntimeOptions {
@@ -52,7 +53,6 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** Whether the run may ask questions (trust). */
   interactive: boolean;
-  color?: boolean;
   /** Tools beyond the built-ins (SDK tools); a tool with a built-in's name replaces it. */
   extraTools?: AnyTool[];
   /** Settings that win over both settings files for this run (SDK). */
@@ -208,24 +208,21 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     streamFor,
-    expandInput: (text) => inputExpander(resources, (message) => process.stderr.write(`pig: warning: ${message}\n`))(text),
+    expandInput: (text) => inputExpander(resources, (message) => writeStderr(`pig: warning: ${message}\n`))(text),
   });
-  const report = formatStartupReport(
-    {
-      version: VERSION,
-      ...(model ? { model: `${model.provider}/${model.id}` } : {}),
-      thinkingLevel: session.thinkingLevel,
-      cwd,
-      session: { ...(store.path ? { path: store.path } : {}), continued: hasMessages },
-      contextFiles: resources.contextFiles,
-      skills: resources.skills.map((s) => ({ name: s.name, path: s.filePath })),
-      templates: resources.templates.map((t) => ({ name: t.name, path: t.filePath })),
-      extensions: [],
-      diagnostics: resources.diagnostics,
-      trust: { trusted: trust.trusted, reason: trust.reason },
-    },
-    { color: options.color ?? false },
-  );
+  const startup: StartupReportInput = {
+    version: VERSION,
+    ...(model ? { model: `${model.provider}/${model.id}` } : {}),
+    thinkingLevel: session.thinkingLevel,
+    cwd,
+    session: { ...(store.path ? { path: store.path } : {}), continued: hasMessages },
+    contextFiles: resources.contextFiles,
+    skills: resources.skills.map((s) => ({ name: s.name, path: s.filePath })),
+    templates: resources.templates.map((t) => ({ name: t.name, path: t.filePath })),
+    extensions: [],
+    diagnostics: resources.diagnostics,
+    trust: { trusted: trust.trusted, reason: trust.reason },
+  };
   // --models / enabledModels: the models Ctrl+P and cycle_model go through.
   const patterns = toolList(args.models) ?? effective.enabledModels ?? [];
   const scopedModels = patterns.flatMap((pattern) => {
@@ -254,7 +251,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     agentDir: agent,
     sessionDir: args.noSession ? undefined : dir,
     warnings,
-    report,
+    startup,
     reload() {
       resources = loadAll();
       return resources;

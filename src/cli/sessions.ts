@@ -9,6 +9,7 @@ import { SESSIONS_HELP } from "./help.ts";
 import { Output } from "./output.ts";
 import { writeContextJson, writeContextText } from "./show-context.ts";
 import { writeTree } from "./show-tree.ts";
+import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 interface SessionsArgs {
   command: string | undefined;
@@ -57,7 +58,7 @@ const OPERANDS: Record<string, { min: number; max: number; usage: string }> = {
 export async function runSessions(argv: string[]): Promise<number> {
   const args = parse(argv);
   if (args === "help") {
-    process.stdout.write(SESSIONS_HELP);
+    writeStdout(SESSIONS_HELP);
     return 0;
   }
   if (!args.command) throw new UsageError("sessions: missing command (list, show, tree, name or label)");
@@ -112,7 +113,7 @@ function findSession(arg: string, cwd: string, dir: string): string {
 function withStore(arg: string, cwd: string, dir: string, use: (store: SessionStore) => void): void {
   const store = SessionStore.open(findSession(arg, cwd, dir));
   try {
-    for (const diagnostic of store.diagnostics) process.stderr.write(`pig: warning: ${diagnostic.message}\n`);
+    for (const diagnostic of store.diagnostics) writeStderr(`pig: warning: ${diagnostic.message}\n`);
     use(store);
   } finally {
     store.close();

@@ -2,7 +2,6 @@
  * The stylesheet and the one small script of an exported session page. The page reads fully
  * without the script; it only adds "expand all / collapse all" buttons.
  */
-import { createHash } from "node:crypto";
 
 export const EXPORT_CSS = `
 :root {
@@ -131,4 +130,4 @@ export const EXPORT_SCRIPT = `(function () {
 })();`;
 
 /** The Content-Security-Policy of the page: nothing loads from outside, and only our script runs. */
-export const EXPORT_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-${createHash("sha256").update(EXPORT_SCRIPT).digest("base64")}'`;
+export const EXPORT_CSP = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-${new Bun.CryptoHasher("sha256").update(EXPORT_SCRIPT).digest("base64")}'`;

@@ -4,6 +4,7 @@
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { PromptInput } from "./prompt-input.ts";
+import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 export async function runPrintMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
   for (const prompt of prompts) {
@@ -14,11 +15,11 @@ export async function runPrintMode(session: AgentSession, prompts: PromptInput[]
   const last = session.lastAssistant();
   if (!last) return 0;
   if (last.stopReason === "error" || last.stopReason === "aborted") {
-    process.stderr.write(`${last.errorMessage ?? `Request ${last.stopReason}`}\n`);
+    writeStderr(`${last.errorMessage ?? `Request ${last.stopReason}`}\n`);
     return 1;
   }
   let out = "";
   for (const block of last.content) if (block.type === "text") out += `${block.text}\n`;
-  process.stdout.write(out);
+  writeStdout(out);
   return 0;
 }

@@ -2,10 +2,11 @@
  * The first prompt of a non-interactive run: piped stdin, `@file` attachments and the message
  * words, as upstream builds it (files as `<file name="…">` blocks, images attached).
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { CliError } from "../cli/errors.ts";
 import { detectImageMime, dimensionNote, prepareImage } from "../tools/image.ts";
+import { isTerminal } from "../util/libc.ts";
 
 export interface PromptInput {
   text: string;
@@ -14,9 +15,31 @@ export interface PromptInput {
 
 /** Reads piped stdin completely; nothing when stdin is a terminal. */
 export async function readPipedStdin(): Promise<string | undefined> {
-  if (process.stdin.isTTY) return undefined;
-  const text = (await Bun.stdin.text()).trim();
+  if (isTerminal(0)) return undefined;
+  const text = (await readAllStdin()).trim();
   return text || undefined;
+}
+
+/** Blocking reads are the quickest way in, as pig has nothing else to do meanwhile. */
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EOF" || code === "EBADF") break;
+      if (code !== "EAGAIN") throw error;
+      // stdin was left non-blocking by whoever started pig: wait for the rest instead.
+      chunks.push(Buffer.from(await Bun.stdin.arrayBuffer()));
+      break;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buffer.subarray(0, n)));
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**

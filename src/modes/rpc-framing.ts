@@ -3,7 +3,7 @@
  * U+2029 are ordinary characters inside strings). Lines may be very large — a prompt with a
  * 50 MB image is one line — so input is gathered as byte chunks and decoded once per line.
  */
-import { writeSync } from "node:fs";
+import { writeStdout } from "../util/stdio.ts";
 
 /** The longest line pig accepts (512 MiB); a longer one is answered with a parse error. */
 export const MAX_LINE_BYTES = 512 * 1024 * 1024;
@@ -78,19 +78,5 @@ export class LineSplitter {
 
 /** Writes one record as a line, whole, even to a slow or non-blocking pipe. */
 export function writeRecord(value: unknown): void {
-  const data = Buffer.from(`${JSON.stringify(value)}\n`);
-  let done = 0;
-  while (done < data.length) {
-    try {
-      done += writeSync(1, data, done, data.length - done);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN") {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-        continue;
-      }
-      if (code === "EPIPE") return;
-      throw error;
-    }
-  }
+  writeStdout(`${JSON.stringify(value)}\n`);
 }

@@ -3,7 +3,6 @@
  * waits for its `extension_ui_response`. Timeouts and cancellation are enforced here, on pig's
  * side: when time runs out the call resolves to its default and the client is not told.
  */
-import { randomUUID } from "node:crypto";
 import * as v from "valibot";
 
 export const UiResponseSchema = v.looseObject({
@@ -38,7 +37,7 @@ export class RpcUi {
 
   private ask(method: string, fields: Record<string, unknown>, options: DialogOptions): Promise<UiResponse | undefined> {
     if (options.signal?.aborted) return Promise.resolve(undefined);
-    const id = randomUUID();
+    const id = crypto.randomUUID();
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (response: UiResponse | undefined) => {
@@ -76,17 +75,17 @@ export class RpcUi {
   }
 
   notify(message: string, notifyType?: "info" | "warning" | "error"): void {
-    this.send({ type: "extension_ui_request", id: randomUUID(), method: "notify", message, ...(notifyType ? { notifyType } : {}) });
+    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "notify", message, ...(notifyType ? { notifyType } : {}) });
   }
 
   setStatus(statusKey: string, statusText?: string): void {
-    this.send({ type: "extension_ui_request", id: randomUUID(), method: "setStatus", statusKey, ...(statusText !== undefined ? { statusText } : {}) });
+    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "setStatus", statusKey, ...(statusText !== undefined ? { statusText } : {}) });
   }
 
   setWidget(widgetKey: string, widgetLines?: string[], widgetPlacement?: string): void {
     this.send({
       type: "extension_ui_request",
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       method: "setWidget",
       widgetKey,
       ...(widgetLines ? { widgetLines } : {}),
@@ -95,11 +94,11 @@ export class RpcUi {
   }
 
   setTitle(title: string): void {
-    this.send({ type: "extension_ui_request", id: randomUUID(), method: "setTitle", title });
+    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "setTitle", title });
   }
 
   setEditorText(text: string): void {
-    this.send({ type: "extension_ui_request", id: randomUUID(), method: "set_editor_text", text });
+    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "set_editor_text", text });
   }
 
   /** Requests still waiting for an answer. */

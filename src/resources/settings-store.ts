@@ -7,7 +7,6 @@
  * rename it over the original, release. A scope whose file could not be read or parsed at load
  * is never written: the change holds for this run and a diagnostic says why.
  */
-import { randomUUID } from "node:crypto";
 import {
   chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync,
 } from "node:fs";
@@ -45,7 +44,7 @@ export function writeFileAtomic(path: string, text: string, mode?: number): void
     // Does not exist yet.
   }
   const existingMode = existsSync(target) ? statSync(target).mode & 0o7777 : undefined;
-  const temp = `${target}.${process.pid}-${randomUUID()}.tmp`;
+  const temp = `${target}.${process.pid}-${crypto.randomUUID()}.tmp`;
   try {
     const wanted = mode ?? existingMode;
     writeFileSync(temp, text, { mode: wanted ?? 0o644 });

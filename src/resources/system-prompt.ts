@@ -3,6 +3,7 @@
  * appended text, project context, skills, date and cwd), in pig's own words.
  */
 import type { AnyTool } from "../tools/types.ts";
+import { localDate } from "../util/libc.ts";
 
 export interface ContextFile {
   path: string;
@@ -26,11 +27,6 @@ export interface SystemPromptInput {
 
 function oneLine(text: string): string {
   return text.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
-}
-
-function localDate(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 function guidelines(tools: readonly AnyTool[]): string[] {

@@ -14,6 +14,7 @@ import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import * as v from "valibot";
+import { isTerminal } from "../util/libc.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject, projectSettingsPath } from "./settings.ts";
 import { withFileLock, writeFileAtomic } from "./settings-store.ts";
@@ -228,7 +229,7 @@ export interface DecideTrustOptions {
 
 /** Whether a question can be put to a person: both stdin and stdout are terminals. */
 export function canAsk(): boolean {
-  return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  return isTerminal(0) && isTerminal(1);
 }
 
 function describe(found: ProjectResource[], project: string): string[] {
@@ -248,7 +249,7 @@ export async function decideTrust(options: DecideTrustOptions): Promise<TrustOut
   const decision = remembered.projects[project];
   if (decision) return { ...base, trusted: decision.trusted, reason: "remembered" };
 
-  const ask = options.ask ?? (canAsk() ? askTrust : undefined);
+  const ask = options.ask ?? (options.interactive && canAsk() ? askTrust : undefined);
   if (options.interactive && ask) {
     const answer = await ask(found, project);
     if (answer === undefined) {

@@ -1,13 +1,12 @@
 /** Identifiers as upstream Pi makes them: UUIDv7 session ids, 8-hex entry ids. */
-import { randomUUID } from "node:crypto";
 
 /** A fresh entry id not in `taken`: the first 8 hex digits of a random UUID, as upstream. */
 export function newEntryId(taken: { has(id: string): boolean }): string {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const id = randomUUID().slice(0, 8);
+    const id = crypto.randomUUID().slice(0, 8);
     if (!taken.has(id)) return id;
   }
-  return randomUUID();
+  return crypto.randomUUID();
 }
 
 /** A time-ordered session id (UUIDv7). */

@@ -4,7 +4,6 @@
  * a temp file with every raw byte, which the truncation notice points to.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail, type TruncationResult } from "./truncate.ts";
@@ -109,7 +108,7 @@ export class OutputAccumulator {
   private openFile(): void {
     const chunks = this.pending ?? [];
     this.pending = null;
-    const path = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+    const path = join(tmpdir(), `pi-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.log`);
     let fd: number | undefined;
     try {
       fd = openSync(path, "w");

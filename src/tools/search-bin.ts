@@ -4,7 +4,6 @@
  * which `PIG_NO_EXTERNAL_SEARCH=1` (or the tools' `externalSearch: false` option) forces.
  */
 import { accessSync, constants } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 export const NO_EXTERNAL_SEARCH_ENV = "PIG_NO_EXTERNAL_SEARCH";
@@ -54,8 +53,12 @@ const noRequireGit = new Map<string, boolean>();
 export function fdSupportsNoRequireGit(fd: string): boolean {
   let known = noRequireGit.get(fd);
   if (known === undefined) {
-    const help = spawnSync(fd, ["--help"], { encoding: "utf8", timeout: 5000 });
-    known = typeof help.stdout === "string" && help.stdout.includes("--no-require-git");
+    try {
+      const help = Bun.spawnSync([fd, "--help"], { stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout: 5000 });
+      known = help.stdout.toString().includes("--no-require-git");
+    } catch {
+      known = false;
+    }
     noRequireGit.set(fd, known);
   }
   return known;

@@ -2,7 +2,7 @@
  * Running an external search program (rg, fd) for a tool call: its output arrives line by line,
  * stderr is kept for the error message, and aborting the call kills the program.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { abortError } from "./abort.ts";
 
 export interface SearchProcessOptions<T> {
@@ -16,8 +16,11 @@ export interface SearchProcessOptions<T> {
   onExit: (code: number | null, stderr: string) => T;
 }
 
-export function runSearchProcess<T>(command: string, args: string[], options: SearchProcessOptions<T>): Promise<T> {
+export async function runSearchProcess<T>(command: string, args: string[], options: SearchProcessOptions<T>): Promise<T> {
   const { signal, onLine } = options;
+  // Loaded when a search runs: node:child_process brings Node's streams, which start-up can do without.
+  const { spawn } = await import("node:child_process");
+  if (signal.aborted) throw abortError();
   return new Promise<T>((resolve, reject) => {
     const child = spawn(command, args, {
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),

@@ -3,7 +3,6 @@
  * its children too), stdin closed, stdout and stderr merged into one ordered stream, and an end
  * that does not wait for background children that keep the output pipe open.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
@@ -84,108 +83,86 @@ export function killRunningCommands(): void {
 
 const POSIX = process.platform !== "win32";
 
-export function runShell(options: RunShellOptions): Promise<RunShellOutcome> {
-  return new Promise<RunShellOutcome>((resolve, reject) => {
-    const { shell } = options;
-    // stderr joins stdout in one pipe, so the two arrive in the order they were written. POSIX
-    // shells do it themselves (`exec 2>&1;` before the command, on the same line so line numbers
-    // in error messages stay right); other shells go through a small sh wrapper (one more exec).
-    const posixShell = POSIX && /(^|\/)(ba|da|k|z)?sh$/.test(shell.shell);
-    const merge = POSIX && !posixShell && existsSync("/bin/sh");
-    const child = posixShell
-      ? spawn(shell.shell, [...shell.args, `exec 2>&1; ${options.command}`], {
-          cwd: options.cwd,
-          env: options.env,
-          detached: true,
-          stdio: ["ignore", "pipe", "pipe"],
-        })
-      : merge
-      ? spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", shell.shell, ...shell.args, options.command], {
-          cwd: options.cwd,
-          env: options.env,
-          detached: true,
-          stdio: ["ignore", "pipe", "pipe"],
-        })
-      : spawn(shell.shell, [...shell.args, options.command], {
-          cwd: options.cwd,
-          env: options.env,
-          detached: POSIX,
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+/** The command line to start: POSIX shells merge stderr into stdout themselves; others go through sh. */
+function commandLine(shell: ShellConfig, command: string): string[] {
+  // stderr joins stdout in one pipe, so the two arrive in the order they were written. POSIX
+  // shells do it themselves (`exec 2>&1;` before the command, on the same line so line numbers
+  // in error messages stay right); other shells go through a small sh wrapper (one more exec).
+  if (POSIX && /(^|\/)(ba|da|k|z)?sh$/.test(shell.shell)) return [shell.shell, ...shell.args, `exec 2>&1; ${command}`];
+  if (POSIX && existsSync("/bin/sh")) return ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", shell.shell, ...shell.args, command];
+  return [shell.shell, ...shell.args, command];
+}
 
-    let aborted = false;
-    let timedOut = false;
-    let exitCode: number | null = null;
-    let settled = false;
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    let timeoutTimer: ReturnType<typeof setTimeout> | undefined;
-    const pid = child.pid;
-    if (pid !== undefined) running.add(pid);
-
-    const kill = () => {
-      if (pid === undefined) return;
-      killGroup(pid, () => child.kill("SIGKILL"));
-    };
-    const onAbort = () => {
-      aborted = true;
-      kill();
-    };
-
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      if (graceTimer) clearTimeout(graceTimer);
-      if (timeoutTimer) clearTimeout(timeoutTimer);
-      options.signal?.removeEventListener("abort", onAbort);
-      if (pid !== undefined) running.delete(pid);
-      // Background children may still hold the pipes; stop listening so they can't keep us alive.
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      resolve({ exitCode, aborted, timedOut });
-    };
-
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (!settled) options.onData(chunk);
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      if (!settled) options.onData(chunk);
-    });
-    child.on("error", (error) => {
-      if (settled) return;
-      settled = true;
-      if (timeoutTimer) clearTimeout(timeoutTimer);
-      options.signal?.removeEventListener("abort", onAbort);
-      if (pid !== undefined) running.delete(pid);
-      reject(error);
-    });
-    let exited = false;
-    let closed = false;
-    child.on("exit", (code) => {
-      exited = true;
-      exitCode = code;
-      if (closed) finish();
-      else graceTimer = setTimeout(finish, PIPE_GRACE_MS);
-    });
-    child.on("close", (code: number | null) => {
-      closed = true;
-      // Node reports exit before close; should a runtime not, the close carries the code too.
-      if (exited) finish();
-      else {
-        exitCode = code;
-        exited = true;
-        finish();
+/** Forwards a pipe's chunks until it closes or `stop` is called. */
+function pump(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Buffer) => void): { done: Promise<void>; stop: () => void } {
+  const reader = stream.getReader();
+  const done = (async () => {
+    try {
+      for (;;) {
+        const { value, done: ended } = await reader.read();
+        if (ended) return;
+        onChunk(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
       }
-    });
+    } catch {
+      // Cancelled after the grace period, or the pipe broke: either way there is no more output.
+    }
+  })();
+  return { done, stop: () => void reader.cancel().catch(() => undefined) };
+}
 
-    if (options.timeoutMs !== undefined) {
-      timeoutTimer = setTimeout(() => {
-        timedOut = true;
-        kill();
-      }, options.timeoutMs);
-    }
-    if (options.signal) {
-      if (options.signal.aborted) onAbort();
-      else options.signal.addEventListener("abort", onAbort, { once: true });
-    }
+export async function runShell(options: RunShellOptions): Promise<RunShellOutcome> {
+  const child = Bun.spawn(commandLine(options.shell, options.command), {
+    cwd: options.cwd,
+    env: options.env,
+    // Its own process group (setsid), so a kill reaches everything the command started.
+    detached: POSIX,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
   });
+  const { pid } = child;
+  running.add(pid);
+  let aborted = false;
+  let timedOut = false;
+  let settled = false;
+  const kill = () => killGroup(pid, () => child.kill("SIGKILL"));
+  const onAbort = () => {
+    aborted = true;
+    kill();
+  };
+  const forward = (chunk: Buffer) => {
+    if (!settled) options.onData(chunk);
+  };
+  const out = pump(child.stdout, forward);
+  const err = pump(child.stderr, forward);
+  const timeoutTimer =
+    options.timeoutMs !== undefined
+      ? setTimeout(() => {
+          timedOut = true;
+          kill();
+        }, options.timeoutMs)
+      : undefined;
+  if (options.signal) {
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener("abort", onAbort, { once: true });
+  }
+  try {
+    await child.exited;
+    // Output written just before the exit is still in the pipes: read it, but do not wait on
+    // background children that keep them open.
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => {
+      graceTimer = setTimeout(resolve, PIPE_GRACE_MS);
+    });
+    await Promise.race([Promise.all([out.done, err.done]), grace]);
+    clearTimeout(graceTimer);
+  } finally {
+    settled = true;
+    if (timeoutTimer) clearTimeout(timeoutTimer);
+    options.signal?.removeEventListener("abort", onAbort);
+    running.delete(pid);
+    out.stop();
+    err.stop();
+  }
+  return { exitCode: child.signalCode ? null : child.exitCode, aborted, timedOut };
 }

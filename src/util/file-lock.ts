@@ -3,7 +3,6 @@
  * `<file>.lock`, run, release. A busy lock is retried (upstream: 10 tries, 20 ms apart); one
  * whose owner on this host is gone, or older than `staleMs` whoever holds it, is taken over.
  */
-import { randomUUID } from "node:crypto";
 import { linkSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, readLockText } from "./lock-owner.ts";
@@ -42,7 +41,7 @@ function takeOverIfStale(lockPath: string, staleMs: number): boolean {
   const observed = readLockText(lockPath);
   if (observed === undefined) return true; // Released meanwhile: just try again.
   if (!isStale(lockPath, observed, staleMs)) return false;
-  const aside = `${lockPath}.stale-${process.pid}-${randomUUID()}`;
+  const aside = `${lockPath}.stale-${process.pid}-${crypto.randomUUID()}`;
   try {
     renameSync(lockPath, aside);
   } catch {
@@ -73,7 +72,7 @@ function holderOf(lockPath: string): string {
 export function withFileLock<T>(target: string, fn: () => T, options: LockOptions = {}): T {
   const { attempts = 10, delayMs = 20, staleMs = 10_000 } = options;
   const lockPath = `${target}.lock`;
-  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), id: randomUUID() });
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), id: crypto.randomUUID() });
   for (let attempt = 1; ; attempt++) {
     if (createLockFile(lockPath, mine)) {
       try {

@@ -18,6 +18,7 @@ import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slas
 import { settingsDefaults } from "../../resources/settings.ts";
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
+import { formatStartupReport } from "../../resources/startup-report.ts";
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { runFirstRunWizard } from "./wizard.ts";
@@ -26,8 +27,7 @@ import { runFirstRunWizard } from "./wizard.ts";
 const DOUBLE_ESCAPE_MS = 500;
 
 export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
-  const color = wantsColor(process.stdout);
-  let runtime = await createRuntime(args, { cwd, interactive: true, color });
+  let runtime = await createRuntime(args, { cwd, interactive: true });
   if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
     const chosen = await runFirstRunWizard({
       ask: askDialog,
@@ -41,7 +41,7 @@ export async function runInteractive(args: CliArgs, cwd: string, initial: Prompt
       return 1;
     }
     runtime.session.dispose();
-    runtime = await createRuntime({ ...args, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) }, { cwd, interactive: true, color });
+    runtime = await createRuntime({ ...args, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) }, { cwd, interactive: true });
   }
   return new InteractiveApp(runtime, args).run(initial);
 }
@@ -127,7 +127,9 @@ class InteractiveApp implements InteractiveHost {
   }
 
   async run(initial: PromptInput[]): Promise<number> {
-    if (!this.settings.settings.quietStartup) process.stdout.write(`${this.runtime.report}\n`);
+    if (!this.settings.settings.quietStartup) {
+      process.stdout.write(`${formatStartupReport(this.runtime.startup, { color: wantsColor(process.stdout) })}\n`);
+    }
     for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
     const unsubscribe = this.session.subscribe((event) => {
       this.view.handle(event);

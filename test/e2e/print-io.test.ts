@@ -1,0 +1,71 @@
+/**
+ * Print mode's own input and output, through the built binary: piped stdin arriving in pieces,
+ * a reader that goes away, and the date in the system prompt.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { pigBinary } from "../helpers/binary.ts";
+import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+
+const worlds: PigWorld[] = [];
+afterAll(async () => {
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+async function world(text = "ok"): Promise<PigWorld> {
+  const w = await createWorld({ llm: { script: [{ text, chunkSize: 65_536 }] } });
+  worlds.push(w);
+  return w;
+}
+
+function userText(w: PigWorld): string {
+  const body = w.llm.requests[0]!.body as { messages: { role: string; content: { text: string }[] }[] };
+  return body.messages.find((m) => m.role === "user")!.content[0]!.text;
+}
+
+function systemPrompt(w: PigWorld): string {
+  const body = w.llm.requests[0]!.body as { messages: { role: string; content: string }[] };
+  return body.messages.find((m) => m.role === "system")!.content;
+}
+
+describe("print mode input and output", () => {
+  test("stdin written in pieces with pauses, larger than one read, is the prompt whole", async () => {
+    const w = await world();
+    const proc = Bun.spawn([pigBinary(), "-p", "summarise"], { cwd: w.cwd, env: w.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const first = "a".repeat(100_000);
+    const second = `\n${"b".repeat(70_000)}\nend of input`;
+    proc.stdin.write(first);
+    await proc.stdin.flush();
+    await Bun.sleep(150);
+    proc.stdin.write(second);
+    await proc.stdin.end();
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe("ok\n");
+    expect(userText(w)).toBe(`${first}${second}\n\nsummarise`);
+  });
+
+  test("a reader that closes early does not turn into an error", async () => {
+    const w = await world(`${"line of the answer\n".repeat(10_000)}done`);
+    const proc = Bun.spawn(["sh", "-c", `("$0" -p go; echo "pig exited with $?" >&2) | head -c 10`, pigBinary()], { cwd: w.cwd, env: w.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect(stdout).toBe("line of th");
+    expect(stderr).toBe("pig exited with 0\n");
+    expect(code).toBe(0);
+  });
+
+  test("the system prompt carries the local date of the time zone pig runs in", async () => {
+    // Kiritimati is UTC+14 and Pago Pago UTC−11: on most instants they name different days.
+    const dates: string[] = [];
+    for (const tz of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const w = await world();
+      const result = await w.run(["-p", "hi"], { env: { TZ: tz } });
+      expect(result.code).toBe(0);
+      const date = /Current date: (\d{4}-\d{2}-\d{2})/.exec(systemPrompt(w))?.[1];
+      const expected = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+      expect(date).toBe(expected);
+      dates.push(date!);
+    }
+    // 25 hours apart: never the same day.
+    expect(dates[0]).not.toBe(dates[1]);
+  });
+});
