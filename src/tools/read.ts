@@ -3,7 +3,7 @@
  * notice that says how to continue), or an image as an attachment.
  */
 import { constants } from "node:fs";
-import { access, open, readFile } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { abortable, throwIfAborted } from "./abort.ts";
 import { detectImageMime, dimensionNote, IMAGE_SNIFF_BYTES, prepareImage, type ImageMime } from "./image.ts";
 import { resolveReadPath } from "./paths.ts";
@@ -38,19 +38,7 @@ export const READ_PARAMETERS = {
 const IMAGE_OMITTED = "[Image omitted: could not be resized below the inline image size limit.]";
 const NO_VISION = "[Current model does not support images. The image will be omitted from this request.]";
 
-async function sniff(path: string): Promise<ImageMime | undefined> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(IMAGE_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, IMAGE_SNIFF_BYTES, 0);
-    return detectImageMime(buffer.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readImage(path: string, mime: ImageMime, autoResize: boolean, context: ToolContext): Promise<ToolContent[]> {
-  const bytes = await readFile(path);
+async function readImage(bytes: Buffer, mime: ImageMime, autoResize: boolean, context: ToolContext): Promise<ToolContent[]> {
   const prepared = autoResize ? await prepareImage(bytes, mime) : { data: bytes.toString("base64"), mimeType: mime };
   if (!prepared) return [{ type: "text", text: `Read image file [${mime}]\n${IMAGE_OMITTED}` }];
   let text = `Read image file [${prepared.mimeType}]`;
@@ -117,11 +105,12 @@ export function createReadTool(options: ReadToolOptions = {}): ToolDefinition<Re
         const path = resolveReadPath(args.path, context.cwd);
         await access(path, constants.R_OK);
         throwIfAborted(signal);
-        const mime = await sniff(path);
-        if (mime) return { content: await readImage(path, mime, autoResize, context), details: undefined };
-        const content = (await readFile(path)).toString("utf8");
+        // One read serves both the image check and the text.
+        const bytes = await readFile(path);
         throwIfAborted(signal);
-        return readText(content, args);
+        const mime = detectImageMime(bytes.subarray(0, IMAGE_SNIFF_BYTES));
+        if (mime) return { content: await readImage(bytes, mime, autoResize, context), details: undefined };
+        return readText(bytes.toString("utf8"), args);
       });
     },
   };
