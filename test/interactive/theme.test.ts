@@ -55,6 +55,7 @@ describe("loadTheme", () => {
     expect(a.warning).toEndWith("; using the dark theme");
     const b = loadTheme("torn", [notJson], true);
     expect(b.warning).toStartWith(`${notJson}: `);
+    expect(b.warning).toContain("at line 1, column 3");
     expect(loadTheme("missing", [broken], true).warning).toBe('Theme "missing" not found; using the dark theme');
   });
 });

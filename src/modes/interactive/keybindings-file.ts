@@ -1,6 +1,7 @@
 /** Reading `<agentDir>/keybindings.json`. A missing file means the defaults; a broken one, a warning. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseJsonc } from "../../util/jsonc.ts";
 import { KeyBindings, resolveKeybindings, type ResolvedKeybindings } from "./input/keybindings.ts";
 
 export function loadKeybindings(agentDir: string): ResolvedKeybindings {
@@ -14,9 +15,9 @@ export function loadKeybindings(agentDir: string): ResolvedKeybindings {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonc(text);
   } catch (error) {
-    return { bindings: KeyBindings.defaults(), warnings: [`${path}: not valid JSON (${(error as Error).message}); using the default keys`] };
+    return { bindings: KeyBindings.defaults(), warnings: [`${path}: not valid JSON: ${(error as Error).message}; using the default keys`] };
   }
   return resolveKeybindings(json, path);
 }

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import * as v from "valibot";
+import { parseJsonc } from "../../util/jsonc.ts";
 import { describeIssues } from "../../session/format.ts";
 
 export const THEME_TOKENS = [
@@ -103,7 +104,7 @@ interface ThemeFileRead {
 function readThemeFile(path: string): ThemeFileRead {
   const fileName = basename(path, ".json");
   try {
-    const json: unknown = JSON.parse(readFileSync(path, "utf8"));
+    const json: unknown = parseJsonc(readFileSync(path, "utf8"));
     const name = typeof json === "object" && json !== null ? (json as { name?: unknown }).name : undefined;
     return { path, name: typeof name === "string" && name.trim() ? name : fileName, json };
   } catch (error) {

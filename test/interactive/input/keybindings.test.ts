@@ -104,8 +104,15 @@ describe("loadKeybindings", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "keybindings.json"), '{"submit": ');
     const { bindings, warnings } = loadKeybindings(dir);
-    expect(warnings[0]).toStartWith(`${join(dir, "keybindings.json")}: not valid JSON`);
+    expect(warnings).toEqual([`${join(dir, "keybindings.json")}: not valid JSON: a value is expected at line 1, column 12; using the default keys`]);
     expect(bindings.actionFor("enter")).toBe("tui.input.submit");
+  });
+  test("comments and trailing commas are accepted, as in settings.json", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "keybindings.json"), '{\n  // previous model\n  "app.model.cycleBackward": "alt+p",\n}\n');
+    const { bindings, warnings } = loadKeybindings(dir);
+    expect(warnings).toEqual([]);
+    expect(bindings.actionFor("alt+p")).toBe("app.model.cycleBackward");
   });
   test("a file is read and applied", () => {
     const dir = tempDir();
