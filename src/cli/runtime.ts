@@ -6,7 +6,6 @@ import { existsSync } from "node:fs";
 import { SessionController } from "../agent/controller.ts";
 import { restoreModelAndThinking } from "../agent/model-restore.ts";
 import { AgentSession } from "../agent/session.ts";
-import { preconnect } from "../ai/preconnect.ts";
 import { matchModels, parseModelPattern } from "../ai/model-select.ts";
 import { PROVIDER_DEFAULT_MODEL } from "../ai/models.ts";
 import { ModelRegistry } from "../ai/registry.ts";
@@ -170,8 +169,6 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   });
   if (restored.warning) warnings.push(restored.warning);
   const { model } = restored;
-  // Connecting to the model's server overlaps with the rest of start-up.
-  if (model) preconnect(model.baseUrl, env);
   const hasMessages = store.planContext().items.length > 0;
 
   const all = createBuiltinTools({

@@ -105,6 +105,7 @@ function pump(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Buffer) => vo
       }
     } catch {
       // Cancelled after the grace period, or the pipe broke: either way there is no more output.
+      // (onChunk itself does not throw: the caller's forwarder catches its consumer's errors.)
     }
   })();
   return { done, stop: () => void reader.cancel().catch(() => undefined) };
@@ -130,8 +131,17 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
     aborted = true;
     kill();
   };
+  // A consumer that fails (say, the temp file for long output cannot be written) stops the
+  // command; the pipes are still drained so nothing blocks, and the failure is what the call ends with.
+  let consumerError: unknown;
   const forward = (chunk: Buffer) => {
-    if (!settled) options.onData(chunk);
+    if (settled || consumerError !== undefined) return;
+    try {
+      options.onData(chunk);
+    } catch (error) {
+      consumerError = error;
+      kill();
+    }
   };
   const out = pump(child.stdout, forward);
   const err = pump(child.stderr, forward);
@@ -164,5 +174,6 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
     out.stop();
     err.stop();
   }
+  if (consumerError !== undefined) throw consumerError;
   return { exitCode: child.signalCode ? null : child.exitCode, aborted, timedOut };
 }

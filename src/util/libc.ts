@@ -54,7 +54,7 @@ export function isTerminal(fd: number): boolean {
 /** Today's local date as `YYYY-MM-DD`, in the time zone the process runs in (`TZ` honoured). */
 export function localDate(now: Date = new Date()): string {
   const pad = (n: number): string => String(n).padStart(2, "0");
-  const libc = openLibc();
+  const libc = Number.isFinite(now.getTime()) ? openLibc() : null;
   if (libc) {
     const time = new BigInt64Array([BigInt(Math.floor(now.getTime() / 1000))]);
     // struct tm is 9 ints plus, on most systems, a long offset and a zone pointer: 64 bytes is room enough.

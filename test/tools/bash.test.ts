@@ -213,3 +213,24 @@ describe("bash ending", () => {
     process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
   });
 });
+
+describe("runShell", () => {
+  test("a consumer that fails stops the command and the call fails with its error", async () => {
+    const { resolveShell, runShell } = await import("../../src/tools/shell.ts");
+    const ctx = makeContext();
+    let chunks = 0;
+    const started = Date.now();
+    const outcome = runShell({
+      // Endless output: without the kill, the command would run until the 20 s test timeout.
+      command: "yes",
+      cwd: ctx.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      shell: resolveShell(),
+      onData: () => {
+        if (++chunks === 3) throw new Error("disk full");
+      },
+    });
+    await expect(outcome).rejects.toThrow("disk full");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});

@@ -24,4 +24,8 @@ describe("libc answers", () => {
       expect(localDate(at)).toBe(`${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`);
     }
   });
+
+  test("an invalid date is not handed to the C library", () => {
+    expect(localDate(new Date(Number.NaN))).toBe("NaN-NaN-NaN");
+  });
 });
