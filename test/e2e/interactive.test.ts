@@ -9,6 +9,7 @@ import { pigBinary } from "../helpers/binary.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const worlds: PigWorld[] = [];
 const sessions: TmuxSession[] = [];
@@ -81,6 +82,43 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     const screen = await tmux.waitFor(/› steer this\s*\n\s*draft/, 5000);
     expect(screen).not.toContain("1 queued");
     expect(screen).not.toContain("Esc to stop");
+  });
+
+  test("while a tool runs, Enter steers the next turn and Alt+Enter follows up after the answer", async () => {
+    const { tmux, world } = await start([
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 1.5; echo slept" } }] },
+      { text: "answer to the steer" },
+      { text: "answer to the follow-up" },
+    ]);
+    tmux.type("start working");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("● bash", 10_000);
+    tmux.type("steer now");
+    tmux.sendKeys("Enter");
+    tmux.type("follow later");
+    tmux.sendKeys("M-Enter");
+    await tmux.waitFor("2 queued", 5000);
+    await tmux.waitFor("answer to the follow-up", 15_000);
+    await tmux.waitFor(/↑\d/, 5000);
+    const texts = sessionMessages(world).map((m) => {
+      const content = m.content as { type: string; text?: string }[] | string;
+      const text = typeof content === "string" ? content : content.map((c) => c.text ?? `[${c.type}]`).join("");
+      return `${m.role}: ${text.trim()}`;
+    });
+    expect(texts).toEqual([
+      "user: start working",
+      "assistant: [toolCall]",
+      "toolResult: slept",
+      "user: steer now",
+      "assistant: answer to the steer",
+      "user: follow later",
+      "assistant: answer to the follow-up",
+    ]);
+    // The steer went out with the tool result; the follow-up only after the steer was answered.
+    const bodies = world.llm.requests.map((r) => JSON.stringify(r.body));
+    expect(bodies[1]).toContain("steer now");
+    expect(bodies[1]).not.toContain("follow later");
+    expect(bodies[2]).toContain("follow later");
   });
 
   test("!cmd runs a shell command and adds it to the context; !! keeps it out", async () => {
@@ -275,6 +313,68 @@ describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
     const last = JSON.stringify(world.llm.requests.at(-1)!.body);
     expect(last).toContain("yesterday's work");
     expect(last).toContain("and today");
+  });
+
+  test("/resume deletes a session: to the trash when a trash command exists, else after a second yes", async () => {
+    const world = await createWorld({ llm: { mode: "text" } });
+    worlds.push(world);
+    for (const prompt of ["first old session", "second old session"]) expect((await world.run(["-p", prompt])).code).toBe(0);
+    const sessionDir = join(world.agentDir, "sessions", readdirSync(join(world.agentDir, "sessions"))[0]!);
+    const fileOf = (text: string) => readdirSync(sessionDir).find((name) => readFileSync(join(sessionDir, name), "utf8").includes(text));
+    const first = fileOf("first old session")!;
+    // A stand-in `trash` that moves the file into a folder, found on PATH like the real one.
+    const bin = tempDir();
+    const trashed = tempDir();
+    const { chmodSync, writeFileSync } = await import("node:fs");
+    writeFileSync(join(bin, "trash"), `#!/bin/sh\nmv "$1" "${trashed}/"\n`);
+    chmodSync(join(bin, "trash"), 0o755);
+
+    const deleteOne = async (tmux: TmuxSession, title: string) => {
+      tmux.type("/resume");
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("Delete a session", 5000);
+      tmux.type("Delete");
+      await Bun.sleep(150);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("Delete which session?", 5000);
+      tmux.type(title);
+      await Bun.sleep(150);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor(`Delete session "${title}`, 5000);
+      tmux.type("y");
+    };
+
+    const withTrash = TmuxSession.start({
+      command: [pigBinary()],
+      cwd: world.cwd,
+      width: 100,
+      height: 30,
+      env: { ...world.env, TERM: "xterm-256color", PATH: `${bin}:${world.env.PATH}` },
+    });
+    sessions.push(withTrash);
+    await withTrash.waitFor("›", 10_000);
+    await deleteOne(withTrash, "first old session");
+    await withTrash.waitFor("Moved to the trash", 5000);
+    expect(readdirSync(trashed)).toEqual([first]);
+    expect(fileOf("first old session")).toBeUndefined();
+    // The list comes back after a deletion; leave it, then quit.
+    await withTrash.waitFor(/Moved to the trash[\s\S]*Resume a session/, 5000);
+    withTrash.sendKeys("Escape");
+    await withTrash.waitFor("■  Resume a session", 5000);
+    withTrash.type("/quit");
+    withTrash.sendKeys("Enter");
+    await withTrash.waitForExit(5000);
+
+    const second = fileOf("second old session")!;
+    const tmux = TmuxSession.start({ command: [pigBinary()], cwd: world.cwd, width: 100, height: 30, env: { ...world.env, TERM: "xterm-256color" } });
+    sessions.push(tmux);
+    await tmux.waitFor("›", 10_000);
+    await deleteOne(tmux, "second old session");
+    await tmux.waitFor("permanently?", 5000);
+    tmux.type("y");
+    await tmux.waitFor(/Deleted \/[\s\S]*No sessions in this project yet/, 5000);
+    expect(fileOf("second old session")).toBeUndefined();
+    expect(readdirSync(trashed)).toEqual([first]);
   });
 
   test("two quick Escapes on an empty prompt open /tree, or /fork with doubleEscapeAction", async () => {
