@@ -72,7 +72,10 @@ export async function createWorld(options: WorldOptions = {}): Promise<PigWorld>
     join(agentDir, "settings.json"),
     JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true, ...options.settings }, null, 2),
   );
-  for (const [name, content] of Object.entries(options.agentFiles ?? {})) writeFileSync(join(agentDir, name), content);
+  for (const [name, content] of Object.entries(options.agentFiles ?? {})) {
+    mkdirSync(join(agentDir, name, ".."), { recursive: true });
+    writeFileSync(join(agentDir, name), content);
+  }
   for (const [name, content] of Object.entries(options.files ?? {})) {
     const path = join(cwd, name);
     mkdirSync(join(path, ".."), { recursive: true });

@@ -1,0 +1,174 @@
+/**
+ * RPC commands through the built binary, one client at a time: queueing while a run streams,
+ * session switching, model and mode switches, exports, labels, and stopping bash and retries.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Script } from "../helpers/fake-llm/server.ts";
+import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import { RpcClient, type Line } from "../helpers/rpc-client.ts";
+
+const worlds: PigWorld[] = [];
+const clients: RpcClient[] = [];
+afterAll(async () => {
+  for (const c of clients.splice(0)) c.kill();
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+async function rpc(script?: Script, options: WorldOptions = {}) {
+  const w = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
+  worlds.push(w);
+  const client = new RpcClient({ cwd: w.cwd, env: w.env });
+  clients.push(client);
+  return { w, client };
+}
+
+const dataOf = (response: Line) => response.data as Record<string, unknown>;
+const bodyText = (w: PigWorld, index: number) => JSON.stringify(w.llm.requests[index]!.body);
+
+describe("rpc commands", () => {
+  test("steer and follow_up while a run streams: the steer goes with the next turn, the follow-up after the answer", async () => {
+    const { w, client } = await rpc([{ text: "a slow first answer", chunkSize: 2, chunkDelayMs: 80 }, { text: "steered" }, { text: "followed" }]);
+    const from = client.lines.length;
+    expect(await client.request({ type: "prompt", message: "begin" })).toMatchObject({ success: true });
+    await client.waitFor((l) => l.type === "message_update", 10_000, from);
+    expect(await client.request({ type: "steer", message: "steer msg" })).toMatchObject({ success: true });
+    expect(await client.request({ type: "follow_up", message: "follow msg" })).toMatchObject({ success: true });
+    const state = dataOf(await client.request({ type: "get_state" }));
+    expect(state.pendingMessageCount).toBe(2);
+    await client.waitIdle(from);
+    expect(w.llm.requests).toHaveLength(3);
+    expect(bodyText(w, 1)).toContain("steer msg");
+    expect(bodyText(w, 1)).not.toContain("follow msg");
+    expect(bodyText(w, 2)).toContain("follow msg");
+    expect(dataOf(await client.request({ type: "get_last_assistant_text" }))).toEqual({ text: "followed" });
+  });
+
+  test("queue modes and auto-compaction are switched and reported by get_state", async () => {
+    const { client } = await rpc();
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", autoCompactionEnabled: true });
+    expect(await client.request({ type: "set_steering_mode", mode: "all" })).toMatchObject({ success: true });
+    expect(await client.request({ type: "set_follow_up_mode", mode: "all" })).toMatchObject({ success: true });
+    expect(await client.request({ type: "set_auto_compaction", enabled: false })).toMatchObject({ success: true });
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ steeringMode: "all", followUpMode: "all", autoCompactionEnabled: false });
+    expect(await client.request({ type: "set_steering_mode", mode: "sometimes" })).toMatchObject({ success: false });
+  });
+
+  test("get_available_models lists the configured models; cycle_model moves to the next and sends with it", async () => {
+    const { w, client } = await rpc();
+    const models = dataOf(await client.request({ type: "get_available_models" })).models as { provider: string; id: string }[];
+    expect(models.map((m) => `${m.provider}/${m.id}`)).toEqual(expect.arrayContaining(["fake/fake-model", "fake/fake-reasoner"]));
+    const before = (dataOf(await client.request({ type: "get_state" })).model as { id: string }).id;
+    const cycled = dataOf(await client.request({ type: "cycle_model" }));
+    const after = (cycled.model as { id: string }).id;
+    expect(after).not.toBe(before);
+    const from = client.lines.length;
+    await client.request({ type: "prompt", message: "which model?" });
+    await client.waitIdle(from);
+    expect((w.llm.requests.at(-1)!.body as { model: string }).model).toBe(after);
+  });
+
+  test("get_commands lists prompt templates and skills with their source", async () => {
+    const { client } = await rpc(undefined, {
+      agentFiles: {
+        "prompts/review.md": "---\ndescription: Review the change\n---\nReview $1",
+        "skills/lint/SKILL.md": "---\nname: lint\ndescription: Lint the project\n---\nRun the linter.",
+      },
+    });
+    const commands = dataOf(await client.request({ type: "get_commands" })).commands as { name: string; description?: string; source: string }[];
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "review", description: "Review the change", source: "prompt" }),
+        expect.objectContaining({ name: "skill:lint", description: "Lint the project", source: "skill" }),
+      ]),
+    );
+  });
+
+  test("export_html writes a page of the session to the path given", async () => {
+    const { w, client } = await rpc();
+    const from = client.lines.length;
+    await client.request({ type: "prompt", message: "something worth exporting" });
+    await client.waitIdle(from);
+    const out = join(w.cwd, "export.html");
+    const response = await client.request({ type: "export_html", outputPath: out });
+    expect(dataOf(response)).toEqual({ path: out });
+    const html = readFileSync(out, "utf8");
+    expect(html.startsWith("<!DOCTYPE html>") || html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).toContain("something worth exporting");
+  });
+
+  test("new_session starts an empty session; switch_session goes back to the first with its messages", async () => {
+    const { client } = await rpc();
+    let from = client.lines.length;
+    await client.request({ type: "prompt", message: "first conversation" });
+    await client.waitIdle(from);
+    const first = dataOf(await client.request({ type: "get_state" }));
+    expect(dataOf(await client.request({ type: "new_session" }))).toEqual({ cancelled: false });
+    const second = dataOf(await client.request({ type: "get_state" }));
+    expect(second.sessionId).not.toBe(first.sessionId);
+    expect(second.messageCount).toBe(0);
+    from = client.lines.length;
+    await client.request({ type: "prompt", message: "second conversation" });
+    await client.waitIdle(from);
+    expect(dataOf(await client.request({ type: "switch_session", sessionPath: first.sessionFile }))).toEqual({ cancelled: false });
+    const messages = dataOf(await client.request({ type: "get_messages" })).messages as { role: string; content: unknown }[];
+    expect(JSON.stringify(messages)).toContain("first conversation");
+    expect(JSON.stringify(messages)).not.toContain("second conversation");
+    // A path with no file yet starts a new session there, as upstream does.
+    const fresh = join(String(first.sessionFile), "..", "fresh.jsonl");
+    expect(dataOf(await client.request({ type: "switch_session", sessionPath: fresh }))).toEqual({ cancelled: false });
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ messageCount: 0 });
+  });
+
+  test("set_label marks an entry, get_tree shows it, and the label line is in the file", async () => {
+    const { client } = await rpc();
+    const from = client.lines.length;
+    await client.request({ type: "prompt", message: "label me" });
+    await client.waitIdle(from);
+    const tree = dataOf(await client.request({ type: "get_tree" }));
+    const root = (tree.tree as { id: string; text: string }[])[0]!;
+    expect(await client.request({ type: "set_label", entryId: root.id, label: "start here" })).toMatchObject({ success: true });
+    const again = dataOf(await client.request({ type: "get_tree" }));
+    expect((again.tree as { label?: string }[])[0]!.label).toBe("start here");
+    const file = String(dataOf(await client.request({ type: "get_state" })).sessionFile);
+    const last = JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").at(-1)!);
+    expect(last).toMatchObject({ type: "label", targetId: root.id, label: "start here" });
+    expect(await client.request({ type: "set_label", entryId: "no-such-id", label: "x" })).toMatchObject({ success: false });
+  });
+
+  test("abort_bash stops a running bash command", async () => {
+    const { client, w } = await rpc();
+    const marker = join(w.cwd, "started");
+    client.send({ type: "bash", command: `touch ${marker}; sleep 20; echo never`, id: "long" });
+    for (let i = 0; i < 200 && !existsSync(marker); i++) await Bun.sleep(25);
+    const started = Date.now();
+    expect(await client.request({ type: "abort_bash" })).toMatchObject({ success: true });
+    const response = await client.waitFor((l) => l.id === "long", 10_000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(response).toMatchObject({ success: true });
+    expect(dataOf(response)).toMatchObject({ cancelled: true });
+    expect(String(dataOf(response).output)).not.toContain("never");
+  });
+
+  test("abort_retry cancels the wait before the next attempt", async () => {
+    const { w, client } = await rpc([{ error: { status: 503, message: "busy" } }, { text: "never asked for" }], {
+      settings: { retry: { enabled: true, maxRetries: 3, baseDelayMs: 30_000 } },
+    });
+    const from = client.lines.length;
+    await client.request({ type: "prompt", message: "try" });
+    await client.waitFor((l) => l.type === "auto_retry_start", 10_000, from);
+    expect(await client.request({ type: "abort_retry" })).toMatchObject({ success: true });
+    const end = await client.waitFor((l) => l.type === "auto_retry_end", 5000, from);
+    expect(end).toMatchObject({ success: false });
+    await client.waitIdle(from);
+    expect(w.llm.requests).toHaveLength(1);
+  });
+});
+
+test("the export path is refused when its folder does not exist", async () => {
+  const { w, client } = await rpc();
+  const response = await client.request({ type: "export_html", outputPath: join(w.cwd, "missing", "dir", "x.html") });
+  expect(response.success).toBe(false);
+  expect(existsSync(join(w.cwd, "missing"))).toBe(false);
+});
