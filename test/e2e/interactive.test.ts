@@ -227,6 +227,28 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     tmux.sendKeys("Enter");
     await tmux.waitFor("plain **answer**", 10_000);
   });
+  test("output to a pipe is plain text: no escape sequences at all", async () => {
+    const world = await createWorld({ llm: { script: [{ text: "plain **answer**" }] }, settings: { quietStartup: false } });
+    worlds.push(world);
+    // stdin stays the terminal, so this is the interactive mode; `cat -v` would show any ESC as ^[.
+    const tmux = TmuxSession.start({
+      command: ["sh", "-c", `"$0" | cat -v`, pigBinary()],
+      cwd: world.cwd,
+      width: 100,
+      height: 30,
+      env: { ...world.env, TERM: "xterm-256color" },
+    });
+    sessions.push(tmux);
+    await tmux.waitFor("session ", 10_000);
+    // No prompt is drawn to a pipe; the header comes just before the editor takes the keyboard.
+    await Bun.sleep(200);
+    tmux.type("hi there");
+    tmux.sendKeys("Enter");
+    const screen = await tmux.waitFor(/of 128k/, 10_000);
+    expect(screen).toContain("plain **answer**");
+    expect(screen).not.toContain("^[");
+    expect(sessionMessages(world).map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
 });
 
 describe.skipIf(!tmuxAvailable())("interactive commands", () => {
