@@ -35,6 +35,20 @@ async function start(script: Script | undefined, options: WorldOptions & { env?:
   return { world, tmux };
 }
 
+/** Every entry of the world's session files, in file order. */
+function sessionEntries(world: PigWorld): Record<string, unknown>[] {
+  const root = join(world.agentDir, "sessions");
+  const [dir] = readdirSync(root);
+  return readdirSync(join(root, dir!))
+    .filter((n) => n.endsWith(".jsonl"))
+    .flatMap((file) =>
+      readFileSync(join(root, dir!, file), "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    );
+}
+
 function sessionMessages(world: PigWorld): Record<string, unknown>[] {
   const root = join(world.agentDir, "sessions");
   const [dir] = readdirSync(root);
@@ -267,6 +281,7 @@ describe.skipIf(!tmuxAvailable())("interactive commands", () => {
     const html = readFileSync(join(world.cwd, "out.html"), "utf8");
     expect(html).toContain("<html");
     expect(html).toContain("hello there");
+    expect(sessionEntries(world).filter((e) => e.type === "session_info")).toEqual([expect.objectContaining({ name: "Morning work" })]);
   });
 
   test("/model opens a picker; choosing switches the model", async () => {
@@ -280,6 +295,11 @@ describe.skipIf(!tmuxAvailable())("interactive commands", () => {
     await tmux.waitFor(/Thinking level|fake\/fake-reasoner/, 5000);
     await ask(tmux, "which model?", /↑\d/);
     expect((world.llm.requests.at(-1)!.body as { model: string }).model).toBe("fake-reasoner");
+    const entries = sessionEntries(world);
+    const change = entries.findLast((e) => e.type === "model_change");
+    expect(change).toMatchObject({ provider: "fake", modelId: "fake-reasoner" });
+    // The switch is recorded before the question asked with the new model.
+    expect(entries.indexOf(change!)).toBeLessThan(entries.findIndex((e) => JSON.stringify(e).includes("which model?")));
   });
 
   test("/fork puts the message back in the editor and continues in a new file", async () => {
@@ -309,6 +329,9 @@ describe.skipIf(!tmuxAvailable())("interactive commands", () => {
     await ask(tmux, "/compact", "Compacted", 10_000);
     await ask(tmux, "after compaction", "three");
     expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised.");
+    const compactions = sessionEntries(world).filter((e) => e.type === "compaction");
+    expect(compactions).toHaveLength(1);
+    expect(String(compactions[0]!.summary)).toContain("Summarised.");
   });
 });
 
@@ -443,6 +466,11 @@ describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
       .filter((m) => m.role === "user")
       .map((m) => m.content[0]!.text);
     expect(users).toEqual(["another way"]);
+    // Both branches stay in the file: "another way" hangs off the same parent as "question one".
+    const entries = sessionEntries(world);
+    const userEntry = (text: string) => entries.find((e) => e.type === "message" && JSON.stringify(e.message).includes(text))!;
+    expect(userEntry("another way").parentId).toBe(userEntry("question one").parentId);
+    expect(userEntry("question two")).toBeDefined();
   });
 });
 
