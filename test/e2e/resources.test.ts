@@ -65,6 +65,52 @@ describe("a Pi user's setup", () => {
   });
 });
 
+describe("a whole ~/.pi/agent copied over", () => {
+  test("Pi-era settings, auth.json, keybindings and a theme: no warnings, the stored key and the migrated keys in force", async () => {
+    const w = await configuredWorld();
+    // A key stored in auth.json (as Pi's /login leaves it) wins over the one models.json names.
+    const models = JSON.parse(readFileSync(join(w.agentDir, "models.json"), "utf8"));
+    models.providers.fake.apiKey = "FAKE_PROVIDER_KEY";
+    write(join(w.agentDir, "models.json"), JSON.stringify(models, null, 2));
+    write(join(w.agentDir, "auth.json"), JSON.stringify({ fake: { type: "api_key", key: "sk-from-auth" } }));
+    write(
+      join(w.agentDir, "settings.json"),
+      JSON.stringify({
+        defaultProvider: "fake",
+        defaultModel: "fake-reasoner",
+        defaultThinkingLevel: "high",
+        queueMode: "all",
+        retry: { enabled: true, maxDelayMs: 1234 },
+        skills: { enableSkillCommands: true, customDirectories: [] },
+        hideThinkingBlock: true,
+        theme: "midnight",
+        quietStartup: true,
+        lastChangelogVersion: "0.73.1",
+        packages: [],
+      }),
+    );
+    write(join(w.agentDir, "keybindings.json"), JSON.stringify({ "app.model.cycleForward": "ctrl+p", "tui.input.newLine": "shift+enter", expandTools: "ctrl+o" }));
+    write(join(w.agentDir, "themes", "midnight.json"), JSON.stringify({ name: "midnight", vars: { ink: "#101020" }, colors: { accent: "ink" } }));
+
+    const printed = await w.run(["--no-trust", "-p", "hi"]);
+    expect({ code: printed.code, stderr: printed.stderr }).toEqual({ code: 0, stderr: "" });
+    const request = w.llm.requests[0]!;
+    expect(request.headers.authorization).toBe("Bearer sk-from-auth");
+    expect(request.body).toMatchObject({ model: "fake-reasoner" });
+    expect(systemPrompt(w)).toContain("Global rule: be brief.");
+
+    const rpc = await w.run(["--no-trust", "--mode", "rpc"], { stdin: `${JSON.stringify({ type: "get_state", id: "s" })}\n` });
+    const state = rpc.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === "s");
+    expect(state.data).toMatchObject({ thinkingLevel: "high", steeringMode: "all", model: { id: "fake-reasoner" } });
+    // Migrations happen when the file is read; the file itself is left as the user wrote it.
+    expect(JSON.parse(readFileSync(join(w.agentDir, "settings.json"), "utf8")).queueMode).toBe("all");
+  });
+});
+
 describe("trust", () => {
   test("without a decision, print mode skips project resources and says so on stderr", async () => {
     const w = await configuredWorld();
