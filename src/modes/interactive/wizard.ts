@@ -6,7 +6,6 @@
  * undefined when the person backed out or nothing could be saved.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
 import { dirname, join } from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
 import * as v from "valibot";
@@ -99,9 +98,11 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
  * Bun's fetch sends even loopback requests through HTTP_PROXY, and a probe of local servers
  * must never leave the machine.
  */
-export const localFetch: Fetch = (url, init) => {
+export const localFetch: Fetch = async (url, init) => {
   const parsed = new URL(url);
   if (parsed.protocol !== "http:" || !LOOPBACK.has(parsed.hostname)) return fetch(url, init);
+  // Loaded here: node:http is only needed by the first-run setup, not by every start.
+  const { get: httpGet } = await import("node:http");
   return new Promise((resolve, reject) => {
     const request = httpGet(url, { signal: init.signal, ...(init.headers ? { headers: init.headers } : {}) }, (response) => {
       const chunks: Buffer[] = [];
