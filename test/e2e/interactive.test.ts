@@ -1,67 +1,15 @@
 /**
- * Interactive pig in a real terminal (tmux) against the fake server: what a person sees and
- * what ends up in the session file.
+ * Interactive pig in a real terminal (tmux) against the fake server: what a person sees while
+ * typing, streaming, queueing and stopping, and what ends up in the session file.
  */
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
-import type { Script } from "../helpers/fake-llm/server.ts";
-import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
-import { TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
+import { createWorld } from "../helpers/pig-env.ts";
+import { tmuxAvailable } from "../helpers/tmux.ts";
 
-const worlds: PigWorld[] = [];
-const sessions: TmuxSession[] = [];
-afterEach(() => {
-  for (const s of sessions.splice(0)) s.kill();
-});
-afterAll(async () => {
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
-
-async function start(script: Script | undefined, options: WorldOptions & { env?: Record<string, string>; args?: string[] } = {}) {
-  const world = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
-  worlds.push(world);
-  const tmux = TmuxSession.start({
-    command: [pigBinary(), ...(options.args ?? [])],
-    cwd: world.cwd,
-    width: 100,
-    height: 30,
-    env: { ...world.env, TERM: "xterm-256color", ...options.env },
-  });
-  sessions.push(tmux);
-  await tmux.waitFor("›", 10_000);
-  return { world, tmux };
-}
-
-/** Every entry of the world's session files, in file order. */
-function sessionEntries(world: PigWorld): Record<string, unknown>[] {
-  const root = join(world.agentDir, "sessions");
-  const [dir] = readdirSync(root);
-  return readdirSync(join(root, dir!))
-    .filter((n) => n.endsWith(".jsonl"))
-    .flatMap((file) =>
-      readFileSync(join(root, dir!, file), "utf8")
-        .trimEnd()
-        .split("\n")
-        .map((l) => JSON.parse(l) as Record<string, unknown>),
-    );
-}
-
-function sessionMessages(world: PigWorld): Record<string, unknown>[] {
-  const root = join(world.agentDir, "sessions");
-  const [dir] = readdirSync(root);
-  const files = readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"));
-  return files.flatMap((file) =>
-    readFileSync(join(root, dir!, file), "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l))
-      .filter((e) => e.type === "message")
-      .map((e) => e.message),
-  );
-}
+const { start, open, track } = interactivePig();
 
 describe.skipIf(!tmuxAvailable())("interactive", () => {
   test("a prompt streams the answer and shows tool calls with a preview", async () => {
@@ -188,15 +136,8 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
 
   test("Ctrl+Z in a shell stops pig as a job; fg brings the prompt back and typing works", async () => {
     const world = await createWorld({ llm: { script: [{ text: "back again" }] } });
-    worlds.push(world);
-    const tmux = TmuxSession.start({
-      command: ["bash", "--norc", "--noprofile", "-i"],
-      cwd: world.cwd,
-      width: 100,
-      height: 30,
-      env: { ...world.env, TERM: "xterm-256color", PS1: "shell$ " },
-    });
-    sessions.push(tmux);
+    track(world);
+    const tmux = open(world, { command: ["bash", "--norc", "--noprofile", "-i"], env: { PS1: "shell$ " } });
     await tmux.waitFor("shell$", 5000);
     tmux.type(pigBinary());
     tmux.sendKeys("Enter");
@@ -243,16 +184,9 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
   });
   test("output to a pipe is plain text: no escape sequences at all", async () => {
     const world = await createWorld({ llm: { script: [{ text: "plain **answer**" }] }, settings: { quietStartup: false } });
-    worlds.push(world);
+    track(world);
     // stdin stays the terminal, so this is the interactive mode; `cat -v` would show any ESC as ^[.
-    const tmux = TmuxSession.start({
-      command: ["sh", "-c", `"$0" | cat -v`, pigBinary()],
-      cwd: world.cwd,
-      width: 100,
-      height: 30,
-      env: { ...world.env, TERM: "xterm-256color" },
-    });
-    sessions.push(tmux);
+    const tmux = open(world, { command: ["sh", "-c", `"$0" | cat -v`, pigBinary()] });
     await tmux.waitFor("session ", 10_000);
     // No prompt is drawn to a pipe; the header comes just before the editor takes the keyboard.
     await Bun.sleep(200);
@@ -262,255 +196,5 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     expect(screen).toContain("plain **answer**");
     expect(screen).not.toContain("^[");
     expect(sessionMessages(world).map((m) => m.role)).toEqual(["user", "assistant"]);
-  });
-});
-
-describe.skipIf(!tmuxAvailable())("interactive commands", () => {
-  async function ask(tmux: TmuxSession, text: string, wait: string | RegExp, timeout = 10_000) {
-    tmux.type(text);
-    tmux.sendKeys("Enter");
-    return tmux.waitFor(wait, timeout);
-  }
-
-  test("/name, /session and /export", async () => {
-    const { tmux, world } = await start(undefined);
-    await ask(tmux, "hello there", /↑\d/);
-    await ask(tmux, "/name Morning work", "Session name: Morning work");
-    await ask(tmux, "/session", "Morning work");
-    await ask(tmux, "/export out.html", "out.html");
-    const html = readFileSync(join(world.cwd, "out.html"), "utf8");
-    expect(html).toContain("<html");
-    expect(html).toContain("hello there");
-    expect(sessionEntries(world).filter((e) => e.type === "session_info")).toEqual([expect.objectContaining({ name: "Morning work" })]);
-  });
-
-  test("/model opens a picker; choosing switches the model", async () => {
-    const { tmux, world } = await start(undefined);
-    tmux.type("/model");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("fake-reasoner", 5000);
-    tmux.type("reasoner");
-    await Bun.sleep(200);
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/Thinking level|fake\/fake-reasoner/, 5000);
-    await ask(tmux, "which model?", /↑\d/);
-    expect((world.llm.requests.at(-1)!.body as { model: string }).model).toBe("fake-reasoner");
-    const entries = sessionEntries(world);
-    const change = entries.findLast((e) => e.type === "model_change");
-    expect(change).toMatchObject({ provider: "fake", modelId: "fake-reasoner" });
-    // The switch is recorded before the question asked with the new model.
-    expect(entries.indexOf(change!)).toBeLessThan(entries.findIndex((e) => JSON.stringify(e).includes("which model?")));
-  });
-
-  test("/fork puts the message back in the editor and continues in a new file", async () => {
-    const { tmux, world } = await start(undefined);
-    await ask(tmux, "first question", /↑\d/);
-    await ask(tmux, "second question", /↑[\d.k]+.*\n[\s\S]*↑/);
-    tmux.type("/fork");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("second question", 5000);
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/› second question\s*$/m, 5000);
-    tmux.sendKeys("C-u");
-    await ask(tmux, "a different second", /↑\d/);
-    const root = join(world.agentDir, "sessions");
-    const [dir] = readdirSync(root);
-    expect(readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"))).toHaveLength(2);
-  });
-
-  test("/compact summarises and the conversation goes on", async () => {
-    const words = "lorem ipsum dolor sit amet ".repeat(30);
-    const { tmux, world } = await start(
-      { responses: [{ when: "context summarization assistant", text: "## Goal\nSummarised." }, { text: "one" }, { text: "two" }, { text: "three" }] } as unknown as Script,
-      { settings: { compaction: { keepRecentTokens: 50 } } },
-    );
-    await ask(tmux, `first ${words}`, /↑\d/);
-    await ask(tmux, `second ${words}`, "two");
-    await ask(tmux, "/compact", "Compacted", 10_000);
-    await ask(tmux, "after compaction", "three");
-    expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised.");
-    const compactions = sessionEntries(world).filter((e) => e.type === "compaction");
-    expect(compactions).toHaveLength(1);
-    expect(String(compactions[0]!.summary)).toContain("Summarised.");
-  });
-});
-
-describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
-  test("/resume tomorrow: pick yesterday's session and continue it", async () => {
-    const { tmux, world } = await start(undefined);
-    tmux.type("yesterday's work");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/↑\d/, 10_000);
-    tmux.sendKeys("C-c");
-    tmux.sendKeys("C-c");
-    await tmux.waitForExit(5000);
-    const again = TmuxSession.start({ command: [pigBinary()], cwd: world.cwd, width: 100, height: 30, env: { ...world.env, TERM: "xterm-256color" } });
-    sessions.push(again);
-    await again.waitFor("›", 10_000);
-    again.type("/resume");
-    again.sendKeys("Enter");
-    await again.waitFor("yesterday's work", 5000);
-    again.sendKeys("Enter");
-    await again.waitFor(/Session [0-9a-f]{8}/, 5000);
-    again.type("and today");
-    again.sendKeys("Enter");
-    await again.waitFor(/↑\d/, 10_000);
-    const last = JSON.stringify(world.llm.requests.at(-1)!.body);
-    expect(last).toContain("yesterday's work");
-    expect(last).toContain("and today");
-  });
-
-  test("/resume deletes a session: to the trash when a trash command exists, else after a second yes", async () => {
-    const world = await createWorld({ llm: { mode: "text" } });
-    worlds.push(world);
-    for (const prompt of ["first old session", "second old session"]) expect((await world.run(["-p", prompt])).code).toBe(0);
-    const sessionDir = join(world.agentDir, "sessions", readdirSync(join(world.agentDir, "sessions"))[0]!);
-    const fileOf = (text: string) => readdirSync(sessionDir).find((name) => readFileSync(join(sessionDir, name), "utf8").includes(text));
-    const first = fileOf("first old session")!;
-    // A stand-in `trash` that moves the file into a folder, found on PATH like the real one.
-    const bin = tempDir();
-    const trashed = tempDir();
-    const { chmodSync, writeFileSync } = await import("node:fs");
-    writeFileSync(join(bin, "trash"), `#!/bin/sh\nmv "$1" "${trashed}/"\n`);
-    chmodSync(join(bin, "trash"), 0o755);
-
-    const deleteOne = async (tmux: TmuxSession, title: string) => {
-      tmux.type("/resume");
-      tmux.sendKeys("Enter");
-      await tmux.waitFor("Delete a session", 5000);
-      tmux.type("Delete");
-      await Bun.sleep(150);
-      tmux.sendKeys("Enter");
-      await tmux.waitFor("Delete which session?", 5000);
-      tmux.type(title);
-      await Bun.sleep(150);
-      tmux.sendKeys("Enter");
-      await tmux.waitFor(`Delete session "${title}`, 5000);
-      tmux.type("y");
-    };
-
-    const withTrash = TmuxSession.start({
-      command: [pigBinary()],
-      cwd: world.cwd,
-      width: 100,
-      height: 30,
-      env: { ...world.env, TERM: "xterm-256color", PATH: `${bin}:${world.env.PATH}` },
-    });
-    sessions.push(withTrash);
-    await withTrash.waitFor("›", 10_000);
-    await deleteOne(withTrash, "first old session");
-    await withTrash.waitFor("Moved to the trash", 5000);
-    expect(readdirSync(trashed)).toEqual([first]);
-    expect(fileOf("first old session")).toBeUndefined();
-    // The list comes back after a deletion; leave it, then quit.
-    await withTrash.waitFor(/Moved to the trash[\s\S]*Resume a session/, 5000);
-    withTrash.sendKeys("Escape");
-    await withTrash.waitFor("■  Resume a session", 5000);
-    withTrash.type("/quit");
-    withTrash.sendKeys("Enter");
-    await withTrash.waitForExit(5000);
-
-    const second = fileOf("second old session")!;
-    const tmux = TmuxSession.start({ command: [pigBinary()], cwd: world.cwd, width: 100, height: 30, env: { ...world.env, TERM: "xterm-256color" } });
-    sessions.push(tmux);
-    await tmux.waitFor("›", 10_000);
-    await deleteOne(tmux, "second old session");
-    await tmux.waitFor("permanently?", 5000);
-    tmux.type("y");
-    await tmux.waitFor(/Deleted \/[\s\S]*No sessions in this project yet/, 5000);
-    expect(fileOf("second old session")).toBeUndefined();
-    expect(readdirSync(trashed)).toEqual([first]);
-  });
-
-  test("two quick Escapes on an empty prompt open /tree, or /fork with doubleEscapeAction", async () => {
-    const tree = await start(undefined);
-    tree.tmux.type("question one");
-    tree.tmux.sendKeys("Enter");
-    await tree.tmux.waitFor(/↑\d/, 10_000);
-    tree.tmux.sendKeys("Escape", "Escape");
-    await tree.tmux.waitFor("Go to (• marks the current branch)", 5000);
-
-    const fork = await start(undefined, { settings: { doubleEscapeAction: "fork" } });
-    fork.tmux.type("question one");
-    fork.tmux.sendKeys("Enter");
-    await fork.tmux.waitFor(/↑\d/, 10_000);
-    fork.tmux.type("draft");
-    fork.tmux.sendKeys("Escape", "Escape");
-    await Bun.sleep(300);
-    expect(fork.tmux.capture()).not.toContain("Fork from which message?");
-    fork.tmux.sendKeys("C-u");
-    fork.tmux.sendKeys("Escape", "Escape");
-    await fork.tmux.waitFor("Fork from which message?", 5000);
-  });
-
-  test("/tree: go back to the first question and continue on a new branch", async () => {
-    const { tmux, world } = await start(undefined, { settings: { branchSummary: { skipPrompt: true } } });
-    tmux.type("question one");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/↑\d/, 10_000);
-    tmux.type("question two");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/question two[\s\S]*↑\d/, 10_000);
-    tmux.type("/tree");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("question one", 5000);
-    tmux.type("question one");
-    await Bun.sleep(200);
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/› question one\s*$/m, 5000);
-    tmux.sendKeys("C-u");
-    tmux.type("another way");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/another way[\s\S]*↑\d/, 10_000);
-    const users = ((world.llm.requests.at(-1)!.body as { messages: { role: string; content: { text: string }[] }[] }).messages)
-      .filter((m) => m.role === "user")
-      .map((m) => m.content[0]!.text);
-    expect(users).toEqual(["another way"]);
-    // Both branches stay in the file: "another way" hangs off the same parent as "question one".
-    const entries = sessionEntries(world);
-    const userEntry = (text: string) => entries.find((e) => e.type === "message" && JSON.stringify(e.message).includes(text))!;
-    expect(userEntry("another way").parentId).toBe(userEntry("question one").parentId);
-    expect(userEntry("question two")).toBeDefined();
-  });
-});
-
-describe.skipIf(!tmuxAvailable())("interactive completion", () => {
-  test("Tab completes a model name after /model", async () => {
-    const { tmux } = await start(undefined);
-    tmux.type("/model fake/fake-rea");
-    tmux.sendKeys("Tab");
-    await tmux.waitFor("/model fake/fake-reasoner", 5000);
-  });
-});
-
-describe.skipIf(!tmuxAvailable())("first run", () => {
-  test("without a model the setup asks for a server, stores it, and pig works with it", async () => {
-    const world = await createWorld({ llm: { mode: "text" } });
-    worlds.push(world);
-    // A fresh agent directory: no models.json, no settings, no keys in the environment.
-    const { rmSync } = await import("node:fs");
-    rmSync(join(world.agentDir, "models.json"));
-    rmSync(join(world.agentDir, "settings.json"));
-    const tmux = TmuxSession.start({ command: [pigBinary()], cwd: world.cwd, width: 100, height: 30, env: { ...world.env, TERM: "xterm-256color" } });
-    sessions.push(tmux);
-    await tmux.waitFor("Provider", 10_000);
-    tmux.sendKeys("Up");
-    await Bun.sleep(150);
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("Server URL", 5000);
-    tmux.type(`${world.llm.url}/v1`);
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("name for this provider", 5000);
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("API key", 5000);
-    tmux.type("secret-key");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("›", 15_000);
-    tmux.type("hello");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor(/↑\d/, 10_000);
-    expect(world.llm.requests.at(-1)!.headers.authorization).toBe("Bearer secret-key");
-    const models = JSON.parse(readFileSync(join(world.agentDir, "models.json"), "utf8"));
-    expect(Object.keys(models.providers)).toEqual(["custom"]);
   });
 });

@@ -1,0 +1,122 @@
+/**
+ * Interactive pig's slash commands, completion and first-run setup in a real terminal (tmux).
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Script } from "../helpers/fake-llm/server.ts";
+import { interactivePig, sessionEntries } from "../helpers/interactive-pig.ts";
+import { createWorld } from "../helpers/pig-env.ts";
+import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+
+const { start, open, track } = interactivePig();
+
+describe.skipIf(!tmuxAvailable())("interactive commands", () => {
+  async function ask(tmux: TmuxSession, text: string, wait: string | RegExp, timeout = 10_000) {
+    tmux.type(text);
+    tmux.sendKeys("Enter");
+    return tmux.waitFor(wait, timeout);
+  }
+
+  test("/name, /session and /export", async () => {
+    const { tmux, world } = await start(undefined);
+    await ask(tmux, "hello there", /↑\d/);
+    await ask(tmux, "/name Morning work", "Session name: Morning work");
+    await ask(tmux, "/session", "Morning work");
+    await ask(tmux, "/export out.html", "out.html");
+    const html = readFileSync(join(world.cwd, "out.html"), "utf8");
+    expect(html).toContain("<html");
+    expect(html).toContain("hello there");
+    expect(sessionEntries(world).filter((e) => e.type === "session_info")).toEqual([expect.objectContaining({ name: "Morning work" })]);
+  });
+
+  test("/model opens a picker; choosing switches the model", async () => {
+    const { tmux, world } = await start(undefined);
+    tmux.type("/model");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("fake-reasoner", 5000);
+    tmux.type("reasoner");
+    await Bun.sleep(200);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/Thinking level|fake\/fake-reasoner/, 5000);
+    await ask(tmux, "which model?", /↑\d/);
+    expect((world.llm.requests.at(-1)!.body as { model: string }).model).toBe("fake-reasoner");
+    const entries = sessionEntries(world);
+    const change = entries.findLast((e) => e.type === "model_change");
+    expect(change).toMatchObject({ provider: "fake", modelId: "fake-reasoner" });
+    // The switch is recorded before the question asked with the new model.
+    expect(entries.indexOf(change!)).toBeLessThan(entries.findIndex((e) => JSON.stringify(e).includes("which model?")));
+  });
+
+  test("/fork puts the message back in the editor and continues in a new file", async () => {
+    const { tmux, world } = await start(undefined);
+    await ask(tmux, "first question", /↑\d/);
+    await ask(tmux, "second question", /↑[\d.k]+.*\n[\s\S]*↑/);
+    tmux.type("/fork");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("second question", 5000);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/› second question\s*$/m, 5000);
+    tmux.sendKeys("C-u");
+    await ask(tmux, "a different second", /↑\d/);
+    const root = join(world.agentDir, "sessions");
+    const [dir] = readdirSync(root);
+    expect(readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"))).toHaveLength(2);
+  });
+
+  test("/compact summarises and the conversation goes on", async () => {
+    const words = "lorem ipsum dolor sit amet ".repeat(30);
+    const { tmux, world } = await start(
+      { responses: [{ when: "context summarization assistant", text: "## Goal\nSummarised." }, { text: "one" }, { text: "two" }, { text: "three" }] } as unknown as Script,
+      { settings: { compaction: { keepRecentTokens: 50 } } },
+    );
+    await ask(tmux, `first ${words}`, /↑\d/);
+    await ask(tmux, `second ${words}`, "two");
+    await ask(tmux, "/compact", "Compacted", 10_000);
+    await ask(tmux, "after compaction", "three");
+    expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised.");
+    const compactions = sessionEntries(world).filter((e) => e.type === "compaction");
+    expect(compactions).toHaveLength(1);
+    expect(String(compactions[0]!.summary)).toContain("Summarised.");
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("interactive completion", () => {
+  test("Tab completes a model name after /model", async () => {
+    const { tmux } = await start(undefined);
+    tmux.type("/model fake/fake-rea");
+    tmux.sendKeys("Tab");
+    await tmux.waitFor("/model fake/fake-reasoner", 5000);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("first run", () => {
+  test("without a model the setup asks for a server, stores it, and pig works with it", async () => {
+    const world = await createWorld({ llm: { mode: "text" } });
+    track(world);
+    // A fresh agent directory: no models.json, no settings, no keys in the environment.
+    const { rmSync } = await import("node:fs");
+    rmSync(join(world.agentDir, "models.json"));
+    rmSync(join(world.agentDir, "settings.json"));
+    const tmux = open(world);
+    await tmux.waitFor("Provider", 10_000);
+    tmux.sendKeys("Up");
+    await Bun.sleep(150);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Server URL", 5000);
+    tmux.type(`${world.llm.url}/v1`);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("name for this provider", 5000);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("API key", 5000);
+    tmux.type("secret-key");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("›", 15_000);
+    tmux.type("hello");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    expect(world.llm.requests.at(-1)!.headers.authorization).toBe("Bearer secret-key");
+    const models = JSON.parse(readFileSync(join(world.agentDir, "models.json"), "utf8"));
+    expect(Object.keys(models.providers)).toEqual(["custom"]);
+  });
+});

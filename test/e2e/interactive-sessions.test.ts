@@ -1,0 +1,143 @@
+/**
+ * Interactive pig across sessions in a real terminal (tmux): resuming, deleting, forking and
+ * moving around the tree.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { interactivePig, sessionEntries } from "../helpers/interactive-pig.ts";
+import { createWorld } from "../helpers/pig-env.ts";
+import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const { start, open, track } = interactivePig();
+
+describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
+  test("/resume tomorrow: pick yesterday's session and continue it", async () => {
+    const { tmux, world } = await start(undefined);
+    tmux.type("yesterday's work");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    tmux.sendKeys("C-c");
+    tmux.sendKeys("C-c");
+    await tmux.waitForExit(5000);
+    const again = open(world);
+    await again.waitFor("›", 10_000);
+    again.type("/resume");
+    again.sendKeys("Enter");
+    await again.waitFor("yesterday's work", 5000);
+    again.sendKeys("Enter");
+    await again.waitFor(/Session [0-9a-f]{8}/, 5000);
+    again.type("and today");
+    again.sendKeys("Enter");
+    await again.waitFor(/↑\d/, 10_000);
+    const last = JSON.stringify(world.llm.requests.at(-1)!.body);
+    expect(last).toContain("yesterday's work");
+    expect(last).toContain("and today");
+  });
+
+  test("/resume deletes a session: to the trash when a trash command exists, else after a second yes", async () => {
+    const world = await createWorld({ llm: { mode: "text" } });
+    track(world);
+    for (const prompt of ["first old session", "second old session"]) expect((await world.run(["-p", prompt])).code).toBe(0);
+    const sessionDir = join(world.agentDir, "sessions", readdirSync(join(world.agentDir, "sessions"))[0]!);
+    const fileOf = (text: string) => readdirSync(sessionDir).find((name) => readFileSync(join(sessionDir, name), "utf8").includes(text));
+    const first = fileOf("first old session")!;
+    // A stand-in `trash` that moves the file into a folder, found on PATH like the real one.
+    const bin = tempDir();
+    const trashed = tempDir();
+    const { chmodSync, writeFileSync } = await import("node:fs");
+    writeFileSync(join(bin, "trash"), `#!/bin/sh\nmv "$1" "${trashed}/"\n`);
+    chmodSync(join(bin, "trash"), 0o755);
+
+    const deleteOne = async (tmux: TmuxSession, title: string) => {
+      tmux.type("/resume");
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("Delete a session", 5000);
+      tmux.type("Delete");
+      await Bun.sleep(150);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("Delete which session?", 5000);
+      tmux.type(title);
+      await Bun.sleep(150);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor(`Delete session "${title}`, 5000);
+      tmux.type("y");
+    };
+
+    const withTrash = open(world, { env: { PATH: `${bin}:${world.env.PATH}` } });
+    await withTrash.waitFor("›", 10_000);
+    await deleteOne(withTrash, "first old session");
+    await withTrash.waitFor("Moved to the trash", 5000);
+    expect(readdirSync(trashed)).toEqual([first]);
+    expect(fileOf("first old session")).toBeUndefined();
+    // The list comes back after a deletion; leave it, then quit.
+    await withTrash.waitFor(/Moved to the trash[\s\S]*Resume a session/, 5000);
+    withTrash.sendKeys("Escape");
+    await withTrash.waitFor("■  Resume a session", 5000);
+    withTrash.type("/quit");
+    withTrash.sendKeys("Enter");
+    await withTrash.waitForExit(5000);
+
+    const second = fileOf("second old session")!;
+    const tmux = open(world);
+    await tmux.waitFor("›", 10_000);
+    await deleteOne(tmux, "second old session");
+    await tmux.waitFor("permanently?", 5000);
+    tmux.type("y");
+    await tmux.waitFor(/Deleted \/[\s\S]*No sessions in this project yet/, 5000);
+    expect(fileOf("second old session")).toBeUndefined();
+    expect(readdirSync(trashed)).toEqual([first]);
+  });
+
+  test("two quick Escapes on an empty prompt open /tree, or /fork with doubleEscapeAction", async () => {
+    const tree = await start(undefined);
+    tree.tmux.type("question one");
+    tree.tmux.sendKeys("Enter");
+    await tree.tmux.waitFor(/↑\d/, 10_000);
+    tree.tmux.sendKeys("Escape", "Escape");
+    await tree.tmux.waitFor("Go to (• marks the current branch)", 5000);
+
+    const fork = await start(undefined, { settings: { doubleEscapeAction: "fork" } });
+    fork.tmux.type("question one");
+    fork.tmux.sendKeys("Enter");
+    await fork.tmux.waitFor(/↑\d/, 10_000);
+    fork.tmux.type("draft");
+    fork.tmux.sendKeys("Escape", "Escape");
+    await Bun.sleep(300);
+    expect(fork.tmux.capture()).not.toContain("Fork from which message?");
+    fork.tmux.sendKeys("C-u");
+    fork.tmux.sendKeys("Escape", "Escape");
+    await fork.tmux.waitFor("Fork from which message?", 5000);
+  });
+
+  test("/tree: go back to the first question and continue on a new branch", async () => {
+    const { tmux, world } = await start(undefined, { settings: { branchSummary: { skipPrompt: true } } });
+    tmux.type("question one");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    tmux.type("question two");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/question two[\s\S]*↑\d/, 10_000);
+    tmux.type("/tree");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("question one", 5000);
+    tmux.type("question one");
+    await Bun.sleep(200);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/› question one\s*$/m, 5000);
+    tmux.sendKeys("C-u");
+    tmux.type("another way");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/another way[\s\S]*↑\d/, 10_000);
+    const users = ((world.llm.requests.at(-1)!.body as { messages: { role: string; content: { text: string }[] }[] }).messages)
+      .filter((m) => m.role === "user")
+      .map((m) => m.content[0]!.text);
+    expect(users).toEqual(["another way"]);
+    // Both branches stay in the file: "another way" hangs off the same parent as "question one".
+    const entries = sessionEntries(world);
+    const userEntry = (text: string) => entries.find((e) => e.type === "message" && JSON.stringify(e.message).includes(text))!;
+    expect(userEntry("another way").parentId).toBe(userEntry("question one").parentId);
+    expect(userEntry("question two")).toBeDefined();
+  });
+});
