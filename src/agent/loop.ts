@@ -4,7 +4,7 @@
  * `emit`; cancellation comes from the `AbortSignal`. Messages are converted to a provider's shape
  * only at the call (`config.convert`).
  */
-import type { AssistantMessage, LlmContext, LlmMessage, Model, StreamFunction, StreamOptions } from "../ai/types.ts";
+import { newAssistantMessage, type AssistantMessage, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions } from "../ai/types.ts";
 import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
 import { validateToolArguments } from "../tools/validate.ts";
@@ -110,9 +110,18 @@ export async function streamAssistant(
       ? { tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
       : {}),
   };
+  let options: StreamOptions;
+  try {
+    options = config.streamOptions();
+  } catch (error) {
+    // The request could not be made (a key command failed): an answer that says why, like any other failed request.
+    const failed: AssistantMessage = { ...newAssistantMessage(config.model), stopReason: "error", errorMessage: (error as Error).message };
+    emit({ type: "message_start", message: failed });
+    return failed;
+  }
   let started = false;
   let final: AssistantMessage | undefined;
-  for await (const event of config.stream(config.model, context, { ...config.streamOptions(), signal })) {
+  for await (const event of config.stream(config.model, context, { ...options, signal })) {
     switch (event.type) {
       case "start":
         started = true;

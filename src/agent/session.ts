@@ -322,10 +322,11 @@ export class AgentSession {
    * Stops the run (stream, tools, retry wait) and empties both queues. Returns the queued texts,
    * steering first, so a UI can put them back in the editor. Resolves once the run has ended.
    */
-  async abort(): Promise<string[]> {
+  async abort(options: { compaction?: boolean } = {}): Promise<string[]> {
     const queued = this.clearQueues();
     this.abortController?.abort();
-    this.compactor.abort();
+    // RPC's `abort` leaves a running compaction alone, as upstream's does; Escape stops it too.
+    if (options.compaction !== false) this.compactor.abort();
     await this.running?.catch(() => undefined);
     return queued;
   }
@@ -397,12 +398,11 @@ export class AgentSession {
   }
 
   private loopConfig(model: Model): LoopConfig {
-    // The key (and headers) are resolved once per run.
-    const streamOptions = this.streamOptions(model);
     return {
       model,
       stream: this.options.streamFor(model),
-      streamOptions: () => streamOptions,
+      // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
+      streamOptions: () => this.streamOptions(model),
       systemPrompt: this.options.systemPrompt(this.toolsValue),
       tools: this.toolsValue,
       toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model },

@@ -71,16 +71,26 @@ export function removeAuthEntry(path: string, provider: string): boolean {
   });
 }
 
+/** A `!command` value whose command failed, timed out or printed nothing. */
+export class CommandValueError extends Error {
+  constructor(readonly command: string) {
+    super(`shell command failed: ${command}`);
+    this.name = "CommandValueError";
+  }
+}
+
 /**
- * A configured value: `!command` runs the command (10 s limit) and takes its trimmed output;
- * otherwise the value names an environment variable, or is the literal value itself.
+ * A configured value: `!command` runs the command (10 s limit) and takes its trimmed output
+ * (throwing `CommandValueError` when it fails or prints nothing); otherwise the value names an
+ * environment variable, or is the literal value itself.
  */
-export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv = process.env): string {
   if (value.startsWith("!")) {
-    const proc = Bun.spawnSync(["/bin/sh", "-c", value.slice(1)], { stdout: "pipe", stderr: "pipe", timeout: 10_000, env });
-    if (proc.exitCode !== 0) return undefined;
-    const out = proc.stdout.toString().trim();
-    return out || undefined;
+    const command = value.slice(1);
+    const proc = Bun.spawnSync(["/bin/sh", "-c", command], { stdout: "pipe", stderr: "pipe", timeout: 10_000, env });
+    const out = proc.exitCode === 0 ? proc.stdout.toString().trim() : "";
+    if (!out) throw new CommandValueError(command);
+    return out;
   }
   return env[value] || value;
 }
@@ -99,11 +109,24 @@ export function envKeyNames(provider: string): readonly string[] {
   return PROVIDER_ENV_KEYS[provider] ?? [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`];
 }
 
-/** The key for `provider`, or undefined. */
+/**
+ * The key for `provider`, or undefined. A `!command` key runs now, on every call, as upstream
+ * does per request; when it fails the error says so, naming the provider and the command.
+ */
 export function findApiKey(provider: string, sources: KeySources): string | undefined {
   if (sources.cliKey?.provider === provider) return sources.cliKey.key;
+  const resolve = (value: string): string => {
+    try {
+      return resolveConfigValue(value, sources.env);
+    } catch (error) {
+      if (error instanceof CommandValueError) {
+        throw new Error(`Failed to resolve API key for provider "${provider}" from shell command: ${error.command}`);
+      }
+      throw error;
+    }
+  };
   const stored = sources.auth[provider];
-  if (stored?.type === "api_key" && stored.key) return resolveConfigValue(stored.key, sources.env);
+  if (stored?.type === "api_key" && stored.key) return resolve(stored.key);
   if (stored?.type === "oauth" && typeof stored.access === "string" && (stored.expires === undefined || Date.now() < stored.expires)) {
     return stored.access;
   }
@@ -112,7 +135,7 @@ export function findApiKey(provider: string, sources: KeySources): string | unde
     if (value) return value;
   }
   const configured = sources.configured[provider];
-  return configured ? resolveConfigValue(configured, sources.env) : undefined;
+  return configured ? resolve(configured) : undefined;
 }
 
 /** Whether a key could be found without running any command (for listing available models). */
@@ -121,6 +144,19 @@ export function hasApiKey(provider: string, sources: KeySources): boolean {
   if (sources.auth[provider]) return true;
   if (envKeyNames(provider).some((name) => sources.env[name])) return true;
   return Boolean(sources.configured[provider]);
+}
+
+/** The message for a run with no model at all: the variables to set, and the models.json way. */
+export function noModelsMessage(modelsJsonPath: string): string {
+  const examples = ["anthropic", "openai", "google", "openrouter", "groq"].map((p) => `  ${envKeyNames(p).at(-1)} (${p})`);
+  return [
+    "No models available.",
+    "",
+    "Set the API key of a provider, for example:",
+    ...examples,
+    `or add a provider (a local server, any OpenAI-compatible endpoint) to ${modelsJsonPath}.`,
+    "`pig --list-models` shows what is available; run `pig` in a terminal for a guided setup.",
+  ].join("\n");
 }
 
 /** The message for a provider without a key: which variable to set, and the models.json way. */

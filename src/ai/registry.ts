@@ -3,7 +3,7 @@
  * the key and headers for a request.
  */
 import { join } from "node:path";
-import { findApiKey, hasApiKey, readAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { CommandValueError, findApiKey, hasApiKey, readAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, readModelsFile, type ModelsFile } from "./models-file.ts";
 import type { Model } from "./types.ts";
@@ -88,20 +88,27 @@ export class ModelRegistry {
     return findApiKey(model.provider, this.sources());
   }
 
-  /** Request headers: the model's, then the provider's from `models.json` (values resolved now). */
+  /**
+   * Request headers: the model's, then the provider's from `models.json`, then the model's from
+   * `models.json` (values resolved now; a failing `!command` is an error naming the header).
+   */
   headers(model: Model, apiKey: string | undefined): Record<string, string> {
     const out: Record<string, string> = { ...model.headers };
     const config = this.file?.providers[model.provider];
-    for (const [name, value] of Object.entries(config?.headers ?? {})) {
-      const resolved = resolveConfigValue(value, this.env);
-      if (resolved !== undefined) out[name] = resolved;
-    }
+    const resolve = (name: string, value: string): string => {
+      try {
+        return resolveConfigValue(value, this.env);
+      } catch (error) {
+        if (error instanceof CommandValueError) {
+          throw new Error(`Failed to resolve header "${name}" for provider "${model.provider}" from shell command: ${error.command}`);
+        }
+        throw error;
+      }
+    };
+    for (const [name, value] of Object.entries(config?.headers ?? {})) out[name] = resolve(name, value);
     for (const spec of config?.models ?? []) {
       if (spec.id !== model.id) continue;
-      for (const [name, value] of Object.entries(spec.headers ?? {})) {
-        const resolved = resolveConfigValue(value, this.env);
-        if (resolved !== undefined) out[name] = resolved;
-      }
+      for (const [name, value] of Object.entries(spec.headers ?? {})) out[name] = resolve(name, value);
     }
     if (config?.authHeader && apiKey) out.Authorization = `Bearer ${apiKey}`;
     return out;

@@ -1,4 +1,5 @@
 /** `pig [options] [@files…] [messages…]`: choose the mode and run it. */
+import { join } from "node:path";
 import { VERSION } from "../version.ts";
 import { parseCliArgs, type CliArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
@@ -86,6 +87,11 @@ async function runNonInteractive(
     ["SIGHUP", 129],
   ]);
   const { session } = runtime;
+  if (!session.model) {
+    session.dispose();
+    const { noModelsMessage } = await import("../ai/auth.ts");
+    throw new CliError(noModelsMessage(join(runtime.agentDir, "models.json")));
+  }
   try {
     if (args.mode === "json") {
       const { runJsonMode } = await import("../modes/json.ts");

@@ -7,7 +7,8 @@ import * as v from "valibot";
 import type { SessionController } from "../agent/controller.ts";
 import { THINKING_LEVELS } from "../session/format.ts";
 
-const Id = { id: v.optional(v.string()) };
+// Clients choose their ids: strings usually, numbers in some; any JSON value is echoed back as given.
+const Id = { id: v.optional(v.unknown()) };
 const Image = v.looseObject({ type: v.literal("image"), data: v.string(), mimeType: v.string() });
 const Mode = v.picklist(["all", "one-at-a-time"]);
 
@@ -92,7 +93,7 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       await ctx.startPrompt(command.message, command.images, command.type === "steer" ? "steer" : "followUp");
       return {};
     case "abort":
-      await session.abort();
+      await session.abort({ compaction: false });
       return {};
     case "new_session":
       controller.newSession(command.parentSession ? { parentSession: command.parentSession } : {});

@@ -27,7 +27,7 @@ export interface RpcOptions {
 type Json = Record<string, unknown>;
 
 function respond(id: unknown, command: string, outcome: { data?: unknown } | { error: string }): void {
-  const base = { ...(typeof id === "string" ? { id } : {}), type: "response", command };
+  const base = { ...(id !== undefined ? { id } : {}), type: "response", command };
   if ("error" in outcome) writeRecord({ ...base, success: false, error: outcome.error });
   else writeRecord({ ...base, success: true, ...(outcome.data !== undefined ? { data: outcome.data } : {}) });
 }

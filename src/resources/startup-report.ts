@@ -78,8 +78,12 @@ export function formatStartupReport(input: StartupReportInput, options: StartupR
     );
   }
 
-  for (const d of input.diagnostics) {
-    lines.push(d.level === "error" ? `${c.red("error:")} ${d.message}` : `${c.yellow("warning:")} ${d.message}`);
-  }
+  lines.push(...diagnosticLines(input.diagnostics, options.color));
   return lines.join("\n");
+}
+
+/** The report's diagnostics alone, one line each: what `quietStartup` still shows. */
+export function diagnosticLines(diagnostics: StartupReportInput["diagnostics"], color: boolean): string[] {
+  const c = createColors(color);
+  return diagnostics.map((d) => (d.level === "error" ? `${c.red("error:")} ${d.message}` : `${c.yellow("warning:")} ${d.message}`));
 }

@@ -185,6 +185,21 @@ describe("keys", () => {
     expect(w.llm.requests).toHaveLength(0);
   });
 
+  test("no model at all: the variables to set and the models.json path, exit code 1, nothing written", async () => {
+    const w = await createWorld({});
+    worlds.push(w);
+    const { rmSync, existsSync } = await import("node:fs");
+    rmSync(join(w.agentDir, "models.json"));
+    rmSync(join(w.agentDir, "settings.json"));
+    const result = await w.run(["-p", "hi"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toStartWith("pig: No models available.");
+    expect(result.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(result.stderr).toContain("OPENAI_API_KEY");
+    expect(result.stderr).toContain(join(w.agentDir, "models.json"));
+    expect(existsSync(join(w.agentDir, "sessions"))).toBe(false);
+  });
+
   test("--api-key supplies the key for this run", async () => {
     const w = await world([{ text: "keyed" }]);
     const models = JSON.parse(readFileSync(join(w.agentDir, "models.json"), "utf8"));
@@ -194,5 +209,23 @@ describe("keys", () => {
     const result = await w.run(["--model", "fake/fake-model", "--api-key", "sk-from-flag", "-p", "hi"]);
     expect(result.stdout).toBe("keyed\n");
     expect(w.llm.requests[0]!.headers.authorization).toBe("Bearer sk-from-flag");
+  });
+
+  test("a key command runs for every request; a failing one is an error naming the provider and command", async () => {
+    const w = await world([{ toolCalls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "done" }]);
+    const models = JSON.parse(readFileSync(join(w.agentDir, "models.json"), "utf8"));
+    const counter = join(w.cwd, "..", `key-count-${Date.now()}`);
+    models.providers.fake.apiKey = `!n=$(cat ${counter} 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${counter}; echo tok$n`;
+    await Bun.write(join(w.agentDir, "models.json"), JSON.stringify(models));
+    const result = await w.run(["-p", "hi"]);
+    expect(result.stdout).toBe("done\n");
+    expect(w.llm.requests.map((r) => r.headers.authorization)).toEqual(["Bearer tok1", "Bearer tok2"]);
+
+    models.providers.fake.apiKey = "!echo broken >&2; exit 3";
+    await Bun.write(join(w.agentDir, "models.json"), JSON.stringify(models));
+    const failed = await w.run(["-p", "hi"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe('Failed to resolve API key for provider "fake" from shell command: echo broken >&2; exit 3\n');
+    expect(w.llm.requests).toHaveLength(2);
   });
 });

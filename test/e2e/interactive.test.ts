@@ -41,7 +41,8 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     await tmux.waitFor("(aborted)", 5000);
     // The aborted answer is in the file once it is shown.
     expect(sessionMessages(world).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
-    const screen = await tmux.waitFor(/› steer this\s*\n\s*draft/, 5000);
+    // One line each, no blank line between the restored text and the draft.
+    const screen = await tmux.waitFor(/› steer this\n {2}draft\b/, 5000);
     expect(screen).not.toContain("1 queued");
     expect(screen).not.toContain("Esc to stop");
   });
@@ -98,6 +99,13 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     expect(body).toContain("hello-shell");
     expect(body).not.toContain("secret-shell");
     expect(sessionMessages(world).filter((m) => m.role === "bashExecution")).toHaveLength(2);
+  });
+
+  test("quietStartup hides the report but still shows what is wrong with the resources", async () => {
+    const { tmux } = await start(undefined, { agentFiles: { "skills/broken/SKILL.md": "---\nname: broken\n---\nNo description above." } });
+    const screen = await tmux.waitFor("description is missing", 5000);
+    expect(screen).toContain("warning:");
+    expect(screen).not.toContain("cwd ");
   });
 
   test("Ctrl+C twice quits", async () => {

@@ -151,6 +151,27 @@ describe("rpc commands", () => {
     expect(String(dataOf(response).output)).not.toContain("never");
   });
 
+  test("abort stops a run but leaves a running compaction to finish", async () => {
+    const words = "lorem ipsum dolor sit amet ".repeat(30);
+    const { client } = await rpc(
+      { responses: [{ when: "context summarization assistant", text: "## Goal\nSummarised slowly.", chunkSize: 4, chunkDelayMs: 60 }, { text: "one" }, { text: "two" }] } as unknown as Script,
+      { settings: { compaction: { keepRecentTokens: 50 } } },
+    );
+    for (const message of [`first ${words}`, `second ${words}`]) {
+      const from = client.lines.length;
+      await client.request({ type: "prompt", message });
+      await client.waitIdle(from);
+    }
+    const from = client.lines.length;
+    client.send({ type: "compact", id: "c" });
+    await client.waitFor((l) => l.type === "compaction_start", 10_000, from);
+    expect(await client.request({ type: "abort" })).toMatchObject({ success: true });
+    const end = await client.waitFor((l) => l.type === "compaction_end", 10_000, from);
+    expect(end).toMatchObject({ aborted: false });
+    expect(String((end.result as Line).summary)).toContain("Summarised slowly.");
+    expect(await client.waitFor((l) => l.id === "c", 10_000, from)).toMatchObject({ success: true });
+  });
+
   test("abort_retry cancels the wait before the next attempt", async () => {
     const { w, client } = await rpc([{ error: { status: 503, message: "busy" } }, { text: "never asked for" }], {
       settings: { retry: { enabled: true, maxRetries: 3, baseDelayMs: 30_000 } },

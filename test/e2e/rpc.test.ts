@@ -36,6 +36,14 @@ describe("rpc input", () => {
     expect(state).toMatchObject({ success: true });
   });
 
+  test("numeric ids, as some clients send them, are accepted and echoed as given", async () => {
+    const { client } = await rpc();
+    client.write(`${JSON.stringify({ type: "get_state", id: 7 })}\n`);
+    expect(await client.waitFor((l) => l.id === 7)).toMatchObject({ type: "response", command: "get_state", success: true });
+    client.write(`${JSON.stringify({ type: "teleport", id: 8 })}\n`);
+    expect(await client.waitFor((l) => l.id === 8)).toMatchObject({ success: false, error: "Unknown command: teleport" });
+  });
+
   test("a CRLF line, U+2028 inside a string, and a 60 MB line", async () => {
     const { client, w } = await rpc();
     client.write(`${JSON.stringify({ type: "get_state", id: "crlf" })}\r\n`);

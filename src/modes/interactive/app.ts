@@ -18,7 +18,7 @@ import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slas
 import { settingsDefaults } from "../../resources/settings.ts";
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
-import { formatStartupReport } from "../../resources/startup-report.ts";
+import { diagnosticLines, formatStartupReport } from "../../resources/startup-report.ts";
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { runFirstRunWizard } from "./wizard.ts";
@@ -127,9 +127,9 @@ class InteractiveApp implements InteractiveHost {
   }
 
   async run(initial: PromptInput[]): Promise<number> {
-    if (!this.settings.settings.quietStartup) {
-      process.stdout.write(`${formatStartupReport(this.runtime.startup, { color: wantsColor(process.stdout) })}\n`);
-    }
+    const color = wantsColor(process.stdout);
+    if (!this.settings.settings.quietStartup) process.stdout.write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
+    else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) process.stdout.write(`${line}\n`);
     for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
     const unsubscribe = this.session.subscribe((event) => {
       this.view.handle(event);
@@ -228,7 +228,8 @@ class InteractiveApp implements InteractiveHost {
   /** Puts every queued message back into the editor, in order, before what is being typed. */
   private restoreQueued(): void {
     const queued = this.session.clearQueues();
-    if (queued.length > 0) this.editor.prependText(`${queued.join("\n")}${this.editor.getText() ? "\n" : ""}`);
+    // The editor puts its own line break between the restored text and the draft.
+    if (queued.length > 0) this.editor.prependText(queued.join("\n"));
   }
 
   /**
