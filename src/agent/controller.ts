@@ -253,7 +253,7 @@ export class SessionController {
   /** Runs `command` in the session's directory and records it (`exclude`: kept out of the context). */
   async bash(
     command: string,
-    options: { exclude?: boolean; onOutput?: (text: string) => void } = {},
+    options: { exclude?: boolean; /** Each new piece of output as it arrives. */ onOutput?: (text: string) => void } = {},
   ): Promise<UserBashResult & { message: BashExecutionMessage }> {
     const controller = new AbortController();
     this.bashAbort = controller;

@@ -26,7 +26,7 @@ export interface UserBashOptions {
   shellPath?: string;
   shellCommandPrefix?: string;
   signal?: AbortSignal;
-  /** Called with the cleaned output so far, for live display. */
+  /** Called with each new piece of cleaned output as it arrives, for live display. */
   onOutput?: (text: string) => void;
 }
 
@@ -61,7 +61,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
       kept += text;
       if (kept.length > KEEP_CHARS) kept = kept.slice(kept.length - KEEP_CHARS);
       if (rawBytes > DEFAULT_MAX_BYTES) spill();
-      options.onOutput?.(kept);
+      if (text) options.onOutput?.(text);
     },
   });
   const rest = sanitizeOutput(decoder.decode());

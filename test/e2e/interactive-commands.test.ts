@@ -81,6 +81,70 @@ describe.skipIf(!tmuxAvailable())("interactive commands", () => {
   });
 });
 
+describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
+  const words = "lorem ipsum dolor sit amet ".repeat(30);
+
+  test("/compact typed during a running tool stops the turn and compacts; it is not sent as a steer", async () => {
+    const { tmux, world } = await start(
+      {
+        responses: [
+          { when: "context summarization assistant", text: "## Goal\nSummarised mid-run." },
+          { text: "one" },
+          { toolCalls: [{ name: "bash", arguments: { command: "sleep 3" } }] },
+          { text: "after" },
+        ],
+      } as unknown as Script,
+      { settings: { compaction: { keepRecentTokens: 50 } } },
+    );
+    tmux.type(`first ${words}`);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    tmux.type(`second ${words}`);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("● bash", 10_000);
+    tmux.type("/compact");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Compacted", 15_000);
+    const entries = sessionEntries(world);
+    expect(entries.filter((e) => e.type === "compaction")).toHaveLength(1);
+    expect(JSON.stringify(entries)).not.toContain('"text":"/compact"');
+    expect(world.llm.requests.some((r) => JSON.stringify(r.body).includes("/compact"))).toBe(false);
+  });
+
+  test("text sent while /compact works waits for it, then goes out on the compacted context", async () => {
+    const { tmux, world } = await start(
+      {
+        responses: [
+          { when: "context summarization assistant", text: "## Goal\nSummarised slowly.", chunkSize: 4, chunkDelayMs: 80 },
+          { text: "one" },
+          { text: "two" },
+          { text: "answer after compaction" },
+        ],
+      } as unknown as Script,
+      { settings: { compaction: { keepRecentTokens: 50 } } },
+    );
+    for (const [i, reply] of ["one", "two"].entries()) {
+      tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor(reply, 10_000);
+      await tmux.waitFor(/↑\d/, 10_000);
+    }
+    tmux.type("/compact");
+    tmux.sendKeys("Enter");
+    await Bun.sleep(300);
+    tmux.type("typed during compaction");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("queued until the current command ends", 5000);
+    await tmux.waitFor("answer after compaction", 15_000);
+    const entries = sessionEntries(world);
+    const compaction = entries.findIndex((e) => e.type === "compaction");
+    const typed = entries.findIndex((e) => e.type === "message" && JSON.stringify(e.message).includes("typed during compaction"));
+    expect(compaction).toBeGreaterThan(0);
+    expect(typed).toBeGreaterThan(compaction);
+    expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised slowly.");
+  });
+});
+
 describe.skipIf(!tmuxAvailable())("interactive completion", () => {
   test("Tab completes a model name after /model", async () => {
     const { tmux } = await start(undefined);

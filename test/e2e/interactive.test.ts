@@ -101,6 +101,21 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     expect(sessionMessages(world).filter((m) => m.role === "bashExecution")).toHaveLength(2);
   });
 
+  test("!cmd output appears while the command runs, not only when it ends", async () => {
+    const { tmux, world } = await start(undefined);
+    tmux.type("!echo first-line; sleep 1.5; echo last-line");
+    tmux.sendKeys("Enter");
+    const early = await tmux.waitFor(/│ first-line/, 5000);
+    expect(early).not.toMatch(/│ last-line/);
+    await tmux.waitFor(/│ last-line/, 5000);
+    // The file is written with the first answer.
+    tmux.type("and now?");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/, 10_000);
+    const stored = sessionMessages(world).filter((m) => m.role === "bashExecution");
+    expect(stored).toEqual([expect.objectContaining({ output: "first-line\nlast-line\n", exitCode: 0 })]);
+  });
+
   test("quietStartup hides the report but still shows what is wrong with the resources", async () => {
     const { tmux } = await start(undefined, { agentFiles: { "skills/broken/SKILL.md": "---\nname: broken\n---\nNo description above." } });
     const screen = await tmux.waitFor("description is missing", 5000);

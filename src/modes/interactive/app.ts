@@ -160,16 +160,23 @@ class InteractiveApp implements InteractiveHost {
     }, 0);
   }
 
+  /**
+   * What the editor sends: `!` commands and pig's own slash commands run at once, even while the
+   * agent works (commands that cannot run then say so; `/compact` stops the turn first). Other
+   * text is the prompt when idle, a steer (Enter) or follow-up (Alt+Enter) while the agent runs,
+   * and is held while a command such as `/compact` or a `/tree` summary is still working — it
+   * goes out, in order, once that command ends.
+   */
   private async submit(text: string, kind: SubmitKind): Promise<void> {
-    if (this.session.isStreaming) {
-      if (kind === "alt-enter") this.session.followUp(text);
-      else this.session.steer(text);
-      return;
-    }
     try {
       if (text.startsWith("!")) return await this.bash(text);
       const slash = parseSlash(text);
       const command = slash ? findCommand(this.commands, slash.name) : undefined;
+      if (this.commandRunning || (this.session.compactor.isCompacting && !this.session.isStreaming)) {
+        this.held.push({ text, kind });
+        this.editor.print(`${this.theme.fg("dim", `queued until the current command ends: ${text.split("\n")[0]}`)}\n`);
+        return;
+      }
       if (slash && command) {
         this.commandRunning = true;
         try {
@@ -177,12 +184,23 @@ class InteractiveApp implements InteractiveHost {
         } finally {
           this.commandRunning = false;
         }
+        this.releaseHeld();
+        return;
+      }
+      if (this.session.isStreaming) {
+        if (kind === "alt-enter") this.session.followUp(text);
+        else this.session.steer(text);
         return;
       }
       await this.session.prompt(text);
     } catch (error) {
       this.error((error as Error).message);
     }
+  }
+
+  /** Text submitted while a command worked, sent now in order: the first as the prompt, the rest queued behind it. */
+  private releaseHeld(): void {
+    for (const { text, kind } of this.held.splice(0)) void this.submit(text, kind);
   }
 
   private async bash(text: string): Promise<void> {
@@ -192,12 +210,14 @@ class InteractiveApp implements InteractiveHost {
     this.editor.print(`${this.theme.fg("bashMode", exclude ? "!!" : "!")} ${this.theme.bold(command)}\n`);
     this.busyBash = true;
     this.editor.setBusy(true);
+    this.view.bashStarted();
     try {
-      const { message } = await this.controller.bash(command, { exclude });
-      this.view.bashResult(message);
+      const { message } = await this.controller.bash(command, { exclude, onOutput: (chunk) => this.view.bashOutput(chunk) });
+      this.view.bashFinished(message);
     } finally {
       this.busyBash = false;
-      this.editor.setBusy(false);
+      // The agent may be working too: the prompt stays busy until it is done.
+      this.editor.setBusy(this.session.isStreaming);
     }
   }
 
@@ -211,8 +231,13 @@ class InteractiveApp implements InteractiveHost {
       return;
     }
     if (!this.session.isStreaming && !this.session.compactor.isCompacting) {
-      // A branch summary (/tree) is stopped; while another command works, Escape does nothing.
-      if (this.controller.abortBranchSummary() || this.commandRunning) return;
+      // A branch summary (/tree) is stopped, and what was typed meanwhile goes back to the editor;
+      // while another command works, Escape does nothing.
+      if (this.controller.abortBranchSummary()) {
+        this.restoreQueued();
+        return;
+      }
+      if (this.commandRunning) return;
       try {
         await this.idleEscape();
       } catch (error) {
@@ -225,9 +250,9 @@ class InteractiveApp implements InteractiveHost {
     await this.session.abort();
   }
 
-  /** Puts every queued message back into the editor, in order, before what is being typed. */
+  /** Puts every queued or held message back into the editor, in order, before what is being typed. */
   private restoreQueued(): void {
-    const queued = this.session.clearQueues();
+    const queued = [...this.session.clearQueues(), ...this.held.splice(0).map((h) => h.text)];
     // The editor puts its own line break between the restored text and the draft.
     if (queued.length > 0) this.editor.prependText(queued.join("\n"));
   }
@@ -252,6 +277,8 @@ class InteractiveApp implements InteractiveHost {
   private lastIdleEscape: number | undefined;
   /** A slash command is running (its dialogs may be closed while it works, e.g. a summary). */
   private commandRunning = false;
+  /** Text submitted while a command was still working; see `submit`. */
+  private readonly held: { text: string; kind: SubmitKind }[] = [];
 
   private async idleEscape(): Promise<void> {
     const now = Date.now();

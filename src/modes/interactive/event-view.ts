@@ -29,6 +29,8 @@ export class EventView {
   private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
   private readonly running = new Map<string, string>();
   private last: { name: string; result: ToolResult; isError: boolean } | undefined;
+  private bashPending = "";
+  private bashPrinted = false;
 
   constructor(
     private readonly out: ViewOutput,
@@ -139,10 +141,50 @@ export class EventView {
   }
 
   /** Prints a user shell command's result (`!cmd`). */
+  /**
+   * A `!` command's output as it arrives, whole lines at a time, with a spinner meanwhile.
+   * `bashFinished` then prints what is left and how it ended.
+   */
+  bashStarted(): void {
+    this.bashPending = "";
+    this.bashPrinted = false;
+    this.startWorking("running");
+  }
+
+  bashOutput(text: string): void {
+    const all = this.bashPending + text;
+    const cut = all.lastIndexOf("\n");
+    if (cut < 0) {
+      this.bashPending = all;
+      return;
+    }
+    this.bashPending = all.slice(cut + 1);
+    this.printBashLines(all.slice(0, cut).split("\n"));
+  }
+
+  bashFinished(message: BashExecutionMessage): void {
+    this.stopWorking();
+    if (this.bashPending) this.printBashLines([this.bashPending]);
+    this.bashPending = "";
+    // Nothing streamed (a caller without streaming, or a silent command): the stored output.
+    if (!this.bashPrinted) this.bashResult(message);
+    else this.bashStatus(message);
+  }
+
+  private printBashLines(lines: string[]): void {
+    this.bashPrinted = true;
+    this.out.print(`${lines.map((l) => `  ${this.theme.fg("border", "│")} ${l}`).join("\n")}\n`);
+  }
+
   bashResult(message: BashExecutionMessage): void {
     const t = this.theme;
     const lines = message.output.replace(/\n+$/, "").split("\n");
     this.out.print(`${lines.map((l) => `  ${t.fg("border", "│")} ${l}`).join("\n")}\n`);
+    this.bashStatus(message);
+  }
+
+  private bashStatus(message: BashExecutionMessage): void {
+    const t = this.theme;
     if (message.cancelled) this.out.print(`${t.fg("warning", "  (cancelled)")}\n`);
     else if (message.exitCode) this.out.print(`${t.fg("error", `  exit code ${message.exitCode}`)}\n`);
     if (message.truncated && message.fullOutputPath) this.out.print(`${t.fg("dim", `  full output: ${message.fullOutputPath}`)}\n`);
