@@ -18,6 +18,7 @@ import {
   NOTHING_TO_COMPACT,
   prepareCompaction,
   type SummaryCall,
+  type SummaryRetry,
 } from "../compaction/index.ts";
 import type { AgentMessage, CompactionEntry, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
@@ -46,7 +47,13 @@ export interface CompactionHost {
 }
 
 /** A summary request made the way the session's own requests are (key, headers, HTTP options). */
-export function summaryCallFor(model: Model, options: StreamOptions, stream: StreamFunction, signal: AbortSignal): SummaryCall | undefined {
+export function summaryCallFor(
+  model: Model,
+  options: StreamOptions,
+  stream: StreamFunction,
+  signal: AbortSignal,
+  retry?: SummaryRetry,
+): SummaryCall | undefined {
   if (!options.apiKey) return undefined;
   return {
     model,
@@ -54,6 +61,7 @@ export function summaryCallFor(model: Model, options: StreamOptions, stream: Str
     apiKey: options.apiKey,
     ...(options.headers ? { headers: options.headers } : {}),
     signal,
+    ...(retry ? { retry } : {}),
     providerOptions: {
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

@@ -127,7 +127,12 @@ export class AgentSession {
   /** The model call summaries are made with, or undefined without a model or key. */
   summaryCall(signal: AbortSignal): SummaryCall | undefined {
     const model = this.modelValue;
-    return model ? summaryCallFor(model, this.streamOptions(model), this.options.streamFor(model), signal) : undefined;
+    if (!model) return undefined;
+    // Summaries retry passing failures like answers do, when retrying is on.
+    const retry = this.retry.enabled
+      ? { maxRetries: this.retry.maxRetries, baseDelayMs: this.retry.baseDelayMs, maxDelayMs: this.retry.provider.maxRetryDelayMs }
+      : undefined;
+    return summaryCallFor(model, this.streamOptions(model), this.options.streamFor(model), signal, retry);
   }
 
   /**

@@ -3,10 +3,19 @@
  * streamed answer is drained and reduced to its text, a failure message, or "aborted".
  */
 import type { LlmAssistantMessage, Model, StreamFunction, StreamOptions, ThinkingLevel } from "../ai/types.ts";
+import { isRetryableError } from "../ai/errors.ts";
 import { SUMMARIZER_SYSTEM_PROMPT } from "./prompts.ts";
 
 /** Provider knobs a caller may pass through (pig's `retry.provider` settings). */
 export type ProviderOptions = Pick<StreamOptions, "maxRetries" | "timeoutMs" | "maxRetryDelayMs">;
+
+/** Retrying a summary that failed for a passing reason (the `retry` settings). */
+export interface SummaryRetry {
+  maxRetries: number;
+  baseDelayMs: number;
+  /** A server-requested delay above this fails at once. */
+  maxDelayMs?: number;
+}
 
 export interface SummaryCall {
   model: Model;
@@ -15,6 +24,7 @@ export interface SummaryCall {
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
   providerOptions?: ProviderOptions | undefined;
+  retry?: SummaryRetry | undefined;
 }
 
 export type SummaryResponse =
@@ -34,11 +44,52 @@ function textOf(message: LlmAssistantMessage): string {
   return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }
 
-/** Sends `userText` to the summariser and waits for the whole answer. Never throws. */
+/** Waits `ms` unless `signal` aborts first; true when the wait ran its course. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Sends `userText` to the summariser and waits for the whole answer, retrying failures that may
+ * pass (rate limits, overloaded or unavailable servers, dropped connections) with exponential
+ * backoff as `call.retry` allows. Never throws.
+ */
 export async function requestSummary(
   call: SummaryCall,
   request: { userText: string; maxTokens: number; reasoning?: ThinkingLevel | undefined },
 ): Promise<SummaryResponse> {
+  const retry = call.retry;
+  for (let attempt = 0; ; attempt++) {
+    const response = await requestOnce(call, request);
+    if (response.kind !== "error" || !response.retryable || !retry || attempt >= retry.maxRetries) {
+      return response.kind === "error" ? { kind: "error", message: response.message } : response;
+    }
+    const backoff = retry.baseDelayMs * 2 ** attempt;
+    const wait = response.retryAfterMs !== undefined ? Math.max(response.retryAfterMs, backoff) : backoff;
+    if (retry.maxDelayMs !== undefined && retry.maxDelayMs > 0 && wait > retry.maxDelayMs) {
+      return { kind: "error", message: response.message };
+    }
+    if (!(await pause(wait, call.signal))) return { kind: "aborted" };
+  }
+}
+
+type AttemptResponse = Exclude<SummaryResponse, { kind: "error" }> | { kind: "error"; message: string | undefined; retryable: boolean; retryAfterMs?: number };
+
+async function requestOnce(
+  call: SummaryCall,
+  request: { userText: string; maxTokens: number; reasoning?: ThinkingLevel | undefined },
+): Promise<AttemptResponse> {
   const options: StreamOptions = {
     ...call.providerOptions,
     apiKey: call.apiKey,
@@ -58,13 +109,19 @@ export async function requestSummary(
       }
       if (event.type === "error") {
         if (event.reason === "aborted" || call.signal?.aborted) return { kind: "aborted" };
-        return { kind: "error", message: event.error.errorMessage };
+        const retryAfterMs = (event as { retryAfterMs?: number }).retryAfterMs;
+        return {
+          kind: "error",
+          message: event.error.errorMessage,
+          retryable: isRetryableError(event.error, call.model.contextWindow),
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        };
       }
     }
-    return call.signal?.aborted ? { kind: "aborted" } : { kind: "error", message: "the stream ended without an answer" };
+    return call.signal?.aborted ? { kind: "aborted" } : { kind: "error", message: "the stream ended without an answer", retryable: true };
   } catch (error) {
     // Stream functions should not throw; a broken one is reported like a failed answer.
     if (call.signal?.aborted) return { kind: "aborted" };
-    return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+    return { kind: "error", message: error instanceof Error ? error.message : String(error), retryable: false };
   }
 }

@@ -172,6 +172,22 @@ describe("rpc commands", () => {
     expect(await client.waitFor((l) => l.id === "c", 10_000, from)).toMatchObject({ success: true });
   });
 
+  test("a summary request that fails for a passing reason is retried", async () => {
+    const words = "lorem ipsum dolor sit amet ".repeat(30);
+    const { w, client } = await rpc([{ text: "one" }, { text: "two" }, { error: { status: 503, message: "busy" } }, { text: "## Goal\nRetried summary." }], {
+      settings: { compaction: { keepRecentTokens: 50 }, retry: { enabled: true, maxRetries: 2, baseDelayMs: 20 } },
+    });
+    for (const message of [`first ${words}`, `second ${words}`]) {
+      const from = client.lines.length;
+      await client.request({ type: "prompt", message });
+      await client.waitIdle(from);
+    }
+    const response = await client.request({ type: "compact" }, 20_000);
+    expect(response).toMatchObject({ success: true });
+    expect(String((dataOf(response) as { summary?: string }).summary)).toContain("Retried summary.");
+    expect(w.llm.requests).toHaveLength(4);
+  });
+
   test("abort_retry cancels the wait before the next attempt", async () => {
     const { w, client } = await rpc([{ error: { status: 503, message: "busy" } }, { text: "never asked for" }], {
       settings: { retry: { enabled: true, maxRetries: 3, baseDelayMs: 30_000 } },
