@@ -31,6 +31,7 @@ export const CommandSchema = v.variant("type", [
   v.object({ type: v.literal("set_auto_compaction"), ...Id, enabled: v.boolean() }),
   v.object({ type: v.literal("set_auto_retry"), ...Id, enabled: v.boolean() }),
   v.object({ type: v.literal("abort_retry"), ...Id }),
+  v.object({ type: v.literal("abort_compaction"), ...Id }),
   v.object({ type: v.literal("bash"), ...Id, command: v.string() }),
   v.object({ type: v.literal("abort_bash"), ...Id }),
   v.object({ type: v.literal("get_session_stats"), ...Id }),
@@ -126,6 +127,11 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return {};
     case "set_auto_retry":
       controller.setAutoRetry(command.enabled);
+      return {};
+    case "abort_compaction":
+      // `abort` leaves a compaction running, as upstream's does; this one stops it (and a branch summary).
+      session.compactor.abort();
+      controller.abortBranchSummary();
       return {};
     case "abort_retry":
       ctx.abortRetry();

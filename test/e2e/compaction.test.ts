@@ -142,7 +142,7 @@ describe("manual compaction and the tree over RPC", () => {
     await client.waitIdle(from);
   }
 
-  test("abort during the summary leaves the file unchanged", async () => {
+  test("abort_compaction during the summary leaves the file unchanged", async () => {
     const { w, client } = await rpcWorld(
       {
         responses: [{ when: "context summarization assistant", text: "never arrives", chunkSize: 2, stallAfterChunks: 1 }, { text: "a1" }, { text: "a2" }],
@@ -155,7 +155,7 @@ describe("manual compaction and the tree over RPC", () => {
     client.send({ type: "compact", id: "c1" });
     await client.waitFor((l) => l.type === "compaction_start");
     await Bun.sleep(100);
-    await client.request({ type: "abort" });
+    await client.request({ type: "abort_compaction" });
     const response = await client.waitFor((l) => l.type === "response" && l.id === "c1");
     expect(response).toMatchObject({ success: false, error: "Compaction cancelled" });
     expect(client.lines.find((l) => l.type === "compaction_end")).toMatchObject({ aborted: true });
