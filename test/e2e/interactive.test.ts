@@ -28,6 +28,20 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     expect(sessionMessages(world).map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
   });
 
+  test("a line of the answer shows while it is being written, then is printed once complete", async () => {
+    const sentence = "The quick brown fox jumps over the lazy dog while the answer keeps streaming in slowly";
+    const { tmux } = await start([{ text: `${sentence}\n\nDone.`, chunkSize: 6, chunkDelayMs: 120 }]);
+    tmux.type("go");
+    tmux.sendKeys("Enter");
+    // Half-way through the first line (no newline yet), its start is already on screen.
+    const partial = await tmux.waitFor("The quick brown fox", 5000);
+    expect(partial).not.toContain("streaming in slowly");
+    const done = await tmux.waitFor(/Done\.[\s\S]*↑\d/, 15_000);
+    // Printed once, complete: the live copy is gone.
+    expect(done.split("The quick brown fox").length - 1).toBe(1);
+    expect(done).toContain(sentence);
+  });
+
   test("Enter while running steers; Escape stops and puts queued text back in the editor", async () => {
     const { tmux, world } = await start([{ text: "working on it slowly", chunkSize: 2, stallAfterChunks: 3 }]);
     tmux.type("first");

@@ -84,7 +84,7 @@ class InteractiveApp implements InteractiveHost {
       onExit: () => this.exit(),
     });
     this.view = new EventView(
-      { print: (text) => this.editor.print(text), setStatus: (lines) => this.editor.setStatus(lines) },
+      { print: (text) => this.editor.print(text), setStatus: (lines) => this.editor.setStatus(lines), columns: () => process.stdout.columns ?? 80 },
       theme,
       { showThinking: !settings.hideThinkingBlock },
     );

@@ -7,7 +7,8 @@ import type { PigEvent } from "../../agent/events.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
 import type { AgentMessage, BashExecutionMessage } from "../../session/format.ts";
 import type { ToolResult } from "../../tools/types.ts";
-import { MarkdownStream } from "./render/markdown.ts";
+import { graphemes, graphemeWidth } from "./input/width.ts";
+import { inline, MarkdownStream } from "./render/markdown.ts";
 import { formatToolCall, formatToolResult } from "./render/tools.ts";
 import type { Theme } from "./theme.ts";
 
@@ -16,7 +17,12 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 export interface ViewOutput {
   print(text: string): void;
   setStatus(lines: readonly string[]): void;
+  /** The terminal's width, for wrapping the line being written (80 when unknown). */
+  columns?(): number;
 }
+
+/** How many rows of the line being written show above the prompt (the end of it, when longer). */
+const LIVE_ROWS = 4;
 
 export class EventView {
   showThinking: boolean;
@@ -69,10 +75,15 @@ export class EventView {
         const e = event.assistantMessageEvent;
         this.activity = "writing";
         if (e.type === "text_start") this.markdown = new MarkdownStream(t, (text) => this.out.print(text));
-        else if (e.type === "text_delta") this.markdown?.push(e.delta);
+        else if (e.type === "text_delta") {
+          this.markdown?.push(e.delta);
+          // The line so far shows above the prompt until it is complete and printed.
+          this.render();
+        }
         else if (e.type === "text_end") {
           this.markdown?.end();
           this.markdown = undefined;
+          this.render();
         } else if (e.type === "thinking_start" && this.showThinking) {
           this.thinkingOpen = true;
           this.out.print(t.italic(t.fg("thinkingText", "thinking: ")));
@@ -222,6 +233,8 @@ export class EventView {
       lines.push(t.fg("muted", `${queued.length} queued (Alt+Up to edit):`));
       for (const q of queued) lines.push(t.fg("muted", `  ${q.split("\n")[0]!.slice(0, 70)}`));
     }
+    const pending = this.markdown?.pending;
+    if (pending) lines.push(...liveRows(pending, (this.out.columns?.() ?? 80) - 1).map((row) => inline(row, t)));
     if (this.activity && this.timer) {
       const seconds = Math.floor((Date.now() - this.startedAt) / 1000);
       lines.push(`${t.fg("accent", SPINNER[this.frame]!)} ${t.fg("muted", `${this.activity} ${seconds}s · Esc to stop`)}`);
@@ -233,4 +246,23 @@ export class EventView {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+/** `text` cut into rows of at most `width` columns; the last LIVE_ROWS of them. */
+function liveRows(text: string, width: number): string[] {
+  const rows: string[] = [];
+  let row = "";
+  let used = 0;
+  for (const g of graphemes(text)) {
+    const w = graphemeWidth(g);
+    if (used + w > Math.max(1, width)) {
+      rows.push(row);
+      row = "";
+      used = 0;
+    }
+    row += g;
+    used += w;
+  }
+  rows.push(row);
+  return rows.slice(-LIVE_ROWS);
 }

@@ -1,7 +1,8 @@
 /**
  * Markdown for the terminal, rendered a line at a time as text streams in: headings, list
  * bullets, quotes, rules, fenced code (with its language) and inline code, bold and italic.
- * A line is printed once it is complete, so styling never has to be undone.
+ * A line is printed once it is complete, so styling never has to be undone; until then the
+ * caller can show `pending`, the line so far.
  */
 import type { Theme } from "../theme.ts";
 
@@ -22,6 +23,11 @@ export class MarkdownStream {
       this.out(`${this.renderLine(this.partial.slice(0, nl))}\n`);
       this.partial = this.partial.slice(nl + 1);
     }
+  }
+
+  /** The line still being written (not printed yet), as it would look plain. */
+  get pending(): string {
+    return this.partial;
   }
 
   /** Ends the block: the last line is printed (with a newline) and fence state reset. */
