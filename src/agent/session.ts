@@ -6,8 +6,8 @@
 import { missingKeyMessage } from "../ai/auth.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import { clampThinkingLevel } from "../ai/thinking.ts";
-import type { AssistantMessage, Model, StreamFunction, StreamOptions } from "../ai/types.ts";
-import { convertToLlm } from "../session/convert.ts";
+import type { AssistantMessage, Model, StreamFunction, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
+import { blockImages, convertToLlm } from "../session/convert.ts";
 import type { AgentMessage, CustomMessage, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
@@ -38,6 +38,8 @@ export interface AgentSessionOptions {
   /** Rewrites typed input before it is sent or queued (`/skill:name`, prompt templates). */
   expandInput?: (text: string) => string;
   compaction?: CompactionSettings;
+  /** Settings read for every request: `thinkingBudgets` and `images.blockImages`. */
+  requestSettings?: () => { thinkingBudgets?: ThinkingBudgets | undefined; blockImages?: boolean | undefined };
 }
 
 export type Listener = (event: PigEvent) => void;
@@ -257,6 +259,7 @@ export class AgentSession {
       maxRetries: this.retry.provider.maxRetries ?? 0,
       ...(this.retry.provider.timeoutMs !== undefined ? { timeoutMs: this.retry.provider.timeoutMs } : {}),
       maxRetryDelayMs: this.retry.provider.maxRetryDelayMs,
+      ...(this.options.requestSettings?.().thinkingBudgets ? { thinkingBudgets: this.options.requestSettings().thinkingBudgets } : {}),
     };
   }
 
@@ -412,7 +415,7 @@ export class AgentSession {
       tools: this.toolsValue,
       toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model },
       toolExecution: this.options.toolExecution ?? "parallel",
-      convert: convertToLlm,
+      convert: (messages) => (this.options.requestSettings?.().blockImages ? blockImages(convertToLlm(messages)) : convertToLlm(messages)),
       takeSteering: () => this.take(this.steering),
       takeFollowUps: () => this.take(this.followUps),
       beforeRequest: () => this.compactor.beforeRequest(),

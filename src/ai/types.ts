@@ -103,7 +103,12 @@ export interface StreamOptions {
   timeoutMs?: number;
   /** Fail at once when the server asks to wait longer than this (ms; 0 = no cap). */
   maxRetryDelayMs?: number;
+  /** Token budgets per thinking level, for APIs that take a budget (setting `thinkingBudgets`). */
+  thinkingBudgets?: ThinkingBudgets;
 }
+
+export type BudgetLevel = "minimal" | "low" | "medium" | "high";
+export type ThinkingBudgets = Partial<Record<BudgetLevel, number>>;
 
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
 

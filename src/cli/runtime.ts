@@ -208,6 +208,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     streamFor,
+    requestSettings: () => ({ thinkingBudgets: effective.thinkingBudgets, blockImages: effective.images?.blockImages }),
     expandInput: (text) => inputExpander(resources, (message) => writeStderr(`pig: warning: ${message}\n`))(text),
   });
   const startup: StartupReportInput = {

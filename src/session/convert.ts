@@ -204,3 +204,25 @@ export function contentText(content: unknown, separator = ""): string {
   if (!Array.isArray(content)) return "";
   return content.flatMap((block: { type?: unknown; text?: unknown }) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join(separator);
 }
+
+/** What replaces an image when `images.blockImages` is on. */
+export const IMAGE_BLOCKED_TEXT = "Image reading is disabled.";
+
+/**
+ * `images.blockImages`: every image of a user or tool-result message becomes the text
+ * IMAGE_BLOCKED_TEXT, and a run of those in one message becomes one (upstream's rule).
+ */
+export function blockImages(messages: readonly LlmMessage[]): LlmMessage[] {
+  return messages.map((message) => {
+    if (message.role === "assistant" || typeof message.content === "string") return message;
+    if (!message.content.some((block) => block.type === "image")) return message;
+    const content: (LlmText | LlmImage)[] = [];
+    for (const block of message.content) {
+      const next: LlmText | LlmImage = block.type === "image" ? { type: "text", text: IMAGE_BLOCKED_TEXT } : block;
+      const previous = content.at(-1);
+      if (next.type === "text" && next.text === IMAGE_BLOCKED_TEXT && previous?.type === "text" && previous.text === IMAGE_BLOCKED_TEXT) continue;
+      content.push(next);
+    }
+    return { ...message, content } as LlmMessage;
+  });
+}

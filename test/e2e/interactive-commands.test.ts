@@ -152,6 +152,19 @@ describe.skipIf(!tmuxAvailable())("interactive completion", () => {
     tmux.sendKeys("Tab");
     await tmux.waitFor("/model fake/fake-reasoner", 5000);
   });
+
+  test("/skill: commands are offered unless enableSkillCommands is off", async () => {
+    const skill = { "skills/lint/SKILL.md": "---\nname: lint\ndescription: Lint the project\n---\nRun the linter." };
+    const on = await start(undefined, { agentFiles: skill });
+    on.tmux.type("/skil");
+    on.tmux.sendKeys("Tab");
+    await on.tmux.waitFor("/skill:lint", 5000);
+    const off = await start(undefined, { agentFiles: skill, settings: { enableSkillCommands: false } });
+    off.tmux.type("/skil");
+    off.tmux.sendKeys("Tab");
+    await Bun.sleep(400);
+    expect(off.tmux.capture()).not.toContain("/skill:lint");
+  });
 });
 
 describe.skipIf(!tmuxAvailable())("first run", () => {

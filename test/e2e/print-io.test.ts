@@ -1,6 +1,7 @@
 /**
  * Print mode's own input and output, through the built binary: piped stdin arriving in pieces,
- * a reader that goes away, and the date in the system prompt.
+ * a reader that goes away, the date in the system prompt, and the settings applied to every
+ * request (blocked images, thinking budgets).
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { pigBinary } from "../helpers/binary.ts";
@@ -67,5 +68,30 @@ describe("print mode input and output", () => {
     }
     // 25 hours apart: never the same day.
     expect(dates[0]).not.toBe(dates[1]);
+  });
+});
+
+describe("settings read for every request", () => {
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAD0lEQVR4nGNgYPgPQzAWADXeBfvilmCeAAAAAElFTkSuQmCC", "base64");
+
+  test("images.blockImages sends a note instead of the image", async () => {
+    const w = await createWorld({ llm: { mode: "text" }, input: ["text", "image"], settings: { images: { blockImages: true } }, files: { "shot.png": PNG } });
+    worlds.push(w);
+    expect((await w.run(["-p", "@shot.png", "describe it"])).code).toBe(0);
+    const body = JSON.stringify(w.llm.requests[0]!.body);
+    expect(body).not.toContain("image_url");
+    expect(body).toContain("Image reading is disabled.");
+    // The session keeps the image; only what is sent changes.
+    const again = await createWorld({ llm: { mode: "text" }, input: ["text", "image"], files: { "shot.png": PNG } });
+    worlds.push(again);
+    expect((await again.run(["-p", "@shot.png", "describe it"])).code).toBe(0);
+    expect(JSON.stringify(again.llm.requests[0]!.body)).toContain("image_url");
+  });
+
+  test("thinkingBudgets set the Anthropic thinking budget for the level", async () => {
+    const w = await createWorld({ api: "anthropic-messages", llm: { mode: "text" }, settings: { thinkingBudgets: { low: 3210 } } });
+    worlds.push(w);
+    expect((await w.run(["--model", "fake-reasoner", "--thinking", "low", "-p", "think a little"])).code).toBe(0);
+    expect((w.llm.requests[0]!.body as { thinking?: { budget_tokens?: number } }).thinking?.budget_tokens).toBe(3210);
   });
 });

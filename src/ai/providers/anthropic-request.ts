@@ -2,7 +2,7 @@
  * The request for the Anthropic Messages API: headers, body (see `anthropic-messages.ts` for what
  * upstream sends), prompt caching, and thinking (budgets or adaptive effort).
  */
-import type { LlmContext, Model, StreamOptions, ThinkingLevel } from "../types.ts";
+import type { BudgetLevel, LlmContext, Model, StreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.ts";
 import { convertAnthropicMessages, convertAnthropicTools, stripLoneSurrogates } from "./anthropic-convert.ts";
 import { CLAUDE_CODE_IDENTITY, CLAUDE_CODE_VERSION, isOAuthToken } from "./anthropic-oauth.ts";
 import type { AnthropicRequest, AnthropicRequestBody, CacheControl } from "./anthropic-wire.ts";
@@ -15,15 +15,12 @@ export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-202
 // ── options ─────────────────────────────────────────────────────────────────
 
 export type CacheRetention = "none" | "short" | "long";
-export type BudgetLevel = "minimal" | "low" | "medium" | "high";
-export type ThinkingBudgets = Partial<Record<BudgetLevel, number>>;
+export type { BudgetLevel, ThinkingBudgets } from "../types.ts";
 
 /** `StreamOptions` plus the upstream knobs this API understands (all optional). */
 export interface AnthropicStreamOptions extends StreamOptions {
   /** Prompt caching: "short" (default; "long" when PI_CACHE_RETENTION=long) adds 5-minute breakpoints, "long" 1-hour ones, "none" none. */
   cacheRetention?: CacheRetention;
-  /** Per-level thinking budgets (upstream setting `thinkingBudgets`), over the defaults. */
-  thinkingBudgets?: ThinkingBudgets;
   /** Send the interleaved-thinking beta header (default true, as upstream). */
   interleavedThinking?: boolean;
   /** `thinking.display` (default "summarized"). */

@@ -78,6 +78,7 @@ class InteractiveApp implements InteractiveHost {
         slashCommandProvider(() => this.completions()),
         fileMentionProvider({ cwd: runtime.controller.cwd }),
       ),
+      menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
       onSubmit: (text, kind) => void this.submit(text, kind),
       onEscape: () => void this.escape(),
       onKey: (_key, action) => void (action && this.runAction(action)),
@@ -86,7 +87,7 @@ class InteractiveApp implements InteractiveHost {
     this.view = new EventView(
       { print: (text) => this.editor.print(text), setStatus: (lines) => this.editor.setStatus(lines), columns: () => process.stdout.columns ?? 80 },
       theme,
-      { showThinking: !settings.hideThinkingBlock },
+      { showThinking: !settings.hideThinkingBlock, codeBlockIndent: settings.markdown?.codeBlockIndent ?? settingsDefaults.markdown.codeBlockIndent },
     );
     if (warning) this.warn(warning);
     for (const problem of keys.warnings) this.warn(problem);
@@ -122,7 +123,10 @@ class InteractiveApp implements InteractiveHost {
     return [
       ...this.commands.map((c) => ({ name: c.name, description: c.description })),
       ...this.resources.templates.map((t) => ({ name: t.name, description: t.description })),
-      ...this.resources.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description })),
+      // `enableSkillCommands: false` leaves /skill: out of completion (typing one still works, as upstream).
+      ...(this.settings.settings.enableSkillCommands === false
+        ? []
+        : this.resources.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description }))),
     ];
   }
 

@@ -42,10 +42,13 @@ export class EventView {
     private readonly out: ViewOutput,
     /** Replaced when the user picks another theme; what is printed from then on uses it. */
     public theme: Theme,
-    options: { showThinking: boolean },
+    options: { showThinking: boolean; codeBlockIndent?: string },
   ) {
     this.showThinking = options.showThinking;
+    this.codeBlockIndent = options.codeBlockIndent ?? "  ";
   }
+
+  private readonly codeBlockIndent: string;
 
   /** Prints a user message as it enters the conversation. */
   private userLine(message: AgentMessage): void {
@@ -74,7 +77,7 @@ export class EventView {
       case "message_update": {
         const e = event.assistantMessageEvent;
         this.activity = "writing";
-        if (e.type === "text_start") this.markdown = new MarkdownStream(t, (text) => this.out.print(text));
+        if (e.type === "text_start") this.markdown = new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent });
         else if (e.type === "text_delta") {
           this.markdown?.push(e.delta);
           // The line so far shows above the prompt until it is complete and printed.

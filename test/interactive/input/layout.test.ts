@@ -64,3 +64,15 @@ describe("the prompt area", () => {
     expect(top.cursorRow).toBe(0);
   });
 });
+
+describe("autocompleteMaxVisible", () => {
+  test("the menu shows as many rows as asked, with where it is in the longer list", () => {
+    const items = Array.from({ length: 12 }, (_, i) => ({ label: `/item${i}` }));
+    const rows = (menuRows?: number) =>
+      layoutPrompt({ ...view("/it"), menu: { items, selected: 0, ...(menuRows !== undefined ? { rows: menuRows } : {}) } }, 40, 24, PLAIN_STYLE).lines.filter((l) => l.includes("/item"));
+    expect(rows(3)).toHaveLength(3);
+    expect(rows(3).at(-1)).toContain("1/12");
+    expect(rows(5)).toHaveLength(5);
+    expect(rows()).toHaveLength(8);
+  });
+});

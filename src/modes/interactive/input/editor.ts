@@ -59,6 +59,8 @@ export interface InputEditorOptions {
   escapeTimeoutMs?: number;
   /** Which key runs which action (default: the built-in keys). */
   keybindings?: KeyBindings;
+  /** Rows of the completion list shown at once (setting `autocompleteMaxVisible`). */
+  menuRows?: number;
   /** Two Ctrl+C within this many ms exit. */
   doubleCtrlCMs?: number;
   now?: () => number;
@@ -364,7 +366,13 @@ export class InputEditor {
   }
 
   private render(): void {
-    const view = { text: this.state.text, cursor: this.state.cursor, status: this.status, menu: this.completion.view() };
+    const menu = this.completion.view();
+    const view = {
+      text: this.state.text,
+      cursor: this.state.cursor,
+      status: this.status,
+      menu: menu && this.options.menuRows !== undefined ? { ...menu, rows: this.options.menuRows } : menu,
+    };
     this.renderer.setView(view);
   }
 }

@@ -9,6 +9,8 @@ import { bufferGlyph, graphemesWithOffsets, stringWidth, truncateToWidth } from 
 export interface MenuView {
   items: readonly { label: string; hint?: string }[];
   selected: number;
+  /** Rows shown at once (default MENU_ROWS). */
+  rows?: number;
 }
 
 export interface PromptView {
@@ -85,7 +87,7 @@ export function wrapInput(text: string, cursor: number, width: number): InputRow
 }
 
 function menuLines(menu: MenuView, columns: number, style: LayoutStyle, limit: number): string[] {
-  const count = Math.min(menu.items.length, MENU_ROWS, limit);
+  const count = Math.min(menu.items.length, menu.rows ?? MENU_ROWS, limit);
   if (count <= 0) return [];
   const first = Math.max(0, Math.min(menu.selected - count + 1, menu.items.length - count));
   const lines: string[] = [];

@@ -10,10 +10,17 @@ export class MarkdownStream {
   private partial = "";
   private inFence = false;
 
+  private readonly codeIndent: string;
+
   constructor(
     private readonly theme: Theme,
     private readonly out: (text: string) => void,
-  ) {}
+    /** `codeBlockIndent`: what precedes each line of code after the block's border (default two spaces). */
+    options: { codeBlockIndent?: string } = {},
+  ) {
+    // The border takes the first column of the indent.
+    this.codeIndent = (options.codeBlockIndent ?? "  ").slice(1);
+  }
 
   /** Adds streamed text; complete lines are rendered and printed. */
   push(text: string): void {
@@ -48,7 +55,7 @@ export class MarkdownStream {
       this.inFence = false;
       return t.fg("mdCodeBlockBorder", `${fence[1]}└─`);
     }
-    if (this.inFence) return `${t.fg("mdCodeBlockBorder", "│ ")}${t.fg("mdCodeBlock", line)}`;
+    if (this.inFence) return `${t.fg("mdCodeBlockBorder", "│")}${this.codeIndent}${t.fg("mdCodeBlock", line)}`;
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
     if (heading) return t.bold(t.fg("mdHeading", `${heading[1]} ${inline(heading[2]!, t)}`));
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return t.fg("mdHr", "─".repeat(40));
