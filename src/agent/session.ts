@@ -281,7 +281,7 @@ export class AgentSession {
    * run or follows up after it; without one the prompt is refused. Resolves when the run (with
    * its retries) is over.
    */
-  async prompt(text: string, options: { images?: Image[]; streamingBehavior?: "steer" | "followUp" } = {}): Promise<void> {
+  async prompt(text: string, options: { images?: Image[]; streamingBehavior?: "steer" | "followUp"; expanded?: boolean } = {}): Promise<void> {
     if (this.running) {
       // Queued input is expanded when it is queued (upstream: no input event for queued text).
       if (options.streamingBehavior === "steer") return this.steer(text, options.images);
@@ -290,7 +290,7 @@ export class AgentSession {
     }
     this.preflight();
     this.flushHeld();
-    const prompts: AgentMessage[] = [userMessage(this.expand(text), options.images)];
+    const prompts: AgentMessage[] = [userMessage(options.expanded ? text : this.expand(text), options.images)];
     // Steering typed while idle goes right after the prompt.
     prompts.push(...this.take(this.steering));
     await this.start(prompts);
@@ -312,17 +312,22 @@ export class AgentSession {
     return run;
   }
 
-  private expand(text: string): string {
+  /** Typed input as it is sent: `/skill:name` and prompt templates expanded. */
+  expand(text: string): string {
     return this.options.expandInput ? this.options.expandInput(text) : text;
   }
 
-  steer(text: string, images?: Image[]): void {
-    this.steering.push({ text, message: userMessage(this.expand(text), images) });
+  /**
+   * Queues a steer. `sent`, when given, is what goes to the model instead of the typed text
+   * expanded (the caller expanded it and added attached files); the queue still shows `text`.
+   */
+  steer(text: string, images?: Image[], sent?: string): void {
+    this.steering.push({ text, message: userMessage(sent ?? this.expand(text), images) });
     this.emitQueue();
   }
 
-  followUp(text: string, images?: Image[]): void {
-    this.followUps.push({ text, message: userMessage(this.expand(text), images) });
+  followUp(text: string, images?: Image[], sent?: string): void {
+    this.followUps.push({ text, message: userMessage(sent ?? this.expand(text), images) });
     this.emitQueue();
   }
 

@@ -153,6 +153,21 @@ describe.skipIf(!tmuxAvailable())("interactive completion", () => {
     await tmux.waitFor("/model fake/fake-reasoner", 5000);
   });
 
+  test("Tab completes a path anywhere in the prompt; an @mention attaches the file it names", async () => {
+    const { tmux, world } = await start(undefined, { files: { "docs/guide.md": "GUIDE CONTENT\n", "docs/other.md": "" } });
+    tmux.type("compare docs/gu");
+    tmux.sendKeys("Tab");
+    await tmux.waitFor("› compare docs/guide.md", 5000);
+    tmux.sendKeys("C-u");
+    tmux.type("summarise @docs/guide.md please");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("attached: docs/guide.md", 5000);
+    await tmux.waitFor(/↑\d/, 10_000);
+    const body = JSON.stringify(world.llm.requests[0]!.body);
+    expect(body).toContain(`<file name=\\"${join(world.cwd, "docs", "guide.md")}\\">\\nGUIDE CONTENT`);
+    expect(body).toContain("summarise @docs/guide.md please");
+  });
+
   test("/skill: commands are offered unless enableSkillCommands is off", async () => {
     const skill = { "skills/lint/SKILL.md": "---\nname: lint\ndescription: Lint the project\n---\nRun the linter." };
     const on = await start(undefined, { agentFiles: skill });

@@ -12,9 +12,10 @@ import { findCommand, parseSlash } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
 import { listSessions } from "../../session/catalog.ts";
 import { argumentProvider } from "./argument-completion.ts";
+import { attachMentions } from "./attachments.ts";
 import { EventView } from "./event-view.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
-import { combineProviders, fileMentionProvider, InputEditor, PromptHistory, slashCommandProvider, type SubmitKind } from "./input/index.ts";
+import { combineProviders, fileMentionProvider, InputEditor, pathCompletionProvider, PromptHistory, slashCommandProvider, type SubmitKind } from "./input/index.ts";
 import { settingsDefaults } from "../../resources/settings.ts";
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
@@ -77,6 +78,7 @@ class InteractiveApp implements InteractiveHost {
         }),
         slashCommandProvider(() => this.completions()),
         fileMentionProvider({ cwd: runtime.controller.cwd }),
+        pathCompletionProvider({ cwd: runtime.controller.cwd }),
       ),
       menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
       onSubmit: (text, kind) => void this.submit(text, kind),
@@ -191,12 +193,19 @@ class InteractiveApp implements InteractiveHost {
         this.releaseHeld();
         return;
       }
+      // `@path` mentions attach their files, before the message as `@file` arguments do.
+      const { files, attached, skipped } = await attachMentions(text, this.controller.cwd);
+      if (attached.length > 0) this.editor.print(`${this.theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
+      for (const s of skipped) this.editor.print(`${this.theme.fg("dim", `not attached: ${s.path} (${s.reason})`)}\n`);
+      const sent = attached.length > 0 ? `${files.text}${this.session.expand(text)}` : undefined;
       if (this.session.isStreaming) {
-        if (kind === "alt-enter") this.session.followUp(text);
-        else this.session.steer(text);
+        // The queue shows (and Escape gives back) what was typed; the files go with the message.
+        if (kind === "alt-enter") this.session.followUp(text, files.images, sent);
+        else this.session.steer(text, files.images, sent);
         return;
       }
-      await this.session.prompt(text);
+      if (sent !== undefined) await this.session.prompt(sent, { images: files.images, expanded: true });
+      else await this.session.prompt(text);
     } catch (error) {
       this.error((error as Error).message);
     }

@@ -1,0 +1,32 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { attachMentions, MAX_ATTACHED_TEXT_BYTES, mentionedPaths } from "../../src/modes/interactive/attachments.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAD0lEQVR4nGNgYPgPQzAWADXeBfvilmCeAAAAAElFTkSuQmCC", "base64");
+
+describe("@ mentions", () => {
+  test("are found bare or quoted, not inside words", () => {
+    expect(mentionedPaths('see @src/app.ts and @"my notes.md", mail me@example.com')).toEqual(["src/app.ts", "my notes.md"]);
+  });
+
+  test("attach text files as blocks and images as attachments; folders, missing and huge files stay mentions", async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, "src"));
+    writeFileSync(join(cwd, "src", "app.ts"), "export const a = 1;\n");
+    writeFileSync(join(cwd, "shot.png"), PNG);
+    writeFileSync(join(cwd, "big.log"), "x".repeat(MAX_ATTACHED_TEXT_BYTES + 1));
+    const result = await attachMentions("look at @src/app.ts. and @shot.png, not @src or @nope.txt or @big.log", cwd);
+    expect(result.attached).toEqual(["src/app.ts", "shot.png"]);
+    expect(result.skipped).toEqual([{ path: "big.log", reason: "larger than 256 KB" }]);
+    expect(result.files.text).toContain(`<file name="${join(cwd, "src", "app.ts")}">\nexport const a = 1;\n\n</file>`);
+    expect(result.files.images).toHaveLength(1);
+    expect(result.files.images[0]!.mimeType).toBe("image/png");
+  });
+
+  test("nothing mentioned, nothing attached", async () => {
+    const result = await attachMentions("just words", tempDir());
+    expect(result).toEqual({ files: { text: "", images: [] }, attached: [], skipped: [] });
+  });
+});
