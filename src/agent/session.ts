@@ -38,6 +38,8 @@ export interface AgentSessionOptions {
   /** Rewrites typed input before it is sent or queued (`/skill:name`, prompt templates). */
   expandInput?: (text: string) => string;
   compaction?: CompactionSettings;
+  /** `defaultThinkingLevel`: the level a reasoning model starts at after one that could not reason. */
+  defaultThinkingLevel?: ThinkingLevel;
   /** Settings read for every request: `thinkingBudgets` and `images.blockImages`. */
   requestSettings?: () => { thinkingBudgets?: ThinkingBudgets | undefined; blockImages?: boolean | undefined };
 }
@@ -433,7 +435,8 @@ export class AgentSession {
     const previous = this.modelValue;
     this.modelValue = model;
     this.store.appendModelChange(model.provider, model.id);
-    const wanted = previous && !previous.reasoning ? "medium" : this.level;
+    // Coming from a model that could not think, the level to return to is the default one.
+    const wanted = previous && !previous.reasoning ? (this.options.defaultThinkingLevel ?? "medium") : this.level;
     this.applyThinkingLevel(clampThinkingLevel(model, wanted));
   }
 

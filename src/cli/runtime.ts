@@ -179,6 +179,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   for (const tool of options.extraTools ?? []) (all as Record<string, AnyTool>)[tool.name] = tool;
   const selection = selectTools(all, {
     tools: toolList(args.tools) ?? effective.defaultTools,
+    toolsSource: toolList(args.tools) ? "--tools" : "the defaultTools setting",
     noTools: args.noTools ?? false,
     exclude: toolList(args.excludeTools) ?? [],
   });
@@ -208,6 +209,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     streamFor,
+    ...(effective.defaultThinkingLevel ? { defaultThinkingLevel: effective.defaultThinkingLevel } : {}),
     requestSettings: () => ({ thinkingBudgets: effective.thinkingBudgets, blockImages: effective.images?.blockImages }),
     expandInput: (text) => inputExpander(resources, (message) => writeStderr(`pig: warning: ${message}\n`))(text),
   });

@@ -39,6 +39,8 @@ export function createBuiltinTools(options: BuiltinToolOptions = {}): Record<Bui
 }
 
 export interface ToolSelectionOptions {
+  /** Where `tools` came from, for warnings: "--tools" (default) or the setting's name. */
+  toolsSource?: string;
   /** Allowlist (`--tools`); order is kept. Undefined means the defaults. */
   tools?: readonly string[];
   /** `--no-tools`: nothing at all. */
@@ -67,7 +69,7 @@ export function selectTools(available: Readonly<Record<string, AnyTool>>, option
   if (options.tools) {
     names = [];
     for (const name of options.tools) {
-      if (!(name in available)) unknown(name, "--tools");
+      if (!(name in available)) unknown(name, options.toolsSource ?? "--tools");
       else if (!names.includes(name)) names.push(name);
     }
   } else {

@@ -79,7 +79,11 @@ const sleepTool = tool("sleep", async (args) => {
   return `slept ${args.ms}`;
 });
 
-function makeSession(replies: Reply[], tools: AnyTool[] = [sleepTool], options: { mode?: "all" | "one-at-a-time"; dir?: string } = {}) {
+function makeSession(
+  replies: Reply[],
+  tools: AnyTool[] = [sleepTool],
+  options: { mode?: "all" | "one-at-a-time"; dir?: string; defaultThinkingLevel?: "low" | "high" } = {},
+) {
   const { stream, seen } = scripted(replies);
   const agentDir = tempDir();
   const store = SessionStore.create({ cwd: "/work", dir: options.dir ?? tempDir() });
@@ -97,6 +101,7 @@ function makeSession(replies: Reply[], tools: AnyTool[] = [sleepTool], options: 
     steeringMode: options.mode ?? "one-at-a-time",
     followUpMode: options.mode ?? "one-at-a-time",
     streamFor: () => stream,
+    ...(options.defaultThinkingLevel ? { defaultThinkingLevel: options.defaultThinkingLevel } : {}),
   });
   const events: PigEvent[] = [];
   session.subscribe((e) => events.push(e));
@@ -253,5 +258,11 @@ describe("model and thinking", () => {
     expect(types.slice(-2)).toEqual(["model_change", "thinking_level_change"]);
     session.setThinkingLevel("medium");
     expect(store.tree.records).toHaveLength(types.length);
+  });
+
+  test("after a model that could not reason, the level returns to defaultThinkingLevel", () => {
+    const { session } = makeSession([], [], { defaultThinkingLevel: "high" });
+    session.setModel({ ...MODEL, id: "thinker", reasoning: true });
+    expect(session.thinkingLevel).toBe("high");
   });
 });

@@ -55,6 +55,9 @@ describe("selectTools", () => {
     expect(names(s)).toEqual(["read"]);
     expect(s.warnings).toHaveLength(1);
     expect(s.warnings[0]).toContain('"grpe"');
+    expect(s.warnings[0]).toContain("in --tools");
+    const fromSetting = selectTools(all, { tools: ["grpe"], toolsSource: "the defaultTools setting" });
+    expect(fromSetting.warnings[0]).toContain('"grpe" in the defaultTools setting');
   });
 
   test("turns everything off with noTools and drops excluded names", () => {
