@@ -33,6 +33,8 @@ export interface ControllerOptions {
   effectiveSettings?: () => Settings;
   /** `--models` / `enabledModels`: the models Ctrl+P and `cycle_model` go through. */
   scopedModels?: Model[];
+  /** A scoped model's own thinking level (`--models a:high`), keyed `provider/id`. */
+  scopedThinking?: Record<string, ThinkingLevel>;
 }
 
 export interface SessionState {
@@ -199,6 +201,8 @@ export class SessionController {
     const from = index === -1 && step === -1 ? 0 : index;
     const next = candidates[(from + step + candidates.length) % candidates.length]!;
     this.session.setModel(next);
+    const level = scoped ? this.options.scopedThinking?.[`${next.provider}/${next.id}`] : undefined;
+    if (level) this.session.setThinkingLevel(level);
     this.persistModel(next);
     return { model: next, thinkingLevel: this.session.thinkingLevel, isScoped: Boolean(scoped) };
   }

@@ -160,16 +160,34 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   });
   let resources = loadAll();
 
+  // --models / enabledModels: the models Ctrl+P and cycle_model go through, each with its `:level`.
+  const patterns = toolList(args.models) ?? effective.enabledModels ?? [];
+  const scoped = patterns.flatMap((pattern) => {
+    const parsed = parseModelPattern(pattern, registry.providers);
+    return matchModels(registry.available(), parsed)
+      .slice(0, /[*?[]/.test(parsed.pattern) ? undefined : 1)
+      .map((m) => ({ model: m, ...(parsed.thinking ? { thinking: parsed.thinking } : {}) }));
+  });
+  const hasMessages = store.planContext().items.length > 0;
+  // Without --model, a new session starts in the scope: on the saved default if it is there,
+  // else on the first scoped model (with its level), as upstream.
+  let startModel = chosen.model;
+  let startThinking = args.thinking ?? chosen.thinking;
+  if (!startModel && scoped.length > 0 && !hasMessages) {
+    const saved = scoped.find((s) => s.model.provider === effective.defaultProvider && s.model.id === effective.defaultModel);
+    const pick = saved ?? scoped[0]!;
+    startModel = pick.model;
+    startThinking ??= pick.thinking;
+  }
   const restored = restoreModelAndThinking({
     store,
     registry,
     settings: effective,
-    ...(chosen.model ? { model: chosen.model } : {}),
-    ...(args.thinking ?? chosen.thinking ? { thinking: (args.thinking ?? chosen.thinking)! } : {}),
+    ...(startModel ? { model: startModel } : {}),
+    ...(startThinking ? { thinking: startThinking } : {}),
   });
   if (restored.warning) warnings.push(restored.warning);
   const { model } = restored;
-  const hasMessages = store.planContext().items.length > 0;
 
   const all = createBuiltinTools({
     ...(effective.shellPath ? { shellPath: effective.shellPath } : {}),
@@ -226,12 +244,6 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     diagnostics: resources.diagnostics,
     trust: { trusted: trust.trusted, reason: trust.reason },
   };
-  // --models / enabledModels: the models Ctrl+P and cycle_model go through.
-  const patterns = toolList(args.models) ?? effective.enabledModels ?? [];
-  const scopedModels = patterns.flatMap((pattern) => {
-    const parsed = parseModelPattern(pattern, registry.providers);
-    return matchModels(registry.available(), parsed).slice(0, /[*?[]/.test(parsed.pattern) ? undefined : 1);
-  });
   const controller = new SessionController({
     session,
     registry,
@@ -240,7 +252,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     sessionDir: args.noSession ? undefined : dir,
     cwd,
     effectiveSettings: () => effective,
-    ...(scopedModels.length > 0 ? { scopedModels } : {}),
+    ...(scoped.length > 0 ? { scopedModels: scoped.map((s) => s.model), scopedThinking: scopedThinking(scoped) } : {}),
   });
   return {
     session,
@@ -260,4 +272,11 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
       return resources;
     },
   };
+}
+
+/** The `:level` of each scoped model that names one, keyed `provider/id`. */
+function scopedThinking(scoped: readonly { model: Model; thinking?: ThinkingLevel }[]): Record<string, ThinkingLevel> {
+  const out: Record<string, ThinkingLevel> = {};
+  for (const s of scoped) if (s.thinking) out[`${s.model.provider}/${s.model.id}`] = s.thinking;
+  return out;
 }

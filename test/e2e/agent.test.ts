@@ -229,3 +229,26 @@ describe("keys", () => {
     expect(w.llm.requests).toHaveLength(2);
   });
 });
+
+describe("--models", () => {
+  test("a new session starts on the first scoped model, with its level, unless the saved default is in scope", async () => {
+    const w = await world([{ text: "a" }, { text: "b" }]);
+    expect((await w.run(["--models", "fake/fake-reasoner:low", "-p", "hi"])).code).toBe(0);
+    expect(w.llm.requests[0]!.body).toMatchObject({ model: "fake-reasoner", reasoning_effort: "low" });
+    expect((await w.run(["--models", "fake/fake-reasoner,fake/fake-model", "-p", "hi"])).code).toBe(0);
+    expect(w.llm.requests[1]!.body).toMatchObject({ model: "fake-model" });
+  });
+
+  test("cycling goes to the next scoped model with its own level", async () => {
+    const w = await world([]);
+    const rpc = await w.run(["--models", "fake/fake-model,fake/fake-reasoner:high", "--mode", "rpc"], {
+      stdin: `${JSON.stringify({ type: "cycle_model", id: "c" })}\n`,
+    });
+    const response = rpc.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === "c");
+    expect(response.data).toMatchObject({ model: { id: "fake-reasoner" }, thinkingLevel: "high", isScoped: true });
+  });
+});
