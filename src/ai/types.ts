@@ -51,6 +51,10 @@ export interface OpenAICompat {
   /** anthropic-messages: mark tools for eager input streaming. */
   supportsEagerToolInputStreaming?: boolean;
   supportsLongCacheRetention?: boolean;
+  /** openai-completions through OpenRouter: its provider routing preferences, sent as `provider`. */
+  openRouterRouting?: Record<string, unknown>;
+  /** openai-completions through the Vercel AI Gateway: `{only, order}`, sent as `providerOptions.gateway`. */
+  vercelGatewayRouting?: Record<string, unknown>;
   [key: string]: unknown;
 }
 

@@ -331,3 +331,19 @@ describe("openai-responses bodies", () => {
     expect("prompt_cache_key" in buildResponsesRequest(reasoner, ctx([user("x")]), { apiKey: "k" }).body).toBe(false);
   });
 });
+
+describe("gateway routing from models.json compat", () => {
+  test("openRouterRouting goes out as provider, vercelGatewayRouting as providerOptions.gateway", () => {
+    const context: LlmContext = { systemPrompt: "s", messages: [user("hi")] };
+    const routed = buildCompletionsRequest(
+      model({ compat: { openRouterRouting: { order: ["anthropic"], allow_fallbacks: false }, vercelGatewayRouting: { only: ["bedrock"] } } }),
+      context,
+      OPTIONS,
+    );
+    expect(routed.body.provider).toEqual({ order: ["anthropic"], allow_fallbacks: false });
+    expect(routed.body.providerOptions).toEqual({ gateway: { only: ["bedrock"] } });
+    const plain = buildCompletionsRequest(model(), context, OPTIONS);
+    expect(plain.body.provider).toBeUndefined();
+    expect(plain.body.providerOptions).toBeUndefined();
+  });
+});

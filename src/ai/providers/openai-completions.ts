@@ -143,6 +143,10 @@ export function buildCompletionsRequest(model: Model, context: LlmContext, optio
   else if (hasToolHistory(context)) body.tools = [];
   if (compat.cacheControlFormat === "anthropic") addCacheBreakpoints(body.messages as Json[], body.tools as Json[] | undefined);
   Object.assign(body, reasoningFields(model, compat, options));
+  // Gateway routing preferences, as configured in models.json.
+  const routing = model.compat;
+  if (isObject(routing?.openRouterRouting)) body.provider = routing.openRouterRouting;
+  if (isObject(routing?.vercelGatewayRouting)) body.providerOptions = { gateway: routing.vercelGatewayRouting };
 
   const session: Record<string, string> = {};
   if (options.sessionId && compat.sendSessionAffinityHeaders) {
@@ -322,3 +326,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
 
 /** Streams one Chat Completions answer. Never throws; always ends with `done` or `error`. */
 export const streamOpenAICompletions: StreamFunction = (model, context, options) => streamCompletions(model, context, options);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
