@@ -393,6 +393,22 @@ describe("failures", () => {
     expect(last.error.stopReason).toBe("error");
   });
 
+  test("retry.provider.maxRetries: the client itself tries a failed status again", async () => {
+    let calls = 0;
+    replies.set("flaky", () => {
+      calls++;
+      if (calls < 3) return jsonError(503, "overloaded_error", "Busy", { "retry-after": "0" });
+      return streamOf(chunks(answer({ id: "msg_f", text: "third time", stopReason: "end_turn", inputTokens: 1, outputTokens: 2 }).join(""), 50));
+    });
+    const message = final(await run(model("flaky"), { maxRetries: 2 }));
+    expect(message.content).toEqual([{ type: "text", text: "third time" }]);
+    expect(calls).toBe(3);
+    calls = 0;
+    const failed = final(await run(model("flaky"), { maxRetries: 0 }));
+    expect(failed.stopReason).toBe("error");
+    expect(calls).toBe(1);
+  });
+
   test("429 asking for longer than maxRetryDelayMs says so", async () => {
     replies.set("429-long", () => jsonError(429, "rate_limit_error", "Slow down", { "retry-after": "120" }));
     const last = (await run(model("429-long"), { maxRetryDelayMs: 60000 })).at(-1) as Extract<AssistantMessageEvent, { type: "error" }>;

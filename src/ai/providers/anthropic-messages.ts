@@ -22,6 +22,7 @@
  */
 import { iterateSse, type SseEvent } from "../sse.ts";
 import { newAssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction } from "../types.ts";
+import { retryAfterMs } from "../retry-after.ts";
 import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
 import { isOAuthToken } from "./anthropic-oauth.ts";
 import { buildAnthropicRequest, type AnthropicStreamOptions } from "./anthropic-request.ts";
@@ -90,28 +91,7 @@ async function* streamMessages(
     const request = buildAnthropicRequest(model, context, options);
     const oauth = isOAuthToken(options.apiKey);
 
-    let timedOut = false;
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    let response: Response;
-    try {
-      response = await fetch(request.url, {
-        method: "POST",
-        headers: request.headers,
-        body: JSON.stringify(request.body),
-        signal: controller.signal,
-      });
-    } catch (error) {
-      if (userSignal?.aborted) throw error;
-      throw new Error(timedOut ? "Request timed out." : "Connection error.", { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-
-    if (!response.ok) throw await httpFailure(response, options.maxRetryDelayMs);
+    const response = await sendWithRetries(request, options, controller, userSignal);
     if (!response.body) throw new Error("Attempted to iterate over an Anthropic response with no body");
 
     yield { type: "start", partial: output };
@@ -137,5 +117,51 @@ async function* streamMessages(
     userSignal?.removeEventListener("abort", onAbort);
     if (events) await events.return(undefined).catch(() => {});
     controller.abort();
+  }
+}
+
+/** Statuses the HTTP client itself may retry (`retry.provider.maxRetries`), as the OpenAI SDK does. */
+function retryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
+ * One request, tried again up to `retry.provider.maxRetries` times (0 by default: pig's own
+ * retry loop handles failures) on a dropped connection or a retryable status, after the delay
+ * the server asks for or an exponential one (0.5 s doubling, at most 8 s).
+ */
+async function sendWithRetries(
+  request: ReturnType<typeof buildAnthropicRequest>,
+  options: AnthropicStreamOptions,
+  controller: AbortController,
+  userSignal: AbortSignal | undefined,
+): Promise<Response> {
+  const retries = Math.max(0, options.maxRetries ?? 0);
+  const body = JSON.stringify(request.body);
+  for (let attempt = 0; ; attempt++) {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    let response: Response | undefined;
+    let failure: Error | undefined;
+    try {
+      response = await fetch(request.url, { method: "POST", headers: request.headers, body, signal: controller.signal });
+    } catch (error) {
+      if (userSignal?.aborted) throw error;
+      failure = new Error(timedOut ? "Request timed out." : "Connection error.", { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response?.ok) return response;
+    const canRetry = attempt < retries && !timedOut && (failure !== undefined || retryableStatus(response!.status));
+    if (!canRetry) throw failure ?? (await httpFailure(response!, options.maxRetryDelayMs));
+    const requested = response ? retryAfterMs(response.headers) : undefined;
+    const cap = options.maxRetryDelayMs ?? 0;
+    if (requested !== undefined && cap > 0 && requested > cap) throw await httpFailure(response!, options.maxRetryDelayMs);
+    await response?.body?.cancel().catch(() => undefined);
+    await Bun.sleep(requested ?? Math.min(500 * 2 ** attempt, 8000));
+    if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
   }
 }
