@@ -3,7 +3,7 @@
  * exclusively, reading what it holds, and telling whether its owner is gone. How long to wait,
  * when to give up and how to take over a stale lock are the callers' own policies.
  */
-import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import * as v from "valibot";
 
@@ -72,6 +72,34 @@ export function parseLockInfo<S extends v.GenericSchema>(schema: S, text: string
 
 /** Creates `lockPath` (O_EXCL, mode 600) holding `content`; false when it exists already. */
 export function createLockFile(lockPath: string, content: string): boolean {
+  // Written whole under a private name, then linked into place: the lock never exists empty,
+  // so another process can never read a half-made lock and take it for a stale one.
+  const temp = `${lockPath}.${process.pid}-${crypto.randomUUID()}.tmp`;
+  const fd = openSync(temp, "wx", 0o600);
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temp, lockPath);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    // A file system without hard links: create the lock in place instead.
+    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") return createInPlace(lockPath, content);
+    throw error;
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function createInPlace(lockPath: string, content: string): boolean {
   let fd: number;
   try {
     fd = openSync(lockPath, "wx", 0o600);
