@@ -21,6 +21,8 @@ describe("/settings", () => {
       "Auto-retry=off",
       "Quiet startup=off",
     ]);
+    // Typing filters the menu.
+    expect(host.picks[0]!.config?.search).toBe(true);
   });
 
   test("several changes in one visit apply now and are saved globally", async () => {

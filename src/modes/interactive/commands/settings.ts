@@ -123,7 +123,7 @@ export const settingsCommand: SlashCommand = {
     let last: Setting | undefined;
     for (;;) {
       const options = SETTINGS.map((setting) => ({ value: setting, label: setting.label, hint: setting.current(host) }));
-      const setting = await host.pick("Settings (Escape to close)", options, last ? { initial: last } : {});
+      const setting = await host.pick("Settings (type to filter, Escape to close)", options, { search: true, ...(last ? { initial: last } : {}) });
       if (!setting) return;
       last = setting;
       const before = setting.current(host);
