@@ -77,6 +77,17 @@ describe("/resume", () => {
     expect(host.picks[0]!.options.map((o) => o.label)).toEqual(["first session", "↺ Show all projects", "✕ Delete a session…"]);
   });
 
+  test("a search also finds words said later in a session, not JSON field names", async () => {
+    const host = makeHost();
+    host.runtime.replies.push("the answer mentions kumquats");
+    await twoSessions(host);
+    host.pickAnswers = ["cancel", "cancel"];
+    await createResumeCommand(deps(null)).run(host, "kumquats");
+    expect(host.picks[0]!.options.map((o) => o.label)).toEqual(["first session", "↺ Show all projects", "✕ Delete a session…"]);
+    await createResumeCommand(deps(null)).run(host, "assistant");
+    expect(host.picks[1]!.options.map((o) => o.label)).toEqual(["↺ Show all projects"]);
+  });
+
   test("the toggle switches to every project's sessions, showing their directory", async () => {
     const host = makeHost();
     await twoSessions(host);

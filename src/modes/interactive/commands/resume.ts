@@ -3,7 +3,7 @@
  * project's), newest first, and can delete one: to the trash when a `trash` command exists,
  * otherwise permanently, which needs a second confirmation.
  */
-import { unlinkSync } from "node:fs";
+import { readFileSync, unlinkSync } from "node:fs";
 import { listAllSessions, listSessions, type SessionSummary } from "../../../session/catalog.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import { formatAge, matchesWords, messageOf, oneLine } from "./format.ts";
@@ -39,6 +39,42 @@ export function sessionHint(session: SessionSummary, now: Date, options: { showC
   return parts.join(" · ");
 }
 
+/**
+ * Whether a session matches every word of a search: its title, first message and folder, else
+ * anything said in it (the file is read only when the summary does not match).
+ */
+function matchesSession(query: string, session: SessionSummary): boolean {
+  if (matchesWords(query, `${session.name ?? ""} ${session.firstMessage} ${session.cwd}`)) return true;
+  try {
+    return matchesWords(query, conversationText(readFileSync(session.path, "utf8")));
+  } catch {
+    return false;
+  }
+}
+
+/** What was said in a session file: the text of its messages and shell commands, one per line. */
+function conversationText(file: string): string {
+  const parts: string[] = [];
+  for (const line of file.split("\n")) {
+    if (!line.includes('"message"')) continue;
+    let entry: { type?: unknown; message?: { content?: unknown; command?: unknown; output?: unknown } };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const message = entry.type === "message" ? entry.message : undefined;
+    if (!message) continue;
+    if (typeof message.content === "string") parts.push(message.content);
+    else if (Array.isArray(message.content)) {
+      for (const block of message.content) if (typeof block?.text === "string") parts.push(block.text);
+    }
+    if (typeof message.command === "string") parts.push(message.command);
+    if (typeof message.output === "string") parts.push(message.output);
+  }
+  return parts.join("\n");
+}
+
 /** Moves the file to the trash, or deletes it after a second, explicit confirmation. */
 async function deleteSession(host: InteractiveHost, session: SessionSummary, deps: ResumeDeps): Promise<void> {
   const title = sessionTitle(session);
@@ -71,7 +107,7 @@ export function createResumeCommand(deps: ResumeDeps = defaultDeps): SlashComman
       for (;;) {
         const currentPath = host.controller.session.store.path;
         const listed = allProjects || !host.sessionDir ? listAllSessions(host.agentDir) : listSessions(host.sessionDir);
-        const sessions = args ? listed.filter((s) => matchesWords(args, `${s.name ?? ""} ${s.firstMessage} ${s.cwd}`)) : listed;
+        const sessions = args ? listed.filter((s) => matchesSession(args, s)) : listed;
         const now = deps.now();
         const options: PickOption<Choice>[] = sessions.map((session) => ({
           value: { kind: "open", session },
