@@ -347,3 +347,22 @@ describe("gateway routing from models.json compat", () => {
     expect(plain.body.providerOptions).toBeUndefined();
   });
 });
+
+describe("long prompt-cache retention", () => {
+  test("PI_CACHE_RETENTION=long asks OpenAI for 24 hours where a cache key is sent, unless the model opts out", () => {
+    const context: LlmContext = { systemPrompt: "s", messages: [user("hi")] };
+    const before = process.env.PI_CACHE_RETENTION;
+    process.env.PI_CACHE_RETENTION = "long";
+    try {
+      const withKey = { ...OPTIONS, sessionId: "sess-1" };
+      expect(buildResponsesRequest(model({ api: "openai-responses" }), context, withKey).body.prompt_cache_retention).toBe("24h");
+      expect(buildCompletionsRequest(model({ baseUrl: "https://api.openai.com/v1" }), context, withKey).body.prompt_cache_retention).toBe("24h");
+      expect(buildResponsesRequest(model({ api: "openai-responses", compat: { supportsLongCacheRetention: false } }), context, withKey).body.prompt_cache_retention).toBeUndefined();
+      expect(buildResponsesRequest(model({ api: "openai-responses" }), context, OPTIONS).body.prompt_cache_retention).toBeUndefined();
+    } finally {
+      if (before === undefined) delete process.env.PI_CACHE_RETENTION;
+      else process.env.PI_CACHE_RETENTION = before;
+    }
+    expect(buildResponsesRequest(model({ api: "openai-responses" }), context, { ...OPTIONS, sessionId: "s" }).body.prompt_cache_retention).toBeUndefined();
+  });
+});

@@ -29,6 +29,7 @@ import {
 } from "../types.ts";
 import { convertCompletionsMessages } from "./openai-completions-messages.ts";
 import {
+  addCacheRetention,
   createClient,
   errorEvent,
   mergeHeaders,
@@ -134,6 +135,7 @@ export function buildCompletionsRequest(model: Model, context: LlmContext, optio
     stream: true,
   };
   if (model.baseUrl.includes("api.openai.com") && options.sessionId) body.prompt_cache_key = options.sessionId;
+  addCacheRetention(body, model);
   if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
   if (compat.supportsStore) body.store = false;
   const maxTokens = options.maxTokens ?? model.maxTokens;

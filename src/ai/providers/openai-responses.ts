@@ -28,6 +28,7 @@ import {
   type Usage,
 } from "../types.ts";
 import {
+  addCacheRetention,
   createClient,
   errorEvent,
   imageUrl,
@@ -195,6 +196,7 @@ export function buildResponsesRequest(model: Model, context: LlmContext, options
     stream: true,
   };
   if (options.sessionId) body.prompt_cache_key = options.sessionId;
+  addCacheRetention(body, model);
   if (model.compat?.supportsStore !== false) body.store = false;
   const maxTokens = options.maxTokens ?? model.maxTokens;
   if (maxTokens) body.max_output_tokens = Math.max(maxTokens, 16);

@@ -272,6 +272,17 @@ export function createClient(model: Model, options: StreamOptions, headers: Reco
   });
 }
 
+/**
+ * `PI_CACHE_RETENTION=long` (upstream's variable): ask OpenAI to keep the prompt cache for
+ * 24 hours, where the request names a cache key and the model does not opt out
+ * (`compat.supportsLongCacheRetention: false`).
+ */
+export function addCacheRetention(body: Record<string, unknown>, model: Model, env: NodeJS.ProcessEnv = process.env): void {
+  if (body.prompt_cache_key === undefined || env.PI_CACHE_RETENTION !== "long") return;
+  if (model.compat?.supportsLongCacheRetention === false) return;
+  body.prompt_cache_retention = "24h";
+}
+
 // ── errors and the end of a stream ──────────────────────────────────────────
 
 /** The final error event, with the server-requested delay when the server named one. */
