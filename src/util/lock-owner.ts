@@ -78,9 +78,12 @@ export function createLockFile(lockPath: string, content: string): boolean {
   const fd = openSync(temp, "wx", 0o600);
   try {
     writeSync(fd, content);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    unlinkQuietly(temp);
+    throw error;
   }
+  closeSync(fd);
   try {
     linkSync(temp, lockPath);
     return true;
@@ -91,11 +94,15 @@ export function createLockFile(lockPath: string, content: string): boolean {
     if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") return createInPlace(lockPath, content);
     throw error;
   } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Already gone.
-    }
+    unlinkQuietly(temp);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
   }
 }
 

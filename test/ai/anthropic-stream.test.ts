@@ -409,6 +409,16 @@ describe("failures", () => {
     expect(calls).toBe(1);
   });
 
+  test("an abort ends the client's wait before a retry at once", async () => {
+    replies.set("slow-retry", () => jsonError(503, "overloaded_error", "Busy", { "retry-after": "30" }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const failed = final(await run(model("slow-retry"), { maxRetries: 2, maxRetryDelayMs: 60_000, signal: controller.signal }));
+    expect(failed.stopReason).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   test("429 asking for longer than maxRetryDelayMs says so", async () => {
     replies.set("429-long", () => jsonError(429, "rate_limit_error", "Slow down", { "retry-after": "120" }));
     const last = (await run(model("429-long"), { maxRetryDelayMs: 60000 })).at(-1) as Extract<AssistantMessageEvent, { type: "error" }>;

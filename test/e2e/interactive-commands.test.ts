@@ -145,6 +145,37 @@ describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
   });
 });
 
+describe.skipIf(!tmuxAvailable())("held text after a failing command", () => {
+  test("text sent while /compact works still goes out when the compaction fails", async () => {
+    const words = "lorem ipsum dolor sit amet ".repeat(30);
+    const { tmux, world } = await start(
+      {
+        responses: [
+          { when: "context summarization assistant", error: { status: 400, message: "summary refused" }, delayMs: 800 },
+          { text: "one" },
+          { text: "two" },
+          { text: "answer to the held text" },
+        ],
+      } as unknown as Script,
+      { settings: { compaction: { keepRecentTokens: 50 } } },
+    );
+    for (const [i, reply] of ["one", "two"].entries()) {
+      tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor(reply, 10_000);
+      await tmux.waitFor(/↑\d/, 10_000);
+    }
+    tmux.type("/compact");
+    tmux.sendKeys("Enter");
+    await Bun.sleep(200);
+    tmux.type("typed during a failing compaction");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("queued until the current command ends", 5000);
+    await tmux.waitFor("answer to the held text", 15_000);
+    expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("typed during a failing compaction");
+  });
+});
+
 describe.skipIf(!tmuxAvailable())("interactive completion", () => {
   test("Tab completes a model name after /model", async () => {
     const { tmux } = await start(undefined);

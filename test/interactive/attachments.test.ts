@@ -17,9 +17,13 @@ describe("@ mentions", () => {
     writeFileSync(join(cwd, "src", "app.ts"), "export const a = 1;\n");
     writeFileSync(join(cwd, "shot.png"), PNG);
     writeFileSync(join(cwd, "big.log"), "x".repeat(MAX_ATTACHED_TEXT_BYTES + 1));
-    const result = await attachMentions("look at @src/app.ts. and @shot.png, not @src or @nope.txt or @big.log", cwd);
+    writeFileSync(join(cwd, "tool.bin"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1]));
+    const result = await attachMentions("look at @src/app.ts. and @shot.png, not @src or @nope.txt or @big.log or @tool.bin", cwd);
     expect(result.attached).toEqual(["src/app.ts", "shot.png"]);
-    expect(result.skipped).toEqual([{ path: "big.log", reason: "larger than 256 KB" }]);
+    expect(result.skipped).toEqual([
+      { path: "big.log", reason: "larger than 256 KB" },
+      { path: "tool.bin", reason: "not a text file" },
+    ]);
     expect(result.files.text).toContain(`<file name="${join(cwd, "src", "app.ts")}">\nexport const a = 1;\n\n</file>`);
     expect(result.files.images).toHaveLength(1);
     expect(result.files.images[0]!.mimeType).toBe("image/png");

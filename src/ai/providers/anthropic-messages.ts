@@ -161,7 +161,21 @@ async function sendWithRetries(
     const cap = options.maxRetryDelayMs ?? 0;
     if (requested !== undefined && cap > 0 && requested > cap) throw await httpFailure(response!, options.maxRetryDelayMs);
     await response?.body?.cancel().catch(() => undefined);
-    await Bun.sleep(requested ?? Math.min(500 * 2 ** attempt, 8000));
+    await abortableSleep(requested ?? Math.min(500 * 2 ** attempt, 8000), userSignal);
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts first. */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

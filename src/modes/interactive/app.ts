@@ -12,6 +12,7 @@ import { findCommand, parseSlash } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
 import { listSessions } from "../../session/catalog.ts";
 import { argumentProvider } from "./argument-completion.ts";
+import type { BashExecutionMessage } from "../../session/format.ts";
 import { attachMentions } from "./attachments.ts";
 import { EventView } from "./event-view.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
@@ -173,9 +174,21 @@ class InteractiveApp implements InteractiveHost {
    * and is held while a command such as `/compact` or a `/tree` summary is still working — it
    * goes out, in order, once that command ends.
    */
-  private async submit(text: string, kind: SubmitKind): Promise<void> {
+  private async submit(text: string, kind: SubmitKind, handed: () => void = () => undefined): Promise<void> {
+    // `handed` runs once the text has gone where it goes (held, queued, a command or run started),
+    // so held texts are released strictly one after another.
+    let signalled = false;
+    const hand = (): void => {
+      if (signalled) return;
+      signalled = true;
+      handed();
+    };
     try {
-      if (text.startsWith("!")) return await this.bash(text);
+      if (text.startsWith("!")) {
+        const running = this.bash(text);
+        hand();
+        return await running;
+      }
       const slash = parseSlash(text);
       const command = slash ? findCommand(this.commands, slash.name) : undefined;
       if (this.commandRunning || (this.session.compactor.isCompacting && !this.session.isStreaming)) {
@@ -184,14 +197,9 @@ class InteractiveApp implements InteractiveHost {
         return;
       }
       if (slash && command) {
-        this.commandRunning = true;
-        try {
-          await command.run(this, slash.args);
-        } finally {
-          this.commandRunning = false;
-        }
-        this.releaseHeld();
-        return;
+        const running = this.runCommand(command, slash.args);
+        hand();
+        return await running;
       }
       // `@path` mentions attach their files, before the message as `@file` arguments do.
       const { files, attached, skipped } = await attachMentions(text, this.controller.cwd);
@@ -204,30 +212,56 @@ class InteractiveApp implements InteractiveHost {
         else this.session.steer(text, files.images, sent);
         return;
       }
-      if (sent !== undefined) await this.session.prompt(sent, { images: files.images, expanded: true });
-      else await this.session.prompt(text);
+      // The run has started (or failed its checks) once prompt() returns its promise.
+      const run = sent !== undefined ? this.session.prompt(sent, { images: files.images, expanded: true }) : this.session.prompt(text);
+      hand();
+      await run;
     } catch (error) {
       this.error((error as Error).message);
+    } finally {
+      hand();
     }
   }
 
-  /** Text submitted while a command worked, sent now in order: the first as the prompt, the rest queued behind it. */
-  private releaseHeld(): void {
-    for (const { text, kind } of this.held.splice(0)) void this.submit(text, kind);
+  /**
+   * Runs one of pig's commands (typed, or from a key such as double Escape or Ctrl+L): text sent
+   * meanwhile is held, and released when it ends, whether it worked or not.
+   */
+  private async runCommand(command: SlashCommand, args: string): Promise<void> {
+    this.commandRunning = true;
+    try {
+      await command.run(this, args);
+    } finally {
+      this.commandRunning = false;
+      void this.releaseHeld();
+    }
+  }
+
+  /** Text submitted while a command worked, sent now, strictly in order: the first as the prompt, the rest behind it. */
+  private async releaseHeld(): Promise<void> {
+    for (const { text, kind } of this.held.splice(0)) {
+      await new Promise<void>((handed) => void this.submit(text, kind, handed));
+    }
   }
 
   private async bash(text: string): Promise<void> {
     const exclude = text.startsWith("!!");
     const command = text.slice(exclude ? 2 : 1).trim();
     if (!command) return;
+    if (this.busyBash) {
+      this.warn("A shell command is still running; wait for it or press Escape.");
+      return;
+    }
     this.editor.print(`${this.theme.fg("bashMode", exclude ? "!!" : "!")} ${this.theme.bold(command)}\n`);
     this.busyBash = true;
     this.editor.setBusy(true);
     this.view.bashStarted();
+    let message: BashExecutionMessage | undefined;
     try {
-      const { message } = await this.controller.bash(command, { exclude, onOutput: (chunk) => this.view.bashOutput(chunk) });
-      this.view.bashFinished(message);
+      ({ message } = await this.controller.bash(command, { exclude, onOutput: (chunk) => this.view.bashOutput(chunk) }));
     } finally {
+      // Ended, or failed to start (a missing shell): the spinner stops either way.
+      this.view.bashFinished(message);
       this.busyBash = false;
       // The agent may be working too: the prompt stays busy until it is done.
       this.editor.setBusy(this.session.isStreaming);
@@ -299,7 +333,8 @@ class InteractiveApp implements InteractiveHost {
     this.lastIdleEscape = this.editor.getText() === "" && !double ? now : undefined;
     if (!double || this.editor.getText() !== "") return;
     const action = this.settings.settings.doubleEscapeAction ?? settingsDefaults.doubleEscapeAction;
-    if (action !== "none") await findCommand(this.commands, action)?.run(this, "");
+    const command = action !== "none" ? findCommand(this.commands, action) : undefined;
+    if (command) await this.runCommand(command, "");
   }
 
   /** The app's own key actions (the editor runs the editing ones). */
@@ -309,9 +344,11 @@ class InteractiveApp implements InteractiveHost {
         case "app.suspend":
           this.suspendToShell();
           break;
-        case "app.model.select":
-          await findCommand(this.commands, "model")?.run(this, "");
+        case "app.model.select": {
+          const command = findCommand(this.commands, "model");
+          if (command) await this.runCommand(command, "");
           break;
+        }
         case "app.model.cycleForward":
         case "app.model.cycleBackward": {
           const next = this.controller.cycleModel(action === "app.model.cycleForward" ? "forward" : "backward");

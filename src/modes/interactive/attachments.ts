@@ -44,8 +44,14 @@ export async function attachMentions(text: string, cwd: string): Promise<Attache
     const path = isAbsolute(written) ? written : resolve(cwd, written);
     const stat = statSync(path);
     if (!stat.isFile() || files.includes(path)) continue;
-    if (stat.size > MAX_ATTACHED_TEXT_BYTES && !detectImageMime(readHead(path))) {
+    const head = readHead(path);
+    const image = detectImageMime(head) !== undefined;
+    if (!image && stat.size > MAX_ATTACHED_TEXT_BYTES) {
       skipped.push({ path: written, reason: `larger than ${MAX_ATTACHED_TEXT_BYTES / 1024} KB` });
+      continue;
+    }
+    if (!image && head.includes(0)) {
+      skipped.push({ path: written, reason: "not a text file" });
       continue;
     }
     files.push(path);
@@ -55,9 +61,9 @@ export async function attachMentions(text: string, cwd: string): Promise<Attache
   return { files: await readFileArgs(files, cwd), attached, skipped };
 }
 
-/** The first bytes of a file, enough to recognise an image. */
+/** The first bytes of a file, enough to recognise an image or a binary file. */
 function readHead(path: string): Uint8Array {
-  const head = Buffer.alloc(64);
+  const head = Buffer.alloc(4096);
   const fd = openSync(path, "r");
   try {
     return head.subarray(0, readSync(fd, head, 0, head.length, 0));

@@ -21,6 +21,10 @@ export interface ViewOutput {
   columns?(): number;
 }
 
+/** Lines of a `!` command's output shown as they arrive; beyond them, the end is shown when it finishes. */
+const BASH_LIVE_LINES = 200;
+const BASH_TAIL_LINES = 20;
+
 /** How many rows of the line being written show above the prompt (the end of it, when longer). */
 const LIVE_ROWS = 4;
 
@@ -36,7 +40,9 @@ export class EventView {
   private readonly running = new Map<string, string>();
   private last: { name: string; result: ToolResult; isError: boolean } | undefined;
   private bashPending = "";
-  private bashPrinted = false;
+  private bashPrinted = 0;
+  private bashCapped = false;
+  private bashOwnsSpinner = false;
 
   constructor(
     private readonly out: ViewOutput,
@@ -161,8 +167,11 @@ export class EventView {
    */
   bashStarted(): void {
     this.bashPending = "";
-    this.bashPrinted = false;
-    this.startWorking("running");
+    this.bashPrinted = 0;
+    this.bashCapped = false;
+    // The agent's spinner, if it is working too, stays; otherwise this one shows the command runs.
+    this.bashOwnsSpinner = !this.timer;
+    if (this.bashOwnsSpinner) this.startWorking("running");
   }
 
   bashOutput(text: string): void {
@@ -176,18 +185,33 @@ export class EventView {
     this.printBashLines(all.slice(0, cut).split("\n"));
   }
 
-  bashFinished(message: BashExecutionMessage): void {
-    this.stopWorking();
-    if (this.bashPending) this.printBashLines([this.bashPending]);
+  /** The command ended (`message`), or could not start (undefined). */
+  bashFinished(message: BashExecutionMessage | undefined): void {
+    if (this.bashOwnsSpinner) this.stopWorking();
+    this.bashOwnsSpinner = false;
+    if (this.bashPending && !this.bashCapped) this.printBashLines([this.bashPending]);
     this.bashPending = "";
-    // Nothing streamed (a caller without streaming, or a silent command): the stored output.
-    if (!this.bashPrinted) this.bashResult(message);
+    if (!message) return;
+    if (this.bashCapped) {
+      // Only the start was shown live: the end of the output follows.
+      const tail = message.output.replace(/\n+$/, "").split("\n").slice(-BASH_TAIL_LINES);
+      this.out.print(`${this.theme.fg("dim", `  … the last ${tail.length} lines:`)}\n`);
+      this.printBashLines(tail);
+      this.bashStatus(message);
+    } else if (this.bashPrinted === 0) this.bashResult(message);
     else this.bashStatus(message);
   }
 
   private printBashLines(lines: string[]): void {
-    this.bashPrinted = true;
-    this.out.print(`${lines.map((l) => `  ${this.theme.fg("border", "│")} ${l}`).join("\n")}\n`);
+    if (this.bashCapped) return;
+    const room = BASH_LIVE_LINES - this.bashPrinted;
+    const shown = lines.slice(0, room);
+    this.bashPrinted += shown.length;
+    if (shown.length > 0) this.out.print(`${shown.map((l) => `  ${this.theme.fg("border", "│")} ${l}`).join("\n")}\n`);
+    if (lines.length > room) {
+      this.bashCapped = true;
+      this.out.print(`${this.theme.fg("dim", "  … more output; its end is shown when the command finishes")}\n`);
+    }
   }
 
   bashResult(message: BashExecutionMessage): void {
