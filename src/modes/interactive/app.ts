@@ -8,15 +8,14 @@ import type { CliArgs } from "../../cli/args.ts";
 import { createRuntime, type Runtime } from "../../cli/runtime.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
-import { findCommand, parseSlash } from "./commands/dispatch.ts";
+import { findCommand } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
 import { listSessions } from "../../session/catalog.ts";
 import { argumentProvider } from "./argument-completion.ts";
-import type { BashExecutionMessage } from "../../session/format.ts";
-import { attachMentions } from "./attachments.ts";
 import { EventView } from "./event-view.ts";
+import { PromptRouter } from "./prompt-router.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
-import { combineProviders, fileMentionProvider, InputEditor, pathCompletionProvider, PromptHistory, slashCommandProvider, type SubmitKind } from "./input/index.ts";
+import { combineProviders, fileMentionProvider, InputEditor, pathCompletionProvider, PromptHistory, slashCommandProvider } from "./input/index.ts";
 import { settingsDefaults } from "../../resources/settings.ts";
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
@@ -53,8 +52,8 @@ class InteractiveApp implements InteractiveHost {
   readonly keybindings: KeyBindings;
   private readonly editor: InputEditor;
   private readonly view: EventView;
+  private readonly router: PromptRouter;
   private readonly commands: SlashCommand[] = builtinCommands();
-  private busyBash = false;
   private exitResolve: ((code: number) => void) | undefined;
 
   constructor(
@@ -82,7 +81,7 @@ class InteractiveApp implements InteractiveHost {
         pathCompletionProvider({ cwd: runtime.controller.cwd }),
       ),
       menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
-      onSubmit: (text, kind) => void this.submit(text, kind),
+      onSubmit: (text, kind) => void this.router.submit(text, kind),
       onEscape: () => void this.escape(),
       onKey: (_key, action) => void (action && this.runAction(action)),
       onExit: () => this.exit(),
@@ -92,6 +91,15 @@ class InteractiveApp implements InteractiveHost {
       theme,
       { showThinking: !settings.hideThinkingBlock, codeBlockIndent: settings.markdown?.codeBlockIndent ?? settingsDefaults.markdown.codeBlockIndent },
     );
+    this.router = new PromptRouter({
+      host: this,
+      editor: this.editor,
+      view: this.view,
+      commands: this.commands,
+      session: () => this.session,
+      controller: () => this.controller,
+      theme: () => this.theme,
+    });
     if (warning) this.warn(warning);
     for (const problem of keys.warnings) this.warn(problem);
   }
@@ -168,112 +176,11 @@ class InteractiveApp implements InteractiveHost {
   }
 
   /**
-   * What the editor sends: `!` commands and pig's own slash commands run at once, even while the
-   * agent works (commands that cannot run then say so; `/compact` stops the turn first). Other
-   * text is the prompt when idle, a steer (Enter) or follow-up (Alt+Enter) while the agent runs,
-   * and is held while a command such as `/compact` or a `/tree` summary is still working — it
-   * goes out, in order, once that command ends.
-   */
-  private async submit(text: string, kind: SubmitKind, handed: () => void = () => undefined): Promise<void> {
-    // `handed` runs once the text has gone where it goes (held, queued, a command or run started),
-    // so held texts are released strictly one after another.
-    let signalled = false;
-    const hand = (): void => {
-      if (signalled) return;
-      signalled = true;
-      handed();
-    };
-    try {
-      if (text.startsWith("!")) {
-        const running = this.bash(text);
-        hand();
-        return await running;
-      }
-      const slash = parseSlash(text);
-      const command = slash ? findCommand(this.commands, slash.name) : undefined;
-      if (this.commandRunning || (this.session.compactor.isCompacting && !this.session.isStreaming)) {
-        this.held.push({ text, kind });
-        this.editor.print(`${this.theme.fg("dim", `queued until the current command ends: ${text.split("\n")[0]}`)}\n`);
-        return;
-      }
-      if (slash && command) {
-        const running = this.runCommand(command, slash.args);
-        hand();
-        return await running;
-      }
-      // `@path` mentions attach their files, before the message as `@file` arguments do.
-      const { files, attached, skipped } = await attachMentions(text, this.controller.cwd);
-      if (attached.length > 0) this.editor.print(`${this.theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
-      for (const s of skipped) this.editor.print(`${this.theme.fg("dim", `not attached: ${s.path} (${s.reason})`)}\n`);
-      const sent = attached.length > 0 ? `${files.text}${this.session.expand(text)}` : undefined;
-      if (this.session.isStreaming) {
-        // The queue shows (and Escape gives back) what was typed; the files go with the message.
-        if (kind === "alt-enter") this.session.followUp(text, files.images, sent);
-        else this.session.steer(text, files.images, sent);
-        return;
-      }
-      // The run has started (or failed its checks) once prompt() returns its promise.
-      const run = sent !== undefined ? this.session.prompt(sent, { images: files.images, expanded: true }) : this.session.prompt(text);
-      hand();
-      await run;
-    } catch (error) {
-      this.error((error as Error).message);
-    } finally {
-      hand();
-    }
-  }
-
-  /**
-   * Runs one of pig's commands (typed, or from a key such as double Escape or Ctrl+L): text sent
-   * meanwhile is held, and released when it ends, whether it worked or not.
-   */
-  private async runCommand(command: SlashCommand, args: string): Promise<void> {
-    this.commandRunning = true;
-    try {
-      await command.run(this, args);
-    } finally {
-      this.commandRunning = false;
-      void this.releaseHeld();
-    }
-  }
-
-  /** Text submitted while a command worked, sent now, strictly in order: the first as the prompt, the rest behind it. */
-  private async releaseHeld(): Promise<void> {
-    for (const { text, kind } of this.held.splice(0)) {
-      await new Promise<void>((handed) => void this.submit(text, kind, handed));
-    }
-  }
-
-  private async bash(text: string): Promise<void> {
-    const exclude = text.startsWith("!!");
-    const command = text.slice(exclude ? 2 : 1).trim();
-    if (!command) return;
-    if (this.busyBash) {
-      this.warn("A shell command is still running; wait for it or press Escape.");
-      return;
-    }
-    this.editor.print(`${this.theme.fg("bashMode", exclude ? "!!" : "!")} ${this.theme.bold(command)}\n`);
-    this.busyBash = true;
-    this.editor.setBusy(true);
-    this.view.bashStarted();
-    let message: BashExecutionMessage | undefined;
-    try {
-      ({ message } = await this.controller.bash(command, { exclude, onOutput: (chunk) => this.view.bashOutput(chunk) }));
-    } finally {
-      // Ended, or failed to start (a missing shell): the spinner stops either way.
-      this.view.bashFinished(message);
-      this.busyBash = false;
-      // The agent may be working too: the prompt stays busy until it is done.
-      this.editor.setBusy(this.session.isStreaming);
-    }
-  }
-
-  /**
    * Escape: stop whatever runs; queued messages go back into the editor, before the draft.
    * When nothing runs, two quick Escapes on an empty prompt run `doubleEscapeAction` (/tree or /fork).
    */
   private async escape(): Promise<void> {
-    if (this.busyBash) {
+    if (this.router.shellRunning) {
       this.controller.abortBash();
       return;
     }
@@ -284,7 +191,7 @@ class InteractiveApp implements InteractiveHost {
         this.restoreQueued();
         return;
       }
-      if (this.commandRunning) return;
+      if (this.router.commandRunning) return;
       try {
         await this.idleEscape();
       } catch (error) {
@@ -299,7 +206,7 @@ class InteractiveApp implements InteractiveHost {
 
   /** Puts every queued or held message back into the editor, in order, before what is being typed. */
   private restoreQueued(): void {
-    const queued = [...this.session.clearQueues(), ...this.held.splice(0).map((h) => h.text)];
+    const queued = [...this.session.clearQueues(), ...this.router.takeHeld()];
     // The editor puts its own line break between the restored text and the draft.
     if (queued.length > 0) this.editor.prependText(queued.join("\n"));
   }
@@ -322,10 +229,6 @@ class InteractiveApp implements InteractiveHost {
   }
 
   private lastIdleEscape: number | undefined;
-  /** A slash command is running (its dialogs may be closed while it works, e.g. a summary). */
-  private commandRunning = false;
-  /** Text submitted while a command was still working; see `submit`. */
-  private readonly held: { text: string; kind: SubmitKind }[] = [];
 
   private async idleEscape(): Promise<void> {
     const now = Date.now();
@@ -334,7 +237,7 @@ class InteractiveApp implements InteractiveHost {
     if (!double || this.editor.getText() !== "") return;
     const action = this.settings.settings.doubleEscapeAction ?? settingsDefaults.doubleEscapeAction;
     const command = action !== "none" ? findCommand(this.commands, action) : undefined;
-    if (command) await this.runCommand(command, "");
+    if (command) await this.router.runCommand(command, "");
   }
 
   /** The app's own key actions (the editor runs the editing ones). */
@@ -346,7 +249,7 @@ class InteractiveApp implements InteractiveHost {
           break;
         case "app.model.select": {
           const command = findCommand(this.commands, "model");
-          if (command) await this.runCommand(command, "");
+          if (command) await this.router.runCommand(command, "");
           break;
         }
         case "app.model.cycleForward":

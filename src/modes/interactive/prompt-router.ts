@@ -1,0 +1,144 @@
+/**
+ * Where what the editor sends goes. `!` commands and pig's own slash commands run at once, even
+ * while the agent works (commands that cannot run then say so; `/compact` stops the turn first).
+ * Other text is the prompt when idle, a steer (Enter) or follow-up (Alt+Enter) while the agent
+ * runs, and is held while a command such as `/compact` or a `/tree` summary is still working —
+ * it goes out, in order, once that command ends, whether it worked or not. `@path` mentions
+ * attach their files.
+ */
+import type { AgentSession } from "../../agent/session.ts";
+import type { SessionController } from "../../agent/controller.ts";
+import type { BashExecutionMessage } from "../../session/format.ts";
+import { attachMentions } from "./attachments.ts";
+import { findCommand, parseSlash } from "./commands/dispatch.ts";
+import type { EventView } from "./event-view.ts";
+import type { InteractiveHost, SlashCommand } from "./host.ts";
+import type { InputEditor, SubmitKind } from "./input/index.ts";
+import type { Theme } from "./theme.ts";
+
+export interface PromptRouterDeps {
+  host: InteractiveHost;
+  editor: InputEditor;
+  view: EventView;
+  commands: readonly SlashCommand[];
+  session: () => AgentSession;
+  controller: () => SessionController;
+  theme: () => Theme;
+}
+
+export class PromptRouter {
+  /** A slash command is running (its dialogs may be closed while it works, e.g. a summary). */
+  commandRunning = false;
+  /** A `!` command is running. */
+  shellRunning = false;
+  private readonly held: { text: string; kind: SubmitKind }[] = [];
+
+  constructor(private readonly deps: PromptRouterDeps) {}
+
+  /**
+   * Sends `text`. `handed` runs once it has gone where it goes (held, queued, a command or a run
+   * started), so held texts are released strictly one after another.
+   */
+  async submit(text: string, kind: SubmitKind, handed: () => void = () => undefined): Promise<void> {
+    const { editor, host } = this.deps;
+    const session = this.deps.session();
+    const theme = this.deps.theme();
+    let signalled = false;
+    const hand = (): void => {
+      if (signalled) return;
+      signalled = true;
+      handed();
+    };
+    try {
+      if (text.startsWith("!")) {
+        const running = this.shell(text);
+        hand();
+        return await running;
+      }
+      const slash = parseSlash(text);
+      const command = slash ? findCommand(this.deps.commands, slash.name) : undefined;
+      if (this.commandRunning || (session.compactor.isCompacting && !session.isStreaming)) {
+        this.held.push({ text, kind });
+        editor.print(`${theme.fg("dim", `queued until the current command ends: ${text.split("\n")[0]}`)}\n`);
+        return;
+      }
+      if (slash && command) {
+        const running = this.runCommand(command, slash.args);
+        hand();
+        return await running;
+      }
+      // `@path` mentions attach their files, before the message as `@file` arguments do.
+      const { files, attached, skipped } = await attachMentions(text, this.deps.controller().cwd);
+      if (attached.length > 0) editor.print(`${theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
+      for (const s of skipped) editor.print(`${theme.fg("dim", `not attached: ${s.path} (${s.reason})`)}\n`);
+      const sent = attached.length > 0 ? `${files.text}${session.expand(text)}` : undefined;
+      if (session.isStreaming) {
+        // The queue shows (and Escape gives back) what was typed; the files go with the message.
+        if (kind === "alt-enter") session.followUp(text, files.images, sent);
+        else session.steer(text, files.images, sent);
+        return;
+      }
+      // The run has started (or failed its checks) once prompt() returns its promise.
+      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true }) : session.prompt(text);
+      hand();
+      await run;
+    } catch (error) {
+      host.error((error as Error).message);
+    } finally {
+      hand();
+    }
+  }
+
+  /**
+   * Runs one of pig's commands (typed, or from a key such as double Escape or Ctrl+L): text sent
+   * meanwhile is held, and released when it ends, whether it worked or not.
+   */
+  async runCommand(command: SlashCommand, args: string): Promise<void> {
+    this.commandRunning = true;
+    try {
+      await command.run(this.deps.host, args);
+    } finally {
+      this.commandRunning = false;
+      void this.releaseHeld();
+    }
+  }
+
+  /** The held texts, taken back (Escape puts them into the editor). */
+  takeHeld(): string[] {
+    return this.held.splice(0).map((h) => h.text);
+  }
+
+  /** Text submitted while a command worked, sent now, strictly in order: the first as the prompt, the rest behind it. */
+  private async releaseHeld(): Promise<void> {
+    for (const { text, kind } of this.held.splice(0)) {
+      await new Promise<void>((handed) => void this.submit(text, kind, handed));
+    }
+  }
+
+  /** `!cmd` (into the context) or `!!cmd` (kept out), its output shown as it arrives. */
+  private async shell(text: string): Promise<void> {
+    const { editor, view, host } = this.deps;
+    const theme = this.deps.theme();
+    const exclude = text.startsWith("!!");
+    const command = text.slice(exclude ? 2 : 1).trim();
+    if (!command) return;
+    if (this.shellRunning) {
+      host.warn("A shell command is still running; wait for it or press Escape.");
+      return;
+    }
+    editor.print(`${theme.fg("bashMode", exclude ? "!!" : "!")} ${theme.bold(command)}\n`);
+    this.shellRunning = true;
+    editor.setBusy(true);
+    view.bashStarted();
+    let message: BashExecutionMessage | undefined;
+    try {
+      ({ message } = await this.deps.controller().bash(command, { exclude, onOutput: (chunk) => view.bashOutput(chunk) }));
+    } finally {
+      // Ended, or failed to start (a missing shell): the spinner stops either way.
+      view.bashFinished(message);
+      this.shellRunning = false;
+      // The agent may be working too: the prompt stays busy until it is done.
+      editor.setBusy(this.deps.session().isStreaming);
+    }
+  }
+}
