@@ -193,7 +193,10 @@ describe.skipIf(!tmuxAvailable())("interactive completion", () => {
     tmux.type("summarise @docs/guide.md please");
     tmux.sendKeys("Enter");
     await tmux.waitFor("attached: docs/guide.md", 5000);
-    await tmux.waitFor(/↑\d/, 10_000);
+    const screen = await tmux.waitFor(/↑\d/, 10_000);
+    // The echo names the file; its contents go to the model only.
+    expect(screen).toContain(`[file ${join(world.cwd, "docs", "guide.md")}]`);
+    expect(screen).not.toContain("GUIDE CONTENT");
     const body = JSON.stringify(world.llm.requests[0]!.body);
     expect(body).toContain(`<file name=\\"${join(world.cwd, "docs", "guide.md")}\\">\\nGUIDE CONTENT`);
     expect(body).toContain("summarise @docs/guide.md please");

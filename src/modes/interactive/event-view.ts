@@ -65,7 +65,9 @@ export class EventView {
         : Array.isArray(content)
           ? content.map((b: { type?: string; text?: string }) => (b.type === "text" ? b.text : "[image]")).join(" ")
           : "";
-    this.out.print(`${this.theme.fg("accent", "›")} ${this.theme.bold(text)}\n`);
+    // Attached files show as their names, not their contents.
+    const shown = text.replace(/<file name="([^"]*)">[\s\S]*?<\/file>\n?/g, (_, name: string) => `[file ${name}]\n`);
+    this.out.print(`${this.theme.fg("accent", "›")} ${this.theme.bold(shown)}\n`);
   }
 
   handle(event: PigEvent): void {
