@@ -198,7 +198,7 @@ export class EventView {
       // Only the start was shown live: the end of the output follows.
       const tail = message.output.replace(/\n+$/, "").split("\n").slice(-BASH_TAIL_LINES);
       this.out.print(`${this.theme.fg("dim", `  … the last ${tail.length} lines:`)}\n`);
-      this.printBashLines(tail);
+      this.out.print(`${tail.map((l) => `  ${this.theme.fg("border", "│")} ${l}`).join("\n")}\n`);
       this.bashStatus(message);
     } else if (this.bashPrinted === 0) this.bashResult(message);
     else this.bashStatus(message);
