@@ -5,29 +5,7 @@ import type { AssistantMessage, Model } from "../ai/types.ts";
 import type { AgentMessage } from "../session/format.ts";
 import type { RetrySettings } from "../resources/settings.ts";
 import type { SessionEvent } from "./events.ts";
-
-/** `base × 2^(attempt−1)`, or the server's `retry-after` when that is longer. */
-export function retryDelay(attempt: number, baseDelayMs: number, serverDelayMs?: number): number {
-  const backoff = baseDelayMs * 2 ** (attempt - 1);
-  return serverDelayMs !== undefined && serverDelayMs > backoff ? serverDelayMs : backoff;
-}
-
-/** Resolves after `ms`, or with false as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
+import { retryDelay, sleep } from "../util/wait.ts";
 
 /**
  * The retry state of one run: which attempt this is, what the server last said about waiting,

@@ -4,6 +4,7 @@
  */
 import type { LlmAssistantMessage, Model, StreamFunction, StreamOptions, ThinkingLevel } from "../ai/types.ts";
 import { isRetryableError } from "../ai/errors.ts";
+import { retryDelay, sleep } from "../util/wait.ts";
 import { SUMMARIZER_SYSTEM_PROMPT } from "./prompts.ts";
 
 /** Provider knobs a caller may pass through (pig's `retry.provider` settings). */
@@ -44,22 +45,6 @@ function textOf(message: LlmAssistantMessage): string {
   return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
 }
 
-/** Waits `ms` unless `signal` aborts first; true when the wait ran its course. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /**
  * Sends `userText` to the summariser and waits for the whole answer, retrying failures that may
  * pass (rate limits, overloaded or unavailable servers, dropped connections) with exponential
@@ -75,12 +60,11 @@ export async function requestSummary(
     if (response.kind !== "error" || !response.retryable || !retry || attempt >= retry.maxRetries) {
       return response.kind === "error" ? { kind: "error", message: response.message } : response;
     }
-    const backoff = retry.baseDelayMs * 2 ** attempt;
-    const wait = response.retryAfterMs !== undefined ? Math.max(response.retryAfterMs, backoff) : backoff;
+    const wait = retryDelay(attempt + 1, retry.baseDelayMs, response.retryAfterMs);
     if (retry.maxDelayMs !== undefined && retry.maxDelayMs > 0 && wait > retry.maxDelayMs) {
       return { kind: "error", message: response.message };
     }
-    if (!(await pause(wait, call.signal))) return { kind: "aborted" };
+    if (!(await sleep(wait, call.signal))) return { kind: "aborted" };
   }
 }
 

@@ -23,6 +23,7 @@
 import { iterateSse, type SseEvent } from "../sse.ts";
 import { newAssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction } from "../types.ts";
 import { retryAfterMs } from "../retry-after.ts";
+import { sleep } from "../../util/wait.ts";
 import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
 import { isOAuthToken } from "./anthropic-oauth.ts";
 import { buildAnthropicRequest, type AnthropicStreamOptions } from "./anthropic-request.ts";
@@ -161,21 +162,7 @@ async function sendWithRetries(
     const cap = options.maxRetryDelayMs ?? 0;
     if (requested !== undefined && cap > 0 && requested > cap) throw await httpFailure(response!, options.maxRetryDelayMs);
     await response?.body?.cancel().catch(() => undefined);
-    await abortableSleep(requested ?? Math.min(500 * 2 ** attempt, 8000), userSignal);
+    await sleep(requested ?? Math.min(500 * 2 ** attempt, 8000), userSignal);
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
   }
-}
-
-/** Waits `ms`, or less when `signal` aborts first. */
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

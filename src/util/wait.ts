@@ -1,0 +1,26 @@
+/** Waiting between attempts: the backoff delay, and a sleep an abort cuts short. */
+
+/**
+ * The delay before retry `attempt` (1 for the first retry): `baseDelayMs` doubling each time,
+ * or the server's requested delay when that is longer.
+ */
+export function retryDelay(attempt: number, baseDelayMs: number, serverDelayMs?: number): number {
+  const backoff = baseDelayMs * 2 ** (attempt - 1);
+  return serverDelayMs !== undefined && serverDelayMs > backoff ? serverDelayMs : backoff;
+}
+
+/** Resolves with true after `ms`, or with false as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
