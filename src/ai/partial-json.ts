@@ -4,6 +4,7 @@
  * has, an unfinished key or literal is dropped, open arrays and objects are closed. Text that is
  * not the start of an object gives `{}`.
  */
+import { isPlainObject } from "../util/plain-object.ts";
 
 class End extends Error {}
 
@@ -145,18 +146,15 @@ class PartialParser {
 export function parsePartialJson(text: string): Record<string, unknown> {
   try {
     const complete = JSON.parse(text) as unknown;
-    return isObject(complete) ? complete : {};
+    return isPlainObject(complete) ? complete : {};
   } catch {
     // Not complete yet: parse what there is.
   }
   try {
     const value = new PartialParser(text).parseTop();
-    return isObject(value) ? value : {};
+    return isPlainObject(value) ? value : {};
   } catch {
     return {};
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

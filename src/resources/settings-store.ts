@@ -15,11 +15,11 @@ import { applyEdits, modify } from "jsonc-parser";
 import * as v from "valibot";
 import { withFileLock, type LockOptions } from "../util/file-lock.ts";
 import { parseJsonc } from "../util/jsonc.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 import {
   effectiveSettings,
   expectedWords,
   globalSettingsPath,
-  isPlainObject,
   mergeSettings,
   migrateSettings,
   projectSettingsPath,

@@ -13,6 +13,7 @@ import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
 import { JsoncError, parseJsonc } from "../util/jsonc.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 
 const QueueMode = v.picklist(["all", "one-at-a-time"]);
 const nonNegative = v.pipe(v.number(), v.minValue(0));
@@ -104,9 +105,6 @@ export interface SettingsDiagnostic {
 
 type Json = Record<string, unknown>;
 
-export function isPlainObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Upstream's load-time renames of old keys. Returns a new object; the input is not changed. */
 export function migrateSettings(raw: Json): Json {

@@ -16,7 +16,8 @@ import type { Readable, Writable } from "node:stream";
 import * as v from "valibot";
 import { isTerminal } from "../util/libc.ts";
 import { parseJsonc } from "../util/jsonc.ts";
-import { isPlainObject, projectSettingsPath } from "./settings.ts";
+import { isPlainObject } from "../util/plain-object.ts";
+import { projectSettingsPath } from "./settings.ts";
 import { withFileLock, writeFileAtomic } from "./settings-store.ts";
 
 export type ProjectResourceKind =

@@ -7,12 +7,10 @@
  */
 import { CURRENT_SESSION_VERSION } from "./format.ts";
 import { newEntryId } from "./ids.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** The version a file declares in its header (no `version` field means v1). */
 export function headerVersion(header: Json): number {
@@ -27,7 +25,7 @@ export function migrateLines(values: (unknown | undefined)[]): Set<number> {
   const changed = new Set<number>();
   const parsed: { index: number; value: Json }[] = [];
   values.forEach((value, index) => {
-    if (isObject(value)) parsed.push({ index, value });
+    if (isPlainObject(value)) parsed.push({ index, value });
   });
   const header = parsed[0]?.value;
   if (!header || header.type !== "session") return changed;
@@ -69,7 +67,7 @@ function migrateV2ToV3(parsed: { index: number; value: Json }[], changed: Set<nu
       changed.add(index);
       continue;
     }
-    if (value.type === "message" && isObject(value.message) && value.message.role === "hookMessage") {
+    if (value.type === "message" && isPlainObject(value.message) && value.message.role === "hookMessage") {
       value.message.role = "custom";
       changed.add(index);
     }

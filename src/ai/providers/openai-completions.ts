@@ -37,6 +37,7 @@ import {
   type OpenAIRequest,
   type ResolvedCompat,
 } from "./openai-shared.ts";
+import { isPlainObject } from "../../util/plain-object.ts";
 
 export { convertCompletionsMessages } from "./openai-completions-messages.ts";
 export { detectCompat, resolveCompat, type OpenAIRequest } from "./openai-shared.ts";
@@ -147,8 +148,8 @@ export function buildCompletionsRequest(model: Model, context: LlmContext, optio
   Object.assign(body, reasoningFields(model, compat, options));
   // Gateway routing preferences, as configured in models.json.
   const routing = model.compat;
-  if (isObject(routing?.openRouterRouting)) body.provider = routing.openRouterRouting;
-  if (isObject(routing?.vercelGatewayRouting)) body.providerOptions = { gateway: routing.vercelGatewayRouting };
+  if (isPlainObject(routing?.openRouterRouting)) body.provider = routing.openRouterRouting;
+  if (isPlainObject(routing?.vercelGatewayRouting)) body.providerOptions = { gateway: routing.vercelGatewayRouting };
 
   const session: Record<string, string> = {};
   if (options.sessionId && compat.sendSessionAffinityHeaders) {
@@ -329,6 +330,3 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
 /** Streams one Chat Completions answer. Never throws; always ends with `done` or `error`. */
 export const streamOpenAICompletions: StreamFunction = (model, context, options) => streamCompletions(model, context, options);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -17,6 +17,7 @@ import type { Model } from "../../ai/types.ts";
 import { writeFileAtomic } from "../../resources/settings-store.ts";
 import { parseJsonc } from "../../util/jsonc.ts";
 import type { InteractiveHost } from "./host.ts";
+import { isPlainObject } from "../../util/plain-object.ts";
 
 export interface WizardDeps extends Pick<InteractiveHost, "ask" | "pick" | "confirm" | "print"> {
   agentDir: string;
@@ -150,9 +151,6 @@ export async function probeLocalServers(fetchFn: Fetch, timeoutMs: number): Prom
 
 // ── models.json ─────────────────────────────────────────────────────────────
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export interface ProviderEntry {
   baseUrl: string;
@@ -174,8 +172,8 @@ export function writeProvider(path: string, name: string, entry: ProviderEntry, 
       text = readFileSync(path, "utf8");
       if (!text.trim()) text = "{}\n";
       const current = parseJsonc(text);
-      if (!isObject(current)) throw new Error("it does not hold a JSON object");
-      if (current.providers !== undefined && !isObject(current.providers)) throw new Error('"providers" is not an object');
+      if (!isPlainObject(current)) throw new Error("it does not hold a JSON object");
+      if (current.providers !== undefined && !isPlainObject(current.providers)) throw new Error('"providers" is not an object');
     } catch (error) {
       print(`${path} could not be read (${(error as Error).message}), so pig left it unchanged. Add this to it by hand:\n${snippet}`);
       return false;
