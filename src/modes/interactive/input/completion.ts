@@ -23,6 +23,15 @@ export interface CompletionResult {
 /** Asked on Tab with the buffer and cursor; undefined (or no items) when it has nothing to offer. */
 export type CompletionProvider = (text: string, cursor: number) => Promise<CompletionResult | undefined>;
 
+/** The whitespace-delimited word around the cursor: `[from, to)`, and its part before the cursor. */
+export function wordAt(text: string, cursor: number): { from: number; to: number; word: string } {
+  let from = cursor;
+  while (from > 0 && !/\s/.test(text[from - 1] as string)) from--;
+  let to = cursor;
+  while (to < text.length && !/\s/.test(text[to] as string)) to++;
+  return { from, to, word: text.slice(from, cursor) };
+}
+
 /** The first provider that offers anything wins. */
 export function combineProviders(...providers: CompletionProvider[]): CompletionProvider {
   return async (text, cursor) => {

@@ -8,7 +8,7 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { inheritedRules, isIgnored, readIgnoreRules, type IgnoreRule } from "../../../tools/ignore.ts";
-import type { CompletionItem, CompletionProvider } from "./completion.ts";
+import { wordAt, type CompletionItem, type CompletionProvider } from "./completion.ts";
 import { rankFuzzy } from "./fuzzy.ts";
 
 export interface ProjectEntry {
@@ -60,12 +60,9 @@ export async function listProjectEntries(root: string, maxEntries: number): Prom
 
 /** The `@…` token around the cursor: from the "@" to the next whitespace. */
 export function mentionToken(text: string, cursor: number): { from: number; to: number; query: string } | undefined {
-  let from = cursor;
-  while (from > 0 && !/\s/.test(text[from - 1] as string)) from--;
+  const { from, to, word } = wordAt(text, cursor);
   if (text[from] !== "@") return undefined;
-  let to = cursor;
-  while (to < text.length && !/\s/.test(text[to] as string)) to++;
-  return { from, to, query: text.slice(from + 1, cursor) };
+  return { from, to, query: word.slice(1) };
 }
 
 function label(entry: ProjectEntry): string {

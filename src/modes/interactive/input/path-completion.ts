@@ -9,22 +9,13 @@ import { statSync, type Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import type { CompletionItem, CompletionProvider } from "./completion.ts";
+import { wordAt, type CompletionItem, type CompletionProvider } from "./completion.ts";
 
 export interface PathCompletionOptions {
   cwd: string;
   home?: string;
   /** Items offered at most. */
   maxItems?: number;
-}
-
-/** The word before the cursor (back to whitespace); the rest of it after the cursor is replaced too. */
-function wordAt(text: string, cursor: number): { from: number; to: number; word: string } {
-  let from = cursor;
-  while (from > 0 && !/\s/.test(text[from - 1] as string)) from--;
-  let to = cursor;
-  while (to < text.length && !/\s/.test(text[to] as string)) to++;
-  return { from, to, word: text.slice(from, cursor) };
 }
 
 export function pathCompletionProvider(options: PathCompletionOptions): CompletionProvider {
