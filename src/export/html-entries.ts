@@ -6,6 +6,7 @@
  * a missing or oddly typed field renders as little as possible, never as an exception.
  */
 import { cleanOutput, diffLineClass, escapeHtml as esc, formatCount, oneLine, renderMarkdown, renderOutput } from "./html-text.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -24,10 +25,6 @@ export interface FoundResult {
 /** Finds (and claims) the result of a tool call by its id. */
 export type ResultLookup = (toolCallId: string) => FoundResult | undefined;
 
-export function isObj(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
@@ -38,7 +35,7 @@ function num(value: unknown): number | undefined {
 
 function blocksOf(content: unknown): Obj[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
-  return Array.isArray(content) ? content.filter(isObj) : [];
+  return Array.isArray(content) ? content.filter(isPlainObject) : [];
 }
 
 /** The text blocks of a message's content, joined. */
@@ -130,7 +127,7 @@ export function messageHtml(message: Obj, frame: EntryFrame, lookup: ResultLooku
 }
 
 function usageHtml(message: Obj): string {
-  const usage = isObj(message.usage) ? message.usage : undefined;
+  const usage = isPlainObject(message.usage) ? message.usage : undefined;
   const model = [str(message.provider), str(message.model)].filter(Boolean).join("/");
   const bits: string[] = [];
   if (model) bits.push(esc(model));
@@ -155,7 +152,7 @@ function assistantHtml(message: Obj, frame: EntryFrame, lookup: ResultLookup): s
       case "toolCall":
       case "tool_use": {
         const id = str(block.id) ?? "";
-        const args = isObj(block.arguments) ? block.arguments : isObj(block.input) ? block.input : {};
+        const args = isPlainObject(block.arguments) ? block.arguments : isPlainObject(block.input) ? block.input : {};
         parts.push(toolCallHtml(str(block.name) ?? "tool", args, id ? lookup(id) : undefined));
         break;
       }
@@ -213,8 +210,8 @@ function callParts(name: string, args: Obj, result: FoundResult | undefined): { 
     }
     case "edit": {
       if (path === undefined) return undefined;
-      const edits = Array.isArray(args.edits) ? args.edits.filter(isObj) : args.oldText !== undefined ? [args] : [];
-      const hasDiff = result !== undefined && result.message.isError !== true && isObj(result.message.details) && typeof result.message.details.diff === "string";
+      const edits = Array.isArray(args.edits) ? args.edits.filter(isPlainObject) : args.oldText !== undefined ? [args] : [];
+      const hasDiff = result !== undefined && result.message.isError !== true && isPlainObject(result.message.details) && typeof result.message.details.diff === "string";
       const body = hasDiff || edits.length === 0 ? "" : renderOutput(editsText(edits), { className: "diff", lineClass: diffLineClass });
       return { head: code(path) + extra(`${edits.length} edit${edits.length === 1 ? "" : "s"}`), body };
     }
@@ -263,7 +260,7 @@ export function toolResultHtml(message: Obj, toolName: string): string {
   const isError = message.isError === true;
   const blocks = blocksOf(message.content);
   const text = textOf(blocks);
-  const details = isObj(message.details) ? message.details : undefined;
+  const details = isPlainObject(message.details) ? message.details : undefined;
   const parts: string[] = [];
   const diff = details && !isError ? str(details.diff) : undefined;
   if (diff !== undefined) {

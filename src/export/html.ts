@@ -18,7 +18,6 @@ import {
   compactionHtml,
   customHtml,
   formatTime,
-  isObj,
   marker,
   messageHtml,
   textOf,
@@ -27,6 +26,7 @@ import {
 } from "./html-entries.ts";
 import { EXPORT_CSP, EXPORT_CSS, EXPORT_SCRIPT } from "./html-style.ts";
 import { escapeHtml as esc, formatCount, oneLine } from "./html-text.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 
 export interface ExportHtmlOptions {
   /** Page title; default: the session name, else the first prompt. */
@@ -97,7 +97,7 @@ function read(store: SessionStore, record: EntryRecord): SessionEntry | undefine
 
 function messageOf(entry: SessionEntry | undefined): Record<string, unknown> | undefined {
   const message = (entry as { message?: unknown } | undefined)?.message;
-  return isObj(message) ? message : undefined;
+  return isPlainObject(message) ? message : undefined;
 }
 
 const n = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
@@ -118,13 +118,13 @@ function sessionStats(store: SessionStore): Stats {
       models.add(model);
       stats.models.push(model);
     }
-    const usage = isObj(message.usage) ? message.usage : {};
+    const usage = isPlainObject(message.usage) ? message.usage : {};
     stats.input += n(usage.input);
     stats.output += n(usage.output);
     stats.cacheRead += n(usage.cacheRead);
     stats.cacheWrite += n(usage.cacheWrite);
     stats.total += n(usage.totalTokens) || n(usage.input) + n(usage.output) + n(usage.cacheRead) + n(usage.cacheWrite);
-    stats.cost += isObj(usage.cost) ? n(usage.cost.total) : 0;
+    stats.cost += isPlainObject(usage.cost) ? n(usage.cost.total) : 0;
   }
   stats.branches = store.tree.records.filter((r) => !parents.has(r.id)).length;
   return stats;

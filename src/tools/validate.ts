@@ -5,6 +5,7 @@
  * items, enum, const, anyOf/oneOf, min/max items, length and value bounds.
  */
 import type { JsonSchema } from "../ai/types.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 
 export type ValidationOutcome = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
 
@@ -15,16 +16,13 @@ interface Problem {
 
 type Json = unknown;
 
-function isRecord(value: Json): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function asSchema(value: unknown): JsonSchema | undefined {
-  return isRecord(value) ? value : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 function schemaList(value: unknown): JsonSchema[] {
-  return Array.isArray(value) ? value.filter(isRecord) : [];
+  return Array.isArray(value) ? value.filter(isPlainObject) : [];
 }
 
 function typesOf(schema: JsonSchema): string[] {
@@ -52,7 +50,7 @@ function hasType(value: Json, type: string): boolean {
     case "boolean":
       return typeof value === "boolean";
     case "object":
-      return isRecord(value);
+      return isPlainObject(value);
     case "array":
       return Array.isArray(value);
     case "null":
@@ -102,7 +100,7 @@ function convert(schema: JsonSchema, value: Json): Json {
     return value;
   }
   const types = typesOf(schema);
-  if (isRecord(value) && (types.length === 0 || types.includes("object"))) {
+  if (isPlainObject(value) && (types.length === 0 || types.includes("object"))) {
     const properties = asSchema(schema.properties) ?? {};
     const extra = asSchema(schema.additionalProperties);
     const out: Record<string, unknown> = {};
@@ -143,7 +141,7 @@ function check(schema: JsonSchema, value: Json, path: string): Problem[] {
   if (types.length > 0 && !types.some((t) => hasType(value, t))) return [{ path, message: typeMessage(types, value) }];
 
   const problems: Problem[] = [];
-  if (isRecord(value)) checkObject(schema, value, path, problems);
+  if (isPlainObject(value)) checkObject(schema, value, path, problems);
   if (Array.isArray(value)) checkArray(schema, value, path, problems);
   if (typeof value === "string") checkString(schema, value, path, problems);
   if (typeof value === "number") checkNumber(schema, value, path, problems);
@@ -214,7 +212,7 @@ function checkNumber(schema: JsonSchema, value: number, path: string, out: Probl
 export function validateToolArguments(tool: { name: string; parameters: JsonSchema }, args: unknown): ValidationOutcome {
   const converted = convert(tool.parameters, args);
   const problems = check(tool.parameters, converted, "");
-  if (problems.length === 0 && isRecord(converted)) return { ok: true, args: converted };
+  if (problems.length === 0 && isPlainObject(converted)) return { ok: true, args: converted };
   if (problems.length === 0) problems.push({ path: "", message: typeMessage(["object"], converted) });
   const lines = problems.map((p) => `  - ${p.path === "" ? "root" : p.path}: ${p.message}`);
   return {
