@@ -7,6 +7,7 @@ import { readFileSync, unlinkSync } from "node:fs";
 import { listAllSessions, listSessions, type SessionSummary } from "../../../session/catalog.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import { formatAge, matchesWords, messageOf, oneLine } from "./format.ts";
+import { textOf } from "../../../export/html-entries.ts";
 import { refuseWhileRunning } from "./guards.ts";
 
 export interface ResumeDeps {
@@ -65,10 +66,7 @@ function conversationText(file: string): string {
     }
     const message = entry.type === "message" ? entry.message : undefined;
     if (!message) continue;
-    if (typeof message.content === "string") parts.push(message.content);
-    else if (Array.isArray(message.content)) {
-      for (const block of message.content) if (typeof block?.text === "string") parts.push(block.text);
-    }
+    parts.push(textOf(message.content));
     if (typeof message.command === "string") parts.push(message.command);
     if (typeof message.output === "string") parts.push(message.output);
   }
