@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Script } from "../helpers/fake-llm/server.ts";
+import type { Script, ScriptResponse } from "../helpers/fake-llm/server.ts";
 import { interactivePig, sessionEntries } from "../helpers/interactive-pig.ts";
 import { createWorld } from "../helpers/pig-env.ts";
 import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
@@ -111,30 +111,34 @@ describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
     expect(world.llm.requests.some((r) => JSON.stringify(r.body).includes("/compact"))).toBe(false);
   });
 
-  test("text sent while /compact works waits for it, then goes out on the compacted context", async () => {
-    const { tmux, world } = await start(
-      {
-        responses: [
-          { when: "context summarization assistant", text: "## Goal\nSummarised slowly.", chunkSize: 4, chunkDelayMs: 80 },
-          { text: "one" },
-          { text: "two" },
-          { text: "answer after compaction" },
-        ],
-      } as unknown as Script,
+  /** pig with two long turns behind it (enough to compact), and a summariser answering `summary`. */
+  async function compactableSession(summary: ScriptResponse, after: string) {
+    const started = await start(
+      { responses: [{ when: "context summarization assistant", ...summary }, { text: "one" }, { text: "two" }, { text: after }] } as unknown as Script,
       { settings: { compaction: { keepRecentTokens: 50 } } },
     );
     for (const [i, reply] of ["one", "two"].entries()) {
-      tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
-      tmux.sendKeys("Enter");
-      await tmux.waitFor(reply, 10_000);
-      await tmux.waitFor(/↑\d/, 10_000);
+      started.tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
+      started.tmux.sendKeys("Enter");
+      await started.tmux.waitFor(reply, 10_000);
+      await started.tmux.waitFor(/↑\d/, 10_000);
     }
+    return started;
+  }
+
+  /** `/compact`, then `text` typed while it works: it is held until the command ends. */
+  async function typeDuringCompact(tmux: TmuxSession, text: string, afterMs: number) {
     tmux.type("/compact");
     tmux.sendKeys("Enter");
-    await Bun.sleep(300);
-    tmux.type("typed during compaction");
+    await Bun.sleep(afterMs);
+    tmux.type(text);
     tmux.sendKeys("Enter");
     await tmux.waitFor("queued until the current command ends", 5000);
+  }
+
+  test("text sent while /compact works waits for it, then goes out on the compacted context", async () => {
+    const { tmux, world } = await compactableSession({ text: "## Goal\nSummarised slowly.", chunkSize: 4, chunkDelayMs: 80 }, "answer after compaction");
+    await typeDuringCompact(tmux, "typed during compaction", 300);
     await tmux.waitFor("answer after compaction", 15_000);
     const entries = sessionEntries(world);
     const compaction = entries.findIndex((e) => e.type === "compaction");
@@ -143,34 +147,10 @@ describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
     expect(typed).toBeGreaterThan(compaction);
     expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised slowly.");
   });
-});
 
-describe.skipIf(!tmuxAvailable())("held text after a failing command", () => {
   test("text sent while /compact works still goes out when the compaction fails", async () => {
-    const words = "lorem ipsum dolor sit amet ".repeat(30);
-    const { tmux, world } = await start(
-      {
-        responses: [
-          { when: "context summarization assistant", error: { status: 400, message: "summary refused" }, delayMs: 800 },
-          { text: "one" },
-          { text: "two" },
-          { text: "answer to the held text" },
-        ],
-      } as unknown as Script,
-      { settings: { compaction: { keepRecentTokens: 50 } } },
-    );
-    for (const [i, reply] of ["one", "two"].entries()) {
-      tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
-      tmux.sendKeys("Enter");
-      await tmux.waitFor(reply, 10_000);
-      await tmux.waitFor(/↑\d/, 10_000);
-    }
-    tmux.type("/compact");
-    tmux.sendKeys("Enter");
-    await Bun.sleep(200);
-    tmux.type("typed during a failing compaction");
-    tmux.sendKeys("Enter");
-    await tmux.waitFor("queued until the current command ends", 5000);
+    const { tmux, world } = await compactableSession({ error: { status: 400, message: "summary refused" }, delayMs: 800 }, "answer to the held text");
+    await typeDuringCompact(tmux, "typed during a failing compaction", 200);
     await tmux.waitFor("answer to the held text", 15_000);
     expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("typed during a failing compaction");
   });
