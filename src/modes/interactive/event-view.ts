@@ -7,7 +7,7 @@ import type { PigEvent } from "../../agent/events.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
 import type { AgentMessage, BashExecutionMessage } from "../../session/format.ts";
 import type { ToolResult } from "../../tools/types.ts";
-import { graphemes, graphemeWidth } from "./input/width.ts";
+import { wrapInput } from "./input/layout.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { formatToolCall, formatToolResult } from "./render/tools.ts";
 import type { Theme } from "./theme.ts";
@@ -263,7 +263,11 @@ export class EventView {
       for (const q of queued) lines.push(t.fg("muted", `  ${q.split("\n")[0]!.slice(0, 70)}`));
     }
     const pending = this.markdown?.pending;
-    if (pending) lines.push(...liveRows(pending, (this.out.columns?.() ?? 80) - 1).map((row) => inline(row, t)));
+    if (pending) {
+      // Wrapped as the prompt wraps its input; the end of a long line, when it is longer.
+      const rows = wrapInput(pending, 0, Math.max(1, (this.out.columns?.() ?? 80) - 1)).rows.slice(-LIVE_ROWS);
+      lines.push(...rows.map((row) => inline(row, t)));
+    }
     if (this.activity && this.timer) {
       const seconds = Math.floor((Date.now() - this.startedAt) / 1000);
       lines.push(`${t.fg("accent", SPINNER[this.frame]!)} ${t.fg("muted", `${this.activity} ${seconds}s · Esc to stop`)}`);
@@ -275,23 +279,4 @@ export class EventView {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
-}
-
-/** `text` cut into rows of at most `width` columns; the last LIVE_ROWS of them. */
-function liveRows(text: string, width: number): string[] {
-  const rows: string[] = [];
-  let row = "";
-  let used = 0;
-  for (const g of graphemes(text)) {
-    const w = graphemeWidth(g);
-    if (used + w > Math.max(1, width)) {
-      rows.push(row);
-      row = "";
-      used = 0;
-    }
-    row += g;
-    used += w;
-  }
-  rows.push(row);
-  return rows.slice(-LIVE_ROWS);
 }
