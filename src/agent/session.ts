@@ -251,6 +251,7 @@ export class AgentSession {
   }
 
   private streamOptions(model: Model): StreamOptions {
+    const thinkingBudgets = this.options.requestSettings?.().thinkingBudgets;
     const apiKey = this.registry.apiKey(model) ?? "";
     const reasoning = this.level === "off" ? undefined : this.level;
     return {
@@ -261,7 +262,7 @@ export class AgentSession {
       maxRetries: this.retry.provider.maxRetries ?? 0,
       ...(this.retry.provider.timeoutMs !== undefined ? { timeoutMs: this.retry.provider.timeoutMs } : {}),
       maxRetryDelayMs: this.retry.provider.maxRetryDelayMs,
-      ...(this.options.requestSettings?.().thinkingBudgets ? { thinkingBudgets: this.options.requestSettings().thinkingBudgets } : {}),
+      ...(thinkingBudgets ? { thinkingBudgets } : {}),
     };
   }
 

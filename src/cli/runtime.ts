@@ -195,9 +195,10 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     autoResizeImages: effective.images?.autoResize ?? true,
   });
   for (const tool of options.extraTools ?? []) (all as Record<string, AnyTool>)[tool.name] = tool;
+  const toolsFlag = toolList(args.tools);
   const selection = selectTools(all, {
-    tools: toolList(args.tools) ?? effective.defaultTools,
-    toolsSource: toolList(args.tools) ? "--tools" : "the defaultTools setting",
+    tools: toolsFlag ?? effective.defaultTools,
+    toolsSource: toolsFlag ? "--tools" : "the defaultTools setting",
     noTools: args.noTools ?? false,
     exclude: toolList(args.excludeTools) ?? [],
   });
