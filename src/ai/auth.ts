@@ -71,25 +71,17 @@ export function removeAuthEntry(path: string, provider: string): boolean {
   });
 }
 
-/** A `!command` value whose command failed, timed out or printed nothing. */
-export class CommandValueError extends Error {
-  constructor(readonly command: string) {
-    super(`shell command failed: ${command}`);
-    this.name = "CommandValueError";
-  }
-}
-
 /**
- * A configured value: `!command` runs the command (10 s limit) and takes its trimmed output
- * (throwing `CommandValueError` when it fails or prints nothing); otherwise the value names an
- * environment variable, or is the literal value itself.
+ * A configured value: `!command` runs the command (10 s limit) and takes its trimmed output;
+ * otherwise the value names an environment variable, or is the literal value itself. A command
+ * that fails, times out or prints nothing is an error naming `what` it was for and the command.
  */
-export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv, what: string): string {
   if (value.startsWith("!")) {
     const command = value.slice(1);
     const proc = Bun.spawnSync(["/bin/sh", "-c", command], { stdout: "pipe", stderr: "pipe", timeout: 10_000, env });
     const out = proc.exitCode === 0 ? proc.stdout.toString().trim() : "";
-    if (!out) throw new CommandValueError(command);
+    if (!out) throw new Error(`Failed to resolve ${what} from shell command: ${command}`);
     return out;
   }
   return env[value] || value;
@@ -115,16 +107,7 @@ export function envKeyNames(provider: string): readonly string[] {
  */
 export function findApiKey(provider: string, sources: KeySources): string | undefined {
   if (sources.cliKey?.provider === provider) return sources.cliKey.key;
-  const resolve = (value: string): string => {
-    try {
-      return resolveConfigValue(value, sources.env);
-    } catch (error) {
-      if (error instanceof CommandValueError) {
-        throw new Error(`Failed to resolve API key for provider "${provider}" from shell command: ${error.command}`);
-      }
-      throw error;
-    }
-  };
+  const resolve = (value: string): string => resolveConfigValue(value, sources.env, `API key for provider "${provider}"`);
   const stored = sources.auth[provider];
   if (stored?.type === "api_key" && stored.key) return resolve(stored.key);
   if (stored?.type === "oauth" && typeof stored.access === "string" && (stored.expires === undefined || Date.now() < stored.expires)) {

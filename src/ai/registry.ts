@@ -3,7 +3,7 @@
  * the key and headers for a request.
  */
 import { join } from "node:path";
-import { CommandValueError, findApiKey, hasApiKey, readAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { findApiKey, hasApiKey, readAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, readModelsFile, type ModelsFile } from "./models-file.ts";
 import type { Model } from "./types.ts";
@@ -95,16 +95,8 @@ export class ModelRegistry {
   headers(model: Model, apiKey: string | undefined): Record<string, string> {
     const out: Record<string, string> = { ...model.headers };
     const config = this.file?.providers[model.provider];
-    const resolve = (name: string, value: string): string => {
-      try {
-        return resolveConfigValue(value, this.env);
-      } catch (error) {
-        if (error instanceof CommandValueError) {
-          throw new Error(`Failed to resolve header "${name}" for provider "${model.provider}" from shell command: ${error.command}`);
-        }
-        throw error;
-      }
-    };
+    const resolve = (name: string, value: string): string =>
+      resolveConfigValue(value, this.env, `header "${name}" for provider "${model.provider}"`);
     for (const [name, value] of Object.entries(config?.headers ?? {})) out[name] = resolve(name, value);
     for (const spec of config?.models ?? []) {
       if (spec.id !== model.id) continue;
