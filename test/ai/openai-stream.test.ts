@@ -12,6 +12,7 @@ import { buildCompletionsRequest, streamOpenAICompletions } from "../../src/ai/p
 import { buildResponsesRequest, streamOpenAIResponses } from "../../src/ai/providers/openai-responses.ts";
 import type { AssistantMessage, AssistantMessageEvent, LlmContext, Model, StreamFunction, StreamOptions } from "../../src/ai/types.ts";
 import { FIXTURES } from "../helpers/tmp.ts";
+import { fakeModel } from "../helpers/fake-model.ts";
 
 // ── a canned-response server ────────────────────────────────────────────────
 
@@ -83,19 +84,7 @@ function httpError(status: number, message: string, headers: Record<string, stri
 // ── models and helpers ──────────────────────────────────────────────────────
 
 function model(overrides: Partial<Model> = {}): Model {
-  return {
-    id: "fake-model",
-    name: "fake-model",
-    api: "openai-completions",
-    provider: "fake",
-    baseUrl: `http://127.0.0.1:${server.port}/v1`,
-    reasoning: false,
-    input: ["text"],
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: 128000,
-    maxTokens: 16384,
-    ...overrides,
-  };
+  return fakeModel(`http://127.0.0.1:${server.port}/v1`, overrides);
 }
 
 const USER_CONTEXT: LlmContext = {

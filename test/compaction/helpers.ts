@@ -1,5 +1,4 @@
 /** Hand-made branches for compaction tests: entries with ids e1, e2, … chained by parentId. */
-import type { Model } from "../../src/ai/types.ts";
 import type { AgentMessage, SessionEntry } from "../../src/session/format.ts";
 
 const USAGE0 = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
@@ -65,18 +64,4 @@ export const compaction = (summary: string, firstKeptEntryId: string, details?: 
   ...(fromHook !== undefined ? { fromHook } : {}),
 });
 
-export function fakeModel(baseUrl = "http://127.0.0.1:9/v1", overrides: Partial<Model> = {}): Model {
-  return {
-    id: "fake-model",
-    name: "fake-model",
-    api: "openai-completions",
-    provider: "fake",
-    baseUrl,
-    reasoning: false,
-    input: ["text"],
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    contextWindow: 128000,
-    maxTokens: 16384,
-    ...overrides,
-  };
-}
+export { fakeModel } from "../helpers/fake-model.ts";
