@@ -136,12 +136,6 @@ describe("manual compaction and the tree over RPC", () => {
     return { w, client };
   }
 
-  async function prompt(client: RpcClient, message: string) {
-    const from = client.lines.length;
-    await client.request({ type: "prompt", message });
-    await client.waitIdle(from);
-  }
-
   test("abort_compaction during the summary leaves the file unchanged", async () => {
     const { w, client } = await rpcWorld(
       {
@@ -149,8 +143,8 @@ describe("manual compaction and the tree over RPC", () => {
       } as unknown as Script,
       { settings: { compaction: { keepRecentTokens: 100 } } },
     );
-    await prompt(client, words("first", 400));
-    await prompt(client, words("second", 400));
+    await client.promptAndWait(words("first", 400));
+    await client.promptAndWait(words("second", 400));
     const before = readFileSync(sessionFile(w), "utf8");
     client.send({ type: "compact", id: "c1" });
     await client.waitFor((l) => l.type === "compaction_start");
@@ -166,8 +160,8 @@ describe("manual compaction and the tree over RPC", () => {
     const { w, client } = await rpcWorld({
       responses: [{ when: "context summarization assistant", text: "Explored B." }, { text: "A done" }, { text: "B done" }, { text: "alt done" }],
     } as unknown as Script);
-    await prompt(client, "A");
-    await prompt(client, "B");
+    await client.promptAndWait("A");
+    await client.promptAndWait("B");
     const tree = (await client.request({ type: "get_tree" })).data as { tree: { id: string; children: unknown[] }[] };
     const flat: { id: string; role?: string; text: string }[] = [];
     const walk = (nodes: { id: string; role?: string; text: string; children: unknown[] }[]) => {
@@ -182,7 +176,7 @@ describe("manual compaction and the tree over RPC", () => {
     expect(nav).toMatchObject({ success: true, data: { editorText: "B", cancelled: false } });
     const summary = entries(w).find((e) => e.type === "branch_summary")!;
     expect(String(summary.summary)).toContain("Explored B.");
-    await prompt(client, "B-alt");
+    await client.promptAndWait("B-alt");
     const context = (await client.request({ type: "get_messages" })).data as { messages: { role: string }[] };
     expect(context.messages.map((m) => m.role)).toEqual(["user", "assistant", "branchSummary", "user", "assistant"]);
     const userA = flat.find((n) => n.role === "user" && n.text.includes("A"))!;

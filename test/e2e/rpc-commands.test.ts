@@ -63,9 +63,7 @@ describe("rpc commands", () => {
     const cycled = dataOf(await client.request({ type: "cycle_model" }));
     const after = (cycled.model as { id: string }).id;
     expect(after).not.toBe(before);
-    const from = client.lines.length;
-    await client.request({ type: "prompt", message: "which model?" });
-    await client.waitIdle(from);
+    await client.promptAndWait("which model?");
     expect((w.llm.requests.at(-1)!.body as { model: string }).model).toBe(after);
   });
 
@@ -87,9 +85,7 @@ describe("rpc commands", () => {
 
   test("export_html writes a page of the session to the path given", async () => {
     const { w, client } = await rpc();
-    const from = client.lines.length;
-    await client.request({ type: "prompt", message: "something worth exporting" });
-    await client.waitIdle(from);
+    await client.promptAndWait("something worth exporting");
     const out = join(w.cwd, "export.html");
     const response = await client.request({ type: "export_html", outputPath: out });
     expect(dataOf(response)).toEqual({ path: out });
@@ -100,17 +96,13 @@ describe("rpc commands", () => {
 
   test("new_session starts an empty session; switch_session goes back to the first with its messages", async () => {
     const { client } = await rpc();
-    let from = client.lines.length;
-    await client.request({ type: "prompt", message: "first conversation" });
-    await client.waitIdle(from);
+    await client.promptAndWait("first conversation");
     const first = dataOf(await client.request({ type: "get_state" }));
     expect(dataOf(await client.request({ type: "new_session" }))).toEqual({ cancelled: false });
     const second = dataOf(await client.request({ type: "get_state" }));
     expect(second.sessionId).not.toBe(first.sessionId);
     expect(second.messageCount).toBe(0);
-    from = client.lines.length;
-    await client.request({ type: "prompt", message: "second conversation" });
-    await client.waitIdle(from);
+    await client.promptAndWait("second conversation");
     expect(dataOf(await client.request({ type: "switch_session", sessionPath: first.sessionFile }))).toEqual({ cancelled: false });
     const messages = dataOf(await client.request({ type: "get_messages" })).messages as { role: string; content: unknown }[];
     expect(JSON.stringify(messages)).toContain("first conversation");
@@ -123,9 +115,7 @@ describe("rpc commands", () => {
 
   test("set_label marks an entry, get_tree shows it, and the label line is in the file", async () => {
     const { client } = await rpc();
-    const from = client.lines.length;
-    await client.request({ type: "prompt", message: "label me" });
-    await client.waitIdle(from);
+    await client.promptAndWait("label me");
     const tree = dataOf(await client.request({ type: "get_tree" }));
     const root = (tree.tree as { id: string; text: string }[])[0]!;
     expect(await client.request({ type: "set_label", entryId: root.id, label: "start here" })).toMatchObject({ success: true });
@@ -158,9 +148,7 @@ describe("rpc commands", () => {
       { settings: { compaction: { keepRecentTokens: 50 } } },
     );
     for (const message of [`first ${words}`, `second ${words}`]) {
-      const from = client.lines.length;
-      await client.request({ type: "prompt", message });
-      await client.waitIdle(from);
+      await client.promptAndWait(message);
     }
     const from = client.lines.length;
     client.send({ type: "compact", id: "c" });
@@ -178,9 +166,7 @@ describe("rpc commands", () => {
       settings: { compaction: { keepRecentTokens: 50 }, retry: { enabled: true, maxRetries: 2, baseDelayMs: 20 } },
     });
     for (const message of [`first ${words}`, `second ${words}`]) {
-      const from = client.lines.length;
-      await client.request({ type: "prompt", message });
-      await client.waitIdle(from);
+      await client.promptAndWait(message);
     }
     const response = await client.request({ type: "compact" }, 20_000);
     expect(response).toMatchObject({ success: true });

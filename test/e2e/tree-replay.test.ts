@@ -46,11 +46,6 @@ test("fixture 08 through navigate_tree and set_label: Pi's requests and Pi's tre
   worlds.push(world);
   const client = new RpcClient({ cwd: world.cwd, env: world.env });
   clients.push(client);
-  const prompt = async (message: string) => {
-    const from = client.lines.length;
-    expect(await client.request({ type: "prompt", message })).toMatchObject({ success: true });
-    await client.waitIdle(from);
-  };
   const entries = () => {
     const file = String((((client.lines.findLast((l) => l.command === "get_state") ?? {}) as Line).data as Line | undefined)?.sessionFile ?? "");
     return readJsonl(file);
@@ -60,7 +55,7 @@ test("fixture 08 through navigate_tree and set_label: Pi's requests and Pi's tre
     return (nth < 0 ? all.at(nth) : all[nth - 1])!.id as string;
   };
 
-  for (const message of ["A", "B", "C"]) await prompt(message);
+  for (const message of ["A", "B", "C"]) await client.promptAndWait(message);
   await client.request({ type: "get_state" });
 
   // "/fx-tree user:2 summarize": back to the second user message, summarising what is left.
@@ -68,13 +63,13 @@ test("fixture 08 through navigate_tree and set_label: Pi's requests and Pi's tre
   const summarised = await client.request({ type: "navigate_tree", targetId: messageEntry("user", 2), summarize: true }, 30_000);
   await client.waitIdle(from);
   expect(summarised).toMatchObject({ success: true, data: { cancelled: false, editorText: "B" } });
-  await prompt("B-alt");
+  await client.promptAndWait("B-alt");
 
   // "/fx-tree assistant:1": to the first answer, without a summary.
   from = client.lines.length;
   expect(await client.request({ type: "navigate_tree", targetId: messageEntry("assistant", 1) })).toMatchObject({ success: true, data: { cancelled: false } });
   await client.waitIdle(from);
-  await prompt("A-follow");
+  await client.promptAndWait("A-follow");
 
   // "/fx-label user:1 start-of-session", then a label set on the last answer and cleared again.
   expect(await client.request({ type: "set_label", entryId: messageEntry("user", 1), label: "start-of-session" })).toMatchObject({ success: true });

@@ -80,6 +80,14 @@ export class RpcClient {
     return this.waitFor((l) => l.type === "response" && l.id === id, timeoutMs, from);
   }
 
+  /** Sends a prompt (it must be accepted) and waits until the run it starts is over. */
+  async promptAndWait(message: string): Promise<void> {
+    const from = this.lines.length;
+    const response = await this.request({ type: "prompt", message });
+    if (response.success !== true) throw new Error(`prompt refused: ${JSON.stringify(response)}`);
+    await this.waitIdle(from);
+  }
+
   /** Waits until the agent is idle: a finished run, nothing retrying or compacting, and quiet. */
   async waitIdle(from: number, quietMs = 250, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
