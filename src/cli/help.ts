@@ -86,7 +86,11 @@ Options:
   --json                 Machine-readable output (list, show)
   -h, --help             Show this help
 
-<session> is a path to a .jsonl file or a prefix of a session id. Read-only commands
-(list, show, tree) never modify a file; name and label only append one line.
-Errors go to stderr with exit code 1.
+<session> is a path to a .jsonl file or a prefix of a session id; a prefix that
+more than one session starts with is refused (exit code 2) and the sessions it
+matches are listed. list prints each id as short as it can be while still unique.
+Read-only commands (list, show, tree) never modify a file. name and label append
+one line; a v1 or v2 file (written by an old Pi) is first rewritten as v3, through
+a new file renamed into place, and then the line is appended.
+Errors go to stderr with exit code 1, usage errors with exit code 2.
 `;

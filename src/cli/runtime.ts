@@ -20,7 +20,8 @@ import type { StartupReportInput } from "../resources/startup-report.ts";
 import { decideTrust } from "../resources/trust.ts";
 import { VERSION } from "../version.ts";
 import { buildSystemPrompt } from "../resources/system-prompt.ts";
-import { mostRecentSession, resolveSession } from "../session/catalog.ts";
+import { mostRecentSession } from "../session/catalog.ts";
+import { findSession } from "./find-session.ts";
 import type { ThinkingLevel } from "../session/format.ts";
 import { agentDir as defaultAgentDir, resolveSessionDir } from "../session/paths.ts";
 import { SessionStore } from "../session/store.ts";
@@ -89,8 +90,7 @@ export function modelFromArgs(args: CliArgs, registry: ModelRegistry, warnings: 
 function openStore(args: CliArgs, cwd: string, dir: string, agent: string): SessionStore {
   if (args.noSession) return SessionStore.create({ cwd });
   if (args.session) {
-    const match = resolveSession(args.session, cwd, dir, agent);
-    if (match.kind === "none") throw new CliError(`No session found matching '${args.session}'`);
+    const match = findSession(args.session, cwd, dir, agent);
     if (!existsSync(match.path)) return SessionStore.create({ cwd, path: match.path });
     return SessionStore.open(match.path, { write: true });
   }

@@ -1,6 +1,7 @@
 /** `pig sessions …`: a scriptable window into the session store. */
 import { parseArgs } from "node:util";
-import { listAllSessions, listSessions, resolveSession, type SessionSummary } from "../session/catalog.ts";
+import { listAllSessions, listSessions, sessionPrefixes, type SessionSummary } from "../session/catalog.ts";
+import { findSession as resolveOne } from "./find-session.ts";
 import { loadSettings } from "../resources/settings.ts";
 import { agentDir, resolveSessionDir } from "../session/paths.ts";
 import { SessionStore } from "../session/store.ts";
@@ -79,7 +80,7 @@ export async function runSessions(argv: string[]): Promise<number> {
   try {
     switch (args.command) {
       case "list":
-        writeList(out, args.all ? listAllSessions(agentDir()) : listSessions(dir), args.json);
+        writeList(out, args.all ? listAllSessions(agentDir()) : listSessions(dir), args.json, dir);
         break;
       case "show":
         withStore(args.operands[0]!, cwd, dir, (store) => (args.json ? writeContextJson(out, store) : writeContextText(out, store)));
@@ -105,9 +106,7 @@ export async function runSessions(argv: string[]): Promise<number> {
 }
 
 function findSession(arg: string, cwd: string, dir: string): string {
-  const match = resolveSession(arg, cwd, dir, agentDir());
-  if (match.kind === "none") throw new CliError(`No session found matching '${arg}'`);
-  return match.path;
+  return resolveOne(arg, cwd, dir, agentDir()).path;
 }
 
 function withStore(arg: string, cwd: string, dir: string, use: (store: SessionStore) => void): void {
@@ -149,7 +148,7 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function writeList(out: Output, sessions: SessionSummary[], json: boolean): void {
+function writeList(out: Output, sessions: SessionSummary[], json: boolean, dir: string): void {
   if (json) {
     out.line(JSON.stringify(sessions.map(summaryJson), null, 2));
     return;
@@ -158,10 +157,12 @@ function writeList(out: Output, sessions: SessionSummary[], json: boolean): void
     out.line("No sessions.");
     return;
   }
+  // Each id as short as it can be while no other session, here or in another project, shares it.
+  const prefixes = sessionPrefixes(dir, agentDir(), sessions.map((s) => s.id));
   for (const s of sessions) {
     const when = s.modified.toISOString().replace("T", " ").slice(0, 16);
     const title = s.name ? `${s.name} — ${s.firstMessage}` : s.firstMessage;
-    out.line(`${when}  ${s.id.slice(0, 8)}  ${String(s.messageCount).padStart(4)} msgs  ${oneLine(title, 72)}`);
+    out.line(`${when}  ${prefixes.get(s.id) ?? s.id}  ${String(s.messageCount).padStart(4)} msgs  ${oneLine(title, 72)}`);
     out.line(`  ${s.path}`);
   }
 }

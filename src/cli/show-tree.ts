@@ -53,8 +53,12 @@ export function describeEntry(entry: SessionEntry): string {
 }
 
 export function writeTree(out: Output, store: SessionStore): void {
-  const active = new Set(store.branchRecords().map((r) => r.id));
-  const leaf = store.leafId;
+  // By record, not id: with an id used twice only the entry that owns it is on the branch.
+  const active = new Set(store.branchRecords());
+  const leaf = store.leafId === null ? undefined : store.tree.get(store.leafId);
+  const links = store.tree.links();
+  const dangling = new Set(links.dangling);
+  const cuts = new Set(links.cycles.map((c) => c.cut));
   out.line(`session ${store.sessionId}${store.name ? `  "${store.name}"` : ""}  ${store.path ?? ""}`);
   const walk = (nodes: TreeNode[], indent: string): void => {
     // A chain of only children stays at one indent; a branch point indents its children.
@@ -76,11 +80,16 @@ export function writeTree(out: Output, store: SessionStore): void {
     }
   };
   const line = (node: TreeNode, prefix: string): void => {
-    const id = node.record.id;
-    const marker = active.has(id) ? "*" : " ";
+    const record = node.record;
+    const marker = active.has(record) ? "*" : " ";
     const label = node.label ? `  [${node.label}]` : "";
-    const here = id === leaf ? "  ← leaf" : "";
-    out.line(`${marker} ${prefix}${id}  ${describeEntry(store.materialise(node.record))}${label}${here}`);
+    const here = record === leaf ? "  ← leaf" : "";
+    const damage = dangling.has(record)
+      ? `  (parent ${record.parentId} missing)`
+      : cuts.has(record)
+        ? `  (parent cycle cut here; parent ${record.parentId})`
+        : "";
+    out.line(`${marker} ${prefix}${record.id}  ${describeEntry(store.materialise(record))}${label}${damage}${here}`);
   };
   walk(store.tree.toNodes(), "");
 }

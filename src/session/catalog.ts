@@ -13,6 +13,7 @@ import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts
 import { contentText } from "./convert.ts";
 import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { sessionsRoot } from "./paths.ts";
+import { uniquePrefixes } from "./id-prefix.ts";
 
 export interface SessionSummary {
   path: string;
@@ -172,19 +173,74 @@ export function listAllSessions(agent: string): SessionSummary[] {
   return dirs.flatMap((dir) => listSessions(dir)).sort(byModifiedDesc);
 }
 
-/** Whether the file starts with a session header (the first line, within its first 64 KiB). */
-function hasSessionHeader(path: string): boolean {
+/** The id and working directory of a session file's header (its first line, within 64 KiB). */
+export function readSessionHeader(path: string): { id: string; cwd: string } | undefined {
   try {
     return withReadFd(path, (fd) => {
-      const buf = Buffer.alloc(64 * 1024);
-      const got = readSync(fd, buf, 0, buf.length, 0);
-      const end = buf.indexOf(0x0a);
-      const header = parseObject(decodeUtf8(buf, 0, end >= 0 && end < got ? end : got));
-      return header?.type === "session" && typeof header.id === "string";
+      // Headers are a few hundred bytes: read a little, and more only while no line end is seen.
+      let buf = Buffer.allocUnsafe(2048);
+      let got = 0;
+      let end = -1;
+      while (got < 64 * 1024) {
+        if (got === buf.length) {
+          const bigger = Buffer.allocUnsafe(buf.length * 4);
+          buf.copy(bigger, 0, 0, got);
+          buf = bigger;
+        }
+        const n = readSync(fd, buf, got, buf.length - got, got);
+        if (n === 0) break;
+        const from = got;
+        got += n;
+        end = buf.subarray(from, got).indexOf(0x0a);
+        if (end >= 0) {
+          end += from;
+          break;
+        }
+      }
+      const header = parseObject(decodeUtf8(buf, 0, end >= 0 ? end : got));
+      if (header?.type !== "session" || typeof header.id !== "string") return undefined;
+      return { id: header.id, cwd: typeof header.cwd === "string" ? header.cwd : "" };
     });
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function hasSessionHeader(path: string): boolean {
+  return readSessionHeader(path) !== undefined;
+}
+
+export interface IndexedSession {
+  path: string;
+  id: string;
+  cwd: string;
+}
+
+/**
+ * Every session file pig knows of: those of `dir` (which may lie outside the agent directory)
+ * and those of every project under `<agentDir>/sessions`, each read only as far as its header.
+ */
+export function sessionIndex(dir: string, agent: string): IndexedSession[] {
+  const dirs = new Set([resolve(dir)]);
+  const root = sessionsRoot(agent);
+  try {
+    for (const d of readdirSync(root, { withFileTypes: true })) if (d.isDirectory()) dirs.add(join(root, d.name));
+  } catch {
+    // No sessions yet.
+  }
+  const out: IndexedSession[] = [];
+  for (const d of dirs) {
+    for (const path of jsonlFiles(d)) {
+      const header = readSessionHeader(path);
+      if (header) out.push({ path, ...header });
+    }
+  }
+  return out;
+}
+
+/** The prefix to print for each session id: unique among every session pig knows of. */
+export function sessionPrefixes(dir: string, agent: string, extra: readonly string[] = []): Map<string, string> {
+  return uniquePrefixes([...sessionIndex(dir, agent).map((s) => s.id), ...extra]);
 }
 
 /** The most recently modified session file of `dir` (by mtime, as upstream's `--continue`). */
@@ -202,6 +258,8 @@ export type SessionMatch =
   | { kind: "path"; path: string }
   | { kind: "local"; path: string }
   | { kind: "other-project"; path: string; cwd: string }
+  /** More than one session starts with the prefix: nothing is picked. */
+  | { kind: "ambiguous"; candidates: SessionSummary[] }
   | { kind: "none" };
 
 /** Whether a `--session` argument is a path rather than an id prefix. */
@@ -210,14 +268,19 @@ export function looksLikePath(arg: string): boolean {
 }
 
 /**
- * Resolves `--session <arg>`: a path (relative to `cwd`), else an id prefix among the sessions
- * of `dir` (most recent first), then among every project's sessions.
+ * Resolves `--session <arg>`: a path (relative to `cwd`), else an id prefix among every session
+ * pig knows of (`dir` and every project's). A prefix must match exactly one session file;
+ * several matches are reported as candidates, most recent first, and none is chosen.
  */
 export function resolveSession(arg: string, cwd: string, dir: string, agent: string): SessionMatch {
   if (looksLikePath(arg)) return { kind: "path", path: isAbsolute(arg) ? arg : resolve(cwd, arg) };
-  const local = listSessions(dir).find((s) => s.id.startsWith(arg));
-  if (local) return { kind: "local", path: local.path };
-  const other = listAllSessions(agent).find((s) => s.id.startsWith(arg));
-  if (other) return { kind: "other-project", path: other.path, cwd: other.cwd };
-  return { kind: "none" };
+  const matches = sessionIndex(dir, agent).filter((s) => s.id.startsWith(arg));
+  if (matches.length === 0) return { kind: "none" };
+  if (matches.length > 1) {
+    const candidates = matches.flatMap((m) => summarizeSession(m.path) ?? []).sort(byModifiedDesc);
+    return { kind: "ambiguous", candidates };
+  }
+  const only = matches[0]!;
+  if (resolve(only.path, "..") === resolve(dir)) return { kind: "local", path: only.path };
+  return { kind: "other-project", path: only.path, cwd: only.cwd };
 }

@@ -4,6 +4,7 @@
  */
 import type { LabelEntry, SessionInfoEntry } from "./format.ts";
 import type { EntryRecord } from "./records.ts";
+import { resolveLinks, type TreeLinks } from "./tree-links.ts";
 
 export interface LabelInfo {
   readonly label: string;
@@ -93,11 +94,19 @@ export class SessionTree {
     return this.records.filter((record) => record.parentId === id && record.id !== id);
   }
 
+  /** How the entries link up, damaged links resolved (see tree-links.ts). */
+  links(): TreeLinks {
+    return resolveLinks(this.records, (id) => this.byId.get(id));
+  }
+
   /**
-   * The whole tree. Roots are entries whose parent is null, missing, themselves, or unknown;
-   * children are ordered by timestamp, then file order.
+   * The whole tree, every entry exactly once. Roots are entries whose parent is null, missing
+   * or unknown, and the entry each parent cycle is cut at; children are ordered by timestamp,
+   * then file order. With duplicate ids the later entry wins the id, as upstream; the earlier
+   * stays a node of its own.
    */
   toNodes(): TreeNode[] {
+    const links = this.links();
     const nodes = new Map<EntryRecord, TreeNode>();
     const nodeOf = (record: EntryRecord): TreeNode => {
       let node = nodes.get(record);
@@ -112,12 +121,10 @@ export class SessionTree {
       }
       return node;
     };
-    const roots: TreeNode[] = [];
+    const roots = links.roots.map(nodeOf);
     for (const record of this.records) {
-      // With duplicate ids the later entry wins the id, as upstream; the earlier stays a node.
-      const parent = record.parentId ? this.byId.get(record.parentId) : undefined;
-      if (!parent || parent === record) roots.push(nodeOf(record));
-      else nodeOf(parent).children.push(nodeOf(record));
+      const parent = links.parentOf.get(record);
+      if (parent) nodeOf(parent).children.push(nodeOf(record));
     }
     for (const node of nodes.values()) {
       node.children.sort((a, b) => compareTimestamps(a.record.timestamp, b.record.timestamp));

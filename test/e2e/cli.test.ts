@@ -117,12 +117,101 @@ describe("pig sessions list / tree / name / label", () => {
     expect(JSON.parse(result.stdout).messages).toHaveLength(4);
   });
 
+  test("ids that share their first 8 digits: lists print a prefix that is unique, and a shared prefix picks nothing", () => {
+    const agent = tempDir();
+    const cwd = tempDir();
+    const dir = defaultSessionDir(cwd, agent);
+    const other = defaultSessionDir("/another/project", agent);
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(other, { recursive: true });
+    // Three sessions started within the same minute (UUIDv7: the first digits are the time).
+    const ids = ["01a232c8-1a2b-7000-8000-000000000001", "01a232c8-1a3c-7000-8000-000000000002", "01a232c8-9999-7000-8000-000000000003"];
+    const lines = (id: string, text: string, at: string) =>
+      [
+        { type: "session", version: 3, id, timestamp: at, cwd },
+        { type: "message", id: "u0000001", parentId: null, timestamp: at, message: { role: "user", content: [{ type: "text", text }], timestamp: Date.parse(at) } },
+      ].map((l) => JSON.stringify(l)).join("\n") + "\n";
+    writeFileSync(join(dir, "a.jsonl"), lines(ids[0]!, "first words of a", "2026-11-30T10:00:01.000Z"));
+    writeFileSync(join(dir, "b.jsonl"), lines(ids[1]!, "first words of b", "2026-11-30T10:00:02.000Z"));
+    writeFileSync(join(other, "c.jsonl"), lines(ids[2]!, "elsewhere", "2026-11-30T10:00:03.000Z"));
+    const env = { PIG_CODING_AGENT_DIR: agent, HOME: agent };
+    const before = [snapshot(dir), snapshot(other)];
+
+    const list = runPig(["sessions", "list"], { cwd, env });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("  01a232c8-1a2  ");
+    expect(list.stdout).toContain("  01a232c8-1a3  ");
+    const all = runPig(["sessions", "list", "--all"], { cwd, env });
+    expect(all.stdout).toContain("  01a232c8-9  ");
+
+    for (const args of [["--session", "01a232c8", "-p", "hello"], ["sessions", "show", "01a232c8"], ["sessions", "tree", "01a232c8-1a"], ["sessions", "name", "01a232c8", "x"], ["sessions", "label", "01a232c8", "u0000001", "x"]]) {
+      const result = runPig(args, { cwd, env });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("matches");
+      expect(result.stderr).toContain(ids[0]!);
+      expect(result.stderr).toContain(ids[1]!);
+      expect(result.stderr).toContain("first words of a");
+      expect(result.stderr).toContain(join(dir, "b.jsonl"));
+      expect(result.stderr).toContain("2026-11-30 10:00");
+    }
+    const wide = runPig(["sessions", "show", "01a232c8"], { cwd, env });
+    expect(wide.stderr).toContain(join(other, "c.jsonl"));
+    // The printed prefix is enough.
+    const named = runPig(["sessions", "name", "01a232c8-1a3", "Picked"], { cwd, env });
+    expect(named).toMatchObject({ code: 0, stderr: "" });
+    expect(readFileSync(join(dir, "b.jsonl"), "utf8")).toContain('"name":"Picked"');
+    expect(snapshot(dir)["a.jsonl"]).toBe(before[0]!["a.jsonl"]!);
+    expect(snapshot(other)).toEqual(before[1]!);
+  });
+
   test("tree shows roles, labels and the leaf", () => {
     const result = runPig(["sessions", "tree", join(FIXTURES, "08-branching-tree.jsonl")]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("b964e182  user  A  [start-of-session]");
     expect(result.stdout).toMatch(/\* +1e0630d1  label 1ceb8f6d cleared  ← leaf/);
     expect(result.stdout).toContain("├─ ");
+  });
+
+  test("tree shows every entry of a file with reused ids, a parent cycle and a missing parent, and says so", () => {
+    const dir = tempDir();
+    const path = join(dir, "damaged.jsonl");
+    const at = (n: number) => `2026-11-30T10:00:${String(n).padStart(2, "0")}.000Z`;
+    const m = (id: string, parentId: string | null, role: string, text: string, n: number) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: at(n), message: { role, content: [{ type: "text", text }], timestamp: Date.parse(at(n)), ...(role === "assistant" ? { stopReason: "stop", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { total: 0 } } } : {}) } });
+    const lines = [
+      JSON.stringify({ type: "session", version: 3, id: "01a232c8-0000-7000-8000-00000000000d", timestamp: at(0), cwd: dir }),
+      m("aaaa0001", null, "user", "one", 1),
+      m("aaaa0002", "aaaa0001", "assistant", "two", 2),
+      // A second writer reused both ids further down.
+      m("aaaa0001", "aaaa0002", "user", "three", 3),
+      m("aaaa0002", "aaaa0001", "assistant", "four", 4),
+      m("cccc0001", "cccc0002", "user", "cycle one", 5),
+      m("cccc0002", "cccc0001", "assistant", "cycle two", 6),
+      m("dddd0001", "missing0", "user", "orphan", 7),
+      m("eeee0001", "aaaa0002", "user", "last", 8),
+    ];
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const before = readFileSync(path, "utf8");
+    const tree = runPig(["sessions", "tree", path]);
+    expect(tree.code).toBe(0);
+    const rows = tree.stdout.trimEnd().split("\n").slice(1);
+    expect(rows).toHaveLength(8);
+    for (const text of ["one", "two", "three", "four", "cycle one", "cycle two", "orphan", "last"]) {
+      expect(rows.some((r) => r.endsWith(`  ${text}`) || r.includes(`  ${text}  `))).toBe(true);
+    }
+    expect(rows.filter((r) => r.includes("← leaf"))).toHaveLength(1);
+    expect(rows.find((r) => r.includes("← leaf"))).toContain("eeee0001");
+    expect(rows.find((r) => r.includes("orphan"))).toContain("(parent missing0 missing)");
+    expect(rows.find((r) => r.includes("cycle one"))).toContain("(parent cycle cut here");
+    expect(tree.stderr).toContain(`${path}:4: entry id aaaa0001 is used by an earlier line too`);
+    expect(tree.stderr).toContain(`${path}:6: entries form a parent cycle: cccc0001 (line 6) → cccc0002 (line 7) → cccc0001`);
+    expect(tree.stderr).toContain(`${path}:8: entry dddd0001 names parent missing0, which no entry has`);
+    const show = runPig(["sessions", "show", path]);
+    expect(show.code).toBe(0);
+    expect(show.stderr).toContain(`${path}:6: entries form a parent cycle`);
+    expect(show.stderr).toContain(`${path}:8: entry dddd0001 names parent missing0`);
+    expect(readFileSync(path, "utf8")).toBe(before);
   });
 
   test("name and label append one line each and nothing else changes", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { listAllSessions, listSessions, mostRecentSession, resolveSession, summarizeSession } from "../../src/session/catalog.ts";
+import { listAllSessions, listSessions, mostRecentSession, resolveSession, sessionPrefixes, summarizeSession } from "../../src/session/catalog.ts";
 import { defaultSessionDir, resolveSessionDir, sessionDirName } from "../../src/session/paths.ts";
 import { assistant, HEADER, msg, user, writeSession } from "../helpers/sessions.ts";
 import { FIXTURES, tempDir } from "../helpers/tmp.ts";
@@ -81,7 +81,7 @@ describe("all projects and --session resolution", () => {
     expect(listAllSessions(agent).map((s) => s.path.split("/").at(-1)).sort()).toEqual(["01-basic-text.jsonl", "03-model-thinking-name.jsonl"]);
   });
 
-  test("an id prefix finds the local session first, then another project's", () => {
+  test("an id prefix finds a session here or in another project", () => {
     const agent = agentWithProjects();
     const one = defaultSessionDir("/p/one", agent);
     const two = defaultSessionDir("/p/two", agent);
@@ -91,5 +91,42 @@ describe("all projects and --session resolution", () => {
     expect(resolveSession(idTwo.slice(0, 13), "/p/one", one, agent)).toMatchObject({ kind: "other-project", cwd: "/home/dev/fx/03-model-thinking-name/work" });
     expect(resolveSession("ffffffff", "/p/one", one, agent)).toEqual({ kind: "none" });
     expect(resolveSession("x.jsonl", "/p/one", one, agent)).toEqual({ kind: "path", path: "/p/one/x.jsonl" });
+  });
+
+  test("a prefix that several sessions share is ambiguous wherever they are: no session is picked", () => {
+    const agent = tempDir();
+    const here = defaultSessionDir("/p/here", agent);
+    const there = defaultSessionDir("/p/there", agent);
+    const custom = tempDir();
+    mkdirSync(here, { recursive: true });
+    mkdirSync(there, { recursive: true });
+    const header = (id: string) => ({ ...HEADER, id });
+    writeSession([header("01a232c8-aaaa-7000-8000-000000000001"), msg("u1", null, user("first here"))], { dir: here, name: "a.jsonl" });
+    writeSession([header("01a232c8-bbbb-7000-8000-000000000002"), msg("u1", null, user("second there"))], { dir: there, name: "b.jsonl" });
+    writeSession([header("01a232c8-cccc-7000-8000-000000000003"), msg("u1", null, user("third, custom dir"))], { dir: custom, name: "c.jsonl" });
+    const match = resolveSession("01a232c8", "/p/here", custom, agent);
+    expect(match.kind).toBe("ambiguous");
+    const candidates = match.kind === "ambiguous" ? match.candidates : [];
+    expect(candidates.map((c) => c.firstMessage).sort()).toEqual(["first here", "second there", "third, custom dir"]);
+    // One more character decides; a full id too.
+    expect(resolveSession("01a232c8-b", "/p/here", custom, agent)).toMatchObject({ kind: "other-project", cwd: "/work/proj" });
+    expect(resolveSession("01a232c8-cccc-7000-8000-000000000003", "/p/here", custom, agent)).toEqual({ kind: "local", path: join(custom, "c.jsonl") });
+    // The same id in two files (an imported copy) is ambiguous too.
+    writeSession([header("01a232c8-cccc-7000-8000-000000000003"), msg("u1", null, user("copy"))], { dir: there, name: "c-copy.jsonl" });
+    expect(resolveSession("01a232c8-cccc-7000-8000-000000000003", "/p/here", custom, agent).kind).toBe("ambiguous");
+  });
+
+  test("sessionPrefixes counts every project's sessions and the session directory's", () => {
+    const agent = tempDir();
+    const here = defaultSessionDir("/p/here", agent);
+    const there = defaultSessionDir("/p/there", agent);
+    mkdirSync(here, { recursive: true });
+    mkdirSync(there, { recursive: true });
+    writeSession([{ ...HEADER, id: "01a232c8-aaaa-7000-8000-000000000001" }], { dir: here, name: "a.jsonl" });
+    writeSession([{ ...HEADER, id: "01a232c8-abbb-7000-8000-000000000002" }], { dir: there, name: "b.jsonl" });
+    writeSession([{ ...HEADER, id: "01ffffff-0000-7000-8000-000000000003" }], { dir: here, name: "c.jsonl" });
+    const prefixes = sessionPrefixes(here, agent);
+    expect(prefixes.get("01a232c8-aaaa-7000-8000-000000000001")).toBe("01a232c8-aa");
+    expect(prefixes.get("01ffffff-0000-7000-8000-000000000003")).toBe("01ffffff");
   });
 });

@@ -10,7 +10,7 @@ import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { findCommand } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
-import { listSessions } from "../../session/catalog.ts";
+import { listSessions, sessionPrefixes } from "../../session/catalog.ts";
 import { argumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
 import { PromptRouter } from "./prompt-router.ts";
@@ -334,7 +334,10 @@ class InteractiveApp implements InteractiveHost {
   sessionChanged(): void {
     const store = this.session.store;
     const messages = this.session.messages.length;
-    this.info(`Session ${store.sessionId.slice(0, 8)}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`);
+    const dir = this.runtime.sessionDir;
+    // The shortest form `pig --session` takes for this session without mistaking it for another.
+    const shortId = dir ? (sessionPrefixes(dir, this.runtime.agentDir, [store.sessionId]).get(store.sessionId) ?? store.sessionId) : store.sessionId.slice(0, 8);
+    this.info(`Session ${shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`);
   }
 
   async reload(): Promise<void> {

@@ -1,0 +1,32 @@
+/** `--session <arg>` and `pig sessions <command> <arg>`: one session file, or a clear refusal. */
+import { resolveSession, type SessionMatch, type SessionSummary } from "../session/catalog.ts";
+import { CliError } from "./errors.ts";
+
+type Found = Exclude<SessionMatch, { kind: "ambiguous" } | { kind: "none" }>;
+
+function flat(text: string, max: number): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+function candidateLines(s: SessionSummary): string {
+  const when = s.modified.toISOString().replace("T", " ").slice(0, 16);
+  const title = s.name ? `"${flat(s.name, 40)}"` : flat(s.firstMessage, 50);
+  return `  ${s.id}  ${when}  ${title}\n      ${s.path}`;
+}
+
+/** The message for a prefix that matches several sessions (exit code 2). */
+export function ambiguousMessage(arg: string, candidates: readonly SessionSummary[]): string {
+  return [
+    `Session id prefix '${arg}' matches ${candidates.length} sessions; give more of the id, or the file's path:`,
+    ...candidates.map(candidateLines),
+  ].join("\n");
+}
+
+/** Resolves `arg` to one session, or throws: none (exit 1), several (exit 2, listing them). */
+export function findSession(arg: string, cwd: string, dir: string, agent: string): Found {
+  const match = resolveSession(arg, cwd, dir, agent);
+  if (match.kind === "none") throw new CliError(`No session found matching '${arg}'`);
+  if (match.kind === "ambiguous") throw new CliError(ambiguousMessage(arg, match.candidates), 2);
+  return match;
+}
