@@ -22,15 +22,10 @@ import {
 } from "../compaction/index.ts";
 import type { AgentMessage, CompactionEntry, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
+import type { CompactionSettings } from "../resources/settings.ts";
 import type { CompactionReason, CompactionResult, SessionEvent } from "./events.ts";
 
-export interface CompactionSettings {
-  enabled: boolean;
-  reserveTokens: number;
-  keepRecentTokens: number;
-}
-
-export const DEFAULT_COMPACTION: CompactionSettings = { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 };
+export type { CompactionSettings };
 
 /** What the runner needs from the session it works for. */
 export interface CompactionHost {

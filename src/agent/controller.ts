@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import type { ModelRegistry } from "../ai/registry.ts";
 import { supportedThinkingLevels } from "../ai/thinking.ts";
 import type { Model } from "../ai/types.ts";
-import type { Settings } from "../resources/settings.ts";
+import { branchSummarySettings, type Settings } from "../resources/settings.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
 import { createBranchedSession, forkSession } from "../session/branching.ts";
 import type { AssistantMessage, BashExecutionMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
@@ -35,6 +35,8 @@ export interface ControllerOptions {
   scopedModels?: Model[];
   /** A scoped model's own thinking level (`--models a:high`), keyed `provider/id`. */
   scopedThinking?: Record<string, ThinkingLevel>;
+  /** The model picked on the command line (`--model`, `--models`), which `/new` keeps. */
+  chosenModel?: Model;
 }
 
 export interface SessionState {
@@ -69,9 +71,12 @@ export class SessionController {
   readonly session: AgentSession;
   private bashAbort: AbortController | undefined;
   isCompacting = false;
+  /** The model last chosen by the user (flag, `/model`, cycling): a new session starts on it. */
+  private chosenModel: Model | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     this.session = options.session;
+    this.chosenModel = options.chosenModel;
   }
 
   get cwd(): string {
@@ -84,19 +89,24 @@ export class SessionController {
 
   // ── replacing the session ────────────────────────────────────────────────
 
-  private adopt(store: SessionStore): void {
-    const restored = restoreModelAndThinking({ store, registry: this.options.registry, settings: this.settings });
+  private adopt(store: SessionStore, model?: Model): void {
+    const restored = restoreModelAndThinking({ store, registry: this.options.registry, settings: this.settings, ...(model ? { model } : {}) });
     this.session.replaceStore(store, restored.model ?? this.session.model, restored.thinkingLevel);
   }
 
-  /** Starts a fresh session (optionally recording where it came from). */
+  /**
+   * Starts a fresh session (optionally recording where it came from), on the model the user
+   * chose last, else the saved default (read now: `/model` may have changed it since start).
+   */
   newSession(options: { parentSession?: string } = {}): void {
+    const chosen = this.chosenModel && this.options.registry.hasKey(this.chosenModel.provider) ? this.chosenModel : undefined;
     this.adopt(
       SessionStore.create({
         cwd: this.options.cwd,
         ...(this.options.sessionDir ? { dir: this.options.sessionDir } : {}),
         ...(options.parentSession ? { parentSession: options.parentSession } : {}),
       }),
+      chosen,
     );
   }
 
@@ -171,6 +181,7 @@ export class SessionController {
     if (!model || !this.options.registry.hasKey(provider)) throw new PromptError(`Model not found: ${provider}/${modelId}`);
     this.session.setModel(model);
     this.persistModel(model);
+    this.chosenModel = model;
     return model;
   }
 
@@ -204,6 +215,7 @@ export class SessionController {
     const level = scoped ? this.options.scopedThinking?.[`${next.provider}/${next.id}`] : undefined;
     if (level) this.session.setThinkingLevel(level);
     this.persistModel(next);
+    this.chosenModel = next;
     return { model: next, thinkingLevel: this.session.thinkingLevel, isScoped: Boolean(scoped) };
   }
 
@@ -352,7 +364,7 @@ export class SessionController {
     this.summaryAbort = abort;
     options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
     return navigateTree(this.session, targetId, {
-      reserveTokens: this.settings.branchSummary?.reserveTokens ?? 16384,
+      reserveTokens: branchSummarySettings(this.settings).reserveTokens,
       ...options,
       signal: abort.signal,
     }).finally(() => {

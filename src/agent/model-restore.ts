@@ -6,7 +6,7 @@
  */
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { Model } from "../ai/types.ts";
-import type { Settings } from "../resources/settings.ts";
+import { settingsDefaults, type Settings } from "../resources/settings.ts";
 import type { ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 
@@ -42,6 +42,6 @@ export function restoreModelAndThinking(input: RestoreInput): Restored {
   if (warning && model) warning += `. Using ${model.provider}/${model.id}`;
   const hasLevelEntry = store.branchRecords().some((r) => r.type === "thinking_level_change");
   const thinkingLevel =
-    input.thinking ?? (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (settings.defaultThinkingLevel ?? "medium"));
+    input.thinking ?? (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (settings.defaultThinkingLevel ?? settingsDefaults.defaultThinkingLevel));
   return { model, thinkingLevel, ...(warning ? { warning } : {}) };
 }

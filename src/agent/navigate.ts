@@ -3,6 +3,7 @@
  * a summary of the branch being left. Going to a user message puts the leaf on its parent and
  * hands its text back for the editor, as upstream.
  */
+import { branchSummarySettings } from "../resources/settings.ts";
 import { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } from "../compaction/index.ts";
 import type { SessionEntry } from "../session/format.ts";
 import { PromptError, type AgentSession } from "./session.ts";
@@ -13,7 +14,7 @@ export interface NavigateOptions {
   replaceInstructions?: boolean;
   /** A label for where the navigation lands (the summary entry, or the target). */
   label?: string;
-  /** `branchSummary.reserveTokens`. */
+  /** `branchSummary.reserveTokens` (default: the settings default). */
   reserveTokens?: number;
   signal?: AbortSignal;
 }
@@ -47,7 +48,7 @@ export async function navigateTree(session: AgentSession, targetId: string, opti
         ...call,
         ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
         ...(options.replaceInstructions ? { replaceInstructions: true } : {}),
-        ...(options.reserveTokens !== undefined ? { reserveTokens: options.reserveTokens } : {}),
+        reserveTokens: options.reserveTokens ?? branchSummarySettings({}).reserveTokens,
       });
       if (outcome.kind === "aborted") return { cancelled: true, aborted: true };
       if (outcome.kind === "error") throw new PromptError(outcome.message);

@@ -11,9 +11,9 @@ import { blockImages, convertToLlm } from "../session/convert.ts";
 import type { AgentMessage, CustomMessage, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
-import type { RetrySettings } from "../resources/settings.ts";
+import { compactionSettings, settingsDefaults, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
 import type { PigEvent } from "./events.ts";
-import { CompactionRunner, DEFAULT_COMPACTION, summaryCallFor, type CompactionSettings } from "./compaction-runner.ts";
+import { CompactionRunner, summaryCallFor } from "./compaction-runner.ts";
 import { runAgentLoop, type LoopConfig } from "./loop.ts";
 import type { SummaryCall } from "../compaction/index.ts";
 import { MessageQueue, userMessage, type QueueMode, type QueuedMessage } from "./queue.ts";
@@ -38,8 +38,8 @@ export interface AgentSessionOptions {
   /** Rewrites typed input before it is sent or queued (`/skill:name`, prompt templates). */
   expandInput?: (text: string) => string;
   compaction?: CompactionSettings;
-  /** `defaultThinkingLevel`: the level a reasoning model starts at after one that could not reason. */
-  defaultThinkingLevel?: ThinkingLevel;
+  /** `defaultThinkingLevel` as it is now: the level a reasoning model starts at after one that could not reason. */
+  defaultThinkingLevel?: () => ThinkingLevel | undefined;
   /** Settings read for every request: `thinkingBudgets` and `images.blockImages`. */
   requestSettings?: () => { thinkingBudgets?: ThinkingBudgets | undefined; blockImages?: boolean | undefined };
 }
@@ -88,7 +88,7 @@ export class AgentSession {
       () => this.retry,
       (event) => this.emit(event),
     );
-    this.compaction = options.compaction ?? DEFAULT_COMPACTION;
+    this.compaction = options.compaction ?? compactionSettings({});
     this.compactor = new CompactionRunner(this);
     this.steering = new MessageQueue(options.steeringMode);
     this.followUps = new MessageQueue(options.followUpMode);
@@ -437,7 +437,7 @@ export class AgentSession {
     this.modelValue = model;
     this.store.appendModelChange(model.provider, model.id);
     // Coming from a model that could not think, the level to return to is the default one.
-    const wanted = previous && !previous.reasoning ? (this.options.defaultThinkingLevel ?? "medium") : this.level;
+    const wanted = previous && !previous.reasoning ? (this.options.defaultThinkingLevel?.() ?? settingsDefaults.defaultThinkingLevel) : this.level;
     this.applyThinkingLevel(clampThinkingLevel(model, wanted));
   }
 

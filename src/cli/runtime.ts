@@ -138,7 +138,11 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   const { trust, settings } = decided;
   if (trust.message) warnings.push(trust.message);
   warnings.push(...trust.diagnostics, ...settings.drainDiagnostics().map((d) => d.message));
-  const effective = options.settingsOverrides ? mergeSettings(settings.settings, options.settingsOverrides) : settings.settings;
+  // The store replaces its merged settings on every write (`/model` saves the default model), so
+  // whatever runs later reads them through this, never a copy taken here.
+  const liveSettings = (): Settings =>
+    options.settingsOverrides ? mergeSettings(settings.settings, options.settingsOverrides) : settings.settings;
+  const effective = liveSettings();
 
   const loadAll = () => loadResources({
     cwd,
@@ -228,8 +232,11 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     streamFor,
-    ...(effective.defaultThinkingLevel ? { defaultThinkingLevel: effective.defaultThinkingLevel } : {}),
-    requestSettings: () => ({ thinkingBudgets: effective.thinkingBudgets, blockImages: effective.images?.blockImages }),
+    defaultThinkingLevel: () => liveSettings().defaultThinkingLevel,
+    requestSettings: () => {
+      const now = liveSettings();
+      return { thinkingBudgets: now.thinkingBudgets, blockImages: now.images?.blockImages };
+    },
     expandInput: (text) => inputExpander(resources, (message) => writeStderr(`pig: warning: ${message}\n`))(text),
   });
   const startup: StartupReportInput = {
@@ -252,7 +259,8 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     agentDir: agent,
     sessionDir: args.noSession ? undefined : dir,
     cwd,
-    effectiveSettings: () => effective,
+    effectiveSettings: liveSettings,
+    ...(startModel ? { chosenModel: model } : {}),
     ...(scoped.length > 0 ? { scopedModels: scoped.map((s) => s.model), scopedThinking: scopedThinking(scoped) } : {}),
   });
   return {

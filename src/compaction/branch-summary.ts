@@ -17,14 +17,13 @@ export const BRANCH_SUMMARY_PREAMBLE =
 export const NO_CONTENT_TO_SUMMARIZE = "No content to summarize";
 /** Output budget of a branch summary. */
 export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
-export const DEFAULT_BRANCH_SUMMARY_RESERVE = 16384;
 
 export interface BranchSummaryOptions extends SummaryCall {
   customInstructions?: string | undefined;
   /** With `customInstructions`: use them instead of the default instructions. */
   replaceInstructions?: boolean | undefined;
   /** `branchSummary.reserveTokens`: the budget is the context window minus this. */
-  reserveTokens?: number | undefined;
+  reserveTokens: number;
 }
 
 export type BranchSummaryOutcome =
@@ -40,7 +39,7 @@ export type BranchSummaryOutcome =
   | { kind: "error"; message: string };
 
 /** The summariser's input budget for `model`. */
-export function branchSummaryBudget(model: Pick<Model, "contextWindow">, reserveTokens = DEFAULT_BRANCH_SUMMARY_RESERVE): number {
+export function branchSummaryBudget(model: Pick<Model, "contextWindow">, reserveTokens: number): number {
   return (model.contextWindow || 128000) - reserveTokens;
 }
 

@@ -21,7 +21,6 @@ export {
 export { findCutPoint, findTurnStartIndex, findValidCutPoints, type CutPoint } from "./cut-point.ts";
 export {
   ALREADY_COMPACTED,
-  DEFAULT_COMPACTION_SETTINGS,
   hasNothingToSummarize,
   isNothingToCompact,
   NOTHING_TO_COMPACT,
@@ -70,7 +69,6 @@ export {
   BRANCH_SUMMARY_MAX_TOKENS,
   BRANCH_SUMMARY_PREAMBLE,
   branchSummaryBudget,
-  DEFAULT_BRANCH_SUMMARY_RESERVE,
   generateBranchSummary,
   NO_CONTENT_TO_SUMMARIZE,
   type BranchSummaryOptions,

@@ -15,8 +15,6 @@ export interface CompactionSettings {
   keepRecentTokens: number;
 }
 
-export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = { reserveTokens: 16384, keepRecentTokens: 20000 };
-
 export const ALREADY_COMPACTED = "Already compacted";
 export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
 

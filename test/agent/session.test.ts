@@ -101,7 +101,7 @@ function makeSession(
     steeringMode: options.mode ?? "one-at-a-time",
     followUpMode: options.mode ?? "one-at-a-time",
     streamFor: () => stream,
-    ...(options.defaultThinkingLevel ? { defaultThinkingLevel: options.defaultThinkingLevel } : {}),
+    ...(options.defaultThinkingLevel ? { defaultThinkingLevel: () => options.defaultThinkingLevel } : {}),
   });
   const events: PigEvent[] = [];
   session.subscribe((e) => events.push(e));

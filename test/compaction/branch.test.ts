@@ -13,6 +13,9 @@ import type { SessionEntry } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { fakeStream } from "./fake-stream.ts";
 import { assistantMsg, branchSummary, chain, compaction, customMessage, fakeModel, label, m, sized, toolCall, toolResult, userMsg } from "./helpers.ts";
+import { settingsDefaults } from "../../src/resources/settings.ts";
+
+const RESERVE = settingsDefaults.branchSummary.reserveTokens;
 
 /** root u1 → a2 → { u3 → a4 (old leaf) | u5 → a6 } */
 function tree(): SessionEntry[] {
@@ -103,7 +106,7 @@ describe("generateBranchSummary", () => {
   test("sends the branch with the branch instructions, 2048 output tokens and no reasoning", async () => {
     const fake = fakeStream(() => ({ text: "## Goal\nX" }));
     const model = fakeModel(undefined, { reasoning: true });
-    const outcome = await generateBranchSummary(branch, { model, stream: fake.stream, apiKey: "k", headers: { h: "v" } });
+    const outcome = await generateBranchSummary(branch, { model, stream: fake.stream, apiKey: "k", reserveTokens: RESERVE, headers: { h: "v" } });
     expect(fake.calls.length).toBe(1);
     const call = fake.calls[0]!;
     expect(call.userText).toBe(`<conversation>\n[User]: try X\n\n[Assistant tool calls]: read(path="x.md")\n\n[Assistant]: X done\n</conversation>\n\n${BRANCH_SUMMARY_INSTRUCTIONS}`);
@@ -119,35 +122,35 @@ describe("generateBranchSummary", () => {
 
   test("uses custom instructions as focus, or instead of the default when replacing", async () => {
     const focus = fakeStream(() => ({ text: "S" }));
-    await generateBranchSummary(branch, { model: fakeModel(), stream: focus.stream, apiKey: "k", customInstructions: "only X" });
+    await generateBranchSummary(branch, { model: fakeModel(), stream: focus.stream, apiKey: "k", reserveTokens: RESERVE, customInstructions: "only X" });
     expect(focus.calls[0]!.userText.endsWith(`${BRANCH_SUMMARY_INSTRUCTIONS}\n\nAdditional focus: only X`)).toBe(true);
     const replace = fakeStream(() => ({ text: "S" }));
-    await generateBranchSummary(branch, { model: fakeModel(), stream: replace.stream, apiKey: "k", customInstructions: "only X", replaceInstructions: true });
+    await generateBranchSummary(branch, { model: fakeModel(), stream: replace.stream, apiKey: "k", reserveTokens: RESERVE, customInstructions: "only X", replaceInstructions: true });
     expect(replace.calls[0]!.userText.endsWith("</conversation>\n\nonly X")).toBe(true);
   });
 
   test("answers 'No content to summarize' without a request when nothing is left to read", async () => {
     const fake = fakeStream(() => ({ text: "S" }));
-    const outcome = await generateBranchSummary(chain(m(toolResult("r")), label("x")), { model: fakeModel(), stream: fake.stream, apiKey: "k" });
+    const outcome = await generateBranchSummary(chain(m(toolResult("r")), label("x")), { model: fakeModel(), stream: fake.stream, apiKey: "k", reserveTokens: RESERVE });
     expect(outcome).toEqual({ kind: "summary", summary: "No content to summarize", details: { readFiles: [], modifiedFiles: [] }, requested: false });
     expect(fake.calls.length).toBe(0);
   });
 
   test("returns failures and aborts instead of a summary", async () => {
     const failing = fakeStream(() => ({ error: "bad" }));
-    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: failing.stream, apiKey: "k" })).toEqual({ kind: "error", message: "bad" });
+    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: failing.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({ kind: "error", message: "bad" });
     const silent = fakeStream(() => ({ error: undefined }));
-    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: silent.stream, apiKey: "k" })).toEqual({ kind: "error", message: "Summarization failed" });
+    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: silent.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({ kind: "error", message: "Summarization failed" });
     const controller = new AbortController();
     const hanging = fakeStream(() => {
       setTimeout(() => controller.abort(), 1);
       return { hang: true };
     });
-    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: hanging.stream, apiKey: "k", signal: controller.signal })).toEqual({ kind: "aborted" });
+    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: hanging.stream, apiKey: "k", reserveTokens: RESERVE, signal: controller.signal })).toEqual({ kind: "aborted" });
   });
 
   test("budgets the context window minus the reserve (128000 when the model has none)", () => {
-    expect(branchSummaryBudget({ contextWindow: 200000 })).toBe(200000 - 16384);
+    expect(branchSummaryBudget({ contextWindow: 200000 }, RESERVE)).toBe(200000 - 16384);
     expect(branchSummaryBudget({ contextWindow: 0 }, 1000)).toBe(127000);
   });
 });

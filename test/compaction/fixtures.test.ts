@@ -6,6 +6,7 @@
  * serialisation, the previous summary, the wrapper and the body fields must match exactly. The
  * results must equal the fixture's compaction / branch_summary entries.
  */
+import { settingsDefaults } from "../../src/resources/settings.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -200,7 +201,7 @@ describe("fixture 08: branch summary on tree navigation", () => {
     expect(commonAncestorId).toBe("cac8741e");
     expect(entries.map((entry) => entry.id)).toEqual(["684a7da7", "53f3e259", "c9f8b0e1", "b4c846cb", "07501ca4"]);
 
-    const outcome = await generateBranchSummary(entries, { model: fake, stream: streamFor(fake), apiKey: "fake-key" });
+    const outcome = await generateBranchSummary(entries, { model: fake, stream: streamFor(fake), apiKey: "fake-key", reserveTokens: settingsDefaults.branchSummary.reserveTokens });
     expect(outcome).toEqual({ kind: "summary", summary: stored.summary, details: stored.details as { readFiles: string[]; modifiedFiles: string[] }, requested: true });
 
     const where = navigationTarget(target);

@@ -113,6 +113,29 @@ describe("rpc commands", () => {
     expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ messageCount: 0 });
   });
 
+  test("new_session starts on the model chosen with set_model, not the one pig started on", async () => {
+    const { w, client } = await rpc();
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ model: { id: "fake-model" } });
+    expect(await client.request({ type: "set_model", provider: "fake", modelId: "fake-reasoner" })).toMatchObject({ success: true });
+    expect(JSON.parse(readFileSync(join(w.agentDir, "settings.json"), "utf8")).defaultModel).toBe("fake-reasoner");
+    expect(dataOf(await client.request({ type: "new_session" }))).toEqual({ cancelled: false });
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ model: { id: "fake-reasoner" } });
+    await client.promptAndWait("which model?");
+    expect((w.llm.requests.at(-1)!.body as { model: string }).model).toBe("fake-reasoner");
+    const file = String(dataOf(await client.request({ type: "get_state" })).sessionFile);
+    const entries = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(entries.find((e) => e.type === "model_change")).toMatchObject({ provider: "fake", modelId: "fake-reasoner" });
+  });
+
+  test("new_session keeps the model given with --model", async () => {
+    const w = await createWorld({ llm: { mode: "text" } });
+    worlds.push(w);
+    const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["--model", "fake/fake-reasoner"] });
+    clients.push(client);
+    expect(dataOf(await client.request({ type: "new_session" }))).toEqual({ cancelled: false });
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ model: { id: "fake-reasoner" } });
+  });
+
   test("set_label marks an entry, get_tree shows it, and the label line is in the file", async () => {
     const { client } = await rpc();
     await client.promptAndWait("label me");

@@ -55,6 +55,30 @@ describe("examples/sdk", () => {
   });
 });
 
+describe("createAgentSession", () => {
+  test("setModel, then newSession: the new session runs on the model just chosen", async () => {
+    const w = await createWorld({ llm: { mode: "text" } });
+    worlds.push(w);
+    const script = join(w.cwd, "switch.ts");
+    writeFileSync(
+      script,
+      [
+        `import { createAgentSession } from ${JSON.stringify(join(ROOT, "src/sdk.ts"))};`,
+        "const pig = await createAgentSession();",
+        "pig.setModel(\"fake\", \"fake-reasoner\");",
+        "pig.newSession();",
+        "await pig.prompt(\"hello\");",
+        "console.log(pig.getState().model?.id);",
+        "pig.dispose();",
+      ].join("\n"),
+    );
+    const result = await runBun([script], w.cwd, w.env);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("fake-reasoner\n");
+    expect(w.llm.requests.map((r) => (r.body as { model: string }).model)).toEqual(["fake-reasoner"]);
+  });
+});
+
 describe("the package", () => {
   test("installs by path into another project and imports without the binary", async () => {
     const project = tempDir("pig-consumer-");
