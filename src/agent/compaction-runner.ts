@@ -91,25 +91,32 @@ export class CompactionRunner {
     this.controller?.abort();
   }
 
-  private latestCompactionTime(): number {
-    const path = this.host.store.branchRecords();
-    for (let i = path.length - 1; i >= 0; i--) {
-      const record = path[i]!;
-      if (record.type === "compaction" && !record.invalid) return Date.parse(record.timestamp);
-    }
-    return -Infinity;
+  /**
+   * Index in the context of the first message written after the latest compaction (0 without
+   * one). Messages before it describe a context that no longer exists. Decided by the order of
+   * entries in the file, not by timestamps: a retry's answer can carry the very millisecond of
+   * the compaction before it.
+   */
+  private firstFresh(): number {
+    return this.host.store.planContext().freshFrom;
   }
 
   /**
-   * After a run: an overflow is compacted once and then retried ("retry"); context past the
-   * threshold is compacted ("compacted"); otherwise nothing ("none"). A failed recovery is
-   * reported in `compaction_end` and ends the chain ("failed").
+   * After a run: a failed answer that reports an overflow is compacted once and then retried
+   * ("retry"); an answer that completed but reports more input than the window, or context past
+   * the threshold, is compacted and nothing is retried ("compacted"); otherwise nothing
+   * ("none"). A failed recovery is reported in `compaction_end` and ends the chain ("failed").
    */
   async afterRun(last: AssistantMessage | undefined): Promise<"retry" | "compacted" | "none" | "failed"> {
     const { model, compaction } = this.host;
     if (!last || !model || !compaction.enabled || last.stopReason === "aborted") return "none";
-    if (last.timestamp <= this.latestCompactionTime()) return "none";
+    if (this.host.messages.lastIndexOf(last) < this.firstFresh()) return "none";
     const sameModel = last.provider === model.provider && last.model === model.id;
+    if (sameModel && isContextOverflow(last, model.contextWindow) && last.stopReason !== "error") {
+      // The answer is complete and stays: the context it was given was too big to send again,
+      // but there is no failed request to repeat.
+      return (await this.auto("threshold", false)) ? "compacted" : "none";
+    }
     if (sameModel && isContextOverflow(last, model.contextWindow)) {
       if (this.overflowAttempted) {
         this.host.emit({ type: "compaction_start", reason: "overflow" });
@@ -138,7 +145,7 @@ export class CompactionRunner {
     // Usage reported before the latest compaction describes a context that no longer exists:
     // estimate the whole context instead.
     const usageAt = estimate.lastUsageIndex;
-    const stale = usageAt !== null && (messages[usageAt] as AssistantMessage).timestamp <= this.latestCompactionTime();
+    const stale = usageAt !== null && usageAt < this.firstFresh();
     const tokens = stale ? messages.reduce((sum, m) => sum + estimateTokens(m), 0) : estimate.tokens;
     if (tokens <= model.contextWindow - compaction.reserveTokens) return;
     await this.auto("threshold", false);

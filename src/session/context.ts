@@ -38,6 +38,12 @@ export type ContextItem =
 
 export interface ContextPlan {
   readonly items: ContextItem[];
+  /**
+   * Index of the first item written after the latest compaction entry (0 without one): what
+   * precedes it (the summary and the kept entries) was already in the context the compaction
+   * summarised. File order, so it holds however close together the entries' clocks are.
+   */
+  readonly freshFrom: number;
   readonly thinkingLevel: string;
   readonly model: ModelRef | null;
 }
@@ -80,17 +86,19 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
     }
   };
 
+  let freshFrom = 0;
   if (compactionAt >= 0) {
     const compaction = materialise(path[compactionAt]!) as CompactionEntry;
     items.push({ kind: "made", message: compactionSummaryMessageOf(compaction) });
     const keptFrom = path.findIndex((record, index) => index < compactionAt && record.id === compaction.firstKeptEntryId);
     if (keptFrom >= 0) path.slice(keptFrom, compactionAt).forEach(emit);
+    freshFrom = items.length;
     path.slice(compactionAt + 1).forEach(emit);
   } else {
     path.forEach(emit);
   }
 
-  return { items, thinkingLevel, model: modelSource >= 0 ? modelOf(materialise(path[modelSource]!)) : null };
+  return { items, freshFrom, thinkingLevel, model: modelSource >= 0 ? modelOf(materialise(path[modelSource]!)) : null };
 }
 
 function modelOf(entry: SessionEntry): ModelRef | null {

@@ -168,7 +168,7 @@ export class SessionStore {
   }
 
   planContext(leafId: string | null = this.leaf): ContextPlan {
-    if (leafId === null) return { items: [], thinkingLevel: "off", model: null };
+    if (leafId === null) return { items: [], freshFrom: 0, thinkingLevel: "off", model: null };
     return planContext(this.branchRecords(leafId), this.materialise);
   }
 

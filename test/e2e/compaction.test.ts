@@ -112,6 +112,23 @@ describe("automatic compaction", () => {
     expect(result.code).toBe(1);
   });
 
+  test("an answer that completes but reports more input than the window: compacted after it, no second answer", async () => {
+    const w = await world(
+      { responses: [SUMMARY, { text: "first" }, { text: "a whole answer", usage: { prompt_tokens: 30000, completion_tokens: 5 } }, { text: "never sent" }] } as unknown as Script,
+      { contextWindow: 20000, settings: { compaction: { reserveTokens: 4000, keepRecentTokens: 10 } } },
+    );
+    await w.run(["-p", words("one", 800)]);
+    const result = await w.run(["-c", "--mode", "json", words("two", 800)]);
+    expect(result.code).toBe(0);
+    const log = events(result.stdout);
+    expect(log.filter((e) => e.type === "compaction_end")).toMatchObject([{ reason: "threshold", willRetry: false, aborted: false }]);
+    const answers = w.llm.requests.filter((r) => !JSON.stringify(r.body).includes("context summarization assistant"));
+    expect(answers).toHaveLength(2);
+    const roles = entries(w).flatMap((e) => (e.type === "message" ? [(e.message as { role: string }).role] : e.type === "compaction" ? ["compaction"] : []));
+    expect(roles.slice(-3)).toEqual(["user", "assistant", "compaction"]);
+    expect(result.stdout).toContain("a whole answer");
+  });
+
   test("a tool result larger than the remaining window is compacted before the request is sent", async () => {
     const w = await world(
       { responses: [SUMMARY, { text: "a" }, { toolCalls: [{ name: "bash", arguments: { command: "seq 100000 102000" } }] }, { text: "fits" }] } as unknown as Script,
