@@ -34,11 +34,11 @@ describe.skipIf(!tmuxAvailable())("interactive commands", () => {
     const { tmux, world } = await start(undefined);
     tmux.type("/model");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("fake-reasoner", 5000);
+    await tmux.waitFor("fake-reasoner");
     tmux.type("reasoner");
     await Bun.sleep(200);
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/Thinking level|fake\/fake-reasoner/, 5000);
+    await tmux.waitFor(/Thinking level|fake\/fake-reasoner/);
     await ask(tmux, "which model?", /↑\d/);
     expect((world.llm.requests.at(-1)!.body as { model: string }).model).toBe("fake-reasoner");
     const entries = sessionEntries(world);
@@ -54,9 +54,9 @@ describe.skipIf(!tmuxAvailable())("interactive commands", () => {
     await ask(tmux, "second question", /↑[\d.k]+.*\n[\s\S]*↑/);
     tmux.type("/fork");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("second question", 5000);
+    await tmux.waitFor("second question");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/› second question\s*$/m, 5000);
+    await tmux.waitFor(/› second question\s*$/m);
     tmux.sendKeys("C-u");
     await ask(tmux, "a different second", /↑\d/);
     const root = join(world.agentDir, "sessions");
@@ -98,13 +98,13 @@ describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
     );
     tmux.type(`first ${words}`);
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/↑\d/, 10_000);
+    await tmux.waitFor(/↑\d/);
     tmux.type(`second ${words}`);
     tmux.sendKeys("Enter");
-    await tmux.waitFor("● bash", 10_000);
+    await tmux.waitFor("● bash");
     tmux.type("/compact");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("Compacted", 15_000);
+    await tmux.waitFor("Compacted");
     const entries = sessionEntries(world);
     expect(entries.filter((e) => e.type === "compaction")).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toContain('"text":"/compact"');
@@ -120,8 +120,8 @@ describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
     for (const [i, reply] of ["one", "two"].entries()) {
       started.tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
       started.tmux.sendKeys("Enter");
-      await started.tmux.waitFor(reply, 10_000);
-      await started.tmux.waitFor(/↑\d/, 10_000);
+      await started.tmux.waitFor(reply);
+      await started.tmux.waitFor(/↑\d/);
     }
     return started;
   }
@@ -133,13 +133,13 @@ describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
     await Bun.sleep(afterMs);
     tmux.type(text);
     tmux.sendKeys("Enter");
-    await tmux.waitFor("queued until the current command ends", 5000);
+    await tmux.waitFor("queued until the current command ends");
   }
 
   test("text sent while /compact works waits for it, then goes out on the compacted context", async () => {
     const { tmux, world } = await compactableSession({ text: "## Goal\nSummarised slowly.", chunkSize: 4, chunkDelayMs: 80 }, "answer after compaction");
     await typeDuringCompact(tmux, "typed during compaction", 300);
-    await tmux.waitFor("answer after compaction", 15_000);
+    await tmux.waitFor("answer after compaction");
     const entries = sessionEntries(world);
     const compaction = entries.findIndex((e) => e.type === "compaction");
     const typed = entries.findIndex((e) => e.type === "message" && JSON.stringify(e.message).includes("typed during compaction"));
@@ -151,7 +151,7 @@ describe.skipIf(!tmuxAvailable())("commands while the agent works", () => {
   test("text sent while /compact works still goes out when the compaction fails", async () => {
     const { tmux, world } = await compactableSession({ error: { status: 400, message: "summary refused" }, delayMs: 800 }, "answer to the held text");
     await typeDuringCompact(tmux, "typed during a failing compaction", 200);
-    await tmux.waitFor("answer to the held text", 15_000);
+    await tmux.waitFor("answer to the held text");
     expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("typed during a failing compaction");
   });
 });
@@ -161,19 +161,19 @@ describe.skipIf(!tmuxAvailable())("interactive completion", () => {
     const { tmux } = await start(undefined);
     tmux.type("/model fake/fake-rea");
     tmux.sendKeys("Tab");
-    await tmux.waitFor("/model fake/fake-reasoner", 5000);
+    await tmux.waitFor("/model fake/fake-reasoner");
   });
 
   test("Tab completes a path anywhere in the prompt; an @mention attaches the file it names", async () => {
     const { tmux, world } = await start(undefined, { files: { "docs/guide.md": "GUIDE CONTENT\n", "docs/other.md": "" } });
     tmux.type("compare docs/gu");
     tmux.sendKeys("Tab");
-    await tmux.waitFor("› compare docs/guide.md", 5000);
+    await tmux.waitFor("› compare docs/guide.md");
     tmux.sendKeys("C-u");
     tmux.type("summarise @docs/guide.md please");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("attached: docs/guide.md", 5000);
-    const screen = await tmux.waitFor(/↑\d/, 10_000);
+    await tmux.waitFor("attached: docs/guide.md");
+    const screen = await tmux.waitFor(/↑\d/);
     // The echo names the file; its contents go to the model only.
     expect(screen).toContain(`[file ${join(world.cwd, "docs", "guide.md")}]`);
     expect(screen).not.toContain("GUIDE CONTENT");
@@ -187,7 +187,7 @@ describe.skipIf(!tmuxAvailable())("interactive completion", () => {
     const on = await start(undefined, { agentFiles: skill });
     on.tmux.type("/skil");
     on.tmux.sendKeys("Tab");
-    await on.tmux.waitFor("/skill:lint", 5000);
+    await on.tmux.waitFor("/skill:lint");
     const off = await start(undefined, { agentFiles: skill, settings: { enableSkillCommands: false } });
     off.tmux.type("/skil");
     off.tmux.sendKeys("Tab");
@@ -205,22 +205,22 @@ describe.skipIf(!tmuxAvailable())("first run", () => {
     rmSync(join(world.agentDir, "models.json"));
     rmSync(join(world.agentDir, "settings.json"));
     const tmux = open(world);
-    await tmux.waitFor("Provider", 10_000);
+    await tmux.waitFor("Provider");
     tmux.sendKeys("Up");
     await Bun.sleep(150);
     tmux.sendKeys("Enter");
-    await tmux.waitFor("Server URL", 5000);
+    await tmux.waitFor("Server URL");
     tmux.type(`${world.llm.url}/v1`);
     tmux.sendKeys("Enter");
-    await tmux.waitFor("name for this provider", 5000);
+    await tmux.waitFor("name for this provider");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("API key", 5000);
+    await tmux.waitFor("API key");
     tmux.type("secret-key");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("›", 15_000);
+    await tmux.waitFor("›");
     tmux.type("hello");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/↑\d/, 10_000);
+    await tmux.waitFor(/↑\d/);
     expect(world.llm.requests.at(-1)!.headers.authorization).toBe("Bearer secret-key");
     const models = JSON.parse(readFileSync(join(world.agentDir, "models.json"), "utf8"));
     expect(Object.keys(models.providers)).toEqual(["custom"]);

@@ -3,6 +3,7 @@
  * typing, streaming, queueing and stopping, and what ends up in the session file.
  */
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import { interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
@@ -19,12 +20,12 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     ]);
     tmux.type("count the lines");
     tmux.sendKeys("Enter");
-    const screen = await tmux.waitFor("two lines", 10_000);
+    const screen = await tmux.waitFor("two lines");
     expect(screen).toContain("› count the lines");
     expect(screen).toContain("● bash");
     expect(screen).toMatch(/│ one/);
     expect(screen).toContain("## Done");
-    await tmux.waitFor(/↑\d/, 5000);
+    await tmux.waitFor(/↑\d/);
     expect(sessionMessages(world).map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
   });
 
@@ -34,9 +35,9 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     tmux.type("go");
     tmux.sendKeys("Enter");
     // Half-way through the first line (no newline yet), its start is already on screen.
-    const partial = await tmux.waitFor("The quick brown fox", 5000);
+    const partial = await tmux.waitFor("The quick brown fox");
     expect(partial).not.toContain("streaming in slowly");
-    const done = await tmux.waitFor(/Done\.[\s\S]*↑\d/, 15_000);
+    const done = await tmux.waitFor(/Done\.[\s\S]*↑\d/);
     // Printed once, complete: the live copy is gone.
     expect(done.split("The quick brown fox").length - 1).toBe(1);
     expect(done).toContain(sentence);
@@ -46,17 +47,17 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     const { tmux, world } = await start([{ text: "working on it slowly", chunkSize: 2, stallAfterChunks: 3 }]);
     tmux.type("first");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("Esc to stop", 10_000);
+    await tmux.waitFor("Esc to stop");
     tmux.type("steer this");
     tmux.sendKeys("Enter");
     tmux.type("draft");
-    await tmux.waitFor("1 queued", 5000);
+    await tmux.waitFor("1 queued");
     tmux.sendKeys("Escape");
-    await tmux.waitFor("(aborted)", 5000);
+    await tmux.waitFor("(aborted)");
     // The aborted answer is in the file once it is shown.
     expect(sessionMessages(world).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
     // One line each, no blank line between the restored text and the draft.
-    const screen = await tmux.waitFor(/› steer this\n {2}draft\b/, 5000);
+    const screen = await tmux.waitFor(/› steer this\n {2}draft\b/);
     expect(screen).not.toContain("1 queued");
     expect(screen).not.toContain("Esc to stop");
   });
@@ -69,14 +70,14 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     ]);
     tmux.type("start working");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("● bash", 10_000);
+    await tmux.waitFor("● bash");
     tmux.type("steer now");
     tmux.sendKeys("Enter");
     tmux.type("follow later");
     tmux.sendKeys("M-Enter");
-    await tmux.waitFor("2 queued", 5000);
-    await tmux.waitFor("answer to the follow-up", 15_000);
-    await tmux.waitFor(/↑\d/, 5000);
+    await tmux.waitFor("2 queued");
+    await tmux.waitFor("answer to the follow-up");
+    await tmux.waitFor(/↑\d/);
     const texts = sessionMessages(world).map((m) => {
       const content = m.content as { type: string; text?: string }[] | string;
       const text = typeof content === "string" ? content : content.map((c) => c.text ?? `[${c.type}]`).join("");
@@ -100,39 +101,69 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
 
   test("!cmd runs a shell command and adds it to the context; !! keeps it out", async () => {
     const { tmux, world } = await start(undefined);
+    // A command has ended when its output is on screen and its spinner is gone.
+    const ended = (output: string) => (s: string) => s.includes(`│ ${output}`) && !s.includes("Esc to stop");
     tmux.type("!echo hello-shell");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("hello-shell\n", 5000);
+    await tmux.waitFor(ended("hello-shell"));
     tmux.type("!!echo secret-shell");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/│ secret-shell/, 5000);
+    await tmux.waitFor(ended("secret-shell"));
     tmux.type("what ran?");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/↑\d/, 10_000);
+    await tmux.waitFor(/↑\d/);
     const body = JSON.stringify(world.llm.requests[0]!.body);
     expect(body).toContain("hello-shell");
     expect(body).not.toContain("secret-shell");
     expect(sessionMessages(world).filter((m) => m.role === "bashExecution")).toHaveLength(2);
   });
 
+  test("a ! command typed while another runs waits its turn; Escape stops the first and gives the rest back", async () => {
+    const { tmux, world } = await start(undefined);
+    const marker = join(world.cwd, "go");
+    tmux.type(`!echo one-started; while [ ! -e ${marker} ]; do sleep 0.05; done; echo one-done`);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("│ one-started");
+    tmux.type("!echo two-ran");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("queued until the running command ends: !echo two-ran");
+    writeFileSync(marker, "");
+    const screen = await tmux.waitFor((s) => s.includes("│ two-ran") && !s.includes("Esc to stop"));
+    expect(screen.indexOf("│ one-done")).toBeGreaterThan(-1);
+    expect(screen.indexOf("│ one-done")).toBeLessThan(screen.indexOf("│ two-ran"));
+    // Escape while a command runs: it stops, and what was queued behind it is back in the editor.
+    tmux.type("!sleep 30");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Esc to stop");
+    tmux.type("!echo three");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("queued until the running command ends: !echo three");
+    tmux.sendKeys("Escape");
+    const back = await tmux.waitFor((s) => !s.includes("Esc to stop") && /› !echo three\s*$/.test(s));
+    expect(back).not.toContain("│ three");
+  });
+
   test("!cmd output appears while the command runs, not only when it ends", async () => {
     const { tmux, world } = await start(undefined);
-    tmux.type("!echo first-line; sleep 1.5; echo last-line");
+    // The command goes on only once the test has seen its first line.
+    const marker = join(world.cwd, "go");
+    tmux.type(`!echo first-line; while [ ! -e ${marker} ]; do sleep 0.05; done; echo last-line`);
     tmux.sendKeys("Enter");
-    const early = await tmux.waitFor(/│ first-line/, 5000);
+    const early = await tmux.waitFor(/│ first-line/);
     expect(early).not.toMatch(/│ last-line/);
-    await tmux.waitFor(/│ last-line/, 5000);
+    writeFileSync(marker, "");
+    await tmux.waitFor(/│ last-line/);
     // The file is written with the first answer.
     tmux.type("and now?");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/↑\d/, 10_000);
+    await tmux.waitFor(/↑\d/);
     const stored = sessionMessages(world).filter((m) => m.role === "bashExecution");
     expect(stored).toEqual([expect.objectContaining({ output: "first-line\nlast-line\n", exitCode: 0 })]);
   });
 
   test("quietStartup hides the report but still shows what is wrong with the resources", async () => {
     const { tmux } = await start(undefined, { agentFiles: { "skills/broken/SKILL.md": "---\nname: broken\n---\nNo description above." } });
-    const screen = await tmux.waitFor("description is missing", 5000);
+    const screen = await tmux.waitFor("description is missing");
     expect(screen).toContain("warning:");
     expect(screen).not.toContain("cwd ");
   });
@@ -141,33 +172,33 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     const { tmux } = await start(undefined);
     tmux.sendKeys("C-c");
     tmux.sendKeys("C-c");
-    await tmux.waitForExit(5000);
+    await tmux.waitForExit();
   });
 
   test("keybindings.json: Ctrl+S sends, Enter starts a new line, a bad entry is named", async () => {
     const { tmux, world } = await start([{ text: "got both lines" }], {
       agentFiles: { "keybindings.json": JSON.stringify({ "tui.input.submit": "ctrl+s", "tui.input.newLine": "enter", "app.bogus": "ctrl+q" }) },
     });
-    await tmux.waitFor('keybindings.json: unknown action "app.bogus"', 5000);
+    await tmux.waitFor('keybindings.json: unknown action "app.bogus"');
     tmux.type("line one");
     tmux.sendKeys("Enter");
     tmux.type("line two");
     tmux.sendKeys("C-s");
-    await tmux.waitFor("got both lines", 10_000);
+    await tmux.waitFor("got both lines");
     expect(sessionMessages(world)[0]).toMatchObject({ role: "user", content: [{ type: "text", text: "line one\nline two" }] });
     tmux.type("/hotkeys");
     tmux.sendKeys("C-s");
-    await tmux.waitFor(/Ctrl\+S\s+send/, 5000);
+    await tmux.waitFor(/Ctrl\+S\s+send/);
   });
 
   test("--theme loads a theme file by its name; without it the missing theme is named", async () => {
     const files = { "ocean-theme.json": JSON.stringify({ name: "ocean", colors: { accent: "#0000ff" } }) };
     const missing = await start(undefined, { settings: { theme: "ocean" }, files });
-    await missing.tmux.waitFor('Theme "ocean" not found; using the dark theme', 5000);
+    await missing.tmux.waitFor('Theme "ocean" not found; using the dark theme');
     const found = await start(undefined, { settings: { theme: "ocean" }, files, args: ["--theme", "ocean-theme.json"] });
     found.tmux.type("/hotkeys");
     found.tmux.sendKeys("Enter");
-    const screen = await found.tmux.waitFor("choose a model", 5000);
+    const screen = await found.tmux.waitFor("choose a model");
     expect(screen).not.toContain("not found");
   });
 
@@ -175,18 +206,18 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     const world = await createWorld({ llm: { script: [{ text: "back again" }] } });
     track(world);
     const tmux = open(world, { command: ["bash", "--norc", "--noprofile", "-i"], env: { PS1: "shell$ " } });
-    await tmux.waitFor("shell$", 5000);
+    await tmux.waitFor("shell$");
     tmux.type(pigBinary());
     tmux.sendKeys("Enter");
-    await tmux.waitFor("›", 10_000);
+    await tmux.waitFor("›");
     tmux.sendKeys("C-z");
-    await tmux.waitFor(/Stopped.*pig/, 5000);
+    await tmux.waitFor(/Stopped.*pig/);
     tmux.type("fg");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/fg\n.*pig/, 5000);
+    await tmux.waitFor(/fg\n.*pig/);
     tmux.type("hello");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("back again", 10_000);
+    await tmux.waitFor("back again");
   });
 
   test("Ctrl+Z without a job-control shell leaves the prompt working", async () => {
@@ -194,42 +225,42 @@ describe.skipIf(!tmuxAvailable())("interactive", () => {
     tmux.sendKeys("C-z");
     tmux.type("hi");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("still here", 10_000);
+    await tmux.waitFor("still here");
   });
 
   test("/scoped-models: Tab selects, Enter applies, Ctrl+P then stays on the chosen model", async () => {
     const { tmux } = await start(undefined);
     tmux.type("/scoped-models");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("Models to cycle with Ctrl+P", 5000);
+    await tmux.waitFor("Models to cycle with Ctrl+P");
     tmux.type("reasoner");
-    await tmux.waitFor(/fake\/fake-reasoner/, 5000);
+    await tmux.waitFor(/fake\/fake-reasoner/);
     tmux.sendKeys("Tab");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("Save this as enabledModels", 5000);
+    await tmux.waitFor("Save this as enabledModels");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("Ctrl+P cycles through 1 model.", 5000);
+    await tmux.waitFor("Ctrl+P cycles through 1 model.");
     tmux.sendKeys("C-p");
-    await tmux.waitFor("Only one model is available.", 5000);
+    await tmux.waitFor("Only one model is available.");
   });
 
   test("NO_COLOR: no colour codes in the output", async () => {
     const { tmux } = await start([{ text: "plain **answer**" }], { env: { NO_COLOR: "1" } });
     tmux.type("hi");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("plain **answer**", 10_000);
+    await tmux.waitFor("plain **answer**");
   });
   test("output to a pipe is plain text: no escape sequences at all", async () => {
     const world = await createWorld({ llm: { script: [{ text: "plain **answer**" }] }, settings: { quietStartup: false } });
     track(world);
     // stdin stays the terminal, so this is the interactive mode; `cat -v` would show any ESC as ^[.
     const tmux = open(world, { command: ["sh", "-c", `"$0" | cat -v`, pigBinary()] });
-    await tmux.waitFor("session ", 10_000);
+    await tmux.waitFor("session ");
     // No prompt is drawn to a pipe; the header comes just before the editor takes the keyboard.
     await Bun.sleep(200);
     tmux.type("hi there");
     tmux.sendKeys("Enter");
-    const screen = await tmux.waitFor(/of 128k/, 10_000);
+    const screen = await tmux.waitFor(/of 128k/);
     expect(screen).toContain("plain **answer**");
     expect(screen).not.toContain("^[");
     expect(sessionMessages(world).map((m) => m.role)).toEqual(["user", "assistant"]);

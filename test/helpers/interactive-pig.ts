@@ -44,7 +44,7 @@ export function interactivePig() {
   const start = async (script: Script | undefined, options: StartOptions = {}) => {
     const world = track(await createWorld({ ...options, llm: script ? { script } : { mode: "text" } }));
     const tmux = open(world, options);
-    await tmux.waitFor("›", 10_000);
+    await tmux.waitFor("›");
     return { world, tmux };
   };
   return { start, open, track };

@@ -10,6 +10,9 @@ import { join } from "node:path";
 
 export const TMUX = "/usr/bin/tmux";
 
+/** How long a wait for a screen may take before the test fails. */
+export const WAIT_MS = 20_000;
+
 let counter = 0;
 
 export interface TmuxOptions {
@@ -98,8 +101,12 @@ export class TmuxSession {
     return this.tmux(["display-message", "-p", "-t", "main", "#{pane_dead}"]).trim() === "1";
   }
 
-  /** Waits until the screen satisfies `check` (text or pattern it contains); the screen, or an error showing it. */
-  async waitFor(check: string | RegExp | ((screen: string) => boolean), timeoutMs = 5000): Promise<string> {
+  /**
+   * Waits until the screen satisfies `check` (text or pattern it contains); the screen, or an
+   * error showing it. The timeout only bounds a failure: on a loaded machine a screen can take
+   * seconds, so it is generous and tests rarely need to pass one.
+   */
+  async waitFor(check: string | RegExp | ((screen: string) => boolean), timeoutMs = WAIT_MS): Promise<string> {
     const test = typeof check === "function" ? check : typeof check === "string" ? (s: string) => s.includes(check) : (s: string) => check.test(s);
     const deadline = Date.now() + timeoutMs;
     let screen = this.capture();
@@ -111,7 +118,7 @@ export class TmuxSession {
     return screen;
   }
 
-  async waitForExit(timeoutMs = 5000): Promise<void> {
+  async waitForExit(timeoutMs = WAIT_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.exited()) {
       if (Date.now() > deadline) throw new Error(`program did not exit; screen:\n${this.capture()}`);

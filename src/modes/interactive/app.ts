@@ -181,6 +181,9 @@ class InteractiveApp implements InteractiveHost {
    */
   private async escape(): Promise<void> {
     if (this.router.shellRunning) {
+      // Commands typed to run after it come back to the editor (the agent's queue stays).
+      const held = this.router.takeHeld();
+      if (held.length > 0) this.editor.prependText(held.join("\n"));
       this.controller.abortBash();
       return;
     }

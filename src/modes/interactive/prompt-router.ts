@@ -51,6 +51,11 @@ export class PromptRouter {
     };
     try {
       if (text.startsWith("!")) {
+        // One shell command at a time: the next waits its turn, as in a terminal.
+        if (this.shellRunning) {
+          this.hold(text, kind, "queued until the running command ends");
+          return;
+        }
         const running = this.shell(text);
         hand();
         return await running;
@@ -58,8 +63,7 @@ export class PromptRouter {
       const slash = parseSlash(text);
       const command = slash ? findCommand(this.deps.commands, slash.name) : undefined;
       if (this.commandRunning || (session.compactor.isCompacting && !session.isStreaming)) {
-        this.held.push({ text, kind });
-        editor.print(`${theme.fg("dim", `queued until the current command ends: ${text.split("\n")[0]}`)}\n`);
+        this.hold(text, kind, "queued until the current command ends");
         return;
       }
       if (slash && command) {
@@ -103,6 +107,11 @@ export class PromptRouter {
     }
   }
 
+  private hold(text: string, kind: SubmitKind, why: string): void {
+    this.held.push({ text, kind });
+    this.deps.editor.print(`${this.deps.theme().fg("dim", `${why}: ${text.split("\n")[0]}`)}\n`);
+  }
+
   /** The held texts, taken back (Escape puts them into the editor). */
   takeHeld(): string[] {
     return this.held.splice(0).map((h) => h.text);
@@ -117,15 +126,11 @@ export class PromptRouter {
 
   /** `!cmd` (into the context) or `!!cmd` (kept out), its output shown as it arrives. */
   private async shell(text: string): Promise<void> {
-    const { editor, view, host } = this.deps;
+    const { editor, view } = this.deps;
     const theme = this.deps.theme();
     const exclude = text.startsWith("!!");
     const command = text.slice(exclude ? 2 : 1).trim();
     if (!command) return;
-    if (this.shellRunning) {
-      host.warn("A shell command is still running; wait for it or press Escape.");
-      return;
-    }
     editor.print(`${theme.fg("bashMode", exclude ? "!!" : "!")} ${theme.bold(command)}\n`);
     this.shellRunning = true;
     editor.setBusy(true);
@@ -139,6 +144,7 @@ export class PromptRouter {
       this.shellRunning = false;
       // The agent may be working too: the prompt stays busy until it is done.
       editor.setBusy(this.deps.session().isStreaming);
+      if (!this.commandRunning) void this.releaseHeld();
     }
   }
 }

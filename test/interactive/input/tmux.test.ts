@@ -244,7 +244,7 @@ describe.skipIf(!tmuxAvailable())("input editor in tmux", () => {
           await Bun.sleep(15);
         }
         // A capture taken between erasing and redrawing the prompt is simply taken again.
-        const screen = await s.waitFor((sc) => sc.includes("stream line 30") && lastLine(sc) === `› ${typed}`, 10_000);
+        const screen = await s.waitFor((sc) => sc.includes("stream line 30") && lastLine(sc) === `› ${typed}`);
         const lines = screen.replace(/\n+$/, "").split("\n");
         const output = lines.slice(0, -1).filter((line) => line !== "demo ready");
         for (const line of output) expect(line).toMatch(/^stream line \d+$/);
@@ -264,7 +264,7 @@ describe.skipIf(!tmuxAvailable())("input editor in tmux", () => {
       await withDemo({ DEMO_MODE: "partial" }, async (s) => {
         s.type("still intact");
         await s.waitFor(/word2\b/);
-        const screen = await s.waitFor((sc) => sc.includes("word23") && lastLine(sc) === "› still intact", 10_000);
+        const screen = await s.waitFor((sc) => sc.includes("word23") && lastLine(sc) === "› still intact");
         const lines = screen.replace(/\n+$/, "").split("\n");
         const output = lines.slice(0, -1).filter((line) => line !== "demo ready");
         // Every output row holds whole words in order: five per finished line, and the line
