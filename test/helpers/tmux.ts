@@ -67,7 +67,7 @@ export class TmuxSession {
 
   /** Text typed as is. */
   type(text: string): void {
-    this.tmux(["send-keys", "-t", "main", "-l", text]);
+    this.tmux(["send-keys", "-t", "main", "-l", "--", text]);
   }
 
   /** Bytes written to the program as they are, e.g. an escape sequence ("\x1b[13;2u"); ASCII only. */

@@ -13,6 +13,7 @@ import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.
 import { listSessions, sessionPrefixes } from "../../session/catalog.ts";
 import { argumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
+import { escapeTap, type EscapeState } from "./double-escape.ts";
 import { PromptRouter } from "./prompt-router.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
 import { combineProviders, fileMentionProvider, InputEditor, pathCompletionProvider, PromptHistory, slashCommandProvider } from "./input/index.ts";
@@ -24,8 +25,6 @@ import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { runFirstRunWizard } from "./wizard.ts";
 
-/** Two Escapes within this many ms on an idle, empty prompt run `doubleEscapeAction`. */
-const DOUBLE_ESCAPE_MS = 500;
 
 export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
   let runtime = await createRuntime(args, { cwd, interactive: true });
@@ -231,13 +230,12 @@ class InteractiveApp implements InteractiveHost {
     }
   }
 
-  private lastIdleEscape: number | undefined;
+  private escapes: EscapeState = {};
 
   private async idleEscape(): Promise<void> {
-    const now = Date.now();
-    const double = this.lastIdleEscape !== undefined && now - this.lastIdleEscape <= DOUBLE_ESCAPE_MS;
-    this.lastIdleEscape = this.editor.getText() === "" && !double ? now : undefined;
-    if (!double || this.editor.getText() !== "") return;
+    const tap = escapeTap(this.escapes, Date.now(), this.editor.getText() === "");
+    this.escapes = tap.state;
+    if (!tap.fire) return;
     const action = this.settings.settings.doubleEscapeAction ?? settingsDefaults.doubleEscapeAction;
     const command = action !== "none" ? findCommand(this.commands, action) : undefined;
     if (command) await this.router.runCommand(command, "");
