@@ -11,7 +11,8 @@
  */
 import { spawn, type Subprocess } from "bun";
 import { cpus } from "node:os";
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -68,7 +69,12 @@ interface Outcome {
   skipped: number;
   failures: string[];
   seconds: number;
+  /** Everything the run printed, kept for a failed run. */
+  output: string;
 }
+
+/** Where the output of failed runs goes, one file per run. */
+const logDir = mkdtempSync(join(tmpdir(), "pig-test-loop-"));
 
 async function runOnce(files: string[]): Promise<Outcome> {
   const started = performance.now();
@@ -84,7 +90,7 @@ async function runOnce(files: string[]): Promise<Outcome> {
   const count = (word: string) => Number(text.match(new RegExp(`^\\s*(\\d+) ${word}$`, "m"))?.[1] ?? 0);
   const failures = [...text.matchAll(/^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/gm)].map((m) => m[1]!);
   const failed = Math.max(count("fail"), failures.length, proc.exitCode === 0 ? 0 : 1);
-  return { passed: count("pass"), failed, skipped: count("skip"), failures, seconds: (performance.now() - started) / 1000 };
+  return { passed: count("pass"), failed, skipped: count("skip"), failures, seconds: (performance.now() - started) / 1000, output: text };
 }
 
 let failedRuns = 0;
@@ -102,6 +108,9 @@ try {
       if (outcome.failed > 0) {
         bad++;
         failedRuns++;
+        const log = join(logDir, `${totalRuns}.log`);
+        writeFileSync(log, outcome.output);
+        console.log(`  output: ${log}`);
         for (const failure of outcome.failures) {
           console.log(`  (fail) ${failure}`);
           const key = `${name} :: ${failure}`;

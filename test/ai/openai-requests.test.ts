@@ -145,25 +145,26 @@ export function llmContext(body: Record<string, unknown>, messages: LlmMessage[]
 
 // ── the tests ───────────────────────────────────────────────────────────────
 
-const CHAT_FIXTURES: [string, string[]][] = [
-  ["01-basic-text", ["01-basic-text.jsonl"]],
-  ["02-builtin-tools", ["02-builtin-tools.jsonl"]],
-  ["03-model-thinking-name", ["03-model-thinking-name.jsonl"]],
-  ["04-errors-retry-abort", ["04-errors-retry-abort.jsonl"]],
-  ["05-bash-execution", ["05-bash-execution.jsonl"]],
-  ["06-compaction-manual", ["06-compaction-manual.jsonl"]],
-  ["07-compaction-auto", ["07-compaction-auto.jsonl"]],
-  ["08-branching-tree", ["08-branching-tree.jsonl"]],
-  ["09-fork-clone", ["09-fork-clone.jsonl", "09-fork-clone.fork.jsonl", "09-fork-clone.clone.jsonl"]],
-  ["10-extension-entries", ["10-extension-entries.jsonl"]],
-  ["13-images", ["13-images.jsonl"]],
+/** Each fixture: its session files and how many summarisation requests Pi sent while making it. */
+const CHAT_FIXTURES: [string, string[], number][] = [
+  ["01-basic-text", ["01-basic-text.jsonl"], 0],
+  ["02-builtin-tools", ["02-builtin-tools.jsonl"], 0],
+  ["03-model-thinking-name", ["03-model-thinking-name.jsonl"], 0],
+  ["04-errors-retry-abort", ["04-errors-retry-abort.jsonl"], 0],
+  ["05-bash-execution", ["05-bash-execution.jsonl"], 0],
+  ["06-compaction-manual", ["06-compaction-manual.jsonl"], 3],
+  ["07-compaction-auto", ["07-compaction-auto.jsonl"], 2],
+  ["08-branching-tree", ["08-branching-tree.jsonl"], 1],
+  ["09-fork-clone", ["09-fork-clone.jsonl", "09-fork-clone.fork.jsonl", "09-fork-clone.clone.jsonl"], 0],
+  ["10-extension-entries", ["10-extension-entries.jsonl"], 0],
+  ["13-images", ["13-images.jsonl"], 0],
 ];
 
 function options(thinkingLevel: ThinkingLevel, sessionId: string, maxTokens?: number) {
   return { apiKey: "fake-key", reasoning: thinkingLevel, sessionId, ...(maxTokens ? { maxTokens } : {}) };
 }
 
-describe.each(CHAT_FIXTURES)("openai-completions body, fixture %s", (name, files) => {
+describe.each(CHAT_FIXTURES)("openai-completions body, fixture %s", (name, files, summaryCount) => {
   const images = name === "13-images";
 
   test("every main request equals Pi's", () => {
@@ -178,7 +179,9 @@ describe.each(CHAT_FIXTURES)("openai-completions body, fixture %s", (name, files
   });
 
   test("summarisation side requests keep Pi's shape (no tools, their own max_completion_tokens)", () => {
-    for (const request of readRequests(name).filter(isSummaryRequest)) {
+    const summaries = readRequests(name).filter(isSummaryRequest);
+    expect(summaries).toHaveLength(summaryCount);
+    for (const request of summaries) {
       const recorded = request.body.messages as { role: string; content: { type: string; text: string }[] }[];
       const messages: LlmMessage[] = recorded.slice(1).map((m) => ({ role: "user", content: m.content as never, timestamp: 0 }));
       const model = fakeModel(request.body.model as string, "openai-completions", images);

@@ -87,6 +87,11 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-t", "main"]);
   }
 
+  /** The visible screen with its colours and attributes as escape sequences (`capture-pane -e`). */
+  captureStyled(): string {
+    return this.tmux(["capture-pane", "-p", "-e", "-t", "main"]);
+  }
+
   lines(): string[] {
     return this.capture().replace(/\n$/, "").split("\n");
   }

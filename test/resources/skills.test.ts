@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { ResourcePathOptions } from "../../src/resources/resource-paths.ts";
 import { expandSkillCommand, loadSkills, skillsPromptBlock, type Skill } from "../../src/resources/skills.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { evalWithPermissions } from "../helpers/permissions.ts";
 
 /** A temp HOME with an agent dir and a git project. */
 function world() {
@@ -313,11 +314,17 @@ describe("/skill: expansion", () => {
     expect(result.error).toContain("ENOENT");
   });
 
-  test("an unreadable file is an error too", () => {
-    if (process.getuid?.() === 0) return; // root reads anything
+  test("an unreadable file is an error too (permissions apply, as root too)", async () => {
     const { skills, file } = withSkill();
     chmodSync(file, 0o000);
-    expect(expandSkillCommand("/skill:fmt", skills).error).toBeDefined();
-    chmodSync(file, 0o644);
+    const result = (await evalWithPermissions(
+      (src) => `
+        import { expandSkillCommand } from ${src("resources/skills.ts")};
+        console.log(JSON.stringify(expandSkillCommand("/skill:fmt", ${JSON.stringify(skills)})));`,
+    )) as { error?: string; text?: string };
+    // The text goes on as typed, and the error says why the skill did not expand.
+    expect(result.text).toBe("/skill:fmt");
+    expect(result.error).toContain("EACCES");
+    expect(result.error).toContain(file);
   });
 });

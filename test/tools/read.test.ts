@@ -5,6 +5,7 @@ import type { Model } from "../../src/ai/types.ts";
 import { createReadTool } from "../../src/tools/read.ts";
 import type { ToolContent } from "../../src/tools/types.ts";
 import { errorOf, makeContext, run, textOf } from "./helpers.ts";
+import { evalWithPermissions } from "../helpers/permissions.ts";
 
 const read = createReadTool();
 /** The 3×2 PNG Pi read in fixture 13. */
@@ -99,12 +100,18 @@ describe("read text", () => {
     );
   });
 
-  test("reports an unreadable file", async () => {
-    if (process.getuid?.() === 0) return; // root can read anything
+  test("reports an unreadable file (permissions apply, as root too)", async () => {
     const ctx = makeContext();
     writeFileSync(join(ctx.cwd, "secret"), "x");
     chmodSync(join(ctx.cwd, "secret"), 0);
-    expect(await errorOf(run(read, { path: "secret" }, ctx))).toContain("EACCES");
+    const message = await evalWithPermissions(
+      (src) => `
+        import { createReadTool } from ${src("tools/read.ts")};
+        const call = createReadTool().execute("c", { path: "secret" }, new AbortController().signal, () => {}, ${JSON.stringify(ctx)});
+        console.log(JSON.stringify(await call.then(() => "read it", (e) => e.message)));`,
+    );
+    expect(message).toContain("EACCES");
+    expect(message).toContain("secret");
   });
 
   test("rejects an aborted call", async () => {
