@@ -8,11 +8,12 @@ import { join } from "node:path";
 import { interactivePig, sessionEntries } from "../helpers/interactive-pig.ts";
 import { createWorld } from "../helpers/pig-env.ts";
 import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+import { describeNeeding } from "../helpers/needs.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const { start, open, track } = interactivePig();
 
-describe.skipIf(!tmuxAvailable())("interactive sessions over days", () => {
+describeNeeding("tmux", tmuxAvailable(), "interactive sessions over days", () => {
   test("/resume tomorrow: pick yesterday's session and continue it", async () => {
     const { tmux, world } = await start(undefined);
     tmux.type("yesterday's work");

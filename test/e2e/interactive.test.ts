@@ -9,10 +9,11 @@ import { pigBinary } from "../helpers/binary.ts";
 import { interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
 import { createWorld } from "../helpers/pig-env.ts";
 import { tmuxAvailable } from "../helpers/tmux.ts";
+import { describeNeeding } from "../helpers/needs.ts";
 
 const { start, open, track } = interactivePig();
 
-describe.skipIf(!tmuxAvailable())("interactive", () => {
+describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
   test("a prompt streams the answer and shows tool calls with a preview", async () => {
     const { tmux, world } = await start([
       { text: "Let me look.", toolCalls: [{ name: "bash", arguments: { command: "printf 'one\\ntwo\\n'" } }] },

@@ -3,6 +3,7 @@
  * collects every line it prints. `request` waits for the command's response; `waitIdle` waits
  * until a run (with its retries and compactions) has settled.
  */
+import { expect } from "bun:test";
 import { pigBinary } from "./binary.ts";
 
 export type Line = Record<string, unknown>;
@@ -63,7 +64,12 @@ export class RpcClient {
   async waitFor(predicate: (line: Line, index: number) => boolean, timeoutMs = 15_000, from = 0): Promise<Line> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      for (let i = from; i < this.lines.length; i++) if (predicate(this.lines[i]!, i)) return this.lines[i]!;
+      for (let i = from; i < this.lines.length; i++) {
+        if (!predicate(this.lines[i]!, i)) continue;
+        // The awaited line is an assertion about what pig sent: count it as one.
+        expect(this.lines[i]).toBeDefined();
+        return this.lines[i]!;
+      }
       if (Date.now() > deadline) throw new Error(`timed out; last lines: ${JSON.stringify(this.lines.slice(-5)).slice(0, 2000)}`);
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);

@@ -4,6 +4,7 @@
  * by tmux name, as literal text, as raw bytes, or as a bracketed paste; the screen is read back
  * as text. Sessions stay around after the program exits (to read its last screen) until killed.
  */
+import { expect } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -120,6 +121,8 @@ export class TmuxSession {
       await Bun.sleep(30);
       screen = this.capture();
     }
+    // A wait is an assertion about what the screen shows: count it as one.
+    expect(test(screen)).toBe(true);
     return screen;
   }
 
@@ -129,6 +132,7 @@ export class TmuxSession {
       if (Date.now() > deadline) throw new Error(`program did not exit; screen:\n${this.capture()}`);
       await Bun.sleep(30);
     }
+    expect(this.exited()).toBe(true);
   }
 
   kill(): void {

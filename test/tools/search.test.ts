@@ -5,6 +5,7 @@ import { createFindTool } from "../../src/tools/find.ts";
 import { createGrepTool } from "../../src/tools/grep.ts";
 import { externalSearchAllowed, NO_EXTERNAL_SEARCH_ENV } from "../../src/tools/search-bin.ts";
 import { errorOf, makeContext, run, textOf } from "./helpers.ts";
+import { describeNeeding } from "../helpers/needs.ts";
 
 /** A small repository with ignore rules at two levels, hidden files and a binary file. */
 function project(): string {
@@ -39,7 +40,7 @@ const backends = [
 ];
 
 for (const backend of backends) {
-  describe.skipIf(!backend.available)(`grep (${backend.name})`, () => {
+  describeNeeding("ripgrep (rg) and fd", backend.available, `grep (${backend.name})`, () => {
     const grep = createGrepTool({ externalSearch: backend.external });
 
     test("finds matches outside ignored files, hidden files included", async () => {
@@ -110,7 +111,7 @@ for (const backend of backends) {
     });
   });
 
-  describe.skipIf(!backend.available)(`find (${backend.name})`, () => {
+  describeNeeding("ripgrep (rg) and fd", backend.available, `find (${backend.name})`, () => {
     const find = createFindTool({ externalSearch: backend.external });
 
     test("lists matching files relative to the search directory, ignored ones left out", async () => {

@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../helpers/tmp.ts";
 import { TmuxSession, tmuxAvailable } from "../../helpers/tmux.ts";
+import { describeNeeding } from "../../helpers/needs.ts";
 
 const DEMO = join(import.meta.dir, "demo.ts");
 const TIMEOUT = 20_000;
@@ -53,7 +54,7 @@ function submission(kind: string, text: string): string {
   return `submit[${kind}]: ${JSON.stringify(text)}`;
 }
 
-describe.skipIf(!tmuxAvailable())("input editor in tmux", () => {
+describeNeeding("tmux", tmuxAvailable(), "input editor in tmux", () => {
   test(
     "typing and editing: word delete, line start/end, wide characters with the cursor after them",
     async () => {
