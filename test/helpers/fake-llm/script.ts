@@ -30,6 +30,18 @@ const ErrorSchema = v.strictObject({
   headers: v.optional(v.record(v.string(), v.string())),
 });
 
+/**
+ * A response sent as it is, for faults no provider means to send: an HTML error page, a broken
+ * event stream, a huge body. `repeatToBytes` repeats `body` until that many bytes were sent.
+ */
+const RawSchema = v.strictObject({
+  status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599))),
+  contentType: v.optional(v.string()),
+  body: v.string(),
+  repeatToBytes: v.optional(positive),
+  headers: v.optional(v.record(v.string(), v.string())),
+});
+
 // strictObject: a misspelt field (say `finish_reason`) is an error instead of being silently ignored.
 const ResponseSchema = v.strictObject({
   text: v.optional(v.string()),
@@ -45,6 +57,9 @@ const ResponseSchema = v.strictObject({
   disconnectAfterChunks: v.optional(count),
   midStreamError: v.optional(v.string()),
   error: v.optional(ErrorSchema),
+  raw: v.optional(RawSchema),
+  /** No response at all (not even headers) until the client gives up or the server closes. */
+  hang: v.optional(v.boolean()),
   repeat: v.optional(positive),
   when: v.optional(v.string()),
   label: v.optional(v.string()),
@@ -61,6 +76,7 @@ const ScriptObjectSchema = v.strictObject({
 export type ScriptToolCall = v.InferOutput<typeof ToolCallSchema>;
 export type ScriptUsage = v.InferOutput<typeof UsageSchema>;
 export type ScriptError = v.InferOutput<typeof ErrorSchema>;
+export type ScriptRaw = v.InferOutput<typeof RawSchema>;
 export type ScriptResponse = v.InferOutput<typeof ResponseSchema>;
 /** A script as written in a `.script.json` file: a bare response list or the object form. */
 export type Script = ScriptResponse[] | v.InferOutput<typeof ScriptObjectSchema>;
@@ -142,6 +158,7 @@ export interface Selection {
 /** Fixture values: an error entry is `error:<status>`, tool calls win over text (thinking-only counts as text). */
 export function kindOf(response: ScriptResponse): ServedKind {
   if (response.error) return `error:${response.error.status}`;
+  if (response.raw && (response.raw.status ?? 200) >= 400) return `error:${response.raw.status ?? 200}`;
   if (response.toolCalls && response.toolCalls.length > 0) return "toolCalls";
   return "text";
 }

@@ -17,6 +17,7 @@ import {
   parseScript,
   type LoadedScript,
   type Script,
+  type ScriptRaw,
   ScriptCursor,
   type Selection,
   type Served,
@@ -52,6 +53,8 @@ export interface FakeLlmOptions {
   port?: number;
   /** Called for every recorded request, e.g. to write a request log while a benchmark runs. */
   onRequest?: (request: RecordedRequest) => void;
+  /** Awaited before a request is answered: a test holds an answer until it has seen some state. */
+  beforeAnswer?: (request: RecordedRequest) => Promise<void> | void;
 }
 
 export interface FakeLlm {
@@ -63,6 +66,8 @@ export interface FakeLlm {
   close(): Promise<void>;
   /** Replaces the script (fresh consumption state) and switches to script mode. */
   setScript(script: Script | string): void;
+  /** Replaces `beforeAnswer`. */
+  setBeforeAnswer(hook: FakeLlmOptions["beforeAnswer"]): void;
 }
 
 const MODEL_ID = "fake-model";
@@ -105,6 +110,31 @@ function modelsResponse(request: Request): Response {
   });
 }
 
+/** A body sent as the script gives it, repeated up to `repeatToBytes` (streamed, never held whole). */
+function rawResponse(raw: ScriptRaw, api: Api, ids: IdMaker): Response {
+  const headers = { "content-type": raw.contentType ?? "text/plain", ...requestIdHeader(api, ids), ...raw.headers };
+  const status = raw.status ?? 200;
+  if (!raw.repeatToBytes) return new Response(raw.body, { status, headers });
+  const piece = new TextEncoder().encode(raw.body.length > 0 ? raw.body : " ");
+  let sent = 0;
+  const total = raw.repeatToBytes;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= total) {
+        controller.close();
+        return;
+      }
+      // About 1 MB per pull.
+      const times = Math.max(1, Math.floor((1 << 20) / piece.length));
+      const chunk = new Uint8Array(Math.min(piece.length * times, total - sent));
+      for (let at = 0; at < chunk.length; at += piece.length) chunk.set(piece.subarray(0, Math.min(piece.length, chunk.length - at)), at);
+      sent += chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(body, { status, headers });
+}
+
 function requestIdHeader(api: Api, ids: IdMaker): Record<string, string> {
   return api === "anthropic" ? { "request-id": ids.next("req_fake_") } : { "x-request-id": ids.next("req_fake_") };
 }
@@ -118,9 +148,24 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const requestIds = new IdMaker();
   const openStreams = new Set<() => void>();
 
-  async function answer(api: Api, selection: Selection, raw: string, body: unknown): Promise<Response> {
+  let beforeAnswer = options.beforeAnswer;
+
+  async function answer(api: Api, selection: Selection, raw: string, body: unknown, signal: AbortSignal): Promise<Response> {
     const { response } = selection;
     if (response.delayMs) await Bun.sleep(response.delayMs);
+    if (response.hang) {
+      // Nothing at all until the client leaves or the server closes.
+      await new Promise<void>((resolve) => {
+        const release = () => {
+          openStreams.delete(release);
+          resolve();
+        };
+        openStreams.add(release);
+        signal.addEventListener("abort", release, { once: true });
+      });
+      return new Response(null, { status: 504 });
+    }
+    if (response.raw) return rawResponse(response.raw, api, requestIds);
     if (response.error) {
       return Response.json(errorBody(api, response.error), {
         status: response.error.status,
@@ -182,7 +227,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       };
       requests.push(record);
       options.onRequest?.(record);
-      return answer(route, selection, raw, body);
+      await beforeAnswer?.(record);
+      return answer(route, selection, raw, body, request.signal);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {
@@ -201,6 +247,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     setScript(script) {
       cursor = new ScriptCursor(loadScript(script));
       mode = "script";
+    },
+    setBeforeAnswer(hook) {
+      beforeAnswer = hook;
     },
   };
 }
