@@ -18,6 +18,9 @@ import { runAgentLoop, type LoopConfig } from "./loop.ts";
 import type { SummaryCall } from "../compaction/index.ts";
 import { MessageQueue, userMessage, type QueueMode, type QueuedMessage } from "./queue.ts";
 import { Retrier } from "./retry.ts";
+import { PromptError, SessionSaveError } from "./errors.ts";
+
+export { PromptError, SessionSaveError };
 
 export interface AgentSessionOptions {
   store: SessionStore;
@@ -45,14 +48,6 @@ export interface AgentSessionOptions {
 }
 
 export type Listener = (event: PigEvent) => void;
-
-/** A prompt refused before anything ran (no model, no key, busy). */
-export class PromptError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "PromptError";
-  }
-}
 
 type Image = { type: "image"; data: string; mimeType: string };
 
@@ -215,12 +210,32 @@ export class AgentSession {
   }
 
   private persist(message: AgentMessage): void {
-    if (message.role === "custom") {
-      const custom = message as CustomMessage;
-      this.store.appendCustomMessageEntry(custom.customType, custom.content as never, custom.display, custom.details);
-    } else {
-      this.store.appendMessage(message);
+    try {
+      if (message.role === "custom") {
+        const custom = message as CustomMessage;
+        this.store.appendCustomMessageEntry(custom.customType, custom.content as never, custom.display, custom.details);
+      } else {
+        this.store.appendMessage(message);
+      }
+    } catch (error) {
+      // Outside a run (a `!` command while idle) the caller hears of it at once.
+      if (!this.running) throw error;
+      // The entry stays in the session (unsaved, written with the next one that gets through);
+      // the run stops, since nothing more it does could be kept.
+      this.saveFailure ??= error;
+      this.abortController?.abort();
     }
+  }
+
+  /** Set when an entry of the current run could not be written. */
+  private saveFailure: unknown;
+
+  /** Throws the save failure of the run that just ended, if there was one. */
+  private throwSaveFailure(): void {
+    if (this.saveFailure === undefined) return;
+    const error = this.saveFailure;
+    this.saveFailure = undefined;
+    throw new SessionSaveError(this.store.path, (error as Error).message ?? String(error), this.store.unsaved);
   }
 
   private onLoopEvent = (event: PigEvent): void => {
@@ -307,10 +322,13 @@ export class AgentSession {
   }
 
   private start(prompts: AgentMessage[]): Promise<void> {
-    const run = this.runWithRetries(prompts).finally(() => {
-      this.running = undefined;
-      this.abortController = undefined;
-    });
+    this.saveFailure = undefined;
+    const run = this.runWithRetries(prompts)
+      .finally(() => {
+        this.running = undefined;
+        this.abortController = undefined;
+      })
+      .then(() => this.throwSaveFailure());
     this.running = run;
     return run;
   }
@@ -381,6 +399,10 @@ export class AgentSession {
       await runAgentLoop(next, this.messages, this.loopConfig(model), this.onLoopEvent, controller.signal);
       const last = this.messages[this.messages.length - 1];
       const answer = last?.role === "assistant" ? (last as AssistantMessage) : undefined;
+      if (this.saveFailure !== undefined) {
+        this.retrier.finish(answer, true);
+        return;
+      }
       if (controller.signal.aborted) {
         this.retrier.finish(answer, true);
         return;

@@ -31,7 +31,7 @@ function report(error: unknown): number {
     return error.exitCode;
   }
   const known = error as { name?: string; message?: string };
-  if (known?.name === "SessionFileError") {
+  if (known?.name === "SessionFileError" || known?.name === "SessionSaveError" || known?.name === "SessionWriteError") {
     console.error(`pig: ${known.message}`);
     return 1;
   }

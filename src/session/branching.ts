@@ -9,7 +9,7 @@ import { contentText } from "./convert.ts";
 import { labelEntry } from "./entries.ts";
 import { newEntryId } from "./ids.ts";
 import { SessionFileError } from "./load.ts";
-import { SessionStore } from "./store.ts";
+import { SessionStore, type AdoptedEntry } from "./store.ts";
 
 /** Copies root → `leafId` (labels re-attached after it) into a new session in the same directory. */
 export function createBranchedSession(source: SessionStore, leafId: string | null, dir?: string): SessionStore {
@@ -21,13 +21,19 @@ export function createBranchedSession(source: SessionStore, leafId: string | nul
   });
   const path = source.branchRecords(leafId).filter((record) => record.type !== "label");
   const kept = new Set(path.map((record) => record.id));
-  for (const record of path) target.adopt(record, source.serializeEntry(record.id)!);
+  // Placed one by one (label ids must not collide with the copied ones), written at once.
+  const copies: { entry: AdoptedEntry; text: string }[] = [];
+  const ids = new Set(path.map((record) => record.id));
+  let parentId = path.at(-1)?.id ?? null;
   for (const [targetId, info] of source.tree.labels) {
     if (!kept.has(targetId)) continue;
     // A fresh label entry, keeping the time the label was set (upstream 0.73.1).
-    const entry = labelEntry({ id: newEntryId(target.tree), parentId: target.leafId, timestamp: info.timestamp }, targetId, info.label);
-    target.adopt({ ...entry, value: entry }, JSON.stringify(entry));
+    const entry = labelEntry({ id: newEntryId({ has: (id) => ids.has(id) }), parentId, timestamp: info.timestamp }, targetId, info.label);
+    ids.add(entry.id);
+    parentId = entry.id;
+    copies.push({ entry: { ...entry, value: entry }, text: JSON.stringify(entry) });
   }
+  target.adoptAll([...path.map((record) => ({ entry: record, text: source.serializeEntry(record.id)! })), ...copies]);
   return target;
 }
 
@@ -67,7 +73,7 @@ export function forkFrom(sourcePath: string, targetCwd: string, targetDir: strin
   }
   try {
     const target = SessionStore.create({ cwd: targetCwd, dir: targetDir, parentSession: sourcePath });
-    for (const record of source.tree.records) target.adopt(record, source.serializeEntry(record.id)!);
+    target.adoptAll(source.tree.records.map((record) => ({ entry: record, text: source.serializeEntry(record.id)! })));
     target.flush(true);
     return target;
   } finally {

@@ -5,7 +5,7 @@
  * the session holds an assistant message), but pig tracks per entry what is on disk, so an
  * entry is written exactly once. A file is written by one process at a time (see lock.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { planContext, resolvePlan, type ContextPlan, type SessionContext } from "./context.ts";
 import * as make from "./entries.ts";
@@ -22,7 +22,7 @@ import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
 import { acquireLock, type SessionLock } from "./lock.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { SessionTree } from "./tree.ts";
-import { appendLines, replaceFile, type AppendState } from "./write.ts";
+import { appendLines, createFileWithLines, removeStaleTemps, replaceFile, SessionWriteError, type AppendState } from "./write.ts";
 
 export interface NewSessionOptions {
   cwd: string;
@@ -38,6 +38,16 @@ export interface OpenOptions {
   /** Take the write lock now (and migrate a legacy file). Without it the store is read-only. */
   write?: boolean;
 }
+
+/** An entry placed in a session as it is (a copy keeps its line): what the tree needs of it. */
+export type AdoptedEntry = {
+  type: string;
+  id: string;
+  parentId?: string | null | undefined;
+  timestamp: string;
+  role?: string | undefined;
+  value?: SessionEntry | undefined;
+};
 
 export class SessionStore {
   readonly tree: SessionTree;
@@ -79,6 +89,8 @@ export class SessionStore {
     if (!options.write) return new SessionStore(...SessionStore.loadArgs(loadSessionFile(path)), false);
     const lock = acquireLock(path);
     try {
+      // A migration cut short by a crash left its temp file: this process holds the lock now.
+      removeStaleTemps(dirname(path), path);
       let loaded = loadSessionFile(path);
       if (loaded.migrated) {
         writeMigrated(loaded);
@@ -195,6 +207,11 @@ export class SessionStore {
     return { id: newEntryId(this.tree), parentId: this.leaf, timestamp: new Date().toISOString() };
   }
 
+  /** Entries in the tree that are not in the file yet (a write failed, or the first answer is still to come). */
+  get unsaved(): readonly { id: string; type: string; role?: string }[] {
+    return this.pending.map((r) => ({ id: r.id, type: r.type, ...(r.role !== undefined ? { role: r.role } : {}) }));
+  }
+
   private append(entry: SessionEntry): string {
     const message = (entry as { message?: { role?: unknown } }).message;
     const role = entry.type === "message" && typeof message?.role === "string" ? message.role : undefined;
@@ -205,10 +222,19 @@ export class SessionStore {
    * Appends an entry whose line is already made: a copy from another session keeps its bytes.
    * For use inside the session module; `text` must be the entry's line.
    */
-  adopt(
-    entry: { type: string; id: string; parentId?: string | null | undefined; timestamp: string; role?: string | undefined; value?: SessionEntry | undefined },
-    text: string,
-  ): string {
+  adopt(entry: AdoptedEntry, text: string): string {
+    this.place(entry, text);
+    if (this.hasAssistant) this.flush();
+    return entry.id;
+  }
+
+  /** Like `adopt` for many entries, written together: a copy appears in the file whole. */
+  adoptAll(entries: Iterable<{ entry: AdoptedEntry; text: string }>): void {
+    for (const { entry, text } of entries) this.place(entry, text);
+    if (this.hasAssistant) this.flush();
+  }
+
+  private place(entry: AdoptedEntry, text: string): void {
     const record: EntryRecord = {
       line: 0,
       type: entry.type,
@@ -223,8 +249,6 @@ export class SessionStore {
     this.pending.push(record);
     this.leaf = entry.id;
     if (record.role === "assistant") this.hasAssistant = true;
-    if (this.hasAssistant) this.flush();
-    return entry.id;
   }
 
   appendMessage(message: AgentMessage): string {
@@ -280,17 +304,32 @@ export class SessionStore {
     if (!this.writable || !this.path) return;
     if (!force && !this.hasAssistant) return;
     if (!this.headerPending && this.pending.length === 0) return;
-    if (this.headerPending) mkdirSync(dirname(this.path), { recursive: true });
+    if (this.headerPending) {
+      try {
+        mkdirSync(dirname(this.path), { recursive: true });
+      } catch (error) {
+        throw new SessionWriteError(this.path, error);
+      }
+    }
     if (!this.lock) this.lock = acquireLock(this.path);
     const lines = this.pending.map((record) => (record.source as { text: string }).text);
+    let offsets: number[];
     if (this.headerPending) {
-      if (existsSync(this.path)) {
+      // A new file appears whole: header and every entry so far, or nothing.
+      removeStaleTemps(dirname(this.path));
+      let created: { offsets: number[]; size: number };
+      try {
+        created = createFileWithLines(this.path, [this.readSource(this.headerSource), ...lines]);
+      } catch (error) {
+        if ((error as { code?: string }).code !== "EEXIST") throw error;
         throw new SessionFileError(this.path, "unreadable", `Refusing to write a new session over the existing file ${this.path}`);
       }
-      lines.unshift(this.readSource(this.headerSource));
+      this.appendState.size = created.size;
+      this.appendState.endsWithNewline = true;
+      offsets = created.offsets.slice(1);
+    } else {
+      offsets = appendLines(this.path, this.appendState, lines);
     }
-    const offsets = appendLines(this.path, this.appendState, lines);
-    if (this.headerPending) offsets.shift();
     this.headerPending = false;
     this.pending.forEach((record, index) => {
       const text = (record.source as { text: string }).text;

@@ -1,13 +1,40 @@
 /**
- * The only ways pig writes session files: appending whole lines, and (for migration) writing a
- * complete new file beside the old one and renaming it into place.
+ * The only ways pig writes session files: a new file appears whole (written beside it, then
+ * linked into place), later entries are appended as whole lines, and a migration writes a
+ * complete new file and renames it over the old one. A write that fails leaves the file as it
+ * was: a partly appended line is cut off again.
  */
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync,
+} from "node:fs";
+import { basename, join } from "node:path";
 
 export interface AppendState {
   /** The size pig believes the file has. */
   size: number;
   endsWithNewline: boolean;
+}
+
+/** A write that did not reach the file; the file holds what it held before. */
+export class SessionWriteError extends Error {
+  /** The system's error code (ENOSPC, EIO, EROFS, EACCES …), when there is one. */
+  readonly code: string | undefined;
+
+  constructor(
+    readonly path: string,
+    error: unknown,
+  ) {
+    super(`cannot write to ${path}: ${systemReason(error)}`, { cause: error });
+    this.name = "SessionWriteError";
+    this.code = (error as { code?: string })?.code;
+  }
+}
+
+/** "no space left on device (ENOSPC)" from Node's "ENOSPC: no space left on device, write '…'". */
+function systemReason(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  const match = /^([A-Z0-9]+): (.*?)(?:, [a-z]+(?: '.*')?)?$/s.exec(message);
+  return match ? `${match[2]} (${match[1]})` : message;
 }
 
 function writeAll(fd: number, data: Uint8Array): void {
@@ -21,14 +48,35 @@ function lastByte(fd: number, size: number): number {
   return one[0]!;
 }
 
+/** The bytes of `lines` as lines (each followed by `\n`), after `prefix`, and each line's offset from `start`. */
+function encodeLines(lines: readonly string[], start: number, prefix = ""): { data: Buffer; offsets: number[]; end: number } {
+  const chunks: Uint8Array[] = [];
+  const offsets: number[] = [];
+  let at = start + prefix.length;
+  if (prefix) chunks.push(Buffer.from(prefix));
+  for (const line of lines) {
+    const bytes = Buffer.from(line, "utf8");
+    offsets.push(at);
+    at += bytes.length + 1;
+    chunks.push(bytes, Buffer.from("\n"));
+  }
+  return { data: Buffer.concat(chunks), offsets, end: at };
+}
+
 /**
  * Appends `lines` (without newlines) in one write and returns each line's byte offset.
  * A file that does not end in `\n` (a torn last line) gets one first, so no line is joined to it.
  * Throws if the file shrank since pig last saw it: someone rewrote it, and appending blindly
- * could corrupt it.
+ * could corrupt it. A failed write is undone (the file is cut back to its size before it) and
+ * reported as a `SessionWriteError`.
  */
 export function appendLines(path: string, state: AppendState, lines: readonly string[]): number[] {
-  const fd = openSync(path, "a+");
+  let fd: number;
+  try {
+    fd = openSync(path, "a+");
+  } catch (error) {
+    throw new SessionWriteError(path, error);
+  }
   try {
     const actual = fstatSync(fd).size;
     if (actual < state.size) {
@@ -39,19 +87,19 @@ export function appendLines(path: string, state: AppendState, lines: readonly st
       state.size = actual;
       state.endsWithNewline = actual === 0 || lastByte(fd, actual) === 0x0a;
     }
-    const prefix = state.endsWithNewline ? "" : "\n";
-    const encoded = lines.map((line) => Buffer.from(line, "utf8"));
-    const offsets: number[] = [];
-    let at = state.size + prefix.length;
-    for (const bytes of encoded) {
-      offsets.push(at);
-      at += bytes.length + 1;
+    const { data, offsets, end } = encodeLines(lines, state.size, state.endsWithNewline ? "" : "\n");
+    try {
+      writeAll(fd, data);
+    } catch (error) {
+      // Part of the data may be in the file: cut it off, so no half line stays behind.
+      try {
+        ftruncateSync(fd, actual);
+      } catch {
+        // The file cannot be cut either (an I/O error): the loader reports the torn line.
+      }
+      throw new SessionWriteError(path, error);
     }
-    const chunks: Uint8Array[] = [];
-    if (prefix) chunks.push(Buffer.from(prefix));
-    for (const bytes of encoded) chunks.push(bytes, Buffer.from("\n"));
-    writeAll(fd, Buffer.concat(chunks));
-    state.size = at;
+    state.size = end;
     state.endsWithNewline = true;
     return offsets;
   } finally {
@@ -59,18 +107,105 @@ export function appendLines(path: string, state: AppendState, lines: readonly st
   }
 }
 
+/** The temp file a new or migrated session is written to before it takes its place. */
+function tempPathOf(path: string): string {
+  return `${path}.tmp-${process.pid}`;
+}
+
+const TEMP = /^(.+\.jsonl)\.tmp-(\d+)$/;
+
+/**
+ * Writes a new file holding `lines` and returns their offsets. It appears whole or not at all:
+ * written beside the target, then linked into place; an existing file is never replaced.
+ */
+export function createFileWithLines(path: string, lines: readonly string[]): { offsets: number[]; size: number } {
+  const { data, offsets, end } = encodeLines(lines, 0);
+  const temp = tempPathOf(path);
+  try {
+    const fd = openSync(temp, "w", 0o600);
+    try {
+      writeAll(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(temp, path);
+    } catch (error) {
+      if ((error as { code?: string }).code === "EEXIST") throw error;
+      // A file system without hard links: rename, having checked nothing is there.
+      if (existsSync(path)) throw Object.assign(new Error(`${path} already exists`), { code: "EEXIST" });
+      renameSync(temp, path);
+    }
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created, or already renamed.
+    }
+    if ((error as { code?: string }).code === "EEXIST") throw error;
+    throw new SessionWriteError(path, error);
+  }
+  try {
+    unlinkSync(temp);
+  } catch {
+    // Renamed into place.
+  }
+  return { offsets, size: end };
+}
+
 /** Replaces `path` with `content` via a temporary file and a rename, so a crash leaves one or the other. */
 export function replaceFile(path: string, content: Uint8Array): void {
-  const temp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(temp, "w", 0o600);
+  const temp = tempPathOf(path);
   try {
-    writeAll(fd, content);
-    fsyncSync(fd);
+    const fd = openSync(temp, "w", 0o600);
+    try {
+      writeAll(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
   } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created.
+    }
+    throw new SessionWriteError(path, error);
   }
-  closeSync(fd);
-  renameSync(temp, path);
 }
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === "ESRCH";
+  }
+}
+
+/**
+ * Removes the temp files of session writes whose process is gone (pig was killed while writing
+ * a new or migrated file), from `dir`; with `only`, just those of that session file.
+ */
+export function removeStaleTemps(dir: string, only?: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = TEMP.exec(name);
+    if (!match) continue;
+    if (only !== undefined && match[1] !== basename(only)) continue;
+    const pid = Number(match[2]);
+    if (pid === process.pid || !processGone(pid)) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // Removed meanwhile.
+    }
+  }
+}
+
