@@ -17,16 +17,16 @@ const proc = Bun.spawn([process.execPath, "test", "--timeout", "120000", "test/f
   stderr: "inherit",
 });
 const code = await proc.exited;
-let lines: { fault: string; cases: number; failures: number }[] = [];
+let lines: { fault: string; cases: number; failures: number; note?: string }[] = [];
 try {
   lines = readFileSync(file, "utf8").trimEnd().split("\n").filter(Boolean).map((l) => JSON.parse(l));
 } catch {
   // No figures: the run failed before any case.
 }
 const date = new Date().toISOString().slice(0, 10);
-console.log(`\n| fault | cases | failures |\n| --- | ---: | ---: |`);
-for (const l of lines) console.log(`| ${l.fault} | ${l.cases} | ${l.failures} |`);
+console.log(`\n| fault | cases | failures | notes |\n| --- | ---: | ---: | --- |`);
+for (const l of lines) console.log(`| ${l.fault} | ${l.cases} | ${l.failures} | ${l.note ?? ""} |`);
 const cases = lines.reduce((n, l) => n + l.cases, 0);
 const failures = lines.reduce((n, l) => n + l.failures, 0);
-console.log(`| **all (${date})** | **${cases}** | **${failures}** |`);
+console.log(`| **all (${date})** | **${cases}** | **${failures}** | |`);
 process.exit(code);

@@ -11,6 +11,8 @@ export interface Figure {
   fault: string;
   cases: number;
   failures: number;
+  /** What the cases came to, where it says more than the count (e.g. "54 killed"). */
+  note?: string;
 }
 
 export function reportFigure(figure: Figure): void {
@@ -22,7 +24,13 @@ export function reportFigure(figure: Figure): void {
  * Runs `cases` checks, each of which throws to fail; collects the failures (with the case's
  * label) instead of stopping at the first, reports the figure, and returns the failures.
  */
-export async function runCases<T>(fault: string, cases: readonly T[], label: (c: T) => string, check: (c: T, index: number) => Promise<void> | void): Promise<string[]> {
+export async function runCases<T>(
+  fault: string,
+  cases: readonly T[],
+  label: (c: T) => string,
+  check: (c: T, index: number) => Promise<void> | void,
+  note?: () => string,
+): Promise<string[]> {
   const failures: string[] = [];
   for (const [index, c] of cases.entries()) {
     try {
@@ -31,7 +39,8 @@ export async function runCases<T>(fault: string, cases: readonly T[], label: (c:
       failures.push(`${label(c)}: ${(error as Error).message.split("\n").slice(0, 6).join("\n")}`);
     }
   }
-  reportFigure({ fault, cases: cases.length, failures: failures.length });
+  const said = note?.();
+  reportFigure({ fault, cases: cases.length, failures: failures.length, ...(said ? { note: said } : {}) });
   return failures;
 }
 
