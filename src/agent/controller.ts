@@ -149,7 +149,9 @@ export class SessionController {
     const out: { entryId: string; text: string }[] = [];
     for (const record of store.tree.records) {
       if (record.type !== "message" || record.role !== "user") continue;
-      const text = contentText(((store.materialise(record) as MessageEntry).message as UserMessage).content);
+      const entry = store.readEntry(record) as MessageEntry | undefined;
+      if (!entry) continue;
+      const text = contentText((entry.message as UserMessage).content);
       if (text) out.push({ entryId: record.id, text });
     }
     return out;

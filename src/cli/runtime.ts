@@ -87,7 +87,7 @@ export function modelFromArgs(args: CliArgs, registry: ModelRegistry, warnings: 
   throw new CliError(`Model "${args.model}" not found. Use --list-models to see available models.`);
 }
 
-function openStore(args: CliArgs, cwd: string, dir: string, agent: string): SessionStore {
+function openStore(args: CliArgs, cwd: string, dir: string, agent: string, warnings: string[]): SessionStore {
   if (args.noSession) return SessionStore.create({ cwd });
   if (args.session) {
     const match = findSession(args.session, cwd, dir, agent);
@@ -96,7 +96,10 @@ function openStore(args: CliArgs, cwd: string, dir: string, agent: string): Sess
   }
   if (args.continue) {
     const recent = mostRecentSession(dir);
-    if (recent) return SessionStore.open(recent, { write: true });
+    for (const path of recent.skipped) {
+      warnings.push(`${path} is not a session file (its first line is not a session header); left as it is, ${recent.path ? `continuing ${recent.path}` : "starting a new session"}`);
+    }
+    if (recent.path) return SessionStore.open(recent.path, { write: true });
   }
   return SessionStore.create({ cwd, dir });
 }
@@ -125,7 +128,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   let decided = args.session ? undefined : await trustAndSettings(args, options.cwd, agent, options.interactive);
   const dirSettings = decided?.settings ?? SettingsStore.load({ agentDir: agent, cwd: options.cwd, includeProject: false });
   const dir = resolveSessionDir(options.cwd, { flag: args.sessionDir, setting: dirSettings.settings.sessionDir, env });
-  const store = openStore(args, options.cwd, dir, agent);
+  const store = openStore(args, options.cwd, dir, agent, warnings);
   // A session opened by name runs where it was started (upstream 0.73.1); --continue stays here.
   const cwd = args.session && store.cwd ? store.cwd : options.cwd;
   if (!existsSync(cwd)) {
@@ -239,6 +242,8 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     },
     expandInput: (text) => inputExpander(resources, (message) => writeStderr(`pig: warning: ${message}\n`))(text),
   });
+  // Damage found in the session file while opening it and building its context: named, not hidden.
+  warnings.push(...fileWarnings(store.diagnostics.map((d) => d.message)));
   const startup: StartupReportInput = {
     version: VERSION,
     ...(model ? { model: `${model.provider}/${model.id}` } : {}),
@@ -288,4 +293,10 @@ function scopedThinking(scoped: readonly { model: Model; thinking?: ThinkingLeve
   const out: Record<string, ThinkingLevel> = {};
   for (const s of scoped) if (s.thinking) out[`${s.model.provider}/${s.model.id}`] = s.thinking;
   return out;
+}
+
+/** At most a few lines about a damaged file, then how many more there are. */
+function fileWarnings(messages: readonly string[], shown = 5): string[] {
+  if (messages.length <= shown) return [...messages];
+  return [...messages.slice(0, shown), `… and ${messages.length - shown} more problems in the same file (pig sessions show lists them all)`];
 }

@@ -113,7 +113,10 @@ function withStore(arg: string, cwd: string, dir: string, use: (store: SessionSt
   const store = SessionStore.open(findSession(arg, cwd, dir));
   try {
     for (const diagnostic of store.diagnostics) writeStderr(`pig: warning: ${diagnostic.message}\n`);
+    const known = store.diagnostics.length;
     use(store);
+    // Lines that turned out unreadable only when they were read back.
+    for (const diagnostic of store.diagnostics.slice(known)) writeStderr(`pig: warning: ${diagnostic.message}\n`);
   } finally {
     store.close();
   }

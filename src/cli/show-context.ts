@@ -2,7 +2,7 @@
 import type { AgentMessage, MessageEntry } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Output } from "./output.ts";
-import { withReadFd } from "../session/lines.ts";
+import { readRange, withReadFd } from "../session/lines.ts";
 
 /**
  * Writes `{"messages":[…],"thinkingLevel":…,"model":…}`. Stored messages are copied from the
@@ -12,23 +12,56 @@ export function writeContextJson(out: Output, store: SessionStore): void {
   const plan = store.planContext();
   const copy = (fd: number | undefined): void => {
     out.write('{"messages":[');
-    plan.items.forEach((item, index) => {
-      if (index > 0) out.write(",");
+    let first = true;
+    const emit = (text: string | Uint8Array): void => {
+      if (!first) out.write(",");
+      first = false;
+      out.write(text);
+    };
+    for (const item of plan.items) {
       if (item.kind === "made") {
-        out.write(JSON.stringify(item.message));
-        return;
+        emit(JSON.stringify(item.message));
+        continue;
       }
       const source = item.record.source;
       if (fd !== undefined && source.kind === "file" && source.message) {
-        out.copyFrom(fd, source.message.offset, source.message.length);
+        // Copied as stored when it is valid JSON in valid UTF-8 (the loader only looked at its
+        // shape); otherwise as the parser reads it, or left out like any malformed line.
+        const bytes = readRange(fd, source.message.offset, source.message.length);
+        const checked = checkJson(bytes);
+        if (checked === VALID) emit(bytes);
+        else if (checked !== undefined) emit(JSON.stringify(checked));
+        else store.readEntry(item.record);
       } else {
-        out.write(JSON.stringify((store.materialise(item.record) as MessageEntry).message));
+        const entry = store.readEntry(item.record) as MessageEntry | undefined;
+        if (entry) emit(JSON.stringify(entry.message));
       }
-    });
+    }
     out.write(`],"thinkingLevel":${JSON.stringify(plan.thinkingLevel)},"model":${JSON.stringify(plan.model)}}\n`);
   };
   if (store.path) withReadFd(store.path, copy);
   else copy(undefined);
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+const VALID = Symbol("valid JSON in valid UTF-8");
+
+/** VALID for valid JSON in valid UTF-8; the parsed value when only the UTF-8 was bad; undefined when it is not JSON. */
+function checkJson(bytes: Uint8Array): typeof VALID | unknown {
+  let text: string;
+  let utf8 = true;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    utf8 = false;
+    text = new TextDecoder().decode(bytes);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return utf8 ? VALID : value;
+  } catch {
+    return undefined;
+  }
 }
 
 function textOf(content: unknown): string {

@@ -3,6 +3,7 @@ import type { AgentMessage, SessionEntry } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { TreeNode } from "../session/tree.ts";
 import type { Output } from "./output.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 
 const PREVIEW = 60;
 
@@ -25,6 +26,7 @@ export function describeEntry(entry: SessionEntry): string {
   const e = entry as Record<string, unknown>;
   switch (entry.type) {
     case "message": {
+      if (!isPlainObject(e.message)) return "message (without a message object)";
       const m = e.message as AgentMessage & Record<string, unknown>;
       const text =
         m.role === "bashExecution" ? `! ${m.command}` : m.role === "toolResult" ? `${m.toolName}: ${contentText(m.content)}` : contentText(m.content);
@@ -49,6 +51,15 @@ export function describeEntry(entry: SessionEntry): string {
       return `name → ${e.name ?? ""}`;
     default:
       return `${entry.type} (unknown entry type)`;
+  }
+}
+
+/** `describeEntry` for entries of any shape: a damaged one is said to be so, never thrown on. */
+export function describeSafely(entry: SessionEntry): string {
+  try {
+    return describeEntry(entry);
+  } catch {
+    return `${String(entry.type)} (damaged: its fields are not what the type needs)`;
   }
 }
 
@@ -89,7 +100,9 @@ export function writeTree(out: Output, store: SessionStore): void {
       : cuts.has(record)
         ? `  (parent cycle cut here; parent ${record.parentId})`
         : "";
-    out.line(`${marker} ${prefix}${record.id}  ${describeEntry(store.materialise(record))}${label}${damage}${here}`);
+    const entry = store.readEntry(record);
+    const what = entry ? describeSafely(entry) : `${record.type} (line ${record.line} is not valid JSON)`;
+    out.line(`${marker} ${prefix}${record.id}  ${what}${label}${damage}${here}`);
   };
   walk(store.tree.toNodes(), "");
 }

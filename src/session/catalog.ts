@@ -8,7 +8,8 @@
  */
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import type { SessionInfoEntry, UserMessage } from "./format.ts";
+import * as v from "valibot";
+import { SessionHeaderSchema, type SessionInfoEntry, type UserMessage } from "./format.ts";
 import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts";
 import { contentText } from "./convert.ts";
 import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
@@ -77,7 +78,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       const head = latin1(buf, start, start + Math.min(length, MESSAGE_PREFIX_BYTES));
       if (!header) {
         header = parseObject(decodeUtf8(buf, start, start + length));
-        if (!header || header.type !== "session" || typeof header.id !== "string") valid = false;
+        if (!isSessionHeader(header)) valid = false;
         return valid;
       }
       let type = TYPE_PREFIX.exec(head)?.[1];
@@ -198,7 +199,7 @@ export function readSessionHeader(path: string): { id: string; cwd: string } | u
         }
       }
       const header = parseObject(decodeUtf8(buf, 0, end >= 0 ? end : got));
-      if (header?.type !== "session" || typeof header.id !== "string") return undefined;
+      if (!isSessionHeader(header)) return undefined;
       return { id: header.id, cwd: typeof header.cwd === "string" ? header.cwd : "" };
     });
   } catch {
@@ -206,8 +207,9 @@ export function readSessionHeader(path: string): { id: string; cwd: string } | u
   }
 }
 
-function hasSessionHeader(path: string): boolean {
-  return readSessionHeader(path) !== undefined;
+/** The header check the loader makes: files that fail it are never listed or continued. */
+function isSessionHeader(value: Json | undefined): value is Json & { id: string } {
+  return value !== undefined && v.is(SessionHeaderSchema, value);
 }
 
 export interface IndexedSession {
@@ -243,15 +245,20 @@ export function sessionPrefixes(dir: string, agent: string, extra: readonly stri
   return uniquePrefixes([...sessionIndex(dir, agent).map((s) => s.id), ...extra]);
 }
 
-/** The most recently modified session file of `dir` (by mtime, as upstream's `--continue`). */
-export function mostRecentSession(dir: string): string | undefined {
-  let best: { path: string; mtime: number } | undefined;
-  for (const path of jsonlFiles(dir)) {
-    if (!hasSessionHeader(path)) continue;
-    const mtime = statSync(path).mtimeMs;
-    if (!best || mtime > best.mtime) best = { path, mtime };
+/**
+ * The most recently modified session file of `dir` (by mtime, as upstream's `--continue`), and
+ * the newer `.jsonl` files passed over because they are not session files (to warn about).
+ */
+export function mostRecentSession(dir: string): { path?: string; skipped: string[] } {
+  const files = jsonlFiles(dir)
+    .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  const skipped: string[] = [];
+  for (const file of files) {
+    if (readSessionHeader(file.path)) return { path: file.path, skipped };
+    skipped.push(file.path);
   }
-  return best?.path;
+  return { skipped };
 }
 
 export type SessionMatch =

@@ -48,24 +48,25 @@ export interface ContextPlan {
   readonly model: ModelRef | null;
 }
 
-export type Materialise = (record: EntryRecord) => SessionEntry;
+/** The parsed entry of a record; undefined for a line that turns out not to be valid JSON. */
+export type Materialise = (record: EntryRecord) => SessionEntry | undefined;
 
 /** Plans the context of `path` (root → leaf). */
 export function planContext(path: readonly EntryRecord[], materialise: Materialise): ContextPlan {
   let thinkingLevel = "off";
-  let modelSource = -1;
+  const modelSources: number[] = [];
   let compactionAt = -1;
   path.forEach((record, index) => {
     if (record.invalid) return;
     switch (record.type) {
       case "thinking_level_change":
-        thinkingLevel = (materialise(record) as ThinkingLevelChangeEntry).thinkingLevel;
+        thinkingLevel = (materialise(record) as ThinkingLevelChangeEntry | undefined)?.thinkingLevel ?? thinkingLevel;
         break;
       case "model_change":
-        modelSource = index;
+        modelSources.push(index);
         break;
       case "message":
-        if (record.role === "assistant") modelSource = index;
+        if (record.role === "assistant") modelSources.push(index);
         break;
       case "compaction":
         compactionAt = index;
@@ -79,16 +80,17 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
     if (record.type === "message") {
       items.push({ kind: "stored", record });
     } else if (record.type === "custom_message") {
-      items.push({ kind: "made", message: customMessageOf(materialise(record) as CustomMessageEntry) });
+      const entry = materialise(record) as CustomMessageEntry | undefined;
+      if (entry) items.push({ kind: "made", message: customMessageOf(entry) });
     } else if (record.type === "branch_summary") {
-      const entry = materialise(record) as BranchSummaryEntry;
-      if (entry.summary) items.push({ kind: "made", message: branchSummaryMessageOf(entry) });
+      const entry = materialise(record) as BranchSummaryEntry | undefined;
+      if (entry?.summary) items.push({ kind: "made", message: branchSummaryMessageOf(entry) });
     }
   };
 
   let freshFrom = 0;
-  if (compactionAt >= 0) {
-    const compaction = materialise(path[compactionAt]!) as CompactionEntry;
+  const compaction = compactionAt >= 0 ? (materialise(path[compactionAt]!) as CompactionEntry | undefined) : undefined;
+  if (compaction) {
     items.push({ kind: "made", message: compactionSummaryMessageOf(compaction) });
     const keptFrom = path.findIndex((record, index) => index < compactionAt && record.id === compaction.firstKeptEntryId);
     if (keptFrom >= 0) path.slice(keptFrom, compactionAt).forEach(emit);
@@ -98,7 +100,13 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
     path.forEach(emit);
   }
 
-  return { items, freshFrom, thinkingLevel, model: modelSource >= 0 ? modelOf(materialise(path[modelSource]!)) : null };
+  // The latest source that can be read names the model.
+  let model: ModelRef | null = null;
+  for (let i = modelSources.length - 1; i >= 0 && model === null; i--) {
+    const entry = materialise(path[modelSources[i]!]!);
+    if (entry) model = modelOf(entry);
+  }
+  return { items, freshFrom, thinkingLevel, model };
 }
 
 function modelOf(entry: SessionEntry): ModelRef | null {
@@ -113,8 +121,8 @@ function modelOf(entry: SessionEntry): ModelRef | null {
 /** Resolves a plan into messages. */
 export function resolvePlan(plan: ContextPlan, materialise: Materialise): SessionContext {
   return {
-    messages: plan.items.map((item) =>
-      item.kind === "made" ? item.message : (materialise(item.record) as MessageEntry).message,
+    messages: plan.items.flatMap((item) =>
+      item.kind === "made" ? [item.message] : ((materialise(item.record) as MessageEntry | undefined)?.message ?? []),
     ),
     thinkingLevel: plan.thinkingLevel,
     model: plan.model,

@@ -257,10 +257,20 @@ function loadLegacy(fd: number, path: string): LoadedFile {
   });
   const declared = headerVersion(values.find((x) => x !== undefined) as Record<string, unknown>);
   const changed = migrateLines(values);
-  const migrated = sources.map((source, index) =>
-    changed.has(index) ? ({ kind: "text", text: JSON.stringify(values[index]) } as const) : source,
-  );
+  const tooDeep: number[] = [];
+  const migrated = sources.map((source, index): LineSource => {
+    if (!changed.has(index)) return source;
+    try {
+      return { kind: "text", text: JSON.stringify(values[index]) };
+    } catch {
+      // Nested too deeply to write out again: the line is kept exactly as it was.
+      tooDeep.push(index);
+      values[index] = undefined;
+      return source;
+    }
+  });
   const collector = new RecordCollector(path);
+  for (const index of tooDeep) collector.report(index + 1, "malformed", "nested too deeply to migrate; kept as it is");
   for (const { index, message } of malformed) {
     const torn = index === sources.length - 1 && !terminated[index];
     collector.report(index + 1, torn ? "torn" : "malformed", torn ? "last line is incomplete; kept" : `not valid JSON (${message}); kept as it is`);

@@ -154,9 +154,33 @@ export class SessionStore {
     }
   };
 
+  /**
+   * The parsed entry, or undefined when its line, read back, is not valid JSON after all (the
+   * loader takes well-formed message lines on their shape, without parsing them). Such a line is
+   * then reported in `diagnostics`, kept in the file, and marked invalid: it takes no further
+   * part in the context, as a malformed line found while loading.
+   */
+  readEntry = (record: EntryRecord): SessionEntry | undefined => {
+    try {
+      return this.materialise(record);
+    } catch (error) {
+      const current = this.tree.get(record.id);
+      if (current && !current.invalid && current.line === record.line) {
+        this.tree.replace(current, { ...current, invalid: true });
+        const why = (error as Error).message.replace(/^.*cannot be read back \((.*)\)$/s, "$1");
+        this.diagnostics.push({
+          line: record.line,
+          kind: "malformed",
+          message: `${this.path}:${record.line}: not valid JSON (${why}); kept as it is, left out of the context`,
+        });
+      }
+      return undefined;
+    }
+  };
+
   getEntry(id: string): SessionEntry | undefined {
     const record = this.tree.get(id);
-    return record ? this.materialise(record) : undefined;
+    return record ? this.readEntry(record) : undefined;
   }
 
   /** The line an entry is stored as: for loaded entries, exactly the bytes of the file. */
@@ -175,17 +199,19 @@ export class SessionStore {
     return this.tree.pathTo(id);
   }
 
+  /** The entries from the root to `id`; lines that turn out unreadable are left out (and reported). */
   getBranch(id: string | null = this.leaf): SessionEntry[] {
-    return this.branchRecords(id).map(this.materialise);
+    return this.branchRecords(id).flatMap((record) => this.readEntry(record) ?? []);
   }
 
   planContext(leafId: string | null = this.leaf): ContextPlan {
     if (leafId === null) return { items: [], freshFrom: 0, thinkingLevel: "off", model: null };
-    return planContext(this.branchRecords(leafId), this.materialise);
+    return planContext(this.branchRecords(leafId), this.readEntry);
   }
 
+  /** The context of the branch. A line found unreadable drops out of it and of every later plan alike. */
   buildContext(leafId: string | null = this.leaf): SessionContext {
-    return resolvePlan(this.planContext(leafId), this.materialise);
+    return resolvePlan(this.planContext(leafId), this.readEntry);
   }
 
   // ── tree moves ───────────────────────────────────────────────────────────

@@ -60,8 +60,13 @@ describe("summaries", () => {
     expect(listSessions(dir).map((s) => s.firstMessage)).toEqual(["recent", "old"]);
     utimesSync(old, new Date(), new Date(Date.now() + 60_000));
     utimesSync(recent, new Date(), new Date(Date.now() - 60_000));
-    expect(mostRecentSession(dir)).toBe(old);
-    expect(mostRecentSession(tempDir())).toBeUndefined();
+    expect(mostRecentSession(dir)).toEqual({ path: old, skipped: [] });
+    expect(mostRecentSession(tempDir())).toEqual({ skipped: [] });
+    // A newer file that is not a session is passed over, and named.
+    const broken = join(dir, "broken.jsonl");
+    writeFileSync(broken, '{"type":"session","id":"no-timestamp"}\n');
+    utimesSync(broken, new Date(), new Date(Date.now() + 120_000));
+    expect(mostRecentSession(dir)).toEqual({ path: old, skipped: [broken] });
   });
 });
 

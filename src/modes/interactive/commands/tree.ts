@@ -2,7 +2,7 @@
  * Moving within the session tree: `/tree` (go to any entry, optionally summarising the branch
  * left behind), `/fork` (a new session from before a user message) and `/label`.
  */
-import { describeEntry } from "../../../cli/show-tree.ts";
+import { describeSafely } from "../../../cli/show-tree.ts";
 import type { EntryRecord } from "../../../session/records.ts";
 import type { SessionStore } from "../../../session/store.ts";
 import type { TreeNode } from "../../../session/tree.ts";
@@ -45,7 +45,7 @@ export function treeRows(store: SessionStore): TreeRow[] {
       rows.push({
         id: record.id,
         depth,
-        text: describeEntry(store.materialise(record)),
+        text: ((entry) => (entry ? describeSafely(entry) : `${record.type} (unreadable line ${record.line})`))(store.readEntry(record)),
         ...(node.label ? { label: node.label } : {}),
         onActivePath: active.has(record.id),
       });
