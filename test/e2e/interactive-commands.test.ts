@@ -6,25 +6,26 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script, ScriptResponse } from "../helpers/fake-llm/server.ts";
 import { interactivePig, sessionEntries } from "../helpers/interactive-pig.ts";
-import { createWorld } from "../helpers/pig-env.ts";
+import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 
 const { start, open, track } = interactivePig();
 
 describeNeeding("tmux", tmuxAvailable(), "interactive commands", () => {
-  async function ask(tmux: TmuxSession, text: string, wait: string | RegExp, timeout = 10_000) {
+  async function ask(tmux: TmuxSession, text: string, wait: string | RegExp) {
     tmux.type(text);
     tmux.sendKeys("Enter");
-    return tmux.waitFor(wait, timeout);
+    return tmux.waitFor(wait);
   }
 
   test("/name, /session and /export", async () => {
     const { tmux, world } = await start(undefined);
     await ask(tmux, "hello there", /↑\d/);
     await ask(tmux, "/name Morning work", "Session name: Morning work");
-    await ask(tmux, "/session", "Morning work");
-    await ask(tmux, "/export out.html", "out.html");
+    // What each command prints, not the command line as typed.
+    await ask(tmux, "/session", /Name:\s+Morning work/);
+    await ask(tmux, "/export out.html", `Exported to ${join(world.cwd, "out.html")}`);
     const html = readFileSync(join(world.cwd, "out.html"), "utf8");
     expect(html).toContain("<html");
     expect(html).toContain("hello there");
@@ -35,12 +36,12 @@ describeNeeding("tmux", tmuxAvailable(), "interactive commands", () => {
     const { tmux, world } = await start(undefined);
     tmux.type("/model");
     tmux.sendKeys("Enter");
+    // Keys sent before the picker listens would be lost: wait for it to show.
     await tmux.waitFor("fake-reasoner");
     tmux.type("reasoner");
-    await Bun.sleep(200);
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/Thinking level|fake\/fake-reasoner/);
-    await ask(tmux, "which model?", /↑\d/);
+    await tmux.waitFor("Model: fake/fake-reasoner");
+    await ask(tmux, "which model?", /which model\?[\s\S]*↑\d/);
     expect((world.llm.requests.at(-1)!.body as { model: string }).model).toBe("fake-reasoner");
     const entries = sessionEntries(world);
     const change = entries.findLast((e) => e.type === "model_change");
@@ -52,17 +53,24 @@ describeNeeding("tmux", tmuxAvailable(), "interactive commands", () => {
   test("/fork puts the message back in the editor and continues in a new file", async () => {
     const { tmux, world } = await start(undefined);
     await ask(tmux, "first question", /↑\d/);
-    await ask(tmux, "second question", /↑[\d.k]+.*\n[\s\S]*↑/);
+    await ask(tmux, "second question", /second question[\s\S]*↑\d/);
     tmux.type("/fork");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("second question");
+    await tmux.waitFor("Fork from which message?");
+    // The last message is chosen to begin with.
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/› second question\s*$/m);
+    const forked = await tmux.waitFor("Forked into a new session.");
+    expect(forked).toMatch(/› second question\s*$/m);
     tmux.sendKeys("C-u");
-    await ask(tmux, "a different second", /↑\d/);
+    await ask(tmux, "a different second", /a different second[\s\S]*↑\d/);
     const root = join(world.agentDir, "sessions");
     const [dir] = readdirSync(root);
-    expect(readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"))).toHaveLength(2);
+    const files = readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"));
+    expect(files).toHaveLength(2);
+    const texts = files.map((f) => readFileSync(join(root, dir!, f), "utf8"));
+    // The fork holds the first question and the new second one; the original keeps its own.
+    expect(texts.filter((t) => t.includes("a different second"))).toHaveLength(1);
+    expect(texts.find((t) => t.includes("a different second"))).not.toContain('"text":"second question"');
   });
 
   test("/compact summarises and the conversation goes on", async () => {
@@ -72,9 +80,10 @@ describeNeeding("tmux", tmuxAvailable(), "interactive commands", () => {
       { settings: { compaction: { keepRecentTokens: 50 } } },
     );
     await ask(tmux, `first ${words}`, /↑\d/);
-    await ask(tmux, `second ${words}`, "two");
-    await ask(tmux, "/compact", "Compacted", 10_000);
-    await ask(tmux, "after compaction", "three");
+    // The answer, then the status line under it: the run is over.
+    await ask(tmux, `second ${words}`, /^two\n↑\d/m);
+    await ask(tmux, "/compact", "Compacted");
+    await ask(tmux, "after compaction", /^three\n↑\d/m);
     expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised.");
     const compactions = sessionEntries(world).filter((e) => e.type === "compaction");
     expect(compactions).toHaveLength(1);
@@ -91,7 +100,8 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
         responses: [
           { when: "context summarization assistant", text: "## Goal\nSummarised mid-run." },
           { text: "one" },
-          { toolCalls: [{ name: "bash", arguments: { command: "sleep 3" } }] },
+          // The tool runs until it is stopped.
+          { toolCalls: [{ name: "bash", arguments: { command: "while true; do sleep 0.05; done" } }] },
           { text: "after" },
         ],
       } as unknown as Script,
@@ -110,6 +120,11 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
     expect(entries.filter((e) => e.type === "compaction")).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toContain('"text":"/compact"');
     expect(world.llm.requests.some((r) => JSON.stringify(r.body).includes("/compact"))).toBe(false);
+    // The turn was stopped: the tool's result says so, and the model was not asked again.
+    const result = entries.find((e) => e.type === "message" && (e.message as { role: string }).role === "toolResult");
+    expect(result).toMatchObject({ message: { isError: true } });
+    const answers = world.llm.requests.filter((r) => !JSON.stringify(r.body).includes("context summarization assistant"));
+    expect(answers).toHaveLength(2);
   });
 
   /** pig with two long turns behind it (enough to compact), and a summariser answering `summary`. */
@@ -121,25 +136,34 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
     for (const [i, reply] of ["one", "two"].entries()) {
       started.tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
       started.tmux.sendKeys("Enter");
-      await started.tmux.waitFor(reply);
-      await started.tmux.waitFor(/↑\d/);
+      // The answer, then the status line under it: the run is over.
+      await started.tmux.waitFor(new RegExp(`^${reply}\\n↑\\d`, "m"));
     }
     return started;
   }
 
-  /** `/compact`, then `text` typed while it works: it is held until the command ends. */
-  async function typeDuringCompact(tmux: TmuxSession, text: string, afterMs: number) {
+  const isSummary = (r: { body: unknown }) => JSON.stringify(r.body).includes("context summarization assistant");
+
+  /** `/compact`, then `text` typed while its summary is held at the server: it is queued until the command ends. */
+  async function typeDuringCompact(tmux: TmuxSession, world: PigWorld, text: string) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    world.llm.setBeforeAnswer((request) => (isSummary(request) ? held : undefined));
     tmux.type("/compact");
     tmux.sendKeys("Enter");
-    await Bun.sleep(afterMs);
+    while (!world.llm.requests.some(isSummary)) await Bun.sleep(10);
     tmux.type(text);
     tmux.sendKeys("Enter");
     await tmux.waitFor("queued until the current command ends");
+    world.llm.setBeforeAnswer(undefined);
+    release();
   }
 
   test("text sent while /compact works waits for it, then goes out on the compacted context", async () => {
-    const { tmux, world } = await compactableSession({ text: "## Goal\nSummarised slowly.", chunkSize: 4, chunkDelayMs: 80 }, "answer after compaction");
-    await typeDuringCompact(tmux, "typed during compaction", 300);
+    const { tmux, world } = await compactableSession({ text: "## Goal\nSummarised slowly." }, "answer after compaction");
+    await typeDuringCompact(tmux, world, "typed during compaction");
     await tmux.waitFor("answer after compaction");
     const entries = sessionEntries(world);
     const compaction = entries.findIndex((e) => e.type === "compaction");
@@ -150,8 +174,8 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
   });
 
   test("text sent while /compact works still goes out when the compaction fails", async () => {
-    const { tmux, world } = await compactableSession({ error: { status: 400, message: "summary refused" }, delayMs: 800 }, "answer to the held text");
-    await typeDuringCompact(tmux, "typed during a failing compaction", 200);
+    const { tmux, world } = await compactableSession({ error: { status: 400, message: "summary refused" } }, "answer to the held text");
+    await typeDuringCompact(tmux, world, "typed during a failing compaction");
     await tmux.waitFor("answer to the held text");
     expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("typed during a failing compaction");
   });
@@ -190,11 +214,11 @@ describeNeeding("tmux", tmuxAvailable(), "interactive completion", () => {
     on.tmux.sendKeys("Tab");
     await on.tmux.waitFor("/skill:lint");
     const off = await start(undefined, { agentFiles: skill, settings: { enableSkillCommands: false } });
-    off.tmux.type("/skil");
+    // Several commands start with "/s": Tab lists them, which shows the answer came for this text.
+    off.tmux.type("/s");
     off.tmux.sendKeys("Tab");
-    // Keys arrive in order: had Tab completed the command, this text would follow it.
-    off.tmux.type("X");
-    const screen = await off.tmux.waitFor(/› \/skilX\s*$/m);
+    const screen = await off.tmux.waitFor("/settings");
+    expect(screen).toContain("/session");
     expect(screen).not.toContain("/skill:lint");
   });
 });
@@ -209,8 +233,9 @@ describeNeeding("tmux", tmuxAvailable(), "first run", () => {
     rmSync(join(world.agentDir, "settings.json"));
     const tmux = open(world);
     await tmux.waitFor("Provider");
+    // Up from the first option wraps to the last one.
     tmux.sendKeys("Up");
-    await Bun.sleep(150);
+    await tmux.waitFor(/● Another OpenAI-compatible server/);
     tmux.sendKeys("Enter");
     await tmux.waitFor("Server URL");
     tmux.type(`${world.llm.url}/v1`);

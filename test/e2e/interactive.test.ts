@@ -64,8 +64,9 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
   });
 
   test("while a tool runs, Enter steers the next turn and Alt+Enter follows up after the answer", async () => {
+    // The tool runs until the test has queued both messages.
     const { tmux, world } = await start([
-      { toolCalls: [{ name: "bash", arguments: { command: "sleep 1.5; echo slept" } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: "while [ ! -e go ]; do sleep 0.05; done; echo slept" } }] },
       { text: "answer to the steer" },
       { text: "answer to the follow-up" },
     ]);
@@ -77,6 +78,7 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     tmux.type("follow later");
     tmux.sendKeys("M-Enter");
     await tmux.waitFor("2 queued");
+    writeFileSync(join(world.cwd, "go"), "");
     await tmux.waitFor("answer to the follow-up");
     await tmux.waitFor(/↑\d/);
     const texts = sessionMessages(world).map((m) => {
@@ -171,8 +173,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
 
   test("Ctrl+C twice quits", async () => {
     const { tmux } = await start(undefined);
-    tmux.sendKeys("C-c");
-    tmux.sendKeys("C-c");
+    // One send: the two presses must come within the double-press window.
+    tmux.sendKeys("C-c", "C-c");
     await tmux.waitForExit();
   });
 
@@ -185,7 +187,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     tmux.sendKeys("Enter");
     tmux.type("line two");
     tmux.sendKeys("C-s");
-    await tmux.waitFor("got both lines");
+    // The answer, then its status line: the messages are in the file by then.
+    await tmux.waitFor(/got both lines[\s\S]*↑\d/);
     expect(sessionMessages(world)[0]).toMatchObject({ role: "user", content: [{ type: "text", text: "line one\nline two" }] });
     tmux.type("/hotkeys");
     tmux.sendKeys("C-s");
@@ -215,7 +218,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     await tmux.waitFor(/Stopped.*pig/);
     tmux.type("fg");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/fg\n.*pig/);
+    // pig has taken the terminal back once it has drawn its prompt again.
+    await tmux.waitFor(/fg\n[^\n]*pig[\s\S]*\n›/);
     tmux.type("hello");
     tmux.sendKeys("Enter");
     await tmux.waitFor("back again");

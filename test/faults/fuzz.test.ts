@@ -126,4 +126,5 @@ test(`${CASES} seeded mutations of the fixtures: show, list and -c never crash o
   const note = `${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ")}; show refused ${refusedShow} files`;
   reportFigure({ fault: "fuzzed session files", cases: CASES, failures: failures.length, note });
   expect(failures).toEqual([]);
-});
+  // About 5,000 runs of the binary: minutes on a loaded machine.
+}, 600_000);

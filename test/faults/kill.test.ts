@@ -172,7 +172,8 @@ describe("kill -9", () => {
     );
     expect(failures).toEqual([]);
     expect(kills).toBeGreaterThanOrEqual(50);
-  });
+    // Seventy runs of the binary, each continued afterwards: minutes on a loaded machine.
+  }, 300_000);
 
   test("during a compaction: no half summary, the file reopens and continues", async () => {
     const w = await createWorld({ llm: { script: [] }, settings: { compaction: { keepRecentTokens: 10 } } });

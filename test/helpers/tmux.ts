@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const TMUX = "/usr/bin/tmux";
+/** tmux from PATH (Debian puts it in /usr/bin). */
+export const TMUX = Bun.which("tmux") ?? "/usr/bin/tmux";
 
 /** How long a wait for a screen may take before the test fails. */
 export const WAIT_MS = 20_000;
