@@ -125,7 +125,7 @@ export function findUnknownKeys(schema: v.GenericSchema, value: unknown, path: K
   if (node.type === "record" && node.value && isPlainObject(value)) {
     return Object.entries(value).flatMap(([key, child]) => findUnknownKeys(node.value!, child, [...path, key]));
   }
-  if (node.type === "union" && node.options) {
+  if ((node.type === "union" || node.type === "variant") && node.options) {
     const option = node.options.filter(isSchema).find((o) => v.is(o, value));
     return option ? findUnknownKeys(option, value, path) : [];
   }
