@@ -134,7 +134,10 @@ interface ScopeState {
   problem?: SettingsProblem;
   /** Paths set since the last successful write, as JSON to dedupe them. */
   pending: Set<string>;
-  refusalReported: boolean;
+  /** Keys not saved because the file was unusable at load, and not yet reported. */
+  refused: Set<string>;
+  /** Keys already reported as not saved, so each is said once per run. */
+  reported: Set<string>;
 }
 
 export interface SettingsStoreOptions {
@@ -155,7 +158,7 @@ export class SettingsStore {
   private readonly log: SettingsDiagnostic[] = [];
 
   private constructor(private readonly options: SettingsStoreOptions) {
-    const blank = (file: string): ScopeState => ({ file, settings: {}, pending: new Set(), refusalReported: false });
+    const blank = (file: string): ScopeState => ({ file, settings: {}, pending: new Set(), refused: new Set(), reported: new Set() });
     this.scopes = { global: blank(globalSettingsPath(options.agentDir)), project: blank(projectSettingsPath(options.cwd)) };
     this.reload();
   }
@@ -169,7 +172,8 @@ export class SettingsStore {
     for (const name of ["global", "project"] as const) {
       const scope = this.scopes[name];
       scope.pending.clear();
-      scope.refusalReported = false;
+      scope.refused.clear();
+      scope.reported.clear();
       scope.problem = undefined;
       scope.settings = {};
       if (name === "project" && !this.options.includeProject) continue;
@@ -208,12 +212,28 @@ export class SettingsStore {
   }
 
   get diagnostics(): readonly SettingsDiagnostic[] {
+    this.reportRefusals();
     return this.log;
   }
 
   /** Returns and forgets the diagnostics collected so far. */
   drainDiagnostics(): SettingsDiagnostic[] {
+    this.reportRefusals();
     return this.log.splice(0);
+  }
+
+  /** One message per scope for the keys it could not save since the last report (a model switch sets two). */
+  private reportRefusals(): void {
+    for (const scope of Object.values(this.scopes)) {
+      if (scope.refused.size === 0) continue;
+      const keys = [...scope.refused].join(", ");
+      for (const key of scope.refused) scope.reported.add(key);
+      scope.refused.clear();
+      this.log.push({
+        path: scope.file,
+        message: `${scope.file}: not saving ${keys}: pig could not use this file when it started, and it does not overwrite a file it could not use. Changes apply to this run only; fix the file and restart pig to save them.`,
+      });
+    }
   }
 
   /** Runtime changes go to the global file, as upstream's setters do. */
@@ -272,13 +292,7 @@ export class SettingsStore {
     const paths = [...scope.pending].map((p) => JSON.parse(p) as string[]);
     const keys = paths.map((p) => p.join(".")).join(", ");
     if (scope.problem !== undefined) {
-      if (!scope.refusalReported) {
-        scope.refusalReported = true;
-        this.log.push({
-          path: scope.file,
-          message: `${scope.file}: not saving ${keys}: pig could not use this file when it started, and it does not overwrite a file it could not use. Changes apply to this run only; fix the file and restart pig to save them.`,
-        });
-      }
+      for (const key of paths.map((p) => p.join("."))) if (!scope.reported.has(key)) scope.refused.add(key);
       return false;
     }
     try {
