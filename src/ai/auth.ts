@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync 
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { closestName } from "../util/closest.ts";
-import { describeIssues, describeUnknownKey, findUnknownKeys } from "../util/config-issues.ts";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { withFileLock } from "../util/file-lock.ts";
 import { parseJsonc, placeOf } from "../util/jsonc.ts";
@@ -61,7 +61,8 @@ export function loadAuthFile(path: string, knownProviders?: ReadonlySet<string>)
   if (!isPlainObject(raw)) {
     return whole(`expected a JSON object of providers ({"openai": {"type": "api_key", "key": "…"}}), not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
   }
-  const warnings = findUnknownKeys(AuthFileSchema, raw).map((key) => `${path}: ${describeUnknownKey(key, read.text)}; pig ignores it`);
+  const checked = checkConfig(AuthFileSchema, raw, read.text);
+  const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
   // Entries of providers pig does not know are other programs' (upstream's subscription logins):
   // only one that looks like a slip of the keyboard for a known provider is worth a word.
   for (const provider of knownProviders ? Object.keys(raw) : []) {
@@ -70,17 +71,16 @@ export function loadAuthFile(path: string, knownProviders?: ReadonlySet<string>)
     const place = placeOf(read.text, [provider], "key");
     if (guess) warnings.push(`${path}: "${provider}"${place ? ` (${place})` : ""} is not a provider pig knows (did you mean "${guess}"?); its key is not used`);
   }
-  const result = v.safeParse(AuthFileSchema, raw);
-  if (result.success) return { auth: result.output, problems: [], warnings };
-  const broken = new Set(result.issues.map((issue) => String(issue.path?.[0]?.key)));
+  if (checked.success) return { auth: checked.output, problems: [], warnings };
+  const broken = new Set(checked.issues.map((issue) => String(issue.path[0])));
   const auth: AuthFile = {};
   for (const [provider, entry] of Object.entries(raw)) {
     const one = v.safeParse(AuthEntrySchema, entry);
     if (one.success && !broken.has(provider)) auth[provider] = one.output;
   }
   const problems = [...broken].map((provider) => {
-    const issues = result.issues.filter((issue) => String(issue.path?.[0]?.key) === provider);
-    return { what: `${path}: ${describeIssues(issues, read.text)}`, unused: `the "${provider}" entry is not used for this run` };
+    const issues = checked.issues.filter((issue) => String(issue.path[0]) === provider);
+    return { what: `${path}: ${joinIssues(issues)}`, unused: `the "${provider}" entry is not used for this run` };
   });
   return { auth, problems, warnings };
 }

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
-import { describeIssues, describeUnknownKey, findUnknownKeys } from "../util/config-issues.ts";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
@@ -91,10 +91,10 @@ export function loadModelsFile(path: string): ModelsFileRead {
     return fail(`not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(raw)) return fail(`expected a JSON object ({"providers": {…}}) at the top level, not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
-  const warnings = findUnknownKeys(ModelsFileSchema, raw).map((key) => `${path}: ${describeUnknownKey(key, read.text)}; pig ignores it`);
-  const result = v.safeParse(ModelsFileSchema, raw);
-  if (!result.success) return fail(describeIssues(result.issues, read.text), warnings);
-  return { file: result.output, warnings };
+  const checked = checkConfig(ModelsFileSchema, raw, read.text);
+  const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
+  if (!checked.success) return fail(joinIssues(checked.issues), warnings);
+  return { file: checked.output, warnings };
 }
 
 /** Reads and checks `path`; undefined when there is no file. Throws `ModelsFileError`. */

@@ -10,7 +10,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
-import { describeIssues, describeUnknownKey, findUnknownKeys } from "../util/config-issues.ts";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
@@ -205,11 +205,10 @@ export function readSettingsScope(path: string): SettingsFileResult {
   if (!isPlainObject(raw)) {
     return unusable("syntax", `expected a JSON object ({ … }) at the top level, not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
   }
-  const migrated = migrateSettings(raw);
-  const unknown = findUnknownKeys(SettingsSchema, migrated).map((key) => ({ path, message: `${path}: ${describeUnknownKey(key, text)}; ${KEPT}` }));
-  const result = v.safeParse(SettingsSchema, migrated);
-  if (!result.success) return unusable("type", describeIssues(result.issues, text), unknown);
-  return { settings: result.output, diagnostics: unknown };
+  const checked = checkConfig(SettingsSchema, migrateSettings(raw), text);
+  const unknown = checked.unknownKeys.map((words) => ({ path, message: `${path}: ${words}; ${KEPT}` }));
+  if (!checked.success) return unusable("type", joinIssues(checked.issues), unknown);
+  return { settings: checked.output, diagnostics: unknown };
 }
 
 /** Reads one settings file: `{}` when absent; undefined (with a diagnostic) when unusable. */

@@ -14,7 +14,7 @@ import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import * as v from "valibot";
-import { describeIssues, describeUnknownKey, findUnknownKeys } from "../util/config-issues.ts";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { isTerminal } from "../util/libc.ts";
 import { parseJsonc } from "../util/jsonc.ts";
@@ -165,13 +165,13 @@ function parseTrust(path: string): TrustFile {
   else {
     try {
       const raw = parseJsonc(read.text);
-      const warnings = findUnknownKeys(TrustFileSchema, raw).map((key) => `${path}: ${describeUnknownKey(key, read.text)}; pig ignores it and keeps it`);
-      const result = v.safeParse(TrustFileSchema, raw);
-      if (result.success) {
-        const { version: _version, projects, ...others } = result.output;
+      const checked = checkConfig(TrustFileSchema, raw, read.text);
+      const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it and keeps it`);
+      if (checked.success) {
+        const { version: _version, projects, ...others } = checked.output;
         return { projects, others, diagnostics: warnings, broken: false };
       }
-      problem = describeIssues(result.issues, read.text, 3);
+      problem = joinIssues(checked.issues, 3);
     } catch (error) {
       problem = `not valid JSON: ${(error as Error).message}`;
     }

@@ -3,11 +3,12 @@
  * type (`"retry.enabled" (line 3, column 14) must be true or false, not "yes"`) and a key the
  * schema does not have (`unknown key "defaultModle" at line 2, column 3 (did you mean
  * "defaultModel"?)`). Both work from the valibot schema the file is checked with, so the
- * words cannot drift from what is accepted.
+ * words cannot drift from what is accepted. `checkConfig` does both at once, and also refuses a
+ * list where the schema wants an object (valibot's object schemas accept arrays).
  */
 import * as v from "valibot";
 import { closestName } from "./closest.ts";
-import { placeOf } from "./jsonc.ts";
+import { locate, placeOf } from "./jsonc.ts";
 import { isPlainObject } from "./plain-object.ts";
 
 type Key = string | number;
@@ -68,13 +69,6 @@ export function describeIssue(issue: v.BaseIssue<unknown>, text: string): string
   return `${name}${at} must be ${expectedWords(issue.expected)}, not ${receivedWords(issue.received)}${hint}`;
 }
 
-/** The first few issues, joined with "; ". */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[], text: string, max = 5): string {
-  const shown = issues.slice(0, max).map((issue) => describeIssue(issue, text));
-  const more = issues.length > max ? ` (and ${issues.length - max} more)` : "";
-  return `${shown.join("; ")}${more}`;
-}
-
 // ---- Unknown keys -----------------------------------------------------------------------------
 
 export interface UnknownKey {
@@ -100,36 +94,48 @@ function isSchema(value: unknown): value is v.GenericSchema {
   return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "schema";
 }
 
+interface Found {
+  unknown: UnknownKey[];
+  /** Places holding a list where the schema wants an object or a record. */
+  lists: Key[][];
+}
+
+function walk(schema: v.GenericSchema, value: unknown, path: Key[], found: Found): void {
+  const node = schema as unknown as SchemaNode;
+  if (WRAPPERS.has(node.type)) {
+    if (node.wrapped && value != null) walk(node.wrapped, value, path, found);
+    return;
+  }
+  if ((OBJECTS.has(node.type) || node.type === "record") && Array.isArray(value)) {
+    found.lists.push(path);
+    return;
+  }
+  if (OBJECTS.has(node.type) && isPlainObject(value)) {
+    const entries = node.entries ?? {};
+    for (const [key, child] of Object.entries(value)) {
+      const entry = Object.hasOwn(entries, key) ? entries[key] : undefined;
+      if (entry) walk(entry, child, [...path, key], found);
+      else if (node.type !== "object_with_rest") found.unknown.push({ path: [...path, key], known: Object.keys(entries) });
+    }
+  } else if (node.type === "array" && node.item && Array.isArray(value)) {
+    value.forEach((item: unknown, index) => walk(node.item!, item, [...path, index], found));
+  } else if (node.type === "record" && node.value && isPlainObject(value)) {
+    for (const [key, child] of Object.entries(value)) walk(node.value, child, [...path, key], found);
+  } else if ((node.type === "union" || node.type === "variant") && node.options) {
+    const option = node.options.filter(isSchema).find((o) => v.is(o, value));
+    if (option) walk(option, value, path, found);
+  }
+}
+
 /**
  * Keys of `value` that its schema does not name, at any depth. An `objectWithRest` schema marks
  * an object open to any key (credentials of other programs, free-form maps), so its extra keys
  * are not reported; a union is followed into the option the value matches.
  */
-export function findUnknownKeys(schema: v.GenericSchema, value: unknown, path: Key[] = []): UnknownKey[] {
-  const node = schema as unknown as SchemaNode;
-  if (WRAPPERS.has(node.type)) return node.wrapped && value != null ? findUnknownKeys(node.wrapped, value, path) : [];
-  if (OBJECTS.has(node.type)) {
-    if (!isPlainObject(value)) return [];
-    const entries = node.entries ?? {};
-    const out: UnknownKey[] = [];
-    for (const [key, child] of Object.entries(value)) {
-      const entry = Object.hasOwn(entries, key) ? entries[key] : undefined;
-      if (entry) out.push(...findUnknownKeys(entry, child, [...path, key]));
-      else if (node.type !== "object_with_rest") out.push({ path: [...path, key], known: Object.keys(entries) });
-    }
-    return out;
-  }
-  if (node.type === "array" && node.item && Array.isArray(value)) {
-    return value.flatMap((item: unknown, index) => findUnknownKeys(node.item!, item, [...path, index]));
-  }
-  if (node.type === "record" && node.value && isPlainObject(value)) {
-    return Object.entries(value).flatMap(([key, child]) => findUnknownKeys(node.value!, child, [...path, key]));
-  }
-  if ((node.type === "union" || node.type === "variant") && node.options) {
-    const option = node.options.filter(isSchema).find((o) => v.is(o, value));
-    return option ? findUnknownKeys(option, value, path) : [];
-  }
-  return [];
+export function findUnknownKeys(schema: v.GenericSchema, value: unknown): UnknownKey[] {
+  const found: Found = { unknown: [], lists: [] };
+  walk(schema, value, [], found);
+  return found.unknown;
 }
 
 /** `unknown key "retry.enabeld" at line 3, column 5 (did you mean "retry.enabled"?)` */
@@ -139,4 +145,49 @@ export function describeUnknownKey(unknown: UnknownKey, text: string): string {
   const place = placeOf(text, unknown.path, "key");
   const suggestion = guess ? ` (did you mean "${dotted([...unknown.path.slice(0, -1), guess])}"?)` : "";
   return `unknown key "${dotted(unknown.path)}"${place ? ` at ${place}` : ""}${suggestion}`;
+}
+
+// ---- Both at once -----------------------------------------------------------------------------
+
+export interface ConfigIssue {
+  /** Where the mistake is, as keys from the top. */
+  path: Key[];
+  /** The mistake in words, naming the key and its line and column. */
+  words: string;
+}
+
+export type ConfigCheck<T> =
+  | { success: true; output: T; issues: []; unknownKeys: string[] }
+  | { success: false; issues: ConfigIssue[]; unknownKeys: string[] };
+
+/**
+ * Checks a parsed file against its schema: the mistakes (in the order they appear in the file)
+ * and, separately, the unknown keys, both in words that place them in `text`.
+ */
+export function checkConfig<S extends v.GenericSchema>(schema: S, value: unknown, text: string): ConfigCheck<v.InferOutput<S>> {
+  const found: Found = { unknown: [], lists: [] };
+  walk(schema, value, [], found);
+  const unknownKeys = found.unknown.map((key) => describeUnknownKey(key, text));
+  const result = v.safeParse(schema, value);
+  const issues: (ConfigIssue & { offset: number })[] = found.lists.map((path) => {
+    const name = path.length > 0 ? `"${dotted(path)}"` : "the top level";
+    const place = path.length > 0 ? placeOf(text, path) : undefined;
+    return { path, words: `${name}${place ? ` (${place})` : ""} must be an object, not a list`, offset: locate(text, path)?.offset ?? 0 };
+  });
+  for (const issue of result.issues ?? []) {
+    const path = keysOf(issue);
+    // A list already reported where an object belongs explains whatever valibot found inside it.
+    if (found.lists.some((list) => list.every((key, i) => path[i] === key))) continue;
+    issues.push({ path, words: describeIssue(issue, text), offset: locate(text, path)?.offset ?? 0 });
+  }
+  if (result.success && issues.length === 0) return { success: true, output: result.output, issues: [], unknownKeys };
+  issues.sort((a, b) => a.offset - b.offset);
+  return { success: false, issues: issues.map(({ path, words }) => ({ path, words })), unknownKeys };
+}
+
+/** The first few issues, joined with "; ". */
+export function joinIssues(issues: readonly ConfigIssue[], max = 5): string {
+  const shown = issues.slice(0, max).map((issue) => issue.words);
+  const more = issues.length > max ? ` (and ${issues.length - max} more)` : "";
+  return `${shown.join("; ")}${more}`;
 }

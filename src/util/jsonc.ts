@@ -67,11 +67,17 @@ export function parseJsonc(text: string, options: JsoncOptions = {}): unknown {
   return value;
 }
 
+export interface Place {
+  line: number;
+  column: number;
+  offset: number;
+}
+
 /**
- * Where the value at `path` is written ("line 3, column 14"), or where its key is when `at` is
- * "key"; undefined when the text has no such place. A missing key is placed at its parent.
+ * Where the value at `path` is written, or where its key is when `at` is "key"; undefined when
+ * the text has no such place. A missing key is placed at its parent.
  */
-export function placeOf(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): string | undefined {
+export function locate(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): Place | undefined {
   const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
   if (!tree) return undefined;
   let keys = [...path];
@@ -83,6 +89,12 @@ export function placeOf(text: string, path: readonly (string | number)[], at: "v
   }
   if (!node) return undefined;
   const keyNode = at === "key" && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
-  const { line, column } = position(text, (keyNode ?? node).offset);
-  return `line ${line}, column ${column}`;
+  const offset = (keyNode ?? node).offset;
+  return { ...position(text, offset), offset };
+}
+
+/** `locate` as words: "line 3, column 14". */
+export function placeOf(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): string | undefined {
+  const place = locate(text, path, at);
+  return place ? `line ${place.line}, column ${place.column}` : undefined;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { closestName, editDistance } from "../../src/util/closest.ts";
-import { describeIssues, describeUnknownKey, findUnknownKeys } from "../../src/util/config-issues.ts";
+import { checkConfig, describeUnknownKey, findUnknownKeys, joinIssues } from "../../src/util/config-issues.ts";
 import { placeOf } from "../../src/util/jsonc.ts";
 
 describe("closestName", () => {
@@ -36,12 +36,20 @@ describe("issues and unknown keys", () => {
 
   test("wrong types name the key and its place, and a near picklist value is suggested", () => {
     const text = '{\n  "level": "hgh",\n  "retry": { "enabled": "yes" },\n  "list": [{}]\n}';
-    const result = v.safeParse(Schema, JSON.parse(text));
-    expect(result.success).toBe(false);
-    const words = describeIssues(result.issues!, text);
+    const checked = checkConfig(Schema, JSON.parse(text), text);
+    expect(checked.success).toBe(false);
+    const words = joinIssues(checked.issues);
     expect(words).toContain('"level" (line 2, column 12) must be "low" or "high", not "hgh" (did you mean "high"?)');
     expect(words).toContain('"retry.enabled" (line 3, column 25) must be true or false, not "yes"');
     expect(words).toContain('"list.0.id" is missing (in the object at line 4, column 12)');
+  });
+
+  test("a list where an object belongs is a mistake (valibot's object schemas take arrays); issues come in file order", () => {
+    const text = '{\n  "retry": [],\n  "level": "x"\n}';
+    const checked = checkConfig(Schema, JSON.parse(text), text);
+    expect(checked.success).toBe(false);
+    expect(joinIssues(checked.issues)).toBe('"retry" (line 2, column 12) must be an object, not a list; "level" (line 3, column 12) must be "low" or "high", not "x"');
+    expect(checkConfig(Schema, [], "[]").issues.map((i) => i.words)).toEqual(["the top level must be an object, not a list"]);
   });
 
   test("unknown keys at any depth, with the closest known key; open objects take any key", () => {

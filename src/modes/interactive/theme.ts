@@ -6,7 +6,7 @@
  */
 import { basename } from "node:path";
 import * as v from "valibot";
-import { describeIssues, describeUnknownKey, findUnknownKeys } from "../../util/config-issues.ts";
+import { checkConfig, joinIssues } from "../../util/config-issues.ts";
 import { readConfigText } from "../../util/config-read.ts";
 import { parseJsonc } from "../../util/jsonc.ts";
 
@@ -172,10 +172,10 @@ export function loadTheme(name: string | undefined, files: readonly string[], co
   if (typeof found.json !== "object" || found.json === null || Array.isArray(found.json)) {
     return dark(`${found.path}: expected a JSON object ({"name": …, "colors": {…}}) at the top level; using the dark theme`);
   }
-  const unknown = findUnknownKeys(ThemeFileSchema, found.json).map((key) => `${found.path}: ${describeUnknownKey(key, text)}; ignored`);
-  const result = v.safeParse(ThemeFileSchema, found.json);
-  if (!result.success) return dark(`${found.path}: ${describeIssues(result.issues, text)}; using the dark theme`, ...unknown);
-  return { theme: makeTheme(result.output.name, paletteOf(result.output), color), warnings: unknown };
+  const checked = checkConfig(ThemeFileSchema, found.json, text);
+  const unknown = checked.unknownKeys.map((words) => `${found.path}: ${words}; ignored`);
+  if (!checked.success) return dark(`${found.path}: ${joinIssues(checked.issues)}; using the dark theme`, ...unknown);
+  return { theme: makeTheme(checked.output.name, paletteOf(checked.output), color), warnings: unknown };
 }
 
 /**
