@@ -90,7 +90,14 @@ export function globalSettingsCases(): ConfigCase[] {
 }
 
 export function projectSettingsCases(): ConfigCase[] {
-  return casesOf(".pig/settings.json", "print", { where: { project: ".pig/settings.json" }, args: ["--trust"], code: 0 }, settingsSpecs(answered));
+  const specs = settingsSpecs(answered);
+  // A list where an object belongs, which a plain schema check would let through.
+  specs["wrong type in a field"] = {
+    inject: { text: '{\n  "compaction": [],\n  "retry": { "maxRetries": "3" }\n}\n' },
+    says: [`"compaction" (line 2, column 17) must be an object, not a list; "retry.maxRetries" (line 3, column 28) must be a number, not "3"; ${SETTINGS_IGNORED}`],
+    then: answered,
+  };
+  return casesOf(".pig/settings.json", "print", { where: { project: ".pig/settings.json" }, args: ["--trust"], code: 0 }, specs);
 }
 
 // ---- models.json ----------------------------------------------------------------------------
