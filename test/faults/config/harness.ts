@@ -74,12 +74,22 @@ interface Snapshot {
   mtimeMs: number;
 }
 
-/** Read as the test process (root may read a mode-000 file; pig, without its capabilities, may not). */
+/** The bytes of a file the test made, even at mode 000 (a mode change leaves the mtime alone). */
+function readAsOwner(path: string, mode: number): Buffer {
+  if ((mode & 0o400) !== 0 || process.getuid?.() === 0) return readFileSync(path);
+  chmodSync(path, mode | 0o400);
+  try {
+    return readFileSync(path);
+  } finally {
+    chmodSync(path, mode & 0o7777);
+  }
+}
+
 function snapshot(path: string): Snapshot {
   const stats = lstatSync(path);
   return {
     kind: stats.isDirectory() ? "dir" : "file",
-    ...(stats.isDirectory() ? {} : { bytes: readFileSync(path) }),
+    ...(stats.isDirectory() ? {} : { bytes: readAsOwner(path, stats.mode) }),
     mode: stats.mode,
     mtimeMs: stats.mtimeMs,
   };
