@@ -3,40 +3,102 @@
  * provider's environment variable, then `models.json`. `models.json` values may name an
  * environment variable or, with a leading `!`, a shell command whose output is the key.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as v from "valibot";
-import { describeIssues } from "../session/format.ts";
+import { closestName } from "../util/closest.ts";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
+import { readConfigText } from "../util/config-read.ts";
 import { withFileLock } from "../util/file-lock.ts";
+import { parseJsonc, placeOf } from "../util/jsonc.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 import { PROVIDER_ENV_KEYS } from "./models.ts";
 
-const AuthEntrySchema = v.union([
+// Other programs sharing the file (upstream's subscription logins) keep provider-specific fields
+// in OAuth entries: open to any key. An API-key entry has exactly its two.
+const AuthEntrySchema = v.variant("type", [
   v.looseObject({ type: v.literal("api_key"), key: v.string() }),
-  v.looseObject({ type: v.literal("oauth"), access: v.optional(v.string()), expires: v.optional(v.number()) }),
+  v.objectWithRest(
+    { type: v.literal("oauth"), access: v.optional(v.string()), refresh: v.optional(v.string()), expires: v.optional(v.number()) },
+    v.unknown(),
+  ),
 ]);
 const AuthFileSchema = v.record(v.string(), AuthEntrySchema);
 export type AuthFile = v.InferOutput<typeof AuthFileSchema>;
 
 export class AuthFileError extends Error {}
 
-/** Reads `auth.json`; a missing file is empty. A broken one is an error naming the file. */
-export function readAuthFile(path: string): AuthFile {
-  if (!existsSync(path)) return {};
+export interface AuthProblem {
+  /** What is wrong, naming the file and the place. */
+  what: string;
+  /** What pig leaves out because of it: the whole file, or one entry. */
+  unused: string;
+}
+
+export interface AuthRead {
+  /** The usable entries; an entry with a mistake is left out. */
+  auth: AuthFile;
+  problems: AuthProblem[];
+  /** Keys pig does not know inside entries (the entries are used). */
+  warnings: string[];
+}
+
+/**
+ * Reads `auth.json`, as strict JSON: pig rewrites it whole when it stores a key, which would drop
+ * comments. A missing file is empty; an entry with a mistake is left out and named.
+ */
+export function loadAuthFile(path: string, knownProviders?: ReadonlySet<string>): AuthRead {
+  const read = readConfigText(path);
+  if (read.kind === "absent") return { auth: {}, problems: [], warnings: [] };
+  const whole = (what: string): AuthRead => ({ auth: {}, problems: [{ what: `${path}: ${what}`, unused: "no key from it is used for this run" }], warnings: [] });
+  if (read.kind === "unreadable") return whole(read.reason);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    raw = parseJsonc(read.text, { strict: true });
   } catch (error) {
-    throw new AuthFileError(`${path} is not valid JSON (${(error as Error).message})`);
+    return whole(`not valid JSON: ${(error as Error).message}`);
   }
-  const result = v.safeParse(AuthFileSchema, raw);
-  if (!result.success) throw new AuthFileError(`${path}: ${describeIssues(result.issues)}`);
-  return result.output;
+  if (!isPlainObject(raw)) {
+    return whole(`expected a JSON object of providers ({"openai": {"type": "api_key", "key": "…"}}), not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
+  }
+  const checked = checkConfig(AuthFileSchema, raw, read.text);
+  const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
+  // Entries of providers pig does not know are other programs' (upstream's subscription logins):
+  // only one that looks like a slip of the keyboard for a known provider is worth a word.
+  for (const provider of knownProviders ? Object.keys(raw) : []) {
+    if (knownProviders!.has(provider)) continue;
+    const guess = closestName(provider, knownProviders!);
+    const place = placeOf(read.text, [provider], "key");
+    if (guess) warnings.push(`${path}: "${provider}"${place ? ` (${place})` : ""} is not a provider pig knows (did you mean "${guess}"?); its key is not used`);
+  }
+  if (checked.success) return { auth: checked.output, problems: [], warnings };
+  const broken = new Set(checked.issues.map((issue) => String(issue.path[0])));
+  const auth: AuthFile = {};
+  for (const [provider, entry] of Object.entries(raw)) {
+    const one = v.safeParse(AuthEntrySchema, entry);
+    if (one.success && !broken.has(provider)) auth[provider] = one.output;
+  }
+  const problems = [...broken].map((provider) => {
+    const issues = checked.issues.filter((issue) => String(issue.path[0]) === provider);
+    return { what: `${path}: ${joinIssues(issues)}`, unused: `the "${provider}" entry is not used for this run` };
+  });
+  return { auth, problems, warnings };
+}
+
+/** Reads `auth.json` for a change: any problem is an error naming the file (nothing is written then). */
+export function readAuthFile(path: string): AuthFile {
+  const read = loadAuthFile(path);
+  if (read.problems.length > 0) {
+    const what = read.problems.map((problem) => problem.what).join("; ");
+    throw new AuthFileError(`${what}; pig does not rewrite a file it could not fully read, so fix it first`);
+  }
+  return read.auth;
 }
 
 /**
  * Changes `auth.json` under its lock: read, change, write whole through a temp file (mode 0600,
  * directory 0700), so neither another pig's change nor a reader sees half a file. A symlinked
- * file is written where the link points.
+ * file is written where the link points. A file with any mistake is left as it is.
  */
 function updateAuthFile<T>(path: string, change: (auth: AuthFile) => T): T {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -1,12 +1,14 @@
 /**
  * `models.json`: custom providers and models, and changes to built-in ones. A file with a
  * mistake is ignored as a whole (built-ins stay) and the error names the file, the place and
- * what was expected.
+ * what was expected; an unknown key is a warning and the rest of the file is used.
  */
-import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
-import { describeIssues, THINKING_LEVELS } from "../session/format.ts";
-import { JsoncError, parseJsonc } from "../util/jsonc.ts";
+import { THINKING_LEVELS } from "../session/format.ts";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
+import { readConfigText } from "../util/config-read.ts";
+import { parseJsonc } from "../util/jsonc.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 import { APIS, type Api, type Model, type OpenAICompat } from "./types.ts";
 
 const positive = v.pipe(v.number(), v.check((n) => n > 0, "must be greater than 0"));
@@ -66,22 +68,40 @@ export class ModelsFileError extends Error {
   }
 }
 
-/** Reads and checks `path`; undefined when there is no file. Throws `ModelsFileError`. */
-export function readModelsFile(path: string): ModelsFile | undefined {
-  if (!existsSync(path)) return undefined;
+const IGNORED = "its providers and models are not used for this run (the built-in ones are)";
+
+export interface ModelsFileRead {
+  /** The checked file; undefined when there is none or it cannot be used (`error` says why). */
+  file?: ModelsFile;
+  error?: string;
+  /** Unknown keys: reported, and the file is used without them. */
+  warnings: string[];
+}
+
+/** Reads and checks `path`, naming the file and the place of every problem. */
+export function loadModelsFile(path: string): ModelsFileRead {
+  const read = readConfigText(path);
+  if (read.kind === "absent") return { warnings: [] };
+  const fail = (what: string, warnings: string[] = []): ModelsFileRead => ({ error: `${path}: ${what}; ${IGNORED}`, warnings });
+  if (read.kind === "unreadable") return fail(read.reason);
   let raw: unknown;
   try {
-    raw = parseJsonc(readFileSync(path, "utf8"));
+    raw = parseJsonc(read.text);
   } catch (error) {
-    const message = error instanceof JsoncError ? error.message : (error as Error).message;
-    throw new ModelsFileError(`Failed to parse models.json: ${message}\n\nFile: ${path}`);
+    return fail(`not valid JSON: ${(error as Error).message}`);
   }
-  const result = v.safeParse(ModelsFileSchema, raw);
-  if (!result.success) {
-    const lines = result.issues.slice(0, 5).map((issue) => `  - ${describeIssues([issue])}`);
-    throw new ModelsFileError(`Invalid models.json schema:\n${lines.join("\n")}\n\nFile: ${path}`);
-  }
-  return result.output;
+  if (!isPlainObject(raw)) return fail(`expected a JSON object ({"providers": {…}}) at the top level, not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
+  const checked = checkConfig(ModelsFileSchema, raw, read.text);
+  const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
+  if (!checked.success) return fail(joinIssues(checked.issues), warnings);
+  return { file: checked.output, warnings };
+}
+
+/** Reads and checks `path`; undefined when there is no file. Throws `ModelsFileError`. */
+export function readModelsFile(path: string): ModelsFile | undefined {
+  const read = loadModelsFile(path);
+  if (read.error !== undefined) throw new ModelsFileError(read.error);
+  return read.file;
 }
 
 /**
@@ -94,9 +114,7 @@ export function applyModelsFile(builtins: readonly Model[], file: ModelsFile, pa
     const own = models.filter((m) => m.provider === provider);
     const builtin = own.length > 0;
     if (!config.models && !config.baseUrl && !config.headers && !config.compat && !config.modelOverrides) {
-      throw new ModelsFileError(
-        `Invalid models.json schema:\n  - providers.${provider}: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".\n\nFile: ${path}`,
-      );
+      throw new ModelsFileError(`${path}: "providers.${provider}" must set "baseUrl", "headers", "compat", "modelOverrides" or "models"; ${IGNORED}`);
     }
     for (const model of own) {
       if (config.baseUrl) model.baseUrl = config.baseUrl;
@@ -108,13 +126,13 @@ export function applyModelsFile(builtins: readonly Model[], file: ModelsFile, pa
       const api = spec.api ?? config.api ?? (builtin ? own[0]!.api : undefined);
       const baseUrl = spec.baseUrl ?? config.baseUrl ?? (builtin ? own[0]!.baseUrl : undefined);
       if (!builtin && (!config.baseUrl && !spec.baseUrl)) {
-        throw new ModelsFileError(`Invalid models.json schema:\n  - providers.${provider}.baseUrl: is required for a custom provider\n\nFile: ${path}`);
+        throw new ModelsFileError(`${path}: "providers.${provider}.baseUrl" is required for a custom provider; ${IGNORED}`);
       }
       if (!builtin && !config.apiKey) {
-        throw new ModelsFileError(`Invalid models.json schema:\n  - providers.${provider}.apiKey: is required for a custom provider\n\nFile: ${path}`);
+        throw new ModelsFileError(`${path}: "providers.${provider}.apiKey" is required for a custom provider; ${IGNORED}`);
       }
       if (!api) {
-        throw new ModelsFileError(`Invalid models.json schema:\n  - providers.${provider}.models.${spec.id}.api: give "api" on the model or the provider\n\nFile: ${path}`);
+        throw new ModelsFileError(`${path}: model "${spec.id}" of "providers.${provider}" needs an "api", on the model or the provider; ${IGNORED}`);
       }
       const model: Model = {
         id: spec.id,

@@ -3,9 +3,9 @@
  * the key and headers for a request.
  */
 import { join } from "node:path";
-import { findApiKey, hasApiKey, readAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
-import { applyModelsFile, readModelsFile, type ModelsFile } from "./models-file.ts";
+import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
 import type { Model } from "./types.ts";
 
 export interface RegistryOptions {
@@ -15,8 +15,11 @@ export interface RegistryOptions {
 
 export class ModelRegistry {
   readonly models: Model[];
-  /** Why `models.json` or `auth.json` was ignored, if it was. */
-  readonly errors: string[] = [];
+  /**
+   * What is wrong with `models.json` or `auth.json`, each naming its file: why a file or an
+   * entry is not used, and keys pig does not know.
+   */
+  readonly problems: string[] = [];
   private readonly file: ModelsFile | undefined;
   private auth: AuthFile = {};
   /** `<agentDir>/auth.json`. */
@@ -29,26 +32,27 @@ export class ModelRegistry {
     const modelsPath = join(options.agentDir, "models.json");
     let file: ModelsFile | undefined;
     let models = [...BUILTIN_MODELS];
+    const read = loadModelsFile(modelsPath);
+    if (read.error !== undefined) this.problems.push(read.error);
+    this.problems.push(...read.warnings);
     try {
-      file = readModelsFile(modelsPath);
+      file = read.file;
       if (file) models = applyModelsFile(BUILTIN_MODELS, file, modelsPath);
     } catch (error) {
       file = undefined;
-      this.errors.push((error as Error).message);
+      this.problems.push((error as Error).message);
     }
     this.file = file;
     this.models = models;
     this.authPath = join(options.agentDir, "auth.json");
-    try {
-      this.auth = readAuthFile(this.authPath);
-    } catch (error) {
-      this.errors.push((error as Error).message);
-    }
+    const auth = loadAuthFile(this.authPath, this.providers);
+    this.auth = auth.auth;
+    this.problems.push(...auth.problems.map((p) => `${p.what}; ${p.unused}`), ...auth.warnings);
   }
 
-  /** Reads `auth.json` again (after /login or /logout); throws when it cannot be read. */
+  /** Reads `auth.json` again (after /login or /logout); entries with a mistake are left out. */
   reloadAuth(): void {
-    this.auth = readAuthFile(this.authPath);
+    this.auth = loadAuthFile(this.authPath).auth;
   }
 
   /** Providers with an entry in `auth.json`. */

@@ -6,11 +6,16 @@ export class UsageError extends Error {
   }
 }
 
-/** A failure the user should see as one clear line (no stack), exit code 1. */
+/**
+ * A failure the user should see as one clear line (no stack), exit code 1. `warnings` are
+ * printed before it: what went wrong earlier and may explain it (a models.json pig could not use
+ * before "model not found").
+ */
 export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
+    readonly warnings: readonly string[] = [],
   ) {
     super(message);
     this.name = "CliError";

@@ -21,7 +21,7 @@ function matches(model: Model, search: string): boolean {
 
 export function listModels(search: string | undefined): number {
   const registry = new ModelRegistry({ agentDir: agentDir() });
-  for (const error of registry.errors) writeStderr(`pig: warning: ${error}\n`);
+  for (const error of registry.problems) writeStderr(`pig: warning: ${error}\n`);
   const models = registry.available().filter((m) => !search || matches(m, search));
   if (models.length === 0) {
     writeStdout(

@@ -27,6 +27,7 @@ function report(error: unknown): number {
     return 2;
   }
   if (error instanceof CliError) {
+    for (const warning of error.warnings) console.error(`pig: warning: ${warning}`);
     console.error(`pig: ${error.message}`);
     return error.exitCode;
   }

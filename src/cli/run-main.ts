@@ -46,6 +46,10 @@ async function startNonInteractive(args: CliArgs, cwd: string, signals: [NodeJS.
   if (args.verbose) {
     const { formatStartupReport } = await import("../resources/startup-report.ts");
     writeStderr(`${formatStartupReport(runtime.startup, { color: false })}\n`);
+  } else {
+    // What went wrong loading skills, templates and the like shows without --verbose too, as
+    // the interactive mode shows it even with quietStartup: a skill left out is not silent.
+    for (const d of runtime.startup.diagnostics) writeStderr(`pig: ${d.level}: ${d.message}\n`);
   }
   for (const warning of runtime.warnings) writeStderr(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
   const { killRunningCommands } = await import("../tools/index.ts");
@@ -69,7 +73,15 @@ async function runRpc(args: CliArgs, cwd: string): Promise<number> {
   ]);
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
-    return await runRpcMode({ controller: runtime.controller, resources: runtime.resources, cwd: runtime.controller.cwd });
+    return await runRpcMode({
+      controller: runtime.controller,
+      resources: runtime.resources,
+      cwd: runtime.controller.cwd,
+      // A setting a command could not save (the file was unusable at start) is said on stderr.
+      afterCommand: () => {
+        for (const d of runtime.settings.drainDiagnostics()) writeStderr(`pig: warning: ${d.message}\n`);
+      },
+    });
   } finally {
     runtime.session.dispose();
   }

@@ -116,8 +116,15 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
   const agent = defaultAgentDir(env);
   const warnings: string[] = [];
   const registry = new ModelRegistry({ agentDir: agent, env });
-  warnings.push(...registry.errors);
-  const chosen = modelFromArgs(args, registry, warnings);
+  warnings.push(...registry.problems);
+  let chosen: ReturnType<typeof modelFromArgs>;
+  try {
+    chosen = modelFromArgs(args, registry, warnings);
+  } catch (error) {
+    // A model missing because models.json could not be used: the reason comes first.
+    if (error instanceof CliError) throw new CliError(error.message, error.exitCode, [...error.warnings, ...warnings]);
+    throw error;
+  }
   if (args.apiKey) {
     if (!chosen.model) throw new CliError("--api-key requires a model to be specified via --model or --provider");
     registry.setRuntimeKey(chosen.model.provider, args.apiKey);

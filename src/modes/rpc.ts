@@ -22,6 +22,8 @@ export interface RpcOptions {
   controller: SessionController;
   resources: LoadedResources;
   cwd: string;
+  /** Runs after each command, before its response (diagnostics the command left behind). */
+  afterCommand?: () => void;
 }
 
 type Json = Record<string, unknown>;
@@ -123,8 +125,14 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       return;
     }
     const work = runCommand(checked.output, ctx).then(
-      (result) => respond(raw.id, type, result),
-      (error: unknown) => respond(raw.id, type, { error: error instanceof Error ? error.message : String(error) }),
+      (result) => {
+        options.afterCommand?.();
+        respond(raw.id, type, result);
+      },
+      (error: unknown) => {
+        options.afterCommand?.();
+        respond(raw.id, type, { error: error instanceof Error ? error.message : String(error) });
+      },
     );
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));

@@ -1,6 +1,6 @@
 /**
- * Reading resource directories and files from disk: the per-kind directory scans (skills,
- * prompt templates, themes, extensions) and the `---` YAML frontmatter of Markdown resources.
+ * Reading resource directories from disk: the per-kind directory scans (skills, prompt
+ * templates, themes, extensions). Frontmatter is frontmatter.ts's.
  *
  * Scans follow upstream Pi: names starting with "." and `node_modules` are skipped, `.gitignore`,
  * `.ignore` and `.fdignore` inside the scanned tree are honoured (nothing above the scan root),
@@ -84,7 +84,8 @@ export function collectSkillFiles(root: string, mode: SkillDirMode): string[] {
     const entries = readEntries(dir);
     if (!entries) return;
     const here = ownIgnoreRules(dir, rules);
-    const skillFile = entries.find((e) => e.name === "SKILL.md" && e.isFile && !isIgnored(here, e.path, false));
+    // A directory named SKILL.md counts, so that reading it reports the mistake instead of a silence.
+    const skillFile = entries.find((e) => e.name === "SKILL.md" && (e.isFile || e.isDir) && !isIgnored(here, e.path, false));
     if (skillFile) {
       out.push(skillFile.path);
       return;
@@ -136,7 +137,8 @@ export function listFiles(dir: string, extension: string, filtered: boolean): st
   if (!entries) return [];
   const rules = filtered ? ownIgnoreRules(dir, []) : [];
   return entries
-    .filter((e) => e.isFile && e.name.endsWith(extension))
+    // A directory with the file ending is listed too: reading it says what is wrong.
+    .filter((e) => (e.isFile || e.isDir) && e.name.endsWith(extension))
     .filter((e) => !filtered || (!skippedName(e.name) && !isIgnored(rules, e.path, false)))
     .map((e) => e.path);
 }
@@ -175,41 +177,4 @@ export function collectExtensionFiles(dir: string): string[] {
     else if (entry.isDir) out.push(...(extensionEntryPoints(entry.path) ?? []));
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Frontmatter
-
-export interface FrontmatterSplit {
-  /** The YAML between the opening `---` line and the next line starting with `---`; undefined when absent. */
-  yaml: string | undefined;
-  /** The rest, trimmed when there was frontmatter (line endings normalised to `\n` either way). */
-  body: string;
-}
-
-/**
- * Splits frontmatter the way upstream does (the format users write, so the rule is kept exact):
- * the text must start with `---`; the YAML runs from the fifth character to the next `\n---`.
- */
-export function splitFrontmatter(text: string): FrontmatterSplit {
-  const normalized = text.replace(/\r\n/g, "\n").replace(/\r/g, "\n");
-  if (!normalized.startsWith("---")) return { yaml: undefined, body: normalized };
-  const end = normalized.indexOf("\n---", 3);
-  if (end === -1) return { yaml: undefined, body: normalized };
-  return { yaml: normalized.slice(4, end), body: normalized.slice(end + 4).trim() };
-}
-
-export interface ParsedFrontmatter {
-  /** The frontmatter fields; empty when there is none or it is not a mapping. */
-  fields: Record<string, unknown>;
-  body: string;
-}
-
-/** Splits and parses the frontmatter; throws the YAML parser's error when the YAML is invalid. */
-export function parseFrontmatter(text: string): ParsedFrontmatter {
-  const { yaml, body } = splitFrontmatter(text);
-  if (!yaml) return { fields: {}, body };
-  const parsed: unknown = Bun.YAML.parse(yaml);
-  const fields = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  return { fields, body };
 }

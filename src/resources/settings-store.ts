@@ -4,8 +4,9 @@
  * A write changes only what this process changed, so two pig processes (or a person editing the
  * file) do not undo each other: take `<file>.lock`, re-read the file, put in exactly the keys
  * set since the last write (for nested keys, only those nested keys), write a temp file and
- * rename it over the original, release. A scope whose file could not be read or parsed at load
- * is never written: the change holds for this run and a diagnostic says why.
+ * rename it over the original, release. A scope whose file pig could not use at load (unreadable,
+ * not JSON, a value of the wrong type) is never written: the change holds for this run and a
+ * diagnostic says why.
  */
 import {
   chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync,
@@ -16,9 +17,9 @@ import * as v from "valibot";
 import { withFileLock, type LockOptions } from "../util/file-lock.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
+import { expectedWords } from "../util/config-issues.ts";
 import {
   effectiveSettings,
-  expectedWords,
   globalSettingsPath,
   mergeSettings,
   migrateSettings,
@@ -133,7 +134,10 @@ interface ScopeState {
   problem?: SettingsProblem;
   /** Paths set since the last successful write, as JSON to dedupe them. */
   pending: Set<string>;
-  refusalReported: boolean;
+  /** Keys not saved because the file was unusable at load, and not yet reported. */
+  refused: Set<string>;
+  /** Keys already reported as not saved, so each is said once per run. */
+  reported: Set<string>;
 }
 
 export interface SettingsStoreOptions {
@@ -154,7 +158,7 @@ export class SettingsStore {
   private readonly log: SettingsDiagnostic[] = [];
 
   private constructor(private readonly options: SettingsStoreOptions) {
-    const blank = (file: string): ScopeState => ({ file, settings: {}, pending: new Set(), refusalReported: false });
+    const blank = (file: string): ScopeState => ({ file, settings: {}, pending: new Set(), refused: new Set(), reported: new Set() });
     this.scopes = { global: blank(globalSettingsPath(options.agentDir)), project: blank(projectSettingsPath(options.cwd)) };
     this.reload();
   }
@@ -168,14 +172,15 @@ export class SettingsStore {
     for (const name of ["global", "project"] as const) {
       const scope = this.scopes[name];
       scope.pending.clear();
-      scope.refusalReported = false;
+      scope.refused.clear();
+      scope.reported.clear();
       scope.problem = undefined;
       scope.settings = {};
       if (name === "project" && !this.options.includeProject) continue;
       const result = readSettingsScope(scope.file);
       scope.settings = result.settings ?? {};
       scope.problem = result.problem;
-      if (result.diagnostic) this.log.push(result.diagnostic);
+      this.log.push(...result.diagnostics);
     }
     this.remerge();
   }
@@ -201,19 +206,34 @@ export class SettingsStore {
     return getIn(this.merged, path);
   }
 
-  /** Whether changes to this scope can reach its file (false after a read or syntax error). */
+  /** Whether changes to this scope can reach its file (false when the file was unusable at load). */
   writable(scope: SettingsScope): boolean {
-    const problem = this.scopes[scope].problem;
-    return problem !== "syntax" && problem !== "unreadable";
+    return this.scopes[scope].problem === undefined;
   }
 
   get diagnostics(): readonly SettingsDiagnostic[] {
+    this.reportRefusals();
     return this.log;
   }
 
   /** Returns and forgets the diagnostics collected so far. */
   drainDiagnostics(): SettingsDiagnostic[] {
+    this.reportRefusals();
     return this.log.splice(0);
+  }
+
+  /** One message per scope for the keys it could not save since the last report (a model switch sets two). */
+  private reportRefusals(): void {
+    for (const scope of Object.values(this.scopes)) {
+      if (scope.refused.size === 0) continue;
+      const keys = [...scope.refused].join(", ");
+      for (const key of scope.refused) scope.reported.add(key);
+      scope.refused.clear();
+      this.log.push({
+        path: scope.file,
+        message: `${scope.file}: not saving ${keys}: pig could not use this file when it started, and it does not overwrite a file it could not use. Changes apply to this run only; fix the file and restart pig to save them.`,
+      });
+    }
   }
 
   /** Runtime changes go to the global file, as upstream's setters do. */
@@ -271,14 +291,8 @@ export class SettingsStore {
     if (scope.pending.size === 0) return true;
     const paths = [...scope.pending].map((p) => JSON.parse(p) as string[]);
     const keys = paths.map((p) => p.join(".")).join(", ");
-    if (scope.problem === "syntax" || scope.problem === "unreadable") {
-      if (!scope.refusalReported) {
-        scope.refusalReported = true;
-        this.log.push({
-          path: scope.file,
-          message: `${scope.file}: not saving ${keys}: the file could not be read when pig started, and pig does not overwrite a file it could not read. Changes apply to this run only; fix the file and restart pig to save them.`,
-        });
-      }
+    if (scope.problem !== undefined) {
+      for (const key of paths.map((p) => p.join("."))) if (!scope.reported.has(key)) scope.refused.add(key);
       return false;
     }
     try {

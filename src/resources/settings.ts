@@ -6,13 +6,13 @@
  *
  * Writing lives in settings-store.ts; this module only reads, validates and fills defaults.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
-import { JsoncError, parseJsonc } from "../util/jsonc.ts";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
+import { readConfigText } from "../util/config-read.ts";
+import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 
 const QueueMode = v.picklist(["all", "one-at-a-time"]);
@@ -29,8 +29,12 @@ const PackageEntry = v.union([
     skills: opt(strings),
     prompts: opt(strings),
     themes: opt(strings),
+    autoload: opt(v.unknown()),
   }),
 ]);
+
+/** Accepted and not used: keys of newer upstream versions, so a shared file reads without warnings. */
+const unused = opt(v.unknown());
 
 // Loose objects everywhere: keys pig does not know (newer Pi versions, extensions) survive a
 // load/write round trip untouched.
@@ -43,7 +47,12 @@ export const SettingsSchema = v.looseObject({
   followUpMode: opt(QueueMode),
   theme: opt(v.string()),
   compaction: opt(
-    v.looseObject({ enabled: opt(v.boolean()), reserveTokens: opt(nonNegative), keepRecentTokens: opt(nonNegative) }),
+    v.looseObject({
+      enabled: opt(v.boolean()),
+      reserveTokens: opt(nonNegative),
+      keepRecentTokens: opt(nonNegative),
+      modelOverrides: unused,
+    }),
   ),
   branchSummary: opt(v.looseObject({ reserveTokens: opt(nonNegative), skipPrompt: opt(v.boolean()) })),
   retry: opt(
@@ -51,6 +60,7 @@ export const SettingsSchema = v.looseObject({
       enabled: opt(v.boolean()),
       maxRetries: opt(nonNegative),
       baseDelayMs: opt(nonNegative),
+      maxAgentDelayMs: unused,
       provider: opt(
         v.looseObject({ timeoutMs: opt(nonNegative), maxRetries: opt(nonNegative), maxRetryDelayMs: opt(nonNegative) }),
       ),
@@ -76,6 +86,9 @@ export const SettingsSchema = v.looseObject({
       imageWidthCells: opt(v.number()),
       clearOnShrink: opt(v.boolean()),
       showTerminalProgress: opt(v.boolean()),
+      hyperlinks: unused,
+      images: unused,
+      trueColor: unused,
     }),
   ),
   images: opt(v.looseObject({ autoResize: opt(v.boolean()), blockImages: opt(v.boolean()) })),
@@ -90,11 +103,29 @@ export const SettingsSchema = v.looseObject({
   editorPaddingX: opt(v.number()),
   autocompleteMaxVisible: opt(v.number()),
   showHardwareCursor: opt(v.boolean()),
-  markdown: opt(v.looseObject({ codeBlockIndent: opt(v.string()) })),
+  markdown: opt(v.looseObject({ codeBlockIndent: opt(v.string()), mermaid: unused })),
   warnings: opt(v.looseObject({ anthropicExtraUsage: opt(v.boolean()) })),
   sessionDir: opt(v.string()),
   /** pig only: tool names active by default. */
   defaultTools: opt(strings),
+  // Old names migrated on read; they stay only when the new name is set too.
+  queueMode: unused,
+  websockets: unused,
+  modelThinkingLevels: unused,
+  showCacheMissNotices: unused,
+  externalEditor: unused,
+  defaultProjectTrust: unused,
+  enableAnalytics: unused,
+  trackingId: unused,
+  outputPad: unused,
+  httpProxy: unused,
+  httpIdleTimeoutMs: unused,
+  websocketConnectTimeoutMs: unused,
+  toolTimeoutMs: unused,
+  tuiMode: unused,
+  fullscreenExitOutput: unused,
+  fullscreenScrollbar: unused,
+  fullscreenCopyOnSelect: unused,
 });
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
@@ -138,88 +169,52 @@ export function migrateSettings(raw: Json): Json {
   return out;
 }
 
-/** How reading one settings file went. `unreadable`/`syntax` scopes must never be written. */
+/** How reading one settings file went. A scope with any problem is never written. */
 export type SettingsProblem = "unreadable" | "syntax" | "type";
 
 export interface SettingsFileResult {
   /** Validated, migrated settings; `{}` for an absent file, undefined when unusable. */
   settings: Settings | undefined;
   problem?: SettingsProblem;
-  diagnostic?: SettingsDiagnostic;
+  /** The problem, then one warning per unknown key (those do not make the file unusable). */
+  diagnostics: SettingsDiagnostic[];
 }
 
 const IGNORED = "the settings in this file are ignored for this run";
-
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return `line ${line}, column ${offset - (before.lastIndexOf("\n") + 1) + 1}`;
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: "a string",
-  boolean: "true or false",
-  number: "a number",
-  Array: "a list",
-  Object: "an object",
-};
-
-/** valibot's `expected` ("(string | Object)", ">=0", "boolean") in words. */
-export function expectedWords(expected: string | null | undefined): string {
-  if (!expected) return "a valid value";
-  if (expected.startsWith(">=")) return `a number ≥ ${expected.slice(2)}`;
-  const options = expected.replace(/^\((.*)\)$/, "$1").split(" | ");
-  return options.map((option) => TYPE_WORDS[option] ?? option).join(" or ");
-}
-
-function describeIssue(issue: v.BaseIssue<unknown>, text: string): string {
-  const dotPath = v.getDotPath(issue);
-  const key = dotPath ? `"${dotPath}"` : "the top level";
-  const keys = issue.path?.map((item) => item.key as string | number) ?? [];
-  const tree = keys.length > 0 ? parseTree(text) : undefined;
-  const node = tree ? findNodeAtLocation(tree, keys) : undefined;
-  const where = node ? ` (${lineColumn(text, node.offset)})` : "";
-  return `${key}${where} must be ${expectedWords(issue.expected)}, not ${issue.received}`;
-}
+const KEPT = "pig ignores it and leaves it in the file";
 
 /** Reads, parses, migrates and validates one file, saying exactly what went wrong. */
 export function readSettingsScope(path: string): SettingsFileResult {
-  if (!existsSync(path)) return { settings: {} };
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const message = `${path}: cannot be read (${(error as Error).message}); ${IGNORED}`;
-    return { settings: undefined, problem: "unreadable", diagnostic: { path, message } };
-  }
+  const unusable = (problem: SettingsProblem, what: string, extra: SettingsDiagnostic[] = []): SettingsFileResult => ({
+    settings: undefined,
+    problem,
+    diagnostics: [{ path, message: `${path}: ${what}; ${IGNORED}` }, ...extra],
+  });
+  const read = readConfigText(path);
+  if (read.kind === "absent") return { settings: {}, diagnostics: [] };
+  if (read.kind === "unreadable") return unusable("unreadable", read.reason);
+  const text = read.text;
   // An empty file counts as `{}`, as upstream (a fresh `touch settings.json` is not an error).
-  if (text.trim() === "") return { settings: {} };
+  if (text.trim() === "") return { settings: {}, diagnostics: [] };
   let raw: unknown;
   try {
     raw = parseJsonc(text);
   } catch (error) {
-    const where = error instanceof JsoncError ? error.message : (error as Error).message;
-    const message = `${path}: not valid JSON: ${where}; ${IGNORED}`;
-    return { settings: undefined, problem: "syntax", diagnostic: { path, message } };
+    return unusable("syntax", `not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(raw)) {
-    const message = `${path}: expected a JSON object ({ … }) at the top level; ${IGNORED}`;
-    return { settings: undefined, problem: "syntax", diagnostic: { path, message } };
+    return unusable("syntax", `expected a JSON object ({ … }) at the top level, not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
   }
-  const result = v.safeParse(SettingsSchema, migrateSettings(raw));
-  if (!result.success) {
-    const issues = result.issues.slice(0, 5).map((issue) => describeIssue(issue, text));
-    const more = result.issues.length > 5 ? ` (and ${result.issues.length - 5} more)` : "";
-    const message = `${path}: ${issues.join("; ")}${more}; ${IGNORED}`;
-    return { settings: undefined, problem: "type", diagnostic: { path, message } };
-  }
-  return { settings: result.output };
+  const checked = checkConfig(SettingsSchema, migrateSettings(raw), text);
+  const unknown = checked.unknownKeys.map((words) => ({ path, message: `${path}: ${words}; ${KEPT}` }));
+  if (!checked.success) return unusable("type", joinIssues(checked.issues), unknown);
+  return { settings: checked.output, diagnostics: unknown };
 }
 
 /** Reads one settings file: `{}` when absent; undefined (with a diagnostic) when unusable. */
 export function readSettingsFile(path: string, diagnostics: SettingsDiagnostic[]): Settings | undefined {
   const result = readSettingsScope(path);
-  if (result.diagnostic) diagnostics.push(result.diagnostic);
+  diagnostics.push(...result.diagnostics);
   return result.settings;
 }
 

@@ -9,7 +9,8 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import * as v from "valibot";
-import { parseFrontmatter, splitFrontmatter } from "./resource-files.ts";
+import { unreadableReason } from "../util/config-read.ts";
+import { fieldAt, misspeltFields, parseFrontmatter, splitFrontmatter } from "./frontmatter.ts";
 import { resolveResourcePaths, type ResourceDiagnostic, type ResourcePathOptions } from "./resource-paths.ts";
 import type { SourceInfo } from "./source-info.ts";
 
@@ -34,6 +35,9 @@ export interface LoadedSkills {
 
 const MAX_NAME_LENGTH = 64;
 const MAX_DESCRIPTION_LENGTH = 1024;
+
+/** The Agent Skills format's fields, and pig's own. */
+const SKILL_FIELDS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools", "disable-model-invocation"];
 
 const SkillFrontmatterSchema = v.looseObject({
   name: v.nullish(v.string()),
@@ -65,20 +69,26 @@ export function readSkillFile(filePath: string, sourceInfo: SourceInfo): { skill
   try {
     text = readFileSync(filePath, "utf8");
   } catch (error) {
-    warn(`could not read the skill file: ${errorText(error)}`);
+    warn(`${unreadableReason(error) ?? "does not exist"}; skill not loaded`);
     return { diagnostics };
   }
   let fields: Record<string, unknown>;
   try {
-    fields = parseFrontmatter(text).fields;
+    const frontmatter = parseFrontmatter(text);
+    if (frontmatter.problem) {
+      warn(`${frontmatter.problem}; skill not loaded`);
+      return { diagnostics };
+    }
+    fields = frontmatter.fields;
   } catch (error) {
-    warn(`invalid YAML frontmatter (${errorText(error)}); skill not loaded`);
+    warn(`${errorText(error)}; skill not loaded`);
     return { diagnostics };
   }
+  for (const problem of misspeltFields(text, fields, SKILL_FIELDS)) warn(problem);
   const parsed = v.safeParse(SkillFrontmatterSchema, fields);
   if (!parsed.success) {
-    const field = v.getDotPath(parsed.issues[0]!) ?? "frontmatter";
-    warn(`frontmatter field "${field}" must be text; skill not loaded`);
+    const field = String(parsed.issues[0]!.path?.[0]?.key ?? "frontmatter");
+    warn(`frontmatter field ${fieldAt(text, field)} must be text, not ${JSON.stringify(fields[field])}; skill not loaded`);
     return { diagnostics };
   }
   const frontmatter = parsed.output;

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { parseFrontmatter } from "./resource-files.ts";
+import { unreadableReason } from "../util/config-read.ts";
+import { fieldAt, misspeltFields, parseFrontmatter } from "./frontmatter.ts";
 import { resolveResourcePaths, type ResourceDiagnostic, type ResourcePathOptions } from "./resource-paths.ts";
 import type { SourceInfo } from "./source-info.ts";
 
@@ -40,27 +41,49 @@ function firstLineDescription(body: string): string {
   return line.length > DESCRIPTION_FALLBACK_LENGTH ? `${line.slice(0, DESCRIPTION_FALLBACK_LENGTH)}...` : line;
 }
 
+const TEMPLATE_FIELDS = ["description", "argument-hint"];
+
 /** Reads one template file; `template` is undefined (with a warning) when it cannot be used. */
 export function readTemplateFile(filePath: string, sourceInfo: SourceInfo): { template?: PromptTemplate; diagnostics: ResourceDiagnostic[] } {
+  const diagnostics: ResourceDiagnostic[] = [];
+  const warn = (message: string) => diagnostics.push({ type: "warning", message: `${filePath}: ${message}`, path: filePath });
+  let text: string;
+  try {
+    text = readFileSync(filePath, "utf8");
+  } catch (error) {
+    warn(`${unreadableReason(error) ?? "does not exist"}; prompt template not loaded`);
+    return { diagnostics };
+  }
   let parsed: ReturnType<typeof parseFrontmatter>;
   try {
-    parsed = parseFrontmatter(readFileSync(filePath, "utf8"));
+    parsed = parseFrontmatter(text);
   } catch (error) {
     // Upstream drops such a template silently; saying why is more useful.
-    return { diagnostics: [{ type: "warning", message: `${filePath}: prompt template not loaded: ${errorText(error)}`, path: filePath }] };
+    warn(`${errorText(error)}; prompt template not loaded`);
+    return { diagnostics };
   }
   const { fields, body } = parsed;
-  const description = typeof fields.description === "string" && fields.description !== "" ? fields.description : firstLineDescription(body);
-  const hint = fields["argument-hint"];
+  if (parsed.problem) warn(`${parsed.problem}; it is ignored`);
+  for (const problem of misspeltFields(text, fields, TEMPLATE_FIELDS)) warn(problem);
+  // A field of the wrong type is left out, as if absent; the template itself still works.
+  const textField = (key: string, instead: string): string | undefined => {
+    const value = fields[key];
+    if (value === undefined || value === null || typeof value === "string") return value ?? undefined;
+    warn(`frontmatter field ${fieldAt(text, key)} must be text, not ${JSON.stringify(value)}; ${instead}`);
+    return undefined;
+  };
+  const given = textField("description", "the first line of the text describes the template instead");
+  const description = given ? given : firstLineDescription(body);
+  const hint = textField("argument-hint", "no hint is shown");
   const template: PromptTemplate = {
     name: basename(filePath).replace(/\.md$/, ""),
     description,
-    ...(typeof hint === "string" && hint !== "" ? { argumentHint: hint } : {}),
+    ...(hint ? { argumentHint: hint } : {}),
     content: body,
     filePath,
     sourceInfo,
   };
-  return { template, diagnostics: [] };
+  return { template, diagnostics };
 }
 
 /** The templates of a run, in precedence order (resource-paths.ts); the first of a name wins. */

@@ -14,6 +14,8 @@ import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import * as v from "valibot";
+import { checkConfig, joinIssues } from "../util/config-issues.ts";
+import { readConfigText } from "../util/config-read.ts";
 import { isTerminal } from "../util/libc.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
@@ -144,6 +146,8 @@ export type TrustDecision = v.InferOutput<typeof DecisionSchema>;
 export interface TrustFile {
   /** Decisions by project key (see `projectKey`). */
   projects: Record<string, TrustDecision>;
+  /** Top-level keys pig does not know, written back as they were. */
+  others: Record<string, unknown>;
   diagnostics: string[];
   /** The file exists but is not a valid trust file. */
   broken: boolean;
@@ -154,20 +158,29 @@ export function trustFilePath(agentDir: string): string {
 }
 
 function parseTrust(path: string): TrustFile {
-  if (!existsSync(path)) return { projects: {}, diagnostics: [], broken: false };
+  const read = readConfigText(path);
+  if (read.kind === "absent") return { projects: {}, others: {}, diagnostics: [], broken: false };
   let problem: string;
-  try {
-    const result = v.safeParse(TrustFileSchema, parseJsonc(readFileSync(path, "utf8")));
-    if (result.success) return { projects: result.output.projects, diagnostics: [], broken: false };
-    const issue = result.issues[0]!;
-    problem = `"${v.getDotPath(issue) ?? "(top level)"}" must be ${issue.expected ?? "valid"}, not ${issue.received}`;
-  } catch (error) {
-    problem = (error as Error).message;
+  if (read.kind === "unreadable") problem = read.reason;
+  else {
+    try {
+      const raw = parseJsonc(read.text);
+      const checked = checkConfig(TrustFileSchema, raw, read.text);
+      const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it and keeps it`);
+      if (checked.success) {
+        const { version: _version, projects, ...others } = checked.output;
+        return { projects, others, diagnostics: warnings, broken: false };
+      }
+      problem = joinIssues(checked.issues, 3);
+    } catch (error) {
+      problem = `not valid JSON: ${(error as Error).message}`;
+    }
   }
   return {
     projects: {},
+    others: {},
     broken: true,
-    diagnostics: [`${path} is not a valid trust file (${problem}); no project counts as trusted until it is fixed or replaced`],
+    diagnostics: [`${path}: ${problem}; no project counts as trusted until it is fixed or replaced`],
   };
 }
 
@@ -190,11 +203,11 @@ export function recordTrust(agentDir: string, projectDir: string, trusted: boole
     if (current.broken) {
       const aside = `${path}.broken-${now.toISOString().replace(/[:.]/g, "-")}`;
       renameSync(path, aside);
-      diagnostics.push(`moved the unreadable ${path} to ${aside} and started a new one`);
+      diagnostics.push(`moved the unusable ${path} to ${aside} and started a new one`);
     }
     const projects = { ...current.projects, [projectKey(projectDir)]: { trusted, decidedAt: now.toISOString() } };
     // 0600: the file lists the person's project paths.
-    writeFileAtomic(path, `${JSON.stringify({ version: 1, projects }, null, 2)}\n`, 0o600);
+    writeFileAtomic(path, `${JSON.stringify({ ...current.others, version: 1, projects }, null, 2)}\n`, 0o600);
     return diagnostics;
   });
 }

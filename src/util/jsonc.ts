@@ -1,8 +1,9 @@
 /**
  * Reading configuration files that people edit by hand: JSON with `//` and block comments and
- * trailing commas. Errors say where (line and column), so the message can name the spot.
+ * trailing commas (or strict JSON, for files pig rewrites whole). Errors say where (line and
+ * column), so the message can name the spot.
  */
-import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
 
 export class JsoncError extends Error {
   constructor(
@@ -43,12 +44,19 @@ const WORDS: Record<string, string> = {
   InvalidUnicode: "invalid unicode escape",
   InvalidEscapeCharacter: "invalid escape character",
   InvalidCharacter: "invalid character in a string",
+  InvalidCommentToken: "comments are not allowed in this file",
 };
 
+export interface JsoncOptions {
+  /** Plain JSON only: no comments, no trailing commas (a file pig rewrites whole would lose them). */
+  strict?: boolean;
+}
+
 /** Parses JSON with comments and trailing commas; throws `JsoncError` at the first mistake. */
-export function parseJsonc(text: string): unknown {
+export function parseJsonc(text: string, options: JsoncOptions = {}): unknown {
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const strict = options.strict === true;
+  const value: unknown = parse(text, errors, { allowTrailingComma: !strict, disallowComments: strict });
   const first = errors[0];
   if (first) {
     const { line, column } = position(text, first.offset);
@@ -57,4 +65,36 @@ export function parseJsonc(text: string): unknown {
   }
   if (value === undefined) throw new JsoncError("the file holds no JSON value", 1, 1);
   return value;
+}
+
+export interface Place {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/**
+ * Where the value at `path` is written, or where its key is when `at` is "key"; undefined when
+ * the text has no such place. A missing key is placed at its parent.
+ */
+export function locate(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): Place | undefined {
+  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  if (!tree) return undefined;
+  let keys = [...path];
+  let node = findNodeAtLocation(tree, keys);
+  while (!node && keys.length > 0) {
+    keys = keys.slice(0, -1);
+    node = findNodeAtLocation(tree, keys);
+    at = "value";
+  }
+  if (!node) return undefined;
+  const keyNode = at === "key" && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+  const offset = (keyNode ?? node).offset;
+  return { ...position(text, offset), offset };
+}
+
+/** `locate` as words: "line 3, column 14". */
+export function placeOf(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): string | undefined {
+  const place = locate(text, path, at);
+  return place ? `line ${place.line}, column ${place.column}` : undefined;
 }

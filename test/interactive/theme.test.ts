@@ -22,8 +22,8 @@ describe("loadTheme", () => {
     const dir = tempDir();
     const path = themeFile(dir, "file.json", { name: "ocean", vars: { sea: "#0000ff" }, colors: { accent: "sea", error: 196 } });
     expect(themeFileName(path)).toBe("ocean");
-    const { theme, warning } = loadTheme("ocean", [path], true);
-    expect(warning).toBeUndefined();
+    const { theme, warnings } = loadTheme("ocean", [path], true);
+    expect(warnings).toEqual([]);
     expect(theme.fg("accent", "a")).toBe("\x1b[38;2;0;0;255ma\x1b[39m");
     expect(theme.fg("error", "e")).toBe("\x1b[38;5;196me\x1b[39m");
     expect(theme.fg("muted", "m")).toBe("m");
@@ -40,8 +40,8 @@ describe("loadTheme", () => {
   test("a file name still finds a theme whose name field differs", () => {
     const dir = tempDir();
     const path = themeFile(dir, "old-name.json", { name: "new-name", colors: { accent: "#010203" } });
-    const { theme, warning } = loadTheme("old-name", [path], true);
-    expect(warning).toBeUndefined();
+    const { theme, warnings } = loadTheme("old-name", [path], true);
+    expect(warnings).toEqual([]);
     expect(theme.name).toBe("new-name");
   });
 
@@ -51,12 +51,23 @@ describe("loadTheme", () => {
     const notJson = themeFile(dir, "torn.json", "{ nope");
     const a = loadTheme("broken", [broken], true);
     expect(a.theme.name).toBe("dark");
-    expect(a.warning).toStartWith(`${broken}: `);
-    expect(a.warning).toEndWith("; using the dark theme");
+    expect(a.warnings).toEqual([`${broken}: "colors" (line 1, column 27) must be an object, not "red"; using the dark theme`]);
     const b = loadTheme("torn", [notJson], true);
-    expect(b.warning).toStartWith(`${notJson}: `);
-    expect(b.warning).toContain("at line 1, column 3");
-    expect(loadTheme("missing", [broken], true).warning).toBe('Theme "missing" not found; using the dark theme');
+    expect(b.warnings[0]).toStartWith(`${notJson}: not valid JSON: `);
+    expect(b.warnings[0]).toContain("at line 1, column 3");
+    expect(loadTheme("missing", [broken], true).warnings).toEqual(['Theme "missing" not found; using the dark theme']);
+  });
+
+  test("unknown keys and tokens are named with the closest known one; the theme still loads", () => {
+    const dir = tempDir();
+    const path = themeFile(dir, "typo.json", { name: "typo", colour: {}, colors: { acent: "#010203", error: "#040506" } });
+    const { theme, warnings } = loadTheme("typo", [path], true);
+    expect(theme.name).toBe("typo");
+    expect(theme.fg("error", "x")).toContain("38;2;4;5;6");
+    expect(warnings).toEqual([
+      `${path}: unknown key "colour" at line 1, column 16 (did you mean "colors"?); ignored`,
+      `${path}: unknown key "colors.acent" at line 1, column 38 (did you mean "colors.accent"?); ignored`,
+    ]);
   });
 });
 

@@ -115,8 +115,19 @@ describe("a scope that failed to load", () => {
     expect(readFileSync(global, "utf8")).toBe(broken);
     const diagnostics = store.drainDiagnostics();
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]!.message).toContain("does not overwrite a file it could not read");
+    expect(diagnostics[0]!.message).toContain("does not overwrite a file it could not use");
     expect(store.hasPendingWrites("global")).toBe(true);
+  });
+
+  test("a wrong-typed value makes the file unusable for the run, so it is not written either", () => {
+    const { agentDir, cwd, global } = setup();
+    const typed = '{ "quietStartup": "yes" }\n';
+    writeFileSync(global, typed);
+    const store = SettingsStore.load({ agentDir, cwd, includeProject: false });
+    expect(store.writable("global")).toBe(false);
+    expect(store.set(["defaultModel"], "x")).toBe(false);
+    expect(readFileSync(global, "utf8")).toBe(typed);
+    expect(store.drainDiagnostics().at(-1)!.message).toContain("not saving defaultModel");
   });
 
   test("a file that became invalid after startup is left alone too", () => {
@@ -128,14 +139,6 @@ describe("a scope that failed to load", () => {
     expect(store.drainDiagnostics()[0]!.message).toContain(`${global}: could not save theme`);
   });
 
-  test("a wrong-typed file is ignored for the run but still takes this process's keys", () => {
-    const { agentDir, cwd, global } = setup();
-    writeFileSync(global, JSON.stringify({ hideThinkingBlock: "no" }));
-    const store = SettingsStore.load({ agentDir, cwd, includeProject: false });
-    expect(store.settings).toEqual({});
-    expect(store.set(["theme"], "t")).toBe(true);
-    expect(read(global)).toEqual({ hideThinkingBlock: "no", theme: "t" });
-  });
 });
 
 describe("the project file", () => {

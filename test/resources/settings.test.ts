@@ -149,12 +149,31 @@ describe("errors", () => {
     expect(readSettingsScope(project).problem).toBe("type");
   });
 
+  test("an unknown key is a warning naming it and the closest setting; the file is used and the key kept", () => {
+    const { agentDir, cwd, global } = dirs();
+    writeFileSync(global, '{\n  "defaultModle": "m",\n  "retry": { "enabeld": false },\n  "theme": "light"\n}\n');
+    const loaded = loadSettings(agentDir, cwd, false);
+    expect(loaded.settings.theme).toBe("light");
+    expect((loaded.global as Record<string, unknown>).defaultModle).toBe("m");
+    expect(loaded.diagnostics.map((d) => d.message)).toEqual([
+      `${global}: unknown key "defaultModle" at line 2, column 3 (did you mean "defaultModel"?); pig ignores it and leaves it in the file`,
+      `${global}: unknown key "retry.enabeld" at line 3, column 14 (did you mean "retry.enabled"?); pig ignores it and leaves it in the file`,
+    ]);
+    expect(readSettingsScope(global).problem).toBeUndefined();
+  });
+
+  test("keys of newer upstream versions are accepted without a warning", () => {
+    const { global } = dirs();
+    writeFileSync(global, JSON.stringify({ tuiMode: "regular", retry: { maxAgentDelayMs: 1 }, markdown: { mermaid: "off" } }));
+    expect(readSettingsScope(global).diagnostics).toEqual([]);
+  });
+
   test("a top level that is not an object is reported", () => {
     const { global } = dirs();
     writeFileSync(global, "[1, 2]");
     const result = readSettingsScope(global);
     expect(result.problem).toBe("syntax");
-    expect(result.diagnostic!.message).toContain("expected a JSON object");
+    expect(result.diagnostics[0]!.message).toContain("expected a JSON object");
   });
 
   test("a file that cannot be read is reported as unreadable", () => {
@@ -162,7 +181,7 @@ describe("errors", () => {
     mkdirSync(global);
     const result = readSettingsScope(global);
     expect(result.problem).toBe("unreadable");
-    expect(result.diagnostic!.message).toContain(`${global}: cannot be read`);
+    expect(result.diagnostics[0]!.message).toContain(`${global}: is a directory, not a file`);
   });
 
   test("every key of the reference validates with its documented type", () => {
@@ -207,7 +226,7 @@ describe("errors", () => {
     };
     writeFileSync(global, JSON.stringify(all));
     const result = readSettingsScope(global);
-    expect(result.diagnostic).toBeUndefined();
+    expect(result.diagnostics).toEqual([]);
     expect(result.settings as unknown).toEqual(all);
   });
 });

@@ -214,9 +214,24 @@ describe("trust.json", () => {
     });
     expect(readTrust(agentDir)).toEqual({
       projects: { [repo]: { trusted: true, decidedAt: "2026-01-02T03:04:05.000Z" } },
+      others: {},
       diagnostics: [],
       broken: false,
     });
+  });
+
+  test("unknown keys are warned about with the closest known key, and kept when a decision is written", () => {
+    const { repo, agentDir } = setup();
+    const path = join(agentDir, "trust.json");
+    writeFileSync(path, '{\n  "version": 1,\n  "projets": {},\n  "projects": { "/x": { "trusted": true, "decidedAt": "d", "note": "n" } }\n}');
+    const read = readTrust(agentDir);
+    expect(read.broken).toBe(false);
+    expect(read.diagnostics[0]).toBe(`${path}: unknown key "projets" at line 3, column 3 (did you mean "projects"?); pig ignores it and keeps it`);
+    expect(read.diagnostics[1]).toContain('unknown key "projects./x.note"');
+    recordTrust(agentDir, repo, true);
+    const written = JSON.parse(readFileSync(path, "utf8"));
+    expect(written.projets).toEqual({});
+    expect(written.projects["/x"].note).toBe("n");
   });
 
   test("a broken file means no decisions, is reported, and is moved aside before a new one is written", async () => {
@@ -235,7 +250,7 @@ describe("trust.json", () => {
     const aside = readdirSync(agentDir).filter((name) => name.startsWith("trust.json.broken-"));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(agentDir, aside[0]!), "utf8")).toContain('"trusted": "yes"');
-    expect(outcome.diagnostics.some((d) => d.includes(`moved the unreadable ${path} to ${join(agentDir, aside[0]!)}`))).toBe(true);
+    expect(outcome.diagnostics.some((d) => d.includes(`moved the unusable ${path} to ${join(agentDir, aside[0]!)}`))).toBe(true);
     expect(readTrust(agentDir).projects[repo]?.trusted).toBe(true);
   });
 
@@ -245,7 +260,7 @@ describe("trust.json", () => {
     writeFileSync(path, "{ nope");
     expect(readTrust(agentDir).diagnostics[0]).toContain("line 1, column 3");
     const diagnostics = recordTrust(agentDir, repo, false);
-    expect(diagnostics.at(-1)).toContain("moved the unreadable");
+    expect(diagnostics.at(-1)).toContain("moved the unusable");
     expect(readdirSync(agentDir).some((name) => name.startsWith("trust.json.broken-"))).toBe(true);
   });
 });

@@ -29,6 +29,8 @@ import { runFirstRunWizard } from "./wizard.ts";
 export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
   let runtime = await createRuntime(args, { cwd, interactive: true });
   if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
+    // A models.json or auth.json pig could not use may be why there is no model: say so first.
+    for (const warning of runtime.warnings) process.stdout.write(`${warning}\n`);
     const chosen = await runFirstRunWizard({
       ask: askDialog,
       pick: pickDialog,
@@ -61,7 +63,7 @@ class InteractiveApp implements InteractiveHost {
   ) {
     const settings = runtime.settings.settings;
     // Theme files come from the resource resolution (a project's only when it is trusted).
-    const { theme, warning } = loadTheme(settings.theme ?? detectThemeName(), runtime.resources.themes, wantsColor(process.stdout));
+    const { theme, warnings: themeWarnings } = loadTheme(settings.theme ?? detectThemeName(), runtime.resources.themes, wantsColor(process.stdout));
     this.theme = theme;
     const keys = loadKeybindings(runtime.agentDir);
     this.keybindings = keys.bindings;
@@ -99,8 +101,7 @@ class InteractiveApp implements InteractiveHost {
       controller: () => this.controller,
       theme: () => this.theme,
     });
-    if (warning) this.warn(warning);
-    for (const problem of keys.warnings) this.warn(problem);
+    for (const problem of [...themeWarnings, ...keys.warnings]) this.warn(problem);
   }
 
   get controller() {
@@ -279,16 +280,19 @@ class InteractiveApp implements InteractiveHost {
       }
     } catch (error) {
       this.error((error as Error).message);
+    } finally {
+      // Switching model or level saves it: a settings file pig could not use says so here.
+      for (const diagnostic of this.settings.drainDiagnostics()) this.warn(diagnostic.message);
     }
   }
 
   // ── InteractiveHost ──────────────────────────────────────────────────────
 
   applyTheme(name: string): void {
-    const { theme, warning } = loadTheme(name, this.resources.themes, wantsColor(process.stdout));
+    const { theme, warnings } = loadTheme(name, this.resources.themes, wantsColor(process.stdout));
     this.theme = theme;
     this.view.theme = theme;
-    if (warning) this.warn(warning);
+    for (const warning of warnings) this.warn(warning);
   }
 
   print(text: string): void {

@@ -4,11 +4,11 @@
  * resource resolution (`~/.pig/agent/themes/`, a trusted `.pig/themes/`, `themes` settings,
  * `--theme`). Without colour (NO_COLOR, not a terminal) every token is plain text.
  */
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import * as v from "valibot";
+import { checkConfig, joinIssues } from "../../util/config-issues.ts";
+import { readConfigText } from "../../util/config-read.ts";
 import { parseJsonc } from "../../util/jsonc.ts";
-import { describeIssues } from "../../session/format.ts";
 
 export const THEME_TOKENS = [
   "accent", "border", "borderAccent", "borderMuted", "success", "error", "warning", "muted", "dim", "text", "thinkingText",
@@ -21,11 +21,22 @@ export const THEME_TOKENS = [
 ] as const;
 export type ThemeToken = (typeof THEME_TOKENS)[number];
 
+/** Tokens of newer upstream themes that pig has no use for: accepted, so shared files read without warnings. */
+const UPSTREAM_ONLY_TOKENS = [
+  "statusLineBg", "statusLineSep", "statusLineModel", "statusLinePath", "statusLineGitClean", "statusLineGitDirty",
+  "statusLineContext", "statusLineSpend", "statusLineStaged", "statusLineDirty", "statusLineUntracked", "statusLineOutput",
+  "statusLineCost", "statusLineSubagents",
+] as const;
+
 const ColorValue = v.union([v.string(), v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(255))]);
+const colorEntries = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, v.optional(ColorValue)]));
 const ThemeFileSchema = v.looseObject({
+  $schema: v.optional(v.string()),
   name: v.string(),
   vars: v.optional(v.record(v.string(), ColorValue)),
-  colors: v.record(v.string(), ColorValue),
+  colors: v.looseObject(colorEntries([...THEME_TOKENS, ...UPSTREAM_ONLY_TOKENS])),
+  /** Upstream's HTML export colours; pig's export has its own. */
+  export: v.optional(v.looseObject(colorEntries(["pageBg", "cardBg", "infoBg"]))),
 });
 
 export interface Theme {
@@ -80,8 +91,9 @@ function makeTheme(name: string, palette: Palette, color: boolean): Theme {
 /** Resolves `vars` references in a theme file's colours. */
 function paletteOf(file: v.InferOutput<typeof ThemeFileSchema>): Palette {
   const out: Palette = {};
+  const colors: Record<string, unknown> = file.colors;
   for (const token of THEME_TOKENS) {
-    let value = file.colors[token];
+    let value = colors[token] as string | number | undefined;
     if (typeof value === "string" && value && !value.startsWith("#")) value = file.vars?.[value] ?? value;
     if (value !== undefined) out[token] = value;
   }
@@ -90,26 +102,30 @@ function paletteOf(file: v.InferOutput<typeof ThemeFileSchema>): Palette {
 
 export interface ThemeChoice {
   theme: Theme;
-  warning?: string;
+  /** Why the file could not be used, or keys in it pig does not know; each names the file. */
+  warnings: string[];
 }
 
 /** A theme file read once: the name it goes by, and its JSON or why it could not be read. */
 interface ThemeFileRead {
   path: string;
   name: string;
+  text?: string;
   json?: unknown;
   error?: string;
 }
 
 function readThemeFile(path: string): ThemeFileRead {
   const fileName = basename(path, ".json");
+  const read = readConfigText(path);
+  // Unreadable or not JSON: known by its file name; loading it reports the problem.
+  if (read.kind !== "text") return { path, name: fileName, error: read.kind === "absent" ? "does not exist" : read.reason };
   try {
-    const json: unknown = parseJsonc(readFileSync(path, "utf8"));
+    const json: unknown = parseJsonc(read.text);
     const name = typeof json === "object" && json !== null ? (json as { name?: unknown }).name : undefined;
-    return { path, name: typeof name === "string" && name.trim() ? name : fileName, json };
+    return { path, name: typeof name === "string" && name.trim() ? name : fileName, text: read.text, json };
   } catch (error) {
-    // Unreadable or not JSON: known by its file name; loading it reports the problem.
-    return { path, name: fileName, error: (error as Error).message };
+    return { path, name: fileName, error: `not valid JSON: ${(error as Error).message}` };
   }
 }
 
@@ -135,9 +151,9 @@ export function themeNames(files: readonly string[]): string[] {
  */
 export function loadTheme(name: string | undefined, files: readonly string[], color: boolean): ThemeChoice {
   const wanted = name ?? "dark";
-  if (wanted === "dark") return { theme: makeTheme("dark", DARK, color) };
-  if (wanted === "light") return { theme: makeTheme("light", LIGHT, color) };
-  const dark = (warning: string): ThemeChoice => ({ theme: makeTheme("dark", DARK, color), warning });
+  if (wanted === "dark") return { theme: makeTheme("dark", DARK, color), warnings: [] };
+  if (wanted === "light") return { theme: makeTheme("light", LIGHT, color), warnings: [] };
+  const dark = (...warnings: string[]): ThemeChoice => ({ theme: makeTheme("dark", DARK, color), warnings });
   // By `name` field first; a file name still works (older settings saved those).
   const read: ThemeFileRead[] = [];
   let found: ThemeFileRead | undefined;
@@ -151,10 +167,15 @@ export function loadTheme(name: string | undefined, files: readonly string[], co
   }
   found ??= read.find((file) => basename(file.path, ".json") === wanted);
   if (!found) return dark(`Theme "${wanted}" not found; using the dark theme`);
-  if (found.error !== undefined) return dark(`${found.path}: ${found.error}; using the dark theme`);
-  const result = v.safeParse(ThemeFileSchema, found.json);
-  if (!result.success) return dark(`${found.path}: ${describeIssues(result.issues)}; using the dark theme`);
-  return { theme: makeTheme(result.output.name, paletteOf(result.output), color) };
+  if (found.error !== undefined || found.text === undefined) return dark(`${found.path}: ${found.error}; using the dark theme`);
+  const text = found.text;
+  if (typeof found.json !== "object" || found.json === null || Array.isArray(found.json)) {
+    return dark(`${found.path}: expected a JSON object ({"name": …, "colors": {…}}) at the top level; using the dark theme`);
+  }
+  const checked = checkConfig(ThemeFileSchema, found.json, text);
+  const unknown = checked.unknownKeys.map((words) => `${found.path}: ${words}; ignored`);
+  if (!checked.success) return dark(`${found.path}: ${joinIssues(checked.issues)}; using the dark theme`, ...unknown);
+  return { theme: makeTheme(checked.output.name, paletteOf(checked.output), color), warnings: unknown };
 }
 
 /**

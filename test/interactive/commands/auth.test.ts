@@ -70,7 +70,7 @@ describe("/login and /logout", () => {
     host.askAnswers = ["k"];
     await loginCommand.run(host, "openai");
     expect(host.text).toContain("error: Could not save the key:");
-    expect(host.text).toContain("auth.json is not valid JSON");
+    expect(host.text).toContain("auth.json: not valid JSON: unexpected character at line 1, column 3; pig does not rewrite a file it could not fully read, so fix it first");
     expect(readFileSync(join(host.agentDir, "auth.json"), "utf8")).toBe("{ broken");
   });
 });

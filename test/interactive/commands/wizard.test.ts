@@ -83,7 +83,7 @@ describe("first-run wizard", () => {
     expect(host.picks[0]!.options.find((o) => o.label.startsWith("Ollama"))!.hint).toBe("2 models");
     expect(result).toEqual({ provider: "ollama", model: "qwen3:8b" });
     const registry = new ModelRegistry({ agentDir, env: {} });
-    expect(registry.errors).toEqual([]);
+    expect(registry.problems).toEqual([]);
     const model = registry.find("ollama", "qwen3:8b")!;
     expect(model.baseUrl).toBe("http://127.0.0.1:11434/v1");
     expect(registry.hasKey("ollama")).toBe(true);

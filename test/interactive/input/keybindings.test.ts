@@ -76,8 +76,8 @@ describe("resolveKeybindings", () => {
       "/home/u/.pig/agent/keybindings.json",
     );
     expect(warnings).toEqual([
-      '/home/u/.pig/agent/keybindings.json: unknown action "app.nonsense"',
-      '/home/u/.pig/agent/keybindings.json: "app.model.select" must be a key or a list of keys',
+      '/home/u/.pig/agent/keybindings.json: unknown action "app.nonsense"; ignored',
+      '/home/u/.pig/agent/keybindings.json: "app.model.select" must be a key or a list of keys, not 5; its default keys stay',
       '/home/u/.pig/agent/keybindings.json: "app.thinking.toggle": "ctrl+banana": unknown key "banana"',
       '/home/u/.pig/agent/keybindings.json: "app.tools.expand": ctrl+y is already bound to app.thinking.toggle',
     ]);
@@ -86,9 +86,17 @@ describe("resolveKeybindings", () => {
     expect(bindings.actionFor("ctrl+k")).toBe("tui.editor.deleteToLineEnd");
   });
 
+  test("a misspelt action id is named with the closest one", () => {
+    const { warnings } = resolveKeybindings({ "app.model.selct": "ctrl+l", selectModle: "ctrl+l" }, "kb.json");
+    expect(warnings).toEqual([
+      'kb.json: unknown action "app.model.selct" (did you mean "app.model.select"?); ignored',
+      'kb.json: unknown action "selectModle" (did you mean "selectModel"?); ignored',
+    ]);
+  });
+
   test("a file that is not an object keeps the defaults", () => {
     const { bindings, warnings } = resolveKeybindings(["enter"], "kb.json");
-    expect(warnings).toEqual(["kb.json: expected an object of action ids to keys; using the default keys"]);
+    expect(warnings).toEqual(["kb.json: expected an object of action ids to keys, not a list; using the default keys"]);
     expect(bindings.actionFor("enter")).toBe("tui.input.submit");
   });
 });

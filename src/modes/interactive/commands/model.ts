@@ -30,6 +30,7 @@ function switchTo(host: InteractiveHost, model: Model): void {
   const chosen = host.controller.setModel(model.provider, model.id);
   const level = host.controller.session.thinkingLevel;
   host.info(`Model: ${key(chosen)}${chosen.reasoning ? ` (thinking: ${level})` : ""}`);
+  for (const diagnostic of host.settings.drainDiagnostics()) host.warn(diagnostic.message);
 }
 
 export const modelCommand: SlashCommand = {

@@ -7,6 +7,7 @@
  * that action's default keys and takes its keys away from every other action's defaults.
  */
 import * as v from "valibot";
+import { closestName } from "../../../util/closest.ts";
 
 /** Every action the prompt can bind, with its default keys, in the order `/hotkeys` lists them. */
 export const DEFAULT_KEYBINDINGS = {
@@ -212,19 +213,23 @@ export function resolveKeybindings(user: unknown, source: string): ResolvedKeybi
   const warnings: string[] = [];
   const parsed = v.safeParse(v.record(v.string(), v.unknown()), user);
   if (!parsed.success || Array.isArray(user)) {
-    return { bindings: KeyBindings.defaults(), warnings: [`${source}: expected an object of action ids to keys; using the default keys`] };
+    const got = Array.isArray(user) ? "a list" : JSON.stringify(user);
+    return { bindings: KeyBindings.defaults(), warnings: [`${source}: expected an object of action ids to keys, not ${got}; using the default keys`] };
   }
   const chosen = new Map<KeyAction, string[]>();
   const claimedBy = new Map<string, KeyAction>();
   for (const [id, value] of Object.entries(parsed.output)) {
     const action = (Object.hasOwn(DEFAULT_KEYBINDINGS, id) ? id : LEGACY_NAMES[id]) as KeyAction | undefined;
     if (!action) {
-      if (!FOREIGN_IDS.has(id) && !FOREIGN_PREFIXES.some((p) => id.startsWith(p))) warnings.push(`${source}: unknown action "${id}"`);
+      if (!FOREIGN_IDS.has(id) && !FOREIGN_PREFIXES.some((p) => id.startsWith(p))) {
+        const guess = closestName(id, [...ACTIONS, ...Object.keys(LEGACY_NAMES)]);
+        warnings.push(`${source}: unknown action "${id}"${guess ? ` (did you mean "${guess}"?)` : ""}; ignored`);
+      }
       continue;
     }
     const list = typeof value === "string" ? [value] : Array.isArray(value) && value.every((k) => typeof k === "string") ? value : undefined;
     if (!list) {
-      warnings.push(`${source}: "${id}" must be a key or a list of keys`);
+      warnings.push(`${source}: "${id}" must be a key or a list of keys, not ${JSON.stringify(value)}; its default keys stay`);
       continue;
     }
     if (chosen.has(action)) {
