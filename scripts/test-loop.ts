@@ -78,7 +78,7 @@ const logDir = mkdtempSync(join(tmpdir(), "pig-test-loop-"));
 
 async function runOnce(files: string[]): Promise<Outcome> {
   const started = performance.now();
-  const proc = spawn([process.execPath, "test", ...files], {
+  const proc = spawn([process.execPath, "test", "--timeout", "60000", ...files], {
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",
