@@ -19,6 +19,7 @@ import type { SummaryCall } from "../compaction/index.ts";
 import { MessageQueue, userMessage, type QueueMode, type QueuedMessage } from "./queue.ts";
 import { Retrier } from "./retry.ts";
 import { PromptError, SessionSaveError } from "./errors.ts";
+import { SecretRedactor } from "../util/redact.ts";
 
 export { PromptError, SessionSaveError };
 
@@ -71,6 +72,7 @@ export class AgentSession {
   retry: RetrySettings;
   compaction: CompactionSettings;
   readonly compactor: CompactionRunner;
+  private readonly redactor = new SecretRedactor();
 
   constructor(private readonly options: AgentSessionOptions) {
     this.storeValue = options.store;
@@ -204,8 +206,14 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Sends an event to every listener. */
+  /** Sends an event to every listener; a failure text quoting a key is shown without it. */
   emit(event: PigEvent): void {
+    const carried = (event as { message?: AgentMessage }).message;
+    if (carried?.role === "assistant") this.redactAnswer(carried as AssistantMessage);
+    if (event.type === "message_update" && event.assistantMessageEvent.type === "error") this.redactAnswer(event.assistantMessageEvent.error);
+    if (event.type === "compaction_end" && event.errorMessage) event.errorMessage = this.redactor.redact(event.errorMessage);
+    else if (event.type === "auto_retry_start") event.errorMessage = this.redactor.redact(event.errorMessage);
+    else if (event.type === "auto_retry_end" && event.finalError) event.finalError = this.redactor.redact(event.finalError);
     for (const listener of this.listeners) listener(event);
   }
 
@@ -239,6 +247,7 @@ export class AgentSession {
   }
 
   private onLoopEvent = (event: PigEvent): void => {
+    if (event.type === "message_end" && event.message.role === "assistant") this.redactAnswer(event.message as AssistantMessage);
     if (event.type === "message_end") this.persist(event.message);
     if (event.type === "message_start" && event.message.role === "user") this.compactor.overflowAttempted = false;
     if (event.type === "message_end" && event.message.role === "assistant" && (event.message as AssistantMessage).stopReason !== "error") {
@@ -255,6 +264,10 @@ export class AgentSession {
     }
   };
 
+  private redactAnswer(answer: AssistantMessage): void {
+    if (answer.errorMessage) answer.errorMessage = this.redactor.redact(answer.errorMessage);
+  }
+
   private emitQueue(): void {
     this.emit({ type: "queue_update", steering: this.steering.texts, followUp: this.followUps.texts });
   }
@@ -269,9 +282,13 @@ export class AgentSession {
     const thinkingBudgets = this.options.requestSettings?.().thinkingBudgets;
     const apiKey = this.registry.apiKey(model) ?? "";
     const reasoning = this.level === "off" ? undefined : this.level;
+    const headers = this.registry.headers(model, apiKey);
+    // Whatever identifies pig to the provider is kept out of messages shown or stored.
+    this.redactor.add(apiKey);
+    for (const value of Object.values(headers)) this.redactor.add(value);
     return {
       apiKey,
-      headers: this.registry.headers(model, apiKey),
+      headers,
       ...(reasoning ? { reasoning } : {}),
       sessionId: this.store.sessionId,
       maxRetries: this.retry.provider.maxRetries ?? 0,

@@ -1,0 +1,163 @@
+/**
+ * Secrets: distinctive fake keys in the environment, auth.json and models.json (a literal, the
+ * name of a variable, a `!command`, a header). pig runs in every mode, talks to providers that
+ * accept the keys and to ones that refuse them by echoing the key back (as real APIs do), exports
+ * HTML and JSONL, changes settings; then every file pig wrote is searched: no key is anywhere.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { pigBinary } from "../helpers/binary.ts";
+import { describeNeeding } from "../helpers/needs.ts";
+import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { RpcClient } from "../helpers/rpc-client.ts";
+import { tempDir } from "../helpers/tmp.ts";
+import { TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+import { reportFigure } from "./figures.ts";
+
+const SECRETS = {
+  env: "pigsecret-env-5f3a91c2d7e4",
+  literal: "pigsecret-literal-8b2e47f1a3c9",
+  command: "pigsecret-command-c91d02e6f4a8",
+  auth: "pigsecret-auth-2a7c5e9d18b3",
+  header: "pigsecret-header-71f0c4d2e9a6",
+} as const;
+
+const worlds: PigWorld[] = [];
+const clients: RpcClient[] = [];
+const terminals: TmuxSession[] = [];
+afterAll(async () => {
+  for (const c of clients.splice(0)) c.kill();
+  for (const t of terminals.splice(0)) t.kill();
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(path));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+/** Where a secret occurs in `text`, by name. */
+function leaks(text: string): string[] {
+  return Object.entries(SECRETS).flatMap(([name, value]) => (text.includes(value) ? [name] : []));
+}
+
+describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
+  test("no key reaches a session, a setting, an export, a temp file or the output of any mode", async () => {
+    const w = await createWorld({ llm: { script: [] } });
+    worlds.push(w);
+    const tmp = tempDir("pig-secrets-tmp-");
+    const keyFile = join(tempDir("pig-secrets-key-"), "key");
+    writeFileSync(keyFile, SECRETS.command);
+    const provider = (apiKey: string | undefined, extra: Record<string, unknown> = {}) => ({
+      baseUrl: `${w.llm.url}/v1`,
+      api: "openai-completions",
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      models: [{ id: "m", contextWindow: 128000 }],
+      ...extra,
+    });
+    const modelsJson = JSON.stringify(
+      {
+        providers: {
+          fromenv: provider("PIG_TEST_SECRET"),
+          literal: provider(SECRETS.literal, { headers: { "x-extra-token": SECRETS.header } }),
+          command: provider(`!cat ${keyFile}`),
+          // The key itself is in auth.json, which comes first.
+          fromauth: provider("PIG_TEST_UNSET_VARIABLE"),
+        },
+      },
+      null,
+      2,
+    );
+    const authJson = JSON.stringify({ fromauth: { type: "api_key", key: SECRETS.auth } }, null, 2);
+    writeFileSync(join(w.agentDir, "models.json"), modelsJson);
+    writeFileSync(join(w.agentDir, "auth.json"), authJson, { mode: 0o600 });
+    writeFileSync(join(w.agentDir, "settings.json"), JSON.stringify({ defaultProvider: "fromenv", defaultModel: "m", quietStartup: true }));
+    const env = { ...w.env, PIG_TEST_SECRET: SECRETS.env, TMPDIR: tmp };
+    const outputs: { what: string; text: string }[] = [];
+    const run = async (what: string, args: string[]) => {
+      const proc = Bun.spawn([pigBinary(), ...args], { cwd: w.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      await proc.exited;
+      outputs.push({ what, text: stdout + stderr });
+      return { code: proc.exitCode, stdout, stderr };
+    };
+    // A provider refusing a key says which one it got, as OpenAI and others do.
+    const refusal = (key: string) => ({ error: { status: 401, message: `Incorrect API key provided: ${key}. You can find your API key at https://example.invalid/keys.` } });
+    const longOutput = { toolCalls: [{ name: "bash", arguments: { command: "seq 1 30000" } }] };
+
+    // Print mode, each key: one run answered, one refused.
+    for (const [name, key] of [["fromenv", SECRETS.env], ["literal", SECRETS.literal], ["command", SECRETS.command], ["fromauth", SECRETS.auth]] as const) {
+      w.llm.setScript([longOutput, { text: `answer with ${name}` }, refusal(key)]);
+      const ok = await run(`print ${name}`, ["--model", `${name}/m`, "-p", "run it"]);
+      expect(ok.stderr).toBe("");
+      expect(ok.code).toBe(0);
+      expect((await run(`print ${name} refused`, ["--model", `${name}/m`, "-c", "-p", "again"])).code).toBe(1);
+    }
+    // The literal key's header went out as configured (the secrets were used, not dropped).
+    expect(w.llm.requests.some((r) => r.headers["x-extra-token"] === SECRETS.header)).toBe(true);
+    expect(w.llm.requests.some((r) => r.headers.authorization === `Bearer ${SECRETS.command}`)).toBe(true);
+
+    // JSON mode, refused mid-run, with retries on.
+    w.llm.setScript([refusal(SECRETS.literal)]);
+    await run("json refused", ["--model", "literal/m", "--mode", "json", "json please"]);
+
+    // RPC: prompts on each provider, a model switch that is saved to settings, an HTML export.
+    const client = new RpcClient({ cwd: w.cwd, env });
+    clients.push(client);
+    w.llm.setScript([{ text: "rpc one" }, refusal(SECRETS.auth), { text: "rpc two" }]);
+    await client.promptAndWait("first over rpc");
+    expect(await client.request({ type: "set_model", provider: "fromauth", modelId: "m" })).toMatchObject({ success: true });
+    await client.promptAndWait("refused over rpc");
+    expect(await client.request({ type: "set_model", provider: "literal", modelId: "m" })).toMatchObject({ success: true });
+    await client.promptAndWait("second over rpc");
+    const exported = await client.request({ type: "export_html", outputPath: join(w.cwd, "rpc.html") });
+    expect(exported).toMatchObject({ success: true });
+    const messages = await client.request({ type: "get_messages" });
+    outputs.push({ what: "rpc", text: JSON.stringify(client.lines) + client.stderr.join("\n") + JSON.stringify(messages) });
+    expect(await client.close()).toBe(0);
+
+    // Interactive: a refused prompt, then both exports.
+    w.llm.setScript([refusal(SECRETS.literal), { text: "interactive answer" }]);
+    const tmux = TmuxSession.start({ command: [pigBinary(), "--model", "literal/m"], cwd: w.cwd, width: 200, height: 50, env: { ...env, TERM: "xterm-256color" } });
+    terminals.push(tmux);
+    await tmux.waitFor("›");
+    tmux.type("interactive refused");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/Incorrect API key provided/);
+    tmux.type("interactive again");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/interactive answer[\s\S]*↑\d/);
+    tmux.type("/export tui.html");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Exported to");
+    tmux.type("/export tui.jsonl");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/Exported to [^\n]*tui\.jsonl/);
+    outputs.push({ what: "interactive screen", text: tmux.capture() });
+
+    // Every file pig wrote: the agent directory (but the two files that hold keys on purpose,
+    // which must be as they were), the project, and the temp directory.
+    expect(readFileSync(join(w.agentDir, "models.json"), "utf8")).toBe(modelsJson);
+    expect(readFileSync(join(w.agentDir, "auth.json"), "utf8")).toBe(authJson);
+    const written = [...filesUnder(w.agentDir).filter((f) => !/\/(models|auth)\.json$/.test(f)), ...filesUnder(w.cwd), ...filesUnder(tmp)];
+    const kinds = new Set(written.map((f) => (f.endsWith(".jsonl") ? "jsonl" : f.endsWith(".html") ? "html" : f.endsWith("settings.json") ? "settings" : "other")));
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(["html", "jsonl", "settings"]));
+    // The refusals were stored, with the key taken out of their text.
+    const sessions = written.filter((f) => f.includes("/sessions/") && f.endsWith(".jsonl"));
+    expect(sessions.some((f) => readFileSync(f, "utf8").includes("Incorrect API key provided: [redacted]."))).toBe(true);
+    const found: string[] = [];
+    for (const file of written) {
+      if (statSync(file).size > 50 * 1024 * 1024) continue;
+      for (const name of leaks(readFileSync(file, "latin1"))) found.push(`${relative("/", file)}: the ${name} key`);
+    }
+    for (const { what, text } of outputs) for (const name of leaks(text)) found.push(`${what} output: the ${name} key`);
+    reportFigure({ fault: "secrets in files and output", cases: written.length + outputs.length, failures: found.length, note: `${written.length} files, ${outputs.length} outputs searched for ${Object.keys(SECRETS).length} keys` });
+    expect(found).toEqual([]);
+  }, 120_000);
+});
