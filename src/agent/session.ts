@@ -8,7 +8,7 @@ import type { ModelRegistry } from "../ai/registry.ts";
 import { clampThinkingLevel } from "../ai/thinking.ts";
 import type { AssistantMessage, Model, StreamFunction, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
-import type { AgentMessage, CustomMessage, ThinkingLevel } from "../session/format.ts";
+import type { AgentMessage, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { compactionSettings, settingsDefaults, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
@@ -19,7 +19,9 @@ import type { SummaryCall } from "../compaction/index.ts";
 import { MessageQueue, userMessage, type QueueMode, type QueuedMessage } from "./queue.ts";
 import { Retrier } from "./retry.ts";
 import { PromptError, SessionSaveError } from "./errors.ts";
+import { SessionRecorder } from "./recorder.ts";
 import { SecretRedactor } from "../util/redact.ts";
+import { redactAnswer, redactEvent } from "./redact-events.ts";
 
 export { PromptError, SessionSaveError };
 
@@ -73,6 +75,11 @@ export class AgentSession {
   compaction: CompactionSettings;
   readonly compactor: CompactionRunner;
   private readonly redactor = new SecretRedactor();
+  private readonly recorder = new SessionRecorder(
+    () => this.storeValue,
+    () => this.running !== undefined,
+    () => this.abortController?.abort(),
+  );
 
   constructor(private readonly options: AgentSessionOptions) {
     this.storeValue = options.store;
@@ -208,46 +215,17 @@ export class AgentSession {
 
   /** Sends an event to every listener; a failure text quoting a key is shown without it. */
   emit(event: PigEvent): void {
-    const carried = (event as { message?: AgentMessage }).message;
-    if (carried?.role === "assistant") this.redactAnswer(carried as AssistantMessage);
-    if (event.type === "message_update" && event.assistantMessageEvent.type === "error") this.redactAnswer(event.assistantMessageEvent.error);
-    if (event.type === "compaction_end" && event.errorMessage) event.errorMessage = this.redactor.redact(event.errorMessage);
-    else if (event.type === "auto_retry_start") event.errorMessage = this.redactor.redact(event.errorMessage);
-    else if (event.type === "auto_retry_end" && event.finalError) event.finalError = this.redactor.redact(event.finalError);
+    redactEvent(event, this.redactor);
     for (const listener of this.listeners) listener(event);
   }
 
   private persist(message: AgentMessage): void {
-    try {
-      if (message.role === "custom") {
-        const custom = message as CustomMessage;
-        this.store.appendCustomMessageEntry(custom.customType, custom.content as never, custom.display, custom.details);
-      } else {
-        this.store.appendMessage(message);
-      }
-    } catch (error) {
-      // Outside a run (a `!` command while idle) the caller hears of it at once.
-      if (!this.running) throw error;
-      // The entry stays in the session (unsaved, written with the next one that gets through);
-      // the run stops, since nothing more it does could be kept.
-      this.saveFailure ??= error;
-      this.abortController?.abort();
-    }
-  }
-
-  /** Set when an entry of the current run could not be written. */
-  private saveFailure: unknown;
-
-  /** Throws the save failure of the run that just ended, if there was one. */
-  private throwSaveFailure(): void {
-    if (this.saveFailure === undefined) return;
-    const error = this.saveFailure;
-    this.saveFailure = undefined;
-    throw new SessionSaveError(this.store.path, (error as Error).message ?? String(error), this.store.unsaved);
+    this.recorder.record(message);
   }
 
   private onLoopEvent = (event: PigEvent): void => {
-    if (event.type === "message_end" && event.message.role === "assistant") this.redactAnswer(event.message as AssistantMessage);
+    // Cleaned before it is stored, not only before it is shown.
+    if (event.type === "message_end" && event.message.role === "assistant") redactAnswer(event.message as AssistantMessage, this.redactor);
     if (event.type === "message_end") this.persist(event.message);
     if (event.type === "message_start" && event.message.role === "user") this.compactor.overflowAttempted = false;
     if (event.type === "message_end" && event.message.role === "assistant" && (event.message as AssistantMessage).stopReason !== "error") {
@@ -263,10 +241,6 @@ export class AgentSession {
       Bun.gc(false);
     }
   };
-
-  private redactAnswer(answer: AssistantMessage): void {
-    if (answer.errorMessage) answer.errorMessage = this.redactor.redact(answer.errorMessage);
-  }
 
   private emitQueue(): void {
     this.emit({ type: "queue_update", steering: this.steering.texts, followUp: this.followUps.texts });
@@ -339,13 +313,13 @@ export class AgentSession {
   }
 
   private start(prompts: AgentMessage[]): Promise<void> {
-    this.saveFailure = undefined;
+    this.recorder.reset();
     const run = this.runWithRetries(prompts)
       .finally(() => {
         this.running = undefined;
         this.abortController = undefined;
       })
-      .then(() => this.throwSaveFailure());
+      .then(() => this.recorder.throwIfFailed());
     this.running = run;
     return run;
   }
@@ -416,7 +390,7 @@ export class AgentSession {
       await runAgentLoop(next, this.messages, this.loopConfig(model), this.onLoopEvent, controller.signal);
       const last = this.messages[this.messages.length - 1];
       const answer = last?.role === "assistant" ? (last as AssistantMessage) : undefined;
-      if (this.saveFailure !== undefined) {
+      if (this.recorder.failed) {
         this.retrier.finish(answer, true);
         return;
       }

@@ -1,0 +1,57 @@
+/**
+ * Writing a run's messages to the session file. An entry the file cannot take (disk full, I/O
+ * error, read-only) stops the run — nothing more it does could be kept — and is reported when
+ * the run ends, with every entry that is not in the file; the entries stay in the session and
+ * go out with the next write that succeeds.
+ */
+import type { AgentMessage, CustomMessage } from "../session/format.ts";
+import type { SessionStore } from "../session/store.ts";
+import { SessionSaveError } from "./errors.ts";
+
+export class SessionRecorder {
+  /** Set when an entry of the current run could not be written. */
+  private failure: unknown;
+
+  constructor(
+    private readonly store: () => SessionStore,
+    /** Whether a run is going (outside one, a failure is thrown at once). */
+    private readonly running: () => boolean,
+    /** Stops the current run. */
+    private readonly stopRun: () => void,
+  ) {}
+
+  record(message: AgentMessage): void {
+    const store = this.store();
+    try {
+      if (message.role === "custom") {
+        const custom = message as CustomMessage;
+        store.appendCustomMessageEntry(custom.customType, custom.content as never, custom.display, custom.details);
+      } else {
+        store.appendMessage(message);
+      }
+    } catch (error) {
+      // Outside a run (a `!` command while idle) the caller hears of it at once.
+      if (!this.running()) throw error;
+      this.failure ??= error;
+      this.stopRun();
+    }
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Forgets an earlier run's failure (a new run starts). */
+  reset(): void {
+    this.failure = undefined;
+  }
+
+  /** Throws the failure of the run that just ended, if there was one. */
+  throwIfFailed(): void {
+    if (this.failure === undefined) return;
+    const error = this.failure;
+    this.failure = undefined;
+    const store = this.store();
+    throw new SessionSaveError(store.path, (error as Error).message ?? String(error), store.unsaved);
+  }
+}
