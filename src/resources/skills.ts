@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import * as v from "valibot";
-import { unreadableReason } from "../util/config-read.ts";
+import { readResourceText } from "../util/config-read.ts";
 import { fieldAt, misspeltFields, parseFrontmatter, splitFrontmatter } from "./frontmatter.ts";
 import { resolveResourcePaths, type ResourceDiagnostic, type ResourcePathOptions } from "./resource-paths.ts";
 import type { SourceInfo } from "./source-info.ts";
@@ -65,13 +65,8 @@ export function readSkillFile(filePath: string, sourceInfo: SourceInfo): { skill
   const diagnostics: ResourceDiagnostic[] = [];
   // Messages name the file themselves so they can be shown without the `path` field.
   const warn = (message: string) => diagnostics.push({ type: "warning", message: `${filePath}: ${message}`, path: filePath });
-  let text: string;
-  try {
-    text = readFileSync(filePath, "utf8");
-  } catch (error) {
-    warn(`${unreadableReason(error) ?? "does not exist"}; skill not loaded`);
-    return { diagnostics };
-  }
+  const text = readResourceText(filePath, "skill", warn);
+  if (text === undefined) return { diagnostics };
   let fields: Record<string, unknown>;
   try {
     const frontmatter = parseFrontmatter(text);

@@ -2,9 +2,8 @@
  * Prompt templates: Markdown files whose body replaces a `/<name> args…` message, with the
  * arguments substituted for `$1`, `$@`, `$ARGUMENTS`, `${@:N}` and `${@:N:L}`.
  */
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { unreadableReason } from "../util/config-read.ts";
+import { readResourceText } from "../util/config-read.ts";
 import { fieldAt, misspeltFields, parseFrontmatter } from "./frontmatter.ts";
 import { resolveResourcePaths, type ResourceDiagnostic, type ResourcePathOptions } from "./resource-paths.ts";
 import type { SourceInfo } from "./source-info.ts";
@@ -47,13 +46,8 @@ const TEMPLATE_FIELDS = ["description", "argument-hint"];
 export function readTemplateFile(filePath: string, sourceInfo: SourceInfo): { template?: PromptTemplate; diagnostics: ResourceDiagnostic[] } {
   const diagnostics: ResourceDiagnostic[] = [];
   const warn = (message: string) => diagnostics.push({ type: "warning", message: `${filePath}: ${message}`, path: filePath });
-  let text: string;
-  try {
-    text = readFileSync(filePath, "utf8");
-  } catch (error) {
-    warn(`${unreadableReason(error) ?? "does not exist"}; prompt template not loaded`);
-    return { diagnostics };
-  }
+  const text = readResourceText(filePath, "prompt template", warn);
+  if (text === undefined) return { diagnostics };
   let parsed: ReturnType<typeof parseFrontmatter>;
   try {
     parsed = parseFrontmatter(text);

@@ -22,6 +22,14 @@ export function unreadableReason(error: unknown): string | undefined {
   return `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
 }
 
+/** A resource file's text, or undefined after `warn` was told why it could not be read (`what` is not loaded). */
+export function readResourceText(path: string, what: string, warn: (message: string) => void): string | undefined {
+  const read = readConfigText(path);
+  if (read.kind === "text") return read.text;
+  warn(`${read.kind === "unreadable" ? read.reason : "does not exist"}; ${what} not loaded`);
+  return undefined;
+}
+
 export function readConfigText(path: string): ConfigRead {
   try {
     return { kind: "text", text: readFileSync(path, "utf8") };

@@ -6,22 +6,12 @@ import { describe, expect, test } from "bun:test";
 import type { PigEvent } from "../../src/agent/events.ts";
 import { AgentSession } from "../../src/agent/session.ts";
 import { ModelRegistry } from "../../src/ai/registry.ts";
-import { newAssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction } from "../../src/ai/types.ts";
+import { newAssistantMessage, type AssistantMessageEvent, type LlmContext, type StreamFunction } from "../../src/ai/types.ts";
+import { fakeModel } from "../helpers/fake-model.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
-const MODEL: Model = {
-  id: "m",
-  name: "m",
-  api: "openai-completions",
-  provider: "test",
-  baseUrl: "http://127.0.0.1:9",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 50_000,
-  maxTokens: 1000,
-};
+const MODEL = fakeModel("http://127.0.0.1:9", { id: "m", name: "m", provider: "test", contextWindow: 50_000, maxTokens: 1000 });
 
 interface Answer {
   text?: string;

@@ -106,44 +106,38 @@ describeNeeding("a tmpfs mount (root)", canMount, "write errors", () => {
     reportFigure({ fault: "write error: disk full (ENOSPC)", cases: 1, failures: 0 });
   });
 
-  test("EROFS: the file system turns read-only mid-run; the answer that cannot be written is named", async () => {
-    const fs = mountTmpfs(4096)!;
-    const sessions = join(fs, "sessions");
-    mkdirSync(sessions);
+  /**
+   * A tool turn whose result is written, then `breakIt` runs before the second answer arrives;
+   * that answer cannot be written. The run must stop naming the file, the error and the answer.
+   */
+  async function breakMidRun(sessions: string, code: string, breakIt: (file: string) => void, permissions = false) {
     const w = await createWorld({ llm: { script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo one" } }] }, { text: "lost answer" }] } });
     worlds.push(w);
-    // The second request is answered only once the file system is read-only.
     w.llm.setBeforeAnswer((request) => {
-      if (request.seq === 2) expect(Bun.spawnSync(["mount", "-o", "remount,ro", fs]).exitCode).toBe(0);
+      if (request.seq === 2) breakIt(onlyFile(sessions));
     });
-    const result = await runPig(w, ["--session-dir", sessions, "-p", "go"]);
+    const result = await runPig(w, ["--session-dir", sessions, "-p", "go"], { permissions });
     w.llm.setBeforeAnswer(undefined);
     expect(result.code).toBe(1);
     const file = onlyFile(sessions);
     expect(result.stderr).toContain(file);
-    expect(result.stderr).toContain("EROFS");
+    expect(result.stderr).toContain(code);
     expect(result.stderr).toMatch(/not in the file: assistant message [0-9a-f]{8}/);
     const roles = expectWhole(file).flatMap((e) => (e.type === "message" ? [(e.message as { role: string }).role] : []));
     expect(roles).toEqual(["user", "assistant", "toolResult"]);
+  }
+
+  test("EROFS: the file system turns read-only mid-run; the answer that cannot be written is named", async () => {
+    const fs = mountTmpfs(4096)!;
+    const sessions = join(fs, "sessions");
+    mkdirSync(sessions);
+    await breakMidRun(sessions, "EROFS", () => expect(Bun.spawnSync(["mount", "-o", "remount,ro", fs]).exitCode).toBe(0));
     expect(Bun.spawnSync(["mount", "-o", "remount,rw", fs]).exitCode).toBe(0);
     reportFigure({ fault: "write error: read-only file system (EROFS)", cases: 1, failures: 0 });
   });
 
   test("EACCES: the file loses its write permission mid-run (as root too); the run stops and says so", async () => {
-    const sessions = tempDir("pig-sessions-");
-    const w = await createWorld({ llm: { script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo one" } }] }, { text: "lost answer" }] } });
-    worlds.push(w);
-    w.llm.setBeforeAnswer((request) => {
-      if (request.seq === 2) chmodSync(onlyFile(sessions), 0o444);
-    });
-    const result = await runPig(w, ["--session-dir", sessions, "-p", "go"], { permissions: true });
-    w.llm.setBeforeAnswer(undefined);
-    expect(result.code).toBe(1);
-    const file = onlyFile(sessions);
-    expect(result.stderr).toContain(file);
-    expect(result.stderr).toContain("EACCES");
-    expect(result.stderr).toMatch(/not in the file: assistant message [0-9a-f]{8}/);
-    expectWhole(file);
+    await breakMidRun(tempDir("pig-sessions-"), "EACCES", (file) => chmodSync(file, 0o444), true);
     reportFigure({ fault: "write error: permission lost (EACCES)", cases: 1, failures: 0 });
   });
 });
