@@ -221,7 +221,7 @@ describe("defaults", () => {
     expect(s.followUpMode).toBe("one-at-a-time");
     expect(s.compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 });
     expect(s.branchSummary).toEqual({ reserveTokens: 16384, skipPrompt: false });
-    expect(s.retry).toEqual({ enabled: true, maxRetries: 3, baseDelayMs: 2000, provider: { maxRetryDelayMs: 60000 } });
+    expect(s.retry).toEqual({ enabled: true, maxRetries: 3, baseDelayMs: 2000, provider: { maxRetryDelayMs: 60000, idleTimeoutMs: 300000 } });
     expect(s.terminal).toEqual({ showImages: true, imageWidthCells: 60, clearOnShrink: false, showTerminalProgress: false });
     expect(s.images).toEqual({ autoResize: true, blockImages: false });
     expect(s.doubleEscapeAction).toBe("tree");
@@ -253,6 +253,6 @@ describe("defaults", () => {
   });
 
   test("retrySettings keeps provider limits only when given", () => {
-    expect(retrySettings({ retry: { provider: { timeoutMs: 10 } } }).provider).toEqual({ timeoutMs: 10, maxRetryDelayMs: 60000 });
+    expect(retrySettings({ retry: { provider: { timeoutMs: 10 } } }).provider).toEqual({ timeoutMs: 10, maxRetryDelayMs: 60000, idleTimeoutMs: 300000 });
   });
 });
