@@ -127,12 +127,12 @@ export class ResponseWatch {
         timer.stop();
       }
     };
-    const rest = { status: response.status, statusText: response.statusText, headers: withoutLength(response.headers) };
+    const responseInit = { status: response.status, statusText: response.statusText, headers: withoutLength(response.headers) };
 
     if (!response.ok) {
       try {
         const text = await readLimited(read, ERROR_BODY_LIMIT);
-        return new Response(text, rest);
+        return new Response(text, responseInit);
       } finally {
         await reader.cancel().catch(() => undefined);
         release();
@@ -148,40 +148,56 @@ export class ResponseWatch {
       }
     }
 
-    let lineBytes = 0;
+    // The unfinished last line is held here, as received, until its line break arrives: the
+    // parsers above would otherwise copy their growing buffer with every chunk, and a line
+    // that never ends is dropped at the limit instead of being kept whole.
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
     const watched = new ReadableStream<Uint8Array>({
       pull: async (stream) => {
-        let result: ReadResult;
-        try {
-          result = await read();
-        } catch (error) {
-          release();
-          stream.error(error);
+        for (;;) {
+          let result: ReadResult;
+          try {
+            result = await read();
+          } catch (error) {
+            release();
+            stream.error(error);
+            return;
+          }
+          if (result.done) {
+            release();
+            if (pendingBytes > 0) stream.enqueue(joined(pending, pendingBytes));
+            stream.close();
+            return;
+          }
+          const chunk = result.value;
+          const lastBreak = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
+          if (lastBreak < 0) {
+            pending.push(chunk);
+            pendingBytes += chunk.byteLength;
+            if (pendingBytes <= MAX_LINE_BYTES) continue;
+            pending = [];
+            const fault = this.fail(controller, `Malformed event stream: a line longer than ${mebibytes(MAX_LINE_BYTES)} without a line break`);
+            release();
+            void reader.cancel().catch(() => undefined);
+            stream.error(fault);
+            return;
+          }
+          const complete = chunk.subarray(0, lastBreak + 1);
+          const out = pendingBytes > 0 ? joined([...pending, complete], pendingBytes + complete.byteLength) : complete;
+          const rest = chunk.subarray(lastBreak + 1);
+          pending = rest.byteLength > 0 ? [rest] : [];
+          pendingBytes = rest.byteLength;
+          stream.enqueue(out);
           return;
         }
-        if (result.done) {
-          release();
-          stream.close();
-          return;
-        }
-        const chunk = result.value;
-        const lastBreak = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
-        lineBytes = lastBreak < 0 ? lineBytes + chunk.byteLength : chunk.byteLength - lastBreak - 1;
-        if (lineBytes > MAX_LINE_BYTES) {
-          const fault = this.fail(controller, `Malformed event stream: a line longer than ${mebibytes(MAX_LINE_BYTES)} without a line break`);
-          release();
-          void reader.cancel().catch(() => undefined);
-          stream.error(fault);
-          return;
-        }
-        stream.enqueue(chunk);
       },
       cancel: async (reason) => {
         release();
         await reader.cancel(reason).catch(() => undefined);
       },
     });
-    return new Response(watched, rest);
+    return new Response(watched, responseInit);
   };
 
   /** Records the fault and drops the connection (a pending read then fails with the fault). */
@@ -191,6 +207,16 @@ export class ResponseWatch {
     controller.abort(fault);
     return fault;
   }
+}
+
+function joined(parts: readonly Uint8Array[], bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }
 
 /** The body is re-streamed (already decoded): its original length no longer applies. */

@@ -149,6 +149,19 @@ describe("errors", () => {
     expect(readSettingsScope(project).problem).toBe("type");
   });
 
+  test("retry.provider.idleTimeoutMs must be a number of ms, 0 or more", () => {
+    const { global } = dirs();
+    for (const [value, received] of [['"5m"', '"5m"'], ["-1", "-1"]] as const) {
+      writeFileSync(global, `{"retry": {"provider": {"idleTimeoutMs": ${value}}}}`);
+      const result = readSettingsScope(global);
+      expect(result.problem).toBe("type");
+      expect(result.diagnostic!.message).toContain(`"retry.provider.idleTimeoutMs" (line 1, column 42) must be`);
+      expect(result.diagnostic!.message).toContain(`not ${received}`);
+    }
+    writeFileSync(global, '{"retry": {"provider": {"idleTimeoutMs": 0}}}');
+    expect(retrySettings(readSettingsScope(global).settings!).provider.idleTimeoutMs).toBe(0);
+  });
+
   test("a top level that is not an object is reported", () => {
     const { global } = dirs();
     writeFileSync(global, "[1, 2]");
@@ -177,7 +190,7 @@ describe("errors", () => {
       theme: "light",
       compaction: { enabled: true, reserveTokens: 1, keepRecentTokens: 2 },
       branchSummary: { reserveTokens: 3, skipPrompt: true },
-      retry: { enabled: true, maxRetries: 1, baseDelayMs: 2, provider: { timeoutMs: 3, maxRetries: 4, maxRetryDelayMs: 5 } },
+      retry: { enabled: true, maxRetries: 1, baseDelayMs: 2, provider: { timeoutMs: 3, maxRetries: 4, maxRetryDelayMs: 5, idleTimeoutMs: 6 } },
       hideThinkingBlock: true,
       shellPath: "/bin/sh",
       shellCommandPrefix: "set -e",
