@@ -13,8 +13,25 @@ import type { AssistantMessage, Model } from "../ai/types.ts";
 const MAX_SHOWN = 1000;
 const HTML = /<(!doctype\s+html|html|head|body)\b/i;
 
-/** The error text for a person: an HTML page by its title, anything long cut short. */
+/** `503 {"type":"error","error":{"type":"api_error","message":"…"}}` (Anthropic's way) as `503 … (api_error)`. */
+function jsonErrorText(text: string): string | undefined {
+  const match = /^(\d{3}) (\{[\s\S]*\})$/.exec(text.trim());
+  if (!match) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(match[2]!);
+  } catch {
+    return undefined;
+  }
+  const error = (body as { error?: { message?: unknown; type?: unknown } }).error;
+  if (typeof error?.message !== "string") return undefined;
+  return `${match[1]} ${error.message}${typeof error.type === "string" ? ` (${error.type})` : ""}`;
+}
+
+/** The error text for a person: a JSON error body by its message, an HTML page by its title, anything long cut short. */
 export function readableError(text: string): string {
+  const json = jsonErrorText(text);
+  if (json) return readableError(json);
   const html = HTML.exec(text);
   if (html) {
     const before = text.slice(0, html.index).trim();
@@ -34,7 +51,8 @@ export function whereText(answer: Pick<AssistantMessage, "provider" | "model">, 
   return `${answer.provider}/${answer.model}${model ? ` at ${endpointUrl(model)}` : ""}`;
 }
 
-function delayText(ms: number): string {
+/** A retry's wait: "20ms", "2s", "1.5s". */
+export function delayText(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 100) / 10}s`;
 }
 

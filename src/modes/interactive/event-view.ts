@@ -11,7 +11,7 @@ import { wrapInput } from "./input/layout.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { formatToolCall, formatToolResult } from "./render/tools.ts";
 import type { Theme } from "./theme.ts";
-import { AttemptCounter, readableError, whereText, type ModelLookup } from "../failure-report.ts";
+import { AttemptCounter, delayText, readableError, whereText, type ModelLookup } from "../failure-report.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -140,7 +140,7 @@ export class EventView {
         break;
       case "auto_retry_start":
         // The error itself was just shown with the failed answer.
-        this.out.print(`${t.fg("warning", `Retrying in ${Math.round(event.delayMs / 100) / 10}s (retry ${event.attempt}/${event.maxAttempts})`)}\n`);
+        this.out.print(`${t.fg("warning", `Retrying in ${delayText(event.delayMs)} (retry ${event.attempt}/${event.maxAttempts})`)}\n`);
         break;
       case "auto_retry_end":
         if (!event.success) {
