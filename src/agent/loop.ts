@@ -140,7 +140,12 @@ export async function streamAssistant(
         final = event.message;
         if (event.invalidArguments) {
           const content = event.message.content;
-          invalidArguments = new Map(event.invalidArguments.flatMap((bad) => (content[bad.contentIndex] ? [[content[bad.contentIndex]!, bad.text]] : [])));
+          invalidArguments = new Map(
+            event.invalidArguments.flatMap((bad) => {
+              const call = content[bad.contentIndex];
+              return call ? [[call, bad.text] as const] : [];
+            }),
+          );
         }
         break;
       case "error":
