@@ -4,6 +4,7 @@
  * its result, errors in red, and a spinner with the elapsed time while pig works.
  */
 import type { PigEvent } from "../../agent/events.ts";
+import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
 import type { AgentMessage, BashExecutionMessage } from "../../session/format.ts";
 import type { ToolResult } from "../../tools/types.ts";
@@ -143,7 +144,8 @@ export class EventView {
         this.out.print(`${t.fg("warning", `Retrying in ${delayText(event.delayMs)} (retry ${event.attempt}/${event.maxAttempts})`)}\n`);
         break;
       case "auto_retry_end":
-        if (!event.success) {
+        if (!event.success && event.finalError === RETRY_CANCELLED) this.out.print(`${t.fg("warning", "Retry cancelled.")}\n`);
+        else if (!event.success) {
           const attempts = event.attempt + 1;
           this.out.print(`${t.fg("error", `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${readableError(event.finalError ?? "")}`)}\n`);
         }
