@@ -228,6 +228,7 @@ describe("provider faults", () => {
       { api, stall: "headers, then no body" as const },
       { api, stall: "mid-stream" as const },
       { api, stall: "mid-tool-call" as const },
+      { api, stall: "a summary request" as const },
     ]);
     const check = concurrently(cases, 4, async ({ api, stall }) => {
       if (stall === "headers, then no body") {
@@ -242,6 +243,22 @@ describe("provider faults", () => {
         } finally {
           server.close();
         }
+        return;
+      }
+      if (stall === "a summary request") {
+        // An overflow is compacted; the summary's first request hangs, and its retry makes it.
+        const hungSummary: ScriptResponse = { when: "context summarization assistant", hang: true };
+        const w = await faultWorld(api, [hungSummary, SUMMARY, { text: "first answer" }, OVERFLOWS[0]!.error, { text: "recovered" }], {
+          contextWindow: 20000,
+          settings: { ...STALL_SETTINGS, compaction: { reserveTokens: 4000, keepRecentTokens: 10 } },
+        });
+        const run = await runPig(w, ["--mode", "json", words("one", 800), words("two", 800)]);
+        expect(run.code).toBe(0);
+        const events = jsonEvents(run.stdout);
+        expect(events.filter((e) => e.type === "compaction_end")).toMatchObject([{ reason: "overflow", willRetry: true, aborted: false }]);
+        expect(events.filter((e) => e.type === "message_end").at(-1)!.message).toMatchObject({ content: [{ type: "text", text: "recovered" }] });
+        expect(w.llm.requests).toHaveLength(5);
+        await checkSession(w);
         return;
       }
       const script: Script =
