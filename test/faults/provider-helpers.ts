@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, fakeModelsJson, type FixtureApi, type PigWorld } from "../helpers/pig-env.ts";
+import { RpcClient } from "../helpers/rpc-client.ts";
 
 export const APIS: readonly FixtureApi[] = ["openai-completions", "anthropic-messages", "openai-responses"];
 
@@ -218,4 +219,59 @@ export function peakRss(pid: number): number {
   const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   if (!match) throw new Error(`no VmHWM for process ${pid}`);
   return Number(match[1]) * 1024;
+}
+
+/**
+ * For cases that mostly wait (stalls, retry-after): starts every case's check at once, at most
+ * `limit` at a time, and gives `runCases` a check that reports each one's outcome in order.
+ */
+export function concurrently<T>(cases: readonly T[], limit: number, check: (c: T) => Promise<void>): (c: T, index: number) => Promise<void> {
+  let free = limit;
+  const queue: (() => void)[] = [];
+  const slot = async () => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => queue.push(resolve));
+  };
+  const done = () => {
+    const next = queue.shift();
+    if (next) next();
+    else free++;
+  };
+  // Settled outcomes, never rejected promises: a failure is reported when runCases reaches it.
+  const outcomes = cases.map(async (c) => {
+    await slot();
+    try {
+      await check(c);
+      return undefined;
+    } catch (error) {
+      return error as Error;
+    } finally {
+      done();
+    }
+  });
+  return async (_c, index) => {
+    const error = await outcomes[index];
+    if (error) throw error;
+  };
+}
+
+/** Runs one prompt over RPC, waits until pig is idle, and reads its peak memory while it still runs. */
+export async function rpcRun(api: FixtureApi, script: Script) {
+  const world = await faultWorld(api, script);
+  const client = new RpcClient({ cwd: world.cwd, env: world.env });
+  try {
+    const from = client.lines.length;
+    const accepted = await client.request({ type: "prompt", message: "go" });
+    expect(accepted.success).toBe(true);
+    await client.waitFor((l) => l.type === "agent_end", 60_000, from);
+    // Idle means the run, its retries and their waits are over.
+    for (;;) {
+      const state = await client.request({ type: "get_state" }, 60_000);
+      if ((state.data as { isStreaming: boolean }).isStreaming === false) break;
+    }
+    const peak = peakRss(client.pid);
+    return { peak, lines: client.lines.slice(from), world };
+  } finally {
+    await client.close();
+  }
 }

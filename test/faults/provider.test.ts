@@ -13,14 +13,15 @@ import type { Script, ScriptResponse } from "../helpers/fake-llm/server.ts";
 import type { FixtureApi } from "../helpers/pig-env.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
 import { describeNeeding } from "../helpers/needs.ts";
-import { RpcClient } from "../helpers/rpc-client.ts";
 import { tmuxAvailable } from "../helpers/tmux.ts";
 import { runCases } from "./figures.ts";
+import { OVERFLOWS, SUMMARY, words } from "./overflow-wordings.ts";
 import {
   answers,
   APIS,
   checkSession,
   closedPort,
+  concurrently,
   endpointFor,
   expectFailureLine,
   FAST_RETRY,
@@ -28,8 +29,8 @@ import {
   headersOnlyServer,
   IDLE_MS,
   jsonEvents,
-  peakRss,
   retryLines,
+  rpcRun,
   runPig,
 } from "./provider-helpers.ts";
 
@@ -86,40 +87,6 @@ async function expectGiveUp(api: FixtureApi, script: Script, attempts: number, r
 }
 
 const ok: ScriptResponse = { text: "ok" };
-
-/**
- * For cases that mostly wait (stalls, retry-after): starts every case's check at once, at most
- * `limit` at a time, and gives `runCases` a check that reports each one's outcome in order.
- */
-function concurrently<T>(cases: readonly T[], limit: number, check: (c: T) => Promise<void>): (c: T, index: number) => Promise<void> {
-  let free = limit;
-  const queue: (() => void)[] = [];
-  const slot = async () => {
-    if (free > 0) free--;
-    else await new Promise<void>((resolve) => queue.push(resolve));
-  };
-  const done = () => {
-    const next = queue.shift();
-    if (next) next();
-    else free++;
-  };
-  // Settled outcomes, never rejected promises: a failure is reported when runCases reaches it.
-  const outcomes = cases.map(async (c) => {
-    await slot();
-    try {
-      await check(c);
-      return undefined;
-    } catch (error) {
-      return error as Error;
-    } finally {
-      done();
-    }
-  });
-  return async (_c, index) => {
-    const error = await outcomes[index];
-    if (error) throw error;
-  };
-}
 
 describe("provider faults", () => {
   test("HTTP 429 without retry-after: backoff retries, then the answer or a clear end", async () => {
@@ -352,7 +319,8 @@ describe("provider faults", () => {
   test("a 100 MB body is never held: an error page is read in part, an endless line or page fails early", async () => {
     const HUNDRED_MB = 100 * 1024 * 1024;
     // What pig's memory is after an ordinary answer: the measure for the faults.
-    const baseline = await rpcPeak("openai-completions", [ok]);
+    const baseline = await rpcRun("openai-completions", [ok]);
+    expect(baseline.lines.filter((l) => l.type === "message_end").at(-1)!.message).toMatchObject({ stopReason: "stop" });
     const cases = APIS.flatMap((api) => [
       { api, body: "502 error page", script: [{ raw: { status: 502, contentType: "text/html", body: "<html><body>upstream failed</body></html>\n", repeatToBytes: HUNDRED_MB } }, ok] as Script },
       { api, body: "200 stream without a line break", script: [{ raw: { status: 200, contentType: "text/event-stream", body: "x", repeatToBytes: HUNDRED_MB } }] as Script },
@@ -378,49 +346,6 @@ describe("provider faults", () => {
     expect(failures).toEqual([]);
   });
 });
-
-/** Context overflow as each provider words it (the wordings src/ai/errors.ts recognises). */
-const OVERFLOWS: { source: string; error: ScriptResponse; apis?: FixtureApi[] }[] = [
-  {
-    source: "OpenAI",
-    error: {
-      error: {
-        status: 400,
-        message: "This model's maximum context length is 20000 tokens. However, your messages resulted in 25013 tokens. Please reduce the length of the messages.",
-        code: "context_length_exceeded",
-      },
-    },
-  },
-  { source: "Anthropic", error: { error: { status: 400, message: "prompt is too long: 25013 tokens > 20000 maximum" } } },
-  {
-    source: "Anthropic, request size",
-    error: { error: { status: 413, type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." } },
-    // Only Anthropic's error body (kept whole in its message) carries the type.
-    apis: ["anthropic-messages"],
-  },
-  { source: "Amazon Bedrock", error: { error: { status: 400, message: "Input is too long for requested model." } } },
-  { source: "OpenAI Responses", error: { error: { status: 400, message: "Your input exceeds the context window of this model. Please adjust your input and try again." } } },
-  { source: "Google Gemini", error: { error: { status: 400, message: "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575)." } } },
-  { source: "xAI", error: { error: { status: 400, message: "This model's maximum prompt length is 131072 but the request contains 537812 tokens." } } },
-  { source: "Groq", error: { error: { status: 400, message: "Please reduce the length of the messages or completion." } } },
-  { source: "GitHub Copilot", error: { error: { status: 400, message: "prompt token count of 135000 exceeds the limit of 128000" } } },
-  { source: "llama.cpp", error: { error: { status: 400, message: "the request exceeds the available context size, try increasing it" } } },
-  { source: "LM Studio", error: { error: { status: 400, message: "The number of tokens to keep from the initial prompt is greater than the context length" } } },
-  { source: "MiniMax", error: { error: { status: 400, message: "invalid params, context window exceeds limit (2013)" } } },
-  { source: "Kimi", error: { error: { status: 400, message: "Your request exceeded model token limit: 262144 (requested: 300000)" } } },
-  { source: "Mistral", error: { error: { status: 400, message: "Prompt contains 140000 tokens and 0 draft tokens, too large for model with 131072 maximum context length" } } },
-  { source: "Z.ai", error: { error: { status: 400, message: "model_context_window_exceeded" } } },
-  { source: "Ollama", error: { error: { status: 400, message: "prompt too long; exceeded max context length by 1200 tokens" } } },
-  { source: "code context_length_exceeded", error: { error: { status: 400, message: "context_length_exceeded" } } },
-  { source: "too many tokens", error: { error: { status: 400, message: "Too many tokens in the request for this model" } } },
-  { source: "token limit exceeded", error: { error: { status: 400, message: "Token limit exceeded for this model" } } },
-  { source: "400 without a body", error: { raw: { status: 400, contentType: "application/json", body: "" } } },
-  { source: "413 without a body", error: { raw: { status: 413, contentType: "text/plain", body: "" } } },
-];
-
-const SUMMARY: ScriptResponse = { when: "context summarization assistant", text: "## Goal\nKeep going.", repeat: 10 };
-/** A prompt of roughly `tokens` estimated tokens (4 characters each). */
-const words = (label: string, tokens: number) => `${label} ${"lorem ipsum dolor sit amet ".repeat(Math.ceil((tokens * 4) / 27))}`;
 
 describe("context overflow", () => {
   test("every provider's wording leads to a compaction and a retry of the same request", async () => {
@@ -477,30 +402,3 @@ describeNeeding("tmux", tmuxAvailable(), "interactive mode", () => {
     expect(failures).toEqual([]);
   });
 });
-
-/** Runs one prompt over RPC, waits until pig is idle, and reads its peak memory while it still runs. */
-async function rpcRun(api: FixtureApi, script: Script) {
-  const world = await faultWorld(api, script);
-  const client = new RpcClient({ cwd: world.cwd, env: world.env });
-  try {
-    const from = client.lines.length;
-    const accepted = await client.request({ type: "prompt", message: "go" });
-    expect(accepted.success).toBe(true);
-    await client.waitFor((l) => l.type === "agent_end", 60_000, from);
-    // Idle means the run, its retries and their waits are over.
-    for (;;) {
-      const state = await client.request({ type: "get_state" }, 60_000);
-      if ((state.data as { isStreaming: boolean }).isStreaming === false) break;
-    }
-    const peak = peakRss(client.pid);
-    return { peak, lines: client.lines.slice(from), world };
-  } finally {
-    await client.close();
-  }
-}
-
-async function rpcPeak(api: FixtureApi, script: Script) {
-  const run = await rpcRun(api, script);
-  expect(run.lines.some((l) => l.type === "agent_end")).toBe(true);
-  return run;
-}
