@@ -57,7 +57,7 @@ export async function runAgentLoop(
       emit({ type: "turn_start" });
       for (const message of pending) add(message);
       pending = [];
-      const assistant = await streamAssistant(messages, config, emit, signal);
+      const { message: assistant, invalidArguments } = await streamAssistant(messages, config, emit, signal);
       // In the context before it is announced, like every other message.
       messages.push(assistant);
       produced.push(assistant);
@@ -68,7 +68,7 @@ export async function runAgentLoop(
       }
       const calls = assistant.content.filter((block) => block.type === "toolCall");
       const outcome =
-        calls.length > 0 ? await executeToolCalls(calls, config, emit, add, signal) : { results: [], terminate: false };
+        calls.length > 0 ? await executeToolCalls(calls, config, emit, add, signal, invalidArguments) : { results: [], terminate: false };
       emit({ type: "turn_end", message: assistant, toolResults: outcome.results });
       if (signal.aborted) break;
       const steering = config.takeSteering();
@@ -95,13 +95,21 @@ function snapshot(message: AssistantMessage): AssistantMessage {
   return { ...message, content: [...message.content] };
 }
 
+/** One streamed answer, and the argument text of its tool calls that did not arrive whole. */
+export interface StreamedAnswer {
+  message: AssistantMessage;
+  invalidArguments: ReadonlyMap<object, string>;
+}
+
+const NONE: ReadonlyMap<object, string> = new Map();
+
 /** Streams one answer; always returns a complete assistant message (errors included). */
 export async function streamAssistant(
   messages: readonly AgentMessage[],
   config: LoopConfig,
   emit: Emit,
   signal: AbortSignal,
-): Promise<AssistantMessage> {
+): Promise<StreamedAnswer> {
   await config.beforeRequest?.();
   const context: LlmContext = {
     systemPrompt: config.systemPrompt,
@@ -117,10 +125,11 @@ export async function streamAssistant(
     // The request could not be made (a key command failed): an answer that says why, like any other failed request.
     const failed: AssistantMessage = { ...newAssistantMessage(config.model), stopReason: "error", errorMessage: (error as Error).message };
     emit({ type: "message_start", message: failed });
-    return failed;
+    return { message: failed, invalidArguments: NONE };
   }
   let started = false;
   let final: AssistantMessage | undefined;
+  let invalidArguments = NONE;
   for await (const event of config.stream(config.model, context, { ...options, signal })) {
     switch (event.type) {
       case "start":
@@ -129,6 +138,15 @@ export async function streamAssistant(
         break;
       case "done":
         final = event.message;
+        if (event.invalidArguments) {
+          const content = event.message.content;
+          invalidArguments = new Map(
+            event.invalidArguments.flatMap((bad) => {
+              const call = content[bad.contentIndex];
+              return call ? [[call, bad.text] as const] : [];
+            }),
+          );
+        }
         break;
       case "error":
         final = event.error;
@@ -148,7 +166,7 @@ export async function streamAssistant(
   if (!final) throw new Error(`the ${config.model.api} stream ended without a final message`);
   if (!started) emit({ type: "message_start", message: final });
   // The caller adds the answer to the context, then emits its message_end.
-  return final;
+  return { message: final, invalidArguments };
 }
 
 type ToolCallBlock = { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
@@ -165,9 +183,16 @@ function errorResult(message: string): ToolResult {
   return { content: [{ type: "text", text: message }], details: {} };
 }
 
-function prepare(call: ToolCallBlock, tools: readonly AnyTool[]): Prepared {
+/** What the model is told about a call whose arguments did not arrive whole (the start of them is shown). */
+function invalidArgumentsMessage(name: string, text: string): string {
+  const shown = text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length - 2000} more characters)` : text;
+  return `The arguments of this ${name} call are not valid JSON (cut off or malformed), so the tool was not run. Arguments received:\n${shown}`;
+}
+
+function prepare(call: ToolCallBlock, tools: readonly AnyTool[], invalidText: string | undefined): Prepared {
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) return { call, args: call.arguments, error: `Tool ${call.name} not found` };
+  if (invalidText !== undefined) return { call, tool, args: call.arguments, error: invalidArgumentsMessage(call.name, invalidText) };
   let args = call.arguments;
   try {
     if (tool.prepareArguments) args = tool.prepareArguments(args);
@@ -220,6 +245,7 @@ function resultMessage(p: Prepared, outcome: { result: ToolResult; isError: bool
  * order, the valid ones run at once (ends reported as they finish), and the result messages
  * follow in call order. Sequential (configured, or any tool in the batch asks for it): one call
  * at a time, each followed by its result message. `add` records and announces a result message.
+ * A call in `invalidArguments` (its argument text, keyed by the call) is answered with an error.
  */
 export async function executeToolCalls(
   calls: readonly ToolCallBlock[],
@@ -227,8 +253,9 @@ export async function executeToolCalls(
   emit: Emit,
   add: (message: ToolResultMessage) => void,
   signal: AbortSignal,
+  invalidArguments: ReadonlyMap<object, string> = NONE,
 ): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
-  const prepared = calls.map((call) => prepare(call, config.tools));
+  const prepared = calls.map((call) => prepare(call, config.tools, invalidArguments.get(call)));
   const sequential =
     config.toolExecution === "sequential" || prepared.some((p) => p.tool?.executionMode === "sequential");
   const announce = (p: Prepared) =>

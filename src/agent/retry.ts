@@ -7,6 +7,9 @@ import type { RetrySettings } from "../resources/settings.ts";
 import type { SessionEvent } from "./events.ts";
 import { retryDelay, sleep } from "../util/wait.ts";
 
+/** `finalError` of a chain the person (or a client) stopped: upstream's words. */
+export const RETRY_CANCELLED = "Retry cancelled";
+
 /**
  * The retry state of one run: which attempt this is, what the server last said about waiting,
  * and the `auto_retry_*` events in upstream's order.
@@ -61,7 +64,7 @@ export class Retrier {
     this.emit({ type: "auto_retry_start", attempt: this.attempt, maxAttempts: settings.maxRetries, delayMs, errorMessage: answer.errorMessage ?? "" });
     messages.pop();
     if (!(await sleep(delayMs, signal))) {
-      this.end("Retry cancelled");
+      this.end(RETRY_CANCELLED);
       return false;
     }
     return true;
@@ -70,7 +73,7 @@ export class Retrier {
   /** The run ended without a retry: report a failed chain, or a cancelled one. */
   finish(answer: AssistantMessage | undefined, cancelled: boolean): void {
     if (this.attempt === 0) return;
-    if (cancelled) this.end("Retry cancelled");
+    if (cancelled) this.end(RETRY_CANCELLED);
     else if (answer?.stopReason === "error") this.end(answer.errorMessage ?? "error");
   }
 

@@ -268,6 +268,7 @@ export class AgentSession {
       maxRetries: this.retry.provider.maxRetries ?? 0,
       ...(this.retry.provider.timeoutMs !== undefined ? { timeoutMs: this.retry.provider.timeoutMs } : {}),
       maxRetryDelayMs: this.retry.provider.maxRetryDelayMs,
+      ...(this.retry.provider.idleTimeoutMs !== undefined ? { idleTimeoutMs: this.retry.provider.idleTimeoutMs } : {}),
       ...(thinkingBudgets ? { thinkingBudgets } : {}),
     };
   }

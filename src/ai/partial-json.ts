@@ -158,3 +158,17 @@ export function parsePartialJson(text: string): Record<string, unknown> {
   }
 }
 
+
+/**
+ * Whether a tool call's final argument text is a whole JSON object (no text at all counts: a
+ * call without arguments). Anything else was cut off or malformed, and running the tool with
+ * what `parsePartialJson` salvaged would act on half an instruction (half a file's content).
+ */
+export function isCompleteArguments(text: string): boolean {
+  if (text.trim() === "") return true;
+  try {
+    return isPlainObject(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}

@@ -107,6 +107,11 @@ export interface StreamOptions {
   timeoutMs?: number;
   /** Fail at once when the server asks to wait longer than this (ms; 0 = no cap). */
   maxRetryDelayMs?: number;
+  /**
+   * Fail the attempt when the server sends nothing (no headers, no body byte) for this long
+   * (ms; 0 or absent = no limit; setting `retry.provider.idleTimeoutMs`).
+   */
+  idleTimeoutMs?: number;
   /** Token budgets per thinking level, for APIs that take a budget (setting `thinkingBudgets`). */
   thinkingBudgets?: ThinkingBudgets;
 }
@@ -115,6 +120,12 @@ export type BudgetLevel = "minimal" | "low" | "medium" | "high";
 export type ThinkingBudgets = Partial<Record<BudgetLevel, number>>;
 
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+/** A tool call whose arguments did not arrive as valid JSON. */
+export interface InvalidArguments {
+  contentIndex: number;
+  text: string;
+}
 
 /** An assistant message as it is being streamed: the session's assistant message shape. */
 export type AssistantMessage = LlmAssistantMessage;
@@ -130,7 +141,17 @@ export type AssistantMessageEvent =
   | { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
   | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
   | { type: "toolcall_end"; contentIndex: number; toolCall: LlmToolCall; partial: AssistantMessage }
-  | { type: "done"; reason: "stop" | "length" | "toolUse"; message: AssistantMessage }
+  | {
+      type: "done";
+      reason: "stop" | "length" | "toolUse";
+      message: AssistantMessage;
+      /**
+       * Tool calls whose argument text was not a whole JSON object (cut off, malformed), by their
+       * index in `message.content`, with the text as received. They are answered with an error
+       * instead of being run. Not persisted.
+       */
+      invalidArguments?: InvalidArguments[];
+    }
   | {
       type: "error";
       reason: "error" | "aborted";

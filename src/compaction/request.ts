@@ -8,7 +8,7 @@ import { retryDelay, sleep } from "../util/wait.ts";
 import { SUMMARIZER_SYSTEM_PROMPT } from "./prompts.ts";
 
 /** Provider knobs a caller may pass through (pig's `retry.provider` settings). */
-export type ProviderOptions = Pick<StreamOptions, "maxRetries" | "timeoutMs" | "maxRetryDelayMs">;
+export type ProviderOptions = Pick<StreamOptions, "maxRetries" | "timeoutMs" | "maxRetryDelayMs" | "idleTimeoutMs">;
 
 /** Retrying a summary that failed for a passing reason (the `retry` settings). */
 export interface SummaryRetry {

@@ -1,18 +1,28 @@
 /**
  * JSON mode (`pig --mode json`): the session header, then every event as one JSON line — the
- * same stream upstream Pi writes, for scripts and UIs that read it.
+ * same stream upstream Pi writes, for scripts and UIs that read it. A failed answer also gets
+ * one line on stderr for the person watching (provider, model, URL, attempts).
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { PromptInput } from "./prompt-input.ts";
 import { writeRecord as writeLine } from "./rpc-framing.ts";
+import { writeStderr } from "../util/stdio.ts";
+import { AttemptCounter, failureText } from "./failure-report.ts";
 
 export async function runJsonMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
   writeLine(session.store.header);
-  const unsubscribe = session.subscribe(writeLine);
+  const attempts = new AttemptCounter();
+  const unsubscribe = session.subscribe((event) => {
+    attempts.observe(event);
+    writeLine(event);
+  });
   try {
     for (const prompt of prompts) {
       await session.prompt(prompt.text, { images: prompt.images });
       const last = session.lastAssistant();
+      if (last?.stopReason === "error") {
+        writeStderr(`pig: ${failureText(last, (provider, id) => session.registry.find(provider, id), attempts.attempts)}\n`);
+      }
       if (last && (last.stopReason === "error" || last.stopReason === "aborted")) return 1;
     }
     return 0;

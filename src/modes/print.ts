@@ -1,21 +1,41 @@
 /**
- * Print mode (`pig -p`): run the prompts, then write the final answer's text to stdout. Errors
- * go to stderr and make the exit code 1.
+ * Print mode (`pig -p`): run the prompts, then write the final answer's text to stdout. Each
+ * retry and a failed compaction get a line on stderr as they happen; a failed answer ends with
+ * one line on stderr naming the provider, model, URL and attempts, and exit code 1.
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { PromptInput } from "./prompt-input.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { AttemptCounter, failureText, retryText } from "./failure-report.ts";
 
 export async function runPrintMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
-  for (const prompt of prompts) {
-    await session.prompt(prompt.text, { images: prompt.images });
-    const last = session.lastAssistant();
-    if (last && (last.stopReason === "error" || last.stopReason === "aborted")) break;
+  const attempts = new AttemptCounter();
+  const unsubscribe = session.subscribe((event) => {
+    attempts.observe(event);
+    if (event.type === "auto_retry_start") {
+      const model = session.model ? `${session.model.provider}/${session.model.id}` : undefined;
+      writeStderr(`pig: ${retryText(event, model)}\n`);
+    } else if (event.type === "compaction_end" && event.errorMessage) {
+      writeStderr(`pig: ${event.errorMessage}\n`);
+    }
+  });
+  try {
+    for (const prompt of prompts) {
+      await session.prompt(prompt.text, { images: prompt.images });
+      const last = session.lastAssistant();
+      if (last && (last.stopReason === "error" || last.stopReason === "aborted")) break;
+    }
+  } finally {
+    unsubscribe();
   }
   const last = session.lastAssistant();
   if (!last) return 0;
-  if (last.stopReason === "error" || last.stopReason === "aborted") {
-    writeStderr(`${last.errorMessage ?? `Request ${last.stopReason}`}\n`);
+  if (last.stopReason === "aborted") {
+    writeStderr(`${last.errorMessage ?? "Request aborted"}\n`);
+    return 1;
+  }
+  if (last.stopReason === "error") {
+    writeStderr(`pig: ${failureText(last, (provider, id) => session.registry.find(provider, id), attempts.attempts)}\n`);
     return 1;
   }
   let out = "";

@@ -62,7 +62,13 @@ export const SettingsSchema = v.looseObject({
       baseDelayMs: opt(nonNegative),
       maxAgentDelayMs: unused,
       provider: opt(
-        v.looseObject({ timeoutMs: opt(nonNegative), maxRetries: opt(nonNegative), maxRetryDelayMs: opt(nonNegative) }),
+        v.looseObject({
+          timeoutMs: opt(nonNegative),
+          maxRetries: opt(nonNegative),
+          maxRetryDelayMs: opt(nonNegative),
+          /** pig only: the longest silence from the server (no headers, no body byte) before an attempt fails. */
+          idleTimeoutMs: opt(nonNegative),
+        }),
       ),
     }),
   ),
@@ -261,7 +267,7 @@ export const settingsDefaults = {
   followUpMode: "one-at-a-time",
   compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
   branchSummary: { reserveTokens: 16384, skipPrompt: false },
-  retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, provider: { maxRetryDelayMs: 60_000 } },
+  retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, provider: { maxRetryDelayMs: 60_000, idleTimeoutMs: 300_000 } },
   hideThinkingBlock: false,
   quietStartup: false,
   collapseChangelog: false,
@@ -286,7 +292,8 @@ export interface RetrySettings {
   enabled: boolean;
   maxRetries: number;
   baseDelayMs: number;
-  provider: { timeoutMs?: number; maxRetries?: number; maxRetryDelayMs: number };
+  /** `idleTimeoutMs` 0 or absent: no limit on silence (`retrySettings` fills in the default). */
+  provider: { timeoutMs?: number; maxRetries?: number; maxRetryDelayMs: number; idleTimeoutMs?: number };
 }
 
 export function retrySettings(settings: Settings): RetrySettings {
@@ -300,6 +307,7 @@ export function retrySettings(settings: Settings): RetrySettings {
       ...(retry.provider?.timeoutMs !== undefined ? { timeoutMs: retry.provider.timeoutMs } : {}),
       ...(retry.provider?.maxRetries !== undefined ? { maxRetries: retry.provider.maxRetries } : {}),
       maxRetryDelayMs: retry.provider?.maxRetryDelayMs ?? d.provider.maxRetryDelayMs,
+      idleTimeoutMs: retry.provider?.idleTimeoutMs ?? d.provider.idleTimeoutMs,
     },
   };
 }

@@ -489,9 +489,32 @@ describe("failures", () => {
     );
     expect(final(await run(model("eof")))).toMatchObject({
       stopReason: "error",
-      errorMessage: "Anthropic stream ended before message_stop",
+      errorMessage: "Anthropic stream ended without message_stop",
       content: [{ type: "text", text: "Hi" }],
     });
+  });
+
+  test("a stream without any message is an error, not an empty answer", async () => {
+    replies.set("no-message", () => streamOf(["event: ping\ndata: {\"type\":\"ping\"}\n\n"]));
+    expect(final(await run(model("no-message")))).toMatchObject({ stopReason: "error", errorMessage: "Anthropic stream ended without any message" });
+  });
+
+  test("tool arguments cut off in a finished answer are reported on the done event", async () => {
+    replies.set("cut-args", () =>
+      streamOf([
+        messageStart("msg_c", { input_tokens: 1, output_tokens: 1 }),
+        blockStart(0, { type: "tool_use", id: "toolu_c", name: "write", input: {} }),
+        blockDelta(0, { type: "input_json_delta", partial_json: '{"path":"a.txt","content":"hal' }),
+        'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+        'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}}\n\n',
+        'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+      ]),
+    );
+    const done = (await run(model("cut-args"))).at(-1) as Extract<AssistantMessageEvent, { type: "done" }>;
+    expect(done.type).toBe("done");
+    expect(done.invalidArguments).toEqual([{ contentIndex: 0, text: '{"path":"a.txt","content":"hal' }]);
+    // The message keeps what could be read, as upstream stores it.
+    expect(done.message.content[0]).toMatchObject({ type: "toolCall", arguments: { path: "a.txt", content: "hal" } });
   });
 
   test("an unparsable event", async () => {
@@ -546,7 +569,8 @@ describe("failures", () => {
   test("timeout before the answer; refused connection", async () => {
     expect(final(await run(model("slow-headers"), { timeoutMs: 100 }))).toMatchObject({ stopReason: "error", errorMessage: "Request timed out." });
     const refused = model("x", { baseUrl: "http://127.0.0.1:1" });
-    expect(final(await run(refused))).toMatchObject({ stopReason: "error", errorMessage: "Connection error." });
+    // The network's reason follows the client's words, which the retry rules recognise.
+    expect(final(await run(refused))).toMatchObject({ stopReason: "error", errorMessage: expect.stringMatching(/^Connection error\. \(ECONNREFUSED\b/) });
   });
 
   test("no API key", async () => {

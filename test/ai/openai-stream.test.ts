@@ -407,6 +407,31 @@ describe("openai-completions streaming", () => {
     });
   });
 
+  test("a stream with no event at all is an error, not an empty answer", async () => {
+    replies.push(sse(["[DONE]"]));
+    expect(final(await collect(streamOpenAICompletions, model()))).toMatchObject({ stopReason: "error", errorMessage: "Stream ended without any event from the server" });
+  });
+
+  test("an event that is not JSON is reported as a malformed stream", async () => {
+    replies.push(sse(['{"choices":[{"delta":']));
+    expect(final(await collect(streamOpenAICompletions, model())).errorMessage).toStartWith("Malformed event stream: JSON Parse error");
+  });
+
+  test("tool arguments cut off in a finished answer are reported on the done event", async () => {
+    replies.push(
+      sse([
+        chunk({ tool_calls: [{ index: 0, id: "call_c", type: "function", function: { name: "write", arguments: '{"path":"a.txt",' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"content":"hal' } }] }),
+        chunk({}, "tool_calls"),
+        "[DONE]",
+      ]),
+    );
+    const done = (await collect(streamOpenAICompletions, model())).at(-1) as Extract<AssistantMessageEvent, { type: "done" }>;
+    expect(done.type).toBe("done");
+    expect(done.invalidArguments).toEqual([{ contentIndex: 0, text: '{"path":"a.txt","content":"hal' }]);
+    expect(done.message.content[0]).toMatchObject({ type: "toolCall", arguments: { path: "a.txt", content: "hal" } });
+  });
+
   test("a content_filter finish is an error", async () => {
     replies.push(sse([chunk({ content: "abc" }), chunk({}, "content_filter"), "[DONE]"]));
     const message = final(await collect(streamOpenAICompletions, model()));
@@ -455,7 +480,7 @@ describe("openai-completions streaming", () => {
     const events = await collect(streamOpenAICompletions, model({ baseUrl: "http://127.0.0.1:1/v1" }));
     expect(events.length).toBe(1);
     expect(final(events).stopReason).toBe("error");
-    expect(final(events).errorMessage).toBe("Connection error.");
+    expect(final(events).errorMessage).toMatch(/^Connection error\. \(ECONNREFUSED\b/);
   });
 
   test("request timeout (options.timeoutMs)", async () => {

@@ -66,7 +66,12 @@ describe("retries", () => {
     const w = await world([{ error: { status: 503, message: "down" }, repeat: 3 }], { settings: FAST_RETRY });
     const result = await w.run(["-p", "go"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("503 down\n");
+    // A line per retry, then what failed, where, and after how many attempts.
+    expect(result.stderr).toBe(
+      "pig: fake/fake-model: 503 down — retry 1/2 in 20ms\n" +
+        "pig: fake/fake-model: 503 down — retry 2/2 in 40ms\n" +
+        `pig: fake/fake-model at ${w.llm.url}/v1/chat/completions failed after 3 attempts: 503 down\n`,
+    );
     expect(w.llm.requests).toHaveLength(3);
     expect(messages(w).filter((m) => m.role === "assistant")).toHaveLength(3);
   });
@@ -86,7 +91,7 @@ describe("retries", () => {
     const w = await world([{ error: { status: 400, message: "bad request body" } }], { settings: FAST_RETRY });
     const result = await w.run(["-p", "go"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("400 bad request body\n");
+    expect(result.stderr).toBe(`pig: fake/fake-model at ${w.llm.url}/v1/chat/completions failed after 1 attempt: 400 bad request body\n`);
     expect(w.llm.requests).toHaveLength(1);
   });
 });
@@ -109,7 +114,7 @@ describe("broken streams", () => {
     const w = await world([{ text: "partial then boom", midStreamError: "exploded" }], { settings: { retry: { enabled: false } } });
     const result = await w.run(["-p", "go"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("exploded\n");
+    expect(result.stderr).toBe(`pig: fake/fake-model at ${w.llm.url}/v1/chat/completions failed after 1 attempt: exploded\n`);
     expect(messages(w).at(-1)).toMatchObject({ stopReason: "error", errorMessage: "exploded" });
   });
 });
@@ -225,7 +230,7 @@ describe("keys", () => {
     await Bun.write(join(w.agentDir, "models.json"), JSON.stringify(models));
     const failed = await w.run(["-p", "hi"]);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toBe('Failed to resolve API key for provider "fake" from shell command: echo broken >&2; exit 3\n');
+    expect(failed.stderr).toEndWith('failed after 1 attempt: Failed to resolve API key for provider "fake" from shell command: echo broken >&2; exit 3\n');
     expect(w.llm.requests).toHaveLength(2);
   });
 });

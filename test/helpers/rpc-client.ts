@@ -50,6 +50,11 @@ export class RpcClient {
     }
   }
 
+  /** pig's process id (to read its memory use from /proc). */
+  get pid(): number {
+    return this.proc.pid;
+  }
+
   /** Writes raw text to pig's stdin. */
   write(text: string): void {
     const stdin = this.proc.stdin as import("bun").FileSink;

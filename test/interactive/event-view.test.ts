@@ -50,3 +50,43 @@ describe("! output in the view", () => {
     v.dispose();
   });
 });
+
+describe("failed answers in the view", () => {
+  const model = { id: "m1", name: "m1", api: "openai-completions", provider: "acme", baseUrl: "https://llm.example/v1", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 } as const;
+  const failed = (errorMessage: string) =>
+    ({ role: "assistant", content: [], api: "openai-completions", provider: "acme", model: "m1", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "error", errorMessage, timestamp: 1 }) as const;
+
+  function failingView() {
+    const printed: string[] = [];
+    const v = new EventView({ print: (t) => printed.push(t), setStatus: () => {} }, loadTheme("dark", [], false).theme, {
+      showThinking: true,
+      models: (provider, id) => (provider === "acme" && id === "m1" ? { ...model, input: ["text"] } : undefined),
+    });
+    return { v, text: () => printed.join("") };
+  }
+
+  test("each failure names model and URL with its attempt; a retry says when; giving up says after how many", () => {
+    const { v, text } = failingView();
+    v.handle({ type: "message_start", message: { role: "user", content: "go", timestamp: 1 } });
+    v.handle({ type: "message_end", message: failed("503 down") });
+    v.handle({ type: "auto_retry_start", attempt: 1, maxAttempts: 1, delayMs: 1500, errorMessage: "503 down" });
+    v.handle({ type: "message_end", message: failed('503 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}') });
+    v.handle({ type: "auto_retry_end", success: false, attempt: 1, finalError: "503 down" });
+    expect(text()).toBe(
+      "› go\n" +
+        "Error: 503 down\n  acme/m1 at https://llm.example/v1/chat/completions, attempt 1\n" +
+        "Retrying in 1.5s (retry 1/1)\n" +
+        "Error: 503 Overloaded (overloaded_error)\n  acme/m1 at https://llm.example/v1/chat/completions, attempt 2\n" +
+        "Gave up after 2 attempts: 503 down\n",
+    );
+    v.dispose();
+  });
+
+  test("a cancelled retry says so; a model pig does not know is still named", () => {
+    const { v, text } = failingView();
+    v.handle({ type: "message_end", message: { ...failed("<html><title>502 Bad Gateway</title></html>"), provider: "other" } });
+    v.handle({ type: "auto_retry_end", success: false, attempt: 1, finalError: "Retry cancelled" });
+    expect(text()).toBe("Error: (an HTML page: 502 Bad Gateway)\n  other/m1, attempt 1\nRetry cancelled.\n");
+    v.dispose();
+  });
+});

@@ -168,6 +168,19 @@ describe("errors", () => {
     expect(readSettingsScope(global).diagnostics).toEqual([]);
   });
 
+  test("retry.provider.idleTimeoutMs must be a number of ms, 0 or more", () => {
+    const { global } = dirs();
+    for (const [value, received] of [['"5m"', '"5m"'], ["-1", "-1"]] as const) {
+      writeFileSync(global, `{"retry": {"provider": {"idleTimeoutMs": ${value}}}}`);
+      const result = readSettingsScope(global);
+      expect(result.problem).toBe("type");
+      expect(result.diagnostics[0]!.message).toContain(`"retry.provider.idleTimeoutMs" (line 1, column 42) must be`);
+      expect(result.diagnostics[0]!.message).toContain(`not ${received}`);
+    }
+    writeFileSync(global, '{"retry": {"provider": {"idleTimeoutMs": 0}}}');
+    expect(retrySettings(readSettingsScope(global).settings!).provider.idleTimeoutMs).toBe(0);
+  });
+
   test("a top level that is not an object is reported", () => {
     const { global } = dirs();
     writeFileSync(global, "[1, 2]");
@@ -196,7 +209,7 @@ describe("errors", () => {
       theme: "light",
       compaction: { enabled: true, reserveTokens: 1, keepRecentTokens: 2 },
       branchSummary: { reserveTokens: 3, skipPrompt: true },
-      retry: { enabled: true, maxRetries: 1, baseDelayMs: 2, provider: { timeoutMs: 3, maxRetries: 4, maxRetryDelayMs: 5 } },
+      retry: { enabled: true, maxRetries: 1, baseDelayMs: 2, provider: { timeoutMs: 3, maxRetries: 4, maxRetryDelayMs: 5, idleTimeoutMs: 6 } },
       hideThinkingBlock: true,
       shellPath: "/bin/sh",
       shellCommandPrefix: "set -e",
@@ -240,7 +253,7 @@ describe("defaults", () => {
     expect(s.followUpMode).toBe("one-at-a-time");
     expect(s.compaction).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 });
     expect(s.branchSummary).toEqual({ reserveTokens: 16384, skipPrompt: false });
-    expect(s.retry).toEqual({ enabled: true, maxRetries: 3, baseDelayMs: 2000, provider: { maxRetryDelayMs: 60000 } });
+    expect(s.retry).toEqual({ enabled: true, maxRetries: 3, baseDelayMs: 2000, provider: { maxRetryDelayMs: 60000, idleTimeoutMs: 300000 } });
     expect(s.terminal).toEqual({ showImages: true, imageWidthCells: 60, clearOnShrink: false, showTerminalProgress: false });
     expect(s.images).toEqual({ autoResize: true, blockImages: false });
     expect(s.doubleEscapeAction).toBe("tree");
@@ -272,6 +285,6 @@ describe("defaults", () => {
   });
 
   test("retrySettings keeps provider limits only when given", () => {
-    expect(retrySettings({ retry: { provider: { timeoutMs: 10 } } }).provider).toEqual({ timeoutMs: 10, maxRetryDelayMs: 60000 });
+    expect(retrySettings({ retry: { provider: { timeoutMs: 10 } } }).provider).toEqual({ timeoutMs: 10, maxRetryDelayMs: 60000, idleTimeoutMs: 300000 });
   });
 });

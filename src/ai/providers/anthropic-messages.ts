@@ -17,13 +17,23 @@
  *
  * Errors end the stream with an `error` event whose message reads like upstream's (the Anthropic
  * SDK's wording): `<status> <JSON body>` for HTTP errors, the raw data of an in-stream `error`
- * event, "terminated" for a connection lost mid-stream, "Connection error." and "Request timed
- * out." before an answer. There are no retries here; the agent retries.
+ * event, "terminated" for a connection lost mid-stream, "Connection error." (with the network's
+ * reason) and "Request timed out." before an answer; faults the response watch diagnosed (a
+ * stall, an HTML page) in its words. There are no retries here; the agent retries.
  */
 import { iterateSse, type SseEvent } from "../sse.ts";
-import { newAssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction } from "../types.ts";
+import {
+  newAssistantMessage,
+  type AssistantMessageEvent,
+  type InvalidArguments,
+  type LlmContext,
+  type Model,
+  type StreamFunction,
+} from "../types.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import { sleep } from "../../util/wait.ts";
+import { connectionErrorMessage } from "../connection-error.ts";
+import { ResponseWatch } from "../response-watch.ts";
 import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
 import { isOAuthToken } from "./anthropic-oauth.ts";
 import { buildAnthropicRequest, type AnthropicStreamOptions } from "./anthropic-request.ts";
@@ -86,26 +96,29 @@ async function* streamMessages(
   const onAbort = () => controller.abort(userSignal?.reason);
   userSignal?.addEventListener("abort", onAbort, { once: true });
   let events: AsyncGenerator<SseEvent> | undefined;
+  const watch = new ResponseWatch(options.idleTimeoutMs);
   try {
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (!options.apiKey) throw new Error(`No API key for provider: ${model.provider}`);
     const request = buildAnthropicRequest(model, context, options);
     const oauth = isOAuthToken(options.apiKey);
 
-    const response = await sendWithRetries(request, options, controller, userSignal);
+    const response = await sendWithRetries(request, options, controller, userSignal, watch);
     if (!response.body) throw new Error("Attempted to iterate over an Anthropic response with no body");
 
     yield { type: "start", partial: output };
     events = iterateSse(response.body);
-    yield* anthropicMessageEvents(events, model, context, output, oauth, userSignal);
+    const invalidArguments: InvalidArguments[] = [];
+    yield* anthropicMessageEvents(events, model, context, output, oauth, userSignal, invalidArguments);
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error("An unknown error occurred");
-    yield { type: "done", reason: output.stopReason, message: output };
+    yield { type: "done", reason: output.stopReason, message: output, ...(invalidArguments.length > 0 ? { invalidArguments } : {}) };
   } catch (error) {
     clearStreamingScratch(output);
     const aborted = userSignal?.aborted === true;
     output.stopReason = aborted ? "aborted" : "error";
-    output.errorMessage = aborted ? ABORTED_MESSAGE : errorText(error);
+    // A fault the watch diagnosed says more than the "terminated" or "Connection error." it caused.
+    output.errorMessage = aborted ? ABORTED_MESSAGE : (watch.failure?.message ?? errorText(error));
     const failure = error instanceof StreamFailure ? error : undefined;
     yield {
       type: "error",
@@ -136,6 +149,7 @@ async function sendWithRetries(
   options: AnthropicStreamOptions,
   controller: AbortController,
   userSignal: AbortSignal | undefined,
+  watch: ResponseWatch,
 ): Promise<Response> {
   const retries = Math.max(0, options.maxRetries ?? 0);
   const body = JSON.stringify(request.body);
@@ -148,10 +162,10 @@ async function sendWithRetries(
     let response: Response | undefined;
     let failure: Error | undefined;
     try {
-      response = await fetch(request.url, { method: "POST", headers: request.headers, body, signal: controller.signal });
+      response = await watch.fetch(request.url, { method: "POST", headers: request.headers, body, signal: controller.signal });
     } catch (error) {
       if (userSignal?.aborted) throw error;
-      failure = new Error(timedOut ? "Request timed out." : "Connection error.", { cause: error });
+      failure = new Error(timedOut ? "Request timed out." : connectionErrorMessage(error), { cause: error });
     } finally {
       clearTimeout(timer);
     }

@@ -6,9 +6,10 @@ import type { BudgetLevel, LlmContext, Model, StreamOptions, ThinkingBudgets, Th
 import { convertAnthropicMessages, convertAnthropicTools, stripLoneSurrogates } from "./anthropic-convert.ts";
 import { CLAUDE_CODE_IDENTITY, CLAUDE_CODE_VERSION, isOAuthToken } from "./anthropic-oauth.ts";
 import type { AnthropicRequest, AnthropicRequestBody, CacheControl } from "./anthropic-wire.ts";
+import { endpointUrl } from "../endpoint.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
-export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+export { DEFAULT_ANTHROPIC_BASE_URL } from "../endpoint.ts";
 export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
 
@@ -158,6 +159,5 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   }
   setHeader(headers, "content-type", "application/json");
 
-  const baseUrl = (model.baseUrl || DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "");
-  return { url: `${baseUrl}/v1/messages`, headers, body };
+  return { url: endpointUrl(model), headers, body };
 }

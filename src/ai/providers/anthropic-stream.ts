@@ -5,7 +5,17 @@
 import { parsePartialJson } from "../partial-json.ts";
 import type { SseEvent } from "../sse.ts";
 import { applyCost } from "../types.ts";
-import type { AssistantMessage, AssistantMessageEvent, LlmContext, LlmText, LlmThinking, LlmToolCall, Model, StopReason } from "../types.ts";
+import type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  InvalidArguments,
+  LlmContext,
+  LlmText,
+  LlmThinking,
+  LlmToolCall,
+  Model,
+  StopReason,
+} from "../types.ts";
 import { errorText } from "./anthropic-errors.ts";
 import { fromClaudeCodeName } from "./anthropic-oauth.ts";
 
@@ -88,16 +98,19 @@ function repairJsonStrings(text: string): string {
   return out;
 }
 
-/** Final tool arguments: the whole JSON when complete (repaired if need be), else what parses. */
-function parseToolArguments(json: string): Record<string, unknown> {
-  if (json.trim() === "") return {};
+/**
+ * Final tool arguments: the whole JSON when complete (repaired if need be), else what parses,
+ * and whether they were complete.
+ */
+function parseToolArguments(json: string): { value: Record<string, unknown>; complete: boolean } {
+  if (json.trim() === "") return { value: {}, complete: true };
   try {
     const value = parseLenientJson(json);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return { value: value as Record<string, unknown>, complete: true };
   } catch {
     // incomplete: fall through
   }
-  return parsePartialJson(json);
+  return { value: parsePartialJson(json), complete: false };
 }
 
 /** A block while it streams: upstream keeps the event index (and tool JSON) on it until it ends. */
@@ -126,9 +139,10 @@ function updateTotals(model: Model, output: AssistantMessage): void {
 }
 
 /**
- * Reads `events` (left open for the caller to close) into `output`, yielding the block events.
- * Throws on an in-stream `error` event, an event that does not parse, a connection lost
- * mid-stream and a stream that ends before `message_stop`.
+ * Reads `events` (left open for the caller to close) into `output`, yielding the block events;
+ * tool calls whose argument JSON is incomplete are added to `invalidArguments`. Throws on an
+ * in-stream `error` event, an event that does not parse, a connection lost mid-stream and a
+ * stream that ends before `message_stop`.
  */
 export async function* anthropicMessageEvents(
   events: AsyncGenerator<SseEvent>,
@@ -137,6 +151,7 @@ export async function* anthropicMessageEvents(
   output: AssistantMessage,
   oauth: boolean,
   userSignal: AbortSignal | undefined,
+  invalidArguments: InvalidArguments[] = [],
 ): AsyncGenerator<AssistantMessageEvent> {
   const blocks = output.content as StreamingBlock[];
   let sawStart = false;
@@ -249,7 +264,11 @@ export async function* anthropicMessageEvents(
           yield { type: "thinking_end", contentIndex: at, content: block.thinking, partial: output };
         } else {
           // Arguments sent whole at the start (no deltas) stay as they are.
-          if (block.partialJson) block.arguments = parseToolArguments(block.partialJson);
+          if (block.partialJson) {
+            const parsed = parseToolArguments(block.partialJson);
+            block.arguments = parsed.value;
+            if (!parsed.complete) invalidArguments.push({ contentIndex: at, text: block.partialJson });
+          }
           delete block.partialJson;
           yield { type: "toolcall_end", contentIndex: at, toolCall: block, partial: output };
         }
@@ -268,7 +287,8 @@ export async function* anthropicMessageEvents(
       }
     }
   }
-  if (sawStart && !sawStop) throw new Error("Anthropic stream ended before message_stop");
+  // An event stream with no message at all is as incomplete as one cut before its end.
+  if (!sawStop) throw new Error(sawStart ? "Anthropic stream ended without message_stop" : "Anthropic stream ended without any message");
 }
 
 /** Drops what blocks carry only while they stream (when the answer fails midway). */

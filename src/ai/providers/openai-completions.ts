@@ -8,7 +8,7 @@
  * order, once the stream is over.
  */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { parsePartialJson } from "../partial-json.ts";
+import { isCompleteArguments, parsePartialJson } from "../partial-json.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
@@ -16,6 +16,7 @@ import {
   newAssistantMessage,
   type AssistantMessage,
   type AssistantMessageEvent,
+  type InvalidArguments,
   type LlmContext,
   type LlmText,
   type LlmThinking,
@@ -38,6 +39,7 @@ import {
   type ResolvedCompat,
 } from "./openai-shared.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
+import { ResponseWatch } from "../response-watch.ts";
 
 export { convertCompletionsMessages } from "./openai-completions-messages.ts";
 export { detectCompat, resolveCompat, type OpenAIRequest } from "./openai-shared.ts";
@@ -212,9 +214,10 @@ type Delta = ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
 
 async function* streamCompletions(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = newAssistantMessage(model);
+  const watch = new ResponseWatch(options.idleTimeoutMs);
   try {
     const { body, headers } = buildCompletionsRequest(model, context, options);
-    const client = createClient(model, options, headers);
+    const client = createClient(model, options, headers, watch);
     const stream = await client.chat.completions.create(body as never, { signal: options.signal });
     yield { type: "start", partial: output };
 
@@ -225,7 +228,9 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     const callsById = new Map<string, StreamingToolCall>();
     const indexOf = (block: object) => blocks.indexOf(block as never);
 
+    let received = 0;
     for await (const chunk of stream as unknown as AsyncIterable<ChatCompletionChunk>) {
+      received++;
       if (!chunk || typeof chunk !== "object") continue;
       if (!output.responseId && typeof chunk.id === "string" && chunk.id) output.responseId = chunk.id;
       if (!output.responseModel && typeof chunk.model === "string" && chunk.model && chunk.model !== model.id) {
@@ -303,13 +308,16 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
       }
     }
 
+    const invalidArguments: InvalidArguments[] = [];
     for (const block of [...blocks]) {
       const contentIndex = indexOf(block);
       if (block.type === "text") yield { type: "text_end", contentIndex, content: block.text, partial: output };
       else if (block.type === "thinking") yield { type: "thinking_end", contentIndex, content: block.thinking, partial: output };
       else {
         const call = block as StreamingToolCall;
-        call.arguments = parsePartialJson(call.partialArgs ?? "");
+        const text = call.partialArgs ?? "";
+        call.arguments = parsePartialJson(text);
+        if (!isCompleteArguments(text)) invalidArguments.push({ contentIndex, text });
         delete call.partialArgs;
         delete call.streamIndex;
         yield { type: "toolcall_end", contentIndex, toolCall: call, partial: output };
@@ -317,13 +325,15 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     }
 
     if (options.signal?.aborted) throw new Error("Request was aborted");
+    // An empty answer that "succeeded" would be taken for the model saying nothing.
+    if (received === 0) throw new Error("Stream ended without any event from the server");
     if (output.stopReason === "aborted") throw new Error("Request was aborted");
     if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");
     // Some servers end a tool-calling answer with "stop"; the calls are what matters.
     if (output.stopReason === "stop" && blocks.some((b) => b.type === "toolCall")) output.stopReason = "toolUse";
-    yield { type: "done", reason: output.stopReason, message: output };
+    yield { type: "done", reason: output.stopReason, message: output, ...(invalidArguments.length > 0 ? { invalidArguments } : {}) };
   } catch (error) {
-    yield errorEvent(output, error, options);
+    yield errorEvent(output, error, options, watch);
   }
 }
 

@@ -7,7 +7,8 @@
  * call becomes a tool call with id `<call_id>|<item id>`. Each block ends (`*_end`) when its
  * output item is done.
  */
-import { parsePartialJson } from "../partial-json.ts";
+import { isCompleteArguments, parsePartialJson } from "../partial-json.ts";
+import { ResponseWatch } from "../response-watch.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
@@ -15,6 +16,7 @@ import {
   newAssistantMessage,
   type AssistantMessage,
   type AssistantMessageEvent,
+  type InvalidArguments,
   type LlmContext,
   type LlmImage,
   type LlmText,
@@ -260,9 +262,10 @@ type Block = LlmText | LlmThinking | StreamingToolCall;
 
 async function* streamResponses(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = newAssistantMessage(model);
+  const watch = new ResponseWatch(options.idleTimeoutMs);
   try {
     const { body, headers } = buildResponsesRequest(model, context, options);
-    const client = createClient(model, options, headers);
+    const client = createClient(model, options, headers, watch);
     const stream = await client.responses.create(body as never, { signal: options.signal });
     yield { type: "start", partial: output };
 
@@ -277,6 +280,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
       return undefined;
     };
     let finished = false;
+    const invalidArguments: InvalidArguments[] = [];
 
     for await (const raw of stream as unknown as AsyncIterable<unknown>) {
       const event = raw as Json;
@@ -374,6 +378,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
           if (block) {
             const text = block.partialJson || (typeof item.arguments === "string" ? item.arguments : "");
             block.arguments = parsePartialJson(text);
+            if (!isCompleteArguments(text)) invalidArguments.push({ contentIndex: indexOf(block), text });
             delete block.partialJson;
             yield { type: "toolcall_end", contentIndex: indexOf(block), toolCall: block, partial: output };
           }
@@ -406,9 +411,14 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
     if (options.signal?.aborted) throw new Error("Request was aborted");
     if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");
     if (!finished) throw new Error("terminated");
-    yield { type: "done", reason: output.stopReason as "stop" | "length" | "toolUse", message: output };
+    yield {
+      type: "done",
+      reason: output.stopReason as "stop" | "length" | "toolUse",
+      message: output,
+      ...(invalidArguments.length > 0 ? { invalidArguments } : {}),
+    };
   } catch (error) {
-    yield errorEvent(output, error, options);
+    yield errorEvent(output, error, options, watch);
   }
 }
 

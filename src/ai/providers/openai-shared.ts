@@ -3,11 +3,13 @@
  * defaults, the message pre-pass (cross-model replay, dropped failed turns, synthetic tool
  * results), the SDK client, error texts, and the streaming scratch state of content blocks.
  */
-import OpenAI, { APIError } from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { LlmMessage, LlmToolCall } from "../types.ts";
 import type { AssistantMessage, AssistantMessageEvent, Model, OpenAICompat, StreamOptions } from "../types.ts";
 import { closeToolCalls } from "../transform.ts";
 import { retryAfterMs as requestedWait, type HeaderReader } from "../retry-after.ts";
+import { connectionErrorMessage } from "../connection-error.ts";
+import { ResponseWatch } from "../response-watch.ts";
 
 /** A request as built, before the SDK adds Authorization, content type and its own headers. */
 export interface OpenAIRequest {
@@ -242,10 +244,10 @@ export function retryDelayTooLongMessage(retryAfterMs: number, maxRetryDelayMs: 
  * A fetch that marks 429/5xx answers asking for a delay above `maxRetryDelayMs` as not to be
  * retried (`x-should-retry: false`), so the SDK's own retries never sleep longer than allowed.
  */
-function cappedRetryFetch(maxRetryDelayMs: number | undefined): typeof fetch | undefined {
-  if (!maxRetryDelayMs || maxRetryDelayMs <= 0) return undefined;
-  const wrapped = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-    const response = await fetch(input, init);
+function cappedRetryFetch(maxRetryDelayMs: number | undefined, base: ResponseWatch["fetch"]): ResponseWatch["fetch"] {
+  if (!maxRetryDelayMs || maxRetryDelayMs <= 0) return base;
+  return async (input, init) => {
+    const response = await base(input, init);
     if (response.status !== 429 && response.status < 500) return response;
     const delay = requestedWait(response.headers);
     if (delay === undefined || delay <= maxRetryDelayMs) return response;
@@ -253,22 +255,25 @@ function cappedRetryFetch(maxRetryDelayMs: number | undefined): typeof fetch | u
     headers.set("x-should-retry", "false");
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
-  return wrapped as typeof fetch;
 }
 
-/** The SDK client for one request. Keyless servers get no Authorization header at all. */
-export function createClient(model: Model, options: StreamOptions, headers: Record<string, string>): OpenAI {
+/**
+ * The SDK client for one request, fetching through `watch`. Keyless servers get no
+ * Authorization header at all. The SDK's own logging is off: it would write a stream it cannot
+ * parse to stderr, through the interactive screen, before the error says the same.
+ */
+export function createClient(model: Model, options: StreamOptions, headers: Record<string, string>, watch: ResponseWatch): OpenAI {
   const defaultHeaders: Record<string, string | null> = { ...headers };
   if (!options.apiKey) defaultHeaders.Authorization = null;
-  const customFetch = cappedRetryFetch(options.maxRetryDelayMs);
   return new OpenAI({
     apiKey: options.apiKey || "unused",
     baseURL: model.baseUrl,
     dangerouslyAllowBrowser: true,
     defaultHeaders: defaultHeaders as Record<string, string>,
     maxRetries: options.maxRetries ?? 0,
+    logLevel: "off",
     ...(options.timeoutMs !== undefined && options.timeoutMs > 0 ? { timeout: Math.max(1, Math.round(options.timeoutMs)) } : {}),
-    ...(customFetch ? { fetch: customFetch } : {}),
+    fetch: cappedRetryFetch(options.maxRetryDelayMs, watch.fetch) as typeof fetch,
   });
 }
 
@@ -312,18 +317,22 @@ export function cleanScratch(message: AssistantMessage): void {
 
 /**
  * Turns whatever ended a stream into the final `error` event: aborts become "Request was
- * aborted"; HTTP errors keep the SDK's text ("429 Rate limit reached"), extended when the server
+ * aborted"; a fault the watch diagnosed (a stall, an HTML page, an endless line) keeps its own
+ * text; HTTP errors keep the SDK's text ("429 Rate limit reached"), extended when the server
  * asked for a longer delay than allowed; a connection cut mid-stream reads "terminated" as under
- * Node (upstream Pi); anything else keeps its message.
+ * Node (upstream Pi); a request that never connected says why; anything else keeps its message.
  */
-export function errorEvent(output: AssistantMessage, error: unknown, options: StreamOptions): ErrorEvent {
+export function errorEvent(output: AssistantMessage, error: unknown, options: StreamOptions, watch?: ResponseWatch): ErrorEvent {
   cleanScratch(output);
   const aborted = options.signal?.aborted === true;
   output.stopReason = aborted ? "aborted" : "error";
   let message: string;
   let retryAfterMs: number | undefined;
   if (aborted) message = "Request was aborted";
+  else if (watch?.failure) message = watch.failure.message;
   else if (isStreamCut(error)) message = "terminated";
+  else if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) message = connectionErrorMessage(error.cause);
+  else if (error instanceof SyntaxError) message = `Malformed event stream: ${error.message}`;
   else if (error instanceof Error) message = error.message;
   else message = typeof error === "string" ? error : JSON.stringify(error);
   if (!aborted && error instanceof APIError) {

@@ -90,7 +90,11 @@ class InteractiveApp implements InteractiveHost {
     this.view = new EventView(
       { print: (text) => this.editor.print(text), setStatus: (lines) => this.editor.setStatus(lines), columns: () => process.stdout.columns ?? 80 },
       theme,
-      { showThinking: !settings.hideThinkingBlock, codeBlockIndent: settings.markdown?.codeBlockIndent ?? settingsDefaults.markdown.codeBlockIndent },
+      {
+        showThinking: !settings.hideThinkingBlock,
+        codeBlockIndent: settings.markdown?.codeBlockIndent ?? settingsDefaults.markdown.codeBlockIndent,
+        models: (provider, id) => runtime.registry.find(provider, id),
+      },
     );
     this.router = new PromptRouter({
       host: this,

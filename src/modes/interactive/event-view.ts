@@ -4,6 +4,7 @@
  * its result, errors in red, and a spinner with the elapsed time while pig works.
  */
 import type { PigEvent } from "../../agent/events.ts";
+import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
 import type { AgentMessage, BashExecutionMessage } from "../../session/format.ts";
 import type { ToolResult } from "../../tools/types.ts";
@@ -11,6 +12,7 @@ import { wrapInput } from "./input/layout.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { formatToolCall, formatToolResult } from "./render/tools.ts";
 import type { Theme } from "./theme.ts";
+import { AttemptCounter, delayText, readableError, whereText, type ModelLookup } from "../failure-report.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -48,13 +50,17 @@ export class EventView {
     private readonly out: ViewOutput,
     /** Replaced when the user picks another theme; what is printed from then on uses it. */
     public theme: Theme,
-    options: { showThinking: boolean; codeBlockIndent?: string },
+    options: { showThinking: boolean; codeBlockIndent?: string; models?: ModelLookup },
   ) {
     this.showThinking = options.showThinking;
     this.codeBlockIndent = options.codeBlockIndent ?? "  ";
+    this.models = options.models ?? (() => undefined);
   }
 
   private readonly codeBlockIndent: string;
+  /** Where a failed answer's model lives, for the error line. */
+  private readonly models: ModelLookup;
+  private readonly attempts = new AttemptCounter();
 
   /** Prints a user message as it enters the conversation. */
   private userLine(message: AgentMessage): void {
@@ -72,6 +78,7 @@ export class EventView {
 
   handle(event: PigEvent): void {
     const t = this.theme;
+    this.attempts.observe(event);
     switch (event.type) {
       case "agent_start":
         this.startWorking("waiting for the model");
@@ -133,10 +140,15 @@ export class EventView {
         if (!event.willRetry) this.stopWorking();
         break;
       case "auto_retry_start":
-        this.out.print(`${t.fg("warning", `${event.errorMessage} — retrying in ${Math.round(event.delayMs / 100) / 10}s (${event.attempt}/${event.maxAttempts})`)}\n`);
+        // The error itself was just shown with the failed answer.
+        this.out.print(`${t.fg("warning", `Retrying in ${delayText(event.delayMs)} (retry ${event.attempt}/${event.maxAttempts})`)}\n`);
         break;
       case "auto_retry_end":
-        if (!event.success) this.out.print(`${t.fg("error", `Gave up after ${event.attempt} retries: ${event.finalError ?? ""}`)}\n`);
+        if (!event.success && event.finalError === RETRY_CANCELLED) this.out.print(`${t.fg("warning", "Retry cancelled.")}\n`);
+        else if (!event.success) {
+          const attempts = event.attempt + 1;
+          this.out.print(`${t.fg("error", `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${readableError(event.finalError ?? "")}`)}\n`);
+        }
         break;
       case "thinking_level_changed":
         this.out.print(`${t.fg("muted", `Thinking level: ${event.level}`)}\n`);
@@ -157,7 +169,10 @@ export class EventView {
       this.thinkingOpen = false;
       this.out.print("\n");
     }
-    if (answer.stopReason === "error") this.out.print(`${t.fg("error", `Error: ${answer.errorMessage ?? "the request failed"}`)}\n`);
+    if (answer.stopReason === "error") {
+      const error = readableError(answer.errorMessage ?? "the request failed");
+      this.out.print(`${t.fg("error", `Error: ${error}`)}\n${t.fg("muted", `  ${whereText(answer, this.models)}, attempt ${this.attempts.attempts}`)}\n`);
+    }
     else if (answer.stopReason === "aborted") this.out.print(`${t.fg("warning", "(aborted)")}\n`);
     else if (answer.stopReason === "length") this.out.print(`${t.fg("warning", "(the answer hit the output limit)")}\n`);
   }

@@ -1,0 +1,15 @@
+/** The URL a model's requests go to, as each API's client builds it from the base URL. */
+import type { Model } from "./types.ts";
+
+export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+
+export function endpointUrl(model: Pick<Model, "api" | "baseUrl">): string {
+  switch (model.api) {
+    case "anthropic-messages":
+      return `${(model.baseUrl || DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
+    case "openai-completions":
+      return `${model.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+    case "openai-responses":
+      return `${model.baseUrl.replace(/\/+$/, "")}/responses`;
+  }
+}
