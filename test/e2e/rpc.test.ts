@@ -84,6 +84,23 @@ describe("rpc input", () => {
     expect(w.llm.requests).toHaveLength(1);
   });
 
+  test("an abort in the same write as its prompt stops that run before the model is asked", async () => {
+    const { client, w } = await rpc([{ text: "the answer to the second prompt" }]);
+    // One write: pig handles both lines before the run's first event.
+    client.write(`${JSON.stringify({ type: "prompt", message: "hi", id: "p" })}\n${JSON.stringify({ type: "abort", id: "a" })}\n`);
+    expect(await client.waitFor((l) => l.id === "p")).toMatchObject({ success: true });
+    expect(await client.waitFor((l) => l.id === "a")).toMatchObject({ success: true });
+    const end = await client.waitFor((l) => l.type === "agent_end");
+    // The prompt is still answered before its run's first event.
+    expect(client.lines.findIndex((l) => l.id === "p")).toBeLessThan(client.lines.findIndex((l) => l.type === "agent_start"));
+    const messages = end.messages as { role: string; stopReason?: string }[];
+    expect(messages.map((m) => m.stopReason ?? m.role)).toEqual(["user", "aborted"]);
+    expect(w.llm.requests).toHaveLength(0);
+    // The next prompt runs as usual.
+    await client.promptAndWait("again");
+    expect((await client.request({ type: "get_last_assistant_text" })).data).toEqual({ text: "the answer to the second prompt" });
+  });
+
   test("SIGTERM exits 143", async () => {
     const { client } = await rpc();
     await client.request({ type: "get_state" });
