@@ -37,6 +37,7 @@ type Json = Record<string, unknown>;
 function spawnJson(w: PigWorld, prompt: string) {
   const proc = Bun.spawn([pigBinary(), "--mode", "json", prompt], { cwd: w.cwd, env: w.env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   const events: Json[] = [];
+  const stderr = new Response(proc.stderr).text();
   const reading = (async () => {
     const decoder = new TextDecoder();
     let rest = "";
@@ -58,7 +59,7 @@ function spawnJson(w: PigWorld, prompt: string) {
       return partial?.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
     },
     async exit(): Promise<number> {
-      const [code] = await Promise.all([proc.exited, reading]);
+      const [code] = await Promise.all([proc.exited, reading, stderr]);
       return code;
     },
   };
