@@ -315,7 +315,11 @@ export class AgentSession {
 
   private start(prompts: AgentMessage[]): Promise<void> {
     this.recorder.reset();
-    const run = this.runWithRetries(prompts)
+    // Made here, not when the first turn begins: an abort that comes before that (an RPC abort
+    // in the same stdin chunk as its prompt) must stop this run.
+    const first = new AbortController();
+    this.abortController = first;
+    const run = this.runWithRetries(prompts, first)
       .finally(() => {
         this.running = undefined;
         this.abortController = undefined;
@@ -378,14 +382,16 @@ export class AgentSession {
    * compacted and retried once, a context past the threshold is compacted (and queued messages
    * then delivered) — however often that happens in one long run.
    */
-  private async runWithRetries(prompts: AgentMessage[]): Promise<void> {
+  private async runWithRetries(prompts: AgentMessage[], first: AbortController): Promise<void> {
     // Start on the next turn of the event loop: whoever started the run (an RPC command) answers
     // before the run's first event, as upstream does.
     await new Promise((resolve) => setImmediate(resolve));
     let next = prompts;
+    let pending: AbortController | undefined = first;
     for (;;) {
       const model = this.preflight();
-      const controller = new AbortController();
+      const controller = pending ?? new AbortController();
+      pending = undefined;
       this.abortController = controller;
       this.retrier.startRequest();
       await runAgentLoop(next, this.messages, this.loopConfig(model), this.onLoopEvent, controller.signal);

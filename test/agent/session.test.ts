@@ -33,6 +33,13 @@ function scripted(replies: Reply[]) {
     seen.push(structuredClone(context));
     const reply = replies.shift() ?? { text: "(no more replies)" };
     const message = newAssistantMessage(model);
+    // As the providers do: a signal aborted before the call ends it at once.
+    if (options.signal?.aborted) {
+      message.stopReason = "aborted";
+      message.errorMessage = "Request was aborted";
+      yield { type: "error", reason: "aborted", error: message };
+      return;
+    }
     yield { type: "start", partial: message };
     if (reply.gate) {
       await Promise.race([reply.gate, new Promise((r) => options.signal?.addEventListener("abort", r))]);
@@ -78,6 +85,11 @@ const sleepTool = tool("sleep", async (args) => {
   await Bun.sleep(Number(args.ms ?? 0));
   return `slept ${args.ms}`;
 });
+
+/** Resolves once `check` holds (a state of the run, never a time). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await Bun.sleep(1);
+}
 
 function makeSession(
   replies: Reply[],
@@ -132,10 +144,21 @@ describe("a run", () => {
   });
 
   test("parallel tools: announced in call order, ended as they finish, results in call order", async () => {
-    const { session, events, seen } = makeSession([
-      { calls: [{ id: "a", name: "sleep", arguments: { ms: 80 } }, { id: "b", name: "sleep", arguments: { ms: 5 } }] },
-      { text: "done" },
-    ]);
+    // "a" finishes only after "b" has: run one after the other, "a" would give up waiting first.
+    let bDone!: () => void;
+    const bFinished = new Promise<void>((resolve) => (bDone = resolve));
+    const waiter = tool("waiter", async () => {
+      await Promise.race([bFinished, Bun.sleep(10_000)]);
+      return "a";
+    });
+    const quick = tool("quick", async () => {
+      bDone();
+      return "b";
+    });
+    const { session, events, seen } = makeSession(
+      [{ calls: [{ id: "a", name: "waiter", arguments: {} }, { id: "b", name: "quick", arguments: {} }] }, { text: "done" }],
+      [waiter, quick],
+    );
     await session.prompt("go");
     const toolEvents = events.filter((e) => e.type.startsWith("tool_execution") || (e.type === "message_end" && e.message.role === "toolResult"));
     expect(toolEvents.map((e) => `${e.type}:${"toolCallId" in e ? e.toolCallId : (e as { message: { toolCallId: string } }).message.toolCallId}`)).toEqual([
@@ -193,7 +216,6 @@ describe("queues", () => {
       { text: "after follow-up" },
     ]);
     const run = session.prompt("start");
-    await Bun.sleep(10);
     session.steer("steer me");
     await session.prompt("later please", { streamingBehavior: "followUp" });
     expect(events.filter((e) => e.type === "queue_update").at(-1)).toEqual({ type: "queue_update", steering: ["steer me"], followUp: ["later please"] });
@@ -212,16 +234,15 @@ describe("queues", () => {
     let release!: () => void;
     const { session } = makeSession([{ text: "x", gate: new Promise<void>((r) => (release = r)) }]);
     const run = session.prompt("one");
-    await Bun.sleep(5);
     await expect(session.prompt("two")).rejects.toThrow("Agent is already processing");
     release();
     await run;
   });
 
   test("abort stops the stream, saves the partial answer as aborted, and gives back the queue in order", async () => {
-    const { session, store } = makeSession([{ text: "never", gate: new Promise(() => {}) }]);
+    const { session, store, seen } = makeSession([{ text: "never", gate: new Promise(() => {}) }]);
     const run = session.prompt("one");
-    await Bun.sleep(5);
+    await until(() => seen.length === 1);
     session.steer("first steer");
     session.followUp("then this");
     session.steer("second steer");
@@ -233,12 +254,19 @@ describe("queues", () => {
     expect(last).toMatchObject({ role: "assistant", stopReason: "aborted" });
   });
 
+  test("an abort right after the prompt stops that run: its model call is aborted from the start", async () => {
+    const { session, store } = makeSession([{ text: "never" }]);
+    const run = session.prompt("one");
+    await session.abort();
+    await run;
+    expect(store.buildContext().messages.map((m) => (m as { stopReason?: string }).stopReason ?? m.role)).toEqual(["user", "aborted"]);
+  });
+
   test("'all' mode delivers every queued steering message at once", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const { session, seen } = makeSession([{ text: "first", gate }, { text: "second" }], [], { mode: "all" });
     const run = session.prompt("go");
-    await Bun.sleep(5);
     session.steer("s1");
     session.steer("s2");
     release();

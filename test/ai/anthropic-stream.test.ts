@@ -71,6 +71,18 @@ const replies = new Map<string, Reply>();
 const received: { scenario: string; headers: Record<string, string>; body: unknown }[] = [];
 let server: ReturnType<typeof Bun.serve>;
 let rawServer: { port: number; stop(closeActiveConnections?: boolean): void };
+/** Resolved by the test once it has seen what the raw server sent before dropping the connection. */
+let dropNow: Promise<void> = Promise.resolve();
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Answers that are never sent: released when the client leaves or the file's tests are done. */
+const unanswered = signal();
 
 function streamOf(parts: string[], opts: { stallAfter?: boolean; delayMs?: number } = {}): Response {
   const encoder = new TextEncoder();
@@ -115,13 +127,14 @@ beforeAll(() => {
         const first = messageStart("msg_drop", { input_tokens: 5, output_tokens: 1 }) + part;
         socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n`);
         socket.write(`${Buffer.byteLength(first).toString(16)}\r\n${first}\r\n`);
-        setTimeout(() => socket.end(), 50);
+        void dropNow.then(() => socket.end());
       },
     },
   });
 });
 
 afterAll(() => {
+  unanswered.resolve();
   server.stop(true);
   rawServer.stop(true);
 });
@@ -148,13 +161,28 @@ function model(scenario: string, extra: Partial<Model> = {}): Model {
 
 const context: LlmContext = { systemPrompt: "sys", messages: [{ role: "user", content: "run a command", timestamp: 1 }] };
 
-async function run(m: Model, options: Partial<StreamOptions> = {}, ctx = context): Promise<AssistantMessageEvent[]> {
+async function run(
+  m: Model,
+  options: Partial<StreamOptions> = {},
+  ctx = context,
+  onEvent?: (event: AssistantMessageEvent) => void,
+): Promise<AssistantMessageEvent[]> {
   const events: AssistantMessageEvent[] = [];
   for await (const event of streamAnthropicMessages(m, ctx, { apiKey: "fake-key", ...options })) {
     // Partials are the live message: keep what each event showed.
     events.push(JSON.parse(JSON.stringify(event)));
+    onEvent?.(event);
   }
   return events;
+}
+
+/** A request held without an answer until the client leaves. */
+function holdUntilClientLeaves(req: Request): Promise<Response> {
+  return new Promise((resolve) => {
+    const leave = () => resolve(new Response("never read"));
+    req.signal.addEventListener("abort", leave, { once: true });
+    void unanswered.promise.then(leave);
+  });
 }
 
 function final(events: AssistantMessageEvent[]) {
@@ -410,13 +438,26 @@ describe("failures", () => {
   });
 
   test("an abort ends the client's wait before a retry at once", async () => {
-    replies.set("slow-retry", () => jsonError(503, "overloaded_error", "Busy", { "retry-after": "30" }));
+    // The client drops a failed answer's body before it waits: the body is left open so the
+    // server sees that, and the abort comes once the client is waiting the 30 s asked for.
+    const waiting = signal();
+    replies.set("slow-retry", () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"type":"error","error":{"type":"overloaded_error","message":"Busy"}}'));
+        },
+        cancel: () => waiting.resolve(),
+      });
+      return new Response(body, { status: 503, headers: { "content-type": "application/json", "retry-after": "30" } });
+    });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    void waiting.promise.then(() => controller.abort());
     const started = Date.now();
     const failed = final(await run(model("slow-retry"), { maxRetries: 2, maxRetryDelayMs: 60_000, signal: controller.signal }));
     expect(failed.stopReason).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Far less than the 30 s the server asked for.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(received.filter((r) => r.scenario === "slow-retry")).toHaveLength(1);
   });
 
   test("429 asking for longer than maxRetryDelayMs says so", async () => {
@@ -476,7 +517,12 @@ describe("failures", () => {
 
   test("a connection dropped mid-stream: error \"terminated\", partial content kept", async () => {
     const m = model("raw", { baseUrl: `http://127.0.0.1:${rawServer.port}` });
-    const events = await run(m);
+    // The server drops the connection once the client has shown the text it sent.
+    const seen = signal();
+    dropNow = seen.promise;
+    const events = await run(m, {}, context, (event) => {
+      if (event.type === "text_delta") seen.resolve();
+    });
     expect(events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "error"]);
     const message = final(events);
     expect(message).toMatchObject({ stopReason: "error", errorMessage: "terminated", content: [{ type: "text", text: "Partial answ" }] });
@@ -553,12 +599,13 @@ describe("failures", () => {
   });
 
   test("abort before the answer, and an already aborted signal", async () => {
-    replies.set("slow-headers", async () => {
-      await Bun.sleep(2000);
-      return new Response("late");
+    const arrived = signal();
+    replies.set("slow-headers", (req) => {
+      arrived.resolve();
+      return holdUntilClientLeaves(req);
     });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    void arrived.promise.then(() => controller.abort());
     const events = await run(model("slow-headers"), { signal: controller.signal });
     expect(events.map((e) => e.type)).toEqual(["error"]);
     expect(final(events)).toMatchObject({ stopReason: "aborted", errorMessage: "Request was aborted" });

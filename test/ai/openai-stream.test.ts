@@ -27,6 +27,25 @@ type Reply = (request: Request) => Response | Promise<Response>;
 const replies: Reply[] = [];
 const seen: Seen[] = [];
 
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Answers that are never sent: released when the client leaves or the file's tests are done. */
+const unanswered = signal();
+
+/** A request held without an answer until the client leaves. */
+function holdUntilClientLeaves(request: Request): Promise<Response> {
+  return new Promise((resolve) => {
+    const leave = () => resolve(new Response("never read"));
+    request.signal.addEventListener("abort", leave, { once: true });
+    void unanswered.promise.then(leave);
+  });
+}
+
 const server = Bun.serve({
   port: 0,
   async fetch(request) {
@@ -41,7 +60,10 @@ const server = Bun.serve({
     return reply(request);
   },
 });
-afterAll(() => server.stop(true));
+afterAll(() => {
+  unanswered.resolve();
+  server.stop(true);
+});
 
 beforeEach(() => {
   replies.length = 0;
@@ -456,12 +478,13 @@ describe("openai-completions streaming", () => {
   });
 
   test("abort before the answer arrives", async () => {
-    replies.push(async () => {
-      await Bun.sleep(2000);
-      return new Response("late");
+    const arrived = signal();
+    replies.push((request) => {
+      arrived.resolve();
+      return holdUntilClientLeaves(request);
     });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    void arrived.promise.then(() => controller.abort());
     const events = await collect(streamOpenAICompletions, model(), { signal: controller.signal });
     expect(events.map((e) => e.type)).toEqual(["error"]);
     expect(final(events).stopReason).toBe("aborted");
@@ -484,10 +507,7 @@ describe("openai-completions streaming", () => {
   });
 
   test("request timeout (options.timeoutMs)", async () => {
-    replies.push(async () => {
-      await Bun.sleep(1500);
-      return new Response("late");
-    });
+    replies.push(holdUntilClientLeaves);
     const events = await collect(streamOpenAICompletions, model(), { timeoutMs: 100 });
     expect(final(events).stopReason).toBe("error");
     expect(final(events).errorMessage).toBe("Request timed out.");
@@ -500,15 +520,22 @@ describe("a stream the server cuts off", () => {
   let tcp: NetServer;
   let port = 0;
   let body = "";
+  /** The server drops the connection once the client has shown the text it sent. */
+  let seenText = signal();
+  const onEvent = (event: AssistantMessageEvent) => {
+    if (event.type === "text_delta") seenText.resolve();
+  };
 
   async function listen(): Promise<void> {
     tcp = createServer((socket) => {
       socket.once("data", () => {
         socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
         socket.write(`${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n`);
-        setTimeout(() => socket.destroy(), 30);
+        const seen = seenText;
+        void seen.promise.then(() => socket.destroy());
       });
     });
+    seenText = signal();
     await new Promise<void>((resolve) => tcp.listen(0, "127.0.0.1", () => resolve()));
     port = (tcp.address() as { port: number }).port;
   }
@@ -517,7 +544,7 @@ describe("a stream the server cuts off", () => {
   test("chat: stopReason error, 'terminated' (as upstream under Node), partial text kept", async () => {
     body = `data: ${JSON.stringify(chunk({ content: "half an ans" }))}\n\n`;
     await listen();
-    const events = await collect(streamOpenAICompletions, model({ baseUrl: `http://127.0.0.1:${port}/v1` }));
+    const events = await collect(streamOpenAICompletions, model({ baseUrl: `http://127.0.0.1:${port}/v1` }), {}, USER_CONTEXT, onEvent);
     expect(events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "error"]);
     const message = final(events);
     expect(message.stopReason).toBe("error");
@@ -532,7 +559,7 @@ describe("a stream the server cuts off", () => {
       `event: response.output_item.added\ndata: ${JSON.stringify({ type: "response.output_item.added", output_index: 0, item: { id: "msg_1", type: "message", role: "assistant", content: [] } })}\n\n` +
       `event: response.output_text.delta\ndata: ${JSON.stringify({ type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "half" })}\n\n`;
     await listen();
-    const events = await collect(streamOpenAIResponses, model({ api: "openai-responses", baseUrl: `http://127.0.0.1:${port}/v1` }));
+    const events = await collect(streamOpenAIResponses, model({ api: "openai-responses", baseUrl: `http://127.0.0.1:${port}/v1` }), {}, USER_CONTEXT, onEvent);
     const message = final(events);
     expect(message.stopReason).toBe("error");
     expect(message.errorMessage).toBe("terminated");

@@ -3,7 +3,7 @@
  * arguments and a missing key — each leaves the session file as a person would want it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
@@ -17,9 +17,52 @@ afterAll(async () => {
 const FAST_RETRY = { retry: { enabled: true, maxRetries: 2, baseDelayMs: 20 } };
 
 async function world(script: Script, options: WorldOptions = {}): Promise<PigWorld> {
-  const w = await createWorld({ ...options, llm: { script } });
+  const w = await createWorld({ ...options, llm: { ...options.llm, script } });
   worlds.push(w);
   return w;
+}
+
+/** Resolves once `check` holds; fails the test with `what` if it never does. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
+
+type Json = Record<string, unknown>;
+
+/** `pig --mode json <prompt>` running, with its events collected as they arrive. */
+function spawnJson(w: PigWorld, prompt: string) {
+  const proc = Bun.spawn([pigBinary(), "--mode", "json", prompt], { cwd: w.cwd, env: w.env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const events: Json[] = [];
+  const stderr = new Response(proc.stderr).text();
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let rest = "";
+    for await (const chunk of proc.stdout) {
+      rest += decoder.decode(chunk, { stream: true });
+      for (let nl = rest.indexOf("\n"); nl >= 0; nl = rest.indexOf("\n")) {
+        events.push(JSON.parse(rest.slice(0, nl)));
+        rest = rest.slice(nl + 1);
+      }
+    }
+  })();
+  return {
+    proc,
+    events,
+    /** The text of the answer streaming now, as the latest `message_update` shows it. */
+    partialText(): string | undefined {
+      const update = events.findLast((e) => e.type === "message_update");
+      const partial = (update?.assistantMessageEvent as { partial?: { content: { type: string; text?: string }[] } } | undefined)?.partial;
+      return partial?.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+    },
+    async exit(): Promise<number> {
+      const [code] = await Promise.all([proc.exited, reading, stderr]);
+      return code;
+    },
+  };
 }
 
 /** The entries of the only session file the run wrote. */
@@ -100,14 +143,18 @@ describe("broken streams", () => {
   test("a disconnect mid-stream keeps the partial text, marks it an error, and is retried", async () => {
     const w = await world(
       [{ text: "this answer is cut off in the middle", chunkSize: 4, disconnectAfterChunks: 3 }, { text: "second try" }],
-      { settings: FAST_RETRY },
+      { settings: FAST_RETRY, llm: { holdDisconnects: true } },
     );
-    const result = await w.run(["-p", "go"]);
-    expect(result.stdout).toBe("second try\n");
-    const [failed] = messages(w).filter((m) => m.role === "assistant");
-    expect(failed).toMatchObject({ stopReason: "error", errorMessage: "terminated" });
-    // The server's first chunk only opens the message; two text chunks arrived before the cut.
-    expect(failed!.content).toEqual([{ type: "text", text: "this ans" }]);
+    const run = spawnJson(w, "go");
+    // The server's first chunk only opens the message; the cut comes once pig has shown the
+    // two text chunks sent before it.
+    await until(() => run.partialText() === "this ans", "the partial text");
+    w.llm.dropOpenStreams();
+    expect(await run.exit()).toBe(0);
+    const answers = messages(w).filter((m) => m.role === "assistant");
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatchObject({ stopReason: "error", errorMessage: "terminated", content: [{ type: "text", text: "this ans" }] });
+    expect(answers[1]).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "second try" }] });
   });
 
   test("an error event mid-stream is persisted with the text so far", async () => {
@@ -146,31 +193,30 @@ describe("tools", () => {
 });
 
 describe("abort", () => {
-  async function interrupted(script: Script, waitFor: (w: PigWorld) => boolean) {
-    const w = await world(script);
-    const proc = Bun.spawn([pigBinary(), "--mode", "json", "go"], { cwd: w.cwd, env: w.env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-    const started = Date.now();
-    while (!waitFor(w) && Date.now() - started < 10_000) await Bun.sleep(20);
-    await Bun.sleep(150);
-    proc.kill("SIGINT");
-    const code = await proc.exited;
-    const stdout = await new Response(proc.stdout).text();
-    return { w, code, stdout, elapsed: Date.now() - started };
-  }
-
   test("Ctrl+C mid-stream saves the partial answer as aborted", async () => {
-    const { w, code } = await interrupted([{ text: "streaming slowly forever and ever", chunkSize: 4, stallAfterChunks: 2 }], (w) => w.llm.requests.length > 0);
-    expect(code).toBe(130);
-    expect(messages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted" });
+    const w = await world([{ text: "streaming slowly forever and ever", chunkSize: 4, stallAfterChunks: 2 }]);
+    const run = spawnJson(w, "go");
+    // Role chunk, then one text chunk: the stream stalls after "stre".
+    await until(() => run.partialText() === "stre", "the first text chunk");
+    run.proc.kill("SIGINT");
+    expect(await run.exit()).toBe(130);
+    expect(messages(w).at(-1)).toMatchObject({
+      role: "assistant",
+      stopReason: "aborted",
+      errorMessage: "Request was aborted",
+      content: [{ type: "text", text: "stre" }],
+    });
   });
 
   test("Ctrl+C mid-tool kills the command and records the result", async () => {
-    const { w, code, elapsed } = await interrupted(
-      [{ toolCalls: [{ name: "bash", arguments: { command: "echo started; sleep 30" } }] }, { text: "never" }],
-      (w) => w.llm.requests.length > 0,
-    );
-    expect(code).toBe(130);
-    expect(elapsed).toBeLessThan(10_000);
+    const w = await world([{ toolCalls: [{ name: "bash", arguments: { command: "touch started; sleep 30" } }] }, { text: "never" }]);
+    const run = spawnJson(w, "go");
+    await until(() => existsSync(join(w.cwd, "started")), "the command to start");
+    const interruptedAt = Date.now();
+    run.proc.kill("SIGINT");
+    expect(await run.exit()).toBe(130);
+    // Far less than the command's 30 s sleep: it was killed, not waited for.
+    expect(Date.now() - interruptedAt).toBeLessThan(10_000);
     const toolResult = messages(w).find((m) => m.role === "toolResult");
     expect(toolResult).toMatchObject({ toolName: "bash", isError: true });
     expect(JSON.stringify(toolResult!.content)).toContain("Command aborted");

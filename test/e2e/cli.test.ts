@@ -1,6 +1,6 @@
 /** The built binary: flags, exit codes, and `pig sessions` as a script would use it. */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { defaultSessionDir } from "../../src/session/paths.ts";
@@ -80,8 +80,14 @@ function projectWithSessions() {
 
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of readdirSync(dir)) out[name] = `${statSync(join(dir, name)).mtimeMs}:${readFileSync(join(dir, name), "utf8")}`;
+  for (const name of readdirSync(dir)) out[name] = readFileSync(join(dir, name), "utf8");
   return out;
+}
+
+/** Makes a directory and its files read-only (or writable again). */
+function setReadOnly(dir: string, readOnly: boolean): void {
+  for (const name of readdirSync(dir)) chmodSync(join(dir, name), readOnly ? 0o444 : 0o644);
+  chmodSync(dir, readOnly ? 0o555 : 0o755);
 }
 
 describe("pig sessions list / tree / name / label", () => {
@@ -102,9 +108,15 @@ describe("pig sessions list / tree / name / label", () => {
   test("read-only commands never modify a file", () => {
     const { cwd, dir, env } = projectWithSessions();
     const before = snapshot(dir);
-    for (const args of [["list"], ["list", "--all", "--json"], ["show", "08-branching-tree.jsonl"], ["show", join(dir, "03-model-thinking-name.jsonl"), "--json"], ["tree", join(dir, "08-branching-tree.jsonl")]]) {
-      const result = runPig(["sessions", ...args.map((a) => (a.endsWith(".jsonl") && !a.startsWith("/") ? join(dir, a) : a))], { cwd, env });
-      expect(result.code).toBe(0);
+    // Any attempt to write there fails, and the command with it.
+    setReadOnly(dir, true);
+    try {
+      for (const args of [["list"], ["list", "--all", "--json"], ["show", "08-branching-tree.jsonl"], ["show", join(dir, "03-model-thinking-name.jsonl"), "--json"], ["tree", join(dir, "08-branching-tree.jsonl")]]) {
+        const result = runPig(["sessions", ...args.map((a) => (a.endsWith(".jsonl") && !a.startsWith("/") ? join(dir, a) : a))], { cwd, env, permissions: true });
+        expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
+      }
+    } finally {
+      setReadOnly(dir, false);
     }
     expect(snapshot(dir)).toEqual(before);
   });

@@ -165,7 +165,6 @@ describe("manual compaction and the tree over RPC", () => {
     const before = readFileSync(sessionFile(w), "utf8");
     client.send({ type: "compact", id: "c1" });
     await client.waitFor((l) => l.type === "compaction_start");
-    await Bun.sleep(100);
     await client.request({ type: "abort_compaction" });
     const response = await client.waitFor((l) => l.type === "response" && l.id === "c1");
     expect(response).toMatchObject({ success: false, error: "Compaction cancelled" });

@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 async function rpc(script?: Script, options: WorldOptions = {}) {
-  const w = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
+  const w = await createWorld({ ...options, llm: { ...options.llm, ...(script ? { script } : { mode: "text" as const }) } });
   worlds.push(w);
   const client = new RpcClient({ cwd: w.cwd, env: w.env });
   clients.push(client);
@@ -25,18 +25,39 @@ async function rpc(script?: Script, options: WorldOptions = {}) {
 }
 
 const dataOf = (response: Line) => response.data as Record<string, unknown>;
+
+/** Resolves once `check` holds; fails the test with `what` if it never does. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
+
+/** A promise a test resolves to let a held answer go. */
+function gate(): { held: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
 const bodyText = (w: PigWorld, index: number) => JSON.stringify(w.llm.requests[index]!.body);
 
 describe("rpc commands", () => {
   test("steer and follow_up while a run streams: the steer goes with the next turn, the follow-up after the answer", async () => {
-    const { w, client } = await rpc([{ text: "a slow first answer", chunkSize: 2, chunkDelayMs: 80 }, { text: "steered" }, { text: "followed" }]);
+    // The first answer is held until both messages are queued.
+    const first = gate();
+    const { w, client } = await rpc([{ text: "the first answer" }, { text: "steered" }, { text: "followed" }], {
+      llm: { beforeAnswer: (request) => (request.seq === 1 ? first.held : undefined) },
+    });
     const from = client.lines.length;
     expect(await client.request({ type: "prompt", message: "begin" })).toMatchObject({ success: true });
-    await client.waitFor((l) => l.type === "message_update", 10_000, from);
+    await until(() => w.llm.requests.length === 1, "the first request");
     expect(await client.request({ type: "steer", message: "steer msg" })).toMatchObject({ success: true });
     expect(await client.request({ type: "follow_up", message: "follow msg" })).toMatchObject({ success: true });
     const state = dataOf(await client.request({ type: "get_state" }));
-    expect(state.pendingMessageCount).toBe(2);
+    expect(state).toMatchObject({ isStreaming: true, pendingMessageCount: 2 });
+    first.release();
     await client.waitIdle(from);
     expect(w.llm.requests).toHaveLength(3);
     expect(bodyText(w, 1)).toContain("steer msg");
@@ -154,21 +175,25 @@ describe("rpc commands", () => {
     const { client, w } = await rpc();
     const marker = join(w.cwd, "started");
     client.send({ type: "bash", command: `touch ${marker}; sleep 20; echo never`, id: "long" });
-    for (let i = 0; i < 200 && !existsSync(marker); i++) await Bun.sleep(25);
+    await until(() => existsSync(marker), "the command to start");
     const started = Date.now();
     expect(await client.request({ type: "abort_bash" })).toMatchObject({ success: true });
-    const response = await client.waitFor((l) => l.id === "long", 10_000);
-    expect(Date.now() - started).toBeLessThan(5000);
+    const response = await client.waitFor((l) => l.id === "long", 15_000);
+    // Well short of the command's 20 s sleep: it was stopped, not waited for.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(response).toMatchObject({ success: true });
     expect(dataOf(response)).toMatchObject({ cancelled: true });
     expect(String(dataOf(response).output)).not.toContain("never");
   });
 
-  test("abort stops a run but leaves a running compaction to finish", async () => {
+  test("abort is answered before a running compaction ends, and leaves it to finish", async () => {
     const words = "lorem ipsum dolor sit amet ".repeat(30);
-    const { client } = await rpc(
-      { responses: [{ when: "context summarization assistant", text: "## Goal\nSummarised slowly.", chunkSize: 4, chunkDelayMs: 60 }, { text: "one" }, { text: "two" }] } as unknown as Script,
-      { settings: { compaction: { keepRecentTokens: 50 } } },
+    // The summary is held until the abort has been answered.
+    const summary = gate();
+    const isSummary = (body: unknown) => JSON.stringify(body).includes("context summarization assistant");
+    const { w, client } = await rpc(
+      { responses: [{ when: "context summarization assistant", text: "## Goal\nSummarised after the abort." }, { text: "one" }, { text: "two" }] } as unknown as Script,
+      { settings: { compaction: { keepRecentTokens: 50 } }, llm: { beforeAnswer: (request) => (isSummary(request.body) ? summary.held : undefined) } },
     );
     for (const message of [`first ${words}`, `second ${words}`]) {
       await client.promptAndWait(message);
@@ -176,10 +201,14 @@ describe("rpc commands", () => {
     const from = client.lines.length;
     client.send({ type: "compact", id: "c" });
     await client.waitFor((l) => l.type === "compaction_start", 10_000, from);
-    expect(await client.request({ type: "abort" })).toMatchObject({ success: true });
+    await until(() => w.llm.requests.some((r) => isSummary(r.body)), "the summary request");
+    const abort = await client.request({ type: "abort" });
+    expect(abort).toMatchObject({ success: true });
+    summary.release();
     const end = await client.waitFor((l) => l.type === "compaction_end", 10_000, from);
+    expect(client.lines.indexOf(abort)).toBeLessThan(client.lines.indexOf(end));
     expect(end).toMatchObject({ aborted: false });
-    expect(String((end.result as Line).summary)).toContain("Summarised slowly.");
+    expect(String((end.result as Line).summary)).toContain("Summarised after the abort.");
     expect(await client.waitFor((l) => l.id === "c", 10_000, from)).toMatchObject({ success: true });
   });
 
@@ -205,7 +234,8 @@ describe("rpc commands", () => {
     await client.request({ type: "prompt", message: "try" });
     await client.waitFor((l) => l.type === "auto_retry_start", 10_000, from);
     expect(await client.request({ type: "abort_retry" })).toMatchObject({ success: true });
-    const end = await client.waitFor((l) => l.type === "auto_retry_end", 5000, from);
+    // Well short of the 30 s wait: it was cancelled.
+    const end = await client.waitFor((l) => l.type === "auto_retry_end", 10_000, from);
     expect(end).toMatchObject({ success: false });
     await client.waitIdle(from);
     expect(w.llm.requests).toHaveLength(1);

@@ -67,6 +67,7 @@ async function replay(name: string, options: WorldOptions) {
   cleanup.push(async () => client.kill());
   const transcript = readJsonl(join(WIRE, `${name}.rpc.jsonl`));
   const sent = transcript.filter((l) => "__sent" in l).map((l) => l.__sent as Line);
+  const sentAt = transcript.flatMap((l, i) => ("__sent" in l ? [i] : []));
   const ids = new Map<string, string>();
   for (const [index, command] of sent.entries()) {
     const from = client.lines.length;
@@ -75,13 +76,16 @@ async function replay(name: string, options: WorldOptions) {
     const theirs = transcript.find((l) => l.type === "response" && l.id === command.id);
     learnEntryIds(theirs, response, ids);
     if (command.type === "prompt" && response.success) {
-      // A prompt the transcript aborts next: wait until it streams, not until it ends.
-      if (abortNext) await client.waitFor((l) => l.type === "message_update", 15_000, from);
-      else await client.waitIdle(from);
+      if (abortNext) {
+        // A prompt the transcript aborts next: abort once it has streamed as much as Pi's had.
+        const updates = transcript.slice(sentAt[index], sentAt[index + 1]).filter((l) => l.type === "message_update").length;
+        const count = (to: number) => client.lines.slice(from, to + 1).filter((l) => l.type === "message_update").length;
+        await client.waitFor((l, i) => l.type === "message_update" && count(i) === updates, 15_000, from);
+      } else await client.waitIdle(from);
     }
-    if (command.type === "compact") await client.waitIdle(from, 100);
+    if (command.type === "compact") await client.waitIdle(from);
   }
-  await client.waitIdle(0, 200);
+  await client.waitIdle();
   const expected = transcript.filter((l) => !("__sent" in l));
   return { world, client, expected };
 }

@@ -3,6 +3,9 @@
  * unusual characters pass through, concurrent commands keep their ids, and it exits cleanly.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeLlmOptions } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
 import { RpcUi } from "../../src/modes/rpc-ui.ts";
@@ -14,8 +17,8 @@ afterAll(async () => {
   await Promise.all(worlds.splice(0).map((w) => w.close()));
 });
 
-async function rpc(script?: unknown) {
-  const w = await createWorld({ llm: script ? { script: script as never } : { mode: "text" } });
+async function rpc(script?: unknown, llm: FakeLlmOptions = {}) {
+  const w = await createWorld({ llm: { ...llm, ...(script ? { script: script as never } : { mode: "text" as const }) } });
   worlds.push(w);
   const client = new RpcClient({ cwd: w.cwd, env: w.env });
   clients.push(client);
@@ -65,23 +68,50 @@ describe("rpc input", () => {
   }, 120_000);
 
   test("concurrent commands keep their ids; a slow bash does not hold up the rest", async () => {
-    const { client } = await rpc();
-    client.send({ type: "bash", command: "sleep 0.5; echo slow", id: "slow" });
+    const { client, w } = await rpc();
+    // The command runs until the test has seen every other answer.
+    const go = join(w.cwd, "go");
+    client.send({ type: "bash", command: `while [ ! -e ${go} ]; do sleep 0.05; done; echo slow`, id: "slow" });
     for (let i = 0; i < 5; i++) client.send({ type: "get_state", id: `s${i}` });
-    const firstFast = await client.waitFor((l) => l.type === "response" && String(l.id).startsWith("s"));
-    const slow = await client.waitFor((l) => l.id === "slow");
-    expect(client.lines.indexOf(firstFast)).toBeLessThan(client.lines.indexOf(slow));
-    expect(slow).toMatchObject({ success: true, data: { output: "slow\n", exitCode: 0 } });
-    for (let i = 0; i < 5; i++) expect(client.lines.some((l) => l.id === `s${i}` && l.success === true)).toBe(true);
+    for (let i = 0; i < 5; i++) expect(await client.waitFor((l) => l.id === `s${i}`)).toMatchObject({ type: "response", success: true });
+    expect(client.lines.some((l) => l.id === "slow")).toBe(false);
+    writeFileSync(go, "");
+    expect(await client.waitFor((l) => l.id === "slow")).toMatchObject({ success: true, data: { output: "slow\n", exitCode: 0 } });
   });
 
   test("end of input finishes the running prompt, then exits 0", async () => {
-    const { client, w } = await rpc([{ text: "slow answer", chunkDelayMs: 50 }]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { client, w } = await rpc([{ text: "the answer" }], { beforeAnswer: () => held });
     client.send({ type: "prompt", message: "hi", id: "p" });
-    const code = await client.close();
-    expect(code).toBe(0);
-    expect(client.lines.some((l) => l.type === "agent_end")).toBe(true);
+    await client.waitFor((l) => l.type === "agent_start");
+    // A last line without its newline is handled when input ends: its answer shows pig has
+    // seen the end while the run still waits for the model.
+    client.write(JSON.stringify({ type: "get_state", id: "last" }));
+    const exited = client.close();
+    expect(await client.waitFor((l) => l.id === "last")).toMatchObject({ success: true, data: { isStreaming: true } });
+    release();
+    expect(await exited).toBe(0);
+    const end = client.lines.find((l) => l.type === "agent_end");
+    expect(JSON.stringify(end)).toContain("the answer");
     expect(w.llm.requests).toHaveLength(1);
+  });
+
+  test("an abort in the same write as its prompt stops that run before the model is asked", async () => {
+    const { client, w } = await rpc([{ text: "the answer to the second prompt" }]);
+    // One write: pig handles both lines before the run's first event.
+    client.write(`${JSON.stringify({ type: "prompt", message: "hi", id: "p" })}\n${JSON.stringify({ type: "abort", id: "a" })}\n`);
+    expect(await client.waitFor((l) => l.id === "p")).toMatchObject({ success: true });
+    expect(await client.waitFor((l) => l.id === "a")).toMatchObject({ success: true });
+    const end = await client.waitFor((l) => l.type === "agent_end");
+    // The prompt is still answered before its run's first event.
+    expect(client.lines.findIndex((l) => l.id === "p")).toBeLessThan(client.lines.findIndex((l) => l.type === "agent_start"));
+    const messages = end.messages as { role: string; stopReason?: string }[];
+    expect(messages.map((m) => m.stopReason ?? m.role)).toEqual(["user", "aborted"]);
+    expect(w.llm.requests).toHaveLength(0);
+    // The next prompt runs as usual.
+    await client.promptAndWait("again");
+    expect((await client.request({ type: "get_last_assistant_text" })).data).toEqual({ text: "the answer to the second prompt" });
   });
 
   test("SIGTERM exits 143", async () => {

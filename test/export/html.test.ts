@@ -330,7 +330,7 @@ describe("long content", () => {
     expect(renderOutput("\x1b[31mred\x1b[0m\r\nnext")).toBe('<pre class="out">red\nnext</pre>');
   });
 
-  test("a large session exports in reasonable time", () => {
+  test("a large session exports every entry, folds every long output, and does not blow up", () => {
     const store = SessionStore.create({ cwd: "/work/proj", dir: tempDir() });
     const output = "o".repeat(30_000);
     for (let i = 0; i < 400; i++) {
@@ -344,7 +344,9 @@ describe("long content", () => {
     const reopened = SessionStore.open(path);
     const started = performance.now();
     const html = exportSessionHtml(reopened);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Only a runaway (work growing with the square of the session) is caught here, not slowness:
+    // this takes well under a second on a quiet machine.
+    expect(performance.now() - started).toBeLessThan(60_000);
     reopened.close();
     expect(count(html, 'class="entry user"')).toBe(400);
     expect(count(html, "Output truncated")).toBe(400);

@@ -1,7 +1,7 @@
 /** Timing and connection faults: chunkDelayMs, stallAfterChunks (+ abort), disconnectAfterChunks. */
 import { afterEach, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { type FakeLlm, type Script, startFakeLlm } from "../helpers/fake-llm/server.ts";
+import { type FakeLlm, type FakeLlmOptions, type Script, startFakeLlm } from "../helpers/fake-llm/server.ts";
 import { anthropicRequest, rawExchange, rawPost } from "./sse-client.ts";
 
 let llm: FakeLlm | undefined;
@@ -10,8 +10,8 @@ afterEach(async () => {
   llm = undefined;
 });
 
-async function start(script: Script): Promise<{ llm: FakeLlm; client: OpenAI }> {
-  llm = await startFakeLlm({ script });
+async function start(script: Script, options: FakeLlmOptions = {}): Promise<{ llm: FakeLlm; client: OpenAI }> {
+  llm = await startFakeLlm({ ...options, script });
   return { llm, client: new OpenAI({ baseURL: `${llm.url}/v1`, apiKey: "fake-key", maxRetries: 0 }) };
 }
 
@@ -48,20 +48,22 @@ describe("stallAfterChunks", () => {
     const controller = new AbortController();
     const stream = await client.chat.completions.create(request, { signal: controller.signal });
     const seen: string[] = [];
-    let lastArrival = 0;
+    let sawFour!: () => void;
+    const four = new Promise<void>((resolve) => (sawFour = resolve));
     const reading = (async () => {
       for await (const chunk of stream) {
         seen.push(chunk.choices[0]?.delta.content ?? "");
-        lastArrival = performance.now();
+        if (seen.length === 4) sawFour();
       }
+      // The SDK ends the iteration quietly on an abort: tell that apart from a stream that ended.
+      return controller.signal.aborted ? "aborted" : "ended by itself";
     })().catch((e: unknown) => e);
-    await Bun.sleep(300);
-    const abortedAt = performance.now();
+    // A stream that does not stall ends by itself and settles `reading` first.
+    await Promise.race([four, reading]);
     controller.abort();
-    await reading;
+    expect(await reading).toBe("aborted");
     // The role chunk counts: 4 chunks = role + 3 text pieces (as in 04-errors-retry-abort).
     expect(seen).toEqual(["", "This ", "strea", "m wil"]);
-    expect(abortedAt - lastArrival).toBeGreaterThanOrEqual(250);
     expect(await chatText(client)).toBe("All good now.");
   });
 
@@ -74,19 +76,26 @@ describe("stallAfterChunks", () => {
       (result) => (result.done ? "done" : "data"),
       () => "error",
     );
-    const closing = llm.close();
-    expect(await Promise.race([ended, Bun.sleep(2000).then(() => "hung")])).not.toBe("hung");
-    await closing;
+    // A stream left hanging never settles `ended`, and the test times out.
+    const [outcome] = await Promise.all([ended, llm.close()]);
+    expect(["done", "error"]).toContain(outcome);
   });
 });
 
 describe("disconnectAfterChunks", () => {
+  // The drop is held (`holdDisconnects`) until the client has read the chunks the test expects:
+  // a client that reads late must not lose them to the cut.
+  const held = { holdDisconnects: true };
+
   test("the SDK gets the first N chunks, then a terminated-connection error", async () => {
-    const { client } = await start([{ text: "abcdefghijklmnop", disconnectAfterChunks: 2 }, { text: "next" }]);
+    const { llm, client } = await start([{ text: "abcdefghijklmnop", disconnectAfterChunks: 2 }, { text: "next" }], held);
     const seen: string[] = [];
     const error = await (async () => {
       const stream = await client.chat.completions.create(request);
-      for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? "");
+      for await (const chunk of stream) {
+        seen.push(chunk.choices[0]?.delta.content ?? "");
+        if (seen.length === 2) llm.dropOpenStreams();
+      }
     })().catch((e: unknown) => e);
     expect(seen).toEqual(["", "abcdefgh"]);
     expect(error).toBeInstanceOf(Error);
@@ -96,8 +105,8 @@ describe("disconnectAfterChunks", () => {
   });
 
   test("on the wire: the chunks, then the socket closes without the final empty chunk", async () => {
-    const { llm } = await start([{ text: "abcdefghijklmnop", disconnectAfterChunks: 2 }]);
-    const raw = await rawExchange(llm.url, rawPost("/v1/chat/completions", JSON.stringify(request)));
+    const { llm } = await start([{ text: "abcdefghijklmnop", disconnectAfterChunks: 2 }], held);
+    const raw = await rawExchangeUntil(llm.url, rawPost("/v1/chat/completions", JSON.stringify(request)), (text) => text.includes('"content":"abcdefgh"'), () => llm.dropOpenStreams());
     expect(raw).toStartWith("HTTP/1.1 200 OK\r\n");
     expect(raw.toLowerCase()).toContain("transfer-encoding: chunked");
     expect(raw).toContain('"content":"abcdefgh"');
@@ -106,16 +115,35 @@ describe("disconnectAfterChunks", () => {
   });
 
   test("works the same for the Anthropic and Responses paths", async () => {
-    const { llm, client } = await start([
-      { text: "abcdefghijklmnop", disconnectAfterChunks: 3 },
-      { text: "abcdefghijklmnop", disconnectAfterChunks: 3 },
-    ]);
+    const { llm, client } = await start(
+      [
+        { text: "abcdefghijklmnop", disconnectAfterChunks: 3 },
+        { text: "abcdefghijklmnop", disconnectAfterChunks: 3 },
+      ],
+      held,
+    );
     const response = await anthropicRequest(llm.url, { model: "m", max_tokens: 5, messages: [], stream: true });
-    expect(await response.text().catch((e: unknown) => e)).toBeInstanceOf(Error);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const frames = () => text.split("\n\n").length - 1;
+    const readError = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return undefined;
+        text += decoder.decode(value, { stream: true });
+        if (frames() === 3) llm.dropOpenStreams();
+      }
+    })().catch((e: unknown) => e);
+    expect(frames()).toBe(3);
+    expect(readError).toBeInstanceOf(Error);
     const types: string[] = [];
     const error = await (async () => {
       const stream = await client.responses.create({ model: "m", input: "x", stream: true });
-      for await (const event of stream) types.push(event.type);
+      for await (const event of stream) {
+        types.push(event.type);
+        if (types.length === 3) llm.dropOpenStreams();
+      }
     })().catch((e: unknown) => e);
     expect(types).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
     expect(error).toBeInstanceOf(Error);
@@ -134,3 +162,35 @@ describe("disconnectAfterChunks", () => {
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
   });
 });
+
+/** Like `rawExchange`, calling `then` once what arrived satisfies `enough`. */
+function rawExchangeUntil(url: string, request: string, enough: (received: string) => boolean, then: () => void): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let received = "";
+    let told = false;
+    const decoder = new TextDecoder();
+    Bun.connect({
+      hostname: "127.0.0.1",
+      port: Number(port),
+      socket: {
+        open(socket) {
+          socket.write(request);
+        },
+        data(_socket, chunk) {
+          received += decoder.decode(chunk, { stream: true });
+          if (!told && enough(received)) {
+            told = true;
+            then();
+          }
+        },
+        close() {
+          resolve(received);
+        },
+        error(_socket, error) {
+          reject(error);
+        },
+      },
+    }).catch(reject);
+  });
+}

@@ -7,7 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Api, type RecordedRequest, startFakeLlm } from "../helpers/fake-llm/server.ts";
+import { type Api, type RecordedRequest, type Served, startFakeLlm } from "../helpers/fake-llm/server.ts";
+import { loadScriptFile, type LoadedScript } from "../helpers/fake-llm/script.ts";
 import { FIXTURES } from "../helpers/tmp.ts";
 import { parseSse } from "./sse-client.ts";
 
@@ -37,20 +38,30 @@ function readJsonl<T>(file: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-/** Reads a body until it ends, or gives up once it has been silent for a while (a stalled stream). */
-async function readStream(response: Response): Promise<string> {
+/**
+ * Reads a body to its end; a stream the script stalls after `stallAfter` frames is read up to
+ * that frame and then cancelled (it would send nothing more). Frames end with a blank line.
+ */
+async function readStream(response: Response, stallAfter: number | undefined): Promise<string> {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
   for (;;) {
-    const result = await Promise.race([reader.read(), Bun.sleep(300).then(() => "silent" as const)]);
-    if (result === "silent") {
+    if (stallAfter !== undefined && text.split("\n\n").length - 1 >= stallAfter) {
       await reader.cancel();
       return text;
     }
+    const result = await reader.read();
     if (result.done) return text;
     text += decoder.decode(result.value, { stream: true });
   }
+}
+
+/** The `stallAfterChunks` of the script entry that answered the latest request, if it stalls. */
+function stallOf(script: LoadedScript, served: Served): number | undefined {
+  const index = /^script\[(\d+)\]$/.exec(served.source)?.[1];
+  const response = index === undefined ? script.fallback : script.responses[Number(index)];
+  return response?.stallAfterChunks;
 }
 
 interface ChatUsage {
@@ -135,7 +146,9 @@ describe("replaying the Pi 0.73.1 fixtures", () => {
   for (const name of names) {
     test(name, async () => {
       const recorded = readJsonl<RecordedRequest>(fixtureFile(`${name}.requests.jsonl`));
-      const llm = await startFakeLlm({ script: fixtureFile(`${name}.script.json`) });
+      const scriptPath = fixtureFile(`${name}.script.json`);
+      const script = loadScriptFile(scriptPath);
+      const llm = await startFakeLlm({ script: scriptPath });
       const streamed: Streamed[] = [];
       try {
         for (const request of recorded) {
@@ -149,7 +162,7 @@ describe("replaying the Pi 0.73.1 fixtures", () => {
             headers: { "content-type": "application/json" },
             body: raw,
           });
-          const body = await readStream(response);
+          const body = await readStream(response, stallOf(script, llm.requests.at(-1)!.served));
           if (response.ok) streamed.push(interpret(request.api, body));
         }
         // Same entry, same kind, no label — for every request, in order.

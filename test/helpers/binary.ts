@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { withPermissions } from "./permissions.ts";
 
 const root = join(import.meta.dir, "..", "..");
 export const PIG_BINARY = join(root, "dist", "pig");
@@ -42,11 +43,14 @@ export interface RunOptions {
   cwd?: string;
   env?: Record<string, string>;
   stdin?: string;
+  /** File permissions apply even when the tests run as root: a read-only file cannot be written. */
+  permissions?: boolean;
 }
 
 /** Runs the binary to completion with a clean environment (plus `env`). */
 export function runPig(args: string[], options: RunOptions = {}): RunResult {
-  const proc = Bun.spawnSync([pigBinary(), ...args], {
+  const argv = [pigBinary(), ...args];
+  const proc = Bun.spawnSync(options.permissions ? withPermissions(argv) : argv, {
     cwd: options.cwd ?? root,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...options.env },
     stdin: options.stdin !== undefined ? Buffer.from(options.stdin) : "ignore",

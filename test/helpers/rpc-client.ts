@@ -1,7 +1,7 @@
 /**
  * A small RPC client for tests: spawns the built binary in `--mode rpc`, sends commands, and
  * collects every line it prints. `request` waits for the command's response; `waitIdle` waits
- * until a run (with its retries and compactions) has settled.
+ * until a run (with its retries and compactions) has settled, asking pig for its state.
  */
 import { expect } from "bun:test";
 import { pigBinary } from "./binary.ts";
@@ -14,7 +14,8 @@ export class RpcClient {
   private readonly proc: ReturnType<typeof Bun.spawn>;
   private waiters: (() => void)[] = [];
   private counter = 0;
-  private lastLineAt = Date.now();
+  /** Responses to the client's own queries, kept out of `lines` so they show what a user's client sees. */
+  private readonly ownQueries = new Map<string, (line: Line) => void>();
 
   constructor(options: { cwd: string; env: Record<string, string>; args?: string[] }) {
     this.proc = Bun.spawn([pigBinary(), "--mode", "rpc", ...(options.args ?? [])], {
@@ -24,9 +25,15 @@ export class RpcClient {
       stdout: "pipe",
       stderr: "pipe",
     });
-    void this.read(this.proc.stdout as ReadableStream<Uint8Array>, (line) => {
-      this.lines.push(JSON.parse(line));
-      this.lastLineAt = Date.now();
+    void this.read(this.proc.stdout as ReadableStream<Uint8Array>, (text) => {
+      const line = JSON.parse(text) as Line;
+      const own = line.type === "response" ? this.ownQueries.get(String(line.id)) : undefined;
+      if (own) {
+        this.ownQueries.delete(String(line.id));
+        own(line);
+        return;
+      }
+      this.lines.push(line);
       for (const wake of this.waiters.splice(0)) wake();
     });
     void this.read(this.proc.stderr as ReadableStream<Uint8Array>, (line) => this.stderr.push(line));
@@ -99,24 +106,59 @@ export class RpcClient {
     await this.waitIdle(from);
   }
 
-  /** Waits until the agent is idle: a finished run, nothing retrying or compacting, and quiet. */
-  async waitIdle(from: number, quietMs = 250, timeoutMs = 20_000): Promise<void> {
+  /**
+   * Waits until the agent is idle: no run (with its retries and compactions) and no compaction
+   * going. pig's `get_state` decides — a prompt's response comes before its run's first event, so
+   * the events alone cannot tell a run that is over from one that has not begun. The events
+   * since `from` only say when asking is worth it. (`_quietMs` is unused; older callers pass it.)
+   */
+  async waitIdle(from = 0, _quietMs?: number, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      let running = false;
-      let retrying = false;
-      let compacting = false;
-      for (const line of this.lines.slice(from)) {
-        if (line.type === "agent_start") running = true;
-        if (line.type === "agent_end") running = false;
-        if (line.type === "auto_retry_start") retrying = true;
-        if (line.type === "auto_retry_end") retrying = false;
-        if (line.type === "compaction_start") compacting = true;
-        if (line.type === "compaction_end") compacting = false;
+      if (!this.eventsShowWork(from)) {
+        const state = (await this.ownQuery({ type: "get_state" }, deadline)).data as { isStreaming: boolean; isCompacting: boolean };
+        if (!state.isStreaming && !state.isCompacting) return;
       }
-      if (!running && !retrying && !compacting && Date.now() - this.lastLineAt >= quietMs) return;
-      if (Date.now() > deadline) throw new Error("agent did not become idle");
-      await Bun.sleep(25);
+      if (Date.now() > deadline) throw new Error(`agent did not become idle; last lines: ${JSON.stringify(this.lines.slice(-5)).slice(0, 2000)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  /** Whether the lines since `from` show a run, retry or compaction that has not ended. */
+  private eventsShowWork(from: number): boolean {
+    let running = false;
+    let retrying = false;
+    let compacting = false;
+    for (const line of this.lines.slice(from)) {
+      if (line.type === "agent_start") running = true;
+      if (line.type === "agent_end") running = false;
+      if (line.type === "auto_retry_start") retrying = true;
+      if (line.type === "auto_retry_end") retrying = false;
+      if (line.type === "compaction_start") compacting = true;
+      if (line.type === "compaction_end") compacting = false;
+    }
+    return running || retrying || compacting;
+  }
+
+  /** A command of the client's own, its response kept out of `lines`. */
+  private async ownQuery(command: Line, deadline: number): Promise<Line> {
+    const id = `rpc-client-${++this.counter}`;
+    const answered = new Promise<Line>((resolve) => this.ownQueries.set(id, resolve));
+    this.send({ ...command, id });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no response to ${String(command.type)}; last lines: ${JSON.stringify(this.lines.slice(-5)).slice(0, 2000)}`)),
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    try {
+      return await Promise.race([answered, late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

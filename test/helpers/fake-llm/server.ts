@@ -55,6 +55,11 @@ export interface FakeLlmOptions {
   onRequest?: (request: RecordedRequest) => void;
   /** Awaited before a request is answered: a test holds an answer until it has seen some state. */
   beforeAnswer?: (request: RecordedRequest) => Promise<void> | void;
+  /**
+   * A stream that reaches `disconnectAfterChunks` waits for `dropOpenStreams()` (or `close()`)
+   * instead of a short grace, so a test drops it once the client has read what the test asserts.
+   */
+  holdDisconnects?: boolean;
 }
 
 export interface FakeLlm {
@@ -64,6 +69,11 @@ export interface FakeLlm {
   requests: RecordedRequest[];
   /** Ends stalled streams, drops open connections and stops listening. */
   close(): Promise<void>;
+  /**
+   * Drops the connection of every open stream now (stalled, between chunks, or held before a
+   * disconnect) and releases hanging requests, as `close()` does, but goes on listening.
+   */
+  dropOpenStreams(): void;
   /** Replaces the script (fresh consumption state) and switches to script mode. */
   setScript(script: Script | string): void;
   /** Replaces `beforeAnswer`. */
@@ -185,6 +195,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         chunkDelayMs: response.chunkDelayMs ?? 0,
         stallAfterChunks: response.stallAfterChunks,
         disconnectAfterChunks: response.disconnectAfterChunks,
+        holdDisconnect: options.holdDisconnects ?? false,
       },
       openStreams,
     );
@@ -243,6 +254,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     async close() {
       for (const stop of [...openStreams]) stop();
       await server.stop(true);
+    },
+    dropOpenStreams() {
+      for (const stop of [...openStreams]) stop();
     },
     setScript(script) {
       cursor = new ScriptCursor(loadScript(script));

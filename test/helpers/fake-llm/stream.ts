@@ -9,6 +9,8 @@ export interface StreamTiming {
   stallAfterChunks: number | undefined;
   /** Send this many frames, then drop the connection. */
   disconnectAfterChunks: number | undefined;
+  /** Drop a disconnecting stream only when told (server close or `dropOpenStreams`), not after a grace. */
+  holdDisconnect?: boolean;
 }
 
 /** Lets the server end streams that would otherwise hang forever (stalls) when it closes. */
@@ -46,8 +48,9 @@ export function frameStream(frames: string[], timing: StreamTiming, open: OpenSt
   // enqueue lost the whole response), and Bun's fetch discards body bytes it has received but not
   // yet handed to JS when the connection closes early (measured under load: ~15% of streams
   // lost their chunks with a 1 ms wait, none in 900 with 100 ms).
+  // A test that asserts what arrived before the cut holds the drop until it has seen that.
   const flushThenDrop = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    await Promise.race([Bun.sleep(DISCONNECT_GRACE_MS), woken]);
+    await (timing.holdDisconnect ? woken : Promise.race([Bun.sleep(DISCONNECT_GRACE_MS), woken]));
     drop(controller);
   };
 

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { newAssistantMessage } from "../../../src/ai/types.ts";
@@ -17,13 +17,23 @@ function deps(trash: string | null, runs: string[][] = []): ResumeDeps {
   };
 }
 
-/** Two written sessions of the project; the host is in the second ("second"). */
+/**
+ * Two written sessions of the project; the host is in the second ("second"). Their messages
+ * are dated a second apart: written within one millisecond, the two would tie in the order.
+ */
 async function twoSessions(host: FakeHost): Promise<string> {
-  await host.controller.session.prompt("first session");
-  const first = host.controller.session.store.path!;
-  host.controller.newSession();
-  await host.controller.session.prompt("second");
-  return first;
+  const base = Date.now() - 10_000;
+  try {
+    setSystemTime(new Date(base));
+    await host.controller.session.prompt("first session");
+    const first = host.controller.session.store.path!;
+    setSystemTime(new Date(base + 1000));
+    host.controller.newSession();
+    await host.controller.session.prompt("second");
+    return first;
+  } finally {
+    setSystemTime();
+  }
 }
 
 /** A session of another project under <agentDir>/sessions. */

@@ -163,7 +163,7 @@ describe("probing this machine", () => {
     const saved = process.env.HTTP_PROXY;
     process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
     try {
-      const response = await localFetch(`http://127.0.0.1:${server.port}/v1/models`, { signal: AbortSignal.timeout(2000) });
+      const response = await localFetch(`http://127.0.0.1:${server.port}/v1/models`, { signal: AbortSignal.timeout(10_000) });
       expect(await response.json()).toEqual({ data: [{ id: "direct" }] });
     } finally {
       if (saved === undefined) delete process.env.HTTP_PROXY;
@@ -178,7 +178,8 @@ describe("probing this machine", () => {
     try {
       const started = Date.now();
       await expect(localFetch(`http://127.0.0.1:${server.port}/`, { signal: AbortSignal.timeout(100) })).rejects.toThrow();
-      expect(Date.now() - started).toBeLessThan(1500);
+      // The server never answers: without the give-up this would wait until the test times out.
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       server.stop(true);
     }
