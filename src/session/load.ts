@@ -14,7 +14,7 @@ import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { linkProblems, resolveLinks } from "./tree-links.ts";
 
-export type SessionFileErrorKind = "missing" | "empty" | "not-session" | "unreadable" | "locked";
+export type SessionFileErrorKind = "missing" | "empty" | "not-session" | "unreadable" | "locked" | "unwritable";
 
 /** A session file that cannot be used, with a message naming the file and the reason. */
 export class SessionFileError extends Error {

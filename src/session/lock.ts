@@ -8,6 +8,7 @@ import { hostname } from "node:os";
 import * as v from "valibot";
 import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, processStart, readLockText } from "../util/lock-owner.ts";
 import { SessionFileError } from "./load.ts";
+import { systemReason } from "./write.ts";
 
 const LockInfoSchema = v.object({
   ...LockOwnerSchema.entries,
@@ -59,7 +60,14 @@ export function acquireLock(sessionPath: string): SessionLock {
     since: new Date().toISOString(),
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (createLockFile(lockPath, JSON.stringify(info))) {
+    let created: boolean;
+    try {
+      created = createLockFile(lockPath, JSON.stringify(info));
+    } catch (error) {
+      // Read-only directory, full disk…: this session cannot be written here at all.
+      throw new SessionFileError(sessionPath, "unwritable", `Cannot write to ${sessionPath}: its lock ${lockPath} cannot be made: ${systemReason(error)}`);
+    }
+    if (created) {
       held.set(lockPath, 1);
       releaseAllOnExit();
       return lockHandle(lockPath);

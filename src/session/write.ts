@@ -31,7 +31,7 @@ export class SessionWriteError extends Error {
 }
 
 /** "no space left on device (ENOSPC)" from Node's "ENOSPC: no space left on device, write '…'". */
-function systemReason(error: unknown): string {
+export function systemReason(error: unknown): string {
   const message = (error as Error)?.message ?? String(error);
   const match = /^([A-Z0-9]+): (.*?)(?:, [a-z]+(?: '.*')?)?$/s.exec(message);
   return match ? `${match[2]} (${match[1]})` : message;

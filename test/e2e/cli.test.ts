@@ -240,6 +240,24 @@ describe("pig sessions list / tree / name / label", () => {
     expect(JSON.parse(readFileSync(path, "utf8").trimEnd().split("\n").at(-1)!)).not.toHaveProperty("label");
   });
 
+  test("name and label on a file pig may not write: a clear error naming the file, nothing changed", () => {
+    const dir = tempDir();
+    const path = join(dir, "s.jsonl");
+    cpSync(join(FIXTURES, "01-basic-text.jsonl"), path);
+    const before = readFileSync(path, "utf8");
+    chmodSync(path, 0o444);
+    const fileOnly = runPig(["sessions", "name", path, "x"], { permissions: true });
+    expect(fileOnly.code).toBe(1);
+    expect(fileOnly.stderr).toBe(`pig: cannot write to ${path}: permission denied (EACCES)\n`);
+    // A directory where not even the lock can be made.
+    chmodSync(dir, 0o555);
+    const lockless = runPig(["sessions", "label", path, "b964e182", "x"], { permissions: true });
+    chmodSync(dir, 0o755);
+    expect(lockless.code).toBe(1);
+    expect(lockless.stderr).toContain(`pig: Cannot write to ${path}: its lock ${path}.lock cannot be made: permission denied (EACCES)`);
+    expect(readFileSync(path, "utf8")).toBe(before);
+  });
+
   test("errors go to stderr with exit code 1", () => {
     const { cwd, env } = projectWithSessions();
     const unknown = runPig(["sessions", "show", "deadbeef"], { cwd, env });
