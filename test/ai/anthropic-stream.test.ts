@@ -438,13 +438,15 @@ describe("failures", () => {
   });
 
   test("an abort ends the client's wait before a retry at once", async () => {
-    // The client drops a failed answer's body before it waits: the body is left open so the
-    // server sees that, and the abort comes once the client is waiting the 30 s asked for.
+    // The client reads a failed answer's body up to its limit (16 KiB), then drops the rest and
+    // waits: the body is larger and left open, so the server sees it dropped, and the abort
+    // comes once the client is waiting the 30 s asked for.
     const waiting = signal();
     replies.set("slow-retry", () => {
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          controller.enqueue(new TextEncoder().encode('{"type":"error","error":{"type":"overloaded_error","message":"Busy"}}'));
+          const error = '{"type":"error","error":{"type":"overloaded_error","message":"Busy"}}';
+          controller.enqueue(new TextEncoder().encode(error + " ".repeat(20 * 1024)));
         },
         cancel: () => waiting.resolve(),
       });
