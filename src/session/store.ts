@@ -164,15 +164,15 @@ export class SessionStore {
     try {
       return this.materialise(record);
     } catch (error) {
-      const current = this.tree.get(record.id);
-      if (current && !current.invalid && current.line === record.line) {
-        this.tree.replace(current, { ...current, invalid: true });
+      if (!record.invalid) {
+        const marked: EntryRecord = { ...record, invalid: true };
+        // The same record, wherever it is held: in the tree, and still waiting to be written.
+        this.tree.replace(record, marked);
+        const waiting = this.pending.indexOf(record);
+        if (waiting >= 0) this.pending[waiting] = marked;
         const why = (error as Error).message.replace(/^.*cannot be read back \((.*)\)$/s, "$1");
-        this.diagnostics.push({
-          line: record.line,
-          kind: "malformed",
-          message: `${this.path}:${record.line}: not valid JSON (${why}); kept as it is, left out of the context`,
-        });
+        const where = waiting >= 0 ? `${this.path} (entry ${record.id}, not written yet)` : `${this.path}:${record.line}`;
+        this.diagnostics.push({ line: record.line, kind: "malformed", message: `${where}: not valid JSON (${why}); kept as it is, left out of the context` });
       }
       return undefined;
     }
@@ -357,16 +357,17 @@ export class SessionStore {
       offsets = appendLines(this.path, this.appendState, lines);
     }
     this.headerPending = false;
-    this.pending.forEach((record, index) => {
+    // Taken off the list first: whatever happens below, these lines are in the file now.
+    const written = this.pending.splice(0);
+    written.forEach((record, index) => {
       const text = (record.source as { text: string }).text;
-      const written: EntryRecord = {
+      const onDisk: EntryRecord = {
         ...record,
         source: { kind: "file", offset: offsets[index]!, length: Buffer.byteLength(text) },
       };
-      if (!keepsValue(record.type)) delete (written as { value?: unknown }).value;
-      this.tree.replace(record, written);
+      if (!keepsValue(record.type)) delete (onDisk as { value?: unknown }).value;
+      this.tree.replace(record, onDisk);
     });
-    this.pending.length = 0;
   }
 
   /** Releases the file: the write lock and any open descriptor. Pending entries stay unwritten. */

@@ -25,8 +25,13 @@ export class SessionTree {
   private readonly labelMap = new Map<string, LabelInfo>();
   private name: string | undefined;
 
+  /** Records a parent cycle of the loaded file was cut at: roots, for the tree and for every path alike. */
+  private readonly cuts = new Set<EntryRecord>();
+
   constructor(records: Iterable<EntryRecord> = []) {
     for (const record of records) this.add(record);
+    // Entries appended later have a fresh id and an existing parent: they never close a cycle.
+    for (const { cut } of this.links().cycles) this.cuts.add(cut);
   }
 
   add(record: EntryRecord): void {
@@ -44,12 +49,14 @@ export class SessionTree {
     }
   }
 
-  /** Swaps a record for an updated copy of itself (same entry, e.g. now on disk). */
-  replace(old: EntryRecord, updated: EntryRecord): void {
+  /** Swaps a record for an updated copy of itself (same entry, e.g. now on disk); false when it is not here. */
+  replace(old: EntryRecord, updated: EntryRecord): boolean {
     const index = this.records.lastIndexOf(old);
-    if (index < 0) throw new Error(`entry ${old.id} is not in this tree`);
+    if (index < 0) return false;
     this.records[index] = updated;
     if (this.byId.get(old.id) === old) this.byId.set(old.id, updated);
+    if (this.cuts.delete(old)) this.cuts.add(updated);
+    return true;
   }
 
   get(id: string): EntryRecord | undefined {
@@ -84,6 +91,8 @@ export class SessionTree {
     while (current && !seen.has(current.id)) {
       seen.add(current.id);
       path.push(current);
+      // Where the tree cuts a cycle, the path starts too.
+      if (this.cuts.has(current)) break;
       current = current.parentId ? this.byId.get(current.parentId) : undefined;
     }
     return path.reverse();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createBranchedSession, forkFrom, forkSession } from "../../src/session/branching.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
-import { assistant, user } from "../helpers/sessions.ts";
+import { assistant, HEADER, msg, user, writeSession } from "../helpers/sessions.ts";
 import { fixtureCopy, tempDir } from "../helpers/tmp.ts";
 
 function fileLines(path: string): Record<string, unknown>[] {
@@ -214,6 +214,25 @@ describe("fork and clone", () => {
     const copy = createBranchedSession(source, leaf);
     expect(copy.buildContext()).toEqual(source.buildContext(leaf));
     copy.close();
+    source.close();
+  });
+});
+
+describe("a copied line that is not valid JSON", () => {
+  test("a clone of it is written once, and the bad line is left out of the clone's context", () => {
+    const dir = tempDir();
+    // Well-formed to the loader's quick look, but `oops` makes it invalid JSON.
+    const bad = '{"type":"message","id":"b0000002","parentId":"u0000001","timestamp":"2026-11-30T07:00:05.000Z","message":{"role":"user","content":"hi" oops}}';
+    const source = SessionStore.open(writeSession([HEADER, msg("u0000001", null, user("first")), bad], { dir, name: "source.jsonl" }));
+    const clone = createBranchedSession(source, "b0000002", dir);
+    expect(clone.buildContext().messages.map((m) => m.role)).toEqual(["user"]);
+    clone.appendMessage(assistant("answer") as AgentMessage);
+    clone.appendMessage(user("next") as AgentMessage);
+    const lines = readFileSync(clone.path!, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(5);
+    expect(lines.filter((l) => l === bad)).toHaveLength(1);
+    expect(clone.diagnostics.map((d) => d.message).join()).toContain("entry b0000002, not written yet");
+    clone.close();
     source.close();
   });
 });

@@ -52,3 +52,16 @@ describe("links", () => {
     store.close();
   });
 });
+
+describe("paths and the tree agree", () => {
+  test("a cycle is cut in one place for both: the path from an entry below it starts at the cut", () => {
+    // A's parent is B, B's is C, C's is A; D hangs off C.
+    const store = open([msg("a0000001", "b0000001", user("a")), msg("b0000001", "c0000001", user("b")), msg("c0000001", "a0000001", user("c")), msg("d0000001", "c0000001", user("d"))]);
+    const roots = store.tree.toNodes();
+    expect(roots.map((r) => r.record.id)).toEqual(["a0000001"]);
+    expect(store.branchRecords("d0000001").map((r) => r.id)).toEqual(["a0000001", "c0000001", "d0000001"]);
+    // B is a branch of its own in the tree, and its path says so too.
+    expect(store.branchRecords("b0000001").map((r) => r.id)).toEqual(["a0000001", "c0000001", "b0000001"]);
+    store.close();
+  });
+});
