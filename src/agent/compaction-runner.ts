@@ -104,8 +104,8 @@ export class CompactionRunner {
 
   /**
    * After a run: a failed answer that reports an overflow is compacted once and then retried
-   * ("retry"); an answer that completed but reports more input than the window, or context past
-   * the threshold, is compacted and nothing is retried ("compacted"); otherwise nothing
+   * ("retry"); an answer that stopped normally but reports more input than the window, or context
+   * past the threshold, is compacted and nothing is retried ("compacted"); otherwise nothing
    * ("none"). A failed recovery is reported in `compaction_end` and ends the chain ("failed").
    */
   async afterRun(last: AssistantMessage | undefined): Promise<"retry" | "compacted" | "none" | "failed"> {
@@ -113,9 +113,10 @@ export class CompactionRunner {
     if (!last || !model || !compaction.enabled || last.stopReason === "aborted") return "none";
     if (this.host.messages.lastIndexOf(last) < this.firstFresh()) return "none";
     const sameModel = last.provider === model.provider && last.model === model.id;
-    if (sameModel && isContextOverflow(last, model.contextWindow) && last.stopReason !== "error") {
+    if (sameModel && isContextOverflow(last, model.contextWindow) && last.stopReason === "stop") {
       // The answer is complete and stays: the context it was given was too big to send again,
-      // but there is no failed request to repeat.
+      // but there is no failed request to repeat. (An empty answer cut at the length limit is
+      // a failed one: it is compacted and retried below.)
       return (await this.auto("threshold", false)) ? "compacted" : "none";
     }
     if (sameModel && isContextOverflow(last, model.contextWindow)) {

@@ -162,14 +162,18 @@ export class AgentSession {
       this.heldBash.push(message);
       return;
     }
-    this.persist(message);
+    // In the context whatever the file does: a failed write keeps the entry in the session,
+    // unsaved, and the caller hears of it.
     this.messagesValue.push(message);
+    this.persist(message);
   }
 
   private flushHeld(): void {
-    for (const message of this.heldBash.splice(0)) {
-      this.persist(message);
+    // One at a time: if a write fails, the ones not yet added stay held, none is lost.
+    while (this.heldBash.length > 0) {
+      const message = this.heldBash.shift()!;
       this.messagesValue.push(message);
+      this.persist(message);
     }
   }
 

@@ -15,18 +15,18 @@ function candidateLines(s: SessionSummary): string {
   return `  ${s.id}  ${when}  ${title}\n      ${s.path}`;
 }
 
-/** The message for a prefix that matches several sessions (exit code 2). */
-export function ambiguousMessage(arg: string, candidates: readonly SessionSummary[]): string {
-  return [
-    `Session id prefix '${arg}' matches ${candidates.length} sessions; give more of the id, or the file's path:`,
-    ...candidates.map(candidateLines),
-  ].join("\n");
+/** The message for a prefix that matches several session files (exit code 2). */
+export function ambiguousMessage(arg: string, candidates: readonly SessionSummary[], sameId = false): string {
+  const lead = sameId
+    ? `Session '${arg}' is in ${candidates.length} files (copies of one session, none in this project); give the file's path:`
+    : `Session id prefix '${arg}' matches ${candidates.length} sessions; give more of the id, or the file's path:`;
+  return [lead, ...candidates.map(candidateLines)].join("\n");
 }
 
 /** Resolves `arg` to one session, or throws: none (exit 1), several (exit 2, listing them). */
 export function findSession(arg: string, cwd: string, dir: string, agent: string): Found {
   const match = resolveSession(arg, cwd, dir, agent);
   if (match.kind === "none") throw new CliError(`No session found matching '${arg}'`);
-  if (match.kind === "ambiguous") throw new CliError(ambiguousMessage(arg, match.candidates), 2);
+  if (match.kind === "ambiguous") throw new CliError(ambiguousMessage(arg, match.candidates, match.sameId), 2);
   return match;
 }

@@ -6,7 +6,7 @@
  * read from its first bytes, and only the lines that carry the listed facts (the first user
  * message, names, the last message) are parsed.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { SessionHeaderSchema, type SessionInfoEntry, type UserMessage } from "./format.ts";
@@ -231,8 +231,18 @@ export function sessionIndex(dir: string, agent: string): IndexedSession[] {
     // No sessions yet.
   }
   const out: IndexedSession[] = [];
+  // A session directory reached twice (a --session-dir linked into the sessions root) is read once.
+  const seen = new Set<string>();
   for (const d of dirs) {
     for (const path of jsonlFiles(d)) {
+      let real: string;
+      try {
+        real = realpathSync(path);
+      } catch {
+        continue;
+      }
+      if (seen.has(real)) continue;
+      seen.add(real);
       const header = readSessionHeader(path);
       if (header) out.push({ path, ...header });
     }
@@ -251,7 +261,14 @@ export function sessionPrefixes(dir: string, agent: string, extra: readonly stri
  */
 export function mostRecentSession(dir: string): { path?: string; skipped: string[] } {
   const files = jsonlFiles(dir)
-    .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
+    .flatMap((path) => {
+      try {
+        return [{ path, mtime: statSync(path).mtimeMs }];
+      } catch {
+        // A link to nothing is not a file at all.
+        return [];
+      }
+    })
     .sort((a, b) => b.mtime - a.mtime);
   const skipped: string[] = [];
   for (const file of files) {
@@ -265,8 +282,8 @@ export type SessionMatch =
   | { kind: "path"; path: string }
   | { kind: "local"; path: string }
   | { kind: "other-project"; path: string; cwd: string }
-  /** More than one session starts with the prefix: nothing is picked. */
-  | { kind: "ambiguous"; candidates: SessionSummary[] }
+  /** More than one session file starts with the prefix: nothing is picked. `sameId`: they are copies of one session. */
+  | { kind: "ambiguous"; candidates: SessionSummary[]; sameId: boolean }
   | { kind: "none" };
 
 /** Whether a `--session` argument is a path rather than an id prefix. */
@@ -283,11 +300,16 @@ export function resolveSession(arg: string, cwd: string, dir: string, agent: str
   if (looksLikePath(arg)) return { kind: "path", path: isAbsolute(arg) ? arg : resolve(cwd, arg) };
   const matches = sessionIndex(dir, agent).filter((s) => s.id.startsWith(arg));
   if (matches.length === 0) return { kind: "none" };
-  if (matches.length > 1) {
+  const here = (m: IndexedSession) => resolve(m.path, "..") === resolve(dir);
+  // Copies of one session (an imported or copied file keeps its id) are the same session: the
+  // one in this project's directory is meant, when there is exactly one.
+  const oneSession = matches.every((m) => m.id === matches[0]!.id);
+  const local = matches.filter(here);
+  if (matches.length > 1 && !(oneSession && local.length === 1)) {
     const candidates = matches.flatMap((m) => summarizeSession(m.path) ?? []).sort(byModifiedDesc);
-    return { kind: "ambiguous", candidates };
+    return { kind: "ambiguous", candidates, sameId: oneSession };
   }
-  const only = matches[0]!;
-  if (resolve(only.path, "..") === resolve(dir)) return { kind: "local", path: only.path };
+  const only = matches.length === 1 ? matches[0]! : local[0]!;
+  if (here(only)) return { kind: "local", path: only.path };
   return { kind: "other-project", path: only.path, cwd: only.cwd };
 }

@@ -16,7 +16,8 @@ function commonLength(a: string, b: string): number {
 
 /**
  * For each id, the shortest prefix (at least `min` characters) that no other id in `ids` starts
- * with. An id that occurs twice, or is itself a prefix of another, maps to the whole id.
+ * with; an id that is itself the start of another maps to the whole id. A repeated id (copies
+ * of one session) counts once: `--session` takes the copy in the project's own directory.
  */
 export function uniquePrefixes(ids: Iterable<string>, min = MIN_PREFIX): Map<string, string> {
   const sorted = [...new Set(ids)].sort();

@@ -1,6 +1,6 @@
 /** Listing and finding sessions. */
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listAllSessions, listSessions, mostRecentSession, resolveSession, sessionPrefixes, summarizeSession } from "../../src/session/catalog.ts";
 import { defaultSessionDir, resolveSessionDir, sessionDirName } from "../../src/session/paths.ts";
@@ -67,6 +67,9 @@ describe("summaries", () => {
     writeFileSync(broken, '{"type":"session","id":"no-timestamp"}\n');
     utimesSync(broken, new Date(), new Date(Date.now() + 120_000));
     expect(mostRecentSession(dir)).toEqual({ path: old, skipped: [broken] });
+    // A link to nothing is passed over quietly: it is not a file.
+    symlinkSync(join(dir, "gone.jsonl"), join(dir, "dangling.jsonl"));
+    expect(mostRecentSession(dir)).toEqual({ path: old, skipped: [broken] });
   });
 });
 
@@ -116,9 +119,13 @@ describe("all projects and --session resolution", () => {
     // One more character decides; a full id too.
     expect(resolveSession("01a232c8-b", "/p/here", custom, agent)).toMatchObject({ kind: "other-project", cwd: "/work/proj" });
     expect(resolveSession("01a232c8-cccc-7000-8000-000000000003", "/p/here", custom, agent)).toEqual({ kind: "local", path: join(custom, "c.jsonl") });
-    // The same id in two files (an imported copy) is ambiguous too.
+    // The same id in two files (an imported copy): the one in this project's directory is meant.
     writeSession([header("01a232c8-cccc-7000-8000-000000000003"), msg("u1", null, user("copy"))], { dir: there, name: "c-copy.jsonl" });
-    expect(resolveSession("01a232c8-cccc-7000-8000-000000000003", "/p/here", custom, agent).kind).toBe("ambiguous");
+    expect(resolveSession("01a232c8-cccc", "/p/here", custom, agent)).toEqual({ kind: "local", path: join(custom, "c.jsonl") });
+    // Copies only elsewhere: which one is not for pig to guess.
+    writeSession([header("01a232c8-dddd-7000-8000-000000000004"), msg("u1", null, user("d"))], { dir: there, name: "d.jsonl" });
+    writeSession([header("01a232c8-dddd-7000-8000-000000000004"), msg("u1", null, user("d copy"))], { dir: here, name: "d.jsonl" });
+    expect(resolveSession("01a232c8-dddd", "/p/here", custom, agent)).toMatchObject({ kind: "ambiguous", sameId: true });
   });
 
   test("sessionPrefixes counts every project's sessions and the session directory's", () => {
