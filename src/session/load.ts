@@ -257,17 +257,31 @@ function loadLegacy(fd: number, path: string): LoadedFile {
   });
   const declared = headerVersion(values.find((x) => x !== undefined) as Record<string, unknown>);
   const changed = migrateLines(values);
+  // A line nested too deeply to write out again is kept exactly as it was, and out of the tree:
+  // the entry that the migration made its child hangs on its parent instead.
+  const texts = new Map<number, string>();
   const tooDeep: number[] = [];
-  const migrated = sources.map((source, index): LineSource => {
-    if (!changed.has(index)) return source;
+  for (const index of changed) {
     try {
-      return { kind: "text", text: JSON.stringify(values[index]) };
+      texts.set(index, JSON.stringify(values[index]));
     } catch {
-      // Nested too deeply to write out again: the line is kept exactly as it was.
       tooDeep.push(index);
-      values[index] = undefined;
-      return source;
     }
+  }
+  for (const index of tooDeep) {
+    const dropped = values[index] as { id?: unknown; parentId?: unknown };
+    values[index] = undefined;
+    for (const [i, value] of values.entries()) {
+      const entry = value as { parentId?: unknown } | undefined;
+      if (entry && dropped.id !== undefined && entry.parentId === dropped.id) {
+        entry.parentId = dropped.parentId ?? null;
+        if (texts.has(i)) texts.set(i, JSON.stringify(entry));
+      }
+    }
+  }
+  const migrated = sources.map((source, index): LineSource => {
+    const text = texts.get(index);
+    return text === undefined ? source : { kind: "text", text };
   });
   const collector = new RecordCollector(path);
   for (const index of tooDeep) collector.report(index + 1, "malformed", "nested too deeply to migrate; kept as it is");

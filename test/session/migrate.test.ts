@@ -79,3 +79,21 @@ describe("v2", () => {
     expect(readFileSync(path, "utf8")).toBe(before);
   });
 });
+
+describe("a v1 line nested too deeply to write again", () => {
+  test("is kept as it was and left out; the next entry hangs on the one before it", () => {
+    const deep = `{"type":"custom","timestamp":"2025-01-01T00:00:02.500Z","data":${"[".repeat(60_000)}1${"]".repeat(60_000)}}`;
+    const path = writeSession([v1Lines[0]!, v1Lines[1]!, v1Lines[2]!, deep, v1Lines[3]!, v1Lines[4]!]);
+    const store = SessionStore.open(path, { write: true });
+    const records = store.tree.records;
+    expect(records.map((r) => r.type)).toEqual(["message", "message", "message", "message"]);
+    // The entry after the deep line has the one before it as its parent: the chain holds.
+    expect(records[2]!.parentId).toBe(records[1]!.id);
+    expect(store.buildContext().messages).toHaveLength(4);
+    // Reported: once migrated it is a v3 line without an id.
+    expect(store.diagnostics.map((d) => d.line)).toContain(4);
+    store.close();
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines[3]).toBe(deep);
+  });
+});
