@@ -458,8 +458,9 @@ export class AgentSession {
   /** Switches the model (recorded in the session) and re-clamps the thinking level. */
   setModel(model: Model): void {
     const previous = this.modelValue;
-    this.modelValue = model;
+    // Recorded first: a change the file cannot take does not happen.
     this.store.appendModelChange(model.provider, model.id);
+    this.modelValue = model;
     // Coming from a model that could not think, the level to return to is the default one.
     const wanted = previous && !previous.reasoning ? (this.options.defaultThinkingLevel?.() ?? settingsDefaults.defaultThinkingLevel) : this.level;
     this.applyThinkingLevel(clampThinkingLevel(model, wanted));
@@ -472,8 +473,8 @@ export class AgentSession {
 
   private applyThinkingLevel(level: ThinkingLevel): void {
     if (level === this.level) return;
-    this.level = level;
     this.store.appendThinkingLevelChange(level);
+    this.level = level;
     this.emit({ type: "thinking_level_changed", level });
   }
 

@@ -241,7 +241,24 @@ export class SessionStore {
   private append(entry: SessionEntry): string {
     const message = (entry as { message?: { role?: unknown } }).message;
     const role = entry.type === "message" && typeof message?.role === "string" ? message.role : undefined;
-    return this.adopt({ type: entry.type, id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, role, value: entry }, JSON.stringify(entry));
+    const adopted: AdoptedEntry = { type: entry.type, id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, role, value: entry };
+    if (entry.type === "message" || entry.type === "custom_message") return this.adopt(adopted, JSON.stringify(entry));
+    // Anything but conversation (a compaction, a model or level change, a label, a name) that
+    // cannot be written is taken back, so the session stays as the file has it; the caller hears
+    // why. Conversation stays, unsaved, and goes out with the next write that succeeds.
+    const leaf = this.leaf;
+    const record = this.place(adopted, JSON.stringify(entry));
+    try {
+      if (this.hasAssistant) this.flush();
+    } catch (error) {
+      if (this.pending.at(-1) === record) {
+        this.pending.pop();
+        this.tree.removeLast(record);
+        this.leaf = leaf;
+      }
+      throw error;
+    }
+    return entry.id;
   }
 
   /**
@@ -260,7 +277,7 @@ export class SessionStore {
     if (this.hasAssistant) this.flush();
   }
 
-  private place(entry: AdoptedEntry, text: string): void {
+  private place(entry: AdoptedEntry, text: string): EntryRecord {
     const record: EntryRecord = {
       line: 0,
       type: entry.type,
@@ -275,6 +292,7 @@ export class SessionStore {
     this.pending.push(record);
     this.leaf = entry.id;
     if (record.role === "assistant") this.hasAssistant = true;
+    return record;
   }
 
   appendMessage(message: AgentMessage): string {

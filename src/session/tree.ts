@@ -37,6 +37,11 @@ export class SessionTree {
   add(record: EntryRecord): void {
     this.records.push(record);
     this.byId.set(record.id, record);
+    this.noteDerived(record);
+  }
+
+  /** Labels and the session name, as the entries set them. */
+  private noteDerived(record: EntryRecord): void {
     if (record.invalid) return;
     if (record.type === "label" && record.value) {
       const entry = record.value as LabelEntry;
@@ -46,6 +51,22 @@ export class SessionTree {
       // The latest entry wins, and an empty name clears it (upstream 0.73.1).
       const name = (record.value as SessionInfoEntry).name?.trim();
       this.name = name ? name : undefined;
+    }
+  }
+
+  /** Takes back the record added last (a write of it failed); what it set (a label, the name) is undone. */
+  removeLast(record: EntryRecord): void {
+    if (this.records.at(-1) !== record) return;
+    this.records.pop();
+    if (this.byId.get(record.id) === record) {
+      const earlier = this.records.findLast((r) => r.id === record.id);
+      if (earlier) this.byId.set(record.id, earlier);
+      else this.byId.delete(record.id);
+    }
+    if (record.type === "label" || record.type === "session_info") {
+      this.labelMap.clear();
+      this.name = undefined;
+      for (const r of this.records) this.noteDerived(r);
     }
   }
 

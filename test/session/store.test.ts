@@ -1,6 +1,6 @@
 /** Writing sessions: lazy first write, append-only entries, tree moves, fork and clone. */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createBranchedSession, forkFrom, forkSession } from "../../src/session/branching.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
@@ -234,5 +234,34 @@ describe("a copied line that is not valid JSON", () => {
     expect(clone.diagnostics.map((d) => d.message).join()).toContain("entry b0000002, not written yet");
     clone.close();
     source.close();
+  });
+});
+
+describe("a write that fails", () => {
+  test("takes back a label or a name, keeps a message unsaved for the next write, and the file holds what it held", () => {
+    const { store } = newStore();
+    store.appendMessage(user("hello") as AgentMessage);
+    const answer = store.appendMessage(assistant("hi") as AgentMessage);
+    const path = store.path!;
+    const saved = readFileSync(path);
+    // The file's place taken by a directory: every write fails (EISDIR).
+    renameSync(path, `${path}.away`);
+    mkdirSync(path);
+    expect(() => store.appendLabelChange(answer, "important")).toThrow(/cannot write to/);
+    expect(store.tree.labelOf(answer)).toBeUndefined();
+    expect(store.leafId).toBe(answer);
+    expect(() => store.appendSessionInfo("a name")).toThrow(/cannot write to/);
+    expect(store.name).toBeUndefined();
+    expect(() => store.appendMessage(user("kept") as AgentMessage)).toThrow(/cannot write to/);
+    expect(store.unsaved.map((e) => e.role)).toEqual(["user"]);
+    // The file is back: the unsaved message goes out with the next entry.
+    rmSync(path, { recursive: true });
+    renameSync(`${path}.away`, path);
+    store.appendMessage(assistant("answer to kept") as AgentMessage);
+    const lines = fileLines(path);
+    expect(readFileSync(path).subarray(0, saved.length).equals(saved)).toBe(true);
+    expect(lines.slice(-2).map((l) => (l.message as { role: string }).role)).toEqual(["user", "assistant"]);
+    expect(lines.filter((l) => l.type === "label" || l.type === "session_info")).toEqual([]);
+    store.close();
   });
 });
