@@ -17,12 +17,12 @@ export class SessionSaveError extends Error {
     readonly path: string | undefined,
     readonly reason: string,
     readonly unsaved: readonly { id: string; type: string; role?: string }[],
+    /** Whether the file exists (false: its first write failed). */
+    onDisk = true,
   ) {
     const what = unsaved.map((e) => (e.type === "message" ? `${e.role ?? "a"} message ${e.id}` : `${e.type} entry ${e.id}`));
-    super(
-      `${reason}. The run was stopped; not in the file: ${what.length > 0 ? what.join(", ") : "nothing"} ` +
-        `(everything before ${what.length === 1 ? "it" : "them"} is).`,
-    );
+    const rest = onDisk ? `(everything before ${what.length === 1 ? "it" : "them"} is)` : "(the file could not be made)";
+    super(`${reason}. The run was stopped; not in the file: ${what.length > 0 ? what.join(", ") : "nothing"} ${rest}.`);
     this.name = "SessionSaveError";
   }
 }

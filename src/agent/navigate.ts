@@ -38,7 +38,14 @@ export async function navigateTree(session: AgentSession, targetId: string, opti
   let summary: { text: string; details: unknown } | undefined;
   if (options.summarize) {
     if (!session.model) throw new PromptError("No model available for summarization");
-    const { entries } = collectEntriesForBranchSummary((id) => store.getEntry(id), oldLeaf, targetId);
+    // The walk follows the tree's links: a line that cannot be read stands in as a bare link
+    // (it has nothing to summarise), so the paths still meet where they really meet.
+    const linkOf = (id: string): SessionEntry | undefined => {
+      const record = store.tree.get(id);
+      if (!record) return undefined;
+      return store.readEntry(record) ?? ({ type: "unreadable", id: record.id, parentId: record.parentId, timestamp: record.timestamp } as SessionEntry);
+    };
+    const { entries } = collectEntriesForBranchSummary(linkOf, oldLeaf, targetId);
     if (entries.length > 0) {
       const controller = new AbortController();
       options.signal?.addEventListener("abort", () => controller.abort(), { once: true });

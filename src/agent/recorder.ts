@@ -52,6 +52,6 @@ export class SessionRecorder {
     const error = this.failure;
     this.failure = undefined;
     const store = this.store();
-    throw new SessionSaveError(store.path, (error as Error).message ?? String(error), store.unsaved);
+    throw new SessionSaveError(store.path, (error as Error).message ?? String(error), store.unsaved, store.onDisk);
   }
 }

@@ -77,6 +77,11 @@ export class Retrier {
     else if (answer?.stopReason === "error") this.end(answer.errorMessage ?? "error");
   }
 
+  /** Ends a retry chain for a reason of the session's own (the file cannot be written). */
+  stop(reason: string): void {
+    if (this.attempt > 0) this.end(reason);
+  }
+
   private end(finalError: string, attempt = this.attempt): void {
     this.emit({ type: "auto_retry_end", success: false, attempt, finalError });
     this.attempt = 0;

@@ -54,6 +54,9 @@ export type Listener = (event: PigEvent) => void;
 
 type Image = { type: "image"; data: string; mimeType: string };
 
+/** Headers whose values are credentials (an `Authorization`, an `x-api-key`, a token, a cookie). */
+const SECRET_HEADER = /auth|key|token|secret|password|cookie|session/i;
+
 export class AgentSession {
   private storeValue: SessionStore;
   readonly registry: ModelRegistry;
@@ -263,7 +266,7 @@ export class AgentSession {
     const headers = this.registry.headers(model, apiKey);
     // Whatever identifies pig to the provider is kept out of messages shown or stored.
     this.redactor.add(apiKey);
-    for (const value of Object.values(headers)) this.redactor.add(value);
+    for (const [name, value] of Object.entries(headers)) if (SECRET_HEADER.test(name)) this.redactor.add(value);
     return {
       apiKey,
       headers,
@@ -402,7 +405,7 @@ export class AgentSession {
       const last = this.messages[this.messages.length - 1];
       const answer = last?.role === "assistant" ? (last as AssistantMessage) : undefined;
       if (this.recorder.failed) {
-        this.retrier.finish(answer, true);
+        this.retrier.stop("the session file could not be written");
         return;
       }
       if (controller.signal.aborted) {

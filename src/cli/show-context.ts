@@ -31,7 +31,11 @@ export function writeContextJson(out: Output, store: SessionStore): void {
         const checked = checkJson(bytes);
         if (checked === VALID) emit(bytes);
         else if (checked !== undefined) emit(JSON.stringify(checked));
-        else store.readEntry(item.record);
+        else {
+          // Not JSON where the loader placed the message: the whole line decides.
+          const entry = store.readEntry(item.record) as MessageEntry | undefined;
+          if (entry) emit(JSON.stringify(entry.message));
+        }
       } else {
         const entry = store.readEntry(item.record) as MessageEntry | undefined;
         if (entry) emit(JSON.stringify(entry.message));

@@ -12,7 +12,7 @@ import { PromptError } from "../agent/session.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import { describeIssues } from "../session/format.ts";
-import { describeSafely } from "../cli/show-tree.ts";
+import { describeSafely } from "../session/describe.ts";
 import type { TreeNode } from "../session/tree.ts";
 import { CommandSchema, COMMAND_TYPES, runCommand, type CommandContext } from "./rpc-commands.ts";
 import { LineSplitter, MAX_LINE_BYTES, writeRecord } from "./rpc-framing.ts";

@@ -33,7 +33,13 @@ export function createBranchedSession(source: SessionStore, leafId: string | nul
     parentId = entry.id;
     copies.push({ entry: { ...entry, value: entry }, text: JSON.stringify(entry) });
   }
-  target.adoptAll([...path.map((record) => ({ entry: record, text: source.serializeEntry(record.id)! })), ...copies]);
+  try {
+    target.adoptAll([...path.map((record) => ({ entry: record, text: source.serializeRecord(record) })), ...copies]);
+  } catch (error) {
+    // Not written: the new file's lock goes with it.
+    target.close();
+    throw error;
+  }
   return target;
 }
 
@@ -73,8 +79,13 @@ export function forkFrom(sourcePath: string, targetCwd: string, targetDir: strin
   }
   try {
     const target = SessionStore.create({ cwd: targetCwd, dir: targetDir, parentSession: sourcePath });
-    target.adoptAll(source.tree.records.map((record) => ({ entry: record, text: source.serializeEntry(record.id)! })));
-    target.flush(true);
+    try {
+      target.adoptAll(source.tree.records.map((record) => ({ entry: record, text: source.serializeRecord(record) })));
+      target.flush(true);
+    } catch (error) {
+      target.close();
+      throw error;
+    }
     return target;
   } finally {
     source.close();

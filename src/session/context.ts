@@ -100,13 +100,23 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
     path.forEach(emit);
   }
 
-  // The latest source that can be read names the model.
-  let model: ModelRef | null = null;
-  for (let i = modelSources.length - 1; i >= 0 && model === null; i--) {
-    const entry = materialise(path[modelSources[i]!]!);
-    if (entry) model = modelOf(entry);
-  }
-  return { items, freshFrom, thinkingLevel, model };
+  // The latest source that can be read names the model; looked up only when asked for (a plan
+  // made for its items alone never reads that message back).
+  let model: ModelRef | null | undefined;
+  return {
+    items,
+    freshFrom,
+    thinkingLevel,
+    get model(): ModelRef | null {
+      if (model !== undefined) return model;
+      model = null;
+      for (let i = modelSources.length - 1; i >= 0 && model === null; i--) {
+        const entry = materialise(path[modelSources[i]!]!);
+        if (entry) model = modelOf(entry);
+      }
+      return model;
+    },
+  };
 }
 
 function modelOf(entry: SessionEntry): ModelRef | null {

@@ -47,6 +47,8 @@ export type AdoptedEntry = {
   timestamp: string;
   role?: string | undefined;
   value?: SessionEntry | undefined;
+  /** A copy of an entry the source could not use keeps it out of the copy's context too. */
+  invalid?: true | undefined;
 };
 
 export class SessionStore {
@@ -126,6 +128,11 @@ export class SessionStore {
   }
 
   /** Whether every entry is on disk (or the store is not backed by a file). */
+  /** Whether the session's file exists (an in-memory session, or one still to be written, has none). */
+  get onDisk(): boolean {
+    return this.path !== undefined && !this.headerPending;
+  }
+
   get isFlushed(): boolean {
     return this.pending.length === 0 && (!this.headerPending || !this.writable);
   }
@@ -187,6 +194,11 @@ export class SessionStore {
   serializeEntry(id: string): string | undefined {
     const record = this.tree.get(id);
     return record ? this.readSource(record.source) : undefined;
+  }
+
+  /** The line of this very record (with an id used twice, `serializeEntry` gives the later one's). */
+  serializeRecord(record: EntryRecord): string {
+    return this.readSource(record.source);
   }
 
   /** The header line as stored. */
@@ -286,6 +298,7 @@ export class SessionStore {
       timestamp: entry.timestamp,
       ...(entry.role !== undefined ? { role: entry.role } : {}),
       ...(entry.value !== undefined ? { value: entry.value } : {}),
+      ...(entry.invalid ? { invalid: true as const } : {}),
       source: { kind: "text", text },
     };
     this.tree.add(record);

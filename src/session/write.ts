@@ -7,6 +7,7 @@
 import {
   closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync,
 } from "node:fs";
+import { hostname } from "node:os";
 import { basename, join } from "node:path";
 
 export interface AppendState {
@@ -107,12 +108,15 @@ export function appendLines(path: string, state: AppendState, lines: readonly st
   }
 }
 
-/** The temp file a new or migrated session is written to before it takes its place. */
+/**
+ * The temp file a new or migrated session is written to before it takes its place. It names
+ * the host as well as the process: only this host's dead processes' temp files are removed.
+ */
 function tempPathOf(path: string): string {
-  return `${path}.tmp-${process.pid}`;
+  return `${path}.tmp-${hostname()}-${process.pid}`;
 }
 
-const TEMP = /^(.+\.jsonl)\.tmp-(\d+)$/;
+const TEMP = /^(.+\.jsonl)\.tmp-(.+)-(\d+)$/;
 
 /**
  * Writes a new file holding `lines` and returns their offsets. It appears whole or not at all:
@@ -125,6 +129,8 @@ export function createFileWithLines(path: string, lines: readonly string[]): { o
     const fd = openSync(temp, "w", 0o600);
     try {
       writeAll(fd, data);
+      // On disk before it has a name: after a power cut the file is whole or absent, never empty.
+      fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -197,9 +203,9 @@ export function removeStaleTemps(dir: string, only?: string): void {
   }
   for (const name of names) {
     const match = TEMP.exec(name);
-    if (!match) continue;
+    if (!match || match[2] !== hostname()) continue;
     if (only !== undefined && match[1] !== basename(only)) continue;
-    const pid = Number(match[2]);
+    const pid = Number(match[3]);
     if (pid === process.pid || !processGone(pid)) continue;
     try {
       unlinkSync(join(dir, name));

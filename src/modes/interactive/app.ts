@@ -10,7 +10,8 @@ import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { findCommand } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
-import { listSessions, sessionPrefixes } from "../../session/catalog.ts";
+import { listSessions, sessionIndex } from "../../session/catalog.ts";
+import { uniquePrefixes } from "../../session/id-prefix.ts";
 import { argumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
 import { escapeTap, type EscapeState } from "./double-escape.ts";
@@ -28,9 +29,13 @@ import { runFirstRunWizard } from "./wizard.ts";
 
 export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
   let runtime = await createRuntime(args, { cwd, interactive: true });
+  const shown = new Set<string>();
   if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
     // A models.json or auth.json pig could not use may be why there is no model: say so first.
-    for (const warning of runtime.warnings) process.stdout.write(`${warning}\n`);
+    for (const warning of runtime.warnings) {
+      process.stdout.write(`${warning}\n`);
+      shown.add(warning);
+    }
     const chosen = await runFirstRunWizard({
       ask: askDialog,
       pick: pickDialog,
@@ -45,6 +50,8 @@ export async function runInteractive(args: CliArgs, cwd: string, initial: Prompt
     runtime.session.dispose();
     runtime = await createRuntime({ ...args, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) }, { cwd, interactive: true });
   }
+  // What was said before the setup is not said again.
+  runtime.warnings.splice(0, runtime.warnings.length, ...runtime.warnings.filter((w) => !shown.has(w)));
   return new InteractiveApp(runtime, args).run(initial);
 }
 
@@ -185,9 +192,12 @@ class InteractiveApp implements InteractiveHost {
    */
   private async escape(): Promise<void> {
     if (this.router.shellRunning) {
-      // Commands typed to run after it come back to the editor (the agent's queue stays).
+      // What was typed to run after it is not run. One text comes back to the editor as it was;
+      // several are listed instead (joined, two `!` commands would run as one script) and stay in
+      // the history, a key press away.
       const held = this.router.takeHeld();
-      if (held.length > 0) this.editor.prependText(held.join("\n"));
+      if (held.length === 1) this.editor.prependText(held[0]!);
+      else for (const text of held) this.info(`not run: ${text.split("\n")[0]}`);
       this.controller.abortBash();
       return;
     }
@@ -340,12 +350,17 @@ class InteractiveApp implements InteractiveHost {
     return this.dialog(() => askDialog(message, config));
   }
 
+  /** Every session id pig knows of, read once: the ids sessions of this run add are put in as they come. */
+  private knownIds: Set<string> | undefined;
+
   sessionChanged(): void {
     const store = this.session.store;
     const messages = this.session.messages.length;
     const dir = this.runtime.sessionDir;
     // The shortest form `pig --session` takes for this session without mistaking it for another.
-    const shortId = dir ? (sessionPrefixes(dir, this.runtime.agentDir, [store.sessionId]).get(store.sessionId) ?? store.sessionId) : store.sessionId.slice(0, 8);
+    this.knownIds ??= new Set(dir ? sessionIndex(dir, this.runtime.agentDir).map((s) => s.id) : []);
+    this.knownIds.add(store.sessionId);
+    const shortId = uniquePrefixes(this.knownIds).get(store.sessionId) ?? store.sessionId;
     this.info(`Session ${shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`);
   }
 

@@ -2,7 +2,7 @@
  * Moving within the session tree: `/tree` (go to any entry, optionally summarising the branch
  * left behind), `/fork` (a new session from before a user message) and `/label`.
  */
-import { describeSafely } from "../../../cli/show-tree.ts";
+import { describeSafely } from "../../../session/describe.ts";
 import type { EntryRecord } from "../../../session/records.ts";
 import type { SessionStore } from "../../../session/store.ts";
 import type { TreeNode } from "../../../session/tree.ts";
