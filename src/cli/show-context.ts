@@ -2,7 +2,9 @@
 import type { AgentMessage, MessageEntry } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Output } from "./output.ts";
-import { readRange, withReadFd } from "../session/lines.ts";
+import { isUtf8 } from "node:buffer";
+import { isJsonValue } from "../session/json-check.ts";
+import { withReadFd } from "../session/lines.ts";
 
 /**
  * Writes `{"messages":[…],"thinkingLevel":…,"model":…}`. Stored messages are copied from the
@@ -26,16 +28,13 @@ export function writeContextJson(out: Output, store: SessionStore): void {
       const source = item.record.source;
       if (fd !== undefined && source.kind === "file" && source.message) {
         // Copied as stored when it is valid JSON in valid UTF-8 (the loader only looked at its
-        // shape); otherwise as the parser reads it, or left out like any malformed line.
-        const bytes = readRange(fd, source.message.offset, source.message.length);
-        const checked = checkJson(bytes);
-        if (checked === VALID) emit(bytes);
-        else if (checked !== undefined) emit(JSON.stringify(checked));
-        else {
-          // Not JSON where the loader placed the message: the whole line decides.
-          const entry = store.readEntry(item.record) as MessageEntry | undefined;
-          if (entry) emit(JSON.stringify(entry.message));
+        // shape); otherwise as the parser reads the whole line, or left out like any malformed line.
+        if (out.copyFromIf(fd, source.message.offset, source.message.length, first ? "" : ",", validStored)) {
+          first = false;
+          continue;
         }
+        const entry = store.readEntry(item.record) as MessageEntry | undefined;
+        if (entry) emit(JSON.stringify(entry.message));
       } else {
         const entry = store.readEntry(item.record) as MessageEntry | undefined;
         if (entry) emit(JSON.stringify(entry.message));
@@ -47,25 +46,9 @@ export function writeContextJson(out: Output, store: SessionStore): void {
   else copy(undefined);
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-const VALID = Symbol("valid JSON in valid UTF-8");
-
-/** VALID for valid JSON in valid UTF-8; the parsed value when only the UTF-8 was bad; undefined when it is not JSON. */
-function checkJson(bytes: Uint8Array): typeof VALID | unknown {
-  let text: string;
-  let utf8 = true;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    utf8 = false;
-    text = new TextDecoder().decode(bytes);
-  }
-  try {
-    const value: unknown = JSON.parse(text);
-    return utf8 ? VALID : value;
-  } catch {
-    return undefined;
-  }
+/** Whether stored bytes can be copied as they are: valid JSON in valid UTF-8, checked without building the value. */
+function validStored(bytes: Uint8Array): boolean {
+  return isUtf8(bytes) && isJsonValue(bytes);
 }
 
 function textOf(content: unknown): string {
