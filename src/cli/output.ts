@@ -3,7 +3,6 @@
  * tens of megabytes (a session's context) neither holds it all in memory nor copies it twice.
  */
 import { readSync } from "node:fs";
-import { readRange } from "../session/lines.ts";
 import { writeFully } from "../util/stdio.ts";
 
 const BUFFER_SIZE = 1 << 20;
@@ -37,38 +36,6 @@ export class Output {
 
   line(text = ""): void {
     this.write(`${text}\n`);
-  }
-
-  /**
-   * Copies `length` bytes of the file `fd` from `offset` to the output, after `prefix`, when
-   * `accept` says yes to them; otherwise writes nothing and returns false. The bytes are read
-   * once, into the output's own buffer, and looked at there.
-   */
-  copyFromIf(fd: number, offset: number, length: number, prefix: string, accept: (bytes: Uint8Array) => boolean): boolean {
-    const need = prefix.length + length;
-    if (need > BUFFER_SIZE) {
-      const bytes = readRange(fd, offset, length);
-      if (!accept(bytes)) return false;
-      this.write(prefix);
-      this.write(bytes);
-      return true;
-    }
-    if (need > BUFFER_SIZE - this.used) this.flush();
-    const start = this.used;
-    this.used += this.buf.write(prefix, this.used, "latin1");
-    const at = this.used;
-    let done = 0;
-    while (done < length) {
-      const got = readSync(fd, this.buf, at + done, length - done, offset + done);
-      if (got === 0) throw new Error(`unexpected end of file at byte ${offset + done}`);
-      done += got;
-    }
-    if (!accept(this.buf.subarray(at, at + length))) {
-      this.used = start;
-      return false;
-    }
-    this.used = at + length;
-    return true;
   }
 
   /** Copies `length` bytes of the file `fd` from `offset` to the output. */

@@ -2,8 +2,6 @@
 import type { AgentMessage, MessageEntry } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Output } from "./output.ts";
-import { isUtf8 } from "node:buffer";
-import { isJsonValue } from "../session/json-check.ts";
 import { withReadFd } from "../session/lines.ts";
 
 /**
@@ -27,14 +25,10 @@ export function writeContextJson(out: Output, store: SessionStore): void {
       }
       const source = item.record.source;
       if (fd !== undefined && source.kind === "file" && source.message) {
-        // Copied as stored when it is valid JSON in valid UTF-8 (the loader only looked at its
-        // shape); otherwise as the parser reads the whole line, or left out like any malformed line.
-        if (out.copyFromIf(fd, source.message.offset, source.message.length, first ? "" : ",", validStored)) {
-          first = false;
-          continue;
-        }
-        const entry = store.readEntry(item.record) as MessageEntry | undefined;
-        if (entry) emit(JSON.stringify(entry.message));
+        // The loader took this line unparsed only after checking it is valid JSON: copied as stored.
+        if (!first) out.write(",");
+        first = false;
+        out.copyFrom(fd, source.message.offset, source.message.length);
       } else {
         const entry = store.readEntry(item.record) as MessageEntry | undefined;
         if (entry) emit(JSON.stringify(entry.message));
@@ -44,11 +38,6 @@ export function writeContextJson(out: Output, store: SessionStore): void {
   };
   if (store.path) withReadFd(store.path, copy);
   else copy(undefined);
-}
-
-/** Whether stored bytes can be copied as they are: valid JSON in valid UTF-8, checked without building the value. */
-function validStored(bytes: Uint8Array): boolean {
-  return isUtf8(bytes) && isJsonValue(bytes);
 }
 
 function textOf(content: unknown): string {

@@ -5,6 +5,8 @@
  * must also be valid UTF-8, which the caller checks with `isUtf8` (native and far faster).
  */
 
+import { isUtf8 } from "node:buffer";
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
@@ -84,6 +86,32 @@ function endOfWord(buf: Uint8Array, i: number, end: number, word: string): numbe
 
 /** Whether `buf[start, end)` is one JSON value, whitespace around it allowed. */
 export function isJsonValue(buf: Uint8Array, start = 0, end = buf.length): boolean {
+  return scanJson(buf, start, end) !== NOT_JSON;
+}
+
+export interface ObjectLine {
+  /** The line is exactly one JSON object, in valid UTF-8. */
+  readonly valid: boolean;
+  /** Index (in the buffer) of the opening quote of the object's last top-level key, or -1. */
+  readonly lastKeyAt: number;
+}
+
+const INVALID: ObjectLine = { valid: false, lastKeyAt: -1 };
+
+/** Whether `buf[start, end)` (a JSONL line) is one JSON object in valid UTF-8, and where its last top-level key starts. */
+export function checkObjectLine(buf: Uint8Array, start: number, end: number): ObjectLine {
+  let first = start;
+  while (first < end && isSpace(buf[first]!)) first++;
+  if (buf[first] !== OPEN_BRACE || !isUtf8(buf.subarray(start, end))) return INVALID;
+  const lastKeyAt = scanJson(buf, start, end);
+  return lastKeyAt === NOT_JSON ? INVALID : { valid: true, lastKeyAt };
+}
+
+const NOT_JSON = -2;
+
+/** NOT_JSON, or the index of the last top-level key's opening quote (-1 when there is none). */
+function scanJson(buf: Uint8Array, start: number, end: number): number {
+  let lastKeyAt = -1;
   // What may come next: a value, or (inside an object) a key, or a separator.
   const stack: number[] = [];
   let i = start;
@@ -99,7 +127,7 @@ export function isJsonValue(buf: Uint8Array, start = 0, end = buf.length): boole
       i++;
       continue;
     }
-    if (done) return false;
+    if (done) return NOT_JSON;
     if (expectKey) {
       if (c === CLOSE_BRACE && freshObject) {
         stack.pop();
@@ -111,11 +139,12 @@ export function isJsonValue(buf: Uint8Array, start = 0, end = buf.length): boole
         continue;
       }
       freshObject = false;
-      if (c !== QUOTE) return false;
+      if (c !== QUOTE) return NOT_JSON;
+      if (stack.length === 1) lastKeyAt = i;
       i = endOfString(buf, i, end);
-      if (i < 0) return false;
+      if (i < 0) return NOT_JSON;
       while (i < end && isSpace(buf[i]!)) i++;
-      if (buf[i] !== COLON) return false;
+      if (buf[i] !== COLON) return NOT_JSON;
       i++;
       expectKey = false;
       expectValue = true;
@@ -150,8 +179,8 @@ export function isJsonValue(buf: Uint8Array, start = 0, end = buf.length): boole
       else if (c === 0x74) next = endOfWord(buf, i, end, "true");
       else if (c === 0x66) next = endOfWord(buf, i, end, "false");
       else if (c === 0x6e) next = endOfWord(buf, i, end, "null");
-      else return false;
-      if (next < 0) return false;
+      else return NOT_JSON;
+      if (next < 0) return NOT_JSON;
       i = next;
       expectValue = false;
       if (stack.length === 0) done = true;
@@ -171,7 +200,7 @@ export function isJsonValue(buf: Uint8Array, start = 0, end = buf.length): boole
       if (stack.length === 0) done = true;
       continue;
     }
-    return false;
+    return NOT_JSON;
   }
-  return done;
+  return done ? lastKeyAt : NOT_JSON;
 }

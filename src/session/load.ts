@@ -9,7 +9,8 @@ import { fstatSync, openSync, closeSync } from "node:fs";
 import * as v from "valibot";
 import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
 import { decodeUtf8, latin1, scanLines, type ScannedLine } from "./lines.ts";
-import { lineShape, matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
+import { checkObjectLine } from "./json-check.ts";
+import { matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { linkProblems, resolveLinks } from "./tree-links.ts";
@@ -197,28 +198,28 @@ function loadCurrent(fd: number, path: string): LoadedFile | undefined {
 function indexLine(collector: RecordCollector, line: ScannedLine): void {
   const { buf, start, length, lineNo } = line;
   const end = start + length;
-  const shape = lineShape(buf, start, end);
-  if (shape.complete) {
-    const head = latin1(buf, start, Math.min(end, start + MESSAGE_PREFIX_BYTES));
-    const prefix = matchMessagePrefix(head);
-    if (prefix) {
-      const range = messageValueRange(buf, start, end, shape.lastKeyAt);
-      collector.add({
-        line: lineNo,
-        type: "message",
-        id: prefix.id,
-        parentId: prefix.parentId,
-        timestamp: prefix.timestamp,
-        role: prefix.role,
-        source: {
-          kind: "file",
-          offset: line.offset,
-          length,
-          ...(range ? { message: { offset: line.offset + (range.start - start), length: range.end - range.start } } : {}),
-        },
-      });
-      return;
-    }
+  // A message line in the usual key order is taken without being parsed, once it is known to
+  // be valid JSON: whoever reads it back later can trust it. Anything else is parsed here.
+  const head = latin1(buf, start, Math.min(end, start + MESSAGE_PREFIX_BYTES));
+  const prefix = matchMessagePrefix(head);
+  const checked = prefix ? checkObjectLine(buf, start, end) : undefined;
+  if (prefix && checked?.valid) {
+    const range = messageValueRange(buf, start, end, checked.lastKeyAt);
+    collector.add({
+      line: lineNo,
+      type: "message",
+      id: prefix.id,
+      parentId: prefix.parentId,
+      timestamp: prefix.timestamp,
+      role: prefix.role,
+      source: {
+        kind: "file",
+        offset: line.offset,
+        length,
+        ...(range ? { message: { offset: line.offset + (range.start - start), length: range.end - range.start } } : {}),
+      },
+    });
+    return;
   }
   let value: unknown;
   try {

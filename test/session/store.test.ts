@@ -1,6 +1,6 @@
 /** Writing sessions: lazy first write, append-only entries, tree moves, fork and clone. */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBranchedSession, forkFrom, forkSession } from "../../src/session/branching.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
@@ -218,12 +218,15 @@ describe("fork and clone", () => {
   });
 });
 
-describe("a copied line that is not valid JSON", () => {
+describe("a copied line that is no longer valid JSON", () => {
   test("a clone of it is written once, and the bad line is left out of the clone's context", () => {
     const dir = tempDir();
-    // Well-formed to the loader's quick look, but `oops` makes it invalid JSON.
-    const bad = '{"type":"message","id":"b0000002","parentId":"u0000001","timestamp":"2026-11-30T07:00:05.000Z","message":{"role":"user","content":"hi" oops}}';
-    const source = SessionStore.open(writeSession([HEADER, msg("u0000001", null, user("first")), bad], { dir, name: "source.jsonl" }));
+    const good = '{"type":"message","id":"b0000002","parentId":"u0000001","timestamp":"2026-11-30T07:00:05.000Z","message":{"role":"user","content":"hi there","timestamp":1}}';
+    const path = writeSession([HEADER, msg("u0000001", null, user("first")), good], { dir, name: "source.jsonl" });
+    const source = SessionStore.open(path);
+    // Another program changes the line under pig, same length: read back, it is not JSON any more.
+    const bad = good.replace('"hi there"', '"hi" oops!');
+    writeFileSync(path, readFileSync(path, "utf8").replace(good, bad));
     const clone = createBranchedSession(source, "b0000002", dir);
     expect(clone.buildContext().messages.map((m) => m.role)).toEqual(["user"]);
     clone.appendMessage(assistant("answer") as AgentMessage);
