@@ -106,7 +106,10 @@ describe("disconnectAfterChunks", () => {
 
   test("on the wire: the chunks, then the socket closes without the final empty chunk", async () => {
     const { llm } = await start([{ text: "abcdefghijklmnop", disconnectAfterChunks: 2 }], held);
-    const raw = await rawExchangeUntil(llm.url, rawPost("/v1/chat/completions", JSON.stringify(request)), (text) => text.includes('"content":"abcdefgh"'), () => llm.dropOpenStreams());
+    const raw = await rawExchange(llm.url, rawPost("/v1/chat/completions", JSON.stringify(request)), {
+      enough: (text) => text.includes('"content":"abcdefgh"'),
+      then: () => llm.dropOpenStreams(),
+    });
     expect(raw).toStartWith("HTTP/1.1 200 OK\r\n");
     expect(raw.toLowerCase()).toContain("transfer-encoding: chunked");
     expect(raw).toContain('"content":"abcdefgh"');
@@ -162,35 +165,3 @@ describe("disconnectAfterChunks", () => {
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
   });
 });
-
-/** Like `rawExchange`, calling `then` once what arrived satisfies `enough`. */
-function rawExchangeUntil(url: string, request: string, enough: (received: string) => boolean, then: () => void): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    let received = "";
-    let told = false;
-    const decoder = new TextDecoder();
-    Bun.connect({
-      hostname: "127.0.0.1",
-      port: Number(port),
-      socket: {
-        open(socket) {
-          socket.write(request);
-        },
-        data(_socket, chunk) {
-          received += decoder.decode(chunk, { stream: true });
-          if (!told && enough(received)) {
-            told = true;
-            then();
-          }
-        },
-        close() {
-          resolve(received);
-        },
-        error(_socket, error) {
-          reject(error);
-        },
-      },
-    }).catch(reject);
-  });
-}

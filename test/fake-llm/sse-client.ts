@@ -39,11 +39,15 @@ export function anthropicRequest(url: string, body: unknown, init: RequestInit =
   });
 }
 
-/** Sends a raw HTTP/1.1 request and returns every byte the server wrote before closing. */
-export function rawExchange(url: string, request: string): Promise<string> {
+/**
+ * Sends a raw HTTP/1.1 request and returns every byte the server wrote before closing; with
+ * `watch`, its `then` is called once what arrived satisfies its `enough`.
+ */
+export function rawExchange(url: string, request: string, watch?: { enough: (received: string) => boolean; then: () => void }): Promise<string> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
     let received = "";
+    let told = false;
     const decoder = new TextDecoder();
     Bun.connect({
       hostname: "127.0.0.1",
@@ -54,6 +58,10 @@ export function rawExchange(url: string, request: string): Promise<string> {
         },
         data(_socket, chunk) {
           received += decoder.decode(chunk, { stream: true });
+          if (watch && !told && watch.enough(received)) {
+            told = true;
+            watch.then();
+          }
         },
         close() {
           resolve(received);
