@@ -1,8 +1,8 @@
 /**
- * Whether bytes are exactly one JSON value, decided without building it: `JSON.parse` would
- * make every object and string of a 50 MB session only to throw them away. Strict RFC 8259
- * grammar (no comments, no trailing commas, no raw control characters in strings); the bytes
- * must also be valid UTF-8, which the caller checks with `isUtf8` (native and far faster).
+ * Whether a JSONL line is exactly one JSON object, decided without building it: `JSON.parse`
+ * would make every object and string of a 50 MB session only to throw them away. Strict
+ * RFC 8259 grammar (no comments, no trailing commas, no raw control characters in strings), and
+ * valid UTF-8 (`isUtf8`, native and far faster than decoding).
  */
 
 import { isUtf8 } from "node:buffer";
@@ -82,11 +82,6 @@ function endOfWord(buf: Uint8Array, i: number, end: number, word: string): numbe
   if (i + word.length > end) return -1;
   for (let k = 0; k < word.length; k++) if (buf[i + k] !== word.charCodeAt(k)) return -1;
   return i + word.length;
-}
-
-/** Whether `buf[start, end)` is one JSON value, whitespace around it allowed. */
-export function isJsonValue(buf: Uint8Array, start = 0, end = buf.length): boolean {
-  return scanJson(buf, start, end) !== NOT_JSON;
 }
 
 export interface ObjectLine {

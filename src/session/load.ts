@@ -13,7 +13,6 @@ import { checkObjectLine } from "./json-check.ts";
 import { matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
-import { linkProblems, resolveLinks } from "./tree-links.ts";
 
 export type SessionFileErrorKind = "missing" | "empty" | "not-session" | "unreadable" | "locked" | "unwritable";
 
@@ -136,16 +135,6 @@ class RecordCollector {
     this.records.push(record);
   }
 
-  /** Reports parents no entry has and parent cycles, once every line is in. */
-  checkLinks(): void {
-    const byId = new Map<string, EntryRecord>();
-    for (const record of this.records) byId.set(record.id, record);
-    for (const problem of linkProblems(resolveLinks(this.records, (id) => byId.get(id)))) {
-      this.report(problem.line, problem.kind, problem.message);
-    }
-    this.diagnostics.sort((a, b) => a.line - b.line);
-  }
-
   report(line: number, kind: LoadDiagnostic["kind"], message: string): void {
     this.diagnostics.push({ line, kind, message: `${this.path}:${line}: ${message}` });
   }
@@ -181,7 +170,6 @@ function loadCurrent(fd: number, path: string): LoadedFile | undefined {
   if (version > CURRENT_SESSION_VERSION) {
     collector.report(1, "newer-version", `written by a newer format (v${version}); unknown entries are kept as they are`);
   }
-  collector.checkLinks();
   return {
     path,
     header,
@@ -302,7 +290,7 @@ function loadLegacy(fd: number, path: string): LoadedFile {
     }
     collector.addParsed(value, index + 1, source, true);
   });
-  collector.checkLinks();
+  collector.diagnostics.sort((a, b) => a.line - b.line);
   return {
     path,
     header: header!,

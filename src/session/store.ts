@@ -70,7 +70,9 @@ export class SessionStore {
     private readonly writable: boolean,
   ) {
     this.tree = new SessionTree(loaded?.records ?? []);
-    this.diagnostics = loaded?.diagnostics ?? [];
+    // What the loader found line by line, and the links the tree found damaged, in line order.
+    const links = this.tree.linkProblems.map((p) => ({ line: p.line, kind: p.kind, message: `${path}:${p.line}: ${p.message}` }));
+    this.diagnostics = [...(loaded?.diagnostics ?? []), ...links].sort((a, b) => a.line - b.line);
     this.leaf = this.tree.last?.id ?? null;
     this.headerPending = loaded === undefined;
     this.hasAssistant = this.tree.records.some((r) => r.type === "message" && r.role === "assistant");
@@ -127,12 +129,12 @@ export class SessionStore {
     return this.tree.sessionName;
   }
 
-  /** Whether every entry is on disk (or the store is not backed by a file). */
   /** Whether the session's file exists (an in-memory session, or one still to be written, has none). */
   get onDisk(): boolean {
     return this.path !== undefined && !this.headerPending;
   }
 
+  /** Whether every entry is on disk (or the store is not backed by a file). */
   get isFlushed(): boolean {
     return this.pending.length === 0 && (!this.headerPending || !this.writable);
   }
@@ -147,11 +149,15 @@ export class SessionStore {
     return decodeUtf8(bytes, 0, bytes.length);
   }
 
+  /** The parsed entry of a record; throws the parser's error. */
+  private parse(record: EntryRecord): SessionEntry {
+    return record.value ?? (JSON.parse(this.readSource(record.source)) as SessionEntry);
+  }
+
   /** The parsed entry of a record. */
   materialise = (record: EntryRecord): SessionEntry => {
-    if (record.value) return record.value;
     try {
-      return JSON.parse(this.readSource(record.source)) as SessionEntry;
+      return this.parse(record);
     } catch (error) {
       throw new SessionFileError(
         this.path ?? "(memory)",
@@ -163,13 +169,13 @@ export class SessionStore {
 
   /**
    * The parsed entry, or undefined when its line, read back, is not valid JSON after all (the
-   * loader takes well-formed message lines on their shape, without parsing them). Such a line is
+   * file changed under pig since it was loaded, which checked the line). Such a line is
    * then reported in `diagnostics`, kept in the file, and marked invalid: it takes no further
    * part in the context, as a malformed line found while loading.
    */
   readEntry = (record: EntryRecord): SessionEntry | undefined => {
     try {
-      return this.materialise(record);
+      return this.parse(record);
     } catch (error) {
       if (!record.invalid) {
         const marked: EntryRecord = { ...record, invalid: true };
@@ -177,7 +183,7 @@ export class SessionStore {
         this.tree.replace(record, marked);
         const waiting = this.pending.indexOf(record);
         if (waiting >= 0) this.pending[waiting] = marked;
-        const why = (error as Error).message.replace(/^.*cannot be read back \((.*)\)$/s, "$1");
+        const why = (error as Error).message;
         const where = waiting >= 0 ? `${this.path} (entry ${record.id}, not written yet)` : `${this.path}:${record.line}`;
         this.diagnostics.push({ line: record.line, kind: "malformed", message: `${where}: not valid JSON (${why}); kept as it is, left out of the context` });
       }

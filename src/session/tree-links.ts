@@ -81,9 +81,15 @@ function parentOfCut(loop: readonly EntryRecord[], index: number): EntryRecord {
   return loop[(index + 1) % loop.length]!;
 }
 
+export interface LinkProblem {
+  readonly line: number;
+  readonly kind: "dangling-parent" | "parent-cycle";
+  readonly message: string;
+}
+
 /** One line per damaged link, for the load diagnostics (`file:line: …`). */
-export function linkProblems(links: TreeLinks): { line: number; kind: "dangling-parent" | "parent-cycle"; message: string }[] {
-  const out: { line: number; kind: "dangling-parent" | "parent-cycle"; message: string }[] = [];
+export function linkProblems(links: TreeLinks): LinkProblem[] {
+  const out: LinkProblem[] = [];
   for (const record of links.dangling) {
     out.push({
       line: record.line,

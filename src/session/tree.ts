@@ -4,7 +4,7 @@
  */
 import type { LabelEntry, SessionInfoEntry } from "./format.ts";
 import type { EntryRecord } from "./records.ts";
-import { resolveLinks, type TreeLinks } from "./tree-links.ts";
+import { linkProblems, resolveLinks, type LinkProblem, type TreeLinks } from "./tree-links.ts";
 
 export interface LabelInfo {
   readonly label: string;
@@ -27,11 +27,15 @@ export class SessionTree {
 
   /** Records a parent cycle of the loaded file was cut at: roots, for the tree and for every path alike. */
   private readonly cuts = new Set<EntryRecord>();
+  /** The damaged links of the records the tree was made from (parents no entry has, parent cycles). */
+  readonly linkProblems: readonly LinkProblem[];
 
   constructor(records: Iterable<EntryRecord> = []) {
     for (const record of records) this.add(record);
+    const links = this.links();
     // Entries appended later have a fresh id and an existing parent: they never close a cycle.
-    for (const { cut } of this.links().cycles) this.cuts.add(cut);
+    for (const { cut } of links.cycles) this.cuts.add(cut);
+    this.linkProblems = linkProblems(links);
   }
 
   add(record: EntryRecord): void {

@@ -9,6 +9,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
+import { ownerGone } from "../util/lock-owner.ts";
 
 export interface AppendState {
   /** The size pig believes the file has. */
@@ -181,15 +182,6 @@ export function replaceFile(path: string, content: Uint8Array): void {
   }
 }
 
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as { code?: string }).code === "ESRCH";
-  }
-}
-
 /**
  * Removes the temp files of session writes whose process is gone (pig was killed while writing
  * a new or migrated file), from `dir`; with `only`, just those of that session file.
@@ -203,10 +195,11 @@ export function removeStaleTemps(dir: string, only?: string): void {
   }
   for (const name of names) {
     const match = TEMP.exec(name);
-    if (!match || match[2] !== hostname()) continue;
+    if (!match) continue;
     if (only !== undefined && match[1] !== basename(only)) continue;
     const pid = Number(match[3]);
-    if (pid === process.pid || !processGone(pid)) continue;
+    // A temp file names its writer as a lock does: only a writer on this host can be known gone.
+    if (pid === process.pid || !ownerGone({ pid, host: match[2]! })) continue;
     try {
       unlinkSync(join(dir, name));
     } catch {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isJsonValue } from "../../src/session/json-check.ts";
+import { checkObjectLine } from "../../src/session/json-check.ts";
 import { seeded } from "../faults/figures.ts";
 import { FIXTURES } from "../helpers/tmp.ts";
 
@@ -16,7 +16,13 @@ const parses = (s: string) => {
   }
 };
 
-describe("isJsonValue", () => {
+/** The verdict on `text` as the value of an object's key, the way message lines hold their values. */
+const valid = (text: string) => {
+  const line = bytes(`{"v":${text}}`);
+  return checkObjectLine(line, 0, line.length).valid;
+};
+
+describe("checkObjectLine", () => {
   const cases = [
     '{}', '[]', '{"a":1}', '{"a":[1,2,{"b":null}],"c":true,"d":false}', ' { "a" : "b" } ', '"x"', '0', '-0.5e+10', '12', 'true', 'null',
     '{"a":"\\u00e9\\n\\t\\"\\\\\\/"}', '[[],{},[{}]]', '{"a":{}}', '{"a":[]}',
@@ -24,7 +30,18 @@ describe("isJsonValue", () => {
     '{"a":tru}', '{"a":nul}', '{"a":"\\q"}', '{"a":"\\u12g4"}', '{"a":"\x01"}', '{a:1}', "{'a':1}", '{"a":1 "b":2}', '[1 2]', '', '   ', '{"a":-}', '{"a":--1}', '{"a":+1}',
   ];
   test.each(cases)("%p as JSON.parse says", (text) => {
-    expect(isJsonValue(bytes(text))).toBe(parses(text));
+    expect(valid(text)).toBe(parses(`{"v":${text}}`));
+  });
+
+  test("a line must be one object: other values, or two objects, are not", () => {
+    for (const text of ['"x"', "[1]", "1", '{"a":1}{"b":2}', '{"a":1} x']) expect(checkObjectLine(bytes(text), 0, text.length).valid).toBe(false);
+    const line = bytes('  {"type":"message","message":{"role":"user"}}  ');
+    expect(checkObjectLine(line, 0, line.length)).toEqual({ valid: true, lastKeyAt: 20 });
+  });
+
+  test("invalid UTF-8 makes a line invalid", () => {
+    const line = Uint8Array.from([...bytes('{"a":"'), 0xff, 0xfe, ...bytes('"}')]);
+    expect(checkObjectLine(line, 0, line.length).valid).toBe(false);
   });
 
   test("20,000 seeded byte flips of fixture lines: the same verdict as JSON.parse", () => {
@@ -41,7 +58,7 @@ describe("isJsonValue", () => {
       line[at] = (line[at]! ^ (1 << Math.floor(random() * 7))) & 0x7f;
       const text = new TextDecoder().decode(line);
       if (!parses(text)) invalid++;
-      if (isJsonValue(line) !== parses(text)) disagreements++;
+      if (checkObjectLine(line, 0, line.length).valid !== parses(text)) disagreements++;
     }
     expect(invalid).toBeGreaterThan(1000);
     expect(disagreements).toBe(0);
