@@ -1,18 +1,13 @@
 /** `--session <arg>` and `pig sessions <command> <arg>`: one session file, or a clear refusal. */
 import { resolveSession, type SessionMatch, type SessionSummary } from "../session/catalog.ts";
 import { CliError } from "./errors.ts";
+import { minuteOf, oneLine } from "./session-text.ts";
 
 type Found = Exclude<SessionMatch, { kind: "ambiguous" } | { kind: "none" }>;
 
-function flat(text: string, max: number): string {
-  const one = text.replace(/\s+/g, " ").trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
-}
-
 function candidateLines(s: SessionSummary): string {
-  const when = s.modified.toISOString().replace("T", " ").slice(0, 16);
-  const title = s.name ? `"${flat(s.name, 40)}"` : flat(s.firstMessage, 50);
-  return `  ${s.id}  ${when}  ${title}\n      ${s.path}`;
+  const title = s.name ? `"${oneLine(s.name, 40)}"` : oneLine(s.firstMessage, 50);
+  return `  ${s.id}  ${minuteOf(s.modified)}  ${title}\n      ${s.path}`;
 }
 
 /** The message for a prefix that matches several session files (exit code 2). */

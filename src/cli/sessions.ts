@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { listAllSessions, listSessions, sessionPrefixes, type SessionSummary } from "../session/catalog.ts";
 import { findSession as resolveOne } from "./find-session.ts";
+import { minuteOf, oneLine } from "./session-text.ts";
 import { loadSettings } from "../resources/settings.ts";
 import { agentDir, resolveSessionDir } from "../session/paths.ts";
 import { SessionStore } from "../session/store.ts";
@@ -146,11 +147,6 @@ function summaryJson(s: SessionSummary): object {
   };
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 function writeList(out: Output, sessions: SessionSummary[], json: boolean, dir: string): void {
   if (json) {
     out.line(JSON.stringify(sessions.map(summaryJson), null, 2));
@@ -163,7 +159,7 @@ function writeList(out: Output, sessions: SessionSummary[], json: boolean, dir: 
   // Each id as short as it can be while no other session, here or in another project, shares it.
   const prefixes = sessionPrefixes(dir, agentDir(), sessions.map((s) => s.id));
   for (const s of sessions) {
-    const when = s.modified.toISOString().replace("T", " ").slice(0, 16);
+    const when = minuteOf(s.modified);
     const title = s.name ? `${s.name} — ${s.firstMessage}` : s.firstMessage;
     out.line(`${when}  ${prefixes.get(s.id) ?? s.id}  ${String(s.messageCount).padStart(4)} msgs  ${oneLine(title, 72)}`);
     out.line(`  ${s.path}`);

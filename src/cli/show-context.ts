@@ -13,9 +13,12 @@ export function writeContextJson(out: Output, store: SessionStore): void {
   const copy = (fd: number | undefined): void => {
     out.write('{"messages":[');
     let first = true;
-    const emit = (text: string | Uint8Array): void => {
+    const separate = (): void => {
       if (!first) out.write(",");
       first = false;
+    };
+    const emit = (text: string): void => {
+      separate();
       out.write(text);
     };
     for (const item of plan.items) {
@@ -26,8 +29,7 @@ export function writeContextJson(out: Output, store: SessionStore): void {
       const source = item.record.source;
       if (fd !== undefined && source.kind === "file" && source.message) {
         // The loader took this line unparsed only after checking it is valid JSON: copied as stored.
-        if (!first) out.write(",");
-        first = false;
+        separate();
         out.copyFrom(fd, source.message.offset, source.message.length);
       } else {
         const entry = store.readEntry(item.record) as MessageEntry | undefined;

@@ -1,5 +1,5 @@
 /** `pig sessions tree`: the entry tree, indented at branch points, with the active path marked. */
-import { describeSafely } from "../session/describe.ts";
+import { describeRecord } from "../session/describe.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { TreeNode } from "../session/tree.ts";
 import type { Output } from "./output.ts";
@@ -41,8 +41,7 @@ export function writeTree(out: Output, store: SessionStore): void {
       : cuts.has(record)
         ? `  (parent cycle cut here; parent ${record.parentId})`
         : "";
-    const entry = store.readEntry(record);
-    const what = entry ? describeSafely(entry) : `${record.type} (line ${record.line} is not valid JSON)`;
+    const what = describeRecord(record, store.readEntry);
     out.line(`${marker} ${prefix}${record.id}  ${what}${label}${damage}${here}`);
   };
   walk(store.tree.toNodes(), "");

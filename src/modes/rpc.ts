@@ -12,7 +12,7 @@ import { PromptError } from "../agent/session.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import { describeIssues } from "../session/format.ts";
-import { describeSafely } from "../session/describe.ts";
+import { describeRecord } from "../session/describe.ts";
 import type { TreeNode } from "../session/tree.ts";
 import { CommandSchema, COMMAND_TYPES, runCommand, type CommandContext } from "./rpc-commands.ts";
 import { LineSplitter, MAX_LINE_BYTES, writeRecord } from "./rpc-framing.ts";
@@ -43,7 +43,7 @@ function treeJson(controller: SessionController): unknown {
     ...(n.record.role ? { role: n.record.role } : {}),
     timestamp: n.record.timestamp,
     ...(n.label ? { label: n.label } : {}),
-    text: ((entry) => (entry ? describeSafely(entry) : `${n.record.type} (unreadable line ${n.record.line})`))(store.readEntry(n.record)),
+    text: describeRecord(n.record, store.readEntry),
     children: n.children.map(node),
   });
   return { leafId: store.leafId, tree: store.tree.toNodes().map(node) };

@@ -3,6 +3,7 @@
  * and the first line of its text. Entries of any shape are described, never thrown on.
  */
 import type { AgentMessage, SessionEntry } from "./format.ts";
+import type { EntryRecord } from "./records.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 
 const PREVIEW = 60;
@@ -61,4 +62,10 @@ export function describeSafely(entry: SessionEntry): string {
   } catch {
     return `${String(entry.type)} (damaged: its fields are not what the type needs)`;
   }
+}
+
+/** The description of a record, read with `read`; a line that cannot be read is said to be so. */
+export function describeRecord(record: EntryRecord, read: (record: EntryRecord) => SessionEntry | undefined): string {
+  const entry = read(record);
+  return entry ? describeSafely(entry) : `${record.type} (line ${record.line} is not valid JSON)`;
 }

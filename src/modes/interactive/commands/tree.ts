@@ -2,7 +2,7 @@
  * Moving within the session tree: `/tree` (go to any entry, optionally summarising the branch
  * left behind), `/fork` (a new session from before a user message) and `/label`.
  */
-import { describeSafely } from "../../../session/describe.ts";
+import { describeRecord } from "../../../session/describe.ts";
 import type { EntryRecord } from "../../../session/records.ts";
 import type { SessionStore } from "../../../session/store.ts";
 import type { TreeNode } from "../../../session/tree.ts";
@@ -45,7 +45,7 @@ export function treeRows(store: SessionStore): TreeRow[] {
       rows.push({
         id: record.id,
         depth,
-        text: ((entry) => (entry ? describeSafely(entry) : `${record.type} (unreadable line ${record.line})`))(store.readEntry(record)),
+        text: describeRecord(record, store.readEntry),
         ...(node.label ? { label: node.label } : {}),
         onActivePath: active.has(record.id),
       });

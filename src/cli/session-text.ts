@@ -1,0 +1,12 @@
+/** How `pig sessions` and its error messages write a session in one line. */
+
+/** `text` on one line (runs of white space as one space), cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A time to the minute, in UTC: `2026-11-30 10:00`. */
+export function minuteOf(time: Date): string {
+  return time.toISOString().replace("T", " ").slice(0, 16);
+}
