@@ -150,6 +150,11 @@ export function parsePartialJson(text: string): Record<string, unknown> {
   } catch {
     // Not complete yet: parse what there is.
   }
+  return salvage(text);
+}
+
+/** What the partial parser makes of text that is not whole JSON ({} when nothing). */
+function salvage(text: string): Record<string, unknown> {
   try {
     const value = new PartialParser(text).parseTop();
     return isPlainObject(value) ? value : {};
@@ -158,17 +163,19 @@ export function parsePartialJson(text: string): Record<string, unknown> {
   }
 }
 
-
 /**
- * Whether a tool call's final argument text is a whole JSON object (no text at all counts: a
- * call without arguments). Anything else was cut off or malformed, and running the tool with
- * what `parsePartialJson` salvaged would act on half an instruction (half a file's content).
+ * A tool call's final arguments, and whether their text was a whole JSON object (no text at all
+ * counts: a call without arguments). Anything else was cut off or malformed: `value` is what
+ * could be salvaged, and running the tool with it would act on half an instruction (half a
+ * file's content).
  */
-export function isCompleteArguments(text: string): boolean {
-  if (text.trim() === "") return true;
+export function parseFinalArguments(text: string): { value: Record<string, unknown>; complete: boolean } {
+  if (text.trim() === "") return { value: {}, complete: true };
+  let whole: unknown;
   try {
-    return isPlainObject(JSON.parse(text));
+    whole = JSON.parse(text);
   } catch {
-    return false;
+    return { value: salvage(text), complete: false };
   }
+  return isPlainObject(whole) ? { value: whole, complete: true } : { value: {}, complete: false };
 }

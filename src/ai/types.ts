@@ -202,3 +202,12 @@ export function newAssistantMessage(model: Model): AssistantMessage {
     timestamp: Date.now(),
   };
 }
+
+/** The `done` event that ends a stream; `invalidArguments` is there only when a call has some. */
+export function doneEvent(
+  reason: "stop" | "length" | "toolUse",
+  message: AssistantMessage,
+  invalidArguments: InvalidArguments[],
+): AssistantMessageEvent {
+  return { type: "done", reason, message, ...(invalidArguments.length > 0 ? { invalidArguments } : {}) };
+}

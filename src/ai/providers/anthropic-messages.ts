@@ -23,6 +23,7 @@
  */
 import { iterateSse, type SseEvent } from "../sse.ts";
 import {
+  doneEvent,
   newAssistantMessage,
   type AssistantMessageEvent,
   type InvalidArguments,
@@ -112,7 +113,7 @@ async function* streamMessages(
     yield* anthropicMessageEvents(events, model, context, output, oauth, userSignal, invalidArguments);
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error("An unknown error occurred");
-    yield { type: "done", reason: output.stopReason, message: output, ...(invalidArguments.length > 0 ? { invalidArguments } : {}) };
+    yield doneEvent(output.stopReason, output, invalidArguments);
   } catch (error) {
     clearStreamingScratch(output);
     const aborted = userSignal?.aborted === true;

@@ -8,11 +8,12 @@
  * order, once the stream is over.
  */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { isCompleteArguments, parsePartialJson } from "../partial-json.ts";
+import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
   emptyUsage,
+  doneEvent,
   newAssistantMessage,
   type AssistantMessage,
   type AssistantMessageEvent,
@@ -316,8 +317,9 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
       else {
         const call = block as StreamingToolCall;
         const text = call.partialArgs ?? "";
-        call.arguments = parsePartialJson(text);
-        if (!isCompleteArguments(text)) invalidArguments.push({ contentIndex, text });
+        const parsed = parseFinalArguments(text);
+        call.arguments = parsed.value;
+        if (!parsed.complete) invalidArguments.push({ contentIndex, text });
         delete call.partialArgs;
         delete call.streamIndex;
         yield { type: "toolcall_end", contentIndex, toolCall: call, partial: output };
@@ -331,7 +333,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");
     // Some servers end a tool-calling answer with "stop"; the calls are what matters.
     if (output.stopReason === "stop" && blocks.some((b) => b.type === "toolCall")) output.stopReason = "toolUse";
-    yield { type: "done", reason: output.stopReason, message: output, ...(invalidArguments.length > 0 ? { invalidArguments } : {}) };
+    yield doneEvent(output.stopReason, output, invalidArguments);
   } catch (error) {
     yield errorEvent(output, error, options, watch);
   }

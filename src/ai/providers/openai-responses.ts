@@ -7,12 +7,13 @@
  * call becomes a tool call with id `<call_id>|<item id>`. Each block ends (`*_end`) when its
  * output item is done.
  */
-import { isCompleteArguments, parsePartialJson } from "../partial-json.ts";
+import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
   emptyUsage,
+  doneEvent,
   newAssistantMessage,
   type AssistantMessage,
   type AssistantMessageEvent,
@@ -377,8 +378,9 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
           const block = blockFor(event, "toolCall") as StreamingToolCall | undefined;
           if (block) {
             const text = block.partialJson || (typeof item.arguments === "string" ? item.arguments : "");
-            block.arguments = parsePartialJson(text);
-            if (!isCompleteArguments(text)) invalidArguments.push({ contentIndex: indexOf(block), text });
+            const parsed = parseFinalArguments(text);
+            block.arguments = parsed.value;
+            if (!parsed.complete) invalidArguments.push({ contentIndex: indexOf(block), text });
             delete block.partialJson;
             yield { type: "toolcall_end", contentIndex: indexOf(block), toolCall: block, partial: output };
           }
@@ -411,12 +413,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
     if (options.signal?.aborted) throw new Error("Request was aborted");
     if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");
     if (!finished) throw new Error("terminated");
-    yield {
-      type: "done",
-      reason: output.stopReason as "stop" | "length" | "toolUse",
-      message: output,
-      ...(invalidArguments.length > 0 ? { invalidArguments } : {}),
-    };
+    yield doneEvent(output.stopReason as "stop" | "length" | "toolUse", output, invalidArguments);
   } catch (error) {
     yield errorEvent(output, error, options, watch);
   }
