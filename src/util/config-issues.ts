@@ -71,7 +71,7 @@ export function describeIssue(issue: v.BaseIssue<unknown>, text: string): string
 
 // ---- Unknown keys -----------------------------------------------------------------------------
 
-export interface UnknownKey {
+interface UnknownKey {
   path: Key[];
   /** The keys the object at that place may have. */
   known: string[];
@@ -100,6 +100,12 @@ interface Found {
   lists: Key[][];
 }
 
+/**
+ * Collects the keys of `value` that its schema does not name, at any depth, and the lists where
+ * an object belongs. An `objectWithRest` schema marks an object open to any key (credentials of
+ * other programs, free-form maps), so its extra keys are not reported; a union is followed into
+ * the option the value matches.
+ */
 function walk(schema: v.GenericSchema, value: unknown, path: Key[], found: Found): void {
   const node = schema as unknown as SchemaNode;
   if (WRAPPERS.has(node.type)) {
@@ -127,19 +133,8 @@ function walk(schema: v.GenericSchema, value: unknown, path: Key[], found: Found
   }
 }
 
-/**
- * Keys of `value` that its schema does not name, at any depth. An `objectWithRest` schema marks
- * an object open to any key (credentials of other programs, free-form maps), so its extra keys
- * are not reported; a union is followed into the option the value matches.
- */
-export function findUnknownKeys(schema: v.GenericSchema, value: unknown): UnknownKey[] {
-  const found: Found = { unknown: [], lists: [] };
-  walk(schema, value, [], found);
-  return found.unknown;
-}
-
 /** `unknown key "retry.enabeld" at line 3, column 5 (did you mean "retry.enabled"?)` */
-export function describeUnknownKey(unknown: UnknownKey, text: string): string {
+function describeUnknownKey(unknown: UnknownKey, text: string): string {
   const last = String(unknown.path.at(-1));
   const guess = closestName(last, unknown.known);
   const place = placeOf(text, unknown.path, "key");
