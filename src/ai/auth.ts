@@ -10,7 +10,7 @@ import { closestName } from "../util/closest.ts";
 import { checkConfig, joinIssues } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { withFileLock } from "../util/file-lock.ts";
-import { parseJsonc, placeOf } from "../util/jsonc.ts";
+import { JsonPlaces, parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 import { PROVIDER_ENV_KEYS } from "./models.ts";
 
@@ -65,11 +65,13 @@ export function loadAuthFile(path: string, knownProviders?: ReadonlySet<string>)
   const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
   // Entries of providers pig does not know are other programs' (upstream's subscription logins):
   // only one that looks like a slip of the keyboard for a known provider is worth a word.
+  const places = new JsonPlaces(read.text);
   for (const provider of knownProviders ? Object.keys(raw) : []) {
     if (knownProviders!.has(provider)) continue;
     const guess = closestName(provider, knownProviders!);
-    const place = placeOf(read.text, [provider], "key");
-    if (guess) warnings.push(`${path}: "${provider}"${place ? ` (${place})` : ""} is not a provider pig knows (did you mean "${guess}"?); its key is not used`);
+    if (!guess) continue;
+    const place = places.placeOf([provider], "key");
+    warnings.push(`${path}: "${provider}"${place ? ` (${place})` : ""} is not a provider pig knows (did you mean "${guess}"?); its key is not used`);
   }
   if (checked.success) return { auth: checked.output, problems: [], warnings };
   const broken = new Set(checked.issues.map((issue) => String(issue.path[0])));

@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import { closestName } from "./closest.ts";
-import { locate, placeOf } from "./jsonc.ts";
+import { JsonPlaces } from "./jsonc.ts";
 import { isPlainObject } from "./plain-object.ts";
 
 type Key = string | number;
@@ -51,16 +51,16 @@ function dotted(keys: readonly Key[]): string {
   return keys.join(".");
 }
 
-/** One issue, naming the key and the line and column of its value in `text`. */
-export function describeIssue(issue: v.BaseIssue<unknown>, text: string): string {
+/** One issue, naming the key and the line and column of its value in the file. */
+function describeIssue(issue: v.BaseIssue<unknown>, places: JsonPlaces): string {
   const keys = keysOf(issue);
   const name = keys.length > 0 ? `"${dotted(keys)}"` : "the top level";
   if (issue.received === "undefined" && keys.length > 0) {
-    const parent = placeOf(text, keys.slice(0, -1));
+    const parent = places.placeOf(keys.slice(0, -1));
     // valibot reports a missing key with the key itself as `expected`; the type is not known here.
     return `${name} is missing${parent ? ` (in the object at ${parent})` : ""}`;
   }
-  const place = keys.length > 0 ? placeOf(text, keys) : undefined;
+  const place = keys.length > 0 ? places.placeOf(keys) : undefined;
   const at = place ? ` (${place})` : "";
   // A message of our own ("must not be empty") says more than valibot's generic one.
   if (issue.kind === "validation" && !issue.message.startsWith("Invalid ")) return `${name}${at} ${issue.message}`;
@@ -134,10 +134,10 @@ function walk(schema: v.GenericSchema, value: unknown, path: Key[], found: Found
 }
 
 /** `unknown key "retry.enabeld" at line 3, column 5 (did you mean "retry.enabled"?)` */
-function describeUnknownKey(unknown: UnknownKey, text: string): string {
+function describeUnknownKey(unknown: UnknownKey, places: JsonPlaces): string {
   const last = String(unknown.path.at(-1));
   const guess = closestName(last, unknown.known);
-  const place = placeOf(text, unknown.path, "key");
+  const place = places.placeOf(unknown.path, "key");
   const suggestion = guess ? ` (did you mean "${dotted([...unknown.path.slice(0, -1), guess])}"?)` : "";
   return `unknown key "${dotted(unknown.path)}"${place ? ` at ${place}` : ""}${suggestion}`;
 }
@@ -162,18 +162,19 @@ export type ConfigCheck<T> =
 export function checkConfig<S extends v.GenericSchema>(schema: S, value: unknown, text: string): ConfigCheck<v.InferOutput<S>> {
   const found: Found = { unknown: [], lists: [] };
   walk(schema, value, [], found);
-  const unknownKeys = found.unknown.map((key) => describeUnknownKey(key, text));
+  const places = new JsonPlaces(text);
+  const unknownKeys = found.unknown.map((key) => describeUnknownKey(key, places));
   const result = v.safeParse(schema, value);
   const issues: (ConfigIssue & { offset: number })[] = found.lists.map((path) => {
     const name = path.length > 0 ? `"${dotted(path)}"` : "the top level";
-    const place = path.length > 0 ? placeOf(text, path) : undefined;
-    return { path, words: `${name}${place ? ` (${place})` : ""} must be an object, not a list`, offset: locate(text, path)?.offset ?? 0 };
+    const place = path.length > 0 ? places.placeOf(path) : undefined;
+    return { path, words: `${name}${place ? ` (${place})` : ""} must be an object, not a list`, offset: places.locate(path)?.offset ?? 0 };
   });
   for (const issue of result.issues ?? []) {
     const path = keysOf(issue);
     // A list already reported where an object belongs explains whatever valibot found inside it.
     if (found.lists.some((list) => list.every((key, i) => path[i] === key))) continue;
-    issues.push({ path, words: describeIssue(issue, text), offset: locate(text, path)?.offset ?? 0 });
+    issues.push({ path, words: describeIssue(issue, places), offset: places.locate(path)?.offset ?? 0 });
   }
   if (result.success && issues.length === 0) return { success: true, output: result.output, issues: [], unknownKeys };
   issues.sort((a, b) => a.offset - b.offset);

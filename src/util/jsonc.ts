@@ -3,7 +3,7 @@
  * trailing commas (or strict JSON, for files pig rewrites whole). Errors say where (line and
  * column), so the message can name the spot.
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 
 export class JsoncError extends Error {
   constructor(
@@ -74,27 +74,47 @@ export interface Place {
 }
 
 /**
- * Where the value at `path` is written, or where its key is when `at` is "key"; undefined when
- * the text has no such place. A missing key is placed at its parent.
+ * Where values and keys are written in one JSON text, for messages that name the spot. The text
+ * is parsed into a tree once, when the first place is asked for.
  */
-export function locate(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): Place | undefined {
-  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
-  if (!tree) return undefined;
-  let keys = [...path];
-  let node = findNodeAtLocation(tree, keys);
-  while (!node && keys.length > 0) {
-    keys = keys.slice(0, -1);
-    node = findNodeAtLocation(tree, keys);
-    at = "value";
+export class JsonPlaces {
+  private tree: Node | undefined;
+  private parsed = false;
+
+  constructor(readonly text: string) {}
+
+  /**
+   * Where the value at `path` is written, or where its key is when `at` is "key"; undefined when
+   * the text has no such place. A missing key is placed at its parent.
+   */
+  locate(path: readonly (string | number)[], at: "value" | "key" = "value"): Place | undefined {
+    if (!this.parsed) {
+      this.tree = parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
+      this.parsed = true;
+    }
+    const tree = this.tree;
+    if (!tree) return undefined;
+    let keys = [...path];
+    let node = findNodeAtLocation(tree, keys);
+    while (!node && keys.length > 0) {
+      keys = keys.slice(0, -1);
+      node = findNodeAtLocation(tree, keys);
+      at = "value";
+    }
+    if (!node) return undefined;
+    const keyNode = at === "key" && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+    const offset = (keyNode ?? node).offset;
+    return { ...position(this.text, offset), offset };
   }
-  if (!node) return undefined;
-  const keyNode = at === "key" && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
-  const offset = (keyNode ?? node).offset;
-  return { ...position(text, offset), offset };
+
+  /** `locate` as words: "line 3, column 14". */
+  placeOf(path: readonly (string | number)[], at: "value" | "key" = "value"): string | undefined {
+    const place = this.locate(path, at);
+    return place ? `line ${place.line}, column ${place.column}` : undefined;
+  }
 }
 
-/** `locate` as words: "line 3, column 14". */
+/** One place in `text`, as words (see `JsonPlaces`, for several places in one text). */
 export function placeOf(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): string | undefined {
-  const place = locate(text, path, at);
-  return place ? `line ${place.line}, column ${place.column}` : undefined;
+  return new JsonPlaces(text).placeOf(path, at);
 }
