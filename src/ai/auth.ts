@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync 
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { closestName } from "../util/closest.ts";
-import { checkConfig, joinIssues } from "../util/config-issues.ts";
+import { checkConfig, joinIssues, notObjectWords } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { withFileLock } from "../util/file-lock.ts";
 import { JsonPlaces, parseJsonc } from "../util/jsonc.ts";
@@ -59,7 +59,7 @@ export function loadAuthFile(path: string, knownProviders?: ReadonlySet<string>)
     return whole(`not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(raw)) {
-    return whole(`expected a JSON object of providers ({"openai": {"type": "api_key", "key": "…"}}), not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
+    return whole(`expected a JSON object of providers ({"openai": {"type": "api_key", "key": "…"}}), not ${notObjectWords(raw)}`);
   }
   const checked = checkConfig(AuthFileSchema, raw, read.text);
   const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
-import { checkConfig, joinIssues } from "../util/config-issues.ts";
+import { checkConfig, joinIssues, notObjectWords } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
@@ -90,7 +90,7 @@ export function loadModelsFile(path: string): ModelsFileRead {
   } catch (error) {
     return fail(`not valid JSON: ${(error as Error).message}`);
   }
-  if (!isPlainObject(raw)) return fail(`expected a JSON object ({"providers": {…}}) at the top level, not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
+  if (!isPlainObject(raw)) return fail(`expected a JSON object ({"providers": {…}}) at the top level, not ${notObjectWords(raw)}`);
   const checked = checkConfig(ModelsFileSchema, raw, read.text);
   const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
   if (!checked.success) return fail(joinIssues(checked.issues), warnings);

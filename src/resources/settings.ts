@@ -10,7 +10,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
-import { checkConfig, joinIssues } from "../util/config-issues.ts";
+import { checkConfig, joinIssues, notObjectWords } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
@@ -209,7 +209,7 @@ export function readSettingsScope(path: string): SettingsFileResult {
     return unusable("syntax", `not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(raw)) {
-    return unusable("syntax", `expected a JSON object ({ … }) at the top level, not ${Array.isArray(raw) ? "a list" : JSON.stringify(raw)}`);
+    return unusable("syntax", `expected a JSON object ({ … }) at the top level, not ${notObjectWords(raw)}`);
   }
   const checked = checkConfig(SettingsSchema, migrateSettings(raw), text);
   const unknown = checked.unknownKeys.map((words) => ({ path, message: `${path}: ${words}; ${KEPT}` }));

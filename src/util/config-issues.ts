@@ -32,6 +32,11 @@ export function expectedWords(expected: string | null | undefined): string {
   return options.map((option) => TYPE_WORDS[option] ?? option).join(" or ");
 }
 
+/** A parsed value found where an object belongs, in words: "a list", else the value as written. */
+export function notObjectWords(value: unknown): string {
+  return Array.isArray(value) ? "a list" : JSON.stringify(value);
+}
+
 function receivedWords(received: string): string {
   return TYPE_WORDS[received] ?? received;
 }
