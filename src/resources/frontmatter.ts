@@ -4,6 +4,7 @@
  * error is placed at the first line from which the frontmatter stops parsing.
  */
 import { closestName } from "../util/closest.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 
 export interface FrontmatterSplit {
   /** The YAML between the opening `---` line and the next line starting with `---`; undefined when absent. */
@@ -73,7 +74,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
     const reason = (error as Error).message.replace(/^YAML Parse error:\s*/, "");
     throw new FrontmatterError(`invalid YAML frontmatter at line ${line} (${reason})`, line);
   }
-  if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return { fields: parsed as Record<string, unknown>, body };
+  if (isPlainObject(parsed)) return { fields: parsed, body };
   if (parsed === null || parsed === undefined) return { fields: {}, body };
   const what = Array.isArray(parsed) ? "a list" : `the value ${JSON.stringify(parsed)}`;
   return { fields: {}, body, problem: `the frontmatter must be fields ("name: value" lines), not ${what}` };

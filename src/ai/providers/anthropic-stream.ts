@@ -16,6 +16,7 @@ import type {
   Model,
   StopReason,
 } from "../types.ts";
+import { isPlainObject } from "../../util/plain-object.ts";
 import { errorText } from "./anthropic-errors.ts";
 import { fromClaudeCodeName } from "./anthropic-oauth.ts";
 
@@ -106,7 +107,7 @@ function parseToolArguments(json: string): { value: Record<string, unknown>; com
   if (json.trim() === "") return { value: {}, complete: true };
   try {
     const value = parseLenientJson(json);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return { value: value as Record<string, unknown>, complete: true };
+    if (isPlainObject(value)) return { value, complete: true };
   } catch {
     // incomplete: fall through
   }

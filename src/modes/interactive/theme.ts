@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { checkConfig, joinIssues } from "../../util/config-issues.ts";
 import { readConfigText } from "../../util/config-read.ts";
 import { parseJsonc } from "../../util/jsonc.ts";
+import { isPlainObject } from "../../util/plain-object.ts";
 
 export const THEME_TOKENS = [
   "accent", "border", "borderAccent", "borderMuted", "success", "error", "warning", "muted", "dim", "text", "thinkingText",
@@ -169,7 +170,7 @@ export function loadTheme(name: string | undefined, files: readonly string[], co
   if (!found) return dark(`Theme "${wanted}" not found; using the dark theme`);
   if (found.error !== undefined || found.text === undefined) return dark(`${found.path}: ${found.error}; using the dark theme`);
   const text = found.text;
-  if (typeof found.json !== "object" || found.json === null || Array.isArray(found.json)) {
+  if (!isPlainObject(found.json)) {
     return dark(`${found.path}: expected a JSON object ({"name": …, "colors": {…}}) at the top level; using the dark theme`);
   }
   const checked = checkConfig(ThemeFileSchema, found.json, text);
