@@ -120,6 +120,29 @@ function tempPathOf(path: string): string {
 const TEMP = /^(.+\.jsonl)\.tmp-(.+)-(\d+)$/;
 
 /**
+ * Writes `data` to a new file at `temp` (mode 0600) and syncs it: it is on disk before it gets
+ * its real name, so after a power cut the file is whole or absent, never empty.
+ */
+function writeSyncedTemp(temp: string, data: Uint8Array): void {
+  const fd = openSync(temp, "w", 0o600);
+  try {
+    writeAll(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes a temp file that may never have been created or may already have its real name. */
+function removeTemp(temp: string): void {
+  try {
+    unlinkSync(temp);
+  } catch {
+    // Not there.
+  }
+}
+
+/**
  * Writes a new file holding `lines` and returns their offsets. It appears whole or not at all:
  * written beside the target, then linked into place; an existing file is never replaced.
  */
@@ -127,14 +150,7 @@ export function createFileWithLines(path: string, lines: readonly string[]): { o
   const { data, offsets, end } = encodeLines(lines, 0);
   const temp = tempPathOf(path);
   try {
-    const fd = openSync(temp, "w", 0o600);
-    try {
-      writeAll(fd, data);
-      // On disk before it has a name: after a power cut the file is whole or absent, never empty.
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeSyncedTemp(temp, data);
     try {
       linkSync(temp, path);
     } catch (error) {
@@ -144,19 +160,12 @@ export function createFileWithLines(path: string, lines: readonly string[]): { o
       renameSync(temp, path);
     }
   } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created, or already renamed.
-    }
+    removeTemp(temp);
     if ((error as { code?: string }).code === "EEXIST") throw error;
     throw new SessionWriteError(path, error);
   }
-  try {
-    unlinkSync(temp);
-  } catch {
-    // Renamed into place.
-  }
+  // Linked: the temp name goes; renamed: it is already gone.
+  removeTemp(temp);
   return { offsets, size: end };
 }
 
@@ -164,20 +173,10 @@ export function createFileWithLines(path: string, lines: readonly string[]): { o
 export function replaceFile(path: string, content: Uint8Array): void {
   const temp = tempPathOf(path);
   try {
-    const fd = openSync(temp, "w", 0o600);
-    try {
-      writeAll(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeSyncedTemp(temp, content);
     renameSync(temp, path);
   } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Never created.
-    }
+    removeTemp(temp);
     throw new SessionWriteError(path, error);
   }
 }
