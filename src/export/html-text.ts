@@ -6,6 +6,7 @@
  * reaches the page. The Markdown renderer escapes first and only ever adds its own fixed tags
  * around already-escaped text; links become plain text, never anchors.
  */
+import { isTableSeparator, tableAlignments, tableCells } from "../util/markdown-table.ts";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -129,7 +130,6 @@ const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])(?:\s+(.*))?$/;
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 const RULE = /^ {0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const QUOTE = /^ {0,3}>/;
-const TABLE_SEP = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 const BLANK = /^\s*$/;
 
 /** Markdown as safe HTML: headings, lists, quotes, tables, fenced code, inline code and emphasis. */
@@ -193,7 +193,7 @@ function renderBlocks(lines: string[], depth: number): string {
       out.push(renderList(lines.slice(start, i)));
       continue;
     }
-    if (line.includes("|") && i + 1 < lines.length && lines[i + 1]!.includes("|") && TABLE_SEP.test(lines[i + 1]!)) {
+    if (line.includes("|") && i + 1 < lines.length && lines[i + 1]!.includes("|") && isTableSeparator(lines[i + 1]!)) {
       flush();
       const start = i;
       for (i += 2; i < lines.length && lines[i]!.includes("|") && !BLANK.test(lines[i]!); i++);
@@ -293,13 +293,8 @@ function listItemBody(text: string[]): string {
   return box + lines.filter((l) => l !== "").map(inline).join("<br>");
 }
 
-function tableCells(line: string): string[] {
-  const cells = line.trim().replace(/^\|/, "").replace(/(?<!\\)\|$/, "").split(/(?<!\\)\|/);
-  return cells.map((c) => c.trim().replace(/\\\|/g, "|"));
-}
-
 function renderTable(lines: string[]): string {
-  const align = tableCells(lines[1]!).map((c) => (c.startsWith(":") && c.endsWith(":") ? "al-c" : c.endsWith(":") ? "al-r" : ""));
+  const align = tableAlignments(lines[1]!).map((a) => (a === "center" ? "al-c" : a === "right" ? "al-r" : ""));
   const row = (line: string, tag: "th" | "td"): string =>
     `<tr>${tableCells(line)
       .map((c, n) => (align[n] ? `<${tag} class="${align[n]}">` : `<${tag}>`) + `${inline(c)}</${tag}>`)

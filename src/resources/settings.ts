@@ -108,6 +108,8 @@ export const SettingsSchema = v.looseObject({
   // ignoring the whole file for.
   editorPaddingX: opt(v.number()),
   autocompleteMaxVisible: opt(v.number()),
+  /** pig only: screens of the conversation printed when a session is opened (0–100). */
+  replayScreens: opt(v.number()),
   showHardwareCursor: opt(v.boolean()),
   markdown: opt(v.looseObject({ codeBlockIndent: opt(v.string()), mermaid: unused })),
   warnings: opt(v.looseObject({ anthropicExtraUsage: opt(v.boolean()) })),
@@ -279,6 +281,7 @@ export const settingsDefaults = {
   treeFilterMode: "default",
   editorPaddingX: 0,
   autocompleteMaxVisible: 5,
+  replayScreens: 3,
   showHardwareCursor: false,
   markdown: { codeBlockIndent: "  " },
   warnings: { anthropicExtraUsage: true },
@@ -373,6 +376,7 @@ export interface EffectiveSettings {
   thinkingBudgets?: { minimal?: number; low?: number; medium?: number; high?: number };
   editorPaddingX: number;
   autocompleteMaxVisible: number;
+  replayScreens: number;
   showHardwareCursor: boolean;
   codeBlockIndent: string;
   warnings: { anthropicExtraUsage: boolean };
@@ -423,6 +427,7 @@ export function effectiveSettings(s: Settings, env: Env = process.env, home: str
     thinkingBudgets: s.thinkingBudgets,
     editorPaddingX: clamp(s.editorPaddingX, 0, 3, d.editorPaddingX),
     autocompleteMaxVisible: clamp(s.autocompleteMaxVisible, 3, 20, d.autocompleteMaxVisible),
+    replayScreens: clamp(s.replayScreens, 0, 100, d.replayScreens),
     showHardwareCursor: s.showHardwareCursor ?? env.PI_HARDWARE_CURSOR === "1",
     codeBlockIndent: s.markdown?.codeBlockIndent ?? d.markdown.codeBlockIndent,
     warnings: { anthropicExtraUsage: s.warnings?.anthropicExtraUsage ?? d.warnings.anthropicExtraUsage },

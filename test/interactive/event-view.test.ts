@@ -65,20 +65,33 @@ describe("failed answers in the view", () => {
     return { v, text: () => printed.join("") };
   }
 
-  test("each failure names model and URL with its attempt; a retry says when; giving up says after how many", () => {
-    const { v, text } = failingView();
+  test("a retried failure is one updating line above the prompt; giving up prints the error once, with where and how many attempts", () => {
+    const printed: string[] = [];
+    const status: string[][] = [];
+    const v = new EventView({ print: (t) => printed.push(t), setStatus: (l) => status.push([...l]) }, loadTheme("dark", [], false).theme, {
+      showThinking: true,
+      models: (provider, id) => (provider === "acme" && id === "m1" ? { ...model, input: ["text"] } : undefined),
+    });
+    v.handle({ type: "agent_start" });
     v.handle({ type: "message_start", message: { role: "user", content: "go", timestamp: 1 } });
     v.handle({ type: "message_end", message: failed("503 down") });
     v.handle({ type: "auto_retry_start", attempt: 1, maxAttempts: 1, delayMs: 1500, errorMessage: "503 down" });
+    expect(status.at(-1)!.at(-1)).toMatch(/retrying in 2s \(1\/1\) · 503 down · Esc to stop$/);
+    v.handle({ type: "message_start", message: failed("") });
     v.handle({ type: "message_end", message: failed('503 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}') });
     v.handle({ type: "auto_retry_end", success: false, attempt: 1, finalError: "503 down" });
-    expect(text()).toBe(
-      "› go\n" +
-        "Error: 503 down\n  acme/m1 at https://llm.example/v1/chat/completions, attempt 1\n" +
-        "Retrying in 1.5s (retry 1/1)\n" +
-        "Error: 503 Overloaded (overloaded_error)\n  acme/m1 at https://llm.example/v1/chat/completions, attempt 2\n" +
-        "Gave up after 2 attempts: 503 down\n",
+    expect(printed.join("")).toBe(
+      "› go\n" + "Error: 503 Overloaded (overloaded_error)\n  acme/m1 at https://llm.example/v1/chat/completions, gave up after 2 attempts\n",
     );
+    v.dispose();
+  });
+
+  test("a retry that works leaves one dim line", () => {
+    const { v, text } = failingView();
+    v.handle({ type: "message_end", message: failed("529 overloaded") });
+    v.handle({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 10, errorMessage: "529 overloaded" });
+    v.handle({ type: "auto_retry_end", success: true, attempt: 1 });
+    expect(text()).toBe("(retried once after: 529 overloaded)\n");
     v.dispose();
   });
 
@@ -86,7 +99,7 @@ describe("failed answers in the view", () => {
     const { v, text } = failingView();
     v.handle({ type: "message_end", message: { ...failed("<html><title>502 Bad Gateway</title></html>"), provider: "other" } });
     v.handle({ type: "auto_retry_end", success: false, attempt: 1, finalError: "Retry cancelled" });
-    expect(text()).toBe("Error: (an HTML page: 502 Bad Gateway)\n  other/m1, attempt 1\nRetry cancelled.\n");
+    expect(text()).toBe("Error: (an HTML page: 502 Bad Gateway)\n  other/m1\nRetry cancelled.\n");
     v.dispose();
   });
 });

@@ -25,6 +25,8 @@ import { diagnosticLines, formatStartupReport } from "../../resources/startup-re
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { runFirstRunWizard } from "./wizard.ts";
+import { replayBranch } from "./replay.ts";
+import { replaySeparator } from "./render/transcript.ts";
 
 
 export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
@@ -101,6 +103,7 @@ class InteractiveApp implements InteractiveHost {
         showThinking: !settings.hideThinkingBlock,
         codeBlockIndent: settings.markdown?.codeBlockIndent ?? settingsDefaults.markdown.codeBlockIndent,
         models: (provider, id) => runtime.registry.find(provider, id),
+        cwd: () => runtime.controller.cwd,
       },
     );
     this.router = new PromptRouter({
@@ -157,6 +160,8 @@ class InteractiveApp implements InteractiveHost {
     if (!this.settings.settings.quietStartup) process.stdout.write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
     else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) process.stdout.write(`${line}\n`);
     for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
+    // A continued or chosen session shows its conversation before the prompt.
+    if (this.session.store.branchRecords().length > 0) this.showConversation(process.stdout.write.bind(process.stdout));
     const unsubscribe = this.session.subscribe((event) => {
       this.view.handle(event);
       if (event.type === "agent_start") this.editor.setBusy(true);
@@ -284,7 +289,11 @@ class InteractiveApp implements InteractiveHost {
           this.info(this.view.showThinking ? "Thinking is shown." : "Thinking is hidden.");
           break;
         case "app.tools.expand":
-          this.view.expandLast();
+          if (this.view.blocks.count === 0) this.info("No tool result to expand yet.");
+          else this.view.expandLast();
+          break;
+        case "app.tools.toggleAll":
+          this.toggleResults();
           break;
         case "app.message.dequeue":
           this.restoreQueued();
@@ -354,6 +363,11 @@ class InteractiveApp implements InteractiveHost {
   private knownIds: Set<string> | undefined;
 
   sessionChanged(): void {
+    this.showConversation((text) => this.editor.print(text));
+  }
+
+  /** The session line, then the end of the active branch as it looked live, then a separator. */
+  private showConversation(write: (text: string) => void): void {
     const store = this.session.store;
     const messages = this.session.messages.length;
     const dir = this.runtime.sessionDir;
@@ -361,7 +375,30 @@ class InteractiveApp implements InteractiveHost {
     this.knownIds ??= new Set(dir ? sessionIndex(dir, this.runtime.agentDir).map((s) => s.id) : []);
     this.knownIds.add(store.sessionId);
     const shortId = uniquePrefixes(this.knownIds).get(store.sessionId) ?? store.sessionId;
-    this.info(`Session ${shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`);
+    const t = this.theme;
+    write(`${t.fg("muted", `Session ${shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`)}\n`);
+    const screens = this.settings.effective().replayScreens;
+    const rows = Math.max(1, (process.stdout.rows ?? 24) - 2);
+    const replay = replayBranch(store, this.view.style(), screens * rows, this.view.blocks);
+    if (replay.shownMessages === 0 && replay.hiddenMessages === 0) return;
+    const out: string[] = [];
+    if (replay.hiddenMessages > 0) {
+      const n = replay.hiddenMessages;
+      out.push(t.fg("dim", `… ${n.toLocaleString("en-US")} earlier message${n === 1 ? "" : "s"} not shown (replayScreens: ${screens}; /export writes all of them)`));
+    }
+    out.push(...replay.rows, replaySeparator(t, this.view.width()));
+    write(`${out.join("\n")}\n`);
+  }
+
+  expandResult(number: number): boolean {
+    return this.view.expand(number);
+  }
+
+  /** Every result block collapsed or whole from now on, and the conversation printed again that way. */
+  toggleResults(): void {
+    this.view.blocks.expandedAll = !this.view.blocks.expandedAll;
+    this.info(this.view.blocks.expandedAll ? "Tool results are shown whole; the conversation again:" : "Tool results are collapsed; the conversation again:");
+    this.showConversation((text) => this.editor.print(text));
   }
 
   async reload(): Promise<void> {

@@ -1,16 +1,24 @@
 /**
  * Turns the session's events into what the person sees: their messages, the answer streaming
- * in (Markdown rendered line by line), thinking dimmed, one line per tool call with a preview of
- * its result, errors in red, and a spinner with the elapsed time while pig works.
+ * in (Markdown rendered line by line, wrapped to the terminal), thinking dimmed (or a mark where
+ * it is hidden), each tool call with its result block, the output of a running command live in
+ * the region above the prompt, errors once with where they came from, a retry as one updating
+ * line, and a spinner saying what pig is doing.
  */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { PigEvent } from "../../agent/events.ts";
 import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
 import type { AgentMessage, BashExecutionMessage } from "../../session/format.ts";
-import type { ToolResult } from "../../tools/types.ts";
+import { generateDiffString } from "../../tools/edit-diff.ts";
 import { wrapInput } from "./input/layout.ts";
+import { truncateToWidth } from "./input/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
-import { formatToolCall, formatToolResult } from "./render/tools.ts";
+import { ToolBlocks } from "./render/tool-blocks.ts";
+import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
+import { answerEndRows, bashStatusRows, hiddenThinking, userRows, type TranscriptStyle } from "./render/transcript.ts";
+import { supportsHyperlinks, wrapLine } from "./render/wrap.ts";
 import type { Theme } from "./theme.ts";
 import { AttemptCounter, delayText, readableError, whereText, type ModelLookup } from "../failure-report.ts";
 
@@ -19,8 +27,17 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 export interface ViewOutput {
   print(text: string): void;
   setStatus(lines: readonly string[]): void;
-  /** The terminal's width, for wrapping the line being written (80 when unknown). */
+  /** The terminal's width, for wrapping (80 when unknown). */
   columns?(): number;
+}
+
+export interface ViewOptions {
+  showThinking: boolean;
+  codeBlockIndent?: string;
+  models?: ModelLookup;
+  /** The session's working directory, where tool paths are resolved (for write's diff). */
+  cwd?: () => string;
+  hyperlinks?: boolean;
 }
 
 /** Lines of a `!` command's output shown as they arrive; beyond them, the end is shown when it finishes. */
@@ -29,56 +46,77 @@ const BASH_TAIL_LINES = 20;
 
 /** How many rows of the line being written show above the prompt (the end of it, when longer). */
 const LIVE_ROWS = 4;
+/** Rows of a running tool's output shown above the prompt. */
+const TOOL_LIVE_ROWS = 8;
+/** A file write replaces is read for its diff only up to this size. */
+const DIFF_MAX_BYTES = 1024 * 1024;
+
+interface RunningTool {
+  name: string;
+  args: Record<string, unknown>;
+  /** What a write is replacing (undefined for a new file or one too big to compare). */
+  previous?: string;
+  output?: string;
+}
 
 export class EventView {
   showThinking: boolean;
+  /** The result blocks printed so far, numbered for `/expand N`. */
+  readonly blocks = new ToolBlocks();
   private markdown: MarkdownStream | undefined;
-  private thinkingOpen = false;
+  private thinking: { partial: string } | undefined;
+  private thinkingHiddenShown = false;
   private activity: string | undefined;
   private startedAt = 0;
   private frame = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
-  private readonly running = new Map<string, string>();
-  private last: { name: string; result: ToolResult; isError: boolean } | undefined;
+  private readonly running = new Map<string, RunningTool>();
+  private liveTool: string | undefined;
+  private failed: AssistantMessage | undefined;
+  private retry: { attempt: number; max: number; until: number; reason: string } | undefined;
+  private retried: { count: number; reason: string } | undefined;
   private bashPending = "";
   private bashPrinted = 0;
   private bashCapped = false;
   private bashOwnsSpinner = false;
+  private readonly codeBlockIndent: string;
+  /** Where a failed answer's model lives, for the error line. */
+  private readonly models: ModelLookup;
+  private readonly cwd: () => string;
+  private readonly hyperlinks: boolean;
+  private readonly attempts = new AttemptCounter();
 
   constructor(
     private readonly out: ViewOutput,
     /** Replaced when the user picks another theme; what is printed from then on uses it. */
     public theme: Theme,
-    options: { showThinking: boolean; codeBlockIndent?: string; models?: ModelLookup },
+    options: ViewOptions,
   ) {
     this.showThinking = options.showThinking;
     this.codeBlockIndent = options.codeBlockIndent ?? "  ";
     this.models = options.models ?? (() => undefined);
+    this.cwd = options.cwd ?? (() => process.cwd());
+    this.hyperlinks = options.hyperlinks ?? supportsHyperlinks();
   }
 
-  private readonly codeBlockIndent: string;
-  /** Where a failed answer's model lives, for the error line. */
-  private readonly models: ModelLookup;
-  private readonly attempts = new AttemptCounter();
+  /** Columns to fit printed rows to (one less than the terminal, so no row leaves the cursor pending). */
+  width(): number {
+    return Math.max(20, (this.out.columns?.() ?? 80) - 1);
+  }
 
-  /** Prints a user message as it enters the conversation. */
-  private userLine(message: AgentMessage): void {
-    const content = (message as { content?: unknown }).content;
-    const text =
-      typeof content === "string"
-        ? content
-        : Array.isArray(content)
-          ? content.map((b: { type?: string; text?: string }) => (b.type === "text" ? b.text : "[image]")).join(" ")
-          : "";
-    // Attached files show as their names, not their contents.
-    const shown = text.replace(/<file name="([^"]*)">[\s\S]*?<\/file>\n?/g, (_, name: string) => `[file ${name}]\n`);
-    this.out.print(`${this.theme.fg("accent", "›")} ${this.theme.bold(shown)}\n`);
+  style(): TranscriptStyle {
+    return { theme: this.theme, width: this.width(), showThinking: this.showThinking, codeBlockIndent: this.codeBlockIndent, hyperlinks: this.hyperlinks };
+  }
+
+  private rows(rows: readonly string[]): void {
+    if (rows.length > 0) this.out.print(`${rows.join("\n")}\n`);
   }
 
   handle(event: PigEvent): void {
     const t = this.theme;
     this.attempts.observe(event);
+    if (this.failed && ["agent_end", "message_start", "tool_execution_start", "compaction_start"].includes(event.type)) this.reportFailure();
     switch (event.type) {
       case "agent_start":
         this.startWorking("waiting for the model");
@@ -87,45 +125,48 @@ export class EventView {
         this.stopWorking();
         break;
       case "message_start":
-        if (event.message.role === "user") this.userLine(event.message);
-        break;
-      case "message_update": {
-        const e = event.assistantMessageEvent;
-        this.activity = "writing";
-        if (e.type === "text_start") this.markdown = new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent });
-        else if (e.type === "text_delta") {
-          this.markdown?.push(e.delta);
-          // The line so far shows above the prompt until it is complete and printed.
-          this.render();
-        }
-        else if (e.type === "text_end") {
-          this.markdown?.end();
-          this.markdown = undefined;
-          this.render();
-        } else if (e.type === "thinking_start" && this.showThinking) {
-          this.thinkingOpen = true;
-          this.out.print(t.italic(t.fg("thinkingText", "thinking: ")));
-        } else if (e.type === "thinking_delta" && this.thinkingOpen) this.out.print(t.italic(t.fg("thinkingText", e.delta)));
-        else if (e.type === "thinking_end" && this.thinkingOpen) {
-          this.thinkingOpen = false;
-          this.out.print("\n");
+        if (event.message.role === "user") this.rows(userRows((event.message as { content: string }).content, this.style()));
+        if (event.message.role === "assistant" && this.retry) {
+          this.retry = undefined;
+          this.activity = "waiting for the model";
         }
         break;
-      }
+      case "message_update":
+        this.answerUpdate(event.assistantMessageEvent);
+        break;
       case "message_end":
         if (event.message.role === "assistant") this.answerEnd(event.message as AssistantMessage);
         break;
       case "tool_execution_start":
-        this.running.set(event.toolCallId, event.toolName);
+        this.running.set(event.toolCallId, { name: event.toolName, args: event.args, previous: this.previousContent(event.toolName, event.args) });
         this.activity = `running ${event.toolName}`;
-        this.out.print(`${formatToolCall(event.toolName, event.args, t)}\n`);
+        this.out.print(`${formatToolCall(event.toolName, event.args, t, this.width())}\n`);
         break;
-      case "tool_execution_end":
+      case "tool_execution_update": {
+        const tool = this.running.get(event.toolCallId);
+        const text = event.partialResult.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+        if (tool && text) {
+          tool.output = text;
+          this.liveTool = event.toolCallId;
+          this.render();
+        }
+        break;
+      }
+      case "tool_execution_end": {
+        const tool = this.running.get(event.toolCallId);
         this.running.delete(event.toolCallId);
-        this.last = { name: event.toolName, result: event.result, isError: event.isError };
-        this.out.print(`${formatToolResult(event.toolName, event.result, event.isError, t).join("\n")}\n`);
-        this.activity = this.running.size > 0 ? `running ${[...this.running.values()].join(", ")}` : "waiting for the model";
+        if (this.liveTool === event.toolCallId) this.liveTool = undefined;
+        const block: ToolBlock = { name: event.toolName, args: tool?.args ?? {}, result: event.result, isError: event.isError };
+        if (event.toolName === "write" && !event.isError && tool?.previous !== undefined) {
+          const content = typeof block.args.content === "string" ? block.args.content : "";
+          block.replacedDiff = tool.previous === content ? "" : generateDiffString(tool.previous, content).diff;
+        }
+        const number = this.blocks.add(block);
+        this.rows(formatToolResult(block, t, { expanded: this.blocks.expandedAll, width: this.width(), number }));
+        this.activity = this.running.size > 0 ? `running ${[...this.running.values()].map((r) => r.name).join(", ")}` : "waiting for the model";
+        this.render();
         break;
+      }
       case "queue_update":
         this.queue = { steering: event.steering, followUp: event.followUp };
         this.render();
@@ -134,21 +175,32 @@ export class EventView {
         this.startWorking(event.reason === "manual" ? "compacting" : `compacting (${event.reason})`);
         break;
       case "compaction_end":
-        if (event.errorMessage) this.out.print(`${t.fg("error", event.errorMessage)}\n`);
-        else if (event.result) this.out.print(`${t.fg("muted", `Compacted ${event.result.tokensBefore} tokens into a summary.`)}\n`);
-        else if (event.aborted) this.out.print(`${t.fg("warning", "Compaction cancelled.")}\n`);
+        // A manual compaction's outcome is told by /compact itself, once.
+        if (event.reason !== "manual") {
+          if (event.errorMessage) this.out.print(`${t.fg("error", `Compaction failed: ${event.errorMessage}`)}\n`);
+          else if (event.result) this.out.print(`${t.fg("muted", `Compacted ${event.result.tokensBefore} tokens into a summary (${event.reason === "overflow" ? "the context overflowed" : "the context was nearly full"}).`)}\n`);
+          else if (event.aborted) this.out.print(`${t.fg("warning", "Compaction cancelled.")}\n`);
+        }
         if (!event.willRetry) this.stopWorking();
         break;
       case "auto_retry_start":
-        // The error itself was just shown with the failed answer.
-        this.out.print(`${t.fg("warning", `Retrying in ${delayText(event.delayMs)} (retry ${event.attempt}/${event.maxAttempts})`)}\n`);
+        // One line above the prompt, counting down; the failed answer is not reported as an error.
+        this.failed = undefined;
+        this.retry = { attempt: event.attempt, max: event.maxAttempts, until: Date.now() + event.delayMs, reason: readableError(event.errorMessage) };
+        this.retried = { count: event.attempt, reason: this.retry.reason };
+        this.render();
         break;
       case "auto_retry_end":
-        if (!event.success && event.finalError === RETRY_CANCELLED) this.out.print(`${t.fg("warning", "Retry cancelled.")}\n`);
-        else if (!event.success) {
-          const attempts = event.attempt + 1;
-          this.out.print(`${t.fg("error", `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${readableError(event.finalError ?? "")}`)}\n`);
-        }
+        this.retry = undefined;
+        if (event.success && this.retried) {
+          const n = this.retried.count;
+          this.out.print(`${t.fg("dim", `(retried ${n === 1 ? "once" : `${n} times`} after: ${this.retried.reason})`)}\n`);
+        } else if (!event.success && event.finalError === RETRY_CANCELLED) {
+          this.reportFailure();
+          this.out.print(`${t.fg("warning", `Retry cancelled${this.retried ? ` (the last attempt failed: ${this.retried.reason})` : ""}.`)}\n`);
+        } else if (!event.success) this.reportFailure(event.attempt + 1);
+        this.retried = undefined;
+        this.render();
         break;
       case "thinking_level_changed":
         this.out.print(`${t.fg("muted", `Thinking level: ${event.level}`)}\n`);
@@ -161,23 +213,94 @@ export class EventView {
     }
   }
 
-  private answerEnd(answer: AssistantMessage): void {
+  private answerUpdate(e: Extract<PigEvent, { type: "message_update" }>["assistantMessageEvent"]): void {
     const t = this.theme;
-    this.markdown?.end();
-    this.markdown = undefined;
-    if (this.thinkingOpen) {
-      this.thinkingOpen = false;
-      this.out.print("\n");
-    }
-    if (answer.stopReason === "error") {
-      const error = readableError(answer.errorMessage ?? "the request failed");
-      this.out.print(`${t.fg("error", `Error: ${error}`)}\n${t.fg("muted", `  ${whereText(answer, this.models)}, attempt ${this.attempts.attempts}`)}\n`);
-    }
-    else if (answer.stopReason === "aborted") this.out.print(`${t.fg("warning", "(aborted)")}\n`);
-    else if (answer.stopReason === "length") this.out.print(`${t.fg("warning", "(the answer hit the output limit)")}\n`);
+    if (e.type === "text_start") {
+      this.activity = "writing";
+      this.markdown = new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent, width: () => this.width(), hyperlinks: this.hyperlinks });
+    } else if (e.type === "text_delta") {
+      this.activity = "writing";
+      this.markdown?.push(e.delta);
+      // The line so far shows above the prompt until it is complete and printed.
+      this.render();
+    } else if (e.type === "text_end") {
+      this.markdown?.end();
+      this.markdown = undefined;
+      this.render();
+    } else if (e.type === "thinking_start") {
+      this.activity = "thinking";
+      this.thinking = { partial: "" };
+      this.thinkingHiddenShown = false;
+      this.render();
+    } else if (e.type === "thinking_delta") {
+      this.activity = "thinking";
+      if (this.showThinking) this.thinkingText(e.delta);
+      else if (!this.thinkingHiddenShown) {
+        this.thinkingHiddenShown = true;
+        this.out.print(`${hiddenThinking(t)}\n`);
+      }
+      this.render();
+    } else if (e.type === "thinking_end") this.endThinking();
   }
 
-  /** Prints a user shell command's result (`!cmd`). */
+  /** Thinking prints a whole (wrapped) line at a time, like the answer. */
+  private thinkingText(delta: string): void {
+    const state = (this.thinking ??= { partial: "" });
+    const t = this.theme;
+    const all = state.partial + delta;
+    const cut = all.lastIndexOf("\n");
+    if (cut < 0) {
+      state.partial = all;
+      return;
+    }
+    state.partial = all.slice(cut + 1);
+    const first = !this.thinkingStarted;
+    this.thinkingStarted = true;
+    const rows = all
+      .slice(0, cut)
+      .split("\n")
+      .flatMap((line, i) => wrapLine(t.italic(t.fg("thinkingText", line)), this.width(), { first: first && i === 0 ? t.italic(t.fg("thinkingText", "thinking: ")) : "" }));
+    this.rows(rows);
+  }
+
+  private thinkingStarted = false;
+
+  private endThinking(): void {
+    if (this.thinking?.partial && this.showThinking) this.thinkingText("\n");
+    this.thinking = undefined;
+    this.thinkingStarted = false;
+    this.render();
+  }
+
+  private answerEnd(answer: AssistantMessage): void {
+    this.markdown?.end();
+    this.markdown = undefined;
+    if (this.thinking) this.endThinking();
+    // An error waits: a retry that follows replaces it with its own line.
+    if (answer.stopReason === "error") this.failed = answer;
+    else this.rows(answerEndRows(answer, this.theme));
+  }
+
+  private reportFailure(attempts = this.attempts.attempts): void {
+    const answer = this.failed;
+    this.failed = undefined;
+    if (!answer) return;
+    const where = `${whereText(answer, this.models)}${attempts > 1 ? `, gave up after ${attempts} attempts` : ""}`;
+    this.rows(answerEndRows({ stopReason: "error", errorMessage: readableError(answer.errorMessage ?? "the request failed") }, this.theme, where));
+  }
+
+  /** What a write is about to replace, read before the tool runs (small text files only). */
+  private previousContent(name: string, args: Record<string, unknown>): string | undefined {
+    if (name !== "write" || typeof args.path !== "string") return undefined;
+    try {
+      const path = resolve(this.cwd(), args.path.replace(/^~(?=\/|$)/, process.env.HOME ?? "~"));
+      if (!existsSync(path) || statSync(path).size > DIFF_MAX_BYTES) return undefined;
+      return readFileSync(path, "utf8");
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * A `!` command's output as it arrives, whole lines at a time, with a spinner meanwhile.
    * `bashFinished` then prints what is left and how it ended.
@@ -213,10 +336,14 @@ export class EventView {
       // Only the start was shown live: the end of the output follows.
       const tail = message.output.replace(/\n+$/, "").split("\n").slice(-BASH_TAIL_LINES);
       this.out.print(`${this.theme.fg("dim", `  … the last ${tail.length} lines:`)}\n`);
-      this.out.print(`${tail.map((l) => `  ${this.theme.fg("border", "│")} ${l}`).join("\n")}\n`);
-      this.bashStatus(message);
-    } else if (this.bashPrinted === 0) this.bashResult(message);
-    else this.bashStatus(message);
+      this.printBashRows(tail);
+    } else if (this.bashPrinted === 0) this.printBashRows(message.output.replace(/\n+$/, "").split("\n"));
+    this.rows(bashStatusRows(message, this.theme));
+  }
+
+  private printBashRows(lines: string[]): void {
+    const gutter = `  ${this.theme.fg("border", "│")} `;
+    this.rows(lines.flatMap((l) => wrapLine(l, this.width(), { first: gutter, rest: gutter, verbatim: true })));
   }
 
   private printBashLines(lines: string[]): void {
@@ -224,31 +351,26 @@ export class EventView {
     const room = BASH_LIVE_LINES - this.bashPrinted;
     const shown = lines.slice(0, room);
     this.bashPrinted += shown.length;
-    if (shown.length > 0) this.out.print(`${shown.map((l) => `  ${this.theme.fg("border", "│")} ${l}`).join("\n")}\n`);
+    this.printBashRows(shown);
     if (lines.length > room) {
       this.bashCapped = true;
       this.out.print(`${this.theme.fg("dim", "  … more output; its end is shown when the command finishes")}\n`);
     }
   }
 
-  bashResult(message: BashExecutionMessage): void {
-    const t = this.theme;
-    const lines = message.output.replace(/\n+$/, "").split("\n");
-    this.out.print(`${lines.map((l) => `  ${t.fg("border", "│")} ${l}`).join("\n")}\n`);
-    this.bashStatus(message);
-  }
-
-  private bashStatus(message: BashExecutionMessage): void {
-    const t = this.theme;
-    if (message.cancelled) this.out.print(`${t.fg("warning", "  (cancelled)")}\n`);
-    else if (message.exitCode) this.out.print(`${t.fg("error", `  exit code ${message.exitCode}`)}\n`);
-    if (message.truncated && message.fullOutputPath) this.out.print(`${t.fg("dim", `  full output: ${message.fullOutputPath}`)}\n`);
-  }
-
-  /** Ctrl+O: the last tool result in full. */
+  /** Ctrl+O: the last tool result in full (or a word when it was already shown whole). */
   expandLast(): void {
-    if (!this.last) return;
-    this.out.print(`${formatToolResult(this.last.name, this.last.result, this.last.isError, this.theme, true).join("\n")}\n`);
+    this.expand(this.blocks.count);
+  }
+
+  /** `/expand N`: block N in full, under a line naming it. False when there is no such block. */
+  expand(number: number): boolean {
+    const block = this.blocks.get(number);
+    if (!block) return false;
+    const t = this.theme;
+    this.out.print(`${t.fg("muted", `Result ${number} in full:`)}\n${formatToolCall(block.name, block.args, t, this.width())}\n`);
+    this.rows(formatToolResult(block, t, { expanded: true, width: this.width() }));
+    return true;
   }
 
   private startWorking(activity: string): void {
@@ -266,26 +388,35 @@ export class EventView {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.activity = undefined;
+    this.retry = undefined;
     this.render();
   }
 
   private render(): void {
     const t = this.theme;
+    const width = this.width();
     const lines: string[] = [];
     const queued = [...this.queue.steering.map((q) => `steer: ${q}`), ...this.queue.followUp.map((q) => `follow-up: ${q}`)];
     if (queued.length > 0) {
       lines.push(t.fg("muted", `${queued.length} queued (Alt+Up to edit):`));
-      for (const q of queued) lines.push(t.fg("muted", `  ${q.split("\n")[0]!.slice(0, 70)}`));
+      for (const q of queued) lines.push(t.fg("muted", truncateToWidth(`  ${q.split("\n")[0]!}`, width)));
     }
-    const pending = this.markdown?.pending;
+    const live = this.liveTool ? this.running.get(this.liveTool) : undefined;
+    if (live?.output) lines.push(...liveOutputRows(live.output, t, width, TOOL_LIVE_ROWS));
+    const pending = this.markdown?.pending ?? (this.showThinking ? this.thinking?.partial : undefined);
     if (pending) {
       // Wrapped as the prompt wraps its input; the end of a long line, when it is longer.
-      const rows = wrapInput(pending, 0, Math.max(1, (this.out.columns?.() ?? 80) - 1)).rows.slice(-LIVE_ROWS);
-      lines.push(...rows.map((row) => inline(row, t)));
+      const rows = wrapInput(pending, 0, width).rows.slice(-LIVE_ROWS);
+      lines.push(...rows.map((row) => (this.markdown ? inline(row, t) : t.italic(t.fg("thinkingText", row)))));
     }
     if (this.activity && this.timer) {
       const seconds = Math.floor((Date.now() - this.startedAt) / 1000);
-      lines.push(`${t.fg("accent", SPINNER[this.frame]!)} ${t.fg("muted", `${this.activity} ${seconds}s · Esc to stop`)}`);
+      const spinner = t.fg("accent", SPINNER[this.frame]!);
+      if (this.retry) {
+        const left = Math.max(0, this.retry.until - Date.now());
+        const what = left > 0 ? `retrying in ${left < 1000 ? delayText(left) : `${Math.ceil(left / 1000)}s`}` : "retrying";
+        lines.push(truncateToWidth(`${spinner} ${t.fg("warning", `${what} (${this.retry.attempt}/${this.retry.max})`)} ${t.fg("muted", `· ${this.retry.reason} · Esc to stop`)}`, width));
+      } else lines.push(`${spinner} ${t.fg("muted", `${this.activity} ${seconds}s · Esc to stop`)}`);
     }
     this.out.setStatus(lines);
   }

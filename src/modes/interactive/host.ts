@@ -52,6 +52,10 @@ export interface InteractiveHost {
 
   /** After the session was replaced (new, resume, fork, clone, tree move): show where we are. */
   sessionChanged(): void;
+  /** Prints tool result `number` (as its hint names it) in full; false when there is none. */
+  expandResult(number: number): boolean;
+  /** Switches every tool result between collapsed and whole, printing the conversation again. */
+  toggleResults(): void;
   /** Re-reads resources (skills, templates, context files) and rebuilds the system prompt. */
   reload(): Promise<void>;
   /** Leaves pig. */

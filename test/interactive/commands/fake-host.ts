@@ -202,6 +202,14 @@ export class FakeHost implements InteractiveHost {
   sessionChanged(): void {
     this.changes++;
   }
+  expanded: (number | "all")[] = [];
+  expandResult(number: number): boolean {
+    this.expanded.push(number);
+    return number === 1;
+  }
+  toggleResults(): void {
+    this.expanded.push("all");
+  }
   async reload(): Promise<void> {
     this.reloads++;
   }

@@ -23,6 +23,16 @@ describe("wrapping the input", () => {
     expect(wrapInput("ab中文", 4, 5)).toEqual({ rows: ["ab中", "文"], cursorRow: 1, cursorCol: 2 });
   });
 
+  test("words move whole to the next row; the space at a break hangs at the end of its row", () => {
+    expect(wrapInput("hello wonderful world", 21, 12).rows).toEqual(["hello ", "wonderful ", "world"]);
+    // The cursor on a moved word is on the row it went to.
+    expect(wrapInput("hello wonderful", 8, 10)).toMatchObject({ rows: ["hello ", "wonderful"], cursorRow: 1, cursorCol: 2 });
+    // A space that falls exactly at the edge is not drawn; the next word starts the row.
+    expect(wrapInput("abcde fgh", 9, 5)).toMatchObject({ rows: ["abcde", "fgh"], cursorRow: 1, cursorCol: 3 });
+    // A word longer than the row is cut.
+    expect(wrapInput("a abcdefghij", 1, 5).rows).toEqual(["a ", "abcde", "fghij"]);
+  });
+
   test("newlines start new rows and tabs show as spaces", () => {
     expect(wrapInput("a\n\tb", 4, 10)).toEqual({ rows: ["a", "    b"], cursorRow: 1, cursorCol: 5 });
   });

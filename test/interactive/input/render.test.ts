@@ -57,7 +57,7 @@ describe("printing above the prompt", () => {
     const { terminal, renderer } = setup(12, 10, "a long input that wraps", ["2 queued: x", "⠋ working"]);
     renderer.print("out 1\n");
     renderer.print("out 2\n");
-    expect(terminal.lines()).toEqual(["out 1", "out 2", "2 queued: x", "⠋ working", "› a long inp", "  ut that wr", "  aps"]);
+    expect(terminal.lines()).toEqual(["out 1", "out 2", "2 queued: x", "⠋ working", "› a long", "  input that", "  wraps"]);
   });
 
   test("once the screen is full, output scrolls and the prompt stays on the last rows", () => {

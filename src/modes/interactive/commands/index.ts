@@ -7,6 +7,7 @@ import type { SlashCommand } from "../host.ts";
 import { compactCommand } from "./compact.ts";
 import { copyCommand } from "./copy.ts";
 import { exportCommand } from "./export.ts";
+import { expandCommand } from "./expand.ts";
 import { messageOf } from "./format.ts";
 import { hotkeysCommand, sessionCommand } from "./info.ts";
 import { importCommand } from "./import.ts";
@@ -50,6 +51,7 @@ export function builtinCommands(): SlashCommand[] {
     labelCommand,
     compactCommand,
     copyCommand,
+    expandCommand,
     exportCommand,
     importCommand,
     shareCommand,

@@ -25,6 +25,7 @@ export const DEFAULT_KEYBINDINGS = {
   "app.thinking.cycle": ["shift+tab"],
   "app.thinking.toggle": ["ctrl+t"],
   "app.tools.expand": ["ctrl+o"],
+  "app.tools.toggleAll": ["alt+o"],
   "app.message.dequeue": ["alt+up"],
   "app.editor.external": ["ctrl+g"],
   "tui.editor.cursorLeft": ["left", "ctrl+b"],

@@ -47,40 +47,83 @@ interface InputRows {
   cursorCol: number;
 }
 
-/** The buffer split into rows of at most `width` columns, and the cursor's row and column. */
+interface Cell {
+  text: string;
+  width: number;
+  /** UTF-16 offset in the buffer. */
+  offset: number;
+}
+
+/** One buffer line's graphemes broken into rows of at most `width` columns, after a space where one fits. */
+function breakRows(cells: Cell[], width: number): Cell[][] {
+  const rows: Cell[][] = [];
+  let row: Cell[] = [];
+  let used = 0;
+  for (const cell of cells) {
+    if (used > 0 && used + cell.width > width && cell.text === " ") {
+      // A space that does not fit hangs past the end of its row (not drawn) instead of starting the next.
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      used = 0;
+      continue;
+    }
+    if (used > 0 && used + cell.width > width) {
+      // A word that does not fit moves whole to the next row (a word wider than a row is cut).
+      let space = -1;
+      for (let i = row.length - 1; i > 0; i--) {
+        if (row[i]!.text === " ") {
+          space = i;
+          break;
+        }
+      }
+      const carried = space >= 0 ? row.splice(space + 1) : [];
+      rows.push(row);
+      row = carried;
+      used = carried.reduce((sum, c) => sum + c.width, 0);
+    }
+    row.push(cell);
+    used += cell.width;
+  }
+  rows.push(row);
+  return rows;
+}
+
+/** The buffer split into rows of at most `width` columns (at word boundaries), and the cursor's row and column. */
 export function wrapInput(text: string, cursor: number, width: number): InputRows {
   const rows: string[] = [];
   let cursorRow = 0;
   let cursorCol = 0;
   let lineStart = 0;
   for (const line of text.split("\n")) {
-    let row = "";
-    let used = 0;
-    for (const g of graphemesWithOffsets(line)) {
-      const glyph = bufferGlyph(g.text);
-      if (used > 0 && used + glyph.width > width) {
-        rows.push(row);
-        row = "";
-        used = 0;
+    const cells = graphemesWithOffsets(line).map((g) => ({ ...bufferGlyph(g.text), offset: lineStart + g.index }));
+    const lineRows = breakRows(cells, width);
+    lineRows.forEach((row, i) => {
+      let used = 0;
+      for (const cell of row) {
+        if (cell.offset === cursor) {
+          cursorRow = rows.length;
+          cursorCol = used;
+        }
+        used += cell.width;
       }
-      if (lineStart + g.index === cursor) {
-        cursorRow = rows.length;
+      let drawn = 0;
+      rows.push(
+        row
+          .filter((c) => (drawn += c.width) <= width)
+          .map((c) => c.text)
+          .join(""),
+      );
+      if (i === lineRows.length - 1 && lineStart + line.length === cursor) {
+        // A cursor after a full row is shown at the start of the next one.
+        if (used >= width) {
+          rows.push("");
+          used = 0;
+        }
+        cursorRow = rows.length - 1;
         cursorCol = used;
       }
-      row += glyph.text;
-      used += glyph.width;
-    }
-    if (lineStart + line.length === cursor) {
-      // A cursor after a full row is shown at the start of the next one.
-      if (used >= width) {
-        rows.push(row);
-        row = "";
-        used = 0;
-      }
-      cursorRow = rows.length;
-      cursorCol = used;
-    }
-    rows.push(row);
+    });
     lineStart += line.length + 1;
   }
   return { rows, cursorRow, cursorCol };

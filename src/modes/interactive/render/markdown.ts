@@ -1,25 +1,45 @@
 /**
  * Markdown for the terminal, rendered a line at a time as text streams in: headings, list
- * bullets, quotes, rules, fenced code (with its language) and inline code, bold and italic.
- * A line is printed once it is complete, so styling never has to be undone; until then the
- * caller can show `pending`, the line so far.
+ * bullets (with a hanging indent), quotes, rules, fenced code inside its gutter, tables (aligned,
+ * or row by row when too wide), links (text and URL, clickable through OSC 8 where the terminal
+ * supports it), inline code, bold and italic. Everything wraps at word boundaries to the width
+ * asked for when the line is printed, so lines after a resize fit the new width. A line is
+ * printed once it is complete, so styling never has to be undone; until then the caller can
+ * show `pending`, the line so far. Table rows are held until the table ends.
  */
+import { stringWidth } from "../input/width.ts";
 import type { Theme } from "../theme.ts";
+import { isTableSeparator, tableAlignments, tableCells, type CellAlign } from "../../../util/markdown-table.ts";
+import { hyperlink, wrapLine } from "./wrap.ts";
+
+export interface MarkdownOptions {
+  /** What precedes each line of code after the block's border (default two spaces). */
+  codeBlockIndent?: string;
+  /** Columns to fit, asked for every line (default: no wrapping). */
+  width?: () => number;
+  /** Links as OSC 8 hyperlinks (their URL is shown too). */
+  hyperlinks?: boolean;
+}
+
+const UNBOUNDED = 1_000_000;
 
 export class MarkdownStream {
   private partial = "";
   private inFence = false;
-
+  private table: string[] = [];
   private readonly codeIndent: string;
+  private readonly width: () => number;
+  private readonly links: boolean;
 
   constructor(
     private readonly theme: Theme,
     private readonly out: (text: string) => void,
-    /** `codeBlockIndent`: what precedes each line of code after the block's border (default two spaces). */
-    options: { codeBlockIndent?: string } = {},
+    options: MarkdownOptions = {},
   ) {
     // The border takes the first column of the indent.
     this.codeIndent = (options.codeBlockIndent ?? "  ").slice(1);
+    this.width = options.width ?? (() => UNBOUNDED);
+    this.links = options.hyperlinks ?? false;
   }
 
   /** Adds streamed text; complete lines are rendered and printed. */
@@ -27,8 +47,9 @@ export class MarkdownStream {
     this.partial += text;
     let nl: number;
     while ((nl = this.partial.indexOf("\n")) >= 0) {
-      this.out(`${this.renderLine(this.partial.slice(0, nl))}\n`);
+      const line = this.partial.slice(0, nl);
       this.partial = this.partial.slice(nl + 1);
+      this.line(line);
     }
   }
 
@@ -39,42 +60,139 @@ export class MarkdownStream {
 
   /** Ends the block: the last line is printed (with a newline) and fence state reset. */
   end(): void {
-    if (this.partial) this.out(`${this.renderLine(this.partial)}\n`);
+    if (this.partial) this.line(this.partial);
     this.partial = "";
+    this.flushTable();
     this.inFence = false;
   }
 
-  renderLine(line: string): string {
+  private line(line: string): void {
+    if (this.table.length > 0) {
+      const continues = line.includes("|") && line.trim() !== "" && (this.table.length > 1 || isTableSeparator(line));
+      if (continues) {
+        this.table.push(line);
+        return;
+      }
+      this.flushTable();
+    }
+    if (!this.inFence && /^\s{0,3}\|/.test(line)) {
+      this.table.push(line);
+      return;
+    }
+    this.out(`${this.renderLine(line).join("\n")}\n`);
+  }
+
+  private flushTable(): void {
+    const rows = this.table;
+    if (rows.length === 0) return;
+    this.table = [];
+    if (rows.length < 2 || !isTableSeparator(rows[1]!)) {
+      for (const row of rows) this.out(`${this.renderLine(row).join("\n")}\n`);
+      return;
+    }
+    this.out(`${renderTable(rows, this.theme, this.columns(), this.links).join("\n")}\n`);
+  }
+
+  private columns(): number {
+    return Math.max(20, this.width());
+  }
+
+  /** One source line as the rows it takes on screen. */
+  renderLine(line: string): string[] {
     const t = this.theme;
+    const width = this.columns();
     const fence = /^(\s*)(```|~~~)\s*([\w+#.-]*)/.exec(line);
     if (fence) {
       if (!this.inFence) {
         this.inFence = true;
-        return t.fg("mdCodeBlockBorder", `${fence[1]}┌─${fence[3] ? ` ${fence[3]} ` : ""}`);
+        return [t.fg("mdCodeBlockBorder", `${fence[1]}┌─${fence[3] ? ` ${fence[3]} ` : ""}`)];
       }
       this.inFence = false;
-      return t.fg("mdCodeBlockBorder", `${fence[1]}└─`);
+      return [t.fg("mdCodeBlockBorder", `${fence[1]}└─`)];
     }
-    if (this.inFence) return `${t.fg("mdCodeBlockBorder", "│")}${this.codeIndent}${t.fg("mdCodeBlock", line)}`;
+    if (this.inFence) {
+      // Long code lines continue on the next row, still inside the gutter.
+      const gutter = `${t.fg("mdCodeBlockBorder", "│")}${this.codeIndent}`;
+      return wrapLine(line.replace(/\t/g, "    "), width, { first: gutter, rest: gutter, verbatim: true }).map((row) =>
+        row.startsWith(gutter) ? `${gutter}${t.fg("mdCodeBlock", row.slice(gutter.length))}` : row,
+      );
+    }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) return t.bold(t.fg("mdHeading", `${heading[1]} ${inline(heading[2]!, t)}`));
-    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return t.fg("mdHr", "─".repeat(40));
+    if (heading) return wrapLine(t.bold(t.fg("mdHeading", `${heading[1]} ${inline(heading[2]!, t, this.links)}`)), width);
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return [t.fg("mdHr", "─".repeat(Math.min(40, width)))];
     const quote = /^(\s*)>\s?(.*)$/.exec(line);
-    if (quote) return `${quote[1]}${t.fg("mdQuoteBorder", "│ ")}${t.fg("mdQuote", inline(quote[2]!, t))}`;
+    if (quote) {
+      const bar = `${quote[1]}${t.fg("mdQuoteBorder", "│ ")}`;
+      return wrapLine(t.fg("mdQuote", inline(quote[2]!, t, this.links)), width, { first: bar, rest: bar });
+    }
     const bullet = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/.exec(line);
     if (bullet) {
       const mark = /^\d/.test(bullet[2]!) ? bullet[2]! : "•";
-      return `${bullet[1]}${t.fg("mdListBullet", mark)} ${inline(bullet[3]!, t)}`;
+      const first = `${bullet[1]}${t.fg("mdListBullet", mark)} `;
+      return wrapLine(inline(bullet[3]!, t, this.links), width, { first, rest: " ".repeat(stringWidth(first)) });
     }
-    return inline(line, t);
+    // An indented line (a list item's continuation) keeps its indent on every row.
+    const indent = /^(\s*)(.*)$/.exec(line)!;
+    return wrapLine(inline(indent[2]!, t, this.links), width, { first: indent[1]!.replace(/\t/g, "    ") });
   }
 }
 
-/** Inline code, bold and italic within one line. */
-export function inline(text: string, t: Theme): string {
-  if (!t.color) return text;
+const LINK = /\[([^\]\n]+)\]\(([^)\s]+)\)|<(https?:\/\/[^>\s]+)>|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])/g;
+
+function renderLinks(text: string, t: Theme, links: boolean): string {
+  return text.replace(LINK, (_, label: string | undefined, target: string | undefined, angled: string | undefined, bare: string | undefined) => {
+    const url = (target ?? angled ?? bare)!;
+    const shown = label ?? url;
+    const linked = links ? hyperlink(t.fg("mdLink", shown), url) : t.fg("mdLink", shown);
+    return label !== undefined && label !== url ? `${linked} ${t.fg("mdLinkUrl", `(${url})`)}` : linked;
+  });
+}
+
+/** Inline code, links, bold and italic within one line (code spans are left as they are). */
+export function inline(text: string, t: Theme, links = false): string {
   return text
-    .replace(/`([^`]+)`/g, (_, code: string) => t.fg("mdCode", code))
-    .replace(/\*\*([^*]+)\*\*/g, (_, bold: string) => t.bold(bold))
-    .replace(/(^|[^*])\*([^*\s][^*]*)\*(?!\*)/g, (_, pre: string, it: string) => `${pre}${t.italic(it)}`);
+    .split(/(`[^`]+`)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return t.color ? t.fg("mdCode", part.slice(1, -1)) : part;
+      const linked = renderLinks(part, t, links);
+      if (!t.color) return linked;
+      return linked
+        .replace(/\*\*([^*]+)\*\*/g, (_, bold: string) => t.bold(bold))
+        .replace(/(^|[^*])\*([^*\s][^*]*)\*(?!\*)/g, (_, pre: string, it: string) => `${pre}${t.italic(it)}`);
+    })
+    .join("");
+}
+
+function pad(text: string, width: number, align: CellAlign): string {
+  const room = Math.max(0, width - stringWidth(text));
+  if (align === "right") return `${" ".repeat(room)}${text}`;
+  if (align === "center") return `${" ".repeat(Math.floor(room / 2))}${text}${" ".repeat(Math.ceil(room / 2))}`;
+  return `${text}${" ".repeat(room)}`;
+}
+
+/**
+ * A table with its columns aligned inside box-drawing borders; when that is wider than
+ * `width`, each row becomes a bullet of `header: value` lines instead, which wraps.
+ */
+export function renderTable(lines: readonly string[], t: Theme, width: number, links = false): string[] {
+  const header = tableCells(lines[0]!).map((c) => inline(c, t, links));
+  const aligns = tableAlignments(lines[1]!);
+  const body = lines.slice(2).map((l) => tableCells(l).map((c) => inline(c, t, links)));
+  const count = Math.max(header.length, ...body.map((r) => r.length));
+  const cell = (row: string[], i: number) => row[i] ?? "";
+  const widths = Array.from({ length: count }, (_, i) => Math.max(1, stringWidth(cell(header, i)), ...body.map((r) => stringWidth(cell(r, i)))));
+  const total = widths.reduce((a, b) => a + b, 0) + 3 * count + 1;
+  if (total <= width) {
+    const b = (s: string) => t.fg("border", s);
+    const rule = (left: string, mid: string, right: string) => b(`${left}${widths.map((w) => "─".repeat(w + 2)).join(mid)}${right}`);
+    const row = (cells: string[], style: (s: string) => string) =>
+      `${b("│")} ${widths.map((w, i) => style(pad(cell(cells, i), w, aligns[i] ?? "left"))).join(` ${b("│")} `)} ${b("│")}`;
+    return [rule("┌", "┬", "┐"), row(header, (s) => t.bold(s)), rule("├", "┼", "┤"), ...body.map((r) => row(r, (s) => s)), rule("└", "┴", "┘")];
+  }
+  const mark = `${t.fg("mdListBullet", "•")} `;
+  return body.flatMap((r) =>
+    Array.from({ length: count }, (_, i) => i).flatMap((i) =>
+      wrapLine(`${t.bold(`${header[i] ?? `column ${i + 1}`}:`)} ${cell(r, i)}`, width, { first: i === 0 ? mark : "  ", rest: "    " }),
+    ),
+  );
 }

@@ -1,11 +1,34 @@
 /**
- * Tool calls as one line each (`● bash  npm test`) and their results as a short preview
- * (first lines and a count of the rest); edit diffs coloured line by line.
+ * Tool calls as one line each (`● bash  npm test`) and their results as a block under a gutter:
+ * collapsed to what matters (the end of a command's output, the start of a file, the changed
+ * hunks of an edit, the start of a new file), or whole when expanded. A collapsed block says
+ * how much it hides and how to see it (`/expand N`, N being the block's number in this view).
+ * Success and failure differ in mark and colour; every row wraps to the terminal's width.
  */
 import type { ToolResult } from "../../../tools/types.ts";
+import { stringWidth, truncateToWidth } from "../input/width.ts";
 import type { Theme } from "../theme.ts";
+import { countChanges, hunkPreview } from "./diff-view.ts";
+import { wrapLine } from "./wrap.ts";
 
-const PREVIEW_LINES = 6;
+/** Lines a collapsed block shows. */
+export const PREVIEW_LINES = 8;
+
+export interface ToolBlock {
+  name: string;
+  args: Record<string, unknown>;
+  result: ToolResult;
+  isError: boolean;
+  /** A write that replaced a file: the compact diff from the old content (computed by the view). */
+  replacedDiff?: string;
+}
+
+export interface BlockFormat {
+  expanded: boolean;
+  width: number;
+  /** The block's number for `/expand N` (no hint without one). */
+  number?: number;
+}
 
 function oneLine(text: string, max = 100): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -35,37 +58,119 @@ export function callSummary(name: string, args: Record<string, unknown>): string
   }
 }
 
-export function formatToolCall(name: string, args: Record<string, unknown>, theme: Theme): string {
-  return `${theme.fg("toolTitle", "●")} ${theme.bold(name)}  ${theme.fg("muted", callSummary(name, args))}`;
+export function formatToolCall(name: string, args: Record<string, unknown>, theme: Theme, width = 1_000): string {
+  return truncateToWidth(`${theme.fg("toolTitle", "●")} ${theme.bold(name)}  ${theme.fg("muted", callSummary(name, args))}`, width);
 }
 
 function textOf(result: ToolResult): string {
-  return result.content
-    .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
-    .join("\n");
+  return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
 }
 
-function colourDiff(diff: string, theme: Theme): string[] {
-  return diff.split("\n").map((line) => {
-    if (line.startsWith("+")) return theme.fg("toolDiffAdded", line);
-    if (line.startsWith("-")) return theme.fg("toolDiffRemoved", line);
-    return theme.fg("toolDiffContext", line);
-  });
+function linesOf(text: string): string[] {
+  const trimmed = text.replace(/\n+$/, "");
+  return trimmed ? trimmed.split("\n") : [];
 }
 
-/** The lines shown under a call: a preview, or everything when `expanded`. */
-export function formatToolResult(name: string, result: ToolResult, isError: boolean, theme: Theme, expanded = false): string[] {
-  const details = result.details as { diff?: unknown } | undefined;
-  let lines: string[];
-  if (!isError && name === "edit" && typeof details?.diff === "string") lines = colourDiff(details.diff, theme);
-  else {
-    const text = textOf(result).replace(/\n+$/, "");
-    lines = text ? text.split("\n") : ["(no output)"];
-    lines = lines.map((line) => (isError ? theme.fg("error", line) : theme.fg("toolOutput", line)));
-  }
-  const shown = expanded ? lines : lines.slice(0, PREVIEW_LINES);
-  const out = shown.map((line) => `  ${theme.fg("border", "│")} ${line}`);
+function colourDiffLine(line: string, theme: Theme): string {
+  if (line.startsWith("+")) return theme.fg("toolDiffAdded", line);
+  if (line.startsWith("-")) return theme.fg("toolDiffRemoved", line);
+  return theme.fg("toolDiffContext", line);
+}
+
+/** Which end of a long result a collapsed block keeps. */
+function keeps(name: string): "head" | "tail" {
+  return name === "bash" ? "tail" : "head";
+}
+
+interface Body {
+  lines: string[];
+  /** Lines left out of `lines` (and what they are), or 0. */
+  hidden: number;
+  hiddenWhat: string;
+  where: "head" | "tail";
+  /** A line before the body, e.g. an edit's `+3 −1`. */
+  summary?: string;
+}
+
+function diffBody(diff: string, theme: Theme, expanded: boolean): Body {
+  const all = diff.split("\n");
+  const { added, removed } = countChanges(all);
+  const summary = `${theme.fg("toolDiffAdded", `+${added}`)} ${theme.fg("toolDiffRemoved", `−${removed}`)}`;
+  if (expanded) return { lines: all.map((l) => colourDiffLine(l, theme)), hidden: 0, hiddenWhat: "", where: "head", summary };
+  const preview = hunkPreview(all, PREVIEW_LINES * 2);
+  return {
+    lines: preview.lines.map((l) => (l === "⋯" ? theme.fg("dim", "  ⋯") : colourDiffLine(l, theme))),
+    hidden: preview.hiddenChanges,
+    hiddenWhat: preview.hiddenChanges === 1 ? "changed line" : "changed lines",
+    where: "head",
+    summary,
+  };
+}
+
+function textBody(lines: string[], where: "head" | "tail", expanded: boolean, style: (l: string) => string, noun = "line"): Body {
+  const shown = expanded || lines.length <= PREVIEW_LINES ? lines : where === "head" ? lines.slice(0, PREVIEW_LINES) : lines.slice(-PREVIEW_LINES);
   const hidden = lines.length - shown.length;
-  if (hidden > 0) out.push(`  ${theme.fg("dim", `… ${hidden} more line${hidden === 1 ? "" : "s"} (Ctrl+O to expand)`)}`);
-  return out;
+  const what = where === "tail" ? `earlier ${noun}${hidden === 1 ? "" : "s"}` : `more ${noun}${hidden === 1 ? "" : "s"}`;
+  return { lines: shown.map(style), hidden, hiddenWhat: what, where };
+}
+
+function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
+  const { name, result, isError } = block;
+  if (isError) {
+    const lines = linesOf(textOf(result));
+    return textBody(lines.length > 0 ? lines : ["(failed without a message)"], "head", expanded, (l) => theme.fg("error", l));
+  }
+  const details = result.details as { diff?: unknown } | undefined;
+  if (name === "edit" && typeof details?.diff === "string") return diffBody(details.diff, theme, expanded);
+  if (name === "write") {
+    if (block.replacedDiff !== undefined) {
+      if (block.replacedDiff === "") return { lines: [theme.fg("muted", "(the content did not change)")], hidden: 0, hiddenWhat: "", where: "head" };
+      return diffBody(block.replacedDiff, theme, expanded);
+    }
+    // A new file: the start of what was written.
+    const content = typeof block.args.content === "string" ? block.args.content : "";
+    const body = textBody(linesOf(content), "head", expanded, (l) => theme.fg("toolDiffAdded", l));
+    return { ...body, summary: theme.fg("muted", textOf(result)) };
+  }
+  const lines = linesOf(textOf(result));
+  if (lines.length === 0) return { lines: [theme.fg("muted", "(no output)")], hidden: 0, hiddenWhat: "", where: "head" };
+  return textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", l));
+}
+
+/** One row of a block, wrapped under the gutter; an indented line keeps its indent on every row. */
+function gutterRows(line: string, gutter: string, width: number): string[] {
+  const indent = /^[ \t]*/.exec(line)![0];
+  const rest = line.slice(indent.length);
+  const pad = indent.replace(/\t/g, "    ");
+  // Very deep indentation would leave no room: it is kept only while half the row is left.
+  const keep = stringWidth(gutter) + pad.length < width / 2 ? pad : "";
+  return wrapLine(rest, width, { first: `${gutter}${keep}`, rest: `${gutter}${keep}` });
+}
+
+/** The rows shown under a call: collapsed, or everything when `format.expanded`. */
+export function formatToolResult(block: ToolBlock, theme: Theme, format: BlockFormat): string[] {
+  const body = bodyOf(block, theme, format.expanded);
+  const bar = block.isError ? theme.fg("error", "│") : theme.fg("success", "│");
+  const gutter = `  ${bar} `;
+  const rows: string[] = [];
+  if (block.isError) rows.push(`  ${theme.fg("error", `✗ ${block.name} failed`)}`);
+  if (body.summary) rows.push(...gutterRows(body.summary, gutter, format.width));
+  const hint =
+    body.hidden > 0
+      ? `  ${theme.fg("dim", `… ${body.hidden} ${body.hiddenWhat}${format.number !== undefined ? ` · /expand ${format.number}` : ""}`)}`
+      : undefined;
+  if (hint && body.where === "tail") rows.push(hint);
+  for (const line of body.lines) rows.push(...gutterRows(line, gutter, format.width));
+  if (hint && body.where === "head") rows.push(hint);
+  return rows;
+}
+
+/** The last rows of output still arriving from a running tool, for the live region. */
+export function liveOutputRows(text: string, theme: Theme, width: number, rows: number): string[] {
+  const lines = linesOf(text);
+  if (lines.length === 0) return [];
+  const gutter = `  ${theme.fg("border", "┊")} `;
+  const shown = lines.slice(-rows).map((l) => truncateToWidth(`${gutter}${theme.fg("toolOutput", l.replace(/\t/g, "    "))}`, width));
+  const above = lines.length - Math.min(rows, lines.length);
+  return above > 0 ? [`  ${theme.fg("dim", `… ${above} earlier line${above === 1 ? "" : "s"}`)}`, ...shown] : shown;
 }

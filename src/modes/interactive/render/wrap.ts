@@ -1,0 +1,50 @@
+/**
+ * Fitting printed text to the terminal: word wrapping with a prefix on the first row and a
+ * (hanging) prefix on the rest, escape sequences and hyperlinks kept, widths measured in
+ * terminal columns (graphemes, East Asian width, emoji) by Bun's ANSI-aware wrapper.
+ */
+import { stringWidth } from "../input/width.ts";
+
+export interface WrapOptions {
+  /** Before the first row (may contain colour codes). */
+  first?: string;
+  /** Before every other row; defaults to spaces as wide as `first` (a hanging indent). */
+  rest?: string;
+  /** Code and program output: break anywhere, keep every space (no trimming at the breaks). */
+  verbatim?: boolean;
+}
+
+/** `text` (one logical line) as rows of at most `width` columns, prefixes included. */
+export function wrapLine(text: string, width: number, options: WrapOptions = {}): string[] {
+  const first = options.first ?? "";
+  const rest = options.rest ?? " ".repeat(stringWidth(first));
+  const room = Math.max(1, width - Math.max(stringWidth(first), stringWidth(rest)));
+  if (text === "") return [first];
+  const wrapped = Bun.wrapAnsi(text, room, options.verbatim ? { hard: true, trim: false, wordWrap: false } : { hard: true, trim: true });
+  return wrapped.split("\n").map((row, i) => `${i === 0 ? first : rest}${row}`);
+}
+
+/** Every line of `text` wrapped with the same prefixes (the first row of each line gets `first`). */
+export function wrapLines(text: string, width: number, options: WrapOptions = {}): string[] {
+  return text.split("\n").flatMap((line) => wrapLine(line, width, options));
+}
+
+/**
+ * Whether the terminal shows OSC 8 hyperlinks: known terminals by their environment, and
+ * `FORCE_HYPERLINK=1|0` to say so either way.
+ */
+export function supportsHyperlinks(env: Record<string, string | undefined> = process.env): boolean {
+  const forced = env.FORCE_HYPERLINK;
+  if (forced !== undefined && forced !== "") return forced !== "0" && forced !== "false";
+  if (env.CI || env.TERM === "dumb") return false;
+  const program = env.TERM_PROGRAM ?? "";
+  if (["iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper", "Tabby", "rio"].includes(program)) return true;
+  if (env.KITTY_WINDOW_ID || env.WT_SESSION || env.KONSOLE_VERSION || env.ALACRITTY_WINDOW_ID) return true;
+  const vte = Number(env.VTE_VERSION ?? "0");
+  return vte >= 5000;
+}
+
+/** `text` linking to `url` (OSC 8): terminals without support show the text alone. */
+export function hyperlink(text: string, url: string): string {
+  return `\x1b]8;;${url}\x07${text}\x1b]8;;\x07`;
+}

@@ -1,0 +1,144 @@
+/**
+ * Printing a session's active branch when it is opened (`-c`, `--session`, `/resume`, `/tree`,
+ * `/fork`, `/clone`), as it looked while it happened. Only the last screens are rendered: the
+ * branch is walked from its leaf backwards, entries are read from the file as they are needed,
+ * and the count of what stays above is taken from the entry index without parsing those lines.
+ */
+import type { AssistantMessage } from "../../ai/types.ts";
+import type { SessionEntry } from "../../session/format.ts";
+import type { EntryRecord } from "../../session/records.ts";
+import type { ToolResult } from "../../tools/types.ts";
+import { ToolBlocks } from "./render/tool-blocks.ts";
+import {
+  assistantRows,
+  bashCommandRows,
+  customRows,
+  summaryRows,
+  toolRows,
+  userRows,
+  type TranscriptStyle,
+} from "./render/transcript.ts";
+
+/** The part of a session store a replay reads. */
+export interface ReplaySource {
+  branchRecords(): EntryRecord[];
+  readEntry(record: EntryRecord): SessionEntry | undefined;
+}
+
+export interface Replay {
+  rows: string[];
+  /** Messages of the branch above the first one shown. */
+  hiddenMessages: number;
+  /** Messages shown. */
+  shownMessages: number;
+}
+
+type ToolCalls = Map<string, { name: string; args: Record<string, unknown> }>;
+
+function noteToolCalls(answer: AssistantMessage, calls: ToolCalls): void {
+  for (const block of answer.content) {
+    if (block.type === "toolCall") calls.set(block.id, { name: block.name, args: (block.arguments ?? {}) as Record<string, unknown> });
+  }
+}
+
+/** The rows one entry prints (none for bookkeeping entries: labels, names, extension state). */
+export function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, calls: ToolCalls): string[] {
+  const t = s.theme;
+  const e = entry as SessionEntry & Record<string, unknown>;
+  switch (entry.type) {
+    case "message": {
+      const m = e.message as Record<string, unknown> & { role: string };
+      switch (m.role) {
+        case "user":
+          return userRows(m.content as string, s);
+        case "assistant":
+          noteToolCalls(m as unknown as AssistantMessage, calls);
+          return assistantRows(m as unknown as AssistantMessage, s);
+        case "toolResult": {
+          const call = calls.get(m.toolCallId as string);
+          const result: ToolResult = { content: m.content as ToolResult["content"], details: m.details };
+          return toolRows({ name: m.toolName as string, args: call?.args ?? {}, result, isError: m.isError === true }, blocks, s, true);
+        }
+        case "bashExecution":
+          return bashCommandRows(m as never, s, blocks.expandedAll);
+        case "custom":
+          return m.display ? customRows(m.customType as string, m.content as string, s) : [];
+        case "compactionSummary":
+          return summaryRows(`Compacted ${m.tokensBefore} tokens into a summary:`, m.summary as string, s, blocks.expandedAll);
+        case "branchSummary":
+          return summaryRows("Summary of the branch left behind:", m.summary as string, s, blocks.expandedAll);
+        default:
+          return [];
+      }
+    }
+    case "compaction":
+      return summaryRows(`Compacted ${e.tokensBefore} tokens into a summary:`, e.summary as string, s, blocks.expandedAll);
+    case "branch_summary":
+      return summaryRows("Summary of the branch left behind:", e.summary as string, s, blocks.expandedAll);
+    case "custom_message":
+      return e.display ? customRows(e.customType as string, e.content as string, s) : [];
+    case "model_change":
+      return [t.fg("muted", `Model: ${e.provider}/${e.modelId}`)];
+    case "thinking_level_change":
+      return [t.fg("muted", `Thinking level: ${e.thinkingLevel}`)];
+    default:
+      return [];
+  }
+}
+
+/** The tool calls of the answers just before `start`, so the first results shown have their calls. */
+function callsBefore(source: ReplaySource, records: EntryRecord[], start: number): ToolCalls {
+  const calls: ToolCalls = new Map();
+  for (let i = start - 1; i >= 0 && i >= start - 64; i--) {
+    const record = records[i]!;
+    if (record.type !== "message") continue;
+    if (record.role === "assistant") {
+      const entry = source.readEntry(record);
+      if (entry) noteToolCalls((entry as unknown as { message: AssistantMessage }).message, calls);
+      break;
+    }
+  }
+  return calls;
+}
+
+/**
+ * The last `budget` rows of the branch (at least its last entry, cut from the top when that
+ * alone is taller), numbering the tool blocks shown in `blocks` from 1.
+ */
+export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: number, blocks: ToolBlocks): Replay {
+  const records = source.branchRecords();
+  blocks.clear();
+  if (budget <= 0) {
+    return { rows: [], hiddenMessages: records.filter((r) => r.type === "message").length, shownMessages: 0 };
+  }
+  // Backwards: how far up the budget reaches (a scratch numbering; the real one comes next).
+  const scratch = new ToolBlocks();
+  scratch.expandedAll = blocks.expandedAll;
+  const scratchCalls: ToolCalls = new Map();
+  const entries: (SessionEntry | undefined)[] = [];
+  let start = records.length;
+  let rows = 0;
+  while (start > 0 && rows < budget) {
+    start--;
+    const entry = source.readEntry(records[start]!);
+    entries[start] = entry;
+    if (entry) rows += entryRows(entry, s, scratch, scratchCalls).length;
+  }
+  // Forwards: the rows themselves, tool blocks numbered in the order they show.
+  const calls = callsBefore(source, records, start);
+  const perEntry: string[][] = [];
+  for (let i = start; i < records.length; i++) {
+    const entry = entries[i];
+    perEntry.push(entry ? entryRows(entry, s, blocks, calls) : []);
+  }
+  // Whole entries above the budget are dropped; the last one is cut from the top when it is taller.
+  let total = perEntry.reduce((n, r) => n + r.length, 0);
+  let first = 0;
+  while (first < perEntry.length - 1 && total - perEntry[first]!.length >= budget) total -= perEntry[first++]!.length;
+  const shown = perEntry.slice(first).flat();
+  const out = shown.length > budget ? shown.slice(-budget) : shown;
+  const isMessage = (r: EntryRecord) => r.type === "message";
+  const hiddenMessages = records.slice(0, start + first).filter(isMessage).length;
+  const shownMessages = records.slice(start + first).filter(isMessage).length;
+  return { rows: out, hiddenMessages, shownMessages };
+}
