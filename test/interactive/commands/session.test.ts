@@ -120,7 +120,7 @@ describe("/hotkeys under the user's keys", () => {
     host.keybindings = resolveKeybindings({ "app.model.select": "ctrl+shift+m", "app.tools.expand": [] }, "keybindings.json").bindings;
     await hotkeysCommand.run(host, "");
     expect(host.text).toMatch(/Ctrl\+Shift\+M\s+choose a model/);
-    expect(host.text).toMatch(/\(unbound\)\s+expand the last tool output/);
+    expect(host.text).toMatch(/\(unbound\)\s+show the last tool result in full/);
     expect(keyLabel("alt+pageup")).toBe("Alt+PageUp");
     expect(keyLabel("ctrl++")).toBe("Ctrl++");
   });
