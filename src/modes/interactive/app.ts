@@ -161,7 +161,7 @@ class InteractiveApp implements InteractiveHost {
     else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) process.stdout.write(`${line}\n`);
     for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
     // A continued or chosen session shows its conversation before the prompt.
-    if (this.session.store.branchRecords().length > 0) this.showConversation(process.stdout.write.bind(process.stdout));
+    if (this.session.messages.length > 0) this.showConversation(process.stdout.write.bind(process.stdout));
     const unsubscribe = this.session.subscribe((event) => {
       this.view.handle(event);
       if (event.type === "agent_start") this.editor.setBusy(true);
@@ -376,10 +376,14 @@ class InteractiveApp implements InteractiveHost {
     this.knownIds.add(store.sessionId);
     const shortId = uniquePrefixes(this.knownIds).get(store.sessionId) ?? store.sessionId;
     const t = this.theme;
-    write(`${t.fg("muted", `Session ${shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`)}\n`);
+    const header = `Session ${shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
+    write(`${t.fg("muted", header)}\n`);
     const screens = this.settings.effective().replayScreens;
-    const rows = Math.max(1, (process.stdout.rows ?? 24) - 2);
-    const replay = replayBranch(store, this.view.style(), screens * rows, this.view.blocks);
+    // The last screen keeps room for the session line, the line about what is above, the separator and the prompt.
+    const columns = process.stdout.columns ?? 80;
+    const reserved = Math.ceil(header.length / columns) + 4;
+    const budget = screens > 0 ? Math.max(1, screens * (process.stdout.rows ?? 24) - reserved) : 0;
+    const replay = replayBranch(store, this.view.style(), budget, this.view.blocks);
     if (replay.shownMessages === 0 && replay.hiddenMessages === 0) return;
     const out: string[] = [];
     if (replay.hiddenMessages > 0) {

@@ -33,7 +33,8 @@ export interface Replay {
   shownMessages: number;
 }
 
-type ToolCalls = Map<string, { name: string; args: Record<string, unknown> }>;
+/** The tool calls of the answers seen so far, and whether any message was (settings before one are not shown). */
+type ToolCalls = Map<string, { name: string; args: Record<string, unknown> }> & { talked?: boolean };
 
 function noteToolCalls(answer: AssistantMessage, calls: ToolCalls): void {
   for (const block of answer.content) {
@@ -47,6 +48,7 @@ export function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolB
   const e = entry as SessionEntry & Record<string, unknown>;
   switch (entry.type) {
     case "message": {
+      calls.talked = true;
       const m = e.message as Record<string, unknown> & { role: string };
       switch (m.role) {
         case "user":
@@ -77,10 +79,11 @@ export function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolB
       return summaryRows("Summary of the branch left behind:", e.summary as string, s, blocks.expandedAll);
     case "custom_message":
       return e.display ? customRows(e.customType as string, e.content as string, s) : [];
+    // A switch made during the conversation shows as it did; the settings a session starts with do not.
     case "model_change":
-      return [t.fg("muted", `Model: ${e.provider}/${e.modelId}`)];
+      return calls.talked ? [t.fg("muted", `Model: ${e.provider}/${e.modelId}`)] : [];
     case "thinking_level_change":
-      return [t.fg("muted", `Thinking level: ${e.thinkingLevel}`)];
+      return calls.talked ? [t.fg("muted", `Thinking level: ${e.thinkingLevel}`)] : [];
     default:
       return [];
   }
@@ -89,6 +92,7 @@ export function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolB
 /** The tool calls of the answers just before `start`, so the first results shown have their calls. */
 function callsBefore(source: ReplaySource, records: EntryRecord[], start: number): ToolCalls {
   const calls: ToolCalls = new Map();
+  calls.talked = records.slice(0, start).some((r) => r.type === "message");
   for (let i = start - 1; i >= 0 && i >= start - 64; i--) {
     const record = records[i]!;
     if (record.type !== "message") continue;
@@ -115,6 +119,7 @@ export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: n
   const scratch = new ToolBlocks();
   scratch.expandedAll = blocks.expandedAll;
   const scratchCalls: ToolCalls = new Map();
+  scratchCalls.talked = true;
   const entries: (SessionEntry | undefined)[] = [];
   let start = records.length;
   let rows = 0;

@@ -1,0 +1,115 @@
+/**
+ * What the conversation looks like in a real terminal (tmux): a session opened again shows its
+ * conversation, tool output streams while it runs and collapses to what matters, text wraps
+ * at words, edits show their hunks.
+ */
+import { expect, test } from "bun:test";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Script } from "../helpers/fake-llm/server.ts";
+import { interactivePig } from "../helpers/interactive-pig.ts";
+import { createWorld } from "../helpers/pig-env.ts";
+import { describeNeeding } from "../helpers/needs.ts";
+import { assistant, HEADER, iso, msg, user } from "../helpers/sessions.ts";
+import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+
+const { start, open, track } = interactivePig();
+
+/** Sends `text` and waits until `wait` shows. */
+async function send(tmux: TmuxSession, text: string, wait: string | RegExp) {
+  tmux.type(text);
+  tmux.sendKeys("Enter");
+  return tmux.waitFor(wait);
+}
+
+const idle = /↑\d/;
+
+describeNeeding("tmux", tmuxAvailable(), "the conversation on screen", () => {
+  test("pig -c, /resume and /clone print the conversation as it looked, then a separator", async () => {
+    const world = track(
+      await createWorld({
+        llm: {
+          script: {
+            responses: [
+              { text: "Checking the files.", toolCalls: [{ name: "bash", arguments: { command: "printf 'alpha\\nbeta\\n'" } }] },
+              { text: "Both files are **fine**.\n\n- first point\n- second point" },
+            ],
+          } as unknown as Script,
+        },
+      }),
+    );
+    expect((await world.run(["-p", "look at the files"])).code).toBe(0);
+    const tmux = open(world, { args: ["-c"] });
+    const screen = await tmux.waitFor("end of the saved conversation");
+    // The user's words, the answer, the tool call with its output, the answer's bullets.
+    expect(screen).toMatch(/› look at the files\n/);
+    expect(screen).toContain("Checking the files.");
+    expect(screen).toMatch(/● bash {2}printf 'alpha\\nbeta\\n'\n\s+│ alpha\n\s+│ beta\n/);
+    expect(screen).toMatch(/Both files are fine\.\n\n?• first point\n• second point\n/);
+    // The separator comes after the conversation and before the prompt.
+    expect(screen.indexOf("second point")).toBeLessThan(screen.indexOf("end of the saved conversation"));
+    await send(tmux, "/new", "New session started.");
+    await send(tmux, "/resume", "Resume a session");
+    tmux.sendKeys("Enter");
+    const resumed = await tmux.waitFor((s) => s.split("end of the saved conversation").length === 3);
+    expect(resumed.slice(resumed.lastIndexOf("New session started."))).toContain("Both files are fine.");
+    await send(tmux, "/clone", "Cloned the current branch into a new session.");
+    const cloned = tmux.capture();
+    const afterResume = cloned.slice(cloned.lastIndexOf("Both files are fine.") - 200);
+    expect(afterResume).toContain("end of the saved conversation");
+  });
+
+  test("a long session replays its last screens under one line saying how much is above", async () => {
+    const world = track(await createWorld({ llm: { mode: "text" }, settings: { replayScreens: 1 } }));
+    const lines: object[] = [{ ...HEADER, cwd: world.cwd }];
+    let parent: string | null = null;
+    for (let i = 1; i <= 200; i++) {
+      const u = msg(`u${i}`, parent, user(`question number ${i}`));
+      const a = msg(`a${i}`, `u${i}`, assistant(`answer number ${i}`));
+      lines.push(u, a);
+      parent = `a${i}`;
+    }
+    const file = join(world.cwd, "long.jsonl");
+    writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    const tmux = open(world, { args: ["--session", file] });
+    const screen = await tmux.waitFor("end of the saved conversation");
+    expect(screen).toContain("answer number 200");
+    const above = /… (\d+) earlier messages not shown/.exec(tmux.capture());
+    // Whatever fits one screen is shown; the count says exactly how many messages are above it.
+    expect(above).not.toBeNull();
+    const shown = (screen.match(/^› question number \d+$/gm) ?? []).length + (screen.match(/^answer number \d+$/gm) ?? []).length;
+    expect(Number(above![1]) + shown).toBe(400);
+  });
+
+  test("bash output streams above the prompt while it runs; the collapsed result keeps its last lines", async () => {
+    const script = {
+      responses: [
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              arguments: { command: "for i in $(seq 1 12); do echo step $i; done; while [ ! -e go ]; do sleep 0.05; done; echo done at the end" },
+            },
+          ],
+        },
+        { text: "Finished." },
+      ],
+    } as unknown as Script;
+    const { tmux, world } = await start(script);
+    tmux.type("run it");
+    tmux.sendKeys("Enter");
+    // The output shows while the command still runs (it waits for a file), bounded to its last lines.
+    const live = await tmux.waitFor("step 12");
+    expect(live).toMatch(/… \d+ earlier lines\n(\s+┊ step \d+\n)+/);
+    expect(live).not.toContain("step 1\n");
+    writeFileSync(join(world.cwd, "go"), "");
+    const done = await tmux.waitFor("Finished.");
+    // Collapsed to its tail, with a true hint to see the rest.
+    expect(done).toMatch(/… 5 earlier lines · \/expand 1\n/);
+    expect(done).toMatch(/│ step 12\n\s+│ done at the end\n/);
+    expect(done).not.toMatch(/│ step 1\n/);
+    await send(tmux, "/expand 1", "Result 1 in full:");
+    const full = await tmux.waitFor(/│ step 1\n/);
+    expect(full.slice(full.indexOf("Result 1 in full:"))).toMatch(/● bash[^\n]*\n(\s+│ step \d+\n){12}\s+│ done at the end\n/);
+  });
+});
