@@ -113,3 +113,66 @@ describeNeeding("tmux", tmuxAvailable(), "the conversation on screen", () => {
     expect(full.slice(full.indexOf("Result 1 in full:"))).toMatch(/● bash[^\n]*\n(\s+│ step \d+\n){12}\s+│ done at the end\n/);
   });
 });
+
+const WORDS = Array.from({ length: 60 }, (_, i) => `word${i + 1}`).join(" ");
+
+/** The rows between two markers of a screen. */
+function between(screen: string, from: string, to: string): string[] {
+  const start = screen.indexOf(from);
+  const end = screen.indexOf(to, start);
+  return screen.slice(start, end).split("\n");
+}
+
+describeNeeding("tmux", tmuxAvailable(), "text that fits the terminal", () => {
+  test("answers wrap at words to the width, and to the new width after a resize; bullets hang, code stays in its gutter, tables align", async () => {
+    const answer = [
+      `Start ${WORDS} end.`,
+      `- bullet ${WORDS.slice(0, 200)} tail`,
+      "```js",
+      `const value = ${"x".repeat(130)};`,
+      "```",
+      "| Name | Size |",
+      "|------|-----:|",
+      "| a.ts | 12 |",
+      "| longer-name.ts | 1234 |",
+      "",
+      "See [the docs](https://example.com/docs) for more.",
+      "Over.",
+    ].join("\n");
+    const { tmux } = await start({ responses: [{ text: answer }, { text: `After ${WORDS} resize.` }] } as unknown as Script);
+    const screen = await send(tmux, "show me", "Over.");
+    const paragraph = between(screen, "Start", "end.");
+    // Every break is at a space: the rows joined by spaces are the text again, and none is too wide.
+    expect(`${paragraph.join(" ")} end.`.replace(/\s+/g, " ")).toBe(`Start ${WORDS} end.`);
+    expect(paragraph.length).toBeGreaterThan(3);
+    for (const row of screen.split("\n")) expect(row.length).toBeLessThanOrEqual(100);
+    // The bullet's continuation rows hang under its text.
+    const bullet = between(screen, "• bullet", "tail");
+    expect(bullet.length).toBeGreaterThan(1);
+    for (const row of bullet.slice(1)) expect(row).toMatch(/^ {2}\S/);
+    // A long code line continues inside the gutter.
+    const code = between(screen, "┌─ js", "└─").slice(1, -1);
+    expect(code.length).toBe(2);
+    for (const row of code) expect(row).toMatch(/^│ /);
+    // The table's columns line up; the link shows its text and its address.
+    expect(screen).toMatch(/│ Name {11}│ Size │\n├─+┼─+┤\n│ a\.ts {11}│ {3}12 │\n│ longer-name\.ts │ 1234 │/);
+    expect(screen).toContain("See the docs (https://example.com/docs) for more.");
+    // Narrower: what is printed from now on fits the new width.
+    tmux.resize(50, 30);
+    await tmux.waitFor((s) => s.split("\n").every((row) => row.length <= 50));
+    const after = await send(tmux, "again", "resize.");
+    const rows = between(after, "After", "resize.");
+    expect(`${rows.join(" ")} resize.`.replace(/\s+/g, " ")).toBe(`After ${WORDS} resize.`);
+    for (const row of rows) expect(row.length).toBeLessThan(50);
+  });
+
+  test("the editor wraps what is typed at words", async () => {
+    const { tmux } = await start(undefined);
+    tmux.type(WORDS);
+    const screen = await tmux.waitFor("word60");
+    const rows = between(screen, "› word1", "word60").concat("word60");
+    expect(rows.length).toBeGreaterThan(3);
+    // The rows (without the prompt's marker and indent) joined by spaces are what was typed.
+    expect(rows.map((r) => r.replace(/^› |^ {2}/, "").trim()).join(" ").replace(/word60 word60$/, "word60")).toBe(WORDS);
+  });
+});

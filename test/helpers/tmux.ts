@@ -84,6 +84,11 @@ export class TmuxSession {
     this.tmux(["paste-buffer", "-p", "-d", "-b", "pig-test", "-t", "main"]);
   }
 
+  /** Changes the terminal's size, as a person dragging the window does (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux(["resize-window", "-t", "main", "-x", String(width), "-y", String(height)]);
+  }
+
   /** The visible screen, one line per row, trailing spaces trimmed. */
   capture(): string {
     return this.tmux(["capture-pane", "-p", "-t", "main"]);
