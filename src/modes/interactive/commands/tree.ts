@@ -152,6 +152,10 @@ export const labelCommand: SlashCommand = {
       return;
     }
     const label = args.trim();
+    if (!label && !host.controller.session.store.tree.labelOf(target)) {
+      host.info("The current entry has no label to remove. Give a text to label it: /label <text>");
+      return;
+    }
     host.controller.setLabel(target, label || undefined);
     host.info(label ? `Labelled: ${label}` : "Label cleared.");
   },
