@@ -4,11 +4,23 @@
  * `/tree` drawing and Ctrl+C while the agent works.
  */
 import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { CLIPBOARD_TOOLS } from "../../src/modes/interactive/commands/copy.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
 import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 
 const { start } = interactivePig();
+
+/** PATH without the directories that hold a clipboard tool (as over ssh on a server). */
+function pathWithoutClipboardTools(): string {
+  const tools = CLIPBOARD_TOOLS.map(([command]) => command!);
+  return (process.env.PATH ?? "/usr/bin:/bin")
+    .split(delimiter)
+    .filter((dir) => dir && !tools.some((tool) => existsSync(join(dir, tool))))
+    .join(delimiter);
+}
 
 async function ask(tmux: TmuxSession, text: string, wait: string | RegExp | ((screen: string) => boolean)) {
   tmux.type(text);
@@ -41,5 +53,17 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     expect(screen).not.toContain("Label cleared.");
     await ask(tmux, "/label milestone", "Labelled: milestone");
     await ask(tmux, "/label", "Label cleared.");
+  });
+
+  test("/copy without a clipboard tool goes through the terminal (OSC 52): tmux's buffer holds the answer", async () => {
+    const answer = "Copy me over ssh: ünïcode and all.";
+    const { tmux } = await start([{ text: answer }], { env: { PATH: pathWithoutClipboardTools() } });
+    // tmux takes OSC 52 from programs into a paste buffer when set-clipboard is on.
+    tmux.setGlobalOption("set-clipboard", "on");
+    await ask(tmux, "say something", /Copy me over ssh[\s\S]*↑\d/);
+    expect(tmux.showBuffer()).toBeUndefined();
+    const screen = await ask(tmux, "/copy", "through the terminal (OSC 52)");
+    expect(screen).toContain(`Copied the last answer (${answer.length} characters) through the terminal (OSC 52).`);
+    expect(tmux.showBuffer()).toBe(answer);
   });
 });
