@@ -195,6 +195,23 @@ describe("buffer API", () => {
     input.type("\x1b[200~one\rtwo\x1b[201~\r");
     expect(submitted).toEqual([["one\ntwo", "enter"]]);
   });
+
+  test("a large paste shows as a token, is sent and recorded in full, and one Backspace removes it", () => {
+    const history = new PromptHistory(`${tempDir()}/h.jsonl`);
+    const { input, editor, terminal, submitted } = setup({ history });
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+    input.type(`see \x1b[200~${lines.join("\r")}\x1b[201~ please`);
+    expect(terminal.lines()[0]).toBe("› see [pasted 12 lines] please");
+    expect(editor.getText()).toBe(`see ${lines.join("\n")} please`);
+    input.type("\r");
+    expect(submitted).toEqual([[`see ${lines.join("\n")} please`, "enter"]]);
+    expect(history.entries()).toEqual([`see ${lines.join("\n")} please`]);
+
+    input.type(`\x1b[200~${lines.join("\r")}\x1b[201~`);
+    expect(terminal.lines()[0]).toBe("› [pasted 12 lines]");
+    input.type("\x7f");
+    expect(editor.getText()).toBe("");
+  });
 });
 
 describe("completion", () => {

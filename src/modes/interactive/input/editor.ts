@@ -177,8 +177,9 @@ export class InputEditor {
     this.busy = busy;
   }
 
+  /** What the buffer holds, large pastes included in full (the screen shows them as tokens). */
   getText(): string {
-    return this.state.text;
+    return this.state.expandedText;
   }
 
   setText(text: string): void {
@@ -276,7 +277,8 @@ export class InputEditor {
 
   private handle(event: KeyEvent): void {
     if (event.kind !== "key") {
-      this.state.insert(event.text);
+      if (event.kind === "paste") this.state.insertPaste(event.text);
+      else this.state.insert(event.text);
       this.afterEdit();
       return;
     }
@@ -331,7 +333,7 @@ export class InputEditor {
   }
 
   private submit(kind: SubmitKind): void {
-    const text = this.state.text;
+    const text = this.state.expandedText;
     if (!text.trim()) return;
     this.options.history?.add(text);
     this.state.setHistory(this.options.history?.entries() ?? []);
@@ -353,7 +355,7 @@ export class InputEditor {
     const edit = this.options.externalEditor ?? editExternally;
     let edited: string | undefined;
     try {
-      edited = await edit(this.state.text, this.env);
+      edited = await edit(this.state.expandedText, this.env);
     } finally {
       const held = this.held;
       this.held = undefined;
