@@ -66,4 +66,19 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     expect(screen).toContain(`Copied the last answer (${answer.length} characters) through the terminal (OSC 52).`);
     expect(tmux.showBuffer()).toBe(answer);
   });
+
+  test("a paste of 100 lines shows as [pasted 100 lines] and is sent whole", async () => {
+    const { tmux, world } = await start(undefined);
+    const lines = Array.from({ length: 100 }, (_, i) => `pasted line ${i + 1}`);
+    tmux.type("Explain: ");
+    tmux.paste(lines.join("\n"));
+    const screen = await tmux.waitFor("› Explain: [pasted 100 lines]");
+    expect(screen).not.toContain("pasted line 1");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/↑\d/);
+    const body = world.llm.requests.at(-1)!.body as { messages: { role: string; content: string | { text: string }[] }[] };
+    const user = body.messages.findLast((m) => m.role === "user")!;
+    const text = typeof user.content === "string" ? user.content : user.content.map((c) => c.text).join("");
+    expect(text).toBe(`Explain: ${lines.join("\n")}`);
+  });
 });
