@@ -81,4 +81,25 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     const text = typeof user.content === "string" ? user.content : user.content.map((c) => c.text).join("");
     expect(text).toBe(`Explain: ${lines.join("\n")}`);
   });
+
+  test("/tree draws its branches with connectors and dims model and thinking level changes", async () => {
+    const { tmux } = await start(undefined, { settings: { branchSummary: { skipPrompt: true } } });
+    await ask(tmux, "question one", /↑\d/);
+    await ask(tmux, "question two", /question two[\s\S]*↑\d/);
+    await ask(tmux, "/tree", "Go to (• marks the current branch)");
+    tmux.type("question one");
+    await tmux.waitFor("(1 match)");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor(/› question one\s*$/m);
+    tmux.sendKeys("C-u");
+    await ask(tmux, "another way", /another way[\s\S]*↑\d/);
+    const screen = await ask(tmux, "/tree", "you are here");
+    expect(screen).toMatch(/├─ user {2}question one\n.*│ {2}assistant {2}ok\n.*│ {2}user {2}question two\n.*│ {2}assistant {2}ok\n.*└─ user {2}another way\n.* {3}assistant {2}ok/);
+    // The settings entries have a colour of their own (the theme's dim); messages keep the text colour.
+    const styled = tmux.captureStyled().split("\n");
+    const row = (text: string) => styled.find((line) => line.includes(text))!;
+    expect(row("model → fake/fake-model")).toMatch(/\x1b\[38;[\d;]+mmodel → fake\/fake-model/);
+    expect(row("thinking → off")).toMatch(/\x1b\[38;[\d;]+mthinking → off/);
+    expect(row("user  question two")).not.toContain("\x1b[38;");
+  });
 });
