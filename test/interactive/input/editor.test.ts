@@ -119,6 +119,41 @@ describe("Ctrl+C, Ctrl+D and Escape", () => {
     expect(calls).toEqual(["clear", "clear"]);
   });
 
+  test("Ctrl+C while something runs stops it and keeps the draft; the next Ctrl+C quits", () => {
+    let running = true;
+    const { input, editor, calls, advance } = setup({ onInterrupt: () => running && !(running = false) });
+    input.type("draft");
+    input.type("\x03");
+    expect(editor.getText()).toBe("draft");
+    expect(calls).toEqual([]);
+    // Later than a double press, but with no other key between and soon after the stop.
+    advance(2000);
+    input.type("\x03");
+    expect(calls).toEqual(["exit"]);
+  });
+
+  test("after a stop, a key between or a late Ctrl+C on a draft does not quit", () => {
+    let runs = 2;
+    const { input, editor, calls, advance } = setup({ onInterrupt: () => runs-- > 0 });
+    input.type("\x03");
+    input.type("x");
+    input.type("\x03");
+    // The second run was stopped too: nothing was cleared, nothing quit.
+    expect(editor.getText()).toBe("x");
+    advance(5000);
+    input.type("\x03");
+    expect(editor.getText()).toBe("");
+    expect(calls).toEqual(["clear"]);
+  });
+
+  test("after a stop, a Ctrl+C on an empty prompt quits however late", () => {
+    const { input, calls, advance } = setup({ onInterrupt: () => calls.length === 0 && calls.push("stopped") > 0 });
+    input.type("\x03");
+    advance(60_000);
+    input.type("\x03");
+    expect(calls).toEqual(["stopped", "exit"]);
+  });
+
   test("Ctrl+D exits on an empty buffer and deletes forward otherwise", () => {
     const { input, editor, calls } = setup();
     input.type("ab\x1b[D\x04");

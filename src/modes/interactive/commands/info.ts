@@ -83,7 +83,7 @@ const ACTION_WORDS: readonly (readonly [KeyAction, string])[] = [
   ["app.message.followUp", "while the agent runs: queue a follow-up (delivered when it is done)"],
   ["tui.input.newLine", "new line"],
   ["app.interrupt", "abort the agent (queued messages come back to the editor)"],
-  ["app.clear", "clear the editor; twice quickly to quit"],
+  ["app.clear", "clear the editor; twice quickly to quit; while the agent runs: stop it (again to quit)"],
   ["app.exit", "quit (when the editor is empty)"],
   ["app.suspend", "suspend pig to the shell (fg brings it back)"],
   ["app.model.select", "choose a model"],

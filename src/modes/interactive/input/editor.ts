@@ -74,6 +74,14 @@ export interface InputEditorOptions {
   onEscape?: () => void;
   /** Keys the editor does not handle itself, with the action bound to them (the app's actions: model, thinking, dequeue…). */
   onKey?: (key: KeyPress, action: KeyAction | undefined) => void;
+  /**
+   * Ctrl+C, before the buffer is cleared: stops what is running and answers true, or answers
+   * false when nothing runs. After a stop the buffer is kept, and the next Ctrl+C (no other key
+   * between) quits when the buffer is empty or it comes within `stoppedQuitMs`.
+   */
+  onInterrupt?: () => boolean;
+  /** After a stop, a next Ctrl+C this soon quits even with text in the buffer. */
+  stoppedQuitMs?: number;
   /** First Ctrl+C: the buffer was cleared. */
   onClear?: () => void;
   /** Second Ctrl+C in a row, Ctrl+D on an empty buffer, or end of input in plain mode. */
@@ -92,6 +100,8 @@ export class InputEditor {
   private readonly completion: CompletionSession;
   private busy = false;
   private lastCtrlC: number | undefined;
+  /** When the last Ctrl+C stopped a run (cleared by any other key). */
+  private stoppedAt: number | undefined;
   private started = false;
   private attached = false;
   private escapeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -277,6 +287,7 @@ export class InputEditor {
 
   private handle(event: KeyEvent): void {
     if (event.kind !== "key") {
+      this.lastCtrlC = this.stoppedAt = undefined;
       if (event.kind === "paste") this.state.insertPaste(event.text);
       else this.state.insert(event.text);
       this.afterEdit();
@@ -284,7 +295,7 @@ export class InputEditor {
     }
     if (this.modes.handleReply(event)) return;
     const action = this.bindings.actionFor(event.id);
-    if (action !== "app.clear") this.lastCtrlC = undefined;
+    if (action !== "app.clear") this.lastCtrlC = this.stoppedAt = undefined;
     if (this.completion.open && this.completion.handleKey(event)) return;
     switch (action) {
       case "tui.input.submit":
@@ -321,13 +332,22 @@ export class InputEditor {
   private ctrlC(): void {
     const now = this.now();
     const doubleMs = this.options.doubleCtrlCMs ?? 500;
-    if (this.lastCtrlC !== undefined && now - this.lastCtrlC <= doubleMs) {
+    const quick = this.lastCtrlC !== undefined && now - this.lastCtrlC <= doubleMs;
+    const afterStop = this.stoppedAt !== undefined && (this.state.text === "" || now - this.stoppedAt <= (this.options.stoppedQuitMs ?? 3000));
+    this.lastCtrlC = now;
+    this.stoppedAt = undefined;
+    if (quick || afterStop) {
       this.lastCtrlC = undefined;
       this.options.onExit?.();
       return;
     }
-    this.lastCtrlC = now;
     this.completion.close();
+    if (this.options.onInterrupt?.()) {
+      // What was being typed stays: the run stopped, not the draft.
+      this.stoppedAt = now;
+      this.lastCtrlC = undefined;
+      return;
+    }
     this.state.clear();
     this.options.onClear?.();
   }
