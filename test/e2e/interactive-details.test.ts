@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { CLIPBOARD_TOOLS } from "../../src/modes/interactive/commands/copy.ts";
-import { interactivePig } from "../helpers/interactive-pig.ts";
+import { interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
 import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 
@@ -101,5 +101,29 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     expect(row("model → fake/fake-model")).toMatch(/\x1b\[38;[\d;]+mmodel → fake\/fake-model/);
     expect(row("thinking → off")).toMatch(/\x1b\[38;[\d;]+mthinking → off/);
     expect(row("user  question two")).not.toContain("\x1b[38;");
+  });
+
+  test("Ctrl+C while the agent works stops it and keeps the draft; a second Ctrl+C quits", async () => {
+    const slow = { text: "working on it slowly", chunkSize: 2, stallAfterChunks: 3 };
+    const { tmux, world } = await start([slow, slow]);
+    const stopped = "Stopped. Press Ctrl+C again to quit.";
+    await ask(tmux, "first", "Esc to stop");
+    tmux.type("draft");
+    await tmux.waitFor("› draft");
+    tmux.sendKeys("C-c");
+    const screen = await tmux.waitFor((s) => s.includes(stopped) && !s.includes("Esc to stop"));
+    expect(screen).toContain("(aborted)");
+    expect(screen).toMatch(/› draft\s*$/);
+    expect(tmux.exited()).toBe(false);
+    expect(sessionMessages(world).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+
+    // With the draft cleared, another run is stopped the same way; on the empty prompt the next Ctrl+C quits.
+    tmux.sendKeys("C-u");
+    await tmux.waitFor(/›\s*$/);
+    await ask(tmux, "second", (s) => s.includes("Esc to stop") && s.split(stopped).length === 2);
+    tmux.sendKeys("C-c");
+    await tmux.waitFor((s) => s.split(stopped).length === 3 && !s.includes("Esc to stop"));
+    tmux.sendKeys("C-c");
+    await tmux.waitForExit();
   });
 });
