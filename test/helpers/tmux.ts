@@ -141,6 +141,17 @@ export class TmuxSession {
     expect(this.exited()).toBe(true);
   }
 
+  /** Sets a server-wide option, as `set -g` in a tmux.conf would ("set-clipboard", "on"). */
+  setGlobalOption(option: string, value: string): void {
+    this.tmux(["set-option", "-g", option, value]);
+  }
+
+  /** The newest paste buffer's text (what an OSC 52 sequence set under `set-clipboard on`), or undefined when there is none. */
+  showBuffer(): string | undefined {
+    const proc = Bun.spawnSync([TMUX, "-S", this.socket, "show-buffer"], { stdout: "pipe", stderr: "pipe" });
+    return proc.exitCode === 0 ? proc.stdout.toString() : undefined;
+  }
+
   kill(): void {
     Bun.spawnSync([TMUX, "-S", this.socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
     rmSync(this.configDir, { recursive: true, force: true });

@@ -93,6 +93,7 @@ class InteractiveApp implements InteractiveHost {
       menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
       onSubmit: (text, kind) => void this.router.submit(text, kind),
       onEscape: () => void this.escape(),
+      onInterrupt: () => this.interrupt(),
       onKey: (_key, action) => void (action && this.runAction(action)),
       onExit: () => this.exit(),
     });
@@ -224,6 +225,14 @@ class InteractiveApp implements InteractiveHost {
     // The queued text is back in the editor before the run has wound down.
     this.restoreQueued();
     await this.session.abort();
+  }
+
+  /** Ctrl+C: while something works it is stopped as by Escape (true); otherwise false. */
+  private interrupt(): boolean {
+    const working = this.router.shellRunning || this.session.isStreaming || this.session.compactor.isCompacting || this.controller.isCompacting;
+    if (!working) return false;
+    void this.escape().then(() => this.info("Stopped. Press Ctrl+C again to quit."));
+    return true;
   }
 
   /** Puts every queued or held message back into the editor, in order, before what is being typed. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compactCommand, summaryPreview } from "../../../src/modes/interactive/commands/compact.ts";
-import { copyToClipboard, createCopyCommand, type ClipboardDeps } from "../../../src/modes/interactive/commands/copy.ts";
+import { copyToClipboard, createCopyCommand, osc52Sequence, type ClipboardDeps } from "../../../src/modes/interactive/commands/copy.ts";
 import { exportCommand } from "../../../src/modes/interactive/commands/export.ts";
 import { guarded } from "../../../src/modes/interactive/commands/index.ts";
 import { defaultExportName } from "../../../src/export/html.ts";
@@ -42,6 +42,33 @@ describe("/copy", () => {
     await host.controller.session.prompt("q");
     await createCopyCommand(clipboard({})).run(host, "");
     expect(host.text).toContain("error: No clipboard tool found");
+  });
+
+  test("no clipboard tool but a terminal: the text goes through OSC 52, and the message says so", async () => {
+    const host = makeHost();
+    host.runtime.replies.push("héllo");
+    await host.controller.session.prompt("q");
+    const written: string[] = [];
+    const deps = { ...clipboard({}), terminal: { write: (s: string) => void written.push(s), env: {} } };
+    await createCopyCommand(deps).run(host, "");
+    expect(written).toEqual([`\x1b]52;c;${Buffer.from("héllo").toString("base64")}\x07`]);
+    expect(host.text).toContain("info: Copied the last answer (5 characters) through the terminal (OSC 52).");
+  });
+
+  test("tools that fail fall back to OSC 52 too, naming them", async () => {
+    const host = makeHost();
+    await host.controller.session.prompt("q");
+    const written: string[] = [];
+    const deps = { ...clipboard({ xclip: 1 }), terminal: { write: (s: string) => void written.push(s), env: {} } };
+    await createCopyCommand(deps).run(host, "");
+    expect(written).toHaveLength(1);
+    expect(host.text).toContain("info: xclip failed; copied the last answer (2 characters) through the terminal (OSC 52).");
+  });
+
+  test("inside tmux the sequence is also sent wrapped for tmux's passthrough", () => {
+    const plain = `\x1b]52;c;${Buffer.from("x").toString("base64")}\x07`;
+    expect(osc52Sequence("x", {})).toBe(plain);
+    expect(osc52Sequence("x", { TMUX: "/tmp/tmux-0/default,1,0" })).toBe(`${plain}\x1bPtmux;\x1b${plain}\x1b\\`);
   });
 
   test("nothing answered yet: nothing to copy", async () => {

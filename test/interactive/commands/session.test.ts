@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { hotkeysCommand, keyLabel, sessionCommand } from "../../../src/modes/interactive/commands/info.ts";
+import { hotkeysCommand, keyLabel, messageBreakdown, sessionCommand } from "../../../src/modes/interactive/commands/info.ts";
 import { resolveKeybindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { cloneCommand, nameCommand, newCommand, quitCommand, reloadCommand } from "../../../src/modes/interactive/commands/session.ts";
 import { labelCommand } from "../../../src/modes/interactive/commands/tree.ts";
@@ -64,20 +64,30 @@ describe("/session", () => {
     await sessionCommand.run(host, "");
     const text = host.text;
     const store = host.controller.session.store;
-    expect(text).toContain(`File:      ${store.path}`);
-    expect(text).toContain(`ID:        ${store.sessionId}`);
-    expect(text).toContain(`Entries:   ${store.tree.records.length}`);
-    expect(text).toContain("Messages:  2 (1 user, 1 assistant, 0 tool calls, 0 tool results)");
-    expect(text).toContain("Tokens:    120 total (100 in, 20 out");
-    expect(text).toContain("Cost:      $0.0030");
-    expect(text).toMatch(/Context:   \S+ of 200k/);
-    expect(text).toContain("Model:     test/alpha (thinking: medium)");
+    expect(text).toContain(`File:       ${store.path}`);
+    expect(text).toContain(`ID:         ${store.sessionId}`);
+    expect(text).toContain(`Entries:    ${store.tree.records.length}`);
+    expect(text).toContain("Messages:   2 (1 user, 1 assistant)");
+    expect(text).toContain("Tool calls: 0");
+    expect(text).toContain("Tokens:     120 total (100 in, 20 out");
+    expect(text).toContain("Cost:       $0.0030");
+    expect(text).toMatch(/Context:    \S+ of 200k/);
+    expect(text).toContain("Model:      test/alpha (thinking: medium)");
+  });
+
+  test("the message counts add up to the total, shell commands named as such", () => {
+    const roles = ["user", "assistant", "toolResult", "assistant", "bashExecution", "bashExecution", "compactionSummary", "custom"];
+    const parts = messageBreakdown(roles.map((role) => ({ role })));
+    expect(parts).toEqual(["1 user", "2 assistant", "1 tool result", "2 shell commands", "1 extension message", "1 compaction summary"]);
+    expect(parts.reduce((sum, part) => sum + Number.parseInt(part, 10), 0)).toBe(roles.length);
+    expect(messageBreakdown([])).toEqual(["0 user", "0 assistant"]);
+    expect(messageBreakdown([{ role: "someday" }])).toEqual(["0 user", "0 assistant", "1 someday"]);
   });
 
   test("an in-memory session says it is not saved", async () => {
     const host = makeHost({ inMemory: true });
     await sessionCommand.run(host, "");
-    expect(host.text).toContain("File:      (in memory, not saved)");
+    expect(host.text).toContain("File:       (in memory, not saved)");
   });
 });
 
@@ -93,6 +103,17 @@ describe("/label", () => {
     await labelCommand.run(host, "");
     expect(store.tree.labelOf(answer)).toBeUndefined();
     expect(host.text).toContain("info: Label cleared.");
+  });
+
+  test("no text on an entry without a label says there is none, and writes nothing", async () => {
+    const host = makeHost();
+    await host.controller.session.prompt("hello");
+    const store = host.controller.session.store;
+    const entries = store.tree.records.length;
+    await labelCommand.run(host, "  ");
+    expect(host.text).toContain("info: The current entry has no label to remove.");
+    expect(host.text).not.toContain("Label cleared.");
+    expect(store.tree.records.length).toBe(entries);
   });
 });
 

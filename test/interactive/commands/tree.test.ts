@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { forkCommand, treeCommand, treeRows } from "../../../src/modes/interactive/commands/tree.ts";
+import { forkCommand, treeCommand, treeOption, treeRows } from "../../../src/modes/interactive/commands/tree.ts";
+import type { Theme } from "../../../src/modes/interactive/theme.ts";
 import { makeHost, type FakeHost } from "./fake-host.ts";
 
 async function conversation(host: FakeHost, ...prompts: string[]): Promise<void> {
@@ -87,6 +88,41 @@ describe("/tree", () => {
     expect(two.onActivePath).toBe(false);
     expect(three.onActivePath).toBe(true);
     expect(rows.some((r) => r.text.startsWith("label"))).toBe(false);
+  });
+});
+
+describe("/tree drawing", () => {
+  test("branches are drawn with connectors; a straight chain stays in its column", async () => {
+    const host = makeHost();
+    await conversation(host, "one", "two");
+    await host.controller.navigateTree(userEntry(host, "two"));
+    await conversation(host, "three");
+    host.controller.setLabel(userEntry(host, "three"), "later");
+    await conversation(host, "four");
+    const drawn = treeRows(host.controller.session.store).map((r) => `${r.prefix}${r.text.split("  ")[0]} ${r.text.split("  ")[1] ?? ""}`.trimEnd());
+    expect(drawn).toEqual([
+      "model → test/alpha",
+      "thinking → medium",
+      "user one",
+      "assistant ok",
+      "├─ user two",
+      "│  assistant ok",
+      "└─ user three",
+      "   assistant ok",
+      "   user four",
+      "   assistant ok",
+    ]);
+  });
+
+  test("model and thinking level changes are dimmed; messages are not", async () => {
+    const host = makeHost();
+    await conversation(host, "one");
+    host.controller.session.setThinkingLevel("high");
+    await conversation(host, "two");
+    const theme = { fg: (token: string, text: string) => `<${token}>${text}</>` } as unknown as Theme;
+    const labels = treeRows(host.controller.session.store).map((r) => treeOption(r, undefined, theme).label);
+    expect(labels.filter((l) => l.includes("<dim>"))).toEqual(expect.arrayContaining([expect.stringContaining("<dim>thinking → high</>")]));
+    expect(labels.filter((l) => l.includes("user  ")).every((l) => !l.includes("<dim>"))).toBe(true);
   });
 });
 

@@ -38,6 +38,32 @@ describe("inserting and deleting", () => {
     expect(shown(state)).toBe("one|two");
   });
 
+  test("a large paste is one token: the cursor steps over it, Delete and Backspace remove it whole", () => {
+    const state = stateWith("a|b");
+    const long = "x".repeat(1500);
+    state.insertPaste(long);
+    expect(shown(state)).toBe("a[pasted 1500 characters]|b");
+    expect(state.expandedText).toBe(`a${long}b`);
+    state.left();
+    expect(state.cursor).toBe(1);
+    state.deleteForward();
+    expect(shown(state)).toBe("a|b");
+    expect(state.expandedText).toBe("ab");
+  });
+
+  test("two large pastes of the same size get tokens of their own; a small paste stays text", () => {
+    const state = stateWith("|");
+    const eleven = Array.from({ length: 11 }, (_, i) => String(i)).join("\n");
+    state.insertPaste(eleven);
+    state.insertPaste(`${eleven.replaceAll("1", "9")}\n`);
+    state.insertPaste("short\npaste");
+    expect(shown(state)).toBe("[pasted 11 lines][pasted 11 lines #2]short\npaste|");
+    expect(state.expandedText).toBe(`${eleven}${eleven.replaceAll("1", "9")}\nshort\npaste`);
+    state.clear();
+    state.insert("[pasted 11 lines]");
+    expect(state.expandedText).toBe("[pasted 11 lines]");
+  });
+
   test("a paste is inserted as is, newlines included", () => {
     const state = stateWith("before | after");
     state.insert("line 1\nline 2");

@@ -119,6 +119,41 @@ describe("Ctrl+C, Ctrl+D and Escape", () => {
     expect(calls).toEqual(["clear", "clear"]);
   });
 
+  test("Ctrl+C while something runs stops it and keeps the draft; the next Ctrl+C quits", () => {
+    let running = true;
+    const { input, editor, calls, advance } = setup({ onInterrupt: () => running && !(running = false) });
+    input.type("draft");
+    input.type("\x03");
+    expect(editor.getText()).toBe("draft");
+    expect(calls).toEqual([]);
+    // Later than a double press, but with no other key between and soon after the stop.
+    advance(2000);
+    input.type("\x03");
+    expect(calls).toEqual(["exit"]);
+  });
+
+  test("after a stop, a key between or a late Ctrl+C on a draft does not quit", () => {
+    let runs = 2;
+    const { input, editor, calls, advance } = setup({ onInterrupt: () => runs-- > 0 });
+    input.type("\x03");
+    input.type("x");
+    input.type("\x03");
+    // The second run was stopped too: nothing was cleared, nothing quit.
+    expect(editor.getText()).toBe("x");
+    advance(5000);
+    input.type("\x03");
+    expect(editor.getText()).toBe("");
+    expect(calls).toEqual(["clear"]);
+  });
+
+  test("after a stop, a Ctrl+C on an empty prompt quits however late", () => {
+    const { input, calls, advance } = setup({ onInterrupt: () => calls.length === 0 && calls.push("stopped") > 0 });
+    input.type("\x03");
+    advance(60_000);
+    input.type("\x03");
+    expect(calls).toEqual(["stopped", "exit"]);
+  });
+
   test("Ctrl+D exits on an empty buffer and deletes forward otherwise", () => {
     const { input, editor, calls } = setup();
     input.type("ab\x1b[D\x04");
@@ -194,6 +229,23 @@ describe("buffer API", () => {
     const { input, submitted } = setup();
     input.type("\x1b[200~one\rtwo\x1b[201~\r");
     expect(submitted).toEqual([["one\ntwo", "enter"]]);
+  });
+
+  test("a large paste shows as a token, is sent and recorded in full, and one Backspace removes it", () => {
+    const history = new PromptHistory(`${tempDir()}/h.jsonl`);
+    const { input, editor, terminal, submitted } = setup({ history });
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+    input.type(`see \x1b[200~${lines.join("\r")}\x1b[201~ please`);
+    expect(terminal.lines()[0]).toBe("› see [pasted 12 lines] please");
+    expect(editor.getText()).toBe(`see ${lines.join("\n")} please`);
+    input.type("\r");
+    expect(submitted).toEqual([[`see ${lines.join("\n")} please`, "enter"]]);
+    expect(history.entries()).toEqual([`see ${lines.join("\n")} please`]);
+
+    input.type(`\x1b[200~${lines.join("\r")}\x1b[201~`);
+    expect(terminal.lines()[0]).toBe("› [pasted 12 lines]");
+    input.type("\x7f");
+    expect(editor.getText()).toBe("");
   });
 });
 

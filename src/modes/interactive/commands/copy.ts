@@ -1,7 +1,8 @@
 /**
  * `/copy`: the last answer's text to the system clipboard through the platform's tool. Tools
  * are tried in order; one that is installed but fails (wl-copy outside Wayland, xclip without
- * a display) passes to the next.
+ * a display) passes to the next. When none takes it (over ssh, in a container) the text goes to
+ * the terminal as an OSC 52 sequence, which the terminal puts on its own clipboard.
  */
 import type { SlashCommand } from "../host.ts";
 
@@ -17,6 +18,20 @@ export interface ClipboardDeps {
   which(command: string): string | null;
   /** Runs `argv` with `input` on stdin; resolves to the exit code. */
   run(argv: string[], input: string): Promise<number>;
+  /** The terminal pig runs in, for OSC 52; none when output is not a terminal. */
+  terminal?: { write(sequence: string): void; env: NodeJS.ProcessEnv };
+}
+
+/**
+ * The OSC 52 sequence that sets the clipboard to `text`. Inside tmux it is sent a second time
+ * wrapped for tmux's passthrough: tmux takes the plain one itself when `set-clipboard` is on,
+ * and hands the wrapped one to the outer terminal when `allow-passthrough` is on (the other is
+ * dropped, and both setting the same text does no harm).
+ */
+export function osc52Sequence(text: string, env: NodeJS.ProcessEnv): string {
+  const plain = `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
+  if (!env.TMUX) return plain;
+  return `${plain}\x1bPtmux;${plain.replaceAll("\x1b", "\x1b\x1b")}\x1b\\`;
 }
 
 const TIMEOUT_MS = 5000;
@@ -31,6 +46,7 @@ const defaultDeps: ClipboardDeps = {
     await proc.stdin.end();
     return proc.exited;
   },
+  ...(process.stdout.isTTY ? { terminal: { write: (sequence: string) => void process.stdout.write(sequence), env: process.env } } : {}),
 };
 
 /** Copies `text`; the tool that took it, or undefined with the tools tried (none when empty). */
@@ -56,9 +72,19 @@ export function createCopyCommand(deps: ClipboardDeps = defaultDeps): SlashComma
         return;
       }
       const { tool, tried } = await copyToClipboard(text, deps);
-      if (tool) host.info(`Copied the last answer to the clipboard (${text.length} characters).`);
-      else if (tried.length > 0) host.error(`Copying failed with ${tried.join(", ")}.`);
-      else host.error("No clipboard tool found: install one of pbcopy, wl-copy, xclip or xsel (clip.exe on Windows).");
+      const size = `${text.length} characters`;
+      if (tool) {
+        host.info(`Copied the last answer to the clipboard (${size}).`);
+      } else if (deps.terminal) {
+        // OSC 52 is invisible and does not move the cursor: it can go straight to the terminal.
+        deps.terminal.write(osc52Sequence(text, deps.terminal.env));
+        const copied = `the last answer (${size}) through the terminal (OSC 52).`;
+        host.info(tried.length > 0 ? `${tried.join(", ")} failed; copied ${copied}` : `Copied ${copied}`);
+      } else if (tried.length > 0) {
+        host.error(`Copying failed with ${tried.join(", ")}.`);
+      } else {
+        host.error("No clipboard tool found: install one of pbcopy, wl-copy, xclip or xsel (clip.exe on Windows).");
+      }
     },
   };
 }

@@ -3,34 +3,69 @@ import type { InteractiveHost, SlashCommand } from "../host.ts";
 import type { KeyAction, KeyBindings } from "../input/keybindings.ts";
 import { formatTokens } from "./format.ts";
 
+/** What one message of each role is called in `/session`, singular and plural. */
+const ROLE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
+  user: ["user", "user"],
+  assistant: ["assistant", "assistant"],
+  toolResult: ["tool result", "tool results"],
+  bashExecution: ["shell command", "shell commands"],
+  custom: ["extension message", "extension messages"],
+  branchSummary: ["branch summary", "branch summaries"],
+  compactionSummary: ["compaction summary", "compaction summaries"],
+};
+
+/**
+ * The messages of the context by kind, in the order they are named, every message counted once
+ * (so the parts add up to the total). User and assistant are always named; the rest when present.
+ */
+export function messageBreakdown(messages: readonly { role: string }[]): string[] {
+  const counts = new Map<string, number>([["user", 0], ["assistant", 0]]);
+  for (const { role } of messages) counts.set(role, (counts.get(role) ?? 0) + 1);
+  const known = Object.keys(ROLE_WORDS);
+  const order = [...known, ...[...counts.keys()].filter((role) => !known.includes(role))];
+  return order
+    .filter((role) => counts.has(role))
+    .map((role) => {
+      const n = counts.get(role)!;
+      const [one, many] = ROLE_WORDS[role] ?? [role, role];
+      return `${n} ${n === 1 ? one : many}`;
+    });
+}
+
+const LABEL_WIDTH = 12;
+const field = (label: string, value: string) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`;
+
 export function sessionReport(host: InteractiveHost): string[] {
   const { controller } = host;
   const store = controller.session.store;
   const stats = controller.stats();
   const model = controller.session.model;
+  const messages = controller.session.messages;
   const lines: string[] = [];
-  if (store.name) lines.push(`Name:      ${store.name}`);
-  lines.push(`File:      ${store.path ?? "(in memory, not saved)"}`);
-  if (store.path && !store.isFlushed) lines.push("           (written once the first answer arrives)");
-  lines.push(`ID:        ${stats.sessionId}`);
-  lines.push(`Entries:   ${store.tree.records.length}`);
-  lines.push(
-    `Messages:  ${stats.totalMessages} (${stats.userMessages} user, ${stats.assistantMessages} assistant, ` +
-      `${stats.toolCalls} tool calls, ${stats.toolResults} tool results)`,
-  );
+  if (store.name) lines.push(field("Name", store.name));
+  lines.push(field("File", store.path ?? "(in memory, not saved)"));
+  if (store.path && !store.isFlushed) lines.push(`${" ".repeat(LABEL_WIDTH)}(written once the first answer arrives)`);
+  lines.push(field("ID", stats.sessionId));
+  lines.push(field("Entries", String(store.tree.records.length)));
+  lines.push(field("Messages", `${messages.length} (${messageBreakdown(messages).join(", ")})`));
+  // Calls are parts of assistant messages, not messages: on their own line, so the sum above holds.
+  lines.push(field("Tool calls", String(stats.toolCalls)));
   const t = stats.tokens;
   lines.push(
-    `Tokens:    ${formatTokens(t.total)} total (${formatTokens(t.input)} in, ${formatTokens(t.output)} out, ` +
-      `${formatTokens(t.cacheRead)} cache read, ${formatTokens(t.cacheWrite)} cache write)`,
+    field(
+      "Tokens",
+      `${formatTokens(t.total)} total (${formatTokens(t.input)} in, ${formatTokens(t.output)} out, ` +
+        `${formatTokens(t.cacheRead)} cache read, ${formatTokens(t.cacheWrite)} cache write)`,
+    ),
   );
-  lines.push(`Cost:      $${stats.cost.toFixed(4)}`);
+  lines.push(field("Cost", `$${stats.cost.toFixed(4)}`));
   const usage = stats.contextUsage;
   if (usage) {
     const used = usage.tokens === null ? "unknown" : formatTokens(usage.tokens);
     const percent = usage.percent === null ? "" : ` (${usage.percent.toFixed(1)}%)`;
-    lines.push(`Context:   ${used} of ${formatTokens(usage.contextWindow)}${percent}`);
+    lines.push(field("Context", `${used} of ${formatTokens(usage.contextWindow)}${percent}`));
   }
-  if (model) lines.push(`Model:     ${model.provider}/${model.id} (thinking: ${controller.session.thinkingLevel})`);
+  if (model) lines.push(field("Model", `${model.provider}/${model.id} (thinking: ${controller.session.thinkingLevel})`));
   return lines;
 }
 
@@ -48,7 +83,7 @@ const ACTION_WORDS: readonly (readonly [KeyAction, string])[] = [
   ["app.message.followUp", "while the agent runs: queue a follow-up (delivered when it is done)"],
   ["tui.input.newLine", "new line"],
   ["app.interrupt", "abort the agent (queued messages come back to the editor)"],
-  ["app.clear", "clear the editor; twice quickly to quit"],
+  ["app.clear", "clear the editor; twice quickly to quit; while the agent runs: stop it (again to quit)"],
   ["app.exit", "quit (when the editor is empty)"],
   ["app.suspend", "suspend pig to the shell (fg brings it back)"],
   ["app.model.select", "choose a model"],

@@ -7,6 +7,7 @@ import type { EntryRecord } from "../../../session/records.ts";
 import type { SessionStore } from "../../../session/store.ts";
 import type { TreeNode } from "../../../session/tree.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
+import type { Theme } from "../theme.ts";
 import { oneLine } from "./format.ts";
 import { refuseWhileRunning } from "./guards.ts";
 
@@ -14,55 +15,83 @@ export interface TreeRow {
   id: string;
   /** Branch points above this entry (a straight chain stays at one depth). */
   depth: number;
+  /** The connectors drawn before the entry ("│  ├─ "): where it hangs in the tree. */
+  prefix: string;
   text: string;
   label?: string;
   onActivePath: boolean;
+  /** A change of model, thinking level or name rather than part of the conversation. */
+  isSettingChange: boolean;
 }
 
 // Labels are shown on the entries they name, not as entries of their own.
 const isListed = (record: EntryRecord) => record.type !== "label";
+
+const SETTING_CHANGES = new Set(["model_change", "thinking_level_change", "session_info"]);
 
 /** The last listed entry of the active branch: where "you are" (a trailing label entry aside). */
 export function currentEntryId(store: SessionStore): string | undefined {
   return store.branchRecords().filter(isListed).at(-1)?.id;
 }
 
-/** Every entry in tree order (depth first, children by time), with its depth and description. */
+/** The listed nodes under `nodes`: an entry that is not listed gives way to its children. */
+function listedNodes(nodes: readonly TreeNode[]): TreeNode[] {
+  return nodes.flatMap((node) => (isListed(node.record) ? [node] : listedNodes(node.children)));
+}
+
+interface Placed {
+  node: TreeNode;
+  depth: number;
+  /** Drawn before this entry. */
+  connector: string;
+  /** Drawn before the entries under it (the bars of branches still to come). */
+  indent: string;
+}
+
+/** Where the children of an entry go: a single child continues the chain, several branch off. */
+function placeChildren(children: readonly TreeNode[], parent: Omit<Placed, "node">): Placed[] {
+  if (children.length === 1) return [{ node: children[0]!, depth: parent.depth, connector: parent.indent, indent: parent.indent }];
+  return children.map((node, i) => {
+    const last = i === children.length - 1;
+    return { node, depth: parent.depth + 1, connector: `${parent.indent}${last ? "└─ " : "├─ "}`, indent: `${parent.indent}${last ? "   " : "│  "}` };
+  });
+}
+
+/** Every entry in tree order (depth first, children by time), with its place in the tree and description. */
 export function treeRows(store: SessionStore): TreeRow[] {
   const active = new Set(store.branchRecords().map((r) => r.id));
   const rows: TreeRow[] = [];
   // Iterative, so a session with thousands of entries in one chain cannot overflow the stack.
-  const stack: { node: TreeNode; depth: number }[] = [];
-  const pushChildren = (nodes: readonly TreeNode[], depth: number) => {
-    for (let i = nodes.length - 1; i >= 0; i--) stack.push({ node: nodes[i]!, depth });
-  };
-  const roots = store.tree.toNodes();
-  pushChildren(roots, roots.length > 1 ? 1 : 0);
+  const stack = placeChildren(listedNodes(store.tree.toNodes()), { depth: 0, connector: "", indent: "" }).reverse();
   while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    const record = node.record;
-    if (isListed(record)) {
-      rows.push({
-        id: record.id,
-        depth,
-        text: describeRecord(record, store.readEntry),
-        ...(node.label ? { label: node.label } : {}),
-        onActivePath: active.has(record.id),
-      });
-    }
-    pushChildren(node.children, node.children.length > 1 ? depth + 1 : depth);
+    const placed = stack.pop()!;
+    const record = placed.node.record;
+    rows.push({
+      id: record.id,
+      depth: placed.depth,
+      prefix: placed.connector,
+      text: describeRecord(record, store.readEntry),
+      ...(placed.node.label ? { label: placed.node.label } : {}),
+      onActivePath: active.has(record.id),
+      isSettingChange: SETTING_CHANGES.has(record.type),
+    });
+    stack.push(...placeChildren(listedNodes(placed.node.children), placed).reverse());
   }
   return rows;
 }
 
-const MAX_INDENT = 8;
+/** Branch levels drawn in full; deeper ones keep their last levels after an ellipsis. */
+const MAX_LEVELS = 8;
+const LEVEL_WIDTH = 3;
 
-export function treeOption(row: TreeRow, currentId: string | undefined): PickOption<string> {
-  const indent = "  ".repeat(Math.min(row.depth, MAX_INDENT));
+export function treeOption(row: TreeRow, currentId: string | undefined, theme?: Theme): PickOption<string> {
+  const cap = MAX_LEVELS * LEVEL_WIDTH;
+  const prefix = row.prefix.length > cap ? `…${row.prefix.slice(-cap)}` : row.prefix;
   const marker = row.onActivePath ? "•" : " ";
   const label = row.label ? ` [${row.label}]` : "";
+  const text = row.isSettingChange && theme ? theme.fg("dim", row.text) : row.text;
   const hint = row.id === currentId ? "you are here" : undefined;
-  return { value: row.id, label: `${marker} ${indent}${row.text}${label}`, ...(hint ? { hint } : {}) };
+  return { value: row.id, label: `${marker} ${prefix}${text}${label}`, ...(hint ? { hint } : {}) };
 }
 
 type SummaryChoice = "none" | "summary" | "custom";
@@ -96,7 +125,7 @@ export const treeCommand: SlashCommand = {
     const currentId = currentEntryId(store);
     const target = await host.pick(
       "Go to (• marks the current branch)",
-      rows.map((row) => treeOption(row, currentId)),
+      rows.map((row) => treeOption(row, currentId, host.theme)),
       { search: true, ...(currentId ? { initial: currentId } : {}) },
     );
     if (target === undefined) return;
@@ -152,6 +181,10 @@ export const labelCommand: SlashCommand = {
       return;
     }
     const label = args.trim();
+    if (!label && !host.controller.session.store.tree.labelOf(target)) {
+      host.info("The current entry has no label to remove. Give a text to label it: /label <text>");
+      return;
+    }
     host.controller.setLabel(target, label || undefined);
     host.info(label ? `Labelled: ${label}` : "Label cleared.");
   },

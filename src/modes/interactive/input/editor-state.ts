@@ -3,6 +3,7 @@
  * on a grapheme boundary), editing commands, line navigation and history browsing. No terminal
  * here, so every behaviour is testable by calling methods and reading `text` / `cursor`.
  */
+import { isLargePaste, PastedBlocks } from "./pasted-blocks.ts";
 import { bufferWidth, graphemesWithOffsets } from "./width.ts";
 
 /** Where a line of the buffer starts and ends (end excludes the "\n"). */
@@ -27,9 +28,17 @@ export class EditorState {
   private goalColumn: number | undefined;
   /** The last text removed by a kill command, for Ctrl+Y. */
   private killed = "";
+  /** Large pastes, shown in the buffer as tokens. */
+  private readonly pasted = new PastedBlocks();
 
+  /** The buffer as shown: a large paste is a token. */
   get text(): string {
     return this.value;
+  }
+
+  /** The buffer as meant: every paste token replaced by what was pasted (what is sent). */
+  get expandedText(): string {
+    return this.pasted.expand(this.value);
   }
 
   get cursor(): number {
@@ -46,8 +55,9 @@ export class EditorState {
     this.historyIndex = -1;
   }
 
-  /** Replaces the buffer (cursor at the end) and leaves history browsing. */
+  /** Replaces the buffer (cursor at the end) and leaves history browsing; earlier pastes are forgotten. */
   setText(text: string, cursor = text.length): void {
+    this.pasted.clear();
     this.edit(text, cursor);
   }
 
@@ -63,7 +73,13 @@ export class EditorState {
   }
 
   clear(): void {
+    this.pasted.clear();
     this.edit("", 0);
+  }
+
+  /** Inserts a bracketed paste: as it is, or as one token when it is large. */
+  insertPaste(text: string): void {
+    this.insert(isLargePaste(text) ? this.pasted.add(text) : text);
   }
 
   /** Inserts typed or pasted text at the cursor, newlines included. */
@@ -248,6 +264,8 @@ export class EditorState {
   /** The grapheme boundary before `offset` (searching only the current line keeps this cheap). */
   private previousBoundary(offset: number): number {
     if (offset === 0) return 0;
+    const token = this.pasted.tokenEndingAt(this.value, offset);
+    if (token > 0) return offset - token;
     const lineStart = this.value.lastIndexOf("\n", offset - 1) + 1;
     if (lineStart === offset) return offset - 1; // the newline itself
     let boundary = lineStart;
@@ -257,6 +275,8 @@ export class EditorState {
 
   private nextBoundary(offset: number): number {
     if (offset >= this.value.length) return this.value.length;
+    const token = this.pasted.tokenStartingAt(this.value, offset);
+    if (token > 0) return offset + token;
     if (this.value[offset] === "\n") return offset + 1;
     const newline = this.value.indexOf("\n", offset);
     const lineEnd = newline === -1 ? this.value.length : newline;

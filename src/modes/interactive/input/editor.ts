@@ -74,6 +74,14 @@ export interface InputEditorOptions {
   onEscape?: () => void;
   /** Keys the editor does not handle itself, with the action bound to them (the app's actions: model, thinking, dequeue…). */
   onKey?: (key: KeyPress, action: KeyAction | undefined) => void;
+  /**
+   * Ctrl+C, before the buffer is cleared: stops what is running and answers true, or answers
+   * false when nothing runs. After a stop the buffer is kept, and the next Ctrl+C (no other key
+   * between) quits when the buffer is empty or it comes within `stoppedQuitMs`.
+   */
+  onInterrupt?: () => boolean;
+  /** After a stop, a next Ctrl+C this soon quits even with text in the buffer. */
+  stoppedQuitMs?: number;
   /** First Ctrl+C: the buffer was cleared. */
   onClear?: () => void;
   /** Second Ctrl+C in a row, Ctrl+D on an empty buffer, or end of input in plain mode. */
@@ -92,6 +100,8 @@ export class InputEditor {
   private readonly completion: CompletionSession;
   private busy = false;
   private lastCtrlC: number | undefined;
+  /** When the last Ctrl+C stopped a run (cleared by any other key). */
+  private stoppedAt: number | undefined;
   private started = false;
   private attached = false;
   private escapeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -177,8 +187,9 @@ export class InputEditor {
     this.busy = busy;
   }
 
+  /** What the buffer holds, large pastes included in full (the screen shows them as tokens). */
   getText(): string {
-    return this.state.text;
+    return this.state.expandedText;
   }
 
   setText(text: string): void {
@@ -276,13 +287,15 @@ export class InputEditor {
 
   private handle(event: KeyEvent): void {
     if (event.kind !== "key") {
-      this.state.insert(event.text);
+      this.lastCtrlC = this.stoppedAt = undefined;
+      if (event.kind === "paste") this.state.insertPaste(event.text);
+      else this.state.insert(event.text);
       this.afterEdit();
       return;
     }
     if (this.modes.handleReply(event)) return;
     const action = this.bindings.actionFor(event.id);
-    if (action !== "app.clear") this.lastCtrlC = undefined;
+    if (action !== "app.clear") this.lastCtrlC = this.stoppedAt = undefined;
     if (this.completion.open && this.completion.handleKey(event)) return;
     switch (action) {
       case "tui.input.submit":
@@ -319,19 +332,28 @@ export class InputEditor {
   private ctrlC(): void {
     const now = this.now();
     const doubleMs = this.options.doubleCtrlCMs ?? 500;
-    if (this.lastCtrlC !== undefined && now - this.lastCtrlC <= doubleMs) {
+    const quick = this.lastCtrlC !== undefined && now - this.lastCtrlC <= doubleMs;
+    const afterStop = this.stoppedAt !== undefined && (this.state.text === "" || now - this.stoppedAt <= (this.options.stoppedQuitMs ?? 3000));
+    this.lastCtrlC = now;
+    this.stoppedAt = undefined;
+    if (quick || afterStop) {
       this.lastCtrlC = undefined;
       this.options.onExit?.();
       return;
     }
-    this.lastCtrlC = now;
     this.completion.close();
+    if (this.options.onInterrupt?.()) {
+      // What was being typed stays: the run stopped, not the draft.
+      this.stoppedAt = now;
+      this.lastCtrlC = undefined;
+      return;
+    }
     this.state.clear();
     this.options.onClear?.();
   }
 
   private submit(kind: SubmitKind): void {
-    const text = this.state.text;
+    const text = this.state.expandedText;
     if (!text.trim()) return;
     this.options.history?.add(text);
     this.state.setHistory(this.options.history?.entries() ?? []);
@@ -353,7 +375,7 @@ export class InputEditor {
     const edit = this.options.externalEditor ?? editExternally;
     let edited: string | undefined;
     try {
-      edited = await edit(this.state.text, this.env);
+      edited = await edit(this.state.expandedText, this.env);
     } finally {
       const held = this.held;
       this.held = undefined;

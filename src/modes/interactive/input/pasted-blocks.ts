@@ -1,0 +1,66 @@
+/**
+ * Large pastes shown as one token in the buffer: `[pasted 120 lines]` (or `[pasted 4500
+ * characters]` for a long line) stands for the text, which comes back in its place when the
+ * buffer is sent. The token is edited as a whole (one Backspace removes it and so the paste);
+ * a token that is no longer in the buffer simply is not expanded.
+ */
+
+/** A paste with more lines than this, or more characters, is shown as a token. */
+export const PASTE_MAX_LINES = 10;
+export const PASTE_MAX_CHARS = 1000;
+
+export function isLargePaste(text: string): boolean {
+  return lineCount(text) > PASTE_MAX_LINES || text.length > PASTE_MAX_CHARS;
+}
+
+/** Lines of `text`, a final line break not starting another. */
+function lineCount(text: string): number {
+  return text.replace(/\n$/, "").split("\n").length;
+}
+
+export class PastedBlocks {
+  private readonly blocks = new Map<string, string>();
+
+  get size(): number {
+    return this.blocks.size;
+  }
+
+  /** Remembers `text` and returns the token that stands for it (numbered when the same words are taken). */
+  add(text: string): string {
+    const lines = lineCount(text);
+    const base = lines > PASTE_MAX_LINES ? `pasted ${lines} lines` : `pasted ${text.length} characters`;
+    let token = `[${base}]`;
+    for (let n = 2; this.blocks.has(token); n++) token = `[${base} #${n}]`;
+    this.blocks.set(token, text);
+    return token;
+  }
+
+  /** `text` with every token replaced by its paste (pasted text itself is not searched again). */
+  expand(text: string): string {
+    if (this.blocks.size === 0) return text;
+    const pattern = new RegExp([...this.blocks.keys()].map(escapeRegExp).join("|"), "g");
+    return text.replace(pattern, (token) => this.blocks.get(token) ?? token);
+  }
+
+  /** The length of a token that ends at `offset` of `value`, or 0. */
+  tokenEndingAt(value: string, offset: number): number {
+    for (const token of this.blocks.keys()) {
+      if (offset >= token.length && value.startsWith(token, offset - token.length)) return token.length;
+    }
+    return 0;
+  }
+
+  /** The length of a token that starts at `offset` of `value`, or 0. */
+  tokenStartingAt(value: string, offset: number): number {
+    for (const token of this.blocks.keys()) if (value.startsWith(token, offset)) return token.length;
+    return 0;
+  }
+
+  clear(): void {
+    this.blocks.clear();
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
