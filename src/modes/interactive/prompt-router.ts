@@ -83,7 +83,7 @@ export class PromptRouter {
         return;
       }
       // The run has started (or failed its checks) once prompt() returns its promise.
-      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true }) : session.prompt(text);
+      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true, typedText: text }) : session.prompt(text);
       hand();
       await run;
     } catch (error) {
