@@ -41,6 +41,11 @@ export class MessageQueue {
   }
 }
 
-export function userMessage(text: string, images: readonly { type: "image"; data: string; mimeType: string }[] = []): UserMessage {
-  return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
+/**
+ * A user message sending `text`. `typed` is what the user typed, kept as `typedText` when it is
+ * not what is sent (a template or skill expanded, files attached): the words the session's title
+ * is made of (session/title.ts). Providers get the content only.
+ */
+export function userMessage(text: string, images: readonly { type: "image"; data: string; mimeType: string }[] = [], typed?: string): UserMessage {
+  return { role: "user", content: [{ type: "text", text }, ...images], ...(typed !== undefined && typed !== text ? { typedText: typed } : {}), timestamp: Date.now() };
 }

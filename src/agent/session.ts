@@ -296,9 +296,13 @@ export class AgentSession {
   /**
    * Sends a user message. While a run is going, `streamingBehavior` says whether it steers the
    * run or follows up after it; without one the prompt is refused. Resolves when the run (with
-   * its retries) is over.
+   * its retries) is over. `expanded`: the caller made `text` already (expanded, files added), and
+   * `typedText` says what the user typed.
    */
-  async prompt(text: string, options: { images?: Image[]; streamingBehavior?: "steer" | "followUp"; expanded?: boolean } = {}): Promise<void> {
+  async prompt(
+    text: string,
+    options: { images?: Image[]; streamingBehavior?: "steer" | "followUp"; expanded?: boolean; typedText?: string } = {},
+  ): Promise<void> {
     if (this.running) {
       // Queued input is expanded when it is queued (upstream: no input event for queued text).
       if (options.streamingBehavior === "steer") return this.steer(text, options.images);
@@ -307,7 +311,8 @@ export class AgentSession {
     }
     this.preflight();
     this.flushHeld();
-    const prompts: AgentMessage[] = [userMessage(options.expanded ? text : this.expand(text), options.images)];
+    const sent = options.expanded ? text : this.expand(text);
+    const prompts: AgentMessage[] = [userMessage(sent, options.images, options.typedText ?? text)];
     // Steering typed while idle goes right after the prompt.
     prompts.push(...this.take(this.steering));
     await this.start(prompts);
@@ -346,12 +351,12 @@ export class AgentSession {
    * expanded (the caller expanded it and added attached files); the queue still shows `text`.
    */
   steer(text: string, images?: Image[], sent?: string): void {
-    this.steering.push({ text, message: userMessage(sent ?? this.expand(text), images) });
+    this.steering.push({ text, message: userMessage(sent ?? this.expand(text), images, text) });
     this.emitQueue();
   }
 
   followUp(text: string, images?: Image[], sent?: string): void {
-    this.followUps.push({ text, message: userMessage(sent ?? this.expand(text), images) });
+    this.followUps.push({ text, message: userMessage(sent ?? this.expand(text), images, text) });
     this.emitQueue();
   }
 

@@ -194,7 +194,7 @@ export function hasApiKey(provider: string, sources: KeySources): boolean {
 }
 
 /** The message for a run with no model at all: the variables to set, and the models.json way. */
-export function noModelsMessage(modelsJsonPath: string): string {
+export function noModelsMessage(modelsJsonPath: string, options: { fromListModels?: boolean } = {}): string {
   const examples = ["anthropic", "openai", "google", "openrouter", "groq"].map((p) => `  ${envKeyNames(p).at(-1)} (${p})`);
   return [
     "No models available.",
@@ -202,7 +202,9 @@ export function noModelsMessage(modelsJsonPath: string): string {
     "Set the API key of a provider, for example:",
     ...examples,
     `or add a provider (a local server, any OpenAI-compatible endpoint) to ${modelsJsonPath}.`,
-    "`pig --list-models` shows what is available; run `pig` in a terminal for a guided setup.",
+    options.fromListModels
+      ? "Run `pig` in a terminal for a guided setup."
+      : "`pig --list-models` shows what is available; run `pig` in a terminal for a guided setup.",
   ].join("\n");
 }
 

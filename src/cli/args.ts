@@ -24,6 +24,8 @@ const FLAGS: Record<string, FlagSpec> = {
   "--mode": { key: "mode", kind: "string" },
   "--continue": { key: "continue", kind: "boolean" },
   "-c": { key: "continue", kind: "boolean" },
+  "--resume": { key: "resume", kind: "boolean" },
+  "-r": { key: "resume", kind: "boolean" },
   "--session": { key: "session", kind: "string" },
   "--session-dir": { key: "sessionDir", kind: "string" },
   "--no-session": { key: "noSession", kind: "boolean" },
@@ -61,6 +63,7 @@ const CliArgsSchema = v.object({
   print: v.optional(v.boolean()),
   mode: v.optional(v.picklist(["text", "json", "rpc"], 'must be "text", "json" or "rpc"')),
   continue: v.optional(v.boolean()),
+  resume: v.optional(v.boolean()),
   session: v.optional(v.string()),
   sessionDir: v.optional(v.string()),
   noSession: v.optional(v.boolean()),
@@ -99,6 +102,8 @@ const FLAG_NAMES: Partial<Record<keyof CliArgs, string>> = Object.fromEntries(
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   const raw: Record<string, unknown> = { files: [], messages: [] };
+  /** Each flag as the user wrote it (`-p` or `--print`), for messages about it. */
+  const written: Partial<Record<keyof CliArgs, string>> = {};
   let onlyMessages = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -122,6 +127,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const spec = FLAGS[name];
     if (!spec) throw new UsageError(`Unknown option '${name}'`);
+    written[spec.key] = name;
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
     const next = argv[i + 1];
     switch (spec.kind) {
@@ -162,6 +168,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   if (args.session && args.continue) throw new UsageError("--session and --continue cannot be combined");
   if (args.trust && args.noTrust) throw new UsageError("--trust and --no-trust cannot be combined");
+  if (args.resume) {
+    // The picker is a dialog in the terminal: it belongs to interactive mode, and chooses the session itself.
+    const resume = written.resume!;
+    for (const key of ["print", "mode", "continue", "session", "noSession"] as const) {
+      if (args[key] === undefined) continue;
+      const flag = written[key]!;
+      const why = key === "print" || key === "mode" ? "the session picker needs interactive mode" : "both choose the session";
+      throw new UsageError(`${resume} cannot be combined with ${flag}: ${why}`);
+    }
+  }
   return args;
 }
 

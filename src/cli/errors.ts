@@ -1,6 +1,9 @@
-/** A mistake in how pig was called: reported on stderr with a pointer to --help, exit code 2. */
+/** A mistake in how pig was called: reported on stderr with a pointer to the help to read (`help`), exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly help = "pig --help",
+  ) {
     super(message);
     this.name = "UsageError";
   }

@@ -3,9 +3,15 @@
 export const MAIN_HELP = `pig - a terminal coding agent (compatible with Pi's sessions and events)
 
 Usage:
+  pig [options] [@files...] [messages...]
+                                   Interactive mode in the terminal
+  pig "message"                    Start interactive mode with a first message
+  pig -c                           Continue the most recent session of this project
+  pig -r, --resume                 Choose a session to continue from a list
   pig -p [options] [@files...] [messages...]
+                                   Answer once and exit (print mode)
   pig --mode json [options] [@files...] [messages...]
-  pig sessions <command> [options]
+  pig sessions <command> [options] Look into saved sessions (pig sessions --help)
 
 Modes:
   -p, --print                      Run the prompt, print the final answer, exit
@@ -25,6 +31,8 @@ Model:
 
 Session:
   -c, --continue                   Continue the most recent session of this project
+  -r, --resume                     Choose the session to continue in a picker (interactive
+                                   mode only; cancelling exits)
       --session <path|id>          Open a session file, or find one by id prefix
       --session-dir <dir>          Keep sessions in <dir>
       --no-session                 Do not write a session file
@@ -51,7 +59,8 @@ Resources:
   -h, --help                       Show this help
   -v, --version                    Print the version
 
-@file attaches a file: its text, or the image itself.
+@file attaches a file: its text, or the image itself (not a directory: name the
+files inside it). A missing file stops pig before anything is sent.
 
 Commands:
   sessions list [--all] [--json]   List sessions (this project, or every project)
@@ -84,7 +93,7 @@ Commands:
 Options:
   --session-dir <dir>    Look for sessions in <dir> instead of this project's directory
   --json                 Machine-readable output (list, show)
-  -h, --help             Show this help
+  -h, --help             Show this help; 'pig sessions <command> --help' shows one command's
 
 <session> is a path to a .jsonl file or a prefix of a session id; a prefix that
 more than one session starts with is refused (exit code 2) and the sessions it
@@ -94,3 +103,48 @@ one line; a v1 or v2 file (written by an old Pi) is first rewritten as v3, throu
 a new file renamed into place, and then the line is appended.
 Errors go to stderr with exit code 1, usage errors with exit code 2.
 `;
+
+/** `pig sessions <command> --help`: one command's usage, what it prints, and its options. */
+export const SESSIONS_COMMAND_HELP: Record<string, string> = {
+  list: `Usage: pig sessions list [--all] [--json] [--session-dir <dir>]
+
+The sessions of this project, most recently active first: when, the id (as short as it
+can be while unique), the number of messages, and the title (the session's name, else
+the words of its first message), then the file.
+
+Options:
+  --all                  Every project's sessions
+  --json                 One JSON array of {path, id, cwd, name, firstMessage,
+                         messageCount, created, modified}
+  --session-dir <dir>    Look in <dir> instead of this project's directory
+`,
+  show: `Usage: pig sessions show <session> [--json] [--session-dir <dir>]
+
+The context of the session's active branch, as the model would get it.
+
+Options:
+  --json                 {messages, thinkingLevel, model}
+  --session-dir <dir>    Look for <session> in <dir> too
+
+<session> is a path to a .jsonl file or a prefix of a session id.
+`,
+  tree: `Usage: pig sessions tree <session> [--session-dir <dir>]
+
+The session's entry tree, with roles, labels and the leaf.
+
+<session> is a path to a .jsonl file or a prefix of a session id.
+`,
+  name: `Usage: pig sessions name <session> <name> [--session-dir <dir>]
+
+Names the session (appends one line; an empty name clears it).
+
+<session> is a path to a .jsonl file or a prefix of a session id.
+`,
+  label: `Usage: pig sessions label <session> <entryId> [label] [--session-dir <dir>]
+
+Labels an entry of the session (appends one line; no label clears it). The entry ids
+are in 'pig sessions tree <session>'.
+
+<session> is a path to a .jsonl file or a prefix of a session id.
+`,
+};

@@ -1,4 +1,9 @@
-/** `pig --list-models [search]`: the models that have a key, as a table. */
+/**
+ * `pig --list-models [search]`: the models that have a key, as a table. None (or none matching
+ * the search) is exit code 1, with what to do on stderr.
+ */
+import { join } from "node:path";
+import { noModelsMessage } from "../ai/auth.ts";
 import { ModelRegistry } from "../ai/registry.ts";
 import type { Model } from "../ai/types.ts";
 import { agentDir } from "../session/paths.ts";
@@ -23,13 +28,14 @@ export function listModels(search: string | undefined): number {
   const registry = new ModelRegistry({ agentDir: agentDir() });
   for (const error of registry.problems) writeStderr(`pig: warning: ${error}\n`);
   const models = registry.available().filter((m) => !search || matches(m, search));
+  // Nothing to list is a failure a script can see (exit code 1), said on stderr with the way out.
   if (models.length === 0) {
-    writeStdout(
-      search
-        ? `No available model matches "${search}".\n`
-        : "No models available: set a provider's API key (e.g. ANTHROPIC_API_KEY or OPENAI_API_KEY) or add one in models.json.\n",
-    );
-    return 0;
+    if (!search || registry.available().length === 0) {
+      writeStderr(`pig: ${noModelsMessage(join(agentDir(), "models.json"), { fromListModels: true })}\n`);
+    } else {
+      writeStderr(`pig: No available model matches "${search}"; 'pig --list-models' lists them all.\n`);
+    }
+    return 1;
   }
   const rows = [
     ["provider", "model", "context", "max-out", "thinking", "images"],

@@ -23,7 +23,7 @@ async function run(argv: string[]): Promise<number> {
 
 function report(error: unknown): number {
   if (error instanceof UsageError) {
-    console.error(`pig: ${error.message}\nRun 'pig --help' for usage.`);
+    console.error(`pig: ${error.message}\nRun '${error.help}' for usage.`);
     return 2;
   }
   if (error instanceof CliError) {

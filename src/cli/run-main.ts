@@ -27,10 +27,23 @@ export async function runMain(argv: string[]): Promise<number> {
   }
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
   const printMode = args.print || args.mode !== undefined || !isTerminal(0);
+  if (args.resume && printMode) {
+    throw new UsageError("-r/--resume opens a session picker and needs a terminal; stdin is not one (piped input means print mode)");
+  }
   if (!printMode) {
-    const { runInteractive } = await import("../modes/interactive/app.ts");
     const initial = buildPrompts(undefined, await readFileArgs(args.files, process.cwd()), args.messages);
-    return runInteractive(args, process.cwd(), initial);
+    let chosen = args;
+    if (args.resume) {
+      const { pickSessionAtStart } = await import("../modes/interactive/resume-at-start.ts");
+      const path = await pickSessionAtStart(args, process.cwd());
+      if (!path) {
+        writeStdout("No session chosen.\n");
+        return 0;
+      }
+      chosen = { ...args, session: path };
+    }
+    const { runInteractive } = await import("../modes/interactive/app.ts");
+    return runInteractive(chosen, process.cwd(), initial);
   }
   const stdin = await readPipedStdin();
   const cwd = process.cwd();

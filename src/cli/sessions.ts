@@ -7,7 +7,8 @@ import { loadSettings } from "../resources/settings.ts";
 import { agentDir, resolveSessionDir } from "../session/paths.ts";
 import { SessionStore } from "../session/store.ts";
 import { CliError, tidyParseError, UsageError } from "./errors.ts";
-import { SESSIONS_HELP } from "./help.ts";
+import { SESSIONS_COMMAND_HELP, SESSIONS_HELP } from "./help.ts";
+import { closestName } from "../util/closest.ts";
 import { Output } from "./output.ts";
 import { writeContextJson, writeContextText } from "./show-context.ts";
 import { writeTree } from "./show-tree.ts";
@@ -21,7 +22,16 @@ interface SessionsArgs {
   sessionDir: string | undefined;
 }
 
-function parse(argv: string[]): SessionsArgs | "help" {
+/** `--help` anywhere: the named command's help, else the list of commands. */
+function helpText(argv: string[]): string | undefined {
+  if (!argv.some((arg) => arg === "--help" || arg === "-h")) return undefined;
+  const command = argv.find((arg) => !arg.startsWith("-"));
+  return (command && SESSIONS_COMMAND_HELP[command]) || SESSIONS_HELP;
+}
+
+const HELP = "pig sessions --help";
+
+function parse(argv: string[]): SessionsArgs {
   let parsed;
   try {
     parsed = parseArgs({
@@ -32,13 +42,11 @@ function parse(argv: string[]): SessionsArgs | "help" {
         all: { type: "boolean" },
         json: { type: "boolean" },
         "session-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
       },
     });
   } catch (error) {
-    throw new UsageError(`sessions: ${tidyParseError(error)}`);
+    throw new UsageError(`sessions: ${tidyParseError(error)}`, HELP);
   }
-  if (parsed.values.help) return "help";
   const [command, ...operands] = parsed.positionals;
   return {
     command,
@@ -58,20 +66,25 @@ const OPERANDS: Record<string, { min: number; max: number; usage: string }> = {
 };
 
 export async function runSessions(argv: string[]): Promise<number> {
-  const args = parse(argv);
-  if (args === "help") {
-    writeStdout(SESSIONS_HELP);
+  const help = helpText(argv);
+  if (help) {
+    writeStdout(help);
     return 0;
   }
-  if (!args.command) throw new UsageError("sessions: missing command (list, show, tree, name or label)");
+  const args = parse(argv);
+  if (!args.command) throw new UsageError("sessions: missing command (list, show, tree, name or label)", HELP);
   const spec = OPERANDS[args.command];
-  if (!spec) throw new UsageError(`sessions: unknown command '${args.command}'`);
-  if (args.operands.length < spec.min || args.operands.length > spec.max) {
-    throw new UsageError(`sessions: usage: pig sessions ${spec.usage}`);
+  if (!spec) {
+    const near = closestName(args.command, Object.keys(OPERANDS));
+    throw new UsageError(`sessions: unknown command '${args.command}'${near ? ` (did you mean ${near}?)` : ""}`, HELP);
   }
-  if (args.all && args.command !== "list") throw new UsageError("sessions: --all goes with list");
+  const commandHelp = `pig sessions ${args.command} --help`;
+  if (args.operands.length < spec.min || args.operands.length > spec.max) {
+    throw new UsageError(`sessions: usage: pig sessions ${spec.usage}`, commandHelp);
+  }
+  if (args.all && args.command !== "list") throw new UsageError("sessions: --all goes with list", commandHelp);
   if (args.json && args.command !== "list" && args.command !== "show") {
-    throw new UsageError(`sessions: --json goes with list and show, not ${args.command}`);
+    throw new UsageError(`sessions: --json goes with list and show, not ${args.command}`, commandHelp);
   }
   const cwd = process.cwd();
   // The global `sessionDir` setting counts here as it does for `pig` itself.

@@ -20,13 +20,13 @@ import {
   formatTime,
   marker,
   messageHtml,
-  textOf,
   type EntryFrame,
   type FoundResult,
 } from "./html-entries.ts";
 import { EXPORT_CSP, EXPORT_CSS, EXPORT_SCRIPT } from "./html-style.ts";
 import { escapeHtml as esc, formatCount, oneLine } from "./html-text.ts";
 import { isPlainObject } from "../util/plain-object.ts";
+import { userMessageTitle } from "../session/title.ts";
 
 export interface ExportHtmlOptions {
   /** Page title; default: the session name, else the first prompt. */
@@ -133,7 +133,7 @@ function sessionStats(store: SessionStore): Stats {
 function firstPromptTitle(store: SessionStore, branch: EntryRecord[]): string | undefined {
   for (const record of branch) {
     if (record.type !== "message" || record.role !== "user") continue;
-    const text = oneLine(textOf(messageOf(read(store, record))?.content), 80);
+    const text = oneLine(userMessageTitle(messageOf(read(store, record))), 80);
     if (text) return text;
   }
   return undefined;
@@ -317,7 +317,7 @@ function overviewHtml(store: SessionStore, active: EntryRecord[]): string {
       continue;
     }
     const firstUser = part.find((r) => r.type === "message" && r.role === "user");
-    const prompt = firstUser ? oneLine(textOf(messageOf(read(store, firstUser))?.content), 160) : "";
+    const prompt = firstUser ? oneLine(userMessageTitle(messageOf(read(store, firstUser))), 160) : "";
     const labels = part.map((r) => tree.labelOf(r.id)?.label).filter((l): l is string => !!l);
     const where = at
       ? `leaves after the <a href="#${esc(anchor(at.id))}">${esc(describe(at))} at ${esc(formatTime(at.timestamp))}</a>`

@@ -2,11 +2,12 @@
  * The first prompt of a non-interactive run: piped stdin, `@file` attachments and the message
  * words, as upstream builds it (files as `<file name="…">` blocks, images attached).
  */
-import { existsSync, readFileSync, readSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { CliError } from "../cli/errors.ts";
 import { detectImageMime, dimensionNote, prepareImage } from "../tools/image.ts";
 import { isTerminal } from "../util/libc.ts";
+import { unreadableReason } from "../util/config-read.ts";
 
 export interface PromptInput {
   text: string;
@@ -43,16 +44,67 @@ async function readAllStdin(): Promise<string> {
 }
 
 /**
+ * What an `@path` naming a directory is, in words after "is": a directory is not attached (its
+ * files may be many, or huge); the user is shown how to name one of its files instead.
+ */
+function directoryReason(written: string, path: string): string {
+  let names: string[] = [];
+  try {
+    names = readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    // An unreadable directory: no example to give.
+  }
+  const example = names[0];
+  return example
+    ? `a directory; attach files inside it, e.g. @${written.replace(/\/+$/, "")}/${example}`
+    : "an empty directory; attach files, not directories";
+}
+
+export interface Unattachable {
+  kind: "missing" | "directory" | "unreadable";
+  /** In words: "no such file: /abs/path", "a directory; attach files inside it, e.g. @src/a.ts". */
+  reason: string;
+}
+
+/** Why `@written` (at `path`) cannot be attached, or undefined when it is a file that can be. */
+export function unattachable(written: string, path: string): Unattachable | undefined {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    const reason = unreadableReason(error);
+    return reason ? { kind: "unreadable", reason } : { kind: "missing", reason: `no such file: ${path}` };
+  }
+  if (stat.isDirectory()) return { kind: "directory", reason: directoryReason(written, path) };
+  if (!stat.isFile()) return { kind: "unreadable", reason: `not a regular file: ${path}` };
+  return undefined;
+}
+
+/** The one-line error for an `@file` argument that cannot be attached. */
+function fileArgError(written: string, problem: Unattachable): CliError {
+  return new CliError(problem.kind === "directory" ? `@${written} is ${problem.reason}` : `@${written}: ${problem.reason}`);
+}
+
+/**
  * The text and images of `@file` arguments: text files inline, images attached (scaled down when
- * too large). A missing file is an error naming it.
+ * too large). A missing file, a directory, or a file that cannot be read is an error naming it.
  */
 export async function readFileArgs(files: readonly string[], cwd: string): Promise<PromptInput> {
   let text = "";
   const images: PromptInput["images"] = [];
   for (const file of files) {
     const path = isAbsolute(file) ? file : resolve(cwd, file);
-    if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`Error: File not found: ${path}`);
-    const bytes = readFileSync(path);
+    const problem = unattachable(file, path);
+    if (problem) throw fileArgError(file, problem);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw fileArgError(file, { kind: "unreadable", reason: unreadableReason(error) ?? `no such file: ${path}` });
+    }
     if (bytes.length === 0) continue;
     const mime = detectImageMime(bytes);
     if (mime) {

@@ -9,12 +9,12 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
-import { SessionHeaderSchema, type SessionInfoEntry, type UserMessage } from "./format.ts";
+import { SessionHeaderSchema, type SessionInfoEntry } from "./format.ts";
 import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts";
-import { contentText } from "./convert.ts";
 import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { sessionsRoot } from "./paths.ts";
 import { uniquePrefixes } from "./id-prefix.ts";
+import { userMessageTitle } from "./title.ts";
 
 export interface SessionSummary {
   path: string;
@@ -23,7 +23,10 @@ export interface SessionSummary {
   cwd: string;
   name?: string;
   parentSessionPath?: string;
-  /** Text of the first user message, or "(no messages)". */
+  /**
+   * The words of the first user message that has any (its title: what the user typed, without
+   * attached files or expansions; title.ts), or "(no messages)".
+   */
   firstMessage: string;
   /** Number of `message` entries, all roles. */
   messageCount: number;
@@ -42,10 +45,6 @@ function parseObject(text: string): Json | undefined {
   } catch {
     return undefined;
   }
-}
-
-function userText(message: UserMessage): string {
-  return contentText(message.content, " ");
 }
 
 function timeOf(value: unknown): number | undefined {
@@ -102,8 +101,9 @@ export function summarizeSession(path: string): SessionSummary | undefined {
         if (role === "user" || role === "assistant") lastActivity = { offset: line.offset, length };
         if (role === "user" && firstMessage === undefined) {
           parsed ??= parseObject(decodeUtf8(buf, start, start + length));
-          const message = parsed?.message as UserMessage | undefined;
-          if (message) firstMessage = userText(message);
+          // A message with nothing in it (no words, files or images) names nothing: the next one may.
+          const title = userMessageTitle(parsed?.message);
+          if (title) firstMessage = title;
         }
       } else if (type === "session_info") {
         parsed ??= parseObject(decodeUtf8(buf, start, start + length));

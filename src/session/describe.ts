@@ -5,6 +5,7 @@
 import type { AgentMessage, SessionEntry } from "./format.ts";
 import type { EntryRecord } from "./records.ts";
 import { isPlainObject } from "../util/plain-object.ts";
+import { userMessageTitle } from "./title.ts";
 
 const PREVIEW = 60;
 
@@ -30,7 +31,13 @@ export function describeEntry(entry: SessionEntry): string {
       if (!isPlainObject(e.message)) return "message (without a message object)";
       const m = e.message as AgentMessage & Record<string, unknown>;
       const text =
-        m.role === "bashExecution" ? `! ${m.command}` : m.role === "toolResult" ? `${m.toolName}: ${contentText(m.content)}` : contentText(m.content);
+        m.role === "bashExecution"
+          ? `! ${m.command}`
+          : m.role === "toolResult"
+            ? `${m.toolName}: ${contentText(m.content)}`
+            : m.role === "user"
+              ? userMessageTitle(m)
+              : contentText(m.content);
       const state = m.role === "assistant" && (m.stopReason === "error" || m.stopReason === "aborted") ? ` (${m.stopReason})` : "";
       return `${m.role}${state}  ${firstLine(text)}`;
     }

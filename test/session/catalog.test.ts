@@ -53,6 +53,16 @@ describe("summaries", () => {
     expect(list.find((s) => s.path.endsWith("b.jsonl"))!.name).toBeUndefined();
   });
 
+  test("the first message is named by the user's words: files left out, an empty message passed over", () => {
+    const dir = tempDir();
+    const attached = { ...user("x"), content: [{ type: "text", text: '<file name="/p/a.ts">\nconst a = 1;\n</file>\nexplain a.ts' }] };
+    writeSession([HEADER, msg("u1", null, attached)], { dir, name: "files.jsonl" });
+    const empty = { ...user("x"), content: [{ type: "text", text: "" }] };
+    writeSession([HEADER, msg("u1", null, empty), msg("u2", "u1", user("the second one"))], { dir, name: "empty.jsonl" });
+    const byFile = Object.fromEntries(listSessions(dir).map((s) => [s.path.split("/").at(-1), s.firstMessage]));
+    expect(byFile).toEqual({ "files.jsonl": "explain a.ts", "empty.jsonl": "the second one" });
+  });
+
   test("most recently active first; --continue takes the newest file by mtime", () => {
     const dir = tempDir();
     const old = writeSession([HEADER, msg("u1", null, user("old", 1000)), msg("a1", "u1", { ...assistant("a"), timestamp: 2000 })], { dir, name: "old.jsonl" });

@@ -1,12 +1,13 @@
 /**
  * `@path` mentions in a submitted prompt attach the files they name, as `@file` arguments do on
  * the command line: a text file goes in as a `<file name="…">` block before the message, an
- * image as an attachment. The mention itself stays in the text. Folders, missing files and text
- * files over the size limit are not attached (the model can still read them with its tools).
+ * image as an attachment. The mention itself stays in the text. Folders, missing files, binary
+ * files and text files over the size limit are not attached, and each is reported with why (the
+ * model can still look for them with its tools).
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { readFileArgs, type PromptInput } from "../prompt-input.ts";
+import { readFileArgs, unattachable, type PromptInput } from "../prompt-input.ts";
 import { detectImageMime } from "../../tools/image.ts";
 
 /** Text files larger than this are left as mentions. */
@@ -38,12 +39,19 @@ export async function attachMentions(text: string, cwd: string): Promise<Attache
   const skipped: { path: string; reason: string }[] = [];
   for (const mention of mentionedPaths(text)) {
     // A mention at the end of a sentence: "look at @src/app.ts." names src/app.ts.
-    const candidates = [mention, mention.replace(/[.,;:!?)\]}'"]+$/, "")];
-    const written = candidates.find((p) => p && existsSync(isAbsolute(p) ? p : resolve(cwd, p)));
-    if (!written) continue;
+    const trimmed = mention.replace(/[.,;:!?)\]}'"]+$/, "");
+    const candidates = [mention, trimmed];
+    const found = candidates.find((p) => p && existsSync(isAbsolute(p) ? p : resolve(cwd, p)));
+    // What is not there is said, naming where pig looked: most often a slip in the path.
+    const written = found ?? (trimmed || mention);
     const path = isAbsolute(written) ? written : resolve(cwd, written);
+    const problem = unattachable(written, path);
+    if (problem) {
+      if (!skipped.some((s) => s.path === written)) skipped.push({ path: written, reason: problem.reason });
+      continue;
+    }
     const stat = statSync(path);
-    if (!stat.isFile() || files.includes(path)) continue;
+    if (files.includes(path)) continue;
     const head = readHead(path);
     const image = detectImageMime(head) !== undefined;
     if (!image && stat.size > MAX_ATTACHED_TEXT_BYTES) {

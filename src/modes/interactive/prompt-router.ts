@@ -74,7 +74,8 @@ export class PromptRouter {
       // `@path` mentions attach their files, before the message as `@file` arguments do.
       const { files, attached, skipped } = await attachMentions(text, this.deps.controller().cwd);
       if (attached.length > 0) editor.print(`${theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
-      for (const s of skipped) editor.print(`${theme.fg("dim", `not attached: ${s.path} (${s.reason})`)}\n`);
+      // Not dim: a mention that attached nothing is most often a slip the user wants to know of.
+      for (const s of skipped) editor.print(`${theme.fg("warning", `not attached: @${s.path} (${s.reason})`)}\n`);
       const sent = attached.length > 0 ? `${files.text}${session.expand(text)}` : undefined;
       if (session.isStreaming) {
         // The queue shows (and Escape gives back) what was typed; the files go with the message.
@@ -83,7 +84,7 @@ export class PromptRouter {
         return;
       }
       // The run has started (or failed its checks) once prompt() returns its promise.
-      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true }) : session.prompt(text);
+      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true, typedText: text }) : session.prompt(text);
       hand();
       await run;
     } catch (error) {

@@ -1,0 +1,63 @@
+/**
+ * The words a user message — and so a session — is known by: what the user typed, not what pig
+ * put around it. Session lists, `/resume`, trees and the HTML export all name a message this way.
+ *
+ * - `typedText`, when the message has it (pig records it when the text sent differs from the
+ *   text typed: a prompt template or `/skill:` expanded, `@file` mentions attached), is the answer.
+ * - Otherwise the text is read: `<file name="…">` blocks of attachments are left out, and a
+ *   `<skill …>` block gives the words typed after the command, else `/skill:<name>`.
+ * - A message with no words of its own is named by what it carries: `[file a.ts]`, `[image]`.
+ */
+import { basename } from "node:path";
+import { isPlainObject } from "../util/plain-object.ts";
+
+/**
+ * From the first attached file's opening tag to the last closing tag: the files come first, one
+ * after another, and a file's own text may contain `</file>`, so the last one ends the run.
+ */
+const FILE_RUN = /<file name="[^"]*">[\s\S]*<\/file>\n?/;
+const FILE_NAME = /<file name="([^"]*)">/g;
+/** A `/skill:` expansion: the skill's body in one element, then the arguments after a blank line. */
+const SKILL_BLOCK = /^<skill name="([^"]*)" location="[^"]*">[\s\S]*<\/skill>/;
+
+/** The user's own words in a message's text (see the module comment), or "" when it has none. */
+export function typedWords(text: string): { words: string; files: string[] } {
+  let rest = text;
+  const files: string[] = [];
+  const run = FILE_RUN.exec(rest);
+  if (run) {
+    for (const match of run[0].matchAll(FILE_NAME)) files.push(match[1]!);
+    rest = rest.slice(0, run.index) + rest.slice(run.index + run[0].length);
+  }
+  rest = rest.trim();
+  const skill = SKILL_BLOCK.exec(rest);
+  if (skill) {
+    const args = rest.slice(skill[0].length).trim();
+    rest = args || `/skill:${skill[1]}`;
+  }
+  return { words: rest, files };
+}
+
+/**
+ * What a user message is called: the words typed, else `[file …]` for attached files and
+ * `[image]` (`[N images]`) for images alone; "" for a message with nothing in it. Messages of
+ * any shape are read, never thrown on.
+ */
+export function userMessageTitle(message: unknown): string {
+  if (!isPlainObject(message)) return "";
+  if (typeof message.typedText === "string" && message.typedText.trim()) return message.typedText.trim();
+  const content = message.content;
+  const blocks: unknown[] = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
+  const texts: string[] = [];
+  let images = 0;
+  for (const block of blocks) {
+    if (!isPlainObject(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
+    else if (block.type === "image") images++;
+  }
+  const { words, files } = typedWords(texts.join(" "));
+  if (words) return words;
+  if (files.length > 0) return files.map((file) => `[file ${basename(file)}]`).join(" ");
+  if (images > 0) return images === 1 ? "[image]" : `[${images} images]`;
+  return "";
+}
