@@ -176,3 +176,48 @@ describeNeeding("tmux", tmuxAvailable(), "text that fits the terminal", () => {
     expect(rows.map((r) => r.replace(/^› |^ {2}/, "").trim()).join(" ").replace(/word60 word60$/, "word60")).toBe(WORDS);
   });
 });
+
+describeNeeding("tmux", tmuxAvailable(), "what tools changed", () => {
+  test("an edit shows its changed hunks, a new file its start, a replaced file its diff", async () => {
+    const numbered = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
+    const script = {
+      responses: [
+        {
+          toolCalls: [
+            { name: "edit", arguments: { path: "big.txt", edits: [{ oldText: "line 20\n", newText: "line twenty\n" }] } },
+          ],
+        },
+        { toolCalls: [{ name: "write", arguments: { path: "fresh.txt", content: "first\nsecond\nthird\n" } }] },
+        { toolCalls: [{ name: "write", arguments: { path: "small.txt", content: "one\nTWO\nthree\n" } }] },
+        { text: "All done." },
+      ],
+    } as unknown as Script;
+    const { tmux, world } = await start(script);
+    writeFileSync(join(world.cwd, "big.txt"), `${numbered}\n`);
+    writeFileSync(join(world.cwd, "small.txt"), "one\ntwo\nthree\n");
+    const screen = await send(tmux, "change things", "All done.");
+    // The edit: its count, the removed and added line with one line of context, not the file's start.
+    const edit = between(screen, "● edit", "● write");
+    expect(edit.join("\n")).toMatch(/│ \+1 −1\n\s+│ {2}19 line 19\n\s+│ -20 line 20\n\s+│ \+20 line twenty\n\s+│ {2}21 line 21/);
+    expect(edit.join("\n")).not.toContain("line 16");
+    // A new file: what it starts with.
+    const created = between(screen, "● write  fresh.txt", "● write  small.txt").join("\n");
+    expect(created).toMatch(/Successfully wrote 19 bytes to fresh\.txt\n\s+│ first\n\s+│ second\n\s+│ third/);
+    // A replaced file: what changed in it.
+    const replaced = between(screen, "● write  small.txt", "All done.").join("\n");
+    expect(replaced).toMatch(/│ \+1 −1\n\s+│ {2}1 one\n\s+│ -2 two\n\s+│ \+2 TWO\n\s+│ {2}3 three/);
+  });
+
+  test("a large edit stays collapsed with a true count of what is hidden", async () => {
+    const before = Array.from({ length: 60 }, (_, i) => `row ${i + 1}`).join("\n");
+    const edits = Array.from({ length: 12 }, (_, i) => ({ oldText: `row ${i * 5 + 3}\n`, newText: `ROW ${i * 5 + 3}\n` }));
+    const { tmux, world } = await start({ responses: [{ toolCalls: [{ name: "edit", arguments: { path: "many.txt", edits } }] }, { text: "Edited." }] } as unknown as Script);
+    writeFileSync(join(world.cwd, "many.txt"), `${before}\n`);
+    const screen = await send(tmux, "edit a lot", "Edited.");
+    expect(screen).toContain("│ +12 −12");
+    const hint = /… (\d+) changed lines · \/expand 1/.exec(screen);
+    expect(hint).not.toBeNull();
+    const shownChanges = (between(screen, "● edit", "Edited.").join("\n").match(/│ [-+]\s*\d+ (row|ROW) \d+/g) ?? []).length;
+    expect(shownChanges + Number(hint![1])).toBe(24);
+  });
+});

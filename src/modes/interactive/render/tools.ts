@@ -139,9 +139,10 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
 
 /** One row of a block, wrapped under the gutter; an indented line keeps its indent on every row. */
 function gutterRows(line: string, gutter: string, width: number): string[] {
-  const indent = /^[ \t]*/.exec(line)![0];
-  const rest = line.slice(indent.length);
-  const pad = indent.replace(/\t/g, "    ");
+  // The indent may sit inside the line's colour: it is taken out from behind the escape codes.
+  const [, style, indent] = /^((?:\x1b\[[0-9;]*m)*)([ \t]*)/.exec(line)!;
+  const rest = `${style}${line.slice(style!.length + indent!.length)}`;
+  const pad = indent!.replace(/\t/g, "    ");
   // Very deep indentation would leave no room: it is kept only while half the row is left.
   const keep = stringWidth(gutter) + pad.length < width / 2 ? pad : "";
   return wrapLine(rest, width, { first: `${gutter}${keep}`, rest: `${gutter}${keep}` });
