@@ -285,12 +285,12 @@ class InteractiveApp implements InteractiveHost {
         case "app.model.cycleForward":
         case "app.model.cycleBackward": {
           const next = this.controller.cycleModel(action === "app.model.cycleForward" ? "forward" : "backward");
-          this.info(next ? `Model: ${next.model.provider}/${next.model.id}` : "Only one model is available.");
+          this.info(next ? `Model: ${next.model.provider}/${next.model.id}${next.model.reasoning ? ` (thinking: ${this.session.thinkingLevel})` : ""}` : "Only one model is available.");
           break;
         }
         case "app.thinking.cycle": {
           const next = this.controller.cycleThinkingLevel();
-          if (!next) this.info("This model has no thinking levels.");
+          this.info(next ? `Thinking level: ${next.level}` : "This model has no thinking levels.");
           break;
         }
         case "app.thinking.toggle":

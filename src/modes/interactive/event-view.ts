@@ -116,7 +116,12 @@ export class EventView {
   handle(event: PigEvent): void {
     const t = this.theme;
     this.attempts.observe(event);
-    if (this.failed && ["agent_end", "message_start", "tool_execution_start", "compaction_start"].includes(event.type)) this.reportFailure();
+    if (this.failed && ["message_start", "tool_execution_start"].includes(event.type)) this.reportFailure();
+    // A run that failed may go on at once with a retry or, when the context overflowed, with a
+    // compaction: either says so itself. Otherwise the error is reported once the run has settled.
+    if (this.failed && event.type === "agent_end") setTimeout(() => this.reportFailure(), 0);
+    if (event.type === "compaction_start" && event.reason === "overflow") this.failed = undefined;
+    else if (this.failed && event.type === "compaction_start") this.reportFailure();
     switch (event.type) {
       case "agent_start":
         this.startWorking("waiting for the model");
@@ -188,7 +193,7 @@ export class EventView {
         this.failed = undefined;
         this.retry = { attempt: event.attempt, max: event.maxAttempts, until: Date.now() + event.delayMs, reason: readableError(event.errorMessage) };
         this.retried = { count: event.attempt, reason: this.retry.reason };
-        this.render();
+        this.startWorking("retrying");
         break;
       case "auto_retry_end":
         this.retry = undefined;
@@ -202,9 +207,7 @@ export class EventView {
         this.retried = undefined;
         this.render();
         break;
-      case "thinking_level_changed":
-        this.out.print(`${t.fg("muted", `Thinking level: ${event.level}`)}\n`);
-        break;
+      // A level change is told by what made it (Shift+Tab, a model switch), in one line with it.
       case "session_info_changed":
         this.out.print(`${t.fg("muted", `Session name: ${event.name ?? "(none)"}`)}\n`);
         break;

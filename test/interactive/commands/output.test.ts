@@ -116,17 +116,17 @@ describe("/compact", () => {
     await host.controller.session.prompt("two");
     host.runtime.replies.push(["## Goal", "a", "b", "c", "d", "e"].join("\n"));
     await compactCommand.run(host, "focus on tests");
-    expect(host.text).toContain("info: Compacted (");
+    expect(host.text).toContain("info: Compacted 120 tokens into a summary:");
     expect(host.text).toContain("## Goal");
     expect(host.text).toMatch(/more lines\)/);
     const store = host.controller.session.store;
     expect(store.branchRecords().some((r) => r.type === "compaction")).toBe(true);
   });
 
-  test("nothing to compact is reported as an error line", async () => {
+  test("nothing to compact is a refusal, told as information, not an error", async () => {
     const host = makeHost();
     await guarded(compactCommand).run(host, "");
-    expect(host.text).toContain("error: ");
+    expect(host.text).toBe("info: Nothing to compact yet: the session is still small.");
   });
 
   test("a long summary is cut to a few lines", () => {

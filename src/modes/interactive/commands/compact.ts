@@ -1,4 +1,5 @@
 /** `/compact [instructions]`: summarise older messages now, and show the gist of the summary. */
+import { ALREADY_COMPACTED, NOTHING_TO_COMPACT } from "../../../compaction/prepare.ts";
 import type { SlashCommand } from "../host.ts";
 import { formatTokens } from "./format.ts";
 
@@ -12,14 +13,30 @@ export function summaryPreview(summary: string): string {
   return shown.join("\n");
 }
 
+/** What a refusal (not a failure) is told as. */
+const REFUSALS: Readonly<Record<string, string>> = {
+  [NOTHING_TO_COMPACT]: "Nothing to compact yet: the session is still small.",
+  [ALREADY_COMPACTED]: "Nothing to compact: the session was just compacted.",
+};
+
 export const compactCommand: SlashCommand = {
   name: "compact",
   description: "Summarize older messages to free context",
   argumentHint: "[instructions]",
   async run(host, args) {
-    host.info("Compacting…");
-    const result = await host.controller.compact(args.trim() || undefined);
-    host.info(`Compacted (${formatTokens(result.tokensBefore)} tokens before). Summary:`);
+    // The spinner says it is compacting; the outcome is told once, here.
+    let result;
+    try {
+      result = await host.controller.compact(args.trim() || undefined);
+    } catch (error) {
+      const refusal = REFUSALS[(error as Error).message];
+      if (refusal) {
+        host.info(refusal);
+        return;
+      }
+      throw error;
+    }
+    host.info(`Compacted ${formatTokens(result.tokensBefore)} tokens into a summary:`);
     host.print(summaryPreview(result.summary));
   },
 };
