@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { requirePig } from "./pi-install.ts";
 
-const SCRIPTS = ["startup.ts", "open-session.ts", "list-sessions.ts", "agent.ts", "compaction-prep.ts"];
+const SCRIPTS = ["startup.ts", "open-session.ts", "list-sessions.ts", "agent.ts", "compaction-prep.ts", "replay.ts"];
 
 // Fail once, up front, rather than once per script with the same message.
 if (!Bun.argv.includes("--pi-only")) requirePig();

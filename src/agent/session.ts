@@ -60,7 +60,8 @@ const SECRET_HEADER = /auth|key|token|secret|password|cookie|session/i;
 export class AgentSession {
   private storeValue: SessionStore;
   readonly registry: ModelRegistry;
-  private messagesValue: AgentMessage[];
+  /** Built from the file when first needed: opening a long session does not wait for it. */
+  private messagesValue: AgentMessage[] | undefined;
   /** `!` commands run while the agent was busy: added before the next prompt. */
   private readonly heldBash: AgentMessage[] = [];
   readonly steering: MessageQueue;
@@ -99,9 +100,7 @@ export class AgentSession {
     this.compactor = new CompactionRunner(this);
     this.steering = new MessageQueue(options.steeringMode);
     this.followUps = new MessageQueue(options.followUpMode);
-    const context = this.store.buildContext();
-    this.messagesValue = context.messages;
-    this.recordStartingState(context.messages.length === 0);
+    this.recordStartingState(this.store.planContext().items.length === 0);
   }
 
   get store(): SessionStore {
@@ -110,6 +109,7 @@ export class AgentSession {
 
   /** The context the model gets next (the active branch, as messages). */
   get messages(): AgentMessage[] {
+    this.messagesValue ??= this.storeValue.buildContext().messages;
     return this.messagesValue;
   }
 
@@ -124,15 +124,16 @@ export class AgentSession {
     this.modelValue = model;
     this.level = model ? clampThinkingLevel(model, thinkingLevel) : "off";
     this.heldBash.length = 0;
-    const context = store.buildContext();
-    this.messagesValue = context.messages;
-    this.recordStartingState(context.messages.length === 0);
+    this.messagesValue = undefined;
+    this.recordStartingState(store.planContext().items.length === 0);
   }
 
   /** Rebuilds the model's context from the file (after a compaction or a move in the tree), in place. */
   reloadContext(): void {
     const rebuilt = this.storeValue.buildContext().messages;
-    this.messagesValue.splice(0, this.messagesValue.length, ...rebuilt);
+    // In place: a run in progress holds the array.
+    if (this.messagesValue) this.messagesValue.splice(0, this.messagesValue.length, ...rebuilt);
+    else this.messagesValue = rebuilt;
   }
 
   /** The model call summaries are made with, or undefined without a model or key. */
@@ -167,7 +168,7 @@ export class AgentSession {
     }
     // In the context whatever the file does: a failed write keeps the entry in the session,
     // unsaved, and the caller hears of it.
-    this.messagesValue.push(message);
+    this.messages.push(message);
     this.persist(message);
   }
 
@@ -175,7 +176,7 @@ export class AgentSession {
     // One at a time: if a write fails, the ones not yet added stay held, none is lost.
     while (this.heldBash.length > 0) {
       const message = this.heldBash.shift()!;
-      this.messagesValue.push(message);
+      this.messages.push(message);
       this.persist(message);
     }
   }

@@ -162,13 +162,15 @@ class InteractiveApp implements InteractiveHost {
     else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) process.stdout.write(`${line}\n`);
     for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
     // A continued or chosen session shows its conversation before the prompt.
-    if (this.session.messages.length > 0) this.showConversation(process.stdout.write.bind(process.stdout));
+    if (this.session.store.planContext().items.length > 0) this.showConversation(process.stdout.write.bind(process.stdout));
     const unsubscribe = this.session.subscribe((event) => {
       this.view.handle(event);
       if (event.type === "agent_start") this.editor.setBusy(true);
       if (event.type === "agent_end") this.afterRun();
     });
     this.editor.start();
+    // A long session's context is read once the prompt is up, not before.
+    setTimeout(() => void this.session.messages, 0);
     void (async () => {
       for (const prompt of initial) await this.session.prompt(prompt.text, { images: prompt.images }).catch((e: Error) => this.error(e.message));
     })();
@@ -378,7 +380,8 @@ class InteractiveApp implements InteractiveHost {
   /** The session line, then the end of the active branch as it looked live, then a separator. */
   private showConversation(write: (text: string) => void): void {
     const store = this.session.store;
-    const messages = this.session.messages.length;
+    // Counted from the entry index: the messages themselves are read when the model needs them.
+    const messages = store.planContext().items.length;
     const dir = this.runtime.sessionDir;
     // The shortest form `pig --session` takes for this session without mistaking it for another.
     this.knownIds ??= new Set(dir ? sessionIndex(dir, this.runtime.agentDir).map((s) => s.id) : []);
