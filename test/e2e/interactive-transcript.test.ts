@@ -81,6 +81,57 @@ describeNeeding("tmux", tmuxAvailable(), "the conversation on screen", () => {
     expect(Number(above![1]) + shown).toBe(400);
   });
 
+  test("a resumed session shows its compaction, branch summary and displayed custom messages; hidden ones stay hidden", async () => {
+    const world = track(await createWorld({ llm: { mode: "text" } }));
+    const entries: object[] = [
+      { ...HEADER, cwd: world.cwd },
+      msg("u1", null, user("old question")),
+      msg("a1", "u1", assistant("old answer")),
+      { type: "compaction", id: "c1", parentId: "a1", timestamp: iso(), summary: "## Goal\nThe user asked an old question.", firstKeptEntryId: "a1", tokensBefore: 5000 },
+      { type: "branch_summary", id: "b1", parentId: "c1", timestamp: iso(), fromId: "c1", summary: "Tried another way; it did not work." },
+      { type: "custom_message", id: "m1", parentId: "b1", timestamp: iso(), customType: "notes", content: "A note the extension showed.", display: true },
+      { type: "custom_message", id: "m2", parentId: "m1", timestamp: iso(), customType: "secret", content: "Only for the model.", display: false },
+      msg("u2", "m2", user("new question")),
+      msg("a2", "u2", assistant("new answer")),
+    ];
+    const file = join(world.cwd, "rich.jsonl");
+    writeFileSync(file, `${entries.map((e) => JSON.stringify(e)).join("\n")}\n`);
+    const tmux = open(world, { args: ["--session", file] });
+    const screen = await tmux.waitFor("end of the saved conversation");
+    expect(screen).toMatch(/› old question\nold answer\nCompacted 5000 tokens into a summary:\n\s+│ ## Goal\n\s+│ The user asked an old question\.\n/);
+    expect(screen).toMatch(/Summary of the branch left behind:\n\s+│ Tried another way; it did not work\.\n/);
+    expect(screen).toContain("[notes] A note the extension showed.");
+    expect(screen).not.toContain("Only for the model.");
+    expect(screen).toMatch(/› new question\nnew answer\n─+ end of the saved conversation/);
+  });
+
+  test("read keeps the start; Ctrl+O shows the last result whole, /expand N any one, and /expand toggles them all", async () => {
+    const script = {
+      responses: [
+        { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
+        { toolCalls: [{ name: "bash", arguments: { command: "seq 1 20" } }] },
+        { text: "Read and counted." },
+      ],
+    } as unknown as Script;
+    const { tmux, world } = await start(script);
+    writeFileSync(join(world.cwd, "notes.txt"), `${Array.from({ length: 20 }, (_, i) => `note ${i + 1}`).join("\n")}\n`);
+    const screen = await send(tmux, "read and count", "Read and counted.");
+    // read: the first lines, then how many more; bash: how many before, then the last lines.
+    expect(screen).toMatch(/│ note 1\n[\s\S]*│ note 8\n\s+… 12 more lines · \/expand 1\n/);
+    expect(screen).toMatch(/● bash {2}seq 1 20\n\s+… 12 earlier lines · \/expand 2\n\s+│ 13\n/);
+    tmux.sendKeys("C-o");
+    const last = await tmux.waitFor(/Result 2 in full:\n● bash {2}seq 1 20\n(\s+│ \d+\n){20}/);
+    expect(last).toContain("│ 1\n");
+    await send(tmux, "/expand 1", "Result 1 in full:");
+    const first = await tmux.waitFor(/Result 1 in full:\n● read {2}notes\.txt\n(\s+│ note \d+\n){20}/);
+    expect(first).toContain("│ note 20");
+    // Every block whole: the conversation is printed again that way.
+    tmux.type("/expand");
+    tmux.sendKeys("Enter");
+    const all = await tmux.waitFor(/● bash {2}seq 1 20\n(\s+│ \d+\n){20}Read and counted\.\n─+ end of the saved conversation/);
+    expect(all.slice(all.lastIndexOf("● bash"))).not.toContain("earlier lines");
+  });
+
   test("bash output streams above the prompt while it runs; the collapsed result keeps its last lines", async () => {
     const script = {
       responses: [

@@ -371,8 +371,7 @@ export class EventView {
     const block = this.blocks.get(number);
     if (!block) return false;
     const t = this.theme;
-    this.out.print(`${t.fg("muted", `Result ${number} in full:`)}\n${formatToolCall(block.name, block.args, t, this.width())}\n`);
-    this.rows(formatToolResult(block, t, { expanded: true, width: this.width() }));
+    this.rows([t.fg("muted", `Result ${number} in full:`), formatToolCall(block.name, block.args, t, this.width()), ...formatToolResult(block, t, { expanded: true, width: this.width() })]);
     return true;
   }
 

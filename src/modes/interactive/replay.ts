@@ -34,7 +34,7 @@ export interface Replay {
 }
 
 /** The tool calls of the answers seen so far, and whether any message was (settings before one are not shown). */
-type ToolCalls = Map<string, { name: string; args: Record<string, unknown> }> & { talked?: boolean };
+type ToolCalls = Map<string, { name: string; args: Record<string, unknown> }> & { talked?: boolean; settled?: boolean };
 
 function noteToolCalls(answer: AssistantMessage, calls: ToolCalls): void {
   for (const block of answer.content) {
@@ -80,10 +80,11 @@ export function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolB
     case "custom_message":
       return e.display ? customRows(e.customType as string, e.content as string, s) : [];
     // A switch made during the conversation shows as it did; the settings a session starts with do not.
+    // (and neither do the ones recorded after the last message, such as the level noted on opening).
     case "model_change":
-      return calls.talked ? [t.fg("muted", `Model: ${e.provider}/${e.modelId}`)] : [];
+      return calls.talked && !calls.settled ? [t.fg("muted", `Model: ${e.provider}/${e.modelId}`)] : [];
     case "thinking_level_change":
-      return calls.talked ? [t.fg("muted", `Thinking level: ${e.thinkingLevel}`)] : [];
+      return calls.talked && !calls.settled ? [t.fg("muted", `Thinking level: ${e.thinkingLevel}`)] : [];
     default:
       return [];
   }
@@ -132,8 +133,10 @@ export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: n
   // Forwards: the rows themselves, tool blocks numbered in the order they show.
   const calls = callsBefore(source, records, start);
   const perEntry: string[][] = [];
+  const lastMessage = records.findLastIndex((r) => r.type === "message");
   for (let i = start; i < records.length; i++) {
     const entry = entries[i];
+    calls.settled = i > lastMessage;
     perEntry.push(entry ? entryRows(entry, s, blocks, calls) : []);
   }
   // Whole entries above the budget are dropped; the last one is cut from the top when it is taller.
