@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import { CursorTracker, DialogFrame } from "../../src/modes/interactive/dialog-frame.ts";
 import { closedDialogLine, createDialogs } from "../../src/modes/interactive/dialogs.ts";
+import { FakeTerminal } from "./input/fake-terminal.ts";
 
 function fakeTerminal(columns: number, rows: number) {
   const writes: string[] = [];
@@ -97,6 +98,25 @@ describe("closed dialogs", () => {
     await h.type("\x1b[B", "\r");
     expect(await pick).toBe(2);
     expect(h.last()).toMatch(/^\r\x1b\[\d+A\x1b\[J◇ Which\? · second\r\n$/);
+  });
+
+  test("on a screen, what was above the dialog stays and its frame is gone, also when it scrolled", async () => {
+    // Twelve rows: the output fills half of them, so the frame scrolls the screen.
+    const screen = new FakeTerminal(30, 12);
+    screen.write("one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix\r\n");
+    const input = new PassThrough();
+    // The terminal's output processing turns "\n" into "\r\n", as a tty does.
+    const tty = { columns: 30, rows: 12, isTTY: true, write: (text: string) => screen.write(text.replace(/\r?\n/g, "\r\n")) };
+    const dialogs = createDialogs({ input, output: tty });
+    const options = ["first option", "second option, long enough to wrap at thirty columns"].map((label, value) => ({ value, label }));
+    const pick = dialogs.pick("Which one?", options);
+    while (!screen.lines().some((line) => line.includes("first option"))) await Bun.sleep(5);
+    input.write("\x1b[B");
+    input.write("\r");
+    expect(await pick).toBe(1);
+    expect(screen.scrollback.length).toBeGreaterThan(0);
+    // The rows scrolled off and the rows on screen: the output, then the one line.
+    expect([...screen.scrollback, ...screen.lines()].map(plain)).toEqual(["one", "two", "three", "four", "five", "six", "◇ Which one? · second option,…"]);
   });
 
   test("a question closes on the answer; a masked one does not show the key typed", async () => {
