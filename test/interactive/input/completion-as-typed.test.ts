@@ -78,7 +78,7 @@ describe("the command list as a name is typed", () => {
     const { submitted, type } = setup();
     await type("/he");
     await type("\r");
-    expect(submitted).toEqual([["/help ", "enter"]]);
+    expect(submitted).toEqual([["/help", "enter"]]);
   });
 
   test("Enter after moving through the list runs the one chosen", async () => {
@@ -86,7 +86,7 @@ describe("the command list as a name is typed", () => {
     await type("/se");
     await type("\x1b[B");
     await type("\r");
-    expect(submitted).toEqual([["/settings ", "enter"]]);
+    expect(submitted).toEqual([["/settings", "enter"]]);
   });
 
   test("a name the list only resembles is sent as typed, for pig to say it is unknown", async () => {

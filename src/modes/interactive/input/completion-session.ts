@@ -105,7 +105,11 @@ export class CompletionSession {
       if (current) this.apply(menu.accept());
       return true;
     }
-    if (current && (menu.moved || menu.selectedContinues(this.state.text))) this.apply(menu.accept());
+    if (current && (menu.moved || menu.selectedContinues(this.state.text))) {
+      // Submitted at once: without the space that completion leaves for arguments.
+      const edit = menu.accept();
+      this.apply({ ...edit, text: edit.text.trimEnd() });
+    }
     return false;
   }
 
