@@ -75,7 +75,7 @@ describeNeeding("tmux", tmuxAvailable(), "interactive sessions over days", () =>
     // The list comes back after a deletion; leave it, then quit.
     await withTrash.waitFor(/Moved to the trash[\s\S]*Resume a session/);
     withTrash.sendKeys("Escape");
-    await withTrash.waitFor("■  Resume a session");
+    await withTrash.waitFor("■ Resume a session (this project) · cancelled");
     withTrash.type("/quit");
     withTrash.sendKeys("Enter");
     await withTrash.waitForExit();

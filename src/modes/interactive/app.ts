@@ -8,6 +8,7 @@ import type { CliArgs } from "../../cli/args.ts";
 import { createRuntime, type Runtime } from "../../cli/runtime.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
+import { commandCatalog } from "./commands/catalog.ts";
 import { findCommand } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
 import { listSessions, sessionIndex } from "../../session/catalog.ts";
@@ -90,6 +91,7 @@ class InteractiveApp implements InteractiveHost {
         fileMentionProvider({ cwd: runtime.controller.cwd }),
         pathCompletionProvider({ cwd: runtime.controller.cwd }),
       ),
+      completionAsTyped: slashCommandProvider(() => this.completions()),
       menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
       onSubmit: (text, kind) => void this.router.submit(text, kind),
       onEscape: () => void this.escape(),
@@ -146,14 +148,8 @@ class InteractiveApp implements InteractiveHost {
   }
 
   private completions() {
-    return [
-      ...this.commands.map((c) => ({ name: c.name, description: c.description })),
-      ...this.resources.templates.map((t) => ({ name: t.name, description: t.description })),
-      // `enableSkillCommands: false` leaves /skill: out of completion (typing one still works, as upstream).
-      ...(this.settings.settings.enableSkillCommands === false
-        ? []
-        : this.resources.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description }))),
-    ];
+    // `enableSkillCommands: false` leaves /skill: out of completion (typing one still works, as upstream).
+    return commandCatalog(this.commands, this.resources, { skills: this.settings.settings.enableSkillCommands !== false });
   }
 
   async run(initial: PromptInput[]): Promise<number> {

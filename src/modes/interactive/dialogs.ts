@@ -1,15 +1,35 @@
 /**
  * The host's dialogs (pick, confirm, ask) on top of @clack/prompts. A cancelled dialog (Escape,
  * Ctrl+C) answers undefined, or false for a confirmation, never throws. The caller suspends
- * the prompt editor around them: these take the terminal while they are open.
+ * the prompt editor around them: these take the terminal while they are open. A closed dialog
+ * leaves one line saying what was chosen ("◇ Model · fake/fake-reasoner", "■ Model · cancelled")
+ * where its frame was.
  */
 import { autocomplete, autocompleteMultiselect, confirm, isCancel, password, select, text } from "@clack/prompts";
-import type { Readable, Writable } from "node:stream";
+import pc from "picocolors";
+import type { Readable } from "node:stream";
+import { DialogFrame, type DialogTerminal } from "./dialog-frame.ts";
 import type { PickOption } from "./host.ts";
 
 export interface DialogStreams {
   input?: Readable;
-  output?: Writable;
+  output?: DialogTerminal;
+}
+
+/** The line a closed dialog leaves: its question and the answer, or that it was cancelled. */
+export function closedDialogLine(message: string, answer: string | undefined): string {
+  const question = oneLine(message);
+  if (answer === undefined) return `${pc.red("■")} ${question} ${pc.dim("· cancelled")}`;
+  return `${pc.green("◇")} ${question} ${pc.dim("·")} ${oneLine(answer)}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** What a chosen set of options is called on the closed dialog's line. */
+function chosenLabels(labels: readonly string[]): string {
+  return labels.length === 0 ? "none" : labels.join(", ");
 }
 
 const MAX_ITEMS = 12;
@@ -33,7 +53,24 @@ export interface Dialogs {
 }
 
 export function createDialogs(streams: DialogStreams = {}): Dialogs {
-  const io = { ...(streams.input ? { input: streams.input } : {}), ...(streams.output ? { output: streams.output } : {}) };
+  const input = streams.input ? { input: streams.input } : {};
+  /**
+   * Runs a clack prompt drawing into a frame of its own, then replaces the frame with one line:
+   * `words(answer)`, or "cancelled". Undefined when cancelled.
+   */
+  async function framed<T>(message: string, run: (output: DialogFrame) => Promise<T | symbol>, words: (answer: T) => string): Promise<{ answer: T } | undefined> {
+    const frame = new DialogFrame(streams.output ?? process.stdout);
+    let answer: T | symbol;
+    try {
+      answer = await run(frame);
+    } catch (error) {
+      frame.release();
+      throw error;
+    }
+    const chosen = isCancel(answer) ? undefined : { answer: answer as T };
+    frame.replaceWith(closedDialogLine(message, chosen && words(chosen.answer)));
+    return chosen;
+  }
   return {
     async pick(message, options, config = {}) {
       if (options.length === 0) return undefined;
@@ -41,42 +78,51 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
       // option typing (and its default value-to-label conversion) does not expect.
       const items = options.map((option, index) => ({ value: index, label: option.label, ...(option.hint ? { hint: option.hint } : {}) }));
       const initial = config.initial === undefined ? -1 : options.findIndex((option) => option.value === config.initial);
-      const common = { ...io, message, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}) };
-      const answer = config.search ? await autocomplete<number>({ ...common, filter: optionMatches }) : await select<number>(common);
-      if (isCancel(answer)) return undefined;
-      return options[answer]?.value;
+      const common = { ...input, message, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}) };
+      const chosen = await framed<number>(
+        message,
+        (output) => (config.search ? autocomplete<number>({ ...common, output, filter: optionMatches }) : select<number>({ ...common, output })),
+        (index: number) => options[index]?.label ?? "",
+      );
+      return chosen && options[chosen.answer]?.value;
     },
     async pickMany(message, options, initial) {
       if (options.length === 0) return [];
       const items = options.map((option, index) => ({ value: index, label: option.label, ...(option.hint ? { hint: option.hint } : {}) }));
       const initialValues = options.flatMap((option, index) => (initial.includes(option.value) ? [index] : []));
-      const answer = await autocompleteMultiselect<number>({
-        ...io,
+      const chosen = await framed<number[]>(
         message,
-        options: items,
-        initialValues,
-        required: false,
-        maxItems: MAX_ITEMS,
-        filter: optionMatches,
-      });
-      if (isCancel(answer)) return undefined;
-      return answer.map((index) => options[index]!.value);
+        (output) =>
+          autocompleteMultiselect<number>({ ...input, output, message, options: items, initialValues, required: false, maxItems: MAX_ITEMS, filter: optionMatches }),
+        (indexes: number[]) => chosenLabels(indexes.map((index) => options[index]!.label)),
+      );
+      return chosen?.answer.map((index) => options[index]!.value);
     },
     async confirm(message, initial) {
-      const answer = await confirm({ ...io, message, ...(initial !== undefined ? { initialValue: initial } : {}) });
-      return !isCancel(answer) && answer;
+      const chosen = await framed<boolean>(
+        message,
+        (output) => confirm({ ...input, output, message, ...(initial !== undefined ? { initialValue: initial } : {}) }),
+        (yes: boolean) => (yes ? "Yes" : "No"),
+      );
+      return chosen?.answer === true;
     },
     async ask(message, config = {}) {
-      const answer = config.mask
-        ? await password({ ...io, message })
-        : await text({
-            ...io,
-            message,
-            ...(config.placeholder ? { placeholder: config.placeholder } : {}),
-            ...(config.initial !== undefined ? { initialValue: config.initial } : {}),
-          });
-      if (isCancel(answer)) return undefined;
-      return answer ?? "";
+      const chosen = await framed<string | undefined>(
+        message,
+        (output) =>
+          config.mask
+            ? password({ ...input, output, message })
+            : text({
+                ...input,
+                output,
+                message,
+                ...(config.placeholder ? { placeholder: config.placeholder } : {}),
+                ...(config.initial !== undefined ? { initialValue: config.initial } : {}),
+              }),
+        // A key typed into a masked question is never shown again.
+        (typed: string | undefined) => (config.mask ? "entered" : typed ? typed : "(empty)"),
+      );
+      return chosen && (chosen.answer ?? "");
     },
   };
 }

@@ -1,15 +1,18 @@
 /**
  * Where what the editor sends goes. `!` commands and pig's own slash commands run at once, even
  * while the agent works (commands that cannot run then say so; `/compact` stops the turn first).
- * Other text is the prompt when idle, a steer (Enter) or follow-up (Alt+Enter) while the agent
- * runs, and is held while a command such as `/compact` or a `/tree` summary is still working —
- * it goes out, in order, once that command ends, whether it worked or not. `@path` mentions
- * attach their files.
+ * A `/name` that is none of pig's commands, prompt templates or skills is not sent: pig says so
+ * (a path such as `/usr/bin/env …` is not a command name, and is sent). A leading `//` sends the
+ * text with one slash, as typed, without expanding it. Other text is the prompt when idle, a
+ * steer (Enter) or follow-up (Alt+Enter) while the agent runs, and is held while a command such
+ * as `/compact` or a `/tree` summary is still working — it goes out, in order, once that command
+ * ends, whether it worked or not. `@path` mentions attach their files.
  */
 import type { AgentSession } from "../../agent/session.ts";
 import type { SessionController } from "../../agent/controller.ts";
 import type { BashExecutionMessage } from "../../session/format.ts";
 import { attachMentions } from "./attachments.ts";
+import { commandCatalog, unknownCommandMessage } from "./commands/catalog.ts";
 import { findCommand, parseSlash } from "./commands/dispatch.ts";
 import type { EventView } from "./event-view.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
@@ -62,6 +65,13 @@ export class PromptRouter {
       }
       const slash = parseSlash(text);
       const command = slash ? findCommand(this.deps.commands, slash.name) : undefined;
+      if (slash && !command) {
+        const known = commandCatalog(this.deps.commands, host.resources);
+        if (!known.some((entry) => entry.name === slash.name)) {
+          host.warn(unknownCommandMessage(slash.name, known));
+          return;
+        }
+      }
       if (this.commandRunning || (session.compactor.isCompacting && !session.isStreaming)) {
         this.hold(text, kind, "queued until the current command ends");
         return;
@@ -71,20 +81,23 @@ export class PromptRouter {
         hand();
         return await running;
       }
+      // `//text` is `/text` as it is: no template or skill is expanded.
+      const literal = text.startsWith("//");
+      const typed = literal ? text.slice(1) : text;
       // `@path` mentions attach their files, before the message as `@file` arguments do.
-      const { files, attached, skipped } = await attachMentions(text, this.deps.controller().cwd);
+      const { files, attached, skipped } = await attachMentions(typed, this.deps.controller().cwd);
       if (attached.length > 0) editor.print(`${theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
       // Not dim: a mention that attached nothing is most often a slip the user wants to know of.
       for (const s of skipped) editor.print(`${theme.fg("warning", `not attached: @${s.path} (${s.reason})`)}\n`);
-      const sent = attached.length > 0 ? `${files.text}${session.expand(text)}` : undefined;
+      const sent = attached.length > 0 || literal ? `${files.text}${literal ? typed : session.expand(typed)}` : undefined;
       if (session.isStreaming) {
-        // The queue shows (and Escape gives back) what was typed; the files go with the message.
+        // The queue shows (and Escape gives back) what was typed, `//` included; the files go with the message.
         if (kind === "alt-enter") session.followUp(text, files.images, sent);
         else session.steer(text, files.images, sent);
         return;
       }
       // The run has started (or failed its checks) once prompt() returns its promise.
-      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true, typedText: text }) : session.prompt(text);
+      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true, typedText: text }) : session.prompt(typed);
       hand();
       await run;
     } catch (error) {

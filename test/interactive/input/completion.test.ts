@@ -93,7 +93,7 @@ describe("slash commands", () => {
     expect(result).toEqual({ replaceFrom: 0, replaceTo: 3, items: [{ value: "/model ", label: "/model", hint: "Select a model" }] });
   });
 
-  test("all commands sharing the prefix are offered, shortest first", async () => {
+  test("all commands sharing the prefix are offered, alphabetically", async () => {
     expect(values(await provider("/se", 3))).toEqual(["/session ", "/settings "]);
   });
 

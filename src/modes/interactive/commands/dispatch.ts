@@ -1,7 +1,7 @@
 /**
  * Recognising a slash command in submitted text. Only built-in commands are run here; any other
- * `/name` (skills as `/skill:name`, prompt templates) is left to the caller, which sends it to
- * the agent session where it is expanded.
+ * `/name` is left to the caller, which sends skills (`/skill:name`) and prompt templates to the
+ * agent session, where they are expanded, and refuses the rest as unknown commands.
  */
 import type { SlashCommand } from "../host.ts";
 

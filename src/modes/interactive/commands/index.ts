@@ -16,7 +16,8 @@ import { scopedModelsCommand } from "./scoped-models.ts";
 import { shareCommand } from "./share.ts";
 import { modelCommand } from "./model.ts";
 import { resumeCommand } from "./resume.ts";
-import { cloneCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
+import { cloneCommand, exitCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
+import { helpCommand } from "./help.ts";
 import { settingsCommand } from "./settings.ts";
 import { forkCommand, labelCommand, treeCommand } from "./tree.ts";
 
@@ -36,9 +37,11 @@ export function guarded(command: SlashCommand): SlashCommand {
   };
 }
 
-/** In the order `/` completion lists them when nothing is typed yet. */
+/** pig's own commands (completion and `/help` list them alphabetically). */
 export function builtinCommands(): SlashCommand[] {
-  return [
+  const commands: SlashCommand[] = [];
+  const all = [
+    helpCommand(() => commands),
     modelCommand,
     settingsCommand,
     resumeCommand,
@@ -61,5 +64,8 @@ export function builtinCommands(): SlashCommand[] {
     reloadCommand,
     hotkeysCommand,
     quitCommand,
-  ].map(guarded);
+    exitCommand,
+  ];
+  commands.push(...all.map(guarded));
+  return commands;
 }

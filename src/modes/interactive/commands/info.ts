@@ -102,7 +102,8 @@ const OTHER_KEYS: readonly (readonly [string, string])[] = [
   ["@", "mention a file (its path is completed)"],
   ["!command", "run a shell command; its output goes to the agent"],
   ["!!command", "run a shell command without sending its output"],
-  ["/", "commands (/hotkeys, /model, /settings, /resume, /tree, …)"],
+  ["/", "commands: a list opens as you type (/help lists them all)"],
+  ["//text", "send text that starts with a slash (one slash is sent)"],
 ];
 
 const KEY_LABELS: Readonly<Record<string, string>> = { pageup: "PageUp", pagedown: "PageDown" };

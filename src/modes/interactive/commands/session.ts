@@ -1,4 +1,4 @@
-/** Commands that replace, name or leave the session: `/new`, `/clone`, `/name`, `/reload`, `/quit`. */
+/** Commands that replace, name or leave the session: `/new`, `/clone`, `/name`, `/reload`, `/quit` (and `/exit`). */
 import type { SlashCommand } from "../host.ts";
 import { refuseWhileRunning } from "./guards.ts";
 
@@ -56,3 +56,5 @@ export const quitCommand: SlashCommand = {
     host.exit();
   },
 };
+
+export const exitCommand: SlashCommand = { ...quitCommand, name: "exit", description: "Quit pig (as /quit)" };

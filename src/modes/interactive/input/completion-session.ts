@@ -1,7 +1,14 @@
 /**
- * Tab completion as the editor runs it: asks the provider (asynchronously — the user may keep
+ * Completion as the editor runs it: asks the provider (asynchronously — the user may keep
  * typing, and an answer for a text that has changed since is dropped), applies what Tab does,
  * keeps the list open while typing narrows it, and handles the list's keys.
+ *
+ * An optional second provider is asked after every edit, without Tab: the slash command names,
+ * so that typing `/` at the start of the prompt lists the commands at once. Such a list follows
+ * what is typed and closes when its provider has nothing more to offer (a space after the name).
+ * Enter on it runs the command: the highlighted name is put in and submitted — unless the list
+ * was not moved and that name does not begin with what was typed (a misspelling), which is then
+ * submitted as typed, for the caller to say what it is. Tab on it completes as Tab does.
  */
 import { CompletionMenu, tabOutcome, type CompletionProvider, type Replacement } from "./completion.ts";
 import type { EditorState } from "./editor-state.ts";
@@ -10,6 +17,10 @@ import type { MenuView } from "./layout.ts";
 
 export class CompletionSession {
   private menu: CompletionMenu | undefined;
+  /** Whether the open list opened by itself (from the provider asked after every edit). */
+  private opensItself = false;
+  /** The buffer the open list was made for (it is out of date once the buffer differs). */
+  private menuText = "";
   /** Bumped whenever a pending request becomes stale. */
   private generation = 0;
 
@@ -18,6 +29,8 @@ export class CompletionSession {
     private readonly provider: CompletionProvider | undefined,
     /** Called when an answer arrived and changed the buffer or the list. */
     private readonly changed: () => void,
+    /** Asked after every edit; a list it answers opens without Tab. */
+    private readonly asTyped?: CompletionProvider,
   ) {}
 
   get open(): boolean {
@@ -30,6 +43,7 @@ export class CompletionSession {
 
   close(): void {
     this.menu = undefined;
+    this.opensItself = false;
     this.generation++;
   }
 
@@ -41,7 +55,8 @@ export class CompletionSession {
   /** After typing or deleting: an open list follows what is typed; a pending answer is stale. */
   edited(): void {
     this.generation++;
-    if (this.menu) void this.request(true);
+    if (this.menu && !this.opensItself) void this.request(true);
+    else if (this.asTyped) void this.requestAsTyped(this.asTyped);
   }
 
   /** Keys while the list is open; false lets the key act normally (the list closes unless it is Backspace). */
@@ -50,6 +65,15 @@ export class CompletionSession {
     if (!menu) return false;
     switch (key.id) {
       case "tab":
+        if (this.opensItself && !menu.moved) {
+          // Tab completes as it does with no list open: one match is put in, several are
+          // extended to what they share.
+          this.close();
+          this.tab();
+          return true;
+        }
+        menu.next();
+        return true;
       case "down":
         menu.next();
         return true;
@@ -58,9 +82,7 @@ export class CompletionSession {
         menu.previous();
         return true;
       case "enter":
-        this.close();
-        this.apply(menu.accept());
-        return true;
+        return this.enter(menu);
       case "escape":
         this.close();
         return true;
@@ -72,8 +94,33 @@ export class CompletionSession {
     }
   }
 
+  /** Enter on the list: true when it was handled, false to let Enter submit the buffer. */
+  private enter(menu: CompletionMenu): boolean {
+    const commands = this.opensItself;
+    this.close();
+    // Typed since the list was made, its answer not yet in: the list does not show what the
+    // buffer holds, so nothing of it is put in.
+    const current = this.state.text === this.menuText;
+    if (!commands) {
+      if (current) this.apply(menu.accept());
+      return true;
+    }
+    if (current && (menu.moved || menu.selectedContinues(this.state.text))) {
+      // Submitted at once: without the space that completion leaves for arguments.
+      const edit = menu.accept();
+      this.apply({ ...edit, text: edit.text.trimEnd() });
+    }
+    return false;
+  }
+
   private apply(edit: Replacement): void {
     this.state.replaceRange(edit.from, edit.to, edit.text);
+  }
+
+  private show(menu: CompletionMenu | undefined, opensItself: boolean): void {
+    this.menu = menu;
+    this.opensItself = menu !== undefined && opensItself;
+    this.menuText = this.state.text;
   }
 
   /** Asks the provider; `refresh` re-lists for an open list without inserting anything. */
@@ -89,15 +136,31 @@ export class CompletionSession {
     }
     if (generation !== this.generation || this.state.text !== text || this.state.cursor !== cursor) return;
     if (refresh) {
-      this.menu = result && result.items.length > 0 ? new CompletionMenu(result) : undefined;
+      this.show(result && result.items.length > 0 ? new CompletionMenu(result) : undefined, false);
     } else {
       const outcome = tabOutcome(text, result);
       if (outcome.kind === "insert") this.apply(outcome.edit);
       if (outcome.kind === "menu") {
         if (outcome.edit) this.apply(outcome.edit);
-        this.menu = outcome.menu;
+        this.show(outcome.menu, false);
       }
     }
     this.changed();
+  }
+
+  /** Asks the provider consulted after every edit: its answer opens (or updates, or closes) its list. */
+  private async requestAsTyped(provider: CompletionProvider): Promise<void> {
+    const generation = ++this.generation;
+    const { text, cursor } = this.state;
+    let result: Awaited<ReturnType<CompletionProvider>>;
+    try {
+      result = await provider(text, cursor);
+    } catch {
+      result = undefined;
+    }
+    if (generation !== this.generation || this.state.text !== text || this.state.cursor !== cursor) return;
+    const wasOpen = this.menu !== undefined;
+    this.show(result && result.items.length > 0 ? new CompletionMenu(result) : undefined, true);
+    if (wasOpen || this.menu) this.changed();
   }
 }

@@ -2,7 +2,8 @@
  * Tab completion: the provider API, and what Tab does with a provider's answer (pure, so the
  * editor only wires it). One item is inserted; several extend the typed text to their common
  * prefix and open a short list, in which Tab / Shift+Tab / arrows move, Enter accepts and Esc
- * closes. The providers themselves live in slash-commands.ts and file-mentions.ts.
+ * closes. A list may also open by itself while a command name is typed (see completion-session.ts).
+ * The providers themselves live in slash-commands.ts and file-mentions.ts.
  */
 
 export interface CompletionItem {
@@ -73,6 +74,8 @@ export function itemLabel(item: CompletionItem): string {
 /** An open completion list. */
 export class CompletionMenu {
   selected = 0;
+  /** Whether the selection was moved (Tab, arrows) rather than left on the first item. */
+  moved = false;
 
   constructor(readonly result: CompletionResult) {}
 
@@ -82,10 +85,19 @@ export class CompletionMenu {
 
   next(): void {
     this.selected = (this.selected + 1) % this.items.length;
+    this.moved = true;
   }
 
   previous(): void {
     this.selected = (this.selected - 1 + this.items.length) % this.items.length;
+    this.moved = true;
+  }
+
+  /** Whether the selected item begins with what `text` holds where it would go (ignoring case). */
+  selectedContinues(text: string): boolean {
+    const typed = text.slice(this.result.replaceFrom, this.result.replaceTo).toLowerCase();
+    const item = this.items[this.selected];
+    return item !== undefined && item.value.toLowerCase().startsWith(typed);
   }
 
   /** The edit that accepts the selected item. */

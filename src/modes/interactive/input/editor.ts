@@ -1,9 +1,9 @@
 /**
  * The interactive prompt: reads keys from the terminal in raw mode, edits the buffer, keeps the
- * prompt drawn below the output, completes on Tab, browses and records history, and opens the
- * buffer in an external editor on Ctrl+G. Which key does what comes from `KeyBindings`.
- * Everything the caller decides (what a submission means, Escape, the model and thinking keys,
- * exiting) arrives through callbacks.
+ * prompt drawn below the output, completes on Tab (and lists command names as they are typed),
+ * browses and records history, and opens the buffer in an external editor on Ctrl+G. Which key
+ * does what comes from `KeyBindings`. Everything the caller decides (what a submission means,
+ * Escape, the model and thinking keys, exiting) arrives through callbacks.
  *
  * While the editor is started, all terminal output must go through `print()` (or be bracketed
  * by `suspend()` / `resume()`); anything written directly lands in the middle of the prompt.
@@ -50,6 +50,8 @@ export interface InputEditorOptions {
   output?: TerminalOutputStream;
   history?: PromptHistory;
   completion?: CompletionProvider;
+  /** Asked after every edit, without Tab: a list it answers opens at once (slash command names). */
+  completionAsTyped?: CompletionProvider;
   /** Force plain mode (no raw input, no prompt drawing). */
   plain?: boolean;
   /** Colours of the prompt marker and completion list; default on for a TTY unless NO_COLOR. */
@@ -127,7 +129,7 @@ export class InputEditor {
       hint: (text) => colors.dim(text),
     };
     this.renderer = new PromptRenderer(this.output, { plain, style });
-    this.completion = new CompletionSession(this.state, options.completion, () => this.render());
+    this.completion = new CompletionSession(this.state, options.completion, () => this.render(), options.completionAsTyped);
     this.modes = new TerminalModes(this.input, this.output, options.keyboardProtocol ?? true);
     if (options.history) this.state.setHistory(options.history.entries());
   }

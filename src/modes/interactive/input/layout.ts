@@ -133,12 +133,15 @@ function menuLines(menu: MenuView, columns: number, style: LayoutStyle, limit: n
   const count = Math.min(menu.items.length, menu.rows ?? MENU_ROWS, limit);
   if (count <= 0) return [];
   const first = Math.max(0, Math.min(menu.selected - count + 1, menu.items.length - count));
+  // Hints start in one column: after the widest label that has one (at most half the width).
+  const labelWidth = Math.min(Math.floor(columns / 2), Math.max(0, ...menu.items.filter((item) => item.hint).map((item) => stringWidth(item.label))));
   const lines: string[] = [];
   for (let i = first; i < first + count; i++) {
     const item = menu.items[i];
     if (!item) continue;
     const chosen = i === menu.selected;
-    let line = `${chosen ? "▸ " : "  "}${item.label}`;
+    const label = item.hint ? item.label + " ".repeat(Math.max(0, labelWidth - stringWidth(item.label))) : item.label;
+    let line = `${chosen ? "▸ " : "  "}${label}`;
     const room = columns - stringWidth(line) - 2;
     if (item.hint && room > 3) line += `  ${style.hint(truncateToWidth(item.hint, room))}`;
     line = truncateToWidth(line, columns);

@@ -1,6 +1,8 @@
 /**
  * Completion of a slash command name typed at the very start of the buffer ("/mo" → "/model ").
- * Names starting with what was typed come first, then other fuzzy matches.
+ * Names starting with what was typed come first, alphabetically, then other fuzzy matches; each
+ * with its description on one line. A path (`/usr/bin`) or a doubled slash (`//`, which sends
+ * a slash as text) is not a command name.
  */
 import type { CompletionItem, CompletionProvider } from "./completion.ts";
 import { rankFuzzy } from "./fuzzy.ts";
@@ -8,6 +10,8 @@ import { rankFuzzy } from "./fuzzy.ts";
 export interface SlashCommand {
   name: string;
   description?: string;
+  /** What the command takes, e.g. "<name>"; shown before the description. */
+  argumentHint?: string;
 }
 
 /** The command token under the cursor: "/" then non-space characters, starting the buffer. */
@@ -16,7 +20,15 @@ function commandToken(text: string, cursor: number): { query: string; end: numbe
   const space = text.search(/\s/);
   const end = space === -1 ? text.length : space;
   if (cursor > end || cursor < 1) return undefined;
+  if (text.slice(1, end).includes("/")) return undefined;
   return { query: text.slice(1, cursor), end };
+}
+
+/** The hint a command is listed with: its argument hint and the first line of its description. */
+function commandHint(command: SlashCommand): string | undefined {
+  const description = command.description?.trim().split("\n")[0]?.trim();
+  const hint = [command.argumentHint, description].filter(Boolean).join("  ");
+  return hint || undefined;
 }
 
 /** `commands` may be a function so the list can change (prompt templates, skills). */
@@ -27,13 +39,12 @@ export function slashCommandProvider(commands: readonly SlashCommand[] | (() => 
     const list = typeof commands === "function" ? commands() : commands;
     const query = token.query.toLowerCase();
     const prefixed = list.filter((command) => command.name.toLowerCase().startsWith(query));
-    prefixed.sort((a, b) => a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+    prefixed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const others = rankFuzzy(query, list.filter((command) => !prefixed.includes(command)), (command) => command.name, 50);
-    const items: CompletionItem[] = [...prefixed, ...others].map((command) => ({
-      value: `/${command.name} `,
-      label: `/${command.name}`,
-      hint: command.description,
-    }));
+    const items: CompletionItem[] = [...prefixed, ...others].map((command) => {
+      const hint = commandHint(command);
+      return { value: `/${command.name} `, label: `/${command.name}`, ...(hint ? { hint } : {}) };
+    });
     return items.length > 0 ? { replaceFrom: 0, replaceTo: token.end, items } : undefined;
   };
 }

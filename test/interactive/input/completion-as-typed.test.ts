@@ -1,0 +1,131 @@
+/** The command list that opens as a command name is typed (no Tab), driven through the editor. */
+import { describe, expect, test } from "bun:test";
+import { EventEmitter } from "node:events";
+import { InputEditor, type SubmitKind } from "../../../src/modes/interactive/input/editor.ts";
+import { slashCommandProvider } from "../../../src/modes/interactive/input/slash-commands.ts";
+import { FakeTerminal } from "./fake-terminal.ts";
+
+class FakeInput extends EventEmitter {
+  isTTY = true;
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  type(text: string): void {
+    this.emit("data", Buffer.from(text));
+  }
+}
+
+const COMMANDS = [
+  { name: "settings", description: "Change settings" },
+  { name: "help", description: "List the commands\nand the keys" },
+  { name: "session", description: "Show the session" },
+  { name: "name", description: "Name the session", argumentHint: "<name>" },
+];
+
+function setup() {
+  const input = new FakeInput();
+  const terminal = new FakeTerminal(60, 12);
+  const submitted: [string, SubmitKind][] = [];
+  const commands = slashCommandProvider(COMMANDS);
+  const editor = new InputEditor({
+    input,
+    output: terminal,
+    colors: false,
+    completion: commands,
+    completionAsTyped: commands,
+    onSubmit: (text, kind) => submitted.push([text, kind]),
+  });
+  editor.start();
+  /** Types `text`, then lets the list's answer arrive. */
+  const type = async (text: string) => {
+    input.type(text);
+    await Bun.sleep(0);
+  };
+  return { input, terminal, editor, submitted, type };
+}
+
+describe("the command list as a name is typed", () => {
+  test("/ lists every command at once, alphabetically, each with one line of description", async () => {
+    const { terminal, type } = setup();
+    await type("/");
+    expect(terminal.lines()).toEqual([
+      "› /",
+      "▸ /help      List the commands",
+      "  /name      <name>  Name the session",
+      "  /session   Show the session",
+      "  /settings  Change settings",
+    ]);
+  });
+
+  test("typing narrows the list; a space after the name closes it", async () => {
+    const { terminal, type } = setup();
+    await type("/se");
+    expect(terminal.lines()).toEqual(["› /se", "▸ /session   Show the session", "  /settings  Change settings"]);
+    await type("ssion ");
+    expect(terminal.lines()).toEqual(["› /session"]);
+  });
+
+  test("no list for text, a doubled slash or a path", async () => {
+    const { terminal, type, input } = setup();
+    for (const text of ["hello /se", "//se", "/usr/se"]) {
+      await type(text);
+      expect(terminal.lines()).toEqual([`› ${text}`]);
+      input.type("\x15"); // Ctrl+U
+    }
+  });
+
+  test("Enter runs the highlighted command", async () => {
+    const { submitted, type } = setup();
+    await type("/he");
+    await type("\r");
+    expect(submitted).toEqual([["/help", "enter"]]);
+  });
+
+  test("Enter after moving through the list runs the one chosen", async () => {
+    const { submitted, type } = setup();
+    await type("/se");
+    await type("\x1b[B");
+    await type("\r");
+    expect(submitted).toEqual([["/settings", "enter"]]);
+  });
+
+  test("a name the list only resembles is sent as typed, for pig to say it is unknown", async () => {
+    const { terminal, submitted, type } = setup();
+    await type("/stg");
+    expect(terminal.lines()).toEqual(["› /stg", "▸ /settings  Change settings"]);
+    await type("\r");
+    expect(submitted).toEqual([["/stg", "enter"]]);
+  });
+
+  test("keys typed before the list caught up are not replaced by it", async () => {
+    const { submitted, type } = setup();
+    await type("/he");
+    // One read holds the rest of the name and Enter: the list still shows what "/he" matched.
+    await type("lp\r");
+    expect(submitted).toEqual([["/help", "enter"]]);
+  });
+
+  test("Tab completes as it does without the list: one match is put in, several extended to what they share", async () => {
+    const { editor, terminal, submitted, type } = setup();
+    await type("/he");
+    await type("\t");
+    expect(editor.getText()).toBe("/help ");
+    expect(terminal.lines()).toEqual(["› /help"]);
+    editor.setText("");
+    await type("/s");
+    await type("\t");
+    expect(editor.getText()).toBe("/se");
+    expect(terminal.lines()).toEqual(["› /se", "▸ /session   Show the session", "  /settings  Change settings"]);
+    expect(submitted).toEqual([]);
+  });
+
+  test("Escape closes the list; typing opens it again", async () => {
+    const { terminal, type } = setup();
+    await type("/se");
+    // Escape as the kitty keyboard protocol sends it (a lone ESC waits to see whether more follows).
+    await type("\x1b[27u");
+    expect(terminal.lines()).toEqual(["› /se"]);
+    await type("t");
+    expect(terminal.lines()).toEqual(["› /set", "▸ /settings  Change settings"]);
+  });
+});
