@@ -47,7 +47,7 @@ describeNeeding("tmux", tmuxAvailable(), "slash commands", () => {
     tmux.type("/");
     let screen = await tmux.waitFor("▸ /clone");
     const rows = listRows(screen, "/");
-    expect(rows.map((row) => row.slice(2).split(/\s+/)[0])).toEqual(["/clone", "/compact", "/copy", "/exit", "/export"]);
+    expect(rows.map((row) => row.slice(2).split(/\s+/)[0])).toEqual(["/clone", "/compact", "/copy", "/exit", "/expand"]);
     expect(rows[0]).toMatch(/^▸ \/clone\s+Copy the current branch into a new session$/);
     // Where it is in the whole list, on its last row.
     expect(rows.at(-1)).toMatch(/ 1\/\d+$/);

@@ -377,7 +377,10 @@ export class EventView {
 
   private startWorking(activity: string): void {
     this.activity = activity;
-    if (this.timer) return;
+    if (this.timer) {
+      this.render();
+      return;
+    }
     this.startedAt = Date.now();
     this.timer = setInterval(() => {
       this.frame = (this.frame + 1) % SPINNER.length;
