@@ -42,7 +42,7 @@ export async function runMain(argv: string[]): Promise<number> {
       }
       chosen = { ...args, session: path };
     }
-    const { runInteractive } = await import("../modes/interactive/app.ts");
+    const { runInteractive } = await import("../modes/interactive/run.ts");
     return runInteractive(chosen, process.cwd(), initial);
   }
   const stdin = await readPipedStdin();

@@ -16,21 +16,21 @@ const message = (output: string, exitCode = 0): BashExecutionMessage =>
 describe("! output in the view", () => {
   test("lines show as they arrive, a partial line once complete or at the end", () => {
     const { v, text } = view();
-    v.bashStarted();
-    v.bashOutput("one\ntw");
+    v.shell.started();
+    v.shell.output("one\ntw");
     expect(text()).toBe("  │ one\n");
-    v.bashOutput("o\nthree");
-    v.bashFinished(message("one\ntwo\nthree"));
+    v.shell.output("o\nthree");
+    v.shell.finished(message("one\ntwo\nthree"));
     expect(text()).toBe("  │ one\n  │ two\n  │ three\n");
     v.dispose();
   });
 
   test("a long output shows its first 200 lines live and its last 20 at the end", () => {
     const { v, text } = view();
-    v.bashStarted();
+    v.shell.started();
     const lines = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`);
-    v.bashOutput(`${lines.join("\n")}\n`);
-    v.bashFinished(message(`${lines.join("\n")}\n`, 2));
+    v.shell.output(`${lines.join("\n")}\n`);
+    v.shell.finished(message(`${lines.join("\n")}\n`, 2));
     const out = text();
     expect(out).toContain("│ line 200\n");
     expect(out).not.toContain("│ line 201\n");
@@ -43,9 +43,9 @@ describe("! output in the view", () => {
 
   test("a command that never started still stops the spinner", () => {
     const { v, status } = view();
-    v.bashStarted();
+    v.shell.started();
     expect(status.at(-1)!.some((l) => l.includes("running"))).toBe(true);
-    v.bashFinished(undefined);
+    v.shell.finished(undefined);
     expect(status.at(-1)).toEqual([]);
     v.dispose();
   });

@@ -5,7 +5,7 @@
  * command. Everything the session does is shown through its event stream.
  */
 import type { CliArgs } from "../../cli/args.ts";
-import { createRuntime, type Runtime } from "../../cli/runtime.ts";
+import type { Runtime } from "../../cli/runtime.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { commandCatalog } from "./commands/catalog.ts";
@@ -25,40 +25,10 @@ import { loadKeybindings } from "./keybindings-file.ts";
 import { diagnosticLines, formatStartupReport } from "../../resources/startup-report.ts";
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
-import { runFirstRunWizard } from "./wizard.ts";
-import { replayBranch } from "./replay.ts";
-import { replaySeparator } from "./render/transcript.ts";
+import { sessionBanner } from "./session-banner.ts";
 
 
-export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
-  let runtime = await createRuntime(args, { cwd, interactive: true });
-  const shown = new Set<string>();
-  if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
-    // A models.json or auth.json pig could not use may be why there is no model: say so first.
-    for (const warning of runtime.warnings) {
-      process.stdout.write(`${warning}\n`);
-      shown.add(warning);
-    }
-    const chosen = await runFirstRunWizard({
-      ask: askDialog,
-      pick: pickDialog,
-      confirm: confirmDialog,
-      print: (text) => process.stdout.write(`${text}\n`),
-      agentDir: runtime.agentDir,
-    });
-    if (!chosen) {
-      process.stderr.write("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");
-      return 1;
-    }
-    runtime.session.dispose();
-    runtime = await createRuntime({ ...args, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) }, { cwd, interactive: true });
-  }
-  // What was said before the setup is not said again.
-  runtime.warnings.splice(0, runtime.warnings.length, ...runtime.warnings.filter((w) => !shown.has(w)));
-  return new InteractiveApp(runtime, args).run(initial);
-}
-
-class InteractiveApp implements InteractiveHost {
+export class InteractiveApp implements InteractiveHost {
   theme: Theme;
   readonly keybindings: KeyBindings;
   private readonly editor: InputEditor;
@@ -376,30 +346,19 @@ class InteractiveApp implements InteractiveHost {
   /** The session line, then the end of the active branch as it looked live, then a separator. */
   private showConversation(write: (text: string) => void): void {
     const store = this.session.store;
-    // Counted from the entry index: the messages themselves are read when the model needs them.
-    const messages = store.planContext().items.length;
     const dir = this.runtime.sessionDir;
     // The shortest form `pig --session` takes for this session without mistaking it for another.
     this.knownIds ??= new Set(dir ? sessionIndex(dir, this.runtime.agentDir).map((s) => s.id) : []);
     this.knownIds.add(store.sessionId);
-    const shortId = uniquePrefixes(this.knownIds).get(store.sessionId) ?? store.sessionId;
-    const t = this.theme;
-    const header = `Session ${shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
-    write(`${t.fg("muted", header)}\n`);
-    const screens = this.settings.effective().replayScreens;
-    // The last screen keeps room for the session line, the line about what is above, the separator and the prompt.
-    const columns = process.stdout.columns ?? 80;
-    const reserved = Math.ceil(header.length / columns) + 4;
-    const budget = screens > 0 ? Math.max(1, screens * (process.stdout.rows ?? 24) - reserved) : 0;
-    const replay = replayBranch(store, this.view.style(), budget, this.view.blocks);
-    if (replay.shownMessages === 0 && replay.hiddenMessages === 0) return;
-    const out: string[] = [];
-    if (replay.hiddenMessages > 0) {
-      const n = replay.hiddenMessages;
-      out.push(t.fg("dim", `… ${n.toLocaleString("en-US")} earlier message${n === 1 ? "" : "s"} not shown (replayScreens: ${screens}; /export writes all of them)`));
-    }
-    out.push(...replay.rows, replaySeparator(t, this.view.width()));
-    write(`${out.join("\n")}\n`);
+    const banner = sessionBanner({
+      store,
+      shortId: uniquePrefixes(this.knownIds).get(store.sessionId) ?? store.sessionId,
+      style: this.view.style(),
+      blocks: this.view.blocks,
+      screens: this.settings.effective().replayScreens,
+      terminal: { columns: process.stdout.columns ?? 80, rows: process.stdout.rows ?? 24 },
+    });
+    write(`${banner.join("\n")}\n`);
   }
 
   expandResult(number: number): boolean {

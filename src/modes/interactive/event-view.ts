@@ -10,14 +10,14 @@ import { resolve } from "node:path";
 import type { PigEvent } from "../../agent/events.ts";
 import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
-import type { AgentMessage, BashExecutionMessage } from "../../session/format.ts";
 import { generateDiffString } from "../../tools/edit-diff.ts";
 import { wrapInput } from "./input/layout.ts";
 import { truncateToWidth } from "./input/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { ToolBlocks } from "./render/tool-blocks.ts";
 import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
-import { answerEndRows, bashStatusRows, hiddenThinking, userRows, type TranscriptStyle } from "./render/transcript.ts";
+import { answerEndRows, hiddenThinking, userRows, type TranscriptStyle } from "./render/transcript.ts";
+import { ShellOutput } from "./shell-output.ts";
 import { supportsHyperlinks, wrapLine } from "./render/wrap.ts";
 import type { Theme } from "./theme.ts";
 import { AttemptCounter, delayText, readableError, whereText, type ModelLookup } from "../failure-report.ts";
@@ -39,10 +39,6 @@ export interface ViewOptions {
   cwd?: () => string;
   hyperlinks?: boolean;
 }
-
-/** Lines of a `!` command's output shown as they arrive; beyond them, the end is shown when it finishes. */
-const BASH_LIVE_LINES = 200;
-const BASH_TAIL_LINES = 20;
 
 /** How many rows of the line being written show above the prompt (the end of it, when longer). */
 const LIVE_ROWS = 4;
@@ -76,10 +72,18 @@ export class EventView {
   private failed: AssistantMessage | undefined;
   private retry: { attempt: number; max: number; until: number; reason: string } | undefined;
   private retried: { count: number; reason: string } | undefined;
-  private bashPending = "";
-  private bashPrinted = 0;
-  private bashCapped = false;
-  private bashOwnsSpinner = false;
+  /** A `!` command's output. */
+  readonly shell = new ShellOutput({
+    theme: () => this.theme,
+    width: () => this.width(),
+    print: (rows) => this.rows(rows),
+    startSpinner: () => {
+      if (this.timer) return false;
+      this.startWorking("running");
+      return true;
+    },
+    stopSpinner: () => this.stopWorking(),
+  });
   private readonly codeBlockIndent: string;
   /** Where a failed answer's model lives, for the error line. */
   private readonly models: ModelLookup;
@@ -301,63 +305,6 @@ export class EventView {
       return readFileSync(path, "utf8");
     } catch {
       return undefined;
-    }
-  }
-
-  /**
-   * A `!` command's output as it arrives, whole lines at a time, with a spinner meanwhile.
-   * `bashFinished` then prints what is left and how it ended.
-   */
-  bashStarted(): void {
-    this.bashPending = "";
-    this.bashPrinted = 0;
-    this.bashCapped = false;
-    // The agent's spinner, if it is working too, stays; otherwise this one shows the command runs.
-    this.bashOwnsSpinner = !this.timer;
-    if (this.bashOwnsSpinner) this.startWorking("running");
-  }
-
-  bashOutput(text: string): void {
-    const all = this.bashPending + text;
-    const cut = all.lastIndexOf("\n");
-    if (cut < 0) {
-      this.bashPending = all;
-      return;
-    }
-    this.bashPending = all.slice(cut + 1);
-    this.printBashLines(all.slice(0, cut).split("\n"));
-  }
-
-  /** The command ended (`message`), or could not start (undefined). */
-  bashFinished(message: BashExecutionMessage | undefined): void {
-    if (this.bashOwnsSpinner) this.stopWorking();
-    this.bashOwnsSpinner = false;
-    if (this.bashPending && !this.bashCapped) this.printBashLines([this.bashPending]);
-    this.bashPending = "";
-    if (!message) return;
-    if (this.bashCapped) {
-      // Only the start was shown live: the end of the output follows.
-      const tail = message.output.replace(/\n+$/, "").split("\n").slice(-BASH_TAIL_LINES);
-      this.out.print(`${this.theme.fg("dim", `  … the last ${tail.length} lines:`)}\n`);
-      this.printBashRows(tail);
-    } else if (this.bashPrinted === 0) this.printBashRows(message.output.replace(/\n+$/, "").split("\n"));
-    this.rows(bashStatusRows(message, this.theme));
-  }
-
-  private printBashRows(lines: string[]): void {
-    const gutter = `  ${this.theme.fg("border", "│")} `;
-    this.rows(lines.flatMap((l) => wrapLine(l, this.width(), { first: gutter, rest: gutter, verbatim: true })));
-  }
-
-  private printBashLines(lines: string[]): void {
-    if (this.bashCapped) return;
-    const room = BASH_LIVE_LINES - this.bashPrinted;
-    const shown = lines.slice(0, room);
-    this.bashPrinted += shown.length;
-    this.printBashRows(shown);
-    if (lines.length > room) {
-      this.bashCapped = true;
-      this.out.print(`${this.theme.fg("dim", "  … more output; its end is shown when the command finishes")}\n`);
     }
   }
 

@@ -148,13 +148,13 @@ export class PromptRouter {
     editor.print(`${theme.fg("bashMode", exclude ? "!!" : "!")} ${theme.bold(command)}\n`);
     this.shellRunning = true;
     editor.setBusy(true);
-    view.bashStarted();
+    view.shell.started();
     let message: BashExecutionMessage | undefined;
     try {
-      ({ message } = await this.deps.controller().bash(command, { exclude, onOutput: (chunk) => view.bashOutput(chunk) }));
+      ({ message } = await this.deps.controller().bash(command, { exclude, onOutput: (chunk) => view.shell.output(chunk) }));
     } finally {
       // Ended, or failed to start (a missing shell): the spinner stops either way.
-      view.bashFinished(message);
+      view.shell.finished(message);
       this.shellRunning = false;
       // The agent may be working too: the prompt stays busy until it is done.
       editor.setBusy(this.deps.session().isStreaming);

@@ -1,0 +1,38 @@
+/**
+ * Starting the interactive mode: the runtime for the session asked for, the first-run setup when
+ * no model can be used yet (then the runtime again, on the model chosen), and the app.
+ */
+import type { CliArgs } from "../../cli/args.ts";
+import { createRuntime } from "../../cli/runtime.ts";
+import type { PromptInput } from "../prompt-input.ts";
+import { InteractiveApp } from "./app.ts";
+import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
+import { runFirstRunWizard } from "./wizard.ts";
+
+export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
+  let runtime = await createRuntime(args, { cwd, interactive: true });
+  const shown = new Set<string>();
+  if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
+    // A models.json or auth.json pig could not use may be why there is no model: say so first.
+    for (const warning of runtime.warnings) {
+      process.stdout.write(`${warning}\n`);
+      shown.add(warning);
+    }
+    const chosen = await runFirstRunWizard({
+      ask: askDialog,
+      pick: pickDialog,
+      confirm: confirmDialog,
+      print: (text) => process.stdout.write(`${text}\n`),
+      agentDir: runtime.agentDir,
+    });
+    if (!chosen) {
+      process.stderr.write("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");
+      return 1;
+    }
+    runtime.session.dispose();
+    runtime = await createRuntime({ ...args, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) }, { cwd, interactive: true });
+  }
+  // What was said before the setup is not said again.
+  runtime.warnings.splice(0, runtime.warnings.length, ...runtime.warnings.filter((w) => !shown.has(w)));
+  return new InteractiveApp(runtime, args).run(initial);
+}

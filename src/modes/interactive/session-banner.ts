@@ -1,0 +1,40 @@
+/**
+ * What is printed when a session is opened: one line naming it (the shortest id prefix
+ * `pig --session` takes, its name, how many messages, its file), then the end of its active
+ * branch as it looked live, a line counting the messages above that, and a closing rule.
+ */
+import type { SessionStore } from "../../session/store.ts";
+import { replayBranch } from "./replay.ts";
+import type { ToolBlocks } from "./render/tool-blocks.ts";
+import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";
+
+export interface BannerInput {
+  store: SessionStore;
+  /** The id as the user can type it (a unique prefix). */
+  shortId: string;
+  style: TranscriptStyle;
+  blocks: ToolBlocks;
+  /** `replayScreens`: screens of conversation to print (0: only the session line). */
+  screens: number;
+  terminal: { columns: number; rows: number };
+}
+
+export function sessionBanner(input: BannerInput): string[] {
+  const { store, style } = input;
+  const t = style.theme;
+  // Counted from the entry index: the messages themselves are read when the model needs them.
+  const messages = store.planContext().items.length;
+  const header = `Session ${input.shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
+  // The last screen keeps room for the session line, the line about what is above, the rule and the prompt.
+  const reserved = Math.ceil(header.length / Math.max(1, input.terminal.columns)) + 4;
+  const budget = input.screens > 0 ? Math.max(1, input.screens * input.terminal.rows - reserved) : 0;
+  const replay = replayBranch(store, style, budget, input.blocks);
+  const out = [t.fg("muted", header)];
+  if (replay.shownMessages === 0 && replay.hiddenMessages === 0) return out;
+  if (replay.hiddenMessages > 0) {
+    const n = replay.hiddenMessages;
+    out.push(t.fg("dim", `… ${n.toLocaleString("en-US")} earlier message${n === 1 ? "" : "s"} not shown (replayScreens: ${input.screens}; /export writes all of them)`));
+  }
+  out.push(...replay.rows, replaySeparator(t, style.width));
+  return out;
+}
