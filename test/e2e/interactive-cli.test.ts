@@ -84,13 +84,13 @@ describeNeeding("tmux", tmuxAvailable(), "interactive command line", () => {
     expect(picker).toContain("explain the notes");
     expect(picker).not.toContain("<file");
     tmux.sendKeys("Escape");
-    await tmux.waitFor("■  Resume a session");
+    await tmux.waitFor("Resume a session (this project) · cancelled");
     tmux.type("/tree");
     tmux.sendKeys("Enter");
     const tree = await tmux.waitFor("user  explain the notes");
     expect(tree).not.toContain("<file");
     tmux.sendKeys("Escape");
-    await tmux.waitFor("■  Go to");
+    await tmux.waitFor((screen) => screen.split("· cancelled").length === 3);
     await send(tmux, "/export out.html", `Exported to ${join(world.cwd, "out.html")}`);
     const html = readFileSync(join(world.cwd, "out.html"), "utf8");
     expect(html).toContain("<title>explain the notes</title>");
