@@ -130,6 +130,10 @@ describeNeeding("tmux", tmuxAvailable(), "the conversation on screen", () => {
     tmux.sendKeys("Enter");
     const all = await tmux.waitFor(/● bash {2}seq 1 20\n(\s+│ \d+\n){20}Read and counted\.\n─+ end of the saved conversation/);
     expect(all.slice(all.lastIndexOf("● bash"))).not.toContain("earlier lines");
+    // Alt+O toggles back: collapsed again, the hints numbered as before.
+    tmux.sendKeys("M-o");
+    const collapsed = await tmux.waitFor(/Tool results are collapsed[\s\S]*● bash {2}seq 1 20\n\s+… 12 earlier lines · \/expand 2\n[\s\S]*end of the saved conversation/);
+    expect(collapsed).toContain("… 12 more lines · /expand 1");
   });
 
   test("bash output streams above the prompt while it runs; the collapsed result keeps its last lines", async () => {
