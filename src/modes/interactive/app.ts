@@ -136,7 +136,14 @@ export class InteractiveApp implements InteractiveHost {
     });
     this.editor.start();
     // A long session's context is read once the prompt is up, not before.
-    setTimeout(() => void this.session.messages, 0);
+    setTimeout(() => {
+      try {
+        void this.session.messages;
+      } catch (error) {
+        // A line that cannot be read back: said now; the next prompt reports it again.
+        this.error((error as Error).message);
+      }
+    }, 0);
     void (async () => {
       for (const prompt of initial) await this.session.prompt(prompt.text, { images: prompt.images }).catch((e: Error) => this.error(e.message));
     })();

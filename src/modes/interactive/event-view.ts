@@ -302,7 +302,9 @@ export class EventView {
     try {
       const path = resolve(this.cwd(), args.path.replace(/^~(?=\/|$)/, process.env.HOME ?? "~"));
       if (!existsSync(path) || statSync(path).size > DIFF_MAX_BYTES) return undefined;
-      return readFileSync(path, "utf8");
+      const text = readFileSync(path, "utf8");
+      // A binary file has no lines worth comparing.
+      return text.includes("\0") ? undefined : text;
     } catch {
       return undefined;
     }
