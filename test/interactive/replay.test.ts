@@ -1,0 +1,69 @@
+import { describe, expect, test } from "bun:test";
+import { replayBranch, type ReplaySource } from "../../src/modes/interactive/replay.ts";
+import { ToolBlocks } from "../../src/modes/interactive/render/tool-blocks.ts";
+import type { TranscriptStyle } from "../../src/modes/interactive/render/transcript.ts";
+import { loadTheme } from "../../src/modes/interactive/theme.ts";
+import type { SessionEntry } from "../../src/session/format.ts";
+import type { EntryRecord } from "../../src/session/records.ts";
+
+const style: TranscriptStyle = { theme: loadTheme("dark", [], false).theme, width: 60, showThinking: true, codeBlockIndent: "  ", hyperlinks: false };
+
+/** A branch of entries, read through the same two calls a session store answers. */
+function source(entries: Record<string, unknown>[]): ReplaySource & { reads: number } {
+  const byId = new Map(entries.map((e) => [e.id as string, e]));
+  const records = entries.map(
+    (e, i) => ({ line: i + 2, type: e.type, id: e.id, parentId: e.parentId, timestamp: "", role: (e.message as { role?: string } | undefined)?.role }) as unknown as EntryRecord,
+  );
+  const s = {
+    reads: 0,
+    branchRecords: () => records,
+    readEntry: (r: EntryRecord) => {
+      s.reads++;
+      return byId.get(r.id) as unknown as SessionEntry;
+    },
+  };
+  return s;
+}
+
+let n = 0;
+const message = (message: object) => ({ type: "message", id: `e${++n}`, parentId: null, timestamp: "", message });
+const user = (text: string) => message({ role: "user", content: text, timestamp: 1 });
+const answer = (content: object[]) => message({ role: "assistant", content, api: "x", provider: "p", model: "m", usage: {}, stopReason: "stop", timestamp: 1 });
+const result = (id: string, text: string) => message({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: 1 });
+
+describe("replayBranch", () => {
+  test("prints the branch as it looked: messages, calls with their results, numbered blocks", () => {
+    const branch = [
+      { type: "model_change", id: "m0", parentId: null, timestamp: "", provider: "p", modelId: "m" },
+      user("hi"),
+      answer([{ type: "text", text: "Looking." }, { type: "toolCall", id: "c1", name: "bash", arguments: { command: "ls" } }]),
+      result("c1", "a.ts\nb.ts"),
+      answer([{ type: "text", text: "Two files." }]),
+    ];
+    const blocks = new ToolBlocks();
+    const replay = replayBranch(source(branch), style, 100, blocks);
+    expect(replay.rows).toEqual(["› hi", "Looking.", "● bash  ls", "  │ a.ts", "  │ b.ts", "Two files."]);
+    expect(replay).toMatchObject({ hiddenMessages: 0, shownMessages: 4 });
+    expect(blocks.get(1)?.args).toEqual({ command: "ls" });
+  });
+
+  test("a long branch: only the last rows, whole entries, and how many messages are above; earlier lines are not read", () => {
+    const branch = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? user(`q${i}`) : answer([{ type: "text", text: `a${i}` }])));
+    const src = source(branch);
+    const replay = replayBranch(src, style, 10, new ToolBlocks());
+    expect(replay.rows).toEqual(["› q490", "a491", "› q492", "a493", "› q494", "a495", "› q496", "a497", "› q498", "a499"]);
+    expect(replay).toMatchObject({ hiddenMessages: 490, shownMessages: 10 });
+    expect(src.reads).toBeLessThan(20);
+  });
+
+  test("a result at the top of the budget still has its call, found in the answer above", () => {
+    const branch = [user("go"), answer([{ type: "toolCall", id: "c9", name: "bash", arguments: { command: "make" } }]), result("c9", "built")];
+    const replay = replayBranch(source(branch), style, 2, new ToolBlocks());
+    expect(replay.rows).toEqual(["● bash  make", "  │ built"]);
+  });
+
+  test("a budget of 0 prints nothing and counts every message", () => {
+    const replay = replayBranch(source([user("a"), answer([{ type: "text", text: "b" }])]), style, 0, new ToolBlocks());
+    expect(replay).toEqual({ rows: [], hiddenMessages: 2, shownMessages: 0 });
+  });
+});
