@@ -323,10 +323,13 @@ export class InteractiveApp implements InteractiveHost {
 
   private async dialog<T>(run: () => Promise<T>): Promise<T> {
     this.editor.suspend();
+    // An answer streaming meanwhile is printed once the dialog has closed (and erased itself).
+    this.editor.holdOutput();
     try {
       return await run();
     } finally {
       this.editor.resume();
+      this.editor.releaseOutput();
     }
   }
 
@@ -374,6 +377,11 @@ export class InteractiveApp implements InteractiveHost {
 
   /** Every result block collapsed or whole from now on, and the conversation printed again that way. */
   toggleResults(): void {
+    if (this.session.isStreaming || this.session.compactor.isCompacting) {
+      // The conversation printed again would leave out what is being written now.
+      this.info("Results can be collapsed or expanded all together once pig is idle; Ctrl+O and /expand N work now.");
+      return;
+    }
     this.view.blocks.expandedAll = !this.view.blocks.expandedAll;
     this.info(this.view.blocks.expandedAll ? "Tool results are shown whole; the conversation again:" : "Tool results are collapsed; the conversation again:");
     this.showConversation((text) => this.editor.print(text));

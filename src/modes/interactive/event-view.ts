@@ -6,11 +6,11 @@
  * line, and a spinner saying what pig is doing.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import type { PigEvent } from "../../agent/events.ts";
 import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
 import { generateDiffString } from "../../tools/edit-diff.ts";
+import { resolveToCwd } from "../../tools/paths.ts";
 import { wrapInput } from "./input/layout.ts";
 import { truncateToWidth } from "./input/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
@@ -18,6 +18,7 @@ import { ToolBlocks } from "./render/tool-blocks.ts";
 import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
 import { answerEndRows, hiddenThinking, userRows, type TranscriptStyle } from "./render/transcript.ts";
 import { ShellOutput } from "./shell-output.ts";
+import { printableLine } from "./render/terminal-text.ts";
 import { supportsHyperlinks, wrapLine } from "./render/wrap.ts";
 import type { Theme } from "./theme.ts";
 import { AttemptCounter, delayText, readableError, whereText, type ModelLookup } from "../failure-report.ts";
@@ -53,6 +54,8 @@ interface RunningTool {
   /** What a write is replacing (undefined for a new file or one too big to compare). */
   previous?: string;
   output?: string;
+  /** All the lines the command wrote so far, when it sends only the last ones. */
+  totalLines?: number;
 }
 
 export class EventView {
@@ -156,6 +159,8 @@ export class EventView {
         const text = event.partialResult.content.map((b) => (b.type === "text" ? b.text : "")).join("");
         if (tool && text) {
           tool.output = text;
+          const total = (event.partialResult.details as { truncation?: { totalLines?: unknown } } | undefined)?.truncation?.totalLines;
+          tool.totalLines = typeof total === "number" ? total : undefined;
           this.liveTool = event.toolCallId;
           this.render();
         }
@@ -300,7 +305,7 @@ export class EventView {
   private previousContent(name: string, args: Record<string, unknown>): string | undefined {
     if (name !== "write" || typeof args.path !== "string") return undefined;
     try {
-      const path = resolve(this.cwd(), args.path.replace(/^~(?=\/|$)/, process.env.HOME ?? "~"));
+      const path = resolveToCwd(args.path, this.cwd());
       if (!existsSync(path) || statSync(path).size > DIFF_MAX_BYTES) return undefined;
       const text = readFileSync(path, "utf8");
       // A binary file has no lines worth comparing.
@@ -356,11 +361,13 @@ export class EventView {
       for (const q of queued) lines.push(t.fg("muted", truncateToWidth(`  ${q.split("\n")[0]!}`, width)));
     }
     const live = this.liveTool ? this.running.get(this.liveTool) : undefined;
-    if (live?.output) lines.push(...liveOutputRows(live.output, t, width, TOOL_LIVE_ROWS));
+    if (live?.output) lines.push(...liveOutputRows(live.output, t, width, TOOL_LIVE_ROWS, live.totalLines));
     const pending = this.markdown?.pending ?? (this.showThinking ? this.thinking?.partial : undefined);
     if (pending) {
       // Wrapped as the prompt wraps its input; the end of a long line, when it is longer.
-      const rows = wrapInput(pending, 0, width).rows.slice(-LIVE_ROWS);
+      // Only the end is wrapped: a line that grows long would cost more at every delta.
+      const tail = pending.length > LIVE_ROWS * width * 4 ? pending.slice(-LIVE_ROWS * width * 2) : pending;
+      const rows = wrapInput(printableLine(tail), 0, width).rows.slice(-LIVE_ROWS);
       lines.push(...rows.map((row) => (this.markdown ? inline(row, t) : t.italic(t.fg("thinkingText", row)))));
     }
     if (this.activity && this.timer) {

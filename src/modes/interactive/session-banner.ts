@@ -22,14 +22,16 @@ export interface BannerInput {
 export function sessionBanner(input: BannerInput): string[] {
   const { store, style } = input;
   const t = style.theme;
-  // Counted from the entry index: the messages themselves are read when the model needs them.
-  const messages = store.planContext().items.length;
+  // Counted from the entry index (the messages themselves are read when the model needs them),
+  // as the line about what is above counts them: every message of the branch.
+  const messages = store.branchRecords().filter((r) => r.type === "message").length;
   const header = `Session ${input.shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
   // The last screen keeps room for the session line, the line about what is above, the rule and the prompt.
   const reserved = Math.ceil(header.length / Math.max(1, input.terminal.columns)) + 4;
   const budget = input.screens > 0 ? Math.max(1, input.screens * input.terminal.rows - reserved) : 0;
-  const replay = replayBranch(store, style, budget, input.blocks);
   const out = [t.fg("muted", header)];
+  if (budget === 0) return out;
+  const replay = replayBranch(store, style, budget, input.blocks);
   if (replay.shownMessages === 0 && replay.hiddenMessages === 0) return out;
   if (replay.hiddenMessages > 0) {
     const n = replay.hiddenMessages;

@@ -29,6 +29,9 @@ describe("wrapping the input", () => {
     expect(wrapInput("hello wonderful", 8, 10)).toMatchObject({ rows: ["hello ", "wonderful"], cursorRow: 1, cursorCol: 2 });
     // A space that falls exactly at the edge is not drawn; the next word starts the row.
     expect(wrapInput("abcde fgh", 9, 5)).toMatchObject({ rows: ["abcde", "fgh"], cursorRow: 1, cursorCol: 3 });
+    // The cursor on a hanging space shows at the start of the next row, never past the last column.
+    expect(wrapInput("abcdefgh ijk", 8, 8)).toMatchObject({ rows: ["abcdefgh", "ijk"], cursorRow: 1, cursorCol: 0 });
+    expect(wrapInput("abcdefghij klm", 10, 10)).toMatchObject({ rows: ["abcdefghij", "klm"], cursorRow: 1, cursorCol: 0 });
     // A word longer than the row is cut.
     expect(wrapInput("a abcdefghij", 1, 5).rows).toEqual(["a ", "abcde", "fghij"]);
   });

@@ -66,3 +66,17 @@ describe("markdown at a width", () => {
     expect(render("`[a](b)`", undefined, 80)).toBe("`[a](b)`\n");
   });
 });
+
+describe("markdown: text as it comes", () => {
+  test("carriage returns, line separators and tabs do not break a line", () => {
+    expect(render("one\r\ntwo\r\nthree\u2028four\tfive", undefined, 60)).toBe("one\ntwo\nthree four  five\n");
+  });
+
+  test("a code block in a list item stays under the item", () => {
+    expect(render("1. Run:\n   ```sh\n   npm test\n   ```\n", undefined, 40)).toBe("1. Run:\n   ┌─ sh \n   │ npm test\n   └─\n");
+  });
+
+  test("an indented paragraph keeps its indent on every row", () => {
+    expect(render("    alpha beta gamma delta epsilon", undefined, 24)).toBe("    alpha beta gamma\n    delta epsilon\n");
+  });
+});

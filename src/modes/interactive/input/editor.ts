@@ -175,7 +175,22 @@ export class InputEditor {
   /** Prints above the prompt; text without a final newline is continued by the next call. */
   print(text: string): void {
     if (this.held) this.held.push(text);
+    else if (this.heldForDialog) this.heldForDialog.push(text);
     else this.renderer.print(text);
+  }
+
+  private heldForDialog: string[] | undefined;
+
+  /** While a dialog draws on the terminal, output waits (written meanwhile, it would be erased with the dialog). */
+  holdOutput(): void {
+    this.heldForDialog ??= [];
+  }
+
+  /** Prints what waited, above the prompt. */
+  releaseOutput(): void {
+    const held = this.heldForDialog ?? [];
+    this.heldForDialog = undefined;
+    for (const text of held) this.print(text);
   }
 
   /** Lines shown above the input (queued messages, a spinner); [] for none. */

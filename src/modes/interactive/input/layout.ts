@@ -102,8 +102,11 @@ export function wrapInput(text: string, cursor: number, width: number): InputRow
       let used = 0;
       for (const cell of row) {
         if (cell.offset === cursor) {
-          cursorRow = rows.length;
-          cursorCol = used;
+          // On a space that hangs past the row's end: shown at the start of the next row (a
+          // cursor in the last column plus one would not be where the terminal puts it).
+          const hanging = used >= width;
+          cursorRow = hanging ? rows.length + 1 : rows.length;
+          cursorCol = hanging ? 0 : used;
         }
         used += cell.width;
       }

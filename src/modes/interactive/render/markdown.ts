@@ -10,6 +10,7 @@
 import { stringWidth } from "../input/width.ts";
 import type { Theme } from "../theme.ts";
 import { isTableSeparator, tableAlignments, tableCells, type CellAlign } from "../../../util/markdown-table.ts";
+import { printableLine } from "./terminal-text.ts";
 import { hyperlink, wrapLine } from "./wrap.ts";
 
 export interface MarkdownOptions {
@@ -26,6 +27,7 @@ const UNBOUNDED = 1_000_000;
 export class MarkdownStream {
   private partial = "";
   private inFence = false;
+  private fenceIndent = "";
   private table: string[] = [];
   private readonly codeIndent: string;
   private readonly width: () => number;
@@ -66,7 +68,8 @@ export class MarkdownStream {
     this.inFence = false;
   }
 
-  private line(line: string): void {
+  private line(raw: string): void {
+    const line = printableLine(raw);
     if (this.table.length > 0) {
       const continues = line.includes("|") && line.trim() !== "" && (this.table.length > 1 || isTableSeparator(line));
       if (continues) {
@@ -105,15 +108,18 @@ export class MarkdownStream {
     if (fence) {
       if (!this.inFence) {
         this.inFence = true;
+        this.fenceIndent = fence[1]!;
         return [t.fg("mdCodeBlockBorder", `${fence[1]}┌─${fence[3] ? ` ${fence[3]} ` : ""}`)];
       }
       this.inFence = false;
       return [t.fg("mdCodeBlockBorder", `${fence[1]}└─`)];
     }
     if (this.inFence) {
-      // Long code lines continue on the next row, still inside the gutter.
-      const gutter = `${t.fg("mdCodeBlockBorder", "│")}${this.codeIndent}`;
-      return wrapLine(line.replace(/\t/g, "    "), width, { first: gutter, rest: gutter, verbatim: true }).map((row) =>
+      // Under its fence (a block inside a list item stays in the item); long code lines
+      // continue on the next row, still inside the gutter.
+      const gutter = `${this.fenceIndent}${t.fg("mdCodeBlockBorder", "│")}${this.codeIndent}`;
+      const code = line.startsWith(this.fenceIndent) ? line.slice(this.fenceIndent.length) : line.trimStart();
+      return wrapLine(code, width, { first: gutter, rest: gutter, verbatim: true }).map((row) =>
         row.startsWith(gutter) ? `${gutter}${t.fg("mdCodeBlock", row.slice(gutter.length))}` : row,
       );
     }
@@ -132,8 +138,7 @@ export class MarkdownStream {
       return wrapLine(inline(bullet[3]!, t, this.links), width, { first, rest: " ".repeat(stringWidth(first)) });
     }
     // An indented line (a list item's continuation) keeps its indent on every row.
-    const indent = /^(\s*)(.*)$/.exec(line)!;
-    return wrapLine(inline(indent[2]!, t, this.links), width, { first: indent[1]!.replace(/\t/g, "    ") });
+    return wrapLine(inline(line, t, this.links), width);
   }
 }
 

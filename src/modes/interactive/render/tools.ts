@@ -9,6 +9,7 @@ import type { ToolResult } from "../../../tools/types.ts";
 import { stringWidth, truncateToWidth } from "../input/width.ts";
 import type { Theme } from "../theme.ts";
 import { countChanges, hunkPreview } from "./diff-view.ts";
+import { printable } from "./terminal-text.ts";
 import { wrapLine } from "./wrap.ts";
 
 /** Lines a collapsed block shows. */
@@ -63,7 +64,7 @@ export function formatToolCall(name: string, args: Record<string, unknown>, them
 }
 
 function textOf(result: ToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
+  return printable(result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n"));
 }
 
 function linesOf(text: string): string[] {
@@ -118,7 +119,8 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
   const { name, result, isError } = block;
   if (isError) {
     const lines = linesOf(textOf(result));
-    return textBody(lines.length > 0 ? lines : ["(failed without a message)"], "head", expanded, (l) => theme.fg("error", l));
+    // A failed command's reason is at its end (the exit code, the last test that failed).
+    return textBody(lines.length > 0 ? lines : ["(failed without a message)"], keeps(name), expanded, (l) => theme.fg("error", l));
   }
   const details = result.details as { diff?: unknown } | undefined;
   if (name === "edit" && typeof details?.diff === "string") return diffBody(details.diff, theme, expanded);
@@ -134,18 +136,18 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
   }
   const lines = linesOf(textOf(result));
   if (lines.length === 0) return { lines: [theme.fg("muted", "(no output)")], hidden: 0, hiddenWhat: "", where: "head" };
-  return textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", l));
+  // A truncated command's notice (where the full output is) stays under the end of its output.
+  const notice = name === "bash" && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
+  if (notice !== undefined && lines.at(-1) === "") lines.pop();
+  const body = textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", l));
+  return notice === undefined ? body : { ...body, lines: [...body.lines, theme.fg("dim", notice)] };
 }
 
-/** One row of a block, wrapped under the gutter; an indented line keeps its indent on every row. */
+const TRUNCATION_NOTICE = /^\[Showing lines \d+-\d+ of \d+/;
+
+/** One row of a block, wrapped under the gutter (an indented line keeps its indent on every row). */
 function gutterRows(line: string, gutter: string, width: number): string[] {
-  // The indent may sit inside the line's colour: it is taken out from behind the escape codes.
-  const [, style, indent] = /^((?:\x1b\[[0-9;]*m)*)([ \t]*)/.exec(line)!;
-  const rest = `${style}${line.slice(style!.length + indent!.length)}`;
-  const pad = indent!.replace(/\t/g, "    ");
-  // Very deep indentation would leave no room: it is kept only while half the row is left.
-  const keep = stringWidth(gutter) + pad.length < width / 2 ? pad : "";
-  return wrapLine(rest, width, { first: `${gutter}${keep}`, rest: `${gutter}${keep}` });
+  return wrapLine(line, width, { first: gutter, rest: gutter });
 }
 
 /** The rows shown under a call: collapsed, or everything when `format.expanded`. */
@@ -167,11 +169,12 @@ export function formatToolResult(block: ToolBlock, theme: Theme, format: BlockFo
 }
 
 /** The last rows of output still arriving from a running tool, for the live region. */
-export function liveOutputRows(text: string, theme: Theme, width: number, rows: number): string[] {
-  const lines = linesOf(text);
+export function liveOutputRows(text: string, theme: Theme, width: number, rows: number, totalLines?: number): string[] {
+  const lines = linesOf(printable(text));
   if (lines.length === 0) return [];
   const gutter = `  ${theme.fg("border", "┊")} `;
-  const shown = lines.slice(-rows).map((l) => truncateToWidth(`${gutter}${theme.fg("toolOutput", l.replace(/\t/g, "    "))}`, width));
-  const above = lines.length - Math.min(rows, lines.length);
+  const shown = lines.slice(-rows).map((l) => truncateToWidth(`${gutter}${theme.fg("toolOutput", l)}`, width));
+  // Past its limit a command sends only its last lines, with the count of all of them.
+  const above = Math.max(totalLines ?? 0, lines.length) - Math.min(rows, lines.length);
   return above > 0 ? [`  ${theme.fg("dim", `… ${above} earlier line${above === 1 ? "" : "s"}`)}`, ...shown] : shown;
 }

@@ -4,6 +4,7 @@
  * terminal columns (graphemes, East Asian width, emoji) by Bun's ANSI-aware wrapper.
  */
 import { stringWidth } from "../input/width.ts";
+import { printableLine } from "./terminal-text.ts";
 
 export interface WrapOptions {
   /** Before the first row (may contain colour codes). */
@@ -14,13 +15,28 @@ export interface WrapOptions {
   verbatim?: boolean;
 }
 
-/** `text` (one logical line) as rows of at most `width` columns, prefixes included. */
+/**
+ * `text` (one logical line) as rows of at most `width` columns, prefixes included. Outside
+ * verbatim text, the line's own indent is kept on every row (under the prefix), as long as it
+ * leaves half the row for text.
+ */
 export function wrapLine(text: string, width: number, options: WrapOptions = {}): string[] {
-  const first = options.first ?? "";
-  const rest = options.rest ?? " ".repeat(stringWidth(first));
+  const clean = printableLine(text);
+  let first = options.first ?? "";
+  let rest = options.rest ?? " ".repeat(stringWidth(first));
+  let body = clean;
+  if (!options.verbatim) {
+    // The indent may sit inside the line's colour: it is taken out from behind the escape codes.
+    const [, style, indent] = /^((?:\x1b\[[0-9;:]*m)*)( *)/.exec(clean)!;
+    if (indent && Math.max(stringWidth(first), stringWidth(rest)) + indent.length < width / 2) {
+      first += indent;
+      rest += indent;
+      body = `${style}${clean.slice(style!.length + indent.length)}`;
+    }
+  }
   const room = Math.max(1, width - Math.max(stringWidth(first), stringWidth(rest)));
-  if (text === "") return [first];
-  const wrapped = Bun.wrapAnsi(text, room, options.verbatim ? { hard: true, trim: false, wordWrap: false } : { hard: true, trim: true });
+  if (body === "") return [first];
+  const wrapped = Bun.wrapAnsi(body, room, options.verbatim ? { hard: true, trim: false, wordWrap: false } : { hard: true, trim: true });
   return wrapped.split("\n").map((row, i) => `${i === 0 ? first : rest}${row}`);
 }
 
