@@ -12,6 +12,8 @@ import { unreadableReason } from "../util/config-read.ts";
 export interface PromptInput {
   text: string;
   images: { type: "image"; data: string; mimeType: string }[];
+  /** What the user typed of `text`, when it holds more (piped stdin): the session's title comes from it. */
+  typed?: string;
 }
 
 /** Reads piped stdin completely; nothing when stdin is a terminal. */
@@ -48,19 +50,20 @@ async function readAllStdin(): Promise<string> {
  * files may be many, or huge); the user is shown how to name one of its files instead.
  */
 function directoryReason(written: string, path: string): string {
-  let names: string[] = [];
+  let entries: { name: string; file: boolean }[] = [];
   try {
-    names = readdirSync(path, { withFileTypes: true })
-      .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
-      .map((entry) => entry.name)
-      .sort();
+    entries = readdirSync(path, { withFileTypes: true })
+      .filter((entry) => !entry.name.startsWith("."))
+      .map((entry) => ({ name: entry.name, file: entry.isFile() }))
+      .sort((a, b) => a.name.localeCompare(b.name));
   } catch {
     // An unreadable directory: no example to give.
   }
-  const example = names[0];
-  return example
-    ? `a directory; attach files inside it, e.g. @${written.replace(/\/+$/, "")}/${example}`
-    : "an empty directory; attach files, not directories";
+  const dir = written.replace(/\/+$/, "");
+  const file = entries.find((e) => e.file);
+  if (file) return `a directory; attach files inside it, e.g. @${dir}/${file.name}`;
+  if (entries.length > 0) return `a directory; attach files inside it (in ${entries.map((e) => `@${dir}/${e.name}/`).slice(0, 3).join(", ")})`;
+  return "an empty directory; attach files, not directories";
 }
 
 export interface Unattachable {
@@ -130,7 +133,9 @@ export function buildPrompts(stdin: string | undefined, files: PromptInput, mess
   const [first, ...rest] = messages;
   const head = [stdin, files.text + (first ?? "")].filter((part) => part !== undefined && part !== "").join("\n\n");
   const prompts: PromptInput[] = [];
-  if (head || files.images.length > 0) prompts.push({ text: head, images: files.images });
+  // Piped text is not the user's words: a title never shows it (it may be a file's contents).
+  const typed = stdin ? (first ?? "[piped input]") : undefined;
+  if (head || files.images.length > 0) prompts.push({ text: head, images: files.images, ...(typed !== undefined ? { typed } : {}) });
   for (const message of rest) prompts.push({ text: message, images: [] });
   return prompts;
 }

@@ -62,8 +62,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     tmux.setGlobalOption("set-clipboard", "on");
     await ask(tmux, "say something", /Copy me over ssh[\s\S]*↑\d/);
     expect(tmux.showBuffer()).toBeUndefined();
-    const screen = await ask(tmux, "/copy", "through the terminal (OSC 52)");
-    expect(screen).toContain(`Copied the last answer (${answer.length} characters) through the terminal (OSC 52).`);
+    const screen = await ask(tmux, "/copy", "clipboard (OSC 52");
+    expect(screen).toContain(`Sent the last answer (${answer.length} characters) to the terminal's clipboard (OSC 52;`);
     expect(tmux.showBuffer()).toBe(answer);
   });
 

@@ -10,7 +10,7 @@ import { createWorld } from "../helpers/pig-env.ts";
 import { TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 
-const { start, track } = interactivePig();
+const { start, open, track } = interactivePig();
 
 /** Rows a clack frame draws: its bars, corners and option bullets. */
 const FRAME_ROW = /^[│└┌◆]|^│\s+[●○◻◼]/m;
@@ -85,11 +85,15 @@ describeNeeding("tmux", tmuxAvailable(), "slash commands", () => {
   test("an unknown /command is not sent, and a near name is suggested", async () => {
     const { tmux, world } = await start(undefined, { agentFiles: RESOURCES });
     await command(tmux, "/foo", "Unknown command /foo — /help lists the commands");
+    // Not lost: the refused text is back in the editor, to be mended.
+    await tmux.waitFor(/Unknown command \/foo[^\n]*\n› \/foo\s*$/);
+    tmux.sendKeys("C-u");
     tmux.type("/mdoel");
     await tmux.waitFor("› /mdoel");
     tmux.sendKeys("Enter");
     const screen = await tmux.waitFor("Unknown command /mdoel — did you mean /model? /help lists the commands");
     expect(screen).not.toContain("○ fake/fake-reasoner");
+    tmux.sendKeys("C-u");
     await command(tmux, "/skill:nope", "Unknown command /skill:nope");
     expect(world.llm.requests).toHaveLength(0);
   });
@@ -110,6 +114,49 @@ describeNeeding("tmux", tmuxAvailable(), "slash commands", () => {
     expect(lastUserText(world.llm.requests)).toBe("/review app.ts");
     await command(tmux, "//tmp is full", () => world.llm.requests.length === 4);
     expect(lastUserText(world.llm.requests)).toBe("/tmp is full");
+  });
+});
+
+describeNeeding("tmux", tmuxAvailable(), "nothing run or sent by mistake", () => {
+  test("Enter runs only the command clearly meant: nothing on a bare /, a shared prefix is refused, a unique one runs", async () => {
+    const { tmux, world } = await start(undefined, { agentFiles: RESOURCES });
+    tmux.type("/");
+    await tmux.waitFor("▸ /clone");
+    tmux.sendKeys("Enter");
+    // Still the list and the bare slash: typing goes on from there.
+    tmux.type("hel");
+    await tmux.waitFor(/› \/hel\n▸ \/help/);
+    tmux.sendKeys("C-u");
+    await command(tmux, "/e", "Unknown command /e");
+    tmux.sendKeys("C-u");
+    tmux.type("/mod");
+    await tmux.waitFor("▸ /model");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("fake-reasoner");
+    tmux.sendKeys("Escape");
+    const screen = await tmux.waitFor("· cancelled");
+    expect(screen).not.toContain("Cloned");
+    expect(world.llm.requests).toHaveLength(0);
+  });
+
+  test("pig \"/foo\" is refused as typing it would be, and nothing is sent", async () => {
+    const world = track(await createWorld({ llm: { mode: "text" } }));
+    const tmux = open(world, { args: ["/foo"] });
+    await tmux.waitFor("Unknown command /foo — /help lists the commands");
+    expect(world.llm.requests).toHaveLength(0);
+  });
+
+  test("Up goes back through history past a command; // comments and /tmp: messages go to the model as typed", async () => {
+    const { tmux, world } = await start(undefined, { agentFiles: RESOURCES });
+    await command(tmux, "// a comment about the code", /↑\d/);
+    expect(lastUserText(world.llm.requests)).toBe("// a comment about the code");
+    await command(tmux, "/tmp: No space left on device", (s) => world.llm.requests.length === 2 && /↑\d[\s\S]*↑\d/.test(s));
+    expect(lastUserText(world.llm.requests)).toBe("/tmp: No space left on device");
+    await command(tmux, "/session", "Messages:");
+    tmux.sendKeys("Up");
+    await tmux.waitFor(/› \/session\s*$/);
+    tmux.sendKeys("Up");
+    await tmux.waitFor(/› \/tmp: No space left on device\s*$/);
   });
 });
 
@@ -193,6 +240,21 @@ describeNeeding("tmux", tmuxAvailable(), "pickers leave one line", () => {
       "›",
     ]);
     expect(screen).not.toMatch(FRAME_ROW);
+  });
+
+  test("a picker opened while an answer streams: the answer is printed whole once it closes", async () => {
+    const answer = Array.from({ length: 12 }, (_, i) => `streamed line ${i + 1}`).join("\n");
+    const { tmux } = await start({ responses: [{ text: answer, chunkDelayMs: 40, chunkSize: 12 }] } as never);
+    tmux.type("tell me");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("streamed line 2");
+    tmux.type("/model");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("○ fake/fake-reasoner");
+    tmux.sendKeys("Escape");
+    const screen = await tmux.waitFor((s) => s.includes("streamed line 12") && /↑\d/.test(s));
+    for (let i = 1; i <= 12; i++) expect(screen).toMatch(new RegExp(`^streamed line ${i}$`, "m"));
+    expect(screen).toContain("■ Model · cancelled");
   });
 
   test("/fork and /tree leave their choice", async () => {

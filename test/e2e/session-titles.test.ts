@@ -58,6 +58,17 @@ describe("session titles", () => {
     expect(tree.stdout).not.toContain("<file");
   });
 
+  test("piped input is not the title: the words typed are, or [piped input] without any", async () => {
+    const w = await world();
+    expect((await w.run(["-p", "check this env file"], { stdin: "AWS_SECRET_ACCESS_KEY=abc123\n" })).code).toBe(0);
+    // The model gets the piped text; the list never shows it.
+    expect(JSON.stringify(w.llm.requests[0]!.body)).toContain("AWS_SECRET_ACCESS_KEY");
+    expect((await w.run(["-p"], { stdin: "SECRET=1\n" })).code).toBe(0);
+    const titles = await listedTitles(w);
+    expect(titles.sort()).toEqual(["[piped input]", "check this env file"]);
+    expect(titles.join("\n")).not.toContain("SECRET");
+  });
+
   test("only a file attached: the title names the file", async () => {
     const w = await world({ files: { "src/main.ts": "console.log(1);\n" } });
     expect((await w.run(["-p", "@src/main.ts"])).code).toBe(0);

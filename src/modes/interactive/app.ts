@@ -145,7 +145,11 @@ export class InteractiveApp implements InteractiveHost {
       }
     }, 0);
     void (async () => {
-      for (const prompt of initial) await this.session.prompt(prompt.text, { images: prompt.images }).catch((e: Error) => this.error(e.message));
+      for (const prompt of initial) {
+        // `pig "/name"` is what typing it would be: a command runs, an unknown one is refused.
+        if (prompt.images.length === 0 && prompt.typed === undefined && prompt.text.startsWith("/")) await this.router.submit(prompt.text, "enter");
+        else await this.session.prompt(prompt.text, { images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) }).catch((e: Error) => this.error(e.message));
+      }
     })();
     const code = await new Promise<number>((resolve) => {
       this.exitResolve = resolve;

@@ -9,6 +9,7 @@ import { autocomplete, autocompleteMultiselect, confirm, isCancel, password, sel
 import pc from "picocolors";
 import type { Readable } from "node:stream";
 import { DialogFrame, type DialogTerminal } from "./dialog-frame.ts";
+import { stripAnsi } from "./input/width.ts";
 import type { PickOption } from "./host.ts";
 
 export interface DialogStreams {
@@ -36,7 +37,8 @@ const MAX_ITEMS = 12;
 
 /** Every word typed occurs in the option's label or hint (case-insensitive). */
 export function optionMatches(search: string, option: { label?: string; hint?: string }): boolean {
-  const haystack = `${option.label ?? ""} ${option.hint ?? ""}`.toLowerCase();
+  // Colour codes in a label (dimmed entries) are not text to match.
+  const haystack = stripAnsi(`${option.label ?? ""} ${option.hint ?? ""}`).toLowerCase();
   return search
     .toLowerCase()
     .split(/\s+/)

@@ -69,6 +69,8 @@ export class PromptRouter {
         const known = commandCatalog(this.deps.commands, host.resources);
         if (!known.some((entry) => entry.name === slash.name)) {
           host.warn(unknownCommandMessage(slash.name, known));
+          // Not sent, and not lost: the text is back in the editor to be mended.
+          if (host.getEditorText() === "") host.setEditorText(text);
           return;
         }
       }
@@ -81,8 +83,9 @@ export class PromptRouter {
         hand();
         return await running;
       }
-      // `//text` is `/text` as it is: no template or skill is expanded.
-      const literal = text.startsWith("//");
+      // `//name …` is `/name …` as it is: no template or skill is expanded. (`// a comment` is
+      // not an escape: it goes as typed.)
+      const literal = /^\/\/[A-Za-z0-9]/.test(text);
       const typed = literal ? text.slice(1) : text;
       // `@path` mentions attach their files, before the message as `@file` arguments do.
       const { files, attached, skipped } = await attachMentions(typed, this.deps.controller().cwd);
@@ -97,7 +100,7 @@ export class PromptRouter {
         return;
       }
       // The run has started (or failed its checks) once prompt() returns its promise.
-      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true, typedText: text }) : session.prompt(typed);
+      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true, typedText: typed }) : session.prompt(typed);
       hand();
       await run;
     } catch (error) {

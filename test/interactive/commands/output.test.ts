@@ -52,7 +52,7 @@ describe("/copy", () => {
     const deps = { ...clipboard({}), terminal: { write: (s: string) => void written.push(s), env: {} } };
     await createCopyCommand(deps).run(host, "");
     expect(written).toEqual([`\x1b]52;c;${Buffer.from("héllo").toString("base64")}\x07`]);
-    expect(host.text).toContain("info: Copied the last answer (5 characters) through the terminal (OSC 52).");
+    expect(host.text).toContain("info: Sent the last answer (5 characters) to the terminal's clipboard (OSC 52; terminals that do not support it ignore it).");
   });
 
   test("tools that fail fall back to OSC 52 too, naming them", async () => {
@@ -62,7 +62,7 @@ describe("/copy", () => {
     const deps = { ...clipboard({ xclip: 1 }), terminal: { write: (s: string) => void written.push(s), env: {} } };
     await createCopyCommand(deps).run(host, "");
     expect(written).toHaveLength(1);
-    expect(host.text).toContain("info: xclip failed; copied the last answer (2 characters) through the terminal (OSC 52).");
+    expect(host.text).toContain("info: xclip failed; sent the last answer (2 characters) to the terminal's clipboard (OSC 52; terminals that do not support it ignore it).");
   });
 
   test("inside tmux the sequence is also sent wrapped for tmux's passthrough", () => {

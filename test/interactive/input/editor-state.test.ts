@@ -64,6 +64,29 @@ describe("inserting and deleting", () => {
     expect(state.expandedText).toBe("[pasted 11 lines]");
   });
 
+  test("a paste token is one piece for word moves, word deletes, line moves and yanks; typed words that look like it stay words", () => {
+    const eleven = Array.from({ length: 11 }, (_, i) => `line ${i}`).join("\n");
+    const state = stateWith("see |");
+    state.insertPaste(eleven);
+    expect(shown(state)).toBe("see [pasted 11 lines]|");
+    // Ctrl+W takes the token whole (and the paste with it), not a word of it.
+    state.deleteWordBack();
+    expect(shown(state)).toBe("see |");
+    expect(state.expandedText).toBe("see ");
+    state.yank();
+    expect(state.expandedText).toBe(`see ${eleven}`);
+    expect(state.text).toMatch(/^see \[pasted 11 lines( #\d+)?\]$/);
+    // Alt+B from after the token stops before it, never inside; typing there keeps the token.
+    state.wordLeft();
+    expect(state.cursor).toBe(4);
+    state.insert("X");
+    expect(state.expandedText).toBe(`see X${eleven}`);
+    // The same words typed once more stay words: the paste is sent once.
+    state.lineEnd();
+    state.insert(` ${state.text.slice(5)}`);
+    expect(state.expandedText.split("line 10").length - 1).toBe(1);
+  });
+
   test("a paste is inserted as is, newlines included", () => {
     const state = stateWith("before | after");
     state.insert("line 1\nline 2");

@@ -28,6 +28,9 @@ export interface ClipboardDeps {
  * and hands the wrapped one to the outer terminal when `allow-passthrough` is on (the other is
  * dropped, and both setting the same text does no harm).
  */
+/** Text up to this size goes through OSC 52 (encoded about 100 KB, which most terminals accept). */
+const OSC52_MAX_BYTES = 74_000;
+
 export function osc52Sequence(text: string, env: NodeJS.ProcessEnv): string {
   const plain = `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
   if (!env.TMUX) return plain;
@@ -75,11 +78,16 @@ export function createCopyCommand(deps: ClipboardDeps = defaultDeps): SlashComma
       const size = `${text.length} characters`;
       if (tool) {
         host.info(`Copied the last answer to the clipboard (${size}).`);
+      } else if (deps.terminal && Buffer.byteLength(text) > OSC52_MAX_BYTES) {
+        host.error(
+          `${tried.length > 0 ? `${tried.join(", ")} failed, and the` : "No clipboard tool found, and the"} answer (${size}) is too long to send through the terminal (OSC 52 carries up to ${OSC52_MAX_BYTES / 1000} KB in most terminals).`,
+        );
       } else if (deps.terminal) {
         // OSC 52 is invisible and does not move the cursor: it can go straight to the terminal.
+        // Whether the terminal puts it on the clipboard cannot be known (some ignore it).
         deps.terminal.write(osc52Sequence(text, deps.terminal.env));
-        const copied = `the last answer (${size}) through the terminal (OSC 52).`;
-        host.info(tried.length > 0 ? `${tried.join(", ")} failed; copied ${copied}` : `Copied ${copied}`);
+        const sent = `the last answer (${size}) to the terminal's clipboard (OSC 52; terminals that do not support it ignore it).`;
+        host.info(tried.length > 0 ? `${tried.join(", ")} failed; sent ${sent}` : `Sent ${sent}`);
       } else if (tried.length > 0) {
         host.error(`Copying failed with ${tried.join(", ")}.`);
       } else {

@@ -11,13 +11,14 @@ export interface ParsedSlash {
   args: string;
 }
 
-// A name starts with a letter or digit; `:`, `.`, `-` and `_` may follow (`/skill:review`).
-// A slash inside the name (`/usr/bin/env ...`) means a path was typed, not a command.
-const SLASH = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/;
+// A name starts and ends with a letter or digit; `:`, `.`, `-` and `_` may come between
+// (`/skill:review`). A slash inside the name (`/usr/bin/env ...`) means a path was typed, and
+// `/tmp: No space left` a message, not a command. Text that starts with a space is never one.
+const SLASH = /^\/([A-Za-z0-9](?:[\w:.-]*[A-Za-z0-9_])?)(?:\s+([\s\S]*))?$/;
 
 /** `{ name, args }` for text that starts with a slash command, else undefined. */
 export function parseSlash(text: string): ParsedSlash | undefined {
-  const match = SLASH.exec(text.trim());
+  const match = SLASH.exec(text.trimEnd());
   if (!match) return undefined;
   return { name: match[1]!, args: (match[2] ?? "").trim() };
 }

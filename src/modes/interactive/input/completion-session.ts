@@ -6,9 +6,10 @@
  * An optional second provider is asked after every edit, without Tab: the slash command names,
  * so that typing `/` at the start of the prompt lists the commands at once. Such a list follows
  * what is typed and closes when its provider has nothing more to offer (a space after the name).
- * Enter on it runs the command: the highlighted name is put in and submitted — unless the list
- * was not moved and that name does not begin with what was typed (a misspelling), which is then
- * submitted as typed, for the caller to say what it is. Tab on it completes as Tab does.
+ * Enter on it runs the command: the highlighted name is put in and submitted when it was chosen
+ * (the list moved), typed in full, or the only name the typed letters begin; otherwise what was
+ * typed is submitted as it is, for the caller to say what it is (a misspelling, or a prefix
+ * several names share). Enter on a bare `/` does nothing. Tab on it completes as Tab does.
  */
 import { CompletionMenu, tabOutcome, type CompletionProvider, type Replacement } from "./completion.ts";
 import type { EditorState } from "./editor-state.ts";
@@ -97,15 +98,19 @@ export class CompletionSession {
   /** Enter on the list: true when it was handled, false to let Enter submit the buffer. */
   private enter(menu: CompletionMenu): boolean {
     const commands = this.opensItself;
-    this.close();
     // Typed since the list was made, its answer not yet in: the list does not show what the
     // buffer holds, so nothing of it is put in.
     const current = this.state.text === this.menuText;
+    // A bare `/` names no command: Enter waits for one to be typed or chosen.
+    if (commands && current && !menu.moved && /^\/?$/.test(menu.typed(this.state.text))) return true;
+    this.close();
     if (!commands) {
       if (current) this.apply(menu.accept());
       return true;
     }
-    if (current && (menu.moved || menu.selectedContinues(this.state.text))) {
+    // Run only what is clearly meant: the name chosen in the list, the one typed in full, or
+    // the only one the typed letters begin (`/e` could be /exit or /export: sent as typed).
+    if (current && (menu.moved || menu.selectedIsMeant(this.state.text))) {
       // Submitted at once: without the space that completion leaves for arguments.
       const edit = menu.accept();
       this.apply({ ...edit, text: edit.text.trimEnd() });

@@ -94,10 +94,19 @@ export class CompletionMenu {
   }
 
   /** Whether the selected item begins with what `text` holds where it would go (ignoring case). */
-  selectedContinues(text: string): boolean {
-    const typed = text.slice(this.result.replaceFrom, this.result.replaceTo).toLowerCase();
+  /** What was typed of the word the list completes. */
+  typed(text: string): string {
+    return text.slice(this.result.replaceFrom, this.result.replaceTo);
+  }
+
+  /** Whether the typed word is the selected item's whole name, or begins one item only: that one. */
+  selectedIsMeant(text: string): boolean {
+    const typed = this.typed(text).toLowerCase();
     const item = this.items[this.selected];
-    return item !== undefined && item.value.toLowerCase().startsWith(typed);
+    if (!item) return false;
+    if (item.value.toLowerCase() === typed) return true;
+    const continuing = this.items.filter((i) => i.value.toLowerCase().startsWith(typed));
+    return continuing.length === 1 && continuing[0] === item;
   }
 
   /** The edit that accepts the selected item. */

@@ -153,7 +153,9 @@ export class EditorState {
 
   /** Ctrl+Y: inserts the last killed text. */
   yank(): void {
-    this.insert(this.killed);
+    // A large piece comes back as a token again, like the paste it may have been.
+    if (isLargePaste(this.killed)) this.insertPaste(this.killed);
+    else this.insert(this.killed);
   }
 
   /** Up: the line above, or the previous history entry when on the first line. */
@@ -213,13 +215,31 @@ export class EditorState {
   }
 
   private move(cursor: number): void {
-    this.offset = cursor;
+    this.offset = this.outsideTokens(cursor, cursor >= this.offset ? "after" : "before");
     this.goalColumn = undefined;
   }
 
-  private removeRange(from: number, to: number, kill: boolean): void {
+  /** `cursor`, or the edge of the paste token it would fall inside of. */
+  private outsideTokens(cursor: number, side: "before" | "after"): number {
+    for (const span of this.pasted.spans(this.value)) {
+      if (cursor > span.from && cursor < span.to) return side === "after" ? span.to : span.from;
+    }
+    return cursor;
+  }
+
+  private removeRange(start: number, end: number, kill: boolean): void {
+    let from = start;
+    let to = end;
+    // A deletion that reaches into a paste token takes the whole token (never half of one).
+    for (const span of this.pasted.spans(this.value)) {
+      if (span.from < to && span.to > from) {
+        from = Math.min(from, span.from);
+        to = Math.max(to, span.to);
+      }
+    }
     if (to <= from) return;
-    if (kill) this.killed = this.value.slice(from, to);
+    // What is yanked back is the text meant, pastes included.
+    if (kill) this.killed = this.pasted.expand(this.value.slice(from, to));
     this.edit(this.value.slice(0, from) + this.value.slice(to), from);
   }
 
@@ -257,7 +277,7 @@ export class EditorState {
       column += width;
       cursor = span.start + g.index + g.text.length;
     }
-    this.offset = cursor;
+    this.offset = this.outsideTokens(cursor, "after");
     this.goalColumn = goal;
   }
 

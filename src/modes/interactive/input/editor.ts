@@ -340,7 +340,9 @@ export class InputEditor {
     }
     const before = this.state.text;
     if (action && runEditAction(this.state, action)) {
-      if (this.state.text !== before) this.afterEdit();
+      // A history entry recalled is not typing: no command list opens over it (Up goes on through history).
+      const recalled = action === "tui.editor.cursorUp" || action === "tui.editor.cursorDown";
+      if (this.state.text !== before) recalled ? this.completion.close() : this.afterEdit();
       return;
     }
     this.options.onKey?.(event, action);

@@ -1,8 +1,8 @@
 /**
  * Large pastes shown as one token in the buffer: `[pasted 120 lines]` (or `[pasted 4500
  * characters]` for a long line) stands for the text, which comes back in its place when the
- * buffer is sent. The token is edited as a whole (one Backspace removes it and so the paste);
- * a token that is no longer in the buffer simply is not expanded.
+ * buffer is sent. The token is edited as a whole: the cursor never stops inside it, and a
+ * deletion that reaches into it removes all of it (one Backspace removes it and so the paste).
  */
 
 /** A paste with more lines than this, or more characters, is shown as a token. */
@@ -35,11 +35,29 @@ export class PastedBlocks {
     return token;
   }
 
-  /** `text` with every token replaced by its paste (pasted text itself is not searched again). */
+  /**
+   * `text` with each token replaced by its paste (pasted text itself is not searched again). A
+   * token stands for its paste once: the same words typed again elsewhere stay words.
+   */
   expand(text: string): string {
     if (this.blocks.size === 0) return text;
     const pattern = new RegExp([...this.blocks.keys()].map(escapeRegExp).join("|"), "g");
-    return text.replace(pattern, (token) => this.blocks.get(token) ?? token);
+    const used = new Set<string>();
+    return text.replace(pattern, (token) => {
+      if (used.has(token)) return token;
+      used.add(token);
+      return this.blocks.get(token) ?? token;
+    });
+  }
+
+  /** Where tokens stand in `value` (start and end offsets), so edits treat each as one piece. */
+  spans(value: string): { from: number; to: number }[] {
+    const out: { from: number; to: number }[] = [];
+    for (const token of this.blocks.keys()) {
+      const at = value.indexOf(token);
+      if (at >= 0) out.push({ from: at, to: at + token.length });
+    }
+    return out;
   }
 
   /** The length of a token that ends at `offset` of `value`, or 0. */
