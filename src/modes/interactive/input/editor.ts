@@ -13,82 +13,17 @@
  */
 import { createColors } from "picocolors";
 import { runEditAction } from "./bindings.ts";
-import { type KeyAction, KeyBindings } from "./keybindings.ts";
-import type { CompletionProvider } from "./completion.ts";
+import { KeyBindings } from "./keybindings.ts";
 import { CompletionSession } from "./completion-session.ts";
+import type { InputEditorOptions, SubmitKind, TerminalInput, TerminalOutputStream } from "./editor-options.ts";
 import { EditorState } from "./editor-state.ts";
 import { editExternally } from "./external-editor.ts";
-import type { PromptHistory } from "./history.ts";
-import { KeyDecoder, type KeyEvent, type KeyPress } from "./keys.ts";
+import { KeyDecoder, type KeyEvent } from "./keys.ts";
 import type { LayoutStyle } from "./layout.ts";
-import { PromptRenderer, type TerminalOutput } from "./render.ts";
+import { PromptRenderer } from "./render.ts";
 import { TerminalModes } from "./terminal-modes.ts";
 
-export type SubmitKind = "enter" | "alt-enter";
-
-/** The parts of `process.stdin` the editor uses. */
-export interface TerminalInput {
-  readonly isTTY?: boolean;
-  setRawMode?(mode: boolean): unknown;
-  on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
-  on(event: "end", listener: () => void): unknown;
-  off(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
-  off(event: "end", listener: () => void): unknown;
-  resume(): unknown;
-  pause(): unknown;
-}
-
-/** The parts of `process.stdout` the editor uses. */
-export interface TerminalOutputStream extends TerminalOutput {
-  readonly isTTY?: boolean;
-  on?(event: "resize", listener: () => void): unknown;
-  off?(event: "resize", listener: () => void): unknown;
-}
-
-export interface InputEditorOptions {
-  input?: TerminalInput;
-  output?: TerminalOutputStream;
-  history?: PromptHistory;
-  completion?: CompletionProvider;
-  /** Asked after every edit, without Tab: a list it answers opens at once (slash command names). */
-  completionAsTyped?: CompletionProvider;
-  /** Force plain mode (no raw input, no prompt drawing). */
-  plain?: boolean;
-  /** Colours of the prompt marker and completion list; default on for a TTY unless NO_COLOR. */
-  colors?: boolean;
-  /** Ask the terminal for unambiguous keys (kitty protocol, xterm modifyOtherKeys) so Shift+Enter is seen. */
-  keyboardProtocol?: boolean;
-  escapeTimeoutMs?: number;
-  /** Which key runs which action (default: the built-in keys). */
-  keybindings?: KeyBindings;
-  /** Rows of the completion list shown at once (setting `autocompleteMaxVisible`). */
-  menuRows?: number;
-  /** Two Ctrl+C within this many ms exit. */
-  doubleCtrlCMs?: number;
-  now?: () => number;
-  env?: NodeJS.ProcessEnv;
-  /** Runs the external editor (tests replace it). */
-  externalEditor?: (text: string, env: NodeJS.ProcessEnv) => Promise<string | undefined>;
-
-  /** A non-blank submission; the buffer is already cleared and the text recorded in history. */
-  onSubmit?: (text: string, kind: SubmitKind) => void;
-  /** Escape with no completion list open. */
-  onEscape?: () => void;
-  /** Keys the editor does not handle itself, with the action bound to them (the app's actions: model, thinking, dequeue…). */
-  onKey?: (key: KeyPress, action: KeyAction | undefined) => void;
-  /**
-   * Ctrl+C, before the buffer is cleared: stops what is running and answers true, or answers
-   * false when nothing runs. After a stop the buffer is kept, and the next Ctrl+C (no other key
-   * between) quits when the buffer is empty or it comes within `stoppedQuitMs`.
-   */
-  onInterrupt?: () => boolean;
-  /** After a stop, a next Ctrl+C this soon quits even with text in the buffer. */
-  stoppedQuitMs?: number;
-  /** First Ctrl+C: the buffer was cleared. */
-  onClear?: () => void;
-  /** Second Ctrl+C in a row, Ctrl+D on an empty buffer, or end of input in plain mode. */
-  onExit?: () => void;
-}
+export type { InputEditorOptions, SubmitKind, TerminalInput, TerminalOutputStream } from "./editor-options.ts";
 
 export class InputEditor {
   private readonly input: TerminalInput;
