@@ -2,6 +2,7 @@
  * Running an external search program (rg, fd) for a tool call: its output arrives line by line,
  * stderr is kept for the error message, and aborting the call kills the program.
  */
+import { LineSplitter } from "../util/line-splitter.ts";
 import type { ChildProcess } from "node:child_process";
 import { abortError } from "./abort.ts";
 
@@ -28,7 +29,7 @@ export async function runSearchProcess<T>(command: string, args: string[], optio
     });
     let aborted = false;
     let stderr = "";
-    let pending = "";
+    const lines = new LineSplitter();
     let settled = false;
 
     const onAbort = () => {
@@ -45,13 +46,7 @@ export async function runSearchProcess<T>(command: string, args: string[], optio
 
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
-      pending += chunk;
-      let newline = pending.indexOf("\n");
-      while (newline !== -1) {
-        onLine(pending.slice(0, newline), child);
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf("\n");
-      }
+      for (const line of lines.push(chunk)) onLine(line, child);
     });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
@@ -59,7 +54,8 @@ export async function runSearchProcess<T>(command: string, args: string[], optio
     });
     child.on("error", (error) => settle(() => reject(new Error(`Failed to run ${options.name}: ${error.message}`))));
     child.on("close", (code) => {
-      if (pending) onLine(pending, child);
+      const last = lines.take();
+      if (last) onLine(last, child);
       settle(() => {
         if (aborted) return reject(abortError());
         try {

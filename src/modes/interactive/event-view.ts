@@ -16,10 +16,11 @@ import { truncateToWidth } from "./input/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { ToolBlocks } from "./render/tool-blocks.ts";
 import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
-import { answerEndRows, hiddenThinking, userRows, type TranscriptStyle } from "./render/transcript.ts";
+import { answerEndRows, hiddenThinking, thinkingLineRows, userRows, type TranscriptStyle } from "./render/transcript.ts";
+import { LineSplitter } from "../../util/line-splitter.ts";
 import { ShellOutput } from "./shell-output.ts";
 import { printableLine } from "./render/terminal-text.ts";
-import { supportsHyperlinks, wrapLine } from "./render/wrap.ts";
+import { supportsHyperlinks } from "./render/wrap.ts";
 import type { Theme } from "./theme.ts";
 import { AttemptCounter, delayText, readableError, whereText, type ModelLookup } from "../failure-report.ts";
 
@@ -63,8 +64,8 @@ export class EventView {
   /** The result blocks printed so far, numbered for `/expand N`. */
   readonly blocks = new ToolBlocks();
   private markdown: MarkdownStream | undefined;
-  private thinking: { partial: string } | undefined;
-  private thinkingHiddenShown = false;
+  /** The thinking block being streamed: its lines, and whether any of it (or its hidden mark) was printed. */
+  private thinking: { lines: LineSplitter; printed: boolean } | undefined;
   private activity: string | undefined;
   private startedAt = 0;
   private frame = 0;
@@ -73,8 +74,8 @@ export class EventView {
   private readonly running = new Map<string, RunningTool>();
   private liveTool: string | undefined;
   private failed: AssistantMessage | undefined;
-  private retry: { attempt: number; max: number; until: number; reason: string } | undefined;
-  private retried: { count: number; reason: string } | undefined;
+  /** The retry chain under way: its last attempt, why, and whether the wait before it shows (counting down). */
+  private retry: { attempt: number; max: number; until: number; reason: string; waiting: boolean } | undefined;
   /** A `!` command's output. */
   readonly shell = new ShellOutput({
     theme: () => this.theme,
@@ -138,8 +139,8 @@ export class EventView {
         break;
       case "message_start":
         if (event.message.role === "user") this.rows(userRows((event.message as { content: string }).content, this.style()));
-        if (event.message.role === "assistant" && this.retry) {
-          this.retry = undefined;
+        if (event.message.role === "assistant" && this.retry?.waiting) {
+          this.retry.waiting = false;
           this.activity = "waiting for the model";
         }
         break;
@@ -200,22 +201,22 @@ export class EventView {
       case "auto_retry_start":
         // One line above the prompt, counting down; the failed answer is not reported as an error.
         this.failed = undefined;
-        this.retry = { attempt: event.attempt, max: event.maxAttempts, until: Date.now() + event.delayMs, reason: readableError(event.errorMessage) };
-        this.retried = { count: event.attempt, reason: this.retry.reason };
+        this.retry = { attempt: event.attempt, max: event.maxAttempts, until: Date.now() + event.delayMs, reason: readableError(event.errorMessage), waiting: true };
         this.startWorking("retrying");
         break;
-      case "auto_retry_end":
+      case "auto_retry_end": {
+        const retry = this.retry;
         this.retry = undefined;
-        if (event.success && this.retried) {
-          const n = this.retried.count;
-          this.out.print(`${t.fg("dim", `(retried ${n === 1 ? "once" : `${n} times`} after: ${this.retried.reason})`)}\n`);
+        if (event.success && retry) {
+          const n = retry.attempt;
+          this.out.print(`${t.fg("dim", `(retried ${n === 1 ? "once" : `${n} times`} after: ${retry.reason})`)}\n`);
         } else if (!event.success && event.finalError === RETRY_CANCELLED) {
           this.reportFailure();
-          this.out.print(`${t.fg("warning", `Retry cancelled${this.retried ? ` (the last attempt failed: ${this.retried.reason})` : ""}.`)}\n`);
+          this.out.print(`${t.fg("warning", `Retry cancelled${retry ? ` (the last attempt failed: ${retry.reason})` : ""}.`)}\n`);
         } else if (!event.success) this.reportFailure(event.attempt + 1);
-        this.retried = undefined;
         this.render();
         break;
+      }
       // A level change is told by what made it (Shift+Tab, a model switch), in one line with it.
       case "session_info_changed":
         this.out.print(`${t.fg("muted", `Session name: ${event.name ?? "(none)"}`)}\n`);
@@ -241,14 +242,14 @@ export class EventView {
       this.render();
     } else if (e.type === "thinking_start") {
       this.activity = "thinking";
-      this.thinking = { partial: "" };
-      this.thinkingHiddenShown = false;
+      this.thinking = { lines: new LineSplitter(), printed: false };
       this.render();
     } else if (e.type === "thinking_delta") {
       this.activity = "thinking";
-      if (this.showThinking) this.thinkingText(e.delta);
-      else if (!this.thinkingHiddenShown) {
-        this.thinkingHiddenShown = true;
+      const thinking = (this.thinking ??= { lines: new LineSplitter(), printed: false });
+      if (this.showThinking) this.thinkingLines(thinking, thinking.lines.push(e.delta));
+      else if (!thinking.printed) {
+        thinking.printed = true;
         this.out.print(`${hiddenThinking(t)}\n`);
       }
       this.render();
@@ -256,31 +257,17 @@ export class EventView {
   }
 
   /** Thinking prints a whole (wrapped) line at a time, like the answer. */
-  private thinkingText(delta: string): void {
-    const state = (this.thinking ??= { partial: "" });
-    const t = this.theme;
-    const all = state.partial + delta;
-    const cut = all.lastIndexOf("\n");
-    if (cut < 0) {
-      state.partial = all;
-      return;
-    }
-    state.partial = all.slice(cut + 1);
-    const first = !this.thinkingStarted;
-    this.thinkingStarted = true;
-    const rows = all
-      .slice(0, cut)
-      .split("\n")
-      .flatMap((line, i) => wrapLine(t.italic(t.fg("thinkingText", line)), this.width(), { first: first && i === 0 ? t.italic(t.fg("thinkingText", "thinking: ")) : "" }));
+  private thinkingLines(thinking: { printed: boolean }, lines: readonly string[]): void {
+    const rows = lines.flatMap((line, i) => thinkingLineRows(line, !thinking.printed && i === 0, this.theme, this.width()));
+    if (lines.length > 0) thinking.printed = true;
     this.rows(rows);
   }
 
-  private thinkingStarted = false;
-
   private endThinking(): void {
-    if (this.thinking?.partial && this.showThinking) this.thinkingText("\n");
+    const thinking = this.thinking;
+    const last = thinking?.lines.take();
+    if (thinking && last && this.showThinking) this.thinkingLines(thinking, [last]);
     this.thinking = undefined;
-    this.thinkingStarted = false;
     this.render();
   }
 
@@ -347,7 +334,7 @@ export class EventView {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.activity = undefined;
-    this.retry = undefined;
+    if (this.retry) this.retry.waiting = false;
     this.render();
   }
 
@@ -362,7 +349,7 @@ export class EventView {
     }
     const live = this.liveTool ? this.running.get(this.liveTool) : undefined;
     if (live?.output) lines.push(...liveOutputRows(live.output, t, width, TOOL_LIVE_ROWS, live.totalLines));
-    const pending = this.markdown?.pending ?? (this.showThinking ? this.thinking?.partial : undefined);
+    const pending = this.markdown?.pending ?? (this.showThinking ? this.thinking?.lines.pending : undefined);
     if (pending) {
       // Wrapped as the prompt wraps its input; the end of a long line, when it is longer.
       // Only the end is wrapped: a line that grows long would cost more at every delta.
@@ -373,7 +360,7 @@ export class EventView {
     if (this.activity && this.timer) {
       const seconds = Math.floor((Date.now() - this.startedAt) / 1000);
       const spinner = t.fg("accent", SPINNER[this.frame]!);
-      if (this.retry) {
+      if (this.retry?.waiting) {
         const left = Math.max(0, this.retry.until - Date.now());
         const what = left > 0 ? `retrying in ${left < 1000 ? delayText(left) : `${Math.ceil(left / 1000)}s`}` : "retrying";
         lines.push(truncateToWidth(`${spinner} ${t.fg("warning", `${what} (${this.retry.attempt}/${this.retry.max})`)} ${t.fg("muted", `· ${this.retry.reason} · Esc to stop`)}`, width));

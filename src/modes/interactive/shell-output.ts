@@ -3,6 +3,7 @@
  * terminal; past BASH_LIVE_LINES only its end is shown, once it finishes, then how it ended.
  */
 import type { BashExecutionMessage } from "../../session/format.ts";
+import { LineSplitter } from "../../util/line-splitter.ts";
 import { bashStatusRows } from "./render/transcript.ts";
 import { wrapLine } from "./render/wrap.ts";
 import type { Theme } from "./theme.ts";
@@ -21,7 +22,7 @@ export interface ShellOutputHost {
 }
 
 export class ShellOutput {
-  private pending = "";
+  private lines = new LineSplitter();
   private printed = 0;
   private capped = false;
   private ownsSpinner = false;
@@ -29,7 +30,7 @@ export class ShellOutput {
   constructor(private readonly host: ShellOutputHost) {}
 
   started(): void {
-    this.pending = "";
+    this.lines = new LineSplitter();
     this.printed = 0;
     this.capped = false;
     // The agent's spinner, if it is working too, stays; otherwise this one shows the command runs.
@@ -37,22 +38,16 @@ export class ShellOutput {
   }
 
   output(text: string): void {
-    const all = this.pending + text;
-    const cut = all.lastIndexOf("\n");
-    if (cut < 0) {
-      this.pending = all;
-      return;
-    }
-    this.pending = all.slice(cut + 1);
-    this.printLines(all.slice(0, cut).split("\n"));
+    const lines = this.lines.push(text);
+    if (lines.length > 0) this.printLines(lines);
   }
 
   /** The command ended (`message`), or could not start (undefined). */
   finished(message: BashExecutionMessage | undefined): void {
     if (this.ownsSpinner) this.host.stopSpinner();
     this.ownsSpinner = false;
-    if (this.pending && !this.capped) this.printLines([this.pending]);
-    this.pending = "";
+    const last = this.lines.take();
+    if (last && !this.capped) this.printLines([last]);
     if (!message) return;
     const theme = this.host.theme();
     if (this.capped) {

@@ -14,6 +14,7 @@
 import { createColors } from "picocolors";
 import { runEditAction } from "./bindings.ts";
 import { KeyBindings } from "./keybindings.ts";
+import { LineSplitter } from "../../../util/line-splitter.ts";
 import { CompletionSession } from "./completion-session.ts";
 import type { InputEditorOptions, SubmitKind, TerminalInput, TerminalOutputStream } from "./editor-options.ts";
 import { EditorState } from "./editor-state.ts";
@@ -44,7 +45,8 @@ export class InputEditor {
   private escapeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Output held back while the external editor owns the terminal. */
   private held: string[] | undefined;
-  private lineBuffer = "";
+  /** Plain mode: input lines, each submitted once complete. */
+  private readonly plainLines = new LineSplitter();
   private readonly modes: TerminalModes;
   private readonly bindings: KeyBindings;
 
@@ -190,8 +192,8 @@ export class InputEditor {
   private readonly onResize = (): void => this.renderer.resized();
 
   private readonly onEnd = (): void => {
-    if (this.plain && this.lineBuffer) this.submitLine(this.lineBuffer);
-    this.lineBuffer = "";
+    const last = this.plainLines.take();
+    if (this.plain && last) this.submitLine(last);
     this.options.onExit?.();
   };
 
@@ -202,12 +204,8 @@ export class InputEditor {
   };
 
   private onPlainData(chunk: Uint8Array | string): void {
-    this.lineBuffer += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-    for (let newline = this.lineBuffer.indexOf("\n"); newline !== -1; newline = this.lineBuffer.indexOf("\n")) {
-      const line = this.lineBuffer.slice(0, newline).replace(/\r$/, "");
-      this.lineBuffer = this.lineBuffer.slice(newline + 1);
-      this.submitLine(line);
-    }
+    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    for (const line of this.plainLines.push(text)) this.submitLine(line.replace(/\r$/, ""));
   }
 
   private submitLine(line: string): void {

@@ -9,6 +9,7 @@
  */
 import { stringWidth } from "../input/width.ts";
 import type { Theme } from "../theme.ts";
+import { LineSplitter } from "../../../util/line-splitter.ts";
 import { isTableSeparator, tableAlignments, tableCells, type CellAlign } from "../../../util/markdown-table.ts";
 import { printableLine } from "./terminal-text.ts";
 import { hyperlink, wrapLine } from "./wrap.ts";
@@ -25,7 +26,7 @@ export interface MarkdownOptions {
 const UNBOUNDED = 1_000_000;
 
 export class MarkdownStream {
-  private partial = "";
+  private readonly lines = new LineSplitter();
   private inFence = false;
   private fenceIndent = "";
   private table: string[] = [];
@@ -46,24 +47,18 @@ export class MarkdownStream {
 
   /** Adds streamed text; complete lines are rendered and printed. */
   push(text: string): void {
-    this.partial += text;
-    let nl: number;
-    while ((nl = this.partial.indexOf("\n")) >= 0) {
-      const line = this.partial.slice(0, nl);
-      this.partial = this.partial.slice(nl + 1);
-      this.line(line);
-    }
+    for (const line of this.lines.push(text)) this.line(line);
   }
 
   /** The line still being written (not printed yet), as it would look plain. */
   get pending(): string {
-    return this.partial;
+    return this.lines.pending;
   }
 
   /** Ends the block: the last line is printed (with a newline) and fence state reset. */
   end(): void {
-    if (this.partial) this.line(this.partial);
-    this.partial = "";
+    const last = this.lines.take();
+    if (last) this.line(last);
     this.flushTable();
     this.inFence = false;
   }

@@ -50,7 +50,12 @@ export function thinkingRows(text: string, s: TranscriptStyle): string[] {
   const t = s.theme;
   if (!s.showThinking) return [hiddenThinking(t)];
   const lines = text.replace(/^\n+|\n+$/g, "").split("\n");
-  return lines.flatMap((line, i) => wrapLine(t.italic(t.fg("thinkingText", line)), s.width, { first: i === 0 ? t.italic(t.fg("thinkingText", "thinking: ")) : "" }));
+  return lines.flatMap((line, i) => thinkingLineRows(line, i === 0, t, s.width));
+}
+
+/** One line of thinking, dimmed; the first of a block says it is thinking. */
+export function thinkingLineRows(line: string, first: boolean, t: Theme, width: number): string[] {
+  return wrapLine(t.italic(t.fg("thinkingText", line)), width, { first: first ? t.italic(t.fg("thinkingText", "thinking: ")) : "" });
 }
 
 /** The mark left where thinking happened while thinking is hidden. */
