@@ -33,31 +33,45 @@ export interface Replay {
   shownMessages: number;
 }
 
-/** The tool calls of the answers seen so far, and whether any message was (settings before one are not shown). */
-type ToolCalls = Map<string, { name: string; args: Record<string, unknown> }> & { talked?: boolean; settled?: boolean };
+/** What rendering an entry needs of the ones before it. */
+interface ReplayContext {
+  /** The tool calls of the answers seen so far, for their results' call lines. */
+  calls: Map<string, { name: string; args: Record<string, unknown> }>;
+  /** A message came before: the settings a session starts with are not shown. */
+  talked: boolean;
+  /** No message comes after: settings recorded then (the level noted on opening) are not shown. */
+  settled: boolean;
+}
 
-function noteToolCalls(answer: AssistantMessage, calls: ToolCalls): void {
+function noteToolCalls(answer: AssistantMessage, context: ReplayContext): void {
   for (const block of answer.content) {
-    if (block.type === "toolCall") calls.set(block.id, { name: block.name, args: (block.arguments ?? {}) as Record<string, unknown> });
+    if (block.type === "toolCall") context.calls.set(block.id, { name: block.name, args: (block.arguments ?? {}) as Record<string, unknown> });
   }
 }
 
+function summary(title: string, text: unknown, s: TranscriptStyle, blocks: ToolBlocks): string[] {
+  return summaryRows(title, text as string, s, blocks.expandedAll);
+}
+
+const compacted = (tokensBefore: unknown) => `Compacted ${tokensBefore} tokens into a summary:`;
+const BRANCH_LEFT = "Summary of the branch left behind:";
+
 /** The rows one entry prints (none for bookkeeping entries: labels, names, extension state). */
-export function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, calls: ToolCalls): string[] {
+function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, context: ReplayContext): string[] {
   const t = s.theme;
   const e = entry as SessionEntry & Record<string, unknown>;
   switch (entry.type) {
     case "message": {
-      calls.talked = true;
+      context.talked = true;
       const m = e.message as Record<string, unknown> & { role: string };
       switch (m.role) {
         case "user":
           return userRows(m.content as string, s);
         case "assistant":
-          noteToolCalls(m as unknown as AssistantMessage, calls);
+          noteToolCalls(m as unknown as AssistantMessage, context);
           return assistantRows(m as unknown as AssistantMessage, s);
         case "toolResult": {
-          const call = calls.get(m.toolCallId as string);
+          const call = context.calls.get(m.toolCallId as string);
           const result: ToolResult = { content: m.content as ToolResult["content"], details: m.details };
           return toolRows({ name: m.toolName as string, args: call?.args ?? {}, result, isError: m.isError === true }, blocks, s, true);
         }
@@ -66,45 +80,46 @@ export function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolB
         case "custom":
           return m.display ? customRows(m.customType as string, m.content as string, s) : [];
         case "compactionSummary":
-          return summaryRows(`Compacted ${m.tokensBefore} tokens into a summary:`, m.summary as string, s, blocks.expandedAll);
+          return summary(compacted(m.tokensBefore), m.summary, s, blocks);
         case "branchSummary":
-          return summaryRows("Summary of the branch left behind:", m.summary as string, s, blocks.expandedAll);
+          return summary(BRANCH_LEFT, m.summary, s, blocks);
         default:
           return [];
       }
     }
     case "compaction":
-      return summaryRows(`Compacted ${e.tokensBefore} tokens into a summary:`, e.summary as string, s, blocks.expandedAll);
+      return summary(compacted(e.tokensBefore), e.summary, s, blocks);
     case "branch_summary":
-      return summaryRows("Summary of the branch left behind:", e.summary as string, s, blocks.expandedAll);
+      return summary(BRANCH_LEFT, e.summary, s, blocks);
     case "custom_message":
       return e.display ? customRows(e.customType as string, e.content as string, s) : [];
     // A switch made during the conversation shows as it did; the settings a session starts with do not.
     // (and neither do the ones recorded after the last message, such as the level noted on opening).
     case "model_change":
-      return calls.talked && !calls.settled ? [t.fg("muted", `Model: ${e.provider}/${e.modelId}`)] : [];
+      return context.talked && !context.settled ? [t.fg("muted", `Model: ${e.provider}/${e.modelId}`)] : [];
     case "thinking_level_change":
-      return calls.talked && !calls.settled ? [t.fg("muted", `Thinking level: ${e.thinkingLevel}`)] : [];
+      return context.talked && !context.settled ? [t.fg("muted", `Thinking level: ${e.thinkingLevel}`)] : [];
     default:
       return [];
   }
 }
 
-/** The tool calls of the answers just before `start`, so the first results shown have their calls. */
-function callsBefore(source: ReplaySource, records: EntryRecord[], start: number): ToolCalls {
-  const calls: ToolCalls = new Map();
-  calls.talked = records.slice(0, start).some((r) => r.type === "message");
+/** The context for rendering from `start` on: the tool calls of the answer just before it, so the first results shown have their calls. */
+function contextAt(source: ReplaySource, records: EntryRecord[], start: number, messagesBefore: number): ReplayContext {
+  const context: ReplayContext = { calls: new Map(), talked: messagesBefore > 0, settled: false };
   for (let i = start - 1; i >= 0 && i >= start - 64; i--) {
     const record = records[i]!;
     if (record.type !== "message") continue;
     if (record.role === "assistant") {
       const entry = source.readEntry(record);
-      if (entry) noteToolCalls((entry as unknown as { message: AssistantMessage }).message, calls);
+      if (entry) noteToolCalls((entry as unknown as { message: AssistantMessage }).message, context);
       break;
     }
   }
-  return calls;
+  return context;
 }
+
+const isMessage = (r: EntryRecord) => r.type === "message";
 
 /**
  * The last `budget` rows of the branch (at least its last entry, cut from the top when that
@@ -112,15 +127,13 @@ function callsBefore(source: ReplaySource, records: EntryRecord[], start: number
  */
 export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: number, blocks: ToolBlocks): Replay {
   const records = source.branchRecords();
+  const messages = records.filter(isMessage).length;
   blocks.clear();
-  if (budget <= 0) {
-    return { rows: [], hiddenMessages: records.filter((r) => r.type === "message").length, shownMessages: 0 };
-  }
+  if (budget <= 0) return { rows: [], hiddenMessages: messages, shownMessages: 0 };
   // Backwards: how far up the budget reaches (a scratch numbering; the real one comes next).
   const scratch = new ToolBlocks();
   scratch.expandedAll = blocks.expandedAll;
-  const scratchCalls: ToolCalls = new Map();
-  scratchCalls.talked = true;
+  const scratchContext: ReplayContext = { calls: new Map(), talked: true, settled: false };
   const entries: (SessionEntry | undefined)[] = [];
   let start = records.length;
   let rows = 0;
@@ -128,25 +141,24 @@ export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: n
     start--;
     const entry = source.readEntry(records[start]!);
     entries[start] = entry;
-    if (entry) rows += entryRows(entry, s, scratch, scratchCalls).length;
+    if (entry) rows += entryRows(entry, s, scratch, scratchContext).length;
   }
   // Forwards: the rows themselves, tool blocks numbered in the order they show.
-  const calls = callsBefore(source, records, start);
+  const tail = records.slice(start);
+  const context = contextAt(source, records, start, messages - tail.filter(isMessage).length);
   const perEntry: string[][] = [];
-  const lastMessage = records.findLastIndex((r) => r.type === "message");
-  for (let i = start; i < records.length; i++) {
-    const entry = entries[i];
-    calls.settled = i > lastMessage;
-    perEntry.push(entry ? entryRows(entry, s, blocks, calls) : []);
-  }
+  const lastMessage = tail.findLastIndex(isMessage);
+  tail.forEach((_, i) => {
+    const entry = entries[start + i];
+    context.settled = i > lastMessage;
+    perEntry.push(entry ? entryRows(entry, s, blocks, context) : []);
+  });
   // Whole entries above the budget are dropped; the last one is cut from the top when it is taller.
   let total = perEntry.reduce((n, r) => n + r.length, 0);
   let first = 0;
   while (first < perEntry.length - 1 && total - perEntry[first]!.length >= budget) total -= perEntry[first++]!.length;
   const shown = perEntry.slice(first).flat();
   const out = shown.length > budget ? shown.slice(-budget) : shown;
-  const isMessage = (r: EntryRecord) => r.type === "message";
-  const hiddenMessages = records.slice(0, start + first).filter(isMessage).length;
-  const shownMessages = records.slice(start + first).filter(isMessage).length;
-  return { rows: out, hiddenMessages, shownMessages };
+  const shownMessages = tail.slice(first).filter(isMessage).length;
+  return { rows: out, hiddenMessages: messages - shownMessages, shownMessages };
 }

@@ -4,6 +4,7 @@
  * branch as it looked live, a line counting the messages above that, and a closing rule.
  */
 import type { SessionStore } from "../../session/store.ts";
+import { stringWidth } from "./input/width.ts";
 import { replayBranch } from "./replay.ts";
 import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";
@@ -24,15 +25,16 @@ export function sessionBanner(input: BannerInput): string[] {
   const t = style.theme;
   // Counted from the entry index (the messages themselves are read when the model needs them),
   // as the line about what is above counts them: every message of the branch.
-  const messages = store.branchRecords().filter((r) => r.type === "message").length;
+  const records = store.branchRecords();
+  const messages = records.filter((r) => r.type === "message").length;
   const header = `Session ${input.shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
   // The last screen keeps room for the session line, the line about what is above, the rule and the prompt.
-  const reserved = Math.ceil(header.length / Math.max(1, input.terminal.columns)) + 4;
+  const reserved = Math.ceil(stringWidth(header) / Math.max(1, input.terminal.columns)) + 4;
   const budget = input.screens > 0 ? Math.max(1, input.screens * input.terminal.rows - reserved) : 0;
   const out = [t.fg("muted", header)];
-  if (budget === 0) return out;
-  const replay = replayBranch(store, style, budget, input.blocks);
-  if (replay.shownMessages === 0 && replay.hiddenMessages === 0) return out;
+  if (budget === 0 || messages === 0) return out;
+  // The branch as already read, not walked again.
+  const replay = replayBranch({ branchRecords: () => records, readEntry: store.readEntry }, style, budget, input.blocks);
   if (replay.hiddenMessages > 0) {
     const n = replay.hiddenMessages;
     out.push(t.fg("dim", `… ${n.toLocaleString("en-US")} earlier message${n === 1 ? "" : "s"} not shown (replayScreens: ${input.screens}; /export writes all of them)`));
