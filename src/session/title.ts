@@ -20,16 +20,21 @@ const FILE_NAME = /<file name="([^"]*)">/g;
 /** A `/skill:` expansion: the skill's body in one element, then the arguments after a blank line. */
 const SKILL_BLOCK = /^<skill name="([^"]*)" location="[^"]*">[\s\S]*<\/skill>/;
 
+/**
+ * A message's text with its attached files taken out: their names, and the text before and
+ * after the run of `<file>` blocks (empty when there are none).
+ */
+export function splitAttachedFiles(text: string): { files: string[]; before: string; after: string } {
+  const run = FILE_RUN.exec(text);
+  if (!run) return { files: [], before: text, after: "" };
+  const files = [...run[0].matchAll(FILE_NAME)].map((match) => match[1]!);
+  return { files, before: text.slice(0, run.index), after: text.slice(run.index + run[0].length) };
+}
+
 /** The user's own words in a message's text (see the module comment), or "" when it has none. */
 export function typedWords(text: string): { words: string; files: string[] } {
-  let rest = text;
-  const files: string[] = [];
-  const run = FILE_RUN.exec(rest);
-  if (run) {
-    for (const match of run[0].matchAll(FILE_NAME)) files.push(match[1]!);
-    rest = rest.slice(0, run.index) + rest.slice(run.index + run[0].length);
-  }
-  rest = rest.trim();
+  const { files, before, after } = splitAttachedFiles(text);
+  let rest = (before + after).trim();
   const skill = SKILL_BLOCK.exec(rest);
   if (skill) {
     const args = rest.slice(skill[0].length).trim();

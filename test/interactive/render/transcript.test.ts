@@ -12,6 +12,11 @@ describe("what people and programs wrote, as written", () => {
     expect(userRows("def f():\n    if x:\n        return 1", style)).toEqual(["› def f():", "      if x:", "          return 1"]);
   });
 
+  test("attached files show by name, even one whose text holds </file>", () => {
+    const sent = '<file name="notes.md">\nline one\n</file>\nline two\n</file>\n<file name="b.ts">\nx\n</file>\nsummarise them';
+    expect(userRows(sent, style)).toEqual(["› [file notes.md]", "  [file b.ts]", "  summarise them"]);
+  });
+
   test("an answer with CRLF line ends streams without breaking", () => {
     const printed: string[] = [];
     const view = new EventView({ print: (t) => printed.push(t), setStatus: () => {}, columns: () => 41 }, theme, { showThinking: true });

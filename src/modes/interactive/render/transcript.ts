@@ -6,6 +6,7 @@
  */
 import type { AssistantMessage } from "../../../ai/types.ts";
 import type { BashExecutionMessage } from "../../../session/format.ts";
+import { splitAttachedFiles } from "../../../session/title.ts";
 import type { Theme } from "../theme.ts";
 import { MarkdownStream } from "./markdown.ts";
 import type { ToolBlocks } from "./tool-blocks.ts";
@@ -26,7 +27,9 @@ type Content = string | readonly { type?: string; text?: string; mimeType?: stri
 /** A user message's text as shown: attached files by name, images as a mark. */
 export function shownUserText(content: Content): string {
   const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? (b.text ?? "") : "[image]")).join(" ");
-  return text.replace(/<file name="([^"]*)">[\s\S]*?<\/file>\n?/g, (_, name: string) => `[file ${name}]\n`).replace(/\n+$/, "");
+  // A file's own text may hold `</file>`: the run of attached files is found as titles find it.
+  const { files, before, after } = splitAttachedFiles(text);
+  return `${before}${files.map((name) => `[file ${name}]\n`).join("")}${after}`.replace(/\n+$/, "");
 }
 
 export function userRows(content: Content, s: TranscriptStyle): string[] {
