@@ -4,8 +4,7 @@
  */
 import type { BashExecutionMessage } from "../../session/format.ts";
 import { LineSplitter } from "../../util/line-splitter.ts";
-import { bashStatusRows } from "./render/transcript.ts";
-import { wrapLine } from "./render/wrap.ts";
+import { bashStatusRows, commandOutputRows } from "./render/transcript.ts";
 import type { Theme } from "./theme.ts";
 
 /** Lines of a `!` command's output shown as they arrive; beyond them, the end is shown when it finishes. */
@@ -60,8 +59,7 @@ export class ShellOutput {
   }
 
   private printRows(lines: string[]): void {
-    const gutter = `  ${this.host.theme().fg("border", "│")} `;
-    this.host.print(lines.flatMap((l) => wrapLine(l, this.host.width(), { first: gutter, rest: gutter, verbatim: true })));
+    this.host.print(commandOutputRows(lines, this.host.theme(), this.host.width()));
   }
 
   private printLines(lines: string[]): void {

@@ -4,9 +4,10 @@
  * around each change, the rest of the context folded into `⋯`.
  */
 
-type Kind = "added" | "removed" | "context" | "gap";
+export type DiffLineKind = "added" | "removed" | "context" | "gap";
 
-function kindOf(line: string): Kind {
+/** What a line of the compact diff is. */
+export function kindOf(line: string): DiffLineKind {
   if (line.startsWith("+")) return "added";
   if (line.startsWith("-")) return "removed";
   return line.trim() === "..." ? "gap" : "context";

@@ -8,7 +8,7 @@
 import type { ToolResult } from "../../../tools/types.ts";
 import { stringWidth, truncateToWidth } from "../input/width.ts";
 import type { Theme } from "../theme.ts";
-import { countChanges, hunkPreview } from "./diff-view.ts";
+import { countChanges, hunkPreview, kindOf } from "./diff-view.ts";
 import { printable } from "./terminal-text.ts";
 import { wrapLine } from "./wrap.ts";
 
@@ -72,10 +72,15 @@ function linesOf(text: string): string[] {
   return trimmed ? trimmed.split("\n") : [];
 }
 
+const DIFF_COLOURS = { added: "toolDiffAdded", removed: "toolDiffRemoved", context: "toolDiffContext", gap: "toolDiffContext" } as const;
+
 function colourDiffLine(line: string, theme: Theme): string {
-  if (line.startsWith("+")) return theme.fg("toolDiffAdded", line);
-  if (line.startsWith("-")) return theme.fg("toolDiffRemoved", line);
-  return theme.fg("toolDiffContext", line);
+  return theme.fg(DIFF_COLOURS[kindOf(line)], line);
+}
+
+/** A body of one line and nothing hidden. */
+function oneLineBody(line: string): Body {
+  return { lines: [line], hidden: 0, hiddenWhat: "", where: "head" };
 }
 
 /** Which end of a long result a collapsed block keeps. */
@@ -108,10 +113,10 @@ function diffBody(diff: string, theme: Theme, expanded: boolean): Body {
   };
 }
 
-function textBody(lines: string[], where: "head" | "tail", expanded: boolean, style: (l: string) => string, noun = "line"): Body {
+function textBody(lines: string[], where: "head" | "tail", expanded: boolean, style: (l: string) => string): Body {
   const shown = expanded || lines.length <= PREVIEW_LINES ? lines : where === "head" ? lines.slice(0, PREVIEW_LINES) : lines.slice(-PREVIEW_LINES);
   const hidden = lines.length - shown.length;
-  const what = where === "tail" ? `earlier ${noun}${hidden === 1 ? "" : "s"}` : `more ${noun}${hidden === 1 ? "" : "s"}`;
+  const what = `${where === "tail" ? "earlier" : "more"} line${hidden === 1 ? "" : "s"}`;
   return { lines: shown.map(style), hidden, hiddenWhat: what, where };
 }
 
@@ -126,7 +131,7 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
   if (name === "edit" && typeof details?.diff === "string") return diffBody(details.diff, theme, expanded);
   if (name === "write") {
     if (block.replacedDiff !== undefined) {
-      if (block.replacedDiff === "") return { lines: [theme.fg("muted", "(the content did not change)")], hidden: 0, hiddenWhat: "", where: "head" };
+      if (block.replacedDiff === "") return oneLineBody(theme.fg("muted", "(the content did not change)"));
       return diffBody(block.replacedDiff, theme, expanded);
     }
     // A new file: the start of what was written.
@@ -135,7 +140,7 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
     return { ...body, summary: theme.fg("muted", textOf(result)) };
   }
   const lines = linesOf(textOf(result));
-  if (lines.length === 0) return { lines: [theme.fg("muted", "(no output)")], hidden: 0, hiddenWhat: "", where: "head" };
+  if (lines.length === 0) return oneLineBody(theme.fg("muted", "(no output)"));
   // A truncated command's notice (where the full output is) stays under the end of its output.
   const notice = name === "bash" && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
   if (notice !== undefined && lines.at(-1) === "") lines.pop();
@@ -145,11 +150,6 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
 
 const TRUNCATION_NOTICE = /^\[Showing lines \d+-\d+ of \d+/;
 
-/** One row of a block, wrapped under the gutter (an indented line keeps its indent on every row). */
-function gutterRows(line: string, gutter: string, width: number): string[] {
-  return wrapLine(line, width, { first: gutter, rest: gutter });
-}
-
 /** The rows shown under a call: collapsed, or everything when `format.expanded`. */
 export function formatToolResult(block: ToolBlock, theme: Theme, format: BlockFormat): string[] {
   const body = bodyOf(block, theme, format.expanded);
@@ -157,13 +157,15 @@ export function formatToolResult(block: ToolBlock, theme: Theme, format: BlockFo
   const gutter = `  ${bar} `;
   const rows: string[] = [];
   if (block.isError) rows.push(`  ${theme.fg("error", `✗ ${block.name} failed`)}`);
-  if (body.summary) rows.push(...gutterRows(body.summary, gutter, format.width));
+  // Each line wraps under the gutter (an indented line keeps its indent on every row).
+  const under = { first: gutter, rest: gutter };
+  if (body.summary) rows.push(...wrapLine(body.summary, format.width, under));
   const hint =
     body.hidden > 0
       ? `  ${theme.fg("dim", `… ${body.hidden} ${body.hiddenWhat}${format.number !== undefined ? ` · /expand ${format.number}` : ""}`)}`
       : undefined;
   if (hint && body.where === "tail") rows.push(hint);
-  for (const line of body.lines) rows.push(...gutterRows(line, gutter, format.width));
+  for (const line of body.lines) rows.push(...wrapLine(line, format.width, under));
   if (hint && body.where === "head") rows.push(hint);
   return rows;
 }

@@ -102,10 +102,15 @@ export function bashCommandRows(message: BashExecutionMessage, s: TranscriptStyl
   const lines = message.output.replace(/\n+$/, "").split("\n").filter((l, i, all) => all.length > 1 || l !== "");
   const shown = expanded ? lines : lines.slice(-PREVIEW_LINES * 2);
   if (shown.length < lines.length) rows.push(`  ${t.fg("dim", `… ${lines.length - shown.length} earlier lines`)}`);
-  const gutter = `  ${t.fg("border", "│")} `;
-  for (const line of shown) rows.push(...wrapLine(line, s.width, { first: gutter, rest: gutter, verbatim: true }));
+  rows.push(...commandOutputRows(shown, t, s.width));
   rows.push(...bashStatusRows(message, t));
   return rows;
+}
+
+/** Lines a `!` command printed, under a gutter, broken anywhere to fit (program output, not prose). */
+export function commandOutputRows(lines: readonly string[], t: Theme, width: number): string[] {
+  const gutter = `  ${t.fg("border", "│")} `;
+  return lines.flatMap((line) => wrapLine(line, width, { first: gutter, rest: gutter, verbatim: true }));
 }
 
 export function bashStatusRows(message: BashExecutionMessage, t: Theme): string[] {
