@@ -32,7 +32,7 @@ export function graphemeWidth(grapheme: string): number {
 }
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ESC \), and two-character escapes (ESC x).
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+export const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
 export function stripAnsi(text: string): string {
   return text.includes("\x1b") ? text.replace(ANSI, "") : text;

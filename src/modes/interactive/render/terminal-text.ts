@@ -6,9 +6,11 @@
  * and accents composed with their letters (so no break falls between them).
  */
 
+import { ANSI, stringWidth } from "../input/width.ts";
+
 const TAB = 4;
-// Colour/style (SGR) and OSC 8 hyperlinks are kept; any other escape sequence is not.
-const ESCAPE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]?/g;
+// Of the escape sequences, colour/style (SGR) and OSC 8 hyperlinks are kept; a lone escape
+// character goes with the other controls.
 const KEPT = /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\))$/;
 // C0 controls but tab and newline, and DEL.
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
@@ -24,7 +26,7 @@ function expandTabs(line: string): string {
       column += pad;
     } else {
       out += part;
-      if (!part.startsWith("\x1b")) column += part.length;
+      if (!part.startsWith("\x1b")) column += stringWidth(part);
     }
   }
   return out;
@@ -37,7 +39,7 @@ export function printableLine(line: string): string {
   // Escape sequences are kept or dropped whole; controls are dropped only from the text between them.
   let out = "";
   let last = 0;
-  for (const match of text.matchAll(ESCAPE)) {
+  for (const match of text.matchAll(ANSI)) {
     out += plain(text.slice(last, match.index));
     if (KEPT.test(match[0])) out += match[0];
     last = match.index + match[0].length;

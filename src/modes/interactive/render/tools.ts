@@ -63,8 +63,9 @@ export function formatToolCall(name: string, args: Record<string, unknown>, them
   return truncateToWidth(`${theme.fg("toolTitle", "●")} ${theme.bold(name)}  ${theme.fg("muted", callSummary(name, args))}`, width);
 }
 
+/** A result's text (every row is made printable where it is wrapped). */
 function textOf(result: ToolResult): string {
-  return printable(result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n"));
+  return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
 }
 
 function linesOf(text: string): string[] {

@@ -40,11 +40,6 @@ export function wrapLine(text: string, width: number, options: WrapOptions = {})
   return wrapped.split("\n").map((row, i) => `${i === 0 ? first : rest}${row}`);
 }
 
-/** Every line of `text` wrapped with the same prefixes (the first row of each line gets `first`). */
-export function wrapLines(text: string, width: number, options: WrapOptions = {}): string[] {
-  return text.split("\n").flatMap((line) => wrapLine(line, width, options));
-}
-
 /**
  * Whether the terminal shows OSC 8 hyperlinks: known terminals by their environment, and
  * `FORCE_HYPERLINK=1|0` to say so either way.
