@@ -130,10 +130,10 @@ export class AgentSession {
 
   /** Rebuilds the model's context from the file (after a compaction or a move in the tree), in place. */
   reloadContext(): void {
-    const rebuilt = this.storeValue.buildContext().messages;
+    // Not read yet: it is built from the file when first needed.
+    if (!this.messagesValue) return;
     // In place: a run in progress holds the array.
-    if (this.messagesValue) this.messagesValue.splice(0, this.messagesValue.length, ...rebuilt);
-    else this.messagesValue = rebuilt;
+    this.messagesValue.splice(0, this.messagesValue.length, ...this.storeValue.buildContext().messages);
   }
 
   /** The model call summaries are made with, or undefined without a model or key. */

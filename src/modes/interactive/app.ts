@@ -128,7 +128,7 @@ export class InteractiveApp implements InteractiveHost {
     else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) process.stdout.write(`${line}\n`);
     for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
     // A continued or chosen session shows its conversation before the prompt.
-    if (this.session.store.planContext().items.length > 0) this.showConversation(process.stdout.write.bind(process.stdout));
+    if (this.session.store.branchRecords().some((r) => r.type === "message")) this.showConversation(process.stdout.write.bind(process.stdout));
     const unsubscribe = this.session.subscribe((event) => {
       this.view.handle(event);
       if (event.type === "agent_start") this.editor.setBusy(true);
@@ -277,8 +277,7 @@ export class InteractiveApp implements InteractiveHost {
           this.info(this.view.showThinking ? "Thinking is shown." : "Thinking is hidden.");
           break;
         case "app.tools.expand":
-          if (this.view.blocks.count === 0) this.info("No tool result to expand yet.");
-          else this.view.expandLast();
+          if (!this.view.expandLast()) this.info("No tool result to expand yet.");
           break;
         case "app.tools.toggleAll":
           this.toggleResults();

@@ -302,9 +302,9 @@ export class EventView {
     }
   }
 
-  /** Ctrl+O: the last tool result in full (or a word when it was already shown whole). */
-  expandLast(): void {
-    this.expand(this.blocks.count);
+  /** Ctrl+O: the last tool result in full; false when there is none yet. */
+  expandLast(): boolean {
+    return this.expand(this.blocks.count);
   }
 
   /** `/expand N`: block N in full, under a line naming it. False when there is no such block. */

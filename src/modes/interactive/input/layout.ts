@@ -70,14 +70,8 @@ function breakRows(cells: Cell[], width: number): Cell[][] {
     }
     if (used > 0 && used + cell.width > width) {
       // A word that does not fit moves whole to the next row (a word wider than a row is cut).
-      let space = -1;
-      for (let i = row.length - 1; i > 0; i--) {
-        if (row[i]!.text === " ") {
-          space = i;
-          break;
-        }
-      }
-      const carried = space >= 0 ? row.splice(space + 1) : [];
+      const space = row.findLastIndex((c) => c.text === " ");
+      const carried = space > 0 ? row.splice(space + 1) : [];
       rows.push(row);
       row = carried;
       used = carried.reduce((sum, c) => sum + c.width, 0);
