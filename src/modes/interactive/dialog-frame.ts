@@ -8,7 +8,7 @@
  * scrolls the screen is erased as well, as long as it is not taller than the screen.
  */
 import { Writable } from "node:stream";
-import { graphemes, graphemeWidth, truncateToWidth } from "./input/width.ts";
+import { advanceCursor, truncateToWidth } from "./input/width.ts";
 
 /** What the frame needs of the terminal: `process.stdout` in pig, a fake in tests. */
 export interface DialogTerminal {
@@ -44,25 +44,7 @@ export class CursorTracker {
   }
 
   private text(text: string): void {
-    const columns = this.columns();
-    for (const g of graphemes(text)) {
-      if (g === "\n" || g === "\r\n") {
-        // The terminal's output processing turns "\n" into "\r\n".
-        this.row++;
-        this.column = 0;
-      } else if (g === "\r") {
-        this.column = 0;
-      } else {
-        const width = graphemeWidth(g);
-        if (width === 0) continue;
-        if (this.column + width > columns) {
-          this.row++;
-          this.column = width;
-        } else {
-          this.column += width;
-        }
-      }
-    }
+    ({ row: this.row, column: this.column } = advanceCursor(this, text, this.columns()));
   }
 
   private control(final: string, params: string): void {

@@ -104,16 +104,31 @@ export function truncateToWidth(text: string, width: number, ellipsis = "…"): 
  * `columns` rather than on the next row. Escape sequences are assumed not to move the cursor.
  */
 export function advanceColumn(column: number, text: string, columns: number): number {
-  let col = column;
+  return advanceCursor({ row: 0, column }, text, columns).column;
+}
+
+/**
+ * Where the cursor goes (rows down from where it was, and its column) when a terminal prints
+ * `text`, by the same rules; a newline goes to the next row's start (the terminal's output
+ * processing turns "\n" into "\r\n"), a carriage return to the row's start.
+ */
+export function advanceCursor(at: { row: number; column: number }, text: string, columns: number): { row: number; column: number } {
+  let { row, column: col } = at;
   for (const g of graphemes(stripAnsi(text))) {
-    if (g === "\n" || g === "\r" || g === "\r\n") col = 0;
+    if (g === "\n" || g === "\r\n") {
+      row++;
+      col = 0;
+    } else if (g === "\r") col = 0;
     else if (g === "\t") col = Math.min(columns - 1, (Math.floor(col / 8) + 1) * 8);
     else if (g === "\b") col = Math.max(0, Math.min(col, columns - 1) - 1);
     else {
       const w = graphemeWidth(g);
       if (w === 0) continue;
-      col = col + w > columns ? w : col + w;
+      if (col + w > columns) {
+        row++;
+        col = w;
+      } else col += w;
     }
   }
-  return col;
+  return { row, column: col };
 }
