@@ -16,10 +16,18 @@ export function tempDir(prefix = "pig-test-"): string {
 }
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures", "pi-0.73.1");
+/** Files written by Pi 0.87.1, the version pig follows (same layout and numbering as FIXTURES). */
+export const FIXTURES_087 = join(import.meta.dir, "..", "fixtures", "pi-0.87.1");
+
+/** Both sets of fixtures, with the directory each Pi ran in (the paths its files name). */
+export const FIXTURE_SETS = [
+  { version: "0.73.1", dir: FIXTURES, cwdOf: (name: string) => `/home/dev/fx/${name}/work` },
+  { version: "0.87.1", dir: FIXTURES_087, cwdOf: (name: string) => `/home/dev/fx087/${name}/work` },
+] as const;
 
 /** A copy of a fixture file in a fresh temp dir, safe to modify. */
-export function fixtureCopy(name: string): string {
+export function fixtureCopy(name: string, dir: string = FIXTURES): string {
   const path = join(tempDir(), name);
-  cpSync(join(FIXTURES, name), path);
+  cpSync(join(dir, name), path);
   return path;
 }
