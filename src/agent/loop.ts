@@ -6,6 +6,7 @@
  */
 import { newAssistantMessage, type AssistantMessage, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions } from "../ai/types.ts";
 import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
+import { currentSystemMessage, declaredTools, systemPromptText } from "../session/system-messages.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
 import { validateToolArguments } from "../tools/validate.ts";
 import type { AgentEvent } from "./events.ts";
@@ -15,7 +16,7 @@ export interface LoopConfig {
   stream: StreamFunction;
   /** Options for each model call (key, headers, reasoning …), asked for per call. */
   streamOptions: () => StreamOptions;
-  systemPrompt: string;
+  /** The tools the agent can run (the model is told of the ones the context's system messages declare). */
   tools: readonly AnyTool[];
   toolContext: ToolContext;
   toolExecution: "parallel" | "sequential";
@@ -111,11 +112,14 @@ export async function streamAssistant(
   signal: AbortSignal,
 ): Promise<StreamedAnswer> {
   await config.beforeRequest?.();
+  // The prompt and tools come from the transcript: its system messages replayed into one.
+  const loadout = currentSystemMessage(messages);
+  const declared = declaredTools(loadout);
   const context: LlmContext = {
-    systemPrompt: config.systemPrompt,
+    systemPrompt: systemPromptText(loadout),
     messages: config.convert(messages),
-    ...(config.tools.length > 0
-      ? { tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
+    ...(declared.length > 0
+      ? { tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
       : {}),
   };
   let options: StreamOptions;

@@ -8,7 +8,8 @@ import type { ModelRegistry } from "../ai/registry.ts";
 import { clampThinkingLevel } from "../ai/thinking.ts";
 import type { AssistantMessage, Model, StreamFunction, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
-import type { AgentMessage, ThinkingLevel } from "../session/format.ts";
+import type { AgentMessage, SystemMessage, ThinkingLevel, ToolDeclaration } from "../session/format.ts";
+import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { compactionSettings, settingsDefaults, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
@@ -31,8 +32,8 @@ export interface AgentSessionOptions {
   model: Model | undefined;
   thinkingLevel: ThinkingLevel;
   tools: AnyTool[];
-  /** The system prompt for the current tools (re-asked when tools change). */
-  systemPrompt: (tools: readonly AnyTool[]) => string;
+  /** The system prompt for the current tools, as named sections (re-asked before every prompt). */
+  systemSections: (tools: readonly AnyTool[]) => Record<string, string>;
   cwd: string;
   agentDir: string;
   retry: RetrySettings;
@@ -51,6 +52,11 @@ export interface AgentSessionOptions {
 }
 
 export type Listener = (event: PigEvent) => void;
+
+/** What the model is told of each tool. */
+export function toolDeclarations(tools: readonly AnyTool[]): ToolDeclaration[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+}
 
 type Image = { type: "image"; data: string; mimeType: string };
 
@@ -326,8 +332,25 @@ export class AgentSession {
     await this.start([]);
   }
 
+  /**
+   * The system message that declares the prompt and tools pig has now, when the context does not
+   * declare them already (a new session, a session Pi wrote, tools or resources that changed).
+   */
+  loadoutUpdate(): SystemMessage | undefined {
+    return loadoutUpdate(this.messages, this.options.systemSections(this.toolsValue), toolDeclarations(this.toolsValue), Date.now());
+  }
+
+  /** The prompt as the next request sends it, and the tools it declares. */
+  get systemPrompt(): string {
+    const update = this.loadoutUpdate();
+    return systemPromptText(currentSystemMessage(update ? [...this.messages, update] : this.messages));
+  }
+
   private start(prompts: AgentMessage[]): Promise<void> {
     this.recorder.reset();
+    // Ahead of the run's messages, like Pi: the model reads the prompt it is given before them.
+    const update = this.loadoutUpdate();
+    if (update) prompts = [update, ...prompts];
     // Made here, not when the first turn begins: an abort that comes before that (an RPC abort
     // in the same stdin chunk as its prompt) must stop this run.
     const first = new AbortController();
@@ -452,7 +475,6 @@ export class AgentSession {
       stream: this.options.streamFor(model),
       // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
       streamOptions: () => this.streamOptions(model),
-      systemPrompt: this.options.systemPrompt(this.toolsValue),
       tools: this.toolsValue,
       toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model },
       toolExecution: this.options.toolExecution ?? "parallel",

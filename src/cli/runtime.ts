@@ -19,7 +19,7 @@ import { SettingsStore } from "../resources/settings-store.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
 import { decideTrust } from "../resources/trust.ts";
 import { VERSION } from "../version.ts";
-import { buildSystemPrompt } from "../resources/system-prompt.ts";
+import { buildSystemSections } from "../resources/system-prompt.ts";
 import { mostRecentSession } from "../session/catalog.ts";
 import { findSession } from "./find-session.ts";
 import type { ThinkingLevel } from "../session/format.ts";
@@ -225,8 +225,8 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     model,
     thinkingLevel: restored.thinkingLevel,
     tools: selection.tools,
-    systemPrompt: (tools) =>
-      buildSystemPrompt({
+    systemSections: (tools) =>
+      buildSystemSections({
         cwd,
         tools,
         ...(resources.customPrompt !== undefined ? { customPrompt: resources.customPrompt } : {}),

@@ -57,6 +57,13 @@ export function estimateTokens(message: AgentMessage): number {
   const m = message as { readonly role: string; readonly [key: string]: unknown };
   let chars: number;
   switch (m.role) {
+    case "system": {
+      // The prompt and the tool declarations it carries (Pi ≥ 0.87 counts them the same way).
+      chars = userChars(m.content);
+      for (const section of Object.values((m.sections ?? {}) as Record<string, unknown>)) chars += stringLength(section);
+      if (m.toolsAdded !== undefined) chars += JSON.stringify(m.toolsAdded)?.length ?? 0;
+      break;
+    }
     case "user":
       chars = userChars(m.content);
       break;

@@ -1,9 +1,8 @@
 /**
- * The system prompt, assembled in upstream Pi's order (intro, tools, guidelines, docs pointers,
- * appended text, project context, skills, date and cwd), in pig's own words.
+ * The system prompt, assembled as upstream Pi 0.87 does (named sections: intro, tools, rules,
+ * docs pointers, appended text, project context, skills, cwd), in pig's own words.
  */
 import type { AnyTool } from "../tools/types.ts";
-import { localDate } from "../util/libc.ts";
 
 export interface ContextFile {
   path: string;
@@ -22,7 +21,6 @@ export interface SystemPromptInput {
   skillsBlock?: string;
   /** Where pig's own documentation lives (shown so the model can read it when asked about pig). */
   docsDir?: string;
-  now?: Date;
 }
 
 function oneLine(text: string): string {
@@ -32,51 +30,64 @@ function oneLine(text: string): string {
 function guidelines(tools: readonly AnyTool[]): string[] {
   const names = new Set(tools.map((t) => t.name));
   const out: string[] = [];
-  if (names.has("bash")) {
-    out.push(
-      names.has("grep") || names.has("find") || names.has("ls")
-        ? "Prefer the grep, find and ls tools over bash for exploring files: they are faster and respect .gitignore"
-        : "Use bash for file operations such as ls, rg and find",
-    );
+  // With a search tool active, its own description says when to use it (Pi ≥ 0.87 has no rule then).
+  if (names.has("bash") && !names.has("grep") && !names.has("find") && !names.has("ls")) {
+    out.push("Use bash for file operations such as ls, rg and find");
   }
   for (const tool of tools) out.push(...(tool.promptGuidelines ?? []));
   out.push("Keep your answers short and to the point", "Name file paths clearly whenever you work with files");
   return [...new Set(out)];
 }
 
-function defaultBase(input: SystemPromptInput): string {
-  const listed = input.tools.filter((t) => t.promptSnippet);
-  const toolLines = listed.length > 0 ? listed.map((t) => `- ${t.name}: ${oneLine(t.promptSnippet!)}`).join("\n") : "(none)";
-  const parts = [
-    "You are an expert coding assistant working inside pig, a terminal coding agent. You help people by reading files, running commands, editing code and writing new files.",
-    `Available tools:\n${toolLines}`,
-    "The project may provide further tools of its own; use them as their descriptions say.",
-    `Guidelines:\n${guidelines(input.tools).map((g) => `- ${g}`).join("\n")}`,
-  ];
-  if (input.docsDir) {
-    const doc = (name: string) => `${input.docsDir}/${name}`;
-    parts.push(
-      [
-        "pig's own documentation (read it only when asked about pig itself: its setup, models, settings, skills, templates, sessions or keys):",
-        `- Overview: ${doc("README.md")}`,
-        `- Everything else: ${input.docsDir}`,
-        `- Topics: running pig and its flags (${doc("usage.md")}), providers, keys and models.json (${doc("models.md")}), settings (${doc("settings.md")}), skills (${doc("skills.md")}), prompt templates (${doc("prompt-templates.md")}), session files (${doc("sessions.md")}), keys and keybindings.json (${doc("keybindings.md")})`,
-        "- Read a document whole and follow its links to related documents before acting on it",
-      ].join("\n"),
-    );
-  }
-  return parts.join("\n\n");
+/** The body of a section: wrapped in a tag of its own name, as Pi's sections are, so a later patch can name it. */
+function tagged(name: string, body: string): string {
+  return `<${name}>\n${body}\n</${name}>`;
 }
 
-export function buildSystemPrompt(input: SystemPromptInput): string {
-  let prompt = input.customPrompt ?? defaultBase(input);
-  if (input.appendPrompt) prompt += `\n\n${input.appendPrompt}`;
-  if (input.contextFiles && input.contextFiles.length > 0) {
-    prompt += "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n";
-    for (const file of input.contextFiles) prompt += `## ${file.path}\n\n${file.content}\n\n`;
+function docsSection(docsDir: string): string {
+  const doc = (name: string) => `${docsDir}/${name}`;
+  return [
+    "pig's own documentation (read it only when asked about pig itself: its setup, models, settings, skills, templates, sessions or keys):",
+    `- Overview: ${doc("README.md")}`,
+    `- Everything else: ${docsDir}`,
+    `- Topics: running pig and its flags (${doc("usage.md")}), providers, keys and models.json (${doc("models.md")}), settings (${doc("settings.md")}), skills (${doc("skills.md")}), prompt templates (${doc("prompt-templates.md")}), session files (${doc("sessions.md")}), keys and keybindings.json (${doc("keybindings.md")})`,
+    "- Read a document whole and follow its links to related documents before acting on it",
+  ].join("\n");
+}
+
+/**
+ * The prompt as named sections, in Pi's order and under Pi's names (preamble, tools, rules, docs,
+ * addendum, project_context, skills, cwd), so that a session moving between pig and Pi patches
+ * only the sections whose words differ. Every section but the preamble is wrapped in its tag.
+ */
+export function buildSystemSections(input: SystemPromptInput): Record<string, string> {
+  const bodies: [string, string][] = [];
+  if (input.customPrompt !== undefined) {
+    bodies.push(["preamble", input.customPrompt]);
+  } else {
+    const listed = input.tools.filter((t) => t.promptSnippet);
+    const toolLines = listed.length > 0 ? listed.map((t) => `- ${t.name}: ${oneLine(t.promptSnippet!)}`).join("\n") : "(none)";
+    bodies.push(
+      [
+        "preamble",
+        "You are an expert coding assistant working inside pig, a terminal coding agent. You help people by reading files, running commands, editing code and writing new files.",
+      ],
+      ["tools", `${toolLines}\n\nThe project may provide further tools of its own; use them as their descriptions say.`],
+      ["rules", guidelines(input.tools).map((g) => `- ${g}`).join("\n")],
+    );
+    if (input.docsDir) bodies.push(["docs", docsSection(input.docsDir)]);
   }
-  if (input.skillsBlock && input.tools.some((t) => t.name === "read")) prompt += input.skillsBlock;
-  prompt += `\nCurrent date: ${localDate(input.now ?? new Date())}`;
-  prompt += `\nCurrent working directory: ${input.cwd.replace(/\\/g, "/")}`;
-  return prompt;
+  if (input.appendPrompt) bodies.push(["addendum", input.appendPrompt]);
+  if (input.contextFiles && input.contextFiles.length > 0) {
+    const files = input.contextFiles.map((file) => `<project_file path="${file.path}">\n${file.content}\n</project_file>`);
+    bodies.push(["project_context", ["Instructions and conventions this project gives:", ...files].join("\n\n")]);
+  }
+  if (input.skillsBlock && input.tools.some((t) => t.name === "read")) bodies.push(["skills", input.skillsBlock.trim()]);
+  bodies.push(["cwd", input.cwd.replace(/\\/g, "/")]);
+  return Object.fromEntries(bodies.map(([name, body]) => [name, name === "preamble" ? body : tagged(name, body)]));
+}
+
+/** The prompt as one text: the sections in order, blank-line separated (what a request sends). */
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  return Object.values(buildSystemSections(input)).join("\n\n");
 }

@@ -91,9 +91,14 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
   let freshFrom = 0;
   const compaction = compactionAt >= 0 ? (materialise(path[compactionAt]!) as CompactionEntry | undefined) : undefined;
   if (compaction) {
+    // The checkpoint (Pi ≥ 0.87) stands for every system message before the compaction; kept
+    // ones are not replayed again. A compaction that keeps nothing names itself as first kept.
+    if (compaction.systemMessage) items.push({ kind: "made", message: compaction.systemMessage });
     items.push({ kind: "made", message: compactionSummaryMessageOf(compaction) });
     const keptFrom = path.findIndex((record, index) => index < compactionAt && record.id === compaction.firstKeptEntryId);
-    if (keptFrom >= 0) path.slice(keptFrom, compactionAt).forEach(emit);
+    if (keptFrom >= 0) {
+      for (const record of path.slice(keptFrom, compactionAt)) if (!(record.type === "message" && record.role === "system")) emit(record);
+    }
     freshFrom = items.length;
     path.slice(compactionAt + 1).forEach(emit);
   } else {

@@ -163,11 +163,16 @@ export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
         content: typeof user.content === "string" ? user.content : canonicalContent(user.content as Block[]),
       } as LlmUserMessage;
     }
-    case "assistant":
+    case "assistant": {
+      // A deferred answer (Pi ≥ 0.87) is a placeholder for one the provider has not given yet.
+      const answer = m as AssistantMessage;
+      if (answer.stopReason === "deferred") return undefined;
       return {
-        ...(m as AssistantMessage),
-        content: canonicalContent<LlmText | LlmThinking | LlmToolCall>((m as AssistantMessage).content as Block[]),
+        ...answer,
+        stopReason: answer.stopReason,
+        content: canonicalContent<LlmText | LlmThinking | LlmToolCall>(answer.content as Block[]),
       };
+    }
     case "toolResult":
       return {
         ...(m as ToolResultMessage),
@@ -183,6 +188,9 @@ export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
       return userText(BRANCH_SUMMARY_PREFIX + m.summary + BRANCH_SUMMARY_SUFFIX, m.timestamp as number);
     case "compactionSummary":
       return userText(COMPACTION_SUMMARY_PREFIX + m.summary + COMPACTION_SUMMARY_SUFFIX, m.timestamp as number);
+    // The prompt and tools: requests take them from the context's system messages as a whole
+    // (system-messages.ts), not message by message.
+    case "system":
     default:
       return undefined;
   }

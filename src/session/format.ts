@@ -99,7 +99,8 @@ export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhig
 export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
 export type ThinkingLevel = v.InferOutput<typeof ThinkingLevelSchema>;
 
-export const STOP_REASONS = ["stop", "length", "toolUse", "error", "aborted"] as const;
+/** `deferred` (Pi ≥ 0.87): the provider holds the answer for later; pig never asks for that, but reads it. */
+export const STOP_REASONS = ["stop", "length", "toolUse", "error", "aborted", "deferred"] as const;
 
 const CostSchema = v.looseObject({
   input: v.number(),
@@ -115,6 +116,8 @@ export const UsageSchema = v.looseObject({
   cacheRead: v.number(),
   cacheWrite: v.number(),
   totalTokens: v.number(),
+  /** Reasoning tokens, already counted in `output` (Pi ≥ 0.87). */
+  reasoning: v.optional(v.number()),
   cost: CostSchema,
 });
 export type Usage = v.InferOutput<typeof UsageSchema>;
@@ -131,6 +134,29 @@ const DiagnosticSchema = v.looseObject({
     }),
   ),
   details: v.optional(v.unknown()),
+});
+
+/** A tool as the model is told of it: what a system message's `toolsAdded` holds. */
+export const ToolDeclarationSchema = v.looseObject({
+  name: v.string(),
+  description: v.string(),
+  parameters: v.record(v.string(), v.unknown()),
+});
+export type ToolDeclaration = v.InferOutput<typeof ToolDeclarationSchema>;
+
+/**
+ * The prompt and tool loadout, carried in the transcript (Pi ≥ 0.87). The first one declares
+ * everything; later ones patch `sections` by name (null removes one), add or remove tools, add
+ * instructions in `content`, or (`replace`) start again from nothing.
+ */
+export const SystemMessageSchema = v.looseObject({
+  role: v.literal("system"),
+  content: v.union([v.string(), v.array(TextContentSchema)]),
+  sections: v.optional(v.record(v.string(), v.nullable(v.string()))),
+  toolsAdded: v.optional(v.array(ToolDeclarationSchema)),
+  toolsRemoved: v.optional(v.array(v.looseObject({ name: v.string() }))),
+  replace: v.optional(v.boolean()),
+  timestamp: v.number(),
 });
 
 export const UserMessageSchema = v.looseObject({
@@ -151,6 +177,8 @@ export const AssistantMessageSchema = v.looseObject({
   timestamp: v.number(),
   responseId: v.optional(v.string()),
   responseModel: v.optional(v.string()),
+  /** The provider's own word for why it stopped (Pi ≥ 0.87). */
+  rawStopReason: v.optional(v.string()),
   diagnostics: v.optional(v.array(DiagnosticSchema)),
 });
 
@@ -200,6 +228,7 @@ export const CompactionSummaryMessageSchema = v.looseObject({
 });
 
 export const KNOWN_ROLES = [
+  "system",
   "user",
   "assistant",
   "toolResult",
@@ -220,6 +249,7 @@ export const UnknownRoleMessageSchema = v.looseObject({
 
 export const AgentMessageSchema = v.union([
   v.variant("role", [
+    SystemMessageSchema,
     UserMessageSchema,
     AssistantMessageSchema,
     ToolResultMessageSchema,
@@ -231,6 +261,7 @@ export const AgentMessageSchema = v.union([
   UnknownRoleMessageSchema,
 ]);
 
+export type SystemMessage = v.InferOutput<typeof SystemMessageSchema>;
 export type UserMessage = v.InferOutput<typeof UserMessageSchema>;
 export type AssistantMessage = v.InferOutput<typeof AssistantMessageSchema>;
 export type ToolResultMessage = v.InferOutput<typeof ToolResultMessageSchema>;
@@ -240,6 +271,7 @@ export type BranchSummaryMessage = v.InferOutput<typeof BranchSummaryMessageSche
 export type CompactionSummaryMessage = v.InferOutput<typeof CompactionSummaryMessageSchema>;
 export type UnknownRoleMessage = v.InferOutput<typeof UnknownRoleMessageSchema>;
 export type KnownAgentMessage =
+  | SystemMessage
   | UserMessage
   | AssistantMessage
   | ToolResultMessage
@@ -306,7 +338,11 @@ export const CompactionEntrySchema = v.looseObject({
   firstKeptEntryId: v.optional(v.string()),
   tokensBefore: v.number(),
   details: v.optional(v.unknown()),
+  /** What making the summary cost (Pi ≥ 0.87); counted in session totals. */
+  usage: v.optional(UsageSchema),
   fromHook: v.optional(v.boolean()),
+  /** The prompt and tools in force when it was made: the compacted context starts with it (Pi ≥ 0.87). */
+  systemMessage: v.optional(SystemMessageSchema),
 });
 
 export const BranchSummaryEntrySchema = v.looseObject({
@@ -315,6 +351,7 @@ export const BranchSummaryEntrySchema = v.looseObject({
   fromId: v.string(),
   summary: v.string(),
   details: v.optional(v.unknown()),
+  usage: v.optional(UsageSchema),
   fromHook: v.optional(v.boolean()),
 });
 
@@ -347,6 +384,28 @@ export const SessionInfoEntrySchema = v.looseObject({
   name: v.optional(v.string()),
 });
 
+/**
+ * Pi ≥ 0.87 hides or replaces an earlier message in later contexts with this entry. pig keeps it
+ * exactly as written and does not apply it (docs/sessions.md, "Context edits").
+ */
+export const ContextEditEntrySchema = v.looseObject({
+  type: v.literal("context_edit"),
+  ...base,
+  targetId: v.string(),
+  replacement: v.nullable(v.looseObject({ content: v.unknown() })),
+});
+
+/** Model usage that is not an answer (e.g. cache warming): counted in totals, never context. */
+export const UsageEntrySchema = v.looseObject({
+  type: v.literal("usage"),
+  ...base,
+  kind: v.string(),
+  provider: v.string(),
+  model: v.string(),
+  usage: UsageSchema,
+  note: v.optional(v.string()),
+});
+
 export const KNOWN_ENTRY_SCHEMAS = {
   message: MessageEntrySchema,
   model_change: ModelChangeEntrySchema,
@@ -357,6 +416,8 @@ export const KNOWN_ENTRY_SCHEMAS = {
   custom_message: CustomMessageEntrySchema,
   label: LabelEntrySchema,
   session_info: SessionInfoEntrySchema,
+  context_edit: ContextEditEntrySchema,
+  usage: UsageEntrySchema,
 } as const;
 
 export type KnownEntryType = keyof typeof KNOWN_ENTRY_SCHEMAS;
@@ -374,8 +435,10 @@ export type CustomEntry = v.InferOutput<typeof CustomEntrySchema>;
 export type CustomMessageEntry = v.InferOutput<typeof CustomMessageEntrySchema>;
 export type LabelEntry = v.InferOutput<typeof LabelEntrySchema>;
 export type SessionInfoEntry = v.InferOutput<typeof SessionInfoEntrySchema>;
+export type ContextEditEntry = v.InferOutput<typeof ContextEditEntrySchema>;
+export type UsageEntry = v.InferOutput<typeof UsageEntrySchema>;
 
-/** An entry of a type pig does not know (e.g. a newer writer's `context_edit`): kept, never interpreted. */
+/** An entry of a type pig does not know (a newer writer's): kept, never interpreted. */
 export type UnknownEntry = EntryBase & { readonly unknown: true };
 
 export type KnownSessionEntry =
@@ -387,7 +450,9 @@ export type KnownSessionEntry =
   | CustomEntry
   | CustomMessageEntry
   | LabelEntry
-  | SessionInfoEntry;
+  | SessionInfoEntry
+  | ContextEditEntry
+  | UsageEntry;
 
 export type SessionEntry = KnownSessionEntry | EntryBase;
 

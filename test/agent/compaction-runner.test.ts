@@ -62,7 +62,7 @@ function session(answers: Answer[]) {
     model: MODEL,
     thinkingLevel: "off",
     tools: [],
-    systemPrompt: () => "system",
+    systemSections: () => ({ preamble: "system" }),
     cwd: "/work",
     agentDir,
     retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },

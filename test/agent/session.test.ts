@@ -106,7 +106,7 @@ function makeSession(
     model: MODEL,
     thinkingLevel: "off",
     tools,
-    systemPrompt: () => "system",
+    systemSections: () => ({ preamble: "system" }),
     cwd: "/work",
     agentDir,
     retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },
@@ -129,6 +129,9 @@ describe("a run", () => {
     expect(types(events)).toEqual([
       "agent_start",
       "turn_start",
+      // The system message declaring the prompt and tools, then the user's.
+      "message_start",
+      "message_end",
       "message_start",
       "message_end",
       "message_start",
@@ -140,7 +143,8 @@ describe("a run", () => {
       "agent_end",
     ]);
     const lines = (await Bun.file(store.path!).text()).trimEnd().split("\n").map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.type)).toEqual(["session", "model_change", "thinking_level_change", "message", "message"]);
+    expect(lines.map((l) => l.type)).toEqual(["session", "model_change", "thinking_level_change", "message", "message", "message"]);
+    expect(lines.slice(3).map((l) => l.message.role)).toEqual(["system", "user", "assistant"]);
   });
 
   test("parallel tools: announced in call order, ended as they finish, results in call order", async () => {
@@ -259,7 +263,7 @@ describe("queues", () => {
     const run = session.prompt("one");
     await session.abort();
     await run;
-    expect(store.buildContext().messages.map((m) => (m as { stopReason?: string }).stopReason ?? m.role)).toEqual(["user", "aborted"]);
+    expect(store.buildContext().messages.map((m) => (m as { stopReason?: string }).stopReason ?? m.role)).toEqual(["system", "user", "aborted"]);
   });
 
   test("'all' mode delivers every queued steering message at once", async () => {

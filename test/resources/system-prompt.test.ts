@@ -1,88 +1,80 @@
 /**
- * The system prompt against the one upstream Pi sent for the same setup (fixture 02: all seven
- * tools, no project files): every part Pi emits has its counterpart in ours, in the same order.
+ * The system prompt against the one upstream Pi 0.87.1 declared for the same setup (fixture 02:
+ * all seven tools, no project files): the same named sections in the same order, the same tools
+ * listed, and the rendering a request sends.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildSystemPrompt } from "../../src/resources/system-prompt.ts";
+import { buildSystemPrompt, buildSystemSections } from "../../src/resources/system-prompt.ts";
 import { createBuiltinTools } from "../../src/tools/index.ts";
-import { FIXTURES } from "../helpers/tmp.ts";
+import { FIXTURES_087 } from "../helpers/tmp.ts";
 
-const piPrompt: string = JSON.parse(readFileSync(join(FIXTURES, "wire", "02-builtin-tools.requests.jsonl"), "utf8").split("\n")[0]!).body
-  .messages[0].content;
+const piSections: Record<string, string> = readFileSync(join(FIXTURES_087, "02-builtin-tools.jsonl"), "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((line) => JSON.parse(line))
+  .find((entry) => entry.type === "message" && entry.message.role === "system").message.sections;
 const all = createBuiltinTools();
 const order = ["read", "write", "edit", "bash", "grep", "find", "ls"] as const;
 const tools = order.map((name) => all[name]);
-const now = new Date(2026, 10, 30, 12);
-
-/** Splits a prompt into its parts: paragraphs, then the date and cwd lines. */
-function parts(prompt: string): string[] {
-  const [body, ...tail] = prompt.split("\nCurrent date: ");
-  return [...body!.split("\n\n"), `Current date: ${tail.join("")}`];
-}
-
-function kind(part: string): string {
-  if (part.startsWith("Available tools:")) return "tools";
-  if (part.startsWith("Guidelines:")) return "guidelines";
-  if (part.startsWith("Current date:")) return "date+cwd";
-  if (part.includes("documentation")) return "docs";
-  if (part.startsWith("# Project Context")) return "context";
-  if (part.includes("custom tools") || part.includes("further tools")) return "more-tools";
-  return "intro";
-}
+const cwd = "/home/dev/fx087/02-builtin-tools/work";
 
 describe("default prompt", () => {
-  const ours = buildSystemPrompt({ cwd: "/home/dev/fx/02-builtin-tools/work", tools, docsDir: "/root/.pig/agent/docs/0.1.0", now });
+  const ours = buildSystemSections({ cwd, tools, docsDir: "/root/.pig/agent/docs/0.1.0" });
 
-  test("has Pi's parts in Pi's order", () => {
-    expect(parts(ours).map(kind)).toEqual(parts(piPrompt).map(kind));
+  test("has Pi's sections in Pi's order, each but the preamble wrapped in its own tag", () => {
+    expect(Object.keys(ours)).toEqual(Object.keys(piSections));
+    for (const [name, text] of Object.entries(ours)) {
+      if (name === "preamble") expect(text.startsWith("<")).toBe(false);
+      else expect(text).toMatch(new RegExp(`^<${name}>\\n[\\s\\S]+\\n</${name}>$`));
+    }
   });
 
-  test("lists the same tools with the same one-line blurbs, in the active order", () => {
-    const lines = (p: string) => p.split("\n").filter((l) => /^- \w+: /.test(l) && !l.includes("/"));
-    const toolLines = (p: string) => parts(p).find((x) => x.startsWith("Available tools:"))!.split("\n").slice(1);
-    expect(toolLines(ours)).toEqual(toolLines(piPrompt));
-    expect(lines(ours).length).toBeGreaterThan(0);
+  test("lists the same tools, in the active order", () => {
+    const names = (section: string) => section.split("\n").flatMap((l) => /^- (\w+): /.exec(l)?.[1] ?? []);
+    expect(names(ours.tools!)).toEqual(names(piSections.tools!));
+    expect(names(ours.tools!)).toEqual([...order]);
   });
 
-  test("has a guideline for each one upstream gives, tool guidelines in tool order", () => {
-    const bullets = (p: string) => parts(p).find((x) => x.startsWith("Guidelines:"))!.split("\n").slice(1);
-    expect(bullets(ours)).toHaveLength(bullets(piPrompt).length);
-    expect(bullets(ours)[0]).toContain("grep");
+  test("the cwd section is the working directory, as Pi's is", () => {
+    expect(ours.cwd).toBe(piSections.cwd!);
   });
 
-  test("ends with the date and the working directory", () => {
-    expect(ours.endsWith("\nCurrent date: 2026-11-30\nCurrent working directory: /home/dev/fx/02-builtin-tools/work")).toBe(true);
+  test("a request sends the sections joined by blank lines", () => {
+    expect(buildSystemPrompt({ cwd, tools, docsDir: "/d" })).toBe(Object.values(buildSystemSections({ cwd, tools, docsDir: "/d" })).join("\n\n"));
   });
 });
 
 describe("other setups", () => {
-  test("bash without search tools points to bash for exploring; no tools lists none", () => {
-    const bashOnly = buildSystemPrompt({ cwd: "/w", tools: [all.bash], now });
-    expect(bashOnly).toContain("Use bash for file operations");
-    const none = buildSystemPrompt({ cwd: "/w", tools: [], now });
-    expect(none).toContain("Available tools:\n(none)");
-    expect(parts(none).find((p) => p.startsWith("Guidelines:"))!.split("\n")).toHaveLength(3);
+  test("bash without search tools points to bash for exploring; with them there is no such rule; no tools lists none", () => {
+    expect(buildSystemSections({ cwd: "/w", tools: [all.bash] }).rules).toContain("Use bash for file operations");
+    expect(buildSystemSections({ cwd: "/w", tools }).rules).not.toContain("Use bash for file operations");
+    const none = buildSystemSections({ cwd: "/w", tools: [] });
+    expect(none.tools!.split("\n")[1]).toBe("(none)");
+    expect(none.rules!.split("\n")).toHaveLength(4);
   });
 
   test("a custom prompt replaces the base; append, context files and skills follow in order", () => {
-    const prompt = buildSystemPrompt({
+    const sections = buildSystemSections({
       cwd: "/w",
       tools: [all.read],
       customPrompt: "You are a reviewer.",
       appendPrompt: "Always answer in French.",
       contextFiles: [{ path: "/w/AGENTS.md", content: "Use tabs." }],
       skillsBlock: "\n\nSKILLS",
-      now,
     });
-    expect(prompt).toBe(
-      "You are a reviewer.\n\nAlways answer in French.\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n## /w/AGENTS.md\n\nUse tabs.\n\n\n\nSKILLS\nCurrent date: 2026-11-30\nCurrent working directory: /w",
-    );
+    expect(sections).toEqual({
+      preamble: "You are a reviewer.",
+      addendum: "<addendum>\nAlways answer in French.\n</addendum>",
+      project_context:
+        '<project_context>\nInstructions and conventions this project gives:\n\n<project_file path="/w/AGENTS.md">\nUse tabs.\n</project_file>\n</project_context>',
+      skills: "<skills>\nSKILLS\n</skills>",
+      cwd: "<cwd>\n/w\n</cwd>",
+    });
   });
 
-  test("the skills block needs the read tool", () => {
-    const prompt = buildSystemPrompt({ cwd: "/w", tools: [all.bash], skillsBlock: "\n\nSKILLS", now });
-    expect(prompt).not.toContain("SKILLS");
+  test("the skills section needs the read tool", () => {
+    expect(buildSystemSections({ cwd: "/w", tools: [all.bash], skillsBlock: "\n\nSKILLS" }).skills).toBeUndefined();
   });
 });

@@ -65,7 +65,7 @@ describe("foreign writers", () => {
     const lines = [
       { ...HEADER, futureHeaderField: { x: 1 } },
       msg("u1", null, { ...user("q"), extraField: "kept" }),
-      { type: "context_edit", id: "ce1", parentId: "u1", timestamp: iso(), edits: [{ op: "drop", target: "u1" }] },
+      { type: "future_entry", id: "ce1", parentId: "u1", timestamp: iso(), edits: [{ op: "drop", target: "u1" }] },
       msg("a1", "ce1", assistant("a", { somethingNew: [1, 2] })),
     ];
     const path = writeSession(lines);
@@ -75,6 +75,23 @@ describe("foreign writers", () => {
     const context = store.buildContext();
     expect(context.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect((context.messages[0] as Record<string, unknown>).extraField).toBe("kept");
+    store.close();
+  });
+
+  test("a context_edit (Pi 0.87) is kept byte for byte and not applied: the message it hides stays in the context", () => {
+    const lines = [
+      HEADER,
+      msg("u1", null, user("q")),
+      msg("a1", "u1", assistant("a")),
+      { type: "context_edit", id: "ce1", parentId: "a1", timestamp: iso(), targetId: "a1", replacement: null, futureField: 1 },
+      { type: "context_edit", id: "ce2", parentId: "ce1", timestamp: iso(), targetId: "u1", replacement: { content: "other" } },
+    ];
+    const path = writeSession(lines);
+    expect(roundTrip(path)).toBe(readFileSync(path, "utf8"));
+    const store = SessionStore.open(path);
+    expect(store.diagnostics).toEqual([]);
+    const context = store.buildContext();
+    expect(context.messages).toEqual([lines[1]!.message, lines[2]!.message] as never);
     store.close();
   });
 

@@ -73,7 +73,7 @@ export function makeRuntime(options: { inMemory?: boolean } = {}): TestRuntime {
     model: registry.find("test", "alpha"),
     thinkingLevel: "medium",
     tools: [],
-    systemPrompt: () => "system",
+    systemSections: () => ({ preamble: "system" }),
     cwd,
     agentDir,
     retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },

@@ -1,0 +1,136 @@
+/**
+ * The prompt and tool loadout carried in a transcript as system messages (Pi ≥ 0.87): replaying
+ * them, rendering the prompt a request sends, and the message that moves a transcript from the
+ * loadout it declares to the one an agent wants now. Pure.
+ *
+ * Replay rules: `content` text adds instructions after the earlier ones; `sections` set or (null)
+ * remove prompt sections by name, keeping the position a name first had; `toolsRemoved` then
+ * `toolsAdded` change the tool list; `replace: true` forgets everything declared before it.
+ */
+import type { AgentMessage, SystemMessage, ToolDeclaration } from "./format.ts";
+
+type SystemLike = Pick<SystemMessage, "role" | "content" | "sections" | "toolsAdded" | "toolsRemoved" | "replace" | "timestamp">;
+
+function isSystem(message: AgentMessage): message is SystemMessage {
+  return message.role === "system";
+}
+
+function textOf(content: SystemMessage["content"] | undefined | null): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("\n");
+}
+
+/** Whether a context declares a prompt or tools at all (a file from before Pi 0.87 does not). */
+export function hasSystemMessage(messages: readonly AgentMessage[]): boolean {
+  return messages.some(isSystem);
+}
+
+/**
+ * Every system message of `messages` replayed into one: the prompt and tools in force after the
+ * last of them. Undefined when there is none.
+ */
+export function currentSystemMessage(messages: readonly AgentMessage[]): SystemMessage | undefined {
+  let found = false;
+  let timestamp: number | undefined;
+  let content: string[] = [];
+  let sections = new Map<string, string>();
+  let tools = new Map<string, ToolDeclaration>();
+  for (const message of messages) {
+    if (!isSystem(message)) continue;
+    found = true;
+    if (message.replace === true) {
+      content = [];
+      sections = new Map();
+      tools = new Map();
+      timestamp = undefined;
+    }
+    timestamp ??= message.timestamp;
+    const text = textOf(message.content);
+    if (text.length > 0) content.push(text);
+    for (const [name, value] of Object.entries(message.sections ?? {})) {
+      if (value === null) sections.delete(name);
+      else sections.set(name, value);
+    }
+    for (const tool of message.toolsRemoved ?? []) tools.delete(tool.name);
+    for (const tool of message.toolsAdded ?? []) tools.set(tool.name, tool);
+  }
+  if (!found) return undefined;
+  return {
+    role: "system",
+    content: content.join("\n\n"),
+    ...(sections.size > 0 ? { sections: Object.fromEntries(sections) } : {}),
+    ...(tools.size > 0 ? { toolsAdded: [...tools.values()] } : {}),
+    timestamp: timestamp ?? 0,
+  };
+}
+
+/** The prompt text a system message stands for: its content, then its sections, blank-line separated. */
+export function systemPromptText(message: SystemLike | undefined): string {
+  if (!message) return "";
+  const parts = [textOf(message.content), ...Object.values(message.sections ?? {}).filter((s): s is string => s !== null)];
+  return parts.filter((part) => part.length > 0).join("\n\n");
+}
+
+/** The tools a replayed system message declares. */
+export function declaredTools(message: SystemLike | undefined): ToolDeclaration[] {
+  return message?.toolsAdded ?? [];
+}
+
+/** The section patch from `previous` to `next`: changed or new sections, and null for removed ones. */
+export function sectionPatch(
+  previous: Readonly<Record<string, string>>,
+  next: Readonly<Record<string, string>>,
+): Record<string, string | null> | undefined {
+  const patch: Record<string, string | null> = {};
+  for (const [name, text] of Object.entries(next)) if (previous[name] !== text) patch[name] = text;
+  for (const name of Object.keys(previous)) if (next[name] === undefined) patch[name] = null;
+  return Object.keys(patch).length > 0 ? patch : undefined;
+}
+
+/** A declaration as it is compared and stored: the three fields a model is told, plus any the writer added. */
+function declarationKey(tool: ToolDeclaration): string {
+  return JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters });
+}
+
+/** Tools to add and remove to go from `previous` to `next`; a tool declared differently is removed and added again. */
+export function toolChanges(
+  previous: readonly ToolDeclaration[],
+  next: readonly ToolDeclaration[],
+): { toolsAdded: ToolDeclaration[]; toolsRemoved: { name: string }[] } {
+  const before = new Map(previous.map((tool) => [tool.name, declarationKey(tool)]));
+  const after = new Map(next.map((tool) => [tool.name, declarationKey(tool)]));
+  return {
+    toolsAdded: next.filter((tool) => before.get(tool.name) !== after.get(tool.name)),
+    toolsRemoved: previous.filter((tool) => after.get(tool.name) !== before.get(tool.name)).map((tool) => ({ name: tool.name })),
+  };
+}
+
+/**
+ * The system message that brings `messages` to the wanted prompt sections and tools, or
+ * undefined when the transcript declares them already. With no system message yet (a new
+ * session, or one from before Pi 0.87) it declares everything.
+ */
+export function loadoutUpdate(
+  messages: readonly AgentMessage[],
+  sections: Readonly<Record<string, string>>,
+  tools: readonly ToolDeclaration[],
+  now: number,
+): SystemMessage | undefined {
+  const current = currentSystemMessage(messages);
+  const currentSections = Object.fromEntries(
+    Object.entries(current?.sections ?? {}).filter((entry): entry is [string, string] => entry[1] !== null),
+  );
+  const patch = sectionPatch(currentSections, sections);
+  const { toolsAdded, toolsRemoved } = toolChanges(declaredTools(current), tools);
+  if (!patch && toolsAdded.length === 0 && toolsRemoved.length === 0) return undefined;
+  // Pi's key order (the tool fields come last), so pig's lines read like Pi's.
+  return {
+    role: "system",
+    content: "",
+    ...(patch ? { sections: patch } : {}),
+    timestamp: now,
+    ...(toolsAdded.length > 0 ? { toolsAdded } : {}),
+    ...(toolsRemoved.length > 0 ? { toolsRemoved } : {}),
+  };
+}
