@@ -29,7 +29,7 @@ export const BASH_PARAMETERS = {
   type: "object",
   required: ["command"],
   properties: {
-    command: { type: "string", description: "Bash command to execute" },
+    command: { type: "string", description: "Shell command to execute" },
     timeout: { type: "number", description: "Timeout in seconds (optional, no default timeout)" },
   },
 };

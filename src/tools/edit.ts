@@ -39,13 +39,11 @@ export const EDIT_PARAMETERS = {
           },
           newText: { type: "string", description: "Replacement text for this targeted edit." },
         },
-        additionalProperties: false,
       },
       description:
         "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead.",
     },
   },
-  additionalProperties: false,
 };
 
 /**

@@ -9,7 +9,9 @@ import { pigBinary } from "./binary.ts";
 import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from "./fake-llm/server.ts";
 import { tempDir } from "./tmp.ts";
 
-export type FixtureApi = "openai-completions" | "anthropic-messages" | "openai-responses";
+import { fakeModelsJson, type FakeModelOptions, type FixtureApi } from "./fake-models.ts";
+
+export { fakeModelsJson, type FixtureApi };
 
 export interface PigWorld {
   agentDir: string;
@@ -26,12 +28,8 @@ export interface PigRun {
   stderr: string;
 }
 
-export interface WorldOptions {
-  api?: FixtureApi;
+export interface WorldOptions extends FakeModelOptions {
   llm?: FakeLlmOptions;
-  /** Input kinds of both fake models (fixture 13 uses text and image). */
-  input?: ("text" | "image")[];
-  contextWindow?: number;
   /** Settings added to the fixtures' base settings. */
   settings?: Record<string, unknown>;
   /** Files to create in the working directory. */
@@ -40,28 +38,6 @@ export interface WorldOptions {
   agentFiles?: Record<string, string>;
 }
 
-export function fakeModelsJson(url: string, options: WorldOptions): object {
-  const api = options.api ?? "openai-completions";
-  const model = (id: string, reasoning: boolean) => ({
-    id,
-    name: id,
-    reasoning,
-    input: options.input ?? ["text"],
-    contextWindow: options.contextWindow ?? 128000,
-    maxTokens: 16384,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  });
-  return {
-    providers: {
-      fake: {
-        baseUrl: api === "anthropic-messages" ? url : `${url}/v1`,
-        api,
-        apiKey: "fake-key",
-        models: [model("fake-model", false), model("fake-reasoner", true)],
-      },
-    },
-  };
-}
 
 export async function createWorld(options: WorldOptions = {}): Promise<PigWorld> {
   const llm = await startFakeLlm(options.llm ?? {});

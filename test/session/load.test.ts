@@ -91,7 +91,7 @@ describe("foreign writers", () => {
     const store = SessionStore.open(path);
     expect(store.diagnostics).toEqual([]);
     const context = store.buildContext();
-    expect(context.messages).toEqual([lines[1]!.message, lines[2]!.message] as never);
+    expect(context.messages).toEqual([(lines[1] as { message: object }).message, (lines[2] as { message: object }).message] as never);
     store.close();
   });
 

@@ -3,6 +3,7 @@
  * upstream sends), prompt caching, and thinking (budgets or adaptive effort).
  */
 import type { BudgetLevel, LlmContext, Model, StreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.ts";
+import { fitOutputToWindow } from "../output-room.ts";
 import { convertAnthropicMessages, convertAnthropicTools, stripLoneSurrogates } from "./anthropic-convert.ts";
 import { CLAUDE_CODE_IDENTITY, CLAUDE_CODE_VERSION, isOAuthToken } from "./anthropic-oauth.ts";
 import type { AnthropicRequest, AnthropicRequestBody, CacheControl } from "./anthropic-wire.ts";
@@ -105,13 +106,14 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   const adaptive = supportsAdaptiveThinking(model.id);
   const display = options.thinkingDisplay ?? "summarized";
 
-  const base = options.maxTokens ?? defaultMaxTokens(model);
+  const fit = (tokens: number | undefined) => (tokens ? fitOutputToWindow(model, context, tokens) : tokens);
+  const base = fit(options.maxTokens ?? defaultMaxTokens(model));
   let maxTokens = base;
   let budgetTokens: number | undefined;
   if (level && !adaptive) {
     const adjusted = anthropicThinkingBudget(base ?? 0, model.maxTokens, level, options.thinkingBudgets);
-    maxTokens = adjusted.maxTokens;
-    budgetTokens = adjusted.budgetTokens;
+    maxTokens = fit(adjusted.maxTokens);
+    budgetTokens = Math.min(adjusted.budgetTokens, Math.max(0, (maxTokens ?? 0) - MIN_OUTPUT_TOKENS));
   }
 
   const body: AnthropicRequestBody = {

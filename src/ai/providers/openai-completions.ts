@@ -41,6 +41,7 @@ import {
 } from "./openai-shared.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
 import { ResponseWatch } from "../response-watch.ts";
+import { fitOutputToWindow } from "../output-room.ts";
 
 export { convertCompletionsMessages } from "./openai-completions-messages.ts";
 export { detectCompat, resolveCompat, type OpenAIRequest } from "./openai-shared.ts";
@@ -143,7 +144,7 @@ export function buildCompletionsRequest(model: Model, context: LlmContext, optio
   if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
   if (compat.supportsStore) body.store = false;
   const maxTokens = options.maxTokens ?? model.maxTokens;
-  if (maxTokens) body[compat.maxTokensField] = maxTokens;
+  if (maxTokens) body[compat.maxTokensField] = fitOutputToWindow(model, context, maxTokens);
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools, compat);
   else if (hasToolHistory(context)) body.tools = [];

@@ -9,6 +9,7 @@
  */
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { ResponseWatch } from "../response-watch.ts";
+import { fitOutputToWindow } from "../output-room.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
@@ -176,13 +177,14 @@ export function convertResponsesInput(model: Model, context: LlmContext): Json[]
   return input;
 }
 
-function convertTools(tools: readonly ToolSpec[]): Json[] {
+/** `strict` only for a server said (by `compat`) to take strict tool schemas, as Pi ≥ 0.87 does. */
+function convertTools(tools: readonly ToolSpec[], strictMode: boolean): Json[] {
   return tools.map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
     parameters: tool.parameters,
-    strict: false,
+    ...(strictMode ? { strict: false } : {}),
   }));
 }
 
@@ -202,9 +204,9 @@ export function buildResponsesRequest(model: Model, context: LlmContext, options
   addCacheRetention(body, model);
   if (model.compat?.supportsStore !== false) body.store = false;
   const maxTokens = options.maxTokens ?? model.maxTokens;
-  if (maxTokens) body.max_output_tokens = Math.max(maxTokens, 16);
+  if (maxTokens) body.max_output_tokens = Math.max(fitOutputToWindow(model, context, maxTokens), 16);
   if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools);
+  if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools, compat.supportsStrictMode);
   if (model.reasoning) {
     if (thinkingEnabled(model, options.reasoning)) {
       body.reasoning = { effort: reasoningEffortFor(model, options.reasoning), summary: "auto" };

@@ -66,10 +66,10 @@ function hostOf(baseUrl: string): string {
  * | Mistral (`mistral`, mistral.ai)                        | `max_tokens`, no `store`, no developer role, tool results carry `name`, thinking replayed as text, 9-character tool ids |
  * | DeepSeek (`deepseek`, deepseek.com)                    | no `store`, no developer role, `thinking: {type}` (+ `reasoning_effort`), `reasoning_content` on every assistant message |
  * | Z.ai (`zai`, api.z.ai)                                 | no `store`, no developer role, `thinking: {type}` instead of `reasoning_effort` |
- * | Moonshot (`moonshotai`, api.moonshot.*)                | `max_tokens`, no `store`, no developer role, no `reasoning_effort`, no `strict` |
+ * | Moonshot (`moonshotai`, api.moonshot.*)                | `max_tokens`, no `store`, no developer role, no `reasoning_effort` |
  * | Chutes (chutes.ai), OpenCode (`opencode`, opencode.ai) | no `store`, no developer role (Chutes: `max_tokens`) |
- * | Gemini's OpenAI endpoint (`google`, generativelanguage.googleapis.com) | `max_tokens`, no `store`, no developer role, no `strict` |
- * | Ollama (`ollama`, port 11434)                          | `max_tokens`, no `store`, no developer role, no `strict` |
+ * | Gemini's OpenAI endpoint (`google`, generativelanguage.googleapis.com) | `max_tokens`, no `store`, no developer role |
+ * | Ollama (`ollama`, port 11434)                          | `max_tokens`, no `store`, no developer role |
  * | LM Studio (`lmstudio`, port 1234)                      | `max_tokens`, no `store`, no developer role |
  * | llama.cpp server (`llama.cpp`, `llamacpp`)             | `max_tokens`, no `store`, no developer role |
  * | vLLM (`vllm`)                                          | no `store`, no developer role |
@@ -115,7 +115,8 @@ export function detectCompat(model: Pick<Model, "provider" | "baseUrl" | "id">):
     requiresReasoningContentOnAssistantMessages: deepseek,
     requiresMistralToolIds: mistral,
     thinkingFormat: deepseek ? "deepseek" : zai ? "zai" : openrouter ? "openrouter" : "openai",
-    supportsStrictMode: !moonshot && !gemini && !ollama,
+    // Being OpenAI-compatible says nothing of strict tool schemas (Pi ≥ 0.87): only `compat` turns it on.
+    supportsStrictMode: false,
     sendSessionIdHeader: true,
     sendSessionAffinityHeaders: false,
     cacheControlFormat: openrouter && model.id.startsWith("anthropic/") ? "anthropic" : undefined,
