@@ -63,7 +63,7 @@ async function sandbox(world: WorldOptions, settings: Json = {}): Promise<Sandbo
   const cwd = join(root, "work");
   mkdirSync(agentDir);
   mkdirSync(cwd);
-  const llm = await startFakeLlm({ mode: "text", ...world.llm });
+  const llm = await startFakeLlm(world.llm?.script ? world.llm : { mode: "text", ...world.llm });
   writeFileSync(join(agentDir, "models.json"), JSON.stringify(fakeModelsJson(llm.url, world), null, 2));
   const base = { defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true, enableInstallTelemetry: false };
   writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ ...base, ...settings }, null, 2));
@@ -211,7 +211,8 @@ async function pigFiles(pi: PiInstall): Promise<number> {
       const kept = readFileSync(piCopy, "utf8").startsWith(readFileSync(path, "utf8"));
       const ok = sameContext && sameRequest && kept;
       if (!ok) failed++;
-      console.log(`${ok ? "PASS" : "FAIL"} ${session.name}: context ${sameContext ? "same" : "DIFFERENT"}, request ${sameRequest ? "same" : "DIFFERENT"}, pig's lines ${kept ? "kept" : "CHANGED"}`);
+      const roles = (JSON.parse(piContext.stdout) as { messages: { role: string }[] }).messages.map((m) => m.role).join(",");
+      console.log(`${ok ? "PASS" : "FAIL"} ${session.name} [${roles}]: context ${sameContext ? "same" : "DIFFERENT"}, request ${sameRequest ? "same" : "DIFFERENT"}, pig's lines ${kept ? "kept" : "CHANGED"}`);
       if (!sameContext) console.log(`  pig: ${pigContext.stdout.slice(0, 2000)}\n  pi:  ${piContext.stdout.slice(0, 2000)}`);
       if (!sameRequest) console.log(`  pig: ${JSON.stringify(blank(pigRequest.body)).slice(0, 3000)}\n  pi:  ${JSON.stringify(blank(piRequest.body)).slice(0, 3000)}`);
     } catch (error) {
