@@ -23,6 +23,19 @@ function contentText(content: unknown): string {
   return call ? `→ ${call.name}` : "";
 }
 
+/** What a system message declares or changes: its sections by name, then tools added (+) and removed (−). */
+function systemChanges(m: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (m.replace === true) parts.push("starts over:");
+  if (contentText(m.content)) parts.push("instructions");
+  const sections = isPlainObject(m.sections) ? Object.entries(m.sections) : [];
+  if (sections.length > 0) parts.push(sections.map(([name, text]) => (text === null ? `−${name}` : name)).join(", "));
+  const names = (list: unknown, sign: string) => (Array.isArray(list) ? list.flatMap((t: { name?: unknown }) => (typeof t?.name === "string" ? [`${sign}${t.name}`] : [])) : []);
+  const tools = [...names(m.toolsAdded, "+"), ...names(m.toolsRemoved, "−")];
+  if (tools.length > 0) parts.push(`tools ${tools.join(" ")}`);
+  return parts.length > 0 ? parts.join(" · ") : "(no change)";
+}
+
 /** A short description of an entry: its kind and the first line of its text. */
 export function describeEntry(entry: SessionEntry): string {
   const e = entry as Record<string, unknown>;
@@ -30,6 +43,7 @@ export function describeEntry(entry: SessionEntry): string {
     case "message": {
       if (!isPlainObject(e.message)) return "message (without a message object)";
       const m = e.message as AgentMessage & Record<string, unknown>;
+      if (m.role === "system") return `prompt  ${systemChanges(m)}`;
       const text =
         m.role === "bashExecution"
           ? `! ${m.command}`
@@ -57,6 +71,12 @@ export function describeEntry(entry: SessionEntry): string {
       return e.label ? `label ${e.targetId} = ${e.label}` : `label ${e.targetId} cleared`;
     case "session_info":
       return `name → ${e.name ?? ""}`;
+    case "context_edit":
+      return `context edit  ${e.replacement === null ? "hides" : "replaces"} ${e.targetId} (pig does not apply it)`;
+    case "usage": {
+      const usage = isPlainObject(e.usage) ? (e.usage as { totalTokens?: unknown }) : {};
+      return `usage ${e.kind}  ${e.provider}/${e.model} ${typeof usage.totalTokens === "number" ? `${usage.totalTokens} tokens` : ""}`.trimEnd();
+    }
     default:
       return `${entry.type} (unknown entry type)`;
   }

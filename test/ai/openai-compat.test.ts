@@ -64,7 +64,8 @@ describe("detectCompat", () => {
         supportsReasoningEffort: true,
         maxTokensField: "max_completion_tokens",
         thinkingFormat: "openai",
-        supportsStrictMode: true,
+        // Being OpenAI-compatible says nothing of strict tool schemas (Pi 0.87): only compat turns it on.
+        supportsStrictMode: false,
       });
     }
   });

@@ -100,7 +100,7 @@ describe("retries", () => {
     expect(w.llm.requests).toHaveLength(3);
     // Every failed attempt stays in the file, chained before the answer.
     const stored = messages(w);
-    expect(stored.map((m) => m.stopReason ?? m.role)).toEqual(["user", "error", "error", "stop"]);
+    expect(stored.map((m) => m.stopReason ?? m.role)).toEqual(["system", "user", "error", "error", "stop"]);
     // The failed attempts are not sent to the model again.
     expect(JSON.stringify(w.llm.requests[2]!.body)).not.toContain("slow down");
   });

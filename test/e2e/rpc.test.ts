@@ -107,7 +107,7 @@ describe("rpc input", () => {
     // The prompt is still answered before its run's first event.
     expect(client.lines.findIndex((l) => l.id === "p")).toBeLessThan(client.lines.findIndex((l) => l.type === "agent_start"));
     const messages = end.messages as { role: string; stopReason?: string }[];
-    expect(messages.map((m) => m.stopReason ?? m.role)).toEqual(["user", "aborted"]);
+    expect(messages.map((m) => m.stopReason ?? m.role)).toEqual(["system", "user", "aborted"]);
     expect(w.llm.requests).toHaveLength(0);
     // The next prompt runs as usual.
     await client.promptAndWait("again");

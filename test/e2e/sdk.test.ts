@@ -50,8 +50,9 @@ describe("examples/sdk", () => {
     await w.run(["-p", "remember me"]);
     const result = await runBun([join(ROOT, "examples/sdk/read-sessions.ts")], w.cwd, w.env);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toContain("2 messages, first: remember me");
-    expect(result.stdout).toContain("- user\n- assistant\n");
+    // The system message declaring the prompt and tools counts as a message, as in Pi 0.87.
+    expect(result.stdout).toContain("3 messages, first: remember me");
+    expect(result.stdout).toContain("- system\n- user\n- assistant\n");
   });
 });
 

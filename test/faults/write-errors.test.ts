@@ -94,6 +94,7 @@ describeNeeding("a tmpfs mount (root)", canMount, "write errors", () => {
       "session",
       "model_change",
       "thinking_level_change",
+      "system",
       "user",
       "assistant",
     ]);
@@ -124,7 +125,7 @@ describeNeeding("a tmpfs mount (root)", canMount, "write errors", () => {
     expect(result.stderr).toContain(code);
     expect(result.stderr).toMatch(/not in the file: assistant message [0-9a-f]{8}/);
     const roles = expectWhole(file).flatMap((e) => (e.type === "message" ? [(e.message as { role: string }).role] : []));
-    expect(roles).toEqual(["user", "assistant", "toolResult"]);
+    expect(roles).toEqual(["system", "user", "assistant", "toolResult"]);
   }
 
   test("EROFS: the file system turns read-only mid-run; the answer that cannot be written is named", async () => {

@@ -2,14 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ALL_TOOL_NAMES, createBuiltinTools, DEFAULT_ACTIVE_TOOLS, selectTools } from "../../src/tools/index.ts";
+import { FIXTURES_087 } from "../helpers/tmp.ts";
 
-/** body.tools[].function.parameters of the first request in Pi's fixture 02 (all seven tools). */
+/** The parameter schemas Pi 0.87.1 declared for its seven built-in tools (fixture 02's system message). */
 function fixtureParameters(): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(import.meta.dir, "fixtures", "pi-0.73.1-tool-parameters.json"), "utf8")) as Record<string, unknown>;
+  const entries = readFileSync(join(FIXTURES_087, "02-builtin-tools.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+  const system = entries.find((e) => e.type === "message" && e.message.role === "system").message as { toolsAdded: { name: string; parameters: unknown }[] };
+  return Object.fromEntries(system.toolsAdded.map((tool) => [tool.name, tool.parameters]));
 }
 
 describe("built-in tool definitions", () => {
-  test("send the same parameter schemas as Pi 0.73.1, key order included", () => {
+  test("send the same parameter schemas as Pi 0.87.1, key order included", () => {
     const tools = createBuiltinTools();
     const expected = fixtureParameters();
     expect(Object.keys(expected).sort()).toEqual([...ALL_TOOL_NAMES].sort());

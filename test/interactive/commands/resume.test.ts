@@ -63,10 +63,11 @@ describe("/resume", () => {
     const { options, config } = host.picks[0]!;
     expect(config?.search).toBe(true);
     expect(options.map((o) => o.label)).toEqual(["second", "first session", "↺ Show all projects", "✕ Delete a session…"]);
-    expect(options[0]!.hint).toBe("2 msgs · just now · current");
-    expect(options[1]!.hint).toBe("2 msgs · just now");
+    // The system message declaring the prompt counts, as in Pi 0.87's session list.
+    expect(options[0]!.hint).toBe("3 msgs · just now · current");
+    expect(options[1]!.hint).toBe("3 msgs · just now");
     expect(host.controller.session.store.path).toBe(first);
-    expect(host.controller.session.messages).toHaveLength(2);
+    expect(host.controller.session.messages).toHaveLength(3);
     expect(host.changes).toBe(1);
   });
 

@@ -22,7 +22,7 @@ describe("/new and /clone", () => {
     const before = host.controller.session.store.sessionId;
     await cloneCommand.run(host, "");
     expect(host.controller.session.store.sessionId).not.toBe(before);
-    expect(host.controller.session.messages).toHaveLength(2);
+    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
     expect(host.changes).toBe(1);
   });
 });
@@ -67,7 +67,7 @@ describe("/session", () => {
     expect(text).toContain(`File:       ${store.path}`);
     expect(text).toContain(`ID:         ${store.sessionId}`);
     expect(text).toContain(`Entries:    ${store.tree.records.length}`);
-    expect(text).toContain("Messages:   2 (1 user, 1 assistant)");
+    expect(text).toContain("Messages:   3 (1 user, 1 prompt message, 1 assistant)");
     expect(text).toContain("Tool calls: 0");
     expect(text).toContain("Tokens:     120 total (100 in, 20 out");
     expect(text).toContain("Cost:       $0.0030");

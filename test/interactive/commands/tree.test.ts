@@ -34,7 +34,7 @@ describe("/tree", () => {
     await treeCommand.run(host, "");
     expect(host.editorText).toBe("two");
     expect(host.changes).toBe(1);
-    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
   });
 
   test("summarising the branch left behind adds a branch summary", async () => {
@@ -103,6 +103,7 @@ describe("/tree drawing", () => {
     expect(drawn).toEqual([
       "model → test/alpha",
       "thinking → medium",
+      "prompt preamble",
       "user one",
       "assistant ok",
       "├─ user two",
@@ -114,14 +115,16 @@ describe("/tree drawing", () => {
     ]);
   });
 
-  test("model and thinking level changes are dimmed; messages are not", async () => {
+  test("model and thinking level changes and prompt declarations are dimmed; messages are not", async () => {
     const host = makeHost();
     await conversation(host, "one");
     host.controller.session.setThinkingLevel("high");
     await conversation(host, "two");
     const theme = { fg: (token: string, text: string) => `<${token}>${text}</>` } as unknown as Theme;
     const labels = treeRows(host.controller.session.store).map((r) => treeOption(r, undefined, theme).label);
-    expect(labels.filter((l) => l.includes("<dim>"))).toEqual(expect.arrayContaining([expect.stringContaining("<dim>thinking → high</>")]));
+    expect(labels.filter((l) => l.includes("<dim>"))).toEqual(
+      expect.arrayContaining([expect.stringContaining("<dim>thinking → high</>"), expect.stringContaining("<dim>prompt  preamble</>")]),
+    );
     expect(labels.filter((l) => l.includes("user  ")).every((l) => !l.includes("<dim>"))).toBe(true);
   });
 });
@@ -138,7 +141,7 @@ describe("/fork", () => {
     expect(host.picks[0]!.config?.initial).toBe(two);
     expect(host.editorText).toBe("two");
     expect(host.controller.session.store.sessionId).not.toBe(before);
-    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
     expect(host.changes).toBe(1);
   });
 

@@ -6,6 +6,8 @@ import { formatTokens } from "./format.ts";
 /** What one message of each role is called in `/session`, singular and plural. */
 const ROLE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
   user: ["user", "user"],
+  // The system messages that declare the prompt and tools (Pi 0.87's format).
+  system: ["prompt message", "prompt messages"],
   assistant: ["assistant", "assistant"],
   toolResult: ["tool result", "tool results"],
   bashExecution: ["shell command", "shell commands"],

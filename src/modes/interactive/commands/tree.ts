@@ -25,9 +25,11 @@ export interface TreeRow {
 }
 
 // Labels are shown on the entries they name, not as entries of their own.
-const isListed = (record: EntryRecord) => record.type !== "label";
+// Usage entries are bookkeeping of what was spent, not a place to go back to (as in Pi).
+const isListed = (record: EntryRecord) => record.type !== "label" && record.type !== "usage";
 
-const SETTING_CHANGES = new Set(["model_change", "thinking_level_change", "session_info"]);
+const SETTING_CHANGES = new Set(["model_change", "thinking_level_change", "session_info", "context_edit"]);
+const isSettingChange = (record: EntryRecord) => SETTING_CHANGES.has(record.type) || (record.type === "message" && record.role === "system");
 
 /** The last listed entry of the active branch: where "you are" (a trailing label entry aside). */
 export function currentEntryId(store: SessionStore): string | undefined {
@@ -73,7 +75,7 @@ export function treeRows(store: SessionStore): TreeRow[] {
       text: describeRecord(record, store.readEntry),
       ...(placed.node.label ? { label: placed.node.label } : {}),
       onActivePath: active.has(record.id),
-      isSettingChange: SETTING_CHANGES.has(record.type),
+      isSettingChange: isSettingChange(record),
     });
     stack.push(...placeChildren(listedNodes(placed.node.children), placed).reverse());
   }

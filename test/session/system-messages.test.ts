@@ -1,0 +1,83 @@
+/** Replaying the prompt and tool loadout a transcript carries, and the message that changes it. */
+import { describe, expect, test } from "bun:test";
+import type { AgentMessage, SystemMessage, ToolDeclaration } from "../../src/session/format.ts";
+import { currentSystemMessage, loadoutUpdate, sectionPatch, systemPromptText, toolChanges } from "../../src/session/system-messages.ts";
+
+const tool = (name: string, description = `${name} things`): ToolDeclaration => ({ name, description, parameters: { type: "object", properties: {} } });
+const system = (fields: Partial<SystemMessage>, timestamp = 1): SystemMessage => ({ role: "system", content: "", timestamp, ...fields });
+const user = (text: string): AgentMessage => ({ role: "user", content: [{ type: "text", text }], timestamp: 2 });
+
+describe("replaying system messages", () => {
+  test("none: no prompt, no tools", () => {
+    expect(currentSystemMessage([user("hi")])).toBeUndefined();
+    expect(systemPromptText(undefined)).toBe("");
+  });
+
+  test("sections are patched by name and keep their first place; null removes one; tools are removed, then added", () => {
+    const messages: AgentMessage[] = [
+      system({ sections: { preamble: "P", tools: "<tools>a</tools>", cwd: "<cwd>/w</cwd>" }, toolsAdded: [tool("read"), tool("bash")] }, 10),
+      user("one"),
+      system({ sections: { tools: "<tools>b</tools>", skills: "<skills>s</skills>", cwd: null }, toolsRemoved: [{ name: "read" }], toolsAdded: [tool("grep")] }, 20),
+    ];
+    const current = currentSystemMessage(messages)!;
+    expect(current).toEqual({
+      role: "system",
+      content: "",
+      sections: { preamble: "P", tools: "<tools>b</tools>", skills: "<skills>s</skills>" },
+      toolsAdded: [tool("bash"), tool("grep")],
+      timestamp: 10,
+    });
+    expect(systemPromptText(current)).toBe("P\n\n<tools>b</tools>\n\n<skills>s</skills>");
+  });
+
+  test("content adds instructions before the sections; a tool declared again replaces the earlier declaration", () => {
+    const current = currentSystemMessage([
+      system({ content: "Base.", sections: { cwd: "<cwd>/w</cwd>" }, toolsAdded: [tool("read", "old")] }),
+      system({ content: [{ type: "text", text: "Also this." }], toolsAdded: [tool("read", "new")] }),
+    ])!;
+    expect(systemPromptText(current)).toBe("Base.\n\nAlso this.\n\n<cwd>/w</cwd>");
+    expect(current.toolsAdded).toEqual([tool("read", "new")]);
+  });
+
+  test("replace: true starts again from nothing", () => {
+    const current = currentSystemMessage([
+      system({ content: "Old.", sections: { a: "A" }, toolsAdded: [tool("read")] }, 1),
+      system({ replace: true, sections: { b: "B" }, toolsAdded: [tool("ls")] }, 5),
+    ])!;
+    expect(current).toEqual({ role: "system", content: "", sections: { b: "B" }, toolsAdded: [tool("ls")], timestamp: 5 });
+  });
+});
+
+describe("changing the loadout", () => {
+  test("sectionPatch names what changed and what went away; nothing for equal sections", () => {
+    expect(sectionPatch({ a: "1", b: "2" }, { a: "1", b: "3", c: "4" })).toEqual({ b: "3", c: "4" });
+    expect(sectionPatch({ a: "1", b: "2" }, { a: "1" })).toEqual({ b: null });
+    expect(sectionPatch({ a: "1" }, { a: "1" })).toBeUndefined();
+  });
+
+  test("toolChanges: a tool declared differently is removed and added again", () => {
+    expect(toolChanges([tool("read"), tool("bash")], [tool("read", "changed"), tool("ls")])).toEqual({
+      toolsAdded: [tool("read", "changed"), tool("ls")],
+      toolsRemoved: [{ name: "read" }, { name: "bash" }],
+    });
+    expect(toolChanges([tool("read")], [tool("read")])).toEqual({ toolsAdded: [], toolsRemoved: [] });
+  });
+
+  test("a context without system messages gets everything, in Pi's key order", () => {
+    const update = loadoutUpdate([user("old session")], { preamble: "P", cwd: "<cwd>/w</cwd>" }, [tool("read")], 42)!;
+    expect(update).toEqual({ role: "system", content: "", sections: { preamble: "P", cwd: "<cwd>/w</cwd>" }, timestamp: 42, toolsAdded: [tool("read")] });
+    expect(Object.keys(update)).toEqual(["role", "content", "sections", "timestamp", "toolsAdded"]);
+  });
+
+  test("an unchanged loadout needs no message; a changed one gets only the difference", () => {
+    const declared: AgentMessage[] = [system({ sections: { preamble: "P", cwd: "<cwd>/w</cwd>" }, toolsAdded: [tool("read"), tool("bash")] })];
+    expect(loadoutUpdate(declared, { preamble: "P", cwd: "<cwd>/w</cwd>" }, [tool("read"), tool("bash")], 9)).toBeUndefined();
+    expect(loadoutUpdate(declared, { preamble: "P", cwd: "<cwd>/x</cwd>" }, [tool("read")], 9)).toEqual({
+      role: "system",
+      content: "",
+      sections: { cwd: "<cwd>/x</cwd>" },
+      timestamp: 9,
+      toolsRemoved: [{ name: "bash" }],
+    });
+  });
+});
