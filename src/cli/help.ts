@@ -24,7 +24,7 @@ Model:
       --provider <name>            Provider (anthropic, openai, google, groq, ...)
       --model <pattern>            Model id, provider/id, glob or part of a name;
                                    a :<level> suffix sets the thinking level
-      --thinking <level>           off, minimal, low, medium, high, xhigh
+      --thinking <level>           off, minimal, low, medium, high, xhigh, max
       --models <a,b,...>           Models Ctrl+P cycles through (patterns, globs)
       --api-key <key>              Key for the chosen model's provider (this run only)
       --list-models [search]       List models that have a key configured
