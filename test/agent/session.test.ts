@@ -138,6 +138,7 @@ describe("a run", () => {
       "message_end",
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
     const lines = (await Bun.file(store.path!).text()).trimEnd().split("\n").map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(["session", "model_change", "thinking_level_change", "message", "message"]);
