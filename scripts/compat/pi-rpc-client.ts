@@ -236,6 +236,8 @@ writeFileSync(
             id,
             name: id,
             reasoning,
+            // The opt-in level above high (0.87.1): offered only when the model's map names it.
+            ...(NEW && reasoning ? { thinkingLevelMap: { max: "max" } } : {}),
             input: ["text"],
             contextWindow: 128000,
             maxTokens: 16384,
@@ -512,6 +514,16 @@ await check("promptAndWait: text answer and event sequence", async () => {
   const end = eventsOf(evs, "agent_end").at(-1)!;
   const endMessages = withoutSystem(arr(end.messages, "agent_end.messages") as Json[]);
   eq(endMessages.map((m) => m.role), ["user", "assistant"], "agent_end.messages roles");
+  if (NEW) {
+    eq(end.willRetry, false, "agent_end.willRetry");
+    eq(eventsOf(evs, "agent_settled").length, 1, "agent_settled events");
+    // Delta-only updates: no cumulative message, no partial, the usage so far.
+    for (const update of eventsOf(evs, "message_update")) {
+      ok(!("message" in update), `message_update carries the cumulative message: ${show(update)}`);
+      ok(!("partial" in obj(update.assistantMessageEvent, "assistantMessageEvent")), `assistantMessageEvent carries partial: ${show(update)}`);
+      hasKeys(update.usage, ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"], "message_update.usage");
+    }
+  }
   eq(requestsSince(mark).length, 1, "model requests");
 });
 
@@ -556,6 +568,14 @@ await check("promptAndWait: tool call (bash) and tool events", async () => {
   ok(call, `assistant has no toolCall part: ${show(messages[3])}`);
   eq([call.name, obj(call.arguments, "toolCall.arguments").command], ["bash", "echo tool-ran"], "toolCall [name,arguments.command]");
   eq(textOf(messages[5]!), "Tool finished.", "final answer");
+  if (NEW) {
+    const deltas = eventsOf(evs, "message_update").map((e) => obj(e.assistantMessageEvent, "assistantMessageEvent"));
+    const open = deltas.find((d) => d.type === "toolcall_start");
+    ok(open, `no toolcall_start update in ${show(deltas.map((d) => d.type))}`);
+    eq([open.id, open.toolName], [call.id, "bash"], "toolcall_start [id,toolName]");
+    const args = deltas.filter((d) => d.type === "toolcall_delta").map((d) => d.delta).join("");
+    eq(JSON.parse(args), { command: "echo tool-ran" }, "toolcall_delta chunks, joined");
+  }
 });
 
 await check("bash: output and exit code 0", async () => {
@@ -589,6 +609,28 @@ await check("bash: results become bashExecution messages", async () => {
   eq(bash.map((m) => [m.command, m.exitCode]), [["echo hello-bash && pwd", 0], ["echo to-stderr >&2; exit 3", 3], ["seq 1 3000", 0]], "bashExecution [command,exitCode]");
   eq(bash[0]?.output, `hello-bash\n${cwd}\n`, "first bashExecution output");
 });
+
+if (NEW) {
+  await check("bash: output streams as bash_execution_update events with the command's id", async () => {
+    const mark = events.length;
+    const r = await client.bash("printf 'one\\n'; sleep 0.3; printf 'two\\n'");
+    eq(r.output, "one\ntwo\n", "output");
+    const id = lastResponse("bash").id;
+    ok(typeof id === "string", `bash response without an id: ${show(lastResponse("bash"))}`);
+    const updates = eventsOf(events.slice(mark), "bash_execution_update");
+    ok(updates.length >= 2, `expected the output in several updates, got ${show(updates)}`);
+    for (const u of updates) eq(u.id, id, "bash_execution_update.id");
+    eq(updates.map((u) => u.delta).join(""), "one\ntwo\n", "deltas, joined");
+  });
+
+  await check("bash: the updates carry all of a long output, the response its tail", async () => {
+    const mark = events.length;
+    const r = await client.bash("seq 1 3000");
+    eq(r.truncated, true, "truncated");
+    const streamed = eventsOf(events.slice(mark), "bash_execution_update").map((u) => u.delta).join("");
+    eq(streamed, `${Array.from({ length: 3000 }, (_, i) => i + 1).join("\n")}\n`, "deltas, joined");
+  });
+}
 
 await check("abortBash: cancels a running command", async () => {
   const started = Date.now();
@@ -673,6 +715,12 @@ await check("compact: manual, with custom instructions", async () => {
   ok(cs && ce, `compaction_start/compaction_end missing: ${show(events.slice(evMark).map((e) => e.type))}`);
   eq([cs.reason, ce.reason, ce.aborted], ["manual", "manual", false], "[compaction_start.reason,compaction_end.reason,compaction_end.aborted]");
   eq(obj(ce.result, "compaction_end.result").summary, r.summary, "compaction_end.result.summary");
+  if (NEW) {
+    // An estimate of the rebuilt context: smaller than before, the same in the event and the response.
+    const estimate = num(r.estimatedTokensAfter, "estimatedTokensAfter");
+    ok(estimate > 0 && estimate < (r.tokensBefore as number), `estimatedTokensAfter ${estimate} is not below tokensBefore ${r.tokensBefore}`);
+    eq(obj(ce.result, "compaction_end.result").estimatedTokensAfter, estimate, "compaction_end.result.estimatedTokensAfter");
+  }
   const after = await conversation();
   eq(after[0]?.role, "compactionSummary", "first message after compaction");
   eq(after[0]?.summary, r.summary, "compactionSummary.summary");
@@ -779,7 +827,27 @@ await check("prompt with thinking: reasoning_effort and thinking events", async 
   eq(textOf(final), "Thought it through.", "text");
 });
 
-await check("cycle_thinking_level: high → off → minimal", async () => {
+if (NEW) {
+  await check("get_available_thinking_levels: the reasoning model's levels, max included", async () => {
+    eq(await client.getAvailableThinkingLevels(), ["off", "minimal", "low", "medium", "high", "max"], "levels of fake-reasoner");
+  });
+
+  await check("set_thinking_level max: sent as the model's mapped effort", async () => {
+    const mark = events.length;
+    await client.setThinkingLevel("max");
+    expectAccepted("set_thinking_level");
+    eq((await client.getState()).thinkingLevel, "max", "state.thinkingLevel");
+    await waitForEvent((e) => e.type === "thinking_level_changed" && e.level === "max", mark, 5000, "thinking_level_changed max");
+    llm.setScript({ responses: [{ text: "Thought very hard." }] });
+    const requests = llm.requests.length;
+    await client.promptAndWait("Think as hard as you can", undefined, 20_000);
+    eq(obj(requestsSince(requests)[0]?.body, "body").reasoning_effort, "max", "request reasoning_effort");
+    await client.setThinkingLevel("high");
+  });
+}
+
+await check(NEW ? "cycle_thinking_level: high → max → off → minimal" : "cycle_thinking_level: high → off → minimal", async () => {
+  if (NEW) eq(await client.cycleThinkingLevel(), { level: "max" }, "cycle from high");
   eq(await client.cycleThinkingLevel(), { level: "off" }, "first cycle");
   eq(await client.cycleThinkingLevel(), { level: "minimal" }, "second cycle");
   eq((await client.getState()).thinkingLevel, "minimal", "state.thinkingLevel");
@@ -806,6 +874,15 @@ await check("cycle_thinking_level: null on a non-reasoning model", async () => {
   expectAccepted("set_thinking_level");
   eq((await client.getState()).thinkingLevel, "off", "thinkingLevel after set_thinking_level high (clamped)");
 });
+
+if (NEW) {
+  await check("get_available_thinking_levels: off only on a non-reasoning model; max is clamped to off", async () => {
+    eq(await client.getAvailableThinkingLevels(), ["off"], "levels of fake-model");
+    await client.setThinkingLevel("max");
+    expectAccepted("set_thinking_level");
+    eq((await client.getState()).thinkingLevel, "off", "thinkingLevel after set_thinking_level max");
+  });
+}
 
 await check("set_steering_mode / set_follow_up_mode", async () => {
   await client.setSteeringMode("all");
@@ -859,6 +936,52 @@ await check("auto-compaction: off means no compaction", async () => {
   ok(str(r.summary, "summary").startsWith(`${SUMMARY} (reset)`), `unexpected summary ${show(r.summary)}`);
 });
 
+if (NEW) {
+  await check("compact: a summary request that fails for a passing reason is retried, with summarization_retry_* events", async () => {
+    llm.setScript({ responses: [{ text: "Padded one." }, { text: "Padded two." }] });
+    for (const tag of ["retry padding one", "retry padding two"]) await client.promptAndWait(PAD(tag), undefined, 20_000);
+    llm.setScript({
+      responses: [
+        { when: "context summarization assistant", error: { status: 503, message: "summary overloaded" } },
+        { when: "context summarization assistant", text: `${SUMMARY} (retried)` },
+      ],
+    });
+    const mark = events.length;
+    const r = await client.compact();
+    ok(str(r.summary, "summary").startsWith(`${SUMMARY} (retried)`), `unexpected summary ${show(r.summary)}`);
+    const told = events.slice(mark).filter((e) => e.type.startsWith("summarization_retry") || e.type.startsWith("compaction_"));
+    eq(told.map((e) => e.type), ["compaction_start", "summarization_retry_scheduled", "summarization_retry_attempt_start", "summarization_retry_finished", "compaction_end"], "events");
+    const scheduled = hasKeys(told[1], ["attempt", "maxAttempts", "delayMs", "errorMessage"], "summarization_retry_scheduled");
+    eq(scheduled.attempt, 1, "summarization_retry_scheduled.attempt");
+    ok(num(scheduled.maxAttempts, "maxAttempts") >= 1 && num(scheduled.delayMs, "delayMs") > 0, `unexpected ${show(scheduled)}`);
+    ok(str(scheduled.errorMessage, "errorMessage").includes("summary overloaded"), `errorMessage does not carry the server's: ${show(scheduled)}`);
+    eq([told[2]!.source, told[2]!.reason], ["compaction", "manual"], "summarization_retry_attempt_start [source,reason]");
+  });
+
+  await check("abort: stops a manual compaction", async () => {
+    llm.setScript({ responses: [{ text: "Padded three." }, { text: "Padded four." }] });
+    for (const tag of ["abort padding one", "abort padding two"]) await client.promptAndWait(PAD(tag), undefined, 20_000);
+    const file = str((await client.getState()).sessionFile, "sessionFile");
+    const entriesBefore = compactionEntries(file);
+    llm.setScript({ responses: [{ when: "context summarization assistant", text: "too late", delayMs: 4000 }] });
+    const mark = events.length;
+    const compacting = client.compact().then(
+      () => "resolved",
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    await waitForEvent((e) => e.type === "compaction_start", mark, 10_000, "compaction_start");
+    const started = Date.now();
+    await client.abort();
+    expectAccepted("abort");
+    ok(Date.now() - started < 3000, "abort waited for the summary instead of stopping it");
+    const end = await waitForEvent((e) => e.type === "compaction_end", mark, 5000, "compaction_end");
+    eq([end.reason, end.aborted], ["manual", true], "compaction_end [reason,aborted]");
+    ok((await compacting) !== "resolved", "compact succeeded although it was aborted");
+    eq(compactionEntries(file), entriesBefore, "compaction entries in the session file");
+    eq((await client.getState()).isCompacting, false, "isCompacting");
+  });
+}
+
 await check("set_auto_retry false: an error ends the run without retry", async () => {
   await client.setAutoRetry(false);
   expectAccepted("set_auto_retry");
@@ -885,6 +1008,13 @@ await check("set_auto_retry true: 429 then success", async () => {
   eq([re.success, re.attempt], [true, 1], "auto_retry_end [success,attempt]");
   await waitSettled(mark);
   eq(await client.getLastAssistantText(), "Recovered.", "last assistant text");
+  if (NEW) {
+    // Two low-level runs, one settled run: the first run's end says a retry follows.
+    const after = events.slice(mark);
+    eq(eventsOf(after, "agent_end").map((e) => e.willRetry), [true, false], "agent_end.willRetry of the two runs");
+    eq(eventsOf(after, "agent_settled").length, 1, "agent_settled events");
+    eq(after.findIndex((e) => e.type === "agent_settled"), after.length - 1, "agent_settled is the last event");
+  }
 });
 
 await check("abort_retry: stops a pending retry", async () => {
@@ -969,6 +1099,28 @@ await check("followUp: processed after the run's answer", async () => {
   const texts = eventsOf(evs, "message_end").map((e) => textOf(obj(e.message, "m")));
   eq(texts, ["Main question", "Main answer.", "compat follow-up", "Follow-up answer."], "messages of the run (one agent_end)");
 });
+
+if (NEW) {
+  await check("clear_queue: takes the queued steering and follow-up messages off", async () => {
+    llm.setScript({ responses: [{ text: "Only answer.", delayMs: 1000 }, { text: "never sent" }] });
+    const evMark = events.length;
+    const requests = llm.requests.length;
+    const collected = client.collectEvents(20_000);
+    await client.prompt("Queue behind me");
+    await waitForEvent((e) => e.type === "agent_start", evMark, 10_000, "agent_start");
+    await client.steer("compat queued steer");
+    await client.followUp("compat queued follow-up");
+    eq((await client.getState()).pendingMessageCount, 2, "pendingMessageCount while queued");
+    eq(await client.clearQueue(), { steering: ["compat queued steer"], followUp: ["compat queued follow-up"] }, "clear_queue data");
+    const emptied = await waitForEvent((e) => e.type === "queue_update" && (e.steering as unknown[]).length === 0 && (e.followUp as unknown[]).length === 0, evMark, 5000, "an empty queue_update");
+    eq([emptied.steering, emptied.followUp], [[], []], "queue_update after clear_queue");
+    eq((await client.getState()).pendingMessageCount, 0, "pendingMessageCount after clear_queue");
+    const evs = await collected;
+    eq(eventsOf(evs, "message_end").map((e) => textOf(obj(e.message, "m"))).filter((t) => t !== ""), ["Queue behind me", "Only answer."], "messages of the run");
+    eq(requestsSince(requests).length, 1, "model requests");
+    eq(await client.clearQueue(), { steering: [], followUp: [] }, "clear_queue on empty queues");
+  });
+}
 
 await check("prompt + waitForIdle: a prompt template is expanded", async () => {
   llm.setScript({ responses: [{ text: "Hello, world." }] });
@@ -1062,6 +1214,62 @@ await check("new_session: with parentSession", async () => {
   const file = str((await client.getState()).sessionFile, "sessionFile");
   eq(readHeader(file).parentSession, state.mainFile, "header.parentSession");
 });
+
+if (NEW) {
+  await check("get_entries: every entry in order, and the ones after a cursor", async () => {
+    const { entries, leafId } = await client.getEntries();
+    ok(entries.length >= 3, `too few entries: ${show(entries)}`);
+    for (const e of entries) hasKeys(e, ["type", "id", "parentId", "timestamp"], `entry ${show(e.id)}`);
+    eq(entries[0]?.parentId, null, "first entry's parentId");
+    ok(entries.every((e) => e.type !== "session"), "the header is among the entries");
+    const users = entries.filter((e) => e.type === "message" && obj(e.message, "message").role === "user").map((e) => textOf(obj(e.message, "message")));
+    eq(users, ["child session"], "user messages of the session");
+    eq(leafId, entries.at(-1)?.id, "leafId (the last entry)");
+    const later = await client.getEntries(str(entries[0]!.id, "id"));
+    eq(later.entries.map((e) => e.id), entries.slice(1).map((e) => e.id), "entries after the first");
+    eq((await client.getEntries(str(leafId, "leafId"))).entries, [], "entries after the leaf");
+    const message = await rejects(() => client.getEntries("nosuchid"), "get_entries since an unknown id");
+    eq(message, "Entry not found: nosuchid", "error");
+  });
+
+  await check("get_tree: every entry once, children under their parent", async () => {
+    const { entries, leafId } = await client.getEntries();
+    const tree = await client.getTree();
+    eq(tree.leafId, leafId, "leafId");
+    const seen: string[] = [];
+    const walk = (nodes: unknown[], parent: string | null): void => {
+      for (const n of nodes) {
+        const node = hasKeys(n, ["entry", "children"], "tree node");
+        const entry = obj(node.entry, "node.entry");
+        eq(entry.parentId, parent, `parentId of ${show(entry.id)}`);
+        seen.push(str(entry.id, "entry.id"));
+        walk(arr(node.children, "node.children"), entry.id as string);
+      }
+    };
+    walk(tree.tree, null);
+    eq(seen.sort(), entries.map((e) => e.id as string).sort(), "entry ids in the tree");
+  });
+
+  await check("bash excludeFromContext: recorded, not sent with the next prompt", async () => {
+    const tapped = client as unknown as { send(command: Json): Promise<RpcResponse> };
+    const r = await tapped.send({ type: "bash", command: "echo compat-secret-output", excludeFromContext: true });
+    ok(r.success, `bash with excludeFromContext was refused: ${show(r)}`);
+    const recorded = (await conversation()).filter((m) => m.role === "bashExecution").at(-1);
+    eq([recorded?.command, recorded?.excludeFromContext], ["echo compat-secret-output", true], "bashExecution [command,excludeFromContext]");
+    llm.setScript({ responses: [{ text: "Did not see it." }] });
+    const mark = llm.requests.length;
+    await client.promptAndWait("What did the command print?", undefined, 20_000);
+    const req = requestsSince(mark)[0];
+    ok(req, "no model request");
+    ok(!bodyText(req).includes("compat-secret-output"), "the excluded output was sent to the model");
+  });
+
+  await check("unknown command: the error response carries the command's id", async () => {
+    const tapped = client as unknown as { send(command: Json): Promise<RpcResponse> };
+    const r = await withTimeout(tapped.send({ type: "compat_no_such_command" }), 5000, "unknown command");
+    eq([r.success, r.command, r.error], [false, "compat_no_such_command", "Unknown command: compat_no_such_command"], "[success,command,error]");
+  });
+}
 
 await check("stdout: every line is one JSON object", async () => {
   const lines = rawStdout.split("\n");
