@@ -32,6 +32,8 @@ export interface WorldOptions {
   /** Input kinds of both fake models (fixture 13 uses text and image). */
   input?: ("text" | "image")[];
   contextWindow?: number;
+  /** `thinkingLevelMap` of the reasoning model (`fake-reasoner`), e.g. `{ max: "max" }`. */
+  reasonerLevels?: Record<string, string | null>;
   /** Settings added to the fixtures' base settings. */
   settings?: Record<string, unknown>;
   /** Files to create in the working directory. */
@@ -46,6 +48,7 @@ export function fakeModelsJson(url: string, options: WorldOptions): object {
     id,
     name: id,
     reasoning,
+    ...(reasoning && options.reasonerLevels ? { thinkingLevelMap: options.reasonerLevels } : {}),
     input: options.input ?? ["text"],
     contextWindow: options.contextWindow ?? 128000,
     maxTokens: 16384,
