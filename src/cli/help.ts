@@ -36,6 +36,7 @@ Session:
       --session <path|id>          Open a session file, or find one by id prefix
       --session-dir <dir>          Keep sessions in <dir>
       --no-session                 Do not write a session file
+  -n, --name <name>                Name the session (as /name does) before anything runs
 
 Prompt and tools:
       --system-prompt <text|file>  Replace the base system prompt

@@ -183,3 +183,19 @@ describe("new commands", () => {
     expect(JSON.stringify(w.llm.requests[0]!.body)).not.toContain("one\\ntwo");
   });
 });
+
+describe("--name (Pi 0.78)", () => {
+  test("names the session before anything runs, in RPC and print mode", async () => {
+    const { client } = await rpc([{ text: "named" }], {}, ["--name", "  Nightly check  "]);
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ sessionName: "Nightly check" });
+    const w = await createWorld({ llm: { script: [{ text: "named too" }] } });
+    worlds.push(w);
+    const result = await w.run(["-n", "Print run", "-p", "hi"]);
+    expect(result).toMatchObject({ code: 0, stdout: "named too\n" });
+    const sessions = await Array.fromAsync(new Bun.Glob("sessions/**/*.jsonl").scan({ cwd: w.agentDir, absolute: true }));
+    expect(sessions).toHaveLength(1);
+    const entries = readFileSync(sessions[0]!, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Line);
+    expect(entries.filter((e) => e.type === "session_info")).toMatchObject([{ name: "Print run" }]);
+    expect((await w.run(["--name", " ", "-p", "hi"])).code).toBe(2);
+  });
+});
