@@ -23,7 +23,7 @@ export { convertToLlm } from "./session/convert.ts";
 export { listSessions, listAllSessions } from "./session/catalog.ts";
 export type { AgentMessage, SessionEntry, SessionHeader, ThinkingLevel } from "./session/format.ts";
 export type { SessionContext } from "./session/context.ts";
-export type { PigEvent, AgentEvent, SessionEvent } from "./agent/events.ts";
+export type { PigEvent, AgentEvent, LoopEvent, SessionEvent } from "./agent/events.ts";
 export type { Model } from "./ai/types.ts";
 export type { ToolResult, ToolContext } from "./tools/types.ts";
 export type { SessionState, SessionStats } from "./agent/controller.ts";

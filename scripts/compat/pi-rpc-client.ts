@@ -1,22 +1,25 @@
-// Drives `pig --mode rpc` with upstream Pi 0.73.1's own RpcClient class (the one Pi ships for
-// embedding it) and checks every result the way a Pi client would, one named case at a time.
+// Drives `pig --mode rpc` with upstream Pi's own RpcClient class (the one Pi ships for embedding
+// it; 0.87.1 by default, 0.73.1 with --pi 0.73.1) and checks every result the way a client of that
+// version would, one named case at a time.
 //
 //   node_modules/.bin/bun scripts/compat/pi-rpc-client.ts              # against dist/pig
 //   node_modules/.bin/bun scripts/compat/pi-rpc-client.ts --target pi  # the same cases against Pi itself
 //
-// Options: --target pig|pi, --keep (leave the temp dir), --verbose (print the agent's stderr),
-// --only SUBSTRING (run only the cases whose name contains it; cases still share one process, so
-// later cases may depend on earlier ones).
+// Options: --pi 0.87.1|0.73.1 (whose client, and for --target pi whose agent), --target pig|pi,
+// --keep (leave the temp dir), --verbose (print the agent's stderr), --only SUBSTRING (run only
+// the cases whose name contains it; cases still share one process, so later cases may depend on
+// earlier ones).
 //
-// Pi is installed into $TMPDIR/pig-bench-pi-0.73.1 by scripts/bench/pi-install.ts when missing; it is
-// never a dependency of pig. The model is the in-process fake LLM server (test/helpers/fake-llm).
+// Pi is installed into $TMPDIR by scripts/bench/pi-install.ts when missing (0.87.1 with the Node 22
+// it needs); it is never a dependency of pig. The model is the in-process fake LLM server
+// (test/helpers/fake-llm).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
-import { ensurePi, PI_PACKAGE, PI_VERSION } from "../bench/pi-install.ts";
+import { ensurePi, type PiRelease } from "../bench/pi-install.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -25,6 +28,7 @@ const { values: argv } = parseArgs({
   args: Bun.argv.slice(2),
   options: {
     target: { type: "string", default: "pig" },
+    pi: { type: "string", default: "0.87.1" },
     keep: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     only: { type: "string" },
@@ -32,18 +36,23 @@ const { values: argv } = parseArgs({
 });
 const target = argv.target;
 if (target !== "pig" && target !== "pi") throw new Error(`--target must be pig or pi, got ${target}`);
+const release = argv.pi as PiRelease;
+if (release !== "0.87.1" && release !== "0.73.1") throw new Error(`--pi must be 0.87.1 or 0.73.1, got ${argv.pi}`);
+/** Pi 0.87.1's protocol and client (agent_settled, delta-only updates, the newer commands); else 0.73.1's. */
+const NEW = release === "0.87.1";
 
 const REPO = resolve(import.meta.dir, "..", "..");
 const PIG_BIN = join(REPO, "dist", "pig");
 const EXEC_PIG = join(import.meta.dir, "exec-pig.cjs");
 
 // ---------------------------------------------------------------------------------------------
-// Pi's RpcClient, typed after dist/modes/rpc/rpc-client.d.ts (the package is imported by path at
-// run time, so its own .d.ts is not visible to this file's type checker).
+// Pi's RpcClient, typed after dist/modes/rpc/rpc-client.d.ts of both versions (the package is
+// imported by path at run time, so its own .d.ts is not visible to this file's type checker). The
+// methods marked 0.87.1 exist only in that version's client.
 
 type Json = Record<string, unknown>;
 type AgentEvent = Json & { type: string };
-type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 type QueueMode = "all" | "one-at-a-time";
 
 interface RpcClientOptions {
@@ -64,6 +73,8 @@ interface PiRpcClient {
   steer(message: string, images?: unknown[]): Promise<void>;
   followUp(message: string, images?: unknown[]): Promise<void>;
   abort(): Promise<void>;
+  /** 0.87.1 */
+  clearQueue(): Promise<{ steering: string[]; followUp: string[] }>;
   newSession(parentSession?: string): Promise<{ cancelled: boolean }>;
   getState(): Promise<Json>;
   setModel(provider: string, modelId: string): Promise<Json>;
@@ -71,6 +82,8 @@ interface PiRpcClient {
   getAvailableModels(): Promise<Json[]>;
   setThinkingLevel(level: ThinkingLevel): Promise<void>;
   cycleThinkingLevel(): Promise<{ level: ThinkingLevel } | null>;
+  /** 0.87.1 */
+  getAvailableThinkingLevels(): Promise<ThinkingLevel[]>;
   setSteeringMode(mode: QueueMode): Promise<void>;
   setFollowUpMode(mode: QueueMode): Promise<void>;
   compact(customInstructions?: string): Promise<Json>;
@@ -85,10 +98,15 @@ interface PiRpcClient {
   fork(entryId: string): Promise<{ text: string; cancelled: boolean }>;
   clone(): Promise<{ cancelled: boolean }>;
   getForkMessages(): Promise<Array<{ entryId: string; text: string }>>;
+  /** 0.87.1 */
+  getEntries(since?: string): Promise<{ entries: Json[]; leafId: string | null }>;
+  /** 0.87.1 */
+  getTree(): Promise<{ tree: Json[]; leafId: string | null }>;
   getLastAssistantText(): Promise<string | null | undefined>;
   setSessionName(name: string): Promise<void>;
   getMessages(): Promise<Json[]>;
   getCommands(): Promise<Json[]>;
+  /** Until `agent_end` (0.73.1) or `agent_settled` (0.87.1). */
   waitForIdle(timeout?: number): Promise<void>;
   collectEvents(timeout?: number): Promise<AgentEvent[]>;
   promptAndWait(message: string, images?: unknown[], timeout?: number): Promise<AgentEvent[]>;
@@ -188,9 +206,12 @@ async function rejects(fn: () => Promise<unknown>, what: string): Promise<string
 // ---------------------------------------------------------------------------------------------
 // World: fake LLM, agent dir, cwd
 
-const pi = ensurePi();
-const { RpcClient } = (await import(pathToFileURL(join(pi.pkgDir, "dist", "index.js")).href)) as { RpcClient: RpcClientClass };
-if (typeof RpcClient !== "function") throw new Error(`${PI_PACKAGE}@${PI_VERSION} does not export RpcClient from its main entry`);
+const pi = ensurePi(release);
+// Pi's client always spawns `node`: the Node this Pi needs comes first on PATH, for the client's
+// child (it passes its env on) and for this process alike.
+process.env.PATH = `${pi.nodeBinDir}:${process.env.PATH ?? ""}`;
+const { RpcClient } = (await import(pathToFileURL(pi.indexModule).href)) as { RpcClient: RpcClientClass };
+if (typeof RpcClient !== "function") throw new Error(`${pi.packageName}@${pi.version} does not export RpcClient from its main entry`);
 
 if (target === "pig") ensurePigBuilt();
 
@@ -215,6 +236,8 @@ writeFileSync(
             id,
             name: id,
             reasoning,
+            // The opt-in level above high (0.87.1): offered only when the model's map names it.
+            ...(NEW && reasoning ? { thinkingLevelMap: { max: "max" } } : {}),
             input: ["text"],
             contextWindow: 128000,
             maxTokens: 16384,
@@ -243,10 +266,12 @@ writeFileSync(
   "---\nname: compat-skill\ndescription: A skill used by the RPC compatibility check.\n---\n# Compat skill\n\nDo nothing.\n",
 );
 
-const env: Record<string, string> =
-  target === "pig"
+const env: Record<string, string> = {
+  PATH: process.env.PATH!,
+  ...(target === "pig"
     ? { PIG_CODING_AGENT_DIR: agentDir, PIG_COMPAT_BIN: PIG_BIN }
-    : { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
+    : { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" }),
+};
 const cliPath = target === "pig" ? EXEC_PIG : join(pi.pkgDir, "dist", "cli.js");
 
 function ensurePigBuilt(): void {
@@ -320,8 +345,17 @@ async function waitForEvent(predicate: (e: AgentEvent) => boolean, from: number,
     });
   }
 }
-/** Waits until the agent is idle: an agent_end, then no retry/compaction in flight and quiet for a moment. */
+/**
+ * Waits until the agent is idle: an agent_settled (0.87.1: nothing follows it on its own), or with
+ * 0.73.1 an agent_end, then no retry/compaction in flight and quiet for a moment.
+ */
 async function waitSettled(from: number, timeoutMs = 20_000): Promise<void> {
+  if (NEW) {
+    await waitForEvent((e) => e.type === "agent_settled", from, timeoutMs, "agent_settled");
+    const state = await client.getState();
+    eq([state.isStreaming, state.isCompacting], [false, false], "[isStreaming,isCompacting] after agent_settled");
+    return;
+  }
   await waitForEvent((e) => e.type === "agent_end", from, timeoutMs, "agent_end");
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -343,6 +377,16 @@ function bodyText(request: RecordedRequest): string {
 }
 function chatMessages(request: RecordedRequest): Json[] {
   return arr(obj(request.body, "request body").messages, "request body.messages") as Json[];
+}
+/**
+ * The messages of the conversation: get_messages without Pi 0.87's system-prompt message (a part
+ * of the session format, which pig's sessions do not carry yet; the protocol is the same).
+ */
+async function conversation(): Promise<Json[]> {
+  return withoutSystem(await client.getMessages());
+}
+function withoutSystem(messages: readonly Json[]): Json[] {
+  return messages.filter((m) => m.role !== "system");
 }
 function readHeader(file: string): Json {
   ok(existsSync(file), `session file ${file} does not exist`);
@@ -390,7 +434,7 @@ const state: {
   compactMessages?: number;
 } = {};
 
-console.error(`[compat] target ${target}: node ${cliPath} --mode rpc (cwd ${cwd}, agent dir ${agentDir})`);
+console.error(`[compat] Pi ${pi.version}'s client, target ${target}: node ${cliPath} --mode rpc (cwd ${cwd}, agent dir ${agentDir})`);
 
 await check("start", async () => {
   await client.start();
@@ -450,15 +494,16 @@ await check("promptAndWait: text answer and event sequence", async () => {
   const evs = await client.promptAndWait("Say hello", undefined, 20_000);
   expectAccepted("prompt");
   eq(evs[0]?.type, "agent_start", "first event");
-  eq(evs.at(-1)?.type, "agent_end", "last event");
+  // 0.87.1's client collects up to agent_settled, which follows agent_end.
+  eq(evs.slice(NEW ? -2 : -1).map((e) => e.type), NEW ? ["agent_end", "agent_settled"] : ["agent_end"], "last events");
   const types = evs.map((e) => e.type);
   const order = ["agent_start", "turn_start", "message_start", "message_end", "message_start", "message_update", "message_end", "turn_end", "agent_end"];
   let at = 0;
   for (const t of types) if (t === order[at]) at++;
   ok(at === order.length, `events do not contain ${order.join(" → ")} in order: ${types.join(",")}`);
-  const starts = eventsOf(evs, "message_start").map((e) => obj(e.message, "message_start.message").role);
+  const starts = eventsOf(evs, "message_start").map((e) => obj(e.message, "message_start.message").role).filter((role) => role !== "system");
   eq(starts, ["user", "assistant"], "message_start roles");
-  const user = obj(eventsOf(evs, "message_end")[0]?.message, "user message_end.message");
+  const user = obj(eventsOf(evs, "message_end").find((e) => obj(e.message, "message").role === "user")?.message, "user message_end.message");
   eq(user.content, [{ type: "text", text: "Say hello" }], "user message content");
   const deltas = eventsOf(evs, "message_update").map((e) => obj(e.assistantMessageEvent, "assistantMessageEvent"));
   const text = deltas.filter((d) => d.type === "text_delta").map((d) => d.delta).join("");
@@ -466,9 +511,19 @@ await check("promptAndWait: text answer and event sequence", async () => {
   ok(deltas.filter((d) => d.type === "text_delta").length >= 2, "expected the answer in several text_delta chunks");
   const final = obj(eventsOf(evs, "message_end").at(-1)?.message, "assistant message_end.message");
   eq([final.role, textOf(final), final.stopReason, final.provider, final.model], ["assistant", HELLO, "stop", "fake", "fake-model"], "assistant [role,text,stopReason,provider,model]");
-  const end = evs.at(-1)!;
-  const endMessages = arr(end.messages, "agent_end.messages") as Json[];
+  const end = eventsOf(evs, "agent_end").at(-1)!;
+  const endMessages = withoutSystem(arr(end.messages, "agent_end.messages") as Json[]);
   eq(endMessages.map((m) => m.role), ["user", "assistant"], "agent_end.messages roles");
+  if (NEW) {
+    eq(end.willRetry, false, "agent_end.willRetry");
+    eq(eventsOf(evs, "agent_settled").length, 1, "agent_settled events");
+    // Delta-only updates: no cumulative message, no partial, the usage so far.
+    for (const update of eventsOf(evs, "message_update")) {
+      ok(!("message" in update), `message_update carries the cumulative message: ${show(update)}`);
+      ok(!("partial" in obj(update.assistantMessageEvent, "assistantMessageEvent")), `assistantMessageEvent carries partial: ${show(update)}`);
+      hasKeys(update.usage, ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"], "message_update.usage");
+    }
+  }
   eq(requestsSince(mark).length, 1, "model requests");
 });
 
@@ -477,7 +532,7 @@ await check("get_last_assistant_text", async () => {
 });
 
 await check("get_messages: after one prompt", async () => {
-  const messages = await client.getMessages();
+  const messages = await conversation();
   eq(messages.map((m) => m.role), ["user", "assistant"], "roles");
   eq(messages[0]?.content, [{ type: "text", text: "Say hello" }], "user content");
   const a = hasKeys(messages[1], ["role", "content", "api", "provider", "model", "usage", "stopReason", "timestamp"], "assistant");
@@ -487,7 +542,8 @@ await check("get_messages: after one prompt", async () => {
 
 await check("get_state: after a prompt", async () => {
   const s = await client.getState();
-  eq([s.messageCount, s.isStreaming, s.sessionId], [2, false, state.sessionId], "[messageCount,isStreaming,sessionId]");
+  eq([s.messageCount, s.isStreaming, s.sessionId], [(await client.getMessages()).length, false, state.sessionId], "[messageCount (= get_messages length),isStreaming,sessionId]");
+  eq((await conversation()).length, 2, "messages of the conversation");
   const file = str(s.sessionFile, "sessionFile");
   if (state.sessionFile !== undefined) eq(file, state.sessionFile, "sessionFile (same as before the prompt)");
   state.sessionFile = file;
@@ -506,12 +562,20 @@ await check("promptAndWait: tool call (bash) and tool events", async () => {
   eq([end.toolName, end.toolCallId, end.isError], ["bash", start.toolCallId, false], "tool_execution_end [toolName,toolCallId,isError]");
   ok(textOf(obj(end.result, "tool_execution_end.result")).includes("tool-ran"), `tool result does not contain tool-ran: ${show(end.result)}`);
   eq(eventsOf(evs, "turn_end").length, 2, "turn_end count");
-  const messages = await client.getMessages();
+  const messages = await conversation();
   eq(messages.slice(2).map((m) => m.role), ["user", "assistant", "toolResult", "assistant"], "roles after the tool prompt");
   const call = (messages[3]?.content as Json[]).find((p) => p.type === "toolCall");
   ok(call, `assistant has no toolCall part: ${show(messages[3])}`);
   eq([call.name, obj(call.arguments, "toolCall.arguments").command], ["bash", "echo tool-ran"], "toolCall [name,arguments.command]");
   eq(textOf(messages[5]!), "Tool finished.", "final answer");
+  if (NEW) {
+    const deltas = eventsOf(evs, "message_update").map((e) => obj(e.assistantMessageEvent, "assistantMessageEvent"));
+    const open = deltas.find((d) => d.type === "toolcall_start");
+    ok(open, `no toolcall_start update in ${show(deltas.map((d) => d.type))}`);
+    eq([open.id, open.toolName], [call.id, "bash"], "toolcall_start [id,toolName]");
+    const args = deltas.filter((d) => d.type === "toolcall_delta").map((d) => d.delta).join("");
+    eq(JSON.parse(args), { command: "echo tool-ran" }, "toolcall_delta chunks, joined");
+  }
 });
 
 await check("bash: output and exit code 0", async () => {
@@ -528,7 +592,8 @@ await check("bash: truncated output keeps the tail, full output on disk", async 
   const r = await client.bash("seq 1 3000");
   eq([r.exitCode, r.truncated, r.cancelled], [0, true, false], "[exitCode,truncated,cancelled]");
   const out = str(r.output, "output");
-  ok(out.endsWith("2999\n3000\n") && !out.startsWith("1\n"), `output is not the tail: ${show(out.slice(0, 40))}…${show(out.slice(-20))}`);
+  // Pi 0.87.1 cuts the tail without its final newline; 0.73.1 and pig keep it.
+  ok(out.trimEnd().endsWith("2999\n3000") && !out.startsWith("1\n"), `output is not the tail: ${show(out.slice(0, 40))}…${show(out.slice(-20))}`);
   const full = str(r.fullOutputPath, "fullOutputPath");
   // Pi answers before its log stream is flushed, so give the file a moment to appear and fill.
   const complete = (): boolean => existsSync(full) && readFileSync(full, "utf8").includes("\n3000");
@@ -539,11 +604,33 @@ await check("bash: truncated output keeps the tail, full output on disk", async 
 });
 
 await check("bash: results become bashExecution messages", async () => {
-  const messages = await client.getMessages();
+  const messages = await conversation();
   const bash = messages.filter((m) => m.role === "bashExecution");
   eq(bash.map((m) => [m.command, m.exitCode]), [["echo hello-bash && pwd", 0], ["echo to-stderr >&2; exit 3", 3], ["seq 1 3000", 0]], "bashExecution [command,exitCode]");
   eq(bash[0]?.output, `hello-bash\n${cwd}\n`, "first bashExecution output");
 });
+
+if (NEW) {
+  await check("bash: output streams as bash_execution_update events with the command's id", async () => {
+    const mark = events.length;
+    const r = await client.bash("printf 'one\\n'; sleep 0.3; printf 'two\\n'");
+    eq(r.output, "one\ntwo\n", "output");
+    const id = lastResponse("bash").id;
+    ok(typeof id === "string", `bash response without an id: ${show(lastResponse("bash"))}`);
+    const updates = eventsOf(events.slice(mark), "bash_execution_update");
+    ok(updates.length >= 2, `expected the output in several updates, got ${show(updates)}`);
+    for (const u of updates) eq(u.id, id, "bash_execution_update.id");
+    eq(updates.map((u) => u.delta).join(""), "one\ntwo\n", "deltas, joined");
+  });
+
+  await check("bash: the updates carry all of a long output, the response its tail", async () => {
+    const mark = events.length;
+    const r = await client.bash("seq 1 3000");
+    eq(r.truncated, true, "truncated");
+    const streamed = eventsOf(events.slice(mark), "bash_execution_update").map((u) => u.delta).join("");
+    eq(streamed, `${Array.from({ length: 3000 }, (_, i) => i + 1).join("\n")}\n`, "deltas, joined");
+  });
+}
 
 await check("abortBash: cancels a running command", async () => {
   const started = Date.now();
@@ -612,7 +699,7 @@ await check("export_html: default path", async () => {
 await check("compact: manual, with custom instructions", async () => {
   llm.setScript({ responses: [{ text: "Noted one." }, { text: "Noted two." }, { text: "Noted three." }] });
   for (const tag of ["padding one", "padding two", "padding three"]) await client.promptAndWait(PAD(tag), undefined, 20_000);
-  const before = await client.getMessages();
+  const before = await conversation();
   llm.setScript({ responses: [{ when: "context summarization assistant", text: SUMMARY }] });
   const mark = llm.requests.length;
   const evMark = events.length;
@@ -628,13 +715,19 @@ await check("compact: manual, with custom instructions", async () => {
   ok(cs && ce, `compaction_start/compaction_end missing: ${show(events.slice(evMark).map((e) => e.type))}`);
   eq([cs.reason, ce.reason, ce.aborted], ["manual", "manual", false], "[compaction_start.reason,compaction_end.reason,compaction_end.aborted]");
   eq(obj(ce.result, "compaction_end.result").summary, r.summary, "compaction_end.result.summary");
-  const after = await client.getMessages();
+  if (NEW) {
+    // An estimate of the rebuilt context: smaller than before, the same in the event and the response.
+    const estimate = num(r.estimatedTokensAfter, "estimatedTokensAfter");
+    ok(estimate > 0 && estimate < (r.tokensBefore as number), `estimatedTokensAfter ${estimate} is not below tokensBefore ${r.tokensBefore}`);
+    eq(obj(ce.result, "compaction_end.result").estimatedTokensAfter, estimate, "compaction_end.result.estimatedTokensAfter");
+  }
+  const after = await conversation();
   eq(after[0]?.role, "compactionSummary", "first message after compaction");
   eq(after[0]?.summary, r.summary, "compactionSummary.summary");
   ok(after.length < before.length, `compaction kept everything (${before.length} → ${after.length} messages)`);
   state.compactMessages = after.length;
   const s = await client.getState();
-  eq([s.isCompacting, s.messageCount], [false, after.length], "[isCompacting,messageCount]");
+  eq([s.isCompacting, s.messageCount], [false, (await client.getMessages()).length], "[isCompacting,messageCount (= get_messages length)]");
 });
 
 await check("compact: refused right after a compaction", async () => {
@@ -653,38 +746,42 @@ await check("prompt after compaction sends the summary", async () => {
   eq(await client.getLastAssistantText(), "After compaction.", "last assistant text");
 });
 
-// A deliberate difference (docs/decisions.md, "Nothing to summarise, no call"): with nothing to
-// summarise, pig refuses and makes no LLM call, where Pi 0.73.1 summarises anyway. Each target is
-// checked for its own documented behaviour, and the case name says which one was checked.
+// With nothing to summarise, pig refuses and makes no LLM call, and so does Pi since 0.79.8. Pi
+// 0.73.1 summarised anyway: against it, pig's refusal is a deliberate difference (docs/decisions.md,
+// "Nothing to summarise, no call"). Each target is checked for its own behaviour, and the case
+// name says which one was checked.
 const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
 function compactionEntries(file: string): number {
   return readFileSync(file, "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "" && (JSON.parse(line) as Json).type === "compaction").length;
 }
+const refuses = target === "pig" || NEW;
 await check(
-  target === "pig"
-    ? `compact: again when every message fits in keepRecentTokens [deliberate difference: pig refuses with "${NOTHING_TO_COMPACT}", no LLM call]`
-    : "compact: again when every message fits in keepRecentTokens [Pi summarises anyway]",
+  refuses
+    ? target === "pig" && !NEW
+      ? `compact: again when every message fits in keepRecentTokens [deliberate difference: pig refuses with "${NOTHING_TO_COMPACT}", no LLM call]`
+      : `compact: again when every message fits in keepRecentTokens is refused with "${NOTHING_TO_COMPACT}", no LLM call`
+    : "compact: again when every message fits in keepRecentTokens [Pi 0.73.1 summarises anyway]",
   async () => {
     // The last compaction kept everything from "padding two" on and the messages since are small,
     // so a new compaction has no message to summarise.
     const file = str((await client.getState()).sessionFile, "sessionFile");
     const entriesBefore = compactionEntries(file);
-    const summaryBefore = (await client.getMessages())[0]?.summary;
+    const summaryBefore = (await conversation())[0]?.summary;
     llm.setScript({ responses: [{ when: "context summarization assistant", text: `${SUMMARY} (again)` }] });
     const mark = llm.requests.length;
-    if (target === "pig") {
+    if (refuses) {
       const message = await rejects(() => client.compact(), "compact with nothing to summarise");
       eq(message, NOTHING_TO_COMPACT, "error");
       eq(compactionEntries(file), entriesBefore, "compaction entries in the session file");
-      eq((await client.getMessages())[0]?.summary, summaryBefore, "compactionSummary.summary (unchanged)");
+      eq((await conversation())[0]?.summary, summaryBefore, "compactionSummary.summary (unchanged)");
       eq(requestsSince(mark).length, 0, "model requests");
     } else {
       // Pi asks the model (an empty <conversation> plus the previous summary) and appends a compaction entry.
       const r = await client.compact();
       ok(str(r.summary, "summary").startsWith(`${SUMMARY} (again)`), `unexpected summary ${show(r.summary)}`);
-      eq((await client.getMessages())[0]?.summary, r.summary, "compactionSummary.summary");
+      eq((await conversation())[0]?.summary, r.summary, "compactionSummary.summary");
       eq(compactionEntries(file), entriesBefore + 1, "compaction entries in the session file");
     }
   },
@@ -730,7 +827,27 @@ await check("prompt with thinking: reasoning_effort and thinking events", async 
   eq(textOf(final), "Thought it through.", "text");
 });
 
-await check("cycle_thinking_level: high → off → minimal", async () => {
+if (NEW) {
+  await check("get_available_thinking_levels: the reasoning model's levels, max included", async () => {
+    eq(await client.getAvailableThinkingLevels(), ["off", "minimal", "low", "medium", "high", "max"], "levels of fake-reasoner");
+  });
+
+  await check("set_thinking_level max: sent as the model's mapped effort", async () => {
+    const mark = events.length;
+    await client.setThinkingLevel("max");
+    expectAccepted("set_thinking_level");
+    eq((await client.getState()).thinkingLevel, "max", "state.thinkingLevel");
+    await waitForEvent((e) => e.type === "thinking_level_changed" && e.level === "max", mark, 5000, "thinking_level_changed max");
+    llm.setScript({ responses: [{ text: "Thought very hard." }] });
+    const requests = llm.requests.length;
+    await client.promptAndWait("Think as hard as you can", undefined, 20_000);
+    eq(obj(requestsSince(requests)[0]?.body, "body").reasoning_effort, "max", "request reasoning_effort");
+    await client.setThinkingLevel("high");
+  });
+}
+
+await check(NEW ? "cycle_thinking_level: high → max → off → minimal" : "cycle_thinking_level: high → off → minimal", async () => {
+  if (NEW) eq(await client.cycleThinkingLevel(), { level: "max" }, "cycle from high");
   eq(await client.cycleThinkingLevel(), { level: "off" }, "first cycle");
   eq(await client.cycleThinkingLevel(), { level: "minimal" }, "second cycle");
   eq((await client.getState()).thinkingLevel, "minimal", "state.thinkingLevel");
@@ -757,6 +874,15 @@ await check("cycle_thinking_level: null on a non-reasoning model", async () => {
   expectAccepted("set_thinking_level");
   eq((await client.getState()).thinkingLevel, "off", "thinkingLevel after set_thinking_level high (clamped)");
 });
+
+if (NEW) {
+  await check("get_available_thinking_levels: off only on a non-reasoning model; max is clamped to off", async () => {
+    eq(await client.getAvailableThinkingLevels(), ["off"], "levels of fake-model");
+    await client.setThinkingLevel("max");
+    expectAccepted("set_thinking_level");
+    eq((await client.getState()).thinkingLevel, "off", "thinkingLevel after set_thinking_level max");
+  });
+}
 
 await check("set_steering_mode / set_follow_up_mode", async () => {
   await client.setSteeringMode("all");
@@ -792,7 +918,7 @@ await check("auto-compaction: threshold after a large reported usage", async () 
   ok(isObject(ce.result), `compaction_end has no result: ${show(ce)}`);
   ok(str(ce.result.summary, "summary").startsWith(`${SUMMARY} (auto)`), `unexpected summary ${show(ce.result)}`);
   await waitSettled(mark);
-  eq((await client.getMessages())[0]?.role, "compactionSummary", "first message");
+  eq((await conversation())[0]?.role, "compactionSummary", "first message");
 });
 
 await check("auto-compaction: off means no compaction", async () => {
@@ -809,6 +935,52 @@ await check("auto-compaction: off means no compaction", async () => {
   const r = await client.compact();
   ok(str(r.summary, "summary").startsWith(`${SUMMARY} (reset)`), `unexpected summary ${show(r.summary)}`);
 });
+
+if (NEW) {
+  await check("compact: a summary request that fails for a passing reason is retried, with summarization_retry_* events", async () => {
+    llm.setScript({ responses: [{ text: "Padded one." }, { text: "Padded two." }] });
+    for (const tag of ["retry padding one", "retry padding two"]) await client.promptAndWait(PAD(tag), undefined, 20_000);
+    llm.setScript({
+      responses: [
+        { when: "context summarization assistant", error: { status: 503, message: "summary overloaded" } },
+        { when: "context summarization assistant", text: `${SUMMARY} (retried)` },
+      ],
+    });
+    const mark = events.length;
+    const r = await client.compact();
+    ok(str(r.summary, "summary").startsWith(`${SUMMARY} (retried)`), `unexpected summary ${show(r.summary)}`);
+    const told = events.slice(mark).filter((e) => e.type.startsWith("summarization_retry") || e.type.startsWith("compaction_"));
+    eq(told.map((e) => e.type), ["compaction_start", "summarization_retry_scheduled", "summarization_retry_attempt_start", "summarization_retry_finished", "compaction_end"], "events");
+    const scheduled = hasKeys(told[1], ["attempt", "maxAttempts", "delayMs", "errorMessage"], "summarization_retry_scheduled");
+    eq(scheduled.attempt, 1, "summarization_retry_scheduled.attempt");
+    ok(num(scheduled.maxAttempts, "maxAttempts") >= 1 && num(scheduled.delayMs, "delayMs") > 0, `unexpected ${show(scheduled)}`);
+    ok(str(scheduled.errorMessage, "errorMessage").includes("summary overloaded"), `errorMessage does not carry the server's: ${show(scheduled)}`);
+    eq([told[2]!.source, told[2]!.reason], ["compaction", "manual"], "summarization_retry_attempt_start [source,reason]");
+  });
+
+  await check("abort: stops a manual compaction", async () => {
+    llm.setScript({ responses: [{ text: "Padded three." }, { text: "Padded four." }] });
+    for (const tag of ["abort padding one", "abort padding two"]) await client.promptAndWait(PAD(tag), undefined, 20_000);
+    const file = str((await client.getState()).sessionFile, "sessionFile");
+    const entriesBefore = compactionEntries(file);
+    llm.setScript({ responses: [{ when: "context summarization assistant", text: "too late", delayMs: 4000 }] });
+    const mark = events.length;
+    const compacting = client.compact().then(
+      () => "resolved",
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    await waitForEvent((e) => e.type === "compaction_start", mark, 10_000, "compaction_start");
+    const started = Date.now();
+    await client.abort();
+    expectAccepted("abort");
+    ok(Date.now() - started < 3000, "abort waited for the summary instead of stopping it");
+    const end = await waitForEvent((e) => e.type === "compaction_end", mark, 5000, "compaction_end");
+    eq([end.reason, end.aborted], ["manual", true], "compaction_end [reason,aborted]");
+    ok((await compacting) !== "resolved", "compact succeeded although it was aborted");
+    eq(compactionEntries(file), entriesBefore, "compaction entries in the session file");
+    eq((await client.getState()).isCompacting, false, "isCompacting");
+  });
+}
 
 await check("set_auto_retry false: an error ends the run without retry", async () => {
   await client.setAutoRetry(false);
@@ -836,6 +1008,13 @@ await check("set_auto_retry true: 429 then success", async () => {
   eq([re.success, re.attempt], [true, 1], "auto_retry_end [success,attempt]");
   await waitSettled(mark);
   eq(await client.getLastAssistantText(), "Recovered.", "last assistant text");
+  if (NEW) {
+    // Two low-level runs, one settled run: the first run's end says a retry follows.
+    const after = events.slice(mark);
+    eq(eventsOf(after, "agent_end").map((e) => e.willRetry), [true, false], "agent_end.willRetry of the two runs");
+    eq(eventsOf(after, "agent_settled").length, 1, "agent_settled events");
+    eq(after.findIndex((e) => e.type === "agent_settled"), after.length - 1, "agent_settled is the last event");
+  }
 });
 
 await check("abort_retry: stops a pending retry", async () => {
@@ -921,6 +1100,28 @@ await check("followUp: processed after the run's answer", async () => {
   eq(texts, ["Main question", "Main answer.", "compat follow-up", "Follow-up answer."], "messages of the run (one agent_end)");
 });
 
+if (NEW) {
+  await check("clear_queue: takes the queued steering and follow-up messages off", async () => {
+    llm.setScript({ responses: [{ text: "Only answer.", delayMs: 1000 }, { text: "never sent" }] });
+    const evMark = events.length;
+    const requests = llm.requests.length;
+    const collected = client.collectEvents(20_000);
+    await client.prompt("Queue behind me");
+    await waitForEvent((e) => e.type === "agent_start", evMark, 10_000, "agent_start");
+    await client.steer("compat queued steer");
+    await client.followUp("compat queued follow-up");
+    eq((await client.getState()).pendingMessageCount, 2, "pendingMessageCount while queued");
+    eq(await client.clearQueue(), { steering: ["compat queued steer"], followUp: ["compat queued follow-up"] }, "clear_queue data");
+    const emptied = await waitForEvent((e) => e.type === "queue_update" && (e.steering as unknown[]).length === 0 && (e.followUp as unknown[]).length === 0, evMark, 5000, "an empty queue_update");
+    eq([emptied.steering, emptied.followUp], [[], []], "queue_update after clear_queue");
+    eq((await client.getState()).pendingMessageCount, 0, "pendingMessageCount after clear_queue");
+    const evs = await collected;
+    eq(eventsOf(evs, "message_end").map((e) => textOf(obj(e.message, "m"))).filter((t) => t !== ""), ["Queue behind me", "Only answer."], "messages of the run");
+    eq(requestsSince(requests).length, 1, "model requests");
+    eq(await client.clearQueue(), { steering: [], followUp: [] }, "clear_queue on empty queues");
+  });
+}
+
 await check("prompt + waitForIdle: a prompt template is expanded", async () => {
   llm.setScript({ responses: [{ text: "Hello, world." }] });
   const mark = llm.requests.length;
@@ -928,7 +1129,7 @@ await check("prompt + waitForIdle: a prompt template is expanded", async () => {
   await client.prompt("/compat-template world");
   expectAccepted("prompt");
   await idle;
-  const messages = await client.getMessages();
+  const messages = await conversation();
   const user = messages.at(-2);
   ok(user, "no messages");
   eq([user.role, textOf(user).trim()], ["user", "Say hello to world."], "expanded user message [role,text]");
@@ -944,7 +1145,7 @@ await check("new_session", async () => {
   ok(s.sessionId !== before.sessionId, "sessionId did not change");
   eq([s.messageCount, s.sessionName], [0, undefined], "[messageCount,sessionName]");
   ok(s.sessionFile !== before.sessionFile, "sessionFile did not change");
-  eq((await client.getMessages()).length, 0, "get_messages length");
+  eq((await conversation()).length, 0, "get_messages length (without a system message)");
   llm.setScript({ responses: [{ text: "Answer one." }, { text: "Answer two." }] });
   await client.promptAndWait("one", undefined, 20_000);
   await client.promptAndWait("two", undefined, 20_000);
@@ -967,7 +1168,7 @@ await check("fork: at the second user message", async () => {
   const s = await client.getState();
   const file = str(s.sessionFile, "sessionFile");
   ok(file !== state.mainFile, "sessionFile did not change");
-  eq((await client.getMessages()).map((m) => textOf(m)), ["one", "Answer one."], "messages after the fork");
+  eq((await conversation()).map((m) => textOf(m)), ["one", "Answer one."], "messages after the fork");
   llm.setScript({ responses: [{ text: "Answer two-alt." }] });
   await client.promptAndWait("two-alt", undefined, 20_000);
   eq(readHeader(file).parentSession, state.mainFile, "fork header.parentSession");
@@ -979,7 +1180,7 @@ await check("clone", async () => {
   const s = await client.getState();
   const file = str(s.sessionFile, "sessionFile");
   ok(file !== state.forkFile, "sessionFile did not change");
-  eq((await client.getMessages()).map((m) => textOf(m)), ["one", "Answer one.", "two-alt", "Answer two-alt."], "messages after the clone");
+  eq((await conversation()).map((m) => textOf(m)), ["one", "Answer one.", "two-alt", "Answer two-alt."], "messages after the clone");
   eq(readHeader(file).parentSession, state.forkFile, "clone header.parentSession");
 });
 
@@ -993,7 +1194,7 @@ await check("switch_session: back to the original file", async () => {
   eq(await client.switchSession(state.mainFile), { cancelled: false }, "switch_session data");
   const s = await client.getState();
   eq(s.sessionFile, state.mainFile, "sessionFile");
-  eq((await client.getMessages()).map((m) => textOf(m)), ["one", "Answer one.", "two", "Answer two."], "messages");
+  eq((await conversation()).map((m) => textOf(m)), ["one", "Answer one.", "two", "Answer two."], "messages");
 });
 
 await check("switch_session: a missing file starts an empty session there", async () => {
@@ -1013,6 +1214,62 @@ await check("new_session: with parentSession", async () => {
   const file = str((await client.getState()).sessionFile, "sessionFile");
   eq(readHeader(file).parentSession, state.mainFile, "header.parentSession");
 });
+
+if (NEW) {
+  await check("get_entries: every entry in order, and the ones after a cursor", async () => {
+    const { entries, leafId } = await client.getEntries();
+    ok(entries.length >= 3, `too few entries: ${show(entries)}`);
+    for (const e of entries) hasKeys(e, ["type", "id", "parentId", "timestamp"], `entry ${show(e.id)}`);
+    eq(entries[0]?.parentId, null, "first entry's parentId");
+    ok(entries.every((e) => e.type !== "session"), "the header is among the entries");
+    const users = entries.filter((e) => e.type === "message" && obj(e.message, "message").role === "user").map((e) => textOf(obj(e.message, "message")));
+    eq(users, ["child session"], "user messages of the session");
+    eq(leafId, entries.at(-1)?.id, "leafId (the last entry)");
+    const later = await client.getEntries(str(entries[0]!.id, "id"));
+    eq(later.entries.map((e) => e.id), entries.slice(1).map((e) => e.id), "entries after the first");
+    eq((await client.getEntries(str(leafId, "leafId"))).entries, [], "entries after the leaf");
+    const message = await rejects(() => client.getEntries("nosuchid"), "get_entries since an unknown id");
+    eq(message, "Entry not found: nosuchid", "error");
+  });
+
+  await check("get_tree: every entry once, children under their parent", async () => {
+    const { entries, leafId } = await client.getEntries();
+    const tree = await client.getTree();
+    eq(tree.leafId, leafId, "leafId");
+    const seen: string[] = [];
+    const walk = (nodes: unknown[], parent: string | null): void => {
+      for (const n of nodes) {
+        const node = hasKeys(n, ["entry", "children"], "tree node");
+        const entry = obj(node.entry, "node.entry");
+        eq(entry.parentId, parent, `parentId of ${show(entry.id)}`);
+        seen.push(str(entry.id, "entry.id"));
+        walk(arr(node.children, "node.children"), entry.id as string);
+      }
+    };
+    walk(tree.tree, null);
+    eq(seen.sort(), entries.map((e) => e.id as string).sort(), "entry ids in the tree");
+  });
+
+  await check("bash excludeFromContext: recorded, not sent with the next prompt", async () => {
+    const tapped = client as unknown as { send(command: Json): Promise<RpcResponse> };
+    const r = await tapped.send({ type: "bash", command: "echo compat-secret-output", excludeFromContext: true });
+    ok(r.success, `bash with excludeFromContext was refused: ${show(r)}`);
+    const recorded = (await conversation()).filter((m) => m.role === "bashExecution").at(-1);
+    eq([recorded?.command, recorded?.excludeFromContext], ["echo compat-secret-output", true], "bashExecution [command,excludeFromContext]");
+    llm.setScript({ responses: [{ text: "Did not see it." }] });
+    const mark = llm.requests.length;
+    await client.promptAndWait("What did the command print?", undefined, 20_000);
+    const req = requestsSince(mark)[0];
+    ok(req, "no model request");
+    ok(!bodyText(req).includes("compat-secret-output"), "the excluded output was sent to the model");
+  });
+
+  await check("unknown command: the error response carries the command's id", async () => {
+    const tapped = client as unknown as { send(command: Json): Promise<RpcResponse> };
+    const r = await withTimeout(tapped.send({ type: "compat_no_such_command" }), 5000, "unknown command");
+    eq([r.success, r.command, r.error], [false, "compat_no_such_command", "Unknown command: compat_no_such_command"], "[success,command,error]");
+  });
+}
 
 await check("stdout: every line is one JSON object", async () => {
   const lines = rawStdout.split("\n");

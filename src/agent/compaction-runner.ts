@@ -23,7 +23,7 @@ import {
 import type { AgentMessage, CompactionEntry, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CompactionSettings } from "../resources/settings.ts";
-import type { CompactionReason, CompactionResult, SessionEvent } from "./events.ts";
+import type { CompactionReason, CompactionResult, SessionEvent, SummarySource } from "./events.ts";
 
 export type { CompactionSettings };
 
@@ -36,7 +36,7 @@ export interface CompactionHost {
   readonly messages: AgentMessage[];
   emit(event: SessionEvent): void;
   /** The model call to summarise with; undefined when there is no model or key. */
-  summaryCall(signal: AbortSignal): SummaryCall | undefined;
+  summaryCall(signal: AbortSignal, source?: SummarySource): SummaryCall | undefined;
   /** Rebuilds the model's context from the file, in place. */
   reloadContext(): void;
 }
@@ -157,7 +157,7 @@ export class CompactionRunner {
   private async auto(reason: CompactionReason, willRetry: boolean): Promise<boolean> {
     this.host.emit({ type: "compaction_start", reason });
     try {
-      const result = await this.run(undefined);
+      const result = await this.run(reason, undefined);
       if (!result) {
         // An overflow that cannot be compacted away ends the run: say why.
         const why = reason === "overflow" ? { errorMessage: `Context overflow recovery failed: ${NOTHING_TO_COMPACT}` } : {};
@@ -184,7 +184,7 @@ export class CompactionRunner {
   async manual(customInstructions?: string): Promise<CompactionResult> {
     this.host.emit({ type: "compaction_start", reason: "manual" });
     try {
-      const result = await this.run(customInstructions, true);
+      const result = await this.run("manual", customInstructions, true);
       if (!result) throw new CompactionError(NOTHING_TO_COMPACT);
       this.host.emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
       return result;
@@ -206,7 +206,7 @@ export class CompactionRunner {
    * Prepares, summarises and appends. Undefined when there is nothing to summarise (no model
    * call is made for that). `strict` turns "already compacted" into an error (manual use).
    */
-  private async run(customInstructions: string | undefined, strict = false): Promise<CompactionResult | undefined> {
+  private async run(reason: CompactionReason, customInstructions: string | undefined, strict = false): Promise<CompactionResult | undefined> {
     const branch = this.host.store.getBranch();
     const preparation = prepareCompaction(branch, this.host.compaction);
     if (preparation === undefined) {
@@ -220,7 +220,7 @@ export class CompactionRunner {
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const call = this.host.summaryCall(controller.signal);
+      const call = this.host.summaryCall(controller.signal, { source: "compaction", reason });
       if (!call) throw new CompactionError(this.host.model ? `No API key found for ${this.host.model.provider}.` : "No model selected.");
       const result = await compact(preparation, {
         ...call,
@@ -230,7 +230,8 @@ export class CompactionRunner {
       // Only a complete summary reaches the file, as one entry.
       this.host.store.appendCompaction(result.summary, result.firstKeptEntryId, result.tokensBefore, result.details, false);
       this.host.reloadContext();
-      return result;
+      const estimatedTokensAfter = this.host.messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+      return { summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore: result.tokensBefore, estimatedTokensAfter, details: result.details };
     } finally {
       this.controller = undefined;
     }

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import type { ModelRegistry } from "../ai/registry.ts";
-import { supportedThinkingLevels } from "../ai/thinking.ts";
+import { supportedThinkingLevels, THINKING_LEVELS } from "../ai/thinking.ts";
 import type { Model } from "../ai/types.ts";
 import { branchSummarySettings, type Settings } from "../resources/settings.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
@@ -230,6 +230,12 @@ export class SessionController {
     }
   }
 
+  /** The levels the current model accepts (`off` only without reasoning; every level without a model). */
+  availableThinkingLevels(): ThinkingLevel[] {
+    const model = this.session.model;
+    return model ? supportedThinkingLevels(model) : [...THINKING_LEVELS];
+  }
+
   /** The next level the model supports; null for a model without reasoning. */
   cycleThinkingLevel(): { level: ThinkingLevel } | null {
     const model = this.session.model;
@@ -358,6 +364,25 @@ export class SessionController {
   }
 
   private summaryAbort: AbortController | undefined;
+  /** Manual compactions and tree moves under way, which `abort` stops and waits for. */
+  private readonly stoppable = new Set<Promise<unknown>>();
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.stoppable.add(work);
+    void work.catch(() => undefined).finally(() => this.stoppable.delete(work));
+    return work;
+  }
+
+  /**
+   * RPC `abort`, as upstream's: stops the run, a compaction and a branch summary, and resolves
+   * once they have all stopped. Queued messages stay queued for the next run (`clear_queue`
+   * takes them off).
+   */
+  async abort(): Promise<void> {
+    this.abortBranchSummary();
+    await this.session.abort({ keepQueued: true });
+    await Promise.all([...this.stoppable].map((work) => work.catch(() => undefined)));
+  }
 
   /** Moves to another point of the tree (see navigate.ts). A summary can be stopped with `abortBranchSummary`. */
   navigateTree(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
@@ -365,14 +390,16 @@ export class SessionController {
     const abort = new AbortController();
     this.summaryAbort = abort;
     options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
-    return navigateTree(this.session, targetId, {
-      reserveTokens: branchSummarySettings(this.settings).reserveTokens,
-      ...options,
-      signal: abort.signal,
-    }).finally(() => {
-      this.isCompacting = false;
-      if (this.summaryAbort === abort) this.summaryAbort = undefined;
-    });
+    return this.track(
+      navigateTree(this.session, targetId, {
+        reserveTokens: branchSummarySettings(this.settings).reserveTokens,
+        ...options,
+        signal: abort.signal,
+      }).finally(() => {
+        this.isCompacting = false;
+        if (this.summaryAbort === abort) this.summaryAbort = undefined;
+      }),
+    );
   }
 
   /** Stops a branch summary in progress (the move is then cancelled); false when none runs. */
@@ -386,7 +413,7 @@ export class SessionController {
   async compact(customInstructions?: string) {
     this.isCompacting = true;
     try {
-      return await this.session.compact(customInstructions);
+      return await this.track(this.session.compact(customInstructions));
     } finally {
       this.isCompacting = false;
     }

@@ -1,12 +1,14 @@
 /**
  * The one event stream every mode renders (and, later, extensions observe). Names, fields and
- * their order are upstream Pi 0.73.1's, so `--mode json` and RPC clients see the same lines.
+ * their order are upstream Pi 0.87.1's, so `--mode json` and RPC clients see the same lines
+ * (JSON and RPC write `message_update` in its wire form, see modes/wire-event.ts).
  */
 import type { AssistantMessage, AssistantMessageEvent } from "../ai/types.ts";
 import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
 import type { ToolResult } from "../tools/types.ts";
 
-export type AgentEvent =
+/** What the agent loop reports. */
+export type LoopEvent =
   | { type: "agent_start" }
   | { type: "agent_end"; messages: AgentMessage[] }
   | { type: "turn_start" }
@@ -24,14 +26,25 @@ export type AgentEvent =
     }
   | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean };
 
+/**
+ * The loop's events as the session passes them on: `agent_end` says whether a retry of the
+ * failed answer follows (`willRetry`).
+ */
+export type AgentEvent = Exclude<LoopEvent, { type: "agent_end" }> | { type: "agent_end"; messages: AgentMessage[]; willRetry: boolean };
+
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
 export interface CompactionResult {
   summary: string;
   firstKeptEntryId: string;
   tokensBefore: number;
+  /** An estimate of the rebuilt context right after the compaction (not a provider count). */
+  estimatedTokensAfter?: number;
   details?: unknown;
 }
+
+/** Which summary a summarisation retry belongs to. */
+export type SummarySource = { source: "compaction"; reason: CompactionReason } | { source: "branchSummary" };
 
 export type SessionEvent =
   | { type: "queue_update"; steering: string[]; followUp: string[] }
@@ -47,6 +60,12 @@ export type SessionEvent =
   | { type: "session_info_changed"; name: string | undefined }
   | { type: "thinking_level_changed"; level: string }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
-  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
+  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+  /** A summary request (compaction, branch summary) failed and is tried again after `delayMs`. */
+  | { type: "summarization_retry_scheduled"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+  | ({ type: "summarization_retry_attempt_start" } & SummarySource)
+  | { type: "summarization_retry_finished" }
+  /** A prompt's run is over, with its retries, compactions and queued messages: nothing more follows on its own. */
+  | { type: "agent_settled" };
 
 export type PigEvent = AgentEvent | SessionEvent;

@@ -9,7 +9,7 @@ import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
 import { currentSystemMessage, declaredTools, systemPromptText } from "../session/system-messages.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
 import { validateToolArguments } from "../tools/validate.ts";
-import type { AgentEvent } from "./events.ts";
+import type { LoopEvent } from "./events.ts";
 
 export interface LoopConfig {
   model: Model;
@@ -31,7 +31,7 @@ export interface LoopConfig {
   onStreamError?: (hint: { afterMs?: number; tooLong?: boolean }) => void;
 }
 
-type Emit = (event: AgentEvent) => void;
+type Emit = (event: LoopEvent) => void;
 
 /**
  * Runs until the model stops. `messages` is the context and is extended in place with every

@@ -49,7 +49,7 @@ export async function navigateTree(session: AgentSession, targetId: string, opti
     if (entries.length > 0) {
       const controller = new AbortController();
       options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-      const call = session.summaryCall(controller.signal);
+      const call = session.summaryCall(controller.signal, { source: "branchSummary" });
       if (!call) throw new PromptError(`No API key found for ${session.model.provider}.`);
       const outcome = await generateBranchSummary(entries as SessionEntry[], {
         ...call,

@@ -13,10 +13,10 @@ import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../sessio
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { compactionSettings, settingsDefaults, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
-import type { PigEvent } from "./events.ts";
+import type { LoopEvent, PigEvent, SummarySource } from "./events.ts";
 import { CompactionRunner, summaryCallFor } from "./compaction-runner.ts";
 import { runAgentLoop, type LoopConfig } from "./loop.ts";
-import type { SummaryCall } from "../compaction/index.ts";
+import type { SummaryCall, SummaryRetryEvents } from "../compaction/index.ts";
 import { MessageQueue, userMessage, type QueueMode, type QueuedMessage } from "./queue.ts";
 import { Retrier } from "./retry.ts";
 import { PromptError, SessionSaveError } from "./errors.ts";
@@ -142,15 +142,32 @@ export class AgentSession {
     this.messagesValue.splice(0, this.messagesValue.length, ...this.storeValue.buildContext().messages);
   }
 
-  /** The model call summaries are made with, or undefined without a model or key. */
-  summaryCall(signal: AbortSignal): SummaryCall | undefined {
+  /**
+   * The model call summaries are made with, or undefined without a model or key. `source` names
+   * the summary in the `summarization_retry_*` events its retries report.
+   */
+  summaryCall(signal: AbortSignal, source?: SummarySource): SummaryCall | undefined {
     const model = this.modelValue;
     if (!model) return undefined;
     // Summaries retry passing failures like answers do, when retrying is on.
     const retry = this.retry.enabled
-      ? { maxRetries: this.retry.maxRetries, baseDelayMs: this.retry.baseDelayMs, maxDelayMs: this.retry.provider.maxRetryDelayMs }
+      ? {
+          maxRetries: this.retry.maxRetries,
+          baseDelayMs: this.retry.baseDelayMs,
+          maxDelayMs: this.retry.provider.maxRetryDelayMs,
+          ...(source ? { events: this.summaryRetryEvents(source) } : {}),
+        }
       : undefined;
     return summaryCallFor(model, this.streamOptions(model), this.options.streamFor(model), signal, retry);
+  }
+
+  private summaryRetryEvents(source: SummarySource): SummaryRetryEvents {
+    return {
+      scheduled: (attempt, maxAttempts, delayMs, errorMessage) =>
+        this.emit({ type: "summarization_retry_scheduled", attempt, maxAttempts, delayMs, errorMessage }),
+      attemptStart: () => this.emit({ type: "summarization_retry_attempt_start", ...source }),
+      finished: () => this.emit({ type: "summarization_retry_finished" }),
+    };
   }
 
   /**
@@ -237,7 +254,8 @@ export class AgentSession {
     this.recorder.record(message);
   }
 
-  private onLoopEvent = (event: PigEvent): void => {
+  private onLoopEvent = (loopEvent: LoopEvent): void => {
+    const event: PigEvent = loopEvent.type === "agent_end" ? { ...loopEvent, willRetry: this.willRetry(loopEvent.messages) } : loopEvent;
     // Cleaned before it is stored, not only before it is shown.
     if (event.type === "message_end" && event.message.role === "assistant") redactAnswer(event.message as AssistantMessage, this.redactor);
     if (event.type === "message_end") this.persist(event.message);
@@ -255,6 +273,17 @@ export class AgentSession {
       Bun.gc(false);
     }
   };
+
+  /**
+   * Whether the run that just ended is retried: its last answer failed for a passing reason,
+   * retrying is on with attempts left, and nobody stopped the run (upstream's `agent_end.willRetry`).
+   */
+  private willRetry(produced: readonly AgentMessage[]): boolean {
+    const model = this.modelValue;
+    const answer = produced.findLast((m) => m.role === "assistant") as AssistantMessage | undefined;
+    if (!model || !answer || this.abortController?.signal.aborted || this.recorder.failed) return false;
+    return this.retrier.attempt < this.retry.maxRetries && this.retrier.shouldRetry(answer, model);
+  }
 
   private emitQueue(): void {
     this.emit({ type: "queue_update", steering: this.steering.texts, followUp: this.followUps.texts });
@@ -359,6 +388,8 @@ export class AgentSession {
       .finally(() => {
         this.running = undefined;
         this.abortController = undefined;
+        // Told once the session is idle again: a client that asks for the state now hears so.
+        this.emit({ type: "agent_settled" });
       })
       .then(() => this.recorder.throwIfFailed());
     this.running = run;
@@ -385,23 +416,31 @@ export class AgentSession {
   }
 
   /**
-   * Stops the run (stream, tools, retry wait) and empties both queues. Returns the queued texts,
-   * steering first, so a UI can put them back in the editor. Resolves once the run has ended.
+   * Stops the run (stream, tools, retry wait) and a compaction in progress, and empties both
+   * queues unless `keepQueued` (RPC's `abort`, as upstream: queued messages go with the next
+   * run). Returns the texts taken off the queues, steering first, so a UI can put them back in
+   * the editor. Resolves once the run has ended.
    */
-  async abort(options: { compaction?: boolean } = {}): Promise<string[]> {
-    const queued = this.clearQueues();
+  async abort(options: { keepQueued?: boolean } = {}): Promise<string[]> {
+    const queued = options.keepQueued ? [] : this.clearQueues();
     this.abortController?.abort();
-    // RPC's `abort` leaves a running compaction alone, as upstream's does; Escape stops it too.
-    if (options.compaction !== false) this.compactor.abort();
+    this.compactor.abort();
     await this.running?.catch(() => undefined);
     return queued;
   }
 
   /** Empties both queues at once (steering first) and returns their texts. */
   clearQueues(): string[] {
-    const queued: QueuedMessage[] = [...this.steering.clear(), ...this.followUps.clear()];
-    if (queued.length > 0) this.emitQueue();
-    return queued.map((item) => item.text);
+    const { steering, followUp } = this.clearQueue();
+    return [...steering, ...followUp];
+  }
+
+  /** Empties both queues and returns their texts, each queue on its own (RPC `clear_queue`). */
+  clearQueue(): { steering: string[]; followUp: string[] } {
+    const steering: QueuedMessage[] = this.steering.clear();
+    const followUp: QueuedMessage[] = this.followUps.clear();
+    if (steering.length + followUp.length > 0) this.emitQueue();
+    return { steering: steering.map((item) => item.text), followUp: followUp.map((item) => item.text) };
   }
 
   /** Cancels a pending retry (the wait before the next attempt); a running turn is left alone. */

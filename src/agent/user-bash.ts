@@ -65,6 +65,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
     },
   });
   const rest = sanitizeOutput(decoder.decode());
+  if (rest) options.onOutput?.(rest);
   full += rest;
   kept += rest;
   const tail = truncateTail(kept);

@@ -2,11 +2,11 @@
  * Thinking levels: which ones a model supports, clamping a requested level to a supported one,
  * and the effort value an API receives for a level.
  *
- * A model's `thinkingLevelMap` decides (as upstream Pi 0.73.1):
- * - a string value is the wire value sent for that level (e.g. `{ xhigh: "max" }`);
+ * A model's `thinkingLevelMap` decides (as upstream Pi 0.87.1):
+ * - a string value is the wire value sent for that level (e.g. `{ max: "max" }`);
  * - `null` marks the level unsupported;
- * - a missing key means supported with the default value (the level's own name), except `xhigh`,
- *   which is only supported when the map names it.
+ * - a missing key means supported with the default value (the level's own name), except the
+ *   opt-in levels above `high` (`xhigh`, `max`), which are only supported when the map names them.
  * A model without `reasoning` supports `off` only.
  */
 import { THINKING_LEVELS } from "../session/format.ts";
@@ -23,8 +23,13 @@ function levelSupported(model: Model, level: ThinkingLevel): boolean {
   const map = model.thinkingLevelMap;
   const value = map?.[level];
   if (value === null) return false;
-  if (level === "xhigh") return typeof value === "string";
+  if (isOptIn(level)) return typeof value === "string";
   return true;
+}
+
+/** The levels above `high`: a model offers them only when its map names them. */
+function isOptIn(level: ThinkingLevel): boolean {
+  return level === "xhigh" || level === "max";
 }
 
 /** The levels `model` accepts, from `off` up. */
@@ -56,7 +61,7 @@ export function clampThinkingLevel(model: Model, level: ThinkingLevel): Thinking
  * - `off`: the map's `off` string if there is one (some models need an explicit "none"/"minimal"),
  *   else undefined;
  * - a level mapped to a string: that string; mapped to `null`: undefined (unsupported);
- * - unmapped `minimal`/`low`/`medium`/`high`: the level's name; unmapped `xhigh`: undefined.
+ * - unmapped `minimal`/`low`/`medium`/`high`: the level's name; unmapped `xhigh`/`max`: undefined.
  * The level is not clamped here; callers pass an already clamped level.
  */
 export function reasoningEffortFor(model: Model, level: ThinkingLevel | undefined): string | undefined {
@@ -65,7 +70,7 @@ export function reasoningEffortFor(model: Model, level: ThinkingLevel | undefine
   if (level === undefined || level === "off") return typeof value === "string" ? value : undefined;
   if (value === null) return undefined;
   if (typeof value === "string") return value;
-  return level === "xhigh" ? undefined : level;
+  return isOptIn(level) ? undefined : level;
 }
 
 /** True when `level` asks for reasoning on `model` (a reasoning model and a level other than off). */

@@ -24,7 +24,7 @@ Model:
       --provider <name>            Provider (anthropic, openai, google, groq, ...)
       --model <pattern>            Model id, provider/id, glob or part of a name;
                                    a :<level> suffix sets the thinking level
-      --thinking <level>           off, minimal, low, medium, high, xhigh
+      --thinking <level>           off, minimal, low, medium, high, xhigh, max
       --models <a,b,...>           Models Ctrl+P cycles through (patterns, globs)
       --api-key <key>              Key for the chosen model's provider (this run only)
       --list-models [search]       List models that have a key configured
@@ -36,6 +36,7 @@ Session:
       --session <path|id>          Open a session file, or find one by id prefix
       --session-dir <dir>          Keep sessions in <dir>
       --no-session                 Do not write a session file
+  -n, --name <name>                Name the session (as /name does) before anything runs
 
 Prompt and tools:
       --system-prompt <text|file>  Replace the base system prompt

@@ -249,6 +249,8 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     },
     expandInput: (text) => inputExpander(resources, (message) => writeStderr(`pig: warning: ${message}\n`))(text),
   });
+  // `--name`: the session's display name, given before anything runs (upstream 0.78).
+  if (args.name !== undefined && args.name !== store.name) session.setSessionName(args.name);
   // Damage found in the session file while opening it and building its context: named, not hidden.
   warnings.push(...fileWarnings(store.diagnostics.map((d) => d.message)));
   const startup: StartupReportInput = {

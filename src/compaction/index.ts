@@ -41,7 +41,7 @@ export {
   TURN_PREFIX_INSTRUCTIONS,
   UPDATE_INSTRUCTIONS,
 } from "./prompts.ts";
-export { requestSummary, summaryReasoning, type ProviderOptions, type SummaryCall, type SummaryRetry, type SummaryResponse } from "./request.ts";
+export { requestSummary, summaryReasoning, type ProviderOptions, type SummaryCall, type SummaryRetry, type SummaryRetryEvents, type SummaryResponse } from "./request.ts";
 export {
   compact,
   COMPACTION_CANCELLED,

@@ -16,6 +16,16 @@ export interface SummaryRetry {
   baseDelayMs: number;
   /** A server-requested delay above this fails at once. */
   maxDelayMs?: number;
+  /** Told about each retry: scheduled (before the wait), started (after it), and the end of retrying. */
+  events?: SummaryRetryEvents | undefined;
+}
+
+/** What a retrying summary request reports (upstream's `summarization_retry_*` events). */
+export interface SummaryRetryEvents {
+  scheduled(attempt: number, maxAttempts: number, delayMs: number, errorMessage: string): void;
+  attemptStart(): void;
+  /** Once, after a retry was scheduled: the request succeeded, failed for good, or was stopped. */
+  finished(): void;
 }
 
 export interface SummaryCall {
@@ -55,16 +65,22 @@ export async function requestSummary(
   request: { userText: string; maxTokens: number; reasoning?: ThinkingLevel | undefined },
 ): Promise<SummaryResponse> {
   const retry = call.retry;
+  const finish = (attempt: number, response: SummaryResponse): SummaryResponse => {
+    if (attempt > 0) retry?.events?.finished();
+    return response;
+  };
   for (let attempt = 0; ; attempt++) {
     const response = await requestOnce(call, request);
     if (response.kind !== "error" || !response.retryable || !retry || attempt >= retry.maxRetries) {
-      return response.kind === "error" ? { kind: "error", message: response.message } : response;
+      return finish(attempt, response.kind === "error" ? { kind: "error", message: response.message } : response);
     }
     const wait = retryDelay(attempt + 1, retry.baseDelayMs, response.retryAfterMs);
     if (retry.maxDelayMs !== undefined && retry.maxDelayMs > 0 && wait > retry.maxDelayMs) {
-      return { kind: "error", message: response.message };
+      return finish(attempt, { kind: "error", message: response.message });
     }
-    if (!(await sleep(wait, call.signal))) return { kind: "aborted" };
+    retry.events?.scheduled(attempt + 1, retry.maxRetries, wait, response.message ?? "Unknown error");
+    if (!(await sleep(wait, call.signal))) return finish(attempt + 1, { kind: "aborted" });
+    retry.events?.attemptStart();
   }
 }
 

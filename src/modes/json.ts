@@ -8,13 +8,14 @@ import type { PromptInput } from "./prompt-input.ts";
 import { writeRecord as writeLine } from "./rpc-framing.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { AttemptCounter, failureText } from "./failure-report.ts";
+import { toWireEvent } from "./wire-event.ts";
 
 export async function runJsonMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
   writeLine(session.store.header);
   const attempts = new AttemptCounter();
   const unsubscribe = session.subscribe((event) => {
     attempts.observe(event);
-    writeLine(event);
+    writeLine(toWireEvent(event));
   });
   try {
     for (const prompt of prompts) {

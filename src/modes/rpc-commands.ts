@@ -17,6 +17,7 @@ export const CommandSchema = v.variant("type", [
   v.object({ type: v.literal("steer"), ...Id, message: v.string(), images: v.optional(v.array(Image)) }),
   v.object({ type: v.literal("follow_up"), ...Id, message: v.string(), images: v.optional(v.array(Image)) }),
   v.object({ type: v.literal("abort"), ...Id }),
+  v.object({ type: v.literal("clear_queue"), ...Id }),
   v.object({ type: v.literal("new_session"), ...Id, parentSession: v.optional(v.string()) }),
   v.object({ type: v.literal("get_state"), ...Id }),
   v.object({ type: v.literal("get_messages"), ...Id }),
@@ -25,6 +26,7 @@ export const CommandSchema = v.variant("type", [
   v.object({ type: v.literal("get_available_models"), ...Id }),
   v.object({ type: v.literal("set_thinking_level"), ...Id, level: v.picklist(THINKING_LEVELS) }),
   v.object({ type: v.literal("cycle_thinking_level"), ...Id }),
+  v.object({ type: v.literal("get_available_thinking_levels"), ...Id }),
   v.object({ type: v.literal("set_steering_mode"), ...Id, mode: Mode }),
   v.object({ type: v.literal("set_follow_up_mode"), ...Id, mode: Mode }),
   v.object({ type: v.literal("compact"), ...Id, customInstructions: v.optional(v.string()) }),
@@ -32,7 +34,7 @@ export const CommandSchema = v.variant("type", [
   v.object({ type: v.literal("set_auto_retry"), ...Id, enabled: v.boolean() }),
   v.object({ type: v.literal("abort_retry"), ...Id }),
   v.object({ type: v.literal("abort_compaction"), ...Id }),
-  v.object({ type: v.literal("bash"), ...Id, command: v.string() }),
+  v.object({ type: v.literal("bash"), ...Id, command: v.string(), excludeFromContext: v.optional(v.boolean()) }),
   v.object({ type: v.literal("abort_bash"), ...Id }),
   v.object({ type: v.literal("get_session_stats"), ...Id }),
   v.object({ type: v.literal("export_html"), ...Id, outputPath: v.optional(v.string()) }),
@@ -40,6 +42,7 @@ export const CommandSchema = v.variant("type", [
   v.object({ type: v.literal("fork"), ...Id, entryId: v.string() }),
   v.object({ type: v.literal("clone"), ...Id }),
   v.object({ type: v.literal("get_fork_messages"), ...Id }),
+  v.object({ type: v.literal("get_entries"), ...Id, since: v.optional(v.string()) }),
   v.object({ type: v.literal("get_last_assistant_text"), ...Id }),
   v.object({ type: v.literal("set_session_name"), ...Id, name: v.string() }),
   v.object({ type: v.literal("get_commands"), ...Id }),
@@ -72,8 +75,11 @@ export interface CommandContext {
   stats(): unknown;
   exportHtml(outputPath?: string): string;
   commands(): unknown[];
+  entries(since?: string): unknown;
   tree(): unknown;
   abortRetry(): void;
+  /** Writes an event line of the command's own (a `bash` command's output as it arrives). */
+  emit(event: Record<string, unknown>): void;
 }
 
 export async function runCommand(command: Command, ctx: CommandContext): Promise<CommandResult> {
@@ -94,8 +100,10 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       await ctx.startPrompt(command.message, command.images, command.type === "steer" ? "steer" : "followUp");
       return {};
     case "abort":
-      await session.abort({ compaction: false });
+      await controller.abort();
       return {};
+    case "clear_queue":
+      return { data: session.clearQueue() };
     case "new_session":
       controller.newSession(command.parentSession ? { parentSession: command.parentSession } : {});
       return { data: { cancelled: false } };
@@ -114,6 +122,8 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return {};
     case "cycle_thinking_level":
       return { data: controller.cycleThinkingLevel() };
+    case "get_available_thinking_levels":
+      return { data: { levels: controller.availableThinkingLevels() } };
     case "set_steering_mode":
       controller.setSteeringMode(command.mode);
       return {};
@@ -129,7 +139,7 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       controller.setAutoRetry(command.enabled);
       return {};
     case "abort_compaction":
-      // `abort` leaves a compaction running, as upstream's does; this one stops it (and a branch summary).
+      // Stops a compaction or branch summary and nothing else (`abort` stops the run too).
       session.compactor.abort();
       controller.abortBranchSummary();
       return {};
@@ -137,7 +147,12 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       ctx.abortRetry();
       return {};
     case "bash": {
-      const { message: _recorded, ...result } = await controller.bash(command.command);
+      // The output streams as it comes, carrying the command's id; the response has the (possibly cut) whole.
+      const id = command.id;
+      const { message: _recorded, ...result } = await controller.bash(command.command, {
+        exclude: command.excludeFromContext ?? false,
+        onOutput: (delta) => ctx.emit({ type: "bash_execution_update", ...(id !== undefined ? { id } : {}), delta }),
+      });
       return { data: result };
     }
     case "abort_bash":
@@ -157,6 +172,8 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return { data: { cancelled: false } };
     case "get_fork_messages":
       return { data: { messages: controller.forkMessages() } };
+    case "get_entries":
+      return { data: ctx.entries(command.since) };
     case "get_last_assistant_text": {
       const text = controller.lastAssistantText();
       return { data: text === undefined ? {} : { text } };

@@ -12,11 +12,11 @@ import { PromptError } from "../agent/session.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import { describeIssues } from "../session/format.ts";
-import { describeRecord } from "../session/describe.ts";
-import type { TreeNode } from "../session/tree.ts";
+import { sessionEntries, sessionTree } from "./rpc-entries.ts";
 import { CommandSchema, COMMAND_TYPES, runCommand, type CommandContext } from "./rpc-commands.ts";
 import { LineSplitter, MAX_LINE_BYTES, writeRecord } from "./rpc-framing.ts";
 import { RpcUi, UiResponseSchema } from "./rpc-ui.ts";
+import { toWireEvent } from "./wire-event.ts";
 
 export interface RpcOptions {
   controller: SessionController;
@@ -34,21 +34,6 @@ function respond(id: unknown, command: string, outcome: { data?: unknown } | { e
   else writeRecord({ ...base, success: true, ...(outcome.data !== undefined ? { data: outcome.data } : {}) });
 }
 
-function treeJson(controller: SessionController): unknown {
-  const store = controller.session.store;
-  const node = (n: TreeNode): Json => ({
-    id: n.record.id,
-    parentId: n.record.parentId ?? null,
-    type: n.record.type,
-    ...(n.record.role ? { role: n.record.role } : {}),
-    timestamp: n.record.timestamp,
-    ...(n.label ? { label: n.label } : {}),
-    text: describeRecord(n.record, store.readEntry),
-    children: n.children.map(node),
-  });
-  return { leafId: store.leafId, tree: store.tree.toNodes().map(node) };
-}
-
 function commandList(resources: LoadedResources): unknown[] {
   return [
     ...resources.templates.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), source: "prompt", sourceInfo: t.sourceInfo })),
@@ -60,7 +45,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
   const { controller } = options;
   const session = controller.session;
   const ui = new RpcUi(writeRecord);
-  const unsubscribe = session.subscribe((event) => writeRecord(event));
+  const unsubscribe = session.subscribe((event) => writeRecord(toWireEvent(event)));
   const inFlight = new Set<Promise<void>>();
 
   const ctx: CommandContext = {
@@ -95,8 +80,10 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       return path;
     },
     commands: () => commandList(options.resources),
-    tree: () => treeJson(controller),
+    entries: (since) => sessionEntries(session.store, since),
+    tree: () => sessionTree(session.store),
     abortRetry: () => session.abortRetry(),
+    emit: writeRecord,
   };
 
   const handle = (line: string): void => {

@@ -95,7 +95,7 @@ export type AssistantContentBlock = v.InferOutput<typeof AssistantBlockSchema>;
 
 // ── messages ────────────────────────────────────────────────────────────────
 
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
 export type ThinkingLevel = v.InferOutput<typeof ThinkingLevelSchema>;
 

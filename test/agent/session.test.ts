@@ -24,7 +24,7 @@ const MODEL: Model = {
   maxTokens: 1000,
 };
 
-type Reply = { text?: string; calls?: { id: string; name: string; arguments: Record<string, unknown> }[]; gate?: Promise<void> };
+type Reply = { text?: string; calls?: { id: string; name: string; arguments: Record<string, unknown> }[]; gate?: Promise<void>; error?: string };
 
 /** A model that answers from a list and records the contexts it was given. */
 function scripted(replies: Reply[]) {
@@ -41,6 +41,12 @@ function scripted(replies: Reply[]) {
       return;
     }
     yield { type: "start", partial: message };
+    if (reply.error) {
+      message.stopReason = "error";
+      message.errorMessage = reply.error;
+      yield { type: "error", reason: "error", error: message };
+      return;
+    }
     if (reply.gate) {
       await Promise.race([reply.gate, new Promise((r) => options.signal?.addEventListener("abort", r))]);
       if (options.signal?.aborted) {
@@ -94,7 +100,7 @@ async function until(check: () => boolean): Promise<void> {
 function makeSession(
   replies: Reply[],
   tools: AnyTool[] = [sleepTool],
-  options: { mode?: "all" | "one-at-a-time"; dir?: string; defaultThinkingLevel?: "low" | "high" } = {},
+  options: { mode?: "all" | "one-at-a-time"; dir?: string; defaultThinkingLevel?: "low" | "high"; maxRetries?: number } = {},
 ) {
   const { stream, seen } = scripted(replies);
   const agentDir = tempDir();
@@ -109,7 +115,7 @@ function makeSession(
     systemSections: () => ({ preamble: "system" }),
     cwd: "/work",
     agentDir,
-    retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },
+    retry: { enabled: options.maxRetries !== undefined, maxRetries: options.maxRetries ?? 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },
     steeringMode: options.mode ?? "one-at-a-time",
     followUpMode: options.mode ?? "one-at-a-time",
     streamFor: () => stream,
@@ -141,6 +147,7 @@ describe("a run", () => {
       "message_end",
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
     const lines = (await Bun.file(store.path!).text()).trimEnd().split("\n").map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(["session", "model_change", "thinking_level_change", "message", "message", "message"]);
@@ -277,6 +284,76 @@ describe("queues", () => {
     await run;
     expect(seen).toHaveLength(2);
     expect(seen[1]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+  });
+});
+
+describe("settling (Pi 0.87.1's agent_end.willRetry and agent_settled)", () => {
+  test("agent_settled ends each prompt's run once, when the session is idle again", async () => {
+    const { session, events } = makeSession([{ text: "one" }, { text: "two" }]);
+    let idleWhenSettled: boolean | undefined;
+    session.subscribe((e) => {
+      if (e.type === "agent_settled") idleWhenSettled = !session.isStreaming;
+    });
+    await session.prompt("first");
+    await session.prompt("second");
+    expect(types(events).filter((t) => t === "agent_end" || t === "agent_settled")).toEqual(["agent_end", "agent_settled", "agent_end", "agent_settled"]);
+    expect(idleWhenSettled).toBe(true);
+    expect(events.filter((e) => e.type === "agent_end").map((e) => (e as { willRetry: boolean }).willRetry)).toEqual([false, false]);
+  });
+
+  test("willRetry: true while a retry follows, false on the last attempt; one agent_settled for the whole chain", async () => {
+    const { session, events } = makeSession([{ error: "503 overloaded" }, { error: "503 overloaded" }], [], { maxRetries: 1 });
+    await session.prompt("go");
+    const ends = events.filter((e) => e.type === "agent_end" || e.type === "agent_settled" || e.type.startsWith("auto_retry"));
+    expect(ends.map((e) => (e.type === "agent_end" ? `agent_end:${e.willRetry}` : e.type))).toEqual([
+      "agent_end:true",
+      "auto_retry_start",
+      "agent_end:false",
+      "auto_retry_end",
+      "agent_settled",
+    ]);
+  });
+
+  test("a failure that is not retried, or a run that was stopped, says willRetry false", async () => {
+    const bad = makeSession([{ error: "400 invalid request" }], [], { maxRetries: 3 });
+    await bad.session.prompt("go");
+    expect(bad.events.find((e) => e.type === "agent_end")).toMatchObject({ willRetry: false });
+    const stopped = makeSession([{ text: "never", gate: new Promise(() => {}) }], [], { maxRetries: 3 });
+    const run = stopped.session.prompt("go");
+    await until(() => stopped.seen.length === 1);
+    await stopped.session.abort();
+    await run;
+    expect(stopped.events.find((e) => e.type === "agent_end")).toMatchObject({ willRetry: false });
+    expect(types(stopped.events).at(-1)).toBe("agent_settled");
+  });
+});
+
+describe("clearing the queues (RPC clear_queue, abort)", () => {
+  test("clearQueue gives each queue's texts on its own and announces the empty queues", async () => {
+    const { session, events } = makeSession([]);
+    session.steer("s1");
+    session.followUp("f1");
+    session.steer("s2");
+    expect(session.clearQueue()).toEqual({ steering: ["s1", "s2"], followUp: ["f1"] });
+    expect(events.at(-1)).toEqual({ type: "queue_update", steering: [], followUp: [] });
+    const told = events.length;
+    expect(session.clearQueue()).toEqual({ steering: [], followUp: [] });
+    expect(events).toHaveLength(told);
+  });
+
+  test("abort with keepQueued stops the run and leaves the queued messages for the next one", async () => {
+    const { session, seen } = makeSession([{ text: "never", gate: new Promise(() => {}) }, { text: "next" }]);
+    const run = session.prompt("one");
+    await until(() => seen.length === 1);
+    session.followUp("still queued");
+    expect(await session.abort({ keepQueued: true })).toEqual([]);
+    await run;
+    expect(session.followUps.texts).toEqual(["still queued"]);
+    await session.prompt("two");
+    expect(seen[1]!.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content))).toEqual([
+      expect.stringContaining("one"),
+      expect.stringContaining("two"),
+    ]);
   });
 });
 

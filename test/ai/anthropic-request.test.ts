@@ -186,6 +186,12 @@ describe("thinking and max_tokens", () => {
     expect(body({ ...claude, id: "claude-opus-4-7", thinkingLevelMap: { minimal: "xlow" } }, { reasoning: "minimal" }).output_config).toEqual({ effort: "xlow" });
     expect(body({ ...claude, id: "claude-sonnet-4-6" }, {}).thinking).toEqual({ type: "disabled" });
   });
+
+  test("max: the mapped effort on adaptive models, high's budget on the others", () => {
+    const opus = { ...claude, id: "claude-opus-4-6", thinkingLevelMap: { max: "max" } };
+    expect(body(opus, { reasoning: "max" }).output_config).toEqual({ effort: "max" });
+    expect(anthropicThinkingBudget(32000, 64000, "max")).toEqual(anthropicThinkingBudget(32000, 64000, "high"));
+  });
 });
 
 describe("message conversion", () => {

@@ -91,3 +91,26 @@ describe("reasoningEffortFor", () => {
     expect(thinkingEnabled(model(false), "high")).toBe(false);
   });
 });
+
+describe("the max level", () => {
+  test("offered only when the map names it, like xhigh; it sits above xhigh", () => {
+    expect(supportedThinkingLevels(model(true))).not.toContain("max");
+    expect(supportedThinkingLevels(model(true, { max: "max" }))).toEqual(["off", "minimal", "low", "medium", "high", "max"]);
+    expect(supportedThinkingLevels(model(true, { xhigh: "xhigh", max: "max" }))).toEqual(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
+    expect(supportedThinkingLevels(model(false, { max: "max" }))).toEqual(["off"]);
+  });
+
+  test("an unsupported max falls back to the closest lower level; xhigh asked of a max-only model goes up to max", () => {
+    expect(clampThinkingLevel(model(true, { xhigh: "xhigh" }), "max")).toBe("xhigh");
+    expect(clampThinkingLevel(model(true), "max")).toBe("high");
+    expect(clampThinkingLevel(model(true, { max: "max" }), "xhigh")).toBe("max");
+    expect(clampThinkingLevel(model(false, { max: "max" }), "max")).toBe("off");
+  });
+
+  test("sent as the mapped value, nothing when unmapped", () => {
+    expect(reasoningEffortFor(model(true, { max: "max" }), "max")).toBe("max");
+    expect(reasoningEffortFor(model(true, { max: "xhigh" }), "max")).toBe("xhigh");
+    expect(reasoningEffortFor(model(true), "max")).toBeUndefined();
+    expect(thinkingEnabled(model(true), "max")).toBe(false);
+  });
+});

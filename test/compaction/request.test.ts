@@ -58,3 +58,45 @@ describe("requestSummary", () => {
     expect(calls()).toBe(1);
   });
 });
+
+describe("requestSummary: retry events", () => {
+  function recorder() {
+    const told: unknown[][] = [];
+    return {
+      told,
+      events: {
+        scheduled: (...args: unknown[]) => told.push(["scheduled", ...args]),
+        attemptStart: () => told.push(["attemptStart"]),
+        finished: () => told.push(["finished"]),
+      },
+    };
+  }
+
+  test("each retry is scheduled, then started; the end of retrying is told once", async () => {
+    const { stream } = scripted(["503 one", "429 two", "ok"]);
+    const { told, events } = recorder();
+    const response = await requestSummary(call(stream, { retry: { maxRetries: 3, baseDelayMs: 1, events } }), REQUEST);
+    expect(response).toEqual({ kind: "text", text: "the summary" });
+    expect(told).toEqual([["scheduled", 1, 3, 1, "503 one"], ["attemptStart"], ["scheduled", 2, 3, 2, "429 two"], ["attemptStart"], ["finished"]]);
+  });
+
+  test("nothing is told when the first attempt succeeds or fails for good", async () => {
+    for (const outcome of ["ok", "400 invalid request"]) {
+      const { told, events } = recorder();
+      await requestSummary(call(scripted([outcome]).stream, { retry: { maxRetries: 3, baseDelayMs: 1, events } }), REQUEST);
+      expect(told).toEqual([]);
+    }
+  });
+
+  test("running out of attempts and an abort in the wait end the retrying too", async () => {
+    const exhausted = recorder();
+    await requestSummary(call(scripted(["503 a", "503 b"]).stream, { retry: { maxRetries: 1, baseDelayMs: 1, events: exhausted.events } }), REQUEST);
+    expect(exhausted.told.map((t) => t[0])).toEqual(["scheduled", "attemptStart", "finished"]);
+    const stopped = recorder();
+    const controller = new AbortController();
+    const scheduled = { ...stopped.events, scheduled: (...args: unknown[]) => (stopped.told.push(["scheduled", ...args]), controller.abort()) };
+    const response = await requestSummary(call(scripted(["503 a", "ok"]).stream, { signal: controller.signal, retry: { maxRetries: 3, baseDelayMs: 5000, events: scheduled } }), REQUEST);
+    expect(response).toEqual({ kind: "aborted" });
+    expect(stopped.told.map((t) => t[0])).toEqual(["scheduled", "finished"]);
+  });
+});

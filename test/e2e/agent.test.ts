@@ -52,11 +52,18 @@ function spawnJson(w: PigWorld, prompt: string) {
   return {
     proc,
     events,
-    /** The text of the answer streaming now, as the latest `message_update` shows it. */
+    /**
+     * The text of the answer streaming now, put together from its deltas as a client does
+     * (the wire's `message_update` carries only what changed).
+     */
     partialText(): string | undefined {
-      const update = events.findLast((e) => e.type === "message_update");
-      const partial = (update?.assistantMessageEvent as { partial?: { content: { type: string; text?: string }[] } } | undefined)?.partial;
-      return partial?.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+      const start = events.findLastIndex((e) => e.type === "message_start" && (e.message as { role?: string }).role === "assistant");
+      if (start < 0) return undefined;
+      return events
+        .slice(start + 1)
+        .map((e) => (e.type === "message_update" ? (e.assistantMessageEvent as { type: string; delta?: string }) : undefined))
+        .flatMap((d) => (d?.type === "text_delta" ? [d.delta ?? ""] : []))
+        .join("");
     },
     async exit(): Promise<number> {
       const [code] = await Promise.all([proc.exited, reading, stderr]);

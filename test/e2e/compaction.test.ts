@@ -178,15 +178,17 @@ describe("manual compaction and the tree over RPC", () => {
     } as unknown as Script);
     await client.promptAndWait("A");
     await client.promptAndWait("B");
-    const tree = (await client.request({ type: "get_tree" })).data as { tree: { id: string; children: unknown[] }[] };
+    // Upstream's shape: {entry, children, label?}; the user entries found by their text.
+    type Node = { entry: { id: string; type: string; message?: { role: string; content: unknown } }; children: Node[] };
+    const tree = (await client.request({ type: "get_tree" })).data as { tree: Node[] };
     const flat: { id: string; role?: string; text: string }[] = [];
-    const walk = (nodes: { id: string; role?: string; text: string; children: unknown[] }[]) => {
+    const walk = (nodes: Node[]) => {
       for (const n of nodes) {
-        flat.push(n);
-        walk(n.children as never);
+        flat.push({ id: n.entry.id, role: n.entry.message?.role, text: JSON.stringify(n.entry.message?.content ?? "") });
+        walk(n.children);
       }
     };
-    walk(tree.tree as never);
+    walk(tree.tree);
     const userB = flat.find((n) => n.role === "user" && n.text.includes("B"))!;
     const nav = await client.request({ type: "navigate_tree", targetId: userB.id, summarize: true, label: "left B" });
     expect(nav).toMatchObject({ success: true, data: { editorText: "B", cancelled: false } });

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { blankOwnWords, eventEssence, Normalizer, sortParallelEnds } from "../helpers/normalize.ts";
+import { asPi073Wire, blankOwnWords, eventEssence, Normalizer, sortParallelEnds } from "../helpers/normalize.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { FIXTURES } from "../helpers/tmp.ts";
 
@@ -101,7 +101,8 @@ describe.each(REPLAYS)("replay $name", (r) => {
             .filter((e) => e !== undefined)
             .map((e) => n.value(e) as Record<string, unknown>),
         );
-      expect(essence(ourEvents, new Normalizer([[world.cwd, fixtureCwd]]))).toEqual(essence(piEvents, new Normalizer()));
+      // pig writes Pi 0.87.1's events; the parts that changed on purpose since 0.73.1 are undone.
+      expect(essence(asPi073Wire(ourEvents), new Normalizer([[world.cwd, fixtureCwd]]))).toEqual(essence(piEvents, new Normalizer()));
     } else {
       expect(result.stdout).toBe(readFileSync(join(WIRE, `${r.name}.stdout.txt`), "utf8"));
     }

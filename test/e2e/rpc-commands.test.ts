@@ -160,11 +160,14 @@ describe("rpc commands", () => {
   test("set_label marks an entry, get_tree shows it, and the label line is in the file", async () => {
     const { client } = await rpc();
     await client.promptAndWait("label me");
+    type Node = { entry: { id: string; type: string }; children: Node[]; label?: string; labelTimestamp?: string };
     const tree = dataOf(await client.request({ type: "get_tree" }));
-    const root = (tree.tree as { id: string; text: string }[])[0]!;
+    const root = (tree.tree as Node[])[0]!.entry;
+    expect(root.type).toBe("model_change");
     expect(await client.request({ type: "set_label", entryId: root.id, label: "start here" })).toMatchObject({ success: true });
     const again = dataOf(await client.request({ type: "get_tree" }));
-    expect((again.tree as { label?: string }[])[0]!.label).toBe("start here");
+    const labelled = (again.tree as Node[])[0]!;
+    expect(labelled).toMatchObject({ label: "start here", labelTimestamp: expect.any(String) });
     const file = String(dataOf(await client.request({ type: "get_state" })).sessionFile);
     const last = JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").at(-1)!);
     expect(last).toMatchObject({ type: "label", targetId: root.id, label: "start here" });
@@ -186,7 +189,7 @@ describe("rpc commands", () => {
     expect(String(dataOf(response).output)).not.toContain("never");
   });
 
-  test("abort is answered before a running compaction ends, and leaves it to finish", async () => {
+  test("abort stops a running manual compaction and answers once it has stopped", async () => {
     const words = "lorem ipsum dolor sit amet ".repeat(30);
     // The summary is held until the abort has been answered.
     const summary = gate();
@@ -202,14 +205,17 @@ describe("rpc commands", () => {
     client.send({ type: "compact", id: "c" });
     await client.waitFor((l) => l.type === "compaction_start", 10_000, from);
     await until(() => w.llm.requests.some((r) => isSummary(r.body)), "the summary request");
+    const file = String(dataOf(await client.request({ type: "get_state" })).sessionFile);
+    const before = readFileSync(file, "utf8");
     const abort = await client.request({ type: "abort" });
     expect(abort).toMatchObject({ success: true });
+    // Answered once the compaction has stopped (as upstream since 0.85): its end comes first.
+    const end = client.lines.findLast((l) => l.type === "compaction_end");
+    expect(end).toMatchObject({ reason: "manual", aborted: true, willRetry: false });
+    expect(client.lines.indexOf(end!)).toBeLessThan(client.lines.indexOf(abort));
+    expect(await client.waitFor((l) => l.type === "response" && l.id === "c", 10_000, from)).toMatchObject({ success: false });
     summary.release();
-    const end = await client.waitFor((l) => l.type === "compaction_end", 10_000, from);
-    expect(client.lines.indexOf(abort)).toBeLessThan(client.lines.indexOf(end));
-    expect(end).toMatchObject({ aborted: false });
-    expect(String((end.result as Line).summary)).toContain("Summarised after the abort.");
-    expect(await client.waitFor((l) => l.id === "c", 10_000, from)).toMatchObject({ success: true });
+    expect(readFileSync(file, "utf8")).toBe(before);
   });
 
   test("a summary request that fails for a passing reason is retried", async () => {
@@ -220,10 +226,24 @@ describe("rpc commands", () => {
     for (const message of [`first ${words}`, `second ${words}`]) {
       await client.promptAndWait(message);
     }
+    const from = client.lines.length;
     const response = await client.request({ type: "compact" }, 20_000);
     expect(response).toMatchObject({ success: true });
     expect(String((dataOf(response) as { summary?: string }).summary)).toContain("Retried summary.");
     expect(w.llm.requests).toHaveLength(4);
+    // The retry is told as upstream tells it, between the compaction's start and end.
+    const told = client.lines.slice(from).filter((l) => String(l.type).startsWith("summarization_retry") || String(l.type).startsWith("compaction_"));
+    expect(told.map((l) => l.type)).toEqual([
+      "compaction_start",
+      "summarization_retry_scheduled",
+      "summarization_retry_attempt_start",
+      "summarization_retry_finished",
+      "compaction_end",
+    ]);
+    expect(told[1]).toEqual({ type: "summarization_retry_scheduled", attempt: 1, maxAttempts: 2, delayMs: 20, errorMessage: expect.stringContaining("busy") });
+    expect(told[2]).toEqual({ type: "summarization_retry_attempt_start", source: "compaction", reason: "manual" });
+    expect(told[3]).toEqual({ type: "summarization_retry_finished" });
+    expect(told[4]).toMatchObject({ result: { estimatedTokensAfter: expect.any(Number) } });
   });
 
   test("abort_retry cancels the wait before the next attempt", async () => {

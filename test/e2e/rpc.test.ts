@@ -76,7 +76,9 @@ describe("rpc input", () => {
     for (let i = 0; i < 5; i++) expect(await client.waitFor((l) => l.id === `s${i}`)).toMatchObject({ type: "response", success: true });
     expect(client.lines.some((l) => l.id === "slow")).toBe(false);
     writeFileSync(go, "");
-    expect(await client.waitFor((l) => l.id === "slow")).toMatchObject({ success: true, data: { output: "slow\n", exitCode: 0 } });
+    expect(await client.waitFor((l) => l.type === "response" && l.id === "slow")).toMatchObject({ success: true, data: { output: "slow\n", exitCode: 0 } });
+    // Its output streamed first, under the same id.
+    expect(client.lines.filter((l) => l.id === "slow").map((l) => l.type)).toEqual(["bash_execution_update", "response"]);
   });
 
   test("end of input finishes the running prompt, then exits 0", async () => {

@@ -9,6 +9,8 @@ export interface FakeModelOptions {
   /** Input kinds of both fake models (fixture 13 uses text and image). */
   input?: ("text" | "image")[];
   contextWindow?: number;
+  /** `thinkingLevelMap` of the reasoning model (`fake-reasoner`), e.g. `{ max: "max" }`. */
+  reasonerLevels?: Record<string, string | null>;
 }
 
 export function fakeModelsJson(url: string, options: FakeModelOptions): object {
@@ -17,6 +19,7 @@ export function fakeModelsJson(url: string, options: FakeModelOptions): object {
     id,
     name: id,
     reasoning,
+    ...(reasoning && options.reasonerLevels ? { thinkingLevelMap: options.reasonerLevels } : {}),
     input: options.input ?? ["text"],
     contextWindow: options.contextWindow ?? 128000,
     maxTokens: 16384,

@@ -172,3 +172,42 @@ export function translateIds<T>(value: T, map: Map<string, string>): T {
   }
   return value;
 }
+
+/** Events Pi 0.73.1 did not have: added by 0.80–0.82 (settled runs, RPC bash output, summary retries). */
+const NEWER_EVENTS = new Set(["agent_settled", "bash_execution_update", "summarization_retry_scheduled", "summarization_retry_attempt_start", "summarization_retry_finished"]);
+
+/**
+ * pig's wire lines as Pi 0.73.1 would have written them, for comparing with that version's
+ * transcripts. pig speaks Pi 0.87.1's protocol, which changed on purpose since (docs/rpc.md,
+ * "Changes since Pi 0.73.1"); only those changes are undone here, everything else must match:
+ * the events 0.73.1 did not have are dropped, and so are the fields it did not send —
+ * `toolcall_start`'s `id`/`toolName`, `agent_end.willRetry`, a compaction result's
+ * `estimatedTokensAfter`. (`message_update`'s cumulative `message`, which 0.87.1 no longer sends,
+ * is not compared at all: see eventEssence.)
+ */
+export function asPi073Wire(lines: Json[]): Json[] {
+  return lines.flatMap((line): Json[] => {
+    const type = line.type as string;
+    if (NEWER_EVENTS.has(type)) return [];
+    if (type === "message_update") {
+      const delta = line.assistantMessageEvent as Json;
+      if (delta.type !== "toolcall_start") return [line];
+      const { id, toolName, ...rest } = delta;
+      void id;
+      void toolName;
+      return [{ ...line, assistantMessageEvent: rest }];
+    }
+    if (type === "agent_end") {
+      const { willRetry, ...rest } = line;
+      void willRetry;
+      return [rest];
+    }
+    const result = (type === "compaction_end" ? line.result : type === "response" && line.command === "compact" ? line.data : undefined) as Json | undefined;
+    if (result && "estimatedTokensAfter" in result) {
+      const { estimatedTokensAfter, ...rest } = result;
+      void estimatedTokensAfter;
+      return [type === "compaction_end" ? { ...line, result: rest } : { ...line, data: rest }];
+    }
+    return [line];
+  });
+}

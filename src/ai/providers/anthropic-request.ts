@@ -31,7 +31,7 @@ export interface AnthropicStreamOptions extends StreamOptions {
 
 // ── thinking ────────────────────────────────────────────────────────────────
 
-/** Upstream's default budgets per level; `xhigh` uses `high`'s. */
+/** Upstream's default budgets per level; `xhigh` and `max` use `high`'s. */
 export const DEFAULT_THINKING_BUDGETS: Readonly<Record<BudgetLevel, number>> = {
   minimal: 1024,
   low: 2048,
@@ -59,7 +59,7 @@ export function anthropicThinkingBudget(
   level: ThinkingLevel,
   budgets?: ThinkingBudgets,
 ): { maxTokens: number; budgetTokens: number } {
-  const clamped: BudgetLevel = level === "xhigh" || level === "off" ? "high" : level;
+  const clamped: BudgetLevel = level === "xhigh" || level === "max" || level === "off" ? "high" : level;
   let budgetTokens = { ...DEFAULT_THINKING_BUDGETS, ...budgets }[clamped];
   const maxTokens = Math.min(baseMaxTokens + budgetTokens, modelMaxTokens);
   if (maxTokens <= budgetTokens) budgetTokens = Math.max(0, maxTokens - MIN_OUTPUT_TOKENS);
