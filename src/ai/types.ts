@@ -119,7 +119,8 @@ export interface StreamOptions {
 export type BudgetLevel = "minimal" | "low" | "medium" | "high";
 export type ThinkingBudgets = Partial<Record<BudgetLevel, number>>;
 
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+/** `pending`: an answer still streaming (its partial message); no finished answer has it. */
+export type StopReason = "pending" | "stop" | "length" | "toolUse" | "error" | "aborted";
 
 /** A tool call whose arguments did not arrive as valid JSON. */
 export interface InvalidArguments {

@@ -55,10 +55,12 @@ export type LlmAssistantMessage = {
   provider: string;
   model: string;
   usage: Usage;
-  stopReason: "stop" | "length" | "toolUse" | "error" | "aborted";
+  /** `pending` only on the partial message of an answer still streaming. */
+  stopReason: "pending" | "stop" | "length" | "toolUse" | "error" | "aborted";
   errorMessage?: string;
   timestamp: number;
   responseId?: string;
+  rawStopReason?: string;
   responseModel?: string;
   diagnostics?: unknown[];
 };
@@ -164,9 +166,10 @@ export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
       } as LlmUserMessage;
     }
     case "assistant": {
-      // A deferred answer (Pi ≥ 0.87) is a placeholder for one the provider has not given yet.
+      // A deferred answer (Pi ≥ 0.87) is a placeholder for one the provider has not given yet; a
+      // pending one was still streaming when it was written.
       const answer = m as AssistantMessage;
-      if (answer.stopReason === "deferred") return undefined;
+      if (answer.stopReason === "deferred" || answer.stopReason === "pending") return undefined;
       return {
         ...answer,
         stopReason: answer.stopReason,

@@ -100,7 +100,7 @@ export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
 export type ThinkingLevel = v.InferOutput<typeof ThinkingLevelSchema>;
 
 /** `deferred` (Pi ≥ 0.87): the provider holds the answer for later; pig never asks for that, but reads it. */
-export const STOP_REASONS = ["stop", "length", "toolUse", "error", "aborted", "deferred"] as const;
+export const STOP_REASONS = ["pending", "stop", "length", "toolUse", "error", "aborted", "deferred"] as const;
 
 const CostSchema = v.looseObject({
   input: v.number(),

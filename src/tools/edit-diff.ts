@@ -4,9 +4,9 @@
  * The line diff is a plain Myers shortest edit script over lines that keep their "\n".
  */
 
-type Op = "equal" | "removed" | "added";
+export type Op = "equal" | "removed" | "added";
 
-interface Part {
+export interface Part {
   op: Op;
   lines: string[];
 }
@@ -78,7 +78,7 @@ function backtrack(trace: Int32Array[], n: number, m: number, dEnd: number): Op[
 }
 
 /** Equal runs and change blocks (each block: its removed lines, then its added lines). */
-function diffParts(oldText: string, newText: string): Part[] {
+export function diffParts(oldText: string, newText: string): Part[] {
   const a = tokenize(oldText);
   const b = tokenize(newText);
   let prefix = 0;

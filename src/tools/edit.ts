@@ -7,6 +7,7 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import { abortable, throwIfAborted } from "./abort.ts";
 import { applyEdits, normalizeLineEndings, type Replacement } from "./edit-apply.ts";
 import { generateDiffString } from "./edit-diff.ts";
+import { generateUnifiedPatch } from "./unified-patch.ts";
 import { withFileMutationQueue } from "./mutation-queue.ts";
 import { resolveToCwd } from "./paths.ts";
 import type { ToolDefinition } from "./types.ts";
@@ -18,6 +19,8 @@ export interface EditArgs {
 
 export interface EditDetails {
   diff: string;
+  /** The unified patch of the change (Pi ≥ 0.87). */
+  patch: string;
   firstChangedLine: number | undefined;
 }
 
@@ -118,9 +121,10 @@ export function createEditTool(): ToolDefinition<EditArgs, EditDetails> {
           throwIfAborted(signal);
           await writeFile(path, bom + (crlf ? result.replace(/\n/g, "\r\n") : result), "utf8");
           const { diff, firstChangedLine } = generateDiffString(base, result);
+          const patch = generateUnifiedPatch(args.path, base, result);
           return {
             content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${args.path}.` }],
-            details: { diff, firstChangedLine },
+            details: { diff, patch, firstChangedLine },
           };
         }),
       );

@@ -37,9 +37,7 @@ export function createWriteTool(): ToolDefinition<WriteArgs, undefined> {
           await mkdir(dirname(path), { recursive: true });
           throwIfAborted(signal);
           await writeFile(path, args.content, "utf8");
-          // pig reports the real UTF-8 size; upstream counts UTF-16 code units (same for ASCII).
-          const bytes = Buffer.byteLength(args.content, "utf8");
-          return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${args.path}` }], details: undefined };
+          return { content: [{ type: "text", text: `Successfully wrote to ${args.path}` }], details: undefined };
         }),
       );
     },

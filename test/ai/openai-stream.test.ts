@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { buildCompletionsRequest, streamOpenAICompletions } from "../../src/ai/providers/openai-completions.ts";
 import { buildResponsesRequest, streamOpenAIResponses } from "../../src/ai/providers/openai-responses.ts";
 import type { AssistantMessage, AssistantMessageEvent, LlmContext, Model, StreamFunction, StreamOptions } from "../../src/ai/types.ts";
-import { FIXTURES } from "../helpers/tmp.ts";
+import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
 import { fakeModel } from "../helpers/fake-model.ts";
 
 // ── a canned-response server ────────────────────────────────────────────────
@@ -187,10 +187,10 @@ function readJsonl(path: string): Record<string, unknown>[] {
 }
 
 /** Pi's assistant messages of a `--mode json` run: their `message_update` events and final message. */
-function piTurns(eventsFile: string): { updates: Record<string, unknown>[]; message: Record<string, unknown> }[] {
+function piTurns(eventsFile: string, dir = FIXTURES): { updates: Record<string, unknown>[]; message: Record<string, unknown> }[] {
   const turns: { updates: Record<string, unknown>[]; message: Record<string, unknown> }[] = [];
   let updates: Record<string, unknown>[] = [];
-  for (const line of readJsonl(join(FIXTURES, "wire", eventsFile))) {
+  for (const line of readJsonl(join(dir, "wire", eventsFile))) {
     if (line.type === "message_update") updates.push(line.assistantMessageEvent as Record<string, unknown>);
     if (line.type === "message_end" && (line.message as { role: string }).role === "assistant") {
       turns.push({ updates, message: line.message as Record<string, unknown> });
@@ -200,10 +200,24 @@ function piTurns(eventsFile: string): { updates: Record<string, unknown>[]; mess
   return turns;
 }
 
-/** An event without its (live, timing-dependent) `partial` snapshot. */
+/**
+ * An event without its (live, timing-dependent) `partial` snapshot, nor the `id`/`toolName` Pi
+ * 0.87's wire form adds to `toolcall_start` (pig adds them at the output edge: wire-event.ts).
+ */
 function shape(event: Record<string, unknown>): Record<string, unknown> {
   const { partial: _partial, ...rest } = event;
+  if (rest.type === "toolcall_start") {
+    const { id: _id, toolName: _name, ...bare } = rest;
+    return bare;
+  }
   return rest;
+}
+
+/** A finished answer as Pi 0.73.1 stored it: without the provider's own stop reason and the reasoning count 0.87 added. */
+function asPi073Message(message: Record<string, unknown>): Record<string, unknown> {
+  const { rawStopReason: _raw, ...rest } = message;
+  const { reasoning: _reasoning, ...usage } = rest.usage as Record<string, unknown>;
+  return { ...rest, usage };
 }
 
 function withoutTimestamp(message: object): Record<string, unknown> {
@@ -212,13 +226,15 @@ function withoutTimestamp(message: object): Record<string, unknown> {
 }
 
 describe("openai-completions replays Pi's event streams", () => {
-  for (const [fixture, scriptName, images] of [
-    ["02-builtin-tools.events.jsonl", "02-builtin-tools.script.json", false],
-    ["13-images.events.jsonl", "13-images.script.json", true],
+  for (const [version, fixture, scriptPath, images] of [
+    ["0.87.1", "02-builtin-tools.events.jsonl", join(FIXTURES_087, "02-builtin-tools.script.json"), false],
+    ["0.73.1", "02-builtin-tools.events.jsonl", join(FIXTURES, "wire", "02-builtin-tools.script.json"), false],
+    ["0.73.1", "13-images.events.jsonl", join(FIXTURES, "wire", "13-images.script.json"), true],
   ] as const) {
-    test(`${fixture}: same events and final messages, turn by turn`, async () => {
-      const script = JSON.parse(readFileSync(join(FIXTURES, "wire", scriptName), "utf8")) as { responses: ScriptResponse[] };
-      const turns = piTurns(fixture);
+    test(`Pi ${version} ${fixture}: same events and final messages, turn by turn`, async () => {
+      const script = JSON.parse(readFileSync(scriptPath, "utf8")) as { responses: ScriptResponse[] };
+      const turns = piTurns(fixture, version === "0.87.1" ? FIXTURES_087 : FIXTURES);
+      const asPi = (m: Record<string, unknown>) => (version === "0.73.1" ? asPi073Message(m) : m);
       expect(turns.length).toBe(script.responses.length);
       for (let i = 0; i < turns.length; i++) {
         const pi = turns[i]!;
@@ -229,7 +245,7 @@ describe("openai-completions replays Pi's event streams", () => {
         expect(events[events.length - 1]!.type).toBe("done");
         const updates = events.slice(1, -1).map((e) => shape(e as never));
         expect(updates).toEqual(pi.updates.map(shape));
-        const message = final(events);
+        const message = asPi(final(events) as unknown as Record<string, unknown>);
         expect(withoutTimestamp(message)).toEqual(withoutTimestamp(pi.message));
         expect(Object.keys(message)).toEqual(Object.keys(pi.message));
         expect(JSON.stringify(withoutTimestamp(message))).toBe(JSON.stringify(withoutTimestamp(pi.message)));
@@ -267,7 +283,7 @@ describe("openai-completions streaming", () => {
     expect(message.usage.cost.output).toBeCloseTo((50 * 15) / 1e6, 12);
     expect(message.usage.cost.cacheRead).toBeCloseTo((200 * 0.3) / 1e6, 12);
     expect(message.usage.cost.total).toBeCloseTo((800 * 3 + 50 * 15 + 200 * 0.3) / 1e6, 12);
-    expect(Object.keys(message)).toEqual(["role", "content", "api", "provider", "model", "usage", "stopReason", "timestamp", "responseId"]);
+    expect(Object.keys(message)).toEqual(["role", "content", "api", "provider", "model", "usage", "stopReason", "timestamp", "responseId", "rawStopReason"]);
   });
 
   test("sends the built body with Authorization and the caller's headers", async () => {
@@ -653,7 +669,7 @@ describe("openai-responses streaming", () => {
       expect(events[0]!.type).toBe("start");
       expect(events[events.length - 1]!.type).toBe("done");
       expect(events.slice(1, -1).map((e) => shape(e as never))).toEqual(pi.updates.map(shape));
-      const message = final(events);
+      const message = asPi073Message(final(events) as unknown as Record<string, unknown>);
       expect(JSON.stringify(withoutTimestamp(message))).toBe(JSON.stringify(withoutTimestamp(pi.message)));
       expect(seen[i]!.path).toBe("/v1/responses");
       expect(seen[i]!.headers.session_id).toBe("sess-12");

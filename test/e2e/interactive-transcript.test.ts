@@ -257,7 +257,7 @@ describeNeeding("tmux", tmuxAvailable(), "what tools changed", () => {
     expect(edit.join("\n")).not.toContain("line 16");
     // A new file: what it starts with.
     const created = between(screen, "● write  fresh.txt", "● write  small.txt").join("\n");
-    expect(created).toMatch(/Successfully wrote 19 bytes to fresh\.txt\n\s+│ first\n\s+│ second\n\s+│ third/);
+    expect(created).toMatch(/Successfully wrote to fresh\.txt\n\s+│ first\n\s+│ second\n\s+│ third/);
     // A replaced file: what changed in it.
     const replaced = between(screen, "● write  small.txt", "All done.").join("\n");
     expect(replaced).toMatch(/│ \+1 −1\n\s+│ {2}1 one\n\s+│ -2 two\n\s+│ \+2 TWO\n\s+│ {2}3 three/);

@@ -94,6 +94,20 @@ function blankInstructions(message: Json): void {
 }
 
 /** The comparable essence of an event: volatile fields (usage, timestamps, partials) dropped. */
+/**
+ * A system message with the text in our own words blanked: the sections keep their names and
+ * order (the working directory is compared too), the tools their names and parameters.
+ */
+function systemInOwnWords(message: Json): Json {
+  const sections = message.sections as Record<string, string | null> | undefined;
+  const tools = message.toolsAdded as Json[] | undefined;
+  return {
+    ...message,
+    ...(sections ? { sections: Object.fromEntries(Object.entries(sections).map(([k, v]) => [k, v === null || k === "cwd" ? v : "<own words>"])) } : {}),
+    ...(tools ? { toolsAdded: tools.map((t) => ({ name: t.name, parameters: t.parameters })) } : {}),
+  };
+}
+
 export function eventEssence(event: Json): Json | undefined {
   const type = event.type as string;
   if (type === "session" || type === "tool_execution_update") return undefined;
@@ -102,7 +116,7 @@ export function eventEssence(event: Json): Json | undefined {
     const { timestamp, usage, ...rest } = m as Json;
     void timestamp;
     void usage;
-    return rest;
+    return rest.role === "system" ? systemInOwnWords(rest) : rest;
   };
   switch (type) {
     case "message_update": {
@@ -111,7 +125,12 @@ export function eventEssence(event: Json): Json | undefined {
       void partial;
       return { type, event: rest };
     }
-    case "message_start":
+    case "message_start": {
+      // Whether the id of the response is in the partial message yet depends on when the first
+      // chunk was read (in Pi, on when its listener ran): not compared at the start.
+      const { responseId: _id, ...start } = (message(event.message) ?? {}) as Json;
+      return { type, message: start };
+    }
     case "message_end":
       return { type, message: message(event.message) };
     case "turn_end":
@@ -173,6 +192,88 @@ export function translateIds<T>(value: T, map: Map<string, string>): T {
   return value;
 }
 
+/**
+ * Answers as Pi 0.73.1 had them: no `rawStopReason`, no `usage.reasoning`, and a partial answer
+ * reads `stop` where 0.87 says `pending`.
+ */
+function asPi073Messages<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(asPi073Messages) as T;
+  if (!value || typeof value !== "object") return value;
+  const out = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, asPi073Messages(v)])) as Json;
+  if (out.role !== "assistant") return out as T;
+  const { rawStopReason: _raw, ...answer } = out;
+  if (answer.stopReason === "pending") answer.stopReason = "stop";
+  if (answer.usage && typeof answer.usage === "object") {
+    const { reasoning: _reasoning, ...usage } = answer.usage as Json;
+    answer.usage = usage;
+  }
+  return answer as T;
+}
+
+function isSystem(message: unknown): boolean {
+  return typeof message === "object" && message !== null && (message as Json).role === "system";
+}
+
+/**
+ * A request body pig sent, compared with one Pi 0.73.1 sent: tool parameter schemas
+ * (`parameters`, Anthropic's `input_schema`) and the `strict` flag are Pi 0.87.1's now (compared with 0.87.1's own in test/tools and the 0.87.1
+ * replays), so they are left out on both sides.
+ */
+export function withoutToolSchemas(body: Json): Json {
+  const tools = body.tools as Json[] | undefined;
+  if (!tools) return body;
+  return {
+    ...body,
+    tools: tools.map((tool) => {
+      const { strict: _strict, parameters: _parameters, input_schema: _schema, ...rest } = tool;
+      if (!tool.function) return rest;
+      const { strict: _s, parameters: _p, ...fn } = tool.function as Json;
+      return { ...rest, function: fn };
+    }),
+  };
+}
+
+const SEARCH_TOOLS = new Set(["grep", "find"]);
+const BLANK_SEARCH = "<search result: Pi's machine had no rg/fd>";
+
+/**
+ * Pi 0.87.1's fixture 02 was recorded where `rg` and `fd` could not be had, so its grep and find
+ * calls failed ("ripgrep (rg) is not available…"); pig searches with its own code and finds the
+ * matches. Their results (in requests, tool results and events) are blanked on both sides; the
+ * calls themselves, and everything else, are still compared.
+ */
+export function withoutSearchResults<T>(value: T): T {
+  const searchCalls = new Set<string>();
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === "object") {
+      const o = v as Json;
+      const fn = o.function as Json | undefined;
+      if (o.type === "function" && typeof o.id === "string" && fn && SEARCH_TOOLS.has(fn.name as string)) searchCalls.add(o.id);
+      if (o.type === "toolCall" && typeof o.id === "string" && SEARCH_TOOLS.has(o.name as string)) searchCalls.add(o.id);
+      Object.values(o).forEach(collect);
+    }
+  };
+  collect(value);
+  const blank = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(blank);
+    if (!v || typeof v !== "object") return v;
+    const o = Object.fromEntries(Object.entries(v as Json).map(([k, x]) => [k, blank(x)]));
+    const search = SEARCH_TOOLS.has(o.toolName as string) || (o.role === "tool" && searchCalls.has(o.tool_call_id as string));
+    if (!search) return o;
+    if (o.role === "tool") return { ...o, content: BLANK_SEARCH };
+    const { details: _details, ...rest } = o;
+    return {
+      ...rest,
+      ...("content" in o ? { content: BLANK_SEARCH } : {}),
+      ...("result" in o ? { result: BLANK_SEARCH } : {}),
+      ...("partialResult" in o ? { partialResult: BLANK_SEARCH } : {}),
+      ...("isError" in o ? { isError: "<blank>" } : {}),
+    };
+  };
+  return blank(value) as T;
+}
+
 /** Events Pi 0.73.1 did not have: added by 0.80–0.82 (settled runs, RPC bash output, summary retries). */
 const NEWER_EVENTS = new Set(["agent_settled", "bash_execution_update", "summarization_retry_scheduled", "summarization_retry_attempt_start", "summarization_retry_finished"]);
 
@@ -186,9 +287,16 @@ const NEWER_EVENTS = new Set(["agent_settled", "bash_execution_update", "summari
  * is not compared at all: see eventEssence.)
  */
 export function asPi073Wire(lines: Json[]): Json[] {
-  return lines.flatMap((line): Json[] => {
+  return lines.map(asPi073Messages).flatMap((line): Json[] => {
     const type = line.type as string;
     if (NEWER_EVENTS.has(type)) return [];
+    // The system message declaring the prompt and tools is 0.87's too (docs/sessions.md).
+    if ((type === "message_start" || type === "message_end") && isSystem(line.message)) return [];
+    if ((type === "agent_end" || type === "turn_end") && Array.isArray(line.messages)) line = { ...line, messages: line.messages.filter((m) => !isSystem(m)) };
+    if (type === "response" && line.command === "get_messages" && Array.isArray((line.data as Json | undefined)?.messages)) {
+      const data = line.data as Json;
+      line = { ...line, data: { ...data, messages: (data.messages as Json[]).filter((m) => !isSystem(m)) } };
+    }
     if (type === "message_update") {
       const delta = line.assistantMessageEvent as Json;
       if (delta.type !== "toolcall_start") return [line];

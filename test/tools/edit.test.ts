@@ -20,7 +20,11 @@ describe("edit", () => {
     const args: EditArgs = { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }, { oldText: "gamma", newText: "GAMMA" }] };
     const result = await run(edit, args, ctx);
     expect(textOf(result)).toBe("Successfully replaced 2 block(s) in notes.txt.");
-    expect(result.details).toEqual({ diff: " 1 alpha\n-2 beta\n-3 gamma\n+2 BETA\n+3 GAMMA", firstChangedLine: 2 });
+    expect(result.details).toEqual({
+      diff: " 1 alpha\n-2 beta\n-3 gamma\n+2 BETA\n+3 GAMMA",
+      patch: "--- notes.txt\n+++ notes.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n-gamma\n+BETA\n+GAMMA\n",
+      firstChangedLine: 2,
+    });
     expect(read()).toBe("alpha\nBETA\nGAMMA\n");
   });
 

@@ -9,16 +9,18 @@ const write = createWriteTool();
 const ls = createLsTool();
 
 describe("write", () => {
-  test("creates parent directories and reports the size", async () => {
+  test("creates parent directories and names the file it wrote (Pi 0.87's words: no size)", async () => {
     const ctx = makeContext();
     const result = await run(write, { path: "deep/er/notes.txt", content: "alpha\nbeta\ngamma\n" }, ctx);
-    expect(result).toEqual({ content: [{ type: "text", text: "Successfully wrote 17 bytes to deep/er/notes.txt" }], details: undefined });
+    expect(result).toEqual({ content: [{ type: "text", text: "Successfully wrote to deep/er/notes.txt" }], details: undefined });
     expect(readFileSync(join(ctx.cwd, "deep/er/notes.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
   });
 
-  test("counts UTF-8 bytes", async () => {
-    const result = await run(write, { path: "u.txt", content: "héllo" }, makeContext());
-    expect(textOf(result)).toBe("Successfully wrote 6 bytes to u.txt");
+  test("writes UTF-8", async () => {
+    const ctx = makeContext();
+    const result = await run(write, { path: "u.txt", content: "héllo" }, ctx);
+    expect(textOf(result)).toBe("Successfully wrote to u.txt");
+    expect(readFileSync(join(ctx.cwd, "u.txt")).length).toBe(6);
   });
 
   test("applies parallel writes to one file in call order", async () => {

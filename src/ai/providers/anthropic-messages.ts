@@ -25,6 +25,7 @@ import { iterateSse, type SseEvent } from "../sse.ts";
 import {
   doneEvent,
   newAssistantMessage,
+  type AssistantMessage,
   type AssistantMessageEvent,
   type InvalidArguments,
   type LlmContext,
@@ -91,7 +92,7 @@ async function* streamMessages(
   context: LlmContext,
   options: AnthropicStreamOptions,
 ): AsyncGenerator<AssistantMessageEvent> {
-  const output = newAssistantMessage(model);
+  const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const userSignal = options.signal;
   const controller = new AbortController();
   const onAbort = () => controller.abort(userSignal?.reason);
@@ -112,6 +113,7 @@ async function* streamMessages(
     const invalidArguments: InvalidArguments[] = [];
     yield* anthropicMessageEvents(events, model, context, output, oauth, userSignal, invalidArguments);
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
+    if (output.stopReason === "pending") throw new Error("Anthropic stream ended without a stop reason");
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error("An unknown error occurred");
     yield doneEvent(output.stopReason, output, invalidArguments);
   } catch (error) {

@@ -277,7 +277,10 @@ export async function* anthropicMessageEvents(
       }
       case "message_delta": {
         const reason = event.delta?.stop_reason;
-        if (reason) output.stopReason = mapStopReason(reason);
+        if (reason) {
+          output.rawStopReason = reason;
+          output.stopReason = mapStopReason(reason);
+        }
         const usage = event.usage;
         if (usage?.input_tokens != null) output.usage.input = usage.input_tokens;
         if (usage?.output_tokens != null) output.usage.output = usage.output_tokens;

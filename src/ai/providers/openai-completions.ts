@@ -170,26 +170,34 @@ interface RawUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
   prompt_cache_hit_tokens?: number;
+  /** Kimi reports cache hits at the top of its last usage chunk. */
+  cached_tokens?: number;
 }
 
 /**
- * Pi's usage: `input` excludes cached tokens (OpenAI counts them in `prompt_tokens`),
- * `cacheWrite` comes from `prompt_tokens_details.cache_write_tokens` (OpenRouter), and
- * `output` is `completion_tokens` (which already includes reasoning tokens).
+ * Pi 0.87's usage: `input` excludes cached tokens (OpenAI counts them in `prompt_tokens`);
+ * `cacheRead` is the cache hits as reported (OpenAI/OpenRouter's `cached_tokens`, DeepSeek's
+ * `prompt_cache_hit_tokens`, Kimi's top-level `cached_tokens`), `cacheWrite` the separate count
+ * OpenRouter-compatible servers give; `output` is `completion_tokens`, which already includes the
+ * `reasoning` tokens (kept apart too, in Pi's key order).
  */
 export function completionsUsage(model: Model, raw: RawUsage): Usage {
   const prompt = raw.prompt_tokens ?? 0;
-  const reportedCached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
+  const cacheRead = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? raw.cached_tokens ?? 0;
   const cacheWrite = raw.prompt_tokens_details?.cache_write_tokens ?? 0;
-  const cacheRead = cacheWrite > 0 ? Math.max(0, reportedCached - cacheWrite) : reportedCached;
-  const usage = emptyUsage();
-  usage.input = Math.max(0, prompt - cacheRead - cacheWrite);
-  usage.output = raw.completion_tokens ?? 0;
-  usage.cacheRead = cacheRead;
-  usage.cacheWrite = cacheWrite;
-  usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-  return applyCost(model, usage);
+  const input = Math.max(0, prompt - cacheRead - cacheWrite);
+  const output = raw.completion_tokens ?? 0;
+  return applyCost(model, {
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    reasoning: raw.completion_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: input + output + cacheRead + cacheWrite,
+    cost: emptyUsage().cost,
+  });
 }
 
 function mapFinishReason(reason: string): { stopReason: StopReason; errorMessage?: string } {
@@ -215,7 +223,7 @@ type StreamingToolCall = LlmToolCall & { partialArgs?: string; streamIndex?: num
 type Delta = ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
 
 async function* streamCompletions(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
-  const output: AssistantMessage = newAssistantMessage(model);
+  const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const watch = new ResponseWatch(options.idleTimeoutMs);
   try {
     const { body, headers } = buildCompletionsRequest(model, context, options);
@@ -244,6 +252,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
       const choiceUsage = (choice as { usage?: RawUsage }).usage;
       if (!chunk.usage && choiceUsage) output.usage = completionsUsage(model, choiceUsage);
       if (choice.finish_reason) {
+        output.rawStopReason = choice.finish_reason;
         const mapped = mapFinishReason(choice.finish_reason);
         output.stopReason = mapped.stopReason;
         if (mapped.errorMessage) output.errorMessage = mapped.errorMessage;
@@ -332,6 +341,8 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     if (received === 0) throw new Error("Stream ended without any event from the server");
     if (output.stopReason === "aborted") throw new Error("Request was aborted");
     if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");
+    // A stream that stops before saying why was cut short (Pi ≥ 0.87 treats it as failed too).
+    if (output.stopReason === "pending") throw new Error("Stream ended without finish_reason");
     // Some servers end a tool-calling answer with "stop"; the calls are what matters.
     if (output.stopReason === "stop" && blocks.some((b) => b.type === "toolCall")) output.stopReason = "toolUse";
     yield doneEvent(output.stopReason, output, invalidArguments);

@@ -231,18 +231,25 @@ interface RawUsage {
   input_tokens?: number;
   output_tokens?: number;
   total_tokens?: number;
-  input_tokens_details?: { cached_tokens?: number } | null;
+  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  output_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
-/** Pi's usage: `input` excludes cached tokens, which OpenAI counts in `input_tokens`. */
+/** Pi 0.87's usage of a Responses answer: `input_tokens` counts the cached and cache-written tokens, so both come off it. */
 export function responsesUsage(model: Model, raw: RawUsage): Usage {
-  const cached = raw.input_tokens_details?.cached_tokens ?? 0;
-  const usage = emptyUsage();
-  usage.input = Math.max(0, (raw.input_tokens ?? 0) - cached);
-  usage.output = raw.output_tokens ?? 0;
-  usage.cacheRead = cached;
-  usage.totalTokens = usage.input + usage.output + usage.cacheRead;
-  return applyCost(model, usage);
+  const cacheRead = raw.input_tokens_details?.cached_tokens ?? 0;
+  const cacheWrite = raw.input_tokens_details?.cache_write_tokens ?? 0;
+  const input = Math.max(0, (raw.input_tokens ?? 0) - cacheRead - cacheWrite);
+  const output = raw.output_tokens ?? 0;
+  return applyCost(model, {
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    reasoning: raw.output_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: raw.total_tokens ?? input + output + cacheRead + cacheWrite,
+    cost: emptyUsage().cost,
+  });
 }
 
 function mapStatus(status: unknown, incompleteReason: unknown): { stopReason: StopReason; errorMessage?: string } {
@@ -264,7 +271,7 @@ type StreamingToolCall = LlmToolCall & { partialJson?: string };
 type Block = LlmText | LlmThinking | StreamingToolCall;
 
 async function* streamResponses(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
-  const output: AssistantMessage = newAssistantMessage(model);
+  const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const watch = new ResponseWatch(options.idleTimeoutMs);
   try {
     const { body, headers } = buildResponsesRequest(model, context, options);

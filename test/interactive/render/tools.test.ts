@@ -27,8 +27,8 @@ describe("tool result blocks", () => {
   });
 
   test("a new file shows what was written, a replaced one its diff", () => {
-    const created = format(block("write", "Successfully wrote 8 bytes to a.txt", { args: { content: "one\ntwo\n" } }));
-    expect(created).toEqual(["  │ Successfully wrote 8 bytes to a.txt", "  │ one", "  │ two"]);
+    const created = format(block("write", "Successfully wrote to a.txt", { args: { content: "one\ntwo\n" } }));
+    expect(created).toEqual(["  │ Successfully wrote to a.txt", "  │ one", "  │ two"]);
     const replaced = format(block("write", "ok", { replacedDiff: " 1 one\n-2 two\n+2 TWO" }));
     expect(replaced).toEqual(["  │ +1 −1", "  │  1 one", "  │ -2 two", "  │ +2 TWO"]);
     expect(format(block("write", "ok", { replacedDiff: "" }))).toEqual(["  │ (the content did not change)"]);
