@@ -13,14 +13,17 @@ import {
   compact,
   estimateContextTokens,
   estimateTokens,
+  estimateWithoutUsage,
   isCompactionCancelled,
   isNothingToCompact,
   NOTHING_TO_COMPACT,
   prepareCompaction,
+  type CompactionPreparation,
   type SummaryCall,
   type SummaryRetry,
 } from "../compaction/index.ts";
-import type { AgentMessage, CompactionEntry, ThinkingLevel } from "../session/format.ts";
+import { keptFrom, recoveryPlan, type RecoveryPlan } from "../compaction/recovery.ts";
+import type { AgentMessage, CompactionEntry, ThinkingLevel, Usage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CompactionSettings } from "../resources/settings.ts";
 import type { CompactionReason, CompactionResult, SessionEvent, SummarySource } from "./events.ts";
@@ -73,8 +76,23 @@ export class CompactionError extends Error {
   }
 }
 
+/** What a compaction reports (the `compact` response, `compaction_end`'s result), in Pi's key order. */
+export interface CompactionOutcome extends CompactionResult {
+  /** The first kept entry as stored: the compaction's own id when it keeps nothing. */
+  firstKeptEntryId: string;
+  /** The estimated size of the compacted context. */
+  estimatedTokensAfter: number;
+  usage?: Usage;
+}
+
 const OVERFLOW_GAVE_UP =
   "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
+
+/** A compaction that can go ahead: its preparation, and for an overflow recovery the failed attempt. */
+interface Planned {
+  preparation: CompactionPreparation;
+  recovery?: RecoveryPlan | undefined;
+}
 
 export class CompactionRunner {
   /** Set once an overflow was compacted and retried; cleared by a user message or a good answer. */
@@ -111,59 +129,75 @@ export class CompactionRunner {
   async afterRun(last: AssistantMessage | undefined): Promise<"retry" | "compacted" | "none" | "failed"> {
     const { model, compaction } = this.host;
     if (!last || !model || !compaction.enabled || last.stopReason === "aborted") return "none";
-    if (this.host.messages.lastIndexOf(last) < this.firstFresh()) return "none";
+    const fresh = this.firstFresh();
+    if (this.host.messages.lastIndexOf(last) < fresh) return "none";
     const sameModel = last.provider === model.provider && last.model === model.id;
     if (sameModel && isContextOverflow(last, model.contextWindow) && last.stopReason === "stop") {
       // The answer is complete and stays: the context it was given was too big to send again,
-      // but there is no failed request to repeat. (An empty answer cut at the length limit is
-      // a failed one: it is compacted and retried below.)
-      return (await this.auto("threshold", false)) ? "compacted" : "none";
+      // but there is no failed request to repeat.
+      return (await this.auto("overflow", false)) ? "compacted" : "none";
     }
     if (sameModel && isContextOverflow(last, model.contextWindow)) {
       if (this.overflowAttempted) {
-        this.host.emit({ type: "compaction_start", reason: "overflow" });
+        // Nothing is started: the one attempt was made (Pi reports this with compaction_end alone).
         this.host.emit({ type: "compaction_end", reason: "overflow", aborted: false, willRetry: false, errorMessage: OVERFLOW_GAVE_UP });
         return "failed";
       }
       this.overflowAttempted = true;
-      // The failed answer stays in the file; the model does not see it again.
+      // The failed answer stays in the file, beside the compaction; the model does not see it again.
       if (this.host.messages[this.host.messages.length - 1] === last) this.host.messages.pop();
       return (await this.auto("overflow", true)) ? "retry" : "failed";
     }
-    const tokens =
-      last.stopReason === "error" ? estimateContextTokens(this.host.messages).tokens : calculateContextTokens(last.usage);
-    if (tokens > model.contextWindow - compaction.reserveTokens) {
+    if (this.thresholdTokens(last, fresh) > model.contextWindow - compaction.reserveTokens) {
       return (await this.auto("threshold", false)) ? "compacted" : "none";
     }
     return "none";
   }
 
+  /**
+   * The context size after `last`: its own usage when it reported one; after a failed answer, or
+   * one without usage, the estimate of the context, which is 0 (no compaction) when the usage it
+   * would rest on was reported before the latest compaction.
+   */
+  private thresholdTokens(last: AssistantMessage, fresh: number): number {
+    const direct = calculateContextTokens(last.usage);
+    if (last.stopReason !== "error" && direct > 0) return direct;
+    const estimate = estimateContextTokens(this.host.messages);
+    if (estimate.lastUsageIndex !== null && estimate.lastUsageIndex < fresh) return 0;
+    return estimate.tokens;
+  }
+
   /** Before a model call: compacts when the context about to be sent would not fit. */
   async beforeRequest(): Promise<void> {
     const { model, compaction } = this.host;
-    if (!model || !compaction.enabled) return;
+    if (!model || !compaction.enabled || model.contextWindow <= 0) return;
     const messages = this.host.messages;
     const estimate = estimateContextTokens(messages);
     // Usage reported before the latest compaction describes a context that no longer exists:
-    // estimate the whole context instead.
+    // estimate the whole context instead (the prompt counted once, as a request sends it).
     const usageAt = estimate.lastUsageIndex;
     const stale = usageAt !== null && usageAt < this.firstFresh();
-    const tokens = stale ? messages.reduce((sum, m) => sum + estimateTokens(m), 0) : estimate.tokens;
+    const tokens = usageAt === null || stale ? estimateWithoutUsage(messages) : estimate.tokens;
     if (tokens <= model.contextWindow - compaction.reserveTokens) return;
     await this.auto("threshold", false);
   }
 
-  /** Runs an automatic compaction, reporting it; returns whether a compaction was written. */
+  /**
+   * Runs an automatic compaction, reporting it; returns whether a compaction was written. With
+   * nothing to compact nothing is reported, except for an overflow, whose run ends: it says why.
+   */
   private async auto(reason: CompactionReason, willRetry: boolean): Promise<boolean> {
+    const planned = this.plan(reason === "overflow" && willRetry);
+    if (!planned) {
+      if (reason === "overflow" && willRetry) {
+        const errorMessage = `Context overflow recovery failed: ${NOTHING_TO_COMPACT}`;
+        this.host.emit({ type: "compaction_end", reason, aborted: false, willRetry: false, errorMessage });
+      }
+      return false;
+    }
     this.host.emit({ type: "compaction_start", reason });
     try {
-      const result = await this.run(reason, undefined);
-      if (!result) {
-        // An overflow that cannot be compacted away ends the run: say why.
-        const why = reason === "overflow" ? { errorMessage: `Context overflow recovery failed: ${NOTHING_TO_COMPACT}` } : {};
-        this.host.emit({ type: "compaction_end", reason, aborted: false, willRetry: false, ...why });
-        return false;
-      }
+      const result = await this.run(planned, reason, undefined);
       this.host.emit({ type: "compaction_end", reason, result, aborted: false, willRetry });
       return true;
     } catch (error) {
@@ -181,11 +215,12 @@ export class CompactionRunner {
   }
 
   /** `/compact [instructions]`: the result, or a `CompactionError` with upstream's wording. */
-  async manual(customInstructions?: string): Promise<CompactionResult> {
+  async manual(customInstructions?: string): Promise<CompactionOutcome> {
     this.host.emit({ type: "compaction_start", reason: "manual" });
     try {
-      const result = await this.run("manual", customInstructions, true);
-      if (!result) throw new CompactionError(NOTHING_TO_COMPACT);
+      const planned = this.plan(false, true);
+      if (!planned) throw new CompactionError(NOTHING_TO_COMPACT);
+      const result = await this.run(planned, "manual", customInstructions);
       this.host.emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
       return result;
     } catch (error) {
@@ -203,12 +238,14 @@ export class CompactionRunner {
   }
 
   /**
-   * Prepares, summarises and appends. Undefined when there is nothing to summarise (no model
-   * call is made for that). `strict` turns "already compacted" into an error (manual use).
+   * What the branch gives to summarise, or undefined when there is nothing (no model call is
+   * made for that). `strict` turns "already compacted" and "nothing to compact" into errors
+   * (manual use). An overflow recovery leaves the failed attempt out.
    */
-  private async run(reason: CompactionReason, customInstructions: string | undefined, strict = false): Promise<CompactionResult | undefined> {
+  private plan(recovering: boolean, strict = false): Planned | undefined {
     const branch = this.host.store.getBranch();
-    const preparation = prepareCompaction(branch, this.host.compaction);
+    const recovery = recovering ? recoveryPlan(branch) : undefined;
+    const preparation = prepareCompaction(branch, this.host.compaction, recovery ? { omitted: recovery.omitted } : {});
     if (preparation === undefined) {
       if (strict) throw new CompactionError(ALREADY_COMPACTED);
       return undefined;
@@ -217,6 +254,11 @@ export class CompactionRunner {
       if (strict) throw new CompactionError(preparation.message);
       return undefined;
     }
+    return { preparation, recovery };
+  }
+
+  /** Summarises and appends; the context is then rebuilt from the file. */
+  private async run({ preparation, recovery }: Planned, reason: CompactionReason, customInstructions: string | undefined): Promise<CompactionOutcome> {
     const controller = new AbortController();
     this.controller = controller;
     try {
@@ -228,10 +270,27 @@ export class CompactionRunner {
         thinkingLevel: this.host.thinkingLevel,
       });
       // Only a complete summary reaches the file, as one entry.
-      this.host.store.appendCompaction(result.summary, result.firstKeptEntryId, result.tokensBefore, result.details, false);
+      const store = this.host.store;
+      const id = store.appendCompaction(
+        result.summary,
+        keptFrom(result.firstKeptEntryId, recovery),
+        result.tokensBefore,
+        result.details,
+        false,
+        result.usage,
+        recovery ? { parentId: recovery.parentId } : {},
+      );
       this.host.reloadContext();
-      const estimatedTokensAfter = this.host.messages.reduce((sum, m) => sum + estimateTokens(m), 0);
-      return { summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore: result.tokensBefore, estimatedTokensAfter, details: result.details };
+      const stored = store.getEntry(id) as CompactionEntry | undefined;
+      const after = store.buildContext().messages.reduce((sum, message) => sum + estimateTokens(message), 0);
+      return {
+        summary: result.summary,
+        firstKeptEntryId: stored?.firstKeptEntryId ?? result.firstKeptEntryId,
+        tokensBefore: result.tokensBefore,
+        estimatedTokensAfter: after,
+        ...(result.usage ? { usage: result.usage } : {}),
+        details: result.details,
+      };
     } finally {
       this.controller = undefined;
     }

@@ -5,7 +5,7 @@
  */
 import { branchSummarySettings } from "../resources/settings.ts";
 import { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } from "../compaction/index.ts";
-import type { SessionEntry } from "../session/format.ts";
+import type { SessionEntry, Usage } from "../session/format.ts";
 import { PromptError, type AgentSession } from "./session.ts";
 
 export interface NavigateOptions {
@@ -35,7 +35,7 @@ export async function navigateTree(session: AgentSession, targetId: string, opti
   if (!target) throw new PromptError(`Entry ${targetId} not found`);
   if (session.isStreaming) throw new PromptError("Cannot move in the tree while the agent is running.");
 
-  let summary: { text: string; details: unknown } | undefined;
+  let summary: { text: string; details: unknown; usage?: Usage | undefined } | undefined;
   if (options.summarize) {
     if (!session.model) throw new PromptError("No model available for summarization");
     // The walk follows the tree's links: a line that cannot be read stands in as a bare link
@@ -59,14 +59,15 @@ export async function navigateTree(session: AgentSession, targetId: string, opti
       });
       if (outcome.kind === "aborted") return { cancelled: true, aborted: true };
       if (outcome.kind === "error") throw new PromptError(outcome.message);
-      summary = { text: outcome.summary, details: outcome.details };
+      summary = { text: outcome.summary, details: outcome.details, usage: outcome.usage };
     }
   }
 
   const { leafId, editorText } = navigationTarget(target);
   let summaryEntryId: string | undefined;
   if (summary) {
-    summaryEntryId = store.branchWithSummary(leafId, summary.text, summary.details, false);
+    // What the summary cost is stored with it (Pi ≥ 0.87), so session totals count it.
+    summaryEntryId = store.branchWithSummary(leafId, summary.text, summary.details, false, summary.usage);
     if (options.label) store.appendLabelChange(summaryEntryId, options.label);
   } else {
     if (leafId === null) store.resetLeaf();

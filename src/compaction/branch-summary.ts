@@ -4,19 +4,19 @@
  */
 import type { Model } from "../ai/types.ts";
 import { convertToLlm } from "../session/convert.ts";
-import type { SessionEntry } from "../session/format.ts";
+import type { SessionEntry, Usage } from "../session/format.ts";
 import { prepareBranchEntries } from "./branch-entries.ts";
 import { computeFileLists, formatFileLists, type FileLists } from "./file-tracking.ts";
 import { branchSummaryInstructions, summaryRequestText } from "./prompts.ts";
-import { requestSummary, type SummaryCall } from "./request.ts";
+import { requestSummary, summaryFailure, summaryMaxTokens, type SummaryCall } from "./request.ts";
 import { serializeConversation } from "./serialize.ts";
 
 /** Stored before the model's text, so the summary reads as a report on a side trip. */
 export const BRANCH_SUMMARY_PREAMBLE =
   "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n";
 export const NO_CONTENT_TO_SUMMARIZE = "No content to summarize";
-/** Output budget of a branch summary. */
-export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
+/** Output budget of a branch summary (less when the model cannot write that much). */
+export const BRANCH_SUMMARY_MAX_TOKENS = 4096;
 
 export interface BranchSummaryOptions extends SummaryCall {
   customInstructions?: string | undefined;
@@ -32,6 +32,8 @@ export type BranchSummaryOutcome =
       /** The text to store in the `branch_summary` entry (preamble and file lists included). */
       summary: string;
       details: FileLists;
+      /** What the request cost, when one was made and the provider reported it. */
+      usage?: Usage;
       /** False when there was nothing to summarise and no request was sent. */
       requested: boolean;
     }
@@ -58,9 +60,15 @@ export async function generateBranchSummary(entries: readonly SessionEntry[], op
     instructions: branchSummaryInstructions(options.customInstructions, options.replaceInstructions),
   });
   // No reasoning option: a branch summary is short and runs while the user waits to move on.
-  const response = await requestSummary(options, { userText, maxTokens: BRANCH_SUMMARY_MAX_TOKENS });
+  const response = await requestSummary(options, { userText, maxTokens: summaryMaxTokens(options.model, BRANCH_SUMMARY_MAX_TOKENS) });
   if (response.kind === "aborted") return response;
-  if (response.kind === "error") return { kind: "error", message: response.message || "Summarization failed" };
+  if (response.kind !== "text") return { kind: "error", message: summaryFailure(response, "Branch summarization") ?? "Branch summarization failed" };
   const lists = computeFileLists(prepared.fileOps);
-  return { kind: "summary", summary: BRANCH_SUMMARY_PREAMBLE + response.text + formatFileLists(lists), details: lists, requested: true };
+  return {
+    kind: "summary",
+    summary: BRANCH_SUMMARY_PREAMBLE + response.text + formatFileLists(lists),
+    details: lists,
+    ...(response.usage ? { usage: response.usage } : {}),
+    requested: true,
+  };
 }

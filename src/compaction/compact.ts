@@ -1,16 +1,18 @@
 /**
  * Running a prepared compaction: one summary of the history (a first one or an update of the
- * previous summary) and, when the cut splits a turn, a second summary of that turn's beginning,
- * both requested at once. The file lists are appended to the result.
+ * previous summary) and, when the cut splits a turn, then a second summary of that turn's
+ * beginning. The requests go one after the other (a local server that takes one request at a
+ * time is not asked for two), the usage of both is added up, and the file lists are appended.
  */
 import type { ThinkingLevel } from "../ai/types.ts";
 import { convertToLlm } from "../session/convert.ts";
-import type { AgentMessage } from "../session/format.ts";
+import type { AgentMessage, Usage } from "../session/format.ts";
 import { computeFileLists, formatFileLists, type FileLists } from "./file-tracking.ts";
 import { hasNothingToSummarize, NOTHING_TO_COMPACT, type CompactionPreparation } from "./prepare.ts";
-import { compactionInstructions, summaryRequestText, TURN_PREFIX_INSTRUCTIONS } from "./prompts.ts";
-import { requestSummary, summaryReasoning, type SummaryCall, type SummaryResponse } from "./request.ts";
+import { compactionInstructions, summaryRequestText, turnPrefixRequestText } from "./prompts.ts";
+import { requestSummary, summaryFailure, summaryMaxTokens, summaryReasoning, type SummaryCall, type SummaryResponse } from "./request.ts";
 import { serializeConversation } from "./serialize.ts";
+import { addUsage } from "./usage.ts";
 
 export interface CompactOptions extends SummaryCall {
   /** The user's focus for the summary (`/compact <text>`). */
@@ -26,6 +28,8 @@ export interface CompactionResult {
   summary: string;
   firstKeptEntryId: string;
   tokensBefore: number;
+  /** What the summary requests cost (both of a split turn, added up); absent when the provider reported none. */
+  usage?: Usage;
   details: CompactionDetails;
 }
 
@@ -43,77 +47,69 @@ export function isCompactionCancelled(error: unknown): error is CompactionCancel
   return error instanceof CompactionCancelledError;
 }
 
-/** Placeholder history when a split turn is all there is to summarise. */
+/** The history of a split turn when there is neither history to summarise nor an earlier summary. */
 export const NO_PRIOR_HISTORY = "No prior history.";
 export const SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n";
+
+interface Summary {
+  text: string;
+  usage?: Usage | undefined;
+}
 
 function conversationText(messages: readonly AgentMessage[]): string {
   return serializeConversation(convertToLlm(messages));
 }
 
-function textOrThrow(response: SummaryResponse, failure: string): string {
+function summaryOrThrow(response: SummaryResponse, label: string): Summary {
   if (response.kind === "aborted") throw new CompactionCancelledError();
-  if (response.kind === "error") throw new Error(`${failure}: ${response.message || "Unknown error"}`);
-  return response.text;
+  const failure = summaryFailure(response, label);
+  if (failure !== undefined || response.kind !== "text") throw new Error(failure);
+  return { text: response.text, usage: response.usage };
 }
 
-async function summarizeHistory(preparation: CompactionPreparation, options: CompactOptions, call: SummaryCall): Promise<string> {
+async function summarizeHistory(preparation: CompactionPreparation, options: CompactOptions): Promise<Summary> {
   const userText = summaryRequestText({
     conversation: conversationText(preparation.messagesToSummarize),
     previousSummary: preparation.previousSummary,
     instructions: compactionInstructions(preparation.previousSummary, options.customInstructions),
   });
-  const response = await requestSummary(call, {
+  const response = await requestSummary(options, {
     userText,
-    maxTokens: Math.floor(0.8 * preparation.settings.reserveTokens),
+    maxTokens: summaryMaxTokens(options.model, Math.floor(0.8 * preparation.settings.reserveTokens)),
     reasoning: summaryReasoning(options.model, options.thinkingLevel),
   });
-  return textOrThrow(response, "Summarization failed");
+  return summaryOrThrow(response, "Summarization");
 }
 
-async function summarizeTurnPrefix(preparation: CompactionPreparation, options: CompactOptions, call: SummaryCall): Promise<string> {
+async function summarizeTurnPrefix(preparation: CompactionPreparation, options: CompactOptions): Promise<Summary> {
   // The earlier summary and the user's focus belong to the history request, not this one.
-  const userText = summaryRequestText({
-    conversation: conversationText(preparation.turnPrefixMessages),
-    instructions: TURN_PREFIX_INSTRUCTIONS,
-  });
-  const response = await requestSummary(call, {
-    userText,
-    maxTokens: Math.floor(0.5 * preparation.settings.reserveTokens),
+  const response = await requestSummary(options, {
+    userText: turnPrefixRequestText(conversationText(preparation.turnPrefixMessages)),
+    maxTokens: summaryMaxTokens(options.model, Math.floor(0.5 * preparation.settings.reserveTokens)),
     reasoning: summaryReasoning(options.model, options.thinkingLevel),
   });
-  return textOrThrow(response, "Turn prefix summarization failed");
+  return summaryOrThrow(response, "Turn prefix summarization");
 }
 
-/** Both summaries of a split turn at once; when one fails the other is cancelled, not waited for. */
-async function summarizeSplitTurn(preparation: CompactionPreparation, options: CompactOptions): Promise<string> {
-  const local = new AbortController();
-  const forward = (): void => local.abort();
-  if (options.signal?.aborted) local.abort();
-  options.signal?.addEventListener("abort", forward, { once: true });
-  const call: SummaryCall = { ...options, signal: local.signal };
-  const cancelOthersOnFailure = <T>(promise: Promise<T>): Promise<T> =>
-    promise.catch((error: unknown) => {
-      local.abort();
-      throw error;
-    });
-  try {
-    const [history, prefix] = await Promise.all([
-      preparation.messagesToSummarize.length > 0
-        ? cancelOthersOnFailure(summarizeHistory(preparation, options, call))
-        : Promise.resolve(NO_PRIOR_HISTORY),
-      cancelOthersOnFailure(summarizeTurnPrefix(preparation, options, call)),
-    ]);
-    return history + SPLIT_TURN_SEPARATOR + prefix;
-  } finally {
-    options.signal?.removeEventListener("abort", forward);
-  }
+/**
+ * A split turn: the history first (or, with nothing new before the turn, the previous summary
+ * as it stands), then the turn's beginning, joined under the split-turn heading.
+ */
+async function summarizeSplitTurn(preparation: CompactionPreparation, options: CompactOptions): Promise<Summary> {
+  const history: Summary =
+    preparation.messagesToSummarize.length > 0
+      ? await summarizeHistory(preparation, options)
+      : { text: preparation.previousSummary ?? NO_PRIOR_HISTORY };
+  if (options.signal?.aborted) throw new CompactionCancelledError();
+  const prefix = await summarizeTurnPrefix(preparation, options);
+  return { text: history.text + SPLIT_TURN_SEPARATOR + prefix.text, usage: addUsage(history.usage, prefix.usage) };
 }
 
 /**
  * Summarises a preparation. Throws `Summarization failed: …` / `Turn prefix summarization
- * failed: …` when the model fails, `CompactionCancelledError` when aborted, and refuses (without
- * a request) a preparation that has nothing to summarise.
+ * failed: …` (also when an answer stopped at its output cap), `… attempted to call a tool`,
+ * `CompactionCancelledError` when aborted, and refuses (without a request) a preparation that
+ * has nothing to summarise.
  */
 export async function compact(preparation: CompactionPreparation, options: CompactOptions): Promise<CompactionResult> {
   if (hasNothingToSummarize(preparation)) throw new Error(NOTHING_TO_COMPACT);
@@ -121,12 +117,13 @@ export async function compact(preparation: CompactionPreparation, options: Compa
   const summary =
     preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0
       ? await summarizeSplitTurn(preparation, options)
-      : await summarizeHistory(preparation, options, options);
+      : await summarizeHistory(preparation, options);
   const lists = computeFileLists(preparation.fileOps);
   return {
-    summary: summary + formatFileLists(lists),
+    summary: summary.text + formatFileLists(lists),
     firstKeptEntryId: preparation.firstKeptEntryId,
     tokensBefore: preparation.tokensBefore,
+    ...(summary.usage ? { usage: summary.usage } : {}),
     details: lists,
   };
 }

@@ -4,6 +4,7 @@ export {
   contextUsage,
   estimateContextTokens,
   estimateTokens,
+  estimateWithoutUsage,
   type BranchItem,
   type ContextEstimate,
   type ContextUsage,
@@ -19,16 +20,17 @@ export {
   type FileOps,
 } from "./file-tracking.ts";
 export { findCutPoint, findTurnStartIndex, findValidCutPoints, type CutPoint } from "./cut-point.ts";
+export { contextMessagesOf, projectBranch, type ProjectedEntry } from "./projection.ts";
 export {
   ALREADY_COMPACTED,
   hasNothingToSummarize,
   isNothingToCompact,
   NOTHING_TO_COMPACT,
   prepareCompaction,
-  summarizedMessageOf,
   type CompactionPreparation,
   type CompactionSettings,
   type NothingToCompact,
+  type PrepareOptions,
 } from "./prepare.ts";
 export { serializeConversation, TOOL_RESULT_MAX_CHARS } from "./serialize.ts";
 export {
@@ -39,9 +41,21 @@ export {
   SUMMARIZER_SYSTEM_PROMPT,
   summaryRequestText,
   TURN_PREFIX_INSTRUCTIONS,
+  turnPrefixRequestText,
   UPDATE_INSTRUCTIONS,
 } from "./prompts.ts";
-export { requestSummary, summaryReasoning, type ProviderOptions, type SummaryCall, type SummaryRetry, type SummaryRetryEvents, type SummaryResponse } from "./request.ts";
+export {
+  requestSummary,
+  summaryFailure,
+  summaryMaxTokens,
+  summaryReasoning,
+  type ProviderOptions,
+  type SummaryCall,
+  type SummaryRetry,
+  type SummaryRetryEvents,
+  type SummaryResponse,
+} from "./request.ts";
+export { addUsage } from "./usage.ts";
 export {
   compact,
   COMPACTION_CANCELLED,

@@ -2,11 +2,11 @@
  * Preparing a compaction: from the branch (root → leaf) to what must be summarised, what is
  * kept, and the numbers stored with the result. Pure: the LLM calls are in compact.ts.
  */
-import { branchSummaryMessageOf, buildSessionContext, customMessageOf } from "../session/context.ts";
-import type { AgentMessage, BranchSummaryEntry, CompactionEntry, CustomMessageEntry, SessionEntry } from "../session/format.ts";
-import { findCutPoint, messageOf } from "./cut-point.ts";
+import type { AgentMessage, CompactionEntry, SessionEntry } from "../session/format.ts";
+import { findCutPoint } from "./cut-point.ts";
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOps } from "./file-tracking.ts";
-import { estimateContextTokens } from "./tokens.ts";
+import { projectBranch, type ProjectedEntry } from "./projection.ts";
+import { estimateContextTokens, estimateWithoutUsage } from "./tokens.ts";
 
 export interface CompactionSettings {
   /** Headroom kept free in the context window; also sizes the summary's output budget. */
@@ -15,13 +15,22 @@ export interface CompactionSettings {
   keepRecentTokens: number;
 }
 
+export interface PrepareOptions {
+  /**
+   * Entries left out of the context although they are on the branch: the failed attempt an
+   * overflow recovery retries. They contribute nothing, and usage reported before them is stale.
+   */
+  omitted?: ReadonlySet<string>;
+}
+
 export const ALREADY_COMPACTED = "Already compacted";
 export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
 
 /** What extensions receive as `preparation` (upstream's shape). */
 export interface CompactionPreparation {
+  /** The first entry of the kept part (with `omitted` entries, possibly one of them). */
   firstKeptEntryId: string;
-  /** Messages replaced by the summary (compaction entries excluded). */
+  /** Messages replaced by the summary (compaction entries and system messages excluded). */
   messagesToSummarize: AgentMessage[];
   /** For a split turn: the part of the turn before the cut. */
   turnPrefixMessages: AgentMessage[];
@@ -56,29 +65,35 @@ export function hasNothingToSummarize(preparation: Pick<CompactionPreparation, "
 }
 
 /**
- * The message an entry contributes to a summary. Compaction entries contribute none: an
- * earlier summary goes in as `previousSummary` instead.
+ * The messages of projected entries that a summary covers: a compaction contributes none (its
+ * summary goes in as `previousSummary`), and system messages are the prompt, not conversation
+ * (the new compaction's checkpoint carries them).
  */
-export function summarizedMessageOf(entry: SessionEntry): AgentMessage | undefined {
-  switch (entry.type) {
-    case "message":
-      return messageOf(entry);
-    case "custom_message":
-      return customMessageOf(entry as CustomMessageEntry);
-    case "branch_summary":
-      return branchSummaryMessageOf(entry as BranchSummaryEntry);
-    default:
-      return undefined;
-  }
+function summarizedMessages(entries: readonly ProjectedEntry[]): AgentMessage[] {
+  return entries.flatMap((projected) =>
+    projected.entry.type === "compaction" ? [] : projected.messages.filter((message) => message.role !== "system"),
+  );
 }
 
-function messagesIn(entries: readonly SessionEntry[], from: number, to: number): AgentMessage[] {
-  const messages: AgentMessage[] = [];
-  for (let i = from; i < to; i++) {
-    const message = summarizedMessageOf(entries[i]!);
-    if (message) messages.push(message);
+/**
+ * The size of the context now: the last trusted usage plus estimates of what followed it, as
+ * long as that usage was reported after the latest compaction and after every omitted entry;
+ * otherwise it describes a context that no longer exists, and everything is estimated.
+ */
+function currentTokens(projected: readonly ProjectedEntry[], branch: readonly SessionEntry[], omitted: ReadonlySet<string>): number {
+  const messages = projected.flatMap((p) => p.messages);
+  const estimate = estimateContextTokens(messages);
+  if (estimate.lastUsageIndex !== null) {
+    let seen = 0;
+    const source = projected.find((p) => (seen += p.messages.length) > estimate.lastUsageIndex!)?.entry;
+    const usageAt = source ? branch.indexOf(source) : -1;
+    let staleBefore = -1;
+    branch.forEach((entry, index) => {
+      if (entry.type === "compaction" || omitted.has(entry.id)) staleBefore = index;
+    });
+    if (usageAt > staleBefore) return estimate.tokens;
   }
-  return messages;
+  return estimateWithoutUsage(messages);
 }
 
 /**
@@ -91,32 +106,25 @@ function messagesIn(entries: readonly SessionEntry[], from: number, to: number):
 export function prepareCompaction(
   branch: readonly SessionEntry[],
   settings: CompactionSettings,
+  options: PrepareOptions = {},
 ): CompactionPreparation | NothingToCompact | undefined {
   const last = branch[branch.length - 1];
   if (last?.type === "compaction") return undefined;
   if (!last) return { nothingToCompact: true, reason: "empty-branch", message: NOTHING_TO_COMPACT };
 
-  let previousIndex = -1;
-  for (let i = branch.length - 1; i >= 0; i--) {
-    if (branch[i]!.type === "compaction") {
-      previousIndex = i;
-      break;
-    }
-  }
-  const previous = previousIndex >= 0 ? (branch[previousIndex] as CompactionEntry) : undefined;
-  let boundaryStart = 0;
-  if (previous) {
-    const keptFrom = branch.findIndex((entry) => entry.id === previous.firstKeptEntryId);
-    boundaryStart = keptFrom >= 0 ? keptFrom : previousIndex + 1;
-  }
+  const omitted = options.omitted ?? new Set<string>();
+  const projected = projectBranch(branch, omitted);
+  // The latest compaction is projected first; older ones in its kept part contribute nothing.
+  const previous = projected[0]?.entry.type === "compaction" && projected[0].messages.length > 0 ? (projected[0].entry as CompactionEntry) : undefined;
+  const boundaryStart = previous ? 1 : 0;
 
-  const cut = findCutPoint(branch, boundaryStart, branch.length, settings.keepRecentTokens);
-  const firstKept = branch[cut.firstKeptEntryIndex];
+  const cut = findCutPoint(projected, boundaryStart, projected.length, settings.keepRecentTokens);
+  const firstKept = projected[cut.firstKeptEntryIndex]?.entry;
   if (!firstKept?.id) return { nothingToCompact: true, reason: "empty-branch", message: NOTHING_TO_COMPACT };
 
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-  const messagesToSummarize = messagesIn(branch, boundaryStart, historyEnd);
-  const turnPrefixMessages = cut.isSplitTurn ? messagesIn(branch, cut.turnStartIndex, cut.firstKeptEntryIndex) : [];
+  const messagesToSummarize = summarizedMessages(projected.slice(boundaryStart, historyEnd));
+  const turnPrefixMessages = cut.isSplitTurn ? summarizedMessages(projected.slice(cut.turnStartIndex, cut.firstKeptEntryIndex)) : [];
 
   const fileOps = createFileOps();
   // Lists an extension wrote are its own business; only pig's (and Pi's) own are carried on.
@@ -129,7 +137,7 @@ export function prepareCompaction(
     messagesToSummarize,
     turnPrefixMessages,
     isSplitTurn: cut.isSplitTurn,
-    tokensBefore: estimateContextTokens(buildSessionContext(branch).messages).tokens,
+    tokensBefore: currentTokens(projected, branch, omitted),
     ...(previous ? { previousSummary: previous.summary } : {}),
     fileOps,
     settings,

@@ -39,12 +39,21 @@ export function branchSummaryInstructions(customInstructions?: string, replaceIn
 }
 
 /**
- * The single user message of a summarisation request: the serialised conversation in
- * `<conversation>` tags, the earlier summary in `<previous-summary>` tags when there is one,
- * then the instructions.
+ * The single user message of a compaction or branch summary request: the serialised
+ * conversation in `<conversation>` tags, the earlier summary in `<previous-summary>` tags when
+ * there is one, then the instructions.
  */
 export function summaryRequestText(parts: { conversation: string; previousSummary?: string | undefined; instructions: string }): string {
   let text = `<conversation>\n${parts.conversation}\n</conversation>\n\n`;
   if (parts.previousSummary) text += `<previous-summary>\n${parts.previousSummary}\n</previous-summary>\n\n`;
   return text + parts.instructions;
+}
+
+/**
+ * The single user message of a turn-prefix request: the serialised messages under a
+ * `# Conversation` heading, the instructions under `# Instructions` (Pi ≥ 0.87's layout, which
+ * sets the material apart from what is asked of it more plainly than tags do).
+ */
+export function turnPrefixRequestText(conversation: string): string {
+  return `# Conversation\n${conversation}\n\n# Instructions\n${TURN_PREFIX_INSTRUCTIONS}`;
 }

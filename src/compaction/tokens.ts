@@ -8,6 +8,7 @@
  */
 import type { Model } from "../ai/types.ts";
 import type { AgentMessage, SessionEntry, Usage } from "../session/format.ts";
+import { currentSystemMessage } from "../session/system-messages.ts";
 
 /** Characters counted for one image (≈ 1200 tokens), as upstream. */
 const IMAGE_CHARS = 4800;
@@ -26,13 +27,7 @@ function stringLength(value: unknown): number {
   return typeof value === "string" ? value.length : 0;
 }
 
-/** Characters of a user message: its text (images are not counted for user messages). */
-function userChars(content: unknown): number {
-  if (typeof content === "string") return content.length;
-  return blocksOf(content).reduce((sum, block) => sum + textLength(block), 0);
-}
-
-/** Characters of a tool result or custom message: text plus a flat amount per image. */
+/** Characters of message content: its text plus a flat amount per image. */
 function contentChars(content: unknown): number {
   if (typeof content === "string") return content.length;
   return blocksOf(content).reduce((sum, block) => sum + textLength(block) + (block.type === "image" ? IMAGE_CHARS : 0), 0);
@@ -59,17 +54,15 @@ export function estimateTokens(message: AgentMessage): number {
   switch (m.role) {
     case "system": {
       // The prompt and the tool declarations it carries (Pi ≥ 0.87 counts them the same way).
-      chars = userChars(m.content);
+      chars = contentChars(m.content);
       for (const section of Object.values((m.sections ?? {}) as Record<string, unknown>)) chars += stringLength(section);
       if (m.toolsAdded !== undefined) chars += JSON.stringify(m.toolsAdded)?.length ?? 0;
       break;
     }
-    case "user":
-      chars = userChars(m.content);
-      break;
     case "assistant":
       chars = assistantChars(m.content);
       break;
+    case "user":
     case "custom":
     case "toolResult":
       chars = contentChars(m.content);
@@ -92,11 +85,26 @@ export function calculateContextTokens(usage: Usage): number {
   return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-/** The usage of an assistant message that can be trusted: not aborted, not failed. */
+/**
+ * The usage of an assistant message that can be trusted: not aborted, not failed, and not all
+ * zeros (a stream cut short before its usage arrived reports nothing, not an empty context).
+ */
 function trustedUsage(message: AgentMessage): Usage | undefined {
   const m = message as { role: string; stopReason?: unknown; usage?: Usage };
   if (m.role !== "assistant" || m.stopReason === "aborted" || m.stopReason === "error") return undefined;
-  return typeof m.usage === "object" && m.usage !== null ? m.usage : undefined;
+  if (typeof m.usage !== "object" || m.usage === null) return undefined;
+  return calculateContextTokens(m.usage) > 0 ? m.usage : undefined;
+}
+
+/**
+ * The estimated size of a context when no reported usage describes it: the prompt and tools
+ * once (all system messages replayed into the one a request sends), plus every other message.
+ */
+export function estimateWithoutUsage(messages: readonly AgentMessage[]): number {
+  const system = currentSystemMessage(messages);
+  let tokens = system ? estimateTokens(system) : 0;
+  for (const message of messages) if (message.role !== "system") tokens += estimateTokens(message);
+  return tokens;
 }
 
 export interface ContextEstimate {

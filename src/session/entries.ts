@@ -13,7 +13,9 @@ import type {
   ModelChangeEntry,
   SessionHeader,
   SessionInfoEntry,
+  SystemMessage,
   ThinkingLevelChangeEntry,
+  Usage,
   UserContentBlock,
 } from "./format.ts";
 import { CURRENT_SESSION_VERSION } from "./format.ts";
@@ -54,9 +56,21 @@ export function thinkingLevelChangeEntry(
   return { type: "thinking_level_change", id: at.id, parentId: at.parentId, timestamp: at.timestamp, thinkingLevel };
 }
 
+/**
+ * A compaction. `firstKeptEntryId` null: it keeps nothing and names itself. `systemMessage`, the
+ * prompt and tools in force (replayed), is stored with the entry's own time as its timestamp.
+ */
 export function compactionEntry(
   at: EntryPosition,
-  fields: { summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown; fromHook?: boolean },
+  fields: {
+    summary: string;
+    firstKeptEntryId: string | null;
+    tokensBefore: number;
+    details?: unknown;
+    usage?: Usage | undefined;
+    fromHook?: boolean | undefined;
+    systemMessage?: SystemMessage | undefined;
+  },
 ): CompactionEntry {
   return {
     type: "compaction",
@@ -64,16 +78,18 @@ export function compactionEntry(
     parentId: at.parentId,
     timestamp: at.timestamp,
     summary: fields.summary,
-    firstKeptEntryId: fields.firstKeptEntryId,
+    firstKeptEntryId: fields.firstKeptEntryId ?? at.id,
     tokensBefore: fields.tokensBefore,
     ...optional("details", fields.details),
+    ...optional("usage", fields.usage),
     ...optional("fromHook", fields.fromHook),
+    ...optional("systemMessage", fields.systemMessage ? { ...fields.systemMessage, timestamp: Date.parse(at.timestamp) } : undefined),
   };
 }
 
 export function branchSummaryEntry(
   at: EntryPosition,
-  fields: { fromId: string; summary: string; details?: unknown; fromHook?: boolean },
+  fields: { fromId: string; summary: string; details?: unknown; usage?: Usage | undefined; fromHook?: boolean | undefined },
 ): BranchSummaryEntry {
   return {
     type: "branch_summary",
@@ -83,6 +99,7 @@ export function branchSummaryEntry(
     fromId: fields.fromId,
     summary: fields.summary,
     ...optional("details", fields.details),
+    ...optional("usage", fields.usage),
     ...optional("fromHook", fields.fromHook),
   };
 }

@@ -14,6 +14,7 @@ import type {
   SessionEntry,
   SessionHeader,
   ThinkingLevel,
+  Usage,
   UserContentBlock,
 } from "./format.ts";
 import { newEntryId, newSessionId, sessionFileName } from "./ids.ts";
@@ -21,6 +22,7 @@ import { decodeUtf8, readRange } from "./lines.ts";
 import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
 import { acquireLock, type SessionLock } from "./lock.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
+import { currentSystemMessage } from "./system-messages.ts";
 import { SessionTree } from "./tree.ts";
 import { appendLines, createFileWithLines, removeStaleTemps, replaceFile, SessionWriteError, type AppendState } from "./write.ts";
 
@@ -326,17 +328,49 @@ export class SessionStore {
     return this.append(make.thinkingLevelChangeEntry(this.nextPosition(), level));
   }
 
-  appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string {
-    return this.append(
-      make.compactionEntry(this.nextPosition(), { summary, firstKeptEntryId, tokensBefore, details, fromHook }),
+  /**
+   * Appends a compaction (Pi's argument order): `firstKeptEntryId` null keeps nothing. It carries
+   * the prompt and tools in force as its `systemMessage` checkpoint, so the compacted context can
+   * start with them. `options.parentId` places it elsewhere than after the leaf (the overflow
+   * recovery puts it beside the failed attempt); the compaction becomes the leaf either way.
+   */
+  appendCompaction(
+    summary: string,
+    firstKeptEntryId: string | null,
+    tokensBefore: number,
+    details?: unknown,
+    fromHook?: boolean,
+    usage?: Usage,
+    options: { parentId?: string | null } = {},
+  ): string {
+    const parentId = options.parentId === undefined ? this.leaf : options.parentId;
+    if (parentId !== null && !this.tree.has(parentId)) throw new Error(`Entry ${parentId} not found`);
+    const systemMessage = currentSystemMessage(this.buildContext(parentId).messages);
+    return this.appendAt(parentId, (at) =>
+      make.compactionEntry(at, { summary, firstKeptEntryId, tokensBefore, details, usage, fromHook, systemMessage }),
     );
   }
 
-  /** Moves the leaf to `fromId` (null: before the first entry) and records a summary of the branch left. */
-  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromHook?: boolean): string {
-    if (fromId !== null && !this.tree.has(fromId)) throw new Error(`Entry ${fromId} not found`);
-    this.leaf = fromId;
-    return this.append(make.branchSummaryEntry(this.nextPosition(), { fromId: fromId ?? "root", summary, details, fromHook }));
+  /**
+   * Moves the leaf to `toId` (null: before the first entry) and records there a summary of the
+   * branch left; its `fromId` names the leaf that was left (`root` for none), as Pi ≥ 0.87.
+   */
+  branchWithSummary(toId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: Usage): string {
+    if (toId !== null && !this.tree.has(toId)) throw new Error(`Entry ${toId} not found`);
+    const fromId = this.leaf ?? "root";
+    return this.appendAt(toId, (at) => make.branchSummaryEntry(at, { fromId, summary, details, usage, fromHook }));
+  }
+
+  /** Appends the entry `build` makes as a child of `parentId`; on a failed write the leaf stays where it was. */
+  private appendAt(parentId: string | null, build: (at: make.EntryPosition) => SessionEntry): string {
+    const before = this.leaf;
+    this.leaf = parentId;
+    try {
+      return this.append(build(this.nextPosition()));
+    } catch (error) {
+      this.leaf = before;
+      throw error;
+    }
   }
 
   appendCustomEntry(customType: string, data?: unknown): string {

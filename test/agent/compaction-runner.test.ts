@@ -7,6 +7,8 @@ import type { PigEvent } from "../../src/agent/events.ts";
 import { AgentSession } from "../../src/agent/session.ts";
 import { ModelRegistry } from "../../src/ai/registry.ts";
 import { newAssistantMessage, type AssistantMessageEvent, type LlmContext, type StreamFunction } from "../../src/ai/types.ts";
+import { SUMMARIZER_SYSTEM_PROMPT } from "../../src/compaction/index.ts";
+import type { CompactionEntry } from "../../src/session/format.ts";
 import { fakeModel } from "../helpers/fake-model.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -22,13 +24,12 @@ interface Answer {
   at?: "compaction-time";
 }
 
-/** Answers prompts from `answers`; summary requests (they carry `<conversation>`) get "SUMMARY". */
+/** Answers prompts from `answers`; summary requests (the summariser's system prompt) get "SUMMARY". */
 function model(answers: Answer[], clock: { compactionTime?: number }) {
   const prompts: LlmContext[] = [];
   let summaries = 0;
   const stream: StreamFunction = async function* (m, context): AsyncIterable<AssistantMessageEvent> {
-    const first = context.messages[0]?.content;
-    const isSummary = Array.isArray(first) && first.some((b) => b.type === "text" && b.text.includes("<conversation>"));
+    const isSummary = context.systemPrompt === SUMMARIZER_SYSTEM_PROMPT;
     const message = newAssistantMessage(m);
     yield { type: "start", partial: message };
     if (isSummary) {
@@ -79,7 +80,7 @@ function session(answers: Answer[]) {
     }
   });
   const entries = () => store.branchRecords().map((r) => (r.type === "message" ? `${r.type}:${r.role}` : r.type));
-  return { agent, events, fake, store, entries };
+  return { agent, events, fake, store, entries, settings: agent.compaction };
 }
 
 const compactionEnds = (events: PigEvent[]) => events.filter((e) => e.type === "compaction_end") as Extract<PigEvent, { type: "compaction_end" }>[];
@@ -96,8 +97,53 @@ describe("overflow recovery", () => {
       ["overflow", false],
     ]);
     expect(ends[1]!.errorMessage).toContain("Context overflow recovery failed after one compact-and-retry attempt");
+    // Giving up starts nothing: no compaction_start for it.
+    expect(events.filter((e) => e.type === "compaction_start")).toHaveLength(1);
     expect(fake.prompts).toHaveLength(3);
-    expect(fake.summaries()).toBe(1);
+    // The turn that overflowed is split off its history: two summaries.
+    expect(fake.summaries()).toBe(2);
+  });
+
+  test("the compaction is written beside the failed answer; keeping nothing, it names itself, and the retry sends the prompt and the summary", async () => {
+    const overflow = "prompt is too long: 60000 tokens > 50000 maximum";
+    const { agent, events, fake, store, entries } = session([{ text: "first answer" }, { error: overflow }, { text: "recovered" }]);
+    await agent.prompt("first");
+    await agent.prompt("second");
+    expect(compactionEnds(events).map((e) => [e.reason, e.willRetry])).toEqual([["overflow", true]]);
+    const failed = store.tree.records.find((r) => r.type === "message" && r.role === "assistant" && JSON.stringify(store.materialise(r)).includes(overflow))!;
+    const compactionRecord = store.tree.records.find((r) => r.type === "compaction")!;
+    const compaction = store.materialise(compactionRecord) as CompactionEntry;
+    // Beside the failed answer (a child of the prompt it failed to answer), not after it.
+    expect(compaction.parentId).toBe(failed.parentId!);
+    expect(compaction.firstKeptEntryId).toBe(compaction.id);
+    expect(store.branchRecords().map((r) => r.id)).not.toContain(failed.id);
+    expect(entries().slice(-2)).toEqual(["compaction", "message:assistant"]);
+    // The retried request: the checkpoint's prompt and the summary, nothing else.
+    const retried = fake.prompts.at(-1)!;
+    expect(retried.systemPrompt).toBe("system");
+    expect(retried.messages).toHaveLength(1);
+    expect(JSON.stringify(retried.messages[0])).toContain("SUMMARY");
+    // The result names the compaction itself as first kept, and says what is left.
+    const end = compactionEnds(events)[0]!;
+    expect(end.result).toMatchObject({ firstKeptEntryId: compaction.id });
+    expect((end.result as { estimatedTokensAfter?: number }).estimatedTokensAfter).toBeGreaterThan(0);
+  });
+
+  test("with room to keep more than the failed turn, the kept part ends with its prompt, right above the compaction", async () => {
+    const overflow = "prompt is too long: 60000 tokens > 50000 maximum";
+    const { agent, fake, store } = session([{ text: "first answer" }, { error: overflow }, { text: "recovered" }]);
+    // "second" (2 tokens) and "first answer" (3) reach 5 at the first answer: the cut is there.
+    agent.compaction = { ...agent.compaction, keepRecentTokens: 5 };
+    await agent.prompt("first ".repeat(40));
+    await agent.prompt("second");
+    const compaction = store.materialise(store.tree.records.find((r) => r.type === "compaction")!) as CompactionEntry;
+    const prompt = store.getEntry(compaction.parentId!)!;
+    expect(prompt).toMatchObject({ type: "message", message: { role: "user", content: [{ type: "text", text: "second" }] } });
+    expect(store.getEntry(compaction.firstKeptEntryId!)).toMatchObject({ message: { role: "assistant", content: [{ text: "first answer" }] } });
+    const retried = fake.prompts.at(-1)!;
+    expect(retried.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(retried.messages[2])).toContain("second");
+    expect(JSON.stringify(retried.messages)).not.toContain(overflow);
   });
 
   test("an answer that completed but reports more input than the window is compacted after, not answered twice", async () => {
@@ -108,7 +154,8 @@ describe("overflow recovery", () => {
     expect(fake.prompts).toHaveLength(2);
     // The cut falls inside the last turn: the history and the turn's start are summarised apart.
     expect(fake.summaries()).toBe(2);
-    expect(compactionEnds(events).map((e) => [e.reason, e.willRetry, e.aborted])).toEqual([["threshold", false, false]]);
+    // Reported as an overflow that is not retried, as Pi ≥ 0.87 does.
+    expect(compactionEnds(events).map((e) => [e.reason, e.willRetry, e.aborted])).toEqual([["overflow", false, false]]);
     const tail = entries().slice(-3);
     expect(tail).toEqual(["message:user", "message:assistant", "compaction"]);
     expect(agent.messages.filter((m) => m.role === "assistant").at(-1)).toMatchObject({ content: [{ type: "text", text: "a complete answer" }] });

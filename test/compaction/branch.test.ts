@@ -103,21 +103,28 @@ describe("prepareBranchEntries", () => {
 describe("generateBranchSummary", () => {
   const branch = chain(m(userMsg("try X")), m(assistantMsg([toolCall("read", { path: "x.md" })])), m(toolResult("contents")), m(assistantMsg("X done")));
 
-  test("sends the branch with the branch instructions, 2048 output tokens and no reasoning", async () => {
-    const fake = fakeStream(() => ({ text: "## Goal\nX" }));
+  test("sends the branch with the branch instructions, 4096 output tokens and no reasoning; keeps the usage", async () => {
+    const fake = fakeStream(() => ({ text: "## Goal\nX", usage: { input: 40, output: 4 } }));
     const model = fakeModel(undefined, { reasoning: true });
     const outcome = await generateBranchSummary(branch, { model, stream: fake.stream, apiKey: "k", reserveTokens: RESERVE, headers: { h: "v" } });
     expect(fake.calls.length).toBe(1);
     const call = fake.calls[0]!;
     expect(call.userText).toBe(`<conversation>\n[User]: try X\n\n[Assistant tool calls]: read(path="x.md")\n\n[Assistant]: X done\n</conversation>\n\n${BRANCH_SUMMARY_INSTRUCTIONS}`);
-    expect(call.options).toMatchObject({ apiKey: "k", headers: { h: "v" }, maxTokens: 2048 });
+    expect(call.options).toMatchObject({ apiKey: "k", headers: { h: "v" }, maxTokens: 4096 });
     expect(call.options.reasoning).toBeUndefined();
     expect(outcome).toEqual({
       kind: "summary",
       summary: "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\nX\n\n<read-files>\nx.md\n</read-files>",
       details: { readFiles: ["x.md"], modifiedFiles: [] },
+      usage: { input: 40, output: 4, cacheRead: 0, cacheWrite: 0, totalTokens: 44, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
       requested: true,
     });
+  });
+
+  test("asks for no more output than the model can write", async () => {
+    const fake = fakeStream(() => ({ text: "S" }));
+    await generateBranchSummary(branch, { model: fakeModel(undefined, { maxTokens: 1000 }), stream: fake.stream, apiKey: "k", reserveTokens: RESERVE });
+    expect(fake.calls[0]!.options.maxTokens).toBe(1000);
   });
 
   test("uses custom instructions as focus, or instead of the default when replacing", async () => {
@@ -138,9 +145,22 @@ describe("generateBranchSummary", () => {
 
   test("returns failures and aborts instead of a summary", async () => {
     const failing = fakeStream(() => ({ error: "bad" }));
-    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: failing.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({ kind: "error", message: "bad" });
+    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: failing.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({ kind: "error", message: "Branch summarization failed: bad" });
     const silent = fakeStream(() => ({ error: undefined }));
-    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: silent.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({ kind: "error", message: "Summarization failed" });
+    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: silent.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({
+      kind: "error",
+      message: "Branch summarization failed: Unknown error",
+    });
+    const cut = fakeStream(() => ({ text: "half a summ", stopReason: "length" }));
+    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: cut.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({
+      kind: "error",
+      message: "Branch summarization failed: generation hit the token cap and the summary is incomplete",
+    });
+    const tool = fakeStream(() => ({ text: "", toolCall: true }));
+    expect(await generateBranchSummary(branch, { model: fakeModel(), stream: tool.stream, apiKey: "k", reserveTokens: RESERVE })).toEqual({
+      kind: "error",
+      message: "Branch summarization attempted to call a tool",
+    });
     const controller = new AbortController();
     const hanging = fakeStream(() => {
       setTimeout(() => controller.abort(), 1);

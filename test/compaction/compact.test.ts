@@ -8,6 +8,7 @@ import {
   prepareCompaction,
   SUMMARIZER_SYSTEM_PROMPT,
   TURN_PREFIX_INSTRUCTIONS,
+  turnPrefixRequestText,
   UPDATE_INSTRUCTIONS,
   type CompactionPreparation,
   type CompactOptions,
@@ -42,9 +43,13 @@ function options(reply: (call: StreamCall) => Reply | Promise<Reply>, extra: Par
   return { calls: fake.calls, options: { model: fakeModel(), stream: fake.stream, apiKey: "key", headers: { "x-h": "1" }, ...extra } as CompactOptions };
 }
 
+const USAGE0 = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const usage = (input: number, output: number) => ({ ...USAGE0, input, output, totalTokens: input + output, cost: { ...USAGE0.cost } });
+const isPrefix = (call: StreamCall) => call.userText.startsWith("# Conversation\n");
+
 describe("compact", () => {
   test("sends one summary request: system prompt, one user message with the wrapped conversation, no tools", async () => {
-    const { calls, options: opts } = options(() => ({ text: ["SUMMARY", "more"], thinking: "ignored" }));
+    const { calls, options: opts } = options(() => ({ text: ["SUMMARY", "more"], thinking: "ignored", usage: { input: 70, output: 7 } }));
     const result = await compact(prepared(simpleBranch()), opts);
     expect(calls.length).toBe(1);
     const call = calls[0]!;
@@ -58,8 +63,21 @@ describe("compact", () => {
       summary: "SUMMARY\nmore\n\n<modified-files>\nout.txt\n</modified-files>",
       firstKeptEntryId: "e3",
       tokensBefore: 321,
+      usage: usage(70, 7),
       details: { readFiles: [], modifiedFiles: ["out.txt"] },
     });
+    // Pi's key order: the usage sits between the numbers and the file lists.
+    expect(Object.keys(result)).toEqual(["summary", "firstKeptEntryId", "tokensBefore", "usage", "details"]);
+  });
+
+  test("each request is routed on its own: a fresh session id per summary", async () => {
+    const { calls, options: opts } = options(() => ({ text: "S" }));
+    await compact(prepared(simpleBranch()), opts);
+    await compact(prepared(simpleBranch()), opts);
+    const [first, second] = calls.map((call) => call.options.sessionId);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first).not.toBe(second);
   });
 
   test("updates the previous summary and appends the user's focus", async () => {
@@ -91,31 +109,58 @@ describe("compact", () => {
     }
   });
 
-  test("summarises a split turn's history and prefix in parallel and joins them", async () => {
-    let release: () => void = () => {};
-    const bothStarted = new Promise<void>((resolve) => (release = resolve));
+  test("summarises a split turn's history, then its prefix (one request at a time), joins them and adds up the usage", async () => {
+    let running = 0;
+    let overlapped = false;
     const { calls, options: opts } = options(async (call) => {
-      if (calls.length === 2) release();
-      await bothStarted;
-      return { text: call.userText.includes(TURN_PREFIX_INSTRUCTIONS) ? "PREFIX" : "HISTORY" };
+      overlapped ||= ++running > 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      return isPrefix(call) ? { text: "PREFIX", usage: { input: 30, output: 3 } } : { text: "HISTORY", usage: { input: 100, output: 10 } };
     }, { thinkingLevel: "high", model: fakeModel(undefined, { reasoning: true }) });
     const result = await compact(prepared(splitBranch()), opts);
-    expect(calls.length).toBe(2);
-    const prefix = calls.find((call) => call.userText.endsWith(TURN_PREFIX_INSTRUCTIONS))!;
-    const history = calls.find((call) => call.userText.endsWith(INITIAL_INSTRUCTIONS))!;
-    expect(history.options.maxTokens).toBe(800);
-    expect(prefix.options.maxTokens).toBe(500);
-    expect(prefix.options.reasoning).toBe("high");
-    expect(prefix.userText.startsWith("<conversation>\n[User]: big task\n\n[Assistant tool calls]: read(path=\"in.txt\")\n\n[Tool result]: ")).toBe(true);
+    expect(calls.map(isPrefix)).toEqual([false, true]);
+    expect(overlapped).toBe(false);
+    const [history, prefix] = calls;
+    expect(history!.userText.endsWith(INITIAL_INSTRUCTIONS)).toBe(true);
+    expect(history!.options.maxTokens).toBe(800);
+    expect(prefix!.options.maxTokens).toBe(500);
+    expect(prefix!.options.reasoning).toBe("high");
+    // The turn's beginning under "# Conversation", the instructions under "# Instructions".
+    expect(prefix!.userText.startsWith("# Conversation\n[User]: big task\n\n[Assistant tool calls]: read(path=\"in.txt\")\n\n[Tool result]: ")).toBe(true);
+    expect(prefix!.userText.endsWith(`\n\n# Instructions\n${TURN_PREFIX_INSTRUCTIONS}`)).toBe(true);
+    expect(prefix!.userText).not.toContain("<conversation>");
     expect(result.summary).toBe("HISTORY\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX\n\n<read-files>\nin.txt\n</read-files>");
+    expect(result.usage).toEqual(usage(130, 13));
   });
 
-  test("uses 'No prior history.' without a request when only the turn prefix is to be summarised", async () => {
-    const { calls, options: opts } = options(() => ({ text: "PREFIX" }));
-    const result = await compact(prepared(splitBranch(false)), opts);
-    expect(calls.length).toBe(1);
-    expect(calls[0]!.userText.endsWith(TURN_PREFIX_INSTRUCTIONS)).toBe(true);
-    expect(result.summary.startsWith("No prior history.\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX")).toBe(true);
+  test("a split turn with nothing new before it: the previous summary (or 'No prior history.') without a request", async () => {
+    const alone = options(() => ({ text: "PREFIX", usage: { input: 5, output: 1 } }));
+    const first = await compact(prepared(splitBranch(false)), alone.options);
+    expect(alone.calls.length).toBe(1);
+    expect(alone.calls[0]!.userText.startsWith("# Conversation\n[User]: big task\n\n")).toBe(true);
+    expect(alone.calls[0]!.userText.endsWith(turnPrefixRequestText("").slice("# Conversation\n".length))).toBe(true);
+    expect(first.summary.startsWith("No prior history.\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX")).toBe(true);
+    expect(first.usage).toEqual(usage(5, 1));
+
+    const afterCompaction = chain(
+      m(userMsg("old")),
+      compaction("PREVIOUS SUMMARY", "e3"),
+      m(userMsg("big task")),
+      m(assistantMsg([toolCall("read", { path: "in.txt" })])),
+      m(toolResult(sized(300))),
+      m(assistantMsg(sized(150))),
+    );
+    const again = options(() => ({ text: "PREFIX" }));
+    const second = await compact(prepared(afterCompaction), again.options);
+    expect(again.calls.map(isPrefix)).toEqual([true]);
+    expect(second.summary.startsWith("PREVIOUS SUMMARY\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX")).toBe(true);
+  });
+
+  test("output budgets never exceed what the model can write", async () => {
+    const { calls, options: opts } = options(() => ({ text: "S" }), { model: fakeModel(undefined, { maxTokens: 300 }) });
+    await compact(prepared(splitBranch()), opts);
+    expect(calls.map((call) => call.options.maxTokens)).toEqual([300, 300]);
   });
 
   test("reports a failed summary with the provider's message", async () => {
@@ -123,18 +168,27 @@ describe("compact", () => {
     await expect(compact(prepared(simpleBranch()), options(() => ({ error: undefined })).options)).rejects.toThrow("Summarization failed: Unknown error");
   });
 
-  test("reports a failed turn-prefix summary and cancels the history request still running", async () => {
-    let historySignal: AbortSignal | undefined;
-    const { options: opts } = options((call) => {
-      if (call.userText.endsWith(TURN_PREFIX_INSTRUCTIONS)) return { error: "too long" };
-      historySignal = call.options.signal;
-      return { hang: true };
-    });
-    await expect(compact(prepared(splitBranch()), opts)).rejects.toThrow("Turn prefix summarization failed: too long");
-    expect(historySignal?.aborted).toBe(true);
+  test("an answer cut off at its output cap, or one calling a tool, is never a summary", async () => {
+    await expect(compact(prepared(simpleBranch()), options(() => ({ text: "partial", stopReason: "length" })).options)).rejects.toThrow(
+      "Summarization failed: generation hit the token cap and the summary is incomplete",
+    );
+    await expect(compact(prepared(simpleBranch()), options(() => ({ text: "", toolCall: true })).options)).rejects.toThrow(
+      "Summarization attempted to call a tool",
+    );
+    const prefixCut = options((call) => (isPrefix(call) ? { text: "partial", stopReason: "length" } : { text: "H" }));
+    await expect(compact(prepared(splitBranch()), prefixCut.options)).rejects.toThrow("Turn prefix summarization failed: generation hit the token cap");
   });
 
-  test("throws a cancellation error when aborted before or during the request", async () => {
+  test("a failed history summary stops there; a failed turn-prefix summary fails the compaction", async () => {
+    const history = options(() => ({ error: "down" }));
+    await expect(compact(prepared(splitBranch()), history.options)).rejects.toThrow("Summarization failed: down");
+    expect(history.calls.map(isPrefix)).toEqual([false]);
+    const prefix = options((call) => (isPrefix(call) ? { error: "too long" } : { text: "H" }));
+    await expect(compact(prepared(splitBranch()), prefix.options)).rejects.toThrow("Turn prefix summarization failed: too long");
+    expect(prefix.calls.map(isPrefix)).toEqual([false, true]);
+  });
+
+  test("throws a cancellation error when aborted before or during a request, and sends nothing after it", async () => {
     const before = new AbortController();
     before.abort();
     const early = options(() => ({ text: "S" }), { signal: before.signal });
@@ -149,6 +203,7 @@ describe("compact", () => {
     const error = await compact(prepared(splitBranch()), late.options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CompactionCancelledError);
     expect((error as Error).message).toBe("Compaction cancelled");
+    expect(late.calls.length).toBe(1);
   });
 
   test("refuses a preparation with nothing to summarise without sending anything", async () => {

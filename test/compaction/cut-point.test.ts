@@ -1,13 +1,19 @@
 import { describe, expect, test } from "bun:test";
-import { findCutPoint, findTurnStartIndex, findValidCutPoints } from "../../src/compaction/index.ts";
-import type { AgentMessage } from "../../src/session/format.ts";
+import { findCutPoint as findCutPointIn, findTurnStartIndex as turnStartIn, findValidCutPoints as cutPointsIn, projectBranch } from "../../src/compaction/index.ts";
+import type { AgentMessage, SessionEntry } from "../../src/session/format.ts";
 import { assistantMsg, branchSummary, chain, compaction, customMessage, label, m, modelChange, sized, thinking, toolCall, toolResult, userMsg } from "./helpers.ts";
+
+// The functions work on the projected branch; these take the plain entries of a branch without a compaction.
+const findValidCutPoints = (entries: SessionEntry[], start: number, end: number) => cutPointsIn(projectBranch(entries), start, end);
+const findTurnStartIndex = (entries: SessionEntry[], index: number, start: number) => turnStartIn(projectBranch(entries), index, start);
+const findCutPoint = (entries: SessionEntry[], start: number, end: number, keep: number, omitted?: Set<string>) =>
+  findCutPointIn(projectBranch(entries, omitted), start, end, keep);
 
 const bash = (command: string, output: string): AgentMessage =>
   ({ role: "bashExecution", command, output, exitCode: 0, cancelled: false, truncated: false, timestamp: 1 }) as AgentMessage;
 
 describe("findValidCutPoints", () => {
-  test("allows every message but tool results, plus custom messages and branch summaries", () => {
+  test("allows every message but tool results and system messages, plus custom messages and branch summaries", () => {
     const entries = chain(
       modelChange(),
       m(userMsg("u")),
@@ -17,10 +23,22 @@ describe("findValidCutPoints", () => {
       customMessage("note"),
       branchSummary("S"),
       label("e2"),
-      compaction("C", "e2"),
+      m({ role: "system", content: "", sections: { a: "prompt" }, timestamp: 1 } as AgentMessage),
       m({ role: "mystery" } as AgentMessage),
     );
     expect(findValidCutPoints(entries, 0, entries.length)).toEqual([1, 2, 4, 5, 6]);
+  });
+
+  test("never cuts at a compaction: the latest one leads the projection, older ones in its kept part add nothing", () => {
+    const entries = chain(m(userMsg("a")), compaction("OLD", "e1"), m(userMsg("b")), compaction("NEW", "e2"), m(userMsg("c")));
+    const projected = projectBranch(entries);
+    expect(projected.map((p) => [p.entry.id, p.messages.map((message) => message.role)])).toEqual([
+      ["e4", ["compactionSummary"]],
+      ["e2", []],
+      ["e3", ["user"]],
+      ["e5", ["user"]],
+    ]);
+    expect(cutPointsIn(projected, 0, projected.length)).toEqual([2, 3]);
   });
 });
 
@@ -57,10 +75,10 @@ describe("findCutPoint", () => {
     expect(findCutPoint(entries, 0, entries.length, 100)).toEqual({ firstKeptEntryIndex: 3, turnStartIndex: 0, isSplitTurn: true });
   });
 
-  test("counts only message entries toward the budget", () => {
-    const entries = chain(m(userMsg(sized(40))), customMessage(sized(500)), m(userMsg(sized(40))), m(assistantMsg(sized(40))));
-    // The custom message's 500 tokens do not count: 40 + 40 + 40 reaches 100 only at index 0.
-    expect(findCutPoint(entries, 0, entries.length, 100).firstKeptEntryIndex).toBe(0);
+  test("counts what every entry puts in the context toward the budget, custom messages included", () => {
+    const entries = chain(m(userMsg(sized(40))), m(assistantMsg(sized(40))), customMessage(sized(500)), m(userMsg(sized(40))), m(assistantMsg(sized(40))));
+    // 40 + 40 + 500 passes 100 at the custom message (index 2), which starts the kept part.
+    expect(findCutPoint(entries, 0, entries.length, 100)).toEqual({ firstKeptEntryIndex: 2, turnStartIndex: -1, isSplitTurn: false });
   });
 
   test("moves the cut back over the non-message entries right before it (then reports a split turn, as upstream)", () => {
@@ -75,9 +93,28 @@ describe("findCutPoint", () => {
     expect(findCutPoint(entries, 3, entries.length, 50).firstKeptEntryIndex).toBe(3);
   });
 
-  test("a cut on a bash run is a split turn whose prefix is empty", () => {
-    const entries = chain(m(userMsg(sized(100))), m(assistantMsg("a")), m(bash("ls", sized(100))));
-    expect(findCutPoint(entries, 0, entries.length, 50)).toEqual({ firstKeptEntryIndex: 2, turnStartIndex: 2, isSplitTurn: true });
+  test("a cut on a bash run, custom message or branch summary starts a turn: nothing is split", () => {
+    for (const start of [m(bash("ls", sized(100))), customMessage(sized(100)), branchSummary(sized(100))]) {
+      const entries = chain(m(userMsg(sized(100))), m(assistantMsg("a")), start);
+      expect(findCutPoint(entries, 0, entries.length, 50)).toEqual({ firstKeptEntryIndex: 2, turnStartIndex: -1, isSplitTurn: false });
+    }
+  });
+
+  test("a system message in the walk adds its size, but the cut never starts at it", () => {
+    const system = m({ role: "system", content: "", sections: { rules: sized(100) }, timestamp: 1 } as AgentMessage);
+    const entries = chain(m(userMsg("a")), m(assistantMsg("b")), system, m(userMsg("c")));
+    // c (1) + the prompt (100) passes 50 at index 2; the next cut point is the user message after it.
+    expect(findCutPoint(entries, 0, entries.length, 50)).toEqual({ firstKeptEntryIndex: 3, turnStartIndex: -1, isSplitTurn: false });
+  });
+
+  test("past a left-out failed answer at the end, the cut moves onto it and the turn before it is split", () => {
+    const failed = m(assistantMsg([], { stopReason: "error" }), "failed");
+    const entries = chain(m(userMsg(sized(100))), m(assistantMsg(sized(100))), m(userMsg(sized(100))), failed, label("e3"));
+    expect(findCutPoint(entries, 0, entries.length, 50, new Set(["failed"]))).toEqual({ firstKeptEntryIndex: 3, turnStartIndex: 2, isSplitTurn: true });
+    // Without the omission, the same branch is cut at the last user message.
+    expect(findCutPoint(entries, 0, entries.length, 50)).toEqual({ firstKeptEntryIndex: 2, turnStartIndex: -1, isSplitTurn: false });
+    // Never when the budget is not reached: everything is kept.
+    expect(findCutPoint(entries, 0, entries.length, 10_000, new Set(["failed"])).firstKeptEntryIndex).toBe(0);
   });
 
   test("a cut at an assistant with no turn start in range is not split", () => {

@@ -9,7 +9,16 @@ export interface StreamCall {
 }
 
 export type Reply =
-  | { text: string | string[]; thinking?: string }
+  | {
+      text: string | string[];
+      thinking?: string;
+      /** Input and output tokens the answer reports (the totals follow). */
+      usage?: { input: number; output: number };
+      /** "length": the answer stopped at the output cap. */
+      stopReason?: "length";
+      /** A tool call after the text. */
+      toolCall?: boolean;
+    }
   | { error: string | undefined }
   | { hang: true };
 
@@ -38,7 +47,13 @@ export function fakeStream(reply: (call: StreamCall) => Reply | Promise<Reply>):
       }
       if (answer.thinking) message.content.push({ type: "thinking", thinking: answer.thinking });
       for (const text of Array.isArray(answer.text) ? answer.text : [answer.text]) message.content.push({ type: "text", text });
-      yield { type: "done", reason: "stop", message };
+      if (answer.toolCall) message.content.push({ type: "toolCall", id: "call_1", name: "read", arguments: { path: "x" } });
+      if (answer.usage) {
+        const { input, output } = answer.usage;
+        message.usage = { ...message.usage, input, output, totalTokens: input + output };
+      }
+      if (answer.stopReason) message.stopReason = answer.stopReason;
+      yield { type: "done", reason: answer.stopReason ?? "stop", message };
     })();
   };
   return { stream, calls };

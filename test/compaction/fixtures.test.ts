@@ -1,10 +1,11 @@
 /**
- * Fixtures 06, 07 and 08 of Pi 0.73.1: each summarisation request Pi sent is rebuilt from the
- * fixture session as it stood at that moment, sent by pig's real openai-completions provider to
- * the fake LLM (answering from the fixture's own script), and compared with Pi's recorded request.
- * Prompt wording is pig's own, so instructions are compared by position only; the conversation
- * serialisation, the previous summary, the wrapper and the body fields must match exactly. The
- * results must equal the fixture's compaction / branch_summary entries.
+ * Fixtures 06, 07 and 08 of Pi 0.73.1, read by pig as it follows Pi 0.87.1: each summarisation
+ * request Pi sent is rebuilt from the fixture session as it stood at that moment, sent by pig's
+ * real openai-completions provider to the fake LLM (answering from the fixture's own script), and
+ * compared with Pi's recorded request: the conversation serialisation, the previous summary and
+ * the body fields must match exactly; where 0.87.1 changed a request (the turn prefix's layout,
+ * the branch summary's output budget) the difference is asserted. The results must equal the
+ * fixture's compaction / branch_summary entries. (fixtures-087.test.ts does the same for 0.87.1.)
  */
 import { settingsDefaults } from "../../src/resources/settings.ts";
 import { afterEach, describe, expect, test } from "bun:test";
@@ -20,73 +21,17 @@ import {
   isNothingToCompact,
   navigationTarget,
   prepareCompaction,
-  SUMMARIZER_SYSTEM_PROMPT,
   TURN_PREFIX_INSTRUCTIONS,
   type CompactionPreparation,
   type CompactionSettings,
 } from "../../src/compaction/index.ts";
 import type { BranchSummaryEntry, CompactionEntry } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
-import { startFakeLlm, type FakeLlm, type RecordedRequest } from "../helpers/fake-llm/server.ts";
+import type { Script } from "../helpers/fake-llm/script.ts";
+import { startFakeLlm, type FakeLlm } from "../helpers/fake-llm/server.ts";
 import { FIXTURES } from "../helpers/tmp.ts";
 import { fakeModel } from "./helpers.ts";
-
-type Body = Record<string, unknown> & { messages: { role: string; content: unknown }[] };
-interface WireRequest {
-  seq: number;
-  body: Body;
-  headers: Record<string, string>;
-  served: { source: string };
-}
-
-function wireRequests(name: string): WireRequest[] {
-  return readFileSync(join(FIXTURES, "wire", `${name}.requests.jsonl`), "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as WireRequest);
-}
-
-function isSummaryBody(body: Body): boolean {
-  const first = body.messages[0];
-  return typeof first?.content === "string" && first.content.includes("context summarization assistant");
-}
-
-function userText(body: Body): string {
-  const content = body.messages[1]!.content as { type: string; text: string }[];
-  expect(content.length).toBe(1);
-  return content[0]!.text;
-}
-
-/** The wrapper parts of a summary request's user text. */
-function wrapperParts(text: string): { conversation: string; previousSummary?: string; instructions: string } {
-  const match = /^<conversation>\n([\s\S]*)\n<\/conversation>\n\n(?:<previous-summary>\n([\s\S]*)\n<\/previous-summary>\n\n)?([\s\S]*)$/.exec(text);
-  expect(match).not.toBeNull();
-  const [, conversation, previousSummary, instructions] = match!;
-  return { conversation: conversation!, ...(previousSummary !== undefined ? { previousSummary } : {}), instructions: instructions! };
-}
-
-function focusOf(instructions: string): string | undefined {
-  return /\n\nAdditional focus: ([\s\S]*)$/.exec(instructions)?.[1];
-}
-
-/** Pig's request must be Pi's in everything but the prompt wording and the system prompt text. */
-function expectSameRequest(ours: RecordedRequest, pis: WireRequest): void {
-  const body = ours.body as Body;
-  expect(Object.keys(body)).toEqual(Object.keys(pis.body));
-  for (const key of Object.keys(pis.body)) {
-    if (key !== "messages") expect(body[key]).toEqual(pis.body[key]);
-  }
-  expect("tools" in body).toBe(false);
-  expect(body.messages.map((message) => message.role)).toEqual(pis.body.messages.map((message) => message.role));
-  expect(body.messages[0]!.content).toBe(SUMMARIZER_SYSTEM_PROMPT);
-  expect(ours.headers.authorization).toBe(pis.headers.authorization!);
-
-  const mine = wrapperParts(userText(body));
-  const theirs = wrapperParts(userText(pis.body));
-  expect(mine.conversation).toBe(theirs.conversation);
-  expect(mine.previousSummary).toBe(theirs.previousSummary);
-  expect(focusOf(mine.instructions)).toBe(focusOf(theirs.instructions));
-}
+import { bySource, compactionsOf, expectSameRequest, isSummaryBody, requestParts, userText, wireRequests, type Body } from "./wire.ts";
 
 let llm: FakeLlm | undefined;
 afterEach(async () => {
@@ -102,23 +47,26 @@ function openFixture(name: string): SessionStore {
   return SessionStore.open(join(FIXTURES, `${name}.jsonl`));
 }
 
-function compactionsOf(store: SessionStore): CompactionEntry[] {
-  return store.tree.records.filter((r) => r.type === "compaction").map((r) => store.materialise(r) as CompactionEntry);
-}
-
 function prepareAt(store: SessionStore, entry: CompactionEntry, settings: CompactionSettings): CompactionPreparation {
   const prepared = prepareCompaction(store.getBranch(entry.parentId!), settings);
   if (!prepared || isNothingToCompact(prepared)) throw new Error("expected a preparation");
   return prepared;
 }
 
-/** Pig's requests keyed by the script response that answered them (the same as Pi's, same script). */
-function bySource(requests: readonly { served: { source: string } }[]): Map<string, number> {
-  return new Map(requests.map((request, index) => [request.served.source, index]));
+/**
+ * The fixture's script, its turn-prefix answer also matching the 0.87.1 wording pig follows
+ * (as Pi 0.87.1's own fixture scripts list both).
+ */
+function scriptOf(name: string): Script {
+  const script = JSON.parse(readFileSync(join(FIXTURES, `${name}.script.json`), "utf8")) as { responses: { when?: string | string[] }[] };
+  for (const response of script.responses) {
+    if (response.when === "This is the PREFIX of a turn") response.when = [response.when, "Do not infer or recreate later messages"];
+  }
+  return script as Script;
 }
 
 async function runCompactions(name: string, settings: CompactionSettings, contextWindow: number, focus: (index: number) => string | undefined) {
-  llm = await startFakeLlm({ script: join(FIXTURES, `${name}.script.json`) });
+  llm = await startFakeLlm({ script: scriptOf(name) });
   const store = openFixture(name);
   const fake = model(llm.url, contextWindow);
   const results = [];
@@ -133,13 +81,14 @@ async function runCompactions(name: string, settings: CompactionSettings, contex
     });
     results.push({ entry, preparation, result });
   }
-  const pis = wireRequests(name).filter((request) => isSummaryBody(request.body));
+  const pis = wireRequests(FIXTURES, name).filter((request) => isSummaryBody(request.body));
   expect(llm.requests.length).toBe(pis.length);
   const ours = bySource(llm.requests);
   for (const request of pis) {
     const index = ours.get(request.served.source);
     expect(index).toBeDefined();
-    expectSameRequest(llm.requests[index!]!, request);
+    // 0.73.1 wrapped a turn prefix in tags; 0.87.1 puts it under headings (checked below).
+    expectSameRequest(llm.requests[index!]!, request, { layout: false });
   }
   return { results, pis, ours: llm.requests };
 }
@@ -164,7 +113,7 @@ describe("fixture 06: manual compactions", () => {
     const texts = ours.map((request) => userText(request.body as Body));
     expect(texts.filter((t) => t.endsWith(compactionInstructions(undefined, "Focus on module names"))).length).toBe(1);
     expect(texts.filter((t) => t.endsWith(compactionInstructions("previous"))).length).toBe(1);
-    expect(texts.filter((t) => t.endsWith(TURN_PREFIX_INSTRUCTIONS)).length).toBe(1);
+    expect(texts.filter((t) => t.endsWith(TURN_PREFIX_INSTRUCTIONS)).map((t) => requestParts(t).layout)).toEqual(["headings"]);
     const maxTokens = ours.map((request) => (request.body as Body).max_completion_tokens).sort();
     expect(maxTokens).toEqual([13107, 13107, 8192]);
   });
@@ -174,13 +123,22 @@ describe("fixture 07: auto compactions", () => {
   test("rebuild the threshold and overflow compactions (reserve 4000, keep 50, window 20000)", async () => {
     const { results, ours } = await runCompactions("07-compaction-auto", { reserveTokens: 4000, keepRecentTokens: 50 }, 20000, () => undefined);
     expect(results.length).toBe(2);
+    // At the overflow, the last usage (turn two's 17000) was reported before the threshold
+    // compaction kept that turn: 0.73.1 still added it up; 0.87.1 (and pig) estimate the context.
+    const [threshold, overflow] = results;
+    expect(overflow!.entry.tokensBefore).toBe(17128);
+    expect(overflow!.result.tokensBefore).toBe(241);
     for (const { entry, result } of results) {
-      expect(result).toEqual({
+      // 0.73.1 wrote no usage; pig writes the summary's, as 0.87.1 does.
+      const { usage, ...stored } = result;
+      expect(stored).toEqual({
         summary: entry.summary,
         firstKeptEntryId: entry.firstKeptEntryId!,
-        tokensBefore: entry.tokensBefore,
+        tokensBefore: entry === threshold!.entry ? entry.tokensBefore : 241,
         details: entry.details as { readFiles: string[]; modifiedFiles: string[] },
       });
+      expect(entry.usage).toBeUndefined();
+      expect(usage?.output).toBeGreaterThan(0);
     }
     expect(ours.map((request) => (request.body as Body).max_completion_tokens)).toEqual([3200, 3200]);
     // The overflow compaction's branch ends with the failed answer; it adds nothing to summarise.
@@ -202,18 +160,21 @@ describe("fixture 08: branch summary on tree navigation", () => {
     expect(entries.map((entry) => entry.id)).toEqual(["684a7da7", "53f3e259", "c9f8b0e1", "b4c846cb", "07501ca4"]);
 
     const outcome = await generateBranchSummary(entries, { model: fake, stream: streamFor(fake), apiKey: "fake-key", reserveTokens: settingsDefaults.branchSummary.reserveTokens });
-    expect(outcome).toEqual({ kind: "summary", summary: stored.summary, details: stored.details as { readFiles: string[]; modifiedFiles: string[] }, requested: true });
+    expect(outcome).toMatchObject({ kind: "summary", summary: stored.summary, details: stored.details as { readFiles: string[]; modifiedFiles: string[] }, requested: true });
+    expect(outcome.kind === "summary" && outcome.usage?.output).toBeGreaterThan(0);
 
     const where = navigationTarget(target);
     expect(where).toEqual({ leafId: "8e2384d1", editorText: "B" });
     expect(stored.parentId).toBe(where.leafId);
     expect(stored.fromId).toBe(where.leafId!);
 
-    const pis = wireRequests("08-branching-tree").filter((request) => isSummaryBody(request.body));
+    const pis = wireRequests(FIXTURES, "08-branching-tree").filter((request) => isSummaryBody(request.body));
     expect(pis.length).toBe(1);
     expect(llm.requests.length).toBe(1);
-    expectSameRequest(llm.requests[0]!, pis[0]!);
-    expect((llm.requests[0]!.body as Body).max_completion_tokens).toBe(2048);
+    expectSameRequest(llm.requests[0]!, pis[0]!, { differentKeys: ["max_completion_tokens"] });
+    // 0.73.1 allowed a branch summary 2048 tokens; 0.87.1 allows 4096 (below the model's 16384).
+    expect(pis[0]!.body.max_completion_tokens).toBe(2048);
+    expect((llm.requests[0]!.body as Body).max_completion_tokens).toBe(4096);
 
     // The second navigation (to answer A, no summary) keeps that answer as the leaf: A-follow hangs off it.
     expect(navigationTarget(store.getEntry("8e2384d1")!)).toEqual({ leafId: "8e2384d1" });

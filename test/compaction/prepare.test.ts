@@ -6,7 +6,7 @@ import {
   prepareCompaction,
   type CompactionPreparation,
 } from "../../src/compaction/index.ts";
-import type { MessageEntry, SessionEntry } from "../../src/session/format.ts";
+import type { AgentMessage, MessageEntry, SessionEntry } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { assistantMsg, branchSummary, chain, compaction, customMessage, m, modelChange, sized, thinking, toolCall, toolResult, userMsg } from "./helpers.ts";
 
@@ -78,10 +78,21 @@ describe("prepareCompaction on a first compaction", () => {
     expect(prepared.messagesToSummarize.map((msg) => msg.role)).toEqual(["custom", "branchSummary", "assistant"]);
   });
 
-  test("keeps custom messages and branch summaries right before the cut (the cut backs up over non-message entries)", () => {
-    const branch = chain(m(userMsg("start")), m(assistantMsg("reply")), customMessage("note"), m(userMsg(sized(200))), m(assistantMsg("x")));
+  test("the cut backs up over entries that add nothing to the context, not over a custom message", () => {
+    const branch = chain(m(userMsg("start")), m(assistantMsg("reply")), customMessage("note"), modelChange(), thinking(), m(userMsg(sized(200))), m(assistantMsg("x")));
     const prepared = ready(branch);
-    expect(prepared.firstKeptEntryId).toBe("e3");
+    expect(prepared.firstKeptEntryId).toBe("e4");
+    // The kept part starts at the model change, inside the turn the custom message began.
+    expect(prepared.isSplitTurn).toBe(true);
+    expect(prepared.messagesToSummarize.map((msg) => msg.role)).toEqual(["user", "assistant"]);
+    expect(prepared.turnPrefixMessages.map((msg) => msg.role)).toEqual(["custom"]);
+  });
+
+  test("leaves system messages out of what is summarised: the prompt is not conversation", () => {
+    const system = m({ role: "system", content: "", sections: { preamble: "You are pig." }, timestamp: 1 } as AgentMessage);
+    const branch = chain(system, m(userMsg("start")), m(assistantMsg("reply")), m(userMsg(sized(200))), m(assistantMsg("x")));
+    const prepared = ready(branch);
+    expect(prepared.firstKeptEntryId).toBe("e4");
     expect(prepared.messagesToSummarize.map((msg) => msg.role)).toEqual(["user", "assistant"]);
   });
 
@@ -128,6 +139,61 @@ describe("prepareCompaction on a repeated compaction", () => {
     const details = { readFiles: ["r.txt"], modifiedFiles: ["m.txt"] };
     expect(computeFileLists(ready(compacted(details)).fileOps)).toEqual({ readFiles: ["r.txt"], modifiedFiles: ["m.txt"] });
     expect(computeFileLists(ready(compacted(details, true)).fileOps)).toEqual({ readFiles: [], modifiedFiles: [] });
+  });
+});
+
+describe("prepareCompaction with a failed attempt left out (overflow recovery)", () => {
+  const system = { role: "system", content: "", sections: { preamble: sized(10) }, timestamp: 1 } as AgentMessage;
+  function overflowed(): SessionEntry[] {
+    return chain(
+      m(system),
+      m(userMsg(sized(100))),
+      m(assistantMsg(sized(100), { totalTokens: 17000 })),
+      compaction("FIRST", "e4"),
+      m(userMsg(sized(60))),
+      m(assistantMsg(sized(20), { totalTokens: 17020 })),
+      m(userMsg(sized(80))),
+      m(assistantMsg([], { stopReason: "error" }), "failed"),
+    );
+  }
+
+  test("the turn that overflowed is summarised as a split turn's prefix; the cut is on the failed answer", () => {
+    const prepared = ready(overflowed(), 50);
+    const omitted = prepareCompaction(overflowed(), { ...settings, keepRecentTokens: 50 }, { omitted: new Set(["failed"]) });
+    if (!omitted || isNothingToCompact(omitted)) throw new Error("expected a preparation");
+    expect(prepared.firstKeptEntryId).toBe("e7");
+    expect(omitted.firstKeptEntryId).toBe("failed");
+    expect(omitted.isSplitTurn).toBe(true);
+    expect(omitted.previousSummary).toBe("FIRST");
+    expect(omitted.messagesToSummarize.map((msg) => msg.role)).toEqual(["user", "assistant"]);
+    expect(omitted.turnPrefixMessages.map((msg) => JSON.stringify(msg).length > 300)).toEqual([true]);
+    expect(omitted.turnPrefixMessages.map((msg) => msg.role)).toEqual(["user"]);
+  });
+
+  test("usage reported before the left-out answer is stale: tokensBefore is estimated, the prompt counted once", () => {
+    const omitted = prepareCompaction(overflowed(), { ...settings, keepRecentTokens: 50 }, { omitted: new Set(["failed"]) });
+    if (!omitted || isNothingToCompact(omitted)) throw new Error("expected a preparation");
+    // The checkpoint is absent here (a hand-made compaction), so the estimate is the summary and the messages.
+    expect(omitted.tokensBefore).toBe(Math.ceil("FIRST".length / 4) + 60 + 20 + 80);
+    // Without the omission the answer after the compaction is trusted.
+    expect(ready(overflowed(), 50).tokensBefore).toBe(17020 + 80);
+  });
+});
+
+describe("prepareCompaction's tokensBefore", () => {
+  test("does not trust usage from the kept part of the previous compaction: estimates, the prompt once", () => {
+    const prompt = { role: "system", content: "", sections: { preamble: sized(10) }, timestamp: 1 } as AgentMessage;
+    const branch = chain(
+      m(prompt),
+      m(userMsg(sized(100))),
+      m(assistantMsg(sized(40), { totalTokens: 9000 })),
+      { ...compaction("S", "e2"), systemMessage: prompt },
+      m(userMsg(sized(30))),
+      m(prompt),
+      m(userMsg(sized(200))),
+    );
+    // The checkpoint and the later copy of the prompt are the same prompt: 10 tokens once.
+    expect(ready(branch).tokensBefore).toBe(10 + 1 + 100 + 40 + 30 + 200);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   SUMMARIZER_SYSTEM_PROMPT,
   summaryRequestText,
   TURN_PREFIX_INSTRUCTIONS,
+  turnPrefixRequestText,
   UPDATE_INSTRUCTIONS,
 } from "../../src/compaction/index.ts";
 import { convertToLlm, type LlmMessage } from "../../src/session/convert.ts";
@@ -72,11 +73,11 @@ describe("summary prompts", () => {
     expect(SUMMARIZER_SYSTEM_PROMPT).toContain("context summarization assistant");
     expect(INITIAL_INSTRUCTIONS).toContain("Create a structured context checkpoint summary");
     expect(UPDATE_INSTRUCTIONS).toContain("NEW conversation messages to incorporate");
-    expect(TURN_PREFIX_INSTRUCTIONS).toContain("This is the PREFIX of a turn");
+    expect(TURN_PREFIX_INSTRUCTIONS).toContain("Do not infer or recreate later messages");
     // Each phrase identifies one kind of request only.
     for (const text of [UPDATE_INSTRUCTIONS, TURN_PREFIX_INSTRUCTIONS, BRANCH_SUMMARY_INSTRUCTIONS]) expect(text).not.toContain("Create a structured context checkpoint summary");
     for (const text of [INITIAL_INSTRUCTIONS, TURN_PREFIX_INSTRUCTIONS, BRANCH_SUMMARY_INSTRUCTIONS]) expect(text).not.toContain("NEW conversation messages to incorporate");
-    for (const text of [INITIAL_INSTRUCTIONS, UPDATE_INSTRUCTIONS, BRANCH_SUMMARY_INSTRUCTIONS]) expect(text).not.toContain("This is the PREFIX of a turn");
+    for (const text of [INITIAL_INSTRUCTIONS, UPDATE_INSTRUCTIONS, BRANCH_SUMMARY_INSTRUCTIONS]) expect(text).not.toContain("Do not infer or recreate later messages");
   });
 
   test("use Pi's section headings", () => {
@@ -87,7 +88,7 @@ describe("summary prompts", () => {
     expect(INITIAL_INSTRUCTIONS).toContain("## Critical Context\n");
     expect(UPDATE_INSTRUCTIONS).toContain("## Critical Context\n");
     expect(BRANCH_SUMMARY_INSTRUCTIONS).not.toContain("## Critical Context");
-    for (const heading of ["## Original Request", "## Early Progress", "## Context for Suffix"]) expect(TURN_PREFIX_INSTRUCTIONS).toContain(`${heading}\n`);
+    for (const heading of ["## Original Request", "## Progress So Far", "## Context Needed to Continue"]) expect(TURN_PREFIX_INSTRUCTIONS).toContain(`${heading}\n`);
     for (const text of [SUMMARIZER_SYSTEM_PROMPT, INITIAL_INSTRUCTIONS, TURN_PREFIX_INSTRUCTIONS]) expect(text).toBe(text.trim());
   });
 
@@ -103,6 +104,10 @@ describe("summary prompts", () => {
     expect(branchSummaryInstructions(undefined, true)).toBe(BRANCH_SUMMARY_INSTRUCTIONS);
     expect(branchSummaryInstructions("mine", true)).toBe("mine");
     expect(branchSummaryInstructions("mine")).toBe(`${BRANCH_SUMMARY_INSTRUCTIONS}\n\nAdditional focus: mine`);
+  });
+
+  test("set a turn prefix apart under # Conversation and # Instructions headings, without tags", () => {
+    expect(turnPrefixRequestText("C")).toBe(`# Conversation\nC\n\n# Instructions\n${TURN_PREFIX_INSTRUCTIONS}`);
   });
 
   test("wrap the conversation, the previous summary and the instructions in that order", () => {

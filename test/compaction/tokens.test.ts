@@ -19,9 +19,9 @@ describe("estimateTokens", () => {
     expect(estimateTokens({ role: "user", content: "abcd", timestamp: 1 })).toBe(1);
   });
 
-  test("ignores images in user messages but counts 4800 characters per image in tool results and custom messages", () => {
+  test("counts 4800 characters per image in user messages, tool results and custom messages", () => {
     const image = { type: "image", data: "AAAA", mimeType: "image/png" };
-    expect(estimateTokens({ role: "user", content: [{ type: "text", text: "abcd" }, image], timestamp: 1 } as AgentMessage)).toBe(1);
+    expect(estimateTokens({ role: "user", content: [{ type: "text", text: "abcd" }, image], timestamp: 1 } as AgentMessage)).toBe(1201);
     expect(
       estimateTokens({ role: "toolResult", toolCallId: "c", toolName: "read", content: [{ type: "text", text: "abcd" }, image], isError: false, timestamp: 1 } as AgentMessage),
     ).toBe(1201);

@@ -92,6 +92,13 @@ describe("response selection", () => {
     expect(cursor.next("a side request").served).toEqual({ source: "script[0]", kind: "text", label: "plain" });
   });
 
+  test("a `when` list matches a request containing any of its texts (scripts written for two prompt wordings)", () => {
+    const cursor = new ScriptCursor(parseScript([{ label: "plain" }, { label: "either", when: ["old wording", "new wording"], repeat: 2 }]));
+    expect(cursor.next("the new wording").served.label).toBe("either");
+    expect(cursor.next("the old wording").served.label).toBe("either");
+    expect(cursor.next("old wording again").served.label).toBe("plain");
+  });
+
   test("served carries label only when the response has one; chunk size per response or per script", () => {
     const cursor = new ScriptCursor(parseScript({ responses: [{ text: "a" }, { text: "b", chunkSize: 2 }], chunkSize: 5 }));
     const first = cursor.next("");

@@ -75,18 +75,24 @@ export function blankOwnWords(body: Json): Json {
   return out;
 }
 
+/** Where a turn-prefix request (Pi ≥ 0.87) puts its instructions, after the conversation. */
+const INSTRUCTIONS_HEADING = "\n\n# Instructions\n";
+
 /**
  * A summarisation request's user text: the conversation (and previous summary) kept exactly, the
- * instructions (our own words) blanked, an "Additional focus" kept.
+ * instructions (our own words) blanked, an "Additional focus" kept. Both layouts: tags
+ * (`<conversation>…</conversation>`, then the instructions) and headings (`# Conversation`,
+ * then `# Instructions` and the instructions).
  */
 function blankInstructions(message: Json): void {
   const blocks = Array.isArray(message.content) ? (message.content as Json[]) : [{ type: "text", text: message.content }];
   for (const block of blocks) {
     if (typeof block.text !== "string") continue;
     const text = block.text;
-    const end = Math.max(text.lastIndexOf("</previous-summary>\n\n"), text.lastIndexOf("</conversation>\n\n"));
+    const heading = text.startsWith("# Conversation\n") ? text.lastIndexOf(INSTRUCTIONS_HEADING) : -1;
+    const end = heading >= 0 ? heading : Math.max(text.lastIndexOf("</previous-summary>\n\n"), text.lastIndexOf("</conversation>\n\n"));
     if (end < 0) continue;
-    const cut = text.indexOf("\n\n", end) + 2;
+    const cut = heading >= 0 ? heading + INSTRUCTIONS_HEADING.length : text.indexOf("\n\n", end) + 2;
     const focus = /\n\nAdditional focus: [\s\S]*$/.exec(text)?.[0] ?? "";
     block.text = `${text.slice(0, cut)}<instructions>${focus}`;
   }

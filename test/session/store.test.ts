@@ -99,13 +99,14 @@ describe("tree", () => {
     store.close();
   });
 
-  test("branchWithSummary records where it landed, as upstream", () => {
-    const { store, a1 } = conversation();
+  test("branchWithSummary lands where it is told and names the leaf it left, as upstream (≥ 0.87)", () => {
+    const { store, a1, a2 } = conversation();
     const id = store.branchWithSummary(a1, "what happened there", { readFiles: [] }, false);
     const line = fileLines(store.path!).at(-1)!;
     expect(Object.keys(line)).toEqual(["type", "id", "parentId", "timestamp", "fromId", "summary", "details", "fromHook"]);
-    expect(line).toMatchObject({ id, parentId: a1, fromId: a1 });
+    expect(line).toMatchObject({ id, parentId: a1, fromId: a2 });
     expect(store.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant", "branchSummary"]);
+    store.resetLeaf();
     store.branchWithSummary(null, "from the root");
     expect(fileLines(store.path!).at(-1)).toMatchObject({ parentId: null, fromId: "root" });
     store.close();

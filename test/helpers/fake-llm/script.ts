@@ -61,7 +61,8 @@ const ResponseSchema = v.strictObject({
   /** No response at all (not even headers) until the client gives up or the server closes. */
   hang: v.optional(v.boolean()),
   repeat: v.optional(positive),
-  when: v.optional(v.string()),
+  /** Answers only requests whose raw body contains this text (or, for a list, any of these texts). */
+  when: v.optional(v.union([v.string(), v.array(v.string())])),
   label: v.optional(v.string()),
 });
 
@@ -174,6 +175,10 @@ export function textModeSelection(): Selection {
   return selection(OK_RESPONSE, "text", DEFAULT_CHUNK_SIZE);
 }
 
+function matches(when: string | readonly string[], rawBody: string): boolean {
+  return typeof when === "string" ? rawBody.includes(when) : when.some((text) => rawBody.includes(text));
+}
+
 /** Consumption state of one script: how many uses each response has left. */
 export class ScriptCursor {
   private readonly left: number[];
@@ -183,7 +188,8 @@ export class ScriptCursor {
   }
 
   /**
-   * Precedence: the first `when` response with uses left whose substring occurs in the raw body;
+   * Precedence: the first `when` response with uses left whose substring (one of them, for a
+   * list) occurs in the raw body;
    * else the first response without `when` that has uses left; else the fallback. A `when`
    * response is never served to a request that lacks its substring, wherever it sits in the list,
    * which is how scripts answer side requests (summaries) regardless of when they happen.
@@ -191,7 +197,7 @@ export class ScriptCursor {
   next(rawBody: string): Selection {
     const { responses } = this.script;
     let index = responses.findIndex(
-      (r, i) => r.when !== undefined && (this.left[i] ?? 0) > 0 && rawBody.includes(r.when),
+      (r, i) => r.when !== undefined && (this.left[i] ?? 0) > 0 && matches(r.when, rawBody),
     );
     if (index < 0) index = responses.findIndex((r, i) => r.when === undefined && (this.left[i] ?? 0) > 0);
     const response = responses[index];
