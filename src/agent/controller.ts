@@ -16,6 +16,7 @@ import { contentText } from "../session/convert.ts";
 import { SessionStore } from "../session/store.ts";
 import { contextUsage } from "../compaction/index.ts";
 import { restoreModelAndThinking } from "./model-restore.ts";
+import { sessionTotals } from "./session-stats.ts";
 import { navigateTree, type NavigateOptions, type NavigateResult } from "./navigate.ts";
 import type { QueueMode } from "./queue.ts";
 import { PromptError, type AgentSession } from "./session.ts";
@@ -324,41 +325,19 @@ export class SessionController {
   }
 
   /** Token, cost and message counts of the current context, with its share of the window. */
+  /**
+   * The session's totals (every message and every billed token in the file, as Pi 0.87 counts
+   * them) and the current context's share of the window.
+   */
   stats(): SessionStats {
     const session = this.session;
     const store = session.store;
-    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
-    let cost = 0;
-    let userMessages = 0;
-    let assistantMessages = 0;
-    let toolCalls = 0;
-    let toolResults = 0;
-    for (const message of session.messages) {
-      if (message.role === "user") userMessages++;
-      else if (message.role === "toolResult") toolResults++;
-      else if (message.role === "assistant") {
-        assistantMessages++;
-        const answer = message as AssistantMessage;
-        toolCalls += answer.content.filter((b) => b.type === "toolCall").length;
-        tokens.input += answer.usage.input;
-        tokens.output += answer.usage.output;
-        tokens.cacheRead += answer.usage.cacheRead;
-        tokens.cacheWrite += answer.usage.cacheWrite;
-        tokens.total += answer.usage.totalTokens;
-        cost += answer.usage.cost.total;
-      }
-    }
+    const totals = sessionTotals(store.tree.records, store.readEntry);
     const usage = contextUsage({ messages: session.messages, branch: store.branchRecords(), entryOf: store.materialise, model: session.model });
     return {
       ...(store.path ? { sessionFile: store.path } : {}),
       sessionId: store.sessionId,
-      userMessages,
-      assistantMessages,
-      toolCalls,
-      toolResults,
-      totalMessages: session.messages.length,
-      tokens,
-      cost,
+      ...totals,
       ...(usage ? { contextUsage: usage } : {}),
     };
   }

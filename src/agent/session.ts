@@ -12,7 +12,7 @@ import type { AgentMessage, SystemMessage, ThinkingLevel, ToolDeclaration } from
 import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
-import { compactionSettings, settingsDefaults, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
+import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
 import type { LoopEvent, PigEvent, SummarySource } from "./events.ts";
 import { CompactionRunner, summaryCallFor } from "./compaction-runner.ts";
 import { runAgentLoop, type LoopConfig } from "./loop.ts";
@@ -527,12 +527,11 @@ export class AgentSession {
 
   /** Switches the model (recorded in the session) and re-clamps the thinking level. */
   setModel(model: Model): void {
-    const previous = this.modelValue;
     // Recorded first: a change the file cannot take does not happen.
     this.store.appendModelChange(model.provider, model.id);
     this.modelValue = model;
-    // Coming from a model that could not think, the level to return to is the default one.
-    const wanted = previous && !previous.reasoning ? (this.options.defaultThinkingLevel?.() ?? settingsDefaults.defaultThinkingLevel) : this.level;
+    // As Pi 0.87: the defaultThinkingLevel setting when there is one, else the level in force.
+    const wanted = this.options.defaultThinkingLevel?.() ?? this.level;
     this.applyThinkingLevel(clampThinkingLevel(model, wanted));
   }
 

@@ -41,9 +41,9 @@ export class OutputAccumulator {
     return this.bytes;
   }
 
-  /** Lines as `split("\n")` would count them over the whole output. */
+  /** Lines of the whole output, counted as truncate.ts counts them: a final line break starts no new line. */
   get totalLines(): number {
-    return this.newlines + 1;
+    return this.newlines + (this.bytesSinceNewline > 0 ? 1 : 0);
   }
 
   get overLimits(): boolean {

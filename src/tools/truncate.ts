@@ -63,12 +63,20 @@ function result(
   };
 }
 
+/** The lines a text is counted in (Pi ≥ 0.87): a final line break ends the last line, it does not start another. */
+function countedLines(content: string): string[] {
+  if (content === "") return [];
+  const lines = content.split("\n");
+  if (content.endsWith("\n")) lines.pop();
+  return lines;
+}
+
 /** The limits in force and the content's size; `whole` is the result when it already fits. */
 function measure(content: string, limits: TruncationLimits) {
   const maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
   const totalBytes = byteLength(content);
-  const lines = content.split("\n");
+  const lines = countedLines(content);
   const totalLines = lines.length;
   const fits = totalLines <= maxLines && totalBytes <= maxBytes;
   const whole = fits ? result(content, { truncatedBy: null, totalLines, totalBytes, outputLines: totalLines }, maxLines, maxBytes) : undefined;

@@ -358,20 +358,23 @@ describe("clearing the queues (RPC clear_queue, abort)", () => {
 });
 
 describe("model and thinking", () => {
-  test("switching to a reasoning model records the change and its clamped level", () => {
+  test("switching models keeps the level in force when no defaultThinkingLevel is set (Pi 0.87); nothing changes, nothing is written", () => {
     const { session, events, store } = makeSession([]);
+    const before = store.tree.records.length;
     session.setModel({ ...MODEL, id: "thinker", reasoning: true });
-    expect(session.thinkingLevel).toBe("medium");
-    expect(events).toContainEqual({ type: "thinking_level_changed", level: "medium" });
-    const types = store.tree.records.map((r) => r.type);
-    expect(types.slice(-2)).toEqual(["model_change", "thinking_level_change"]);
-    session.setThinkingLevel("medium");
-    expect(store.tree.records).toHaveLength(types.length);
+    expect(session.thinkingLevel).toBe("off");
+    expect(events.filter((e) => e.type === "thinking_level_changed")).toEqual([]);
+    expect(store.tree.records.map((r) => r.type).slice(before)).toEqual(["model_change"]);
   });
 
-  test("after a model that could not reason, the level returns to defaultThinkingLevel", () => {
-    const { session } = makeSession([], [], { defaultThinkingLevel: "high" });
+  test("with defaultThinkingLevel set, a switch goes to it (clamped), records it once and says so", () => {
+    const { session, events, store } = makeSession([], [], { defaultThinkingLevel: "high" });
     session.setModel({ ...MODEL, id: "thinker", reasoning: true });
     expect(session.thinkingLevel).toBe("high");
+    expect(events).toContainEqual({ type: "thinking_level_changed", level: "high" });
+    const types = store.tree.records.map((r) => r.type);
+    expect(types.slice(-2)).toEqual(["model_change", "thinking_level_change"]);
+    session.setThinkingLevel("high");
+    expect(store.tree.records).toHaveLength(types.length);
   });
 });

@@ -40,7 +40,7 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     const line = screen.match(/Messages:\s+(\d+) \(([^)]*)\)/);
     expect(line).not.toBeNull();
     const parts = line![2]!.split(", ");
-    expect(parts).toEqual(["1 user", "2 assistant", "1 tool result", "1 shell command"]);
+    expect(parts).toEqual(["1 user", "1 prompt message", "2 assistant", "1 tool result", "1 shell command"]);
     const sum = parts.reduce((total, part) => total + Number.parseInt(part, 10), 0);
     expect(sum).toBe(Number(line![1]));
     expect(screen).toMatch(/Tool calls: 1\b/);

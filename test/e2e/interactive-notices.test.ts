@@ -66,7 +66,8 @@ describeNeeding("tmux", tmuxAvailable(), "errors and notices", () => {
     tmux.sendKeys("Enter");
     const screen = await tmux.waitFor("Model: fake/fake-reasoner");
     expect(count(screen, "Model: fake/fake-reasoner")).toBe(1);
-    expect(screen).toContain("Model: fake/fake-reasoner (thinking: medium)");
+    // No defaultThinkingLevel is set: the level in force (off) carries over, as in Pi 0.87.
+    expect(screen).toContain("Model: fake/fake-reasoner (thinking: off)");
     expect(screen).not.toContain("Thinking level:");
     // Shift+Tab says the new level, once.
     tmux.sendKeys("BTab");

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
-import { interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
+import { declaredPrompt, interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
 import { createWorld } from "../helpers/pig-env.ts";
 import { tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";
@@ -28,6 +28,7 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     expect(screen).toContain("## Done");
     await tmux.waitFor(/↑\d/);
     expect(sessionMessages(world).map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(Object.keys(declaredPrompt(world).sections as object)).toEqual(["preamble", "tools", "rules", "docs", "cwd"]);
   });
 
   test("a line of the answer shows while it is being written, then is printed once complete", async () => {

@@ -154,13 +154,14 @@ describe("new commands", () => {
     await client.promptAndWait("first");
     await client.promptAndWait("second");
     const all = dataOf(await client.request({ type: "get_entries" })) as { entries: Line[]; leafId: string };
-    expect(all.entries.map((e) => e.type)).toEqual(["model_change", "thinking_level_change", "message", "message", "message", "message"]);
+    expect(all.entries.map((e) => e.type)).toEqual(["model_change", "thinking_level_change", "message", "message", "message", "message", "message"]);
+    expect(all.entries.slice(2).map((e) => (e.message as { role: string }).role)).toEqual(["system", "user", "assistant", "user", "assistant"]);
     expect(all.leafId).toBe(all.entries.at(-1)!.id as string);
     const state = dataOf(await client.request({ type: "get_state" }));
     const stored = readFileSync(String(state.sessionFile), "utf8").trimEnd().split("\n").slice(1).map((l) => JSON.parse(l));
     expect(all.entries).toEqual(stored);
-    const later = dataOf(await client.request({ type: "get_entries", since: all.entries[3]!.id })) as { entries: Line[] };
-    expect(later.entries).toEqual(all.entries.slice(4));
+    const later = dataOf(await client.request({ type: "get_entries", since: all.entries[4]!.id })) as { entries: Line[] };
+    expect(later.entries).toEqual(all.entries.slice(5));
     expect(await client.request({ type: "get_entries", since: "nosuchid" })).toMatchObject({ success: false, error: "Entry not found: nosuchid" });
     const tree = dataOf(await client.request({ type: "get_tree" })) as { tree: { entry: Line; children: unknown[] }[]; leafId: string };
     expect(tree.leafId).toBe(all.leafId);

@@ -1,17 +1,19 @@
 /**
  * Pi's RPC transcripts replayed against `pig --mode rpc`: the same commands, sent the way the
  * fixture client sent them, must give the same responses and events (up to ids, timestamps,
- * paths, usage and streaming partials), and the same requests to the model.
+ * paths, usage and streaming partials), and the same requests to the model. Pi 0.87.1's
+ * transcripts are compared as they are; Pi 0.73.1's (04 and 09, which 0.87.1 was not recorded
+ * in) without what changed on purpose since (asPi073Wire, withoutToolSchemas). Fixture 10 is
+ * made by an extension, which pig does not run yet.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asPi073Wire, blankOwnWords, eventEssence, learnEntryIds, Normalizer, sortParallelEnds, translateIds } from "../helpers/normalize.ts";
+import { asPi073Wire, blankOwnWords, eventEssence, joinBashUpdates, learnEntryIds, Normalizer, sortParallelEnds, sameOutputRoom, translateIds, withoutMessageCount, withoutToolSchemas, withPigErrorTexts } from "../helpers/normalize.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
-import { FIXTURES } from "../helpers/tmp.ts";
+import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
 
-const WIRE = join(FIXTURES, "wire");
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const fn of cleanup.splice(0)) await fn();
@@ -23,13 +25,21 @@ const DATA_TXT = Array.from(
   (_, i) => `data file paragraph ${i + 1}: the fixture text describes data file in enough words to make the token estimate grow.`,
 ).join("\n");
 
-const CASES: { name: string; world: WorldOptions }[] = [
-  { name: "03-model-thinking-name", world: {} },
-  { name: "04-errors-retry-abort", world: { settings: RETRY } },
-  { name: "05-bash-execution", world: {} },
-  { name: "06-compaction-manual", world: { settings: { compaction: { keepRecentTokens: 300 } }, files: { "data.txt": `${DATA_TXT}\n` } } },
-  { name: "07-compaction-auto", world: { contextWindow: 20000, settings: { compaction: { reserveTokens: 4000, keepRecentTokens: 50 }, ...RETRY } } },
-  { name: "09-fork-clone", world: {} },
+interface Case {
+  pi: "0.73.1" | "0.87.1";
+  name: string;
+  world: WorldOptions;
+  /** Pi recovers from an overflow with a context edit, pig without one (recoveredAsPig). */
+  recovery?: true;
+}
+
+const CASES: Case[] = [
+  { pi: "0.87.1", name: "03-model-thinking-name", world: {} },
+  { pi: "0.87.1", name: "05-bash-execution", world: {} },
+  { pi: "0.87.1", name: "06-compaction-manual", world: { settings: { compaction: { keepRecentTokens: 300 } }, files: { "data.txt": `${DATA_TXT}\n` } } },
+  { pi: "0.87.1", name: "07-compaction-auto", world: { contextWindow: 20000, settings: { compaction: { reserveTokens: 4000, keepRecentTokens: 50 }, ...RETRY } }, recovery: true },
+  { pi: "0.73.1", name: "04-errors-retry-abort", world: { settings: RETRY } },
+  { pi: "0.73.1", name: "09-fork-clone", world: {} },
 ];
 
 function readJsonl(path: string): Line[] {
@@ -39,8 +49,11 @@ function readJsonl(path: string): Line[] {
     .map((l) => JSON.parse(l));
 }
 
-/** Fields that depend on the machine, the clock or the request size (usage). */
-const VOLATILE = new Set(["timestamp", "usage", "sessionFile", "sessionId", "baseUrl", "tokensBefore", "tokens", "cost", "contextUsage", "fullOutputPath"]);
+/**
+ * Fields that depend on the machine, the clock or the request size (usage, and the token
+ * estimates, which count the prompt and tool descriptions: our own words).
+ */
+const VOLATILE = new Set(["timestamp", "usage", "sessionFile", "sessionId", "baseUrl", "tokensBefore", "estimatedTokensAfter", "tokens", "cost", "contextUsage", "fullOutputPath"]);
 
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
@@ -57,15 +70,49 @@ function essence(lines: Line[], normalizer: Normalizer): unknown[] {
     .map((line) => (line.type === "response" ? line : eventEssence(line)))
     .filter((l): l is Line => l !== undefined)
     .map((l) => normalizer.value(strip(l)) as Line);
-  return sortParallelEnds(kept);
+  return joinBashUpdates(sortParallelEnds(kept));
 }
 
-async function replay(name: string, options: WorldOptions) {
-  const world = await createWorld({ ...options, llm: { script: join(FIXTURES, `${name}.script.json`) } });
+const KEEPS_NOTHING = "<keeps nothing: pig's recovery / the hidden answer: Pi's>";
+
+/**
+ * The one place pig's overflow recovery shows on the wire (docs/decisions.md, "Overflow recovery
+ * without context edits"): Pi appends a context_edit hiding the failed answer and keeps from that
+ * answer; pig appends no edit and its compaction keeps nothing (names itself). Pi's side loses the
+ * edit's `entry_appended`; on both sides the first kept entry of those compactions is named alike.
+ */
+function recoveredAsPig(theirs: Line[], ours: Line[], ourFile: string): { theirs: Line[]; ours: Line[] } {
+  const hidden = new Set(theirs.flatMap((l) => (l.type === "entry_appended" && (l.entry as Line).type === "context_edit" ? [String((l.entry as Line).targetId)] : [])));
+  const selfKept = new Set(
+    readFileSync(ourFile, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Line).flatMap((e) => (e.type === "compaction" && e.firstKeptEntryId === e.id ? [String(e.id)] : [])),
+  );
+  const rename = (names: Set<string>) => (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rename(names));
+    if (!value || typeof value !== "object") return value;
+    const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(names)(v)])) as Line;
+    if (typeof out.firstKeptEntryId === "string" && names.has(out.firstKeptEntryId)) out.firstKeptEntryId = KEEPS_NOTHING;
+    return out;
+  };
+  expect(hidden.size).toBe(1);
+  expect(selfKept.size).toBe(1);
+  return {
+    theirs: rename(hidden)(theirs.filter((l) => !(l.type === "entry_appended" && (l.entry as Line).type === "context_edit"))) as Line[],
+    ours: rename(selfKept)(ours) as Line[],
+  };
+}
+
+function onlySessionFile(agentDir: string): string {
+  const files = readdirSync(join(agentDir, "sessions"), { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && d.name.endsWith(".jsonl"));
+  expect(files).toHaveLength(1);
+  return join(files[0]!.parentPath, files[0]!.name);
+}
+
+async function replay(name: string, options: WorldOptions, dir: string) {
+  const world = await createWorld({ ...options, llm: { script: join(dir, `${name}.script.json`) } });
   cleanup.push(() => world.close());
   const client = new RpcClient({ cwd: world.cwd, env: world.env });
   cleanup.push(async () => client.kill());
-  const transcript = readJsonl(join(WIRE, `${name}.rpc.jsonl`));
+  const transcript = readJsonl(join(dir, "wire", `${name}.rpc.jsonl`));
   const sent = transcript.filter((l) => "__sent" in l).map((l) => l.__sent as Line);
   const sentAt = transcript.flatMap((l, i) => ("__sent" in l ? [i] : []));
   const ids = new Map<string, string>();
@@ -90,23 +137,28 @@ async function replay(name: string, options: WorldOptions) {
   return { world, client, expected };
 }
 
-describe.each(CASES)("rpc replay $name", ({ name, world: options }) => {
+describe.each(CASES)("rpc replay $name (Pi $pi)", ({ pi, name, world: options, recovery }) => {
   test("same responses and events as Pi, same requests to the model", async () => {
-    const { world, client, expected } = await replay(name, options);
-    const fixtureCwd = `/home/dev/fx/${name}/work`;
+    const old = pi === "0.73.1";
+    const dir = old ? FIXTURES : FIXTURES_087;
+    const { world, client, expected } = await replay(name, options, dir);
+    const fixtureCwd = old ? `/home/dev/fx/${name}/work` : `/home/dev/fx087/${name}/work`;
     const ours = new Normalizer([[world.cwd, fixtureCwd]], { entryIds: true });
     const theirs = new Normalizer([], { entryIds: true });
-    // pig speaks Pi 0.87.1's protocol: the parts that changed on purpose since 0.73.1 are undone.
-    expect(essence(asPi073Wire(client.lines), ours)).toEqual(essence(expected, theirs));
+    // pig speaks Pi 0.87.1's protocol: against 0.73.1, the parts that changed on purpose since are undone.
+    let [ourLines, piLines] = old ? [withoutMessageCount(asPi073Wire(client.lines)), withoutMessageCount(expected)] : [client.lines, withPigErrorTexts(expected)];
+    if (recovery) ({ ours: ourLines, theirs: piLines } = recoveredAsPig(piLines, ourLines, onlySessionFile(world.agentDir)));
+    expect(essence(ourLines, ours)).toEqual(essence(piLines, theirs));
 
-    const requests = readJsonl(join(WIRE, `${name}.requests.jsonl`));
+    const requests = readJsonl(join(dir, "wire", `${name}.requests.jsonl`));
+    const body = (b: Line) => (old ? withoutToolSchemas(blankOwnWords(b)) : blankOwnWords(b));
     const servedBy = (served: Line) => String(served.label ?? served.source);
     expect(world.llm.requests.map((r) => servedBy(r.served as unknown as Line))).toEqual(requests.map((r) => servedBy(r.served as Line)));
     const ourBodies = new Normalizer([[world.cwd, fixtureCwd]]);
     const theirBodies = new Normalizer();
     world.llm.requests.forEach((request, i) => {
-      const got = ourBodies.value(blankOwnWords(request.body as Line));
-      const want = theirBodies.value(blankOwnWords(requests[i]!.body as Line));
+      const want = theirBodies.value(body(requests[i]!.body as Line)) as Line;
+      const got = sameOutputRoom(ourBodies.value(body(request.body as Line)) as Line, want);
       expect({ request: i, body: got }).toEqual({ request: i, body: want });
     });
     expect(client.stderr).toEqual([]);

@@ -65,8 +65,20 @@ export function sessionEntries(world: PigWorld): Record<string, unknown>[] {
 }
 
 /** The messages of those entries. */
+/**
+ * The conversation's messages in the session file, the system messages that declare the prompt
+ * and tools left out (`declaredPrompt` reads the first).
+ */
 export function sessionMessages(world: PigWorld): Record<string, unknown>[] {
   return sessionEntries(world)
     .filter((e) => e.type === "message")
-    .map((e) => e.message as Record<string, unknown>);
+    .map((e) => e.message as Record<string, unknown>)
+    .filter((m) => m.role !== "system");
+}
+
+/** The file's first message is the system message declaring the prompt and the tools (as Pi 0.87 writes). */
+export function declaredPrompt(world: PigWorld): Record<string, unknown> {
+  const first = sessionEntries(world).find((e) => e.type === "message")?.message as Record<string, unknown> | undefined;
+  if (first?.role !== "system") throw new Error(`the session's first message is ${first?.role ?? "missing"}, not the system message`);
+  return first;
 }

@@ -149,6 +149,21 @@ export function eventEssence(event: Json): Json | undefined {
 }
 
 /**
+ * A shell command's output arrives in pieces as the pipe gives them, which depends on timing:
+ * consecutive `bash_execution_update` lines of one command are joined into one.
+ */
+export function joinBashUpdates<T extends Record<string, unknown>>(lines: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const line of lines) {
+    const last = out.at(-1);
+    if (line.type === "bash_execution_update" && last?.type === "bash_execution_update" && last.id === line.id) {
+      out[out.length - 1] = { ...last, delta: `${String(last.delta)}${String(line.delta)}` };
+    } else out.push(line);
+  }
+  return out;
+}
+
+/**
  * Parallel tool calls finish in whatever order they finish: within each run of consecutive
  * `tool_execution_end` events, order by call id (numbered by first appearance, so stable).
  */
@@ -214,6 +229,49 @@ function asPi073Messages<T>(value: T): T {
     answer.usage = usage;
   }
   return answer as T;
+}
+
+/**
+ * `get_state`'s `messageCount` counts the system messages of the context too, which Pi 0.73.1
+ * had none of: left out on both sides when comparing with 0.73.1 (the 0.87.1 replays compare it).
+ */
+export function withoutMessageCount(lines: Json[]): Json[] {
+  return lines.map((line) => {
+    if (line.type !== "response" || line.command !== "get_state" || !line.data || typeof line.data !== "object") return line;
+    const { messageCount: _count, ...data } = line.data as Json;
+    return { ...line, data };
+  });
+}
+
+/**
+ * Pi 0.87's HTTP error texts (`400: {"message":"…",…}`) in pig's words (`400 …`), the client's
+ * sentence (docs/decisions.md, "HTTP error texts"); every other text is left as it is.
+ */
+export function withPigErrorTexts<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withPigErrorTexts) as T;
+  if (!value || typeof value !== "object") return value;
+  const out = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, withPigErrorTexts(v)])) as Json;
+  const text = out.errorMessage;
+  const match = typeof text === "string" ? /^(\d{3}): (\{.*\})$/s.exec(text) : null;
+  if (match) {
+    const body = JSON.parse(match[2]!) as Json;
+    if (typeof body.message === "string") out.errorMessage = `${match[1]} ${body.message}`;
+  }
+  return out as T;
+}
+
+/**
+ * An output cap kept inside the room the window leaves (Pi 0.87) depends on the prompt's length,
+ * i.e. on each agent's own words: where Pi's was lowered below the model's `maxTokens`, ours must
+ * have been lowered too, and the two are then taken as equal.
+ */
+export function sameOutputRoom(ours: Json, theirs: Json, maxTokens = 16384): Json {
+  const key = "max_completion_tokens" in theirs ? "max_completion_tokens" : "max_tokens" in theirs ? "max_tokens" : undefined;
+  const cap = key ? theirs[key] : undefined;
+  if (key === undefined || typeof cap !== "number" || cap >= maxTokens) return ours;
+  const mine = ours[key];
+  if (typeof mine !== "number" || mine >= maxTokens) throw new Error(`${key}: Pi lowered it to ${cap} to fit the window, pig sent ${String(mine)}`);
+  return { ...ours, [key]: cap };
 }
 
 function isSystem(message: unknown): boolean {

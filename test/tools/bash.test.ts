@@ -92,11 +92,11 @@ describe("bash truncation", () => {
     const result = await run(bash, { command: "seq 1 3000" }, makeContext());
     const text = textOf(result);
     const details = result.details as BashDetails;
-    expect(text.startsWith("1002\n")).toBe(true);
+    expect(text.startsWith("1001\n")).toBe(true);
     expect(details.fullOutputPath).toMatch(new RegExp(`^${tmpdir()}/pi-bash-[0-9a-f]{16}\\.log$`));
-    expect(text.endsWith(`3000\n\n\n[Showing lines 1002-3001 of 3001. Full output: ${details.fullOutputPath}]`)).toBe(true);
+    expect(text.endsWith(`3000\n\n[Showing lines 1001-3000 of 3000. Full output: ${details.fullOutputPath}]`)).toBe(true);
     expect(readFileSync(details.fullOutputPath as string, "utf8")).toBe(Bun.spawnSync(["seq", "1", "3000"]).stdout.toString());
-    expect(details.truncation?.totalLines).toBe(3001);
+    expect(details.truncation?.totalLines).toBe(3000);
     expect(details.truncation?.truncatedBy).toBe("lines");
     rmSync(details.fullOutputPath as string);
   });
@@ -104,7 +104,7 @@ describe("bash truncation", () => {
   test("reports the byte limit when a big line is dropped", async () => {
     const result = await run(bash, { command: "head -c 200000 /dev/zero | tr '\\0' x; echo; echo end" }, makeContext());
     const details = result.details as BashDetails;
-    expect(textOf(result)).toBe(`end\n\n\n[Showing lines 2-3 of 3 (50.0KB limit). Full output: ${details.fullOutputPath}]`);
+    expect(textOf(result)).toBe(`end\n\n[Showing lines 2-2 of 2 (50.0KB limit). Full output: ${details.fullOutputPath}]`);
     expect(readFileSync(details.fullOutputPath as string).length).toBe(200005);
     rmSync(details.fullOutputPath as string);
   });
@@ -123,8 +123,8 @@ describe("bash truncation", () => {
     // ~600 KB over 60000 lines: far more than the kept tail.
     const result = await run(bash, { command: "seq 100001 160000" }, makeContext());
     const details = result.details as BashDetails;
-    expect(details.truncation?.totalLines).toBe(60001);
-    expect(textOf(result)).toContain("[Showing lines 58002-60001 of 60001. Full output: ");
+    expect(details.truncation?.totalLines).toBe(60000);
+    expect(textOf(result)).toContain("[Showing lines 58001-60000 of 60000. Full output: ");
     rmSync(details.fullOutputPath as string);
   });
 });

@@ -11,15 +11,17 @@ describe("formatSize", () => {
 });
 
 describe("truncateHead", () => {
-  test("leaves content within the limits alone and reports its totals", () => {
+  test("leaves content within the limits alone and reports its totals (a final line break starts no line, as in Pi 0.87)", () => {
     const r = truncateHead("a\nb\n");
+    expect(truncateHead("").totalLines).toBe(0);
+    expect(truncateHead("a\nb").totalLines).toBe(2);
     expect(r).toEqual({
       content: "a\nb\n",
       truncated: false,
       truncatedBy: null,
-      totalLines: 3,
+      totalLines: 2,
       totalBytes: 4,
-      outputLines: 3,
+      outputLines: 2,
       outputBytes: 4,
       lastLinePartial: false,
       firstLineExceedsLimit: false,
@@ -73,9 +75,10 @@ describe("truncateTail", () => {
   test("keeps the last lines", () => {
     const lines = Array.from({ length: 3000 }, (_, i) => String(i + 1)).join("\n") + "\n";
     const r = truncateTail(lines);
-    expect(r.totalLines).toBe(3001);
+    expect(r.totalLines).toBe(3000);
     expect(r.outputLines).toBe(2000);
-    expect(r.content.startsWith("1002\n")).toBe(true);
+    expect(r.content.startsWith("1001\n")).toBe(true);
+    expect(r.content.endsWith("\n3000")).toBe(true);
     expect(r.truncatedBy).toBe("lines");
   });
 
@@ -88,8 +91,8 @@ describe("truncateTail", () => {
 
   test("drops a big line that comes before lines that fit", () => {
     const r = truncateTail("x".repeat(100) + "\nend\n", { maxBytes: 50 });
-    expect(r.content).toBe("end\n");
-    expect(r.outputLines).toBe(2);
+    expect(r.content).toBe("end");
+    expect(r.outputLines).toBe(1);
     expect(r.truncatedBy).toBe("bytes");
   });
 });

@@ -62,8 +62,10 @@ function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, 
   const e = entry as SessionEntry & Record<string, unknown>;
   switch (entry.type) {
     case "message": {
-      context.talked = true;
       const m = e.message as Record<string, unknown> & { role: string };
+      // The prompt and tools the session declares are not part of the conversation shown.
+      if (m.role === "system") return [];
+      context.talked = true;
       switch (m.role) {
         case "user":
           return userRows(m.content as string, s);
@@ -119,7 +121,9 @@ function contextAt(source: ReplaySource, records: EntryRecord[], start: number, 
   return context;
 }
 
-const isMessage = (r: EntryRecord) => r.type === "message";
+/** A message of the conversation: what the user and the agent said, not the prompt declarations. */
+export const isConversationMessage = (r: EntryRecord): boolean => r.type === "message" && r.role !== "system";
+const isMessage = isConversationMessage;
 
 /**
  * The last `budget` rows of the branch (at least its last entry, cut from the top when that

@@ -5,7 +5,7 @@
  */
 import type { SessionStore } from "../../session/store.ts";
 import { stringWidth } from "./input/width.ts";
-import { replayBranch } from "./replay.ts";
+import { isConversationMessage, replayBranch } from "./replay.ts";
 import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";
 
@@ -26,7 +26,7 @@ export function sessionBanner(input: BannerInput): string[] {
   // Counted from the entry index (the messages themselves are read when the model needs them),
   // as the line about what is above counts them: every message of the branch.
   const records = store.branchRecords();
-  const messages = records.filter((r) => r.type === "message").length;
+  const messages = records.filter(isConversationMessage).length;
   const header = `Session ${input.shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
   // The last screen keeps room for the session line, the line about what is above, the rule and the prompt.
   const reserved = Math.ceil(stringWidth(header) / Math.max(1, input.terminal.columns)) + 4;

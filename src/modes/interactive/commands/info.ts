@@ -17,7 +17,7 @@ const ROLE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
 };
 
 /**
- * The messages of the context by kind, in the order they are named, every message counted once
+ * The messages of the session by kind, in the order they are named, every message counted once
  * (so the parts add up to the total). User and assistant are always named; the rest when present.
  */
 export function messageBreakdown(messages: readonly { role: string }[]): string[] {
@@ -42,7 +42,8 @@ export function sessionReport(host: InteractiveHost): string[] {
   const store = controller.session.store;
   const stats = controller.stats();
   const model = controller.session.model;
-  const messages = controller.session.messages;
+  // Every message of the file, as the token totals below count every answer (Pi 0.87's totals).
+  const messages = store.tree.records.flatMap((r) => (r.type === "message" ? [{ role: r.role ?? "unknown" }] : []));
   const lines: string[] = [];
   if (store.name) lines.push(field("Name", store.name));
   lines.push(field("File", store.path ?? "(in memory, not saved)"));
