@@ -10,7 +10,7 @@ import { CliError, tidyParseError, UsageError } from "./errors.ts";
 import { SESSIONS_COMMAND_HELP, SESSIONS_HELP } from "./help.ts";
 import { closestName } from "../util/closest.ts";
 import { Output } from "./output.ts";
-import { writeContextJson, writeContextText } from "./show-context.ts";
+import { contextEditNote, writeContextJson, writeContextText } from "./show-context.ts";
 import { writeTree } from "./show-tree.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 
@@ -97,7 +97,13 @@ export async function runSessions(argv: string[]): Promise<number> {
         writeList(out, args.all ? listAllSessions(agentDir()) : listSessions(dir), args.json, dir);
         break;
       case "show":
-        withStore(args.operands[0]!, cwd, dir, (store) => (args.json ? writeContextJson(out, store) : writeContextText(out, store)));
+        withStore(args.operands[0]!, cwd, dir, (store) => {
+          if (!args.json) return writeContextText(out, store);
+          // The JSON is the context alone; the note goes where a script's reader will see it.
+          const note = contextEditNote(store);
+          if (note) writeStderr(`pig: note: ${note}\n`);
+          writeContextJson(out, store);
+        });
         break;
       case "tree":
         withStore(args.operands[0]!, cwd, dir, (store) => writeTree(out, store));

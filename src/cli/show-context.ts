@@ -1,5 +1,6 @@
 /** `pig sessions show`: the context of the active branch, as JSON or as readable text. */
-import type { AgentMessage, MessageEntry } from "../session/format.ts";
+import type { AgentMessage, MessageEntry, SystemMessage } from "../session/format.ts";
+import { systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Output } from "./output.ts";
 import { withReadFd } from "../session/lines.ts";
@@ -83,9 +84,33 @@ function describe(message: AgentMessage): { title: string; body: string } {
       return { title: `branch summary (from ${m.fromId})`, body: String(m.summary) };
     case "user":
       return { title: "user", body: textOf(m.content) };
+    case "system": {
+      const system = message as SystemMessage;
+      const changes = [
+        ...Object.entries(system.sections ?? {}).map(([name, text]) => (text === null ? `−${name}` : name)),
+        ...(system.toolsAdded ?? []).map((t) => `+${t.name}`),
+        ...(system.toolsRemoved ?? []).map((t) => `−${t.name}`),
+      ];
+      return { title: `system: prompt and tools${system.replace ? ", starting over" : ""} (${changes.join(" ") || "no change"})`, body: systemPromptText(system) };
+    }
     default:
       return { title: `${message.role} (unknown role, not sent to the model)`, body: JSON.stringify(message) };
   }
+}
+
+/**
+ * What to tell about the session's context edits (Pi ≥ 0.87's `context_edit` entries), which pig
+ * keeps but does not apply (docs/sessions.md, "Context edits"); undefined when there are none.
+ */
+export function contextEditNote(store: SessionStore): string | undefined {
+  const all = store.tree.records.filter((r) => r.type === "context_edit").length;
+  if (all === 0) return undefined;
+  const onBranch = store.branchRecords().filter((r) => r.type === "context_edit").length;
+  const where = onBranch === all ? "" : ` (${onBranch} on the active branch)`;
+  return (
+    `this session has ${all} context edit${all === 1 ? "" : "s"}${where}, written by Pi, which pig keeps but does not apply: ` +
+    "the messages they hide or replace stay in this context as they were written (see docs/sessions.md)"
+  );
 }
 
 export function writeContextText(out: Output, store: SessionStore): void {
@@ -94,6 +119,8 @@ export function writeContextText(out: Output, store: SessionStore): void {
   out.line(`session ${store.sessionId}  ${store.path ?? ""}`);
   if (store.name) out.line(`name: ${store.name}`);
   out.line(`model: ${model}  thinking: ${context.thinkingLevel}  messages: ${context.messages.length}`);
+  const note = contextEditNote(store);
+  if (note) out.line(`note: ${note}`);
   for (const message of context.messages) {
     const { title, body } = describe(message);
     out.line("");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { defaultSessionDir } from "../../src/session/paths.ts";
 import { runPig } from "../helpers/binary.ts";
-import { FIXTURES, fixtureCopy, tempDir } from "../helpers/tmp.ts";
+import { FIXTURES, FIXTURES_087, fixtureCopy, tempDir } from "../helpers/tmp.ts";
 
 describe("flags", () => {
   test("--version prints the version", () => {
@@ -63,6 +63,33 @@ describe("pig sessions show --json", () => {
     expect(result.code).toBe(0);
     const expected = JSON.parse(readFileSync(join(FIXTURES, name.replace(/\.jsonl$/, ".context.json")), "utf8"));
     expect(JSON.parse(result.stdout)).toEqual(expected);
+  });
+});
+
+describe("pig sessions show on Pi 0.87.1's files", () => {
+  const files = readdirSync(FIXTURES_087).filter((name) => name.endsWith(".jsonl") && name !== "07-compaction-auto.jsonl");
+  test.each(files)("%s gives the context Pi built, with its system message", (name) => {
+    const result = runPig(["sessions", "show", join(FIXTURES_087, name), "--json"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const context = JSON.parse(result.stdout);
+    expect(context).toEqual(JSON.parse(readFileSync(join(FIXTURES_087, name.replace(/\.jsonl$/, ".context.json")), "utf8")));
+    expect(context.messages.filter((m: { role: string }) => m.role === "system")).toHaveLength(1);
+  });
+
+  test("a session with a context edit says that pig keeps it but does not apply it, in text and (on stderr) with --json", () => {
+    const file = join(FIXTURES_087, "07-compaction-auto.jsonl");
+    const note = "this session has 1 context edit, written by Pi, which pig keeps but does not apply";
+    const text = runPig(["sessions", "show", file]);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split("\n")[2]).toStartWith(`note: ${note}`);
+    expect(text.stdout).toContain("── system: prompt and tools (preamble tools rules docs cwd +read +bash +edit +write)");
+    const json = runPig(["sessions", "show", file, "--json"]);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toStartWith(`pig: note: ${note}`);
+    // The edit's target (the failed answer) stays in the context pig builds; Pi's leaves it out.
+    const roles = JSON.parse(json.stdout).messages.map((m: { role: string; stopReason?: string }) => m.stopReason ?? m.role);
+    expect(roles).toEqual(["system", "compactionSummary", "error", "stop", "user", "stop"]);
   });
 });
 
