@@ -155,6 +155,7 @@ interface PigSession {
   runs: string[][];
   files?: Record<string, string>;
   world?: WorldOptions;
+  settings?: Json;
 }
 
 const PIG_SESSIONS: PigSession[] = [
@@ -166,13 +167,33 @@ const PIG_SESSIONS: PigSession[] = [
     runs: [["-p", "read notes.txt"], ["-c", "-p", "and now?"]],
   },
   { name: "tools changed between runs", runs: [["-p", "first"], ["-c", "--tools", "read,grep", "-p", "second"]] },
+  {
+    // The second answer reports more than the threshold: pig compacts the first exchange after it
+    // (a checkpoint of the prompt and tools, then the summary).
+    name: "a compaction",
+    world: {
+      contextWindow: 12000,
+      llm: {
+        script: {
+          responses: [
+            { text: "The first answer, long enough to be worth summarising. ".repeat(8) },
+            { text: "The second answer, longer than keepRecentTokens. ".repeat(8), usage: { prompt_tokens: 11000, completion_tokens: 20 } },
+            { text: "## Goal\nThe summary of the first exchange." },
+            { text: "The answer after the compaction." },
+          ],
+        },
+      },
+    },
+    settings: { compaction: { reserveTokens: 2000, keepRecentTokens: 20 } },
+    runs: [["-p", "first question"], ["-c", "-p", "second question"], ["-c", "-p", "third question"]],
+  },
 ];
 
 async function pigFiles(pi: PiInstall): Promise<number> {
   if (!existsSync(PIG)) throw new Error(`${PIG} not found: run npm run build first`);
   let failed = 0;
   for (const session of PIG_SESSIONS) {
-    const box = await sandbox(session.world ?? {});
+    const box = await sandbox(session.world ?? {}, session.settings ?? {});
     try {
       for (const [name, content] of Object.entries(session.files ?? {})) writeFileSync(join(box.cwd, name), content);
       for (const args of session.runs) {

@@ -379,8 +379,8 @@ function chatMessages(request: RecordedRequest): Json[] {
   return arr(obj(request.body, "request body").messages, "request body.messages") as Json[];
 }
 /**
- * The messages of the conversation: get_messages without Pi 0.87's system-prompt message (a part
- * of the session format, which pig's sessions do not carry yet; the protocol is the same).
+ * The messages of the conversation: get_messages without Pi 0.87's system messages (the prompt
+ * and tools, checked once by "get_messages: the system message declares the prompt and tools").
  */
 async function conversation(): Promise<Json[]> {
   return withoutSystem(await client.getMessages());
@@ -539,6 +539,17 @@ await check("get_messages: after one prompt", async () => {
   eq(textOf(a), HELLO, "assistant text");
   hasKeys(a.usage, ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"], "assistant.usage");
 });
+
+if (NEW) {
+  await check("get_messages: the system message declares the prompt and tools", async () => {
+    const all = await client.getMessages();
+    const system = hasKeys(all[0], ["role", "content", "sections", "timestamp", "toolsAdded"], "first message");
+    eq(system.role, "system", "first message role");
+    eq(Object.keys(obj(system.sections, "sections")), ["preamble", "tools", "rules", "docs", "skills", "cwd"], "section names (the agent dir has a skill)");
+    eq(arr(system.toolsAdded, "toolsAdded").map((t) => obj(t, "tool").name), ["read", "bash", "edit", "write"], "tools declared");
+    eq(all.filter((m) => m.role === "system").length, 1, "system messages");
+  });
+}
 
 await check("get_state: after a prompt", async () => {
   const s = await client.getState();
