@@ -121,6 +121,8 @@ export function messageHtml(message: Obj, frame: EntryFrame, lookup: ResultLooku
       return compactionHtml(str(message.summary) ?? "", num(message.tokensBefore), frame);
     case "branchSummary":
       return branchSummaryHtml(str(message.summary) ?? "", frame);
+    case "system":
+      return systemHtml(message, frame);
     default:
       return marker(frame, `<span class="empty">Message with role ${esc(String(message.role))} (not shown)</span>`);
   }
@@ -318,4 +320,19 @@ export function branchSummaryHtml(summary: string, frame: EntryFrame): string {
     `${open("notice branch-summary", frame, "Branch summary")}` +
     `<details><summary>Summary of the branch left behind</summary><div class="md">${renderMarkdown(summary)}</div></details></section>\n`
   );
+}
+
+/** A system message (Pi 0.87): the prompt it declares or changes, folded, and the tools it adds or removes. */
+export function systemHtml(message: Obj, frame: EntryFrame): string {
+  const names = (list: unknown, sign: string) => (Array.isArray(list) ? list.flatMap((t) => (isPlainObject(t) && typeof t.name === "string" ? [`${sign}${t.name}`] : [])) : []);
+  const tools = [...names(message.toolsAdded, "+"), ...names(message.toolsRemoved, "−")];
+  const extra = tools.length > 0 ? ` <span class="tool-extra">tools ${esc(tools.join(" "))}</span>` : "";
+  const sections = isPlainObject(message.sections) ? Object.entries(message.sections) : [];
+  const content = typeof message.content === "string" ? message.content : "";
+  const parts = [
+    ...(content ? [content] : []),
+    ...sections.map(([name, text]) => (typeof text === "string" ? text : `(section ${name} removed)`)),
+  ];
+  const body = parts.length > 0 ? `<details><summary>${message.replace === true ? "The prompt, anew" : "Prompt"}</summary><div class="plain">${esc(parts.join("\n\n"))}</div></details>` : "";
+  return `${open("notice system", frame, "Prompt and tools", extra)}${body}</section>\n`;
 }

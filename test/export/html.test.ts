@@ -7,12 +7,12 @@ import { renderMarkdown, renderOutput } from "../../src/export/html-text.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { assistant, user } from "../helpers/sessions.ts";
-import { FIXTURES, tempDir } from "../helpers/tmp.ts";
+import { FIXTURES, FIXTURES_087, tempDir } from "../helpers/tmp.ts";
 
 const NOW = new Date("2027-01-02T03:04:05.000Z");
 
-function fixture(name: string): string {
-  const store = SessionStore.open(join(FIXTURES, name));
+function fixture(name: string, dir = FIXTURES): string {
+  const store = SessionStore.open(join(dir, name));
   try {
     return exportSessionHtml(store, { now: NOW });
   } finally {
@@ -208,6 +208,13 @@ describe("fixtures", () => {
     expect(page).not.toContain("hidden context from the extension");
     expect(page).not.toContain("saved-state");
     expect(page).toMatch(/<span class="label"[^>]*>important<\/span>/);
+  });
+
+  test("a system message (Pi 0.87) is a notice naming the tools, with the prompt folded", () => {
+    const page = mainOf(fixture("02-builtin-tools.jsonl", FIXTURES_087));
+    expect(page).toContain('<span class="role">Prompt and tools</span> <span class="tool-extra">tools +read +write +edit +bash +grep +find +ls</span>');
+    expect(page).toMatch(/<details><summary>Prompt<\/summary><div class="plain">You are an expert coding assistant operating inside pi[^<]*&lt;tools&gt;/);
+    expect(page).not.toContain("role system (not shown)");
   });
 });
 
