@@ -90,7 +90,9 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     tmux.type("question one");
     await tmux.waitFor("(1 match)");
     tmux.sendKeys("Enter");
-    await tmux.waitFor(/› question one\s*$/m);
+    // The move is done once pig has printed where it is now and the question is back in the editor
+    // (at the end of the screen: the question's own line higher up is no sign).
+    await tmux.waitFor((screen) => /Session [0-9a-f]{8,} · \d+ messages?/.test(screen) && /› question one\s*$/.test(screen));
     tmux.sendKeys("C-u");
     await ask(tmux, "another way", /another way[\s\S]*↑\d/);
     const screen = await ask(tmux, "/tree", "you are here");
