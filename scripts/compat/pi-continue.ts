@@ -10,7 +10,8 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { fakeModelsJson, type FakeModelOptions, type FixtureApi } from "../../test/helpers/fake-models.ts";
+import { fakeModelsJson, type FakeModelOptions } from "../../test/helpers/fake-models.ts";
+import { CONTINUE_073 } from "../../test/helpers/fixture-worlds.ts";
 import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from "../../test/helpers/fake-llm/server.ts";
 import { blankOwnWords, Normalizer } from "../../test/helpers/normalize.ts";
 import { ensurePi, type PiInstall } from "../bench/pi-install.ts";
@@ -21,32 +22,6 @@ const PIG = join(REPO, "dist", "pig");
 const NEXT = "NEXT: continue from this session";
 type Json = Record<string, unknown>;
 
-interface Case {
-  file: string;
-  api?: FixtureApi;
-  args?: string[];
-  input?: ("text" | "image")[];
-  contextWindow?: number;
-}
-
-// The cases (and flags) test/e2e/continue.test.ts continues the 0.73.1 files with.
-const OLD_CASES: Case[] = [
-  { file: "01-basic-text" },
-  { file: "02-builtin-tools", args: ["--tools", "read,write,edit,bash,grep,find,ls"] },
-  { file: "03-model-thinking-name" },
-  { file: "04-errors-retry-abort" },
-  { file: "05-bash-execution" },
-  { file: "06-compaction-manual" },
-  { file: "07-compaction-auto", contextWindow: 20000 },
-  { file: "08-branching-tree" },
-  { file: "09-fork-clone" },
-  { file: "09-fork-clone.fork" },
-  { file: "09-fork-clone.clone" },
-  { file: "10-extension-entries" },
-  { file: "11-anthropic-messages", api: "anthropic-messages", args: ["--model", "fake-reasoner", "--thinking", "high"] },
-  { file: "12-openai-responses", api: "openai-responses", args: ["--model", "fake-reasoner", "--thinking", "high"] },
-  { file: "13-images", input: ["text", "image"] },
-];
 
 interface Sandbox {
   root: string;
@@ -104,7 +79,7 @@ function copyInto(source: string, box: Sandbox): string {
 
 async function oldFiles(pi: PiInstall): Promise<number> {
   let failed = 0;
-  for (const c of OLD_CASES) {
+  for (const c of CONTINUE_073) {
     const box = await sandbox({ ...(c.api ? { api: c.api } : {}), ...(c.input ? { input: c.input } : {}), ...(c.contextWindow ? { contextWindow: c.contextWindow } : {}) });
     try {
       const copy = copyInto(join(OLD, `${c.file}.jsonl`), box);

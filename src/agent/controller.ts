@@ -16,7 +16,7 @@ import { contentText } from "../session/convert.ts";
 import { SessionStore } from "../session/store.ts";
 import { contextUsage } from "../compaction/index.ts";
 import { restoreModelAndThinking } from "./model-restore.ts";
-import { sessionTotals } from "./session-stats.ts";
+import { sessionTotals, type SessionTotals } from "./session-stats.ts";
 import { navigateTree, type NavigateOptions, type NavigateResult } from "./navigate.ts";
 import type { QueueMode } from "./queue.ts";
 import { PromptError, type AgentSession } from "./session.ts";
@@ -55,16 +55,9 @@ export interface SessionState {
   pendingMessageCount: number;
 }
 
-export interface SessionStats {
+export interface SessionStats extends SessionTotals {
   sessionFile?: string;
   sessionId: string;
-  userMessages: number;
-  assistantMessages: number;
-  toolCalls: number;
-  toolResults: number;
-  totalMessages: number;
-  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-  cost: number;
   contextUsage?: { tokens: number | null; contextWindow: number; percent: number | null };
 }
 

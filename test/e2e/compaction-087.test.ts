@@ -13,6 +13,7 @@ import type { CompactionEntry, SessionEntry } from "../../src/session/format.ts"
 import { SessionStore } from "../../src/session/store.ts";
 import { currentSystemMessage, systemPromptText } from "../../src/session/system-messages.ts";
 import { blankOwnWords, Normalizer } from "../helpers/normalize.ts";
+import { COMPACTION_WORLDS } from "../helpers/fixture-worlds.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
 import { FIXTURES_087 } from "../helpers/tmp.ts";
@@ -22,17 +23,8 @@ afterAll(async () => {
   for (const fn of cleanup.splice(0)) await fn();
 });
 
-const RETRY = { retry: { enabled: true, maxRetries: 2, baseDelayMs: 100, provider: { maxRetries: 0 } } };
-const DATA_TXT = Array.from(
-  { length: 30 },
-  (_, i) => `data file paragraph ${i + 1}: the fixture text describes data file in enough words to make the token estimate grow.`,
-).join("\n");
-
 /** The settings Pi ran each fixture with. */
-const WORLDS: Record<string, WorldOptions> = {
-  "06-compaction-manual": { settings: { compaction: { keepRecentTokens: 300 } }, files: { "data.txt": `${DATA_TXT}\n` } },
-  "07-compaction-auto": { contextWindow: 20000, settings: { compaction: { reserveTokens: 4000, keepRecentTokens: 50 }, ...RETRY } },
-};
+const WORLDS: Record<string, WorldOptions> = COMPACTION_WORLDS;
 
 function readJsonl<T = Line>(path: string): T[] {
   return readFileSync(path, "utf8")

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { blankOwnWords, Normalizer } from "../helpers/normalize.ts";
-import { createWorld, type FixtureApi, type PigWorld } from "../helpers/pig-env.ts";
+import { CONTINUE_073, type ContinueCase } from "../helpers/fixture-worlds.ts";
+import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
 
 const worlds: PigWorld[] = [];
@@ -15,32 +16,13 @@ afterAll(async () => {
   await Promise.all(worlds.splice(0).map((w) => w.close()));
 });
 
-interface Case {
-  file: string;
+interface Case extends ContinueCase {
   /** The Pi that wrote the file and the request (default 0.73.1). */
   pi?: "0.73.1" | "0.87.1";
-  api?: FixtureApi;
-  args?: string[];
-  input?: ("text" | "image")[];
-  contextWindow?: number;
 }
 
 const CASES: Case[] = [
-  { file: "01-basic-text" },
-  { file: "02-builtin-tools", args: ["--tools", "read,write,edit,bash,grep,find,ls"] },
-  { file: "03-model-thinking-name" },
-  { file: "04-errors-retry-abort" },
-  { file: "05-bash-execution" },
-  { file: "06-compaction-manual" },
-  { file: "07-compaction-auto", contextWindow: 20000 },
-  { file: "08-branching-tree" },
-  { file: "09-fork-clone" },
-  { file: "09-fork-clone.fork" },
-  { file: "09-fork-clone.clone" },
-  { file: "10-extension-entries" },
-  { file: "11-anthropic-messages", api: "anthropic-messages", args: ["--model", "fake-reasoner", "--thinking", "high"] },
-  { file: "12-openai-responses", api: "openai-responses", args: ["--model", "fake-reasoner", "--thinking", "high"] },
-  { file: "13-images", input: ["text", "image"] },
+  ...CONTINUE_073,
   { pi: "0.87.1", file: "01-basic-text" },
   { pi: "0.87.1", file: "02-builtin-tools", args: ["--tools", "read,write,edit,bash,grep,find,ls"] },
   { pi: "0.87.1", file: "03-model-thinking-name" },

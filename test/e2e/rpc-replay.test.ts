@@ -10,6 +10,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { asPi073Wire, blankOwnWords, eventEssence, joinBashUpdates, learnEntryIds, Normalizer, sortParallelEnds, sameOutputRoom, translateIds, withoutMessageCount, withoutToolSchemas, withPigErrorTexts } from "../helpers/normalize.ts";
+import { COMPACTION_WORLDS, RETRY_SETTINGS } from "../helpers/fixture-worlds.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
 import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
@@ -19,11 +20,6 @@ afterAll(async () => {
   for (const fn of cleanup.splice(0)) await fn();
 });
 
-const RETRY = { retry: { enabled: true, maxRetries: 2, baseDelayMs: 100, provider: { maxRetries: 0 } } };
-const DATA_TXT = Array.from(
-  { length: 30 },
-  (_, i) => `data file paragraph ${i + 1}: the fixture text describes data file in enough words to make the token estimate grow.`,
-).join("\n");
 
 interface Case {
   pi: "0.73.1" | "0.87.1";
@@ -36,9 +32,9 @@ interface Case {
 const CASES: Case[] = [
   { pi: "0.87.1", name: "03-model-thinking-name", world: {} },
   { pi: "0.87.1", name: "05-bash-execution", world: {} },
-  { pi: "0.87.1", name: "06-compaction-manual", world: { settings: { compaction: { keepRecentTokens: 300 } }, files: { "data.txt": `${DATA_TXT}\n` } } },
-  { pi: "0.87.1", name: "07-compaction-auto", world: { contextWindow: 20000, settings: { compaction: { reserveTokens: 4000, keepRecentTokens: 50 }, ...RETRY } }, recovery: true },
-  { pi: "0.73.1", name: "04-errors-retry-abort", world: { settings: RETRY } },
+  { pi: "0.87.1", name: "06-compaction-manual", world: COMPACTION_WORLDS["06-compaction-manual"] },
+  { pi: "0.87.1", name: "07-compaction-auto", world: COMPACTION_WORLDS["07-compaction-auto"], recovery: true },
+  { pi: "0.73.1", name: "04-errors-retry-abort", world: { settings: RETRY_SETTINGS } },
   { pi: "0.73.1", name: "09-fork-clone", world: {} },
 ];
 
