@@ -4,7 +4,7 @@
  * (JSON and RPC write `message_update` in its wire form, see modes/wire-event.ts).
  */
 import type { AssistantMessage, AssistantMessageEvent } from "../ai/types.ts";
-import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
+import type { AgentMessage, ToolResultMessage, Usage } from "../session/format.ts";
 import type { ToolResult } from "../tools/types.ts";
 
 /** What the agent loop reports. */
@@ -40,6 +40,8 @@ export interface CompactionResult {
   tokensBefore: number;
   /** An estimate of the rebuilt context right after the compaction (not a provider count). */
   estimatedTokensAfter?: number;
+  /** What the summary calls cost (Pi ≥ 0.87). */
+  usage?: Usage;
   details?: unknown;
 }
 
