@@ -759,7 +759,7 @@ await check("prompt after compaction sends the summary", async () => {
 
 // With nothing to summarise, pig refuses and makes no LLM call, and so does Pi since 0.79.8. Pi
 // 0.73.1 summarised anyway: against it, pig's refusal is a deliberate difference (docs/decisions.md,
-// "Nothing to summarise, no call"). Each target is checked for its own behaviour, and the case
+// Compaction, "Nothing to compact…": nothing to summarise makes no call). Each target is checked for its own behaviour, and the case
 // name says which one was checked.
 const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
 function compactionEntries(file: string): number {
