@@ -166,12 +166,14 @@ export function pigEnv(agentDir: string): Record<string, string | undefined> {
  * next run maps the executable as read back from disk. Without it, peak RSS depends on the file's
  * history rather than on the program: a binary written moments ago (a fresh build) sits in large
  * page-cache folios, which the kernel maps whole on the first fault, and that adds up to ~5 MB of
- * file pages to pig's `-p` run. Pages that a running process has mapped stay cached; nothing is
- * written or deleted.
+ * file pages to pig's `-p` run. The file is synced first, as pages not yet written back (a build
+ * of a moment ago) cannot be dropped. Pages that a running process has mapped stay cached;
+ * nothing is changed or deleted.
  */
 export function dropPageCache(paths: readonly string[]): void {
   for (const path of paths) {
     if (!existsSync(path)) continue;
+    Bun.spawnSync(["sync", path], { stdout: "ignore", stderr: "ignore" });
     Bun.spawnSync(["dd", `if=${path}`, "iflag=nocache", "count=0", "status=none"], { stdout: "ignore", stderr: "ignore" });
   }
 }
