@@ -25,12 +25,24 @@ interface Sample {
 }
 
 /** What a terminal answers to the queries a full-screen program sends while starting. */
+// The 16 colours of xterm's default palette, for the OSC 4 palette queries.
+const PALETTE = ["000000", "cd0000", "00cd00", "cdcd00", "0000ee", "cd00cd", "00cdcd", "e5e5e5", "7f7f7f", "ff0000", "00ff00", "ffff00", "5c5cff", "ff00ff", "00ffff", "ffffff"];
+const rgb = (hex: string): string => `rgb:${hex.slice(0, 2).repeat(2)}/${hex.slice(2, 4).repeat(2)}/${hex.slice(4, 6).repeat(2)}`;
+
+/**
+ * What a terminal answers to the queries a full-screen program sends while starting. Pi 0.87.1
+ * and later also ask for the foreground, background and palette colours (OSC 10, 11 and 4);
+ * left unanswered, Pi waits about three seconds for them before it draws its footer.
+ */
 const REPLIES: readonly [string, string][] = [
   ["\x1b[?u", "\x1b[?0u"],
   ["\x1b[c", "\x1b[?62;22c"],
   ["\x1b[6n", "\x1b[1;1R"],
   ["\x1b[16t", "\x1b[6;16;8t"],
   ["\x1b[14t", "\x1b[4;640;960t"],
+  ["\x1b]10;?\x07", `\x1b]10;${rgb("e5e5e5")}\x07`],
+  ["\x1b]11;?\x07", `\x1b]11;${rgb("000000")}\x07`],
+  ...PALETTE.map((hex, i): [string, string] => [`\x1b]4;${i};?\x07`, `\x1b]4;${i};${rgb(hex)}\x07`]),
 ];
 
 /** Runs `cmd` in a PTY until its output has been quiet for QUIET_MS; when `ready` matched and when output settled. */
