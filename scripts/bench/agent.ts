@@ -32,7 +32,7 @@ const READ_LOOP: Script = { responses: [{ toolCalls: [{ name: "read", arguments:
 const TOOL_PROCESS = ["/bin/bash", "-c", "true"];
 const TOOL_PROCESS_PER_ROUND = 10;
 
-const args = commonArgs({ runs: 5, warmup: 1 });
+const args = commonArgs({ runs: 7, warmup: 1 });
 const pig = args.piOnly ? undefined : requirePig(args);
 const pis = ensurePis(args.pi);
 const work = mkdtempSync(join(tmpdir(), "pig-bench-agent-"));
