@@ -144,12 +144,21 @@ export function cleanup(dir: string, keep: boolean): void {
   else rmSync(dir, { recursive: true, force: true });
 }
 
+const DIST_PIG = resolve(import.meta.dir, "..", "..", "dist", "pig");
+let chosenPig: string | undefined;
+
+/** The binary measured as pig when it is not dist/pig (`--pig PATH`), for the summary. */
+export function otherPigBinary(): string | undefined {
+  return chosenPig !== undefined && chosenPig !== DIST_PIG ? chosenPig : undefined;
+}
+
 /**
  * Absolute path of the pig binary (`--pig PATH`, else dist/pig); exits with a clear message when
  * it has not been built.
  */
 export function requirePig(args: { pigBin?: string | undefined } = {}): string {
-  const bin = resolve(args.pigBin ?? resolve(import.meta.dir, "..", "..", "dist", "pig"));
+  const bin = resolve(args.pigBin ?? DIST_PIG);
+  chosenPig = bin;
   if (!existsSync(bin)) {
     console.error(`[bench] ${bin} not found: run npm run build first (or pass --pi-only to measure Pi alone)`);
     process.exit(1);

@@ -4,6 +4,7 @@ import { appendFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { resolve } from "node:path";
 import type { PiInstall, PiRelease } from "./pi-install.ts";
+import { otherPigBinary } from "./measure.ts";
 
 /** How pig's figure is set against a Pi release's: `speed` = Pi / pig ("12.3×"), `share` = pig / Pi ("0.33"). */
 export type RatioKind = "speed" | "share" | "none";
@@ -127,7 +128,8 @@ export function printReport(report: Report, check: boolean): void {
   for (const line of table(header, body)) console.log(line);
   const cores = cpus();
   console.log(`machine: ${cores.length} cores (${cores[0]?.model.trim() ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GB, ${process.platform} ${process.arch}; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`);
-  console.log(`pig: ${pigCommit()}, Bun ${Bun.version}; ${releases.map((p) => `Pi ${p.version} on Node ${nodeVersion(p.node)}`).join("; ")}`);
+  const other = otherPigBinary();
+  console.log(`pig: ${other === undefined ? pigCommit() : `${other} (--pig)`}, Bun ${Bun.version}; ${releases.map((p) => `Pi ${p.version} on Node ${nodeVersion(p.node)}`).join("; ")}`);
   console.log("ratios: times are Pi ÷ pig (higher is better for pig); memory is pig ÷ Pi (lower is better). Targets are judged against the latest Pi.");
   for (const note of report.notes ?? []) console.log(`note: ${note}`);
   console.log(`pig command: ${report.commands.pig}`);

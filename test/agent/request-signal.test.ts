@@ -60,7 +60,7 @@ function config(stream: StreamFunction): LoopConfig {
   return {
     model: MODEL,
     stream,
-    streamOptions: () => ({}),
+    streamOptions: () => ({ apiKey: "" }),
     systemPrompt: "",
     tools: [NOOP],
     toolContext: { cwd: "/", agentDir: "/" },
