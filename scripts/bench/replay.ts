@@ -115,6 +115,10 @@ try {
     for (let j = 0; j < keys.length; j++) {
       const key = keys[(i + j) % keys.length]!;
       const pi = pis.find((p) => p.release === key);
+      // This process timestamps the screen: the tens of MB an earlier Pi run wrote through it are
+      // collected now, and the killed process given a moment to go, not during the next run.
+      Bun.gc(true);
+      await Bun.sleep(500);
       const sample =
         pi === undefined
           ? await timeToScreen(pigCmd!, pigEnv(pigAgent), work, pigReady)
