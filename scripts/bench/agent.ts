@@ -187,6 +187,10 @@ try {
 
 async function runAgent(side: AgentSide, script: Script, expectRequests: number, rss: boolean): Promise<AgentSample> {
   llm.setScript(script);
+  // The server answers in this process, so its garbage (every request body of earlier runs)
+  // is collected now rather than while the next run waits on it.
+  llm.requests.splice(0);
+  Bun.gc(true);
   const before = llm.requests.length;
   arrivals = [];
   // runOnce spawns right away (its GNU time probe is cached after the first call), so this start
