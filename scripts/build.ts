@@ -1,32 +1,16 @@
 /**
- * Builds `dist/pig`: one executable with the Bun runtime, pig's code as bytecode.
- *
- * Security: the binary must not pick up the current directory's `.env` or `bunfig.toml`
- * (a repository pig works in is not trusted), so both autoloads are switched off.
- * `package.json` autoloading stays on: extensions loaded at run time resolve their own packages.
+ * Builds `dist/pig`: one executable with the Bun runtime, pig's code as bytecode. The flags, and
+ * why each is there, are in build-flags.ts.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
 
 const root = join(import.meta.dir, "..");
 const outfile = process.argv[2] ?? join(root, "dist", "pig");
 mkdirSync(join(outfile, ".."), { recursive: true });
 
-const args = [
-  "build",
-  join(root, "src", "cli", "main.ts"),
-  "--compile",
-  // Separate chunks for the parts loaded on demand: `pig --version` does not evaluate the agent.
-  "--splitting",
-  "--minify",
-  "--bytecode",
-  "--format=esm",
-  "--no-compile-autoload-dotenv",
-  "--no-compile-autoload-bunfig",
-  "--compile-autoload-package-json",
-  "--outfile",
-  outfile,
-];
+const args = ["build", join(root, "src", "cli", "main.ts"), ...COMPILE_FLAGS, ...PIG_FLAGS, "--outfile", outfile];
 const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit", cwd: root });
 if (proc.exitCode !== 0) {
   console.error(`build failed (exit ${proc.exitCode})`);

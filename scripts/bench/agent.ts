@@ -1,34 +1,40 @@
-// The agent loop in print mode, against a fake LLM server started in this process (instant answers):
-//   1. `pig -p hello` vs `pi -p hello`: spawn → first model request, and total wall time (1 turn);
-//   2. a 50-turn tool loop (50 sequential `bash true` calls, then a final text) vs the 1-turn run:
-//      per-turn overhead = (t50 − t1) / 50 (the loop makes 50 more requests), with t = wall time
-//      minus the run's own spawn → first request, so start-up noise does not swamp the turns;
-//   3. peak RSS of the 50-turn run;
-//   4. `--version`, as in startup.ts, so the ratios above can be read against the start-up floor;
-//   and, for information, the same loop with `read` instead of `bash` (no process spawn per turn)
-//   and the time to spawn `bash -c true`, the floor every bash turn pays on either side.
-// Both agents get the same isolated agent dir contents (one provider `fake`, openai-completions).
+// The agent loop in print mode, against a fake LLM server started in this process (instant
+// answers), for pig and every measured Pi release in the same rounds:
+//   1. `pig -p hello` vs `pi -p hello`: wall time, and spawn → first model request (1 turn);
+//   2. peak RSS of that one-turn run (separate runs under GNU time, so its exec does not count
+//      toward the times above);
+//   3. a 50-turn tool loop (50 sequential `bash true` calls, then a final text) vs the 1-turn
+//      run: per-turn time = (t50 − t1) / 50 with t = wall time minus the run's own spawn → first
+//      request, so start-up noise does not swamp the turns; and per-turn overhead = that minus
+//      the tool's own process time, `/bin/bash -c true` spawned and waited for from this
+//      process, measured in the same rounds;
+//   and, for information, the peak RSS of the loop, and the same loop with `read` instead of
+//   `bash` (no process spawn per turn).
+// Every agent gets the same isolated agent dir contents (one provider `fake`, openai-completions).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
-import { cleanup, commonArgs, ensurePi, fmtMB, fmtMs, maxRss, median, medianMs, piEnv, pigEnv, printSummary, requirePig, type RunOptions, runOnce, type RunSample, shellLine, timeBoth, type SummaryRow } from "./pi-install.ts";
+import { commonArgs } from "./options.ts";
+import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
+import { cleanup, type Contender, dropPageCache, interleave, maxRss, median, medianMs, pigEnv, requirePig, type RunOptions, runOnce, type RunSample } from "./measure.ts";
+import { fmtMB, fmtMs, printReport, type Row, shellLine, type Target } from "./report.ts";
 
 const TOOL_TURNS = 50;
 const PROMPT = "hello";
 const ONE_TURN: Script = { responses: [{ text: "ok" }] };
 const TOOL_LOOP: Script = { responses: [{ toolCalls: [{ name: "bash", arguments: { command: "true" } }], repeat: TOOL_TURNS }, { text: "done" }] };
-// The same loop with `read` of a 3-byte file: no process spawn per turn, so it shows the agent's own
+// The same loop with `read` of a 3-byte file: no process spawn per turn, so it shows each agent's own
 // per-turn cost (request building, streaming, session writes) without the shell start-up.
 const READ_FILE = "small.txt";
 const READ_LOOP: Script = { responses: [{ toolCalls: [{ name: "read", arguments: { path: READ_FILE } }], repeat: TOOL_TURNS }, { text: "done" }] };
-const VERSION_RUNS = 10;
-const BASH_FLOOR = ["/bin/bash", "-c", "true"];
-const FLOOR_RUNS = 30;
+// The tool's own process: what every bash turn pays on either side, whoever spawns it.
+const TOOL_PROCESS = ["/bin/bash", "-c", "true"];
+const TOOL_PROCESS_PER_ROUND = 10;
 
-const args = commonArgs({ runs: 5, warmup: 1 });
-const pig = args.piOnly ? undefined : requirePig();
-const pi = ensurePi();
+const args = commonArgs({ runs: 7, warmup: 1 });
+const pig = args.piOnly ? undefined : requirePig(args);
+const pis = ensurePis(args.pi);
 const work = mkdtempSync(join(tmpdir(), "pig-bench-agent-"));
 
 // The server runs in this process, so a request is timestamped on the same clock as the spawn.
@@ -40,11 +46,10 @@ const llm: FakeLlm = await startFakeLlm({
   },
 });
 
-type Name = "pig" | "pi";
 interface AgentSide {
-  name: Name;
   cmd: readonly string[];
   opts: RunOptions;
+  agentDir: string;
   /** The same command with the env that matters, for the summary. */
   line: string;
 }
@@ -60,30 +65,25 @@ try {
   const cwd = join(work, "cwd");
   mkdirSync(cwd);
   writeFileSync(join(cwd, READ_FILE), "hi\n");
-  const agentDirs = { pig: join(work, "agent-pig"), pi: join(work, "agent-pi") };
-  for (const dir of Object.values(agentDirs)) writeAgentDir(dir, `${llm.url}/v1`);
 
-  const piExtraEnv = { PI_OFFLINE: "1", PI_TELEMETRY: "0", PI_SKIP_VERSION_CHECK: "1" };
-  const pigSide: AgentSide | undefined =
-    pig === undefined
-      ? undefined
-      : {
-          name: "pig",
-          cmd: [pig, "-p", PROMPT],
-          opts: { env: pigEnv(agentDirs.pig), cwd },
-          line: shellLine([pig, "-p", PROMPT], { PIG_CODING_AGENT_DIR: agentDirs.pig }),
-        };
-  const piSide: AgentSide = {
-    name: "pi",
-    cmd: [pi.bin, "-p", PROMPT],
-    opts: { env: { ...piEnv(agentDirs.pi), ...piExtraEnv }, cwd },
-    line: shellLine([pi.bin, "-p", PROMPT], { ...piExtraEnv, PI_CODING_AGENT_DIR: agentDirs.pi }),
-  };
-  const sides = pigSide === undefined ? [piSide] : [pigSide, piSide];
+  const sides = new Map<Contender, AgentSide>();
+  if (pig !== undefined) {
+    const agentDir = join(work, "agent-pig");
+    writeAgentDir(agentDir, `${llm.url}/v1`);
+    const cmd = [pig, "-p", PROMPT];
+    sides.set("pig", { cmd, opts: { env: pigEnv(agentDir), cwd }, agentDir, line: shellLine(cmd, { PIG_CODING_AGENT_DIR: agentDir }) });
+  }
+  for (const p of pis) {
+    const agentDir = join(work, `agent-pi-${p.version}`);
+    writeAgentDir(agentDir, `${llm.url}/v1`);
+    const cmd = [...p.cmd, "-p", PROMPT];
+    sides.set(p.release, { cmd, opts: { env: piEnv(p, agentDir), cwd }, agentDir, line: shellLine(cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir }) });
+  }
+  const keys = [...sides.keys()];
 
-  // Untimed check that both sides really talk to the server and print its answer. Asynchronous
+  // Untimed check that everyone really talks to the server and prints its answer. Asynchronous
   // spawn only: the server runs on this process's event loop, so spawnSync would deadlock.
-  for (const side of sides) {
+  for (const side of sides.values()) {
     llm.setScript(ONE_TURN);
     const proc = Bun.spawn([...side.cmd], { ...side.opts, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
@@ -91,122 +91,106 @@ try {
       throw new Error(`${side.line} printed ${JSON.stringify(out.trim())} (exit ${code}):\n${err.slice(-2000)}`);
     }
   }
+  for (let i = 0; i < 3; i++) await runOnce(TOOL_PROCESS, { cwd });
+  // Every executable as read back from disk (see dropPageCache); the warm-up runs read it in again.
+  const executables = [...(pig === undefined ? [] : [pig]), ...new Set(pis.map((p) => p.node))];
+  dropPageCache(executables);
 
-  const oneTurn = await measure("1 turn", sides, ONE_TURN, 1, false);
-  const toolLoop = await measure(`${TOOL_TURNS}-turn tool loop`, sides, TOOL_LOOP, TOOL_TURNS + 1, true);
-  const readLoop = await measure(`${TOOL_TURNS}-turn read loop`, sides, READ_LOOP, TOOL_TURNS + 1, false);
-
-  // --version: the same measurement as startup.ts (empty agent dir, scratch cwd).
-  const versionDir = join(work, "agent-empty");
-  process.stderr.write("[bench] --version: ");
-  const version = await timeBoth(
-    pigSide === undefined ? undefined : { cmd: [pigSide.cmd[0]!, "--version"], opts: { env: pigEnv(versionDir), cwd } },
-    { cmd: [pi.bin, "--version"], opts: { env: { ...piEnv(versionDir), ...piExtraEnv }, cwd } },
-    VERSION_RUNS,
-    2,
-  );
-
-  // The floor every tool turn pays on both sides: spawning a shell that does nothing.
-  for (let i = 0; i < 3; i++) await runOnce(BASH_FLOOR, { cwd });
-  const floorRuns: RunSample[] = [];
-  for (let i = 0; i < FLOOR_RUNS; i++) floorRuns.push(await runOnce(BASH_FLOOR, { cwd }));
-  const floor = medianMs(floorRuns);
+  const run = (script: Script, expectRequests: number, rss: boolean) => (key: Contender) => runAgent(sides.get(key)!, script, expectRequests, rss);
+  const oneTurn = await interleave("1 turn", keys, args.runs, args.warmup, run(ONE_TURN, 1, false));
+  const oneTurnRss = await interleave("1 turn, peak RSS", keys, args.runs, args.warmup, run(ONE_TURN, 1, true));
+  // The tool's own process time is measured in the loop's rounds, as one more contender.
+  const toolProcess: number[] = [];
+  const loopKeys: (Contender | "tool")[] = [...keys, "tool"];
+  const loopRuns = await interleave(`${TOOL_TURNS}-turn bash loop`, loopKeys, args.runs, args.warmup, async (key) => {
+    if (key !== "tool") return runAgent(sides.get(key)!, TOOL_LOOP, TOOL_TURNS + 1, true);
+    for (let i = 0; i < TOOL_PROCESS_PER_ROUND; i++) toolProcess.push((await runOnce(TOOL_PROCESS, { cwd })).ms);
+    return undefined;
+  });
+  const readLoop = await interleave(`${TOOL_TURNS}-turn read loop`, keys, args.runs, args.warmup, run(READ_LOOP, TOOL_TURNS + 1, false));
+  const toolMs = median(toolProcess);
 
   // ------------------------------------------------------------------------------------------
-  const stat = (name: Name) => {
-    const one = oneTurn[name];
-    const loop = toolLoop[name];
-    const reads = readLoop[name];
-    if (one === undefined || loop === undefined || reads === undefined) return undefined;
-    const t1 = medianMs(one);
-    const t50 = medianMs(loop);
+  const afterFirst = (xs: readonly AgentSample[]) => median(xs.map((x) => x.ms - x.firstRequestMs));
+  const stat = (key: Contender) => {
+    const one = oneTurn.get(key)!;
+    const loop = loopRuns.get(key)! as AgentSample[];
+    const reads = readLoop.get(key)!;
     // Wall time after the first request: the same as wall time minus start-up, per run. Pi's
     // start-up alone varies by ±0.5 s on a loaded machine, which swamps 50 turns when two medians
     // of whole runs are subtracted; subtracting per run first leaves only the turns' own noise.
-    const afterFirst = (xs: readonly AgentSample[]) => median(xs.map((x) => x.ms - x.firstRequestMs));
+    const perTurn = (afterFirst(loop) - afterFirst(one)) / TOOL_TURNS;
     return {
       first: median(one.map((s) => s.firstRequestMs)),
-      t1,
-      t50,
-      perTurnRaw: (t50 - t1) / TOOL_TURNS,
-      perTurn: (afterFirst(loop) - afterFirst(one)) / TOOL_TURNS,
+      t1: medianMs(one),
+      rss1: maxRss(oneTurnRss.get(key)!),
+      t50: medianMs(loop),
+      perTurn,
+      overhead: perTurn - toolMs,
+      gap: median(loop.flatMap(requestGaps)),
+      rss50: maxRss(loop),
       perTurnRead: (afterFirst(reads) - afterFirst(one)) / TOOL_TURNS,
       gapRead: median(reads.flatMap(requestGaps)),
-      gap: median(loop.flatMap(requestGaps)),
-      rss: maxRss(loop),
     };
   };
-  const p = stat("pi")!;
-  const g = pig === undefined ? undefined : stat("pig");
-  const versionPi = medianMs(version.pi);
-  const versionPig = version.pig === undefined ? undefined : medianMs(version.pig);
-
-  const faster = (target: number, pigV: number | undefined, piV: number): Pick<SummaryRow, "pig" | "pi" | "ratio" | "met"> => ({
-    pig: pigV === undefined ? "n/a" : fmtMs(pigV),
-    pi: fmtMs(piV),
-    ratio: pigV === undefined ? "n/a" : `${(piV / pigV).toFixed(1)}× faster`,
-    met: pigV === undefined ? undefined : piV / pigV >= target,
+  const stats = new Map(keys.map((k) => [k, stat(k)]));
+  type Stat = ReturnType<typeof stat>;
+  const row = (metric: string, pick: (s: Stat) => number, format: (v: number) => string, ratio: Row["ratio"], target?: Target): Row => ({
+    metric,
+    pig: stats.has("pig") ? pick(stats.get("pig")!) : undefined,
+    pi: Object.fromEntries(pis.map((p) => [p.release, pick(stats.get(p.release)!)])) as Partial<Record<PiRelease, number>>,
+    format,
+    ratio,
+    ...(target ? { target } : {}),
   });
-  const info = (pigV: number | undefined, piV: number): Pick<SummaryRow, "pig" | "pi" | "ratio" | "met" | "target" | "info"> => ({
-    ...faster(0, pigV, piV),
-    ratio: pigV === undefined ? "n/a" : `${(piV / pigV).toFixed(1)}×`,
-    target: "—",
-    info: true,
-  });
-  printSummary(
-    `agent (print mode): fake LLM in-process, median of ${args.runs} runs after ${args.warmup} warm-up`,
-    [
-      { metric: "spawn → first request (1 turn)", ...faster(20, g?.first, p.first), target: "≥ 20× faster" },
-      { metric: "wall time, 1 turn", ...info(g?.t1, p.t1) },
-      { metric: `wall time, ${TOOL_TURNS}-turn bash loop`, ...info(g?.t50, p.t50) },
-      { metric: `per-turn, (t${TOOL_TURNS}−t1)/${TOOL_TURNS} of whole runs`, ...info(g?.perTurnRaw, p.perTurnRaw) },
-      { metric: "per-turn overhead, start-up removed", ...faster(5, g?.perTurn, p.perTurn), ratio: g === undefined ? "n/a" : `${(p.perTurn / g.perTurn).toFixed(1)}× lower`, target: "≥ 5× lower" },
-      { metric: "bash loop: request→request gap", ...info(g?.gap, p.gap) },
-      { metric: "read loop: per-turn, start-up removed", ...info(g?.perTurnRead, p.perTurnRead) },
-      { metric: "read loop: request→request gap", ...info(g?.gapRead, p.gapRead) },
-      {
-        metric: `peak RSS, ${TOOL_TURNS}-turn bash loop (max)`,
-        pig: g === undefined ? "n/a" : fmtMB(g.rss),
-        pi: fmtMB(p.rss),
-        ratio: g === undefined ? "n/a" : (g.rss / p.rss).toFixed(2),
-        target: "≤ 1/3 (0.33)",
-        met: g === undefined ? undefined : g.rss * 3 <= p.rss,
+  const toolRow: Row = {
+    metric: "the tool's own process: `/bin/bash -c true` spawned and waited for",
+    pig: toolMs,
+    pi: {},
+    piNote: Object.fromEntries(pis.map((p) => [p.release, "(the same)"])),
+    format: fmtMs,
+    ratio: "none",
+  };
+  printReport(
+    {
+      title: `agent (print mode): fake LLM in-process, median of ${args.runs} rounds after ${args.warmup} warm-up`,
+      releases: pis,
+      rows: [
+        row("`-p hello`, 1 turn: wall time", (s) => s.t1, fmtMs, "speed", { kind: "speed", factor: 20, word: "faster" }),
+        row("`-p hello`, 1 turn: spawn → first request", (s) => s.first, fmtMs, "speed", { kind: "speed", factor: 20, word: "faster" }),
+        row("`-p hello`, 1 turn: peak RSS (max)", (s) => s.rss1, fmtMB, "share", { kind: "share", max: 1 / 3, text: "≤ ⅓ (0.33)" }),
+        row(`${TOOL_TURNS} × bash true + final text (${TOOL_TURNS + 1} requests): wall time`, (s) => s.t50, fmtMs, "speed"),
+        row("bash loop: per turn, start-up removed", (s) => s.perTurn, fmtMs, "speed"),
+        toolRow,
+        row("bash loop: per-turn overhead above the tool's own process", (s) => s.overhead, fmtMs, "speed", { kind: "speed", factor: 5, word: "lower" }),
+        row("bash loop: request → request gap", (s) => s.gap, fmtMs, "speed"),
+        row("bash loop: peak RSS (max)", (s) => s.rss50, fmtMB, "share"),
+        row(`${TOOL_TURNS} × read of a 3-byte file: per turn, start-up removed`, (s) => s.perTurnRead, fmtMs, "speed"),
+        row("read loop: request → request gap", (s) => s.gapRead, fmtMs, "speed"),
+      ],
+      commands: {
+        pig: sides.get("pig")?.line ?? "(not run: --pi-only)",
+        pi: Object.fromEntries(pis.map((p) => [p.release, sides.get(p.release)!.line])),
       },
-      { metric: `--version wall time (median of ${VERSION_RUNS})`, ...faster(40, versionPig, versionPi), target: "≥ 40× faster" },
-    ],
-    { pig: pigSide?.line ?? "(not run: --pi-only)", pi: piSide.line },
+      notes: [
+        `fake LLM: ${llm.url}/v1 (openai-completions), in this process; ${TOOL_TURNS}-turn script: ${JSON.stringify(TOOL_LOOP)}`,
+        `peak RSS is GNU time's %M; the page cache of ${executables.join(", ")} was dropped before the warm-up runs (dd iflag=nocache), so each maps its executable as read back from disk`,
+        `the tool's own process time is the median of ${toolProcess.length} spawns of \`${TOOL_PROCESS.join(" ")}\`, ${TOOL_PROCESS_PER_ROUND} in each round of the bash loop`,
+      ],
+    },
     args.check,
-  );
-  console.log(`fake LLM: ${llm.url}/v1 (openai-completions), in this process; ${TOOL_TURNS}-turn script: ${JSON.stringify(TOOL_LOOP)}`);
-  const minus = (v: number | undefined) => (v === undefined ? "n/a" : fmtMs(v - floor));
-  console.log(
-    `tool floor: \`${BASH_FLOOR.join(" ")}\` spawned from this process takes ${fmtMs(floor)} (median of ${FLOOR_RUNS}); ` +
-      `per-turn overhead above it: pig ${minus(g?.perTurn)}, pi ${minus(p.perTurn)}`,
   );
 } finally {
   await llm.close();
   cleanup(work, args.keep);
 }
 
-/**
- * Warm-up, then `args.runs` rounds alternating pig and Pi, each with a fresh copy of `script`.
- * Every run must produce exactly `expectRequests` model requests, or the figures compare different work.
- */
-async function measure(label: string, sides: readonly AgentSide[], script: Script, expectRequests: number, rss: boolean): Promise<Partial<Record<Name, AgentSample[]>>> {
-  const out: Partial<Record<Name, AgentSample[]>> = {};
-  for (let i = 0; i < args.warmup; i++) for (const side of sides) await runAgent(side, script, expectRequests, rss);
-  process.stderr.write(`[bench] ${label}: measuring `);
-  for (let i = 0; i < args.runs; i++) {
-    for (const side of sides) (out[side.name] ??= []).push(await runAgent(side, script, expectRequests, rss));
-    process.stderr.write(".");
-  }
-  const fmt = (s: AgentSample[] | undefined) => (s === undefined ? "n/a" : `${fmtMs(medianMs(s))} (first request ${fmtMs(median(s.map((x) => x.firstRequestMs)))})`);
-  process.stderr.write(` pig ${fmt(out.pig)}, pi ${fmt(out.pi)}\n`);
-  return out;
-}
-
 async function runAgent(side: AgentSide, script: Script, expectRequests: number, rss: boolean): Promise<AgentSample> {
   llm.setScript(script);
+  // The server answers in this process, so its garbage (every request body of earlier runs)
+  // is collected now rather than while the next run waits on it.
+  llm.requests.splice(0);
+  Bun.gc(true);
   const before = llm.requests.length;
   arrivals = [];
   // runOnce spawns right away (its GNU time probe is cached after the first call), so this start
@@ -219,17 +203,12 @@ async function runAgent(side: AgentSide, script: Script, expectRequests: number,
     throw new Error(`${side.line}: expected ${expectRequests} model requests, the server got ${requests.length}`);
   }
   if (expectRequests > 1) checkToolLoop(side, requests, expectRequests - 1);
-  // Keep the session dir from growing across runs (neither side reads it in -p mode, but be safe).
-  rmSync(join(agentDirOf(side), "sessions"), { recursive: true, force: true });
+  // Keep the session dir from growing across runs (no side reads it in -p mode, but be safe).
+  rmSync(join(side.agentDir, "sessions"), { recursive: true, force: true });
   return { ...sample, firstRequestMs: first - start, arrivals };
 }
 
-function agentDirOf(side: AgentSide): string {
-  const env = side.opts.env ?? {};
-  return (side.name === "pig" ? env.PIG_CODING_AGENT_DIR : env.PI_CODING_AGENT_DIR) ?? "";
-}
-
-/** The last request must carry every tool result, each a successful `bash true` (not an error). */
+/** The last request must carry every tool result, each a successful call (not an error). */
 function checkToolLoop(side: AgentSide, requests: readonly RecordedRequest[], toolCalls: number): void {
   const body = requests.at(-1)?.body as { messages?: { role?: string; content?: unknown }[] } | undefined;
   const results = (body?.messages ?? []).filter((m) => m.role === "tool");

@@ -2,7 +2,7 @@
 // request, on generated linear branches of 10,000, 20,000 and 40,000 entries:
 //   SessionStore.open(FILE) → store.getBranch() → prepareCompaction(branch, settings)
 //   → serializeConversation(convertToLlm(preparation.messagesToSummarize))
-// Pi does the same at 40,000 entries, for comparison:
+// Every measured Pi release does the same at 40,000 entries, for comparison:
 //   SessionManager.open(FILE).getBranch() → prepareCompaction(branch, settings)
 //   → serializeConversation(convertToLlm(preparation.messagesToSummarize))
 // Each side runs in its own child process (pig: Bun on src/, Pi: Node on its dist/), which times
@@ -15,7 +15,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { writeSession } from "./gen-sessions.ts";
-import { cleanup, commonArgs, ensurePi, fmtMB, fmtMs, median, printSummary, shellLine, type SummaryRow } from "./pi-install.ts";
+import { commonArgs } from "./options.ts";
+import { ensurePis, type PiInstall, type PiRelease } from "./pi-install.ts";
+import { cleanup, median } from "./measure.ts";
+import { fmtMB, fmtMs, fmtNumber, printReport, type Row, shellLine } from "./report.ts";
 
 const SIZES = [10_000, 20_000, 40_000] as const;
 const PI_SIZE = 40_000;
@@ -141,7 +144,7 @@ const steps = (m: Measured): string => `${STEPS.slice(1).map((s) => `${s} ${fmtM
 
 const args = commonArgs({ runs: 5, warmup: 1 });
 if (args.runs < 5) console.error(`[bench] note: --runs ${args.runs} is below the 5 runs this benchmark is meant to report`);
-const pi = ensurePi();
+const pis = ensurePis(args.pi);
 const src = resolve(import.meta.dir, "..", "..", "src");
 const work = mkdtempSync(join(tmpdir(), "pig-bench-compaction-"));
 try {
@@ -149,7 +152,6 @@ try {
   const piScript = join(work, "pi-prep.mjs");
   await Bun.write(pigScript, PIG_SCRIPT);
   await Bun.write(piScript, PI_SCRIPT);
-  const piCore = join(pi.pkgDir, "dist", "core");
   const head = [String(args.runs), String(args.warmup), JSON.stringify(SETTINGS)];
 
   const files: Array<{ entries: number; bytes: number; path: string }> = [];
@@ -171,34 +173,43 @@ try {
   }
   const piFile = files.find((f) => f.entries === PI_SIZE);
   if (piFile === undefined) throw new Error(`no ${PI_SIZE}-entry session`);
-  const piCmd = ["node", "--expose-gc", piScript, piCore, ...head, piFile.path];
-  console.error(`[bench] measuring Pi at ${PI_SIZE} entries…`);
-  const [piRun] = measured([piFile], await runChild(piCmd));
-  if (piRun === undefined) throw new Error("Pi was not measured");
-  console.error(`[bench] pi  ${piRun.entries}: ${fmtMs(piRun.ms.total)} (${steps(piRun)})`);
-
-  // Untimed: both sides must have planned the same compaction, or the ratio compares different work.
-  const pigAtPi = pigRuns.find((m) => m.entries === PI_SIZE);
-  if (pigAtPi !== undefined) {
-    const diff = Object.keys(piRun.result).filter((k) => !Bun.deepEquals(pigAtPi.result[k], piRun.result[k]));
-    console.error(
-      diff.length === 0
-        ? `[bench] pig and Pi prepared the same compaction: ${JSON.stringify(piRun.result)}`
-        : `[bench] pig and Pi preparations DIFFER (ratio compares different work) in ${diff.map((k) => `${k} (pig ${JSON.stringify(pigAtPi.result[k])}, Pi ${JSON.stringify(piRun.result[k])})`).join(", ")}`,
-    );
+  // Each release's own dist/core: the four modules exist under the same paths in every measured release.
+  const piCmd = (p: PiInstall) => [p.node, "--expose-gc", piScript, join(p.pkgDir, "dist", "core"), ...head, piFile.path];
+  const piRuns = new Map<PiRelease, Measured>();
+  for (const p of pis) {
+    console.error(`[bench] measuring Pi ${p.version} at ${PI_SIZE} entries…`);
+    const [run] = measured([piFile], await runChild(piCmd(p)));
+    if (run === undefined) throw new Error(`Pi ${p.version} was not measured`);
+    piRuns.set(p.release, run);
+    console.error(`[bench] pi ${p.version} ${run.entries}: ${fmtMs(run.ms.total)} (${steps(run)})`);
   }
 
-  const rows: SummaryRow[] = files.map((f) => {
+  // Untimed: every side must have planned the same compaction, or a ratio compares different work.
+  const notes: string[] = [];
+  const pigAtPi = pigRuns.find((m) => m.entries === PI_SIZE);
+  for (const p of pis) {
+    const run = piRuns.get(p.release)!;
+    if (pigAtPi === undefined) continue;
+    const diff = Object.keys(run.result).filter((k) => !Bun.deepEquals(pigAtPi.result[k], run.result[k]));
+    notes.push(
+      diff.length === 0
+        ? `pig and Pi ${p.version} prepared the same compaction: ${JSON.stringify(run.result)}`
+        : `pig and Pi ${p.version} preparations DIFFER (the ratio compares different work) in ${diff.map((k) => `${k} (pig ${JSON.stringify(pigAtPi.result[k])}, Pi ${JSON.stringify(run.result[k])})`).join(", ")}`,
+    );
+  }
+  for (const n of notes) console.error(`[bench] ${n}`);
+
+  const dash = Object.fromEntries(pis.map((p) => [p.release, "—"])) as Partial<Record<PiRelease, string>>;
+  const rows: Row[] = files.map((f) => {
     const m = pigRuns.find((x) => x.entries === f.entries);
     const isPi = f.entries === PI_SIZE;
     return {
       metric: `${f.entries.toLocaleString("en-US")} entries / ${fmtMB(f.bytes)} (median)`,
-      pig: m === undefined ? "n/a" : `${fmtMs(m.ms.total)} (${perEntry(m)})`,
-      pi: isPi ? `${fmtMs(piRun.ms.total)} (${perEntry(piRun)})` : "—",
-      ratio: isPi && m !== undefined ? `${(piRun.ms.total / m.ms.total).toFixed(1)}× faster` : "—",
-      target: "—",
-      met: undefined,
-      info: true,
+      pig: m?.ms.total,
+      pi: isPi ? Object.fromEntries([...piRuns].map(([r, run]) => [r, run.ms.total])) : {},
+      ...(isPi ? {} : { piNote: dash }),
+      format: fmtMs,
+      ratio: "speed",
     };
   });
   const at = (entries: number): Measured | undefined => pigRuns.find((m) => m.entries === entries);
@@ -206,33 +217,30 @@ try {
   const t20 = at(SIZES[1]);
   const t40 = at(SIZES[2]);
   const growth = t10 !== undefined && t40 !== undefined ? t40.ms.total / t10.ms.total : undefined;
-  rows.push({
-    metric: "growth t(20k) / t(10k) (linear = 2)",
-    pig: t10 !== undefined && t20 !== undefined ? (t20.ms.total / t10.ms.total).toFixed(2) : "n/a",
-    pi: "—",
-    ratio: "—",
-    target: "—",
-    met: undefined,
-    info: true,
-  });
+  rows.push({ metric: "growth t(20k) / t(10k) (linear = 2)", pig: t10 && t20 && t20.ms.total / t10.ms.total, pi: {}, piNote: dash, format: fmtNumber(2), ratio: "none" });
   rows.push({
     metric: "growth t(40k) / t(10k) (linear = 4)",
-    pig: growth === undefined ? "n/a" : growth.toFixed(2),
-    pi: "—",
-    ratio: "—",
-    target: `≤ ${LINEAR_LIMIT}`,
-    met: growth === undefined ? undefined : growth <= LINEAR_LIMIT,
+    pig: growth,
+    pi: {},
+    piNote: dash,
+    format: fmtNumber(2),
+    ratio: "none",
+    target: { kind: "absolute", max: LINEAR_LIMIT, text: `≤ ${LINEAR_LIMIT}` },
   });
 
-  printSummary(
-    `compaction-prep: open → getBranch → prepareCompaction → serializeConversation(convertToLlm(…)), no LLM call; median of ${args.runs} in-process runs after ${args.warmup} warm-up; reserveTokens ${SETTINGS.reserveTokens}, keepRecentTokens ${SETTINGS.keepRecentTokens}`,
-    rows,
-    { pig: args.piOnly ? "(not run: --pi-only)" : shellLine(pigCmd), pi: shellLine(piCmd) },
+  printReport(
+    {
+      title: `compaction-prep: open → getBranch → prepareCompaction → serializeConversation(convertToLlm(…)), no LLM call; median of ${args.runs} in-process runs after ${args.warmup} warm-up; reserveTokens ${SETTINGS.reserveTokens}, keepRecentTokens ${SETTINGS.keepRecentTokens}`,
+      releases: pis,
+      rows,
+      commands: { pig: args.piOnly ? "(not run: --pi-only)" : shellLine(pigCmd), pi: Object.fromEntries(pis.map((p) => [p.release, shellLine(piCmd(p))])) },
+      notes: [...notes, "the growth target is pig's own (t(40k) / t(10k)); Pi is measured at 40,000 entries only, for the ratio"],
+    },
     args.check,
   );
   console.log("steps (medians; total = fastest–slowest run):");
   for (const m of pigRuns) console.log(`  pig ${String(m.entries).padStart(6)}: ${steps(m)}`);
-  console.log(`  pi  ${String(piRun.entries).padStart(6)}: ${steps(piRun)}`);
+  for (const p of pis) console.log(`  pi ${p.version} ${String(PI_SIZE).padStart(6)}: ${steps(piRuns.get(p.release)!)}`);
   if (t10 !== undefined && t40 !== undefined) {
     console.log(`  pig growth t(40k)/t(10k) per step: ${STEPS.map((s) => `${s} ${(t40.ms[s] / t10.ms[s]).toFixed(2)}`).join(", ")}`);
   }

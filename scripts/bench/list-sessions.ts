@@ -1,15 +1,19 @@
-// Listing every session: `pig sessions list --all --json` vs Pi's SessionManager.listAll()
-// printed as JSON, over an agent dir of 2,000 sessions in 20 project dirs (mostly 2–200 KB,
-// three of 50 MB) — the shape of a long-lived ~/.pi/agent.
+// Listing every session: `pig sessions list --all --json` vs each Pi release's
+// SessionManager.listAll() printed as JSON, over an agent dir of 2,000 sessions in 20 project
+// dirs (mostly 2–200 KB, three of 50 MB) — the shape of a long-lived ~/.pi/agent.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateAgentDir } from "./gen-sessions.ts";
-import { captureJson, cleanup, commonArgs, ensurePi, fmtMB, fmtMs, medianMs, piEnv, pigEnv, piSessionModule, printSummary, requirePig, shellLine, timeBoth } from "./pi-install.ts";
+import { commonArgs } from "./options.ts";
+import { ensurePis, PI_QUIET_ENV, piEnv, piSessionModule, type PiRelease } from "./pi-install.ts";
+import { captureJson, cleanup, medianMs, pigEnv, requirePig, type Side, timeSides } from "./measure.ts";
+import { fmtMB, fmtMs, printReport, shellLine } from "./report.ts";
 
 const CORPUS = { sessions: 2_000, projects: 20, big: 3, bigBytes: 50 * 1024 * 1024, seed: 7 };
 
-// listAll() takes only an optional progress callback and reads PI_CODING_AGENT_DIR itself.
+// listAll() takes only optional arguments in every measured release (0.73.1: a progress callback;
+// 0.87.1 and later also accept a session dir first) and reads PI_CODING_AGENT_DIR itself.
 const PI_SCRIPT = `import { pathToFileURL } from "node:url";
 const [modulePath] = process.argv.slice(2);
 const { SessionManager } = await import(pathToFileURL(modulePath).href);
@@ -24,8 +28,8 @@ function paths(listing: unknown): string[] {
 }
 
 const args = commonArgs({ runs: 5, warmup: 1 });
-const pig = args.piOnly ? undefined : requirePig();
-const pi = ensurePi();
+const pig = args.piOnly ? undefined : requirePig(args);
+const pis = ensurePis(args.pi);
 const work = mkdtempSync(join(tmpdir(), "pig-bench-list-"));
 try {
   const agentDir = join(work, "agent");
@@ -36,38 +40,46 @@ try {
   const piScript = join(work, "pi-list.mjs");
   await Bun.write(piScript, PI_SCRIPT);
 
-  const piCmd = ["node", piScript, piSessionModule(pi, args.piEntry)];
   const pigCmd = pig === undefined ? undefined : [pig, "sessions", "list", "--all", "--json"];
-  const pigSide = pigCmd === undefined ? undefined : { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work } };
-  const piSide = { cmd: piCmd, opts: { env: piEnv(agentDir), cwd: work } };
-  const { pig: pigRuns, pi: piRuns } = await timeBoth(pigSide, piSide, args.runs, args.warmup);
+  const piCmds = new Map(pis.map((p) => [p.release, [p.node, piScript, piSessionModule(p, args.piEntry)]]));
+  const sides = new Map<"pig" | PiRelease, Side>();
+  if (pigCmd !== undefined) sides.set("pig", { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work } });
+  for (const p of pis) sides.set(p.release, { cmd: piCmds.get(p.release)!, opts: { env: piEnv(p, agentDir), cwd: work } });
+  const samples = await timeSides("list-sessions", sides, args.runs, args.warmup);
 
-  // Untimed: both must list the same files, otherwise the ratio compares different work.
-  const piPaths = paths(await captureJson(piCmd, { env: piEnv(agentDir), cwd: work }));
-  if (piPaths.length !== CORPUS.sessions) throw new Error(`Pi listed ${piPaths.length} sessions, expected ${CORPUS.sessions}`);
-  if (pigCmd !== undefined) {
-    const pigPaths = paths(await captureJson(pigCmd, { env: pigEnv(agentDir), cwd: work }));
-    const same = pigPaths.length === piPaths.length && pigPaths.every((p, i) => p === piPaths[i]);
-    console.error(`[bench] pig listed ${pigPaths.length} sessions; ${same ? "same paths as Pi" : "DIFFERENT paths from Pi (ratio compares different work)"}`);
+  // Untimed: everyone must list the same files, otherwise a ratio compares different work.
+  const notes: string[] = [];
+  const pigPaths = pigCmd === undefined ? undefined : paths(await captureJson(pigCmd, { env: pigEnv(agentDir), cwd: work }));
+  for (const p of pis) {
+    const piPaths = paths(await captureJson(piCmds.get(p.release)!, { env: piEnv(p, agentDir), cwd: work }));
+    if (piPaths.length !== CORPUS.sessions) throw new Error(`Pi ${p.version} listed ${piPaths.length} sessions, expected ${CORPUS.sessions}`);
+    if (pigPaths !== undefined) {
+      const same = pigPaths.length === piPaths.length && pigPaths.every((x, i) => x === piPaths[i]);
+      notes.push(`pig and Pi ${p.version} ${same ? `list the same ${piPaths.length} paths` : "list DIFFERENT paths (the ratio compares different work)"}`);
+    }
   }
+  for (const n of notes) console.error(`[bench] ${n}`);
 
-  const piMs = medianMs(piRuns);
-  const pigMs = pigRuns === undefined ? undefined : medianMs(pigRuns);
-  printSummary(
-    `list-sessions: ${gen.files} sessions / ${fmtMB(gen.bytes)}, median of ${args.runs} runs`,
-    [
-      {
-        metric: "wall time (median)",
-        pig: pigMs === undefined ? "n/a" : fmtMs(pigMs),
-        pi: fmtMs(piMs),
-        ratio: pigMs === undefined ? "n/a" : `${(piMs / pigMs).toFixed(1)}× faster`,
-        target: "≥ 10× faster",
-        met: pigMs === undefined ? undefined : piMs / pigMs >= 10,
-      },
-    ],
+  const pigRuns = samples.get("pig");
+  printReport(
     {
-      pig: pigCmd === undefined ? "(not run: --pi-only)" : `${shellLine(pigCmd, { PIG_CODING_AGENT_DIR: agentDir })} > /dev/null`,
-      pi: `${shellLine(piCmd, { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" })} > /dev/null`,
+      title: `list-sessions: ${gen.files} sessions / ${fmtMB(gen.bytes)}, median of ${args.runs} rounds (Pi imports ${args.piEntry === "module" ? "dist/core/session-manager.js" : "the package entry"})`,
+      releases: pis,
+      rows: [
+        {
+          metric: "wall time (median)",
+          pig: pigRuns && medianMs(pigRuns),
+          pi: Object.fromEntries(pis.map((p) => [p.release, medianMs(samples.get(p.release)!)])),
+          format: fmtMs,
+          ratio: "speed",
+          target: { kind: "speed", factor: 10, word: "faster" },
+        },
+      ],
+      commands: {
+        pig: pigCmd === undefined ? "(not run: --pi-only)" : `${shellLine(pigCmd, { PIG_CODING_AGENT_DIR: agentDir })} > /dev/null`,
+        pi: Object.fromEntries(pis.map((p) => [p.release, `${shellLine(piCmds.get(p.release)!, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir })} > /dev/null`])),
+      },
+      notes,
     },
     args.check,
   );

@@ -1,11 +1,15 @@
-// Opening a large session: `pig sessions show FILE --json` vs Pi's SessionManager.open(FILE)
-// .buildSessionContext() serialised to stdout, on one generated 50 MB / 20,000-entry v3 session.
-// Both sides parse the whole file, resolve the branch and write the same JSON to /dev/null.
+// Opening a large session: `pig sessions show FILE --json` vs each Pi release's
+// SessionManager.open(FILE).buildSessionContext() serialised to stdout, on one generated
+// 50 MB / 20,000-entry v3 session. Every side reads the whole file, resolves the branch and
+// writes the same JSON to /dev/null.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeSession } from "./gen-sessions.ts";
-import { captureJson, cleanup, commonArgs, ensurePi, fmtMB, fmtMs, maxRss, medianMs, piEnv, pigEnv, piSessionModule, printSummary, requirePig, shellLine, timeBoth } from "./pi-install.ts";
+import { commonArgs } from "./options.ts";
+import { ensurePis, PI_QUIET_ENV, piEnv, piSessionModule, type PiRelease } from "./pi-install.ts";
+import { captureJson, cleanup, dropPageCache, maxRss, medianMs, pigEnv, requirePig, type RunSample, type Side, timeSides } from "./measure.ts";
+import { fmtMB, fmtMs, printReport, shellLine } from "./report.ts";
 
 const SIZE_MB = 50;
 const ENTRIES = 20_000;
@@ -18,8 +22,8 @@ process.stdout.write(JSON.stringify(SessionManager.open(file).buildSessionContex
 `;
 
 const args = commonArgs({ runs: 5, warmup: 1 });
-const pig = args.piOnly ? undefined : requirePig();
-const pi = ensurePi();
+const pig = args.piOnly ? undefined : requirePig(args);
+const pis = ensurePis(args.pi);
 const work = mkdtempSync(join(tmpdir(), "pig-bench-open-"));
 try {
   const agentDir = join(work, "agent");
@@ -30,45 +34,42 @@ try {
   const piScript = join(work, "pi-open.mjs");
   await Bun.write(piScript, PI_SCRIPT);
 
-  const piCmd = ["node", piScript, piSessionModule(pi, args.piEntry), file];
   const pigCmd = pig === undefined ? undefined : [pig, "sessions", "show", file, "--json"];
-  const pigSide = pigCmd === undefined ? undefined : { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work, rss: true } };
-  const piSide = { cmd: piCmd, opts: { env: piEnv(agentDir), cwd: work, rss: true } };
-  const { pig: pigRuns, pi: piRuns } = await timeBoth(pigSide, piSide, args.runs, args.warmup);
+  const piCmds = new Map(pis.map((p) => [p.release, [p.node, piScript, piSessionModule(p, args.piEntry), file]]));
+  const sides = new Map<"pig" | PiRelease, Side>();
+  if (pigCmd !== undefined) sides.set("pig", { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work, rss: true } });
+  for (const p of pis) sides.set(p.release, { cmd: piCmds.get(p.release)!, opts: { env: piEnv(p, agentDir), cwd: work, rss: true } });
+  // Every executable as read back from disk (see dropPageCache); the warm-up runs read it in again.
+  const executables = [...(pig === undefined ? [] : [pig]), ...new Set(pis.map((p) => p.node))];
+  dropPageCache(executables);
+  const samples = await timeSides("open-session", sides, args.runs, args.warmup);
 
-  // Untimed: confirm both sides produced the same context, otherwise the ratio compares different work.
+  // Untimed: every release must produce pig's context, otherwise its ratio compares different work.
+  const notes: string[] = [`peak RSS is GNU time's %M; the page cache of ${executables.join(", ")} was dropped before the warm-up runs (dd iflag=nocache)`];
   if (pigCmd !== undefined) {
-    const same = Bun.deepEquals(await captureJson(pigCmd, { env: pigEnv(agentDir), cwd: work }), await captureJson(piCmd, { env: piEnv(agentDir), cwd: work }));
-    console.error(`[bench] pig and Pi output ${same ? "are identical" : "DIFFER (ratio compares different work)"}`);
+    const pigOut = await captureJson(pigCmd, { env: pigEnv(agentDir), cwd: work });
+    for (const p of pis) {
+      const same = Bun.deepEquals(pigOut, await captureJson(piCmds.get(p.release)!, { env: piEnv(p, agentDir), cwd: work }));
+      notes.push(`Pi ${p.version}'s context ${same ? "is identical to pig's" : "DIFFERS from pig's (its ratio compares different work)"}`);
+    }
   }
+  for (const n of notes) console.error(`[bench] ${n}`);
 
-  const piMs = medianMs(piRuns);
-  const piRss = maxRss(piRuns);
-  const pigMs = pigRuns === undefined ? undefined : medianMs(pigRuns);
-  const pigRss = pigRuns === undefined ? undefined : maxRss(pigRuns);
-  printSummary(
-    `open-session: ${fmtMB(gen.bytes)} / ${ENTRIES} entries, median of ${args.runs} runs (Pi imports ${args.piEntry === "module" ? "dist/core/session-manager.js" : "the package entry"})`,
-    [
-      {
-        metric: "wall time (median)",
-        pig: pigMs === undefined ? "n/a" : fmtMs(pigMs),
-        pi: fmtMs(piMs),
-        ratio: pigMs === undefined ? "n/a" : `${(piMs / pigMs).toFixed(1)}× faster`,
-        target: "≥ 5× faster",
-        met: pigMs === undefined ? undefined : piMs / pigMs >= 5,
-      },
-      {
-        metric: "peak RSS (max)",
-        pig: pigRss === undefined ? "n/a" : fmtMB(pigRss),
-        pi: fmtMB(piRss),
-        ratio: pigRss === undefined ? "n/a" : `${(pigRss / piRss).toFixed(2)} of Pi`,
-        target: "≤ 0.33 of Pi",
-        met: pigRss === undefined ? undefined : pigRss / piRss <= 1 / 3,
-      },
-    ],
+  const per = (f: (s: RunSample[]) => number) => Object.fromEntries(pis.map((p) => [p.release, f(samples.get(p.release)!)])) as Partial<Record<PiRelease, number>>;
+  const pigRuns = samples.get("pig");
+  printReport(
     {
-      pig: pigCmd === undefined ? "(not run: --pi-only)" : `${shellLine(pigCmd, { PIG_CODING_AGENT_DIR: agentDir })} > /dev/null`,
-      pi: `${shellLine(piCmd, { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" })} > /dev/null`,
+      title: `open-session: ${fmtMB(gen.bytes)} / ${ENTRIES} entries, median of ${args.runs} rounds (Pi imports ${args.piEntry === "module" ? "dist/core/session-manager.js" : "the package entry"})`,
+      releases: pis,
+      rows: [
+        { metric: "wall time (median)", pig: pigRuns && medianMs(pigRuns), pi: per(medianMs), format: fmtMs, ratio: "speed", target: { kind: "speed", factor: 10, word: "faster" } },
+        { metric: "peak RSS (max)", pig: pigRuns && maxRss(pigRuns), pi: per(maxRss), format: fmtMB, ratio: "share", target: { kind: "share", max: 1 / 3, text: "≤ ⅓ (0.33)" } },
+      ],
+      commands: {
+        pig: pigCmd === undefined ? "(not run: --pi-only)" : `${shellLine(pigCmd, { PIG_CODING_AGENT_DIR: agentDir })} > /dev/null`,
+        pi: Object.fromEntries(pis.map((p) => [p.release, `${shellLine(piCmds.get(p.release)!, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir })} > /dev/null`])),
+      },
+      notes,
     },
     args.check,
   );

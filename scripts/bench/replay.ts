@@ -9,7 +9,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeSession } from "./gen-sessions.ts";
-import { cleanup, commonArgs, ensurePi, fmtMB, fmtMs, median, piEnv, pigEnv, printSummary, requirePig, shellLine } from "./pi-install.ts";
+import { commonArgs } from "./options.ts";
+import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
+import { cleanup, median, pigEnv, requirePig } from "./measure.ts";
+import { fmtMB, fmtMs, printReport, shellLine } from "./report.ts";
 
 const SIZE_MB = 50;
 const ENTRIES = 20_000;
@@ -22,12 +25,24 @@ interface Sample {
 }
 
 /** What a terminal answers to the queries a full-screen program sends while starting. */
+// The 16 colours of xterm's default palette, for the OSC 4 palette queries.
+const PALETTE = ["000000", "cd0000", "00cd00", "cdcd00", "0000ee", "cd00cd", "00cdcd", "e5e5e5", "7f7f7f", "ff0000", "00ff00", "ffff00", "5c5cff", "ff00ff", "00ffff", "ffffff"];
+const rgb = (hex: string): string => `rgb:${hex.slice(0, 2).repeat(2)}/${hex.slice(2, 4).repeat(2)}/${hex.slice(4, 6).repeat(2)}`;
+
+/**
+ * What a terminal answers to the queries a full-screen program sends while starting. Pi 0.87.1
+ * and later also ask for the foreground, background and palette colours (OSC 10, 11 and 4);
+ * left unanswered, Pi waits about three seconds for them before it draws its footer.
+ */
 const REPLIES: readonly [string, string][] = [
   ["\x1b[?u", "\x1b[?0u"],
   ["\x1b[c", "\x1b[?62;22c"],
   ["\x1b[6n", "\x1b[1;1R"],
   ["\x1b[16t", "\x1b[6;16;8t"],
   ["\x1b[14t", "\x1b[4;640;960t"],
+  ["\x1b]10;?\x07", `\x1b]10;${rgb("e5e5e5")}\x07`],
+  ["\x1b]11;?\x07", `\x1b]11;${rgb("000000")}\x07`],
+  ...PALETTE.map((hex, i): [string, string] => [`\x1b]4;${i};?\x07`, `\x1b]4;${i};${rgb(hex)}\x07`]),
 ];
 
 /** Runs `cmd` in a PTY until its output has been quiet for QUIET_MS; when `ready` matched and when output settled. */
@@ -71,59 +86,77 @@ function writeModels(agentDir: string): void {
   writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: "bench", defaultModel: "bench-model", quietStartup: true }));
 }
 
-const args = commonArgs({ runs: 5, warmup: 1 });
-const pig = args.piOnly ? undefined : requirePig();
-const pi = ensurePi();
+// Pi needs ~20 s a run here, for each release: 3 rounds by default.
+const args = commonArgs({ runs: 3, warmup: 1 });
+const pig = args.piOnly ? undefined : requirePig(args);
+const pis = ensurePis(args.pi);
 const work = mkdtempSync(join(tmpdir(), "pig-bench-replay-"));
 try {
   const file = join(work, "session.jsonl");
   const gen = await writeSession(file, { targetBytes: SIZE_MB * 1024 * 1024, entries: ENTRIES, seed: 1, cwd: work });
   console.error(`[bench] generated ${file}: ${fmtMB(gen.bytes)}, ${gen.lines} lines`);
   const pigAgent = join(work, "pig-agent");
-  const piAgent = join(work, "pi-agent");
   writeModels(pigAgent);
-  writeModels(piAgent);
+  const piAgents = new Map(pis.map((p) => [p.release, join(work, `pi-agent-${p.version}`)]));
+  for (const dir of piAgents.values()) writeModels(dir);
   const pigCmd = pig === undefined ? undefined : [pig, "--session", file];
-  const piCmd = [pi.bin, "--session", file];
+  const piCmds = new Map(pis.map((p) => [p.release, [...p.cmd, "--session", file]]));
   const pigReady = (screen: string) => {
     const at = screen.lastIndexOf("end of the saved conversation");
     return at >= 0 && screen.indexOf("›", at) > at;
   };
-  const pigRuns: Sample[] = [];
-  const piRuns: Sample[] = [];
-  // Alternate the two so a busy moment of the machine falls on both alike.
+  // Every measured release draws the context use as "N%/200k" in its footer once it is ready.
+  const piReady = (screen: string) => screen.includes("%/200k");
+  type Key = "pig" | PiRelease;
+  const keys: Key[] = [...(pigCmd === undefined ? [] : (["pig"] as const)), ...pis.map((p) => p.release)];
+  const runs = new Map<Key, Sample[]>(keys.map((k) => [k, []]));
+  // Rounds go through everyone, starting one further each round, so a busy moment falls on all alike.
   for (let i = 0; i < args.warmup + args.runs; i++) {
-    const pigSample = pigCmd === undefined ? undefined : await timeToScreen(pigCmd, pigEnv(pigAgent), work, pigReady);
-    const piSample = await timeToScreen(piCmd, piEnv(piAgent), work, (screen) => screen.includes("%/200k"));
-    if (i < args.warmup) continue;
-    if (pigSample) pigRuns.push(pigSample);
-    piRuns.push(piSample);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[(i + j) % keys.length]!;
+      const pi = pis.find((p) => p.release === key);
+      // This process timestamps the screen: the tens of MB an earlier Pi run wrote through it are
+      // collected now, and the killed process given a moment to go, not during the next run.
+      Bun.gc(true);
+      await Bun.sleep(500);
+      const sample =
+        pi === undefined
+          ? await timeToScreen(pigCmd!, pigEnv(pigAgent), work, pigReady)
+          : await timeToScreen(piCmds.get(pi.release)!, piEnv(pi, piAgents.get(pi.release)!), work, piReady);
+      console.error(`[bench] ${key === "pig" ? "pig" : `Pi ${pi!.version}`}: ready ${fmtMs(sample.readyMs)}, settled ${fmtMs(sample.settledMs)}${i < args.warmup ? " (warm-up)" : ""}`);
+      if (i >= args.warmup) runs.get(key)!.push(sample);
+    }
   }
-  const pigReadyMs = pigRuns.length > 0 ? median(pigRuns.map((s) => s.readyMs)) : undefined;
-  const piReadyMs = median(piRuns.map((s) => s.readyMs));
-  const pigSettled = pigRuns.length > 0 ? median(pigRuns.map((s) => s.settledMs)) : undefined;
-  const piSettled = median(piRuns.map((s) => s.settledMs));
-  printSummary(
-    `replay: opening a ${fmtMB(gen.bytes)} / ${ENTRIES}-entry session in the interactive mode, median of ${args.runs} runs`,
-    [
-      {
-        metric: "to the prompt under the conversation",
-        pig: pigReadyMs === undefined ? "n/a" : fmtMs(pigReadyMs),
-        pi: fmtMs(piReadyMs),
-        ratio: pigReadyMs === undefined ? "n/a" : `${(piReadyMs / pigReadyMs).toFixed(1)}× faster`,
-        target: "< 200 ms",
-        met: pigReadyMs === undefined ? undefined : pigReadyMs < 200,
+  const med = (key: Key, pick: (s: Sample) => number) => (runs.get(key)?.length ? median(runs.get(key)!.map(pick)) : undefined);
+  const per = (pick: (s: Sample) => number) => Object.fromEntries(pis.map((p) => [p.release, med(p.release, pick)])) as Partial<Record<PiRelease, number>>;
+  printReport(
+    {
+      title: `replay: opening a ${fmtMB(gen.bytes)} / ${ENTRIES}-entry session in the interactive mode, median of ${args.runs} rounds after ${args.warmup} warm-up`,
+      releases: pis,
+      rows: [
+        {
+          metric: "to the prompt under the conversation (Pi: its footer drawn)",
+          pig: med("pig", (s) => s.readyMs),
+          pi: per((s) => s.readyMs),
+          format: fmtMs,
+          ratio: "speed",
+          target: { kind: "absolute", max: 200, text: "< 200 ms" },
+        },
+        {
+          metric: `to a screen that then stays quiet for ${QUIET_MS / 1000} s`,
+          pig: med("pig", (s) => s.settledMs),
+          pi: per((s) => s.settledMs),
+          format: fmtMs,
+          ratio: "speed",
+          target: { kind: "beats", text: "faster than the latest Pi" },
+        },
+      ],
+      commands: {
+        pig: pigCmd === undefined ? "(not run: --pi-only)" : shellLine(pigCmd, { PIG_CODING_AGENT_DIR: pigAgent }),
+        pi: Object.fromEntries(pis.map((p) => [p.release, shellLine(piCmds.get(p.release)!, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: piAgents.get(p.release)! })])),
       },
-      {
-        metric: "to a settled screen",
-        pig: pigSettled === undefined ? "n/a" : fmtMs(pigSettled),
-        pi: fmtMs(piSettled),
-        ratio: pigSettled === undefined ? "n/a" : `${(piSettled / pigSettled).toFixed(1)}× faster`,
-        target: "faster than Pi",
-        met: pigSettled === undefined ? undefined : pigSettled < piSettled,
-      },
-    ],
-    { pig: pigCmd === undefined ? "(not run: --pi-only)" : shellLine(pigCmd), pi: shellLine(piCmd, { PI_OFFLINE: "1" }) },
+      notes: ["in a 120×40 pseudo-terminal (TERM=xterm-256color); Pi's terminal queries are answered as a terminal would"],
+    },
     args.check,
   );
 } finally {

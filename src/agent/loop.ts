@@ -4,7 +4,7 @@
  * `emit`; cancellation comes from the `AbortSignal`. Messages are converted to a provider's shape
  * only at the call (`config.convert`).
  */
-import { newAssistantMessage, type AssistantMessage, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions } from "../ai/types.ts";
+import { newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions } from "../ai/types.ts";
 import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
 import { currentSystemMessage, declaredTools, systemPromptText } from "../session/system-messages.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
@@ -96,6 +96,27 @@ function snapshot(message: AssistantMessage): AssistantMessage {
   return { ...message, content: [...message.content] };
 }
 
+/**
+ * One request's stream, under a signal of its own that follows the run's. Whatever a provider's
+ * client hangs on that signal goes when the request does: the OpenAI SDK adds an abort listener to
+ * the signal of every request and never takes it off, so the run's signal would otherwise collect
+ * one per turn (each holding that request's controller), and every later removal scans them all.
+ */
+async function* underOwnSignal(
+  run: AbortSignal,
+  open: (signal: AbortSignal) => AsyncIterable<AssistantMessageEvent>,
+): AsyncIterable<AssistantMessageEvent> {
+  const request = new AbortController();
+  const forward = () => request.abort(run.reason);
+  if (run.aborted) forward();
+  else run.addEventListener("abort", forward, { once: true });
+  try {
+    yield* open(request.signal);
+  } finally {
+    run.removeEventListener("abort", forward);
+  }
+}
+
 /** One streamed answer, and the argument text of its tool calls that did not arrive whole. */
 export interface StreamedAnswer {
   message: AssistantMessage;
@@ -134,7 +155,7 @@ export async function streamAssistant(
   let started = false;
   let final: AssistantMessage | undefined;
   let invalidArguments = NONE;
-  for await (const event of config.stream(config.model, context, { ...options, signal })) {
+  for await (const event of underOwnSignal(signal, (own) => config.stream(config.model, context, { ...options, signal: own }))) {
     switch (event.type) {
       case "start":
         started = true;

@@ -4,6 +4,7 @@
  */
 import { VERSION } from "../version.ts";
 import { CliError, UsageError } from "./errors.ts";
+import { useNormalJitPolicy } from "./jit-policy.ts";
 
 async function run(argv: string[]): Promise<number> {
   const first = argv[0];
@@ -14,6 +15,8 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (first === "sessions") {
+    // Listing thousands of files or reading a 50 MB one is hot-loop work from the start.
+    useNormalJitPolicy();
     const { runSessions } = await import("./sessions.ts");
     return runSessions(argv.slice(1));
   }

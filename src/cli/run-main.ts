@@ -5,6 +5,7 @@ import { parseCliArgs, type CliArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
 import { isTerminal } from "../util/libc.ts";
+import { useNormalJitPolicy } from "./jit-policy.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 export async function runMain(argv: string[]): Promise<number> {
@@ -23,6 +24,8 @@ export async function runMain(argv: string[]): Promise<number> {
   }
   if (args.mode === "rpc") {
     if (args.files.length > 0) throw new CliError("Error: @file arguments are not supported in RPC mode");
+    // A long-lived process: the normal JIT policy pays back (jit-policy.ts).
+    useNormalJitPolicy();
     return runRpc(args, process.cwd());
   }
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
@@ -31,6 +34,8 @@ export async function runMain(argv: string[]): Promise<number> {
     throw new UsageError("-r/--resume opens a session picker and needs a terminal; stdin is not one (piped input means print mode)");
   }
   if (!printMode) {
+    // A long-lived process that may open a large session: the normal JIT policy pays back (jit-policy.ts).
+    useNormalJitPolicy();
     const initial = buildPrompts(undefined, await readFileArgs(args.files, process.cwd()), args.messages);
     let chosen = args;
     if (args.resume) {

@@ -9,6 +9,11 @@ import { closeSync, openSync, readSync } from "node:fs";
 const NEWLINE = 0x0a;
 const INITIAL_BUFFER = 1 << 20;
 
+// The buffer of the last scan that ended, for the next one: listing 2,000 sessions would
+// otherwise allocate (and collect) 2 GB of buffers. A scan started inside another's callback
+// finds it taken and allocates its own.
+let spare: Buffer | undefined;
+
 export interface ScannedLine {
   /** 1-based line number. */
   readonly lineNo: number;
@@ -40,7 +45,18 @@ export function scanLines(
   onLine: (line: ScannedLine) => boolean | void,
   from = 0,
 ): ScanResult {
-  let buf = Buffer.allocUnsafe(INITIAL_BUFFER);
+  const initial = spare ?? Buffer.allocUnsafe(INITIAL_BUFFER);
+  spare = undefined;
+  try {
+    return scanWith(initial, fd, onLine, from);
+  } finally {
+    // A buffer grown for one long line is a new one, let go; the usual one is kept.
+    spare = initial;
+  }
+}
+
+function scanWith(initial: Buffer, fd: number, onLine: (line: ScannedLine) => boolean | void, from: number): ScanResult {
+  let buf = initial;
   let carry = 0; // bytes of an unfinished line kept at the start of buf
   let filePos = from; // file offset of the next byte to read
   let lineStartOffset = from;

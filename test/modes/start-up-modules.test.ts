@@ -1,0 +1,52 @@
+// What each entry path loads before it runs: `pig --version` nothing but itself, print and JSON
+// mode nothing of the interactive UI, the HTML export, RPC, or the providers they do not talk to
+// (those come through `import()` when a run needs them). Read from the sources' static imports,
+// which is what the bundle evaluates, so this holds for dist/pig too.
+import { describe, expect, test } from "bun:test";
+import { join, relative } from "node:path";
+import { staticImports } from "../helpers/module-graph.ts";
+
+const SRC = join(import.meta.dir, "..", "..", "src");
+const at = (...paths: string[]) => paths.map((p) => join(SRC, p));
+const names = (files: Set<string>) => [...files].map((f) => relative(SRC, f)).sort();
+
+// The modules run-main.ts `import()`s on the way to an answer in print or JSON mode, and the
+// provider of the benchmark's model (openai-completions), which ai/stream.ts loads on first use.
+const PRINT_PATH = at(
+  "cli/main.ts",
+  "cli/run-main.ts",
+  "modes/prompt-input.ts",
+  "cli/runtime.ts",
+  "tools/index.ts",
+  "agent/session.ts",
+  "modes/print.ts",
+  "modes/json.ts",
+  "ai/providers/openai-completions.ts",
+);
+
+describe("modules loaded at start-up", () => {
+  test("--version loads only the entry point, its error types and the version", () => {
+    const graph = staticImports(at("cli/main.ts"));
+    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/jit-policy.ts", "cli/main.ts", "version.ts"]);
+    expect([...graph.external]).toEqual([]);
+  });
+
+  test("print and JSON mode load no interactive UI, HTML export, RPC or unused provider", () => {
+    const graph = staticImports(PRINT_PATH);
+    const files = names(graph.files);
+    const unwanted = files.filter(
+      (f) =>
+        f.startsWith("modes/interactive/") ||
+        f.startsWith("export/") ||
+        /^modes\/rpc(-commands|-ui)?\.ts$/.test(f) ||
+        f === "cli/sessions.ts" ||
+        f === "cli/list-models.ts" ||
+        f === "resources/startup-report.ts" ||
+        f.startsWith("ai/providers/anthropic") ||
+        f === "ai/providers/openai-responses.ts",
+    );
+    expect(unwanted).toEqual([]);
+    const packages = [...graph.external].filter((p) => !p.startsWith("node:") && !p.startsWith("bun:")).sort();
+    expect(packages).toEqual(["jsonc-parser", "openai", "valibot"]);
+  });
+});
