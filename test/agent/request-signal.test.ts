@@ -61,7 +61,6 @@ function config(stream: StreamFunction): LoopConfig {
     model: MODEL,
     stream,
     streamOptions: () => ({ apiKey: "" }),
-    systemPrompt: "",
     tools: [NOOP],
     toolContext: { cwd: "/", agentDir: "/" },
     toolExecution: "parallel",
