@@ -7,19 +7,9 @@ import { runAgentLoop, type LoopConfig } from "../../src/agent/loop.ts";
 import { newAssistantMessage, type AssistantMessageEvent, type Model, type StreamFunction } from "../../src/ai/types.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
+import { fakeModel } from "../helpers/fake-model.ts";
 
-const MODEL: Model = {
-  id: "m",
-  name: "m",
-  api: "openai-completions",
-  provider: "test",
-  baseUrl: "http://127.0.0.1:9",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 100000,
-  maxTokens: 1000,
-};
+const MODEL: Model = fakeModel("http://127.0.0.1:9", { id: "m", name: "m", provider: "test", contextWindow: 100000, maxTokens: 1000 });
 
 const NOOP: AnyTool = {
   name: "noop",
