@@ -9,7 +9,7 @@ import { clampThinkingLevel } from "../ai/thinking.ts";
 import type { AssistantMessage, Model, StreamFunction, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
 import type { AgentMessage, SystemMessage, ThinkingLevel, ToolDeclaration } from "../session/format.ts";
-import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
+import { loadoutUpdate } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
@@ -367,12 +367,6 @@ export class AgentSession {
    */
   loadoutUpdate(): SystemMessage | undefined {
     return loadoutUpdate(this.messages, this.options.systemSections(this.toolsValue), toolDeclarations(this.toolsValue), Date.now());
-  }
-
-  /** The prompt as the next request sends it, and the tools it declares. */
-  get systemPrompt(): string {
-    const update = this.loadoutUpdate();
-    return systemPromptText(currentSystemMessage(update ? [...this.messages, update] : this.messages));
   }
 
   private start(prompts: AgentMessage[]): Promise<void> {
