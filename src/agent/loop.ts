@@ -6,7 +6,7 @@
  */
 import { newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions } from "../ai/types.ts";
 import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
-import { currentSystemMessage, declaredTools, systemPromptText } from "../session/system-messages.ts";
+import { currentSystemMessage, declaredTools, systemPromptText, systemTokensSinceAnswer } from "../session/system-messages.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
 import { validateToolArguments } from "../tools/validate.ts";
 import type { LoopEvent } from "./events.ts";
@@ -136,9 +136,11 @@ export async function streamAssistant(
   // The prompt and tools come from the transcript: its system messages replayed into one.
   const loadout = currentSystemMessage(messages);
   const declared = declaredTools(loadout);
+  const sinceAnswer = systemTokensSinceAnswer(messages);
   const context: LlmContext = {
     systemPrompt: systemPromptText(loadout),
     messages: config.convert(messages),
+    ...(sinceAnswer > 0 ? { promptTokensSinceAnswer: sinceAnswer } : {}),
     ...(declared.length > 0
       ? { tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
       : {}),

@@ -51,7 +51,7 @@ export function estimateRequestTokens(context: LlmContext): number {
     latestTime = Math.max(latestTime, message.timestamp);
   });
   if (!trusted) return head + context.messages.reduce((sum, m) => sum + messageTokens(m), 0);
-  let trailing = 0;
+  let trailing = context.promptTokensSinceAnswer ?? 0;
   for (let i = trusted.index + 1; i < context.messages.length; i++) trailing += messageTokens(context.messages[i]!);
   return trusted.tokens + trailing;
 }

@@ -87,6 +87,11 @@ export interface LlmContext {
   systemPrompt: string;
   messages: LlmMessage[];
   tools?: ToolSpec[];
+  /**
+   * Estimated tokens of the prompt and tool declarations added since the latest answer (a patch
+   * written before this prompt): the usage that answer reported does not include them.
+   */
+  promptTokensSinceAnswer?: number;
 }
 
 export interface StreamOptions {

@@ -1,6 +1,6 @@
 /** `pig sessions show`: the context of the active branch, as JSON or as readable text. */
 import type { AgentMessage, MessageEntry, SystemMessage } from "../session/format.ts";
-import { systemPromptText } from "../session/system-messages.ts";
+import { isReplayableSystemMessage, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Output } from "./output.ts";
 import { withReadFd } from "../session/lines.ts";
@@ -85,7 +85,8 @@ function describe(message: AgentMessage): { title: string; body: string } {
     case "user":
       return { title: "user", body: textOf(m.content) };
     case "system": {
-      const system = message as SystemMessage;
+      if (!isReplayableSystemMessage(message)) return { title: "system (malformed: pig does not replay it)", body: JSON.stringify(message) };
+      const system = message;
       const changes = [
         ...Object.entries(system.sections ?? {}).map(([name, text]) => (text === null ? `−${name}` : name)),
         ...(system.toolsAdded ?? []).map((t) => `+${t.name}`),

@@ -8,6 +8,7 @@
  * named in `omitted` is kept in place but contributes nothing: that is how the failed attempt an
  * overflow recovery retries is left out (Pi writes a `context_edit` for it; pig writes none).
  */
+import { isReplayableSystemMessage } from "../session/system-messages.ts";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "../session/context.ts";
 import type { AgentMessage, BranchSummaryEntry, CompactionEntry, CustomMessageEntry, SessionEntry } from "../session/format.ts";
 import { messageOf } from "./message-of.ts";
@@ -32,7 +33,7 @@ export function contextMessagesOf(entry: SessionEntry): AgentMessage[] {
     case "compaction": {
       const compaction = entry as CompactionEntry;
       const summary = compactionSummaryMessageOf(compaction);
-      return compaction.systemMessage ? [compaction.systemMessage, summary] : [summary];
+      return isReplayableSystemMessage(compaction.systemMessage) ? [compaction.systemMessage, summary] : [summary];
     }
     default:
       return [];

@@ -19,6 +19,7 @@ import type {
   ThinkingLevelChangeEntry,
 } from "./format.ts";
 import type { EntryRecord } from "./records.ts";
+import { isReplayableSystemMessage } from "./system-messages.ts";
 
 export interface ModelRef {
   readonly provider: string;
@@ -93,7 +94,7 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
   if (compaction) {
     // The checkpoint (Pi ≥ 0.87) stands for every system message before the compaction; kept
     // ones are not replayed again. A compaction that keeps nothing names itself as first kept.
-    if (compaction.systemMessage) items.push({ kind: "made", message: compaction.systemMessage });
+    if (isReplayableSystemMessage(compaction.systemMessage)) items.push({ kind: "made", message: compaction.systemMessage });
     items.push({ kind: "made", message: compactionSummaryMessageOf(compaction) });
     const keptFrom = path.findIndex((record, index) => index < compactionAt && record.id === compaction.firstKeptEntryId);
     if (keptFrom >= 0) {

@@ -70,7 +70,9 @@ export const CompactionEntrySchema = v.looseObject({
   usage: v.optional(UsageSchema),
   fromHook: v.optional(v.boolean()),
   /** The prompt and tools in force when it was made: the compacted context starts with it (Pi ≥ 0.87). */
-  systemMessage: v.optional(SystemMessageSchema),
+  // A damaged checkpoint loses only itself, not the summary: it never fails the entry, and readers
+  // replay it only once `isReplayableSystemMessage` says it is one (the entry keeps it as written).
+  systemMessage: v.fallback(v.optional(SystemMessageSchema), undefined),
 });
 
 export const BranchSummaryEntrySchema = v.looseObject({

@@ -7,12 +7,25 @@
  * remove prompt sections by name, keeping the position a name first had; `toolsRemoved` then
  * `toolsAdded` change the tool list; `replace: true` forgets everything declared before it.
  */
-import type { AgentMessage, SystemMessage, ToolDeclaration } from "./format.ts";
+import * as v from "valibot";
+import { SystemMessageSchema, type AgentMessage, type SystemMessage, type ToolDeclaration } from "./format.ts";
 
 type SystemLike = Pick<SystemMessage, "role" | "content" | "sections" | "toolsAdded" | "toolsRemoved" | "replace" | "timestamp">;
 
+/**
+ * A system message that can be replayed: its fields have the shapes of the format (a null
+ * `content` reads as "", as Pi reads it). One that does not — a file written by hand, or by
+ * something broken — is left out of the replay rather than breaking every request.
+ */
 function isSystem(message: AgentMessage): message is SystemMessage {
-  return message.role === "system";
+  if (message.role !== "system") return false;
+  const m = message as Record<string, unknown>;
+  return v.is(SystemMessageSchema, m.content === null || m.content === undefined ? { ...m, content: "" } : m);
+}
+
+/** Whether `value` is a system message pig can replay (a compaction's checkpoint, say). */
+export function isReplayableSystemMessage(value: unknown): value is SystemMessage {
+  return typeof value === "object" && value !== null && isSystem(value as AgentMessage);
 }
 
 function textOf(content: SystemMessage["content"] | undefined | null): string {
@@ -133,4 +146,19 @@ export function loadoutUpdate(
     ...(toolsAdded.length > 0 ? { toolsAdded } : {}),
     ...(toolsRemoved.length > 0 ? { toolsRemoved } : {}),
   };
+}
+
+/**
+ * Estimated tokens (four characters each) of the system messages after the latest assistant
+ * message: what a prompt or tool change written since the last answer adds to the request.
+ */
+export function systemTokensSinceAnswer(messages: readonly AgentMessage[]): number {
+  let tokens = 0;
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role !== "assistant"; i--) {
+    const message = messages[i]!;
+    if (!isSystem(message)) continue;
+    const tools = [...(message.toolsAdded ?? []), ...(message.toolsRemoved ?? [])];
+    tokens += Math.ceil(systemPromptText(message).length / 4) + (tools.length > 0 ? Math.ceil(JSON.stringify(tools).length / 4) : 0);
+  }
+  return tokens;
 }

@@ -95,6 +95,23 @@ describe("foreign writers", () => {
     store.close();
   });
 
+  test("a compaction whose checkpoint is damaged keeps its summary and cut; only the checkpoint is not replayed", () => {
+    const lines = [
+      HEADER,
+      msg("u1", null, user("old stuff")),
+      msg("a1", "u1", assistant("old answer")),
+      msg("u2", "a1", user("kept")),
+      { type: "compaction", id: "c1", parentId: "u2", timestamp: iso(), summary: "S", firstKeptEntryId: "u2", tokensBefore: 9, systemMessage: { role: "system", content: "", sections: { p: "P" } } },
+      msg("u3", "c1", user("new")),
+    ];
+    const path = writeSession(lines);
+    expect(roundTrip(path)).toBe(readFileSync(path, "utf8"));
+    const store = SessionStore.open(path);
+    expect(store.diagnostics).toEqual([]);
+    expect(store.buildContext().messages.map((m) => (m.role === "compactionSummary" ? `summary ${(m as { summary: string }).summary}` : m.role))).toEqual(["summary S", "user", "user"]);
+    store.close();
+  });
+
   test("a message of an unknown role stays in the context and is left out of requests", () => {
     const path = writeSession([HEADER, msg("u1", null, user("q")), msg("x1", "u1", { role: "systemNote", text: "n", timestamp: 1 }), msg("a1", "x1", assistant("a"))]);
     const store = SessionStore.open(path);

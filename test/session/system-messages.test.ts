@@ -1,7 +1,7 @@
 /** Replaying the prompt and tool loadout a transcript carries, and the message that changes it. */
 import { describe, expect, test } from "bun:test";
 import type { AgentMessage, SystemMessage, ToolDeclaration } from "../../src/session/format.ts";
-import { currentSystemMessage, loadoutUpdate, sectionPatch, systemPromptText, toolChanges } from "../../src/session/system-messages.ts";
+import { currentSystemMessage, loadoutUpdate, sectionPatch, systemPromptText, systemTokensSinceAnswer, toolChanges } from "../../src/session/system-messages.ts";
 
 const tool = (name: string, description = `${name} things`): ToolDeclaration => ({ name, description, parameters: { type: "object", properties: {} } });
 const system = (fields: Partial<SystemMessage>, timestamp = 1): SystemMessage => ({ role: "system", content: "", timestamp, ...fields });
@@ -48,7 +48,33 @@ describe("replaying system messages", () => {
   });
 });
 
+describe("system messages a file holds in odd shapes", () => {
+  test("one whose fields are not the format's is left out of the replay; a null content reads as empty", () => {
+    const bad = [
+      { role: "system", content: "", toolsAdded: [null], timestamp: 1 },
+      { role: "system", content: [null], timestamp: 1 },
+      { role: "system", content: "", toolsAdded: { a: 1 }, timestamp: 1 },
+      { role: "system", content: "", toolsRemoved: [null], timestamp: 1 },
+      { role: "system", content: "", sections: "ab", timestamp: 1 },
+    ] as unknown as AgentMessage[];
+    const good = system({ sections: { preamble: "P" }, toolsAdded: [tool("read")] });
+    const current = currentSystemMessage([good, ...bad, { role: "system", content: null, sections: { cwd: "C" }, timestamp: 2 } as unknown as AgentMessage])!;
+    expect(systemPromptText(current)).toBe("P\n\nC");
+    expect(current.toolsAdded).toEqual([tool("read")]);
+    expect(() => loadoutUpdate([...bad], { preamble: "P" }, [tool("read")], 3)).not.toThrow();
+  });
+});
+
 describe("changing the loadout", () => {
+  test("the prompt and tools changed since the latest answer are counted apart (that answer's usage has none of them)", () => {
+    const patch = system({ sections: { rules: "x".repeat(400) }, toolsAdded: [tool("grep")] });
+    const answer = { role: "assistant", content: [], timestamp: 2 } as unknown as AgentMessage;
+    expect(systemTokensSinceAnswer([system({ sections: { a: "y".repeat(4000) } }), user("q"), answer, patch, user("next")])).toBe(
+      100 + Math.ceil(JSON.stringify([tool("grep")]).length / 4),
+    );
+    expect(systemTokensSinceAnswer([patch, user("q"), answer, user("next")])).toBe(0);
+  });
+
   test("sectionPatch names what changed and what went away; nothing for equal sections", () => {
     expect(sectionPatch({ a: "1", b: "2" }, { a: "1", b: "3", c: "4" })).toEqual({ b: "3", c: "4" });
     expect(sectionPatch({ a: "1", b: "2" }, { a: "1" })).toEqual({ b: null });
