@@ -1,0 +1,172 @@
+/**
+ * The points where something outside the agent (extensions, the SDK) may change what the agent
+ * does. Every hook is awaited; `NO_HOOKS` is the default and changes nothing. The agent never
+ * asks who is behind a hook: the extension host chains its extensions' handlers behind this one
+ * interface, with deadlines and safe defaults of its own.
+ *
+ * Event names and result shapes follow upstream Pi's extension events of the same names.
+ */
+import type { AgentMessage, CustomMessage, SessionEntry } from "../session/format.ts";
+import type { ToolContent } from "../tools/types.ts";
+
+export type HookImage = { type: "image"; data: string; mimeType: string };
+
+export type InputSource = "interactive" | "rpc" | "extension";
+
+export interface InputHookEvent {
+  text: string;
+  images?: HookImage[];
+  source: InputSource;
+  /** How the input will be delivered while the agent is busy; absent when idle. */
+  streamingBehavior?: "steer" | "followUp";
+}
+
+export type InputHookResult =
+  | { action: "continue" }
+  | { action: "transform"; text: string; images?: HookImage[] }
+  | { action: "handled" };
+
+export interface BeforeAgentStartHookEvent {
+  /** The prompt after skill and template expansion. */
+  prompt: string;
+  images?: HookImage[];
+  /** The system prompt the run would use. */
+  systemPrompt: string;
+}
+
+export interface BeforeAgentStartHookResult {
+  /** Custom messages to add after the user message (each persisted as a `custom_message`). */
+  messages?: Omit<CustomMessage, "timestamp">[];
+  /** A non-empty prompt replaces the system prompt for this run only. */
+  systemPrompt?: string;
+}
+
+export interface ToolCallHookEvent {
+  toolCallId: string;
+  toolName: string;
+  /** The validated arguments; a hook may edit them in place (no re-validation, as upstream). */
+  input: Record<string, unknown>;
+}
+
+export interface ToolCallHookResult {
+  block?: boolean;
+  reason?: string;
+}
+
+export interface ToolResultHookEvent {
+  toolCallId: string;
+  toolName: string;
+  input: Record<string, unknown>;
+  content: ToolContent[];
+  details: unknown;
+  isError: boolean;
+}
+
+export interface ToolResultHookResult {
+  content?: ToolContent[];
+  details?: unknown;
+  isError?: boolean;
+}
+
+export interface CompactHookEvent {
+  /** What compaction would summarise (compaction's own preparation object). */
+  preparation: unknown;
+  branchEntries: readonly SessionEntry[];
+  customInstructions?: string;
+  reason: "manual" | "threshold" | "overflow";
+  willRetry: boolean;
+  signal: AbortSignal;
+}
+
+export interface CompactHookResult {
+  cancel?: boolean;
+  /** A compaction the hook made itself: stored with `fromHook: true`. */
+  compaction?: { summary: string; firstKeptEntryId: string | null; tokensBefore: number; details?: unknown };
+}
+
+export interface TreeHookEvent {
+  preparation: {
+    targetId: string;
+    oldLeafId: string | null;
+    commonAncestorId: string | null;
+    entriesToSummarize: readonly SessionEntry[];
+    userWantsSummary: boolean;
+    customInstructions?: string;
+    replaceInstructions?: boolean;
+    label?: string;
+  };
+  signal: AbortSignal;
+}
+
+export interface TreeHookResult {
+  cancel?: boolean;
+  /** Used only when a summary was asked for. */
+  summary?: { summary: string; details?: unknown };
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  label?: string;
+}
+
+export interface SwitchHookEvent {
+  reason: "new" | "resume";
+  targetSessionFile?: string;
+}
+
+export interface ForkHookEvent {
+  entryId: string;
+  /** `at` is a clone at the entry. */
+  position: "before" | "at";
+}
+
+export interface UserBashHookEvent {
+  command: string;
+  excludeFromContext: boolean;
+  cwd: string;
+}
+
+export interface UserBashHookResult {
+  /** The command's outcome, supplied instead of running it. */
+  result?: { output: string; exitCode: number | undefined; cancelled: boolean; truncated: boolean; fullOutputPath?: string };
+}
+
+export interface ProviderResponseHookEvent {
+  status: number;
+  headers: Record<string, string>;
+}
+
+export interface AgentHooks {
+  /** Every prompt passes here first (interactive, RPC, print, SDK, extension). */
+  input(event: InputHookEvent): Promise<InputHookResult>;
+  /** Once per prompt that starts a run. */
+  beforeAgentStart(event: BeforeAgentStartHookEvent): Promise<BeforeAgentStartHookResult | undefined>;
+  /** Before every model call: the conversation without system messages; the result is used for that call only. */
+  context(messages: AgentMessage[]): Promise<AgentMessage[] | undefined>;
+  /** The provider's request body; a returned value replaces it. */
+  beforeProviderRequest(payload: unknown): Promise<unknown>;
+  afterProviderResponse(event: ProviderResponseHookEvent): Promise<void>;
+  toolCall(event: ToolCallHookEvent): Promise<ToolCallHookResult | undefined>;
+  toolResult(event: ToolResultHookEvent): Promise<ToolResultHookResult | undefined>;
+  /** A finished message (user, assistant, tool result, custom); a replacement must keep the role. */
+  messageEnd(message: AgentMessage): Promise<AgentMessage | undefined>;
+  sessionBeforeCompact(event: CompactHookEvent): Promise<CompactHookResult | undefined>;
+  sessionBeforeTree(event: TreeHookEvent): Promise<TreeHookResult | undefined>;
+  sessionBeforeSwitch(event: SwitchHookEvent): Promise<{ cancel?: boolean } | undefined>;
+  sessionBeforeFork(event: ForkHookEvent): Promise<{ cancel?: boolean } | undefined>;
+  userBash(event: UserBashHookEvent): Promise<UserBashHookResult | undefined>;
+}
+
+export const NO_HOOKS: AgentHooks = {
+  input: async () => ({ action: "continue" }),
+  beforeAgentStart: async () => undefined,
+  context: async () => undefined,
+  beforeProviderRequest: async () => undefined,
+  afterProviderResponse: async () => undefined,
+  toolCall: async () => undefined,
+  toolResult: async () => undefined,
+  messageEnd: async () => undefined,
+  sessionBeforeCompact: async () => undefined,
+  sessionBeforeTree: async () => undefined,
+  sessionBeforeSwitch: async () => undefined,
+  sessionBeforeFork: async () => undefined,
+  userBash: async () => undefined,
+};
