@@ -10,8 +10,8 @@ import type { PigEvent } from "./agent/events.ts";
 import type { NavigateOptions, NavigateResult } from "./agent/navigate.ts";
 import type { AgentSession } from "./agent/session.ts";
 import type { Model } from "./ai/types.ts";
-import type { CliArgs } from "./cli/args.ts";
-import { createRuntime } from "./cli/runtime.ts";
+import type { RuntimeConfig, SessionChoice } from "./runtime/config.ts";
+import { createRuntime } from "./runtime/create.ts";
 import type { Settings } from "./resources/settings.ts";
 import type { AgentMessage, ThinkingLevel } from "./session/format.ts";
 import type { JsonSchema } from "./ai/types.ts";
@@ -119,36 +119,44 @@ export interface PigSession {
   dispose(): void;
 }
 
-export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<PigSession> {
+function sessionChoice(session: CreateAgentSessionOptions["session"]): SessionChoice {
+  if (session === "memory") return { kind: "none" };
+  if (session === "continue") return { kind: "continue" };
+  if (typeof session === "object") return { kind: "open", pathOrId: session.path };
+  return { kind: "new" };
+}
+
+/** The options as the runtime takes them. The project is not trusted unless the program says so. */
+function runtimeConfig(options: CreateAgentSessionOptions): RuntimeConfig {
   const custom = options.customTools ?? [];
   const builtins = options.tools;
-  const args: CliArgs = {
-    files: [],
-    messages: [],
+  return {
+    cwd: options.cwd ?? process.cwd(),
+    env: options.agentDir ? { ...process.env, PIG_CODING_AGENT_DIR: options.agentDir } : process.env,
+    interactive: false,
     ...(options.model ? { model: options.model } : {}),
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.thinkingLevel ? { thinking: options.thinkingLevel } : {}),
-    ...(options.session === "memory" ? { noSession: true } : {}),
-    ...(options.session === "continue" ? { continue: true } : {}),
-    ...(typeof options.session === "object" ? { session: options.session.path } : {}),
+    session: sessionChoice(options.session),
     ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
-    ...(builtins ? { tools: [...builtins, ...custom.map((t) => t.name)].join(","), noTools: builtins.length === 0 && custom.length === 0 } : {}),
-    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-    ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: [options.appendSystemPrompt] } : {}),
-    ...(options.skills === false ? { noSkills: true } : {}),
-    ...(options.promptTemplates === false ? { noPromptTemplates: true } : {}),
-    ...(options.contextFiles === false ? { noContextFiles: true } : {}),
-    ...(options.trustProject ? { trust: true } : { noTrust: true }),
-  };
-  const env = options.agentDir ? { ...process.env, PIG_CODING_AGENT_DIR: options.agentDir } : process.env;
-  const runtime = await createRuntime(args, {
-    cwd: options.cwd ?? process.cwd(),
-    env,
-    interactive: false,
+    resources: {
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: [options.appendSystemPrompt] } : {}),
+      noSkills: options.skills === false,
+      noPromptTemplates: options.promptTemplates === false,
+      noContextFiles: options.contextFiles === false,
+    },
+    // Custom tools are always on: named with the built-ins chosen, so a choice of none still has them.
+    ...(builtins ? { tools: [...builtins, ...custom.map((t) => t.name)], noTools: builtins.length === 0 && custom.length === 0 } : {}),
+    trust: options.trustProject ?? false,
     extraTools: custom,
     ...(options.settings ? { settingsOverrides: options.settings } : {}),
-  });
+  };
+}
+
+export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<PigSession> {
+  const runtime = await createRuntime(runtimeConfig(options));
   const { session, controller } = runtime;
   return {
     agent: session,

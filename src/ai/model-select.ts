@@ -2,7 +2,7 @@
  * Choosing a model from what a person typed: `provider/id`, an id, a glob, or part of a name,
  * with an optional `:thinking` suffix — as upstream's `--model` and `--models` understand them.
  */
-import type { ThinkingLevel } from "../session/format.ts";
+import type { ThinkingLevel } from "./message-types.ts";
 import { isThinkingLevel } from "./thinking.ts";
 import type { Model } from "./types.ts";
 

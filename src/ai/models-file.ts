@@ -4,7 +4,7 @@
  * what was expected; an unknown key is a warning and the rest of the file is used.
  */
 import * as v from "valibot";
-import { THINKING_LEVELS } from "../session/format.ts";
+import { THINKING_LEVELS } from "./message-types.ts";
 import { checkConfig, joinIssues, notObjectWords } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { parseJsonc } from "../util/jsonc.ts";

@@ -9,7 +9,7 @@
  *   opt-in levels above `high` (`xhigh`, `max`), which are only supported when the map names them.
  * A model without `reasoning` supports `off` only.
  */
-import { THINKING_LEVELS } from "../session/format.ts";
+import { THINKING_LEVELS } from "./message-types.ts";
 import type { Model, ThinkingLevel } from "./types.ts";
 
 export { THINKING_LEVELS };

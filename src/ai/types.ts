@@ -4,7 +4,6 @@
  * into one HTTP request and its stream into `AssistantMessageEvent`s, and never throws: failures
  * end the stream with an `error` event carrying a complete assistant message.
  */
-import type { ThinkingLevel, Usage } from "../session/format.ts";
 import type {
   LlmAssistantMessage,
   LlmImage,
@@ -12,7 +11,9 @@ import type {
   LlmText,
   LlmThinking,
   LlmToolCall,
-} from "../session/convert.ts";
+  ThinkingLevel,
+  Usage,
+} from "./message-types.ts";
 
 export type { LlmAssistantMessage, LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, ThinkingLevel, Usage };
 

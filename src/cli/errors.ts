@@ -9,21 +9,8 @@ export class UsageError extends Error {
   }
 }
 
-/**
- * A failure the user should see as one clear line (no stack), exit code 1. `warnings` are
- * printed before it: what went wrong earlier and may explain it (a models.json pig could not use
- * before "model not found").
- */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-    readonly warnings: readonly string[] = [],
-  ) {
-    super(message);
-    this.name = "CliError";
-  }
-}
+// The runtime and the modes throw it too; the command line knows it by this name.
+export { UserError as CliError } from "../runtime/errors.ts";
 
 /** node:util's parseArgs messages, without the advice about `--` that does not apply to pig. */
 export function tidyParseError(error: unknown): string {

@@ -4,6 +4,7 @@ import { VERSION } from "../version.ts";
 import { parseCliArgs, type CliArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { MAIN_HELP } from "./help.ts";
+import { runtimeConfigFromArgs } from "./runtime-config.ts";
 import { isTerminal } from "../util/libc.ts";
 import { useNormalJitPolicy } from "./jit-policy.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
@@ -37,10 +38,11 @@ export async function runMain(argv: string[]): Promise<number> {
     // A long-lived process that may open a large session: the normal JIT policy pays back (jit-policy.ts).
     useNormalJitPolicy();
     const initial = buildPrompts(undefined, await readFileArgs(args.files, process.cwd()), args.messages);
+    const interactive = { cwd: process.cwd(), interactive: true };
     let chosen = args;
     if (args.resume) {
       const { pickSessionAtStart } = await import("../modes/interactive/resume-at-start.ts");
-      const path = await pickSessionAtStart(args, process.cwd());
+      const path = await pickSessionAtStart(runtimeConfigFromArgs(args, interactive));
       if (!path) {
         writeStdout("No session chosen.\n");
         return 0;
@@ -48,7 +50,7 @@ export async function runMain(argv: string[]): Promise<number> {
       chosen = { ...args, session: path };
     }
     const { runInteractive } = await import("../modes/interactive/run.ts");
-    return runInteractive(chosen, process.cwd(), initial);
+    return runInteractive(runtimeConfigFromArgs(chosen, interactive), initial);
   }
   const stdin = await readPipedStdin();
   const cwd = process.cwd();
@@ -59,8 +61,8 @@ export async function runMain(argv: string[]): Promise<number> {
 
 /** A runtime for a non-interactive mode: warnings on stderr, and signals that end it cleanly. */
 async function startNonInteractive(args: CliArgs, cwd: string, signals: [NodeJS.Signals, number][]) {
-  const { createRuntime } = await import("./runtime.ts");
-  const runtime = await createRuntime(args, { cwd, interactive: false });
+  const { createRuntime } = await import("../runtime/create.ts");
+  const runtime = await createRuntime(runtimeConfigFromArgs(args, { cwd, interactive: false }));
   if (args.verbose) {
     const { formatStartupReport } = await import("../resources/startup-report.ts");
     writeStderr(`${formatStartupReport(runtime.startup, { color: false })}\n`);

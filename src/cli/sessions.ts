@@ -1,8 +1,8 @@
 /** `pig sessions …`: a scriptable window into the session store. */
 import { parseArgs } from "node:util";
 import { listAllSessions, listSessions, sessionPrefixes, type SessionSummary } from "../session/catalog.ts";
-import { findSession as resolveOne } from "./find-session.ts";
-import { minuteOf, oneLine } from "./session-text.ts";
+import { findSession as resolveOne } from "../runtime/find-session.ts";
+import { minuteOf, oneLine } from "../runtime/session-text.ts";
 import { loadSettings } from "../resources/settings.ts";
 import { agentDir, resolveSessionDir } from "../session/paths.ts";
 import { SessionStore } from "../session/store.ts";

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { CliError } from "../cli/errors.ts";
+import { UserError } from "../runtime/errors.ts";
 import { detectImageMime, dimensionNote, prepareImage } from "../tools/image.ts";
 import { isTerminal } from "../util/libc.ts";
 import { unreadableReason } from "../util/config-read.ts";
@@ -87,8 +87,8 @@ export function unattachable(written: string, path: string): Unattachable | unde
 }
 
 /** The one-line error for an `@file` argument that cannot be attached. */
-function fileArgError(written: string, problem: Unattachable): CliError {
-  return new CliError(problem.kind === "directory" ? `@${written} is ${problem.reason}` : `@${written}: ${problem.reason}`);
+function fileArgError(written: string, problem: Unattachable): UserError {
+  return new UserError(problem.kind === "directory" ? `@${written} is ${problem.reason}` : `@${written}: ${problem.reason}`);
 }
 
 /**

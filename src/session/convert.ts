@@ -8,74 +8,29 @@ import {
   type AssistantMessage,
   type BashExecutionMessage,
   type ToolResultMessage,
-  type Usage,
   type UserMessage,
 } from "./format.ts";
+import type {
+  LlmAssistantMessage,
+  LlmImage,
+  LlmMessage,
+  LlmText,
+  LlmThinking,
+  LlmToolCall,
+  LlmToolResultMessage,
+  LlmUserMessage,
+} from "../ai/message-types.ts";
 
-// Type aliases, not interfaces: they stay assignable to the session's loose message types.
-export type LlmText = {
-  type: "text";
-  text: string;
-  textSignature?: string;
+export type {
+  LlmAssistantMessage,
+  LlmImage,
+  LlmMessage,
+  LlmText,
+  LlmThinking,
+  LlmToolCall,
+  LlmToolResultMessage,
+  LlmUserMessage,
 };
-
-/** An image as providers take it: inline base64 data, or (from foreign writers) a URL. */
-export type LlmImage = {
-  type: "image";
-  mimeType: string;
-  data?: string;
-  url?: string;
-};
-
-export type LlmThinking = {
-  type: "thinking";
-  thinking: string;
-  thinkingSignature?: string;
-  redacted?: boolean;
-};
-
-export type LlmToolCall = {
-  type: "toolCall";
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-  thoughtSignature?: string;
-};
-
-export type LlmUserMessage = {
-  role: "user";
-  content: string | (LlmText | LlmImage)[];
-  timestamp: number;
-};
-
-export type LlmAssistantMessage = {
-  role: "assistant";
-  content: (LlmText | LlmThinking | LlmToolCall)[];
-  api: string;
-  provider: string;
-  model: string;
-  usage: Usage;
-  /** `pending` only on the partial message of an answer still streaming. */
-  stopReason: "pending" | "stop" | "length" | "toolUse" | "error" | "aborted";
-  errorMessage?: string;
-  timestamp: number;
-  responseId?: string;
-  rawStopReason?: string;
-  responseModel?: string;
-  diagnostics?: unknown[];
-};
-
-export type LlmToolResultMessage = {
-  role: "toolResult";
-  toolCallId: string;
-  toolName: string;
-  content: (LlmText | LlmImage)[];
-  details?: unknown;
-  isError: boolean;
-  timestamp: number;
-};
-
-export type LlmMessage = LlmUserMessage | LlmAssistantMessage | LlmToolResultMessage;
 
 export const COMPACTION_SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";

@@ -4,6 +4,10 @@
  * does not know are kept.
  */
 import * as v from "valibot";
+import { THINKING_LEVELS, ThinkingLevelSchema, UsageSchema, type ThinkingLevel, type Usage } from "../ai/message-types.ts";
+
+// Defined with the provider layer, which speaks them too; the session format is built on them.
+export { THINKING_LEVELS, ThinkingLevelSchema, UsageSchema, type ThinkingLevel, type Usage };
 
 // ── content blocks ──────────────────────────────────────────────────────────
 
@@ -91,32 +95,9 @@ export type AssistantContentBlock = v.InferOutput<typeof AssistantBlockSchema>;
 
 // ── messages ────────────────────────────────────────────────────────────────
 
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
-export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
-export type ThinkingLevel = v.InferOutput<typeof ThinkingLevelSchema>;
-
 /** `deferred` (Pi ≥ 0.87): the provider holds the answer for later; pig never asks for that, but reads it. */
 export const STOP_REASONS = ["pending", "stop", "length", "toolUse", "error", "aborted", "deferred"] as const;
 
-const CostSchema = v.looseObject({
-  input: v.number(),
-  output: v.number(),
-  cacheRead: v.number(),
-  cacheWrite: v.number(),
-  total: v.number(),
-});
-
-export const UsageSchema = v.looseObject({
-  input: v.number(),
-  output: v.number(),
-  cacheRead: v.number(),
-  cacheWrite: v.number(),
-  totalTokens: v.number(),
-  /** Reasoning tokens, already counted in `output` (Pi ≥ 0.87). */
-  reasoning: v.optional(v.number()),
-  cost: CostSchema,
-});
-export type Usage = v.InferOutput<typeof UsageSchema>;
 
 const DiagnosticSchema = v.looseObject({
   type: v.string(),

@@ -16,7 +16,7 @@ const PRINT_PATH = at(
   "cli/main.ts",
   "cli/run-main.ts",
   "modes/prompt-input.ts",
-  "cli/runtime.ts",
+  "runtime/create.ts",
   "tools/index.ts",
   "agent/session.ts",
   "modes/print.ts",
@@ -27,7 +27,7 @@ const PRINT_PATH = at(
 describe("modules loaded at start-up", () => {
   test("--version loads only the entry point, its error types and the version", () => {
     const graph = staticImports(at("cli/main.ts"));
-    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/jit-policy.ts", "cli/main.ts", "version.ts"]);
+    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/jit-policy.ts", "cli/main.ts", "runtime/errors.ts", "version.ts"]);
     expect([...graph.external]).toEqual([]);
   });
 

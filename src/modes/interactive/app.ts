@@ -4,8 +4,8 @@
  * every queued message back in the editor, `!cmd` runs a shell command, `/command` runs a
  * command. Everything the session does is shown through its event stream.
  */
-import type { CliArgs } from "../../cli/args.ts";
-import type { Runtime } from "../../cli/runtime.ts";
+import type { RuntimeConfig } from "../../runtime/config.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { commandCatalog } from "./commands/catalog.ts";
@@ -39,7 +39,7 @@ export class InteractiveApp implements InteractiveHost {
 
   constructor(
     private readonly runtime: Runtime,
-    private readonly args: CliArgs,
+    private readonly config: RuntimeConfig,
   ) {
     const settings = runtime.settings.settings;
     // Theme files come from the resource resolution (a project's only when it is trusted).

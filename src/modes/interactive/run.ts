@@ -2,15 +2,15 @@
  * Starting the interactive mode: the runtime for the session asked for, the first-run setup when
  * no model can be used yet (then the runtime again, on the model chosen), and the app.
  */
-import type { CliArgs } from "../../cli/args.ts";
-import { createRuntime } from "../../cli/runtime.ts";
+import type { RuntimeConfig } from "../../runtime/config.ts";
+import { createRuntime } from "../../runtime/create.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { InteractiveApp } from "./app.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
 import { runFirstRunWizard } from "./wizard.ts";
 
-export async function runInteractive(args: CliArgs, cwd: string, initial: PromptInput[] = []): Promise<number> {
-  let runtime = await createRuntime(args, { cwd, interactive: true });
+export async function runInteractive(config: RuntimeConfig, initial: PromptInput[] = []): Promise<number> {
+  let runtime = await createRuntime(config);
   const shown = new Set<string>();
   if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
     // A models.json or auth.json pig could not use may be why there is no model: say so first.
@@ -30,9 +30,9 @@ export async function runInteractive(args: CliArgs, cwd: string, initial: Prompt
       return 1;
     }
     runtime.session.dispose();
-    runtime = await createRuntime({ ...args, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) }, { cwd, interactive: true });
+    runtime = await createRuntime({ ...config, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) });
   }
   // What was said before the setup is not said again.
   runtime.warnings.splice(0, runtime.warnings.length, ...runtime.warnings.filter((w) => !shown.has(w)));
-  return new InteractiveApp(runtime, args).run(initial);
+  return new InteractiveApp(runtime, config).run(initial);
 }

@@ -1,6 +1,6 @@
 /** `--session <arg>` and `pig sessions <command> <arg>`: one session file, or a clear refusal. */
 import { resolveSession, type SessionMatch, type SessionSummary } from "../session/catalog.ts";
-import { CliError } from "./errors.ts";
+import { UserError } from "./errors.ts";
 import { minuteOf, oneLine } from "./session-text.ts";
 
 type Found = Exclude<SessionMatch, { kind: "ambiguous" } | { kind: "none" }>;
@@ -21,7 +21,7 @@ export function ambiguousMessage(arg: string, candidates: readonly SessionSummar
 /** Resolves `arg` to one session, or throws: none (exit 1), several (exit 2, listing them). */
 export function findSession(arg: string, cwd: string, dir: string, agent: string): Found {
   const match = resolveSession(arg, cwd, dir, agent);
-  if (match.kind === "none") throw new CliError(`No session found matching '${arg}'`);
-  if (match.kind === "ambiguous") throw new CliError(ambiguousMessage(arg, match.candidates, match.sameId), 2);
+  if (match.kind === "none") throw new UserError(`No session found matching '${arg}'`);
+  if (match.kind === "ambiguous") throw new UserError(ambiguousMessage(arg, match.candidates, match.sameId), 2);
   return match;
 }

@@ -1,0 +1,62 @@
+/**
+ * What a run is asked to be, whoever asks: the command line (cli/runtime-config.ts) and the SDK
+ * (sdk.ts) each map their own options into this, and `createRuntime` builds the run from it.
+ * Plain values only: parsing and defaults of a particular front end stay with that front end.
+ */
+import type { ThinkingLevel } from "../ai/message-types.ts";
+import type { ResourceFlags } from "../resources/load-resources.ts";
+import type { Settings } from "../resources/settings.ts";
+import type { AnyTool } from "../tools/types.ts";
+
+/** Which session file the run writes to. */
+export type SessionChoice =
+  /** Kept in memory, never written (`--no-session`). */
+  | { kind: "none" }
+  /** A new file in the session directory. */
+  | { kind: "new" }
+  /** The most recent session in the session directory, else a new one (`--continue`). */
+  | { kind: "continue" }
+  /** A session file named by its path or by a prefix of its id (`--session`). */
+  | { kind: "open"; pathOrId: string };
+
+/** Where extensions come from; read by the extension stage. */
+export interface ExtensionChoice {
+  /** Extension files or directories named for this run. */
+  paths?: readonly string[];
+  /** Load no discovered extensions (the named ones still load). */
+  noExtensions?: boolean;
+}
+
+export interface RuntimeConfig {
+  cwd: string;
+  /** The environment the agent directory, session directory and keys are read from. */
+  env: NodeJS.ProcessEnv;
+  /** Whether the run may ask questions (trust). */
+  interactive: boolean;
+  /** `provider/id`, an id, or a pattern, optionally with `:level`, as `--model` takes. */
+  model?: string;
+  provider?: string;
+  /** A key for the chosen model's provider, for this run only. */
+  apiKey?: string;
+  thinking?: ThinkingLevel;
+  session: SessionChoice;
+  /** Where sessions are kept, over the setting and the environment. */
+  sessionDir?: string;
+  /** System prompt, skill, template, theme and context-file choices. */
+  resources?: ResourceFlags;
+  /** Built-in (and extra) tools by name; absent: the `defaultTools` setting. */
+  tools?: readonly string[];
+  noTools?: boolean;
+  excludeTools?: readonly string[];
+  /** Model patterns Ctrl+P cycles through; absent: the `enabledModels` setting. */
+  models?: readonly string[];
+  /** Whether the project's own resources may be used; absent: the saved decision, or ask. */
+  trust?: boolean;
+  /** The session's display name, set before anything runs. */
+  name?: string;
+  /** Tools beyond the built-ins (SDK tools); a tool with a built-in's name replaces it. */
+  extraTools?: readonly AnyTool[];
+  /** Settings that win over both settings files for this run (SDK). */
+  settingsOverrides?: Settings;
+  extensions?: ExtensionChoice;
+}

@@ -1,0 +1,89 @@
+/**
+ * From a `RuntimeConfig` to a ready run, in stages: the model named, settings and trust with the
+ * session file, resources, extensions, tools, and last the session and its controller. Every
+ * front end (the command line, interactive mode, the SDK) builds its run here.
+ */
+import { restoreModelAndThinking } from "../agent/model-restore.ts";
+import { ModelRegistry } from "../ai/registry.ts";
+import { agentDir as defaultAgentDir } from "../session/paths.ts";
+import type { RuntimeConfig } from "./config.ts";
+import { startExtensions } from "./extensions-stage.ts";
+import { chooseNamedModel, scopedModels, startingChoice } from "./model-choice.ts";
+import { openSettingsAndSession } from "./open-store.ts";
+import { loadRunResources } from "./resources-stage.ts";
+import type { Runtime } from "./runtime.ts";
+import { buildSession } from "./session-stage.ts";
+import { selectRunTools } from "./tools-stage.ts";
+
+export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
+  const agentDir = defaultAgentDir(config.env);
+  // Shown in the order they arose, whichever stage found them.
+  const warnings: string[] = [];
+
+  // The model named is checked first: a wrong name fails before trust asks anything.
+  const registry = new ModelRegistry({ agentDir, env: config.env });
+  warnings.push(...registry.problems);
+  const named = chooseNamedModel(config, registry, warnings);
+
+  // Settings and trust, with the session file they depend on.
+  const opened = await openSettingsAndSession(config, agentDir, warnings);
+  const effective = opened.liveSettings();
+
+  const resources = loadRunResources(config, opened, agentDir);
+
+  const extensions = await startExtensions({
+    choice: config.extensions ?? {},
+    cwd: opened.cwd,
+    agentDir,
+    trusted: opened.trust.trusted,
+    resources: resources.current(),
+  });
+
+  // The model the session starts on: named, else from the scope, else the session's own or the default.
+  const scoped = scopedModels(config.models ?? effective.enabledModels ?? [], registry);
+  const hasMessages = opened.store.planContext().items.length > 0;
+  const choice = startingChoice(named, config.thinking, scoped, effective, hasMessages);
+  const start = restoreModelAndThinking({
+    store: opened.store,
+    registry,
+    settings: effective,
+    ...(choice.model ? { model: choice.model } : {}),
+    ...(choice.thinking ? { thinking: choice.thinking } : {}),
+  });
+  if (start.warning) warnings.push(start.warning);
+
+  const tools = selectRunTools(config, effective, [...(config.extraTools ?? []), ...extensions.tools], warnings);
+
+  const { session, controller, startup } = buildSession(
+    {
+      opened,
+      resources,
+      registry,
+      agentDir,
+      start,
+      chosenModel: choice.model ? start.model : undefined,
+      scoped,
+      hasMessages,
+      tools,
+      hooks: extensions.hooks,
+      name: config.name,
+    },
+    warnings,
+  );
+
+  return {
+    session,
+    controller,
+    trusted: opened.trust.trusted,
+    registry,
+    settings: opened.settings,
+    get resources() {
+      return resources.current();
+    },
+    agentDir,
+    sessionDir: opened.sessionDir,
+    warnings,
+    startup,
+    reload: () => resources.reload(),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Which model a run starts on: the one named (`--provider` / `--model`), the models the scope
+ * (`--models`, `enabledModels`) cycles through, and, without a named one, where a new session
+ * starts in that scope.
+ */
+import { matchModels, parseModelPattern } from "../ai/model-select.ts";
+import type { ThinkingLevel } from "../ai/message-types.ts";
+import { PROVIDER_DEFAULT_MODEL } from "../ai/models.ts";
+import type { ModelRegistry } from "../ai/registry.ts";
+import type { Model } from "../ai/types.ts";
+import type { Settings } from "../resources/settings.ts";
+import type { RuntimeConfig } from "./config.ts";
+import { UserError } from "./errors.ts";
+
+export interface NamedModel {
+  model?: Model;
+  /** The `:level` the pattern ended with. */
+  thinking?: ThinkingLevel;
+}
+
+export interface ScopedModel {
+  model: Model;
+  thinking?: ThinkingLevel;
+}
+
+/** The model named by `provider` / `model`; throws a clear error when none matches. */
+export function namedModel(
+  config: Pick<RuntimeConfig, "provider" | "model">,
+  registry: ModelRegistry,
+  warnings: string[],
+): NamedModel {
+  const providers = registry.providers;
+  if (config.provider && !providers.has(config.provider)) {
+    throw new UserError(`Unknown provider "${config.provider}". Use --list-models to see available providers/models.`);
+  }
+  if (!config.model) {
+    if (!config.provider) return {};
+    const id = PROVIDER_DEFAULT_MODEL[config.provider];
+    const model = (id && registry.find(config.provider, id)) || registry.models.find((m) => m.provider === config.provider);
+    return model ? { model } : {};
+  }
+  const pattern = parseModelPattern(config.model, providers);
+  const provider = config.provider ?? pattern.provider;
+  const matches = matchModels(registry.models, { ...pattern, ...(provider ? { provider } : {}) });
+  const thinking = pattern.thinking ? { thinking: pattern.thinking } : {};
+  if (matches[0]) return { model: matches[0], ...thinking };
+  if (provider) {
+    const base = registry.find(provider, PROVIDER_DEFAULT_MODEL[provider] ?? "") ?? registry.models.find((m) => m.provider === provider);
+    if (base) {
+      warnings.push(`Model "${pattern.pattern}" not found for provider "${provider}". Using custom model id.`);
+      return { model: { ...base, id: pattern.pattern, name: pattern.pattern }, ...thinking };
+    }
+  }
+  throw new UserError(`Model "${config.model}" not found. Use --list-models to see available models.`);
+}
+
+/**
+ * The named model, with the registry's problems first in the error when there is none: a
+ * models.json pig could not use may be why. A key given for the run is set on its provider.
+ */
+export function chooseNamedModel(config: RuntimeConfig, registry: ModelRegistry, warnings: string[]): NamedModel {
+  let chosen: NamedModel;
+  try {
+    chosen = namedModel(config, registry, warnings);
+  } catch (error) {
+    if (error instanceof UserError) throw new UserError(error.message, error.exitCode, [...error.warnings, ...warnings]);
+    throw error;
+  }
+  if (config.apiKey) {
+    if (!chosen.model) throw new UserError("--api-key requires a model to be specified via --model or --provider");
+    registry.setRuntimeKey(chosen.model.provider, config.apiKey);
+  }
+  return chosen;
+}
+
+/** The models Ctrl+P and cycle_model go through, each with its `:level`. */
+export function scopedModels(patterns: readonly string[], registry: ModelRegistry): ScopedModel[] {
+  return patterns.flatMap((pattern) => {
+    const parsed = parseModelPattern(pattern, registry.providers);
+    return matchModels(registry.available(), parsed)
+      .slice(0, /[*?[]/.test(parsed.pattern) ? undefined : 1)
+      .map((m) => ({ model: m, ...(parsed.thinking ? { thinking: parsed.thinking } : {}) }));
+  });
+}
+
+/**
+ * Without a named model, a new session starts in the scope: on the saved default if it is
+ * there, else on the first scoped model (with its level), as upstream.
+ */
+export function startingChoice(
+  named: NamedModel,
+  thinking: ThinkingLevel | undefined,
+  scoped: readonly ScopedModel[],
+  settings: Settings,
+  hasMessages: boolean,
+): NamedModel {
+  let model = named.model;
+  let level = thinking ?? named.thinking;
+  if (!model && scoped.length > 0 && !hasMessages) {
+    const saved = scoped.find((s) => s.model.provider === settings.defaultProvider && s.model.id === settings.defaultModel);
+    const pick = saved ?? scoped[0]!;
+    model = pick.model;
+    level ??= pick.thinking;
+  }
+  return { ...(model ? { model } : {}), ...(level ? { thinking: level } : {}) };
+}
+
+/** The `:level` of each scoped model that names one, keyed `provider/id`. */
+export function scopedThinking(scoped: readonly ScopedModel[]): Record<string, ThinkingLevel> {
+  const out: Record<string, ThinkingLevel> = {};
+  for (const s of scoped) if (s.thinking) out[`${s.model.provider}/${s.model.id}`] = s.thinking;
+  return out;
+}

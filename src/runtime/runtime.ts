@@ -1,0 +1,25 @@
+/** What a built run hands the modes: the session, its controller, and what they read beside it. */
+import type { SessionController } from "../agent/controller.ts";
+import type { AgentSession } from "../agent/session.ts";
+import type { ModelRegistry } from "../ai/registry.ts";
+import type { LoadedResources } from "../resources/load-resources.ts";
+import type { SettingsStore } from "../resources/settings-store.ts";
+import type { StartupReportInput } from "../resources/startup-report.ts";
+
+export interface Runtime {
+  session: AgentSession;
+  /** Whether this project's own resources (.pig/…) are in use. */
+  trusted: boolean;
+  controller: SessionController;
+  registry: ModelRegistry;
+  agentDir: string;
+  sessionDir: string | undefined;
+  /** Reads context files, prompts, skills and templates again; the next request uses them. */
+  reload(): LoadedResources;
+  settings: SettingsStore;
+  resources: LoadedResources;
+  /** Problems worth a line on stderr (always shown). */
+  warnings: string[];
+  /** What the startup report shows (`--verbose`, and interactive mode), for `formatStartupReport`. */
+  startup: StartupReportInput;
+}

@@ -1,0 +1,126 @@
+/**
+ * The run's `AgentSession` and its `SessionController`, and what the startup report shows of
+ * them: the last stage, when settings, resources, extensions, tools and the model are known.
+ */
+import { SessionController } from "../agent/controller.ts";
+import type { AgentHooks } from "../agent/hooks.ts";
+import type { Restored } from "../agent/model-restore.ts";
+import { AgentSession } from "../agent/session.ts";
+import type { ModelRegistry } from "../ai/registry.ts";
+import { streamFor } from "../ai/stream.ts";
+import type { Model } from "../ai/types.ts";
+import { ensureDocs } from "../resources/docs.ts";
+import { inputExpander, skillsBlock } from "../resources/load-resources.ts";
+import { compactionSettings, retrySettings } from "../resources/settings.ts";
+import type { StartupReportInput } from "../resources/startup-report.ts";
+import { buildSystemSections } from "../resources/system-prompt.ts";
+import type { AnyTool } from "../tools/types.ts";
+import { writeStderr } from "../util/stdio.ts";
+import { VERSION } from "../version.ts";
+import { scopedThinking, type ScopedModel } from "./model-choice.ts";
+import type { OpenedSession } from "./open-store.ts";
+import type { RunResources } from "./resources-stage.ts";
+
+export interface SessionStageInput {
+  opened: OpenedSession;
+  resources: RunResources;
+  registry: ModelRegistry;
+  agentDir: string;
+  start: Restored;
+  /** Set when the run named its model (or the scope chose it): the controller keeps it across /new. */
+  chosenModel: Model | undefined;
+  scoped: readonly ScopedModel[];
+  /** Whether the session had messages when it was opened. */
+  hasMessages: boolean;
+  tools: AnyTool[];
+  /** The extensions' hooks; the session is to run them once it takes hooks. */
+  hooks: AgentHooks;
+  name: string | undefined;
+}
+
+export interface BuiltSession {
+  session: AgentSession;
+  controller: SessionController;
+  startup: StartupReportInput;
+}
+
+export function buildSession(input: SessionStageInput, warnings: string[]): BuiltSession {
+  const { opened, resources, registry, agentDir, start } = input;
+  const { store, cwd, liveSettings } = opened;
+  const effective = liveSettings();
+  const docsDir = ensureDocs(agentDir);
+  const session = new AgentSession({
+    store,
+    registry,
+    model: start.model,
+    thinkingLevel: start.thinkingLevel,
+    tools: input.tools,
+    systemSections: (tools) => {
+      const now = resources.current();
+      const skills = skillsBlock(now);
+      return buildSystemSections({
+        cwd,
+        tools,
+        ...(now.customPrompt !== undefined ? { customPrompt: now.customPrompt } : {}),
+        ...(now.appendPrompt ? { appendPrompt: now.appendPrompt } : {}),
+        contextFiles: now.contextFiles,
+        ...(skills ? { skillsBlock: skills } : {}),
+        ...(docsDir ? { docsDir } : {}),
+      });
+    },
+    cwd,
+    agentDir,
+    retry: retrySettings(effective),
+    compaction: compactionSettings(effective),
+    ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
+    ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
+    streamFor,
+    defaultThinkingLevel: () => liveSettings().defaultThinkingLevel,
+    requestSettings: () => {
+      const now = liveSettings();
+      return { thinkingBudgets: now.thinkingBudgets, blockImages: now.images?.blockImages };
+    },
+    expandInput: (text) => inputExpander(resources.current(), (message) => writeStderr(`pig: warning: ${message}\n`))(text),
+  });
+  // The display name is given before anything runs (upstream 0.78).
+  if (input.name !== undefined && input.name !== store.name) session.setSessionName(input.name);
+  // Damage found in the session file while opening it and building its context: named, not hidden.
+  warnings.push(...fileWarnings(store.diagnostics.map((d) => d.message)));
+  const controller = new SessionController({
+    session,
+    registry,
+    settings: opened.settings,
+    agentDir,
+    sessionDir: opened.sessionDir,
+    cwd,
+    effectiveSettings: liveSettings,
+    ...(input.chosenModel ? { chosenModel: input.chosenModel } : {}),
+    ...(input.scoped.length > 0 ? { scopedModels: input.scoped.map((s) => s.model), scopedThinking: scopedThinking(input.scoped) } : {}),
+  });
+  return { session, controller, startup: startupReport(input, session.thinkingLevel) };
+}
+
+function startupReport(input: SessionStageInput, thinkingLevel: StartupReportInput["thinkingLevel"]): StartupReportInput {
+  const { opened, start } = input;
+  const resources = input.resources.current();
+  const model = start.model;
+  return {
+    version: VERSION,
+    ...(model ? { model: `${model.provider}/${model.id}` } : {}),
+    thinkingLevel,
+    cwd: opened.cwd,
+    session: { ...(opened.store.path ? { path: opened.store.path } : {}), continued: input.hasMessages },
+    contextFiles: resources.contextFiles,
+    skills: resources.skills.map((s) => ({ name: s.name, path: s.filePath })),
+    templates: resources.templates.map((t) => ({ name: t.name, path: t.filePath })),
+    extensions: [],
+    diagnostics: resources.diagnostics,
+    trust: { trusted: opened.trust.trusted, reason: opened.trust.reason },
+  };
+}
+
+/** At most a few lines about a damaged file, then how many more there are. */
+function fileWarnings(messages: readonly string[], shown = 5): string[] {
+  if (messages.length <= shown) return [...messages];
+  return [...messages.slice(0, shown), `… and ${messages.length - shown} more problems in the same file (pig sessions show lists them all)`];
+}
