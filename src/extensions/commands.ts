@@ -126,6 +126,16 @@ function resolveInvocationNames<Ctx extends CommandContext>(
   });
 }
 
+/**
+ * Why `text` cannot be queued as a steer or follow-up (it invokes an extension command, which
+ * runs at once or not at all); undefined when it can.
+ */
+export function unqueueableCommand(registry: CommandRegistry<CommandContext> | undefined, text: string): string | undefined {
+  const matched = registry?.match(text);
+  if (!matched) return undefined;
+  return `Extension command "/${matched.command.invocationName}" cannot be queued. Use prompt() or execute the command when not streaming.`;
+}
+
 /** An error a handler threw, as the modes report it (`extension_error`, event `command`). */
 export interface CommandFailure {
   extensionPath: string;

@@ -6,13 +6,27 @@
 import { CommandRegistry, type CommandContext } from "./commands.ts";
 import { FlagRegistry } from "./flags.ts";
 import { ShortcutRegistry } from "./shortcuts.ts";
+import type { ExtensionUI } from "./ui.ts";
 
-export interface ExtensionRegistries<Ctx extends CommandContext = CommandContext> {
-  commands: CommandRegistry<Ctx>;
+export interface ExtensionRegistries {
+  commands: CommandRegistry;
   flags: FlagRegistry;
-  shortcuts: ShortcutRegistry<Ctx>;
+  shortcuts: ShortcutRegistry<CommandContext>;
 }
 
-export function createRegistries<Ctx extends CommandContext = CommandContext>(): ExtensionRegistries<Ctx> {
-  return { commands: new CommandRegistry<Ctx>(), flags: new FlagRegistry(), shortcuts: new ShortcutRegistry<Ctx>() };
+export function createRegistries(): ExtensionRegistries {
+  return { commands: new CommandRegistry(), flags: new FlagRegistry(), shortcuts: new ShortcutRegistry<CommandContext>() };
+}
+
+/** What a mode is given of the extension platform. */
+export interface ModeExtensions {
+  registries: ExtensionRegistries;
+  /** Called by the mode with its UI once it is up: handlers get it as `ctx.ui`. */
+  bindUi?(ui: ExtensionUI): void;
+  /** The context a command or shortcut handler gets (default: the UI alone). */
+  commandContext?(ui: ExtensionUI): CommandContext;
+}
+
+export function commandContextFor(extensions: ModeExtensions | undefined, ui: ExtensionUI): CommandContext {
+  return extensions?.commandContext?.(ui) ?? { ui, hasUI: ui.hasUI };
 }
