@@ -59,8 +59,12 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
     controller,
     async startPrompt(text, images, behavior) {
       // An extension command runs now, even while the agent works; the response waits for it.
+      // Other text starts its run in this very tick (an abort in the same write must find it running).
       const commands = extensions?.registries.commands;
-      if (await runCommandIfAny(commands, text, commandContextFor(extensions, ui), (failure) => writeRecord({ type: "extension_error", ...failure }))) return;
+      if (commands?.match(text)) {
+        await runCommandIfAny(commands, text, commandContextFor(extensions, ui), (failure) => writeRecord({ type: "extension_error", ...failure }));
+        return;
+      }
       const wasStreaming = session.isStreaming;
       const run = session.prompt(text, { ...(images ? { images } : {}), ...(behavior ? { streamingBehavior: behavior } : {}) });
       if (wasStreaming || !session.isStreaming) {
