@@ -42,6 +42,8 @@ function setUp() {
       setFooter: (lines) => void (drawn.footer = lines),
       suspend: () => {},
       resume: () => {},
+      holdOutput: () => {},
+      releaseOutput: () => {},
     },
     keybindings: KeyBindings.defaults(),
     builtinNames: ["model", "help"],
@@ -90,6 +92,7 @@ describe("extension bridge", () => {
     expect(bridge.shortcut("ctrl+p")).toBe(false);
     expect(bridge.shortcut("ctrl+alt+z")).toBe(false);
     expect(pressed).toEqual(["x"]);
+    expect(bridge.shortcutRows()).toEqual([["ctrl+alt+x", "/ext/a.ts"]]);
   });
 
   test("widgets above the editor come before the event view's lines; those below and the status after the input", () => {

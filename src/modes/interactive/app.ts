@@ -132,9 +132,8 @@ export class InteractiveApp implements InteractiveHost {
     return commandCatalog(this.commands, this.resources, { skills: this.settings.settings.enableSkillCommands !== false, extensions: this.extensionCommands() });
   }
 
-  extensionCommands() {
-    return this.bridge.names();
-  }
+  readonly extensionCommands = () => this.bridge.names();
+  readonly extensionShortcuts = () => this.bridge.shortcutRows();
 
   async run(initial: PromptInput[]): Promise<number> {
     const color = wantsColor(process.stdout);

@@ -21,6 +21,8 @@ export interface BridgeEditor {
   setFooter(lines: readonly string[]): void;
   suspend(): void;
   resume(): void;
+  holdOutput(): void;
+  releaseOutput(): void;
 }
 
 export interface BridgeOptions {
@@ -93,6 +95,11 @@ export class ExtensionBridge {
     return this.listed().flatMap((c) => (c.getArgumentCompletions ? [{ name: c.invocationName, getArgumentCompletions: c.getArgumentCompletions.bind(c) }] : []));
   }
 
+  /** The keys extension shortcuts took, with their descriptions (else the extension's path). */
+  shortcutRows(): [string, string][] {
+    return (this.shortcuts?.list() ?? []).map((s) => [s.key, s.description ?? s.extensionPath]);
+  }
+
   /** The extension command `text` invokes, as a command the prompt router runs like pig's own. */
   command(text: string): SlashCommand | undefined {
     const matched = this.options.extensions?.registries.commands.match(text);
@@ -147,11 +154,15 @@ export class ExtensionBridge {
 
   private async edit(title: string, text: string): Promise<string | undefined> {
     this.options.host.info(title);
-    this.options.editor.suspend();
+    const { editor } = this.options;
+    editor.suspend();
+    // Output meanwhile would land in the editor's screen: it is printed once the editor is closed.
+    editor.holdOutput();
     try {
       return await editExternally(text);
     } finally {
-      this.options.editor.resume();
+      editor.resume();
+      editor.releaseOutput();
     }
   }
 

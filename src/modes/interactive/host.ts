@@ -62,6 +62,8 @@ export interface InteractiveHost {
   exit(): void;
   /** The commands extensions registered, by the name that runs them (for /help). */
   extensionCommands?(): readonly { name: string; description?: string }[];
+  /** The keys extension shortcuts took, with what each does (for /hotkeys). */
+  extensionShortcuts?(): readonly (readonly [key: string, what: string])[];
 }
 
 export interface SlashCommand {
