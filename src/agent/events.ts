@@ -67,6 +67,8 @@ export type SessionEvent =
   | { type: "summarization_retry_scheduled"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | ({ type: "summarization_retry_attempt_start" } & SummarySource)
   | { type: "summarization_retry_finished" }
+  /** An extension's handler failed (`event` names which: an event name, `command`, …); what runs next goes on. */
+  | { type: "extension_error"; extensionPath: string; event: string; error: string; stack?: string }
   /** A prompt's run is over, with its retries, compactions and queued messages: nothing more follows on its own. */
   | { type: "agent_settled" };
 

@@ -1,9 +1,12 @@
 /**
  * pig's command line, read left to right in one pass as upstream does: `@path` arguments attach
- * files, other words are messages, and every flag is known in advance (an unknown one is a
- * usage error naming it).
+ * files, other words are messages. pig's own flags are known in advance; a `--name` that is none
+ * of them may be an extension's, so it is kept aside (with the word after it, which may be its
+ * value) until extensions have registered their flags: `resolveExtensionFlags` then gives each
+ * its value, and names an option nobody registered as a usage error.
  */
 import * as v from "valibot";
+import type { FlagRegistry } from "../extensions/flags.ts";
 import { THINKING_LEVELS } from "../session/format.ts";
 import { UsageError } from "./errors.ts";
 
@@ -93,9 +96,21 @@ const CliArgsSchema = v.object({
   verbose: v.optional(v.boolean()),
   files: v.array(v.string()),
   messages: v.array(v.string()),
+  /** `--name` options pig does not know, for `resolveExtensionFlags`. */
+  pendingFlags: v.optional(
+    v.array(
+      v.object({
+        name: v.string(),
+        inline: v.optional(v.string()),
+        /** Where the word after it went in `messages` (it is the value if the flag takes one). */
+        nextMessage: v.optional(v.number()),
+      }),
+    ),
+  ),
 });
 
 export type CliArgs = v.InferOutput<typeof CliArgsSchema>;
+type PendingFlag = NonNullable<CliArgs["pendingFlags"]>[number];
 
 const FLAG_NAMES: Partial<Record<keyof CliArgs, string>> = Object.fromEntries(
   Object.entries(FLAGS)
@@ -129,6 +144,18 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const spec = FLAGS[name];
+    if (!spec && name.startsWith("--") && name.length > 2) {
+      // Whether the next word is this flag's value is known only once extensions have said what
+      // the flag is: a message for now, taken back if it turns out to be the value.
+      const pending = { name: name.slice(2), ...(eq > 0 ? { inline: arg.slice(eq + 1) } : {}) } as PendingFlag;
+      const next = argv[i + 1];
+      if (eq < 0 && next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
+        pending.nextMessage = (raw.messages as string[]).push(next) - 1;
+        i++;
+      }
+      ((raw.pendingFlags ??= []) as PendingFlag[]).push(pending);
+      continue;
+    }
     if (!spec) throw new UsageError(`Unknown option '${name}'`);
     written[spec.key] = name;
     const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
@@ -182,6 +209,37 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }
   }
   return args;
+}
+
+/**
+ * The second half of parsing, once extensions have registered their flags: each `--name` kept
+ * aside gets its value in `flags` (a string flag takes `=value` or the word after it, which then
+ * is no message; a boolean flag leaves that word a message), and an option no extension
+ * registered is a usage error naming every such option.
+ */
+export function resolveExtensionFlags(args: CliArgs, flags: FlagRegistry): CliArgs {
+  const pending = args.pendingFlags ?? [];
+  if (pending.length === 0) return args;
+  const unknown = pending.filter((p) => !flags.get(p.name)).map((p) => `'--${p.name}'`);
+  if (unknown.length === 1) throw new UsageError(`Unknown option ${unknown[0]}`);
+  if (unknown.length > 1) throw new UsageError(`Unknown options ${[...new Set(unknown)].join(", ")}`);
+  const taken = new Set<number>();
+  for (const p of pending) {
+    const flag = flags.get(p.name)!;
+    if (flag.type === "string") {
+      const value = p.inline ?? (p.nextMessage !== undefined ? args.messages[p.nextMessage] : undefined);
+      if (value === undefined) throw new UsageError(`Extension flag "--${p.name}" requires a value`);
+      if (p.inline === undefined && p.nextMessage !== undefined) taken.add(p.nextMessage);
+      flags.set(p.name, value);
+    } else {
+      if (p.inline !== undefined && p.inline !== "true" && p.inline !== "false") {
+        throw new UsageError(`--${p.name} is a switch: it takes no value (or =true, =false), not "${p.inline}"`);
+      }
+      flags.set(p.name, p.inline !== "false");
+    }
+  }
+  const { pendingFlags: _resolved, ...rest } = args;
+  return { ...rest, messages: args.messages.filter((_, index) => !taken.has(index)) };
 }
 
 /** Comma-separated tool names (`--tools read,bash`). */

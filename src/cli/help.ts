@@ -1,4 +1,5 @@
-/** Usage texts. They list only what this build of pig can do. */
+/** Usage texts. They list only what this build of pig can do, and the flags extensions add. */
+import type { RegisteredFlag } from "../extensions/flags.ts";
 
 export const MAIN_HELP = `pig - a terminal coding agent (compatible with Pi's sessions and events)
 
@@ -79,6 +80,31 @@ Environment:
   XAI_API_KEY, MISTRAL_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY
                                    Provider keys (or auth.json / models.json)
 `;
+
+/**
+ * The flags extensions registered, under their own heading, each with the extension it came
+ * from; "" when there are none.
+ */
+export function extensionFlagsHelp(flags: readonly RegisteredFlag[]): string {
+  if (flags.length === 0) return "";
+  const lines = ["Extension flags:"];
+  for (const flag of flags) {
+    const usage = `      --${flag.name}${flag.type === "string" ? " <value>" : ""}`;
+    const about = [flag.description, flag.default !== undefined ? `(default: ${String(flag.default)})` : undefined].filter(Boolean).join(" ");
+    const from = `from ${flag.extensionPath}`;
+    if (usage.length < 35 && about) lines.push(`${usage.padEnd(35)}${about}`, `${"".padEnd(35)}${from}`);
+    else lines.push(usage, `${"".padEnd(35)}${about ? `${about} ` : ""}${from}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** `pig --help`: pig's own usage, then the extensions' flags (before the subcommands). */
+export function mainHelp(flags: readonly RegisteredFlag[] = []): string {
+  const extra = extensionFlagsHelp(flags);
+  if (!extra) return MAIN_HELP;
+  const at = MAIN_HELP.indexOf("\n@file attaches");
+  return `${MAIN_HELP.slice(0, at)}\n${extra}${MAIN_HELP.slice(at)}`;
+}
 
 export const SESSIONS_HELP = `Usage: pig sessions <command> [options]
 

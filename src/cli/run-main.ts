@@ -1,18 +1,22 @@
 /** `pig [options] [@files…] [messages…]`: choose the mode and run it. */
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
-import { parseCliArgs, type CliArgs } from "./args.ts";
+import { parseCliArgs, resolveExtensionFlags, type CliArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
-import { MAIN_HELP } from "./help.ts";
+import { mainHelp } from "./help.ts";
 import { runtimeConfigFromArgs } from "./runtime-config.ts";
+import { createRegistries, type ModeExtensions } from "../extensions/registries.ts";
 import { isTerminal } from "../util/libc.ts";
 import { useNormalJitPolicy } from "./jit-policy.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 export async function runMain(argv: string[]): Promise<number> {
-  const args = parseCliArgs(argv);
+  // Extensions fill these as they load; their flags are resolved once they have (and, with
+  // none loaded yet, every option pig does not know is an error here).
+  const extensions: ModeExtensions = { registries: createRegistries() };
+  const args = resolveExtensionFlags(parseCliArgs(argv), extensions.registries.flags);
   if (args.help) {
-    writeStdout(MAIN_HELP);
+    writeStdout(mainHelp(extensions.registries.flags.list()));
     return 0;
   }
   if (args.version) {
@@ -27,7 +31,7 @@ export async function runMain(argv: string[]): Promise<number> {
     if (args.files.length > 0) throw new CliError("Error: @file arguments are not supported in RPC mode");
     // A long-lived process: the normal JIT policy pays back (jit-policy.ts).
     useNormalJitPolicy();
-    return runRpc(args, process.cwd());
+    return runRpc(args, process.cwd(), extensions);
   }
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
   const printMode = args.print || args.mode !== undefined || !isTerminal(0);
@@ -50,13 +54,13 @@ export async function runMain(argv: string[]): Promise<number> {
       chosen = { ...args, session: path };
     }
     const { runInteractive } = await import("../modes/interactive/run.ts");
-    return runInteractive(runtimeConfigFromArgs(chosen, interactive), initial);
+    return runInteractive(runtimeConfigFromArgs(chosen, interactive), initial, extensions);
   }
   const stdin = await readPipedStdin();
   const cwd = process.cwd();
   const prompts = buildPrompts(stdin, await readFileArgs(args.files, cwd), args.messages);
   if (prompts.length === 0) throw new UsageError("no prompt: give a message, @files, or pipe text on stdin");
-  return runNonInteractive(args, prompts, cwd);
+  return runNonInteractive(args, prompts, cwd, extensions);
 }
 
 /** A runtime for a non-interactive mode: warnings on stderr, and signals that end it cleanly. */
@@ -86,7 +90,7 @@ async function startNonInteractive(args: CliArgs, cwd: string, signals: [NodeJS.
   return runtime;
 }
 
-async function runRpc(args: CliArgs, cwd: string): Promise<number> {
+async function runRpc(args: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
   const runtime = await startNonInteractive(args, cwd, [
     ["SIGTERM", 143],
     ["SIGHUP", 129],
@@ -97,6 +101,7 @@ async function runRpc(args: CliArgs, cwd: string): Promise<number> {
       controller: runtime.controller,
       resources: runtime.resources,
       cwd: runtime.controller.cwd,
+      extensions,
       // A setting a command could not save (the file was unusable at start) is said on stderr.
       afterCommand: () => {
         for (const d of runtime.settings.drainDiagnostics()) writeStderr(`pig: warning: ${d.message}\n`);
@@ -111,6 +116,7 @@ async function runNonInteractive(
   args: CliArgs,
   prompts: Awaited<ReturnType<typeof import("../modes/prompt-input.ts")["buildPrompts"]>>,
   cwd: string,
+  extensions: ModeExtensions,
 ): Promise<number> {
   const { PromptError } = await import("../agent/session.ts");
   const runtime = await startNonInteractive(args, cwd, [
@@ -127,10 +133,10 @@ async function runNonInteractive(
   try {
     if (args.mode === "json") {
       const { runJsonMode } = await import("../modes/json.ts");
-      return await runJsonMode(session, prompts);
+      return await runJsonMode(session, prompts, extensions);
     }
     const { runPrintMode } = await import("../modes/print.ts");
-    return await runPrintMode(session, prompts);
+    return await runPrintMode(session, prompts, extensions);
   } catch (error) {
     if (error instanceof PromptError) throw new CliError(error.message);
     throw error;

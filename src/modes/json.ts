@@ -9,16 +9,24 @@ import { writeRecord as writeLine } from "./rpc-framing.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { AttemptCounter, failureText } from "./failure-report.ts";
 import { toWireEvent } from "./wire-event.ts";
+import type { ModeExtensions } from "../extensions/registries.ts";
+import { extensionErrorText } from "./extension-error.ts";
+import { bindHeadlessUi, runHeadlessCommand } from "./headless-commands.ts";
 
-export async function runJsonMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
+export async function runJsonMode(session: AgentSession, prompts: PromptInput[], extensions?: ModeExtensions): Promise<number> {
   writeLine(session.store.header);
   const attempts = new AttemptCounter();
+  // Upstream's JSON stream carries session events only: a failed extension is told on stderr (RPC writes the event).
+  const reportExtensionError = (error: Parameters<typeof extensionErrorText>[0]) => writeStderr(`pig: ${extensionErrorText(error)}\n`);
+  bindHeadlessUi(extensions);
   const unsubscribe = session.subscribe((event) => {
     attempts.observe(event);
-    writeLine(toWireEvent(event));
+    if (event.type === "extension_error") reportExtensionError(event);
+    else writeLine(toWireEvent(event));
   });
   try {
     for (const prompt of prompts) {
+      if (await runHeadlessCommand(extensions, prompt, reportExtensionError)) continue;
       await session.prompt(prompt.text, { images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) });
       const last = session.lastAssistant();
       if (last?.stopReason === "error") {

@@ -7,9 +7,14 @@ import type { AgentSession } from "../agent/session.ts";
 import type { PromptInput } from "./prompt-input.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 import { AttemptCounter, failureText, retryText } from "./failure-report.ts";
+import type { ModeExtensions } from "../extensions/registries.ts";
+import { extensionErrorText } from "./extension-error.ts";
+import { bindHeadlessUi, runHeadlessCommand } from "./headless-commands.ts";
 
-export async function runPrintMode(session: AgentSession, prompts: PromptInput[]): Promise<number> {
+export async function runPrintMode(session: AgentSession, prompts: PromptInput[], extensions?: ModeExtensions): Promise<number> {
   const attempts = new AttemptCounter();
+  const reportExtensionError = (error: Parameters<typeof extensionErrorText>[0]) => writeStderr(`pig: ${extensionErrorText(error)}\n`);
+  bindHeadlessUi(extensions);
   const unsubscribe = session.subscribe((event) => {
     attempts.observe(event);
     if (event.type === "auto_retry_start") {
@@ -17,10 +22,11 @@ export async function runPrintMode(session: AgentSession, prompts: PromptInput[]
       writeStderr(`pig: ${retryText(event, model)}\n`);
     } else if (event.type === "compaction_end" && event.errorMessage) {
       writeStderr(`pig: ${event.errorMessage}\n`);
-    }
+    } else if (event.type === "extension_error") reportExtensionError(event);
   });
   try {
     for (const prompt of prompts) {
+      if (await runHeadlessCommand(extensions, prompt, reportExtensionError)) continue;
       await session.prompt(prompt.text, { images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) });
       const last = session.lastAssistant();
       if (last && (last.stopReason === "error" || last.stopReason === "aborted")) break;

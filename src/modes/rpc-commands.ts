@@ -78,6 +78,8 @@ export interface CommandContext {
   entries(since?: string): unknown;
   tree(): unknown;
   abortRetry(): void;
+  /** Throws when `text` may not be queued (an extension command). */
+  assertQueueable(text: string): void;
   /** Writes an event line of the command's own (a `bash` command's output as it arrives). */
   emit(event: Record<string, unknown>): void;
 }
@@ -91,6 +93,7 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return {};
     case "steer":
     case "follow_up":
+      ctx.assertQueueable(command.message);
       if (!session.isStreaming) {
         // Queued while idle: delivered with the next run, right after its prompt.
         if (command.type === "steer") session.steer(command.message, command.images);

@@ -1,9 +1,11 @@
 /**
- * The extension UI sub-protocol of RPC mode: pig asks the client (`extension_ui_request`) and
- * waits for its `extension_ui_response`. Timeouts and cancellation are enforced here, on pig's
- * side: when time runs out the call resolves to its default and the client is not told.
+ * The extension UI sub-protocol of RPC mode (Pi's `extension_ui_request` / `_response`): the
+ * `ExtensionUI` of RPC mode. Dialogs ask the client and wait for its answer; the other methods
+ * tell it and expect none. Timeouts and cancellation are enforced here, on pig's side: when time
+ * runs out the call resolves to its default and the client is not told.
  */
 import * as v from "valibot";
+import type { DialogOptions, ExtensionUI, NoticeType, WidgetPlacement } from "../extensions/ui.ts";
 
 export const UiResponseSchema = v.looseObject({
   type: v.literal("extension_ui_response"),
@@ -14,18 +16,18 @@ export const UiResponseSchema = v.looseObject({
 });
 export type UiResponse = v.InferOutput<typeof UiResponseSchema>;
 
-export interface DialogOptions {
-  /** Milliseconds to wait for an answer. */
-  timeout?: number;
-  signal?: AbortSignal;
-}
+export type { DialogOptions };
 
 type Send = (record: Record<string, unknown>) => void;
 
-export class RpcUi {
+export class RpcUi implements ExtensionUI {
+  readonly hasUI = true;
   private readonly waiting = new Map<string, (response: UiResponse | undefined) => void>();
 
-  constructor(private readonly send: Send) {}
+  constructor(
+    private readonly send: Send,
+    private readonly newId: () => string = () => crypto.randomUUID(),
+  ) {}
 
   /** Feeds a response line from the client; unknown ids are ignored. */
   receive(response: UiResponse): void {
@@ -37,7 +39,7 @@ export class RpcUi {
 
   private ask(method: string, fields: Record<string, unknown>, options: DialogOptions): Promise<UiResponse | undefined> {
     if (options.signal?.aborted) return Promise.resolve(undefined);
-    const id = crypto.randomUUID();
+    const id = this.newId();
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (response: UiResponse | undefined) => {
@@ -54,8 +56,12 @@ export class RpcUi {
     });
   }
 
-  async select(title: string, choices: string[], options: DialogOptions = {}): Promise<string | undefined> {
-    const response = await this.ask("select", { title, options: choices }, options);
+  private tell(method: string, fields: Record<string, unknown>): void {
+    this.send({ type: "extension_ui_request", id: this.newId(), method, ...fields });
+  }
+
+  async select(title: string, choices: readonly string[], options: DialogOptions = {}): Promise<string | undefined> {
+    const response = await this.ask("select", { title, options: [...choices] }, options);
     return response?.cancelled ? undefined : response?.value;
   }
 
@@ -69,36 +75,39 @@ export class RpcUi {
     return response?.cancelled ? undefined : response?.value;
   }
 
+  /** Waits as long as the client needs: upstream gives the editor no timeout. */
   async editor(title: string, prefill?: string): Promise<string | undefined> {
     const response = await this.ask("editor", { title, ...(prefill !== undefined ? { prefill } : {}) }, {});
     return response?.cancelled ? undefined : response?.value;
   }
 
-  notify(message: string, notifyType?: "info" | "warning" | "error"): void {
-    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "notify", message, ...(notifyType ? { notifyType } : {}) });
+  notify(message: string, type?: NoticeType): void {
+    this.tell("notify", { message, ...(type ? { notifyType: type } : {}) });
   }
 
-  setStatus(statusKey: string, statusText?: string): void {
-    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "setStatus", statusKey, ...(statusText !== undefined ? { statusText } : {}) });
+  setStatus(key: string, text: string | undefined): void {
+    this.tell("setStatus", { statusKey: key, ...(text !== undefined ? { statusText: text } : {}) });
   }
 
-  setWidget(widgetKey: string, widgetLines?: string[], widgetPlacement?: string): void {
-    this.send({
-      type: "extension_ui_request",
-      id: crypto.randomUUID(),
-      method: "setWidget",
-      widgetKey,
-      ...(widgetLines ? { widgetLines } : {}),
-      ...(widgetPlacement ? { widgetPlacement } : {}),
+  setWidget(key: string, lines: readonly string[] | undefined, options: { placement?: WidgetPlacement } = {}): void {
+    this.tell("setWidget", {
+      widgetKey: key,
+      ...(lines ? { widgetLines: [...lines] } : {}),
+      ...(options.placement ? { widgetPlacement: options.placement } : {}),
     });
   }
 
   setTitle(title: string): void {
-    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "setTitle", title });
+    this.tell("setTitle", { title });
   }
 
   setEditorText(text: string): void {
-    this.send({ type: "extension_ui_request", id: crypto.randomUUID(), method: "set_editor_text", text });
+    this.tell("set_editor_text", { text });
+  }
+
+  /** The client's editor is its own business: upstream answers "" here too. */
+  getEditorText(): string {
+    return "";
   }
 
   /** Requests still waiting for an answer. */

@@ -12,6 +12,8 @@ import { PromptError } from "../agent/session.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import { describeIssues } from "../session/format.ts";
+import { runCommandIfAny, unqueueableCommand } from "../extensions/commands.ts";
+import { commandContextFor, type ModeExtensions } from "../extensions/registries.ts";
 import { sessionEntries, sessionTree } from "./rpc-entries.ts";
 import { CommandSchema, COMMAND_TYPES, runCommand, type CommandContext } from "./rpc-commands.ts";
 import { LineSplitter, MAX_LINE_BYTES, writeRecord } from "./rpc-framing.ts";
@@ -24,6 +26,8 @@ export interface RpcOptions {
   cwd: string;
   /** Runs after each command, before its response (diagnostics the command left behind). */
   afterCommand?: () => void;
+  /** Extension commands (`prompt` with "/name args" runs one) and the UI their handlers get. */
+  extensions?: ModeExtensions;
 }
 
 type Json = Record<string, unknown>;
@@ -34,8 +38,9 @@ function respond(id: unknown, command: string, outcome: { data?: unknown } | { e
   else writeRecord({ ...base, success: true, ...(outcome.data !== undefined ? { data: outcome.data } : {}) });
 }
 
-function commandList(resources: LoadedResources): unknown[] {
+function commandList(resources: LoadedResources, extensions: ModeExtensions | undefined): unknown[] {
   return [
+    ...(extensions?.registries.commands.list() ?? []),
     ...resources.templates.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), source: "prompt", sourceInfo: t.sourceInfo })),
     ...resources.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, source: "skill", sourceInfo: s.sourceInfo })),
   ];
@@ -45,12 +50,21 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
   const { controller } = options;
   const session = controller.session;
   const ui = new RpcUi(writeRecord);
+  const { extensions } = options;
+  extensions?.bindUi?.(ui);
   const unsubscribe = session.subscribe((event) => writeRecord(toWireEvent(event)));
   const inFlight = new Set<Promise<void>>();
 
   const ctx: CommandContext = {
     controller,
     async startPrompt(text, images, behavior) {
+      // An extension command runs now, even while the agent works; the response waits for it.
+      // Other text starts its run in this very tick (an abort in the same write must find it running).
+      const commands = extensions?.registries.commands;
+      if (commands?.match(text)) {
+        await runCommandIfAny(commands, text, commandContextFor(extensions, ui), (failure) => writeRecord({ type: "extension_error", ...failure }));
+        return;
+      }
       const wasStreaming = session.isStreaming;
       const run = session.prompt(text, { ...(images ? { images } : {}), ...(behavior ? { streamingBehavior: behavior } : {}) });
       if (wasStreaming || !session.isStreaming) {
@@ -79,10 +93,14 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       writeFileSync(path, exportSessionHtml(store));
       return path;
     },
-    commands: () => commandList(options.resources),
+    commands: () => commandList(options.resources, extensions),
     entries: (since) => sessionEntries(session.store, since),
     tree: () => sessionTree(session.store),
     abortRetry: () => session.abortRetry(),
+    assertQueueable(text) {
+      const refused = unqueueableCommand(extensions?.registries.commands, text);
+      if (refused) throw new PromptError(refused);
+    },
     emit: writeRecord,
   };
 

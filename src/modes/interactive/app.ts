@@ -13,7 +13,7 @@ import { findCommand } from "./commands/dispatch.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
 import { listSessions, sessionIndex } from "../../session/catalog.ts";
 import { uniquePrefixes } from "../../session/id-prefix.ts";
-import { argumentProvider } from "./argument-completion.ts";
+import { argumentProvider, commandArgumentProvider } from "./argument-completion.ts";
 import { EventView } from "./event-view.ts";
 import { escapeTap, type EscapeState } from "./double-escape.ts";
 import { PromptRouter } from "./prompt-router.ts";
@@ -26,7 +26,9 @@ import { diagnosticLines, formatStartupReport } from "../../resources/startup-re
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { sessionBanner } from "./session-banner.ts";
-
+import type { ModeExtensions } from "../../extensions/registries.ts";
+import { ExtensionBridge } from "./extension-bridge.ts";
+import { suspendToShell } from "./suspend.ts";
 
 export class InteractiveApp implements InteractiveHost {
   theme: Theme;
@@ -35,11 +37,13 @@ export class InteractiveApp implements InteractiveHost {
   private readonly view: EventView;
   private readonly router: PromptRouter;
   private readonly commands: SlashCommand[] = builtinCommands();
+  private readonly bridge: ExtensionBridge;
   private exitResolve: ((code: number) => void) | undefined;
 
   constructor(
     private readonly runtime: Runtime,
     private readonly config: RuntimeConfig,
+    extensions?: ModeExtensions,
   ) {
     const settings = runtime.settings.settings;
     // Theme files come from the resource resolution (a project's only when it is trusted).
@@ -57,6 +61,7 @@ export class InteractiveApp implements InteractiveHost {
           providers: () => [...runtime.registry.providers],
           storedProviders: () => runtime.registry.storedAuthProviders(),
         }),
+        commandArgumentProvider(() => this.bridge.completing()),
         slashCommandProvider(() => this.completions()),
         fileMentionProvider({ cwd: runtime.controller.cwd }),
         pathCompletionProvider({ cwd: runtime.controller.cwd }),
@@ -66,11 +71,14 @@ export class InteractiveApp implements InteractiveHost {
       onSubmit: (text, kind) => void this.router.submit(text, kind),
       onEscape: () => void this.escape(),
       onInterrupt: () => this.interrupt(),
+      interceptKey: (key) => this.bridge.shortcut(key.id),
       onKey: (_key, action) => void (action && this.runAction(action)),
       onExit: () => this.exit(),
     });
+    const builtinNames = this.commands.map((c) => c.name);
+    this.bridge = new ExtensionBridge({ extensions, host: this, editor: this.editor, keybindings: keys.bindings, builtinNames, tty: !this.editor.plain });
     this.view = new EventView(
-      { print: (text) => this.editor.print(text), setStatus: (lines) => this.editor.setStatus(lines), columns: () => process.stdout.columns ?? 80 },
+      { print: (text) => this.editor.print(text), setStatus: (lines) => this.bridge.setViewStatus(lines), columns: () => process.stdout.columns ?? 80 },
       theme,
       {
         showThinking: !settings.hideThinkingBlock,
@@ -87,6 +95,8 @@ export class InteractiveApp implements InteractiveHost {
       session: () => this.session,
       controller: () => this.controller,
       theme: () => this.theme,
+      extensionCommand: (text) => this.bridge.command(text),
+      extensionNames: () => this.extensionCommands(),
     });
     for (const problem of [...themeWarnings, ...keys.warnings]) this.warn(problem);
   }
@@ -119,14 +129,17 @@ export class InteractiveApp implements InteractiveHost {
 
   private completions() {
     // `enableSkillCommands: false` leaves /skill: out of completion (typing one still works, as upstream).
-    return commandCatalog(this.commands, this.resources, { skills: this.settings.settings.enableSkillCommands !== false });
+    return commandCatalog(this.commands, this.resources, { skills: this.settings.settings.enableSkillCommands !== false, extensions: this.extensionCommands() });
   }
+
+  readonly extensionCommands = () => this.bridge.names();
+  readonly extensionShortcuts = () => this.bridge.shortcutRows();
 
   async run(initial: PromptInput[]): Promise<number> {
     const color = wantsColor(process.stdout);
     if (!this.settings.settings.quietStartup) process.stdout.write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
     else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) process.stdout.write(`${line}\n`);
-    for (const warning of this.runtime.warnings) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
+    for (const warning of [...this.runtime.warnings, ...this.bridge.startupWarnings()]) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
     // A continued or chosen session shows its conversation before the prompt.
     if (this.session.store.branchRecords().some((r) => r.type === "message")) this.showConversation(process.stdout.write.bind(process.stdout));
     const unsubscribe = this.session.subscribe((event) => {
@@ -221,23 +234,6 @@ export class InteractiveApp implements InteractiveHost {
     if (queued.length > 0) this.editor.prependText(queued.join("\n"));
   }
 
-  /**
-   * Ctrl+Z: gives the terminal back and stops pig's process group as a shell job (a wrapper
-   * such as `bun run` and running tools stop with it; so does a request in flight). The stop
-   * takes effect before `kill` returns, so the prompt is taken back once `fg` continues pig.
-   * Without a job-control shell (pig started directly by tmux or a terminal) the kernel drops
-   * the signal and the prompt simply stays.
-   */
-  private suspendToShell(): void {
-    if (process.platform === "win32") return;
-    this.editor.suspend();
-    try {
-      process.kill(0, "SIGTSTP");
-    } finally {
-      this.editor.resume();
-    }
-  }
-
   private escapes: EscapeState = {};
 
   private async idleEscape(): Promise<void> {
@@ -254,7 +250,7 @@ export class InteractiveApp implements InteractiveHost {
     try {
       switch (action) {
         case "app.suspend":
-          this.suspendToShell();
+          suspendToShell(this.editor);
           break;
         case "app.model.select": {
           const command = findCommand(this.commands, "model");
@@ -336,16 +332,16 @@ export class InteractiveApp implements InteractiveHost {
     }
   }
 
-  pick<T>(message: string, options: { value: T; label: string; hint?: string }[], config?: { search?: boolean; initial?: T }) {
+  pick<T>(message: string, options: { value: T; label: string; hint?: string }[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }) {
     return this.dialog(() => pickDialog(message, options, config));
   }
   pickMany<T>(message: string, options: { value: T; label: string; hint?: string }[], initial: readonly T[]) {
     return this.dialog(() => pickManyDialog(message, options, initial));
   }
-  confirm(message: string, initial?: boolean) {
-    return this.dialog(() => confirmDialog(message, initial));
+  confirm(message: string, initial?: boolean, signal?: AbortSignal) {
+    return this.dialog(() => confirmDialog(message, initial, signal));
   }
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }) {
+  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }) {
     return this.dialog(() => askDialog(message, config));
   }
 

@@ -56,3 +56,31 @@ export function argumentProvider(sources: ArgumentSources): CompletionProvider {
     return undefined;
   };
 }
+
+/** A command that completes its own arguments (extension commands). */
+export interface CompletingCommand {
+  name: string;
+  getArgumentCompletions?(prefix: string): Promise<readonly { value: string; label?: string; description?: string }[] | null> | readonly { value: string; label?: string; description?: string }[] | null;
+}
+
+/** After `/name `, what the command itself offers for the argument typed so far (as typed, not lowered). */
+export function commandArgumentProvider(commands: () => readonly CompletingCommand[]): CompletionProvider {
+  return async (text, cursor) => {
+    if (!text.startsWith("/") || text.includes("\n")) return undefined;
+    const space = text.indexOf(" ");
+    if (space === -1 || cursor <= space) return undefined;
+    const name = text.slice(1, space);
+    const command = commands().find((c) => c.name === name && c.getArgumentCompletions);
+    if (!command?.getArgumentCompletions) return undefined;
+    let offered: readonly { value: string; label?: string; description?: string }[] | null;
+    try {
+      offered = await command.getArgumentCompletions(text.slice(space + 1, cursor));
+    } catch {
+      // A completer that fails offers nothing; typing goes on.
+      return undefined;
+    }
+    if (!offered || offered.length === 0) return undefined;
+    const items: CompletionItem[] = offered.map((o) => ({ value: o.value, label: o.label ?? o.value, ...(o.description ? { hint: o.description } : {}) }));
+    return { replaceFrom: space + 1, replaceTo: cursor, items };
+  };
+}

@@ -46,12 +46,13 @@ export function optionMatches(search: string, option: { label?: string; hint?: s
     .every((word) => haystack.includes(word));
 }
 
+/** A dialog whose signal aborts closes as cancelled. */
 export interface Dialogs {
-  pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T }): Promise<T | undefined>;
+  pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }): Promise<T | undefined>;
   /** Several options (Space toggles, type to filter, Enter accepts); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
-  confirm(message: string, initial?: boolean): Promise<boolean>;
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }): Promise<string | undefined>;
+  confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;
+  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }): Promise<string | undefined>;
 }
 
 export function createDialogs(streams: DialogStreams = {}): Dialogs {
@@ -80,7 +81,7 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
       // option typing (and its default value-to-label conversion) does not expect.
       const items = options.map((option, index) => ({ value: index, label: option.label, ...(option.hint ? { hint: option.hint } : {}) }));
       const initial = config.initial === undefined ? -1 : options.findIndex((option) => option.value === config.initial);
-      const common = { ...input, message, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}) };
+      const common = { ...input, message, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}), ...(config.signal ? { signal: config.signal } : {}) };
       const chosen = await framed<number>(
         message,
         (output) => (config.search ? autocomplete<number>({ ...common, output, filter: optionMatches }) : select<number>({ ...common, output })),
@@ -100,10 +101,10 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
       );
       return chosen?.answer.map((index) => options[index]!.value);
     },
-    async confirm(message, initial) {
+    async confirm(message, initial, signal) {
       const chosen = await framed<boolean>(
         message,
-        (output) => confirm({ ...input, output, message, ...(initial !== undefined ? { initialValue: initial } : {}) }),
+        (output) => confirm({ ...input, output, message, ...(initial !== undefined ? { initialValue: initial } : {}), ...(signal ? { signal } : {}) }),
         (yes: boolean) => (yes ? "Yes" : "No"),
       );
       return chosen?.answer === true;
@@ -113,11 +114,12 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
         message,
         (output) =>
           config.mask
-            ? password({ ...input, output, message })
+            ? password({ ...input, output, message, ...(config.signal ? { signal: config.signal } : {}) })
             : text({
                 ...input,
                 output,
                 message,
+                ...(config.signal ? { signal: config.signal } : {}),
                 ...(config.placeholder ? { placeholder: config.placeholder } : {}),
                 ...(config.initial !== undefined ? { initialValue: config.initial } : {}),
               }),
@@ -133,5 +135,5 @@ const terminal = createDialogs();
 
 export const pickDialog: Dialogs["pick"] = (message, options, config) => terminal.pick(message, options, config);
 export const pickManyDialog: Dialogs["pickMany"] = (message, options, initial) => terminal.pickMany(message, options, initial);
-export const confirmDialog: Dialogs["confirm"] = (message, initial) => terminal.confirm(message, initial);
+export const confirmDialog: Dialogs["confirm"] = (message, initial, signal) => terminal.confirm(message, initial, signal);
 export const askDialog: Dialogs["ask"] = (message, config) => terminal.ask(message, config);

@@ -5,6 +5,7 @@
  * the region above the prompt, errors once with where they came from, a retry as one updating
  * line, and a spinner saying what pig is doing.
  */
+import { extensionErrorText } from "../extension-error.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { PigEvent } from "../../agent/events.ts";
 import { RETRY_CANCELLED } from "../../agent/retry.ts";
@@ -220,6 +221,9 @@ export class EventView {
       // A level change is told by what made it (Shift+Tab, a model switch), in one line with it.
       case "session_info_changed":
         this.out.print(`${t.fg("muted", `Session name: ${event.name ?? "(none)"}`)}\n`);
+        break;
+      case "extension_error":
+        this.out.print(`${t.fg("error", extensionErrorText(event))}\n`);
         break;
       default:
         break;

@@ -42,13 +42,13 @@ export interface InteractiveHost {
   getEditorText(): string;
   setEditorText(text: string): void;
 
-  /** A list to choose from (type to filter when `search`); undefined when cancelled. */
-  pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T }): Promise<T | undefined>;
+  /** A list to choose from (type to filter when `search`); undefined when cancelled (or `signal` aborts). */
+  pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }): Promise<T | undefined>;
   /** Several of a list (`initial` selected at first); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
-  confirm(message: string, initial?: boolean): Promise<boolean>;
+  confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;
   /** A line of text (`mask` hides it, for keys); undefined when cancelled. */
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }): Promise<string | undefined>;
+  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }): Promise<string | undefined>;
 
   /** After the session was replaced (new, resume, fork, clone, tree move): show where we are. */
   sessionChanged(): void;
@@ -60,6 +60,10 @@ export interface InteractiveHost {
   reload(): Promise<void>;
   /** Leaves pig. */
   exit(): void;
+  /** The commands extensions registered, by the name that runs them (for /help). */
+  extensionCommands?(): readonly { name: string; description?: string }[];
+  /** The keys extension shortcuts took, with what each does (for /hotkeys). */
+  extensionShortcuts?(): readonly (readonly [key: string, what: string])[];
 }
 
 export interface SlashCommand {

@@ -1,7 +1,8 @@
 /**
- * Where what the editor sends goes. `!` commands and pig's own slash commands run at once, even
- * while the agent works (commands that cannot run then say so; `/compact` stops the turn first).
- * A `/name` that is none of pig's commands, prompt templates or skills is not sent: pig says so
+ * Where what the editor sends goes. `!` commands, pig's own slash commands and then extension
+ * commands run at once, even while the agent works (commands that cannot run then say so;
+ * `/compact` stops the turn first). A `/name` that is none of these, nor a prompt template or
+ * skill, is not sent: pig says so
  * (a path such as `/usr/bin/env …` is not a command name, and is sent). A leading `//` sends the
  * text with one slash, as typed, without expanding it. Other text is the prompt when idle, a
  * steer (Enter) or follow-up (Alt+Enter) while the agent runs, and is held while a command such
@@ -27,6 +28,10 @@ export interface PromptRouterDeps {
   session: () => AgentSession;
   controller: () => SessionController;
   theme: () => Theme;
+  /** The extension command `text` invokes (pig's own commands are matched first). */
+  extensionCommand?: (text: string) => SlashCommand | undefined;
+  /** Extension commands by the names that run them, so a typed one is not called unknown. */
+  extensionNames?: () => readonly { name: string; description?: string }[];
 }
 
 export class PromptRouter {
@@ -64,9 +69,11 @@ export class PromptRouter {
         return await running;
       }
       const slash = parseSlash(text);
-      const command = slash ? findCommand(this.deps.commands, slash.name) : undefined;
+      const builtin = slash ? findCommand(this.deps.commands, slash.name) : undefined;
+      const extension = builtin ? undefined : this.deps.extensionCommand?.(text);
+      const command = builtin ?? extension;
       if (slash && !command) {
-        const known = commandCatalog(this.deps.commands, host.resources);
+        const known = commandCatalog(this.deps.commands, host.resources, { ...(this.deps.extensionNames ? { extensions: this.deps.extensionNames() } : {}) });
         if (!known.some((entry) => entry.name === slash.name)) {
           host.warn(unknownCommandMessage(slash.name, known));
           // Not sent, and not lost: the text is back in the editor to be mended.
@@ -78,8 +85,9 @@ export class PromptRouter {
         this.hold(text, kind, "queued until the current command ends");
         return;
       }
-      if (slash && command) {
-        const running = this.runCommand(command, slash.args);
+      if (command) {
+        // An extension command takes its arguments as typed (from the first space on), bound in `command`.
+        const running = this.runCommand(command, slash?.args ?? "");
         hand();
         return await running;
       }

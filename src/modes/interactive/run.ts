@@ -5,11 +5,12 @@
 import type { RuntimeConfig } from "../../runtime/config.ts";
 import { createRuntime } from "../../runtime/create.ts";
 import type { PromptInput } from "../prompt-input.ts";
+import type { ModeExtensions } from "../../extensions/registries.ts";
 import { InteractiveApp } from "./app.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
 import { runFirstRunWizard } from "./wizard.ts";
 
-export async function runInteractive(config: RuntimeConfig, initial: PromptInput[] = []): Promise<number> {
+export async function runInteractive(config: RuntimeConfig, initial: PromptInput[] = [], extensions?: ModeExtensions): Promise<number> {
   let runtime = await createRuntime(config);
   const shown = new Set<string>();
   if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
@@ -34,5 +35,5 @@ export async function runInteractive(config: RuntimeConfig, initial: PromptInput
   }
   // What was said before the setup is not said again.
   runtime.warnings.splice(0, runtime.warnings.length, ...runtime.warnings.filter((w) => !shown.has(w)));
-  return new InteractiveApp(runtime, config).run(initial);
+  return new InteractiveApp(runtime, config, extensions).run(initial);
 }

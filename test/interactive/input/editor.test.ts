@@ -185,6 +185,16 @@ describe("keys for the caller", () => {
     ]);
   });
 
+  test("a key the caller intercepts (an extension shortcut) does nothing else, even an editing key", () => {
+    const taken: string[] = [];
+    const { input, editor, calls } = setup({ interceptKey: (key) => (key.id === "ctrl+a" || key.id === "f1" ? (taken.push(key.id), true) : false) });
+    input.type("abcOP");
+    expect(taken).toEqual(["ctrl+a", "f1"]);
+    // Ctrl+A did not move the cursor to the start: "c" follows "ab".
+    expect(editor.getText()).toBe("abc");
+    expect(calls).toEqual([]);
+  });
+
   test("an unbound key reaches onKey without an action", () => {
     const { input, calls } = setup();
     input.type("\x1bOP"); // F1

@@ -48,6 +48,17 @@ describe("the prompt area", () => {
     expect(layout).toMatchObject({ cursorRow: 2, cursorCol: 4 });
   });
 
+  test("footer lines go below the input; the cursor stays on the input", () => {
+    const layout = layoutPrompt({ ...view("hi", 2, ["above"]), footer: ["below", "status"] }, 40, 24);
+    expect(layout.lines).toEqual(["above", "› hi", "below", "status"]);
+    expect(layout).toMatchObject({ cursorRow: 1, cursorCol: 4 });
+  });
+
+  test("on a short screen the footer gives way to the input", () => {
+    const layout = layoutPrompt({ ...view("hi", 2), footer: ["a", "b", "c", "d"] }, 40, 4);
+    expect(layout.lines).toEqual(["› hi", "a", "b"]);
+  });
+
   test("long status lines are truncated to the width, not wrapped", () => {
     const layout = layoutPrompt(view("", 0, ["x".repeat(30)]), 10, 24);
     expect(layout.lines[0]).toBe(`${"x".repeat(9)}…`);

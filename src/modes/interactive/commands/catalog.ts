@@ -1,12 +1,13 @@
 /**
  * Every name a typed `/name` can mean, for completion, `/help` and telling an unknown command
- * from a known one: pig's own commands, then prompt templates (`/name`), then skills
- * (`/skill:name`). A template named like one of pig's commands is left out: the command runs.
+ * from a known one: pig's own commands, then prompt templates (`/name`), extension commands,
+ * then skills (`/skill:name`). A template or extension command named like one of pig's commands
+ * is left out: pig's command runs.
  */
 import { closestName } from "../../../util/closest.ts";
 import type { SlashCommand } from "../host.ts";
 
-export type CommandSource = "command" | "template" | "skill";
+export type CommandSource = "command" | "template" | "extension" | "skill";
 
 export interface CommandEntry {
   name: string;
@@ -24,6 +25,8 @@ export interface CommandResources {
 export interface CatalogOptions {
   /** Skills as `/skill:name` (setting `enableSkillCommands`; typing one works either way). */
   skills?: boolean;
+  /** Extension commands by invocation name. */
+  extensions?: readonly { name: string; description?: string }[];
 }
 
 export function commandCatalog(commands: readonly SlashCommand[], resources: CommandResources, options: CatalogOptions = {}): CommandEntry[] {
@@ -33,6 +36,7 @@ export function commandCatalog(commands: readonly SlashCommand[], resources: Com
     ...resources.templates
       .filter((t) => !builtin.has(t.name))
       .map((t): CommandEntry => ({ name: t.name, description: t.description, ...(t.argumentHint ? { argumentHint: t.argumentHint } : {}), source: "template" })),
+    ...(options.extensions ?? []).filter((e) => !builtin.has(e.name)).map((e): CommandEntry => ({ name: e.name, description: e.description ?? "", source: "extension" })),
     ...(options.skills === false ? [] : resources.skills.map((s): CommandEntry => ({ name: `skill:${s.name}`, description: s.description, source: "skill" }))),
   ];
 }

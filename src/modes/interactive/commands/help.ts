@@ -9,6 +9,7 @@ import { hotkeyRows } from "./info.ts";
 const SECTIONS: readonly (readonly [CommandSource, string])[] = [
   ["command", "Commands"],
   ["template", "Prompt templates"],
+  ["extension", "Extension commands"],
   ["skill", "Skills"],
 ];
 
@@ -27,7 +28,10 @@ function oneLine(text: string): string {
 export function helpLines(host: InteractiveHost, commands: readonly SlashCommand[]): string[] {
   const accent = (text: string) => host.theme.fg("accent", text);
   const heading = (text: string) => host.theme.bold(text);
-  const entries = commandCatalog(commands, host.resources, { skills: host.settings.settings.enableSkillCommands !== false });
+  const entries = commandCatalog(commands, host.resources, {
+    skills: host.settings.settings.enableSkillCommands !== false,
+    ...(host.extensionCommands ? { extensions: host.extensionCommands() } : {}),
+  });
   const keys = hotkeyRows(host.keybindings);
   const width = Math.min(MAX_NAME_COLUMN, Math.max(...entries.map((entry) => entryName(entry).length), ...keys.map(([key]) => key.length)));
   const row = (name: string, what: string) => `  ${accent(name.padEnd(width))}  ${what}`;

@@ -131,7 +131,8 @@ export const hotkeysCommand: SlashCommand = {
   name: "hotkeys",
   description: "Show keyboard shortcuts",
   async run(host) {
-    const rows = hotkeyRows(host.keybindings);
+    const extension = (host.extensionShortcuts?.() ?? []).map(([key, what]): [string, string] => [key, `${what} (extension)`]);
+    const rows = [...hotkeyRows(host.keybindings), ...extension];
     const width = Math.max(...rows.map(([key]) => key.length));
     host.print(rows.map(([key, what]) => `${host.theme.fg("accent", key.padEnd(width))}  ${what}`).join("\n"));
   },

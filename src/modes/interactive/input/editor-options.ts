@@ -55,6 +55,11 @@ export interface InputEditorOptions {
   onSubmit?: (text: string, kind: SubmitKind) => void;
   /** Escape with no completion list open. */
   onEscape?: () => void;
+  /**
+   * Asked first for every key press the editor would act on (completion list keys aside):
+   * true when the caller took it (an extension shortcut), and the editor does nothing more.
+   */
+  interceptKey?: (key: KeyPress) => boolean;
   /** Keys the editor does not handle itself, with the action bound to them (the app's actions: model, thinking, dequeue…). */
   onKey?: (key: KeyPress, action: KeyAction | undefined) => void;
   /**

@@ -35,6 +35,7 @@ export class InputEditor {
   private readonly now: () => number;
   private readonly env: NodeJS.ProcessEnv;
   private status: readonly string[] = [];
+  private footer: readonly string[] = [];
   private readonly completion: CompletionSession;
   private busy = false;
   private lastCtrlC: number | undefined;
@@ -133,6 +134,12 @@ export class InputEditor {
   /** Lines shown above the input (queued messages, a spinner); [] for none. */
   setStatus(lines: readonly string[]): void {
     this.status = lines;
+    this.render();
+  }
+
+  /** Lines shown below the input; [] for none. */
+  setFooter(lines: readonly string[]): void {
+    this.footer = lines;
     this.render();
   }
 
@@ -247,6 +254,7 @@ export class InputEditor {
     const action = this.bindings.actionFor(event.id);
     if (action !== "app.clear") this.lastCtrlC = this.stoppedAt = undefined;
     if (this.completion.open && this.completion.handleKey(event)) return;
+    if (this.options.interceptKey?.(event)) return;
     switch (action) {
       case "tui.input.submit":
         return this.submit("enter");
@@ -345,6 +353,7 @@ export class InputEditor {
       text: this.state.text,
       cursor: this.state.cursor,
       status: this.status,
+      footer: this.footer,
       menu: menu && this.options.menuRows !== undefined ? { ...menu, rows: this.options.menuRows } : menu,
     };
     this.renderer.setView(view);

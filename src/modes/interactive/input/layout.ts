@@ -18,6 +18,8 @@ export interface PromptView {
   cursor: number;
   status: readonly string[];
   menu?: MenuView;
+  /** Lines below the input and its menu (extension widgets and statuses); [] or absent for none. */
+  footer?: readonly string[];
 }
 
 export interface LayoutStyle {
@@ -163,13 +165,16 @@ export function layoutPrompt(view: PromptView, columns: number, rows: number, st
   const statusRows = view.status.flatMap((line) => line.split("\n"));
   const status = statusRows.slice(Math.max(0, statusRows.length - (maxRows - 1))).map((line) => truncateToWidth(line, width));
   const menu = view.menu ? menuLines(view.menu, width, style, maxRows - status.length - 1) : [];
-  const inputBudget = Math.max(1, maxRows - status.length - menu.length);
+  // The footer gives way to the input and its menu when the screen is short.
+  const footerRows = (view.footer ?? []).flatMap((line) => line.split("\n"));
+  const footer = footerRows.slice(0, Math.max(0, maxRows - status.length - menu.length - 1)).map((line) => truncateToWidth(line, width));
+  const inputBudget = Math.max(1, maxRows - status.length - menu.length - footer.length);
   // Show the rows around the cursor when the buffer is taller than the room left.
   const firstRow = input.cursorRow < inputBudget ? 0 : input.cursorRow - inputBudget + 1;
   const shown = input.rows.slice(firstRow, firstRow + inputBudget);
   const inputLines = shown.map((row, i) => `${firstRow + i === 0 ? style.marker : style.indent}${row}`);
   return {
-    lines: [...status, ...inputLines, ...menu],
+    lines: [...status, ...inputLines, ...menu, ...footer],
     cursorRow: status.length + input.cursorRow - firstRow,
     cursorCol: markerWidth + input.cursorCol,
   };
