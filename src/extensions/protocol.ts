@@ -134,6 +134,8 @@ export const InitializeResultSchema = v.looseObject({
   host: v.looseObject({ name: v.string(), version: v.string() }),
   /** The extensions this process loads; empty for a process that is one extension by itself. */
   load: v.array(v.looseObject({ id: v.string(), path: v.string() })),
+  /** The id of a process that is one extension by itself (load is then empty); else null. */
+  extension: v.optional(v.nullable(v.string())),
   session: v.looseObject({ cwd: v.string(), mode: SessionModeSchema, hasUI: v.boolean() }),
   flags: v.record(v.string(), v.union([v.boolean(), v.string()])),
 });
