@@ -151,7 +151,9 @@ export const RegisterParamsSchema = v.looseObject({
   renderers: v.optional(v.array(v.string()), []),
   events: v.optional(v.array(v.string()), []),
 });
+/** As received (lists filled in); `RegisterParamsInput` is what a sender may leave out. */
 export type RegisterParams = v.InferOutput<typeof RegisterParamsSchema>;
+export type RegisterParamsInput = v.InferInput<typeof RegisterParamsSchema>;
 
 export const DiagnosticSchema = v.looseObject({ type: v.picklist(["warning", "error"]), message: v.string() });
 export type Diagnostic = v.InferOutput<typeof DiagnosticSchema>;
@@ -326,6 +328,7 @@ export const HOST_METHODS = {
 } as const;
 export type HostMethod = keyof typeof HOST_METHODS;
 export type HostMethodParams<M extends HostMethod> = v.InferOutput<(typeof HOST_METHODS)[M]>;
+export type HostMethodInput<M extends HostMethod> = v.InferInput<(typeof HOST_METHODS)[M]>;
 
 /** Requests and notifications the extension side answers or receives. */
 export const EXTENSION_METHODS = {
