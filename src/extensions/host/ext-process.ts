@@ -236,10 +236,24 @@ export class ExtensionProcess {
       onNotification: (method, p) => {
         if (current()) this.owner.onNotification(this, method, p);
       },
-      onClose: () => this.down(generation, "closed its connection"),
+      onClose: () => this.socketClosed(generation),
     };
     void close;
     return { result, handlers };
+  }
+
+  /**
+   * The socket closing and the process exiting arrive together, in either order; the exit code
+   * makes the better message, so a close waits briefly for it.
+   */
+  private socketClosed(generation: number): void {
+    const child = this.child;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gone = new Promise<void>((r) => (timer = setTimeout(r, 200)));
+    void Promise.race([child?.exited, gone]).then(() => {
+      clearTimeout(timer);
+      this.down(generation, "closed its connection");
+    });
   }
 
   /** A one-extension process may name itself `""`. */

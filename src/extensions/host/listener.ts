@@ -129,7 +129,8 @@ export class ExtensionListener {
   private closed(socket: Socket<SocketData>): void {
     if (!this.sockets.delete(socket)) return;
     const data = socket.data;
-    data.conn.close(new Error("connection closed"));
-    data.handlers?.onClose();
+    // A bound connection is closed by its owner, which knows better why (e.g. the exit code).
+    if (data.handlers) data.handlers.onClose();
+    else data.conn.close(new Error("connection closed"));
   }
 }
