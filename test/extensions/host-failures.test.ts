@@ -109,7 +109,7 @@ describe("lazy replication", () => {
       const r = await toolNamed(t!.host, "trace").execute("c", {}, signal(), noUpdate, ctx);
       return JSON.parse((r.content[0] as { text: string }).text) as {
         received: string[];
-        session: { snapshot: { header: string; entries: string[]; leafId: string } | null; appended: string[] };
+        session: { snapshot: { header: string; entries: string[]; leafId: string; sessionFile?: string } | null; appended: string[] };
       };
     };
     const before = await trace();
