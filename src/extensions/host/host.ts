@@ -264,7 +264,7 @@ export class ExtensionHost {
         signal: ctx.signal,
         inCommand: () => (host.commandsOpen.get(proc) ?? 0) > 0,
         subscribe: () =>
-          host.replicator.subscribe({
+          host.replicator.subscribe(proc, {
             alive: () => proc.state === "running" && proc.generation === generation,
             notify: (m, p) => proc.notify(m, p),
           }),

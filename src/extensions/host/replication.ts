@@ -14,15 +14,16 @@ export interface ReplicaSink {
 }
 
 export class Replicator {
-  private readonly sinks = new Set<ReplicaSink>();
+  /** One sink per subscriber key (a process): subscribing again replaces, never doubles, the stream. */
+  private readonly sinks = new Map<object, ReplicaSink>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly port: HostSessionPort) {}
 
-  subscribe(sink: ReplicaSink): SessionSnapshot {
+  subscribe(key: object, sink: ReplicaSink): SessionSnapshot {
     // The port is only listened to once someone wants the log.
     this.unsubscribe ??= this.port.onLog((change) => this.forward(change));
-    this.sinks.add(sink);
+    this.sinks.set(key, sink);
     return toWire(this.port.snapshot());
   }
 
@@ -37,9 +38,9 @@ export class Replicator {
   }
 
   private forward(change: SessionLogChange): void {
-    for (const sink of [...this.sinks]) {
+    for (const [key, sink] of [...this.sinks]) {
       if (!sink.alive()) {
-        this.sinks.delete(sink);
+        this.sinks.delete(key);
         continue;
       }
       switch (change.type) {
