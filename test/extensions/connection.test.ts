@@ -31,9 +31,13 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe("Connection", () => {
   test("correlates responses with requests by id, in either order", async () => {
+    let fastDone!: () => void;
+    const fastAnswered = new Promise<void>((r) => (fastDone = r));
     const { left } = pair({}, {
       onRequest: async (method, params) => {
-        if (method === "slow") await new Promise((r) => setTimeout(r, 5));
+        // The first request is answered only after the second: responses cross in reverse order.
+        if (method === "slow") await fastAnswered;
+        else queueMicrotask(fastDone);
         return { method, params };
       },
     });
