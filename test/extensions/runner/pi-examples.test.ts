@@ -90,6 +90,15 @@ describe("upstream Pi 0.87.1 examples", () => {
     expect(result.details.todos).toEqual([{ id: 1, text: "write tests", done: false }]);
   });
 
+  test("dynamic-tools registers a tool at runtime, sent as a later register, and it runs", async () => {
+    const path = ex("dynamic-tools.ts");
+    await h.request("command.run", { extension: path, name: "add-echo-tool", args: "echo_late" });
+    const later = await h.waitFor(() => h.find("register", (p) => p.extension === path && names(p.tools as unknown[]).includes("echo_late")), "runtime register");
+    expect(names(later.params.tools as unknown[])).toEqual(["echo_late"]);
+    const result = await h.request("tool.execute", { extension: path, name: "echo_late", toolCallId: "d1", args: { message: "hey" } });
+    expect(result).toEqual({ content: [{ type: "text", text: "[echo_late] hey" }], details: { tool: "echo_late", prefix: "[echo_late] " } });
+  });
+
   test("bash-spawn-hook runs pig's own bash tool", async () => {
     const result = (await h.request("tool.execute", { extension: ex("bash-spawn-hook.ts"), name: "bash", toolCallId: "b1", args: { command: "echo from-pig-bash" } })) as { content: { text: string }[] };
     expect(result.content[0]?.text).toContain("from-pig-bash");

@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pigBinary } from "../../helpers/binary.ts";
 import { fixture, RunnerHarness } from "./harness.ts";
 
 let harness: RunnerHarness | undefined;
@@ -110,3 +114,31 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+describe("extension dependencies", () => {
+  test("an extension's own node_modules resolve, from the sources and from the compiled binary", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pig-ext-deps-"));
+    try {
+      const dep = join(dir, "node_modules", "local-dep");
+      mkdirSync(dep, { recursive: true });
+      writeFileSync(join(dep, "package.json"), JSON.stringify({ name: "local-dep", version: "1.0.0", type: "module", main: "index.js" }));
+      writeFileSync(join(dep, "index.js"), "export const shout = (text) => `${text.toUpperCase()}!`;\n");
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "with-deps", private: true, type: "module", dependencies: { "local-dep": "1.0.0" } }));
+      const entry = join(dir, "index.ts");
+      writeFileSync(
+        entry,
+        'import { shout } from "local-dep";\nimport type { ExtensionAPI } from "pig/extension";\n' +
+          'export default function (pi: ExtensionAPI) { pi.registerCommand("shout", { description: shout("loud"), handler: async () => {} }); }\n',
+      );
+      for (const binary of [undefined, pigBinary()]) {
+        const h = await start([entry], { binary });
+        expect(h.find("ready")?.params.error).toBeUndefined();
+        expect(h.registrations(entry).commands).toEqual([{ name: "shout", description: "LOUD!", hasCompletions: false }]);
+        await h.stop();
+        harness = undefined;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
