@@ -75,3 +75,29 @@ describe("tools", () => {
     expect((r.content[0] as { text: string }).text).toBe("x".repeat(3 * 64 * 1024));
   });
 });
+
+describe("calls from the extension", () => {
+  const call = async (t: TestHost, method: string, params: unknown) => {
+    const r = await toolNamed(t.host, "call").execute("c", { method, params }, new AbortController().signal, noUpdate, ctx);
+    return JSON.parse((r.content[0] as { text: string }).text);
+  };
+
+  test("actions reach the session port; command-only calls, unknown methods and bad params are refused", async () => {
+    t = await startTestHost([fakeSource("/ext/a")]);
+    expect(await call(t, "session.appendEntry", { customType: "note", data: { n: 1 } })).toEqual({});
+    expect(t.port.calls).toEqual([["appendEntry", ["note", { n: 1 }]]]);
+    expect(await call(t, "session.new", {})).toMatchObject({ code: -32000, message: "newSession is only available in command handlers" });
+    expect(await call(t, "no.such", {})).toMatchObject({ code: -32601 });
+    expect(await call(t, "session.setName", { name: 3 })).toMatchObject({ code: -32602, message: expect.stringContaining("name") });
+    expect(await call(t, "context.usage", {})).toBeNull();
+    expect(await call(t, "ui.confirm", { title: "t", message: "m" })).toEqual({ confirmed: false });
+  });
+
+  test("the state notification follows ready and carries no log", async () => {
+    t = await startTestHost([fakeSource("/ext/a")]);
+    const r = await toolNamed(t.host, "trace").execute("c", {}, new AbortController().signal, noUpdate, ctx);
+    const received = JSON.parse((r.content[0] as { text: string }).text).received as string[];
+    expect(received).toContain("state");
+    expect(received.filter((m) => m.startsWith("session."))).toEqual([]);
+  });
+});
