@@ -194,6 +194,7 @@ export interface ExtensionContext {
   sessionManager: ReadonlySessionManager;
   modelRegistry: ModelRegistry;
   model: Model | undefined;
+  scopedModels: readonly { model: Model; thinkingLevel?: ThinkingLevel }[];
   thinkingLevel?: ThinkingLevel;
   signal: AbortSignal | undefined;
   isIdle(): boolean;
@@ -207,6 +208,7 @@ export interface ExtensionContext {
 }
 
 export interface ExtensionCommandContext extends ExtensionContext {
+  getSystemPromptOptions(): Record<string, unknown>;
   waitForIdle(): Promise<void>;
   newSession(options?: { parentSession?: string; setup?: (sm: unknown) => Promise<void>; withSession?: (ctx: ExtensionCommandContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
   fork(entryId: string, options?: { position?: "before" | "at"; withSession?: (ctx: ExtensionCommandContext) => Promise<void> }): Promise<{ cancelled: boolean }>;

@@ -69,6 +69,8 @@ export function createContext(runtime: Runtime, record: ExtensionRecord, options
     get model() {
       return st().model;
     },
+    // pig's model cycling list is not mirrored; upstream's default (no --models) is empty too.
+    scopedModels: [],
     get thinkingLevel() {
       return st().thinkingLevel;
     },
@@ -105,6 +107,7 @@ export function createCommandContext(runtime: Runtime, record: ExtensionRecord, 
     return result;
   };
   return Object.assign(ctx, {
+    getSystemPromptOptions: () => ({ cwd: runtime.state.value.cwd }),
     waitForIdle: () => runtime.peer.request("agent.waitForIdle", {}).then(() => undefined),
     newSession: async (opts?: Parameters<ExtensionCommandContext["newSession"]>[0]) =>
       then(await ask("session.new", opts?.parentSession ? { parentSession: opts.parentSession } : {}), opts?.withSession),
