@@ -8,6 +8,13 @@ import { useNormalJitPolicy } from "./jit-policy.ts";
 
 async function run(argv: string[]): Promise<number> {
   const first = argv[0];
+  if (first === "__extension-runner") {
+    // The hidden mode pig spawns itself in to host TypeScript extensions: it is long-lived, and
+    // it must not load the CLI it does not use.
+    useNormalJitPolicy();
+    const { runExtensionRunner } = await import("../extensions/runner/main.ts");
+    return runExtensionRunner();
+  }
   if (argv.length === 1 && (first === "--version" || first === "-v")) {
     // The common scripted check answers before any other module is loaded (even node:fs:
     // console writes synchronously and costs nothing to reach).

@@ -1,0 +1,271 @@
+/**
+ * pig's TypeScript extension API, shaped like upstream Pi's `ExtensionAPI` so Pi extensions
+ * type-check and run unchanged. Where Pi's types reach into its TUI or provider internals the
+ * shapes here are deliberately loose: pig's line UI does not draw components.
+ */
+import type { TSchema } from "typebox";
+
+
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export type ExtensionMode = "tui" | "rpc" | "json" | "print";
+
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+export interface ImageContent {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+export interface Model<_Api = any> {
+  provider: string;
+  id: string;
+  name?: string;
+  api?: string;
+  baseUrl?: string;
+  reasoning?: boolean;
+  input?: string[];
+  contextWindow?: number;
+  maxTokens?: number;
+  [key: string]: unknown;
+}
+
+export interface AgentToolResult<TDetails = unknown> {
+  content: (TextContent | ImageContent)[];
+  details: TDetails;
+  terminate?: boolean;
+}
+export type AgentToolUpdateCallback<TDetails = unknown> = (partial: { content: (TextContent | ImageContent)[]; details?: TDetails }) => void;
+
+export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, _TState = any> {
+  name: string;
+  label: string;
+  description: string;
+  promptSnippet?: string;
+  promptGuidelines?: string[];
+  parameters: TParams;
+  prepareArguments?: (args: unknown) => any;
+  executionMode?: "sequential" | "parallel";
+  renderShell?: "default" | "self";
+  execute(
+    toolCallId: string,
+    params: any,
+    signal: AbortSignal | undefined,
+    onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
+    ctx: ExtensionContext,
+  ): Promise<AgentToolResult<TDetails>>;
+  renderCall?: (...args: any[]) => any;
+  renderResult?: (...args: any[]) => any;
+}
+
+export interface AutocompleteItem {
+  value: string;
+  label?: string;
+  description?: string;
+}
+
+export interface RegisteredCommand {
+  name: string;
+  description?: string;
+  getArgumentCompletions?: (prefix: string) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
+  handler: (args: string, ctx: ExtensionCommandContext) => Promise<void> | void;
+}
+
+export interface ExecOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  cwd?: string;
+}
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  killed: boolean;
+}
+
+export interface EventBus {
+  emit(channel: string, data: unknown): void;
+  on(channel: string, handler: (data: unknown) => void): () => void;
+}
+
+export interface ExtensionUIDialogOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+}
+
+export interface ThemeLike {
+  fg(color: string, text: string): string;
+  bg(color: string, text: string): string;
+  bold(text: string): string;
+  italic(text: string): string;
+  underline(text: string): string;
+  strikethrough(text: string): string;
+  inverse(text: string): string;
+  dim?(text: string): string;
+  [key: string]: any;
+}
+
+export interface ExtensionUIContext {
+  select(title: string, options: string[], opts?: ExtensionUIDialogOptions): Promise<string | undefined>;
+  confirm(title: string, message: string, opts?: ExtensionUIDialogOptions): Promise<boolean>;
+  input(title: string, placeholder?: string, opts?: ExtensionUIDialogOptions): Promise<string | undefined>;
+  editor(title: string, prefill?: string): Promise<string | undefined>;
+  notify(message: string, type?: "info" | "warning" | "error"): void;
+  setStatus(key: string, text: string | undefined): void;
+  setWidget(key: string, content: string[] | ((...args: any[]) => any) | undefined, options?: { placement?: "aboveEditor" | "belowEditor" }): void;
+  setTitle(title: string): void;
+  setEditorText(text: string): void;
+  pasteToEditor(text: string): void;
+  getEditorText(): string;
+  onTerminalInput(handler: (data: string) => any): () => void;
+  setWorkingMessage(message?: string): void;
+  setWorkingVisible(visible: boolean): void;
+  setWorkingIndicator(options?: unknown): void;
+  setHiddenThinkingLabel(label?: string): void;
+  setFooter(factory: unknown): void;
+  setHeader(factory: unknown): void;
+  custom<T>(factory: (...args: any[]) => any, options?: unknown): Promise<T>;
+  addAutocompleteProvider(factory: unknown): void;
+  setEditorComponent(factory: unknown): void;
+  getEditorComponent(): undefined;
+  readonly theme: ThemeLike;
+  getAllThemes(): { name: string; path: string | undefined }[];
+  getTheme(name: string): ThemeLike | undefined;
+  setTheme(theme: string | ThemeLike): { success: boolean; error?: string };
+  getToolsExpanded(): boolean;
+  setToolsExpanded(expanded: boolean): void;
+}
+
+export interface ContextUsage {
+  tokens: number | null;
+  contextWindow: number;
+  percent: number | null;
+}
+
+export interface CompactOptions {
+  customInstructions?: string;
+  onComplete?: (result: unknown) => void;
+  onError?: (error: Error) => void;
+}
+
+export type SessionEntry = Record<string, any> & { type: string; id: string; parentId: string | null; timestamp?: string };
+
+export interface SessionTreeNode {
+  entry: SessionEntry;
+  children: SessionTreeNode[];
+  label?: string;
+  labelTimestamp?: string;
+}
+
+export interface ReadonlySessionManager {
+  getCwd(): string;
+  getSessionDir(): string;
+  getSessionId(): string;
+  getSessionFile(): string | undefined;
+  getLeafId(): string | null;
+  getLeafEntry(): SessionEntry | undefined;
+  getEntry(id: string): SessionEntry | undefined;
+  getLabel(id: string): string | undefined;
+  getBranch(fromId?: string): SessionEntry[];
+  getHeader(): Record<string, any> | null;
+  getEntries(): SessionEntry[];
+  getTree(): SessionTreeNode[];
+  getSessionName(): string | undefined;
+}
+
+export interface ModelRegistry {
+  find(provider: string, modelId: string): Model | undefined;
+  getAll(): Model[];
+  getAvailable(): Model[];
+  hasConfiguredAuth(model: Model): boolean;
+  getApiKeyAndHeaders(model: Model): Promise<{ ok: true; apiKey?: string; headers?: Record<string, string> } | { ok: false; error: string }>;
+  getApiKeyForProvider(provider: string): Promise<string | undefined>;
+  isUsingOAuth(model: Model): boolean;
+  getProviderDisplayName(provider: string): string;
+}
+
+export interface ExtensionContext {
+  ui: ExtensionUIContext;
+  mode: ExtensionMode;
+  hasUI: boolean;
+  cwd: string;
+  sessionManager: ReadonlySessionManager;
+  modelRegistry: ModelRegistry;
+  model: Model | undefined;
+  scopedModels: readonly { model: Model; thinkingLevel?: ThinkingLevel }[];
+  thinkingLevel?: ThinkingLevel;
+  signal: AbortSignal | undefined;
+  isIdle(): boolean;
+  isProjectTrusted(): boolean;
+  abort(): void;
+  hasPendingMessages(): boolean;
+  shutdown(): void;
+  getContextUsage(): ContextUsage | undefined;
+  compact(options?: CompactOptions): void;
+  getSystemPrompt(): string;
+}
+
+export interface ExtensionCommandContext extends ExtensionContext {
+  getSystemPromptOptions(): Record<string, unknown>;
+  waitForIdle(): Promise<void>;
+  newSession(options?: { parentSession?: string; setup?: (sm: unknown) => Promise<void>; withSession?: (ctx: ExtensionCommandContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
+  fork(entryId: string, options?: { position?: "before" | "at"; withSession?: (ctx: ExtensionCommandContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
+  navigateTree(targetId: string, options?: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string }): Promise<{ cancelled: boolean }>;
+  switchSession(sessionPath: string, options?: { withSession?: (ctx: ExtensionCommandContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
+  reload(): Promise<void>;
+}
+
+export interface CustomMessage<T = unknown> {
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: T;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  parameters: unknown;
+  sourceInfo?: unknown;
+}
+export interface SlashCommandInfo {
+  name: string;
+  description?: string;
+  source: string;
+  sourceInfo?: unknown;
+}
+
+export type ExtensionHandler<E = any, R = any> = (event: E, ctx: ExtensionContext) => Promise<R | void> | R | void;
+
+export interface ExtensionAPI {
+  on(event: string, handler: ExtensionHandler): () => void;
+  registerTool<TParams extends TSchema = TSchema, TDetails = unknown>(tool: ToolDefinition<TParams, TDetails>): void;
+  registerCommand(name: string, options: Omit<RegisteredCommand, "name">): void;
+  registerShortcut(shortcut: string, options: { description?: string; handler: (ctx: ExtensionContext) => Promise<void> | void }): void;
+  registerFlag(name: string, options: { description?: string; type: "boolean" | "string"; default?: boolean | string }): void;
+  getFlag(name: string): boolean | string | undefined;
+  registerMessageRenderer<T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
+  registerEntryRenderer<T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
+  registerMarkdownTransformer(transformer: unknown): void;
+  sendMessage<T = unknown>(message: CustomMessage<T>, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
+  sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp" }): void;
+  appendEntry<T = unknown>(customType: string, data?: T): void;
+  setSessionName(name: string): void;
+  getSessionName(): string | undefined;
+  setLabel(entryId: string, label: string | undefined): void;
+  exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
+  getActiveTools(): string[];
+  getAllTools(): ToolInfo[];
+  setActiveTools(toolNames: string[]): void;
+  getCommands(): SlashCommandInfo[];
+  setModel(model: Model): Promise<boolean>;
+  getThinkingLevel(): ThinkingLevel;
+  setThinkingLevel(level: ThinkingLevel): void;
+  registerProvider(name: string | Record<string, any>, config?: Record<string, any>): void;
+  unregisterProvider(name: string): void;
+  events: EventBus;
+}
+
+export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;

@@ -1,0 +1,183 @@
+/**
+ * `pi-ai` (+ `pi-ai/compat`, `pi-ai/oauth`) as extensions import it. Schema helpers and the
+ * event stream are complete; model calls go through pig's own providers with the key taken
+ * from the options or the environment (pig strips provider keys from extension processes
+ * unless their manifest asks for them), so `complete` works when a key is available and fails
+ * with a clear error when not.
+ */
+import { BUILTIN_MODELS, PROVIDER_ENV_KEYS } from "../../ai/models.ts";
+import { streamFor } from "../../ai/stream.ts";
+import type { Model } from "../../ai/types.ts";
+import { StringEnum } from "./typebox.ts";
+
+export { Type } from "typebox";
+export { StringEnum };
+
+type Json = Record<string, unknown>;
+
+/** An async-iterable queue of events with a final result, like upstream's EventStream. */
+export class EventStream<E = unknown, R = unknown> implements AsyncIterable<E> {
+  private queue: E[] = [];
+  private waiters: ((r: IteratorResult<E>) => void)[] = [];
+  private done = false;
+  private final!: Promise<R>;
+  private settle!: (r: R) => void;
+
+  constructor(
+    private readonly isComplete: (e: E) => boolean = () => false,
+    private readonly extract: (e: E) => R = (e) => e as unknown as R,
+  ) {
+    this.final = new Promise<R>((resolve) => (this.settle = resolve));
+  }
+
+  push(event: E): void {
+    if (this.done) return;
+    if (this.isComplete(event)) {
+      this.done = true;
+      this.settle(this.extract(event));
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) waiter({ value: event, done: false });
+    else this.queue.push(event);
+    if (this.done) for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
+  }
+
+  end(result?: R): void {
+    this.done = true;
+    if (result !== undefined) this.settle(result);
+    for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
+  }
+
+  result(): Promise<R> {
+    return this.final;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<E> {
+    return {
+      next: () => {
+        const value = this.queue.shift();
+        if (value !== undefined) return Promise.resolve({ value, done: false });
+        if (this.done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => this.waiters.push(resolve));
+      },
+    };
+  }
+}
+
+export class AssistantMessageEventStream extends EventStream<Json, Json> {
+  constructor() {
+    super(
+      (e) => e.type === "done" || e.type === "error",
+      (e) => (e.type === "done" ? (e.message as Json) : (e.error as Json)),
+    );
+  }
+}
+
+export function createAssistantMessageEventStream(): AssistantMessageEventStream {
+  return new AssistantMessageEventStream();
+}
+
+export function uuidv7(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const ms = BigInt(Date.now());
+  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function calculateCost(model: Json, usage: Json): Json {
+  const cost = (model.cost ?? {}) as Record<string, number>;
+  const n = (k: string): number => Number(usage[k] ?? 0);
+  const parts = {
+    input: (n("input") * (cost.input ?? 0)) / 1e6,
+    output: (n("output") * (cost.output ?? 0)) / 1e6,
+    cacheRead: (n("cacheRead") * (cost.cacheRead ?? 0)) / 1e6,
+    cacheWrite: (n("cacheWrite") * (cost.cacheWrite ?? 0)) / 1e6,
+  };
+  const total = parts.input + parts.output + parts.cacheRead + parts.cacheWrite;
+  usage.cost = { ...parts, total };
+  return usage.cost as Json;
+}
+
+export function getProviders(): string[] {
+  return [...new Set(BUILTIN_MODELS.map((m) => m.provider))];
+}
+export function getModels(provider: string): Model[] {
+  return BUILTIN_MODELS.filter((m) => m.provider === provider);
+}
+export function getModel(provider: string, id: string): Model | undefined {
+  return BUILTIN_MODELS.find((m) => m.provider === provider && m.id === id);
+}
+
+export function getEnvApiKey(provider: string): string | undefined {
+  for (const name of PROVIDER_ENV_KEYS[provider] ?? []) if (process.env[name]) return process.env[name];
+  return undefined;
+}
+
+function keyFor(model: Model, options: Json | undefined): string {
+  const key = (options?.apiKey as string | undefined) ?? getEnvApiKey(model.provider);
+  if (!key) throw new Error(`No API key for provider ${model.provider} in this extension process`);
+  return key;
+}
+
+/** Streams a model answer with pig's providers, as an upstream-style event stream. */
+export function streamSimple(model: Model, context: Json, options?: Json): AssistantMessageEventStream {
+  const out = createAssistantMessageEventStream();
+  void (async () => {
+    try {
+      const apiKey = keyFor(model, options);
+      const run = streamFor(model)(model, context as never, { ...(options ?? {}), apiKey } as never);
+      for await (const event of run) out.push(event as unknown as Json);
+      out.end();
+    } catch (error) {
+      const message = { role: "assistant", content: [], stopReason: "error", errorMessage: error instanceof Error ? error.message : String(error), provider: model?.provider, model: model?.id };
+      out.push({ type: "error", reason: "error", error: message });
+    }
+  })();
+  return out;
+}
+export const stream = streamSimple;
+
+export async function completeSimple(model: Model, context: Json, options?: Json): Promise<Json> {
+  return streamSimple(model, context, options).result();
+}
+export const complete = completeSimple;
+
+/** Upstream's API-provider registry: kept per process so registering and lookup agree. */
+const apiProviders = new Map<string, Json>();
+export function registerApiProvider(provider: Json): void {
+  apiProviders.set(String(provider.api), provider);
+}
+export function getApiProvider(api: string): Json | undefined {
+  return apiProviders.get(api);
+}
+export function getApiProviders(): Json[] {
+  return [...apiProviders.values()];
+}
+export function unregisterApiProviders(): void {
+  apiProviders.clear();
+}
+
+export function getCurrentSystemPrompt(context: Json): string | undefined {
+  return context?.systemPrompt as string | undefined;
+}
+export function getCurrentTools(context: Json): unknown[] {
+  return (context?.tools as unknown[]) ?? [];
+}
+export function collapseSystemMessages(context: Json): Json {
+  return context;
+}
+
+// Upstream's built-in API implementations, by name: streaming through pig's providers.
+const apiImpl = (api: string) => ({ api, stream: streamSimple, streamSimple });
+export const anthropicMessagesApi = apiImpl("anthropic-messages");
+export const openAIResponsesApi = apiImpl("openai-responses");
+export const openAICompletionsApi = apiImpl("openai-completions");
+export const streamSimpleAnthropic = streamSimple;
+export const streamSimpleOpenAIResponses = streamSimple;
+export const streamSimpleOpenAICompletions = streamSimple;
+export const streamAnthropic = streamSimple;
+export const streamOpenAIResponses = streamSimple;
+export const streamOpenAICompletions = streamSimple;

@@ -1,0 +1,187 @@
+/**
+ * Bytes ⇄ frames for pig-ext/1: one JSON text per line, ended by LF (0x0A) and nothing else.
+ * Lines are cut on the byte 0x0A before any decoding, so a UTF-8 sequence split across reads is
+ * whole again by the time it is decoded (0x0A never occurs inside one), and U+2028/U+2029 inside
+ * strings are ordinary characters. A message longer than the frame limit travels as `$/part`
+ * frames whose `data` strings concatenate to its JSON text.
+ */
+
+const LF = 0x0a;
+const utf8 = new TextEncoder();
+
+export interface LineSplitterOptions {
+  /** Longest line accepted, LF excluded. */
+  maxLineBytes: number;
+  onLine(line: string): void;
+  /** A line went over the limit; its bytes are dropped up to the next LF. */
+  onOversize(bytes: number): void;
+}
+
+export class LineSplitter {
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  /** Inside an oversized line: bytes are counted, not kept. */
+  private dropping = false;
+  private readonly decoder = new TextDecoder("utf-8");
+
+  constructor(private readonly options: LineSplitterOptions) {}
+
+  set maxLineBytes(value: number) {
+    this.options.maxLineBytes = value;
+  }
+
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    while (start <= chunk.length) {
+      const nl = chunk.indexOf(LF, start);
+      const end = nl < 0 ? chunk.length : nl;
+      this.take(chunk.subarray(start, end));
+      if (nl < 0) return;
+      this.finishLine();
+      start = nl + 1;
+    }
+  }
+
+  private take(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.size += bytes.length;
+    if (this.dropping) return;
+    if (this.size > this.options.maxLineBytes) {
+      this.dropping = true;
+      this.parts = [];
+      return;
+    }
+    // The transport may reuse its read buffer: keep a copy of anything not finished yet.
+    this.parts.push(bytes.slice());
+  }
+
+  private finishLine(): void {
+    const size = this.size;
+    const dropping = this.dropping;
+    const parts = this.parts;
+    this.parts = [];
+    this.size = 0;
+    this.dropping = false;
+    if (dropping) {
+      this.options.onOversize(size);
+      return;
+    }
+    if (size === 0) return;
+    const bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+    const line = this.decoder.decode(bytes);
+    if (line.trim() === "") return;
+    this.options.onLine(line);
+  }
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Room a `$/part` envelope needs next to its data (method, stream id, flags, escaping slack). */
+const PART_OVERHEAD = 160;
+
+/**
+ * The lines (each LF-terminated) that carry `message`. One line when it fits; else `$/part`
+ * notifications, each within `maxFrameBytes`, cut only between whole code points.
+ */
+export function encodeFrames(message: unknown, maxFrameBytes: number, nextStream: () => string | number): Uint8Array[] {
+  const text = JSON.stringify(message);
+  const bytes = utf8.encode(text + "\n");
+  if (bytes.length - 1 <= maxFrameBytes) return [bytes];
+  const stream = nextStream();
+  const budget = Math.max(64, maxFrameBytes - PART_OVERHEAD);
+  const out: Uint8Array[] = [];
+  let pos = 0;
+  let span = budget;
+  while (pos < text.length) {
+    let end = Math.min(text.length, pos + span);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+    const data = text.slice(pos, end);
+    const final = end >= text.length;
+    const line = utf8.encode(JSON.stringify({ jsonrpc: "2.0", method: "$/part", params: { stream, data, final } }) + "\n");
+    if (line.length - 1 > maxFrameBytes && end - pos > 1) {
+      // Multi-byte text or escapes grew the slice past the limit: shrink in proportion.
+      span = Math.max(1, Math.floor(((end - pos) * budget) / (line.length + 1)));
+      continue;
+    }
+    out.push(line);
+    pos = end;
+  }
+  return out;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Joins `$/part` streams back into whole JSON texts. */
+export class PartAssembler {
+  private readonly streams = new Map<string, { chunks: string[]; size: number }>();
+
+  constructor(private readonly maxMessageChars: number) {}
+
+  /** The whole text when `final`, else undefined. Throws when a stream grows past the limit. */
+  add(stream: string | number, data: string, final: boolean): string | undefined {
+    const key = `${typeof stream}:${stream}`;
+    const entry = this.streams.get(key) ?? { chunks: [], size: 0 };
+    entry.chunks.push(data);
+    entry.size += data.length;
+    if (entry.size > this.maxMessageChars) {
+      this.streams.delete(key);
+      throw new Error(`$/part stream ${String(stream)} exceeds ${this.maxMessageChars} characters`);
+    }
+    if (!final) {
+      this.streams.set(key, entry);
+      return undefined;
+    }
+    this.streams.delete(key);
+    return entry.chunks.join("");
+  }
+
+  get openStreams(): number {
+    return this.streams.size;
+  }
+}
+
+/**
+ * Writes to a transport whose `write` may accept only part of what it is given (a Bun socket
+ * returns how many bytes it took); the rest waits for `drain()`.
+ */
+export class WriteQueue {
+  private queue: Uint8Array[] = [];
+
+  constructor(private readonly write: (bytes: Uint8Array) => number) {}
+
+  push(bytes: Uint8Array): void {
+    if (this.queue.length > 0) {
+      this.queue.push(bytes);
+      return;
+    }
+    const n = this.write(bytes);
+    if (n < bytes.length) this.queue.push(bytes.subarray(Math.max(0, n)));
+  }
+
+  /** Call when the transport can take more. */
+  drain(): void {
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      const n = this.write(head);
+      if (n < head.length) {
+        this.queue[0] = head.subarray(Math.max(0, n));
+        return;
+      }
+      this.queue.shift();
+    }
+  }
+
+  get pendingBytes(): number {
+    return this.queue.reduce((sum, b) => sum + b.length, 0);
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * One extension process through its lives: spawn, handshake, registration, running, and — after
+ * a crash or a hang — a restart with backoff, until it has failed too often and is disabled.
+ * Each life is a generation; whatever arrives from an older generation is ignored.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { Connection, RequestContext, RequestOptions } from "../connection.ts";
+import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
+import { childEnv } from "./child-env.ts";
+import type { BoundHandlers, ExtensionListener } from "./listener.ts";
+import { LivenessWatch } from "./liveness.ts";
+import { type SpawnedProcess, spawnExtension } from "./spawn.ts";
+import { CallStats } from "./stats.ts";
+import type { HostTiming } from "./timing.ts";
+
+export type ProcessState = "idle" | "starting" | "running" | "restarting" | "disabled" | "failed" | "stopped";
+
+export interface ProcessSpec {
+  /** For the log file name and messages about the process as a whole. */
+  name: string;
+  command: readonly string[];
+  /** Extensions a shared runner loads (their ids are their paths). */
+  load: readonly { id: string; path: string }[];
+  /** The id of a process that is one extension by itself. */
+  single?: string;
+  allowEnv: readonly string[];
+  /** Started on first use instead of with pig. */
+  lazy: boolean;
+}
+
+/** What the process needs from the host that owns it. */
+export interface ProcessOwner {
+  listener: ExtensionListener;
+  socketPath: string;
+  cwd: string;
+  logDir: string;
+  baseEnv: Record<string, string | undefined>;
+  timing: HostTiming;
+  initializeResult(proc: ExtensionProcess, params: InitializeParams): InitializeResult;
+  onRegister(proc: ExtensionProcess, params: RegisterParams): unknown;
+  onReady(proc: ExtensionProcess, params: ReadyParams): void;
+  onRunning(proc: ExtensionProcess): void;
+  onCall(proc: ExtensionProcess, method: string, params: unknown, ctx: RequestContext): unknown;
+  onNotification(proc: ExtensionProcess, method: string, params: unknown): void;
+  onDown(proc: ExtensionProcess, detail: string): void;
+  onDisabled(proc: ExtensionProcess, detail: string): void;
+}
+
+/** The process went away under a request: mapped to a message naming the extension. */
+export class ProcessDown extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+}
+
+export class ExtensionProcess {
+  state: ProcessState;
+  generation = 0;
+  lastError: string | undefined;
+  private child: SpawnedProcess | undefined;
+  private conn: Connection | undefined;
+  private liveness: LivenessWatch | undefined;
+  private starting: Promise<void> | undefined;
+  private everRan = false;
+  private restarts: number[] = [];
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly stats = new Map<string, CallStats>();
+
+  constructor(
+    readonly spec: ProcessSpec,
+    private readonly owner: ProcessOwner,
+  ) {
+    this.state = spec.lazy ? "idle" : "starting";
+  }
+
+  get ids(): string[] {
+    return this.spec.single ? [this.spec.single] : this.spec.load.map((l) => l.id);
+  }
+
+  get pid(): number | undefined {
+    return this.state === "running" || this.state === "starting" ? this.child?.pid : undefined;
+  }
+
+  get logPath(): string {
+    return join(this.owner.logDir, `${this.spec.name.replace(/[^\w.-]+/g, "_")}.log`);
+  }
+
+  statsFor(id: string): CallStats {
+    let s = this.stats.get(id);
+    if (!s) this.stats.set(id, (s = new CallStats()));
+    return s;
+  }
+
+  /** Resolves when every extension of the process said `ready`; rejects if it never gets there. */
+  start(): Promise<void> {
+    if (this.state === "running") return Promise.resolve();
+    if (this.starting) return this.starting;
+    if (this.state === "disabled" || this.state === "stopped" || this.state === "failed") {
+      return Promise.reject(new Error(this.unavailable()));
+    }
+    this.starting = this.launch().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async request(extension: string, method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
+    if (this.state === "idle") await this.start();
+    const conn = this.conn;
+    if (this.state !== "running" || !conn) throw new Error(`Extension "${extension}" ${this.unavailable()}`);
+    const done = this.liveness?.begin() ?? (() => {});
+    const t0 = performance.now();
+    try {
+      return await conn.request(method, params, options);
+    } catch (err) {
+      if (err instanceof ProcessDown) throw new Error(`Extension "${extension}" ${err.detail}`);
+      throw err;
+    } finally {
+      done();
+      this.statsFor(extension).record(performance.now() - t0);
+    }
+  }
+
+  notify(method: string, params: unknown): void {
+    if (this.state === "running") this.conn?.notify(method, params);
+  }
+
+  async shutdown(reason: string): Promise<void> {
+    const child = this.child;
+    const wasUp = this.state === "running" || this.state === "starting";
+    this.state = "stopped";
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.liveness?.stop();
+    if (!child || !wasUp) return;
+    this.conn?.notify("shutdown", { reason });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([child.exited, new Promise((r) => (timer = setTimeout(r, this.owner.timing.shutdownGraceMs)))]);
+    clearTimeout(timer);
+    // Whatever the extension started in its group goes too, exited or not.
+    child.kill("SIGKILL");
+    this.conn?.close(new ProcessDown("was shut down"));
+    await child.exited;
+  }
+
+  private unavailable(): string {
+    switch (this.state) {
+      case "disabled":
+        return `is disabled after repeated crashes${this.lastError ? ` (last: ${this.lastError})` : ""}`;
+      case "failed":
+        return `failed to start${this.lastError ? `: ${this.lastError}` : ""}`;
+      case "stopped":
+        return "has been shut down";
+      default:
+        return `is restarting${this.lastError ? ` (${this.lastError})` : ""}`;
+    }
+  }
+
+  private launch(): Promise<void> {
+    const generation = ++this.generation;
+    this.state = "starting";
+    const token = randomBytes(16).toString("hex");
+    const waiting = new Set(this.ids);
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const finish = (err?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        cancelExpect();
+        if (err) reject(err);
+        else resolve();
+      };
+      const timer = setTimeout(
+        () => this.down(generation, `did not start within ${this.owner.timing.launchTimeoutMs} ms`),
+        this.owner.timing.launchTimeoutMs,
+      );
+      this.onStartSettled = (err) => finish(err);
+      const cancelExpect = this.owner.listener.expect(token, {
+        pgid: () => (generation === this.generation ? this.child?.pid : undefined),
+        accept: (conn, params, close) => this.accept(generation, conn, params, close, waiting, () => finish()),
+      });
+      try {
+        this.child = spawnExtension({
+          command: this.spec.command,
+          cwd: this.owner.cwd,
+          env: childEnv({ base: this.owner.baseEnv, socketPath: this.owner.socketPath, token, allow: this.spec.allowEnv }),
+          logPath: this.logPath,
+        });
+      } catch (err) {
+        this.down(generation, `could not be started: ${(err as Error).message}`);
+        return;
+      }
+      const child = this.child;
+      void child.exited.then((code) => this.down(generation, code === null ? "was killed" : `exited (code ${code})`));
+    });
+  }
+
+  private onStartSettled: ((err?: Error) => void) | undefined;
+
+  private accept(
+    generation: number,
+    conn: Connection,
+    params: InitializeParams,
+    close: () => void,
+    waiting: Set<string>,
+    started: () => void,
+  ): { result: InitializeResult; handlers: BoundHandlers } {
+    this.conn = conn;
+    this.liveness = new LivenessWatch({
+      intervalMs: this.owner.timing.pingIntervalMs,
+      timeoutMs: this.owner.timing.livenessTimeoutMs,
+      ping: () => conn.request("ping"),
+      onHung: () => this.down(generation, "is not responding"),
+    });
+    const result = this.owner.initializeResult(this, params);
+    conn.setMaxFrameBytes(result.maxFrameBytes);
+    const current = () => generation === this.generation;
+    const handlers: BoundHandlers = {
+      onRequest: (method, p, ctx) => {
+        if (!current()) throw new ProcessDown("is restarting");
+        if (method === "register") return this.owner.onRegister(this, p as RegisterParams);
+        if (method === "ready") {
+          const ready = p as ReadyParams;
+          this.owner.onReady(this, ready);
+          waiting.delete(this.resolveId(ready.extension));
+          if (waiting.size === 0 && this.state === "starting") {
+            this.state = "running";
+            this.everRan = true;
+            this.lastError = undefined;
+            started();
+            queueMicrotask(() => this.owner.onRunning(this));
+          }
+          return {};
+        }
+        return this.owner.onCall(this, method, p, ctx);
+      },
+      onNotification: (method, p) => {
+        if (current()) this.owner.onNotification(this, method, p);
+      },
+      onClose: () => this.socketClosed(generation),
+    };
+    void close;
+    return { result, handlers };
+  }
+
+  /**
+   * The socket closing and the process exiting arrive together, in either order; the exit code
+   * makes the better message, so a close waits briefly for it.
+   */
+  private socketClosed(generation: number): void {
+    const child = this.child;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gone = new Promise<void>((r) => (timer = setTimeout(r, 200)));
+    void Promise.race([child?.exited, gone]).then(() => {
+      clearTimeout(timer);
+      this.down(generation, "closed its connection");
+    });
+  }
+
+  /** A one-extension process may name itself `""`. */
+  resolveId(id: string): string {
+    return this.spec.single && (id === "" || id === this.spec.single) ? this.spec.single : id;
+  }
+
+  private down(generation: number, detail: string): void {
+    if (generation !== this.generation) return;
+    if (this.state !== "running" && this.state !== "starting") return;
+    const wasStarting = this.state === "starting";
+    this.lastError = detail;
+    this.liveness?.stop();
+    this.child?.kill("SIGKILL");
+    this.conn?.close(new ProcessDown(detail));
+    this.conn = undefined;
+    const onStart = this.onStartSettled;
+    this.onStartSettled = undefined;
+    if (!this.everRan) {
+      this.state = "failed";
+      onStart?.(new Error(detail));
+      return;
+    }
+    this.state = "restarting";
+    if (wasStarting) onStart?.(new Error(detail));
+    this.owner.onDown(this, detail);
+    this.scheduleRestart(detail);
+  }
+
+  private scheduleRestart(detail: string): void {
+    const now = Date.now();
+    const { restartWindowMs, maxRestarts, restartBackoffMs } = this.owner.timing;
+    this.restarts = this.restarts.filter((t) => now - t < restartWindowMs);
+    if (this.restarts.length >= maxRestarts) {
+      this.state = "disabled";
+      this.owner.onDisabled(this, detail);
+      return;
+    }
+    const delay = restartBackoffMs[Math.min(this.restarts.length, restartBackoffMs.length - 1)] ?? 1000;
+    this.restarts.push(now);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.state !== "restarting") return;
+      this.start().catch(() => {});
+    }, delay);
+  }
+}

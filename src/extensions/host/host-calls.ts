@@ -1,0 +1,85 @@
+/**
+ * What an extension may ask of pig: dialogs and UI updates through `ExtensionUI`, actions on the
+ * session through the `HostSessionPort`. Params arrive checked against HOST_METHODS; this file
+ * only maps them onto the two interfaces.
+ */
+import { RpcError } from "../connection.ts";
+import { ErrorCode, type HostMethod, type HostMethodParams, type SessionSnapshot } from "../protocol.ts";
+import type { ExtensionUI } from "../ui.ts";
+import type { HostSessionPort } from "./session-port.ts";
+
+export interface CallerContext {
+  signal: AbortSignal;
+  /** Whether one of the caller's `command.run` requests is open (upstream's command context). */
+  inCommand(): boolean;
+  subscribe(): SessionSnapshot;
+  emitBus(channel: string, data: unknown): void;
+}
+
+type Handler<M extends HostMethod> = (params: HostMethodParams<M>, ctx: CallerContext) => unknown;
+type Table = { [M in Exclude<HostMethod, "initialize" | "register" | "ready">]: Handler<M> };
+
+const OK = {};
+
+export function createHostCalls(port: HostSessionPort, ui: ExtensionUI) {
+  const commandOnly = (ctx: CallerContext, name: string) => {
+    if (!ctx.inCommand()) throw new RpcError(ErrorCode.HandlerError, `${name} is only available in command handlers`);
+  };
+  const dialog = (ctx: CallerContext, timeout: number | undefined) => ({ signal: ctx.signal, ...(timeout !== undefined ? { timeout } : {}) });
+
+  const table: Table = {
+    "session.subscribe": (_p, ctx) => ctx.subscribe(),
+    "ui.select": async (p, ctx) => ({ value: await ui.select(p.title, p.options, dialog(ctx, p.timeout)) }),
+    "ui.confirm": async (p, ctx) => ({ confirmed: await ui.confirm(p.title, p.message, dialog(ctx, p.timeout)) }),
+    "ui.input": async (p, ctx) => ({ value: await ui.input(p.title, p.placeholder, dialog(ctx, p.timeout)) }),
+    "ui.editor": async (p) => ({ value: await ui.editor(p.title, p.prefill) }),
+    "ui.getEditorText": () => ({ text: ui.getEditorText() }),
+    "ui.notify": (p) => (ui.notify(p.message, p.type), OK),
+    "ui.setStatus": (p) => (ui.setStatus(p.key, p.text ?? undefined), OK),
+    "ui.setWidget": (p) => (ui.setWidget(p.key, p.lines ?? undefined, p.placement ? { placement: p.placement } : undefined), OK),
+    "ui.setTitle": (p) => (ui.setTitle(p.title), OK),
+    "ui.setEditorText": (p) => (ui.setEditorText(p.text), OK),
+    "agent.sendMessage": async (p) => (await port.sendMessage(p), OK),
+    "agent.sendUserMessage": async (p) => (await port.sendUserMessage(p), OK),
+    "session.appendEntry": async (p) => (await port.appendEntry(p.customType, p.data), OK),
+    "session.setName": async (p) => (await port.setName(p.name), OK),
+    "session.setLabel": async (p) => (await port.setLabel(p.entryId, p.label ?? undefined), OK),
+    "tools.setActive": (p) => (port.setActiveTools(p.names), OK),
+    "model.set": async (p) => ({ ok: await port.setModel(p.provider, p.id) }),
+    "thinking.set": (p) => (port.setThinkingLevel(p.level), OK),
+    "agent.compact": async (p) => (await port.compact(p.customInstructions), OK),
+    "agent.abort": () => (port.abort(), OK),
+    "agent.shutdown": () => (port.shutdown(), OK),
+    "agent.waitForIdle": async () => (await port.waitForIdle(), OK),
+    "context.usage": () => port.contextUsage() ?? null,
+    "bus.emit": (p, ctx) => (ctx.emitBus(p.channel, p.data), OK),
+    "session.new": (p, ctx) => {
+      commandOnly(ctx, "newSession");
+      return port.newSession(p.parentSession !== undefined ? { parentSession: p.parentSession } : {});
+    },
+    "session.fork": (p, ctx) => {
+      commandOnly(ctx, "fork");
+      return port.fork(p.entryId, p.position ? { position: p.position } : {});
+    },
+    "session.navigate": (p, ctx) => {
+      commandOnly(ctx, "navigateTree");
+      const { targetId, ...options } = p;
+      return port.navigateTree(targetId, options);
+    },
+    "session.switch": (p, ctx) => {
+      commandOnly(ctx, "switchSession");
+      return port.switchSession(p.path);
+    },
+    "agent.reload": async (_p, ctx) => {
+      commandOnly(ctx, "reload");
+      await port.reload();
+      return OK;
+    },
+  };
+
+  return (method: string, params: unknown, ctx: CallerContext): unknown => {
+    if (!Object.hasOwn(table, method)) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const handler = table[method as keyof Table] as (p: unknown, c: CallerContext) => unknown;
+    return handler(params, ctx);
+  };
+}

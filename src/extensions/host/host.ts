@@ -1,0 +1,358 @@
+/**
+ * The extension host: one socket, the extension processes behind it, and the surfaces the rest
+ * of pig uses — agent hooks, event notifications, tool proxies, commands, shortcuts, flags, a
+ * status list, and shutdown. Extensions are addressed by id (their absolute path) everywhere;
+ * which process holds an extension is this file's business only.
+ */
+import { join } from "node:path";
+import type { AgentHooks } from "../../agent/hooks.ts";
+import type { AnyTool } from "../../tools/types.ts";
+import { VERSION } from "../../version.ts";
+import { RpcError } from "../connection.ts";
+import type { ExtensionSource } from "../discovery.ts";
+import {
+  DEFAULT_MAX_FRAME_BYTES,
+  ErrorCode,
+  HOST_METHODS,
+  type InitializeResult,
+  PROTOCOL,
+  type ReadyParams,
+  type RegisterParams,
+  type SessionMode,
+} from "../protocol.ts";
+import type { ExtensionUI } from "../ui.ts";
+import { type Answer, EventDispatcher, type ExtensionErrorReport } from "./dispatch.ts";
+import { ExtensionProcess, type ProcessOwner, type ProcessSpec, type ProcessState } from "./ext-process.ts";
+import { createHooks } from "./hooks.ts";
+import { createHostCalls } from "./host-calls.ts";
+import { ExtensionListener } from "./listener.ts";
+import { type ExtensionCommand, type ExtensionFlag, type ExtensionShortcut, listCommands, listFlags, listShortcuts } from "./registered.ts";
+import { RegistrationStore } from "./registry.ts";
+import { Replicator } from "./replication.ts";
+import { runnerCommand } from "./runner-command.ts";
+import type { HostSessionPort } from "./session-port.ts";
+import { createSocketDir, type SocketDir } from "./socket-dir.ts";
+import { DEFAULT_TIMING, type HostTiming } from "./timing.ts";
+import { toolProxy } from "./tool-proxy.ts";
+
+export interface ExtensionHostOptions {
+  /** In load order (discovery's output). */
+  sources: readonly ExtensionSource[];
+  port: HostSessionPort;
+  ui: ExtensionUI;
+  cwd: string;
+  agentDir: string;
+  mode: SessionMode;
+  /** CLI flag values for extension flags, by name. */
+  flagValues?: Readonly<Record<string, boolean | string>>;
+  /** Upstream's `extension_error`: a handler failed, timed out, or its process died. */
+  onError?(report: ExtensionErrorReport): void;
+  /** The environment extension processes inherit (credentials are filtered out). */
+  env?: Record<string, string | undefined>;
+  timing?: Partial<HostTiming>;
+  /** Replaces `runnerCommand()` for TypeScript extensions. */
+  runnerCommand?: readonly string[];
+  /** The frame limit announced in the handshake (default 8 MiB). */
+  maxFrameBytes?: number;
+  /** Where the private socket directory is made; default $XDG_RUNTIME_DIR or the temp dir. */
+  socketBaseDir?: string;
+}
+
+export type ExtensionRunState = ProcessState | "load-failed";
+
+export interface ExtensionStatus {
+  id: string;
+  pid: number | undefined;
+  generation: number;
+  state: ExtensionRunState;
+  events: string[];
+  calls: number;
+  medianLatencyMs: number | undefined;
+  error?: string;
+}
+
+export { type ExtensionCommand, type ExtensionErrorReport, type ExtensionFlag, type ExtensionShortcut };
+
+export class ExtensionHost {
+  readonly loadErrors: string[] = [];
+  readonly diagnostics: Array<{ extension: string; type: "warning" | "error"; message: string }> = [];
+  private readonly registry: RegistrationStore;
+  private readonly processes: ExtensionProcess[] = [];
+  private readonly byId = new Map<string, ExtensionProcess>();
+  private readonly failed = new Map<string, string>();
+  private readonly commandsOpen = new Map<ExtensionProcess, number>();
+  private readonly dispatcher: EventDispatcher;
+  private readonly replicator: Replicator;
+  private readonly listener: ExtensionListener;
+  private readonly dir: SocketDir;
+  private readonly timing: HostTiming;
+  private readonly unsubscribeState: () => void;
+  private stateQueued = false;
+  private stopped = false;
+
+  private constructor(private readonly options: ExtensionHostOptions) {
+    this.timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.registry = new RegistrationStore(options.sources.map((s) => s.id));
+    this.replicator = new Replicator(options.port);
+    this.dispatcher = new EventDispatcher({
+      registry: this.registry,
+      onError: (r) => options.onError?.(r),
+      deadlineMs: this.timing.eventDeadlineMs,
+      route: {
+        isUp: (id) => this.isUp(id),
+        request: (id, method, params, opts) => this.route(id).request(id, method, params, opts),
+        notify: (id, method, params) => this.byId.get(id)?.notify(method, params),
+      },
+    });
+    this.dir = createSocketDir(options.socketBaseDir);
+    this.listener = new ExtensionListener({
+      socketPath: this.dir.socketPath,
+      incoming: HOST_METHODS,
+      maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      handshakeTimeoutMs: this.timing.launchTimeoutMs,
+      onProtocolError: () => {},
+    });
+    this.listener.listen();
+    for (const spec of groupIntoProcesses(options.sources, options.runnerCommand ?? runnerCommand())) {
+      const proc = new ExtensionProcess(spec, this.owner());
+      this.processes.push(proc);
+      for (const id of proc.ids) this.byId.set(id, proc);
+    }
+    for (const s of options.sources) if (s.tools.length || s.commands.length) this.registry.declare(s.id, s.tools, s.commands);
+    this.unsubscribeState = options.port.onStateChange(() => this.queueState());
+  }
+
+  static async start(options: ExtensionHostOptions): Promise<ExtensionHost> {
+    const host = new ExtensionHost(options);
+    await Promise.all(
+      host.processes
+        .filter((p) => !p.spec.lazy)
+        .map((p) =>
+          p.start().catch((err: Error) => {
+            for (const id of p.ids) if (!host.failed.has(id)) host.loadFailed(id, err.message);
+          }),
+        ),
+    );
+    return host;
+  }
+
+  hooks(): AgentHooks {
+    return createHooks(this.dispatcher);
+  }
+
+  /** An observe-only event, to its running subscribers; never waits. */
+  notify(event: string, payload: unknown): void {
+    this.dispatcher.notify(event, payload);
+  }
+
+  /** An interceptable event outside `AgentHooks` (e.g. resources_discover): every non-null answer. */
+  ask(event: string, payload: unknown): Promise<Array<{ extension: string; value: unknown }>> {
+    return this.dispatcher.askAll(event, payload);
+  }
+
+  /** One extension's answer to one event, for callers that chain by themselves. */
+  askOne(extension: string, event: string, payload: unknown, signal?: AbortSignal): Promise<Answer> {
+    return this.dispatcher.ask(extension, event, payload, signal);
+  }
+
+  tools(): AnyTool[] {
+    const out: AnyTool[] = [];
+    const route = { request: (id: string, m: string, p: unknown, o: object) => this.route(id).request(id, m, p, o) };
+    for (const [id, r] of this.registry.entries()) {
+      if (this.failed.has(id)) continue;
+      for (const spec of r.tools.values()) out.push(toolProxy(id, spec, route));
+    }
+    return out;
+  }
+
+  commands(): ExtensionCommand[] {
+    return listCommands(this.liveRegistrations(), (id, method, params) => this.runCommandRequest(id, method, params));
+  }
+
+  shortcuts(): ExtensionShortcut[] {
+    return listShortcuts(this.liveRegistrations(), (id, method, params) => this.runCommandRequest(id, method, params));
+  }
+
+  flags(): ExtensionFlag[] {
+    return listFlags(this.liveRegistrations());
+  }
+
+  /** Registrations changed (a tool registered at run time, a restart, a failure). */
+  onChange(listener: () => void): () => void {
+    return this.registry.onChange(listener);
+  }
+
+  list(): ExtensionStatus[] {
+    return this.options.sources.map((s) => {
+      const proc = this.byId.get(s.id)!;
+      const stats = proc.statsFor(s.id);
+      const loadError = this.failed.get(s.id);
+      return {
+        id: s.id,
+        pid: proc.pid,
+        generation: proc.generation,
+        state: loadError && proc.state !== "failed" ? "load-failed" : proc.state,
+        events: [...(this.registry.get(s.id)?.events ?? [])],
+        calls: stats.calls,
+        medianLatencyMs: stats.medianMs(),
+        ...((loadError ?? proc.lastError) ? { error: loadError ?? proc.lastError } : {}),
+      };
+    });
+  }
+
+  async shutdown(reason = "quit"): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.notify("session_shutdown", { reason });
+    this.unsubscribeState();
+    await Promise.all(this.processes.map((p) => p.shutdown(reason)));
+    this.replicator.dispose();
+    this.listener.close();
+    this.dir.remove();
+  }
+
+  private route(id: string): ExtensionProcess {
+    const proc = this.byId.get(id);
+    if (!proc) throw new Error(`Unknown extension "${id}"`);
+    const failure = this.failed.get(id);
+    if (failure) throw new Error(`Extension "${id}" failed to load: ${failure}`);
+    return proc;
+  }
+
+  private isUp(id: string): boolean {
+    return !this.failed.has(id) && this.byId.get(id)?.state === "running";
+  }
+
+  private liveRegistrations() {
+    return this.registry.entries().filter(([id]) => !this.failed.has(id));
+  }
+
+  private async runCommandRequest(id: string, method: string, params: unknown): Promise<unknown> {
+    const proc = this.route(id);
+    this.commandsOpen.set(proc, (this.commandsOpen.get(proc) ?? 0) + 1);
+    try {
+      return await proc.request(id, method, params);
+    } finally {
+      this.commandsOpen.set(proc, (this.commandsOpen.get(proc) ?? 1) - 1);
+    }
+  }
+
+  private loadFailed(id: string, message: string): void {
+    this.failed.set(id, message);
+    this.loadErrors.push(`Failed to load extension "${id}": ${message}`);
+    this.registry.remove(id);
+  }
+
+  private queueState(): void {
+    if (this.stateQueued) return;
+    this.stateQueued = true;
+    queueMicrotask(() => {
+      this.stateQueued = false;
+      if (this.stopped) return;
+      const state = this.options.port.state();
+      for (const p of this.processes) p.notify("state", state);
+    });
+  }
+
+  private owner(): ProcessOwner {
+    const host = this;
+    const calls = createHostCalls(this.options.port, this.options.ui);
+    const o = this.options;
+    const onCall: ProcessOwner["onCall"] = (proc, method, params, ctx) => {
+      const generation = proc.generation;
+      return calls(method, params, {
+        signal: ctx.signal,
+        inCommand: () => (host.commandsOpen.get(proc) ?? 0) > 0,
+        subscribe: () =>
+          host.replicator.subscribe(proc, {
+            alive: () => proc.state === "running" && proc.generation === generation,
+            notify: (m, p) => proc.notify(m, p),
+          }),
+        emitBus: (channel, data) => {
+          for (const other of host.processes) if (other !== proc) other.notify("bus.message", { channel, data });
+        },
+      });
+    };
+    return {
+      listener: this.listener,
+      socketPath: this.dir.socketPath,
+      cwd: o.cwd,
+      logDir: join(o.agentDir, "extensions", "logs"),
+      baseEnv: o.env ?? process.env,
+      timing: this.timing,
+      initializeResult: (proc): InitializeResult => ({
+        protocol: PROTOCOL,
+        maxFrameBytes: o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+        host: { name: "pig", version: VERSION },
+        load: proc.spec.load.filter((l) => !host.failed.has(l.id)),
+        extension: proc.spec.single ?? null,
+        session: { cwd: o.cwd, mode: o.mode, hasUI: o.ui.hasUI },
+        flags: { ...(o.flagValues ?? {}) },
+      }),
+      onRegister: (proc, params: RegisterParams) => {
+        const id = proc.resolveId(params.extension);
+        if (!proc.ids.includes(id)) throw new RpcError(ErrorCode.InvalidParams, `this process does not hold extension "${params.extension}"`);
+        const diagnostics = host.registry.apply(id, proc.generation, params);
+        for (const d of diagnostics) host.diagnostics.push({ extension: id, ...d });
+        return { diagnostics };
+      },
+      onReady: (proc, params: ReadyParams) => {
+        const id = proc.resolveId(params.extension);
+        if (params.error && !host.failed.has(id)) host.loadFailed(id, params.error.message);
+      },
+      onRunning: (proc) => proc.notify("state", o.port.state()),
+      onCall,
+      onNotification: (proc, method, params) => {
+        // A call sent without an id: handled the same way, with nobody to answer.
+        const signal = new AbortController().signal;
+        void Promise.resolve()
+          .then(() => onCall(proc, method, params, { id: -1, signal, progress: () => {} }))
+          .catch((err: Error) => {
+            for (const id of proc.ids) host.dispatcher.report({ extensionPath: id, event: method, error: err.message });
+          });
+      },
+      onDown: (proc, detail) => {
+        for (const id of proc.ids) host.dispatcher.report({ extensionPath: id, event: "process", error: `Extension "${id}" ${detail}` });
+      },
+      onDisabled: (proc, detail) => {
+        for (const id of proc.ids) {
+          const message = `Extension "${id}" crashed too often and is disabled (${detail})`;
+          host.dispatcher.report({ extensionPath: id, event: "process", error: message });
+          o.ui.notify(message, "error");
+        }
+      },
+    };
+  }
+}
+
+export function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
+  return ExtensionHost.start(options);
+}
+
+/** TypeScript extensions share one runner unless they ask for their own; every other kind runs alone. */
+export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: readonly string[]): ProcessSpec[] {
+  const shared = sources.filter((s) => s.runtime === "typescript" && !s.ownProcess);
+  const specs: ProcessSpec[] = [];
+  if (shared.length > 0) {
+    specs.push({
+      name: "typescript-runner",
+      command: runner,
+      load: shared.map((s) => ({ id: s.id, path: s.entry })),
+      allowEnv: [...new Set(shared.flatMap((s) => s.env))],
+      lazy: false,
+    });
+  }
+  for (const s of sources) {
+    if (s.runtime === "typescript" && !s.ownProcess) continue;
+    const own = s.runtime === "typescript";
+    specs.push({
+      name: s.name,
+      command: own ? runner : s.command,
+      load: own ? [{ id: s.id, path: s.entry }] : [],
+      ...(own ? {} : { single: s.id }),
+      allowEnv: s.env,
+      lazy: !s.activation.includes("onStartup"),
+    });
+  }
+  return specs;
+}

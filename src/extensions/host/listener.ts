@@ -1,0 +1,136 @@
+/**
+ * The one socket every extension process of this pig connects to, and the handshake that turns
+ * a fresh connection into a trusted one: first frame `initialize`, a token issued for exactly
+ * one launch, a peer of our own user, and a protocol both sides speak. Until then the
+ * connection can do nothing else.
+ */
+import { chmodSync, rmSync } from "node:fs";
+import type { Socket, UnixSocketListener } from "bun";
+import * as v from "valibot";
+import { Connection, describeIssues, type IncomingSchemas, type RequestContext, RpcError } from "../connection.ts";
+import { WriteQueue } from "../framing.ts";
+import { ErrorCode, type InitializeParams, InitializeParamsSchema, type InitializeResult, SUPPORTED_PROTOCOLS } from "../protocol.ts";
+import { peerProblem } from "./peer.ts";
+
+export interface BoundHandlers {
+  onRequest(method: string, params: unknown, ctx: RequestContext): unknown;
+  onNotification(method: string, params: unknown): void;
+  onClose(): void;
+}
+
+/** What a launch waiting for its process to call in provides. */
+export interface PendingLaunch {
+  /** The process group the peer must belong to (the spawned child's pid). */
+  pgid(): number | undefined;
+  /** The handshake passed: bind the connection; returns the initialize result. */
+  accept(conn: Connection, params: InitializeParams, close: () => void): { result: InitializeResult; handlers: BoundHandlers };
+}
+
+interface SocketData {
+  conn: Connection;
+  queue: WriteQueue;
+  handlers?: BoundHandlers;
+}
+
+export interface ListenerOptions {
+  socketPath: string;
+  incoming: IncomingSchemas;
+  maxFrameBytes: number;
+  /** A connection that has not initialized by then is closed. */
+  handshakeTimeoutMs: number;
+  onProtocolError(message: string): void;
+}
+
+export class ExtensionListener {
+  private readonly launches = new Map<string, PendingLaunch>();
+  private server: UnixSocketListener<SocketData> | undefined;
+  private readonly sockets = new Set<Socket<SocketData>>();
+
+  constructor(private readonly options: ListenerOptions) {}
+
+  listen(): void {
+    rmSync(this.options.socketPath, { force: true });
+    this.server = Bun.listen<SocketData>({
+      unix: this.options.socketPath,
+      socket: {
+        open: (socket) => this.open(socket),
+        data: (socket, bytes) => socket.data.conn.receive(bytes),
+        drain: (socket) => socket.data.queue.drain(),
+        close: (socket) => this.closed(socket),
+        error: (socket) => this.closed(socket),
+      },
+    });
+    chmodSync(this.options.socketPath, 0o600);
+  }
+
+  /** Accept exactly one connection presenting `token`. */
+  expect(token: string, launch: PendingLaunch): () => void {
+    this.launches.set(token, launch);
+    return () => this.launches.delete(token);
+  }
+
+  close(): void {
+    for (const s of this.sockets) s.end();
+    this.server?.stop(true);
+    this.server = undefined;
+    rmSync(this.options.socketPath, { force: true });
+  }
+
+  private open(socket: Socket<SocketData>): void {
+    this.sockets.add(socket);
+    const queue = new WriteQueue((bytes) => socket.write(bytes));
+    const data: SocketData = {
+      queue,
+      conn: new Connection({
+        send: (bytes) => queue.push(bytes),
+        maxFrameBytes: this.options.maxFrameBytes,
+        incoming: this.options.incoming,
+        onProtocolError: (m) => this.options.onProtocolError(m),
+        onRequest: (method, params, ctx) => {
+          if (data.handlers) return data.handlers.onRequest(method, params, ctx);
+          return this.handshake(socket, method, params);
+        },
+        onNotification: (method, params) => data.handlers?.onNotification(method, params),
+      }),
+    };
+    socket.data = data;
+    const timer = setTimeout(() => {
+      if (!data.handlers) socket.end();
+    }, this.options.handshakeTimeoutMs);
+    timer.unref?.();
+  }
+
+  private handshake(socket: Socket<SocketData>, method: string, raw: unknown): InitializeResult {
+    const data = socket.data;
+    const refuse = (code: number, message: string, extra?: unknown): never => {
+      // Let the error response leave before the connection goes.
+      queueMicrotask(() => setTimeout(() => socket.end(), 0));
+      throw new RpcError(code, message, extra);
+    };
+    if (method !== "initialize") return refuse(ErrorCode.Unauthorized, "initialize must come first");
+    const parsed = v.safeParse(InitializeParamsSchema, raw);
+    if (!parsed.success) return refuse(ErrorCode.InvalidParams, `Invalid params for initialize: ${describeIssues(parsed.issues)}`);
+    const params = parsed.output;
+    const launch = this.launches.get(params.token);
+    if (!launch) return refuse(ErrorCode.Unauthorized, "unknown or already used token");
+    const problem = peerProblem(params.pid, launch.pgid());
+    if (problem) return refuse(ErrorCode.Unauthorized, problem);
+    if (!params.protocols.some((p) => SUPPORTED_PROTOCOLS.includes(p))) {
+      return refuse(ErrorCode.UnsupportedProtocol, `no common protocol (host speaks ${SUPPORTED_PROTOCOLS.join(", ")})`, {
+        supported: SUPPORTED_PROTOCOLS,
+      });
+    }
+    this.launches.delete(params.token);
+    const { result, handlers } = launch.accept(data.conn, params, () => socket.end());
+    data.handlers = handlers;
+    return result;
+  }
+
+  private closed(socket: Socket<SocketData>): void {
+    if (!this.sockets.delete(socket)) return;
+    const data = socket.data;
+    // A bound connection is closed by its owner, which knows better why (e.g. the exit code).
+    if (data.handlers) data.handlers.onClose();
+    else data.conn.close(new Error("connection closed"));
+  }
+}

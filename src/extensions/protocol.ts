@@ -1,0 +1,351 @@
+/**
+ * The wire contract between pig and its extension processes (pig-ext/1): envelope shapes, error
+ * codes, launch environment, and every method's params and results. Both the host and the
+ * extension-side runner validate against these schemas; nothing here knows about the agent, so an
+ * SDK in another language can be checked against this one file and docs/extension-protocol.md.
+ *
+ * Params and results are open objects (`looseObject`): a newer peer may add fields and an older
+ * one ignores them, which is how the protocol grows inside one major version.
+ */
+import * as v from "valibot";
+
+export const PROTOCOL = "pig-ext/1";
+export const SUPPORTED_PROTOCOLS: readonly string[] = [PROTOCOL];
+export const DEFAULT_MAX_FRAME_BYTES = 8 * 1024 * 1024;
+/** Below this a `$/part` frame could not carry any payload next to its envelope. */
+export const MIN_MAX_FRAME_BYTES = 1024;
+
+export const ENV_SOCKET = "PIG_EXT_SOCKET";
+export const ENV_TOKEN = "PIG_EXT_TOKEN";
+export const ENV_PROTOCOL = "PIG_EXT_PROTOCOL";
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  HandlerError: -32000,
+  Unauthorized: -32001,
+  UnsupportedProtocol: -32002,
+  FrameTooLarge: -32003,
+  Cancelled: -32800,
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+// ---------------------------------------------------------------------------------------------
+// Envelope
+
+export const IdSchema = v.union([v.string(), v.number()]);
+export type RequestId = v.InferOutput<typeof IdSchema>;
+
+export const ErrorObjectSchema = v.looseObject({
+  code: v.number(),
+  message: v.string(),
+  data: v.optional(v.unknown()),
+});
+export type ErrorObject = v.InferOutput<typeof ErrorObjectSchema>;
+
+// `jsonrpc` is always sent; a frame without it is still accepted, so a hand-written peer that
+// forgets it is not cut off over a formality.
+const jsonrpc = v.optional(v.literal("2.0"));
+
+export const RequestFrameSchema = v.looseObject({ jsonrpc, id: IdSchema, method: v.string(), params: v.optional(v.unknown()) });
+export const NotificationFrameSchema = v.looseObject({ jsonrpc, method: v.string(), params: v.optional(v.unknown()) });
+export const ResultFrameSchema = v.looseObject({ jsonrpc, id: IdSchema, result: v.unknown() });
+export const ErrorFrameSchema = v.looseObject({ jsonrpc, id: v.nullable(IdSchema), error: ErrorObjectSchema });
+
+export type RequestFrame = v.InferOutput<typeof RequestFrameSchema>;
+export type NotificationFrame = v.InferOutput<typeof NotificationFrameSchema>;
+export type ResultFrame = v.InferOutput<typeof ResultFrameSchema>;
+export type ErrorFrame = v.InferOutput<typeof ErrorFrameSchema>;
+export type Frame = RequestFrame | NotificationFrame | ResultFrame | ErrorFrame;
+
+// Connection-level notifications, handled by the Connection itself.
+export const CancelParamsSchema = v.looseObject({ id: IdSchema });
+export const ProgressParamsSchema = v.looseObject({ id: IdSchema, value: v.unknown() });
+export const PartParamsSchema = v.looseObject({ stream: v.union([v.string(), v.number()]), data: v.string(), final: v.boolean() });
+export type PartParams = v.InferOutput<typeof PartParamsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Shared shapes
+
+const Empty = v.looseObject({});
+const JsonObject = v.record(v.string(), v.unknown());
+
+export const TextContentSchema = v.looseObject({ type: v.literal("text"), text: v.string() });
+export const ImageContentSchema = v.looseObject({ type: v.literal("image"), data: v.string(), mimeType: v.string() });
+export const ContentSchema = v.variant("type", [TextContentSchema, ImageContentSchema]);
+export type WireContent = v.InferOutput<typeof ContentSchema>;
+
+export const ToolSpecSchema = v.looseObject({
+  name: v.pipe(v.string(), v.minLength(1)),
+  label: v.optional(v.string()),
+  description: v.string(),
+  /** JSON Schema of the arguments (TypeBox schemas are JSON Schema already). */
+  parameters: JsonObject,
+  promptSnippet: v.optional(v.string()),
+  promptGuidelines: v.optional(v.array(v.string())),
+  executionMode: v.optional(v.picklist(["parallel", "sequential"])),
+});
+export type ToolSpec = v.InferOutput<typeof ToolSpecSchema>;
+
+export const CommandSpecSchema = v.looseObject({
+  name: v.pipe(v.string(), v.minLength(1)),
+  description: v.optional(v.string()),
+  hasCompletions: v.optional(v.boolean()),
+});
+export type CommandSpec = v.InferOutput<typeof CommandSpecSchema>;
+
+export const ShortcutSpecSchema = v.looseObject({ key: v.pipe(v.string(), v.minLength(1)), description: v.optional(v.string()) });
+export type ShortcutSpec = v.InferOutput<typeof ShortcutSpecSchema>;
+
+export const FlagSpecSchema = v.looseObject({
+  name: v.pipe(v.string(), v.minLength(1)),
+  description: v.optional(v.string()),
+  type: v.picklist(["boolean", "string"]),
+  default: v.optional(v.union([v.boolean(), v.string()])),
+});
+export type FlagSpec = v.InferOutput<typeof FlagSpecSchema>;
+
+export const ProviderSpecSchema = v.looseObject({ name: v.string(), config: JsonObject });
+export type ProviderSpec = v.InferOutput<typeof ProviderSpecSchema>;
+
+export const ModelRefSchema = v.looseObject({ provider: v.string(), id: v.string() });
+
+export const ThinkingLevelSchema = v.picklist(["off", "minimal", "low", "medium", "high", "xhigh"]);
+
+// ---------------------------------------------------------------------------------------------
+// Handshake and registration (extension → host)
+
+export const InitializeParamsSchema = v.looseObject({
+  token: v.string(),
+  protocols: v.array(v.string()),
+  client: v.optional(v.looseObject({ name: v.string(), version: v.optional(v.string()) })),
+  pid: v.optional(v.number()),
+});
+export type InitializeParams = v.InferOutput<typeof InitializeParamsSchema>;
+
+export const SessionModeSchema = v.picklist(["interactive", "print", "json", "rpc"]);
+export type SessionMode = v.InferOutput<typeof SessionModeSchema>;
+
+export const InitializeResultSchema = v.looseObject({
+  protocol: v.string(),
+  maxFrameBytes: v.pipe(v.number(), v.integer(), v.minValue(MIN_MAX_FRAME_BYTES)),
+  host: v.looseObject({ name: v.string(), version: v.string() }),
+  /** The extensions this process loads; empty for a process that is one extension by itself. */
+  load: v.array(v.looseObject({ id: v.string(), path: v.string() })),
+  /** The id of a process that is one extension by itself (load is then empty); else null. */
+  extension: v.optional(v.nullable(v.string())),
+  session: v.looseObject({ cwd: v.string(), mode: SessionModeSchema, hasUI: v.boolean() }),
+  flags: v.record(v.string(), v.union([v.boolean(), v.string()])),
+});
+export type InitializeResult = v.InferOutput<typeof InitializeResultSchema>;
+
+export const RegisterParamsSchema = v.looseObject({
+  extension: v.string(),
+  tools: v.optional(v.array(ToolSpecSchema), []),
+  commands: v.optional(v.array(CommandSpecSchema), []),
+  shortcuts: v.optional(v.array(ShortcutSpecSchema), []),
+  flags: v.optional(v.array(FlagSpecSchema), []),
+  providers: v.optional(v.array(ProviderSpecSchema), []),
+  renderers: v.optional(v.array(v.string()), []),
+  events: v.optional(v.array(v.string()), []),
+});
+/** As received (lists filled in); `RegisterParamsInput` is what a sender may leave out. */
+export type RegisterParams = v.InferOutput<typeof RegisterParamsSchema>;
+export type RegisterParamsInput = v.InferInput<typeof RegisterParamsSchema>;
+
+export const DiagnosticSchema = v.looseObject({ type: v.picklist(["warning", "error"]), message: v.string() });
+export type Diagnostic = v.InferOutput<typeof DiagnosticSchema>;
+export const RegisterResultSchema = v.looseObject({ diagnostics: v.array(DiagnosticSchema) });
+export type RegisterResult = v.InferOutput<typeof RegisterResultSchema>;
+
+export const ReadyParamsSchema = v.looseObject({
+  extension: v.string(),
+  error: v.optional(v.looseObject({ message: v.string(), stack: v.optional(v.string()) })),
+});
+export type ReadyParams = v.InferOutput<typeof ReadyParamsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Host → extension
+
+export const EventParamsSchema = v.looseObject({ extension: v.string(), event: v.string(), payload: v.optional(v.unknown()) });
+export type EventParams = v.InferOutput<typeof EventParamsSchema>;
+
+export const ToolExecuteParamsSchema = v.looseObject({
+  extension: v.string(),
+  name: v.string(),
+  toolCallId: v.string(),
+  args: JsonObject,
+});
+export type ToolExecuteParams = v.InferOutput<typeof ToolExecuteParamsSchema>;
+
+export const ToolExecuteResultSchema = v.looseObject({
+  content: v.array(ContentSchema),
+  details: v.optional(v.unknown()),
+  isError: v.optional(v.boolean()),
+  terminate: v.optional(v.boolean()),
+});
+export type ToolExecuteResult = v.InferOutput<typeof ToolExecuteResultSchema>;
+/** The `value` of a `$/progress` for a `tool.execute`. */
+export const ToolProgressSchema = v.looseObject({ content: v.array(ContentSchema), details: v.optional(v.unknown()) });
+export type ToolProgress = v.InferOutput<typeof ToolProgressSchema>;
+
+export const CommandRunParamsSchema = v.looseObject({ extension: v.string(), name: v.string(), args: v.string() });
+export const CommandCompleteParamsSchema = v.looseObject({ extension: v.string(), name: v.string(), prefix: v.string() });
+export const CompletionItemSchema = v.looseObject({ value: v.string(), label: v.optional(v.string()), description: v.optional(v.string()) });
+export type CompletionItem = v.InferOutput<typeof CompletionItemSchema>;
+export const CommandCompleteResultSchema = v.looseObject({ items: v.nullable(v.array(CompletionItemSchema)) });
+export const ShortcutRunParamsSchema = v.looseObject({ extension: v.string(), key: v.string() });
+export const ProviderStreamParamsSchema = v.looseObject({
+  extension: v.string(),
+  provider: v.string(),
+  model: JsonObject,
+  context: v.unknown(),
+  options: v.optional(v.unknown()),
+});
+export const ProviderStreamResultSchema = v.looseObject({ message: v.unknown() });
+
+export const ToolInfoSchema = v.looseObject({ name: v.string(), description: v.string(), parameters: v.unknown(), sourceInfo: v.optional(v.unknown()) });
+export const CommandInfoSchema = v.looseObject({ name: v.string(), description: v.optional(v.string()), source: v.string() });
+export const ContextUsageSchema = v.looseObject({ tokens: v.nullable(v.number()), contextWindow: v.number(), percent: v.nullable(v.number()) });
+export type ContextUsage = v.InferOutput<typeof ContextUsageSchema>;
+
+export const StateParamsSchema = v.looseObject({
+  cwd: v.string(),
+  sessionFile: v.optional(v.string()),
+  sessionId: v.string(),
+  sessionName: v.optional(v.string()),
+  model: v.optional(v.looseObject({ provider: v.string(), id: v.string() })),
+  thinkingLevel: v.string(),
+  activeTools: v.array(v.string()),
+  allTools: v.array(ToolInfoSchema),
+  commands: v.array(CommandInfoSchema),
+  isIdle: v.boolean(),
+  hasPendingMessages: v.boolean(),
+  systemPrompt: v.string(),
+  contextUsage: v.optional(v.nullable(ContextUsageSchema)),
+});
+export type StateParams = v.InferOutput<typeof StateParamsSchema>;
+
+export const SessionAppendedParamsSchema = v.looseObject({ entries: v.array(v.string()), leafId: v.nullable(v.string()) });
+export const SessionLeafParamsSchema = v.looseObject({ leafId: v.nullable(v.string()) });
+export const SessionSnapshotSchema = v.looseObject({
+  header: v.string(),
+  entries: v.array(v.string()),
+  leafId: v.nullable(v.string()),
+  sessionFile: v.optional(v.string()),
+});
+export type SessionSnapshot = v.InferOutput<typeof SessionSnapshotSchema>;
+export const BusMessageParamsSchema = v.looseObject({ channel: v.string(), data: v.optional(v.unknown()) });
+export const ShutdownParamsSchema = v.looseObject({ reason: v.string() });
+
+// ---------------------------------------------------------------------------------------------
+// Extension → host: UI and actions
+
+const timeout = v.optional(v.number());
+export const UiSelectParamsSchema = v.looseObject({ title: v.string(), options: v.array(v.string()), timeout });
+export const UiConfirmParamsSchema = v.looseObject({ title: v.string(), message: v.string(), timeout });
+export const UiInputParamsSchema = v.looseObject({ title: v.string(), placeholder: v.optional(v.string()), timeout });
+export const UiEditorParamsSchema = v.looseObject({ title: v.string(), prefill: v.optional(v.string()) });
+export const UiNotifyParamsSchema = v.looseObject({ message: v.string(), type: v.optional(v.picklist(["info", "warning", "error"])) });
+export const UiSetStatusParamsSchema = v.looseObject({ key: v.string(), text: v.optional(v.nullable(v.string())) });
+export const UiSetWidgetParamsSchema = v.looseObject({
+  key: v.string(),
+  lines: v.optional(v.nullable(v.array(v.string()))),
+  placement: v.optional(v.picklist(["aboveEditor", "belowEditor"])),
+});
+export const UiSetTitleParamsSchema = v.looseObject({ title: v.string() });
+export const UiSetEditorTextParamsSchema = v.looseObject({ text: v.string() });
+
+export const DeliverAsSchema = v.picklist(["steer", "followUp", "nextTurn"]);
+export const SendMessageParamsSchema = v.looseObject({
+  message: v.looseObject({ customType: v.string(), content: v.unknown(), display: v.boolean(), details: v.optional(v.unknown()) }),
+  options: v.optional(v.looseObject({ triggerTurn: v.optional(v.boolean()), deliverAs: v.optional(DeliverAsSchema) })),
+});
+export type SendMessageParams = v.InferOutput<typeof SendMessageParamsSchema>;
+export const SendUserMessageParamsSchema = v.looseObject({
+  content: v.union([v.string(), v.array(ContentSchema)]),
+  options: v.optional(v.looseObject({ deliverAs: v.optional(DeliverAsSchema) })),
+});
+export type SendUserMessageParams = v.InferOutput<typeof SendUserMessageParamsSchema>;
+export const AppendEntryParamsSchema = v.looseObject({ customType: v.string(), data: v.optional(v.unknown()) });
+export const SetNameParamsSchema = v.looseObject({ name: v.string() });
+export const SetLabelParamsSchema = v.looseObject({ entryId: v.string(), label: v.optional(v.nullable(v.string())) });
+export const SetActiveToolsParamsSchema = v.looseObject({ names: v.array(v.string()) });
+export const ThinkingSetParamsSchema = v.looseObject({ level: ThinkingLevelSchema });
+export const CompactParamsSchema = v.looseObject({ customInstructions: v.optional(v.string()) });
+export const SessionNewParamsSchema = v.looseObject({ parentSession: v.optional(v.string()) });
+export const SessionForkParamsSchema = v.looseObject({ entryId: v.string(), position: v.optional(v.picklist(["before", "at"])) });
+export const SessionNavigateParamsSchema = v.looseObject({
+  targetId: v.string(),
+  summarize: v.optional(v.boolean()),
+  customInstructions: v.optional(v.string()),
+  replaceInstructions: v.optional(v.boolean()),
+  label: v.optional(v.string()),
+});
+export const SessionSwitchParamsSchema = v.looseObject({ path: v.string() });
+export const CancelledResultSchema = v.looseObject({ cancelled: v.boolean() });
+
+/**
+ * Requests the host answers, with the schema their params are checked against. Every one of
+ * them may also arrive as a notification when the extension does not want the answer.
+ */
+export const HOST_METHODS = {
+  initialize: InitializeParamsSchema,
+  register: RegisterParamsSchema,
+  ready: ReadyParamsSchema,
+  "session.subscribe": Empty,
+  "ui.select": UiSelectParamsSchema,
+  "ui.confirm": UiConfirmParamsSchema,
+  "ui.input": UiInputParamsSchema,
+  "ui.editor": UiEditorParamsSchema,
+  "ui.getEditorText": Empty,
+  "ui.notify": UiNotifyParamsSchema,
+  "ui.setStatus": UiSetStatusParamsSchema,
+  "ui.setWidget": UiSetWidgetParamsSchema,
+  "ui.setTitle": UiSetTitleParamsSchema,
+  "ui.setEditorText": UiSetEditorTextParamsSchema,
+  "agent.sendMessage": SendMessageParamsSchema,
+  "agent.sendUserMessage": SendUserMessageParamsSchema,
+  "session.appendEntry": AppendEntryParamsSchema,
+  "session.setName": SetNameParamsSchema,
+  "session.setLabel": SetLabelParamsSchema,
+  "tools.setActive": SetActiveToolsParamsSchema,
+  "model.set": ModelRefSchema,
+  "thinking.set": ThinkingSetParamsSchema,
+  "agent.compact": CompactParamsSchema,
+  "agent.abort": Empty,
+  "agent.shutdown": Empty,
+  "agent.waitForIdle": Empty,
+  "session.new": SessionNewParamsSchema,
+  "session.fork": SessionForkParamsSchema,
+  "session.navigate": SessionNavigateParamsSchema,
+  "session.switch": SessionSwitchParamsSchema,
+  "agent.reload": Empty,
+  "context.usage": Empty,
+  "bus.emit": BusMessageParamsSchema,
+} as const;
+export type HostMethod = keyof typeof HOST_METHODS;
+export type HostMethodParams<M extends HostMethod> = v.InferOutput<(typeof HOST_METHODS)[M]>;
+export type HostMethodInput<M extends HostMethod> = v.InferInput<(typeof HOST_METHODS)[M]>;
+
+/** Requests and notifications the extension side answers or receives. */
+export const EXTENSION_METHODS = {
+  event: EventParamsSchema,
+  "tool.execute": ToolExecuteParamsSchema,
+  "command.run": CommandRunParamsSchema,
+  "command.complete": CommandCompleteParamsSchema,
+  "shortcut.run": ShortcutRunParamsSchema,
+  "provider.stream": ProviderStreamParamsSchema,
+  state: StateParamsSchema,
+  "session.appended": SessionAppendedParamsSchema,
+  "session.leaf": SessionLeafParamsSchema,
+  "session.replaced": SessionSnapshotSchema,
+  "bus.message": BusMessageParamsSchema,
+  shutdown: ShutdownParamsSchema,
+} as const;
+export type ExtensionMethod = keyof typeof EXTENSION_METHODS;
+export type ExtensionMethodParams<M extends ExtensionMethod> = v.InferOutput<(typeof EXTENSION_METHODS)[M]>;
+
+export { EVENTS, type EventInfo, type EventKind, type EventName, eventDeadlineMs, eventKind } from "./protocol-events.ts";

@@ -1,0 +1,106 @@
+/**
+ * What the host asks of this process: events, tool calls, commands, completions, shortcuts,
+ * provider streams; and what it tells it: state, session log changes, bus messages, shutdown.
+ */
+import type { AgentToolResult, ExtensionContext } from "../api/types.ts";
+import { createCommandContext, createContext } from "./context.ts";
+import { runEventHandlers } from "./events.ts";
+import { streamProvider } from "./providers.ts";
+import type { ExtensionRecord } from "./record.ts";
+import type { HostState } from "./state.ts";
+import type { Runtime } from "./runtime.ts";
+import type { SessionSnapshot } from "./session-mirror.ts";
+import { describe, RpcError } from "./peer.ts";
+import { ErrorCode } from "../protocol.ts";
+
+type Json = Record<string, unknown>;
+
+/** Events whose payload carries upstream's AbortSignal (which cannot cross the socket). */
+const SIGNAL_EVENTS = new Set(["session_before_compact", "session_before_tree"]);
+
+function recordOf(runtime: Runtime, params: Json): ExtensionRecord {
+  const record = runtime.records.get(String(params.extension));
+  if (!record) throw new RpcError(ErrorCode.InvalidParams, `no extension ${String(params.extension)} in this process`);
+  return record;
+}
+
+function toolResult(result: AgentToolResult | undefined): Json {
+  const content = Array.isArray(result?.content) ? result.content : [];
+  return { content, details: result?.details ?? {}, ...(result?.terminate ? { terminate: true } : {}) };
+}
+
+export function installDispatch(runtime: Runtime, onShutdown: (reason: string) => void): void {
+  const { peer } = runtime;
+
+  const runEvent = async (params: Json, signal?: AbortSignal): Promise<unknown> => {
+    const record = recordOf(runtime, params);
+    const name = String(params.event);
+    const handlers = record.handlers.get(name) ?? [];
+    if (handlers.length === 0) return null;
+    const payload = { ...((params.payload ?? {}) as Json) };
+    if (signal && SIGNAL_EVENTS.has(name)) payload.signal = signal;
+    const ctx: ExtensionContext = createContext(runtime, record, { signal });
+    return runEventHandlers(record.name, name, payload, handlers, ctx);
+  };
+  peer.onRequest("event", (params, req) => runEvent(params, req.signal));
+  peer.onNotification("event", (params) => {
+    runEvent(params).catch((error: unknown) => process.stderr.write(`${String(params.event)}: ${describe(error)}\n`));
+  });
+
+  peer.onRequest("tool.execute", async (params, req) => {
+    const record = recordOf(runtime, params);
+    const tool = record.tools.get(String(params.name));
+    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Tool ${String(params.name)} is not registered by ${record.name}`);
+    let args = params.args as Json;
+    try {
+      if (tool.prepareArguments) args = tool.prepareArguments(args) as Json;
+      const onUpdate = (partial: { content: unknown[]; details?: unknown }): void => {
+        req.progress({ content: partial?.content ?? [], ...(partial?.details !== undefined ? { details: partial.details } : {}) });
+      };
+      const ctx = createContext(runtime, record, { signal: req.signal });
+      return toolResult(await tool.execute(String(params.toolCallId), args, req.signal, onUpdate, ctx));
+    } catch (error) {
+      return { content: [{ type: "text", text: describe(error) }], details: {}, isError: true };
+    }
+  });
+
+  peer.onRequest("command.run", async (params, req) => {
+    const record = recordOf(runtime, params);
+    const command = record.commands.get(String(params.name));
+    if (!command) throw new RpcError(ErrorCode.InvalidParams, `Command ${String(params.name)} is not registered by ${record.name}`);
+    await command.handler(String(params.args ?? ""), createCommandContext(runtime, record, { signal: req.signal }));
+    return {};
+  });
+
+  peer.onRequest("command.complete", async (params) => {
+    const record = recordOf(runtime, params);
+    const command = record.commands.get(String(params.name));
+    const items = command?.getArgumentCompletions ? await command.getArgumentCompletions(String(params.prefix ?? "")) : null;
+    return { items: items ?? null };
+  });
+
+  peer.onRequest("shortcut.run", async (params) => {
+    const record = recordOf(runtime, params);
+    const shortcut = record.shortcuts.get(String(params.key));
+    if (!shortcut) throw new RpcError(ErrorCode.InvalidParams, `Shortcut ${String(params.key)} is not registered by ${record.name}`);
+    await shortcut.handler(createContext(runtime, record) as never);
+    return {};
+  });
+
+  peer.onRequest("provider.stream", async (params, req) => {
+    const record = recordOf(runtime, params);
+    const live = record.providers.get(String(params.provider));
+    if (!live) throw new RpcError(ErrorCode.InvalidParams, `Provider ${String(params.provider)} is not registered by ${record.name}`);
+    return streamProvider(live, params.model, params.context, params.options as Json | undefined, req.signal, req.progress);
+  });
+
+  peer.onNotification("state", (params) => runtime.state.update(params as Partial<HostState>));
+  peer.onNotification("session.appended", (params) => runtime.session.append(params.entries as string[], (params.leafId as string | null) ?? null));
+  peer.onNotification("session.leaf", (params) => runtime.session.moveLeaf((params.leafId as string | null) ?? null));
+  peer.onNotification("session.replaced", (params) => {
+    if (runtime.session.subscribed) runtime.session.replace(params as unknown as SessionSnapshot);
+    else if (typeof params.sessionFile === "string") runtime.session.sessionFile = params.sessionFile;
+  });
+  peer.onNotification("bus.message", (params) => runtime.bus.deliver(String(params.channel), params.data));
+  peer.onNotification("shutdown", (params) => onShutdown(String(params.reason ?? "shutdown")));
+}

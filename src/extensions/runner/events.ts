@@ -1,0 +1,140 @@
+/**
+ * One extension's handlers for one event, run in registration order with upstream Pi's rules
+ * for combining their results. The host combines across extensions; this is the same chain
+ * within one. A handler that throws is reported on stderr and skipped, except for `tool_call`,
+ * where a throw blocks (the error goes back to the host, which blocks with its message).
+ */
+import type { ExtensionContext, ExtensionHandler } from "../api/types.ts";
+
+type Json = Record<string, unknown>;
+
+function report(extension: string, event: string, error: unknown): void {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`[${extension}] ${event} handler failed: ${text}\n`);
+}
+
+async function each(name: string, event: string, handlers: readonly ExtensionHandler[], run: (h: ExtensionHandler) => Promise<boolean | void>): Promise<void> {
+  for (const handler of handlers) {
+    try {
+      if ((await run(handler)) === true) return;
+    } catch (error) {
+      report(name, event, error);
+    }
+  }
+}
+
+export async function runEventHandlers(name: string, eventName: string, payload: Json, handlers: readonly ExtensionHandler[], ctx: ExtensionContext): Promise<unknown> {
+  const event: Json = { type: eventName, ...payload };
+  const call = (h: ExtensionHandler): Promise<unknown> => Promise.resolve(h(event, ctx));
+  switch (eventName) {
+    case "tool_call": {
+      const before = JSON.stringify(event.input);
+      for (const handler of handlers) {
+        const r = (await call(handler)) as Json | undefined;
+        if (r?.block) return r;
+      }
+      // Upstream lets handlers edit `input` in place; across the socket the edit travels back.
+      const after = JSON.stringify(event.input);
+      return after !== before ? { input: event.input } : null;
+    }
+    case "tool_result": {
+      const patch: Json = {};
+      await each(name, eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        if (!r) return;
+        for (const key of ["content", "details", "isError"] as const) {
+          if (r[key] !== undefined) event[key] = patch[key] = r[key];
+        }
+      });
+      return Object.keys(patch).length > 0 ? patch : null;
+    }
+    case "context":
+    case "context_with_system": {
+      let changed = false;
+      await each(name, eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        if (r?.messages) {
+          event.messages = r.messages;
+          changed = true;
+        }
+      });
+      return changed ? { messages: event.messages } : null;
+    }
+    case "before_provider_request": {
+      let changed = false;
+      await each(name, eventName, handlers, async (h) => {
+        const r = await call(h);
+        if (r !== undefined) {
+          event.payload = r;
+          changed = true;
+        }
+      });
+      return changed ? event.payload : null;
+    }
+    case "input": {
+      let transformed: Json | null = null;
+      let handled = false;
+      await each(name, eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        if (r?.action === "handled") return (handled = true);
+        if (r?.action === "transform") {
+          event.text = r.text;
+          if (r.images !== undefined) event.images = r.images;
+          transformed = { action: "transform", text: event.text, ...(event.images !== undefined ? { images: event.images } : {}) };
+        }
+      });
+      return handled ? { action: "handled" } : (transformed ?? null);
+    }
+    case "before_agent_start": {
+      const messages: unknown[] = [];
+      let systemPrompt: unknown;
+      await each(name, eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        if (!r) return;
+        if (r.message) messages.push(r.message);
+        if (typeof r.systemPrompt === "string" && r.systemPrompt) event.systemPrompt = systemPrompt = r.systemPrompt;
+      });
+      if (messages.length === 0 && systemPrompt === undefined) return null;
+      return { ...(messages[0] ? { message: messages[0] } : {}), ...(messages.length > 1 ? { messages } : {}), ...(systemPrompt !== undefined ? { systemPrompt } : {}) };
+    }
+    case "message_end": {
+      let replaced = false;
+      await each(name, eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        if (r?.message) {
+          event.message = r.message;
+          replaced = true;
+        }
+      });
+      return replaced ? { message: event.message } : null;
+    }
+    case "resources_discover": {
+      const out: Record<string, unknown[]> = {};
+      await each(name, eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        for (const key of ["skillPaths", "promptPaths", "themePaths"]) {
+          if (Array.isArray(r?.[key])) (out[key] ??= []).push(...(r[key] as unknown[]));
+        }
+      });
+      return Object.keys(out).length > 0 ? out : null;
+    }
+    case "user_bash": {
+      let first: unknown = null;
+      await each(name, eventName, handlers, async (h) => {
+        const r = await call(h);
+        if (r) return ((first = r), true);
+      });
+      return first;
+    }
+    default: {
+      // session_before_*: a truthy result replaces the previous one, `cancel` ends the chain.
+      let last: unknown = null;
+      await each(name, eventName, handlers, async (h) => {
+        const r = await call(h);
+        if (r !== undefined && r !== null) last = r;
+        if ((r as Json | undefined)?.cancel === true) return true;
+      });
+      return last;
+    }
+  }
+}

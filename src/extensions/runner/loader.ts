@@ -1,0 +1,60 @@
+/**
+ * Loads the extensions this process holds, one after another as upstream does: import the
+ * module, call its default export with a fresh `pi`, then tell the host what it registered
+ * (`register`) and that it is done (`ready`, with the error if it failed). A failure belongs to
+ * that extension alone; the next one still loads.
+ */
+import { isAbsolute, resolve } from "node:path";
+import type { ExtensionFactory } from "../api/types.ts";
+import { createPi } from "./pi-api.ts";
+import { describe } from "./peer.ts";
+import { ExtensionRecord } from "./record.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface LoadItem {
+  id: string;
+  path: string;
+}
+
+async function loadOne(runtime: Runtime, record: ExtensionRecord): Promise<Error | undefined> {
+  let module: { default?: unknown };
+  try {
+    // A compiled binary resolves a relative import against the cwd: always pass an absolute path.
+    module = (await import(isAbsolute(record.path) ? record.path : resolve(record.path))) as { default?: unknown };
+  } catch (error) {
+    return withStack(`Failed to load extension: ${describe(error)}`, error);
+  }
+  const factory = module.default;
+  if (typeof factory !== "function") return new Error(`Extension does not export a valid factory function: ${record.path}`);
+  try {
+    await (factory as ExtensionFactory)(createPi(runtime, record));
+  } catch (error) {
+    return withStack(`Failed to load extension: ${describe(error)}`, error);
+  }
+  return undefined;
+}
+
+function withStack(message: string, cause: unknown): Error {
+  const error = new Error(message);
+  if (cause instanceof Error && cause.stack) error.stack = cause.stack;
+  return error;
+}
+
+export async function loadExtensions(runtime: Runtime, items: readonly LoadItem[]): Promise<void> {
+  for (const item of items) {
+    const record = new ExtensionRecord(item.id, item.path);
+    runtime.records.set(item.id, record);
+    const failure = await loadOne(runtime, record);
+    if (failure) {
+      runtime.records.delete(item.id);
+      await runtime.peer.request("ready", { extension: item.id, error: { message: failure.message, ...(failure.stack ? { stack: failure.stack } : {}) } }).catch(() => {});
+      continue;
+    }
+    record.active = true;
+    runtime.flushRegistrations(record);
+    record.announced = true;
+    await runtime.peer.request("ready", { extension: item.id }).catch((error: unknown) => {
+      process.stderr.write(`[${record.name}] ready: ${describe(error)}\n`);
+    });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `pig __extension-runner`: the process that holds pig's TypeScript/JavaScript extensions. It
+ * connects to the socket pig gave it (PIG_EXT_SOCKET), proves the launch token (PIG_EXT_TOKEN),
+ * learns which extensions to load, serves them the host modules and runs them. It exits when
+ * pig says `shutdown` or the socket closes, so a killed pig leaves no runner behind.
+ */
+import { VERSION } from "../../version.ts";
+import type { ExtensionMode } from "../api/types.ts";
+import { ENV_SOCKET, ENV_TOKEN, type InitializeResult, PROTOCOL } from "../protocol.ts";
+import { LocalBus } from "./bus.ts";
+import { installDispatch } from "./dispatch.ts";
+import { loadExtensions } from "./loader.ts";
+import { registerHostModules } from "./modules.ts";
+import { describe, Peer } from "./peer.ts";
+import { ExtensionRecord } from "./record.ts";
+import type { Runtime } from "./runtime.ts";
+import { SessionMirror, type SessionSnapshot } from "./session-mirror.ts";
+import { openSocketPipe } from "./socket-pipe.ts";
+import { StateMirror } from "./state.ts";
+
+const MODES: Record<string, ExtensionMode> = { interactive: "tui", print: "print", json: "json", rpc: "rpc" };
+
+function fail(message: string): never {
+  process.stderr.write(`pig extension runner: ${message}\n`);
+  process.exit(1);
+}
+
+export async function runExtensionRunner(): Promise<number> {
+  const socket = process.env[ENV_SOCKET];
+  const token = process.env[ENV_TOKEN];
+  if (!socket || !token) fail(`${ENV_SOCKET} and ${ENV_TOKEN} must be set (this mode is started by pig)`);
+  // Not for the extensions or their children: the token is single-use and proves nothing later.
+  delete process.env[ENV_TOKEN];
+  // Bun reads this at start-up, so pig must put it in the runner's environment to keep the
+  // runner's own transpiler cache out of ~/.bun; set here it still holds for the processes
+  // extensions start.
+  process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
+
+  const peer = new Peer(openSocketPipe(socket));
+  const exit = (code: number): never => process.exit(code);
+  peer.onClose(() => exit(0));
+
+  let init: InitializeResult;
+  try {
+    init = await peer.request<InitializeResult>("initialize", { token, protocols: [PROTOCOL], client: { name: "pig-extension-runner", version: VERSION }, pid: process.pid });
+  } catch (error) {
+    fail(`initialize: ${describe(error)}`);
+  }
+  peer.setMaxFrameBytes(init.maxFrameBytes);
+  if (init.session.cwd) process.chdir(init.session.cwd);
+
+  const state = new StateMirror(init.session.cwd);
+  const runtime: Runtime = {
+    peer,
+    state,
+    session: new SessionMirror(() => peer.requestSync<SessionSnapshot>("session.subscribe", {})),
+    bus: new LocalBus((channel, data) => peer.notify("bus.emit", { channel, data })),
+    mode: MODES[init.session.mode] ?? "print",
+    hasUI: init.session.hasUI,
+    flags: init.flags ?? {},
+    records: new Map<string, ExtensionRecord>(),
+    flushRegistrations(record) {
+      const params = record.takePending();
+      if (!params) return;
+      peer.request("register", params).then(
+        (result) => {
+          const diagnostics = (result as { diagnostics?: { type: string; message: string }[] } | null)?.diagnostics ?? [];
+          for (const d of diagnostics) process.stderr.write(`[${record.name}] ${d.type}: ${d.message}\n`);
+        },
+        (error: unknown) => process.stderr.write(`[${record.name}] register: ${describe(error)}\n`),
+      );
+    },
+  };
+  installDispatch(runtime, () => {
+    peer.close();
+    exit(0);
+  });
+  registerHostModules();
+  await loadExtensions(runtime, init.load);
+  // The process now lives for its socket: the pipe keeps the event loop alive until it closes.
+  return new Promise<number>(() => {});
+}

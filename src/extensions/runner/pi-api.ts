@@ -1,0 +1,141 @@
+/**
+ * The `pi` object one extension's factory receives. Registrations are recorded (and sent once
+ * the factory has finished, or at once afterwards); actions are host requests and, as upstream,
+ * refuse to run while the factory is still loading.
+ */
+import type { ExtensionAPI, ExtensionHandler, Model, ThinkingLevel, ToolDefinition } from "../api/types.ts";
+import { execCommand } from "./exec.ts";
+import { providerSpec } from "./providers.ts";
+import type { ExtensionRecord } from "./record.ts";
+import { fireAndForget, requireActive, type Runtime } from "./runtime.ts";
+
+function toolSpec(tool: ToolDefinition) {
+  return {
+    name: tool.name,
+    label: tool.label ?? tool.name,
+    description: tool.description ?? "",
+    // TypeBox 1.x schemas are plain JSON Schema objects; the JSON round trip drops symbols.
+    parameters: JSON.parse(JSON.stringify(tool.parameters ?? { type: "object", properties: {} })) as Record<string, unknown>,
+    ...(tool.promptSnippet !== undefined ? { promptSnippet: tool.promptSnippet } : {}),
+    ...(tool.promptGuidelines !== undefined ? { promptGuidelines: tool.promptGuidelines } : {}),
+    ...(tool.executionMode !== undefined ? { executionMode: tool.executionMode } : {}),
+  };
+}
+
+export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAPI {
+  const registered = (): void => {
+    if (record.announced) runtime.flushRegistrations(record);
+  };
+  const act = (method: string, params: unknown): void => {
+    requireActive(record);
+    fireAndForget(runtime, record, method, params);
+  };
+  return {
+    on(event: string, handler: ExtensionHandler) {
+      let list = record.handlers.get(event);
+      if (!list) {
+        record.handlers.set(event, (list = []));
+        record.addEvent(event);
+        registered();
+      }
+      list.push(handler);
+      return () => {
+        const i = list.indexOf(handler);
+        if (i >= 0) list.splice(i, 1);
+      };
+    },
+    registerTool(tool) {
+      const def = tool as unknown as ToolDefinition;
+      record.tools.set(def.name, def);
+      record.addTool(toolSpec(def));
+      registered();
+    },
+    registerCommand(name, options) {
+      record.commands.set(name, options);
+      record.addCommand({ name, ...(options.description ? { description: options.description } : {}), hasCompletions: !!options.getArgumentCompletions });
+      registered();
+    },
+    registerShortcut(key, options) {
+      record.shortcuts.set(key, options as never);
+      record.addShortcut({ key, ...(options.description ? { description: options.description } : {}) });
+      registered();
+    },
+    registerFlag(name, options) {
+      record.flags.set(name, options);
+      record.addFlag({ name, type: options.type, ...(options.description ? { description: options.description } : {}), ...(options.default !== undefined ? { default: options.default } : {}) });
+      registered();
+    },
+    getFlag(name) {
+      const flag = record.flags.get(name);
+      if (!flag) return undefined;
+      return Object.hasOwn(runtime.flags, name) ? runtime.flags[name] : flag.default;
+    },
+    registerMessageRenderer(customType) {
+      record.addRenderer(customType);
+      registered();
+    },
+    registerEntryRenderer() {},
+    registerMarkdownTransformer() {},
+    sendMessage(message, options) {
+      act("agent.sendMessage", { message, ...(options ? { options } : {}) });
+    },
+    sendUserMessage(content, options) {
+      act("agent.sendUserMessage", { content, ...(options ? { options } : {}) });
+    },
+    appendEntry(customType, data) {
+      act("session.appendEntry", data === undefined ? { customType } : { customType, data });
+    },
+    setSessionName(name) {
+      act("session.setName", { name });
+    },
+    getSessionName() {
+      requireActive(record);
+      return runtime.state.value.sessionName;
+    },
+    setLabel(entryId, label) {
+      act("session.setLabel", { entryId, label: label ?? null });
+    },
+    exec(command, args, options) {
+      return execCommand(command, args, runtime.state.value.cwd, options);
+    },
+    getActiveTools() {
+      requireActive(record);
+      return [...runtime.state.value.activeTools];
+    },
+    getAllTools() {
+      requireActive(record);
+      return runtime.state.value.allTools.map((t) => ({ ...t }));
+    },
+    setActiveTools(names) {
+      act("tools.setActive", { names });
+    },
+    getCommands() {
+      requireActive(record);
+      return runtime.state.value.commands.map((c) => ({ ...c }));
+    },
+    async setModel(model: Model) {
+      if (!record.active) throw new Error("Extension runtime not initialized");
+      const r = await runtime.peer.request<{ ok?: boolean } | null>("model.set", { provider: model.provider, id: model.id });
+      return r?.ok === true;
+    },
+    getThinkingLevel() {
+      requireActive(record);
+      return runtime.state.value.thinkingLevel;
+    },
+    setThinkingLevel(level: ThinkingLevel) {
+      act("thinking.set", { level });
+    },
+    registerProvider(nameOrProvider, config) {
+      const spec = providerSpec(nameOrProvider, config);
+      record.providers.set(spec.name, spec.live);
+      record.addProvider({ name: spec.name, config: spec.config });
+      registered();
+    },
+    unregisterProvider(name) {
+      record.providers.delete(name);
+      record.addProvider({ name, config: { unregister: true } });
+      registered();
+    },
+    events: runtime.bus.api(),
+  };
+}

@@ -1,0 +1,126 @@
+import { describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import { Connection, type ConnectionOptions, RpcError } from "../../src/extensions/connection.ts";
+import { ErrorCode } from "../../src/extensions/protocol.ts";
+
+/** Two connections wired back to back, delivering asynchronously like a socket. */
+function pair(a: Partial<ConnectionOptions> = {}, b: Partial<ConnectionOptions> = {}) {
+  let left: Connection;
+  let right: Connection;
+  left = new Connection({ ...a, send: (bytes) => queueMicrotask(() => right.receive(bytes)) });
+  right = new Connection({ ...b, send: (bytes) => queueMicrotask(() => left.receive(bytes)) });
+  return { left, right };
+}
+
+/** A connection whose peer is the test itself, writing raw lines and reading raw frames. */
+function raw(options: Partial<ConnectionOptions> = {}) {
+  const out: unknown[] = [];
+  const errors: string[] = [];
+  const conn = new Connection({
+    ...options,
+    send: (bytes) => {
+      for (const line of new TextDecoder().decode(bytes).split("\n")) if (line) out.push(JSON.parse(line));
+    },
+    onProtocolError: (m) => errors.push(m),
+  });
+  const feed = (text: string) => conn.receive(new TextEncoder().encode(text));
+  return { conn, out, errors, feed };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe("Connection", () => {
+  test("correlates responses with requests by id, in either order", async () => {
+    let fastDone!: () => void;
+    const fastAnswered = new Promise<void>((r) => (fastDone = r));
+    const { left } = pair({}, {
+      onRequest: async (method, params) => {
+        // The first request is answered only after the second: responses cross in reverse order.
+        if (method === "slow") await fastAnswered;
+        else queueMicrotask(fastDone);
+        return { method, params };
+      },
+    });
+    const [a, b] = await Promise.all([left.request("slow", { n: 1 }), left.request("fast", { n: 2 })]);
+    expect(a).toEqual({ method: "slow", params: { n: 1 } });
+    expect(b).toEqual({ method: "fast", params: { n: 2 } });
+    expect(left.pendingCount).toBe(0);
+  });
+
+  test("answers ping itself even while a handler is busy", async () => {
+    let release!: () => void;
+    const { left } = pair({}, { onRequest: () => new Promise<void>((r) => (release = r)) });
+    const busy = left.request("work");
+    expect(await left.request("ping")).toEqual({});
+    release();
+    expect(await busy).toBeNull();
+  });
+
+  test("progress reaches the caller and cancel aborts the handler", async () => {
+    const seen: unknown[] = [];
+    let aborted!: () => void;
+    const wasAborted = new Promise<void>((r) => (aborted = r));
+    const { left } = pair({}, {
+      onRequest: (_m, _p, ctx) => {
+        ctx.progress({ step: 1 });
+        ctx.signal.addEventListener("abort", () => aborted());
+        return new Promise(() => {});
+      },
+    });
+    const controller = new AbortController();
+    const call = left.request("long", {}, { signal: controller.signal, onProgress: (v) => {
+      seen.push(v);
+      controller.abort();
+    } });
+    await expect(call).rejects.toMatchObject({ code: ErrorCode.Cancelled });
+    await wasAborted;
+    expect(seen).toEqual([{ step: 1 }]);
+  });
+
+  test("a handler's RpcError and plain Error come back as error responses", async () => {
+    const { left } = pair({}, {
+      onRequest: (m) => {
+        if (m === "a") throw new RpcError(ErrorCode.MethodNotFound, "no a");
+        throw new Error("boom");
+      },
+    });
+    await expect(left.request("a")).rejects.toMatchObject({ code: ErrorCode.MethodNotFound, message: "no a" });
+    await expect(left.request("b")).rejects.toMatchObject({ code: ErrorCode.HandlerError, message: "boom" });
+  });
+
+  test("invalid frames get error responses and never stop the connection", async () => {
+    const { out, errors, feed } = raw({
+      incoming: { add: v.looseObject({ a: v.number() }) },
+      onRequest: (_m, p) => (p as { a: number }).a + 1,
+    });
+    feed("not json\n[1,2]\n{\"id\":{},\"method\":\"x\"}\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"add\",\"params\":{\"a\":\"z\"}}\n");
+    feed('{"jsonrpc":"2.0","id":8,"method":"add","params":{"a":1}}\n');
+    await flush();
+    expect(out).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error" } },
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: ErrorCode.InvalidRequest }) },
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: ErrorCode.InvalidRequest }) },
+      { jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: ErrorCode.InvalidParams }) },
+      { jsonrpc: "2.0", id: 8, result: 2 },
+    ]);
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("a message over the frame limit crosses as $/part and arrives whole", async () => {
+    const got: unknown[] = [];
+    const { left } = pair({ maxFrameBytes: 1024 }, { maxFrameBytes: 1024, onNotification: (m, p) => got.push([m, p]) });
+    const big = "x\u2028".repeat(5000);
+    left.notify("big", { big });
+    await flush();
+    await flush();
+    expect(got).toEqual([["big", { big }]]);
+  });
+
+  test("close fails every pending request with the given error", async () => {
+    const { left } = pair({}, { onRequest: () => new Promise(() => {}) });
+    const call = left.request("hang");
+    left.close(new Error("extension x died"));
+    await expect(call).rejects.toThrow("extension x died");
+    await expect(left.request("after")).rejects.toThrow("extension x died");
+  });
+});

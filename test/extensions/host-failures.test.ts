@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { ctx, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
+
+let t: TestHost | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const signal = () => new AbortController().signal;
+
+/** Running, not merely unreaped: a zombie's /proc state is Z. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+describe("interceptable events", () => {
+  test("extensions chain in load order; one that misses its deadline counts as no answer", async () => {
+    t = await startTestHost(
+      [fakeSource("/ext/slow", "slow-events", ["input"], "s_"), fakeSource("/ext/upper", "transform", ["input"], "u_")],
+      { timing: { eventDeadlineMs: 300 } },
+    );
+    const result = await t.host.hooks().input({ text: "hello", source: "interactive" });
+    expect(result).toEqual({ action: "transform", text: "HELLO" });
+    expect(t.errors).toEqual([{ extensionPath: "/ext/slow", event: "input", error: 'Extension "/ext/slow" did not answer input within 300 ms' }]);
+  });
+
+  test("tool_call: a block wins; an extension that cannot answer blocks too (fail closed)", async () => {
+    t = await startTestHost([fakeSource("/ext/guard", "normal", ["tool_call"], "g_"), fakeSource("/ext/mute", "slow-events", ["tool_call"], "m_")], {
+      timing: { eventDeadlineMs: 300 },
+    });
+    const hooks = t.host.hooks();
+    expect(await hooks.toolCall({ toolCallId: "1", toolName: "bash", input: { command: "ls" } })).toEqual({ block: true, reason: "no bash here" });
+    expect(t.errors).toEqual([]);
+    expect(await hooks.toolCall({ toolCallId: "2", toolName: "read", input: { path: "x" } })).toEqual({
+      block: true,
+      reason: 'Extension "/ext/mute" did not answer tool_call within 300 ms',
+    });
+  });
+
+  test("only subscribed extensions receive an event; observe-only events are notifications", async () => {
+    t = await startTestHost([fakeSource("/ext/a", "normal", ["agent_start"], "a_"), fakeSource("/ext/b", "normal", [], "b_")]);
+    t.host.notify("agent_start", {});
+    t.host.notify("turn_start", { turnIndex: 0, timestamp: 1 });
+    const traceOf = async (prefix: string) => {
+      const r = await toolNamed(t!.host, `${prefix}trace`).execute("c", {}, signal(), noUpdate, ctx);
+      return JSON.parse((r.content[0] as { text: string }).text).received as string[];
+    };
+    // Frames on one socket keep their order: the notification precedes the trace call.
+    expect((await traceOf("a_")).filter((m) => m === "event")).toHaveLength(1);
+    expect(await traceOf("b_")).not.toContain("event");
+    expect(t.host.list().map((s) => s.events)).toEqual([["agent_start"], []]);
+  });
+});
+
+describe("liveness", () => {
+  test("a hung extension's call fails naming it, it is killed, and another extension keeps working", async () => {
+    t = await startTestHost([fakeSource("/ext/hang", "hang-on-tool", [], "h_"), fakeSource("/ext/ok", "normal", [], "k_")]);
+    const hungPid = t.host.list()[0]!.pid!;
+    const hung = toolNamed(t.host, "h_hang").execute("c1", {}, signal(), noUpdate, ctx);
+    const ok = await toolNamed(t.host, "k_echo").execute("c2", { text: "alive" }, signal(), noUpdate, ctx);
+    expect(ok.content).toEqual([{ type: "text", text: "alive" }]);
+    await expect(hung).rejects.toThrow('Extension "/ext/hang" is not responding');
+    await waitFor(() => !alive(hungPid));
+    // It ran before, so it comes back as a new generation.
+    await waitFor(() => t!.host.list()[0]!.state === "running" && t!.host.list()[0]!.generation === 2);
+    expect(t.host.list()[1]).toMatchObject({ state: "running", generation: 1 });
+  });
+});
+
+describe("crashes", () => {
+  test("a crash mid-tool fails the call, the process restarts and registers again, and repeated crashes disable it", async () => {
+    const notices: string[] = [];
+    t = await startTestHost([fakeSource("/ext/c")], {
+      ui: { ...(await import("../../src/extensions/ui.ts")).HEADLESS_UI, notify: (m) => notices.push(m) },
+    });
+    const crashOnce = async (generation: number) => {
+      await waitFor(() => t!.host.list()[0]!.state === "running" && t!.host.list()[0]!.generation === generation);
+      await expect(toolNamed(t!.host, "crash").execute("c", {}, signal(), noUpdate, ctx)).rejects.toThrow('Extension "/ext/c" exited (code 3)');
+    };
+    await crashOnce(1);
+    await waitFor(() => t!.host.list()[0]!.state === "running");
+    // Registrations were replayed by the new process: its tools work.
+    expect((await toolNamed(t.host, "echo").execute("e", { text: "back" }, signal(), noUpdate, ctx)).content[0]).toEqual({ type: "text", text: "back" });
+    await crashOnce(2);
+    await crashOnce(3);
+    await waitFor(() => t!.host.list()[0]!.state === "disabled");
+    await expect(toolNamed(t.host, "echo").execute("e", { text: "x" }, signal(), noUpdate, ctx)).rejects.toThrow(/disabled/);
+    expect(notices).toEqual([expect.stringContaining('Extension "/ext/c" crashed too often and is disabled')]);
+    expect(t.errors.filter((e) => e.event === "process").length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("lazy replication", () => {
+  test("nothing of the log crosses before subscribe; then a snapshot of exact lines and appends as they happen", async () => {
+    t = await startTestHost([fakeSource("/ext/r")]);
+    const first = '{"type":"message","id":"a1","text":"caf\u00e9 \u2028 \ud83d\udc37",  "spaced":true}';
+    t.port.append(first, "a1");
+    const trace = async () => {
+      const r = await toolNamed(t!.host, "trace").execute("c", {}, signal(), noUpdate, ctx);
+      return JSON.parse((r.content[0] as { text: string }).text) as {
+        received: string[];
+        session: { snapshot: { header: string; entries: string[]; leafId: string; sessionFile?: string } | null; appended: string[] };
+      };
+    };
+    const before = await trace();
+    expect(before.received.filter((m) => m.startsWith("session."))).toEqual([]);
+    expect(t.port.logListenerCount).toBe(0);
+
+    await t.host.commands().find((c) => c.name === "subscribe")!.run("");
+    const second = '{"type":"custom","id":"b2","data":{"n":1}}';
+    t.port.append(second, "b2");
+    const after = await trace();
+    expect(after.session.snapshot).toEqual({ header: t.port.log.header, entries: [first], leafId: "a1", sessionFile: "/tmp/s1.jsonl" });
+    expect(after.session.appended).toEqual([second]);
+    expect(after.received.filter((m) => m === "session.appended")).toHaveLength(1);
+
+    // A session switch replaces the replica with the new session's lines.
+    t.port.replace({ header: '{"type":"session","id":"s2"}', entries: ['{"id":"c3"}'], leafId: "c3", sessionFile: "/tmp/s2.jsonl" });
+    const switched = (await trace()) as unknown as { session: { replaced: unknown[] } };
+    expect(switched.session.replaced).toEqual([{ header: '{"type":"session","id":"s2"}', entries: ['{"id":"c3"}'], leafId: "c3", sessionFile: "/tmp/s2.jsonl" }]);
+  });
+});
+
+describe("shutdown", () => {
+  test("leaves no process behind, including what the extension started itself", async () => {
+    t = await startTestHost([fakeSource("/ext/g", "grandchild", ["session_shutdown"])]);
+    const pid = t.host.list()[0]!.pid!;
+    const r = await toolNamed(t.host, "grandchild").execute("c", {}, signal(), noUpdate, ctx);
+    const grandchild = Number((r.content[0] as { text: string }).text);
+    expect(grandchild).toBeGreaterThan(0);
+    expect(() => process.kill(grandchild, 0)).not.toThrow();
+    await t.host.shutdown();
+    expect(alive(pid)).toBe(false);
+    await waitFor(() => !alive(grandchild));
+    expect(t.host.list()[0]!.state).toBe("stopped");
+  });
+});

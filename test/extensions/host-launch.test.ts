@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { childEnv, isCredentialVar } from "../../src/extensions/host/child-env.ts";
+import { runnerCommand } from "../../src/extensions/host/runner-command.ts";
+import { createSocketDir } from "../../src/extensions/host/socket-dir.ts";
+import { ctx, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed } from "./helpers/host-fixture.ts";
+
+let t: TestHost | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe("launch security", () => {
+  test("the socket directory is 0700 and the socket 0600", async () => {
+    t = await startTestHost([fakeSource("/ext/a")]);
+    const dirs = require("node:fs").readdirSync(t.dir).filter((n: string) => n.startsWith("pig-ext-"));
+    expect(dirs).toHaveLength(1);
+    const dir = join(t.dir, dirs[0]);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "host.sock")).mode & 0o777).toBe(0o600);
+  });
+
+  test("directories left by dead pig processes are removed", () => {
+    const base = mkdtempSync(join(tmpdir(), "pig-stale-"));
+    try {
+      const stale = join(base, "pig-ext-999999999-abcdef");
+      require("node:fs").mkdirSync(stale);
+      const d = createSocketDir(base);
+      expect(() => statSync(stale)).toThrow();
+      d.remove();
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test("provider credentials are not passed on unless the manifest names them", () => {
+    const env = childEnv({
+      base: { PATH: "/bin", ANTHROPIC_API_KEY: "a", OPENAI_BASE_URL: "u", MY_API_KEY: "m", GITHUB_TOKEN: "g", HOME: "/h" },
+      socketPath: "/s",
+      token: "t",
+      allow: ["GITHUB_TOKEN"],
+    });
+    expect(env).toEqual({ PATH: "/bin", HOME: "/h", GITHUB_TOKEN: "g", PIG_EXT_SOCKET: "/s", PIG_EXT_TOKEN: "t", PIG_EXT_PROTOCOL: "pig-ext/1" });
+    expect(isCredentialVar("XAI_API_KEY")).toBe(true);
+    expect(isCredentialVar("TERM")).toBe(false);
+  });
+
+  test("the runner command runs pig's CLI entry from source", () => {
+    const cmd = runnerCommand();
+    expect(cmd[0]).toBe(process.execPath);
+    expect(cmd.at(-1)).toBe("__extension-runner");
+    expect(cmd[1]).toEndWith("src/cli/main.ts");
+  });
+});
+
+describe("activation", () => {
+  test("a lazily activated extension shows its declared tool, then starts on first use", async () => {
+    const src = {
+      ...fakeSource("/ext/lazy"),
+      activation: ["onTool:echo"],
+      tools: [{ name: "echo", description: "declared", parameters: { type: "object" } }],
+    };
+    t = await startTestHost([src]);
+    expect(t.host.list()[0]).toMatchObject({ state: "idle", pid: undefined });
+    expect(toolNamed(t.host, "echo").description).toBe("declared");
+    const r = await toolNamed(t.host, "echo").execute("c", { text: "woke" }, new AbortController().signal, noUpdate, ctx);
+    expect(r.content).toEqual([{ type: "text", text: "woke" }]);
+    expect(t.host.list()[0]!.state).toBe("running");
+    // The running process's own registration replaced the declaration.
+    expect(toolNamed(t.host, "echo").description).toBe("echo tool");
+  });
+});

@@ -1,0 +1,57 @@
+// The host with pig's own TypeScript runner at the other end of the socket.
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { ExtensionSource } from "../../src/extensions/discovery.ts";
+import { ctx, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
+
+const ECHO = join(import.meta.dir, "../fixtures/extensions/host/echo.ts");
+
+function tsSource(path: string): ExtensionSource {
+  return { id: path, entry: path, runtime: "typescript", command: [], ownProcess: false, env: [], activation: ["onStartup"], tools: [], commands: [], name: "echo", origin: "cli" };
+}
+
+let t: TestHost | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+describe("TypeScript runner", () => {
+  test("loads a Pi-style extension: its tool runs and its input handler chains", async () => {
+    t = await startTestHost([tsSource(ECHO)]);
+    expect(t.host.loadErrors).toEqual([]);
+    const r = await toolNamed(t.host, "ts_echo").execute("c", { text: "hi" }, new AbortController().signal, noUpdate, ctx);
+    expect(r.content).toEqual([{ type: "text", text: "ts:hi" }]);
+    expect(await t.host.hooks().input({ text: "ping", source: "interactive" })).toEqual({ action: "transform", text: "pong" });
+  });
+
+  test("the runner exits by itself when pig dies without shutting it down", async () => {
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, "helpers/orphan-host.ts"), ECHO], { stdout: "pipe", stderr: "inherit" });
+    const reader = child.stdout.getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const { pid, errors } = JSON.parse(text) as { pid: number; errors: string[] };
+    expect(errors).toEqual([]);
+    expect(alive(pid)).toBe(true);
+    child.kill("SIGKILL");
+    await child.exited;
+    await waitFor(() => !alive(pid));
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * pig's extension host and the TypeScript runner together, with upstream's examples: the two
+ * halves of pig-ext/1 agree on registrations, events, tool calls, commands and replication.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import type { ExtensionSource } from "../../../src/extensions/discovery.ts";
+import { ctx, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "../helpers/host-fixture.ts";
+import { fixture } from "./harness.ts";
+
+function tsSource(path: string): ExtensionSource {
+  return { id: path, entry: path, runtime: "typescript", command: [], ownProcess: false, env: [], activation: ["onStartup"], tools: [], commands: [], name: path.split("/").pop()!, origin: "cli" };
+}
+
+let t: TestHost | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe("host and runner with upstream examples", () => {
+  test("tools, blocking tool_call, commands and a session rebuilt from the replicated log", async () => {
+    const todo = fixture("pi-examples", "todo.ts");
+    const gate = fixture("pi-examples", "permission-gate.ts");
+    const names = fixture("pi-examples", "session-name.ts");
+    const hello = fixture("pi-examples", "hello.ts");
+    t = await startTestHost([todo, gate, names, hello].map(tsSource));
+    const host = t.host;
+    expect(host.loadErrors).toEqual([]);
+    // A todo list already in the session: the example rebuilds it from getBranch() on session_start.
+    const result = JSON.stringify({
+      type: "message",
+      id: "m1",
+      parentId: null,
+      timestamp: "t",
+      message: { role: "toolResult", toolCallId: "x", toolName: "todo", content: [], details: { action: "add", todos: [{ id: 1, text: "old", done: false }], nextId: 2 }, isError: false, timestamp: 0 },
+    });
+    t.port.append(result, "m1");
+    host.notify("session_start", { reason: "startup" });
+    // The notification goes out before the tool call on the same socket, and its handler reads
+    // the session synchronously, so the rebuilt list is there when the call arrives.
+    const listed = await toolNamed(host, "todo").execute("c1", { action: "list" }, new AbortController().signal, noUpdate, ctx);
+    expect((listed.details as { todos: unknown[] }).todos).toEqual([{ id: 1, text: "old", done: false }]);
+
+    const hi = await toolNamed(host, "hello").execute("c2", { name: "host" }, new AbortController().signal, noUpdate, ctx);
+    expect(hi.content).toEqual([{ type: "text", text: "Hello, host!" }]);
+
+    const blocked = await host.hooks().toolCall({ toolCallId: "c3", toolName: "bash", input: { command: "sudo reboot" } } as never);
+    expect(blocked).toEqual({ block: true, reason: "Dangerous command blocked (no UI for confirmation)" });
+
+    const command = host.commands().find((c) => c.name === "session-name");
+    await command!.run("From host");
+    await waitFor(() => t!.port.calls.find(([name]) => name === "setName"), "setName");
+    expect(t.port.calls.find(([name]) => name === "setName")?.[1]).toEqual(["From host"]);
+  });
+});
