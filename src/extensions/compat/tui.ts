@@ -3,7 +3,7 @@
  * never mounts them (ctx.ui.custom and friends are ignored), but the classes construct, hold
  * their text and render plain lines, and the text helpers measure and cut like Pi's.
  */
-import { stringWidth, stripAnsi, truncateToWidth as cut } from "../../modes/interactive/input/width.ts";
+import { stringWidth, stripAnsi, truncateToWidth as cut } from "../../util/width.ts";
 
 type Lines = string[];
 

@@ -8,7 +8,7 @@
  * scrolls the screen is erased as well, as long as it is not taller than the screen.
  */
 import { Writable } from "node:stream";
-import { advanceCursor, truncateToWidth } from "./input/width.ts";
+import { advanceCursor, truncateToWidth } from "../../util/width.ts";
 
 /** What the frame needs of the terminal: `process.stdout` in pig, a fake in tests. */
 export interface DialogTerminal {

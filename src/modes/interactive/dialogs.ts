@@ -9,7 +9,7 @@ import { autocomplete, autocompleteMultiselect, confirm, isCancel, password, sel
 import pc from "picocolors";
 import type { Readable } from "node:stream";
 import { DialogFrame, type DialogTerminal } from "./dialog-frame.ts";
-import { stripAnsi } from "./input/width.ts";
+import { stripAnsi } from "../../util/width.ts";
 import type { PickOption } from "./host.ts";
 
 export interface DialogStreams {

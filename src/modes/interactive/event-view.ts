@@ -13,7 +13,7 @@ import type { AssistantMessage } from "../../ai/types.ts";
 import { generateDiffString } from "../../tools/edit-diff.ts";
 import { resolveToCwd } from "../../tools/paths.ts";
 import { wrapInput } from "./input/layout.ts";
-import { truncateToWidth } from "./input/width.ts";
+import { truncateToWidth } from "../../util/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { ToolBlocks } from "./render/tool-blocks.ts";
 import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";

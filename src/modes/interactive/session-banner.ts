@@ -4,7 +4,7 @@
  * branch as it looked live, a line counting the messages above that, and a closing rule.
  */
 import type { SessionStore } from "../../session/store.ts";
-import { stringWidth } from "./input/width.ts";
+import { stringWidth } from "../../util/width.ts";
 import { isConversationMessage, replayBranch } from "./replay.ts";
 import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";

@@ -3,7 +3,7 @@
  * autowrap (including xterm's pending wrap at the last column), scrolling, wide characters,
  * CR/LF, cursor up/down/forward/back, erase below and erase line. Other sequences are ignored.
  */
-import { graphemes, graphemeWidth } from "../../../src/modes/interactive/input/width.ts";
+import { graphemes, graphemeWidth } from "../../../src/util/width.ts";
 
 export class FakeTerminal {
   readonly isTTY = true;

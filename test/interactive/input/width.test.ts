@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { advanceColumn, stringWidth, truncateToWidth } from "../../../src/modes/interactive/input/width.ts";
+import { advanceColumn, stringWidth, truncateToWidth } from "../../../src/util/width.ts";
 
 describe("string width", () => {
   test("ASCII, CJK and emoji", () => {

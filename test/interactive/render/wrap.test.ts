@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { stringWidth } from "../../../src/modes/interactive/input/width.ts";
+import { stringWidth } from "../../../src/util/width.ts";
 import { hyperlink, supportsHyperlinks, wrapLine } from "../../../src/modes/interactive/render/wrap.ts";
 
 describe("wrapLine", () => {

@@ -4,7 +4,7 @@
  * here, so every behaviour is testable by calling methods and reading `text` / `cursor`.
  */
 import { isLargePaste, PastedBlocks } from "./pasted-blocks.ts";
-import { bufferWidth, graphemesWithOffsets } from "./width.ts";
+import { bufferWidth, graphemesWithOffsets } from "../../../util/width.ts";
 
 /** Where a line of the buffer starts and ends (end excludes the "\n"). */
 interface LineSpan {

@@ -5,7 +5,7 @@
  * on its way — so it is only reported as Escape once `escapeTimeoutMs` passed without more input;
  * the caller schedules `flush()` for `pendingDeadline()`. The clock is injectable for tests.
  */
-import { stripAnsi } from "./width.ts";
+import { stripAnsi } from "../../../util/width.ts";
 
 export interface TextEvent {
   kind: "text";

@@ -4,7 +4,7 @@
  * to match), and an optional completion list below. Also where the cursor goes. The area never
  * gets taller than the screen, because rows scrolled off the top could not be erased any more.
  */
-import { bufferGlyph, graphemesWithOffsets, stringWidth, truncateToWidth } from "./width.ts";
+import { bufferGlyph, graphemesWithOffsets, stringWidth, truncateToWidth } from "../../../util/width.ts";
 
 export interface MenuView {
   items: readonly { label: string; hint?: string }[];

@@ -13,7 +13,7 @@
  */
 import { layoutPrompt, PLAIN_STYLE, type Layout, type LayoutStyle, type PromptView } from "./layout.ts";
 import { SgrState } from "./sgr.ts";
-import { advanceColumn, stringWidth } from "./width.ts";
+import { advanceColumn, stringWidth } from "../../../util/width.ts";
 
 /** The slice of a TTY write stream the renderer needs (a fake in tests). */
 export interface TerminalOutput {

@@ -7,7 +7,7 @@
  * printed once it is complete, so styling never has to be undone; until then the caller can
  * show `pending`, the line so far. Table rows are held until the table ends.
  */
-import { stringWidth } from "../input/width.ts";
+import { stringWidth } from "../../../util/width.ts";
 import type { Theme } from "../theme.ts";
 import { LineSplitter } from "../../../util/line-splitter.ts";
 import { isTableSeparator, tableAlignments, tableCells, type CellAlign } from "../../../util/markdown-table.ts";

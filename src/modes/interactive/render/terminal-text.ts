@@ -6,7 +6,7 @@
  * and accents composed with their letters (so no break falls between them).
  */
 
-import { ANSI, stringWidth } from "../input/width.ts";
+import { ANSI, stringWidth } from "../../../util/width.ts";
 
 const TAB = 4;
 // Of the escape sequences, colour/style (SGR) and OSC 8 hyperlinks are kept; a lone escape

@@ -3,7 +3,7 @@
  * (hanging) prefix on the rest, escape sequences and hyperlinks kept, widths measured in
  * terminal columns (graphemes, East Asian width, emoji) by Bun's ANSI-aware wrapper.
  */
-import { stringWidth } from "../input/width.ts";
+import { stringWidth } from "../../../util/width.ts";
 import { printableLine } from "./terminal-text.ts";
 
 export interface WrapOptions {
