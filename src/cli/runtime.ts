@@ -3,9 +3,10 @@
  * file (new, continued or named), the tools and the system prompt.
  */
 import { existsSync } from "node:fs";
-import { SessionController } from "../agent/controller.ts";
+import type { SessionController } from "../agent/controller.ts";
 import { restoreModelAndThinking } from "../agent/model-restore.ts";
 import { AgentSession } from "../agent/session.ts";
+import { ToolRegistry } from "../agent/tool-registry.ts";
 import { matchModels, parseModelPattern } from "../ai/model-select.ts";
 import { PROVIDER_DEFAULT_MODEL } from "../ai/models.ts";
 import { ModelRegistry } from "../ai/registry.ts";
@@ -217,6 +218,16 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     exclude: toolList(args.excludeTools) ?? [],
   });
   warnings.push(...selection.warnings);
+  const sdkNames = new Set((options.extraTools ?? []).map((tool) => tool.name));
+  const tools = new ToolRegistry(
+    Object.values(all as Record<string, AnyTool>).map((tool) => ({ tool, source: { kind: sdkNames.has(tool.name) ? "sdk" : "builtin" } as const })),
+    selection.tools,
+    {
+      ...(toolsFlag ? { allowlist: toolsFlag } : {}),
+      noTools: args.noTools ?? false,
+      ...(args.excludeTools ? { exclude: toolList(args.excludeTools) ?? [] } : {}),
+    },
+  );
 
   const docsDir = ensureDocs(agent);
   const session = new AgentSession({
@@ -224,7 +235,7 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     registry,
     model,
     thinkingLevel: restored.thinkingLevel,
-    tools: selection.tools,
+    tools,
     systemSections: (tools) =>
       buildSystemSections({
         cwd,
@@ -248,6 +259,11 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
       return { thinkingBudgets: now.thinkingBudgets, blockImages: now.images?.blockImages };
     },
     expandInput: (text) => inputExpander(resources, (message) => writeStderr(`pig: warning: ${message}\n`))(text),
+    settings,
+    sessionDir: args.noSession ? undefined : dir,
+    effectiveSettings: liveSettings,
+    ...(startModel ? { chosenModel: model } : {}),
+    ...(scoped.length > 0 ? { scopedModels: scoped.map((s) => s.model), scopedThinking: scopedThinking(scoped) } : {}),
   });
   // `--name`: the session's display name, given before anything runs (upstream 0.78).
   if (args.name !== undefined && args.name !== store.name) session.setSessionName(args.name);
@@ -266,17 +282,8 @@ export async function createRuntime(args: CliArgs, options: RuntimeOptions): Pro
     diagnostics: resources.diagnostics,
     trust: { trusted: trust.trusted, reason: trust.reason },
   };
-  const controller = new SessionController({
-    session,
-    registry,
-    settings,
-    agentDir: agent,
-    sessionDir: args.noSession ? undefined : dir,
-    cwd,
-    effectiveSettings: liveSettings,
-    ...(startModel ? { chosenModel: model } : {}),
-    ...(scoped.length > 0 ? { scopedModels: scoped.map((s) => s.model), scopedThinking: scopedThinking(scoped) } : {}),
-  });
+  // One object: the session is its own controller.
+  const controller: SessionController = session;
   return {
     session,
     controller,

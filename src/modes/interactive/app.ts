@@ -4,6 +4,7 @@
  * every queued message back in the editor, `!cmd` runs a shell command, `/command` runs a
  * command. Everything the session does is shown through its event stream.
  */
+import { replacesConversation } from "./session-changes.ts";
 import type { CliArgs } from "../../cli/args.ts";
 import type { Runtime } from "../../cli/runtime.ts";
 import type { PromptInput } from "../prompt-input.ts";
@@ -134,6 +135,10 @@ export class InteractiveApp implements InteractiveHost {
       if (event.type === "agent_start") this.editor.setBusy(true);
       if (event.type === "agent_end") this.afterRun();
     });
+    // Every replacement and move in the tree passes through the session, whoever asked for it.
+    const unwatch = this.session.onSessionChange((change) => {
+      if (replacesConversation(change)) this.sessionChanged();
+    });
     this.editor.start();
     // A long session's context is read once the prompt is up, not before.
     setTimeout(() => {
@@ -148,13 +153,18 @@ export class InteractiveApp implements InteractiveHost {
       for (const prompt of initial) {
         // `pig "/name"` is what typing it would be: a command runs, an unknown one is refused.
         if (prompt.images.length === 0 && prompt.typed === undefined && prompt.text.startsWith("/")) await this.router.submit(prompt.text, "enter");
-        else await this.session.prompt(prompt.text, { images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) }).catch((e: Error) => this.error(e.message));
+        else {
+          await this.session
+            .submit(prompt.text, { source: "interactive", images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) })
+            .catch((e: Error) => this.error(e.message));
+        }
       }
     })();
     const code = await new Promise<number>((resolve) => {
       this.exitResolve = resolve;
     });
     unsubscribe();
+    unwatch();
     this.view.dispose();
     this.editor.stop();
     this.session.dispose();
@@ -186,7 +196,7 @@ export class InteractiveApp implements InteractiveHost {
       this.controller.abortBash();
       return;
     }
-    if (!this.session.isStreaming && !this.session.compactor.isCompacting) {
+    if (!this.session.isStreaming && !this.session.isCompacting) {
       // A branch summary (/tree) is stopped, and what was typed meanwhile goes back to the editor;
       // while another command works, Escape does nothing.
       if (this.controller.abortBranchSummary()) {
@@ -208,7 +218,7 @@ export class InteractiveApp implements InteractiveHost {
 
   /** Ctrl+C: while something works it is stopped as by Escape (true); otherwise false. */
   private interrupt(): boolean {
-    const working = this.router.shellRunning || this.session.isStreaming || this.session.compactor.isCompacting || this.controller.isCompacting;
+    const working = this.router.shellRunning || this.session.isStreaming || this.session.isCompacting || this.controller.isCompacting;
     if (!working) return false;
     void this.escape().then(() => this.info("Stopped. Press Ctrl+C again to quit."));
     return true;
@@ -380,7 +390,7 @@ export class InteractiveApp implements InteractiveHost {
 
   /** Every result block collapsed or whole from now on, and the conversation printed again that way. */
   toggleResults(): void {
-    if (this.session.isStreaming || this.session.compactor.isCompacting) {
+    if (this.session.isStreaming || this.session.isCompacting) {
       // The conversation printed again would leave out what is being written now.
       this.info("Results can be collapsed or expanded all together once pig is idle; Ctrl+O and /expand N work now.");
       return;
