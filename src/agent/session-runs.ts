@@ -135,14 +135,15 @@ export class RunningSession extends SessionCore {
    * Resolves when the run (with its retries) is over.
    */
   async prompt(text: string, options: { images?: HookImage[]; streamingBehavior?: "steer" | "followUp"; typedText?: string } = {}): Promise<void> {
-    const message = userMessage(this.expand(text), options.images, options.typedText ?? text);
+    const expanded = this.expand(text);
+    const message = userMessage(expanded, options.images, options.typedText ?? text);
     if (this.activity.isRunning) {
       if (!options.streamingBehavior) {
         throw new PromptError("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
       }
       return this.enqueue(options.streamingBehavior, text, message);
     }
-    await this.startPrompt(message, this.expand(text), options.images, () => undefined);
+    await this.startPrompt(message, expanded, options.images, () => undefined);
   }
 
   protected async startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void> {

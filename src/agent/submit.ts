@@ -7,7 +7,7 @@
 import type { UserMessage } from "../session/format.ts";
 import { PromptError } from "./errors.ts";
 import type { CommandPort } from "./command-port.ts";
-import type { AgentHooks, HookImage, InputSource } from "./hooks.ts";
+import { NO_HOOKS, type AgentHooks, type HookImage, type InputHookResult, type InputSource } from "./hooks.ts";
 import { userMessage } from "./queue.ts";
 
 export interface SubmitOptions {
@@ -62,7 +62,9 @@ export async function submitInput(host: SubmitHost, text: string, options: Submi
   // The title is made of what was typed, not of what a hook made of it.
   const typed = options.typedText ?? text;
   let images = options.images;
-  const hooked = await host.hooks.input({
+  // Without hooks nothing is awaited before the run starts: an abort read right after the
+  // prompt (an RPC abort in the same stdin chunk) must find the run to stop.
+  const hooked: InputHookResult = host.hooks === NO_HOOKS ? { action: "continue" } : await host.hooks.input({
     text,
     ...(images ? { images } : {}),
     source: options.source,
