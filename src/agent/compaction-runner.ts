@@ -44,6 +44,8 @@ export interface CompactionHost {
   readonly activity: Activity;
   readonly hooks: AgentHooks;
   emit(event: SessionEvent): void;
+  /** Tells front ends the session changed (the compaction is in the file). */
+  changed(reason: "compaction"): void;
   /** The model call to summarise with; undefined when there is no model or key. */
   summaryCall(signal: AbortSignal, source?: SummarySource): SummaryCall | undefined;
 }
@@ -289,6 +291,7 @@ export class CompactionRunner {
         recovery ? { parentId: recovery.parentId } : {},
       );
       this.host.conversation.reload();
+      this.host.changed("compaction");
       const stored = store.getEntry(id) as CompactionEntry | undefined;
       const after = store.buildContext().messages.reduce((sum, message) => sum + estimateTokens(message), 0);
       return {
