@@ -24,10 +24,6 @@ const EVENT_NAMES: Record<keyof AgentHooks, string> = {
   userBash: "user_bash",
 };
 
-export function eventName(hook: keyof AgentHooks): string {
-  return EVENT_NAMES[hook];
-}
-
 export function guardHooks(hooks: AgentHooks, report: (failure: HookFailure) => void): AgentHooks {
   const guarded = <K extends keyof AgentHooks>(name: K, fallback: Awaited<ReturnType<AgentHooks[K]>>): AgentHooks[K] => {
     const hook = hooks[name] as (event: unknown) => Promise<unknown>;

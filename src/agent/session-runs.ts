@@ -24,6 +24,23 @@ export class RunningSession extends SessionCore {
   protected turnsSinceCollection = 0;
   /** A system prompt a hook chose for the run in progress. */
   protected runSystemPrompt: string | undefined;
+
+  constructor(options: SessionCoreOptions) {
+    super(options);
+    this.submitHost = this.makeSubmitHost();
+    this.runHost = {
+      activity: this.activity,
+      conversation: this.conversation,
+      retrier: this.retrier,
+      compactor: this.compactor,
+      recorder: this.recorder,
+      preflight: () => this.preflight(),
+      loopConfig: (model) => this.loopConfig(model),
+      onLoopEvent: this.onLoopEvent,
+      takeQueued: () => [...this.take(this.steering), ...this.take(this.followUps)],
+    };
+  }
+
   /**
    * `/compact [instructions]`: stops a running turn (queued messages are kept), then summarises.
    * Throws a `CompactionError` ("Already compacted", "Nothing to compact …", "Compaction failed …").
@@ -43,22 +60,6 @@ export class RunningSession extends SessionCore {
   abortCompaction(): boolean {
     const compaction = this.activity.abort("compaction");
     return this.activity.abort("branchSummary") || compaction;
-  }
-
-  constructor(options: SessionCoreOptions) {
-    super(options);
-    this.submitHost = this.makeSubmitHost();
-    this.runHost = {
-      activity: this.activity,
-      conversation: this.conversation,
-      retrier: this.retrier,
-      compactor: this.compactor,
-      recorder: this.recorder,
-      preflight: () => this.preflight(),
-      loopConfig: (model) => this.loopConfig(model),
-      onLoopEvent: this.onLoopEvent,
-      takeQueued: () => [...this.take(this.steering), ...this.take(this.followUps)],
-    };
   }
 
   protected onLoopEvent = (loopEvent: LoopEvent): void => {
