@@ -17,7 +17,10 @@ export interface SubmitOptions {
   streamingBehavior?: "steer" | "followUp";
   /** What the user typed, when `text` holds more (piped stdin): the session's title is made of it. */
   typedText?: string;
-  /** Sent as it is: no command, no expansion (the editor's `//name` escape). */
+  /**
+   * Sent as it is: no command, no expansion (the editor's `//name` escape, an extension's
+   * `sendUserMessage`); the input hook still sees it.
+   */
   literal?: boolean;
   /** Put before the expanded text (files attached by `@path` mentions). */
   prefix?: string;

@@ -153,11 +153,7 @@ export class InteractiveApp implements InteractiveHost {
       for (const prompt of initial) {
         // `pig "/name"` is what typing it would be: a command runs, an unknown one is refused.
         if (prompt.images.length === 0 && prompt.typed === undefined && prompt.text.startsWith("/")) await this.router.submit(prompt.text, "enter");
-        else {
-          await this.session
-            .submit(prompt.text, { source: "interactive", images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) })
-            .catch((e: Error) => this.error(e.message));
-        }
+        else await this.session.submit(prompt.text, { source: "interactive", images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) }).catch((e: Error) => this.error(e.message));
       }
     })();
     const code = await new Promise<number>((resolve) => {
