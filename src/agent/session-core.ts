@@ -269,6 +269,11 @@ export class SessionCore {
     return this.activity.isRunning;
   }
 
+  /** The signal of the run under way (an extension's `ctx.signal`); undefined when idle. */
+  get runSignal(): AbortSignal | undefined {
+    return this.activity.isRunning ? this.activity.signal("run") : undefined;
+  }
+
   /** Nothing runs: no run, no compaction, no branch summary. */
   get isIdle(): boolean {
     return this.activity.isIdle;

@@ -158,7 +158,7 @@ export class RunningSession extends SessionCore {
       const custom = (hooked?.messages ?? []).map((m): CustomMessage => ({ ...m, role: "custom", timestamp: Date.now() }) as CustomMessage);
       prompts.push(...custom);
       if (hooked?.systemPrompt) this.runSystemPrompt = hooked.systemPrompt;
-      // A run may have started while the hook worked (another client's prompt): this one queues.
+      // A run may have started while the hook worked (another client's prompt): refused, as any busy prompt is.
       if (this.activity.isRunning) throw new PromptError("Agent is already processing.");
     }
     this.flushHeld();
