@@ -100,7 +100,8 @@ export interface CreateAgentSessionOptions {
 export interface PigSession {
   readonly agent: AgentSession;
   readonly controller: SessionController;
-  prompt(text: string, options?: { images?: Image[] }): Promise<void>;
+  /** Sends `text` as a prompt the way typed input goes (extension commands, the input hook, skills and templates). */
+  prompt(text: string, options?: { images?: Image[]; streamingBehavior?: "steer" | "followUp" }): Promise<void>;
   steer(text: string): void;
   followUp(text: string): void;
   /** Stops the run; returns the queued messages it dropped. */
@@ -108,9 +109,9 @@ export interface PigSession {
   subscribe(listener: (event: PigEvent) => void): () => void;
   compact(customInstructions?: string): Promise<unknown>;
   navigateTree(targetId: string, options?: NavigateOptions): Promise<NavigateResult>;
-  fork(entryId: string): { text: string };
-  newSession(): void;
-  switchSession(path: string): void;
+  fork(entryId: string): Promise<{ text: string; cancelled: boolean }>;
+  newSession(): Promise<{ cancelled: boolean }>;
+  switchSession(path: string): Promise<{ cancelled: boolean }>;
   setModel(provider: string, modelId: string): Model;
   setThinkingLevel(level: ThinkingLevel): void;
   getMessages(): AgentMessage[];
@@ -161,7 +162,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   return {
     agent: session,
     controller,
-    prompt: (text, o) => session.prompt(text, o?.images ? { images: o.images } : {}),
+    prompt: (text, o) =>
+      session.submit(text, {
+        source: "interactive",
+        ...(o?.images ? { images: o.images } : {}),
+        ...(o?.streamingBehavior ? { streamingBehavior: o.streamingBehavior } : {}),
+      }),
     steer: (text) => session.steer(text),
     followUp: (text) => session.followUp(text),
     abort: () => session.abort(),

@@ -14,6 +14,7 @@ import {
   estimateContextTokens,
   estimateTokens,
   estimateWithoutUsage,
+  CompactionCancelledError,
   isCompactionCancelled,
   isNothingToCompact,
   NOTHING_TO_COMPACT,
@@ -27,6 +28,9 @@ import type { AgentMessage, CompactionEntry, ThinkingLevel, Usage } from "../ses
 import type { SessionStore } from "../session/store.ts";
 import type { CompactionSettings } from "../resources/settings.ts";
 import type { CompactionReason, CompactionResult, SessionEvent, SummarySource } from "./events.ts";
+import type { Activity } from "./activity.ts";
+import type { Conversation } from "./conversation.ts";
+import type { AgentHooks } from "./hooks.ts";
 
 export type { CompactionSettings };
 
@@ -36,12 +40,14 @@ export interface CompactionHost {
   readonly model: Model | undefined;
   readonly thinkingLevel: ThinkingLevel;
   readonly compaction: CompactionSettings;
-  readonly messages: AgentMessage[];
+  readonly conversation: Conversation;
+  readonly activity: Activity;
+  readonly hooks: AgentHooks;
   emit(event: SessionEvent): void;
+  /** Tells front ends the session changed (the compaction is in the file). */
+  changed(reason: "compaction"): void;
   /** The model call to summarise with; undefined when there is no model or key. */
   summaryCall(signal: AbortSignal, source?: SummarySource): SummaryCall | undefined;
-  /** Rebuilds the model's context from the file, in place. */
-  reloadContext(): void;
 }
 
 /** A summary request made the way the session's own requests are (key, headers, HTTP options). */
@@ -97,18 +103,8 @@ interface Planned {
 export class CompactionRunner {
   /** Set once an overflow was compacted and retried; cleared by a user message or a good answer. */
   overflowAttempted = false;
-  private controller: AbortController | undefined;
 
   constructor(private readonly host: CompactionHost) {}
-
-  get isCompacting(): boolean {
-    return this.controller !== undefined;
-  }
-
-  /** Stops a summary in progress (the file is left unchanged). */
-  abort(): void {
-    this.controller?.abort();
-  }
 
   /**
    * Index in the context of the first message written after the latest compaction (0 without
@@ -130,7 +126,7 @@ export class CompactionRunner {
     const { model, compaction } = this.host;
     if (!last || !model || !compaction.enabled || last.stopReason === "aborted") return "none";
     const fresh = this.firstFresh();
-    if (this.host.messages.lastIndexOf(last) < fresh) return "none";
+    if (this.host.conversation.messages.lastIndexOf(last) < fresh) return "none";
     const sameModel = last.provider === model.provider && last.model === model.id;
     if (sameModel && isContextOverflow(last, model.contextWindow) && last.stopReason === "stop") {
       // The answer is complete and stays: the context it was given was too big to send again,
@@ -145,7 +141,7 @@ export class CompactionRunner {
       }
       this.overflowAttempted = true;
       // The failed answer stays in the file, beside the compaction; the model does not see it again.
-      if (this.host.messages[this.host.messages.length - 1] === last) this.host.messages.pop();
+      this.host.conversation.dropLast(last);
       return (await this.auto("overflow", true)) ? "retry" : "failed";
     }
     if (this.thresholdTokens(last, fresh) > model.contextWindow - compaction.reserveTokens) {
@@ -162,7 +158,7 @@ export class CompactionRunner {
   private thresholdTokens(last: AssistantMessage, fresh: number): number {
     const direct = calculateContextTokens(last.usage);
     if (last.stopReason !== "error" && direct > 0) return direct;
-    const estimate = estimateContextTokens(this.host.messages);
+    const estimate = estimateContextTokens(this.host.conversation.messages);
     if (estimate.lastUsageIndex !== null && estimate.lastUsageIndex < fresh) return 0;
     return estimate.tokens;
   }
@@ -171,7 +167,7 @@ export class CompactionRunner {
   async beforeRequest(): Promise<void> {
     const { model, compaction } = this.host;
     if (!model || !compaction.enabled || model.contextWindow <= 0) return;
-    const messages = this.host.messages;
+    const messages = this.host.conversation.messages;
     const estimate = estimateContextTokens(messages);
     // Usage reported before the latest compaction describes a context that no longer exists:
     // estimate the whole context instead (the prompt counted once, as a request sends it).
@@ -197,7 +193,7 @@ export class CompactionRunner {
     }
     this.host.emit({ type: "compaction_start", reason });
     try {
-      const result = await this.run(planned, reason, undefined);
+      const result = await this.run(planned, reason, undefined, willRetry);
       this.host.emit({ type: "compaction_end", reason, result, aborted: false, willRetry });
       return true;
     } catch (error) {
@@ -220,7 +216,7 @@ export class CompactionRunner {
     try {
       const planned = this.plan(false, true);
       if (!planned) throw new CompactionError(NOTHING_TO_COMPACT);
-      const result = await this.run(planned, "manual", customInstructions);
+      const result = await this.run(planned, "manual", customInstructions, false);
       this.host.emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
       return result;
     } catch (error) {
@@ -257,43 +253,66 @@ export class CompactionRunner {
     return { preparation, recovery };
   }
 
-  /** Summarises and appends; the context is then rebuilt from the file. */
-  private async run({ preparation, recovery }: Planned, reason: CompactionReason, customInstructions: string | undefined): Promise<CompactionOutcome> {
-    const controller = new AbortController();
-    this.controller = controller;
-    try {
-      const call = this.host.summaryCall(controller.signal, { source: "compaction", reason });
-      if (!call) throw new CompactionError(this.host.model ? `No API key found for ${this.host.model.provider}.` : "No model selected.");
-      const result = await compact(preparation, {
-        ...call,
-        ...(customInstructions ? { customInstructions } : {}),
-        thinkingLevel: this.host.thinkingLevel,
-      });
-      // Only a complete summary reaches the file, as one entry.
+  /**
+   * Summarises and appends; the context is then rebuilt from the file. The compaction hook may
+   * cancel it, or hand over a compaction of its own, which is stored as made by a hook.
+   */
+  private async run(
+    { preparation, recovery }: Planned,
+    reason: CompactionReason,
+    customInstructions: string | undefined,
+    willRetry: boolean,
+  ): Promise<CompactionOutcome> {
+    return this.host.activity.during("compaction", async (signal) => {
       const store = this.host.store;
+      const hooked = await this.host.hooks.sessionBeforeCompact({
+        preparation,
+        branchEntries: store.getBranch(),
+        ...(customInstructions ? { customInstructions } : {}),
+        reason,
+        willRetry,
+        signal,
+      });
+      if (hooked?.cancel || signal.aborted) throw new CompactionCancelledError();
+      const supplied = hooked?.compaction;
+      const made = supplied ? undefined : await this.summarise(preparation, reason, customInstructions, signal);
+      const result = made ?? supplied!;
+      const usage = made?.usage;
+      // A hook's compaction keeps what the hook says it keeps (null: nothing).
+      const kept = made ? keptFrom(made.firstKeptEntryId, recovery) : supplied!.firstKeptEntryId;
+      // Only a complete summary reaches the file, as one entry.
       const id = store.appendCompaction(
         result.summary,
-        keptFrom(result.firstKeptEntryId, recovery),
+        kept,
         result.tokensBefore,
         result.details,
-        false,
-        result.usage,
+        supplied !== undefined,
+        usage,
         recovery ? { parentId: recovery.parentId } : {},
       );
-      this.host.reloadContext();
+      this.host.conversation.reload();
+      this.host.changed("compaction");
       const stored = store.getEntry(id) as CompactionEntry | undefined;
       const after = store.buildContext().messages.reduce((sum, message) => sum + estimateTokens(message), 0);
       return {
         summary: result.summary,
-        firstKeptEntryId: stored?.firstKeptEntryId ?? result.firstKeptEntryId,
+        firstKeptEntryId: stored?.firstKeptEntryId ?? result.firstKeptEntryId ?? id,
         tokensBefore: result.tokensBefore,
         estimatedTokensAfter: after,
-        ...(result.usage ? { usage: result.usage } : {}),
+        ...(usage ? { usage } : {}),
         details: result.details,
       };
-    } finally {
-      this.controller = undefined;
-    }
+    });
+  }
+
+  private async summarise(preparation: CompactionPreparation, reason: CompactionReason, customInstructions: string | undefined, signal: AbortSignal) {
+    const call = this.host.summaryCall(signal, { source: "compaction", reason });
+    if (!call) throw new CompactionError(this.host.model ? `No API key found for ${this.host.model.provider}.` : "No model selected.");
+    return compact(preparation, {
+      ...call,
+      ...(customInstructions ? { customInstructions } : {}),
+      thinkingLevel: this.host.thinkingLevel,
+    });
   }
 }
 

@@ -70,6 +70,24 @@ export type SessionEvent =
   /** An extension's handler failed (`event` names which: an event name, `command`, …); what runs next goes on. */
   | { type: "extension_error"; extensionPath: string; event: string; error: string; stack?: string }
   /** A prompt's run is over, with its retries, compactions and queued messages: nothing more follows on its own. */
-  | { type: "agent_settled" };
+  | { type: "agent_settled" }
+  /** An extension failed (a hook, a command, a handler); what it was doing went on without it. */
+  | { type: "extension_error"; extensionPath: string; event: string; error: string; stack?: string };
+
+/** Why what a front end shows of the session may have changed. */
+export type SessionChangeReason =
+  | "new"
+  | "switch"
+  | "fork"
+  | "clone"
+  | "tree"
+  | "compaction"
+  | "model"
+  | "thinking_level"
+  | "session_name"
+  | "tools";
+
+/** Told to `AgentSession.onSessionChange` listeners (not part of the event stream clients read). */
+export type SessionChange = { type: "session_changed"; reason: SessionChangeReason };
 
 export type PigEvent = AgentEvent | SessionEvent;

@@ -7,19 +7,17 @@
 import { newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions } from "../ai/types.ts";
 import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
 import { currentSystemMessage, declaredTools, systemPromptText, systemTokensSinceAnswer } from "../session/system-messages.ts";
-import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
-import { validateToolArguments } from "../tools/validate.ts";
+import type { LoopContext } from "./conversation.ts";
 import type { LoopEvent } from "./events.ts";
+import { executeToolCalls, type ToolCallConfig } from "./tool-calls.ts";
 
-export interface LoopConfig {
+export { executeToolCalls };
+
+export interface LoopConfig extends ToolCallConfig {
   model: Model;
   stream: StreamFunction;
   /** Options for each model call (key, headers, reasoning …), asked for per call. */
   streamOptions: () => StreamOptions;
-  /** The tools the agent can run (the model is told of the ones the context's system messages declare). */
-  tools: readonly AnyTool[];
-  toolContext: ToolContext;
-  toolExecution: "parallel" | "sequential";
   convert: (messages: readonly AgentMessage[]) => LlmMessage[];
   /** Steering messages to deliver now (after a turn), already taken off their queue. */
   takeSteering: () => AgentMessage[];
@@ -29,26 +27,33 @@ export interface LoopConfig {
   beforeRequest?: () => Promise<void>;
   /** Told what the server said about retrying when an answer fails. */
   onStreamError?: (hint: { afterMs?: number; tooLong?: boolean }) => void;
+  /** The system prompt of this run, instead of the one the transcript declares (a hook chose it). */
+  systemPrompt?: string;
+  /** May give, for one model call only, other messages than the context's (system messages left out). */
+  rewriteContext?: (messages: AgentMessage[]) => Promise<AgentMessage[] | undefined>;
+  /** A finished message before its `message_end` is announced; may change it in place. */
+  finishMessage?: (message: AgentMessage) => Promise<void>;
 }
 
 type Emit = (event: LoopEvent) => void;
 
 /**
- * Runs until the model stops. `messages` is the context and is extended in place with every
- * message of the run; the return value is the run's new messages (prompts included).
+ * Runs until the model stops. Every message of the run is appended to `context`; the return
+ * value is the run's new messages (prompts included).
  */
 export async function runAgentLoop(
   prompts: AgentMessage[],
-  messages: AgentMessage[],
+  context: LoopContext,
   config: LoopConfig,
   emit: Emit,
   signal: AbortSignal,
 ): Promise<AgentMessage[]> {
   const produced: AgentMessage[] = [];
-  const add = (message: AgentMessage): void => {
+  const add = async (message: AgentMessage): Promise<void> => {
     emit({ type: "message_start", message });
-    messages.push(message);
+    context.append(message);
     produced.push(message);
+    await config.finishMessage?.(message);
     emit({ type: "message_end", message });
   };
   emit({ type: "agent_start" });
@@ -56,12 +61,13 @@ export async function runAgentLoop(
   try {
     for (;;) {
       emit({ type: "turn_start" });
-      for (const message of pending) add(message);
+      for (const message of pending) await add(message);
       pending = [];
-      const { message: assistant, invalidArguments } = await streamAssistant(messages, config, emit, signal);
+      const { message: assistant, invalidArguments } = await streamAssistant(context.messages, config, emit, signal);
       // In the context before it is announced, like every other message.
-      messages.push(assistant);
+      context.append(assistant);
       produced.push(assistant);
+      await config.finishMessage?.(assistant);
       emit({ type: "message_end", message: assistant });
       if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
         emit({ type: "turn_end", message: assistant, toolResults: [] });
@@ -117,6 +123,18 @@ async function* underOwnSignal(
   }
 }
 
+/**
+ * The messages one call sends when a hook rewrites them: the hook gets a copy without the
+ * system messages (the prompt and tools stay the transcript's) and may return other messages.
+ */
+async function contextForCall(
+  messages: readonly AgentMessage[],
+  hook: (messages: AgentMessage[]) => Promise<AgentMessage[] | undefined>,
+): Promise<readonly AgentMessage[]> {
+  const changed = await hook(structuredClone(messages.filter((m) => m.role !== "system")));
+  return changed ?? messages;
+}
+
 /** One streamed answer, and the argument text of its tool calls that did not arrive whole. */
 export interface StreamedAnswer {
   message: AssistantMessage;
@@ -137,9 +155,10 @@ export async function streamAssistant(
   const loadout = currentSystemMessage(messages);
   const declared = declaredTools(loadout);
   const sinceAnswer = systemTokensSinceAnswer(messages);
+  const sent = config.rewriteContext ? await contextForCall(messages, config.rewriteContext) : messages;
   const context: LlmContext = {
-    systemPrompt: systemPromptText(loadout),
-    messages: config.convert(messages),
+    systemPrompt: config.systemPrompt || systemPromptText(loadout),
+    messages: config.convert(sent),
     ...(sinceAnswer > 0 ? { promptTokensSinceAnswer: sinceAnswer } : {}),
     ...(declared.length > 0
       ? { tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
@@ -196,126 +215,3 @@ export async function streamAssistant(
   return { message: final, invalidArguments };
 }
 
-type ToolCallBlock = { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
-
-interface Prepared {
-  call: ToolCallBlock;
-  tool?: AnyTool;
-  args: Record<string, unknown>;
-  /** Set when preflight failed: the error text for the model. */
-  error?: string;
-}
-
-function errorResult(message: string): ToolResult {
-  return { content: [{ type: "text", text: message }], details: {} };
-}
-
-/** What the model is told about a call whose arguments did not arrive whole (the start of them is shown). */
-function invalidArgumentsMessage(name: string, text: string): string {
-  const shown = text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length - 2000} more characters)` : text;
-  return `The arguments of this ${name} call are not valid JSON (cut off or malformed), so the tool was not run. Arguments received:\n${shown}`;
-}
-
-function prepare(call: ToolCallBlock, tools: readonly AnyTool[], invalidText: string | undefined): Prepared {
-  const tool = tools.find((t) => t.name === call.name);
-  if (!tool) return { call, args: call.arguments, error: `Tool ${call.name} not found` };
-  if (invalidText !== undefined) return { call, tool, args: call.arguments, error: invalidArgumentsMessage(call.name, invalidText) };
-  let args = call.arguments;
-  try {
-    if (tool.prepareArguments) args = tool.prepareArguments(args);
-  } catch (error) {
-    return { call, tool, args, error: (error as Error).message };
-  }
-  const checked = validateToolArguments(tool, args);
-  if (!checked.ok) return { call, tool, args, error: checked.message };
-  return { call, tool, args: checked.args };
-}
-
-async function run(
-  p: Prepared,
-  config: LoopConfig,
-  emit: Emit,
-  signal: AbortSignal,
-): Promise<{ result: ToolResult; isError: boolean }> {
-  const base = { toolCallId: p.call.id, toolName: p.call.name, args: p.call.arguments };
-  let outcome: { result: ToolResult; isError: boolean };
-  try {
-    const result = await p.tool!.execute(
-      p.call.id,
-      p.args,
-      signal,
-      (partialResult) => emit({ type: "tool_execution_update", ...base, partialResult }),
-      config.toolContext,
-    );
-    outcome = { result, isError: false };
-  } catch (error) {
-    outcome = { result: errorResult(error instanceof Error ? error.message : String(error)), isError: true };
-  }
-  emit({ type: "tool_execution_end", toolCallId: base.toolCallId, toolName: base.toolName, result: outcome.result, isError: outcome.isError });
-  return outcome;
-}
-
-function resultMessage(p: Prepared, outcome: { result: ToolResult; isError: boolean }): ToolResultMessage {
-  return {
-    role: "toolResult",
-    toolCallId: p.call.id,
-    toolName: p.call.name,
-    content: outcome.result.content,
-    ...(outcome.result.details !== undefined ? { details: outcome.result.details } : {}),
-    isError: outcome.isError,
-    timestamp: Date.now(),
-  } as ToolResultMessage;
-}
-
-/**
- * Runs a batch of tool calls. Parallel (the default): every call is announced and checked in
- * order, the valid ones run at once (ends reported as they finish), and the result messages
- * follow in call order. Sequential (configured, or any tool in the batch asks for it): one call
- * at a time, each followed by its result message. `add` records and announces a result message.
- * A call in `invalidArguments` (its argument text, keyed by the call) is answered with an error.
- */
-export async function executeToolCalls(
-  calls: readonly ToolCallBlock[],
-  config: LoopConfig,
-  emit: Emit,
-  add: (message: ToolResultMessage) => void,
-  signal: AbortSignal,
-  invalidArguments: ReadonlyMap<object, string> = NONE,
-): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
-  const prepared = calls.map((call) => prepare(call, config.tools, invalidArguments.get(call)));
-  const sequential =
-    config.toolExecution === "sequential" || prepared.some((p) => p.tool?.executionMode === "sequential");
-  const announce = (p: Prepared) =>
-    emit({ type: "tool_execution_start", toolCallId: p.call.id, toolName: p.call.name, args: p.call.arguments });
-  const rejected = (p: Prepared) => {
-    const outcome = { result: errorResult(p.error!), isError: true };
-    emit({ type: "tool_execution_end", toolCallId: p.call.id, toolName: p.call.name, result: outcome.result, isError: true });
-    return outcome;
-  };
-  const outcomes: { result: ToolResult; isError: boolean }[] = [];
-  const results: ToolResultMessage[] = [];
-  if (sequential) {
-    for (const p of prepared) {
-      announce(p);
-      const outcome = p.error !== undefined ? rejected(p) : await run(p, config, emit, signal);
-      outcomes.push(outcome);
-      const message = resultMessage(p, outcome);
-      add(message);
-      results.push(message);
-    }
-  } else {
-    const early = prepared.map((p) => {
-      announce(p);
-      return p.error !== undefined ? rejected(p) : undefined;
-    });
-    const settled = await Promise.all(prepared.map((p, i) => early[i] ?? run(p, config, emit, signal)));
-    outcomes.push(...settled);
-    prepared.forEach((p, i) => {
-      const message = resultMessage(p, settled[i]!);
-      add(message);
-      results.push(message);
-    });
-  }
-  const terminate = outcomes.length > 0 && outcomes.every((o) => !o.isError && o.result.terminate === true);
-  return { results, terminate };
-}

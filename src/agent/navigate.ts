@@ -6,7 +6,8 @@
 import { branchSummarySettings } from "../resources/settings.ts";
 import { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } from "../compaction/index.ts";
 import type { SessionEntry, Usage } from "../session/format.ts";
-import { PromptError, type AgentSession } from "./session.ts";
+import { PromptError } from "./errors.ts";
+import type { RunningSession } from "./session-runs.ts";
 
 export interface NavigateOptions {
   summarize?: boolean;
@@ -27,7 +28,12 @@ export interface NavigateResult {
   summaryEntryId?: string;
 }
 
-export async function navigateTree(session: AgentSession, targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
+/**
+ * Moves the leaf to `targetId`. The tree hook may cancel the move, give the summary itself, or
+ * change the instructions and label; `signal` stops a summary being made (the move is then
+ * cancelled).
+ */
+export async function navigateTree(session: RunningSession, targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
   const store = session.store;
   const oldLeaf = store.leafId;
   if (targetId === oldLeaf) return { cancelled: false };
@@ -35,26 +41,45 @@ export async function navigateTree(session: AgentSession, targetId: string, opti
   if (!target) throw new PromptError(`Entry ${targetId} not found`);
   if (session.isStreaming) throw new PromptError("Cannot move in the tree while the agent is running.");
 
-  let summary: { text: string; details: unknown; usage?: Usage | undefined } | undefined;
-  if (options.summarize) {
+  let summary: { text: string; details: unknown; usage?: Usage | undefined; fromHook?: boolean } | undefined;
+  // The walk follows the tree's links: a line that cannot be read stands in as a bare link
+  // (it has nothing to summarise), so the paths still meet where they really meet.
+  const linkOf = (id: string): SessionEntry | undefined => {
+    const record = store.tree.get(id);
+    if (!record) return undefined;
+    return store.readEntry(record) ?? ({ type: "unreadable", id: record.id, parentId: record.parentId, timestamp: record.timestamp } as SessionEntry);
+  };
+  const { entries, commonAncestorId } = collectEntriesForBranchSummary(linkOf, oldLeaf, targetId);
+  let { customInstructions, replaceInstructions, label } = options;
+  const signal = options.signal ?? new AbortController().signal;
+  const hooked = await session.hooks.sessionBeforeTree({
+    preparation: {
+      targetId,
+      oldLeafId: oldLeaf,
+      commonAncestorId: commonAncestorId ?? null,
+      entriesToSummarize: entries as SessionEntry[],
+      userWantsSummary: Boolean(options.summarize),
+      ...(customInstructions !== undefined ? { customInstructions } : {}),
+      ...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
+      ...(label !== undefined ? { label } : {}),
+    },
+    signal,
+  });
+  if (hooked?.cancel) return { cancelled: true };
+  if (hooked?.customInstructions !== undefined) customInstructions = hooked.customInstructions;
+  if (hooked?.replaceInstructions !== undefined) replaceInstructions = hooked.replaceInstructions;
+  if (hooked?.label !== undefined) label = hooked.label;
+  if (options.summarize && hooked?.summary) {
+    summary = { text: hooked.summary.summary, details: hooked.summary.details, fromHook: true };
+  } else if (options.summarize) {
     if (!session.model) throw new PromptError("No model available for summarization");
-    // The walk follows the tree's links: a line that cannot be read stands in as a bare link
-    // (it has nothing to summarise), so the paths still meet where they really meet.
-    const linkOf = (id: string): SessionEntry | undefined => {
-      const record = store.tree.get(id);
-      if (!record) return undefined;
-      return store.readEntry(record) ?? ({ type: "unreadable", id: record.id, parentId: record.parentId, timestamp: record.timestamp } as SessionEntry);
-    };
-    const { entries } = collectEntriesForBranchSummary(linkOf, oldLeaf, targetId);
     if (entries.length > 0) {
-      const controller = new AbortController();
-      options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-      const call = session.summaryCall(controller.signal, { source: "branchSummary" });
+      const call = session.summaryCall(signal, { source: "branchSummary" });
       if (!call) throw new PromptError(`No API key found for ${session.model.provider}.`);
       const outcome = await generateBranchSummary(entries as SessionEntry[], {
         ...call,
-        ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-        ...(options.replaceInstructions ? { replaceInstructions: true } : {}),
+        ...(customInstructions ? { customInstructions } : {}),
+        ...(replaceInstructions ? { replaceInstructions: true } : {}),
         reserveTokens: options.reserveTokens ?? branchSummarySettings({}).reserveTokens,
       });
       if (outcome.kind === "aborted") return { cancelled: true, aborted: true };
@@ -67,14 +92,15 @@ export async function navigateTree(session: AgentSession, targetId: string, opti
   let summaryEntryId: string | undefined;
   if (summary) {
     // What the summary cost is stored with it (Pi ≥ 0.87), so session totals count it.
-    summaryEntryId = store.branchWithSummary(leafId, summary.text, summary.details, false, summary.usage);
-    if (options.label) store.appendLabelChange(summaryEntryId, options.label);
+    summaryEntryId = store.branchWithSummary(leafId, summary.text, summary.details, summary.fromHook ?? false, summary.usage);
+    if (label) store.appendLabelChange(summaryEntryId, label);
   } else {
     if (leafId === null) store.resetLeaf();
     else store.branch(leafId);
     // As upstream, the label entry is appended where the navigation landed (and becomes the leaf).
-    if (options.label) store.appendLabelChange(targetId, options.label);
+    if (label) store.appendLabelChange(targetId, label);
   }
   session.reloadContext();
+  session.changed("tree");
   return { ...(editorText !== undefined ? { editorText } : {}), cancelled: false, ...(summaryEntryId ? { summaryEntryId } : {}) };
 }

@@ -2,7 +2,6 @@
 
 import { isRetryableError } from "../ai/errors.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
-import type { AgentMessage } from "../session/format.ts";
 import type { RetrySettings } from "../resources/settings.ts";
 import type { SessionEvent } from "./events.ts";
 import { retryDelay, sleep } from "../util/wait.ts";
@@ -53,7 +52,7 @@ export class Retrier {
    * Announces the next attempt, drops the failed answer from the context (it stays in the file)
    * and waits. False when attempts ran out or the wait was cancelled.
    */
-  async wait(answer: AssistantMessage, messages: AgentMessage[], signal: AbortSignal): Promise<boolean> {
+  async wait(answer: AssistantMessage, dropAnswer: () => void, signal: AbortSignal): Promise<boolean> {
     const settings = this.settings();
     this.attempt++;
     if (this.attempt > settings.maxRetries) {
@@ -62,7 +61,7 @@ export class Retrier {
     }
     const delayMs = retryDelay(this.attempt, settings.baseDelayMs, this.hint.afterMs);
     this.emit({ type: "auto_retry_start", attempt: this.attempt, maxAttempts: settings.maxRetries, delayMs, errorMessage: answer.errorMessage ?? "" });
-    messages.pop();
+    dropAnswer();
     if (!(await sleep(delayMs, signal))) {
       this.end(RETRY_CANCELLED);
       return false;

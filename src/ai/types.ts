@@ -120,6 +120,13 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** Token budgets per thinking level, for APIs that take a budget (setting `thinkingBudgets`). */
   thinkingBudgets?: ThinkingBudgets;
+  /**
+   * Called with the request body right before it is sent; a value other than undefined is sent
+   * instead (upstream's `before_provider_request`).
+   */
+  onPayload?: (payload: unknown) => Promise<unknown>;
+  /** Called once the HTTP response has arrived, before its body is read (`after_provider_response`). */
+  onResponse?: (response: { status: number; headers: Record<string, string> }) => void | Promise<void>;
 }
 
 export type BudgetLevel = "minimal" | "low" | "medium" | "high";

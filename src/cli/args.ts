@@ -60,6 +60,10 @@ const FLAGS: Record<string, FlagSpec> = {
   "--trust": { key: "trust", kind: "boolean" },
   "--no-trust": { key: "noTrust", kind: "boolean" },
   "--verbose": { key: "verbose", kind: "boolean" },
+  "--extension": { key: "extension", kind: "list" },
+  "-e": { key: "extension", kind: "list" },
+  "--no-extensions": { key: "noExtensions", kind: "boolean" },
+  "-ne": { key: "noExtensions", kind: "boolean" },
 };
 
 const CliArgsSchema = v.object({
@@ -94,6 +98,8 @@ const CliArgsSchema = v.object({
   trust: v.optional(v.boolean()),
   noTrust: v.optional(v.boolean()),
   verbose: v.optional(v.boolean()),
+  extension: v.optional(v.array(v.string())),
+  noExtensions: v.optional(v.boolean()),
   files: v.array(v.string()),
   messages: v.array(v.string()),
   /** `--name` options pig does not know, for `resolveExtensionFlags`. */

@@ -46,6 +46,8 @@ Prompt and tools:
   -t, --tools <a,b,...>            Tools to enable (read, bash, edit, write, grep, find, ls)
       --exclude-tools <a,b,...>    Tools to leave out
   -nt, --no-tools                  No tools at all
+  -e, --extension <path>           Load an extension (file, directory or manifest; repeatable)
+  -ne, --no-extensions             Load only the extensions given with -e
 
 Resources:
       --skill <path>               Load a skill (file or directory; repeatable)

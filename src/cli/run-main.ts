@@ -6,19 +6,17 @@ import { CliError, UsageError } from "./errors.ts";
 import { mainHelp } from "./help.ts";
 import { runtimeConfigFromArgs } from "./runtime-config.ts";
 import { createRegistries, type ModeExtensions } from "../extensions/registries.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { isTerminal } from "../util/libc.ts";
 import { useNormalJitPolicy } from "./jit-policy.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 export async function runMain(argv: string[]): Promise<number> {
-  // Extensions fill these as they load; their flags are resolved once they have (and, with
-  // none loaded yet, every option pig does not know is an error here).
+  // Extensions fill these as they load; options pig does not know are kept aside until they
+  // have (an extension's flag), and only then is one nobody registered an error.
   const extensions: ModeExtensions = { registries: createRegistries() };
-  const args = resolveExtensionFlags(parseCliArgs(argv), extensions.registries.flags);
-  if (args.help) {
-    writeStdout(mainHelp(extensions.registries.flags.list()));
-    return 0;
-  }
+  const args = parseCliArgs(argv);
+  if (args.help) return printHelp(args, extensions);
   if (args.version) {
     writeStdout(`${VERSION}\n`);
     return 0;
@@ -41,8 +39,7 @@ export async function runMain(argv: string[]): Promise<number> {
   if (!printMode) {
     // A long-lived process that may open a large session: the normal JIT policy pays back (jit-policy.ts).
     useNormalJitPolicy();
-    const initial = buildPrompts(undefined, await readFileArgs(args.files, process.cwd()), args.messages);
-    const interactive = { cwd: process.cwd(), interactive: true };
+    const interactive = { cwd: process.cwd(), interactive: true, registries: extensions.registries };
     let chosen = args;
     if (args.resume) {
       const { pickSessionAtStart } = await import("../modes/interactive/resume-at-start.ts");
@@ -54,19 +51,65 @@ export async function runMain(argv: string[]): Promise<number> {
       chosen = { ...args, session: path };
     }
     const { runInteractive } = await import("../modes/interactive/run.ts");
-    return runInteractive(runtimeConfigFromArgs(chosen, interactive), initial, extensions);
+    return runInteractive(
+      runtimeConfigFromArgs(chosen, interactive),
+      async (runtime) => {
+        const resolved = settleExtensions(runtime, args, extensions);
+        return buildPrompts(undefined, await readFileArgs(resolved.files, process.cwd()), resolved.messages);
+      },
+      extensions,
+    );
   }
-  const stdin = await readPipedStdin();
-  const cwd = process.cwd();
-  const prompts = buildPrompts(stdin, await readFileArgs(args.files, cwd), args.messages);
-  if (prompts.length === 0) throw new UsageError("no prompt: give a message, @files, or pipe text on stdin");
-  return runNonInteractive(args, prompts, cwd, extensions);
+  return runNonInteractive(args, process.cwd(), extensions);
+}
+
+/**
+ * Once the runtime is up: extensions that failed to load end the run (as upstream does at
+ * start-up), the extension flags get their values, and the mode gets the run's extensions.
+ */
+function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExtensions): CliArgs {
+  const ext = runtime.extensions;
+  if (ext.loadErrors.length > 0) {
+    void ext.shutdown();
+    throw new CliError(ext.loadErrors.map((e) => (e.startsWith("Error: ") ? e : `Error: ${e}`)).join("\n"));
+  }
+  const args = resolveExtensionFlags(parsed, ext.registries.flags);
+  const values: Record<string, boolean | string> = {};
+  for (const flag of ext.registries.flags.list()) {
+    const value = ext.registries.flags.getFlag(flag.name);
+    if (value !== undefined) values[flag.name] = value;
+  }
+  ext.setFlagValues(values);
+  extensions.bindUi = (ui) => ext.bindUi(ui);
+  return args;
+}
+
+/** `--help`: with the flags of the extensions this run would load (they are started to learn them). */
+async function printHelp(args: CliArgs, extensions: ModeExtensions): Promise<number> {
+  const { createRuntime } = await import("../runtime/create.ts");
+  const runtime = await createRuntime(runtimeConfigFromArgs({ ...args, noSession: true }, { cwd: process.cwd(), interactive: false, registries: extensions.registries }));
+  try {
+    for (const error of runtime.extensions.loadErrors) writeStderr(`Error: ${error}\n`);
+    writeStdout(mainHelp(extensions.registries.flags.list()));
+    return 0;
+  } finally {
+    runtime.session.dispose();
+    await runtime.extensions.shutdown();
+  }
 }
 
 /** A runtime for a non-interactive mode: warnings on stderr, and signals that end it cleanly. */
-async function startNonInteractive(args: CliArgs, cwd: string, signals: [NodeJS.Signals, number][]) {
+async function startNonInteractive(parsed: CliArgs, cwd: string, signals: [NodeJS.Signals, number][], extensions: ModeExtensions) {
   const { createRuntime } = await import("../runtime/create.ts");
-  const runtime = await createRuntime(runtimeConfigFromArgs(args, { cwd, interactive: false }));
+  const runtime = await createRuntime(runtimeConfigFromArgs(parsed, { cwd, interactive: false, registries: extensions.registries }));
+  let args: CliArgs;
+  try {
+    args = settleExtensions(runtime, parsed, extensions);
+  } catch (error) {
+    runtime.session.dispose();
+    await runtime.extensions.shutdown();
+    throw error;
+  }
   if (args.verbose) {
     const { formatStartupReport } = await import("../resources/startup-report.ts");
     writeStderr(`${formatStartupReport(runtime.startup, { color: false })}\n`);
@@ -81,20 +124,26 @@ async function startNonInteractive(args: CliArgs, cwd: string, signals: [NodeJS.
     process.once(signal, () => {
       // Commands started by the bash tool run in their own process groups: end them too.
       killRunningCommands();
-      void runtime.session.abort().finally(() => {
+      void runtime.session.abort().finally(async () => {
         runtime.session.dispose();
+        await runtime.extensions.shutdown();
         process.exit(code);
       });
     });
   }
-  return runtime;
+  return { runtime, args };
 }
 
-async function runRpc(args: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
-  const runtime = await startNonInteractive(args, cwd, [
-    ["SIGTERM", 143],
-    ["SIGHUP", 129],
-  ]);
+async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
+  const { runtime } = await startNonInteractive(
+    parsed,
+    cwd,
+    [
+      ["SIGTERM", 143],
+      ["SIGHUP", 129],
+    ],
+    extensions,
+  );
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
     return await runRpcMode({
@@ -109,24 +158,37 @@ async function runRpc(args: CliArgs, cwd: string, extensions: ModeExtensions): P
     });
   } finally {
     runtime.session.dispose();
+    await runtime.extensions.shutdown();
   }
 }
 
-async function runNonInteractive(
-  args: CliArgs,
-  prompts: Awaited<ReturnType<typeof import("../modes/prompt-input.ts")["buildPrompts"]>>,
-  cwd: string,
-  extensions: ModeExtensions,
-): Promise<number> {
+async function runNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
   const { PromptError } = await import("../agent/session.ts");
-  const runtime = await startNonInteractive(args, cwd, [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-    ["SIGHUP", 129],
-  ]);
+  const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
+  const stdin = await readPipedStdin();
+  const { runtime, args } = await startNonInteractive(
+    parsed,
+    cwd,
+    [
+      ["SIGINT", 130],
+      ["SIGTERM", 143],
+      ["SIGHUP", 129],
+    ],
+    extensions,
+  );
   const { session } = runtime;
+  let prompts: Awaited<ReturnType<typeof buildPrompts>>;
+  try {
+    prompts = buildPrompts(stdin, await readFileArgs(args.files, cwd), args.messages);
+    if (prompts.length === 0) throw new UsageError("no prompt: give a message, @files, or pipe text on stdin");
+  } catch (error) {
+    session.dispose();
+    await runtime.extensions.shutdown();
+    throw error;
+  }
   if (!session.model) {
     session.dispose();
+    await runtime.extensions.shutdown();
     const { noModelsMessage } = await import("../ai/auth.ts");
     throw new CliError(noModelsMessage(join(runtime.agentDir, "models.json")));
   }
@@ -142,5 +204,6 @@ async function runNonInteractive(
     throw error;
   } finally {
     session.dispose();
+    await runtime.extensions.shutdown();
   }
 }

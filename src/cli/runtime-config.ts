@@ -1,4 +1,5 @@
 /** The command line's part of a run: `CliArgs` as the `RuntimeConfig` the runtime is built from. */
+import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { RuntimeConfig, SessionChoice } from "../runtime/config.ts";
 import type { ResourceFlags } from "../resources/load-resources.ts";
 import { toolList, type CliArgs } from "./args.ts";
@@ -27,7 +28,7 @@ function resourceFlags(args: CliArgs): ResourceFlags {
 
 export function runtimeConfigFromArgs(
   args: CliArgs,
-  options: { cwd: string; interactive: boolean; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; interactive: boolean; env?: NodeJS.ProcessEnv; registries?: ExtensionRegistries },
 ): RuntimeConfig {
   const tools = toolList(args.tools);
   const excludeTools = toolList(args.excludeTools);
@@ -50,5 +51,11 @@ export function runtimeConfigFromArgs(
     ...(models ? { models } : {}),
     ...(trust !== undefined ? { trust } : {}),
     ...(args.name !== undefined ? { name: args.name } : {}),
+    extensions: {
+      ...(args.extension ? { paths: args.extension } : {}),
+      noExtensions: args.noExtensions ?? false,
+      mode: args.mode === "rpc" ? "rpc" : args.mode === "json" ? "json" : args.print || !options.interactive ? "print" : "interactive",
+      ...(options.registries ? { registries: options.registries } : {}),
+    },
   };
 }

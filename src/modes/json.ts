@@ -27,7 +27,7 @@ export async function runJsonMode(session: AgentSession, prompts: PromptInput[],
   try {
     for (const prompt of prompts) {
       if (await runHeadlessCommand(extensions, prompt, reportExtensionError)) continue;
-      await session.prompt(prompt.text, { images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) });
+      await session.submit(prompt.text, { source: "interactive", images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) });
       const last = session.lastAssistant();
       if (last?.stopReason === "error") {
         writeStderr(`pig: ${failureText(last, (provider, id) => session.registry.find(provider, id), attempts.attempts)}\n`);

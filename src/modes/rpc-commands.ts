@@ -94,22 +94,18 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
     case "steer":
     case "follow_up":
       ctx.assertQueueable(command.message);
-      if (!session.isStreaming) {
-        // Queued while idle: delivered with the next run, right after its prompt.
-        if (command.type === "steer") session.steer(command.message, command.images);
-        else session.followUp(command.message, command.images);
-        return {};
-      }
-      await ctx.startPrompt(command.message, command.images, command.type === "steer" ? "steer" : "followUp");
+      // Queued, expanded, with no input hook (as upstream); while idle it goes with the next run, right after its prompt.
+      if (command.type === "steer") session.steer(command.message, command.images);
+      else session.followUp(command.message, command.images);
       return {};
     case "abort":
-      await controller.abort();
+      // As upstream: queued messages stay for the next run (`clear_queue` takes them off).
+      await controller.abort({ keepQueued: true });
       return {};
     case "clear_queue":
       return { data: session.clearQueue() };
     case "new_session":
-      controller.newSession(command.parentSession ? { parentSession: command.parentSession } : {});
-      return { data: { cancelled: false } };
+      return { data: await controller.newSession(command.parentSession ? { parentSession: command.parentSession } : {}) };
     case "get_state":
       return { data: controller.state() };
     case "get_messages":
@@ -143,8 +139,7 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return {};
     case "abort_compaction":
       // Stops a compaction or branch summary and nothing else (`abort` stops the run too).
-      session.compactor.abort();
-      controller.abortBranchSummary();
+      session.abortCompaction();
       return {};
     case "abort_retry":
       ctx.abortRetry();
@@ -166,13 +161,11 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
     case "export_html":
       return { data: { path: ctx.exportHtml(command.outputPath) } };
     case "switch_session":
-      controller.switchSession(command.sessionPath);
-      return { data: { cancelled: false } };
+      return { data: await controller.switchSession(command.sessionPath) };
     case "fork":
-      return { data: { ...controller.fork(command.entryId), cancelled: false } };
+      return { data: await controller.fork(command.entryId) };
     case "clone":
-      controller.clone();
-      return { data: { cancelled: false } };
+      return { data: await controller.clone() };
     case "get_fork_messages":
       return { data: { messages: controller.forkMessages() } };
     case "get_entries":

@@ -65,14 +65,18 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
         await runCommandIfAny(commands, text, commandContextFor(extensions, ui), (failure) => writeRecord({ type: "extension_error", ...failure }));
         return;
       }
-      const wasStreaming = session.isStreaming;
-      const run = session.prompt(text, { ...(images ? { images } : {}), ...(behavior ? { streamingBehavior: behavior } : {}) });
-      if (wasStreaming || !session.isStreaming) {
-        // Queued behind the running turn, or refused before starting (no model, no key, busy).
-        await run;
-        return;
-      }
-      // Accepted: the response goes out now; a later failure is reported as an event.
+      let accepted = (): void => undefined;
+      const acceptance = new Promise<"accepted">((resolve) => (accepted = () => resolve("accepted")));
+      const run = session.submit(text, {
+        source: "rpc",
+        ...(images ? { images } : {}),
+        ...(behavior ? { streamingBehavior: behavior } : {}),
+        onAccepted: () => accepted(),
+      });
+      // Refused (no model, no key, busy): the response says why. Accepted (queued, taken by a
+      // command, or running): the response goes out now; a later failure is reported as an event.
+      const first = await Promise.race([acceptance, run.then(() => "done" as const)]);
+      if (first === "done") return;
       run.catch((error: unknown) => writeRecord({ type: "prompt_error", error: error instanceof Error ? error.message : String(error) }));
     },
     compact: (instructions) => controller.compact(instructions),

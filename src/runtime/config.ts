@@ -3,6 +3,7 @@
  * (sdk.ts) each map their own options into this, and `createRuntime` builds the run from it.
  * Plain values only: parsing and defaults of a particular front end stay with that front end.
  */
+import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { ThinkingLevel } from "../ai/message-types.ts";
 import type { ResourceFlags } from "../resources/load-resources.ts";
 import type { Settings } from "../resources/settings.ts";
@@ -25,6 +26,10 @@ export interface ExtensionChoice {
   paths?: readonly string[];
   /** Load no discovered extensions (the named ones still load). */
   noExtensions?: boolean;
+  /** The mode extensions are told they run in (default: interactive when the run is, else print). */
+  mode?: "interactive" | "print" | "json" | "rpc";
+  /** Where the extensions' commands, flags and shortcuts go (one per process); a fresh one if absent. */
+  registries?: ExtensionRegistries;
 }
 
 export interface RuntimeConfig {

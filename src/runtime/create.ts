@@ -37,7 +37,12 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     agentDir,
     trusted: opened.trust.trusted,
     resources: resources.current(),
+    userSettings: opened.settings.global,
+    projectSettings: opened.trust.trusted ? opened.settings.project : {},
+    interactive: config.interactive,
+    env: config.env,
   });
+  warnings.push(...extensions.extensions.warnings);
 
   // The model the session starts on: named, else from the scope, else the session's own or the default.
   const scoped = scopedModels(config.models ?? effective.enabledModels ?? [], registry);
@@ -52,7 +57,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   });
   if (start.warning) warnings.push(start.warning);
 
-  const tools = selectRunTools(config, effective, [...(config.extraTools ?? []), ...extensions.tools], warnings);
+  const added = [
+    ...(config.extraTools ?? []).map((tool) => ({ tool, source: { kind: "sdk" as const } })),
+    ...extensions.tools,
+  ];
+  const tools = selectRunTools(config, effective, added, warnings);
 
   const { session, controller, startup } = buildSession(
     {
@@ -70,6 +79,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     },
     warnings,
   );
+  extensions.attach(session);
 
   return {
     session,
@@ -84,6 +94,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     sessionDir: opened.sessionDir,
     warnings,
     startup,
+    extensions: extensions.extensions,
     reload: () => resources.reload(),
   };
 }

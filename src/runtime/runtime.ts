@@ -1,4 +1,5 @@
 /** What a built run hands the modes: the session, its controller, and what they read beside it. */
+import type { RunExtensions } from "./extensions-stage.ts";
 import type { SessionController } from "../agent/controller.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
@@ -22,4 +23,6 @@ export interface Runtime {
   warnings: string[];
   /** What the startup report shows (`--verbose`, and interactive mode), for `formatStartupReport`. */
   startup: StartupReportInput;
+  /** The run's extensions: their registries, host, load errors, UI binding and shutdown. */
+  extensions: RunExtensions;
 }

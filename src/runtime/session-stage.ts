@@ -1,8 +1,8 @@
 /**
- * The run's `AgentSession` and its `SessionController`, and what the startup report shows of
+ * The run's `AgentSession` (its own controller), and what the startup report shows of
  * them: the last stage, when settings, resources, extensions, tools and the model are known.
  */
-import { SessionController } from "../agent/controller.ts";
+import type { SessionController } from "../agent/controller.ts";
 import type { AgentHooks } from "../agent/hooks.ts";
 import type { Restored } from "../agent/model-restore.ts";
 import { AgentSession } from "../agent/session.ts";
@@ -14,7 +14,7 @@ import { inputExpander, skillsBlock } from "../resources/load-resources.ts";
 import { compactionSettings, retrySettings } from "../resources/settings.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
 import { buildSystemSections } from "../resources/system-prompt.ts";
-import type { AnyTool } from "../tools/types.ts";
+import type { ToolRegistry } from "../agent/tool-registry.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { VERSION } from "../version.ts";
 import { scopedThinking, type ScopedModel } from "./model-choice.ts";
@@ -32,8 +32,8 @@ export interface SessionStageInput {
   scoped: readonly ScopedModel[];
   /** Whether the session had messages when it was opened. */
   hasMessages: boolean;
-  tools: AnyTool[];
-  /** The extensions' hooks; the session is to run them once it takes hooks. */
+  tools: ToolRegistry;
+  /** The extensions' hooks. */
   hooks: AgentHooks;
   name: string | undefined;
 }
@@ -81,22 +81,19 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
       return { thinkingBudgets: now.thinkingBudgets, blockImages: now.images?.blockImages };
     },
     expandInput: (text) => inputExpander(resources.current(), (message) => writeStderr(`pig: warning: ${message}\n`))(text),
+    hooks: input.hooks,
+    settings: opened.settings,
+    sessionDir: opened.sessionDir,
+    effectiveSettings: liveSettings,
+    ...(input.chosenModel ? { chosenModel: input.chosenModel } : {}),
+    ...(input.scoped.length > 0 ? { scopedModels: input.scoped.map((s) => s.model), scopedThinking: scopedThinking(input.scoped) } : {}),
   });
   // The display name is given before anything runs (upstream 0.78).
   if (input.name !== undefined && input.name !== store.name) session.setSessionName(input.name);
   // Damage found in the session file while opening it and building its context: named, not hidden.
   warnings.push(...fileWarnings(store.diagnostics.map((d) => d.message)));
-  const controller = new SessionController({
-    session,
-    registry,
-    settings: opened.settings,
-    agentDir,
-    sessionDir: opened.sessionDir,
-    cwd,
-    effectiveSettings: liveSettings,
-    ...(input.chosenModel ? { chosenModel: input.chosenModel } : {}),
-    ...(input.scoped.length > 0 ? { scopedModels: input.scoped.map((s) => s.model), scopedThinking: scopedThinking(input.scoped) } : {}),
-  });
+  // One object: the session is its own controller.
+  const controller: SessionController = session;
   return { session, controller, startup: startupReport(input, session.thinkingLevel) };
 }
 

@@ -1,28 +1,44 @@
-/** The tools a run offers the model: the built-ins, then SDK and extension tools, then the selection. */
+/**
+ * The tools a run offers the model: the built-ins, then SDK and extension tools (a same-named one
+ * replaces a built-in), and which of them are active (`--tools`, `--no-tools`, `--exclude-tools`,
+ * the `defaultTools` setting). Tools registered later go through the same limits.
+ */
+import { ToolRegistry, type RegisteredTool, type ToolSource } from "../agent/tool-registry.ts";
 import type { Settings } from "../resources/settings.ts";
 import { createBuiltinTools, selectTools } from "../tools/index.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { RuntimeConfig } from "./config.ts";
 
+export interface AddedTool {
+  tool: AnyTool;
+  source: ToolSource;
+}
+
 export function selectRunTools(
   config: Pick<RuntimeConfig, "tools" | "noTools" | "excludeTools">,
   settings: Settings,
-  added: readonly AnyTool[],
+  added: readonly AddedTool[],
   warnings: string[],
-): AnyTool[] {
-  const all: Record<string, AnyTool> = createBuiltinTools({
+): ToolRegistry {
+  const all = new Map<string, RegisteredTool>();
+  const builtins: Record<string, AnyTool> = createBuiltinTools({
     ...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
     ...(settings.shellCommandPrefix ? { shellCommandPrefix: settings.shellCommandPrefix } : {}),
     autoResizeImages: settings.images?.autoResize ?? true,
   });
-  // A tool with a built-in's name replaces it.
-  for (const tool of added) all[tool.name] = tool;
-  const selection = selectTools(all, {
+  for (const tool of Object.values(builtins)) all.set(tool.name, { tool, source: { kind: "builtin" } });
+  for (const entry of added) all.set(entry.tool.name, entry);
+  const byName = Object.fromEntries([...all].map(([name, entry]) => [name, entry.tool]));
+  const selection = selectTools(byName, {
     tools: config.tools ? [...config.tools] : settings.defaultTools,
     toolsSource: config.tools ? "--tools" : "the defaultTools setting",
     noTools: config.noTools ?? false,
     exclude: config.excludeTools ? [...config.excludeTools] : [],
   });
   warnings.push(...selection.warnings);
-  return selection.tools;
+  return new ToolRegistry([...all.values()], selection.tools, {
+    ...(config.tools ? { allowlist: config.tools } : {}),
+    noTools: config.noTools ?? false,
+    ...(config.excludeTools ? { exclude: config.excludeTools } : {}),
+  });
 }

@@ -58,6 +58,7 @@ export class SessionStore {
   readonly diagnostics: LoadDiagnostic[];
   private leaf: string | null;
   private readonly pending: EntryRecord[] = [];
+  private readonly placedListeners = new Set<(record: EntryRecord) => void>();
   private headerPending: boolean;
   private hasAssistant: boolean;
   private lock: SessionLock | undefined;
@@ -313,7 +314,14 @@ export class SessionStore {
     this.pending.push(record);
     this.leaf = entry.id;
     if (record.role === "assistant") this.hasAssistant = true;
+    for (const listener of this.placedListeners) listener(record);
     return record;
+  }
+
+  /** Told of every entry added to the tree, as it is added (before it reaches the file). */
+  onEntryAdded(listener: (record: EntryRecord) => void): () => void {
+    this.placedListeners.add(listener);
+    return () => this.placedListeners.delete(listener);
   }
 
   appendMessage(message: AgentMessage): string {

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { SessionController } from "../../src/agent/controller.ts";
 import { makeRuntime } from "../interactive/commands/fake-host.ts";
 
 describe("cycling models", () => {
@@ -8,15 +7,8 @@ describe("cycling models", () => {
     const alpha = runtime.registry.find("test", "alpha")!;
     const beta = runtime.registry.find("test", "beta")!;
     const gamma = { ...beta, id: "gamma" };
-    const controller = new SessionController({
-      session: runtime.session,
-      registry: runtime.registry,
-      settings: runtime.settings,
-      agentDir: runtime.agentDir,
-      sessionDir: runtime.sessionDir,
-      cwd: runtime.cwd,
-      scopedModels: [alpha, beta, gamma],
-    });
+    const controller = runtime.session;
+    controller.setScopedModels([alpha, beta, gamma]);
     const ids = (steps: ("forward" | "backward")[]) => steps.map((d) => controller.cycleModel(d)!.model.id);
     expect(ids(["forward", "forward", "forward"])).toEqual(["beta", "gamma", "alpha"]);
     expect(ids(["backward", "backward", "backward"])).toEqual(["gamma", "beta", "alpha"]);

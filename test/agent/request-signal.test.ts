@@ -7,6 +7,12 @@ import { runAgentLoop, type LoopConfig } from "../../src/agent/loop.ts";
 import { newAssistantMessage, type AssistantMessageEvent, type Model, type StreamFunction } from "../../src/ai/types.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
+import type { LoopContext } from "../../src/agent/conversation.ts";
+
+function emptyContext(): LoopContext {
+  const messages: AgentMessage[] = [];
+  return { messages, append: (message) => void messages.push(message) };
+}
 import { fakeModel } from "../helpers/fake-model.ts";
 
 const MODEL: Model = fakeModel("http://127.0.0.1:9", { id: "m", name: "m", provider: "test", contextWindow: 100000, maxTokens: 1000 });
@@ -66,7 +72,7 @@ describe("the signal of a model request", () => {
   test("a listener left on a request's signal does not stay on the run's", async () => {
     const run = new AbortController();
     const seen: AbortSignal[] = [];
-    await runAgentLoop(prompt(), [], config(leakyModel(5, seen)), () => undefined, run.signal);
+    await runAgentLoop(prompt(), emptyContext(), config(leakyModel(5, seen)), () => undefined, run.signal);
     expect(seen).toHaveLength(6);
     expect(seen.every((s) => s !== run.signal)).toBe(true);
     expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
@@ -80,7 +86,7 @@ describe("the signal of a model request", () => {
       expect(signal.aborted).toBe(true);
       expect(signal.reason).toBe("stop now");
     });
-    const produced = await runAgentLoop(prompt(), [], config(stream), () => undefined, run.signal);
+    const produced = await runAgentLoop(prompt(), emptyContext(), config(stream), () => undefined, run.signal);
     expect(produced.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
   });
 
@@ -88,7 +94,7 @@ describe("the signal of a model request", () => {
     const run = new AbortController();
     run.abort();
     const seen: AbortSignal[] = [];
-    const produced = await runAgentLoop(prompt(), [], config(leakyModel(0, seen)), () => undefined, run.signal);
+    const produced = await runAgentLoop(prompt(), emptyContext(), config(leakyModel(0, seen)), () => undefined, run.signal);
     expect(seen[0]?.aborted).toBe(true);
     expect(produced.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
   });

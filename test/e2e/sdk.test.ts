@@ -67,7 +67,7 @@ describe("createAgentSession", () => {
         `import { createAgentSession } from ${JSON.stringify(join(ROOT, "src/sdk.ts"))};`,
         "const pig = await createAgentSession();",
         "pig.setModel(\"fake\", \"fake-reasoner\");",
-        "pig.newSession();",
+        "await pig.newSession();",
         "await pig.prompt(\"hello\");",
         "console.log(pig.getState().model?.id);",
         "pig.dispose();",

@@ -16,7 +16,7 @@ function fakeSession() {
     prompts,
     store: { header: { type: "session", id: "s" } },
     subscribe: () => () => {},
-    prompt: async (text: string) => void prompts.push(text),
+    submit: async (text: string) => void prompts.push(text),
     lastAssistant: () => undefined,
   };
   return session as typeof session & AgentSession;

@@ -36,6 +36,7 @@ import { retryAfterMs } from "../retry-after.ts";
 import { sleep } from "../../util/wait.ts";
 import { connectionErrorMessage } from "../connection-error.ts";
 import { ResponseWatch } from "../response-watch.ts";
+import { finalPayload, headerRecord } from "./request-hooks.ts";
 import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
 import { isOAuthToken } from "./anthropic-oauth.ts";
 import { buildAnthropicRequest, type AnthropicStreamOptions } from "./anthropic-request.ts";
@@ -155,7 +156,7 @@ async function sendWithRetries(
   watch: ResponseWatch,
 ): Promise<Response> {
   const retries = Math.max(0, options.maxRetries ?? 0);
-  const body = JSON.stringify(request.body);
+  const body = JSON.stringify(await finalPayload(request.body, options));
   for (let attempt = 0; ; attempt++) {
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -172,6 +173,7 @@ async function sendWithRetries(
     } finally {
       clearTimeout(timer);
     }
+    if (response) await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
     if (response?.ok) return response;
     const canRetry = attempt < retries && !timedOut && (failure !== undefined || retryableStatus(response!.status));
     if (!canRetry) throw failure ?? (await httpFailure(response!, options.maxRetryDelayMs));

@@ -9,6 +9,7 @@
  */
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { ResponseWatch } from "../response-watch.ts";
+import { finalPayload } from "./request-hooks.ts";
 import { fitOutputToWindow } from "../output-room.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
@@ -276,7 +277,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
   try {
     const { body, headers } = buildResponsesRequest(model, context, options);
     const client = createClient(model, options, headers, watch);
-    const stream = await client.responses.create(body as never, { signal: options.signal });
+    const stream = await client.responses.create((await finalPayload(body, options)) as never, { signal: options.signal });
     yield { type: "start", partial: output };
 
     const blocks = output.content;

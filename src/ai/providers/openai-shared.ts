@@ -10,6 +10,7 @@ import { closeToolCalls } from "../transform.ts";
 import { retryAfterMs as requestedWait, type HeaderReader } from "../retry-after.ts";
 import { connectionErrorMessage } from "../connection-error.ts";
 import { ResponseWatch } from "../response-watch.ts";
+import { headerRecord } from "./request-hooks.ts";
 
 /** A request as built, before the SDK adds Authorization, content type and its own headers. */
 export interface OpenAIRequest {
@@ -274,8 +275,20 @@ export function createClient(model: Model, options: StreamOptions, headers: Reco
     maxRetries: options.maxRetries ?? 0,
     logLevel: "off",
     ...(options.timeoutMs !== undefined && options.timeoutMs > 0 ? { timeout: Math.max(1, Math.round(options.timeoutMs)) } : {}),
-    fetch: cappedRetryFetch(options.maxRetryDelayMs, watch.fetch) as typeof fetch,
+    fetch: cappedRetryFetch(options.maxRetryDelayMs, reportingFetch(watch.fetch, options.onResponse)) as typeof fetch,
   });
+}
+
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A fetch that tells `onResponse` of every response as it arrives, before the SDK reads it. */
+function reportingFetch(inner: Fetch, onResponse: StreamOptions["onResponse"]): Fetch {
+  if (!onResponse) return inner;
+  return async (input, init) => {
+    const response = await inner(input, init);
+    await onResponse({ status: response.status, headers: headerRecord(response.headers) });
+    return response;
+  };
 }
 
 /**

@@ -155,6 +155,17 @@ export class ExtensionHost {
     return this.dispatcher.ask(extension, event, payload, signal);
   }
 
+  /** The tools with the extension that registered each. */
+  toolsWithOwners(): { extension: string; tool: AnyTool }[] {
+    const route = { request: (id: string, m: string, p: unknown, o: object) => this.route(id).request(id, m, p, o) };
+    const out: { extension: string; tool: AnyTool }[] = [];
+    for (const [id, r] of this.registry.entries()) {
+      if (this.failed.has(id)) continue;
+      for (const spec of r.tools.values()) out.push({ extension: id, tool: toolProxy(id, spec, route) });
+    }
+    return out;
+  }
+
   tools(): AnyTool[] {
     const out: AnyTool[] = [];
     const route = { request: (id: string, m: string, p: unknown, o: object) => this.route(id).request(id, m, p, o) };

@@ -94,7 +94,13 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
     return streamProvider(live, params.model, params.context, params.options as Json | undefined, req.signal, req.progress);
   });
 
-  peer.onNotification("state", (params) => runtime.state.update(params as Partial<HostState>));
+  peer.onNotification("state", (params) => {
+    // Flag values are known only once every extension has registered its flags (the command
+    // line is parsed twice), so they come with the state rather than with the handshake.
+    const flags = (params as { flags?: unknown }).flags;
+    if (flags && typeof flags === "object") Object.assign(runtime.flags, flags);
+    runtime.state.update(params as Partial<HostState>);
+  });
   peer.onNotification("session.appended", (params) => runtime.session.append(params.entries as string[], (params.leafId as string | null) ?? null));
   peer.onNotification("session.leaf", (params) => runtime.session.moveLeaf((params.leafId as string | null) ?? null));
   peer.onNotification("session.replaced", (params) => {

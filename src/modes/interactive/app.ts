@@ -6,6 +6,7 @@
  */
 import type { RuntimeConfig } from "../../runtime/config.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
+import { replacesConversation } from "./session-changes.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { commandCatalog } from "./commands/catalog.ts";
@@ -147,6 +148,10 @@ export class InteractiveApp implements InteractiveHost {
       if (event.type === "agent_start") this.editor.setBusy(true);
       if (event.type === "agent_end") this.afterRun();
     });
+    // Every replacement and move in the tree passes through the session, whoever asked for it.
+    const unwatch = this.session.onSessionChange((change) => {
+      if (replacesConversation(change)) this.sessionChanged();
+    });
     this.editor.start();
     // A long session's context is read once the prompt is up, not before.
     setTimeout(() => {
@@ -161,13 +166,14 @@ export class InteractiveApp implements InteractiveHost {
       for (const prompt of initial) {
         // `pig "/name"` is what typing it would be: a command runs, an unknown one is refused.
         if (prompt.images.length === 0 && prompt.typed === undefined && prompt.text.startsWith("/")) await this.router.submit(prompt.text, "enter");
-        else await this.session.prompt(prompt.text, { images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) }).catch((e: Error) => this.error(e.message));
+        else await this.session.submit(prompt.text, { source: "interactive", images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) }).catch((e: Error) => this.error(e.message));
       }
     })();
     const code = await new Promise<number>((resolve) => {
       this.exitResolve = resolve;
     });
     unsubscribe();
+    unwatch();
     this.view.dispose();
     this.editor.stop();
     this.session.dispose();
@@ -199,7 +205,7 @@ export class InteractiveApp implements InteractiveHost {
       this.controller.abortBash();
       return;
     }
-    if (!this.session.isStreaming && !this.session.compactor.isCompacting) {
+    if (!this.session.isStreaming && !this.session.isCompacting) {
       // A branch summary (/tree) is stopped, and what was typed meanwhile goes back to the editor;
       // while another command works, Escape does nothing.
       if (this.controller.abortBranchSummary()) {
@@ -221,7 +227,7 @@ export class InteractiveApp implements InteractiveHost {
 
   /** Ctrl+C: while something works it is stopped as by Escape (true); otherwise false. */
   private interrupt(): boolean {
-    const working = this.router.shellRunning || this.session.isStreaming || this.session.compactor.isCompacting || this.controller.isCompacting;
+    const working = this.router.shellRunning || this.session.isStreaming || this.session.isCompacting || this.controller.isCompacting;
     if (!working) return false;
     void this.escape().then(() => this.info("Stopped. Press Ctrl+C again to quit."));
     return true;
@@ -376,7 +382,7 @@ export class InteractiveApp implements InteractiveHost {
 
   /** Every result block collapsed or whole from now on, and the conversation printed again that way. */
   toggleResults(): void {
-    if (this.session.isStreaming || this.session.compactor.isCompacting) {
+    if (this.session.isStreaming || this.session.isCompacting) {
       // The conversation printed again would leave out what is being written now.
       this.info("Results can be collapsed or expanded all together once pig is idle; Ctrl+O and /expand N work now.");
       return;

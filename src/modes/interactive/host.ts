@@ -50,8 +50,6 @@ export interface InteractiveHost {
   /** A line of text (`mask` hides it, for keys); undefined when cancelled. */
   ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }): Promise<string | undefined>;
 
-  /** After the session was replaced (new, resume, fork, clone, tree move): show where we are. */
-  sessionChanged(): void;
   /** Prints tool result `number` (as its hint names it) in full; false when there is none. */
   expandResult(number: number): boolean;
   /** Switches every tool result between collapsed and whole, printing the conversation again. */

@@ -81,7 +81,7 @@ export class PromptRouter {
           return;
         }
       }
-      if (this.commandRunning || (session.compactor.isCompacting && !session.isStreaming)) {
+      if (this.commandRunning || (session.isCompacting && !session.isStreaming)) {
         this.hold(text, kind, "queued until the current command ends");
         return;
       }
@@ -100,16 +100,18 @@ export class PromptRouter {
       if (attached.length > 0) editor.print(`${theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
       // Not dim: a mention that attached nothing is most often a slip the user wants to know of.
       for (const s of skipped) editor.print(`${theme.fg("warning", `not attached: @${s.path} (${s.reason})`)}\n`);
-      const sent = attached.length > 0 || literal ? `${files.text}${literal ? typed : session.expand(typed)}` : undefined;
-      if (session.isStreaming) {
-        // The queue shows (and Escape gives back) what was typed, `//` included; the files go with the message.
-        if (kind === "alt-enter") session.followUp(text, files.images, sent);
-        else session.steer(text, files.images, sent);
-        return;
-      }
-      // The run has started (or failed its checks) once prompt() returns its promise.
-      const run = sent !== undefined ? session.prompt(sent, { images: files.images, expanded: true, typedText: typed }) : session.prompt(typed);
-      hand();
+      // While the agent runs, Enter steers and Alt+Enter follows up; the queue shows (and Escape
+      // gives back) what was typed, `//` included; the files go with the message.
+      const run = session.submit(typed, {
+        source: "interactive",
+        images: files.images,
+        ...(attached.length > 0 ? { prefix: files.text } : {}),
+        ...(literal ? { literal: true } : {}),
+        streamingBehavior: kind === "alt-enter" ? "followUp" : "steer",
+        queuedAs: text,
+        // The run has started (or the text is queued) once it is accepted.
+        onAccepted: hand,
+      });
       await run;
     } catch (error) {
       host.error((error as Error).message);

@@ -6,11 +6,20 @@ import type { RuntimeConfig } from "../../runtime/config.ts";
 import { createRuntime } from "../../runtime/create.ts";
 import type { PromptInput } from "../prompt-input.ts";
 import type { ModeExtensions } from "../../extensions/registries.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
 import { InteractiveApp } from "./app.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
 import { runFirstRunWizard } from "./wizard.ts";
 
-export async function runInteractive(config: RuntimeConfig, initial: PromptInput[] = [], extensions?: ModeExtensions): Promise<number> {
+/**
+ * `prepare` runs once the runtime (and so every extension) is up: the command line's extension
+ * flags can be resolved only then, and with them the first prompts.
+ */
+export async function runInteractive(
+  config: RuntimeConfig,
+  prepare: (runtime: Runtime) => Promise<PromptInput[]>,
+  extensions?: ModeExtensions,
+): Promise<number> {
   let runtime = await createRuntime(config);
   const shown = new Set<string>();
   if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
@@ -31,9 +40,15 @@ export async function runInteractive(config: RuntimeConfig, initial: PromptInput
       return 1;
     }
     runtime.session.dispose();
+    await runtime.extensions.shutdown();
     runtime = await createRuntime({ ...config, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) });
   }
   // What was said before the setup is not said again.
   runtime.warnings.splice(0, runtime.warnings.length, ...runtime.warnings.filter((w) => !shown.has(w)));
-  return new InteractiveApp(runtime, config, extensions).run(initial);
+  const initial = await prepare(runtime);
+  try {
+    return await new InteractiveApp(runtime, config, extensions).run(initial);
+  } finally {
+    await runtime.extensions.shutdown();
+  }
 }

@@ -110,8 +110,10 @@ describe("/import", () => {
   test("refused while a branch summary runs", async () => {
     const { file } = await exported();
     const host = makeHost();
-    host.controller.isCompacting = true;
+    // A branch summary under way, as the session sees it.
+    const summary = host.controller.activity.begin("branchSummary");
     await importCommand.run(host, file);
+    host.controller.activity.end("branchSummary", summary);
     expect(host.text).toContain("Cannot import a session while the agent is running");
     expect(existsSync(join(host.sessionDir!, basename(file)))).toBe(false);
   });

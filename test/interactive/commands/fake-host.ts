@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SessionController } from "../../../src/agent/controller.ts";
+import { replacesConversation } from "../../../src/modes/interactive/session-changes.ts";
 import { AgentSession } from "../../../src/agent/session.ts";
 import { ModelRegistry } from "../../../src/ai/registry.ts";
 import { newAssistantMessage, type AssistantMessageEvent, type StreamFunction } from "../../../src/ai/types.ts";
@@ -31,7 +31,7 @@ export function scriptedStream(replies: string[]): StreamFunction {
 }
 
 export interface TestRuntime {
-  controller: SessionController;
+  controller: AgentSession;
   session: AgentSession;
   registry: ModelRegistry;
   settings: SettingsStore;
@@ -79,15 +79,10 @@ export function makeRuntime(options: { inMemory?: boolean } = {}): TestRuntime {
     retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, provider: { maxRetryDelayMs: 0 } },
     compaction: { enabled: false, reserveTokens: 100, keepRecentTokens: 1 },
     streamFor: () => stream,
-  });
-  const controller = new SessionController({
-    session,
-    registry,
     settings,
-    agentDir,
     sessionDir: options.inMemory ? undefined : sessionDir,
-    cwd,
   });
+  const controller = session;
   return { controller, session, registry, settings, agentDir, sessionDir, cwd, replies };
 }
 
@@ -123,7 +118,12 @@ export class FakeHost implements InteractiveHost {
   constructor(
     readonly runtime: TestRuntime,
     private readonly noSessionDir = false,
-  ) {}
+  ) {
+    // As the interactive mode does: the conversation is shown again after every replacement.
+    runtime.controller.onSessionChange((change) => {
+      if (replacesConversation(change)) this.changes++;
+    });
+  }
 
   get controller() {
     return this.runtime.controller;
@@ -199,9 +199,6 @@ export class FakeHost implements InteractiveHost {
     return this.askAnswers.shift();
   }
 
-  sessionChanged(): void {
-    this.changes++;
-  }
   expanded: (number | "all")[] = [];
   expandResult(number: number): boolean {
     this.expanded.push(number);

@@ -28,8 +28,10 @@ async function twoSessions(host: FakeHost): Promise<string> {
     await host.controller.session.prompt("first session");
     const first = host.controller.session.store.path!;
     setSystemTime(new Date(base + 1000));
-    host.controller.newSession();
+    await host.controller.newSession();
     await host.controller.session.prompt("second");
+    // Only what the command under test changes is counted.
+    host.changes = 0;
     return first;
   } finally {
     setSystemTime();

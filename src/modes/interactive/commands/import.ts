@@ -81,13 +81,15 @@ export const importCommand: SlashCommand = {
       }
     }
     try {
-      host.controller.switchSession(dest);
+      if ((await host.controller.switchSession(dest)).cancelled) {
+        if (copied) rmSync(dest, { force: true });
+        return;
+      }
     } catch (error) {
       if (copied) rmSync(dest, { force: true });
       host.error(messageOf(error));
       return;
     }
-    host.sessionChanged();
     host.info(`Imported ${source}${copied ? ` as ${dest}` : ""}`);
   },
 };

@@ -19,8 +19,7 @@ export function createResumeCommand(deps: ResumeDeps = defaultResumeDeps): Slash
         host.info("That is the current session.");
         return;
       }
-      host.controller.switchSession(chosen.path);
-      host.sessionChanged();
+      if ((await host.controller.switchSession(chosen.path)).cancelled) return;
       host.info(`Resumed "${sessionTitle(chosen)}"`);
     },
   };

@@ -7,8 +7,7 @@ export const newCommand: SlashCommand = {
   description: "Start a new session",
   async run(host) {
     if (refuseWhileRunning(host, "start a new session")) return;
-    host.controller.newSession();
-    host.sessionChanged();
+    if ((await host.controller.newSession()).cancelled) return;
     host.info("New session started.");
   },
 };
@@ -18,8 +17,7 @@ export const cloneCommand: SlashCommand = {
   description: "Copy the current branch into a new session",
   async run(host) {
     if (refuseWhileRunning(host, "clone the session")) return;
-    host.controller.clone();
-    host.sessionChanged();
+    if ((await host.controller.clone()).cancelled) return;
     host.info("Cloned the current branch into a new session.");
   },
 };

@@ -144,7 +144,6 @@ export const treeCommand: SlashCommand = {
       return;
     }
     if (result.editorText !== undefined) host.setEditorText(result.editorText);
-    host.sessionChanged();
   },
 };
 
@@ -165,9 +164,9 @@ export const forkCommand: SlashCommand = {
       { search: true, initial: messages.at(-1)!.entryId },
     );
     if (entryId === undefined) return;
-    const { text } = host.controller.fork(entryId);
+    const { text, cancelled } = await host.controller.fork(entryId);
+    if (cancelled) return;
     host.setEditorText(text);
-    host.sessionChanged();
     host.info("Forked into a new session.");
   },
 };

@@ -1,0 +1,49 @@
+/**
+ * The model's context: the active branch of the session as messages. The only place that
+ * changes the array — the loop appends through it, a retry or an overflow recovery drops the
+ * failed answer, a compaction or a move in the tree rebuilds it from the file. A run in
+ * progress holds the array itself, so it is always changed in place.
+ */
+import type { AgentMessage } from "../session/format.ts";
+import type { SessionStore } from "../session/store.ts";
+
+/** What the loop may do to the context. */
+export interface LoopContext {
+  readonly messages: readonly AgentMessage[];
+  append(message: AgentMessage): void;
+}
+
+export class Conversation implements LoopContext {
+  /** Built from the file when first needed: opening a long session does not wait for it. */
+  private value: AgentMessage[] | undefined;
+
+  constructor(private readonly store: () => SessionStore) {}
+
+  get messages(): readonly AgentMessage[] {
+    this.value ??= this.store().buildContext().messages;
+    return this.value;
+  }
+
+  append(message: AgentMessage): void {
+    (this.messages as AgentMessage[]).push(message);
+  }
+
+  /** Takes `message` off the end (a failed answer that is retried); false when it is not the last. */
+  dropLast(message: AgentMessage): boolean {
+    const messages = this.messages as AgentMessage[];
+    if (messages[messages.length - 1] !== message) return false;
+    messages.pop();
+    return true;
+  }
+
+  /** Rebuilds the context from the file, in place (after a compaction or a move in the tree). */
+  reload(): void {
+    if (!this.value) return;
+    this.value.splice(0, this.value.length, ...this.store().buildContext().messages);
+  }
+
+  /** Forgets the context (another session file): it is built again when next needed. */
+  reset(): void {
+    this.value = undefined;
+  }
+}

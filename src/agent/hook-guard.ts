@@ -1,0 +1,54 @@
+/**
+ * The hooks as the agent calls them: a hook that throws is treated as its no-op default and
+ * reported, so a broken extension never stops a run. `toolCall` is the exception: a throw there
+ * blocks the call (tool-calls.ts), as upstream does, so it is passed through untouched.
+ */
+import type { AgentHooks } from "./hooks.ts";
+
+export type HookFailure = { event: string; error: string };
+
+/** Upstream's event names, which is how an extension failure names the hook it happened in. */
+const EVENT_NAMES: Record<keyof AgentHooks, string> = {
+  input: "input",
+  beforeAgentStart: "before_agent_start",
+  context: "context",
+  beforeProviderRequest: "before_provider_request",
+  afterProviderResponse: "after_provider_response",
+  toolCall: "tool_call",
+  toolResult: "tool_result",
+  messageEnd: "message_end",
+  sessionBeforeCompact: "session_before_compact",
+  sessionBeforeTree: "session_before_tree",
+  sessionBeforeSwitch: "session_before_switch",
+  sessionBeforeFork: "session_before_fork",
+  userBash: "user_bash",
+};
+
+export function guardHooks(hooks: AgentHooks, report: (failure: HookFailure) => void): AgentHooks {
+  const guarded = <K extends keyof AgentHooks>(name: K, fallback: Awaited<ReturnType<AgentHooks[K]>>): AgentHooks[K] => {
+    const hook = hooks[name] as (event: unknown) => Promise<unknown>;
+    return (async (event: unknown) => {
+      try {
+        return await hook.call(hooks, event);
+      } catch (error) {
+        report({ event: EVENT_NAMES[name], error: error instanceof Error ? error.message : String(error) });
+        return fallback;
+      }
+    }) as AgentHooks[K];
+  };
+  return {
+    input: guarded("input", { action: "continue" }),
+    beforeAgentStart: guarded("beforeAgentStart", undefined),
+    context: guarded("context", undefined),
+    beforeProviderRequest: guarded("beforeProviderRequest", undefined),
+    afterProviderResponse: guarded("afterProviderResponse", undefined),
+    toolCall: (event) => hooks.toolCall(event),
+    toolResult: guarded("toolResult", undefined),
+    messageEnd: guarded("messageEnd", undefined),
+    sessionBeforeCompact: guarded("sessionBeforeCompact", undefined),
+    sessionBeforeTree: guarded("sessionBeforeTree", undefined),
+    sessionBeforeSwitch: guarded("sessionBeforeSwitch", undefined),
+    sessionBeforeFork: guarded("sessionBeforeFork", undefined),
+    userBash: guarded("userBash", undefined),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * What a session reports about itself: its state (RPC `get_state`), its statistics, the user
+ * messages it can be forked at, and the last answer's text.
+ */
+import type { Model } from "../ai/types.ts";
+import { contextUsage } from "../compaction/index.ts";
+import { contentText } from "../session/convert.ts";
+import type { AgentMessage, AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { QueueMode } from "./queue.ts";
+import type { RunningSession } from "./session-runs.ts";
+import { sessionTotals, type SessionTotals } from "./session-stats.ts";
+
+export interface SessionState {
+  model?: Model;
+  thinkingLevel: ThinkingLevel;
+  isStreaming: boolean;
+  isCompacting: boolean;
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  sessionFile?: string;
+  sessionId: string;
+  sessionName?: string;
+  autoCompactionEnabled: boolean;
+  messageCount: number;
+  pendingMessageCount: number;
+}
+
+export interface SessionStats extends SessionTotals {
+  sessionFile?: string;
+  sessionId: string;
+  contextUsage?: { tokens: number | null; contextWindow: number; percent: number | null };
+}
+
+export function sessionState(session: RunningSession): SessionState {
+  const store = session.store;
+  return {
+    ...(session.model ? { model: session.model } : {}),
+    thinkingLevel: session.thinkingLevel,
+    isStreaming: session.isStreaming,
+    isCompacting: session.isCompacting,
+    steeringMode: session.steering.mode,
+    followUpMode: session.followUps.mode,
+    ...(store.path ? { sessionFile: store.path } : {}),
+    sessionId: store.sessionId,
+    ...(store.name ? { sessionName: store.name } : {}),
+    autoCompactionEnabled: session.compaction.enabled,
+    messageCount: session.messages.length,
+    pendingMessageCount: session.steering.length + session.followUps.length,
+  };
+}
+
+export function sessionStats(session: RunningSession): SessionStats {
+  const store = session.store;
+  const totals = sessionTotals(store.tree.records, store.readEntry);
+  const usage = contextUsage({ messages: session.messages, branch: store.branchRecords(), entryOf: store.materialise, model: session.model });
+  return {
+    ...(store.path ? { sessionFile: store.path } : {}),
+    sessionId: store.sessionId,
+    ...totals,
+    ...(usage ? { contextUsage: usage } : {}),
+  };
+}
+
+export function forkMessages(store: SessionStore): { entryId: string; text: string }[] {
+  const out: { entryId: string; text: string }[] = [];
+  for (const record of store.tree.records) {
+    if (record.type !== "message" || record.role !== "user") continue;
+    const entry = store.readEntry(record) as MessageEntry | undefined;
+    if (!entry) continue;
+    const text = contentText((entry.message as UserMessage).content);
+    if (text) out.push({ entryId: record.id, text });
+  }
+  return out;
+}
+
+export function lastAssistantText(messages: readonly AgentMessage[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "assistant") continue;
+    const answer = message as AssistantMessage;
+    if (answer.stopReason === "aborted" && answer.content.length === 0) continue;
+    return contentText(answer.content).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,95 @@
+/**
+ * The one way input reaches the agent, whoever typed it (interactive, RPC, print, SDK, an
+ * extension): a registered command runs instead of a prompt; otherwise the input hook may pass
+ * it on, rewrite it or take it over; then `/skill:name` and prompt templates are expanded, and
+ * the result is the prompt of a new run, or — while one runs — a steer or a follow-up.
+ */
+import type { UserMessage } from "../session/format.ts";
+import { PromptError } from "./errors.ts";
+import type { CommandPort } from "./command-port.ts";
+import { NO_HOOKS, type AgentHooks, type HookImage, type InputHookResult, type InputSource } from "./hooks.ts";
+import { userMessage } from "./queue.ts";
+
+export interface SubmitOptions {
+  source: InputSource;
+  images?: HookImage[];
+  /** Where input goes while a run is going; without one, input then is refused. */
+  streamingBehavior?: "steer" | "followUp";
+  /** What the user typed, when `text` holds more (piped stdin): the session's title is made of it. */
+  typedText?: string;
+  /**
+   * Sent as it is: no command, no expansion (the editor's `//name` escape, an extension's
+   * `sendUserMessage`); the input hook still sees it.
+   */
+  literal?: boolean;
+  /** Put before the expanded text (files attached by `@path` mentions). */
+  prefix?: string;
+  /** What a queue shows of this input (default: `text`). */
+  queuedAs?: string;
+  /**
+   * Told once the input has gone where it goes: queued, taken by a command or a hook, or a run
+   * started. Not told when the input is refused (the returned promise rejects instead).
+   */
+  onAccepted?: () => void;
+}
+
+/** What the funnel needs of the session. */
+export interface SubmitHost {
+  readonly commands: CommandPort;
+  readonly hooks: AgentHooks;
+  readonly isStreaming: boolean;
+  expand(text: string): string;
+  reportExtensionError(error: { extensionPath: string; event: string; error: string }): void;
+  enqueue(kind: "steer" | "followUp", shown: string, message: UserMessage): void;
+  /** Starts a run on `message` (the before-agent-start hook has its say first); resolves when the run is over. */
+  startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void>;
+}
+
+export async function submitInput(host: SubmitHost, text: string, options: SubmitOptions): Promise<void> {
+  let accepted = false;
+  const accept = (): void => {
+    if (accepted) return;
+    accepted = true;
+    options.onAccepted?.();
+  };
+  const command = options.literal ? undefined : host.commands.match(text);
+  if (command) {
+    accept();
+    try {
+      await command({ source: options.source });
+    } catch (error) {
+      host.reportExtensionError({ extensionPath: "", event: "command", error: error instanceof Error ? error.message : String(error) });
+    }
+    return;
+  }
+  // The title is made of what was typed, not of what a hook made of it.
+  const typed = options.typedText ?? text;
+  let images = options.images;
+  // Without hooks nothing is awaited before the run starts: an abort read right after the
+  // prompt (an RPC abort in the same stdin chunk) must find the run to stop.
+  const hooked: InputHookResult = host.hooks === NO_HOOKS ? { action: "continue" } : await host.hooks.input({
+    text,
+    ...(images ? { images } : {}),
+    source: options.source,
+    ...(host.isStreaming && options.streamingBehavior ? { streamingBehavior: options.streamingBehavior } : {}),
+  });
+  if (hooked.action === "handled") {
+    accept();
+    return;
+  }
+  if (hooked.action === "transform") {
+    text = hooked.text;
+    if (hooked.images) images = hooked.images;
+  }
+  const expanded = `${options.prefix ?? ""}${options.literal ? text : host.expand(text)}`;
+  const message = userMessage(expanded, images, typed);
+  if (host.isStreaming) {
+    if (!options.streamingBehavior) {
+      throw new PromptError("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
+    }
+    host.enqueue(options.streamingBehavior, options.queuedAs ?? text, message);
+    accept();
+    return;
+  }
+  await host.startPrompt(message, expanded, images, accept);
+}

@@ -1,0 +1,97 @@
+/**
+ * Every tool pig knows (built-in, added by a program through the SDK, registered by an
+ * extension) and the ones active now — the tools the model is told of and may call. The next
+ * prompt declares whatever is active then (session/system-messages.ts compares it with what the
+ * transcript declared). `--tools` / `--no-tools` keep their say over tools that arrive later.
+ */
+import type { AnyTool } from "../tools/types.ts";
+
+export type ToolSource = { kind: "builtin" } | { kind: "sdk" } | { kind: "extension"; path: string };
+
+export interface RegisteredTool {
+  tool: AnyTool;
+  source: ToolSource;
+}
+
+export interface ToolLimits {
+  /** `--tools a,b`: only these names may ever be active. */
+  allowlist?: readonly string[];
+  /** `--no-tools`: a tool registered later is not activated by registering it. */
+  noTools?: boolean;
+  /** `--exclude-tools`: never activated by registering. */
+  exclude?: readonly string[];
+}
+
+export type ToolsChange = { kind: "registered" | "unregistered" | "activated"; names: string[] };
+
+export class ToolRegistry {
+  private readonly known = new Map<string, RegisteredTool>();
+  private activeNames: string[];
+  private readonly listeners = new Set<(change: ToolsChange) => void>();
+
+  constructor(tools: readonly RegisteredTool[], active: readonly AnyTool[], private readonly limits: ToolLimits = {}) {
+    for (const entry of tools) this.known.set(entry.tool.name, entry);
+    for (const tool of active) if (!this.known.has(tool.name)) this.known.set(tool.name, { tool, source: { kind: "builtin" } });
+    this.activeNames = active.map((tool) => tool.name);
+  }
+
+  /** Every known tool, in registration order, with where it came from. */
+  all(): RegisteredTool[] {
+    return [...this.known.values()];
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.known.get(name);
+  }
+
+  /** The active tools, in the order they were activated. */
+  get active(): readonly AnyTool[] {
+    return this.activeNames.map((name) => this.known.get(name)!.tool);
+  }
+
+  get activeToolNames(): readonly string[] {
+    return this.activeNames;
+  }
+
+  private allowed(name: string): boolean {
+    return this.limits.allowlist === undefined || this.limits.allowlist.includes(name);
+  }
+
+  /**
+   * Adds `tool` (a tool of the same name is replaced, as an extension's tool replaces a
+   * built-in) and activates it unless the limits keep it out. Activity of a replaced name stays.
+   */
+  register(tool: AnyTool, source: ToolSource): void {
+    const replaced = this.known.has(tool.name);
+    this.known.set(tool.name, { tool, source });
+    const activates = !this.limits.noTools && this.allowed(tool.name) && !(this.limits.exclude ?? []).includes(tool.name);
+    if (!replaced && activates) this.activeNames.push(tool.name);
+    this.emit({ kind: "registered", names: [tool.name] });
+  }
+
+  /** Forgets `name` (and deactivates it); false when it was not known. */
+  unregister(name: string): boolean {
+    if (!this.known.delete(name)) return false;
+    this.activeNames = this.activeNames.filter((n) => n !== name);
+    this.emit({ kind: "unregistered", names: [name] });
+    return true;
+  }
+
+  /** Makes exactly these tools active, in this order; unknown names and names the allowlist excludes are ignored. */
+  setActive(names: readonly string[]): void {
+    const next: string[] = [];
+    for (const name of names) if (this.known.has(name) && this.allowed(name) && !next.includes(name)) next.push(name);
+    this.activeNames = next;
+    this.emit({ kind: "activated", names: next });
+  }
+
+  /** Told of every change; returns the unsubscribe. */
+  onChange(listener: (change: ToolsChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: ToolsChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

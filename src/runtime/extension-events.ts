@@ -1,0 +1,91 @@
+/**
+ * What extensions hear of a running session, in upstream's event names and shapes: the agent's
+ * events as they happen, and the session events around a start, a replacement (/new, /resume,
+ * /fork, /clone: the extensions stay, the session changes), a compaction, a tree move and model or
+ * thinking-level changes. Events a handler can change (message_end, tool_call, …) go through the
+ * agent's hooks instead, so they are not repeated here.
+ */
+import type { AgentSession } from "../agent/session.ts";
+import type { ExtensionHost } from "../extensions/host/host.ts";
+import type { Model } from "../ai/types.ts";
+
+export function forwardSessionEvents(session: AgentSession, host: ExtensionHost): void {
+  let turnIndex = 0;
+  let file = session.store.path;
+  let model: Model | undefined = session.model;
+  let level = session.thinkingLevel;
+  let leaf = session.store.leafId;
+  host.notify("session_start", { reason: "startup" });
+  session.subscribe((event) => {
+    const { type, ...payload } = event as { type: string } & Record<string, unknown>;
+    switch (type) {
+      case "agent_start":
+        turnIndex = 0;
+        host.notify(type, {});
+        return;
+      case "agent_end":
+        host.notify(type, { messages: payload.messages });
+        return;
+      case "turn_start":
+        host.notify(type, { turnIndex, timestamp: Date.now() });
+        return;
+      case "turn_end":
+        host.notify(type, { turnIndex: turnIndex++, message: payload.message, toolResults: payload.toolResults });
+        return;
+      case "message_start":
+      case "message_update":
+      case "tool_execution_start":
+      case "tool_execution_update":
+      case "tool_execution_end":
+      case "agent_settled":
+        host.notify(type, payload);
+        return;
+      default:
+    }
+  });
+  session.onSessionChange((change) => {
+    const store = session.store;
+    switch (change.reason) {
+      case "new":
+      case "switch":
+      case "fork":
+      case "clone": {
+        const reason = change.reason === "switch" ? "resume" : change.reason === "clone" ? "fork" : change.reason;
+        host.notify("session_shutdown", { reason, ...(store.path ? { targetSessionFile: store.path } : {}) });
+        host.notify("session_start", { reason, ...(file ? { previousSessionFile: file } : {}) });
+        file = store.path;
+        leaf = store.leafId;
+        return;
+      }
+      case "model": {
+        const next = session.model;
+        if (next && (next.provider !== model?.provider || next.id !== model?.id)) {
+          host.notify("model_select", { model: next, previousModel: model, source: "set" });
+        }
+        model = next;
+        return;
+      }
+      case "thinking_level": {
+        if (session.thinkingLevel !== level) host.notify("thinking_level_select", { level: session.thinkingLevel, previousLevel: level });
+        level = session.thinkingLevel;
+        return;
+      }
+      case "tree": {
+        host.notify("session_tree", { newLeafId: store.leafId, oldLeafId: leaf });
+        leaf = store.leafId;
+        return;
+      }
+      case "compaction": {
+        const entry = store.tree.records.at(-1);
+        if (entry?.type === "compaction") host.notify("session_compact", { compactionEntry: store.getEntry(entry.id), fromExtension: Boolean((entry.value as { fromHook?: boolean } | undefined)?.fromHook) });
+        leaf = store.leafId;
+        return;
+      }
+      case "session_name":
+        host.notify("session_info_changed", { name: store.name });
+        return;
+      default:
+        leaf = store.leafId;
+    }
+  });
+}

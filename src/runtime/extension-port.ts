@@ -1,0 +1,237 @@
+/**
+ * The running session as the extension host sees it (`HostSessionPort`). The host starts before
+ * the session exists (extensions register tools the session is built with), so the port is
+ * bound later; until then it reports a starting state and refuses actions, which extensions
+ * cannot send before they are told the session started anyway.
+ */
+import type { AgentSession } from "../agent/session.ts";
+import type { HookImage } from "../agent/hooks.ts";
+import type { ContextUsage, SendMessageParams, SendUserMessageParams } from "../extensions/protocol.ts";
+import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../extensions/host/session-port.ts";
+import type { ThinkingLevel } from "../session/format.ts";
+import { currentSystemMessage, systemPromptText } from "../session/system-messages.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { UserContentBlock } from "../session/message-format.ts";
+
+export interface PortHooks {
+  /** ctx.shutdown(): the mode decides when (interactive: once idle; RPC: after the response). */
+  shutdown(): void;
+  reload(): Promise<void>;
+}
+
+export class ExtensionSessionPort implements HostSessionPort {
+  private session: AgentSession | undefined;
+  private readonly logListeners = new Set<(change: SessionLogChange) => void>();
+  private readonly stateListeners = new Set<() => void>();
+  private unhookStore: (() => void) | undefined;
+  private lastLeaf: string | null = null;
+  private flagValues: Record<string, boolean | string> = {};
+
+  constructor(
+    private readonly cwd: string,
+    private readonly hooks: PortHooks,
+  ) {}
+
+  bind(session: AgentSession): void {
+    this.session = session;
+    this.watchStore(session.store);
+    session.onSessionChange((change) => {
+      if (change.reason === "new" || change.reason === "switch" || change.reason === "fork" || change.reason === "clone") {
+        this.watchStore(session.store);
+        this.emitLog({ type: "replaced", snapshot: this.snapshot() });
+      } else if (session.store.leafId !== this.lastLeaf) {
+        this.lastLeaf = session.store.leafId;
+        this.emitLog({ type: "leaf", leafId: this.lastLeaf });
+      }
+      this.stateChanged();
+    });
+    session.subscribe((event) => {
+      if (event.type === "agent_start" || event.type === "agent_end" || event.type === "queue_update") this.stateChanged();
+    });
+    this.stateChanged();
+  }
+
+  private watchStore(store: SessionStore): void {
+    this.unhookStore?.();
+    this.lastLeaf = store.leafId;
+    this.unhookStore = store.onEntryAdded((record) => {
+      this.lastLeaf = record.id;
+      this.emitLog({ type: "appended", entries: [store.serializeRecord(record)], leafId: record.id });
+    });
+  }
+
+  /** The extension flags' values from the command line, once it has been parsed with them. */
+  setFlagValues(values: Record<string, boolean | string>): void {
+    this.flagValues = { ...values };
+    this.stateChanged();
+  }
+
+  private emitLog(change: SessionLogChange): void {
+    for (const listener of this.logListeners) listener(change);
+  }
+
+  private stateChanged(): void {
+    for (const listener of this.stateListeners) listener();
+  }
+
+  private get live(): AgentSession {
+    if (!this.session) throw new Error("pig is still starting: the session is not ready yet");
+    return this.session;
+  }
+
+  snapshot(): SessionLogSnapshot {
+    const store = this.live.store;
+    return {
+      header: store.serializeHeader(),
+      entries: store.tree.records.map((record) => store.serializeRecord(record)),
+      leafId: store.leafId,
+      ...(store.path ? { sessionFile: store.path } : {}),
+    };
+  }
+
+  onLog(listener: (change: SessionLogChange) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
+  state(): SessionState {
+    const session = this.session;
+    if (!session) {
+      return { cwd: this.cwd, sessionId: "", thinkingLevel: "off", activeTools: [], allTools: [], commands: [], isIdle: true, hasPendingMessages: false, systemPrompt: "", flags: this.flagValues };
+    }
+    const store = session.store;
+    const model = session.model;
+    const state = session.state();
+    return {
+      cwd: session.cwd,
+      ...(store.path ? { sessionFile: store.path } : {}),
+      sessionId: store.sessionId,
+      ...(store.name ? { sessionName: store.name } : {}),
+      ...(model ? { model: { ...model } } : {}),
+      thinkingLevel: session.thinkingLevel,
+      activeTools: [...session.toolRegistry.activeToolNames],
+      allTools: session.toolRegistry.all().map(({ tool, source }) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        sourceInfo: source.kind === "extension" ? { path: source.path, source: "extension" } : { path: `<${source.kind}>`, source: source.kind },
+      })),
+      commands: [],
+      isIdle: session.isIdle,
+      hasPendingMessages: (state.pendingMessageCount ?? 0) > 0,
+      systemPrompt: systemPromptText(currentSystemMessage(session.messages)),
+      flags: this.flagValues,
+    };
+  }
+
+  onStateChange(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  async sendMessage(params: SendMessageParams): Promise<void> {
+    const session = this.live;
+    const { message, options } = params;
+    const content = message.content as string | UserContentBlock[];
+    const deliver = async () => {
+      session.store.appendCustomMessageEntry(message.customType, content, message.display, message.details);
+      session.reloadContext();
+      if (options?.triggerTurn) await session.continue();
+    };
+    // While a run goes on, the message joins the context once it is over (pig has no queue for
+    // custom messages); idle, it is added at once.
+    if (!session.isIdle) void session.waitForIdle().then(deliver);
+    else await deliver();
+  }
+
+  async sendUserMessage(params: SendUserMessageParams): Promise<void> {
+    const session = this.live;
+    const blocks = typeof params.content === "string" ? [{ type: "text" as const, text: params.content }] : params.content;
+    const text = blocks.flatMap((b) => (b.type === "text" ? [String((b as { text: unknown }).text)] : [])).join("\n");
+    const images = blocks.filter((b): b is HookImage => b.type === "image") as HookImage[];
+    const deliverAs = params.options?.deliverAs;
+    if (!session.isIdle) {
+      if (deliverAs === "followUp") session.followUp(text, images);
+      else if (deliverAs === "steer") session.steer(text, images);
+      else throw new Error("The agent is busy: sendUserMessage needs deliverAs \"steer\" or \"followUp\" while it works");
+      return;
+    }
+    void session.prompt(text, { ...(images.length > 0 ? { images } : {}) });
+  }
+
+  async appendEntry(customType: string, data: unknown): Promise<void> {
+    this.live.store.appendCustomEntry(customType, data);
+  }
+
+  async setName(name: string): Promise<void> {
+    this.live.setSessionName(name);
+  }
+
+  async setLabel(entryId: string, label: string | undefined): Promise<void> {
+    this.live.setLabel(entryId, label);
+  }
+
+  setActiveTools(names: string[]): void {
+    this.live.toolRegistry.setActive(names);
+    this.stateChanged();
+  }
+
+  async setModel(provider: string, id: string): Promise<boolean> {
+    const session = this.live;
+    const model = session.availableModels().find((m) => m.provider === provider && m.id === id);
+    if (!model) return false;
+    session.setModel(model);
+    return true;
+  }
+
+  setThinkingLevel(level: ThinkingLevel): void {
+    this.live.setThinkingLevel(level);
+  }
+
+  async compact(customInstructions: string | undefined): Promise<void> {
+    await this.live.compact(customInstructions);
+  }
+
+  abort(): void {
+    void this.live.abort();
+  }
+
+  shutdown(): void {
+    this.hooks.shutdown();
+  }
+
+  waitForIdle(): Promise<void> {
+    return this.live.waitForIdle();
+  }
+
+  contextUsage(): ContextUsage | undefined {
+    return this.live.stats().contextUsage ?? undefined;
+  }
+
+  newSession(options: { parentSession?: string }): Promise<{ cancelled: boolean }> {
+    return this.live.newSession(options);
+  }
+
+  async fork(entryId: string, options: { position?: "before" | "at" }): Promise<{ cancelled: boolean }> {
+    const session = this.live;
+    if (options.position === "at") return session.clone();
+    const result = await session.fork(entryId);
+    return { cancelled: result.cancelled };
+  }
+
+  async navigateTree(
+    targetId: string,
+    options: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string },
+  ): Promise<{ cancelled: boolean }> {
+    const result = await this.live.navigateTree(targetId, options);
+    return { cancelled: result.cancelled };
+  }
+
+  switchSession(path: string): Promise<{ cancelled: boolean }> {
+    return this.live.switchSession(path);
+  }
+
+  reload(): Promise<void> {
+    return this.hooks.reload();
+  }
+}
