@@ -79,7 +79,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     },
     warnings,
   );
-  extensions.attach(session);
+  await extensions.attach(session);
 
   return {
     session,

@@ -9,13 +9,15 @@ import type { AgentSession } from "../agent/session.ts";
 import type { ExtensionHost } from "../extensions/host/host.ts";
 import type { Model } from "../ai/types.ts";
 
-export function forwardSessionEvents(session: AgentSession, host: ExtensionHost): void {
+export async function forwardSessionEvents(session: AgentSession, host: ExtensionHost): Promise<void> {
   let turnIndex = 0;
   let file = session.store.path;
   let model: Model | undefined = session.model;
   let level = session.thinkingLevel;
   let leaf = session.store.leafId;
-  host.notify("session_start", { reason: "startup" });
+  // Awaited, as upstream awaits its handlers: what an extension sets up for the session (active
+  // tools, a restored state) is in place before the first prompt.
+  await host.ask("session_start", { reason: "startup" });
   session.subscribe((event) => {
     const { type, ...payload } = event as { type: string } & Record<string, unknown>;
     switch (type) {

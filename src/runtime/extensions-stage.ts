@@ -58,8 +58,8 @@ export interface ExtensionRegistrations {
   /** The extensions' handlers behind the agent's one hook interface. */
   hooks: AgentHooks;
   extensions: RunExtensions;
-  /** Once the session exists: extensions see it, and hear of its events. */
-  attach(session: AgentSession): void;
+  /** Once the session exists: extensions see it, hear of its events, and have set up for it. */
+  attach(session: AgentSession): Promise<void>;
 }
 
 export async function startExtensions(input: ExtensionStageInput): Promise<ExtensionRegistrations> {
@@ -85,7 +85,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     setFlagValues: () => {},
     shutdown: async () => {},
   };
-  if (found.sources.length === 0) return { tools: [], hooks: NO_HOOKS, extensions: none, attach: () => {} };
+  if (found.sources.length === 0) return { tools: [], hooks: NO_HOOKS, extensions: none, attach: async () => {} };
 
   let session: AgentSession | undefined;
   const port = new ExtensionSessionPort(input.cwd, {
@@ -140,16 +140,25 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     tools: host.toolsWithOwners().map(({ tool, extension }) => ({ tool, source: { kind: "extension" as const, path: extension } })),
     hooks: host.hooks(),
     extensions,
-    attach(attached) {
+    async attach(attached) {
       session = attached;
       port.bind(attached);
+      // A tool registered later (from session_start, a command, …) joins the run's tools at once.
+      const known = new Map(host.toolsWithOwners().map(({ tool, extension }) => [tool.name, extension]));
+      host.onChange(() => {
+        for (const { tool, extension } of host.toolsWithOwners()) {
+          if (known.get(tool.name) === extension && attached.toolRegistry.get(tool.name)) continue;
+          known.set(tool.name, extension);
+          attached.toolRegistry.register(tool, { kind: "extension", path: extension });
+        }
+      });
       attached.setCommands({
         match(text) {
           const matched = registries.commands.match(text);
           return matched ? () => matched.run({ ui, hasUI: ui.hasUI }) : undefined;
         },
       });
-      forwardSessionEvents(attached, host);
+      await forwardSessionEvents(attached, host);
     },
   };
 }

@@ -36,7 +36,16 @@ export function selectRunTools(
     exclude: config.excludeTools ? [...config.excludeTools] : [],
   });
   warnings.push(...selection.warnings);
-  return new ToolRegistry([...all.values()], selection.tools, {
+  // An extension's tool is active unless the limits keep it out, also when it takes the name of
+  // a built-in that is off by default (upstream: registering activates).
+  const active = [...selection.tools];
+  for (const entry of added) {
+    if (entry.source.kind !== "extension" || active.some((t) => t.name === entry.tool.name)) continue;
+    const name = entry.tool.name;
+    if (config.noTools || (config.tools && !config.tools.includes(name)) || config.excludeTools?.includes(name)) continue;
+    active.push(entry.tool);
+  }
+  return new ToolRegistry([...all.values()], active, {
     ...(config.tools ? { allowlist: config.tools } : {}),
     noTools: config.noTools ?? false,
     ...(config.excludeTools ? { exclude: config.excludeTools } : {}),
