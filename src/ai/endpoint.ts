@@ -11,5 +11,8 @@ export function endpointUrl(model: Pick<Model, "api" | "baseUrl">): string {
       return `${model.baseUrl.replace(/\/+$/, "")}/chat/completions`;
     case "openai-responses":
       return `${model.baseUrl.replace(/\/+$/, "")}/responses`;
+    default:
+      // An extension's API: the extension makes its own requests, from its own base URL.
+      return model.baseUrl;
   }
 }

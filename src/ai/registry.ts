@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
-import type { Model } from "./types.ts";
+import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
+import type { ExtensionProviderConfig } from "./extension-providers.ts";
+import type { Model, StreamFunction } from "./types.ts";
 
 export interface RegistryOptions {
   agentDir: string;
@@ -26,6 +28,12 @@ export class ModelRegistry {
   readonly authPath: string;
   private readonly env: NodeJS.ProcessEnv;
   private cliKey: { provider: string; key: string } | undefined;
+  /** Built-in and `models.json` models: what the extensions' providers are applied over. */
+  private readonly base: Model[];
+  /** Extension providers, in registration order. */
+  private readonly extensionProviders = new Map<string, ExtensionProviderConfig>();
+  /** API implementations extensions serve, by API name, with the provider that registered each. */
+  private readonly apiStreams = new Map<string, { provider: string; stream: StreamFunction }>();
 
   constructor(options: RegistryOptions) {
     this.env = options.env ?? process.env;
@@ -43,6 +51,7 @@ export class ModelRegistry {
       this.problems.push((error as Error).message);
     }
     this.file = file;
+    this.base = models.map((m) => ({ ...m }));
     this.models = models;
     this.authPath = join(options.agentDir, "auth.json");
     const auth = loadAuthFile(this.authPath, this.providers);
@@ -72,6 +81,7 @@ export class ModelRegistry {
   private sources(): KeySources {
     const configured: Record<string, string | undefined> = {};
     for (const [provider, config] of Object.entries(this.file?.providers ?? {})) configured[provider] = config.apiKey;
+    for (const [provider, config] of this.extensionProviders) if (config.apiKey) configured[provider] = config.apiKey;
     return { auth: this.auth, env: this.env, configured, ...(this.cliKey ? { cliKey: this.cliKey } : {}) };
   }
 
@@ -106,8 +116,36 @@ export class ModelRegistry {
       if (spec.id !== model.id) continue;
       for (const [name, value] of Object.entries(spec.headers ?? {})) out[name] = resolve(name, value);
     }
-    if (config?.authHeader && apiKey) out.Authorization = `Bearer ${apiKey}`;
+    const fromExtension = this.extensionProviders.get(model.provider);
+    for (const [name, value] of Object.entries(fromExtension?.headers ?? {})) out[name] = resolve(name, value);
+    if ((config?.authHeader || fromExtension?.authHeader) && apiKey) out.Authorization = `Bearer ${apiKey}`;
     return out;
+  }
+
+  /**
+   * An extension's `registerProvider(name, config)`: checked as upstream checks it (throws its
+   * error texts), merged over an earlier registration of the name, applied to the model list.
+   * `stream` serves the config's `api` when the extension registered `streamSimple`.
+   */
+  registerProvider(name: string, raw: unknown, stream?: StreamFunction): void {
+    const config = mergeProviderConfig(this.extensionProviders.get(name), parseProviderConfig(name, raw));
+    validateProviderConfig(name, config);
+    this.extensionProviders.set(name, config);
+    if (stream && config.api) this.apiStreams.set(config.api, { provider: name, stream });
+    applyProviderConfig(this.models, name, config);
+  }
+
+  /** `unregisterProvider(name)`: the models as they were, with the other registrations again. */
+  unregisterProvider(name: string): void {
+    if (!this.extensionProviders.delete(name)) return;
+    for (const [api, entry] of this.apiStreams) if (entry.provider === name) this.apiStreams.delete(api);
+    this.models.splice(0, this.models.length, ...this.base.map((m) => ({ ...m })));
+    for (const [provider, config] of this.extensionProviders) applyProviderConfig(this.models, provider, config);
+  }
+
+  /** The implementation an extension serves for `api`, if one does. */
+  apiStream(api: string): StreamFunction | undefined {
+    return this.apiStreams.get(api)?.stream;
   }
 
   /** The model used when nothing names one: each provider's default, then any available model. */

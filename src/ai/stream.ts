@@ -1,8 +1,10 @@
 /**
  * Which streaming implementation serves a model's API. Each provider is loaded the first time
- * it is used, so a run pays only for the client it talks to (the OpenAI SDK is large).
+ * it is used, so a run pays only for the client it talks to (the OpenAI SDK is large). An API an
+ * extension registered (`registerProvider` with `streamSimple`) is looked up through `custom`,
+ * which comes first: an extension may also take over one of pig's APIs, as upstream allows.
  */
-import type { Api, AssistantMessageEvent, LlmContext, Model, StreamFunction, StreamOptions } from "./types.ts";
+import { APIS, newAssistantMessage, type Api, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction, type StreamOptions } from "./types.ts";
 
 const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "openai-completions": async () => (await import("./providers/openai-completions.ts")).streamOpenAICompletions,
@@ -12,15 +14,28 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
 
 const loaded = new Map<Api, StreamFunction>();
 
+function isBuiltinApi(api: string): api is Api {
+  return (APIS as readonly string[]).includes(api);
+}
+
 async function* lazyStream(model: Model, context: LlmContext, options: StreamOptions): AsyncIterable<AssistantMessageEvent> {
-  let stream = loaded.get(model.api);
+  const api = model.api;
+  if (!isBuiltinApi(api)) {
+    // A stream never throws: a model whose API nobody serves (its extension went away) ends in an error.
+    const error = newAssistantMessage(model);
+    error.stopReason = "error";
+    error.errorMessage = `No API implementation for "${api}" (provider ${model.provider})`;
+    yield { type: "error", reason: "error", error };
+    return;
+  }
+  let stream = loaded.get(api);
   if (!stream) {
-    stream = await LOADERS[model.api]();
-    loaded.set(model.api, stream);
+    stream = await LOADERS[api]();
+    loaded.set(api, stream);
   }
   yield* stream(model, context, options);
 }
 
-export function streamFor(_model: Model): StreamFunction {
-  return lazyStream;
+export function streamFor(model: Model, custom?: (api: string) => StreamFunction | undefined): StreamFunction {
+  return custom?.(model.api) ?? lazyStream;
 }

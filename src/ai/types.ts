@@ -19,6 +19,8 @@ export type { LlmAssistantMessage, LlmImage, LlmMessage, LlmText, LlmThinking, L
 
 export const APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
 export type Api = (typeof APIS)[number];
+/** The name of an API an extension implements: any string besides pig's own. */
+export type ExtensionApi = string & { readonly extensionApi?: never };
 
 /** Prices in dollars per million tokens. */
 export interface ModelCost {
@@ -62,7 +64,8 @@ export interface OpenAICompat {
 export interface Model {
   id: string;
   name: string;
-  api: Api;
+  /** One of pig's APIs, or one an extension serves (`registerProvider` with `streamSimple`). */
+  api: Api | ExtensionApi;
   provider: string;
   baseUrl: string;
   reasoning: boolean;

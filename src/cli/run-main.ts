@@ -6,6 +6,7 @@ import { CliError, UsageError } from "./errors.ts";
 import { mainHelp } from "./help.ts";
 import { runtimeConfigFromArgs } from "./runtime-config.ts";
 import { createRegistries, type ModeExtensions } from "../extensions/registries.ts";
+import { extensionRows } from "../extensions/status.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { isTerminal } from "../util/libc.ts";
 import { useNormalJitPolicy } from "./jit-policy.ts";
@@ -81,6 +82,7 @@ function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExt
   }
   ext.setFlagValues(values);
   extensions.bindUi = (ui) => ext.bindUi(ui);
+  extensions.status = () => extensionRows(ext.status());
   return args;
 }
 

@@ -42,6 +42,11 @@ export class FlagRegistry {
     return undefined;
   }
 
+  /** Forgets the flags of one extension (a reload registers them again); values given stay. */
+  unregisterFrom(extensionPath: string): void {
+    for (const [name, flag] of this.flags) if (flag.extensionPath === extensionPath) this.flags.delete(name);
+  }
+
   get(name: string): RegisteredFlag | undefined {
     return this.flags.get(name);
   }

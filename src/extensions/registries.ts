@@ -6,6 +6,7 @@
 import { CommandRegistry, type CommandContext } from "./commands.ts";
 import { FlagRegistry } from "./flags.ts";
 import { ShortcutRegistry } from "./shortcuts.ts";
+import type { ExtensionRow } from "./status.ts";
 import type { ExtensionUI } from "./ui.ts";
 
 export interface ExtensionRegistries {
@@ -23,6 +24,8 @@ export interface ModeExtensions {
   registries: ExtensionRegistries;
   /** Called by the mode with its UI once it is up: handlers get it as `ctx.ui`. */
   bindUi?(ui: ExtensionUI): void;
+  /** Each extension's process and state (RPC `get_extensions`). */
+  status?(): ExtensionRow[];
   /** The context a command or shortcut handler gets (default: the UI alone). */
   commandContext?(ui: ExtensionUI): CommandContext;
 }

@@ -46,6 +46,7 @@ export const CommandSchema = v.variant("type", [
   v.object({ type: v.literal("get_last_assistant_text"), ...Id }),
   v.object({ type: v.literal("set_session_name"), ...Id, name: v.string() }),
   v.object({ type: v.literal("get_commands"), ...Id }),
+  v.object({ type: v.literal("get_extensions"), ...Id }),
   v.object({
     type: v.literal("navigate_tree"),
     ...Id,
@@ -75,6 +76,8 @@ export interface CommandContext {
   stats(): unknown;
   exportHtml(outputPath?: string): string;
   commands(): unknown[];
+  /** pig's `get_extensions`: each loaded extension's process and state. */
+  extensions(): unknown[];
   entries(since?: string): unknown;
   tree(): unknown;
   abortRetry(): void;
@@ -179,6 +182,8 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return {};
     case "get_commands":
       return { data: { commands: ctx.commands() } };
+    case "get_extensions":
+      return { data: { extensions: ctx.extensions() } };
     case "navigate_tree":
       return { data: await ctx.navigateTree(command) };
     case "set_label":

@@ -98,6 +98,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       return path;
     },
     commands: () => commandList(options.resources, extensions),
+    extensions: () => extensions?.status?.() ?? [],
     entries: (since) => sessionEntries(session.store, since),
     tree: () => sessionTree(session.store),
     abortRetry: () => session.abortRetry(),

@@ -12,6 +12,7 @@ import { chooseNamedModel, scopedModels, startingChoice } from "./model-choice.t
 import { openSettingsAndSession } from "./open-store.ts";
 import { loadRunResources } from "./resources-stage.ts";
 import type { Runtime } from "./runtime.ts";
+import { UserError } from "./errors.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 
@@ -20,10 +21,18 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   // Shown in the order they arose, whichever stage found them.
   const warnings: string[] = [];
 
-  // The model named is checked first: a wrong name fails before trust asks anything.
+  // The model named is checked first: a wrong name fails before trust asks anything — unless
+  // extensions may still register it (their providers), then it is checked again once they have.
   const registry = new ModelRegistry({ agentDir, env: config.env });
   warnings.push(...registry.problems);
-  const named = chooseNamedModel(config, registry, warnings);
+  let named: ReturnType<typeof chooseNamedModel> | undefined;
+  let notFound: unknown;
+  try {
+    named = chooseNamedModel(config, registry, warnings);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    notFound = error;
+  }
 
   // Settings and trust, with the session file they depend on.
   const opened = await openSettingsAndSession(config, agentDir, warnings);
@@ -41,7 +50,17 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     projectSettings: opened.trust.trusted ? opened.settings.project : {},
     interactive: config.interactive,
     env: config.env,
+    models: registry,
   });
+  if (!named) {
+    if (!extensions.extensions.host) throw notFound;
+    try {
+      named = chooseNamedModel(config, registry, warnings);
+    } catch (error) {
+      await extensions.extensions.shutdown();
+      throw error;
+    }
+  }
   warnings.push(...extensions.extensions.warnings);
 
   // The model the session starts on: named, else from the scope, else the session's own or the default.
@@ -76,6 +95,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
       tools,
       hooks: extensions.hooks,
       name: config.name,
+      extensions: extensions.extensions.status().flatMap((s) => (s.state === "load-failed" ? [] : [s.id])),
     },
     warnings,
   );

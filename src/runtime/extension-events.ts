@@ -9,7 +9,10 @@ import type { AgentSession } from "../agent/session.ts";
 import type { ExtensionHost } from "../extensions/host/host.ts";
 import type { Model } from "../ai/types.ts";
 
-export async function forwardSessionEvents(session: AgentSession, host: ExtensionHost): Promise<void> {
+/** Where events go: the current host (a reload replaces it; the forwarding stays). */
+export type EventTarget = Pick<ExtensionHost, "ask" | "notify">;
+
+export async function forwardSessionEvents(session: AgentSession, host: EventTarget): Promise<void> {
   let turnIndex = 0;
   let file = session.store.path;
   let model: Model | undefined = session.model;

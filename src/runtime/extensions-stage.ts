@@ -2,20 +2,26 @@
  * Starting the run's extensions and collecting what they register. Extensions are found the way
  * upstream finds them (`-e`, settings, the user's and — in a trusted project — the project's
  * extension folders), started out of process by the extension host, and what they register goes
- * where the rest of pig looks: tools into the run's tools, handlers behind the agent's hooks,
- * commands, flags and shortcuts into the registries the modes use. A run without extensions
- * starts no host at all.
+ * where the rest of pig looks (extension-install.ts). A run without extensions starts no host.
+ *
+ * `/reload` (and `ctx.reload()`) replaces the host, not the runtime: the extensions hear
+ * `session_shutdown {reason:"reload"}`, their processes stop, they are found and started again
+ * for the same session, their new registrations replace the old, and they hear
+ * `session_start {reason:"reload"}`. The session's hooks and event forwarding point at whichever
+ * host is current, so nothing else has to be rebuilt.
  */
 import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import type { AgentSession } from "../agent/session.ts";
-import { discoverExtensions } from "../extensions/discovery.ts";
-import { startExtensionHost, type ExtensionHost } from "../extensions/host/host.ts";
+import type { ModelRegistry } from "../ai/registry.ts";
+import { discoverExtensions, type ExtensionSource } from "../extensions/discovery.ts";
+import { startExtensionHost, type ExtensionHost, type ExtensionStatus } from "../extensions/host/host.ts";
 import { createRegistries, type ExtensionRegistries } from "../extensions/registries.ts";
 import { HEADLESS_UI, type ExtensionUI } from "../extensions/ui.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { ExtensionChoice } from "./config.ts";
 import { forwardSessionEvents } from "./extension-events.ts";
+import { installHost, type Installed } from "./extension-install.ts";
 import { ExtensionSessionPort } from "./extension-port.ts";
 import { LateUi } from "./late-ui.ts";
 import type { AddedTool } from "./tools-stage.ts";
@@ -31,23 +37,38 @@ export interface ExtensionStageInput {
   projectSettings: Settings;
   interactive: boolean;
   env: NodeJS.ProcessEnv;
+  /** Where the extensions' providers go. */
+  models: ModelRegistry;
+}
+
+/** What a reload found: extensions that failed to load this time, registration problems. */
+export interface ExtensionReload {
+  loaded: string[];
+  loadErrors: string[];
+  warnings: string[];
 }
 
 /** The extension platform of one run, as the modes see it. */
 export interface RunExtensions {
   registries: ExtensionRegistries;
-  /** Present when extensions were found and started. */
-  host: ExtensionHost | undefined;
+  /** Present when extensions were found and started (the current one, after a reload). */
+  readonly host: ExtensionHost | undefined;
   /** `Failed to load extension "<path>": <error>` (and paths that do not exist), as upstream words them. */
   loadErrors: string[];
   /** Registration problems worth a line (conflicts, refused shortcuts). */
   warnings: string[];
+  /** Each extension's process and state (`/extensions`, RPC `get_extensions`). */
+  status(): ExtensionStatus[];
   /** The mode's UI: dialogs and notices go there from now on. */
   bindUi(ui: ExtensionUI): void;
   /** ctx.shutdown() from an extension: the mode says what it means (default: nothing). */
   onShutdownRequest(handler: () => void): void;
   /** The command line's values of the extensions' flags (after the second parse). */
   setFlagValues(values: Record<string, boolean | string>): void;
+  /** Stops the extensions and starts them again for the same session (/reload, ctx.reload()). */
+  reload(): Promise<ExtensionReload>;
+  /** Told after each reload (the interactive mode resolves shortcuts again). */
+  onReload(listener: (result: ExtensionReload) => void): void;
   /** Tells the extensions the session is ending, then stops their processes. */
   shutdown(reason?: "quit" | "reload"): Promise<void>;
 }
@@ -64,101 +85,115 @@ export interface ExtensionRegistrations {
 
 export async function startExtensions(input: ExtensionStageInput): Promise<ExtensionRegistrations> {
   const registries = input.choice.registries ?? createRegistries();
-  const found = discoverExtensions({
-    cwd: input.cwd,
-    agentDir: input.agentDir,
-    projectTrusted: input.trusted,
-    ...(input.choice.paths ? { cliPaths: input.choice.paths } : {}),
-    noExtensions: input.choice.noExtensions ?? false,
-    ...(input.projectSettings.extensions ? { projectSettingsPaths: input.projectSettings.extensions } : {}),
-    ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
-  });
+  const discover = () =>
+    discoverExtensions({
+      cwd: input.cwd,
+      agentDir: input.agentDir,
+      projectTrusted: input.trusted,
+      ...(input.choice.paths ? { cliPaths: input.choice.paths } : {}),
+      noExtensions: input.choice.noExtensions ?? false,
+      ...(input.projectSettings.extensions ? { projectSettingsPaths: input.projectSettings.extensions } : {}),
+      ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
+    });
+  const found = discover();
   const ui = new LateUi(HEADLESS_UI);
   let shutdownHandler = (): void => {};
+  const reloadListeners: Array<(result: ExtensionReload) => void> = [];
   const none: RunExtensions = {
     registries,
     host: undefined,
     loadErrors: found.errors.map((e) => e),
     warnings: [],
+    status: () => [],
     bindUi: (next) => ui.bind(next),
     onShutdownRequest: (handler) => (shutdownHandler = handler),
     setFlagValues: () => {},
+    // Without extensions at startup the session runs without hooks; one added later needs a restart.
+    reload: async () => ({ loaded: [], loadErrors: [], warnings: [] }),
+    onReload: (listener) => reloadListeners.push(listener),
     shutdown: async () => {},
   };
   if (found.sources.length === 0) return { tools: [], hooks: NO_HOOKS, extensions: none, attach: async () => {} };
 
   let session: AgentSession | undefined;
+  // Errors raised before the session exists (a provider refused at startup) wait for it.
+  const early: Array<{ extensionPath: string; event: string; error: string }> = [];
+  const reportError = (report: { extensionPath: string; event: string; error: string }) => (session ? session.reportExtensionError(report) : early.push(report));
   const port = new ExtensionSessionPort(input.cwd, {
     shutdown: () => shutdownHandler(),
-    // A reload of resources and extensions is not offered to extensions yet: say so, loudly.
     reload: async () => {
-      throw new Error("ctx.reload() is not supported by pig yet; restart pig to load changed extensions");
+      await extensions.reload();
     },
   });
   const mode = input.choice.mode ?? (input.interactive ? "interactive" : "print");
-  const host = await startExtensionHost({
-    sources: found.sources,
-    port,
-    ui,
-    cwd: input.cwd,
-    agentDir: input.agentDir,
-    mode,
-    env: input.env,
-    onError: (report) => session?.reportExtensionError(report),
-  });
-  const warnings = host.diagnostics.map((d) => d.message);
-  for (const command of host.commands()) {
-    registries.commands.register(
-      {
-        name: command.name,
-        ...(command.description ? { description: command.description } : {}),
-        ...(command.complete ? { getArgumentCompletions: (prefix: string) => command.complete!(prefix) } : {}),
-        handler: (args) => command.run(args),
-      },
-      { path: command.extension, source: "extension", scope: "temporary", origin: "top-level" },
-    );
-  }
-  for (const flag of host.flags()) {
-    const conflict = registries.flags.register(
-      { name: flag.name, type: flag.type, ...(flag.description ? { description: flag.description } : {}), ...(flag.default !== undefined ? { default: flag.default } : {}) },
-      flag.extension,
-    );
-    if (conflict) warnings.push(conflict.message);
-  }
-  for (const shortcut of host.shortcuts()) {
-    registries.shortcuts.register(shortcut.key, { ...(shortcut.description ? { description: shortcut.description } : {}), handler: () => shortcut.run() }, shortcut.extension);
-  }
+  const start = (sources: readonly ExtensionSource[]) =>
+    startExtensionHost({ sources, port, ui, cwd: input.cwd, agentDir: input.agentDir, mode, env: input.env, onError: (report) => session?.reportExtensionError(report) });
+
+  let host = await start(found.sources);
+  let ids = found.sources.map((s) => s.id);
+  let installed: Installed = installHost(host, ids, registries, input.models, reportError);
+  let reloading: Promise<ExtensionReload> | undefined;
+
+  const reloadNow = async (): Promise<ExtensionReload> => {
+    installed.uninstall();
+    await host.shutdown("reload");
+    const again = discover();
+    host = await start(again.sources);
+    ids = again.sources.map((s) => s.id);
+    installed = installHost(host, ids, registries, input.models, reportError);
+    if (session) {
+      installed.attachTools(session.toolRegistry);
+      await host.ask("session_start", { reason: "reload" });
+    }
+    const result: ExtensionReload = { loaded: [...ids], loadErrors: [...again.errors, ...host.loadErrors], warnings: installed.warnings };
+    for (const listener of reloadListeners) listener(result);
+    return result;
+  };
+
   const extensions: RunExtensions = {
     ...none,
-    host,
+    get host() {
+      return host;
+    },
     loadErrors: [...found.errors, ...host.loadErrors],
-    warnings,
+    warnings: installed.warnings,
+    status: () => host.list(),
     setFlagValues: (values) => port.setFlagValues(values),
+    reload: () => {
+      // Two reloads asked at once are one.
+      reloading ??= reloadNow().finally(() => (reloading = undefined));
+      return reloading;
+    },
     shutdown: (reason = "quit") => host.shutdown(reason),
   };
+  // Each hook asks whichever host is current.
+  const hooksOf = new WeakMap<ExtensionHost, AgentHooks>();
+  const current = (): AgentHooks => {
+    let hooks = hooksOf.get(host);
+    if (!hooks) hooksOf.set(host, (hooks = host.hooks()));
+    return hooks;
+  };
+  const hooks = Object.fromEntries(
+    Object.keys(NO_HOOKS).map((name) => [name, (...args: unknown[]) => (current()[name as keyof AgentHooks] as (...a: unknown[]) => unknown)(...args)]),
+  ) as unknown as AgentHooks;
   return {
     tools: host.toolsWithOwners().map(({ tool, extension }) => ({ tool, source: { kind: "extension" as const, path: extension } })),
-    hooks: host.hooks(),
+    hooks,
     extensions,
     async attach(attached) {
       session = attached;
+      for (const report of early.splice(0)) attached.reportExtensionError(report);
       port.bind(attached);
       // A tool registered later (from session_start, a command, …) joins the run's tools at once.
-      const known = new Map(host.toolsWithOwners().map(({ tool, extension }) => [tool.name, extension]));
-      host.onChange(() => {
-        for (const { tool, extension } of host.toolsWithOwners()) {
-          if (known.get(tool.name) === extension && attached.toolRegistry.get(tool.name)) continue;
-          known.set(tool.name, extension);
-          attached.toolRegistry.register(tool, { kind: "extension", path: extension });
-        }
-      });
+      installed.attachTools(attached.toolRegistry, true);
       attached.setCommands({
         match(text) {
           const matched = registries.commands.match(text);
           return matched ? () => matched.run({ ui, hasUI: ui.hasUI }) : undefined;
         },
       });
-      await forwardSessionEvents(attached, host);
+      const target = { ask: (event: string, payload: unknown) => host.ask(event, payload), notify: (event: string, payload: unknown) => host.notify(event, payload) };
+      await forwardSessionEvents(attached, target);
     },
   };
 }

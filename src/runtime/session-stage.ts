@@ -36,6 +36,8 @@ export interface SessionStageInput {
   /** The extensions' hooks. */
   hooks: AgentHooks;
   name: string | undefined;
+  /** The loaded extensions' paths, for the startup report. */
+  extensions?: readonly string[];
 }
 
 export interface BuiltSession {
@@ -74,7 +76,8 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
     compaction: compactionSettings(effective),
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
-    streamFor,
+    // An API an extension serves (registerProvider with streamSimple) comes before pig's own.
+    streamFor: (model) => streamFor(model, (api) => registry.apiStream(api)),
     defaultThinkingLevel: () => liveSettings().defaultThinkingLevel,
     requestSettings: () => {
       const now = liveSettings();
@@ -110,7 +113,7 @@ function startupReport(input: SessionStageInput, thinkingLevel: StartupReportInp
     contextFiles: resources.contextFiles,
     skills: resources.skills.map((s) => ({ name: s.name, path: s.filePath })),
     templates: resources.templates.map((t) => ({ name: t.name, path: t.filePath })),
-    extensions: [],
+    extensions: [...(input.extensions ?? [])],
     diagnostics: resources.diagnostics,
     trust: { trusted: opened.trust.trusted, reason: opened.trust.reason },
   };

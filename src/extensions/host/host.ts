@@ -27,6 +27,7 @@ import { createHooks } from "./hooks.ts";
 import { createHostCalls } from "./host-calls.ts";
 import { ExtensionListener } from "./listener.ts";
 import { type ExtensionCommand, type ExtensionFlag, type ExtensionShortcut, listCommands, listFlags, listShortcuts } from "./registered.ts";
+import { type ExtensionProvider, listProviders } from "./providers.ts";
 import { RegistrationStore } from "./registry.ts";
 import { Replicator } from "./replication.ts";
 import { runnerCommand } from "./runner-command.ts";
@@ -71,7 +72,7 @@ export interface ExtensionStatus {
   error?: string;
 }
 
-export { type ExtensionCommand, type ExtensionErrorReport, type ExtensionFlag, type ExtensionShortcut };
+export { type ExtensionCommand, type ExtensionErrorReport, type ExtensionFlag, type ExtensionProvider, type ExtensionShortcut };
 
 export class ExtensionHost {
   readonly loadErrors: string[] = [];
@@ -188,6 +189,11 @@ export class ExtensionHost {
     return listFlags(this.liveRegistrations());
   }
 
+  /** The providers the extensions registered, each with the way to stream through its extension. */
+  providers(): ExtensionProvider[] {
+    return listProviders(this.liveRegistrations(), (id, method, params, opts) => this.route(id).request(id, method, params, opts));
+  }
+
   /** Registrations changed (a tool registered at run time, a restart, a failure). */
   onChange(listener: () => void): () => void {
     return this.registry.onChange(listener);
@@ -243,6 +249,10 @@ export class ExtensionHost {
     this.commandsOpen.set(proc, (this.commandsOpen.get(proc) ?? 0) + 1);
     try {
       return await proc.request(id, method, params);
+    } catch (error) {
+      // A command cut off because its host stopped (a reload it asked for, a quit) did not fail.
+      if (this.stopped) return undefined;
+      throw error;
     } finally {
       this.commandsOpen.set(proc, (this.commandsOpen.get(proc) ?? 1) - 1);
     }

@@ -81,7 +81,11 @@ export class RegistrationStore {
     // by the interactive mode, which knows its reserved keys.
     for (const c of params.commands) r.commands.set(c.name, c);
     for (const s of params.shortcuts) r.shortcuts.set(s.key, s);
-    for (const p of params.providers) r.providers.set(p.name, p);
+    // `unregisterProvider` travels as a registration marked `unregister`.
+    for (const p of params.providers) {
+      if (p.config.unregister === true) r.providers.delete(p.name);
+      else r.providers.set(p.name, p);
+    }
     for (const name of params.renderers) r.renderers.add(name);
     for (const e of params.events) r.events.add(e);
     this.changed();

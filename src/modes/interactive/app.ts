@@ -29,6 +29,7 @@ import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { sessionBanner } from "./session-banner.ts";
 import type { ModeExtensions } from "../../extensions/registries.ts";
 import { ExtensionBridge } from "./extension-bridge.ts";
+import { extensionRows } from "../../extensions/status.ts";
 import { suspendToShell } from "./suspend.ts";
 
 export class InteractiveApp implements InteractiveHost {
@@ -100,6 +101,7 @@ export class InteractiveApp implements InteractiveHost {
       extensionNames: () => this.extensionCommands(),
     });
     for (const problem of [...themeWarnings, ...keys.warnings]) this.warn(problem);
+    runtime.extensions.onReload(() => this.bridge.refreshShortcuts());
   }
 
   get controller() {
@@ -135,6 +137,7 @@ export class InteractiveApp implements InteractiveHost {
 
   readonly extensionCommands = () => this.bridge.names();
   readonly extensionShortcuts = () => this.bridge.shortcutRows();
+  readonly extensionStatus = () => extensionRows(this.runtime.extensions.status());
 
   async run(initial: PromptInput[]): Promise<number> {
     const color = wantsColor(process.stdout);
@@ -393,8 +396,13 @@ export class InteractiveApp implements InteractiveHost {
   }
 
   async reload(): Promise<void> {
+    const extensions = this.runtime.extensions.host ? await this.runtime.extensions.reload() : undefined;
     const fresh = this.runtime.reload();
     this.info(`Reloaded: ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
+    if (!extensions) return;
+    this.info(`Reloaded ${extensions.loaded.length} ${extensions.loaded.length === 1 ? "extension" : "extensions"}.`);
+    for (const error of extensions.loadErrors) this.error(error);
+    for (const warning of extensions.warnings) this.warn(warning);
   }
 
   exit(): void {

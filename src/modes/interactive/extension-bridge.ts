@@ -39,7 +39,7 @@ export interface BridgeOptions {
 
 export class ExtensionBridge {
   readonly ui: InteractiveExtensionUI;
-  private readonly shortcuts: ResolvedShortcuts<CommandContext> | undefined;
+  private shortcuts: ResolvedShortcuts<CommandContext> | undefined;
   private viewStatus: readonly string[] = [];
   private extra: ExtensionLines = { above: [], below: [], status: undefined };
 
@@ -63,7 +63,12 @@ export class ExtensionBridge {
       setEditorText: (text) => host.setEditorText(text),
     });
     options.extensions?.bindUi?.(this.ui);
-    this.shortcuts = options.extensions?.registries.shortcuts.resolve(builtinKeys(options.keybindings), extensionKey);
+    this.refreshShortcuts();
+  }
+
+  /** The extensions' shortcuts checked against the keys in force again (after a reload replaced them). */
+  refreshShortcuts(): void {
+    this.shortcuts = this.options.extensions?.registries.shortcuts.resolve(builtinKeys(this.options.keybindings), extensionKey);
   }
 
   /** What to say at startup: extension commands hidden behind pig's own, refused or overriding shortcuts. */

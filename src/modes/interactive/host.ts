@@ -7,6 +7,7 @@ import type { SessionController } from "../../agent/controller.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
 import type { LoadedResources } from "../../resources/load-resources.ts";
 import type { SettingsStore } from "../../resources/settings-store.ts";
+import type { ExtensionRow } from "../../extensions/status.ts";
 import type { KeyBindings } from "./input/keybindings.ts";
 import type { Theme } from "./theme.ts";
 
@@ -60,6 +61,8 @@ export interface InteractiveHost {
   exit(): void;
   /** The commands extensions registered, by the name that runs them (for /help). */
   extensionCommands?(): readonly { name: string; description?: string }[];
+  /** Each loaded extension's process and state (for /extensions). */
+  extensionStatus?(): readonly ExtensionRow[];
   /** The keys extension shortcuts took, with what each does (for /hotkeys). */
   extensionShortcuts?(): readonly (readonly [key: string, what: string])[];
 }

@@ -7,6 +7,7 @@ import type { SlashCommand } from "../host.ts";
 import { compactCommand } from "./compact.ts";
 import { copyCommand } from "./copy.ts";
 import { exportCommand } from "./export.ts";
+import { extensionsCommand } from "./extensions.ts";
 import { expandCommand } from "./expand.ts";
 import { messageOf } from "./format.ts";
 import { hotkeysCommand, sessionCommand } from "./info.ts";
@@ -62,6 +63,7 @@ export function builtinCommands(): SlashCommand[] {
     scopedModelsCommand,
     logoutCommand,
     reloadCommand,
+    extensionsCommand,
     hotkeysCommand,
     quitCommand,
     exitCommand,
