@@ -83,6 +83,7 @@ function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExt
   ext.setFlagValues(values);
   extensions.bindUi = (ui) => ext.bindUi(ui);
   extensions.status = () => extensionRows(ext.status());
+  extensions.drainStartupErrors = () => ext.drainStartupErrors();
   return args;
 }
 

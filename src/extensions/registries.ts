@@ -26,6 +26,8 @@ export interface ModeExtensions {
   bindUi?(ui: ExtensionUI): void;
   /** Each extension's process and state (RPC `get_extensions`). */
   status?(): ExtensionRow[];
+  /** Extension errors from before the mode listened, once (the mode reports them as events). */
+  drainStartupErrors?(): Array<{ extensionPath: string; event: string; error: string }>;
   /** The context a command or shortcut handler gets (default: the UI alone). */
   commandContext?(ui: ExtensionUI): CommandContext;
 }

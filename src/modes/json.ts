@@ -24,6 +24,7 @@ export async function runJsonMode(session: AgentSession, prompts: PromptInput[],
     if (event.type === "extension_error") reportExtensionError(event);
     else writeLine(toWireEvent(event));
   });
+  for (const report of extensions?.drainStartupErrors?.() ?? []) session.reportExtensionError(report);
   try {
     for (const prompt of prompts) {
       if (await runHeadlessCommand(extensions, prompt, reportExtensionError)) continue;

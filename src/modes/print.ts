@@ -24,6 +24,7 @@ export async function runPrintMode(session: AgentSession, prompts: PromptInput[]
       writeStderr(`pig: ${event.errorMessage}\n`);
     } else if (event.type === "extension_error") reportExtensionError(event);
   });
+  for (const report of extensions?.drainStartupErrors?.() ?? []) session.reportExtensionError(report);
   try {
     for (const prompt of prompts) {
       if (await runHeadlessCommand(extensions, prompt, reportExtensionError)) continue;

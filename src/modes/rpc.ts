@@ -53,6 +53,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
   const { extensions } = options;
   extensions?.bindUi?.(ui);
   const unsubscribe = session.subscribe((event) => writeRecord(toWireEvent(event)));
+  for (const report of extensions?.drainStartupErrors?.() ?? []) session.reportExtensionError(report);
   const inFlight = new Set<Promise<void>>();
 
   const ctx: CommandContext = {

@@ -59,6 +59,11 @@ export interface RunExtensions {
   warnings: string[];
   /** Each extension's process and state (`/extensions`, RPC `get_extensions`). */
   status(): ExtensionStatus[];
+  /**
+   * Extension errors raised while pig started (a provider config refused), once: the mode
+   * reports them as the session's `extension_error` after it has subscribed to the session.
+   */
+  drainStartupErrors(): Array<{ extensionPath: string; event: string; error: string }>;
   /** The mode's UI: dialogs and notices go there from now on. */
   bindUi(ui: ExtensionUI): void;
   /** ctx.shutdown() from an extension: the mode says what it means (default: nothing). */
@@ -105,6 +110,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     loadErrors: found.errors.map((e) => e),
     warnings: [],
     status: () => [],
+    drainStartupErrors: () => [],
     bindUi: (next) => ui.bind(next),
     onShutdownRequest: (handler) => (shutdownHandler = handler),
     setFlagValues: () => {},
@@ -116,9 +122,10 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
   if (found.sources.length === 0) return { tools: [], hooks: NO_HOOKS, extensions: none, attach: async () => {} };
 
   let session: AgentSession | undefined;
-  // Errors raised before the session exists (a provider refused at startup) wait for it.
+  // Errors raised before a mode listens (a provider refused at startup) wait for it to ask.
   const early: Array<{ extensionPath: string; event: string; error: string }> = [];
-  const reportError = (report: { extensionPath: string; event: string; error: string }) => (session ? session.reportExtensionError(report) : early.push(report));
+  let started = false;
+  const reportError = (report: { extensionPath: string; event: string; error: string }) => (started && session ? session.reportExtensionError(report) : early.push(report));
   const port = new ExtensionSessionPort(input.cwd, {
     shutdown: () => shutdownHandler(),
     reload: async () => {
@@ -158,6 +165,10 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     loadErrors: [...found.errors, ...host.loadErrors],
     warnings: installed.warnings,
     status: () => host.list(),
+    drainStartupErrors: () => {
+      started = true;
+      return early.splice(0);
+    },
     setFlagValues: (values) => port.setFlagValues(values),
     reload: () => {
       // Two reloads asked at once are one.
@@ -182,7 +193,6 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     extensions,
     async attach(attached) {
       session = attached;
-      for (const report of early.splice(0)) attached.reportExtensionError(report);
       port.bind(attached);
       // A tool registered later (from session_start, a command, …) joins the run's tools at once.
       installed.attachTools(attached.toolRegistry, true);

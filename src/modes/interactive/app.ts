@@ -151,6 +151,7 @@ export class InteractiveApp implements InteractiveHost {
       if (event.type === "agent_start") this.editor.setBusy(true);
       if (event.type === "agent_end") this.afterRun();
     });
+    for (const report of this.runtime.extensions.drainStartupErrors()) this.session.reportExtensionError(report);
     // Every replacement and move in the tree passes through the session, whoever asked for it.
     const unwatch = this.session.onSessionChange((change) => {
       if (replacesConversation(change)) this.sessionChanged();
