@@ -1,14 +1,16 @@
 /**
  * The steering and follow-up queues: messages typed while the agent runs, delivered after the
  * current turn (steering) or when the agent would stop (follow-up), one at a time or all at once.
+ * An extension's custom message (`sendMessage` while the agent runs) travels in them too, as
+ * upstream's does: it is delivered like the others but not shown in queue displays.
  */
 import type { AgentMessage, UserMessage } from "../session/format.ts";
 
 export type QueueMode = "all" | "one-at-a-time";
 
 export interface QueuedMessage {
-  /** What the user typed, shown in queue displays and given back on abort. */
-  text: string;
+  /** What the user typed, shown in queue displays and given back on abort; none for a custom message. */
+  text?: string;
   message: AgentMessage;
 }
 
@@ -33,7 +35,7 @@ export class MessageQueue {
   }
 
   get texts(): string[] {
-    return this.items.map((item) => item.text);
+    return this.items.flatMap((item) => (item.text !== undefined ? [item.text] : []));
   }
 
   get length(): number {

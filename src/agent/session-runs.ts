@@ -24,6 +24,8 @@ export class RunningSession extends SessionCore {
   protected turnsSinceCollection = 0;
   /** A system prompt a hook chose for the run in progress. */
   protected runSystemPrompt: string | undefined;
+  /** Custom messages sent with `deliverAs: "nextTurn"`, for the next prompt. */
+  protected readonly nextTurn: CustomMessage[] = [];
 
   constructor(options: SessionCoreOptions) {
     super(options);
@@ -116,7 +118,8 @@ export class RunningSession extends SessionCore {
 
   protected take(queue: MessageQueue): AgentMessage[] {
     const taken = queue.take();
-    if (taken.length > 0) this.emitQueue();
+    // A custom message leaving the queue changes no display (upstream sends no queue_update for it).
+    if (taken.some((item) => item.text !== undefined)) this.emitQueue();
     return taken.map((item) => item.message);
   }
 
@@ -149,7 +152,8 @@ export class RunningSession extends SessionCore {
 
   protected async startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void> {
     this.preflight();
-    let prompts: AgentMessage[] = [message];
+    // Custom messages an extension sent for the next turn go right after the prompt (upstream's order).
+    let prompts: AgentMessage[] = [message, ...this.nextTurn.splice(0)];
     this.runSystemPrompt = undefined;
     if (this.hooksValue !== NO_HOOKS) {
       const update = this.loadoutUpdate();
@@ -191,6 +195,35 @@ export class RunningSession extends SessionCore {
   protected enqueue(kind: "steer" | "followUp", shown: string, message: UserMessage): void {
     (kind === "steer" ? this.steering : this.followUps).push({ text: shown, message });
     this.emitQueue();
+  }
+
+  /**
+   * An extension's `sendMessage`, as upstream delivers it: `nextTurn` waits for the next prompt;
+   * while a run goes on it steers (or, `followUp`, follows up); idle with `triggerTurn` it is the
+   * prompt of a new run (no input or before_agent_start hooks); idle otherwise it is added to the
+   * context and the file (a `custom_message`) and announced with message_start/message_end.
+   * Resolves when what it started is over.
+   */
+  async sendCustomMessage(message: CustomMessage, options: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" } = {}): Promise<void> {
+    if (options.deliverAs === "nextTurn") {
+      this.nextTurn.push(message);
+      return;
+    }
+    if (this.activity.isRunning) {
+      (options.deliverAs === "followUp" ? this.followUps : this.steering).push({ message });
+      return;
+    }
+    if (options.triggerTurn) {
+      this.preflight();
+      this.runSystemPrompt = undefined;
+      this.flushHeld();
+      await this.start([message, ...this.take(this.steering)]);
+      return;
+    }
+    this.conversation.append(message);
+    this.recorder.record(message);
+    this.emit({ type: "message_start", message });
+    this.emit({ type: "message_end", message });
   }
 
   /** Runs the agent on the current context without a new message (e.g. after a compaction). */
@@ -263,7 +296,8 @@ export class RunningSession extends SessionCore {
     const steering: QueuedMessage[] = this.steering.clear();
     const followUp: QueuedMessage[] = this.followUps.clear();
     if (steering.length + followUp.length > 0) this.emitQueue();
-    return { steering: steering.map((item) => item.text), followUp: followUp.map((item) => item.text) };
+    const texts = (items: QueuedMessage[]) => items.flatMap((item) => (item.text !== undefined ? [item.text] : []));
+    return { steering: texts(steering), followUp: texts(followUp) };
   }
 
   /** Cancels a pending retry (the wait before the next attempt); a running turn is left alone. */

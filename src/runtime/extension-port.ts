@@ -8,10 +8,11 @@ import type { AgentSession } from "../agent/session.ts";
 import type { HookImage } from "../agent/hooks.ts";
 import type { ContextUsage, SendMessageParams, SendUserMessageParams } from "../extensions/protocol.ts";
 import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../extensions/host/session-port.ts";
-import type { ThinkingLevel } from "../session/format.ts";
+import * as v from "valibot";
+import { describeIssues, type ThinkingLevel } from "../session/format.ts";
+import { CustomMessageSchema, type CustomMessage } from "../session/message-format.ts";
 import { currentSystemMessage, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
-import type { UserContentBlock } from "../session/message-format.ts";
 
 export interface PortHooks {
   /** ctx.shutdown(): the mode decides when (interactive: once idle; RPC: after the response). */
@@ -132,16 +133,29 @@ export class ExtensionSessionPort implements HostSessionPort {
   async sendMessage(params: SendMessageParams): Promise<void> {
     const session = this.live;
     const { message, options } = params;
-    const content = message.content as string | UserContentBlock[];
-    const deliver = async () => {
-      session.store.appendCustomMessageEntry(message.customType, content, message.display, message.details);
-      session.reloadContext();
-      if (options?.triggerTurn) await session.continue();
+    // Checked as a session message: its content is what the file and the model will get.
+    const checked = v.safeParse(CustomMessageSchema, {
+      role: "custom",
+      customType: message.customType,
+      content: message.content,
+      display: message.display,
+      ...(message.details !== undefined ? { details: message.details } : {}),
+      timestamp: Date.now(),
+    });
+    if (!checked.success) throw new Error(`sendMessage: the message is not valid: ${describeIssues(checked.issues)}`);
+    const custom: CustomMessage = checked.output;
+    const delivery = {
+      ...(options?.triggerTurn !== undefined ? { triggerTurn: options.triggerTurn } : {}),
+      ...(options?.deliverAs !== undefined ? { deliverAs: options.deliverAs } : {}),
     };
-    // While a run goes on, the message joins the context once it is over (pig has no queue for
-    // custom messages); idle, it is added at once.
-    if (!session.isIdle) void session.waitForIdle().then(deliver);
-    else await deliver();
+    // Answered once the message is placed, not when a run it starts is over (upstream's
+    // sendMessage returns at once); a run that fails is the extension's `send_message` error.
+    const placed = session.sendCustomMessage(custom, delivery);
+    if (options?.triggerTurn && options.deliverAs !== "nextTurn") {
+      placed.catch((error: unknown) => session.reportExtensionError({ extensionPath: "", event: "send_message", error: error instanceof Error ? error.message : String(error) }));
+      return;
+    }
+    await placed;
   }
 
   async sendUserMessage(params: SendUserMessageParams): Promise<void> {
