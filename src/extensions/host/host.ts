@@ -219,8 +219,12 @@ export class ExtensionHost {
 
   async shutdown(reason = "quit"): Promise<void> {
     if (this.stopped) return;
+    // A reload waits for the handlers (they may save state the next generation reads); a quit
+    // does not make pig wait on them.
+    if (reason === "reload") await this.ask("session_shutdown", { reason });
+    else this.notify("session_shutdown", { reason });
+    if (this.stopped) return;
     this.stopped = true;
-    this.notify("session_shutdown", { reason });
     this.unsubscribeState();
     await Promise.all(this.processes.map((p) => p.shutdown(reason)));
     this.replicator.dispose();
