@@ -74,12 +74,6 @@ function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExt
     throw new CliError(ext.loadErrors.map((e) => (e.startsWith("Error: ") ? e : `Error: ${e}`)).join("\n"));
   }
   const args = resolveExtensionFlags(parsed, ext.registries.flags);
-  const values: Record<string, boolean | string> = {};
-  for (const flag of ext.registries.flags.list()) {
-    const value = ext.registries.flags.getFlag(flag.name);
-    if (value !== undefined) values[flag.name] = value;
-  }
-  ext.setFlagValues(values);
   extensions.bindUi = (ui) => ext.bindUi(ui);
   return args;
 }

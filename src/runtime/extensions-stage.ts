@@ -125,6 +125,14 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     );
     if (conflict) warnings.push(conflict.message);
   }
+  if (input.choice.flagValues) {
+    try {
+      port.setFlagValues(input.choice.flagValues(registries.flags));
+    } catch (error) {
+      await host.shutdown();
+      throw error;
+    }
+  }
   for (const shortcut of host.shortcuts()) {
     registries.shortcuts.register(shortcut.key, { ...(shortcut.description ? { description: shortcut.description } : {}), handler: () => shortcut.run() }, shortcut.extension);
   }
@@ -158,6 +166,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
           return matched ? () => matched.run({ ui, hasUI: ui.hasUI }) : undefined;
         },
       });
+      host.sendStateNow();
       await forwardSessionEvents(attached, host);
     },
   };
