@@ -138,6 +138,16 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
     ],
     extensions,
   );
+  // ctx.shutdown() from an extension: after the response of the command being handled, once idle.
+  runtime.extensions.onShutdownRequest(() => {
+    setImmediate(() => {
+      void runtime.session.waitForIdle().then(async () => {
+        runtime.session.dispose();
+        await runtime.extensions.shutdown();
+        process.exit(0);
+      });
+    });
+  });
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
     return await runRpcMode({
