@@ -94,6 +94,10 @@ export interface CreateAgentSessionOptions {
   trustProject?: boolean;
   /** Settings that win over the settings files. */
   settings?: Settings;
+  /** Extension files or directories to load (as `-e`), besides the discovered ones. */
+  extensions?: string[];
+  /** Load only `extensions`, none discovered in the agent dir or project. */
+  noExtensions?: boolean;
 }
 
 /** The agent, driven from code. Events are the ones `pig --mode json` prints. */
@@ -117,7 +121,8 @@ export interface PigSession {
   getMessages(): AgentMessage[];
   getState(): SessionState;
   getStats(): SessionStats;
-  dispose(): void;
+  /** Ends the session: its extensions are told and their processes stopped (awaitable). */
+  dispose(): Promise<void>;
 }
 
 function sessionChoice(session: CreateAgentSessionOptions["session"]): SessionChoice {
@@ -153,12 +158,18 @@ function runtimeConfig(options: CreateAgentSessionOptions): RuntimeConfig {
     trust: options.trustProject ?? false,
     extraTools: custom,
     ...(options.settings ? { settingsOverrides: options.settings } : {}),
+    extensions: { ...(options.extensions ? { paths: options.extensions } : {}), noExtensions: options.noExtensions ?? false, mode: "print" },
   };
 }
 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<PigSession> {
   const runtime = await createRuntime(runtimeConfig(options));
   const { session, controller } = runtime;
+  if (runtime.extensions.loadErrors.length > 0) {
+    session.dispose();
+    await runtime.extensions.shutdown();
+    throw new Error(runtime.extensions.loadErrors.join("\n"));
+  }
   return {
     agent: session,
     controller,
@@ -182,6 +193,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     getMessages: () => [...session.messages],
     getState: () => controller.state(),
     getStats: () => controller.stats(),
-    dispose: () => session.dispose(),
+    dispose: async () => {
+      session.dispose();
+      await runtime.extensions.shutdown();
+    },
   };
 }

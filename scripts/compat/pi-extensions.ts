@@ -109,7 +109,8 @@ async function rpcRun(llm: FakeLlm, agent: Agent, example: string | undefined): 
   const helpOut = { text: "" };
   const helpErr = { text: "" };
   await Promise.all([collect(help.stdout, helpOut), collect(help.stderr, helpErr), help.exited]);
-  const flags = flagsFromHelp(helpOut.text);
+  // 0.73.1 prints its help on stderr, later releases on stdout.
+  const flags = flagsFromHelp(`${helpOut.text}\n${helpErr.text}`);
 
   const before = llm.requests.length;
   const child = Bun.spawn([...base, "--mode", "rpc", "--no-session"], { cwd: w.cwd, env: w.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
@@ -208,9 +209,15 @@ function verdict(pigRun: Observed, piRun: Observed): { loads: string; registers:
   return { loads: "yes", registers: diffs.length === 0 ? "yes" : `**no**: ${diffs.join("; ")}`, behaves };
 }
 
-/** What an agent registers with no extension at all (Pi has commands of its own), left out of the comparison. */
+/**
+ * What an agent registers with no extension at all is left out of the comparison: Pi's own
+ * commands, and built-in tools the extension did not touch (their schemas are each release's
+ * own; pig follows 0.87.1's).
+ */
 function withoutBaseline(run: Observed, baseline: Observed): Observed {
-  return { ...run, commands: run.commands.filter((c) => !baseline.commands.includes(c)) };
+  const tools: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(run.tools)) tools[name] = same(schema, baseline.tools[name]) ? "(built-in)" : schema;
+  return { ...run, tools, commands: run.commands.filter((c) => !baseline.commands.includes(c)) };
 }
 
 const llm = await startFakeLlm({ mode: "text" });

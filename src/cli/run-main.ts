@@ -75,12 +75,6 @@ function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExt
     throw new CliError(ext.loadErrors.map((e) => (e.startsWith("Error: ") ? e : `Error: ${e}`)).join("\n"));
   }
   const args = resolveExtensionFlags(parsed, ext.registries.flags);
-  const values: Record<string, boolean | string> = {};
-  for (const flag of ext.registries.flags.list()) {
-    const value = ext.registries.flags.getFlag(flag.name);
-    if (value !== undefined) values[flag.name] = value;
-  }
-  ext.setFlagValues(values);
   extensions.bindUi = (ui) => ext.bindUi(ui);
   extensions.status = () => extensionRows(ext.status());
   extensions.drainStartupErrors = () => ext.drainStartupErrors();
@@ -147,6 +141,16 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
     ],
     extensions,
   );
+  // ctx.shutdown() from an extension: after the response of the command being handled, once idle.
+  runtime.extensions.onShutdownRequest(() => {
+    setImmediate(() => {
+      void runtime.session.waitForIdle().then(async () => {
+        runtime.session.dispose();
+        await runtime.extensions.shutdown();
+        process.exit(0);
+      });
+    });
+  });
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
     return await runRpcMode({

@@ -2,7 +2,18 @@
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { RuntimeConfig, SessionChoice } from "../runtime/config.ts";
 import type { ResourceFlags } from "../resources/load-resources.ts";
-import { toolList, type CliArgs } from "./args.ts";
+import type { FlagRegistry } from "../extensions/flags.ts";
+import { resolveExtensionFlags, toolList, type CliArgs } from "./args.ts";
+
+/** Each registered extension flag's value: given on the command line, else its default. */
+export function extensionFlagValues(flags: FlagRegistry): Record<string, boolean | string> {
+  const values: Record<string, boolean | string> = {};
+  for (const flag of flags.list()) {
+    const value = flags.getFlag(flag.name);
+    if (value !== undefined) values[flag.name] = value;
+  }
+  return values;
+}
 
 /** `--no-session` wins over `--session`, which wins over `--continue`. */
 function sessionChoice(args: CliArgs): SessionChoice {
@@ -56,6 +67,10 @@ export function runtimeConfigFromArgs(
       noExtensions: args.noExtensions ?? false,
       mode: args.mode === "rpc" ? "rpc" : args.mode === "json" ? "json" : args.print || !options.interactive ? "print" : "interactive",
       ...(options.registries ? { registries: options.registries } : {}),
+      flagValues: (flags) => {
+        resolveExtensionFlags(args, flags);
+        return extensionFlagValues(flags);
+      },
     },
   };
 }

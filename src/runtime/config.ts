@@ -3,6 +3,7 @@
  * (sdk.ts) each map their own options into this, and `createRuntime` builds the run from it.
  * Plain values only: parsing and defaults of a particular front end stay with that front end.
  */
+import type { FlagRegistry } from "../extensions/flags.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { ThinkingLevel } from "../ai/message-types.ts";
 import type { ResourceFlags } from "../resources/load-resources.ts";
@@ -28,6 +29,11 @@ export interface ExtensionChoice {
   noExtensions?: boolean;
   /** The mode extensions are told they run in (default: interactive when the run is, else print). */
   mode?: "interactive" | "print" | "json" | "rpc";
+  /**
+   * The command line's values of the extensions' flags, asked once every extension has
+   * registered (before any is told the session started); throws for an option nobody registered.
+   */
+  flagValues?: (flags: FlagRegistry) => Record<string, boolean | string>;
   /** Where the extensions' commands, flags and shortcuts go (one per process); a fresh one if absent. */
   registries?: ExtensionRegistries;
 }

@@ -140,6 +140,16 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
   let ids = found.sources.map((s) => s.id);
   let installed: Installed = installHost(host, ids, registries, input.models, reportError);
   let reloading: Promise<ExtensionReload> | undefined;
+  // The command line's values of the extensions' flags, once every extension registered its own.
+  const applyFlagValues = () => {
+    if (input.choice.flagValues) port.setFlagValues(input.choice.flagValues(registries.flags));
+  };
+  try {
+    applyFlagValues();
+  } catch (error) {
+    await host.shutdown();
+    throw error;
+  }
 
   const reloadNow = async (): Promise<ExtensionReload> => {
     installed.uninstall();
@@ -148,11 +158,19 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     host = await start(again.sources);
     ids = again.sources.map((s) => s.id);
     installed = installHost(host, ids, registries, input.models, reportError);
+    const warnings = [...installed.warnings];
+    try {
+      applyFlagValues();
+    } catch (error) {
+      // The command line was accepted at start; an extension that no longer has a flag given there is said, not fatal.
+      warnings.push(error instanceof Error ? error.message : String(error));
+    }
     if (session) {
       installed.attachTools(session.toolRegistry);
+      host.sendStateNow();
       await host.ask("session_start", { reason: "reload" });
     }
-    const result: ExtensionReload = { loaded: [...ids], loadErrors: [...again.errors, ...host.loadErrors], warnings: installed.warnings };
+    const result: ExtensionReload = { loaded: [...ids], loadErrors: [...again.errors, ...host.loadErrors], warnings };
     for (const listener of reloadListeners) listener(result);
     return result;
   };
@@ -203,6 +221,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
         },
       });
       const target = { ask: (event: string, payload: unknown) => host.ask(event, payload), notify: (event: string, payload: unknown) => host.notify(event, payload) };
+      host.sendStateNow();
       await forwardSessionEvents(attached, target);
     },
   };

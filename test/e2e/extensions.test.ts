@@ -157,12 +157,8 @@ describe("commands and flags", () => {
     expect(texts).toEqual(["say something", "greeting-flag=hi-there"]);
   });
 
-  // BUG (pig): extension flag values reach the runner only after session_start has been
-  // awaited (runtime/extensions-stage.ts runs forwardSessionEvents inside createRuntime, and
-  // cli/run-main.ts settleExtensions calls setFlagValues afterwards), so pi.getFlag() in a
-  // session_start handler returns the default instead of the command-line value. Upstream's
-  // examples (plan-mode, preset, ssh) read their flags in session_start.
-  test.todo("an extension flag's value is readable in session_start", async () => {
+  // Upstream's examples (plan-mode, preset, ssh) read their flags in session_start.
+  test("an extension flag's value is readable in session_start", async () => {
     const w = await world([{ text: "hi back" }]);
     const result = await w.run(["-p", "-e", ext("flag.ts"), "--greeting", "hi-there", "say something"]);
     expect(result.code).toBe(0);

@@ -44,6 +44,20 @@ describe("examples/sdk", () => {
     expect(second).toContain("It is sunny in Lisbon, 21 °C.");
   });
 
+  test("with-extension.ts: an extension's tool runs in its own process and reports progress", async () => {
+    const w = await createWorld({
+      files: { "a.txt": "1\n2\n" },
+      llm: { script: [{ toolCalls: [{ name: "count_lines", arguments: { paths: ["a.txt"] } }] }, { text: "Two lines." }] },
+    });
+    worlds.push(w);
+    const result = await runBun([join(ROOT, "examples/sdk/with-extension.ts"), "a.txt"], w.cwd, w.env);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("progress: 1/1: a.txt\nTwo lines.\n");
+    const tools = (w.llm.requests[0]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
+    expect(tools).toContain("count_lines");
+    expect(JSON.stringify(w.llm.requests[1]!.body)).toContain("a.txt: 2");
+  });
+
   test("read-sessions.ts reads what a run wrote", async () => {
     const w = await createWorld({ llm: { mode: "text" } });
     worlds.push(w);

@@ -268,6 +268,13 @@ export class ExtensionHost {
     this.registry.remove(id);
   }
 
+  /** Sends the current state to every process now (before an event that depends on it). */
+  sendStateNow(): void {
+    if (this.stopped) return;
+    const state = this.options.port.state();
+    for (const p of this.processes) p.notify("state", state);
+  }
+
   private queueState(): void {
     if (this.stateQueued) return;
     this.stateQueued = true;

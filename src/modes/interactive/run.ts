@@ -46,8 +46,12 @@ export async function runInteractive(
   // What was said before the setup is not said again.
   runtime.warnings.splice(0, runtime.warnings.length, ...runtime.warnings.filter((w) => !shown.has(w)));
   const initial = await prepare(runtime);
+  const app = new InteractiveApp(runtime, config, extensions);
+  // ctx.shutdown() from an extension: once the agent is idle, pig quits as /quit does.
+  const live = runtime;
+  live.extensions.onShutdownRequest(() => void live.session.waitForIdle().then(() => app.exit()));
   try {
-    return await new InteractiveApp(runtime, config, extensions).run(initial);
+    return await app.run(initial);
   } finally {
     await runtime.extensions.shutdown();
   }
