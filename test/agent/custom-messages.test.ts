@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { NO_HOOKS, type AgentHooks } from "../../src/agent/hooks.ts";
 import type { CustomMessage } from "../../src/session/message-format.ts";
+import { ExtensionSessionPort } from "../../src/runtime/extension-port.ts";
 import { makeSession, types, until } from "../helpers/scripted-session.ts";
 
 function custom(text: string, display = true): CustomMessage {
@@ -108,5 +109,33 @@ describe("sendCustomMessage", () => {
     session.followUp("typed");
     expect(await session.abort()).toEqual(["typed"]);
     await run.catch(() => undefined);
+  });
+});
+
+describe("the extension port's sendMessage", () => {
+  function bound(replies: Parameters<typeof makeSession>[0] = []) {
+    const made = makeSession(replies);
+    const port = new ExtensionSessionPort("/work", { shutdown: () => {}, reload: async () => {} });
+    port.bind(made.session);
+    return { ...made, port };
+  }
+
+  test("idle: the message is placed before the call is answered", async () => {
+    const { session, port } = bound();
+    await port.sendMessage({ message: { customType: "note", content: [{ type: "text", text: "hello" }], display: false } });
+    expect(session.messages.at(-1)).toMatchObject({ role: "custom", customType: "note", display: false, content: [{ type: "text", text: "hello" }] });
+  });
+
+  test("triggerTurn is answered at once; the run it starts goes on", async () => {
+    const { session, port, seen } = bound([{ text: "sure" }]);
+    await port.sendMessage({ message: { customType: "note", content: "go", display: true }, options: { triggerTurn: true } });
+    await session.waitForIdle();
+    expect(seen).toHaveLength(1);
+    expect(session.messages.at(-1)).toMatchObject({ role: "assistant" });
+  });
+
+  test("content that is no message content is refused", async () => {
+    const { port } = bound();
+    await expect(port.sendMessage({ message: { customType: "note", content: 42, display: true } })).rejects.toThrow("sendMessage: the message is not valid");
   });
 });

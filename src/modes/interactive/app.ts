@@ -30,6 +30,7 @@ import { sessionBanner } from "./session-banner.ts";
 import type { ModeExtensions } from "../../extensions/registries.ts";
 import { ExtensionBridge } from "./extension-bridge.ts";
 import { extensionRows } from "../../extensions/status.ts";
+import { reportExtensionReload } from "./commands/extensions.ts";
 import { suspendToShell } from "./suspend.ts";
 
 export class InteractiveApp implements InteractiveHost {
@@ -400,10 +401,7 @@ export class InteractiveApp implements InteractiveHost {
     const extensions = this.runtime.extensions.host ? await this.runtime.extensions.reload() : undefined;
     const fresh = this.runtime.reload();
     this.info(`Reloaded: ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
-    if (!extensions) return;
-    this.info(`Reloaded ${extensions.loaded.length} ${extensions.loaded.length === 1 ? "extension" : "extensions"}.`);
-    for (const error of extensions.loadErrors) this.error(error);
-    for (const warning of extensions.warnings) this.warn(warning);
+    if (extensions) reportExtensionReload(this, extensions);
   }
 
   exit(): void {
