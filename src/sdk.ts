@@ -182,7 +182,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     steer: (text) => session.steer(text),
     followUp: (text) => session.followUp(text),
     abort: () => session.abort(),
-    subscribe: (listener) => session.subscribe(listener),
+    subscribe: (listener) => {
+      const unsubscribe = session.subscribe(listener);
+      // Extension errors from startup (a provider refused) go to the first listener.
+      for (const report of runtime.extensions.drainStartupErrors()) session.reportExtensionError(report);
+      return unsubscribe;
+    },
     compact: (instructions) => controller.compact(instructions),
     navigateTree: (targetId, o) => controller.navigateTree(targetId, o),
     fork: (entryId) => controller.fork(entryId),

@@ -337,6 +337,16 @@ export class SessionCore {
     return this.options.expandInput ? this.options.expandInput(text) : text;
   }
 
+  /**
+   * The registry's object for the current model again, after an extension changed its provider
+   * (its base URL, its definition): the same provider and id, so nothing is recorded.
+   */
+  refreshModel(): void {
+    const model = this.modelValue;
+    const fresh = model && this.registry.find(model.provider, model.id);
+    if (fresh && fresh !== model) this.modelValue = fresh;
+  }
+
   /** Switches the model (recorded in the session) and re-clamps the thinking level. */
   protected switchModel(model: Model): void {
     // Recorded first: a change the file cannot take does not happen.

@@ -22,7 +22,14 @@ export interface Installed {
   uninstall(): void;
 }
 
-export function installHost(host: ExtensionHost, ids: readonly string[], registries: ExtensionRegistries, models: ModelRegistry, report: ProviderErrorReport): Installed {
+export function installHost(
+  host: ExtensionHost,
+  ids: readonly string[],
+  registries: ExtensionRegistries,
+  models: ModelRegistry,
+  report: ProviderErrorReport,
+  modelsChanged?: () => void,
+): Installed {
   const warnings = host.diagnostics.map((d) => d.message);
   for (const command of host.commands()) {
     registries.commands.register(
@@ -45,7 +52,7 @@ export function installHost(host: ExtensionHost, ids: readonly string[], registr
   for (const shortcut of host.shortcuts()) {
     registries.shortcuts.register(shortcut.key, { ...(shortcut.description ? { description: shortcut.description } : {}), handler: () => shortcut.run() }, shortcut.extension);
   }
-  const undoProviders = syncProviders(host, models, report);
+  const undoProviders = syncProviders(host, models, report, modelsChanged);
   let undoTools = (): void => {};
   return {
     warnings,

@@ -86,11 +86,17 @@ export function syncProviders(
   host: { providers(): ExtensionProvider[]; onChange(listener: () => void): () => void },
   registry: ModelRegistry,
   report: ProviderErrorReport,
+  /** After the model list changed (the session takes the current model's new object). */
+  changed: () => void = () => {},
 ): () => void {
   const applied = new Map<string, string>();
   // A refused config is reported once, not again at every later registration change.
   const refused = new Map<string, string>();
   const refresh = () => {
+    sync();
+    changed();
+  };
+  const sync = () => {
     const now = host.providers();
     const names = new Set(now.map((p) => p.name));
     for (const name of [...applied.keys()]) {
@@ -117,5 +123,6 @@ export function syncProviders(
     unsubscribe();
     for (const name of applied.keys()) registry.unregisterProvider(name);
     applied.clear();
+    changed();
   };
 }

@@ -138,7 +138,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
 
   let host = await start(found.sources);
   let ids = found.sources.map((s) => s.id);
-  let installed: Installed = installHost(host, ids, registries, input.models, reportError);
+  let installed: Installed = installHost(host, ids, registries, input.models, reportError, () => session?.refreshModel());
   let reloading: Promise<ExtensionReload> | undefined;
   // The command line's values of the extensions' flags, once every extension registered its own.
   const applyFlagValues = () => {
@@ -157,7 +157,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     const again = discover();
     host = await start(again.sources);
     ids = again.sources.map((s) => s.id);
-    installed = installHost(host, ids, registries, input.models, reportError);
+    installed = installHost(host, ids, registries, input.models, reportError, () => session?.refreshModel());
     const warnings = [...installed.warnings];
     try {
       applyFlagValues();

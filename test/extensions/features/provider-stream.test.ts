@@ -1,12 +1,15 @@
 /**
  * An extension provider's stream as the agent sees it: the extension's progress events as they
- * arrive, then one final done (or error) event built from its result, whatever it sent between.
+ * arrive, then one final done (or error) event built from its result, whatever it sent between;
+ * and the registry kept in step with what the host's extensions registered.
  */
 import { describe, expect, test } from "bun:test";
 import type { AssistantMessageEvent } from "../../../src/ai/types.ts";
 import type { ExtensionProvider } from "../../../src/extensions/host/host.ts";
-import { extensionStream } from "../../../src/runtime/extension-providers.ts";
+import { ModelRegistry } from "../../../src/ai/registry.ts";
+import { extensionStream, syncProviders } from "../../../src/runtime/extension-providers.ts";
 import { MODEL } from "../../helpers/scripted-session.ts";
+import { tempDir } from "../../helpers/tmp.ts";
 
 function provider(stream: ExtensionProvider["stream"]): ExtensionProvider {
   return { extension: "/ext/p.ts", name: "p", config: {}, ...(stream ? { stream } : {}) };
@@ -56,5 +59,34 @@ describe("extensionStream", () => {
       controller.signal,
     );
     expect(events[0]).toMatchObject({ type: "error", reason: "aborted" });
+  });
+});
+
+describe("syncProviders", () => {
+  test("providers follow the host's registrations; a refused one is reported once; the undo removes them", () => {
+    const registry = new ModelRegistry({ agentDir: tempDir(), env: {} });
+    let list: ExtensionProvider[] = [{ extension: "/e.ts", name: "p", config: { baseUrl: "http://b", apiKey: "k", api: "openai-completions", models: [{ id: "m1" }] } }];
+    const listeners = new Set<() => void>();
+    const host = { providers: () => list, onChange: (l: () => void) => (listeners.add(l), () => listeners.delete(l)) };
+    const reports: unknown[] = [];
+    let changes = 0;
+    const undo = syncProviders(host, registry, (r) => reports.push(r), () => changes++);
+    expect(registry.find("p", "m1")).toBeDefined();
+    const first = registry.find("p", "m1");
+
+    list = [...list, { extension: "/e.ts", name: "bad", config: { apiKey: "k", api: "openai-completions", models: [{ id: "b" }] } }];
+    for (const l of listeners) l();
+    for (const l of listeners) l();
+    expect(reports).toEqual([{ extensionPath: "/e.ts", event: "register_provider", error: 'Provider bad: "baseUrl" is required when defining models.' }]);
+
+    list = [{ extension: "/e.ts", name: "p", config: { baseUrl: "http://c", apiKey: "k", api: "openai-completions", models: [{ id: "m1" }] } }];
+    for (const l of listeners) l();
+    expect(registry.find("p", "m1")!.baseUrl).toBe("http://c");
+    expect(registry.find("p", "m1")).not.toBe(first);
+    expect(changes).toBeGreaterThan(0);
+
+    undo();
+    expect(registry.find("p", "m1")).toBeUndefined();
+    expect(listeners.size).toBe(0);
   });
 });
