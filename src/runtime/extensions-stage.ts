@@ -73,7 +73,9 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     ...(input.projectSettings.extensions ? { projectSettingsPaths: input.projectSettings.extensions } : {}),
     ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
   });
-  const ui = new LateUi(HEADLESS_UI);
+  const mode = input.choice.mode ?? (input.interactive ? "interactive" : "print");
+  // Interactive and RPC mode bind a UI that can answer dialogs; extensions are told so when they start.
+  const ui = new LateUi(HEADLESS_UI, mode === "interactive" || mode === "rpc");
   let shutdownHandler = (): void => {};
   const none: RunExtensions = {
     registries,
@@ -95,7 +97,8 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       throw new Error("ctx.reload() is not supported by pig yet; restart pig to load changed extensions");
     },
   });
-  const mode = input.choice.mode ?? (input.interactive ? "interactive" : "print");
+  // A project's value wins, as for any settings object (merged one level deep).
+  const timeouts = { ...input.userSettings.extensionTimeouts, ...input.projectSettings.extensionTimeouts };
   const host = await startExtensionHost({
     sources: found.sources,
     port,
@@ -105,6 +108,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     mode,
     env: input.env,
     onError: (report) => session?.reportExtensionError(report),
+    ...(timeouts.eventMs !== undefined ? { timing: { eventDeadlineMs: timeouts.eventMs } } : {}),
   });
   const warnings = host.diagnostics.map((d) => d.message);
   for (const command of host.commands()) {
