@@ -18,6 +18,7 @@ import { isPlainObject } from "../util/plain-object.ts";
 const QueueMode = v.picklist(["all", "one-at-a-time"]);
 const nonNegative = v.pipe(v.number(), v.minValue(0));
 const strings = v.array(v.string());
+const positiveMs = v.pipe(v.number(), v.integer(), v.minValue(1));
 const opt = v.optional;
 
 /** A package source, or an object that filters which of its resources load. */
@@ -82,6 +83,8 @@ export const SettingsSchema = v.looseObject({
   enableInstallTelemetry: opt(v.boolean()),
   packages: opt(v.array(PackageEntry)),
   extensions: opt(strings),
+  /** pig only: how long extension handlers may take (extensions run in their own processes). */
+  extensionTimeouts: opt(v.looseObject({ eventMs: opt(positiveMs) })),
   skills: opt(strings),
   prompts: opt(strings),
   themes: opt(strings),

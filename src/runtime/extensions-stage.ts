@@ -101,7 +101,9 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
     });
   const found = discover();
-  const ui = new LateUi(HEADLESS_UI);
+  const mode = input.choice.mode ?? (input.interactive ? "interactive" : "print");
+  // Interactive and RPC mode bind a UI that can answer dialogs; extensions are told so when they start.
+  const ui = new LateUi(HEADLESS_UI, mode === "interactive" || mode === "rpc");
   let shutdownHandler = (): void => {};
   const reloadListeners: Array<(result: ExtensionReload) => void> = [];
   const none: RunExtensions = {
@@ -132,9 +134,20 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       await extensions.reload();
     },
   });
-  const mode = input.choice.mode ?? (input.interactive ? "interactive" : "print");
+  // A project's value wins, as for any settings object (merged one level deep).
+  const timeouts = { ...input.userSettings.extensionTimeouts, ...input.projectSettings.extensionTimeouts };
   const start = (sources: readonly ExtensionSource[]) =>
-    startExtensionHost({ sources, port, ui, cwd: input.cwd, agentDir: input.agentDir, mode, env: input.env, onError: (report) => session?.reportExtensionError(report) });
+    startExtensionHost({
+      sources,
+      port,
+      ui,
+      cwd: input.cwd,
+      agentDir: input.agentDir,
+      mode,
+      env: input.env,
+      onError: (report) => session?.reportExtensionError(report),
+      ...(timeouts.eventMs !== undefined ? { timing: { eventDeadlineMs: timeouts.eventMs } } : {}),
+    });
 
   let host = await start(found.sources);
   let ids = found.sources.map((s) => s.id);

@@ -1,19 +1,38 @@
 /**
  * The UI extensions talk to, before and after the mode has one: extensions start (and may
  * notify) before any mode is up, so calls go to the headless defaults until the mode binds its
- * own UI.
+ * own UI. Extensions learn whether they have a UI once, when they start, so `hasUI` says what the
+ * mode will offer from the start; and what they put on screen before the mode is up (a status,
+ * a widget, the title, set in session_start say) is kept and shown once it is.
  */
 import type { DialogOptions, ExtensionUI, NoticeType, WidgetPlacement } from "../extensions/ui.ts";
 
 export class LateUi implements ExtensionUI {
-  constructor(private target: ExtensionUI) {}
+  private bound = false;
+  private readonly statuses = new Map<string, string | undefined>();
+  private readonly widgets = new Map<string, { lines: readonly string[] | undefined; options?: { placement?: WidgetPlacement } }>();
+  private title: string | undefined;
+
+  /** `willHaveUI`: whether the mode that will bind has someone to answer dialogs. */
+  constructor(
+    private target: ExtensionUI,
+    private readonly willHaveUI = target.hasUI,
+  ) {}
 
   bind(target: ExtensionUI): void {
     this.target = target;
+    if (this.bound) return;
+    this.bound = true;
+    for (const [key, text] of this.statuses) target.setStatus(key, text);
+    for (const [key, widget] of this.widgets) target.setWidget(key, widget.lines, widget.options);
+    if (this.title !== undefined) target.setTitle(this.title);
+    this.statuses.clear();
+    this.widgets.clear();
+    this.title = undefined;
   }
 
   get hasUI(): boolean {
-    return this.target.hasUI;
+    return this.bound ? this.target.hasUI : this.willHaveUI;
   }
   select(title: string, options: readonly string[], opts?: DialogOptions): Promise<string | undefined> {
     return this.target.select(title, options, opts);
@@ -31,12 +50,15 @@ export class LateUi implements ExtensionUI {
     this.target.notify(message, type);
   }
   setStatus(key: string, text: string | undefined): void {
+    if (!this.bound) this.statuses.set(key, text);
     this.target.setStatus(key, text);
   }
   setWidget(key: string, lines: readonly string[] | undefined, options?: { placement?: WidgetPlacement }): void {
+    if (!this.bound) this.widgets.set(key, options ? { lines, options } : { lines });
     this.target.setWidget(key, lines, options);
   }
   setTitle(title: string): void {
+    if (!this.bound) this.title = title;
     this.target.setTitle(title);
   }
   setEditorText(text: string): void {

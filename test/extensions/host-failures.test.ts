@@ -98,6 +98,17 @@ describe("crashes", () => {
     expect(notices).toEqual([expect.stringContaining('Extension "/ext/c" crashed too often and is disabled')]);
     expect(t.errors.filter((e) => e.event === "process").length).toBeGreaterThanOrEqual(3);
   });
+
+  test("a call made while the crashed process waits to restart waits for it and is answered by the new process", async () => {
+    t = await startTestHost([fakeSource("/ext/c")], { timing: { restartBackoffMs: [300] } });
+    await waitFor(() => t!.host.list()[0]!.state === "running");
+    await expect(toolNamed(t.host, "crash").execute("c", {}, signal(), noUpdate, ctx)).rejects.toThrow('Extension "/ext/c" exited (code 3)');
+    // Straight after the crash, inside the backoff: the call does not fail with "is restarting".
+    expect(t.host.list()[0]!.state).toBe("restarting");
+    const result = await toolNamed(t.host, "echo").execute("e", { text: "after the restart" }, signal(), noUpdate, ctx);
+    expect(result.content[0]).toEqual({ type: "text", text: "after the restart" });
+    expect(t.host.list()[0]!.generation).toBe(2);
+  });
 });
 
 describe("lazy replication", () => {

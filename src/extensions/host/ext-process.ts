@@ -65,6 +65,8 @@ export class ExtensionProcess {
   private everRan = false;
   private restarts: number[] = [];
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Calls waiting for a scheduled restart to be tried. */
+  private restartWaiters: (() => void)[] = [];
   private readonly stats = new Map<string, CallStats>();
 
   constructor(
@@ -105,6 +107,9 @@ export class ExtensionProcess {
 
   async request(extension: string, method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
     if (this.state === "idle") await this.start();
+    // A call made while the process comes back after a crash waits for it (once) instead of failing.
+    if (this.state === "restarting") await new Promise<void>((resolve) => this.restartWaiters.push(resolve));
+    if (this.state === "starting" && this.starting) await this.starting.catch(() => {});
     const conn = this.conn;
     if (this.state !== "running" || !conn) throw new Error(`Extension "${extension}" ${this.unavailable()}`);
     const done = this.liveness?.begin() ?? (() => {});
@@ -129,6 +134,7 @@ export class ExtensionProcess {
     const wasUp = this.state === "running" || this.state === "starting";
     this.state = "stopped";
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.wakeRestartWaiters();
     this.liveness?.stop();
     if (!child || !wasUp) return;
     this.conn?.notify("shutdown", { reason });
@@ -290,14 +296,22 @@ export class ExtensionProcess {
     if (this.restarts.length >= maxRestarts) {
       this.state = "disabled";
       this.owner.onDisabled(this, detail);
+      this.wakeRestartWaiters();
       return;
     }
     const delay = restartBackoffMs[Math.min(this.restarts.length, restartBackoffMs.length - 1)] ?? 1000;
     this.restarts.push(now);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (this.state !== "restarting") return;
-      this.start().catch(() => {});
+      if (this.state !== "restarting") return this.wakeRestartWaiters();
+      // Started or not, the waiting calls go on: they fail with the reason when it is still down.
+      const tried = this.start();
+      this.wakeRestartWaiters();
+      tried.catch(() => {});
     }, delay);
+  }
+
+  private wakeRestartWaiters(): void {
+    for (const wake of this.restartWaiters.splice(0)) wake();
   }
 }

@@ -1,0 +1,52 @@
+/**
+ * The UI extensions get before the mode has bound its own: `hasUI` already says what the mode
+ * will offer (extensions learn it once, at start), and a status, widget or title set early is
+ * shown once the mode binds.
+ */
+import { expect, test } from "bun:test";
+import { HEADLESS_UI, type ExtensionUI } from "../../src/extensions/ui.ts";
+import { LateUi } from "../../src/runtime/late-ui.ts";
+
+function recordingUi(): { ui: ExtensionUI; calls: unknown[][] } {
+  const calls: unknown[][] = [];
+  const ui: ExtensionUI = {
+    ...HEADLESS_UI,
+    hasUI: true,
+    setStatus: (...args) => void calls.push(["status", ...args]),
+    setWidget: (...args) => void calls.push(["widget", ...args]),
+    setTitle: (...args) => void calls.push(["title", ...args]),
+  };
+  return { ui, calls };
+}
+
+test("hasUI says what the coming mode offers, then what the bound UI says", () => {
+  expect(new LateUi(HEADLESS_UI).hasUI).toBe(false);
+  const late = new LateUi(HEADLESS_UI, true);
+  expect(late.hasUI).toBe(true);
+  late.bind(HEADLESS_UI);
+  expect(late.hasUI).toBe(false);
+});
+
+test("statuses, widgets and the title set before the bind are shown at the bind, the latest of each", () => {
+  const late = new LateUi(HEADLESS_UI, true);
+  late.setStatus("a", "one");
+  late.setStatus("a", "two");
+  late.setStatus("b", "gone");
+  late.setStatus("b", undefined);
+  late.setWidget("w", ["line"], { placement: "belowEditor" });
+  late.setTitle("early title");
+  const { ui, calls } = recordingUi();
+  late.bind(ui);
+  expect(calls).toEqual([
+    ["status", "a", "two"],
+    ["status", "b", undefined],
+    ["widget", "w", ["line"], { placement: "belowEditor" }],
+    ["title", "early title"],
+  ]);
+  // After the bind, calls go straight through and nothing is replayed again.
+  late.setStatus("a", "three");
+  const second = recordingUi();
+  late.bind(second.ui);
+  expect(second.calls).toEqual([]);
+  expect(calls.at(-1)).toEqual(["status", "a", "three"]);
+});
