@@ -16,9 +16,11 @@ afterEach(async () => {
 describe("launch security", () => {
   test("the socket directory is 0700 and the socket 0600", async () => {
     t = await startTestHost([fakeSource("/ext/a")]);
-    const dirs = require("node:fs").readdirSync(t.dir).filter((n: string) => n.startsWith("pig-ext-"));
+    const parent = join(t.dir, `pig-ext-${process.getuid!()}`);
+    expect(statSync(parent).mode & 0o777).toBe(0o700);
+    const dirs = require("node:fs").readdirSync(parent) as string[];
     expect(dirs).toHaveLength(1);
-    const dir = join(t.dir, dirs[0]);
+    const dir = join(parent, dirs[0]!);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, "host.sock")).mode & 0o777).toBe(0o600);
   });
@@ -26,10 +28,25 @@ describe("launch security", () => {
   test("directories left by dead pig processes are removed", () => {
     const base = mkdtempSync(join(tmpdir(), "pig-stale-"));
     try {
-      const stale = join(base, "pig-ext-999999999-abcdef");
-      require("node:fs").mkdirSync(stale);
+      const stale = join(base, `pig-ext-${process.getuid!()}`, "999999999-abcdef");
+      require("node:fs").mkdirSync(stale, { recursive: true });
       const d = createSocketDir(base);
       expect(() => statSync(stale)).toThrow();
+      expect(d.dir.startsWith(join(base, `pig-ext-${process.getuid!()}`))).toBe(true);
+      d.remove();
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test("a parent directory of another owner's making is not used: the launch gets a private directory of its own", () => {
+    const base = mkdtempSync(join(tmpdir(), "pig-foreign-"));
+    try {
+      // A file (not a directory) where the per-user parent would be: pig must not use it.
+      require("node:fs").writeFileSync(join(base, `pig-ext-${process.getuid!()}`), "");
+      const d = createSocketDir(base);
+      expect(statSync(d.dir).mode & 0o777).toBe(0o700);
+      expect(d.dir.startsWith(join(base, `pig-ext-${process.pid}-`))).toBe(true);
       d.remove();
     } finally {
       rmSync(base, { recursive: true, force: true });

@@ -2,9 +2,13 @@
  * The private directory the extension socket lives in. 0700 on the directory (and 0600 on the
  * socket) is the first line of defence: only pig's own user can reach the socket at all; the
  * per-launch token then tells pig's children apart from anything else that user runs.
+ *
+ * Each launch's directory sits in one parent per user (`pig-ext-<uid>`, itself 0700 and owned
+ * by that user), so finding the directories dead pig processes left behind means listing that
+ * parent only — never the whole temp dir, which can hold hundreds of thousands of entries.
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -28,10 +32,38 @@ export function baseRuntimeDir(env: Record<string, string | undefined> = process
   return tmpdir();
 }
 
+/**
+ * The per-user parent, made if missing. Undefined when something else holds its name (another
+ * user's directory, a link): then each launch gets a directory of its own right in `base`.
+ */
+function userParent(base: string): string | undefined {
+  const uid = process.getuid?.() ?? 0;
+  const parent = join(base, `${PREFIX}${uid}`);
+  try {
+    mkdirSync(parent, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+  }
+  try {
+    const info = lstatSync(parent);
+    if (!info.isDirectory() || info.uid !== uid) return undefined;
+    if ((info.mode & 0o777) !== 0o700) chmodSync(parent, 0o700);
+    return parent;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createSocketDir(base: string = baseRuntimeDir()): SocketDir {
-  removeStaleDirs(base);
-  const dir = join(base, `${PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`);
-  mkdirSync(dir, { mode: 0o700 });
+  const parent = userParent(base);
+  let dir: string;
+  if (parent) {
+    removeStaleDirs(parent);
+    dir = join(parent, `${process.pid}-${randomBytes(6).toString("hex")}`);
+    mkdirSync(dir, { mode: 0o700 });
+  } else {
+    dir = mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
+  }
   // mkdir's mode is filtered by the umask; state it exactly.
   chmodSync(dir, 0o700);
   return {
@@ -50,7 +82,7 @@ export function removeStaleDirs(base: string): void {
     return;
   }
   for (const name of names) {
-    const m = /^pig-ext-(\d+)-[0-9a-f]+$/.exec(name);
+    const m = /^(\d+)-[0-9a-f]+$/.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || isAlive(pid)) continue;
