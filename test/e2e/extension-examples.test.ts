@@ -1,18 +1,24 @@
 /**
  * The example extensions in examples/extensions/, loaded together into one run of the built
  * binary: each registers what it says (tools in the request, commands that run) and their
- * handlers act on the session.
+ * handlers act on the session. Then each example on its own, doing what its comment promises.
  */
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import type { Script } from "../helpers/fake-llm/server.ts";
+import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import { type Line, RpcClient } from "../helpers/rpc-client.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const EXAMPLES = resolve(import.meta.dir, "..", "..", "examples", "extensions");
 const ALL = ["permission-gate", "progress-tool", "word-count-command", "context-filter", "custom-compaction", "prompt-counter", "status-line"];
 const flags = ALL.flatMap((name) => ["-e", join(EXAMPLES, `${name}.ts`)]);
 
 const worlds: PigWorld[] = [];
+const clients: RpcClient[] = [];
 afterAll(async () => {
+  for (const c of clients.splice(0)) c.kill();
   await Promise.all(worlds.splice(0).map((w) => w.close()));
 });
 
@@ -50,4 +56,133 @@ test("a command of an example runs in print mode without a model request", async
   expect(run.stderr).not.toContain("Failed to load extension");
   expect(run.code).toBe(0);
   expect(w.llm.requests.length).toBe(0);
+});
+
+type Json = Record<string, any>;
+const example = (name: string) => ["-e", join(EXAMPLES, `${name}.ts`)];
+const dataOf = (response: Line) => response.data as Json;
+const lorem = "lorem ipsum dolor sit amet ".repeat(30);
+
+async function world(script?: Script, options: WorldOptions = {}): Promise<PigWorld> {
+  const w = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
+  worlds.push(w);
+  return w;
+}
+
+async function rpc(name: string, script?: Script, options: WorldOptions = {}): Promise<{ w: PigWorld; client: RpcClient }> {
+  const w = await world(script, options);
+  const client = new RpcClient({ cwd: w.cwd, env: w.env, args: example(name) });
+  clients.push(client);
+  return { w, client };
+}
+
+function readEntries(file: string): Json[] {
+  return readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+}
+
+async function sessionEntries(client: RpcClient): Promise<Json[]> {
+  return readEntries(String(dataOf(await client.request({ type: "get_state" })).sessionFile));
+}
+
+const chatText = (message: Json): string =>
+  typeof message.content === "string" ? message.content : (message.content ?? []).map((p: Json) => p.text ?? "").join("");
+
+const uiRecord = (method: string) => (l: Line) => l.type === "extension_ui_request" && l.method === method;
+
+describe("each example does what it says", () => {
+  test("context-filter: a tool result over 4,000 characters is shortened in the request, whole in the session file", async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `row-${String(i + 1).padStart(4, "0")} ${"x".repeat(40)}`);
+    const w = await world(
+      { responses: [{ toolCalls: [{ name: "read", arguments: { path: "big.txt" } }] }, { text: "read it" }] },
+      { files: { "big.txt": `${rows.join("\n")}\n`, "small.txt": "tiny\n" } },
+    );
+    const sessions = tempDir("pig-sessions-");
+    const run = await w.run(["-p", "--session-dir", sessions, ...example("context-filter"), "read big.txt"]);
+    expect(run.code).toBe(0);
+    expect(w.llm.requests).toHaveLength(2);
+    const sent = (w.llm.requests[1]!.body as { messages: Json[] }).messages.filter((m) => m.role === "tool").map(chatText);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.length).toBeLessThan(4000);
+    expect(sent[0]).toContain("row-0001");
+    expect(sent[0]).toContain("row-0200");
+    expect(sent[0]).toMatch(/\[… \d+ lines left out of the context …\]/);
+    expect(sent[0]).not.toContain("row-0100");
+    const files = readdirSync(sessions, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
+    expect(files).toHaveLength(1);
+    const stored = readEntries(join(sessions, files[0]!)).filter((e) => e.type === "message" && e.message.role === "toolResult");
+    expect(stored).toHaveLength(1);
+    const whole = chatText(stored[0]!.message);
+    expect(whole.length).toBeGreaterThan(4000);
+    for (const row of rows) expect(whole).toContain(row);
+  });
+
+  test("custom-compaction: the compaction's summary lists the files the compacted turns touched", async () => {
+    const { w, client } = await rpc(
+      "custom-compaction",
+      [
+        { toolCalls: [{ name: "read", arguments: { path: "src/a.txt" } }] },
+        { text: "read it" },
+        { toolCalls: [{ name: "write", arguments: { path: "notes.txt", content: "noted\n" } }] },
+        { text: "wrote it" },
+        { text: "three" },
+      ],
+      { settings: { compaction: { keepRecentTokens: 50 } }, files: { "src/a.txt": "alpha\n" } },
+    );
+    for (const message of [`first ${lorem}`, `second ${lorem}`, `third ${lorem}`]) await client.promptAndWait(message);
+    expect(w.llm.requests).toHaveLength(5);
+    const response = await client.request({ type: "compact" }, 20_000);
+    expect(response).toMatchObject({ success: true });
+    const expected = "Earlier in this session these files were read or changed:\n- notes.txt\n- src/a.txt";
+    expect(dataOf(response).summary).toBe(expected);
+    // Made without a model call.
+    expect(w.llm.requests).toHaveLength(5);
+    const compactions = (await sessionEntries(client)).filter((e) => e.type === "compaction");
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).toMatchObject({ summary: expected, fromHook: true, details: { files: ["notes.txt", "src/a.txt"] } });
+    expect(await client.close()).toBe(0);
+  });
+
+  test("prompt-counter: each prompt leaves a count in the session file; /count tells it", async () => {
+    const { w, client } = await rpc("prompt-counter");
+    await client.promptAndWait("one");
+    await client.promptAndWait("two");
+    const counts = (await sessionEntries(client)).filter((e) => e.type === "custom" && e.customType === "prompt-counter").map((e) => e.data);
+    expect(counts).toEqual([{ count: 1 }, { count: 2 }]);
+    // The count is not part of what the model sees.
+    expect(JSON.stringify(w.llm.requests[1]!.body)).not.toContain("prompt-counter");
+    const from = client.lines.length;
+    expect(await client.request({ type: "prompt", message: "/count" })).toMatchObject({ success: true });
+    const notice = await client.waitFor(uiRecord("notify"), 15_000, from);
+    expect(notice).toMatchObject({ message: "2 prompts on this branch", notifyType: "info" });
+    expect(w.llm.requests).toHaveLength(2);
+    expect(await client.close()).toBe(0);
+  });
+
+  test("status-line: the status goes to the RPC client as setStatus records, ending with the tool count", async () => {
+    const { client } = await rpc("status-line", [{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "listed" }]);
+    await client.promptAndWait("list the files");
+    const done = await client.waitFor((l) => uiRecord("setStatus")(l) && String(l.statusText).startsWith("done"));
+    expect(done).toMatchObject({ statusKey: "run", statusText: "done: 1 tool call" });
+    // Fire-and-forget: the record has an id but nothing waits for an answer.
+    expect(typeof done.id).toBe("string");
+    const texts = client.lines.filter(uiRecord("setStatus")).map((l) => l.statusText);
+    expect(texts).toEqual(["working…", "turn 1, 0 tool calls", "turn 2, 1 tool call", "done: 1 tool call"]);
+    expect(await client.close()).toBe(0);
+  });
+
+  test("word-count-command: /words tells the count of its words, or of the last answer, as an RPC notice", async () => {
+    const { w, client } = await rpc("word-count-command", [{ text: "alpha beta gamma delta" }]);
+    let from = client.lines.length;
+    expect(await client.request({ type: "prompt", message: "/words one two three" })).toMatchObject({ success: true });
+    expect(await client.waitFor(uiRecord("notify"), 15_000, from)).toMatchObject({ message: "3 words", notifyType: "info" });
+    expect(w.llm.requests).toHaveLength(0);
+    await client.promptAndWait("say four words");
+    from = client.lines.length;
+    expect(await client.request({ type: "prompt", message: "/words" })).toMatchObject({ success: true });
+    expect(await client.waitFor(uiRecord("notify"), 15_000, from)).toMatchObject({ message: "4 words" });
+    expect(await client.close()).toBe(0);
+  });
 });

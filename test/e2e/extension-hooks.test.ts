@@ -1,0 +1,281 @@
+/**
+ * The interceptable extension events, through the built binary and real extension processes:
+ * for each, what a handler returns changes what pig does — in the model request, the session
+ * file or the RPC output. Two handlers chained on `context` and `tool_call` show the chain rules.
+ * Fixtures: test/fixtures/extensions/hooks/.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Script } from "../helpers/fake-llm/server.ts";
+import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import { type Line, RpcClient } from "../helpers/rpc-client.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const HOOKS = join(import.meta.dir, "..", "fixtures", "extensions", "hooks");
+const ext = (name: string) => join(HOOKS, `${name}.ts`);
+
+const worlds: PigWorld[] = [];
+const clients: RpcClient[] = [];
+afterAll(async () => {
+  for (const c of clients.splice(0)) c.kill();
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+type Json = Record<string, any>;
+
+async function world(script?: Script, options: WorldOptions = {}): Promise<PigWorld> {
+  const w = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
+  worlds.push(w);
+  return w;
+}
+
+async function rpc(extensions: string[], script?: Script, options: WorldOptions = {}): Promise<{ w: PigWorld; client: RpcClient }> {
+  const w = await world(script, options);
+  const client = new RpcClient({ cwd: w.cwd, env: w.env, args: extensions.flatMap((name) => ["-e", ext(name)]) });
+  clients.push(client);
+  return { w, client };
+}
+
+const dataOf = (response: Line) => response.data as Json;
+const bodyOf = (w: PigWorld, index: number) => w.llm.requests[index]!.body as Json;
+const bodyText = (w: PigWorld, index: number) => JSON.stringify(w.llm.requests[index]!.body);
+
+/** The text of an OpenAI chat message, whether its content is a string or parts. */
+function chatText(message: Json): string {
+  return typeof message.content === "string" ? message.content : (message.content ?? []).map((p: Json) => p.text ?? "").join("");
+}
+
+function readEntries(file: string): Json[] {
+  return readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+}
+
+/** The entries of the only session file under `dir` (one or two levels deep). */
+function onlySession(dir: string): Json[] {
+  const files: string[] = [];
+  const walk = (d: string, depth: number) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory() && depth > 0) walk(join(d, e.name), depth - 1);
+      else if (e.name.endsWith(".jsonl")) files.push(join(d, e.name));
+    }
+  };
+  walk(dir, 1);
+  expect(files).toHaveLength(1);
+  return readEntries(files[0]!);
+}
+
+async function sessionFile(client: RpcClient): Promise<string> {
+  return String(dataOf(await client.request({ type: "get_state" })).sessionFile);
+}
+
+/** Resolves once `check` holds; fails the test with `what` if it never does. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
+
+const words = "lorem ipsum dolor sit amet ".repeat(30);
+
+describe("input", () => {
+  test("a transform changes the prompt the model gets; the session file keeps the transformed text", async () => {
+    const w = await world();
+    const sessions = tempDir("pig-sessions-");
+    const run = await w.run(["-p", "--session-dir", sessions, "-e", ext("input"), "hello there"]);
+    expect(run.code).toBe(0);
+    expect(w.llm.requests).toHaveLength(1);
+    const users = (bodyOf(w, 0).messages as Json[]).filter((m) => m.role === "user").map(chatText);
+    expect(users).toEqual(["TRANSFORMED(hello there)"]);
+    const stored = onlySession(sessions).filter((e) => e.type === "message" && e.message.role === "user");
+    expect(stored.map((e) => chatText(e.message))).toEqual(["TRANSFORMED(hello there)"]);
+  });
+
+  test("handled: no model request is made and nothing is answered", async () => {
+    const { w, client } = await rpc(["input"]);
+    const response = await client.request({ type: "prompt", message: "skip this one" });
+    expect(response).toMatchObject({ success: true });
+    // The handler ran (it notes the text) …
+    await until(() => existsSync(join(w.cwd, "handled.txt")), "the input handler");
+    expect(readFileSync(join(w.cwd, "handled.txt"), "utf8")).toBe("skip this one\n");
+    await client.waitIdle();
+    // … and took the prompt: no run, no message.
+    expect(client.lines.some((l) => l.type === "agent_start")).toBe(false);
+    expect((dataOf(await client.request({ type: "get_messages" })).messages as Json[]).filter((m) => m.role !== "system")).toEqual([]);
+    // A prompt it does not handle goes through, transformed; it makes the only request.
+    await client.promptAndWait("go on");
+    expect(w.llm.requests).toHaveLength(1);
+    expect(bodyText(w, 0)).toContain("TRANSFORMED(go on)");
+    expect(bodyText(w, 0)).not.toContain("skip this one");
+    expect(await client.close()).toBe(0);
+  });
+});
+
+test("tool_result: a patched read result (text and isError) is what the next request carries", async () => {
+  const w = await world({
+    responses: [{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] }, { text: "done" }],
+  }, { files: { "a.txt": "the original file text\n" } });
+  const sessions = tempDir("pig-sessions-");
+  const run = await w.run(["-p", "--session-dir", sessions, "-e", ext("tool-result"), "read a.txt"]);
+  expect(run.code).toBe(0);
+  expect(w.llm.requests).toHaveLength(2);
+  const tools = (bodyOf(w, 1).messages as Json[]).filter((m) => m.role === "tool");
+  expect(tools.map(chatText)).toEqual(["PATCHED[the original file text]"]);
+  const stored = onlySession(sessions).filter((e) => e.type === "message" && e.message.role === "toolResult");
+  expect(stored).toHaveLength(1);
+  expect(stored[0]!.message).toMatchObject({ toolName: "read", isError: true, content: [{ type: "text", text: "PATCHED[the original file text]" }] });
+});
+
+test("message_end: the replaced assistant text is in the RPC events, the session file and the next request", async () => {
+  const { w, client } = await rpc(["message-end"], [{ text: "the model's words" }, { text: "second" }]);
+  await client.promptAndWait("hi");
+  const ends = client.lines.filter((l) => l.type === "message_end" && (l.message as Json).role === "assistant");
+  expect(ends.map((l) => chatText(l.message as Json))).toEqual(["REPLACED(the model's words)"]);
+  const agentEnd = client.lines.find((l) => l.type === "agent_end") as Json;
+  expect(JSON.stringify(agentEnd.messages)).toContain("REPLACED(the model's words)");
+  expect(dataOf(await client.request({ type: "get_last_assistant_text" }))).toEqual({ text: "REPLACED(the model's words)" });
+  const stored = readEntries(await sessionFile(client)).filter((e) => e.type === "message" && e.message.role === "assistant");
+  expect(stored.map((e) => chatText(e.message))).toEqual(["REPLACED(the model's words)"]);
+  await client.promptAndWait("again");
+  const assistants = (bodyOf(w, 1).messages as Json[]).filter((m) => m.role === "assistant").map(chatText);
+  expect(assistants).toEqual(["REPLACED(the model's words)"]);
+  expect(await client.close()).toBe(0);
+});
+
+test("message_end in JSON mode: the printed events carry the replacement", async () => {
+  const w = await world({ responses: [{ text: "plain answer" }] });
+  const run = await w.run(["--mode", "json", "-p", "-e", ext("message-end"), "hi"]);
+  expect(run.code).toBe(0);
+  const events = run.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Json);
+  const ends = events.filter((e) => e.type === "message_end" && e.message.role === "assistant");
+  expect(ends.map((e) => chatText(e.message))).toEqual(["REPLACED(plain answer)"]);
+  // Everything after the message's end has the replacement too.
+  const turnEnd = events.find((e) => e.type === "turn_end")!;
+  expect(chatText(turnEnd.message)).toBe("REPLACED(plain answer)");
+  const agentEnd = events.find((e) => e.type === "agent_end")!;
+  expect((agentEnd.messages as Json[]).filter((m) => m.role === "assistant").map(chatText)).toEqual(["REPLACED(plain answer)"]);
+});
+
+test("before_provider_request: the payload the handler returns is the body the provider receives", async () => {
+  const w = await world();
+  const run = await w.run(["-p", "-e", ext("provider-request"), "hello"]);
+  expect(run.code).toBe(0);
+  expect(w.llm.requests).toHaveLength(1);
+  expect(bodyOf(w, 0)).toMatchObject({ temperature: 0.25, max_tokens: 321, pig_hook_marker: "added-by-hook", model: "fake-model" });
+  // The rest of the payload is the handler's copy of pig's: the prompt is still there.
+  expect(bodyText(w, 0)).toContain("hello");
+});
+
+test("after_provider_response: the handler sees the status of every response", async () => {
+  const w = await world({ responses: [{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "done" }] });
+  const run = await w.run(["-p", "-e", ext("provider-response"), "look"]);
+  expect(run.code).toBe(0);
+  expect(w.llm.requests).toHaveLength(2);
+  expect(readFileSync(join(w.cwd, "statuses.txt"), "utf8")).toBe("200\n200\n");
+});
+
+test("session_before_compact: a supplied compaction is stored with fromHook, and the model writes no summary", async () => {
+  const { w, client } = await rpc(["compact"], [{ text: "one" }, { text: "two" }], { settings: { compaction: { keepRecentTokens: 50 } } });
+  await client.promptAndWait(`first ${words}`);
+  await client.promptAndWait(`second ${words}`);
+  const response = await client.request({ type: "compact" }, 20_000);
+  expect(response).toMatchObject({ success: true });
+  expect(dataOf(response)).toMatchObject({ summary: "SUMMARY SUPPLIED BY THE HOOK" });
+  // Only the two prompts reached the model: no summary request.
+  expect(w.llm.requests).toHaveLength(2);
+  const compactions = readEntries(await sessionFile(client)).filter((e) => e.type === "compaction");
+  expect(compactions).toHaveLength(1);
+  expect(compactions[0]).toMatchObject({ summary: "SUMMARY SUPPLIED BY THE HOOK", fromHook: true, details: { by: "hooks/compact.ts" } });
+  expect(await client.close()).toBe(0);
+});
+
+describe("session_before_* cancel", () => {
+  async function withHistory() {
+    const r = await rpc(["cancel"], [{ text: "one" }, { text: "two" }]);
+    await r.client.promptAndWait("first");
+    await r.client.promptAndWait("second");
+    return { ...r, file: await sessionFile(r.client) };
+  }
+  const notes = (w: PigWorld) => (existsSync(join(w.cwd, "cancelled.jsonl")) ? readEntries(join(w.cwd, "cancelled.jsonl")) : []);
+
+  test("session_before_switch: new_session is cancelled and the session stays", async () => {
+    const { w, client, file } = await withHistory();
+    const before = readFileSync(file, "utf8");
+    expect(dataOf(await client.request({ type: "new_session" }))).toEqual({ cancelled: true });
+    expect(notes(w)).toEqual([{ type: "session_before_switch", reason: "new" }]);
+    expect(await sessionFile(client)).toBe(file);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect((dataOf(await client.request({ type: "get_messages" })).messages as Json[]).map((m) => m.role).filter((r) => r !== "system")).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(await client.close()).toBe(0);
+  });
+
+  test("session_before_fork: fork is cancelled and the session stays", async () => {
+    const { w, client, file } = await withHistory();
+    const forkable = dataOf(await client.request({ type: "get_fork_messages" })).messages as Json[];
+    const target = forkable.find((m) => m.text === "second")!;
+    expect(target).toBeDefined();
+    const before = readFileSync(file, "utf8");
+    expect(dataOf(await client.request({ type: "fork", entryId: target.entryId }))).toMatchObject({ cancelled: true });
+    expect(notes(w)).toEqual([{ type: "session_before_fork", entryId: target.entryId }]);
+    expect(await sessionFile(client)).toBe(file);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(await client.close()).toBe(0);
+  });
+
+  test("session_before_tree: navigate_tree is cancelled and the leaf stays", async () => {
+    const { w, client, file } = await withHistory();
+    const all = dataOf(await client.request({ type: "get_entries" })) as { entries: Json[]; leafId: string };
+    const firstUser = all.entries.find((e) => e.type === "message" && e.message.role === "user")!;
+    const before = readFileSync(file, "utf8");
+    const response = await client.request({ type: "navigate_tree", targetId: firstUser.id });
+    expect(response).toMatchObject({ success: true });
+    expect(dataOf(response)).toMatchObject({ cancelled: true });
+    expect(notes(w)).toEqual([{ type: "session_before_tree", targetId: firstUser.id }]);
+    expect((dataOf(await client.request({ type: "get_entries" })) as { leafId: string }).leafId).toBe(all.leafId);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(await client.close()).toBe(0);
+  });
+});
+
+test("user_bash: RPC bash answers with the extension's result and the command does not run", async () => {
+  const { w, client } = await rpc(["user-bash"]);
+  const response = await client.request({ type: "bash", command: "touch ran.txt && echo really-ran" });
+  expect(response).toMatchObject({ success: true });
+  expect(dataOf(response)).toMatchObject({ output: "from the extension instead of: touch ran.txt && echo really-ran\n", exitCode: 7, cancelled: false });
+  expect(existsSync(join(w.cwd, "ran.txt"))).toBe(false);
+  // The supplied outcome is what the session records and the model is told.
+  await client.promptAndWait("what happened?");
+  expect(bodyText(w, 0)).toContain("from the extension instead of: touch ran.txt");
+  expect(bodyText(w, 0)).toContain("Command exited with code 7");
+  expect(await client.close()).toBe(0);
+});
+
+describe("two extensions on one event", () => {
+  test("context: the second handler sees the first one's change, and the request has both", async () => {
+    const w = await world();
+    const run = await w.run(["-p", "-e", ext("context-a"), "-e", ext("context-b"), "the prompt"]);
+    expect(run.code).toBe(0);
+    const users = (bodyOf(w, 0).messages as Json[]).filter((m) => m.role === "user").map(chatText);
+    expect(users).toEqual(["the prompt [A] [B saw A]"]);
+  });
+
+  test("tool_call: the first extension's block wins, with its reason, in load order", async () => {
+    const script: Script = { responses: [{ toolCalls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "done" }] };
+    for (const [order, reason] of [
+      [["block-first", "block-second"], "blocked by block-first"],
+      [["block-second", "block-first"], "blocked by block-second"],
+    ] as const) {
+      const w = await world(script);
+      const run = await w.run(["-p", ...order.flatMap((name) => ["-e", ext(name)]), "run it"]);
+      expect(run.code).toBe(0);
+      expect(w.llm.requests).toHaveLength(2);
+      const tools = (bodyOf(w, 1).messages as Json[]).filter((m) => m.role === "tool").map(chatText);
+      expect(tools).toEqual([reason]);
+      expect(existsSync(join(w.cwd, "ran.txt"))).toBe(false);
+    }
+  });
+});
