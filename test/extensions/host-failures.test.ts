@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { ctx, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
+import { ctx, FAST_TIMING, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
 
 let t: TestHost | undefined;
 afterEach(async () => {
@@ -154,5 +154,26 @@ describe("shutdown", () => {
     expect(alive(pid)).toBe(false);
     await waitFor(() => !alive(grandchild));
     expect(t.host.list()[0]!.state).toBe("stopped");
+  });
+});
+
+describe("tool_call guard while its process is down", () => {
+  test("a restarting guard is waited for and answers; a disabled one blocks naming itself", async () => {
+    t = await startTestHost([fakeSource("/ext/guard", "normal", ["tool_call"])], { timing: { ...FAST_TIMING, restartBackoffMs: [300] } });
+    await waitFor(() => t!.host.list()[0]!.state === "running");
+    const hooks = t.host.hooks();
+    await expect(toolNamed(t.host, "crash").execute("c", {}, signal(), noUpdate, ctx)).rejects.toThrow("exited (code 3)");
+    expect(t.host.list()[0]!.state).toBe("restarting");
+    // Fails open without the fix: the guard is left out while it restarts.
+    expect(await hooks.toolCall({ toolCallId: "1", toolName: "bash", input: { command: "rm -rf /" } })).toEqual({ block: true, reason: "no bash here" });
+    expect(t.host.list()[0]!.generation).toBe(2);
+    // Crash it until it is disabled (maxRestarts 2 within the window).
+    for (const generation of [2, 3]) {
+      await waitFor(() => t!.host.list()[0]!.state === "running" && t!.host.list()[0]!.generation === generation);
+      await expect(toolNamed(t!.host, "crash").execute("c", {}, signal(), noUpdate, ctx)).rejects.toThrow("exited (code 3)");
+    }
+    await waitFor(() => t!.host.list()[0]!.state === "disabled");
+    const verdict = await hooks.toolCall({ toolCallId: "2", toolName: "read", input: { path: "x" } });
+    expect(verdict).toEqual({ block: true, reason: expect.stringContaining('Extension "/ext/guard" is disabled') });
   });
 });

@@ -41,6 +41,15 @@ export class EventDispatcher {
     return this.options.registry.subscribers(event).filter((id) => this.options.route.isUp(id));
   }
 
+  /**
+   * Every subscriber of a fail-closed event (`tool_call`), up or not, in load order: one that is
+   * starting or restarting is waited for (a request waits for its restart), one that is disabled
+   * or shut down answers with an error naming it — never is it silently left out.
+   */
+  guards(event: string): string[] {
+    return this.options.registry.subscribers(event);
+  }
+
   notify(event: string, payload: unknown): void {
     for (const id of this.targets(event)) this.options.route.notify(id, "event", { extension: id, event, payload });
   }

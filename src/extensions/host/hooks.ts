@@ -127,7 +127,8 @@ export function createHooks(d: EventDispatcher): AgentHooks {
     },
 
     async toolCall(event) {
-      for (const id of d.targets("tool_call")) {
+      // A guard that is down is asked all the same: it is waited for while it restarts, and blocks once it is gone.
+      for (const id of d.guards("tool_call")) {
         const a = await d.ask(id, "tool_call", event);
         // Fail closed: a guard that cannot answer must not wave the call through.
         if (!a.ok) return { block: true, reason: a.error };
