@@ -177,3 +177,28 @@ describe("tool_call guard while its process is down", () => {
     expect(verdict).toEqual({ block: true, reason: expect.stringContaining('Extension "/ext/guard" is disabled') });
   });
 });
+
+describe("abort ends a pending hook", () => {
+  test("session.abort() during a hanging tool_call handler ends the run at once, blocks the call and sends $/cancel", async () => {
+    t = await startTestHost([fakeSource("/ext/mute", "slow-events", ["tool_call"], "m_")]);
+    const { makeSession, tool } = await import("../helpers/scripted-session.ts");
+    let ran = false;
+    const echo = tool("echo", async () => ((ran = true), "ran"));
+    const { session } = makeSession([{ calls: [{ id: "c1", name: "echo", arguments: {} }] }, { text: "after" }], [echo], {
+      more: { hooks: t.host.hooks() },
+    });
+    const received = async () => {
+      const r = await toolNamed(t!.host, "m_trace").execute("tr", {}, signal(), noUpdate, ctx);
+      return JSON.parse((r.content[0] as { text: string }).text).received as string[];
+    };
+    const run = session.prompt("go");
+    // The handler got the event and never answers (its deadline is 600 s).
+    for (;;) if ((await received()).includes("event")) break;
+    await session.abort();
+    await run;
+    expect(ran).toBe(false);
+    const result = session.messages.find((m) => m.role === "toolResult") as { content: { text: string }[]; isError: boolean } | undefined;
+    expect(result?.isError).toBe(true);
+    for (;;) if ((await received()).includes("$/cancel")) break;
+  });
+});
