@@ -90,3 +90,16 @@ describe("activation", () => {
     expect(toolNamed(t.host, "echo").description).toBe("echo tool");
   });
 });
+
+describe("packing and credentials", () => {
+  test("a TypeScript extension whose manifest lists env gets a process of its own; the shared runner lets no variable through", async () => {
+    const { groupIntoProcesses } = await import("../../src/extensions/host/host.ts");
+    const { fakeSource: source } = await import("./helpers/host-fixture.ts");
+    const ts = (id: string, env: string[]) => ({ ...source(id), runtime: "typescript" as const, ownProcess: false, env, entry: `${id}/index.ts` });
+    const specs = groupIntoProcesses([ts("/ext/a", []), ts("/ext/keyed", ["GITHUB_TOKEN"]), ts("/ext/b", [])], ["runner"]);
+    expect(specs.map((s) => ({ name: s.name, load: s.load.map((l) => l.id), allowEnv: s.allowEnv }))).toEqual([
+      { name: "typescript-runner", load: ["/ext/a", "/ext/b"], allowEnv: [] },
+      { name: "_ext_keyed", load: ["/ext/keyed"], allowEnv: ["GITHUB_TOKEN"] },
+    ]);
+  });
+});
