@@ -8,7 +8,7 @@ import type { AgentHooks, BeforeAgentStartHookResult, HookImage } from "../../ag
 import { type AgentMessage, AgentMessageSchema } from "../../session/message-format.ts";
 import type { ToolContent } from "../../tools/types.ts";
 import { describeIssues } from "../connection.ts";
-import { ContentSchema } from "../protocol.ts";
+import { BeforeAgentStartResultSchema as BeforeAgentStartResult, ContentSchema } from "../protocol.ts";
 import type { EventDispatcher } from "./dispatch.ts";
 
 const Images = v.optional(v.array(v.looseObject({ type: v.literal("image"), data: v.string(), mimeType: v.string() })));
@@ -17,10 +17,6 @@ const InputResult = v.variant("action", [
   v.looseObject({ action: v.literal("transform"), text: v.string(), images: Images }),
   v.looseObject({ action: v.literal("handled") }),
 ]);
-const BeforeAgentStartResult = v.looseObject({
-  message: v.optional(v.looseObject({ customType: v.string(), content: v.unknown(), display: v.boolean(), details: v.optional(v.unknown()) })),
-  systemPrompt: v.optional(v.string()),
-});
 const MessagesResult = v.looseObject({ messages: v.optional(v.array(AgentMessageSchema)) });
 const MessageResult = v.looseObject({ message: v.optional(AgentMessageSchema) });
 const ToolCallResult = v.looseObject({
@@ -99,7 +95,10 @@ export function createHooks(d: EventDispatcher): AgentHooks {
       const messages: NonNullable<BeforeAgentStartHookResult["messages"]> = [];
       let promptChanged = false;
       for await (const { value } of answers("before_agent_start", BeforeAgentStartResult, () => ({ ...event, systemPrompt }), signal)) {
-        if (value.message) messages.push({ role: "custom", ...value.message } as (typeof messages)[number]);
+        // Several handlers of one extension answer as `messages` (all of them; `message` is its first).
+        for (const m of value.messages ?? (value.message ? [value.message] : [])) {
+          messages.push({ role: "custom", ...m } as (typeof messages)[number]);
+        }
         if (value.systemPrompt) {
           systemPrompt = value.systemPrompt;
           promptChanged = true;
