@@ -6,7 +6,7 @@
  * never crash the other side.
  */
 import * as v from "valibot";
-import { encodeFrames, LineSplitter, PartAssembler, scanFrameHead } from "./framing.ts";
+import { encodeFrames, LineSplitter, PartAssembler, scanFrameHead, TooManyStreams } from "./framing.ts";
 import {
   CancelParamsSchema,
   DEFAULT_MAX_FRAME_BYTES,
@@ -271,6 +271,7 @@ export class Connection {
           whole = this.parts.add(p.output.stream, p.output.data, p.output.final);
         } catch (err) {
           this.protocolError((err as Error).message);
+          if (err instanceof TooManyStreams) this.sendError(null, ErrorCode.FrameTooLarge, (err as Error).message);
           return;
         }
         if (whole !== undefined) this.onText(whole);

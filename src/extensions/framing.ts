@@ -135,16 +135,32 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
+/** How many `$/part` streams one peer may have open at once. */
+export const MAX_OPEN_PART_STREAMS = 16;
+
+/** A `$/part` stream refused because too many are open already. */
+export class TooManyStreams extends Error {}
+
 /** Joins `$/part` streams back into whole JSON texts. */
 export class PartAssembler {
   private readonly streams = new Map<string, { chunks: string[]; size: number }>();
 
-  constructor(private readonly maxMessageChars: number) {}
+  constructor(
+    private readonly maxMessageChars: number,
+    private readonly maxStreams = MAX_OPEN_PART_STREAMS,
+  ) {}
 
-  /** The whole text when `final`, else undefined. Throws when a stream grows past the limit. */
+  /**
+   * The whole text when `final`, else undefined. Throws when a stream grows past the limit, and
+   * `TooManyStreams` for a new stream while `maxStreams` are open (that stream is dropped).
+   */
   add(stream: string | number, data: string, final: boolean): string | undefined {
     const key = `${typeof stream}:${stream}`;
-    const entry = this.streams.get(key) ?? { chunks: [], size: 0 };
+    const open = this.streams.get(key);
+    if (!open && !final && this.streams.size >= this.maxStreams) {
+      throw new TooManyStreams(`$/part stream ${String(stream)} refused: ${this.maxStreams} streams are open already`);
+    }
+    const entry = open ?? { chunks: [], size: 0 };
     entry.chunks.push(data);
     entry.size += data.length;
     if (entry.size > this.maxMessageChars) {

@@ -159,3 +159,22 @@ describe("an oversized frame from the peer", () => {
     expect(out).toEqual([{ jsonrpc: "2.0", id: "r7", error: { code: ErrorCode.FrameTooLarge, message: expect.stringContaining("exceeds the limit") } }]);
   });
 });
+
+describe("$/part streams", () => {
+  test("at most 16 open at once: a 17th is refused with -32003, the open ones still complete", () => {
+    const got: unknown[] = [];
+    const { out, feed } = raw({ onNotification: (m, p) => got.push([m, p]) });
+    const part = (stream: number, data: string, final: boolean) =>
+      feed(`${JSON.stringify({ jsonrpc: "2.0", method: "$/part", params: { stream, data, final } })}\n`);
+    for (let i = 1; i <= 16; i++) part(i, '{"jsonrpc":"2.0","method":"n","params":{"i":', false);
+    expect(out).toEqual([]);
+    part(17, '{"jsonrpc":"2.0","method":"n","params":{"i":', false);
+    expect(out).toEqual([{ jsonrpc: "2.0", id: null, error: { code: ErrorCode.FrameTooLarge, message: expect.stringContaining("16 streams are open") } }]);
+    part(3, "3}}", true);
+    expect(got).toEqual([["n", { i: 3 }]]);
+    // A slot is free again.
+    part(18, '{"jsonrpc":"2.0","method":"n","params":{"i":18}}', true);
+    part(19, '{"jsonrpc":"2.0","method":"n","params":{"i":', false);
+    expect(out).toHaveLength(1);
+  });
+});
