@@ -121,6 +121,7 @@ export const InitializeParamsSchema = v.looseObject({
   token: v.string(),
   protocols: v.array(v.string()),
   client: v.optional(v.looseObject({ name: v.string(), version: v.optional(v.string()) })),
+  /** Required: the host refuses an `initialize` without it (-32001); optional here so that refusal can name the field. */
   pid: v.optional(v.number()),
 });
 export type InitializeParams = v.InferOutput<typeof InitializeParamsSchema>;

@@ -64,4 +64,20 @@ describe("handshake", () => {
     expect(second.error).toEqual({ code: ErrorCode.Unauthorized, message: "unknown or already used token" });
     expect(accepted).toBe(0);
   });
+
+  test("initialize without pid is refused with -32001 naming the field, and the token is spent", async () => {
+    const { listener, socketPath } = listen();
+    let accepted = 0;
+    listener.expect("tok", {
+      pgid: () => undefined,
+      accept: () => {
+        accepted++;
+        return { result: {} as never, handlers: { onRequest: () => null, onNotification: () => {}, onClose: () => {} } };
+      },
+    });
+    const refused = await initialize(socketPath, { client: base.client, token: "tok", protocols: [PROTOCOL] });
+    expect(refused.error?.code).toBe(ErrorCode.Unauthorized);
+    expect(refused.error?.message).toContain("pid");
+    expect(accepted).toBe(0);
+  });
 });
