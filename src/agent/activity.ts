@@ -4,7 +4,8 @@
  * stops it. Whether the session is idle, stopping everything and waiting for it all to end are
  * answered here, so no part of the agent keeps a busy flag or an AbortController of its own.
  */
-export type Work = "run" | "retry" | "compaction" | "branchSummary" | "tree" | "bash";
+/** `prompt`: the hooks a prompt passes before its run exists (input, before_agent_start). */
+export type Work = "run" | "retry" | "compaction" | "branchSummary" | "tree" | "bash" | "prompt";
 
 export class Activity {
   private readonly controllers = new Map<Work, AbortController>();
@@ -93,7 +94,7 @@ export class Activity {
 
   /** Stops the run (and its retry wait), a compaction and a branch summary; a shell command is left alone. */
   stopAll(): void {
-    for (const work of ["run", "retry", "compaction", "branchSummary", "tree"] as const) this.abort(work);
+    for (const work of ["prompt", "run", "retry", "compaction", "branchSummary", "tree"] as const) this.abort(work);
   }
 
   /** Resolves once nothing tracked is under way (failures are not rethrown). */

@@ -26,10 +26,10 @@ const EVENT_NAMES: Record<keyof AgentHooks, string> = {
 
 export function guardHooks(hooks: AgentHooks, report: (failure: HookFailure) => void): AgentHooks {
   const guarded = <K extends keyof AgentHooks>(name: K, fallback: Awaited<ReturnType<AgentHooks[K]>>): AgentHooks[K] => {
-    const hook = hooks[name] as (event: unknown) => Promise<unknown>;
-    return (async (event: unknown) => {
+    const hook = hooks[name] as (event: unknown, signal?: AbortSignal) => Promise<unknown>;
+    return (async (event: unknown, signal?: AbortSignal) => {
       try {
-        return await hook.call(hooks, event);
+        return await hook.call(hooks, event, signal);
       } catch (error) {
         report({ event: EVENT_NAMES[name], error: error instanceof Error ? error.message : String(error) });
         return fallback;
@@ -42,7 +42,7 @@ export function guardHooks(hooks: AgentHooks, report: (failure: HookFailure) => 
     context: guarded("context", undefined),
     beforeProviderRequest: guarded("beforeProviderRequest", undefined),
     afterProviderResponse: guarded("afterProviderResponse", undefined),
-    toolCall: (event) => hooks.toolCall(event),
+    toolCall: (event, signal) => hooks.toolCall(event, signal),
     toolResult: guarded("toolResult", undefined),
     messageEnd: guarded("messageEnd", undefined),
     sessionBeforeCompact: guarded("sessionBeforeCompact", undefined),

@@ -134,20 +134,24 @@ export interface ProviderResponseHookEvent {
   headers: Record<string, string>;
 }
 
+/**
+ * `signal` is the abort of whatever asked (the run, a prompt being submitted): once it fires a
+ * pending hook resolves at once with its safe default — for `toolCall`, a block.
+ */
 export interface AgentHooks {
   /** Every prompt passes here first (interactive, RPC, print, SDK, extension). */
-  input(event: InputHookEvent): Promise<InputHookResult>;
+  input(event: InputHookEvent, signal?: AbortSignal): Promise<InputHookResult>;
   /** Once per prompt that starts a run. */
-  beforeAgentStart(event: BeforeAgentStartHookEvent): Promise<BeforeAgentStartHookResult | undefined>;
+  beforeAgentStart(event: BeforeAgentStartHookEvent, signal?: AbortSignal): Promise<BeforeAgentStartHookResult | undefined>;
   /** Before every model call: the conversation without system messages; the result is used for that call only. */
-  context(messages: AgentMessage[]): Promise<AgentMessage[] | undefined>;
+  context(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[] | undefined>;
   /** The provider's request body; a returned value replaces it. */
-  beforeProviderRequest(payload: unknown): Promise<unknown>;
+  beforeProviderRequest(payload: unknown, signal?: AbortSignal): Promise<unknown>;
   afterProviderResponse(event: ProviderResponseHookEvent): Promise<void>;
-  toolCall(event: ToolCallHookEvent): Promise<ToolCallHookResult | undefined>;
-  toolResult(event: ToolResultHookEvent): Promise<ToolResultHookResult | undefined>;
+  toolCall(event: ToolCallHookEvent, signal?: AbortSignal): Promise<ToolCallHookResult | undefined>;
+  toolResult(event: ToolResultHookEvent, signal?: AbortSignal): Promise<ToolResultHookResult | undefined>;
   /** A finished message (user, assistant, tool result, custom); a replacement must keep the role. */
-  messageEnd(message: AgentMessage): Promise<AgentMessage | undefined>;
+  messageEnd(message: AgentMessage, signal?: AbortSignal): Promise<AgentMessage | undefined>;
   sessionBeforeCompact(event: CompactHookEvent): Promise<CompactHookResult | undefined>;
   sessionBeforeTree(event: TreeHookEvent): Promise<TreeHookResult | undefined>;
   sessionBeforeSwitch(event: SwitchHookEvent): Promise<{ cancel?: boolean } | undefined>;

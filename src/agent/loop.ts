@@ -30,7 +30,7 @@ export interface LoopConfig extends ToolCallConfig {
   /** The system prompt of this run, instead of the one the transcript declares (a hook chose it). */
   systemPrompt?: string;
   /** May give, for one model call only, other messages than the context's (system messages left out). */
-  rewriteContext?: (messages: AgentMessage[]) => Promise<AgentMessage[] | undefined>;
+  rewriteContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[] | undefined>;
   /** A finished message before its `message_end` is announced; may change it in place. */
   finishMessage?: (message: AgentMessage) => Promise<void>;
 }
@@ -129,9 +129,10 @@ async function* underOwnSignal(
  */
 async function contextForCall(
   messages: readonly AgentMessage[],
-  hook: (messages: AgentMessage[]) => Promise<AgentMessage[] | undefined>,
+  hook: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[] | undefined>,
+  signal: AbortSignal,
 ): Promise<readonly AgentMessage[]> {
-  const changed = await hook(structuredClone(messages.filter((m) => m.role !== "system")));
+  const changed = await hook(structuredClone(messages.filter((m) => m.role !== "system")), signal);
   return changed ?? messages;
 }
 
@@ -155,7 +156,7 @@ export async function streamAssistant(
   const loadout = currentSystemMessage(messages);
   const declared = declaredTools(loadout);
   const sinceAnswer = systemTokensSinceAnswer(messages);
-  const sent = config.rewriteContext ? await contextForCall(messages, config.rewriteContext) : messages;
+  const sent = config.rewriteContext ? await contextForCall(messages, config.rewriteContext, signal) : messages;
   const context: LlmContext = {
     systemPrompt: config.systemPrompt || systemPromptText(loadout),
     messages: config.convert(sent),

@@ -91,7 +91,7 @@ export class RunningSession extends SessionCore {
     // Cleaned before it is stored (or shown to a hook), not only before it is shown.
     if (message.role === "assistant") redactAnswer(message as AssistantMessage, this.redactor);
     if (this.hooksValue === NO_HOOKS) return;
-    const replacement = await this.hooksValue.messageEnd(message);
+    const replacement = await this.hooksValue.messageEnd(message, this.activity.signal("run"));
     if (!replacement || replacement === message) return;
     if (replacement.role !== message.role) {
       this.reportExtensionError({ extensionPath: "", event: "message_end", error: "message_end handlers must return a message with the same role" });
@@ -158,7 +158,16 @@ export class RunningSession extends SessionCore {
     if (this.hooksValue !== NO_HOOKS) {
       const update = this.loadoutUpdate();
       const base = systemPromptText(currentSystemMessage(update ? [...this.messages, update] : this.messages));
-      const hooked = await this.hooksValue.beforeAgentStart({ prompt: expanded, ...(images ? { images } : {}), systemPrompt: base });
+      // Under the prompt's own signal (no run exists yet): an abort ends the hook and the prompt with it.
+      const hooks = this.hooksValue;
+      const { hooked, aborted } = await this.activity.during("prompt", async (signal) => {
+        const result = await hooks.beforeAgentStart({ prompt: expanded, ...(images ? { images } : {}), systemPrompt: base }, signal);
+        return { hooked: result, aborted: signal.aborted };
+      });
+      if (aborted) {
+        accepted();
+        return;
+      }
       const custom = (hooked?.messages ?? []).map((m): CustomMessage => ({ ...m, role: "custom", timestamp: Date.now() }) as CustomMessage);
       prompts.push(...custom);
       if (hooked?.systemPrompt) this.runSystemPrompt = hooked.systemPrompt;
@@ -189,6 +198,7 @@ export class RunningSession extends SessionCore {
       reportExtensionError: (error) => this.reportExtensionError(error),
       enqueue: (kind, shown, message) => this.enqueue(kind, shown, message),
       startPrompt: (message, expanded, images, accepted) => this.startPrompt(message, expanded, images, accepted),
+      duringPrompt: (body) => this.activity.during("prompt", body),
     };
   }
 
@@ -329,9 +339,9 @@ export class RunningSession extends SessionCore {
       ...(this.runSystemPrompt ? { systemPrompt: this.runSystemPrompt } : {}),
       ...(hooks
         ? {
-            rewriteContext: (messages: AgentMessage[]) => hooks.context(messages),
-            toolCall: (event) => hooks.toolCall(event),
-            toolResult: (event) => hooks.toolResult(event),
+            rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal),
+            toolCall: (event, signal) => hooks.toolCall(event, signal),
+            toolResult: (event, signal) => hooks.toolResult(event, signal),
           }
         : {}),
     };

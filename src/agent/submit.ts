@@ -43,6 +43,8 @@ export interface SubmitHost {
   enqueue(kind: "steer" | "followUp", shown: string, message: UserMessage): void;
   /** Starts a run on `message` (the before-agent-start hook has its say first); resolves when the run is over. */
   startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void>;
+  /** Runs a pre-run hook under a signal an abort fires (no run exists to stop yet). */
+  duringPrompt?<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export async function submitInput(host: SubmitHost, text: string, options: SubmitOptions): Promise<void> {
@@ -67,13 +69,25 @@ export async function submitInput(host: SubmitHost, text: string, options: Submi
   let images = options.images;
   // Without hooks nothing is awaited before the run starts: an abort read right after the
   // prompt (an RPC abort in the same stdin chunk) must find the run to stop.
-  const hooked: InputHookResult = host.hooks === NO_HOOKS ? { action: "continue" } : await host.hooks.input({
-    text,
-    ...(images ? { images } : {}),
-    source: options.source,
-    ...(host.isStreaming && options.streamingBehavior ? { streamingBehavior: options.streamingBehavior } : {}),
-  });
-  if (hooked.action === "handled") {
+  let aborted = false;
+  const hooked: InputHookResult =
+    host.hooks === NO_HOOKS
+      ? { action: "continue" }
+      : await (host.duringPrompt ?? ((body) => body(new AbortController().signal)))(async (signal) => {
+          const result = await host.hooks.input(
+            {
+              text,
+              ...(images ? { images } : {}),
+              source: options.source,
+              ...(host.isStreaming && options.streamingBehavior ? { streamingBehavior: options.streamingBehavior } : {}),
+            },
+            signal,
+          );
+          aborted = signal.aborted;
+          return result;
+        });
+  // Aborted while the hook decided: the input is dropped, as a run aborted at once would be.
+  if (aborted || hooked.action === "handled") {
     accept();
     return;
   }

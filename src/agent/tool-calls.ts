@@ -17,9 +17,9 @@ export interface ToolCallConfig {
   toolContext: ToolContext;
   toolExecution: "parallel" | "sequential";
   /** May block a checked call; a throw blocks it too, with the thrown message. */
-  toolCall?: (event: ToolCallHookEvent) => Promise<ToolCallHookResult | undefined>;
+  toolCall?: (event: ToolCallHookEvent, signal?: AbortSignal) => Promise<ToolCallHookResult | undefined>;
   /** May patch a result (content, details, isError), errors included. */
-  toolResult?: (event: ToolResultHookEvent) => Promise<ToolResultHookResult | undefined>;
+  toolResult?: (event: ToolResultHookEvent, signal?: AbortSignal) => Promise<ToolResultHookResult | undefined>;
 }
 
 type Emit = (event: LoopEvent) => void;
@@ -65,10 +65,11 @@ function prepare(call: ToolCallBlock, tools: readonly AnyTool[], invalidText: st
 }
 
 /** Asks the `toolCall` hook about a call that passed its checks; a blocked call gets its error text. */
-async function gate(p: Prepared, config: ToolCallConfig): Promise<void> {
+async function gate(p: Prepared, config: ToolCallConfig, signal: AbortSignal): Promise<void> {
   if (p.error !== undefined || !config.toolCall) return;
   try {
-    const verdict = await config.toolCall({ toolCallId: p.call.id, toolName: p.call.name, input: p.args });
+    // The run's signal: an abort ends a hook that is still deciding, and the call is blocked.
+    const verdict = await config.toolCall({ toolCallId: p.call.id, toolName: p.call.name, input: p.args }, signal);
     if (verdict?.block) p.error = verdict.reason ?? "Tool execution was blocked";
   } catch (error) {
     // As upstream: a hook that fails blocks the call rather than letting it run unchecked.
@@ -76,7 +77,7 @@ async function gate(p: Prepared, config: ToolCallConfig): Promise<void> {
   }
 }
 
-async function patched(p: Prepared, outcome: Outcome, config: ToolCallConfig): Promise<Outcome> {
+async function patched(p: Prepared, outcome: Outcome, config: ToolCallConfig, signal: AbortSignal): Promise<Outcome> {
   if (!config.toolResult) return outcome;
   const patch = await config.toolResult({
     toolCallId: p.call.id,
@@ -85,7 +86,7 @@ async function patched(p: Prepared, outcome: Outcome, config: ToolCallConfig): P
     content: outcome.result.content,
     details: outcome.result.details,
     isError: outcome.isError,
-  });
+  }, signal);
   if (!patch) return outcome;
   return {
     result: {
@@ -112,7 +113,7 @@ async function run(p: Prepared, config: ToolCallConfig, emit: Emit, signal: Abor
   } catch (error) {
     outcome = { result: errorResult(error instanceof Error ? error.message : String(error)), isError: true };
   }
-  outcome = await patched(p, outcome, config);
+  outcome = await patched(p, outcome, config, signal);
   emit({ type: "tool_execution_end", toolCallId: base.toolCallId, toolName: base.toolName, result: outcome.result, isError: outcome.isError });
   return outcome;
 }
@@ -163,14 +164,14 @@ export async function executeToolCalls(
   if (sequential) {
     for (const p of prepared) {
       announce(p);
-      await gate(p, config);
+      await gate(p, config, signal);
       await deliver(p, p.error !== undefined ? rejected(p) : await run(p, config, emit, signal));
     }
   } else {
     const early: (Outcome | undefined)[] = [];
     for (const p of prepared) {
       announce(p);
-      await gate(p, config);
+      await gate(p, config, signal);
       early.push(p.error !== undefined ? rejected(p) : undefined);
     }
     const settled = await Promise.all(prepared.map((p, i) => early[i] ?? run(p, config, emit, signal)));

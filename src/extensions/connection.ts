@@ -6,7 +6,7 @@
  * never crash the other side.
  */
 import * as v from "valibot";
-import { encodeFrames, LineSplitter, PartAssembler } from "./framing.ts";
+import { encodeFrames, LineSplitter, PartAssembler, scanFrameHead, TooManyStreams } from "./framing.ts";
 import {
   CancelParamsSchema,
   DEFAULT_MAX_FRAME_BYTES,
@@ -82,10 +82,7 @@ export class Connection {
     this.splitter = new LineSplitter({
       maxLineBytes: this.maxFrame,
       onLine: (line) => this.onText(line),
-      onOversize: (bytes) => {
-        this.protocolError(`frame of ${bytes} bytes exceeds the limit of ${this.maxFrame}`);
-        this.sendError(null, ErrorCode.FrameTooLarge, `frame exceeds ${this.maxFrame} bytes; use $/part`);
-      },
+      onOversize: (bytes, head) => this.onOversize(bytes, head),
     });
     // A reassembled message may be far larger than one frame, but not unbounded.
     this.parts = new PartAssembler(64 * this.maxFrame);
@@ -170,6 +167,30 @@ export class Connection {
     this.options.onProtocolError?.(message);
   }
 
+  /**
+   * A line over the limit was dropped. A request of the peer's is answered with -32003 under its
+   * id; a response fails the request it answered with the same error; one whose id cannot be
+   * read fails every open request — none of them waits for an answer that was thrown away.
+   */
+  private onOversize(bytes: number, head: string): void {
+    const message = `frame of ${bytes} bytes exceeds the limit of ${this.maxFrame} bytes; use $/part`;
+    this.protocolError(message);
+    const { id, method } = scanFrameHead(head);
+    if (method) {
+      if (id !== undefined) this.sendError(id, ErrorCode.FrameTooLarge, message);
+      return;
+    }
+    this.sendError(null, ErrorCode.FrameTooLarge, message);
+    const victims = id !== undefined ? [id] : [...this.pending.keys()];
+    for (const key of victims) {
+      const p = this.pending.get(key);
+      if (!p) continue;
+      this.pending.delete(key);
+      p.cleanup();
+      p.reject(new RpcError(ErrorCode.FrameTooLarge, `${p.method}: answer dropped, ${message}`));
+    }
+  }
+
   private onText(text: string): void {
     let raw: unknown;
     try {
@@ -250,6 +271,7 @@ export class Connection {
           whole = this.parts.add(p.output.stream, p.output.data, p.output.final);
         } catch (err) {
           this.protocolError((err as Error).message);
+          if (err instanceof TooManyStreams) this.sendError(null, ErrorCode.FrameTooLarge, (err as Error).message);
           return;
         }
         if (whole !== undefined) this.onText(whole);

@@ -13,15 +13,22 @@ export interface LineSplitterOptions {
   /** Longest line accepted, LF excluded. */
   maxLineBytes: number;
   onLine(line: string): void;
-  /** A line went over the limit; its bytes are dropped up to the next LF. */
-  onOversize(bytes: number): void;
+  /**
+   * A line went over the limit; its bytes are dropped up to the next LF. `head` is its start
+   * (up to `OVERSIZE_HEAD_BYTES`, decoded loosely), enough to find the id of a response.
+   */
+  onOversize(bytes: number, head: string): void;
 }
+
+/** How much of an oversized line is kept, to tell whose answer it was. */
+export const OVERSIZE_HEAD_BYTES = 256;
 
 export class LineSplitter {
   private parts: Uint8Array[] = [];
   private size = 0;
-  /** Inside an oversized line: bytes are counted, not kept. */
+  /** Inside an oversized line: bytes are counted, not kept (but for its head). */
   private dropping = false;
+  private head: Uint8Array | undefined;
   private readonly decoder = new TextDecoder("utf-8");
 
   constructor(private readonly options: LineSplitterOptions) {}
@@ -48,6 +55,11 @@ export class LineSplitter {
     if (this.dropping) return;
     if (this.size > this.options.maxLineBytes) {
       this.dropping = true;
+      const kept = this.parts.length > 0 ? concat(this.parts, this.size - bytes.length) : new Uint8Array(0);
+      const head = new Uint8Array(Math.min(OVERSIZE_HEAD_BYTES, kept.length + bytes.length));
+      head.set(kept.subarray(0, head.length));
+      if (kept.length < head.length) head.set(bytes.subarray(0, head.length - kept.length), kept.length);
+      this.head = head;
       this.parts = [];
       return;
     }
@@ -63,7 +75,9 @@ export class LineSplitter {
     this.size = 0;
     this.dropping = false;
     if (dropping) {
-      this.options.onOversize(size);
+      const head = this.head ? new TextDecoder("utf-8").decode(this.head) : "";
+      this.head = undefined;
+      this.options.onOversize(size, head);
       return;
     }
     if (size === 0) return;
@@ -121,16 +135,32 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
+/** How many `$/part` streams one peer may have open at once. */
+export const MAX_OPEN_PART_STREAMS = 16;
+
+/** A `$/part` stream refused because too many are open already. */
+export class TooManyStreams extends Error {}
+
 /** Joins `$/part` streams back into whole JSON texts. */
 export class PartAssembler {
   private readonly streams = new Map<string, { chunks: string[]; size: number }>();
 
-  constructor(private readonly maxMessageChars: number) {}
+  constructor(
+    private readonly maxMessageChars: number,
+    private readonly maxStreams = MAX_OPEN_PART_STREAMS,
+  ) {}
 
-  /** The whole text when `final`, else undefined. Throws when a stream grows past the limit. */
+  /**
+   * The whole text when `final`, else undefined. Throws when a stream grows past the limit, and
+   * `TooManyStreams` for a new stream while `maxStreams` are open (that stream is dropped).
+   */
   add(stream: string | number, data: string, final: boolean): string | undefined {
     const key = `${typeof stream}:${stream}`;
-    const entry = this.streams.get(key) ?? { chunks: [], size: 0 };
+    const open = this.streams.get(key);
+    if (!open && !final && this.streams.size >= this.maxStreams) {
+      throw new TooManyStreams(`$/part stream ${String(stream)} refused: ${this.maxStreams} streams are open already`);
+    }
+    const entry = open ?? { chunks: [], size: 0 };
     entry.chunks.push(data);
     entry.size += data.length;
     if (entry.size > this.maxMessageChars) {
@@ -184,4 +214,60 @@ export class WriteQueue {
   get pendingBytes(): number {
     return this.queue.reduce((sum, b) => sum + b.length, 0);
   }
+}
+
+/**
+ * The top-level `id` and whether there is a top-level `method`, read from the start of a JSON
+ * object (a frame cut short): keys nested deeper are skipped, so an `id` inside `result` or
+ * `params` is never taken for the frame's.
+ */
+export function scanFrameHead(head: string): { id?: string | number; method: boolean } {
+  const out: { id?: string | number; method: boolean } = { method: false };
+  const n = head.length;
+  let i = 0;
+  let depth = 0;
+  let expectKey = false;
+  /** At an opening quote: the string's raw contents and the index after it, or undefined when cut off. */
+  const stringAt = (at: number): { text: string; end: number } | undefined => {
+    for (let k = at + 1; k < n; k++) {
+      if (head[k] === "\\") k++;
+      else if (head[k] === '"') return { text: head.slice(at + 1, k), end: k + 1 };
+    }
+    return undefined;
+  };
+  const skipSpace = (at: number): number => {
+    while (at < n && /\s/.test(head[at]!)) at++;
+    return at;
+  };
+  while (i < n) {
+    const c = head[i]!;
+    if (c === '"') {
+      const str = stringAt(i);
+      if (!str) break;
+      i = str.end;
+      if (depth !== 1 || !expectKey) continue;
+      expectKey = false;
+      let j = skipSpace(i);
+      if (head[j] !== ":") continue;
+      j = skipSpace(j + 1);
+      if (str.text === "method") out.method = true;
+      if (str.text === "id") {
+        const num = /^-?\d+(?:\.\d+)?(?=[\s,}])/.exec(head.slice(j));
+        if (num) out.id = Number(num[0]);
+        else if (head[j] === '"') {
+          const value = stringAt(j);
+          if (value && !value.text.includes("\\")) out.id = value.text;
+        }
+      }
+      i = j;
+      continue;
+    }
+    if (c === "{" || c === "[") {
+      depth++;
+      expectKey = c === "{" && depth === 1;
+    } else if (c === "}" || c === "]") depth--;
+    else if (c === "," && depth === 1) expectKey = true;
+    i++;
+  }
+  return out;
 }

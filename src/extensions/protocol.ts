@@ -121,6 +121,7 @@ export const InitializeParamsSchema = v.looseObject({
   token: v.string(),
   protocols: v.array(v.string()),
   client: v.optional(v.looseObject({ name: v.string(), version: v.optional(v.string()) })),
+  /** Required: the host refuses an `initialize` without it (-32001); optional here so that refusal can name the field. */
   pid: v.optional(v.number()),
 });
 export type InitializeParams = v.InferOutput<typeof InitializeParamsSchema>;
@@ -169,6 +170,18 @@ export type ReadyParams = v.InferOutput<typeof ReadyParamsSchema>;
 // ---------------------------------------------------------------------------------------------
 // Host → extension
 
+/** A custom message an extension adds to a prompt (`before_agent_start`). */
+export const CustomMessageResultSchema = v.looseObject({ customType: v.string(), content: v.unknown(), display: v.boolean(), details: v.optional(v.unknown()) });
+/**
+ * `before_agent_start`'s answer: `message`, or `messages` when one extension has several
+ * handlers that add one (then `messages` holds them all, in order, and `message` is the first,
+ * for a host that reads only that).
+ */
+export const BeforeAgentStartResultSchema = v.looseObject({
+  message: v.optional(CustomMessageResultSchema),
+  messages: v.optional(v.array(CustomMessageResultSchema)),
+  systemPrompt: v.optional(v.string()),
+});
 export const EventParamsSchema = v.looseObject({ extension: v.string(), event: v.string(), payload: v.optional(v.unknown()) });
 export type EventParams = v.InferOutput<typeof EventParamsSchema>;
 

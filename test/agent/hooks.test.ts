@@ -361,3 +361,47 @@ describe("session operations", () => {
     expect(session.messages.at(-1)!.role).toBe("bashExecution");
   });
 });
+
+describe("abort and pending hooks", () => {
+  test("abort ends an input hook that is still deciding (it gets the signal), and nothing runs", async () => {
+    let asked = false;
+    const { session, seen } = makeSession([{ text: "never" }], [], {
+      more: {
+        hooks: hooks({
+          input: (_event, signal) =>
+            new Promise((resolve) => {
+              asked = true;
+              signal?.addEventListener("abort", () => resolve({ action: "continue" }), { once: true });
+            }),
+        }),
+      },
+    });
+    let accepted = 0;
+    const submitted = session.submit("hello", { source: "interactive", onAccepted: () => accepted++ });
+    await until(() => asked);
+    await session.abort();
+    await submitted;
+    expect(seen).toHaveLength(0);
+    expect(accepted).toBe(1);
+  });
+
+  test("abort during before_agent_start ends it; the run does not start", async () => {
+    let asked = false;
+    const { session, seen } = makeSession([{ text: "never" }], [], {
+      more: {
+        hooks: hooks({
+          beforeAgentStart: (_event, signal) =>
+            new Promise((resolve) => {
+              asked = true;
+              signal?.addEventListener("abort", () => resolve(undefined), { once: true });
+            }),
+        }),
+      },
+    });
+    const submitted = session.submit("hello", { source: "interactive" });
+    await until(() => asked);
+    await session.abort();
+    await submitted;
+    expect(seen).toHaveLength(0);
+  });
+});

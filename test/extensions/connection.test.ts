@@ -124,3 +124,57 @@ describe("Connection", () => {
     await expect(left.request("after")).rejects.toThrow("extension x died");
   });
 });
+
+describe("an oversized frame from the peer", () => {
+  const big = (n: number) => "x".repeat(n);
+
+  test("a response over the limit fails the request it answers with -32003 naming size and limit; others stay open", async () => {
+    const { conn, out, feed } = raw({ maxFrameBytes: 1024 });
+    const first = conn.request("one");
+    const second = conn.request("two");
+    const ids = out.map((f) => (f as { id: number }).id);
+    // A nested id in the result must not be taken for the frame's.
+    feed(`{"jsonrpc":"2.0","id":${ids[0]},"result":{"id":${ids[1]},"text":"${big(4000)}"}}\n`);
+    const err = (await first.catch((e) => e)) as RpcError;
+    expect(err).toBeInstanceOf(RpcError);
+    expect(err.code).toBe(ErrorCode.FrameTooLarge);
+    expect(err.message).toContain("bytes exceeds the limit of 1024 bytes");
+    expect(conn.pendingCount).toBe(1);
+    feed(`{"jsonrpc":"2.0","id":${ids[1]},"result":"fine"}\n`);
+    expect(await second).toBe("fine");
+  });
+
+  test("one whose id comes after the cut fails every open request", async () => {
+    const { conn, feed } = raw({ maxFrameBytes: 1024 });
+    const a = conn.request("a");
+    const b = conn.request("b");
+    feed(`{"jsonrpc":"2.0","result":{"text":"${big(4000)}"},"id":1}\n`);
+    for (const p of [a, b]) expect(((await p.catch((e) => e)) as RpcError).code).toBe(ErrorCode.FrameTooLarge);
+    expect(conn.pendingCount).toBe(0);
+  });
+
+  test("a request over the limit is answered -32003 under its own id", () => {
+    const { out, feed } = raw({ maxFrameBytes: 1024 });
+    feed(`{"jsonrpc":"2.0","id":"r7","method":"tool.execute","params":{"text":"${big(4000)}"}}\n`);
+    expect(out).toEqual([{ jsonrpc: "2.0", id: "r7", error: { code: ErrorCode.FrameTooLarge, message: expect.stringContaining("exceeds the limit") } }]);
+  });
+});
+
+describe("$/part streams", () => {
+  test("at most 16 open at once: a 17th is refused with -32003, the open ones still complete", () => {
+    const got: unknown[] = [];
+    const { out, feed } = raw({ onNotification: (m, p) => got.push([m, p]) });
+    const part = (stream: number, data: string, final: boolean) =>
+      feed(`${JSON.stringify({ jsonrpc: "2.0", method: "$/part", params: { stream, data, final } })}\n`);
+    for (let i = 1; i <= 16; i++) part(i, '{"jsonrpc":"2.0","method":"n","params":{"i":', false);
+    expect(out).toEqual([]);
+    part(17, '{"jsonrpc":"2.0","method":"n","params":{"i":', false);
+    expect(out).toEqual([{ jsonrpc: "2.0", id: null, error: { code: ErrorCode.FrameTooLarge, message: expect.stringContaining("16 streams are open") } }]);
+    part(3, "3}}", true);
+    expect(got).toEqual([["n", { i: 3 }]]);
+    // A slot is free again.
+    part(18, '{"jsonrpc":"2.0","method":"n","params":{"i":18}}', true);
+    part(19, '{"jsonrpc":"2.0","method":"n","params":{"i":', false);
+    expect(out).toHaveLength(1);
+  });
+});

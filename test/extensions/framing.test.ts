@@ -97,3 +97,23 @@ test("WriteQueue keeps what the transport did not take until drain", () => {
   q.drain();
   expect(written).toEqual([1, 2, 3, 4, 5, 6]);
 });
+
+describe("scanFrameHead", () => {
+  test("reads the top-level id and method only", async () => {
+    const { scanFrameHead } = await import("../../src/extensions/framing.ts");
+    expect(scanFrameHead('{"jsonrpc":"2.0","id":12,"result":{"id":3')).toEqual({ id: 12, method: false });
+    expect(scanFrameHead('{"jsonrpc":"2.0","result":{"id":3,"method":"x"')).toEqual({ method: false });
+    expect(scanFrameHead('{"id":"a\\"b","method":"m"')).toEqual({ method: true });
+    expect(scanFrameHead('{ "method" : "m", "id" : "r1", "params":{')).toEqual({ id: "r1", method: true });
+    expect(scanFrameHead('{"jsonrpc":"2.0","id":4')).toEqual({ method: false });
+  });
+
+  test("the splitter hands over the start of an oversized line", () => {
+    const heads: string[] = [];
+    const s = new LineSplitter({ maxLineBytes: 10, onLine: () => {}, onOversize: (_n, head) => heads.push(head) });
+    s.push(new TextEncoder().encode('{"id":5,'));
+    s.push(new TextEncoder().encode('"result":"' + "y".repeat(400) + '"}\n'));
+    expect(heads[0]!.startsWith('{"id":5,"result":"yyy')).toBe(true);
+    expect(heads[0]!.length).toBe(256);
+  });
+});

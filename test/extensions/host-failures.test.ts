@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { ctx, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
+import { ctx, FAST_TIMING, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
 
 let t: TestHost | undefined;
 afterEach(async () => {
@@ -154,5 +154,51 @@ describe("shutdown", () => {
     expect(alive(pid)).toBe(false);
     await waitFor(() => !alive(grandchild));
     expect(t.host.list()[0]!.state).toBe("stopped");
+  });
+});
+
+describe("tool_call guard while its process is down", () => {
+  test("a restarting guard is waited for and answers; a disabled one blocks naming itself", async () => {
+    t = await startTestHost([fakeSource("/ext/guard", "normal", ["tool_call"])], { timing: { ...FAST_TIMING, restartBackoffMs: [300] } });
+    await waitFor(() => t!.host.list()[0]!.state === "running");
+    const hooks = t.host.hooks();
+    await expect(toolNamed(t.host, "crash").execute("c", {}, signal(), noUpdate, ctx)).rejects.toThrow("exited (code 3)");
+    expect(t.host.list()[0]!.state).toBe("restarting");
+    // Fails open without the fix: the guard is left out while it restarts.
+    expect(await hooks.toolCall({ toolCallId: "1", toolName: "bash", input: { command: "rm -rf /" } })).toEqual({ block: true, reason: "no bash here" });
+    expect(t.host.list()[0]!.generation).toBe(2);
+    // Crash it until it is disabled (maxRestarts 2 within the window).
+    for (const generation of [2, 3]) {
+      await waitFor(() => t!.host.list()[0]!.state === "running" && t!.host.list()[0]!.generation === generation);
+      await expect(toolNamed(t!.host, "crash").execute("c", {}, signal(), noUpdate, ctx)).rejects.toThrow("exited (code 3)");
+    }
+    await waitFor(() => t!.host.list()[0]!.state === "disabled");
+    const verdict = await hooks.toolCall({ toolCallId: "2", toolName: "read", input: { path: "x" } });
+    expect(verdict).toEqual({ block: true, reason: expect.stringContaining('Extension "/ext/guard" is disabled') });
+  });
+});
+
+describe("abort ends a pending hook", () => {
+  test("session.abort() during a hanging tool_call handler ends the run at once, blocks the call and sends $/cancel", async () => {
+    t = await startTestHost([fakeSource("/ext/mute", "slow-events", ["tool_call"], "m_")]);
+    const { makeSession, tool } = await import("../helpers/scripted-session.ts");
+    let ran = false;
+    const echo = tool("echo", async () => ((ran = true), "ran"));
+    const { session } = makeSession([{ calls: [{ id: "c1", name: "echo", arguments: {} }] }, { text: "after" }], [echo], {
+      more: { hooks: t.host.hooks() },
+    });
+    const received = async () => {
+      const r = await toolNamed(t!.host, "m_trace").execute("tr", {}, signal(), noUpdate, ctx);
+      return JSON.parse((r.content[0] as { text: string }).text).received as string[];
+    };
+    const run = session.prompt("go");
+    // The handler got the event and never answers (its deadline is 600 s).
+    for (;;) if ((await received()).includes("event")) break;
+    await session.abort();
+    await run;
+    expect(ran).toBe(false);
+    const result = session.messages.find((m) => m.role === "toolResult") as { content: { text: string }[]; isError: boolean } | undefined;
+    expect(result?.isError).toBe(true);
+    for (;;) if ((await received()).includes("$/cancel")) break;
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { childEnv, isCredentialVar } from "../../src/extensions/host/child-env.ts";
 import { runnerCommand } from "../../src/extensions/host/runner-command.ts";
-import { createSocketDir } from "../../src/extensions/host/socket-dir.ts";
+import { createSocketDir, removeStaleDirs } from "../../src/extensions/host/socket-dir.ts";
 import { ctx, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed } from "./helpers/host-fixture.ts";
 
 let t: TestHost | undefined;
@@ -34,6 +34,25 @@ describe("launch security", () => {
       expect(() => statSync(stale)).toThrow();
       expect(d.dir.startsWith(join(base, `pig-ext-${process.getuid!()}`))).toBe(true);
       d.remove();
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test("a link named like a stale directory is left alone, and so is what it points to", () => {
+    const base = mkdtempSync(join(tmpdir(), "pig-stale-link-"));
+    try {
+      const fs = require("node:fs") as typeof import("node:fs");
+      const parent = join(base, `pig-ext-${process.getuid!()}`);
+      fs.mkdirSync(parent, { mode: 0o700 });
+      const target = join(base, "elsewhere");
+      fs.mkdirSync(target);
+      fs.writeFileSync(join(target, "keep"), "x");
+      const link = join(parent, "999999999-abcdef");
+      fs.symlinkSync(target, link);
+      removeStaleDirs(parent);
+      expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(fs.readFileSync(join(target, "keep"), "utf8")).toBe("x");
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
@@ -88,5 +107,18 @@ describe("activation", () => {
     expect(t.host.list()[0]!.state).toBe("running");
     // The running process's own registration replaced the declaration.
     expect(toolNamed(t.host, "echo").description).toBe("echo tool");
+  });
+});
+
+describe("packing and credentials", () => {
+  test("a TypeScript extension whose manifest lists env gets a process of its own; the shared runner lets no variable through", async () => {
+    const { groupIntoProcesses } = await import("../../src/extensions/host/host.ts");
+    const { fakeSource: source } = await import("./helpers/host-fixture.ts");
+    const ts = (id: string, env: string[]) => ({ ...source(id), runtime: "typescript" as const, ownProcess: false, env, entry: `${id}/index.ts` });
+    const specs = groupIntoProcesses([ts("/ext/a", []), ts("/ext/keyed", ["GITHUB_TOKEN"]), ts("/ext/b", [])], ["runner"]);
+    expect(specs.map((s) => ({ name: s.name, load: s.load.map((l) => l.id), allowEnv: s.allowEnv }))).toEqual([
+      { name: "typescript-runner", load: ["/ext/a", "/ext/b"], allowEnv: [] },
+      { name: "_ext_keyed", load: ["/ext/keyed"], allowEnv: ["GITHUB_TOKEN"] },
+    ]);
   });
 });

@@ -41,22 +41,46 @@ export class EventDispatcher {
     return this.options.registry.subscribers(event).filter((id) => this.options.route.isUp(id));
   }
 
+  /**
+   * Every subscriber of a fail-closed event (`tool_call`), up or not, in load order: one that is
+   * starting or restarting is waited for (a request waits for its restart), one that is disabled
+   * or shut down answers with an error naming it — never is it silently left out.
+   */
+  guards(event: string): string[] {
+    return this.options.registry.subscribers(event);
+  }
+
   notify(event: string, payload: unknown): void {
     for (const id of this.targets(event)) this.options.route.notify(id, "event", { extension: id, event, payload });
   }
 
+  /**
+   * One extension's answer. `signal` (the run's abort) ends the wait at once: the request is
+   * cancelled (`$/cancel` when it was sent) and the answer is `{ok:false, error:"aborted"}`,
+   * which each hook turns into its safe default — a blocked call for `tool_call`.
+   */
   async ask(extension: string, event: string, payload: unknown, signal?: AbortSignal): Promise<Answer> {
+    if (signal?.aborted) return { ok: false, error: "aborted" };
     const deadline = this.options.deadlineMs ?? eventDeadlineMs(event);
     const controller = new AbortController();
     let late = false;
+    // Settles the wait even where the request does not listen yet (a process waiting to restart).
+    let stop!: (err: Error) => void;
+    const stopped = new Promise<never>((_, reject) => (stop = reject));
     const timer = setTimeout(() => {
       late = true;
       controller.abort();
+      stop(new Error("late"));
     }, deadline);
-    const forward = () => controller.abort();
+    const forward = () => {
+      controller.abort();
+      stop(new Error("aborted"));
+    };
     signal?.addEventListener("abort", forward, { once: true });
     try {
-      const value = await this.options.route.request(extension, "event", { extension, event, payload }, { signal: controller.signal });
+      const request = this.options.route.request(extension, "event", { extension, event, payload }, { signal: controller.signal });
+      void Promise.resolve(request).catch(() => {});
+      const value = await Promise.race([request, stopped]);
       return { ok: true, value };
     } catch (err) {
       if (signal?.aborted && !late) return { ok: false, error: "aborted" };
@@ -75,10 +99,11 @@ export class EventDispatcher {
   }
 
   /** Every running subscriber's answer in load order (for events whose results are collected). */
-  async askAll(event: string, payload: unknown): Promise<Array<{ extension: string; value: unknown }>> {
+  async askAll(event: string, payload: unknown, signal?: AbortSignal): Promise<Array<{ extension: string; value: unknown }>> {
     const out: Array<{ extension: string; value: unknown }> = [];
     for (const id of this.targets(event)) {
-      const a = await this.ask(id, event, payload);
+      if (signal?.aborted) break;
+      const a = await this.ask(id, event, payload, signal);
       if (a.ok && a.value !== null && a.value !== undefined) out.push({ extension: id, value: a.value });
     }
     return out;

@@ -8,7 +8,7 @@ import type { AgentHooks, BeforeAgentStartHookResult, HookImage } from "../../ag
 import { type AgentMessage, AgentMessageSchema } from "../../session/message-format.ts";
 import type { ToolContent } from "../../tools/types.ts";
 import { describeIssues } from "../connection.ts";
-import { ContentSchema } from "../protocol.ts";
+import { BeforeAgentStartResultSchema as BeforeAgentStartResult, ContentSchema } from "../protocol.ts";
 import type { EventDispatcher } from "./dispatch.ts";
 
 const Images = v.optional(v.array(v.looseObject({ type: v.literal("image"), data: v.string(), mimeType: v.string() })));
@@ -17,10 +17,6 @@ const InputResult = v.variant("action", [
   v.looseObject({ action: v.literal("transform"), text: v.string(), images: Images }),
   v.looseObject({ action: v.literal("handled") }),
 ]);
-const BeforeAgentStartResult = v.looseObject({
-  message: v.optional(v.looseObject({ customType: v.string(), content: v.unknown(), display: v.boolean(), details: v.optional(v.unknown()) })),
-  systemPrompt: v.optional(v.string()),
-});
 const MessagesResult = v.looseObject({ messages: v.optional(v.array(AgentMessageSchema)) });
 const MessageResult = v.looseObject({ message: v.optional(AgentMessageSchema) });
 const ToolCallResult = v.looseObject({
@@ -59,6 +55,9 @@ const UserBashResult = v.looseObject({
   ),
 });
 
+/** The reason a tool call gets when the run is aborted while its guards are asked. */
+export const ABORTED_CALL = "Tool call aborted";
+
 export function createHooks(d: EventDispatcher): AgentHooks {
   /** Each subscriber's checked, non-null answer, in order; `stop` ends the walk early. */
   async function* answers<T>(event: string, schema: v.GenericSchema<unknown, T>, payload: () => unknown, signal?: AbortSignal) {
@@ -76,11 +75,11 @@ export function createHooks(d: EventDispatcher): AgentHooks {
   }
 
   return {
-    async input(event) {
+    async input(event, signal) {
       let text = event.text;
       let images: HookImage[] | undefined = event.images;
       let changed = false;
-      for await (const { value } of answers("input", InputResult, () => ({ ...event, text, images }))) {
+      for await (const { value } of answers("input", InputResult, () => ({ ...event, text, images }), signal)) {
         if (value.action === "handled") return { action: "handled" };
         if (value.action === "transform") {
           text = value.text;
@@ -91,12 +90,15 @@ export function createHooks(d: EventDispatcher): AgentHooks {
       return changed ? { action: "transform", text, ...(images ? { images } : {}) } : { action: "continue" };
     },
 
-    async beforeAgentStart(event) {
+    async beforeAgentStart(event, signal) {
       let systemPrompt = event.systemPrompt;
       const messages: NonNullable<BeforeAgentStartHookResult["messages"]> = [];
       let promptChanged = false;
-      for await (const { value } of answers("before_agent_start", BeforeAgentStartResult, () => ({ ...event, systemPrompt }))) {
-        if (value.message) messages.push({ role: "custom", ...value.message } as (typeof messages)[number]);
+      for await (const { value } of answers("before_agent_start", BeforeAgentStartResult, () => ({ ...event, systemPrompt }), signal)) {
+        // Several handlers of one extension answer as `messages` (all of them; `message` is its first).
+        for (const m of value.messages ?? (value.message ? [value.message] : [])) {
+          messages.push({ role: "custom", ...m } as (typeof messages)[number]);
+        }
         if (value.systemPrompt) {
           systemPrompt = value.systemPrompt;
           promptChanged = true;
@@ -106,17 +108,17 @@ export function createHooks(d: EventDispatcher): AgentHooks {
       return { ...(messages.length ? { messages } : {}), ...(promptChanged ? { systemPrompt } : {}) };
     },
 
-    async context(messages) {
+    async context(messages, signal) {
       let current: AgentMessage[] | undefined;
-      for await (const { value } of answers("context", MessagesResult, () => ({ messages: current ?? messages }))) {
+      for await (const { value } of answers("context", MessagesResult, () => ({ messages: current ?? messages }), signal)) {
         if (value.messages) current = value.messages as AgentMessage[];
       }
       return current;
     },
 
-    async beforeProviderRequest(payload) {
+    async beforeProviderRequest(payload, signal) {
       let current: unknown;
-      for await (const { value } of answers("before_provider_request", v.unknown(), () => ({ payload: current ?? payload }))) {
+      for await (const { value } of answers("before_provider_request", v.unknown(), () => ({ payload: current ?? payload }), signal)) {
         current = value;
       }
       return current;
@@ -126,9 +128,12 @@ export function createHooks(d: EventDispatcher): AgentHooks {
       d.notify("after_provider_response", event);
     },
 
-    async toolCall(event) {
-      for (const id of d.targets("tool_call")) {
-        const a = await d.ask(id, "tool_call", event);
+    async toolCall(event, signal) {
+      // A guard that is down is asked all the same: it is waited for while it restarts, and blocks once it is gone.
+      for (const id of d.guards("tool_call")) {
+        if (signal?.aborted) return { block: true, reason: ABORTED_CALL };
+        const a = await d.ask(id, "tool_call", event, signal);
+        if (signal?.aborted) return { block: true, reason: ABORTED_CALL };
         // Fail closed: a guard that cannot answer must not wave the call through.
         if (!a.ok) return { block: true, reason: a.error };
         if (a.value === null || a.value === undefined) continue;
@@ -145,12 +150,12 @@ export function createHooks(d: EventDispatcher): AgentHooks {
       return undefined;
     },
 
-    async toolResult(event) {
+    async toolResult(event, signal) {
       let content = event.content;
       let details = event.details;
       let isError = event.isError;
       let changed = false;
-      for await (const { value } of answers("tool_result", ToolResultResult, () => ({ ...event, content, details, isError }))) {
+      for await (const { value } of answers("tool_result", ToolResultResult, () => ({ ...event, content, details, isError }), signal)) {
         if (value.content) content = value.content as ToolContent[];
         if ("details" in value) details = value.details;
         if (value.isError !== undefined) isError = value.isError;
@@ -159,10 +164,11 @@ export function createHooks(d: EventDispatcher): AgentHooks {
       return changed ? { content, details, isError } : undefined;
     },
 
-    async messageEnd(message) {
+    async messageEnd(message, signal) {
       let current: AgentMessage | undefined;
       for (const id of d.targets("message_end")) {
-        const a = await d.ask(id, "message_end", { message: current ?? message });
+        if (signal?.aborted) break;
+        const a = await d.ask(id, "message_end", { message: current ?? message }, signal);
         if (!a.ok || a.value === null || a.value === undefined) continue;
         const parsed = v.safeParse(MessageResult, a.value);
         if (!parsed.success) {

@@ -361,21 +361,26 @@ export function startExtensionHost(options: ExtensionHostOptions): Promise<Exten
   return ExtensionHost.start(options);
 }
 
-/** TypeScript extensions share one runner unless they ask for their own; every other kind runs alone. */
+/**
+ * TypeScript extensions share one runner unless they ask for their own — or their manifest lets
+ * variables through the credential filter (`env`): those are given to that extension's process
+ * only, never to a runner its neighbours share. Every other kind runs alone.
+ */
 export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: readonly string[]): ProcessSpec[] {
-  const shared = sources.filter((s) => s.runtime === "typescript" && !s.ownProcess);
+  const packed = (s: ExtensionSource) => s.runtime === "typescript" && !s.ownProcess && s.env.length === 0;
+  const shared = sources.filter(packed);
   const specs: ProcessSpec[] = [];
   if (shared.length > 0) {
     specs.push({
       name: "typescript-runner",
       command: runner,
       load: shared.map((s) => ({ id: s.id, path: s.entry })),
-      allowEnv: [...new Set(shared.flatMap((s) => s.env))],
+      allowEnv: [],
       lazy: false,
     });
   }
   for (const s of sources) {
-    if (s.runtime === "typescript" && !s.ownProcess) continue;
+    if (packed(s)) continue;
     const own = s.runtime === "typescript";
     specs.push({
       name: s.name,

@@ -113,6 +113,10 @@ export class ExtensionListener {
     const params = parsed.output;
     const launch = this.launches.get(params.token);
     if (!launch) return refuse(ErrorCode.Unauthorized, "unknown or already used token");
+    // Single use whatever comes next: a token refused for its peer or protocol is spent too.
+    this.launches.delete(params.token);
+    // Without a pid the peer's uid and group could not be checked: the field is required.
+    if (params.pid === undefined) return refuse(ErrorCode.Unauthorized, "initialize is missing the required field pid (the peer's process id)");
     const problem = peerProblem(params.pid, launch.pgid());
     if (problem) return refuse(ErrorCode.Unauthorized, problem);
     if (!params.protocols.some((p) => SUPPORTED_PROTOCOLS.includes(p))) {
@@ -120,7 +124,6 @@ export class ExtensionListener {
         supported: SUPPORTED_PROTOCOLS,
       });
     }
-    this.launches.delete(params.token);
     const { result, handlers } = launch.accept(data.conn, params, () => socket.end());
     data.handlers = handlers;
     return result;

@@ -2,13 +2,13 @@
  * Who is on the other end of the socket. Bun exposes no SO_PEERCRED, so the check works from
  * the pid the peer states in `initialize`: on Linux, /proc must show that process running as our
  * user and inside the process group pig started. A peer could state a false pid, which is why
- * this only adds to the token and the 0700 directory, never replaces them. Where /proc is not
- * available (macOS) the check is skipped.
+ * this only adds to the token and the 0700 directory, never replaces them. The pid is required
+ * (listener.ts refuses an `initialize` without one). Where /proc is not available (macOS) the
+ * check is skipped.
  */
 import { readFileSync } from "node:fs";
 
-export function peerProblem(pid: number | undefined, pgid: number | undefined): string | undefined {
-  if (pid === undefined) return undefined;
+export function peerProblem(pid: number, pgid: number | undefined): string | undefined {
   let status: string;
   let stat: string;
   try {

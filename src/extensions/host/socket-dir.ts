@@ -88,7 +88,9 @@ export function removeStaleDirs(base: string): void {
     if (pid === process.pid || isAlive(pid)) continue;
     try {
       const path = join(base, name);
-      if (statSync(path).uid !== process.getuid?.()) continue;
+      // lstat: a link is never followed nor removed — only a real directory of our own is ours.
+      const info = lstatSync(path);
+      if (info.isSymbolicLink() || !info.isDirectory() || info.uid !== process.getuid?.()) continue;
       rmSync(path, { recursive: true, force: true });
     } catch {
       // Another pig may be removing it at the same moment.

@@ -53,3 +53,15 @@ describe("host and runner with upstream examples", () => {
     expect(t.port.calls.find(([name]) => name === "setName")?.[1]).toEqual(["From host"]);
   });
 });
+
+describe("before_agent_start with several handlers in one extension", () => {
+  test("every handler's message reaches the prompt, in order", async () => {
+    t = await startTestHost([tsSource(fixture("ts", "two-messages.ts"))]);
+    expect(t.host.loadErrors).toEqual([]);
+    const result = await t.host.hooks().beforeAgentStart({ prompt: "hi", systemPrompt: "base" });
+    expect(result?.messages?.map((m) => [m.customType, m.content, m.display])).toEqual([
+      ["first", "one", true],
+      ["second", "two", false],
+    ]);
+  });
+});

@@ -1,0 +1,83 @@
+/** The listener's handshake, spoken to over a real socket by the test itself. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ExtensionListener } from "../../src/extensions/host/listener.ts";
+import { ErrorCode, HOST_METHODS, PROTOCOL } from "../../src/extensions/protocol.ts";
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+});
+
+function listen() {
+  const dir = mkdtempSync(join(tmpdir(), "pig-listener-"));
+  const socketPath = join(dir, "host.sock");
+  const listener = new ExtensionListener({ socketPath, incoming: HOST_METHODS, maxFrameBytes: 1 << 20, handshakeTimeoutMs: 10_000, onProtocolError: () => {} });
+  listener.listen();
+  cleanup = () => {
+    listener.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { listener, socketPath };
+}
+
+/** Sends one `initialize` on a fresh connection; resolves with the first frame that comes back. */
+async function initialize(socketPath: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  let buffer = "";
+  let answer!: (frame: { result?: unknown; error?: { code: number; message: string } }) => void;
+  const got = new Promise<{ result?: unknown; error?: { code: number; message: string } }>((r) => (answer = r));
+  const socket = await Bun.connect({
+    unix: socketPath,
+    socket: {
+      data(_s, bytes) {
+        buffer += new TextDecoder().decode(bytes);
+        const nl = buffer.indexOf("\n");
+        if (nl >= 0) answer(JSON.parse(buffer.slice(0, nl)));
+      },
+    },
+  });
+  socket.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params }) + "\n");
+  const frame = await got;
+  socket.end();
+  return frame;
+}
+
+const base = { client: { name: "test", version: "1" }, pid: process.pid };
+
+describe("handshake", () => {
+  test("a token refused for its protocol cannot be used again", async () => {
+    const { listener, socketPath } = listen();
+    let accepted = 0;
+    listener.expect("tok", {
+      pgid: () => undefined,
+      accept: () => {
+        accepted++;
+        return { result: {} as never, handlers: { onRequest: () => null, onNotification: () => {}, onClose: () => {} } };
+      },
+    });
+    const first = await initialize(socketPath, { ...base, token: "tok", protocols: ["pig-ext/9"] });
+    expect(first.error?.code).toBe(ErrorCode.UnsupportedProtocol);
+    const second = await initialize(socketPath, { ...base, token: "tok", protocols: [PROTOCOL] });
+    expect(second.error).toEqual({ code: ErrorCode.Unauthorized, message: "unknown or already used token" });
+    expect(accepted).toBe(0);
+  });
+
+  test("initialize without pid is refused with -32001 naming the field, and the token is spent", async () => {
+    const { listener, socketPath } = listen();
+    let accepted = 0;
+    listener.expect("tok", {
+      pgid: () => undefined,
+      accept: () => {
+        accepted++;
+        return { result: {} as never, handlers: { onRequest: () => null, onNotification: () => {}, onClose: () => {} } };
+      },
+    });
+    const refused = await initialize(socketPath, { client: base.client, token: "tok", protocols: [PROTOCOL] });
+    expect(refused.error?.code).toBe(ErrorCode.Unauthorized);
+    expect(refused.error?.message).toContain("pid");
+    expect(accepted).toBe(0);
+  });
+});
