@@ -303,6 +303,11 @@ export class ExtensionHost {
         emitBus: (channel, data) => {
           for (const other of host.processes) if (other !== proc) other.notify("bus.message", { channel, data });
         },
+        reportError: (r) => {
+          const id = proc.resolveId(r.extension);
+          if (!proc.ids.includes(id)) return;
+          host.dispatcher.report({ extensionPath: id, event: r.event, error: r.error, ...(r.stack ? { stack: r.stack } : {}) });
+        },
       });
     };
     return {

@@ -1,0 +1,49 @@
+/**
+ * TypeScript extensions through the built binary: what their handlers' failures become, and the
+ * order of session_shutdown / session_start around a session switch and at quit.
+ * Fixtures: test/fixtures/extensions/lifecycle/.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { type Line, RpcClient } from "../helpers/rpc-client.ts";
+
+const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "lifecycle");
+const ext = (name: string) => join(EXT, name);
+
+const worlds: PigWorld[] = [];
+const clients: RpcClient[] = [];
+afterAll(async () => {
+  for (const c of clients.splice(0)) c.kill();
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+async function world(): Promise<PigWorld> {
+  const w = await createWorld({ llm: { mode: "text" } });
+  worlds.push(w);
+  return w;
+}
+
+describe("a handler that throws is the session's extension_error", () => {
+  test("RPC: an answered event and an observe-only one (agent_end) each give an extension_error record", async () => {
+    const w = await world();
+    const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ext("thrower.ts")] });
+    clients.push(client);
+    client.send({ type: "prompt", message: "hi", id: "p1" });
+    const isError = (event: string) => (l: Line) => l.type === "extension_error" && l.event === event;
+    const early = await client.waitFor(isError("before_agent_start"));
+    expect(early).toMatchObject({ extensionPath: ext("thrower.ts"), error: "thrower broke before_agent_start" });
+    expect(String(early.stack)).toContain("thrower.ts");
+    const late = await client.waitFor(isError("agent_end"));
+    expect(late).toMatchObject({ extensionPath: ext("thrower.ts"), error: "thrower broke agent_end" });
+  });
+
+  test("JSON and print mode: stderr says Extension error (path, event)", async () => {
+    const w = await world();
+    for (const mode of [["--mode", "json"], ["-p"]]) {
+      const result = await w.run([...mode, "-e", ext("thrower.ts"), "hi"]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`Extension error (${ext("thrower.ts")}, before_agent_start): thrower broke before_agent_start`);
+    }
+  });
+});
