@@ -30,7 +30,7 @@ export const EVENTS = {
   session_before_compact: { kind: "request", deadlineMs: SLOW },
   session_compact: { kind: "notification" },
   session_compact_failed: { kind: "notification" },
-  session_shutdown: { kind: "notification" },
+  session_shutdown: { kind: "request", deadlineMs: QUICK },
   session_before_tree: { kind: "request", deadlineMs: SLOW },
   session_tree: { kind: "notification" },
   context: { kind: "request", deadlineMs: QUICK },

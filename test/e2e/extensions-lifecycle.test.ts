@@ -4,9 +4,11 @@
  * Fixtures: test/fixtures/extensions/lifecycle/.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
+import { tempDir } from "../helpers/tmp.ts";
 
 const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "lifecycle");
 const ext = (name: string) => join(EXT, name);
@@ -23,6 +25,24 @@ async function world(): Promise<PigWorld> {
   worlds.push(w);
   return w;
 }
+
+type Json = Record<string, any>;
+
+/** The session files under `dir`, each as its entries. */
+function sessionFiles(dir: string): Map<string, Json[]> {
+  const out = new Map<string, Json[]>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name.endsWith(".jsonl")) out.set(path, readFileSync(path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l)));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const customs = (entries: Json[]) => entries.filter((e) => e.type === "custom").map((e) => [e.customType, e.data]);
 
 describe("a handler that throws is the session's extension_error", () => {
   test("RPC: an answered event and an observe-only one (agent_end) each give an extension_error record", async () => {
@@ -45,5 +65,21 @@ describe("a handler that throws is the session's extension_error", () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(`Extension error (${ext("thrower.ts")}, before_agent_start): thrower broke before_agent_start`);
     }
+  });
+});
+
+describe("session_shutdown at quit is waited for", () => {
+  test("-p: what the handler appends, at once and after an await, is in the session file", async () => {
+    const w = await world();
+    const sessions = tempDir("pig-sessions-");
+    const result = await w.run(["-p", "--session-dir", sessions, "-e", ext("quit-saver.ts"), "hi"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const files = [...sessionFiles(sessions).values()];
+    expect(files).toHaveLength(1);
+    expect(customs(files[0]!)).toEqual([
+      ["saved-sync", { reason: "quit" }],
+      ["saved-after-await", { reason: "quit" }],
+    ]);
   });
 });

@@ -45,8 +45,8 @@ export class EventDispatcher {
     for (const id of this.targets(event)) this.options.route.notify(id, "event", { extension: id, event, payload });
   }
 
-  async ask(extension: string, event: string, payload: unknown, signal?: AbortSignal): Promise<Answer> {
-    const deadline = this.options.deadlineMs ?? eventDeadlineMs(event);
+  async ask(extension: string, event: string, payload: unknown, signal?: AbortSignal, deadlineMs?: number): Promise<Answer> {
+    const deadline = deadlineMs ?? this.options.deadlineMs ?? eventDeadlineMs(event);
     const controller = new AbortController();
     let late = false;
     const timer = setTimeout(() => {
@@ -75,10 +75,10 @@ export class EventDispatcher {
   }
 
   /** Every running subscriber's answer in load order (for events whose results are collected). */
-  async askAll(event: string, payload: unknown): Promise<Array<{ extension: string; value: unknown }>> {
+  async askAll(event: string, payload: unknown, deadlineMs?: number): Promise<Array<{ extension: string; value: unknown }>> {
     const out: Array<{ extension: string; value: unknown }> = [];
     for (const id of this.targets(event)) {
-      const a = await this.ask(id, event, payload);
+      const a = await this.ask(id, event, payload, undefined, deadlineMs);
       if (a.ok && a.value !== null && a.value !== undefined) out.push({ extension: id, value: a.value });
     }
     return out;
