@@ -233,7 +233,11 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
           return matched ? () => matched.run({ ui, hasUI: ui.hasUI }) : undefined;
         },
       });
-      const target = { ask: (event: string, payload: unknown) => host.ask(event, payload), notify: (event: string, payload: unknown) => host.notify(event, payload) };
+      const target = {
+        ask: (event: string, payload: unknown) => host.ask(event, payload),
+        notify: (event: string, payload: unknown) => host.notify(event, payload),
+        sendStateNow: () => host.sendStateNow(),
+      };
       host.sendStateNow();
       await forwardSessionEvents(attached, target);
     },

@@ -83,3 +83,35 @@ describe("session_shutdown at quit is waited for", () => {
     ]);
   });
 });
+
+describe("a session switch: session_shutdown to the old session, session_start with the new one", () => {
+  test("ctx.newSession() from a command: the old file gets the shutdown's entry, session_start sees the new file", async () => {
+    const w = await world();
+    const sessions = tempDir("pig-sessions-");
+    const result = await w.run(["-p", "--session-dir", sessions, "-e", ext("switcher.ts"), "hi", "/switch-new", "again"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const log = readFileSync(join(w.cwd, "switcher.log"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Json);
+    const files = sessionFiles(sessions);
+    expect(files.size).toBe(2);
+    const [startup, leaving, started, command] = log;
+    expect(startup).toMatchObject({ event: "session_start", reason: "startup" });
+    const oldFile = startup!.file as string;
+    expect(leaving).toMatchObject({ event: "session_shutdown", reason: "new", file: oldFile });
+    const newFile = leaving!.targetSessionFile as string;
+    expect(newFile).not.toBe(oldFile);
+    expect(files.has(oldFile) && files.has(newFile)).toBe(true);
+    // session_start: the new session's file, state and log are already in place.
+    expect(started).toMatchObject({ event: "session_start", reason: "new", previousSessionFile: oldFile, file: newFile });
+    expect(started!.types).not.toContain("message");
+    expect(command).toMatchObject({ command: "newSession", cancelled: false, file: newFile });
+    expect(customs(files.get(oldFile)!)).toEqual([["switcher-shutdown", { reason: "new" }]]);
+    expect(customs(files.get(newFile)!)).toEqual([
+      ["switcher-start", { reason: "new" }],
+      ["switcher-shutdown", { reason: "quit" }],
+    ]);
+  });
+});
