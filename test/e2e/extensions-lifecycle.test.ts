@@ -4,7 +4,7 @@
  * Fixtures: test/fixtures/extensions/lifecycle/.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
@@ -114,4 +114,46 @@ describe("a session switch: session_shutdown to the old session, session_start w
       ["switcher-shutdown", { reason: "quit" }],
     ]);
   });
+});
+
+/** Whether `pid` is a live process (a zombie waiting for its parent counts as gone). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` until it holds or `limitMs` passed (a bound on waiting for a state, not a delay). */
+async function until(check: () => boolean, limitMs: number): Promise<boolean> {
+  const end = Date.now() + limitMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await Bun.sleep(20);
+  }
+  return check();
+}
+
+describe("pig killed with -9", () => {
+  test("a helper an extension started goes with the runner", async () => {
+    const w = await world();
+    const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ext("spawner.ts")] });
+    clients.push(client);
+    const pidFile = join(w.cwd, "helper-pid.txt");
+    expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").length > 0, 10_000)).toBe(true);
+    const helper = Number(readFileSync(pidFile, "utf8"));
+    expect(running(helper)).toBe(true);
+    try {
+      process.kill(client.pid, "SIGKILL");
+      expect(await until(() => !running(helper), 5_000)).toBe(true);
+    } finally {
+      if (running(helper)) process.kill(helper, "SIGKILL");
+    }
+  }, 20_000);
 });
