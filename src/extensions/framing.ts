@@ -122,20 +122,24 @@ function isHighSurrogate(code: number): boolean {
 }
 
 /** Joins `$/part` streams back into whole JSON texts. */
+/** A message reassembled from `$/part` frames may be this many times `maxFrameBytes` (in bytes), both ways. */
+export const PART_LIMIT_FRAMES = 64;
+
 export class PartAssembler {
   private readonly streams = new Map<string, { chunks: string[]; size: number }>();
 
-  constructor(private readonly maxMessageChars: number) {}
+  /** The longest reassembled message, in UTF-8 bytes (the unit of the frame limit). */
+  constructor(public maxMessageBytes: number) {}
 
   /** The whole text when `final`, else undefined. Throws when a stream grows past the limit. */
   add(stream: string | number, data: string, final: boolean): string | undefined {
     const key = `${typeof stream}:${stream}`;
     const entry = this.streams.get(key) ?? { chunks: [], size: 0 };
     entry.chunks.push(data);
-    entry.size += data.length;
-    if (entry.size > this.maxMessageChars) {
+    entry.size += Buffer.byteLength(data, "utf8");
+    if (entry.size > this.maxMessageBytes) {
       this.streams.delete(key);
-      throw new Error(`$/part stream ${String(stream)} exceeds ${this.maxMessageChars} characters`);
+      throw new Error(`$/part stream ${String(stream)} exceeds ${this.maxMessageBytes} bytes`);
     }
     if (!final) {
       this.streams.set(key, entry);
