@@ -64,6 +64,8 @@ describe("a handler that throws is the session's extension_error", () => {
       const result = await w.run([...mode, "-e", ext("thrower.ts"), "hi"]);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(`Extension error (${ext("thrower.ts")}, before_agent_start): thrower broke before_agent_start`);
+      // Thrown at start-up, before the mode listened: reported once it does.
+      expect(result.stderr).toContain(`Extension error (${ext("thrower.ts")}, session_start): thrower broke session_start`);
     }
   });
 });
