@@ -166,8 +166,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const runtime = await createRuntime(runtimeConfig(options));
   const { session, controller } = runtime;
   if (runtime.extensions.loadErrors.length > 0) {
-    session.dispose();
     await runtime.extensions.shutdown();
+    session.dispose();
     throw new Error(runtime.extensions.loadErrors.join("\n"));
   }
   return {
@@ -199,8 +199,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     getState: () => controller.state(),
     getStats: () => controller.stats(),
     dispose: async () => {
-      session.dispose();
       await runtime.extensions.shutdown();
+      session.dispose();
     },
   };
 }

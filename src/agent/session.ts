@@ -44,6 +44,24 @@ export interface AgentSessionOptions extends SessionCoreOptions {
 
 export type Cancellable = { cancelled: boolean };
 
+/** A replacement of the session (new, resume, fork, clone) that its before-hooks let through. */
+export interface ReplaceEvent {
+  reason: "new" | "switch" | "fork" | "clone";
+  /** The session file being left (absent in memory). */
+  previousSessionFile?: string;
+  /** The session file taking its place (absent in memory). */
+  targetSessionFile?: string;
+}
+
+/**
+ * Told around a replacement, both awaited: `before` while the old session is still current (what
+ * it appends lands in the old file), `after` once the new one is in place.
+ */
+export interface ReplaceListener {
+  before?(event: ReplaceEvent): Promise<void> | void;
+  after?(event: ReplaceEvent): Promise<void> | void;
+}
+
 export class AgentSession extends RunningSession {
   private readonly choice: ModelChoice;
 
@@ -76,10 +94,38 @@ export class AgentSession extends RunningSession {
 
   // ── replacing the session ────────────────────────────────────────────────
 
-  private adopt(store: SessionStore, reason: "new" | "switch" | "fork" | "clone", model?: Model): void {
+  private readonly replaceListeners = new Set<ReplaceListener>();
+
+  /** Told before and after each replacement of the session (the extensions' session_shutdown / session_start). */
+  onReplace(listener: ReplaceListener): () => void {
+    this.replaceListeners.add(listener);
+    return () => this.replaceListeners.delete(listener);
+  }
+
+  private async adopt(store: SessionStore, reason: ReplaceEvent["reason"], model?: Model): Promise<void> {
+    if (this.activity.isRunning) {
+      if (store !== this.store) store.close();
+      throw new PromptError("Cannot switch sessions while the agent is running.");
+    }
+    const event: ReplaceEvent = {
+      reason,
+      ...(this.store.path ? { previousSessionFile: this.store.path } : {}),
+      ...(store.path ? { targetSessionFile: store.path } : {}),
+    };
+    for (const listener of [...this.replaceListeners]) await this.tell(() => listener.before?.(event));
     const restored = restoreModelAndThinking({ store, registry: this.registry, settings: this.settings, ...(model ? { model } : {}) });
     this.replaceStore(store, restored.model ?? this.model, restored.thinkingLevel);
     this.changed(reason);
+    for (const listener of [...this.replaceListeners]) await this.tell(() => listener.after?.(event));
+  }
+
+  /** A listener that fails does not stop the replacement. */
+  private async tell(run: () => Promise<void> | void): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      this.reportExtensionError({ extensionPath: "", event: "session_replace", error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   /**
@@ -91,7 +137,7 @@ export class AgentSession extends RunningSession {
     const chosen = this.choice.chosenWithKey();
     const dir = this.surface.sessionDir;
     const store = SessionStore.create({ cwd: this.cwd, ...(dir ? { dir } : {}), ...(options.parentSession ? { parentSession: options.parentSession } : {}) });
-    this.adopt(store, "new", chosen);
+    await this.adopt(store, "new", chosen);
     return { cancelled: false };
   }
 
@@ -102,7 +148,7 @@ export class AgentSession extends RunningSession {
   async switchSession(path: string): Promise<Cancellable> {
     if ((await this.hooks.sessionBeforeSwitch({ reason: "resume", targetSessionFile: path }))?.cancel) return { cancelled: true };
     if (!existsSync(path)) {
-      this.adopt(SessionStore.create({ cwd: this.cwd, path }), "switch");
+      await this.adopt(SessionStore.create({ cwd: this.cwd, path }), "switch");
       return { cancelled: false };
     }
     const store = SessionStore.open(path, { write: true });
@@ -112,7 +158,7 @@ export class AgentSession extends RunningSession {
         `Stored session working directory does not exist: ${store.cwd}\nSession file: ${path}\nCurrent working directory: ${this.cwd}`,
       );
     }
-    this.adopt(store, "switch");
+    await this.adopt(store, "switch");
     return { cancelled: false };
   }
 
@@ -120,7 +166,7 @@ export class AgentSession extends RunningSession {
   async fork(entryId: string): Promise<Cancellable & { text: string }> {
     if ((await this.hooks.sessionBeforeFork({ entryId, position: "before" }))?.cancel) return { text: "", cancelled: true };
     const { store, selectedText } = forkSession(this.store, entryId, "before");
-    this.adopt(store, "fork");
+    await this.adopt(store, "fork");
     return { text: selectedText ?? "", cancelled: false };
   }
 
@@ -129,7 +175,7 @@ export class AgentSession extends RunningSession {
     const leaf = this.store.leafId;
     if (leaf === null) throw new PromptError("Cannot clone session: no current entry selected");
     if ((await this.hooks.sessionBeforeFork({ entryId: leaf, position: "at" }))?.cancel) return { cancelled: true };
-    this.adopt(createBranchedSession(this.store, leaf), "clone");
+    await this.adopt(createBranchedSession(this.store, leaf), "clone");
     return { cancelled: false };
   }
 

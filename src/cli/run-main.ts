@@ -90,8 +90,8 @@ async function printHelp(args: CliArgs, extensions: ModeExtensions): Promise<num
     writeStdout(mainHelp(extensions.registries.flags.list()));
     return 0;
   } finally {
-    runtime.session.dispose();
     await runtime.extensions.shutdown();
+    runtime.session.dispose();
   }
 }
 
@@ -103,8 +103,8 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, signals: [NodeJ
   try {
     args = settleExtensions(runtime, parsed, extensions);
   } catch (error) {
-    runtime.session.dispose();
     await runtime.extensions.shutdown();
+    runtime.session.dispose();
     throw error;
   }
   if (args.verbose) {
@@ -122,8 +122,8 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, signals: [NodeJ
       // Commands started by the bash tool run in their own process groups: end them too.
       killRunningCommands();
       void runtime.session.abort().finally(async () => {
-        runtime.session.dispose();
         await runtime.extensions.shutdown();
+        runtime.session.dispose();
         process.exit(code);
       });
     });
@@ -145,8 +145,8 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
   runtime.extensions.onShutdownRequest(() => {
     setImmediate(() => {
       void runtime.session.waitForIdle().then(async () => {
-        runtime.session.dispose();
         await runtime.extensions.shutdown();
+        runtime.session.dispose();
         process.exit(0);
       });
     });
@@ -164,8 +164,8 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
       },
     });
   } finally {
-    runtime.session.dispose();
     await runtime.extensions.shutdown();
+    runtime.session.dispose();
   }
 }
 
@@ -189,13 +189,13 @@ async function runNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeE
     prompts = buildPrompts(stdin, await readFileArgs(args.files, cwd), args.messages);
     if (prompts.length === 0) throw new UsageError("no prompt: give a message, @files, or pipe text on stdin");
   } catch (error) {
-    session.dispose();
     await runtime.extensions.shutdown();
+    session.dispose();
     throw error;
   }
   if (!session.model) {
-    session.dispose();
     await runtime.extensions.shutdown();
+    session.dispose();
     const { noModelsMessage } = await import("../ai/auth.ts");
     throw new CliError(noModelsMessage(join(runtime.agentDir, "models.json")));
   }
@@ -210,7 +210,7 @@ async function runNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeE
     if (error instanceof PromptError) throw new CliError(error.message);
     throw error;
   } finally {
-    session.dispose();
     await runtime.extensions.shutdown();
+    session.dispose();
   }
 }

@@ -6,7 +6,7 @@
  * never crash the other side.
  */
 import * as v from "valibot";
-import { encodeFrames, LineSplitter, PartAssembler, scanFrameHead, TooManyStreams } from "./framing.ts";
+import { encodeFrames, LineSplitter, PART_LIMIT_FRAMES, PartAssembler, scanFrameHead, TooManyStreams } from "./framing.ts";
 import {
   CancelParamsSchema,
   DEFAULT_MAX_FRAME_BYTES,
@@ -85,7 +85,7 @@ export class Connection {
       onOversize: (bytes, head) => this.onOversize(bytes, head),
     });
     // A reassembled message may be far larger than one frame, but not unbounded.
-    this.parts = new PartAssembler(64 * this.maxFrame);
+    this.parts = new PartAssembler(PART_LIMIT_FRAMES * this.maxFrame);
   }
 
   get maxFrameBytes(): number {
@@ -96,6 +96,7 @@ export class Connection {
   setMaxFrameBytes(bytes: number): void {
     this.maxFrame = bytes;
     this.splitter.maxLineBytes = bytes;
+    this.parts.maxMessageBytes = PART_LIMIT_FRAMES * bytes;
   }
 
   get closed(): boolean {
@@ -330,23 +331,34 @@ export class Connection {
         if (this.handling.get(id) === controller) this.notify("$/progress", { id, value });
       },
     };
-    Promise.resolve()
-      .then(() => handler(method, params, ctx))
-      .then(
-        (result) => {
-          if (this.handling.get(id) !== controller) return;
-          this.handling.delete(id);
-          this.write({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
-        },
-        (err: unknown) => {
-          if (this.handling.get(id) !== controller) return;
-          this.handling.delete(id);
-          if (controller.signal.aborted) this.sendError(id, ErrorCode.Cancelled, "cancelled");
-          else if (err instanceof RpcError) this.sendError(id, err.code, err.message, err.data);
-          else this.sendError(id, ErrorCode.HandlerError, err instanceof Error ? err.message : String(err), errorData(err));
-        },
-      );
+    const answer = (result: unknown) => {
+      if (this.handling.get(id) !== controller) return;
+      this.handling.delete(id);
+      this.write({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
+    };
+    const fail = (err: unknown) => {
+      if (this.handling.get(id) !== controller) return;
+      this.handling.delete(id);
+      if (controller.signal.aborted) this.sendError(id, ErrorCode.Cancelled, "cancelled");
+      else if (err instanceof RpcError) this.sendError(id, err.code, err.message, err.data);
+      else this.sendError(id, ErrorCode.HandlerError, err instanceof Error ? err.message : String(err), errorData(err));
+    };
+    let result: unknown;
+    try {
+      result = handler(method, params, ctx);
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    // A result at hand is written at once: nothing sent later (a `session.appended` after a
+    // `session.subscribe` snapshot) can overtake it.
+    if (isThenable(result)) result.then(answer, fail);
+    else answer(result);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function errorData(err: unknown): unknown {

@@ -142,11 +142,15 @@ export const MAX_OPEN_PART_STREAMS = 16;
 export class TooManyStreams extends Error {}
 
 /** Joins `$/part` streams back into whole JSON texts. */
+/** A message reassembled from `$/part` frames may be this many times `maxFrameBytes` (in bytes), both ways. */
+export const PART_LIMIT_FRAMES = 64;
+
 export class PartAssembler {
   private readonly streams = new Map<string, { chunks: string[]; size: number }>();
 
+  /** `maxMessageBytes`: the longest reassembled message, in UTF-8 bytes (the unit of the frame limit). */
   constructor(
-    private readonly maxMessageChars: number,
+    public maxMessageBytes: number,
     private readonly maxStreams = MAX_OPEN_PART_STREAMS,
   ) {}
 
@@ -162,10 +166,10 @@ export class PartAssembler {
     }
     const entry = open ?? { chunks: [], size: 0 };
     entry.chunks.push(data);
-    entry.size += data.length;
-    if (entry.size > this.maxMessageChars) {
+    entry.size += Buffer.byteLength(data, "utf8");
+    if (entry.size > this.maxMessageBytes) {
       this.streams.delete(key);
-      throw new Error(`$/part stream ${String(stream)} exceeds ${this.maxMessageChars} characters`);
+      throw new Error(`$/part stream ${String(stream)} exceeds ${this.maxMessageBytes} bytes`);
     }
     if (!final) {
       this.streams.set(key, entry);

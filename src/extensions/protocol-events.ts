@@ -23,14 +23,14 @@ const INTERACTIVE = 600_000;
 export const EVENTS = {
   project_trust: { kind: "request", deadlineMs: INTERACTIVE },
   resources_discover: { kind: "request", deadlineMs: QUICK },
-  session_start: { kind: "notification" },
+  session_start: { kind: "request", deadlineMs: QUICK },
   session_info_changed: { kind: "notification" },
   session_before_switch: { kind: "request", deadlineMs: INTERACTIVE },
   session_before_fork: { kind: "request", deadlineMs: INTERACTIVE },
   session_before_compact: { kind: "request", deadlineMs: SLOW },
   session_compact: { kind: "notification" },
   session_compact_failed: { kind: "notification" },
-  session_shutdown: { kind: "notification" },
+  session_shutdown: { kind: "request", deadlineMs: QUICK },
   session_before_tree: { kind: "request", deadlineMs: SLOW },
   session_tree: { kind: "notification" },
   context: { kind: "request", deadlineMs: QUICK },
@@ -47,7 +47,7 @@ export const EVENTS = {
   ui_prompt_start: { kind: "notification" },
   ui_prompt_end: { kind: "notification" },
   turn_start: { kind: "notification" },
-  turn_end: { kind: "request", deadlineMs: QUICK },
+  turn_end: { kind: "notification" },
   message_start: { kind: "notification" },
   message_update: { kind: "notification" },
   message_end: { kind: "request", deadlineMs: QUICK },
@@ -63,6 +63,19 @@ export const EVENTS = {
 } as const satisfies Record<string, EventInfo>;
 
 export type EventName = keyof typeof EVENTS;
+
+/** Events of upstream's API pig does not send yet (an extension may subscribe; it never hears them). */
+export const NOT_SENT_YET: ReadonlySet<EventName> = new Set<EventName>([
+  "project_trust",
+  "resources_discover",
+  "session_compact_failed",
+  "context_with_system",
+  "cache_warming_decision",
+  "before_provider_headers",
+  "agent_before_settle",
+  "ui_prompt_start",
+  "ui_prompt_end",
+]);
 
 /** Unknown names are notifications: an event this version does not know cannot be waited on. */
 export function eventKind(name: string): EventKind {

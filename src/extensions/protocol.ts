@@ -167,6 +167,14 @@ export const ReadyParamsSchema = v.looseObject({
 });
 export type ReadyParams = v.InferOutput<typeof ReadyParamsSchema>;
 
+/** A handler of the extension threw (the extension went on): the session's `extension_error`. */
+export const ExtensionErrorParamsSchema = v.looseObject({
+  extension: v.string(),
+  event: v.string(),
+  error: v.string(),
+  stack: v.optional(v.string()),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Host → extension
 
@@ -338,6 +346,7 @@ export const HOST_METHODS = {
   "agent.reload": Empty,
   "context.usage": Empty,
   "bus.emit": BusMessageParamsSchema,
+  "extension.error": ExtensionErrorParamsSchema,
 } as const;
 export type HostMethod = keyof typeof HOST_METHODS;
 export type HostMethodParams<M extends HostMethod> = v.InferOutput<(typeof HOST_METHODS)[M]>;

@@ -10,7 +10,9 @@ import type { ExtensionHost } from "../extensions/host/host.ts";
 import type { Model } from "../ai/types.ts";
 
 /** Where events go: the current host (a reload replaces it; the forwarding stays). */
-export type EventTarget = Pick<ExtensionHost, "ask" | "notify">;
+export type EventTarget = Pick<ExtensionHost, "ask" | "notify" | "sendStateNow">;
+
+const REPLACE_REASON = { new: "new", switch: "resume", fork: "fork", clone: "fork" } as const;
 
 export async function forwardSessionEvents(session: AgentSession, host: EventTarget): Promise<void> {
   let turnIndex = 0;
@@ -21,6 +23,23 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
   // Awaited, as upstream awaits its handlers: what an extension sets up for the session (active
   // tools, a restored state) is in place before the first prompt.
   await host.ask("session_start", { reason: "startup" });
+  // A replacement, in upstream's order: session_before_* (the agent's hooks) let it through;
+  // session_shutdown goes to the old session, awaited (what a handler appends lands in the old
+  // file); the store is replaced (subscribers get `session.replaced` then); the new state is
+  // sent; then session_start, which sees the new session file and log.
+  session.onReplace({
+    before: async (change) => {
+      const reason = REPLACE_REASON[change.reason];
+      await host.ask("session_shutdown", { reason, ...(change.targetSessionFile ? { targetSessionFile: change.targetSessionFile } : {}) });
+    },
+    after: async (change) => {
+      const reason = REPLACE_REASON[change.reason];
+      file = session.store.path;
+      leaf = session.store.leafId;
+      host.sendStateNow();
+      await host.ask("session_start", { reason, ...(change.previousSessionFile ? { previousSessionFile: change.previousSessionFile } : {}) });
+    },
+  });
   session.subscribe((event) => {
     const { type, ...payload } = event as { type: string } & Record<string, unknown>;
     switch (type) {
@@ -54,14 +73,11 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
       case "new":
       case "switch":
       case "fork":
-      case "clone": {
-        const reason = change.reason === "switch" ? "resume" : change.reason === "clone" ? "fork" : change.reason;
-        host.notify("session_shutdown", { reason, ...(store.path ? { targetSessionFile: store.path } : {}) });
-        host.notify("session_start", { reason, ...(file ? { previousSessionFile: file } : {}) });
+      case "clone":
+        // session_shutdown and session_start are sent around the replacement (onReplace above).
         file = store.path;
         leaf = store.leafId;
         return;
-      }
       case "model": {
         const next = session.model;
         if (next && (next.provider !== model?.provider || next.id !== model?.id)) {

@@ -125,9 +125,10 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
 
   let session: AgentSession | undefined;
   // Errors raised before a mode listens (a provider refused at startup) wait for it to ask.
-  const early: Array<{ extensionPath: string; event: string; error: string }> = [];
+  const early: Array<{ extensionPath: string; event: string; error: string; stack?: string }> = [];
   let started = false;
-  const reportError = (report: { extensionPath: string; event: string; error: string }) => (started && session ? session.reportExtensionError(report) : early.push(report));
+  const reportError = (report: { extensionPath: string; event: string; error: string; stack?: string }) =>
+    started && session ? session.reportExtensionError(report) : early.push(report);
   const port = new ExtensionSessionPort(input.cwd, {
     shutdown: () => shutdownHandler(),
     reload: async () => {
@@ -145,7 +146,8 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       agentDir: input.agentDir,
       mode,
       env: input.env,
-      onError: (report) => session?.reportExtensionError(report),
+      // Also a handler failing before the mode listens (in session_start at start-up).
+      onError: (report) => reportError(report),
       ...(timeouts.eventMs !== undefined ? { timing: { eventDeadlineMs: timeouts.eventMs } } : {}),
     });
 
@@ -233,7 +235,11 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
           return matched ? () => matched.run({ ui, hasUI: ui.hasUI }) : undefined;
         },
       });
-      const target = { ask: (event: string, payload: unknown) => host.ask(event, payload), notify: (event: string, payload: unknown) => host.notify(event, payload) };
+      const target = {
+        ask: (event: string, payload: unknown) => host.ask(event, payload),
+        notify: (event: string, payload: unknown) => host.notify(event, payload),
+        sendStateNow: () => host.sendStateNow(),
+      };
       host.sendStateNow();
       await forwardSessionEvents(attached, target);
     },

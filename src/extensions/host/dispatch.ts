@@ -59,9 +59,9 @@ export class EventDispatcher {
    * cancelled (`$/cancel` when it was sent) and the answer is `{ok:false, error:"aborted"}`,
    * which each hook turns into its safe default — a blocked call for `tool_call`.
    */
-  async ask(extension: string, event: string, payload: unknown, signal?: AbortSignal): Promise<Answer> {
+  async ask(extension: string, event: string, payload: unknown, signal?: AbortSignal, deadlineMs?: number): Promise<Answer> {
     if (signal?.aborted) return { ok: false, error: "aborted" };
-    const deadline = this.options.deadlineMs ?? eventDeadlineMs(event);
+    const deadline = deadlineMs ?? this.options.deadlineMs ?? eventDeadlineMs(event);
     const controller = new AbortController();
     let late = false;
     // Settles the wait even where the request does not listen yet (a process waiting to restart).
@@ -99,11 +99,11 @@ export class EventDispatcher {
   }
 
   /** Every running subscriber's answer in load order (for events whose results are collected). */
-  async askAll(event: string, payload: unknown, signal?: AbortSignal): Promise<Array<{ extension: string; value: unknown }>> {
+  async askAll(event: string, payload: unknown, options: { signal?: AbortSignal; deadlineMs?: number } = {}): Promise<Array<{ extension: string; value: unknown }>> {
     const out: Array<{ extension: string; value: unknown }> = [];
     for (const id of this.targets(event)) {
-      if (signal?.aborted) break;
-      const a = await this.ask(id, event, payload, signal);
+      if (options.signal?.aborted) break;
+      const a = await this.ask(id, event, payload, options.signal, options.deadlineMs);
       if (a.ok && a.value !== null && a.value !== undefined) out.push({ extension: id, value: a.value });
     }
     return out;

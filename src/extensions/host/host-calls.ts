@@ -14,6 +14,8 @@ export interface CallerContext {
   inCommand(): boolean;
   subscribe(): SessionSnapshot;
   emitBus(channel: string, data: unknown): void;
+  /** A handler of the caller's threw: the session's `extension_error`. */
+  reportError(report: { extension: string; event: string; error: string; stack?: string }): void;
 }
 
 type Handler<M extends HostMethod> = (params: HostMethodParams<M>, ctx: CallerContext) => unknown;
@@ -53,6 +55,7 @@ export function createHostCalls(port: HostSessionPort, ui: ExtensionUI) {
     "agent.waitForIdle": async () => (await port.waitForIdle(), OK),
     "context.usage": () => port.contextUsage() ?? null,
     "bus.emit": (p, ctx) => (ctx.emitBus(p.channel, p.data), OK),
+    "extension.error": (p, ctx) => (ctx.reportError(p), OK),
     "session.new": (p, ctx) => {
       commandOnly(ctx, "newSession");
       return port.newSession(p.parentSession !== undefined ? { parentSession: p.parentSession } : {});

@@ -219,10 +219,9 @@ export class ExtensionHost {
 
   async shutdown(reason = "quit"): Promise<void> {
     if (this.stopped) return;
-    // A reload waits for the handlers (they may save state the next generation reads); a quit
-    // does not make pig wait on them.
-    if (reason === "reload") await this.ask("session_shutdown", { reason });
-    else this.notify("session_shutdown", { reason });
+    // The handlers are waited for (they may save state: what they append reaches the session
+    // file, which the caller closes only after this), a quit only as long as the grace.
+    await this.dispatcher.askAll("session_shutdown", { reason }, reason === "reload" ? {} : { deadlineMs: this.timing.shutdownGraceMs });
     if (this.stopped) return;
     this.stopped = true;
     this.unsubscribeState();
@@ -302,6 +301,11 @@ export class ExtensionHost {
           }),
         emitBus: (channel, data) => {
           for (const other of host.processes) if (other !== proc) other.notify("bus.message", { channel, data });
+        },
+        reportError: (r) => {
+          const id = proc.resolveId(r.extension);
+          if (!proc.ids.includes(id)) return;
+          host.dispatcher.report({ extensionPath: id, event: r.event, error: r.error, ...(r.stack ? { stack: r.stack } : {}) });
         },
       });
     };

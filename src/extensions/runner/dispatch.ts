@@ -40,11 +40,19 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
     const payload = { ...((params.payload ?? {}) as Json) };
     if (signal && SIGNAL_EVENTS.has(name)) payload.signal = signal;
     const ctx: ExtensionContext = createContext(runtime, record, { signal });
-    return runEventHandlers(record.name, name, payload, handlers, ctx);
+    return runEventHandlers(record.name, name, payload, handlers, ctx, (event, error) => reportError(record.id, event, error));
+  };
+  // A handler that threw: the host makes it the session's `extension_error`.
+  const reportError = (extension: string, event: string, error: unknown): void => {
+    const stack = error instanceof Error ? error.stack : undefined;
+    peer.notify("extension.error", { extension, event, error: describe(error), ...(stack ? { stack } : {}) });
   };
   peer.onRequest("event", (params, req) => runEvent(params, req.signal));
   peer.onNotification("event", (params) => {
-    runEvent(params).catch((error: unknown) => process.stderr.write(`${String(params.event)}: ${describe(error)}\n`));
+    runEvent(params).catch((error: unknown) => {
+      process.stderr.write(`${String(params.event)}: ${describe(error)}\n`);
+      reportError(String(params.extension), String(params.event), error);
+    });
   });
 
   peer.onRequest("tool.execute", async (params, req) => {

@@ -1,29 +1,44 @@
 /**
  * One extension's handlers for one event, run in registration order with upstream Pi's rules
  * for combining their results. The host combines across extensions; this is the same chain
- * within one. A handler that throws is reported on stderr and skipped, except for `tool_call`,
- * where a throw blocks (the error goes back to the host, which blocks with its message).
+ * within one. A handler that throws is reported (on stderr and, through `onError`, to the host,
+ * which makes it the session's `extension_error`) and skipped, except for `tool_call`, where a
+ * throw blocks (the error goes back to the host as the answer, which blocks with its message).
  */
 import type { ExtensionContext, ExtensionHandler } from "../api/types.ts";
 
 type Json = Record<string, unknown>;
 
-function report(extension: string, event: string, error: unknown): void {
+/** Told of each handler that threw (the chain goes on without it). */
+export type HandlerErrorSink = (event: string, error: unknown) => void;
+
+function report(extension: string, event: string, error: unknown, onError?: HandlerErrorSink): void {
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`[${extension}] ${event} handler failed: ${text}\n`);
-}
-
-async function each(name: string, event: string, handlers: readonly ExtensionHandler[], run: (h: ExtensionHandler) => Promise<boolean | void>): Promise<void> {
-  for (const handler of handlers) {
-    try {
-      if ((await run(handler)) === true) return;
-    } catch (error) {
-      report(name, event, error);
-    }
+  try {
+    onError?.(event, error);
+  } catch {
+    // Reporting must not break the chain.
   }
 }
 
-export async function runEventHandlers(name: string, eventName: string, payload: Json, handlers: readonly ExtensionHandler[], ctx: ExtensionContext): Promise<unknown> {
+export async function runEventHandlers(
+  name: string,
+  eventName: string,
+  payload: Json,
+  handlers: readonly ExtensionHandler[],
+  ctx: ExtensionContext,
+  onError?: HandlerErrorSink,
+): Promise<unknown> {
+  const each = async (event: string, list: readonly ExtensionHandler[], run: (h: ExtensionHandler) => Promise<boolean | void>): Promise<void> => {
+    for (const handler of list) {
+      try {
+        if ((await run(handler)) === true) return;
+      } catch (error) {
+        report(name, event, error, onError);
+      }
+    }
+  };
   const event: Json = { type: eventName, ...payload };
   const call = (h: ExtensionHandler): Promise<unknown> => Promise.resolve(h(event, ctx));
   switch (eventName) {
@@ -39,7 +54,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     }
     case "tool_result": {
       const patch: Json = {};
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
         if (!r) return;
         for (const key of ["content", "details", "isError"] as const) {
@@ -51,7 +66,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     case "context":
     case "context_with_system": {
       let changed = false;
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
         if (r?.messages) {
           event.messages = r.messages;
@@ -62,7 +77,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     }
     case "before_provider_request": {
       let changed = false;
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = await call(h);
         if (r !== undefined) {
           event.payload = r;
@@ -74,7 +89,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     case "input": {
       let transformed: Json | null = null;
       let handled = false;
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
         if (r?.action === "handled") return (handled = true);
         if (r?.action === "transform") {
@@ -88,7 +103,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     case "before_agent_start": {
       const messages: unknown[] = [];
       let systemPrompt: unknown;
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
         if (!r) return;
         if (r.message) messages.push(r.message);
@@ -99,7 +114,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     }
     case "message_end": {
       let replaced = false;
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
         if (r?.message) {
           event.message = r.message;
@@ -110,7 +125,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     }
     case "resources_discover": {
       const out: Record<string, unknown[]> = {};
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
         for (const key of ["skillPaths", "promptPaths", "themePaths"]) {
           if (Array.isArray(r?.[key])) (out[key] ??= []).push(...(r[key] as unknown[]));
@@ -120,7 +135,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     }
     case "user_bash": {
       let first: unknown = null;
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = await call(h);
         if (r) return ((first = r), true);
       });
@@ -129,7 +144,7 @@ export async function runEventHandlers(name: string, eventName: string, payload:
     default: {
       // session_before_*: a truthy result replaces the previous one, `cancel` ends the chain.
       let last: unknown = null;
-      await each(name, eventName, handlers, async (h) => {
+      await each(eventName, handlers, async (h) => {
         const r = await call(h);
         if (r !== undefined && r !== null) last = r;
         if ((r as Json | undefined)?.cancel === true) return true;

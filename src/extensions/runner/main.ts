@@ -2,7 +2,8 @@
  * `pig __extension-runner`: the process that holds pig's TypeScript/JavaScript extensions. It
  * connects to the socket pig gave it (PIG_EXT_SOCKET), proves the launch token (PIG_EXT_TOKEN),
  * learns which extensions to load, serves them the host modules and runs them. It exits when
- * pig says `shutdown` or the socket closes, so a killed pig leaves no runner behind.
+ * pig says `shutdown` or the socket closes, so a killed pig leaves no runner behind — and, as it
+ * leads its own process group, no process its extensions started either.
  */
 import { VERSION } from "../../version.ts";
 import type { ExtensionMode } from "../api/types.ts";
@@ -38,7 +39,8 @@ export async function runExtensionRunner(): Promise<number> {
 
   const peer = new Peer(openSocketPipe(socket));
   const exit = (code: number): never => process.exit(code);
-  peer.onClose(() => exit(0));
+  // pig is gone (killed, perhaps with -9): the helpers the extensions started go with the runner.
+  peer.onClose(() => exitWithGroup());
 
   let init: InitializeResult;
   try {
@@ -79,4 +81,18 @@ export async function runExtensionRunner(): Promise<number> {
   await loadExtensions(runtime, init.load);
   // The process now lives for its socket: the pipe keeps the event loop alive until it closes.
   return new Promise<number>(() => {});
+}
+
+/**
+ * Ends the runner and its process group (pig starts it as the group's leader; anything its
+ * extensions started without a group of their own is in it). Not the leader (started by hand):
+ * there is no group of that id, and only the runner exits.
+ */
+function exitWithGroup(): never {
+  try {
+    process.kill(-process.pid, "SIGKILL");
+  } catch {
+    // No such group.
+  }
+  process.exit(0);
 }

@@ -4,7 +4,7 @@
  * `requestSync`, which blocks the thread until the answer is in (for Pi's synchronous session
  * reads); frames that arrive meanwhile are kept and handled afterwards, in order.
  */
-import { encodeFrames, LineSplitter, PartAssembler } from "../framing.ts";
+import { encodeFrames, LineSplitter, PART_LIMIT_FRAMES, PartAssembler } from "../framing.ts";
 import { DEFAULT_MAX_FRAME_BYTES, ErrorCode } from "../protocol.ts";
 import type { PipeEvent, SocketPipe } from "./socket-pipe.ts";
 
@@ -40,8 +40,6 @@ export interface RequestOptions {
   onProgress?: (value: unknown) => void;
 }
 
-/** Longest a `$/part` stream may grow: generous, a whole session log travels this way. */
-const MAX_MESSAGE_CHARS = 2 ** 30;
 
 export class Peer {
   private nextId = 1;
@@ -51,7 +49,8 @@ export class Peer {
   private readonly incoming = new Map<number | string, AbortController>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly parts = new PartAssembler(MAX_MESSAGE_CHARS);
+  // The host's rule: 64 × maxFrameBytes, in bytes (a whole session log travels this way: 512 MiB by default).
+  private readonly parts = new PartAssembler(PART_LIMIT_FRAMES * DEFAULT_MAX_FRAME_BYTES);
   /** Whole messages read but not handled yet (filled while a synchronous request waits). */
   private backlog: Json[] = [];
   private closed = false;
@@ -73,6 +72,7 @@ export class Peer {
   setMaxFrameBytes(value: number): void {
     this.maxFrameBytes = value;
     this.splitter.maxLineBytes = value;
+    this.parts.maxMessageBytes = PART_LIMIT_FRAMES * value;
   }
 
   onClose(handler: (reason?: string) => void): void {

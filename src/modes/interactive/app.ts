@@ -181,7 +181,8 @@ export class InteractiveApp implements InteractiveHost {
     unwatch();
     this.view.dispose();
     this.editor.stop();
-    this.session.dispose();
+    // The session is disposed by the caller, after the extensions' session_shutdown handlers
+    // (what they save must reach the session file before it closes).
     return code;
   }
 

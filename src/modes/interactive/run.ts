@@ -39,8 +39,8 @@ export async function runInteractive(
       process.stderr.write("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");
       return 1;
     }
-    runtime.session.dispose();
     await runtime.extensions.shutdown();
+    runtime.session.dispose();
     runtime = await createRuntime({ ...config, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) });
   }
   // What was said before the setup is not said again.
@@ -54,5 +54,6 @@ export async function runInteractive(
     return await app.run(initial);
   } finally {
     await runtime.extensions.shutdown();
+    runtime.session.dispose();
   }
 }
