@@ -45,15 +45,17 @@ export async function loadExtensions(runtime: Runtime, items: readonly LoadItem[
     const record = new ExtensionRecord(item.id, item.path);
     runtime.records.set(item.id, record);
     const failure = await loadOne(runtime, record);
+    // `ready` is not waited for: the socket keeps the order, so the next extension loads while
+    // the host takes this one's registrations (a round trip each, otherwise).
     if (failure) {
       runtime.records.delete(item.id);
-      await runtime.peer.request("ready", { extension: item.id, error: { message: failure.message, ...(failure.stack ? { stack: failure.stack } : {}) } }).catch(() => {});
+      runtime.peer.request("ready", { extension: item.id, error: { message: failure.message, ...(failure.stack ? { stack: failure.stack } : {}) } }).catch(() => {});
       continue;
     }
     record.active = true;
     runtime.flushRegistrations(record);
     record.announced = true;
-    await runtime.peer.request("ready", { extension: item.id }).catch((error: unknown) => {
+    runtime.peer.request("ready", { extension: item.id }).catch((error: unknown) => {
       process.stderr.write(`[${record.name}] ready: ${describe(error)}\n`);
     });
   }

@@ -10,7 +10,6 @@ import { ENV_SOCKET, ENV_TOKEN, type InitializeResult, PROTOCOL } from "../proto
 import { LocalBus } from "./bus.ts";
 import { installDispatch } from "./dispatch.ts";
 import { loadExtensions } from "./loader.ts";
-import { registerHostModules } from "./modules.ts";
 import { describe, Peer } from "./peer.ts";
 import { ExtensionRecord } from "./record.ts";
 import type { Runtime } from "./runtime.ts";
@@ -36,13 +35,19 @@ export async function runExtensionRunner(): Promise<number> {
   // extensions start.
   process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
 
+  // The connection comes first: its thread starts and connects, and pig answers `initialize`,
+  // while this thread loads the host modules (a few milliseconds each way, so in parallel).
   const peer = new Peer(openSocketPipe(socket));
   const exit = (code: number): never => process.exit(code);
   peer.onClose(() => exit(0));
+  const initializing = peer.request<InitializeResult>("initialize", { token, protocols: [PROTOCOL], client: { name: "pig-extension-runner", version: VERSION }, pid: process.pid });
+  // Handled below, after the modules; a failure must not count as unhandled meanwhile.
+  initializing.catch(() => {});
+  const { registerHostModules } = await import("./modules.ts");
 
   let init: InitializeResult;
   try {
-    init = await peer.request<InitializeResult>("initialize", { token, protocols: [PROTOCOL], client: { name: "pig-extension-runner", version: VERSION }, pid: process.pid });
+    init = await initializing;
   } catch (error) {
     fail(`initialize: ${describe(error)}`);
   }

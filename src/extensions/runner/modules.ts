@@ -53,15 +53,20 @@ function plain(own: Exports): Exports {
   return out;
 }
 
-export function hostModules(): Map<string, Exports> {
-  const modules = new Map<string, Exports>();
-  const pi: [string, Exports][] = [
-    ["pi-coding-agent", withUpstreamNames("pi-coding-agent", codingAgent)],
-    ["pi-ai", withUpstreamNames("pi-ai", ai)],
-    ["pi-ai/compat", withUpstreamNames("pi-ai/compat", ai)],
-    ["pi-ai/oauth", withUpstreamNames("pi-ai/oauth", {})],
-    ["pi-agent-core", withUpstreamNames("pi-agent-core", agentCore)],
-    ["pi-tui", withUpstreamNames("pi-tui", tui)],
+/**
+ * Every specifier served, each with how to build its exports. Built on first import (an
+ * extension typically imports one or two of these; the stubs for every upstream name are
+ * hundreds of objects), then kept: both scopes of a Pi package share one exports object.
+ */
+function hostModuleBuilders(): Map<string, () => Exports> {
+  const modules = new Map<string, () => Exports>();
+  const pi: [string, () => Exports][] = [
+    ["pi-coding-agent", once(() => withUpstreamNames("pi-coding-agent", codingAgent))],
+    ["pi-ai", once(() => withUpstreamNames("pi-ai", ai))],
+    ["pi-ai/compat", once(() => withUpstreamNames("pi-ai/compat", ai))],
+    ["pi-ai/oauth", once(() => withUpstreamNames("pi-ai/oauth", {}))],
+    ["pi-agent-core", once(() => withUpstreamNames("pi-agent-core", agentCore))],
+    ["pi-tui", once(() => withUpstreamNames("pi-tui", tui))],
   ];
   for (const scope of ["@earendil-works", "@mariozechner"]) for (const [name, exports] of pi) modules.set(`${scope}/${name}`, exports);
   const tb: [string, Exports][] = [
@@ -76,21 +81,31 @@ export function hostModules(): Map<string, Exports> {
     ["/value", typeboxValue],
   ];
   // Legacy `@sinclair/typebox` is served by TypeBox 1.x, as upstream aliases it.
-  for (const root of ["typebox", "@sinclair/typebox"]) for (const [sub, exports] of tb) modules.set(root + sub, plain(exports));
-  modules.set("pig/extension", plain(pigExtension));
+  for (const root of ["typebox", "@sinclair/typebox"]) for (const [sub, exports] of tb) modules.set(root + sub, once(() => plain(exports)));
+  modules.set("pig/extension", once(() => plain(pigExtension)));
   return modules;
+}
+
+function once(build: () => Exports): () => Exports {
+  let built: Exports | undefined;
+  return () => (built ??= build());
+}
+
+/** The exports of every host module, by specifier (all built now). */
+export function hostModules(): Map<string, Exports> {
+  return new Map([...hostModuleBuilders()].map(([specifier, build]) => [specifier, build()]));
 }
 
 let registered = false;
 
 export function registerHostModules(): string[] {
-  const modules = hostModules();
+  const modules = hostModuleBuilders();
   if (!registered) {
     registered = true;
     Bun.plugin({
       name: "pig-extension-host-modules",
       setup(build) {
-        for (const [specifier, exports] of modules) build.module(specifier, () => ({ exports, loader: "object" }));
+        for (const [specifier, exports] of modules) build.module(specifier, () => ({ exports: exports(), loader: "object" }));
       },
     });
   }
