@@ -12,8 +12,11 @@ async function run(argv: string[]): Promise<number> {
     // The hidden mode pig spawns itself in to host TypeScript extensions: it is long-lived, and
     // it must not load the CLI it does not use.
     useNormalJitPolicy();
+    // The socket's thread is the slowest part to come up: it starts before the rest loads.
+    const { openLaunchPipe } = await import("../extensions/runner/socket-pipe.ts");
+    const pipe = openLaunchPipe();
     const { runExtensionRunner } = await import("../extensions/runner/main.ts");
-    return runExtensionRunner();
+    return runExtensionRunner(pipe);
   }
   if (argv.length === 1 && (first === "--version" || first === "-v")) {
     // The common scripted check answers before any other module is loaded (even node:fs:

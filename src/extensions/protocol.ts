@@ -15,9 +15,7 @@ export const DEFAULT_MAX_FRAME_BYTES = 8 * 1024 * 1024;
 /** Below this a `$/part` frame could not carry any payload next to its envelope. */
 export const MIN_MAX_FRAME_BYTES = 1024;
 
-export const ENV_SOCKET = "PIG_EXT_SOCKET";
-export const ENV_TOKEN = "PIG_EXT_TOKEN";
-export const ENV_PROTOCOL = "PIG_EXT_PROTOCOL";
+export { ENV_PROTOCOL, ENV_SOCKET, ENV_TOKEN } from "./launch-env.ts";
 
 export const ErrorCode = {
   ParseError: -32700,

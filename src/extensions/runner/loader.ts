@@ -16,11 +16,13 @@ export interface LoadItem {
   path: string;
 }
 
-async function loadOne(runtime: Runtime, record: ExtensionRecord): Promise<Error | undefined> {
+async function loadOne(runtime: Runtime, record: ExtensionRecord, prepare: Prepare): Promise<Error | undefined> {
   let module: { default?: unknown };
   try {
     // A compiled binary resolves a relative import against the cwd: always pass an absolute path.
-    module = (await import(isAbsolute(record.path) ? record.path : resolve(record.path))) as { default?: unknown };
+    const path = isAbsolute(record.path) ? record.path : resolve(record.path);
+    await prepare(path);
+    module = (await import(path)) as { default?: unknown };
   } catch (error) {
     return withStack(`Failed to load extension: ${describe(error)}`, error);
   }
@@ -40,20 +42,25 @@ function withStack(message: string, cause: unknown): Error {
   return error;
 }
 
-export async function loadExtensions(runtime: Runtime, items: readonly LoadItem[]): Promise<void> {
+/** Makes ready what the extension at `path` will import from the host (modules.ts). */
+export type Prepare = (path: string) => Promise<void>;
+
+export async function loadExtensions(runtime: Runtime, items: readonly LoadItem[], prepare: Prepare = async () => {}): Promise<void> {
   for (const item of items) {
     const record = new ExtensionRecord(item.id, item.path);
     runtime.records.set(item.id, record);
-    const failure = await loadOne(runtime, record);
+    const failure = await loadOne(runtime, record, prepare);
+    // `ready` is not waited for: the socket keeps the order, so the next extension loads while
+    // the host takes this one's registrations (a round trip each, otherwise).
     if (failure) {
       runtime.records.delete(item.id);
-      await runtime.peer.request("ready", { extension: item.id, error: { message: failure.message, ...(failure.stack ? { stack: failure.stack } : {}) } }).catch(() => {});
+      runtime.peer.request("ready", { extension: item.id, error: { message: failure.message, ...(failure.stack ? { stack: failure.stack } : {}) } }).catch(() => {});
       continue;
     }
     record.active = true;
     runtime.flushRegistrations(record);
     record.announced = true;
-    await runtime.peer.request("ready", { extension: item.id }).catch((error: unknown) => {
+    runtime.peer.request("ready", { extension: item.id }).catch((error: unknown) => {
       process.stderr.write(`[${record.name}] ready: ${describe(error)}\n`);
     });
   }

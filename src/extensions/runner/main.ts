@@ -16,7 +16,7 @@ import { describe, Peer } from "./peer.ts";
 import { ExtensionRecord } from "./record.ts";
 import type { Runtime } from "./runtime.ts";
 import { SessionMirror, type SessionSnapshot } from "./session-mirror.ts";
-import { openSocketPipe } from "./socket-pipe.ts";
+import { openSocketPipe, type SocketPipe } from "./socket-pipe.ts";
 import { StateMirror } from "./state.ts";
 
 const MODES: Record<string, ExtensionMode> = { interactive: "tui", print: "print", json: "json", rpc: "rpc" };
@@ -26,7 +26,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-export async function runExtensionRunner(): Promise<number> {
+/** `pipe`: the launch socket's pipe, when the caller opened it already (openLaunchPipe). */
+export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
   const socket = process.env[ENV_SOCKET];
   const token = process.env[ENV_TOKEN];
   if (!socket || !token) fail(`${ENV_SOCKET} and ${ENV_TOKEN} must be set (this mode is started by pig)`);
@@ -37,14 +38,20 @@ export async function runExtensionRunner(): Promise<number> {
   // extensions start.
   process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
 
-  const peer = new Peer(openSocketPipe(socket));
+  // The connection comes first: its thread starts and connects, and pig answers `initialize`,
+  // while this thread registers the host modules and loads TypeBox, which nearly every
+  // extension imports (the other host modules load when an extension needs them).
+  const peer = new Peer(pipe ?? openSocketPipe(socket));
   const exit = (code: number): never => process.exit(code);
   // pig is gone (killed, perhaps with -9): the helpers the extensions started go with the runner.
   peer.onClose(() => exitWithGroup());
+  const initializing = peer.request<InitializeResult>("initialize", { token, protocols: [PROTOCOL], client: { name: "pig-extension-runner", version: VERSION }, pid: process.pid });
+  const hostModules = registerHostModules();
+  void hostModules.load("typebox").catch(() => {});
 
   let init: InitializeResult;
   try {
-    init = await peer.request<InitializeResult>("initialize", { token, protocols: [PROTOCOL], client: { name: "pig-extension-runner", version: VERSION }, pid: process.pid });
+    init = await initializing;
   } catch (error) {
     fail(`initialize: ${describe(error)}`);
   }
@@ -77,8 +84,7 @@ export async function runExtensionRunner(): Promise<number> {
     peer.close();
     exit(0);
   });
-  registerHostModules();
-  await loadExtensions(runtime, init.load);
+  await loadExtensions(runtime, init.load, (path) => hostModules.prepare(path));
   // The process now lives for its socket: the pipe keeps the event loop alive until it closes.
   return new Promise<number>(() => {});
 }

@@ -3,22 +3,11 @@
  * `build.module` (the one hook that applies to runtime `import()`): one registration per
  * specifier and subpath, each with a `default` for default imports. Pi's packages answer under
  * both scopes; names upstream exports that pig does not implement are present as stubs that
- * fail only when used.
+ * fail only when used. Each module is loaded when an extension first needs it (`HostModules`):
+ * TypeBox and the stand-ins are most of what the runner would otherwise load at start-up.
  */
-import * as typebox from "typebox";
-import * as typeboxCompile from "typebox/compile";
-import * as typeboxError from "typebox/error";
-import * as typeboxFormat from "typebox/format";
-import * as typeboxGuard from "typebox/guard";
-import * as typeboxSchema from "typebox/schema";
-import * as typeboxSystem from "typebox/system";
-import * as typeboxType from "typebox/type";
-import * as typeboxValue from "typebox/value";
-import * as pigExtension from "../api/index.ts";
-import * as agentCore from "../compat/agent-core.ts";
-import * as ai from "../compat/ai.ts";
-import * as codingAgent from "../compat/coding-agent.ts";
-import * as tui from "../compat/tui.ts";
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
 import { UPSTREAM_EXPORTS } from "../compat/upstream-names.ts";
 
 type Exports = Record<string, unknown>;
@@ -53,46 +42,141 @@ function plain(own: Exports): Exports {
   return out;
 }
 
-export function hostModules(): Map<string, Exports> {
-  const modules = new Map<string, Exports>();
-  const pi: [string, Exports][] = [
-    ["pi-coding-agent", withUpstreamNames("pi-coding-agent", codingAgent)],
-    ["pi-ai", withUpstreamNames("pi-ai", ai)],
-    ["pi-ai/compat", withUpstreamNames("pi-ai/compat", ai)],
-    ["pi-ai/oauth", withUpstreamNames("pi-ai/oauth", {})],
-    ["pi-agent-core", withUpstreamNames("pi-agent-core", agentCore)],
-    ["pi-tui", withUpstreamNames("pi-tui", tui)],
+type Loader = () => Promise<Exports>;
+
+/**
+ * Every specifier served, with how to load its exports: each module (TypeBox, the Pi package
+ * stand-ins) is a chunk of its own, loaded the first time it is needed. Both scopes of a Pi
+ * package share one exports object; `typebox` and `@sinclair/typebox` each get their own.
+ */
+function hostModuleLoaders(): Map<string, Loader> {
+  const modules = new Map<string, Loader>();
+  const pi: [string, Loader][] = [
+    ["pi-coding-agent", once(async () => withUpstreamNames("pi-coding-agent", await import("../compat/coding-agent.ts")))],
+    ["pi-ai", once(async () => withUpstreamNames("pi-ai", await import("../compat/ai.ts")))],
+    ["pi-ai/compat", once(async () => withUpstreamNames("pi-ai/compat", await import("../compat/ai.ts")))],
+    ["pi-ai/oauth", once(async () => withUpstreamNames("pi-ai/oauth", {}))],
+    ["pi-agent-core", once(async () => withUpstreamNames("pi-agent-core", await import("../compat/agent-core.ts")))],
+    ["pi-tui", once(async () => withUpstreamNames("pi-tui", await import("../compat/tui.ts")))],
   ];
-  for (const scope of ["@earendil-works", "@mariozechner"]) for (const [name, exports] of pi) modules.set(`${scope}/${name}`, exports);
-  const tb: [string, Exports][] = [
-    ["", typebox],
-    ["/compile", typeboxCompile],
-    ["/error", typeboxError],
-    ["/format", typeboxFormat],
-    ["/guard", typeboxGuard],
-    ["/schema", typeboxSchema],
-    ["/system", typeboxSystem],
-    ["/type", typeboxType],
-    ["/value", typeboxValue],
+  for (const scope of ["@earendil-works", "@mariozechner"]) for (const [name, load] of pi) modules.set(`${scope}/${name}`, load);
+  // TypeBox under a name of pig's own (package.json "imports"): run from the sources, an
+  // `import("typebox")` made once the plugin is registered would be answered by the plugin.
+  const tb: [string, () => Promise<Exports>][] = [
+    ["", () => import("#typebox")],
+    ["/compile", () => import("#typebox/compile")],
+    ["/error", () => import("#typebox/error")],
+    ["/format", () => import("#typebox/format")],
+    ["/guard", () => import("#typebox/guard")],
+    ["/schema", () => import("#typebox/schema")],
+    ["/system", () => import("#typebox/system")],
+    ["/type", () => import("#typebox/type")],
+    ["/value", () => import("#typebox/value")],
   ];
   // Legacy `@sinclair/typebox` is served by TypeBox 1.x, as upstream aliases it.
-  for (const root of ["typebox", "@sinclair/typebox"]) for (const [sub, exports] of tb) modules.set(root + sub, plain(exports));
-  modules.set("pig/extension", plain(pigExtension));
+  for (const root of ["typebox", "@sinclair/typebox"]) for (const [sub, load] of tb) modules.set(root + sub, once(async () => plain(await load())));
+  modules.set("pig/extension", once(async () => plain(await import("../api/index.ts"))));
   return modules;
 }
 
-let registered = false;
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => (loading ??= load());
+}
 
-export function registerHostModules(): string[] {
-  const modules = hostModules();
-  if (!registered) {
-    registered = true;
+const SOURCE_LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = { ".ts": "ts", ".mts": "ts", ".cts": "ts", ".tsx": "tsx", ".js": "js", ".mjs": "js", ".cjs": "js", ".jsx": "jsx" };
+
+/**
+ * The host modules, served with `Bun.plugin`'s `build.module`. A module is served synchronously
+ * once loaded — which `require()` needs — so before an extension is imported, `prepare` loads
+ * what it can reach: only the host modules its file imports when that is all it imports, and
+ * every host module otherwise (it imports a file or package of its own, or the text names
+ * `require` or `import(`, which could reach one by a name no scan sees).
+ */
+export class HostModules {
+  private readonly loaders = hostModuleLoaders();
+  private readonly loaded = new Map<string, Exports>();
+  private all: Promise<void> | undefined;
+  private readonly transpilers = new Map<string, InstanceType<typeof Bun.Transpiler>>();
+
+  get specifiers(): string[] {
+    return [...this.loaders.keys()];
+  }
+
+  /** The exports of `specifier`, loading them now if need be. */
+  async load(specifier: string): Promise<Exports> {
+    const ready = this.loaded.get(specifier);
+    if (ready) return ready;
+    const exports = await this.loaders.get(specifier)!();
+    this.loaded.set(specifier, exports);
+    return exports;
+  }
+
+  loadAll(): Promise<void> {
+    this.all ??= Promise.all(this.specifiers.map((s) => this.load(s))).then(() => {});
+    return this.all;
+  }
+
+  /** Loads every host module the extension at `path` may reach while it is imported and runs. */
+  async prepare(path: string): Promise<void> {
+    if (this.loaded.size === this.loaders.size) return;
+    const wanted = this.importedBy(path);
+    if (wanted === "all") return this.loadAll();
+    await Promise.all(wanted.map((s) => this.load(s)));
+  }
+
+  /** Serves the modules to every import from now on. */
+  register(): void {
+    const hostModules = this;
     Bun.plugin({
       name: "pig-extension-host-modules",
       setup(build) {
-        for (const [specifier, exports] of modules) build.module(specifier, () => ({ exports, loader: "object" }));
+        for (const specifier of hostModules.specifiers) {
+          build.module(specifier, () => {
+            const exports = hostModules.loaded.get(specifier);
+            // Not loaded yet (only an `import()` by a computed name gets here): wait for it.
+            if (exports) return { exports, loader: "object" };
+            return hostModules.load(specifier).then((e) => ({ exports: e, loader: "object" as const }));
+          });
+        }
       },
     });
   }
-  return [...modules.keys()];
+
+  private importedBy(path: string): string[] | "all" {
+    const loader = SOURCE_LOADERS[extname(path)];
+    if (!loader) return "all";
+    let source: string;
+    try {
+      source = readFileSync(path, "utf8");
+    } catch {
+      return "all";
+    }
+    if (/\brequire\b|\bimport\s*\(/.test(source)) return "all";
+    let transpiler = this.transpilers.get(loader);
+    if (!transpiler) this.transpilers.set(loader, (transpiler = new Bun.Transpiler({ loader })));
+    let imports: { path: string }[];
+    try {
+      imports = transpiler.scanImports(source);
+    } catch {
+      return "all";
+    }
+    const wanted: string[] = [];
+    for (const { path: specifier } of imports) {
+      if (this.loaders.has(specifier)) wanted.push(specifier);
+      else if (!specifier.startsWith("node:") && !specifier.startsWith("bun:")) return "all";
+    }
+    return wanted;
+  }
+}
+
+let registered: HostModules | undefined;
+
+/** The runner's host modules, registered with Bun the first time. */
+export function registerHostModules(): HostModules {
+  if (!registered) {
+    registered = new HostModules();
+    registered.register();
+  }
+  return registered;
 }

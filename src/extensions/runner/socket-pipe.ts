@@ -9,6 +9,7 @@
  * is inline (an `eval` worker) so the compiled binary needs no extra entry point.
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { ENV_SOCKET } from "../launch-env.ts";
 
 const WORKER_SOURCE = `
 const { workerData } = require("node:worker_threads");
@@ -54,6 +55,16 @@ export interface SocketPipe {
   close(): void;
 }
 
+/**
+ * The pipe to the socket pig launched this process with (undefined when it did not). The
+ * thread takes the longest of the runner's start-up to come up, so the runner opens it before
+ * it loads the rest of itself (cli/main.ts).
+ */
+export function openLaunchPipe(): SocketPipe | undefined {
+  const path = process.env[ENV_SOCKET];
+  return path ? openSocketPipe(path) : undefined;
+}
+
 export function openSocketPipe(path: string): SocketPipe {
   const signal = new SharedArrayBuffer(4);
   const counter = new Int32Array(signal);
@@ -61,14 +72,29 @@ export function openSocketPipe(path: string): SocketPipe {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { port: port2, signal, path }, transferList: [port2] });
   // The worker must not keep the process alive by itself: the runner exits when the socket does.
   worker.unref();
-  let handler: (event: PipeEvent) => void = () => {};
+  // Events that arrive before anyone listens (the pipe may open before the runner has loaded)
+  // wait for the handler, in order.
+  let early: PipeEvent[] | undefined = [];
+  let handler: (event: PipeEvent) => void = (event) => early?.push(event);
   port1.on("message", (event: PipeEvent) => handler(event));
   return {
     write(bytes) {
       port1.postMessage(bytes);
     },
     onEvent(h) {
-      handler = h;
+      const waiting = early ?? [];
+      early = undefined;
+      if (waiting.length === 0) {
+        handler = h;
+        return;
+      }
+      // Delivered as they would have been, from the event loop: not inside this call, and
+      // before anything that arrives after them.
+      handler = (event) => waiting.push(event);
+      queueMicrotask(() => {
+        for (const event of waiting) h(event);
+        handler = h;
+      });
     },
     takeSync(timeoutMs) {
       const deadline = performance.now() + timeoutMs;

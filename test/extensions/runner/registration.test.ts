@@ -90,6 +90,42 @@ describe("host modules", () => {
   });
 });
 
+describe("host modules, loaded when first needed", () => {
+  test("require() gets them at once: from a CommonJS dependency, and from the extension's own code", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pig-ext-cjs-"));
+    try {
+      const dep = join(dir, "node_modules", "cjs-dep");
+      mkdirSync(dep, { recursive: true });
+      writeFileSync(join(dep, "package.json"), JSON.stringify({ name: "cjs-dep", version: "1.0.0", main: "index.js" }));
+      writeFileSync(
+        join(dep, "index.js"),
+        'const { Type } = require("@sinclair/typebox");\nconst agent = require("@mariozechner/pi-coding-agent");\n' +
+          "module.exports = { kinds: () => `${Type.Object({}).type}|${typeof agent.truncateHead}` };\n",
+      );
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "with-cjs", private: true, type: "module", dependencies: { "cjs-dep": "1.0.0" } }));
+      // Imports TypeBox only; a later extension (no imports at all) requires a host module by itself.
+      const first = join(dir, "first.ts");
+      writeFileSync(first, 'import { Type } from "typebox";\nexport default function (pi: any) { pi.registerCommand("first", { description: Type.String().type, handler: async () => {} }); }\n');
+      const viaDep = join(dir, "via-dep.ts");
+      writeFileSync(viaDep, 'import { kinds } from "cjs-dep";\nexport default function (pi: any) { pi.registerCommand("dep", { description: kinds(), handler: async () => {} }); }\n');
+      const own = join(dir, "own.ts");
+      writeFileSync(own, 'export default function (pi: any) { const { Value } = require("typebox/value"); pi.registerCommand("own", { description: String(Value.Check({ type: "number" }, 1)), handler: async () => {} }); }\n');
+      for (const binary of [undefined, pigBinary()]) {
+        const h = await start([first, viaDep, own], { binary });
+        for (const ready of h.all("ready")) expect(ready.params.error).toBeUndefined();
+        const described = (path: string) => (h.registrations(path).commands as { description: string }[]).map((c) => c.description);
+        expect(described(first)).toEqual(["string"]);
+        expect(described(viaDep)).toEqual(["object|function"]);
+        expect(described(own)).toEqual(["true"]);
+        await h.stop();
+        harness = undefined;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe("no orphans", () => {
   test("the runner exits when pig is killed with SIGKILL", async () => {
     const host = Bun.spawn([process.execPath, `${import.meta.dir}/orphan-host.ts`], { stdout: "pipe", stderr: "inherit" });
