@@ -698,7 +698,7 @@ try {
         pi: Object.fromEntries(pis.map((p) => [p.release, `${byKey.get(p.release)!.line}; with extensions: ${agentLine(`${p.release}-ext`)}`])),
       },
       notes: [
-        `socket directory: XDG_RUNTIME_DIR is ${process.env.XDG_RUNTIME_DIR ? `set (${process.env.XDG_RUNTIME_DIR}, ${readdirSync(process.env.XDG_RUNTIME_DIR).length.toLocaleString("en")} entries)` : `unset, so pig's host lists ${tmpdir()} (${readdirSync(tmpdir()).length.toLocaleString("en")} entries) for stale socket dirs before making its own`}; the "XDG_RUNTIME_DIR an empty dir" side sets it to ${xdgDir}`,
+        `socket directory: XDG_RUNTIME_DIR is ${process.env.XDG_RUNTIME_DIR ? `set (${process.env.XDG_RUNTIME_DIR}, ${readdirSync(process.env.XDG_RUNTIME_DIR).length.toLocaleString("en")} entries)` : `unset, so pig's host makes its socket directory under ${tmpdir()} (${readdirSync(tmpdir()).length.toLocaleString("en")} entries; only its own per-user parent is listed for stale ones)`}; the "XDG_RUNTIME_DIR an empty dir" side sets it to ${xdgDir}`,
         `extension files: ${tsDir} (entries in each directory above them: ${parentEntries(tsFiles[0]!)}); the $TMPDIR copies: ${tmpWork} (${parentEntries(tmpFiles[0]!)}). Bun's resolver lists each directory above a module it imports`,
         `each extension (${tsFiles[0]}): ${JSON.stringify(extensionSource(0))}`,
         `one process each: a pig-extension.json per file, {"name":"ext_N","runtime":"typescript","main":"<the same .ts>","process":"own"}; processes in pig's tree: ${procCount("pig")} without extensions, ${procCount("pig-packed")} packed, ${procCount("pig-own")} one each; Pi: ${pis.map((p) => `${p.version} ${procCount(p.release)} / ${procCount(`${p.release}-ext`)}`).join(", ")}`,
