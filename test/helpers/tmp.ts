@@ -1,13 +1,24 @@
-/** Temporary directories removed after each test file. */
-import { afterAll } from "bun:test";
+/**
+ * Temporary directories, removed once every test file has run (test/helpers/cleanup.ts, a
+ * preload). An `afterAll` here would be registered once, for whichever test file first imported
+ * this module — all test files share one process — and the directories of the others stayed.
+ */
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+
+/** Removes every directory `tempDir` made so far. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A directory still in use (a mount a test left) stays; the rest go.
+    }
+  }
+}
 
 export function tempDir(prefix = "pig-test-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
