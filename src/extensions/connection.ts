@@ -20,17 +20,9 @@ import {
   type RequestId,
   ResultFrameSchema,
 } from "./protocol.ts";
+import { RpcError } from "./rpc-error.ts";
 
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = "RpcError";
-  }
-}
+export { RpcError };
 
 export interface RequestContext {
   id: RequestId;

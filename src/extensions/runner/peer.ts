@@ -7,6 +7,7 @@
 import { encodeFrames, LineSplitter, PART_LIMIT_FRAMES, PartAssembler } from "../framing.ts";
 import { DEFAULT_MAX_FRAME_BYTES, ErrorCode } from "../protocol.ts";
 import type { PipeEvent, SocketPipe } from "./socket-pipe.ts";
+import { RpcError } from "../rpc-error.ts";
 
 type Json = Record<string, unknown>;
 
@@ -18,16 +19,7 @@ export interface IncomingRequest {
 export type RequestHandler = (params: Json, request: IncomingRequest) => unknown;
 export type NotificationHandler = (params: Json) => void;
 
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = "RpcError";
-  }
-}
+export { RpcError };
 
 interface Pending {
   resolve(value: unknown): void;
