@@ -4,36 +4,26 @@
  * file or the RPC output. Two handlers chained on `context` and `tool_call` show the chain rules.
  * Fixtures: test/fixtures/extensions/hooks/.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
-import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const HOOKS = join(import.meta.dir, "..", "fixtures", "extensions", "hooks");
 const ext = (name: string) => join(HOOKS, `${name}.ts`);
 
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
+const { world, track } = extensionWorlds();
 
 type Json = Record<string, any>;
-
-async function world(script?: Script, options: WorldOptions = {}): Promise<PigWorld> {
-  const w = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
-  worlds.push(w);
-  return w;
-}
 
 async function rpc(extensions: string[], script?: Script, options: WorldOptions = {}): Promise<{ w: PigWorld; client: RpcClient }> {
   const w = await world(script, options);
   const client = new RpcClient({ cwd: w.cwd, env: w.env, args: extensions.flatMap((name) => ["-e", ext(name)]) });
-  clients.push(client);
+  track(client);
   return { w, client };
 }
 

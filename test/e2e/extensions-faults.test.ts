@@ -4,28 +4,17 @@
  * project's own extension and trust; a pig killed with SIGKILL leaves no runner behind.
  * Fixtures: test/fixtures/extensions/e2e2/.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Script } from "../helpers/fake-llm/server.ts";
-import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import type { PigWorld } from "../helpers/pig-env.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
 
 const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "e2e2");
 const ext = (name: string) => join(EXT, name);
 
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
-
-async function world(script?: Script, options: WorldOptions = {}): Promise<PigWorld> {
-  const w = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
-  worlds.push(w);
-  return w;
-}
+const { world, track } = extensionWorlds();
 
 type Json = Record<string, any>;
 
@@ -155,7 +144,7 @@ test("a project's .pig/extensions/ extension loads only in a trusted project", a
 test("kill -9 of an idle pig in RPC mode: its extension runner exits", async () => {
   const w = await world();
   const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ext("runner-pid.ts")] });
-  clients.push(client);
+  track(client);
   const pidFile = join(w.cwd, "runner-pid.txt");
   await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", () => "no runner-pid.txt");
   // Idle: answered, nothing running.

@@ -3,28 +3,17 @@
  * order of session_shutdown / session_start around a session switch and at quit.
  * Fixtures: test/fixtures/extensions/lifecycle/.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
 
 const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "lifecycle");
 const ext = (name: string) => join(EXT, name);
 
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
-
-async function world(): Promise<PigWorld> {
-  const w = await createWorld({ llm: { mode: "text" } });
-  worlds.push(w);
-  return w;
-}
+const { world, track } = extensionWorlds();
 
 type Json = Record<string, any>;
 
@@ -48,7 +37,7 @@ describe("a handler that throws is the session's extension_error", () => {
   test("RPC: an answered event and an observe-only one (agent_end) each give an extension_error record", async () => {
     const w = await world();
     const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ext("thrower.ts")] });
-    clients.push(client);
+    track(client);
     client.send({ type: "prompt", message: "hi", id: "p1" });
     const isError = (event: string) => (l: Line) => l.type === "extension_error" && l.event === event;
     const early = await client.waitFor(isError("before_agent_start"));
@@ -146,7 +135,7 @@ describe("pig killed with -9", () => {
   test("a helper an extension started goes with the runner", async () => {
     const w = await world();
     const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ext("spawner.ts")] });
-    clients.push(client);
+    track(client);
     const pidFile = join(w.cwd, "helper-pid.txt");
     expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").length > 0, 10_000)).toBe(true);
     const helper = Number(readFileSync(pidFile, "utf8"));

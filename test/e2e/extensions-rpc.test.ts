@@ -4,26 +4,20 @@
  * handler, and a notice arrives as a notify request; `prompt "/cmd"` runs the command.
  * Fixtures: test/fixtures/extensions/e2e2/.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import type { PigWorld } from "../helpers/pig-env.ts";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 
 const ASK = join(import.meta.dir, "..", "fixtures", "extensions", "e2e2", "ask.ts");
 
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
+const { world, track } = extensionWorlds();
 
 async function rpc(): Promise<{ w: PigWorld; client: RpcClient }> {
-  const w = await createWorld({ llm: { mode: "text" } });
-  worlds.push(w);
-  const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ASK] });
-  clients.push(client);
+  const w = await world();
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ASK] }));
   return { w, client };
 }
 

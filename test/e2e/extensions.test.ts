@@ -3,29 +3,18 @@
  * handlers, commands and flags reach the model and the CLI; a broken one is reported; their
  * runner process is shared and does not outlive pig. Fixtures: test/fixtures/extensions/e2e/.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Script } from "../helpers/fake-llm/server.ts";
-import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import type { PigWorld } from "../helpers/pig-env.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
 
 const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "e2e");
 const ext = (name: string) => join(EXT, name);
 
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
-
-async function world(script?: Script, options: WorldOptions = {}): Promise<PigWorld> {
-  const w = await createWorld({ ...options, llm: script ? { script } : { mode: "text" } });
-  worlds.push(w);
-  return w;
-}
+const { world, track } = extensionWorlds();
 
 type Json = Record<string, any>;
 
@@ -194,7 +183,7 @@ describe("commands and flags", () => {
   test("rpc get_commands lists the extension's command with source extension", async () => {
     const w = await world();
     const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ext("cmd.ts")] });
-    clients.push(client);
+    track(client);
     const response = await client.request({ type: "get_commands" });
     expect(response).toMatchObject({ type: "response", command: "get_commands", success: true });
     const commands = (response.data as { commands: Json[] }).commands;

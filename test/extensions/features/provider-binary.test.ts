@@ -3,24 +3,13 @@
  * is selectable with `--model` and answers from the extension; an unregistered provider is gone;
  * a config upstream refuses is an extension error naming the extension.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createWorld, type PigWorld } from "../../helpers/pig-env.ts";
 import { RpcClient } from "../../helpers/rpc-client.ts";
+import { extensionWorlds } from "../../helpers/extension-worlds.ts";
 
 const EXT = join(import.meta.dir, "..", "..", "fixtures", "extensions", "features");
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
-
-async function world(): Promise<PigWorld> {
-  const w = await createWorld({ llm: { mode: "text" } });
-  worlds.push(w);
-  return w;
-}
+const { world, track } = extensionWorlds();
 
 describe("extension providers (binary)", () => {
   test("pig -p --model myprov/m1 answers from the extension's streamSimple", async () => {
@@ -43,7 +32,7 @@ describe("extension providers (binary)", () => {
   test("RPC get_available_models lists the extension's model; a refused config is an extension error", async () => {
     const w = await world();
     const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", join(EXT, "provider.ts"), "-e", join(EXT, "bad-provider.ts")] });
-    clients.push(client);
+    track(client);
     const models = (await client.request({ type: "get_available_models" })) as { data: { models: unknown[] } };
     const ids = (models.data.models as Array<{ provider: string; id: string }>).map((m) => `${m.provider}/${m.id}`);
     expect(ids).toContain("myprov/m1");
@@ -58,7 +47,7 @@ describe("extension status (binary)", () => {
   test("RPC get_extensions lists each extension with its process, state, events and calls", async () => {
     const w = await world();
     const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", join(EXT, "provider.ts"), "--model", "myprov/m1"] });
-    clients.push(client);
+    track(client);
     await client.promptAndWait("hello");
     const response = (await client.request({ type: "get_extensions" })) as { success: boolean; data: { extensions: Array<Record<string, unknown>> } };
     expect(response.success).toBe(true);
