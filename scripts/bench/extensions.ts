@@ -23,6 +23,7 @@ import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionStat
 import { DEFAULT_MAX_FRAME_BYTES } from "../../src/extensions/protocol.ts";
 import { HEADLESS_UI } from "../../src/extensions/ui.ts";
 import { SessionStore } from "../../src/session/store.ts";
+import { storeSnapshot as storeSnapshotOf } from "../../src/runtime/extension-port.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
 import { writeSession } from "./gen-sessions.ts";
 import { commonArgs, piReleases } from "./options.ts";
@@ -109,10 +110,20 @@ let onInitialize: ((pid: number) => void) | undefined;
 /** The least a host needs: a session log to hand out, a fixed state, and actions that do nothing. */
 class BenchPort implements HostSessionPort {
   snapshotMs = 0;
-  constructor(private readonly make: () => SessionLogSnapshot) {}
+  constructor(
+    private readonly make: () => SessionLogSnapshot,
+    private readonly makeFile?: () => SessionLogSnapshot,
+  ) {}
   snapshot(): SessionLogSnapshot {
     const start = performance.now();
     const s = this.make();
+    this.snapshotMs += performance.now() - start;
+    return s;
+  }
+  fileSnapshot(): SessionLogSnapshot {
+    if (!this.makeFile) return this.snapshot();
+    const start = performance.now();
+    const s = this.makeFile();
     this.snapshotMs += performance.now() - start;
     return s;
   }
@@ -434,12 +445,9 @@ try {
   const sessionFile = join(work, "session.jsonl");
   const gen = await writeSession(sessionFile, { targetBytes: SESSION_MB * 1024 * 1024, entries: SESSION_ENTRIES, seed: 1 });
   const store = SessionStore.open(sessionFile);
-  const storeSnapshot = (): SessionLogSnapshot => ({
-    header: store.serializeHeader(),
-    entries: store.tree.records.map((r) => store.serializeRecord(r)),
-    leafId: store.leafId,
-    sessionFile,
-  });
+  // What pig's runtime port answers: the runner asks with `file: true`, so the lines on disk are
+  // named by their place in the file and it reads them itself.
+  const storeSnapshot = (): SessionLogSnapshot => storeSnapshotOf(store, true);
   const readExt = join(work, "session_read.ts");
   writeFileSync(readExt, SESSION_READ_SOURCE);
   interface ReadDetails {
@@ -450,7 +458,7 @@ try {
     count: number;
   }
   const readOnce = async (mode: "entries" | "leaf-first"): Promise<ReadDetails & { toolMs: number; snapshotMs: number }> => {
-    const port = new BenchPort(storeSnapshot);
+    const port = new BenchPort(() => storeSnapshotOf(store, false), storeSnapshot);
     const h = await startHost([readExt], port);
     const read = h.tools().find((x) => x.name === "session_read")!;
     Bun.gc(true);
@@ -707,7 +715,7 @@ try {
         `processes that outlived pig's exit: at most ${outlived("pig-packed").toFixed(0)} ms (packed), ${outlived("pig-own").toFixed(0)} ms (one each)`,
         `tool call: ${TOOL_CALLS} calls of tool_0 after ${TOOL_WARMUP}, each \`tool.execute\` of the proxy from \`host.tools()\` (host in this process, runner \`${runner.join(" ")}\`) awaited before the next; the host's own median for that runner: ${runnerStat?.medianLatencyMs?.toFixed(3) ?? "n/a"} ms over ${runnerStat?.calls ?? 0} calls`,
         `tool_call hook: \`{toolName: "bash", input: {command: "true"}}\`, ${hookMs.length} calls each, in alternating blocks of 200 with \`NO_HOOKS\``,
-        `session read: ${fmtMB(gen.bytes)}, ${gen.lines - 1} entries (gen-sessions.ts, seed 1); the port serves the stored lines of a SessionStore opened on the file, as pig's runtime port does (median ${fmtMs(median(firstReads.map((r) => r.snapshotMs)))} for that in the host); the answer is ${fmtMB(wireBytes)} on the wire in ${frames} frames, ${fmtMs(median(encode))} to encode in the host; the whole tool call took ${fmtMs(median(firstReads.map((r) => r.toolMs)))} (median of ${SESSION_RUNS}), a fresh runner each time`,
+        `session read: ${fmtMB(gen.bytes)}, ${gen.lines - 1} entries (gen-sessions.ts, seed 1); the port answers \`session.subscribe {file: true}\` from a SessionStore opened on the file as pig's runtime port does, naming the lines on disk by their byte range, which the runner reads from the file itself (median ${fmtMs(median(firstReads.map((r) => r.snapshotMs)))} for that in the host); the answer is ${fmtMB(wireBytes)} on the wire in ${frames} frames, ${fmtMs(median(encode))} to encode in the host; the whole tool call took ${fmtMs(median(firstReads.map((r) => r.toolMs)))} (median of ${SESSION_RUNS}), a fresh runner each time`,
         latest ? `targets: packed adds < 40 ms and < 50 MB over pig without extensions; pig with ${EXTENSIONS} packed ≥ 5× faster than Pi ${latest.version} with the same ${EXTENSIONS}` : "latest Pi not run",
       ],
     },

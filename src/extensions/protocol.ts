@@ -254,7 +254,10 @@ export const SessionSnapshotSchema = v.looseObject({
   entries: v.array(v.string()),
   leafId: v.nullable(v.string()),
   sessionFile: v.optional(v.string()),
+  /** Only in the answer to `session.subscribe {file: true}`: see docs/extension-protocol.md §5. */
+  file: v.optional(v.looseObject({ path: v.string(), offset: v.number(), length: v.number(), count: v.number() })),
 });
+export const SessionSubscribeParamsSchema = v.looseObject({ file: v.optional(v.boolean()) });
 export type SessionSnapshot = v.InferOutput<typeof SessionSnapshotSchema>;
 export const BusMessageParamsSchema = v.looseObject({ channel: v.string(), data: v.optional(v.unknown()) });
 export const ShutdownParamsSchema = v.looseObject({ reason: v.string() });
@@ -314,7 +317,7 @@ export const HOST_METHODS = {
   initialize: InitializeParamsSchema,
   register: RegisterParamsSchema,
   ready: ReadyParamsSchema,
-  "session.subscribe": Empty,
+  "session.subscribe": SessionSubscribeParamsSchema,
   "ui.select": UiSelectParamsSchema,
   "ui.confirm": UiConfirmParamsSchema,
   "ui.input": UiInputParamsSchema,

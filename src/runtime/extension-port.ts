@@ -8,6 +8,7 @@ import type { AgentSession } from "../agent/session.ts";
 import type { HookImage } from "../agent/hooks.ts";
 import type { ContextUsage, SendMessageParams, SendUserMessageParams } from "../extensions/protocol.ts";
 import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../extensions/host/session-port.ts";
+import { resolve } from "node:path";
 import * as v from "valibot";
 import { describeIssues, type ThinkingLevel } from "../session/format.ts";
 import { CustomMessageSchema, type CustomMessage } from "../session/message-format.ts";
@@ -81,13 +82,11 @@ export class ExtensionSessionPort implements HostSessionPort {
   }
 
   snapshot(): SessionLogSnapshot {
-    const store = this.live.store;
-    return {
-      header: store.serializeHeader(),
-      entries: store.tree.records.map((record) => store.serializeRecord(record)),
-      leafId: store.leafId,
-      ...(store.path ? { sessionFile: store.path } : {}),
-    };
+    return storeSnapshot(this.live.store, false);
+  }
+
+  fileSnapshot(): SessionLogSnapshot {
+    return storeSnapshot(this.live.store, true);
   }
 
   onLog(listener: (change: SessionLogChange) => void): () => void {
@@ -248,4 +247,24 @@ export class ExtensionSessionPort implements HostSessionPort {
   reload(): Promise<void> {
     return this.hooks.reload();
   }
+}
+
+/**
+ * A store's log as the host hands it out. With `useFile`, the entries already in the file, one
+ * line after another right after the header, are named as a byte range of it rather than copied:
+ * only the rest (entries not written yet, or after a line the store could not use) go as text.
+ */
+export function storeSnapshot(store: SessionStore, useFile: boolean): SessionLogSnapshot {
+  const lines = useFile && store.path ? store.flushedLines() : undefined;
+  const records = store.tree.records;
+  const from = lines && lines.count > 0 ? lines.count : 0;
+  const entries: string[] = new Array(records.length - from);
+  for (let i = from; i < records.length; i++) entries[i - from] = store.serializeRecord(records[i]!);
+  return {
+    header: store.serializeHeader(),
+    entries,
+    leafId: store.leafId,
+    ...(store.path ? { sessionFile: store.path } : {}),
+    ...(lines && lines.count > 0 ? { file: { path: resolve(store.path!), ...lines } } : {}),
+  };
 }

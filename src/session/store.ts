@@ -64,6 +64,8 @@ export class SessionStore {
   private lock: SessionLock | undefined;
   private readFd: number | undefined;
   private readonly appendState: AppendState;
+  /** Where the header line is in the file, once it is there as `headerSource` has it. */
+  private headerOnDisk: { offset: number; length: number } | undefined;
 
   private constructor(
     readonly header: SessionHeader,
@@ -80,6 +82,7 @@ export class SessionStore {
     this.headerPending = loaded === undefined;
     this.hasAssistant = this.tree.records.some((r) => r.type === "message" && r.role === "assistant");
     this.appendState = { size: loaded?.size ?? 0, endsWithNewline: loaded?.endsWithNewline ?? true };
+    if (headerSource.kind === "file") this.headerOnDisk = { offset: headerSource.offset, length: headerSource.length };
   }
 
   /** A new, empty session. With `dir`, it is written to `<dir>/<time>_<id>.jsonl` once it has an answer. */
@@ -213,6 +216,26 @@ export class SessionStore {
   /** The header line as stored. */
   serializeHeader(): string {
     return this.readSource(this.headerSource);
+  }
+
+  /**
+   * The bytes of the file that hold the header and, right after it, the first `count` records,
+   * one line each with nothing between them (no blank, malformed or torn line): a reader can take
+   * those lines from the file itself. Undefined when the header is not on disk as loaded.
+   */
+  flushedLines(): { offset: number; length: number; count: number } | undefined {
+    const header = this.headerOnDisk;
+    if (!this.path || !this.onDisk || !header) return undefined;
+    let end = header.offset + header.length + 1;
+    if (end > this.appendState.size) return undefined;
+    let count = 0;
+    for (const record of this.tree.records) {
+      const source = record.source;
+      if (source.kind !== "file" || source.offset !== end || source.offset + source.length + 1 > this.appendState.size) break;
+      end = source.offset + source.length + 1;
+      count++;
+    }
+    return { offset: header.offset, length: end - header.offset, count };
   }
 
   /** Records from the root to `id` (default: the leaf). */
@@ -423,14 +446,16 @@ export class SessionStore {
       // A new file appears whole: header and every entry so far, or nothing.
       removeStaleTemps(dirname(this.path));
       let created: { offsets: number[]; size: number };
+      const headerText = this.readSource(this.headerSource);
       try {
-        created = createFileWithLines(this.path, [this.readSource(this.headerSource), ...lines]);
+        created = createFileWithLines(this.path, [headerText, ...lines]);
       } catch (error) {
         if ((error as { code?: string }).code !== "EEXIST") throw error;
         throw new SessionFileError(this.path, "unreadable", `Refusing to write a new session over the existing file ${this.path}`);
       }
       this.appendState.size = created.size;
       this.appendState.endsWithNewline = true;
+      this.headerOnDisk = { offset: created.offsets[0]!, length: Buffer.byteLength(headerText) };
       offsets = created.offsets.slice(1);
     } else {
       offsets = appendLines(this.path, this.appendState, lines);

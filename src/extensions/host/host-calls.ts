@@ -12,7 +12,7 @@ export interface CallerContext {
   signal: AbortSignal;
   /** Whether one of the caller's `command.run` requests is open (upstream's command context). */
   inCommand(): boolean;
-  subscribe(): SessionSnapshot;
+  subscribe(options: { file?: boolean }): SessionSnapshot;
   emitBus(channel: string, data: unknown): void;
   /** A handler of the caller's threw: the session's `extension_error`. */
   reportError(report: { extension: string; event: string; error: string; stack?: string }): void;
@@ -30,7 +30,7 @@ export function createHostCalls(port: HostSessionPort, ui: ExtensionUI) {
   const dialog = (ctx: CallerContext, timeout: number | undefined) => ({ signal: ctx.signal, ...(timeout !== undefined ? { timeout } : {}) });
 
   const table: Table = {
-    "session.subscribe": (_p, ctx) => ctx.subscribe(),
+    "session.subscribe": (p, ctx) => ctx.subscribe({ file: p.file === true }),
     "ui.select": async (p, ctx) => ({ value: await ui.select(p.title, p.options, dialog(ctx, p.timeout)) }),
     "ui.confirm": async (p, ctx) => ({ confirmed: await ui.confirm(p.title, p.message, dialog(ctx, p.timeout)) }),
     "ui.input": async (p, ctx) => ({ value: await ui.input(p.title, p.placeholder, dialog(ctx, p.timeout)) }),

@@ -294,11 +294,15 @@ export class ExtensionHost {
       return calls(method, params, {
         signal: ctx.signal,
         inCommand: () => (host.commandsOpen.get(proc) ?? 0) > 0,
-        subscribe: () =>
-          host.replicator.subscribe(proc, {
-            alive: () => proc.state === "running" && proc.generation === generation,
-            notify: (m, p) => proc.notify(m, p),
-          }),
+        subscribe: (options) =>
+          host.replicator.subscribe(
+            proc,
+            {
+              alive: () => proc.state === "running" && proc.generation === generation,
+              notify: (m, p) => proc.notify(m, p),
+            },
+            options,
+          ),
         emitBus: (channel, data) => {
           for (const other of host.processes) if (other !== proc) other.notify("bus.message", { channel, data });
         },

@@ -20,11 +20,12 @@ export class Replicator {
 
   constructor(private readonly port: HostSessionPort) {}
 
-  subscribe(key: object, sink: ReplicaSink): SessionSnapshot {
+  /** `file`: the subscriber reads the entries already on disk from the file itself (see the port's `fileSnapshot`). */
+  subscribe(key: object, sink: ReplicaSink, options: { file?: boolean } = {}): SessionSnapshot {
     // The port is only listened to once someone wants the log.
     this.unsubscribe ??= this.port.onLog((change) => this.forward(change));
     this.sinks.set(key, sink);
-    return toWire(this.port.snapshot());
+    return toWire(options.file && this.port.fileSnapshot ? this.port.fileSnapshot() : this.port.snapshot());
   }
 
   get subscriberCount(): number {
@@ -59,5 +60,11 @@ export class Replicator {
 }
 
 function toWire(s: SessionLogSnapshot): SessionSnapshot {
-  return { header: s.header, entries: s.entries, leafId: s.leafId, ...(s.sessionFile ? { sessionFile: s.sessionFile } : {}) };
+  return {
+    header: s.header,
+    entries: s.entries,
+    leafId: s.leafId,
+    ...(s.sessionFile ? { sessionFile: s.sessionFile } : {}),
+    ...(s.file ? { file: { path: s.file.path, offset: s.file.offset, length: s.file.length, count: s.file.count } } : {}),
+  };
 }

@@ -14,6 +14,19 @@ export interface SessionLogSnapshot {
   entries: string[];
   leafId: string | null;
   sessionFile?: string;
+  /**
+   * Set in a snapshot from `fileSnapshot()`: the header and the first `count` entries are the
+   * lines of `path` in bytes [offset, offset + length), and `entries` holds only the entries after them.
+   */
+  file?: SessionLogFileRange;
+}
+
+export interface SessionLogFileRange {
+  /** Absolute path of the session file. */
+  path: string;
+  offset: number;
+  length: number;
+  count: number;
 }
 
 export type SessionLogChange =
@@ -28,6 +41,11 @@ export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhi
 export interface HostSessionPort {
   /** The current session log. Must be consistent with `onLog`: nothing appended between the two is lost or repeated. */
   snapshot(): SessionLogSnapshot;
+  /**
+   * The same snapshot with the entries already on disk named by their place in the file (`file`)
+   * instead of sent as text. Optional: without it, `session.subscribe {file: true}` gets `snapshot()`.
+   */
+  fileSnapshot?(): SessionLogSnapshot;
   /** Called synchronously after each change is written; returns an unsubscribe function. */
   onLog(listener: (change: SessionLogChange) => void): () => void;
   /** The small state every extension keeps a copy of (no log data). */

@@ -15,7 +15,7 @@ import { registerHostModules } from "./modules.ts";
 import { describe, Peer } from "./peer.ts";
 import { ExtensionRecord } from "./record.ts";
 import type { Runtime } from "./runtime.ts";
-import { SessionMirror, type SessionSnapshot } from "./session-mirror.ts";
+import { SessionMirror, subscribeSession } from "./session-mirror.ts";
 import { openSocketPipe, type SocketPipe } from "./socket-pipe.ts";
 import { StateMirror } from "./state.ts";
 
@@ -62,7 +62,7 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
   const runtime: Runtime = {
     peer,
     state,
-    session: new SessionMirror(() => peer.requestSync<SessionSnapshot>("session.subscribe", {})),
+    session: new SessionMirror(() => subscribeSession((method, params, timeoutMs, dropEarlier) => peer.requestSync(method, params, timeoutMs, dropEarlier))),
     bus: new LocalBus((channel, data) => peer.notify("bus.emit", { channel, data })),
     mode: MODES[init.session.mode] ?? "print",
     hasUI: init.session.hasUI,

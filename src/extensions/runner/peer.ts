@@ -109,8 +109,12 @@ export class Peer {
     });
   }
 
-  /** Blocks until the host answers; throws on an error answer, a closed socket or the timeout. */
-  requestSync<T = unknown>(method: string, params: unknown = {}, timeoutMs = 60_000): T {
+  /**
+   * Blocks until the host answers; throws on an error answer, a closed socket or the timeout.
+   * `dropEarlier` removes the queued notifications the host sent before this answer that it
+   * matches (ones the answer already accounts for, as a fresh `session.subscribe` snapshot does).
+   */
+  requestSync<T = unknown>(method: string, params: unknown = {}, timeoutMs = 60_000, dropEarlier?: (method: string) => boolean): T {
     if (this.closed) throw new RpcError(ErrorCode.HandlerError, "pig closed the extension connection");
     const id = this.nextId++;
     let outcome: { ok: true; value: unknown } | { ok: false; error: Error } | undefined;
@@ -123,7 +127,7 @@ export class Peer {
     // Earlier messages stay queued (in order) for the event loop; only the answer is taken now.
     const mark = this.backlog.length;
     while (outcome === undefined) {
-      this.settleResponses(mark);
+      this.settleResponses(mark, dropEarlier ? { id, drop: dropEarlier } : undefined);
       if (outcome !== undefined || this.closed) break;
       const left = deadline - performance.now();
       if (left <= 0) break;
@@ -164,11 +168,16 @@ export class Peer {
   }
 
   /** Answers waiting synchronous requests from the backlog, leaving everything else queued. */
-  private settleResponses(from: number): void {
+  private settleResponses(from: number, earlier?: { id: number; drop: (method: string) => boolean }): void {
     for (let i = from; i < this.backlog.length; i++) {
       const m = this.backlog[i]!;
       if (m.method === undefined && m.id !== undefined && this.pending.has(m.id as number)) {
         this.backlog.splice(i--, 1);
+        if (earlier && m.id === earlier.id) {
+          const kept = this.backlog.slice(0, i + 1).filter((x) => !(typeof x.method === "string" && (x.id === undefined || x.id === null) && earlier.drop(x.method)));
+          this.backlog.splice(0, i + 1, ...kept);
+          i = kept.length - 1;
+        }
         this.handle(m);
       }
     }

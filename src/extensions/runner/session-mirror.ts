@@ -5,6 +5,8 @@
  * Entries are kept as the exact JSON text of their line and parsed only when read.
  */
 
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
 type Json = Record<string, unknown>;
 
 export interface SessionSnapshot {
@@ -12,6 +14,71 @@ export interface SessionSnapshot {
   entries: string[];
   leafId: string | null;
   sessionFile?: string;
+  /** In the answer to `session.subscribe {file: true}`: where the header and the first `count` entries are. */
+  file?: { path: string; offset: number; length: number; count: number };
+}
+
+/** The file is not what pig described (it changed, or is another file): ask for the text instead. */
+export class SnapshotFileError extends Error {}
+
+const decoder = new TextDecoder();
+
+/**
+ * A snapshot with its `file` part read from disk: the header and the first `count` entries are
+ * the lines of bytes [offset, offset + length), each ended by an LF; the first must be the
+ * header pig sent. The rest of the entries came as text.
+ */
+export function readSnapshotFile(snapshot: SessionSnapshot): SessionSnapshot {
+  const file = snapshot.file;
+  if (!file) return snapshot;
+  const { path, offset, length, count } = file;
+  const where = `${path} [${offset}, ${offset + length})`;
+  let bytes: Buffer;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    throw new SnapshotFileError(`cannot open the session file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size < offset + length) throw new SnapshotFileError(`${path} has ${size} bytes, fewer than the ${offset + length} pig named`);
+    bytes = Buffer.allocUnsafe(length);
+    for (let done = 0; done < length; ) {
+      const got = readSync(fd, bytes, done, length - done, offset + done);
+      if (got === 0) throw new SnapshotFileError(`${where}: the file ended early`);
+      done += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (length === 0 || bytes[length - 1] !== 0x0a) throw new SnapshotFileError(`${where}: does not end with a line feed`);
+  const lines = decoder.decode(bytes).split("\n");
+  lines.pop();
+  if (lines.length !== count + 1) throw new SnapshotFileError(`${where}: ${lines.length} lines, pig named ${count + 1}`);
+  if (lines[0] !== snapshot.header) throw new SnapshotFileError(`${where}: the first line is not the session's header`);
+  lines.shift();
+  for (const text of snapshot.entries) lines.push(text);
+  const { file: _file, ...rest } = snapshot;
+  return { ...rest, entries: lines };
+}
+
+const REPLICATION = new Set(["session.appended", "session.leaf", "session.replaced"]);
+
+/**
+ * The first read's subscription: the entries on disk are read from the file. Should the file
+ * not match, the inline snapshot is asked for; replication notifications the host sent before
+ * that answer are already in it, so they are dropped (nothing is applied twice).
+ */
+export function subscribeSession(requestSync: <T>(method: string, params: unknown, timeoutMs?: number, dropEarlier?: (method: string) => boolean) => T): SessionSnapshot {
+  const answer = requestSync<SessionSnapshot>("session.subscribe", { file: true });
+  try {
+    return readSnapshotFile(answer);
+  } catch (error) {
+    if (!(error instanceof SnapshotFileError)) throw error;
+    process.stderr.write(`pig extension runner: ${error.message}; reading the session from pig instead\n`);
+    return requestSync<SessionSnapshot>("session.subscribe", {}, undefined, (method) => REPLICATION.has(method));
+  }
 }
 
 export interface SessionTreeNode {

@@ -27,7 +27,7 @@ export interface HarnessOptions {
   flags?: Record<string, boolean | string>;
   maxFrameBytes?: number;
   /** The answer to `session.subscribe`. */
-  snapshot?: () => { header: string; entries: string[]; leafId: string | null; sessionFile?: string };
+  snapshot?: (params: Record<string, unknown>) => { header: string; entries: string[]; leafId: string | null; sessionFile?: string; file?: { path: string; offset: number; length: number; count: number } };
   /** Answers for host methods; default `{}`. */
   answers?: Record<string, (params: Record<string, unknown>) => unknown>;
   /** Run the compiled binary instead of the sources. */
@@ -91,7 +91,7 @@ export class RunnerHarness {
           flags: o.flags ?? {},
         };
       }
-      if (method === "session.subscribe") return o.snapshot?.() ?? { header: '{"type":"session","id":"s1"}', entries: [], leafId: null };
+      if (method === "session.subscribe") return o.snapshot?.(params) ?? { header: '{"type":"session","id":"s1"}', entries: [], leafId: null };
       if (method === "register") return { diagnostics: [] };
       const custom = o.answers?.[method];
       return custom ? custom(params) : {};

@@ -4,7 +4,12 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type { ExtensionSource } from "../../../src/extensions/discovery.ts";
-import { ctx, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "../helpers/host-fixture.ts";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { storeSnapshot } from "../../../src/runtime/extension-port.ts";
+import { SessionStore } from "../../../src/session/store.ts";
+import { tempDir } from "../../helpers/tmp.ts";
+import { ctx, FakePort, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "../helpers/host-fixture.ts";
 import { fixture } from "./harness.ts";
 
 function tsSource(path: string): ExtensionSource {
@@ -63,5 +68,44 @@ describe("before_agent_start with several handlers in one extension", () => {
       ["first", "one", true],
       ["second", "two", false],
     ]);
+  });
+});
+
+describe("the first session read from the file, host and runner together", () => {
+  class StorePort extends FakePort {
+    constructor(private readonly store: SessionStore) {
+      super();
+      store.onEntryAdded((record) => this.append(store.serializeRecord(record), record.id));
+    }
+    override snapshot() {
+      return storeSnapshot(this.store, false);
+    }
+    fileSnapshot() {
+      return storeSnapshot(this.store, true);
+    }
+  }
+
+  test("lines on disk from the file, unwritten ones as text, later ones streamed: each entry once", async () => {
+    const dir = tempDir("pig-with-host-");
+    const path = join(dir, "s.jsonl");
+    const line = (id: string, parentId: string | null, text: string) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: "t", message: { role: "user", content: text, timestamp: 0 } });
+    writeFileSync(path, [JSON.stringify({ type: "session", version: 3, id: "disk-1", timestamp: "t", cwd: dir }), line("a", null, "one"), line("b", "a", "two")].map((l) => `${l}\n`).join(""));
+    // Read-only: what is appended stays in memory, as an entry not flushed yet does.
+    const store = SessionStore.open(path);
+    store.appendCustomEntry("unsaved", { n: 1 });
+    const port = new StorePort(store);
+    t = await startTestHost([tsSource(fixture("ts", "session-reader.ts"))], { port });
+    expect(t.host.loadErrors).toEqual([]);
+    const count = async (): Promise<Record<string, unknown>> => {
+      const before = port.calls.filter(([name]) => name === "appendEntry").length;
+      await t!.host.commands().find((c) => c.name === "count")!.run("");
+      const call = await waitFor(() => port.calls.filter(([name]) => name === "appendEntry")[before], "count entry");
+      return (call[1] as [string, Record<string, unknown>])[1];
+    };
+    expect(await count()).toMatchObject({ entries: 3, branch: 3, header: "disk-1" });
+    store.appendMessage({ role: "user", content: "three", timestamp: 0 } as never);
+    expect(await count()).toMatchObject({ entries: 4, branch: 4, lastText: "three" });
+    store.close();
   });
 });
