@@ -5,11 +5,11 @@
  * Fixtures: test/fixtures/extensions/hooks/.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
-import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { extensionWorlds, onlySessionEntries, readJsonLines } from "../helpers/extension-worlds.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -36,27 +36,6 @@ function chatText(message: Json): string {
   return typeof message.content === "string" ? message.content : (message.content ?? []).map((p: Json) => p.text ?? "").join("");
 }
 
-function readEntries(file: string): Json[] {
-  return readFileSync(file, "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((l) => JSON.parse(l));
-}
-
-/** The entries of the only session file under `dir` (one or two levels deep). */
-function onlySession(dir: string): Json[] {
-  const files: string[] = [];
-  const walk = (d: string, depth: number) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory() && depth > 0) walk(join(d, e.name), depth - 1);
-      else if (e.name.endsWith(".jsonl")) files.push(join(d, e.name));
-    }
-  };
-  walk(dir, 1);
-  expect(files).toHaveLength(1);
-  return readEntries(files[0]!);
-}
-
 async function sessionFile(client: RpcClient): Promise<string> {
   return String(dataOf(await client.request({ type: "get_state" })).sessionFile);
 }
@@ -81,7 +60,7 @@ describe("input", () => {
     expect(w.llm.requests).toHaveLength(1);
     const users = (bodyOf(w, 0).messages as Json[]).filter((m) => m.role === "user").map(chatText);
     expect(users).toEqual(["TRANSFORMED(hello there)"]);
-    const stored = onlySession(sessions).filter((e) => e.type === "message" && e.message.role === "user");
+    const stored = onlySessionEntries(sessions).filter((e) => e.type === "message" && e.message.role === "user");
     expect(stored.map((e) => chatText(e.message))).toEqual(["TRANSFORMED(hello there)"]);
   });
 
@@ -115,7 +94,7 @@ test("tool_result: a patched read result (text and isError) is what the next req
   expect(w.llm.requests).toHaveLength(2);
   const tools = (bodyOf(w, 1).messages as Json[]).filter((m) => m.role === "tool");
   expect(tools.map(chatText)).toEqual(["PATCHED[the original file text]"]);
-  const stored = onlySession(sessions).filter((e) => e.type === "message" && e.message.role === "toolResult");
+  const stored = onlySessionEntries(sessions).filter((e) => e.type === "message" && e.message.role === "toolResult");
   expect(stored).toHaveLength(1);
   expect(stored[0]!.message).toMatchObject({ toolName: "read", isError: true, content: [{ type: "text", text: "PATCHED[the original file text]" }] });
 });
@@ -128,7 +107,7 @@ test("message_end: the replaced assistant text is in the RPC events, the session
   const agentEnd = client.lines.find((l) => l.type === "agent_end") as Json;
   expect(JSON.stringify(agentEnd.messages)).toContain("REPLACED(the model's words)");
   expect(dataOf(await client.request({ type: "get_last_assistant_text" }))).toEqual({ text: "REPLACED(the model's words)" });
-  const stored = readEntries(await sessionFile(client)).filter((e) => e.type === "message" && e.message.role === "assistant");
+  const stored = readJsonLines(await sessionFile(client)).filter((e) => e.type === "message" && e.message.role === "assistant");
   expect(stored.map((e) => chatText(e.message))).toEqual(["REPLACED(the model's words)"]);
   await client.promptAndWait("again");
   const assistants = (bodyOf(w, 1).messages as Json[]).filter((m) => m.role === "assistant").map(chatText);
@@ -177,7 +156,7 @@ test("session_before_compact: a supplied compaction is stored with fromHook, and
   expect(dataOf(response)).toMatchObject({ summary: "SUMMARY SUPPLIED BY THE HOOK" });
   // Only the two prompts reached the model: no summary request.
   expect(w.llm.requests).toHaveLength(2);
-  const compactions = readEntries(await sessionFile(client)).filter((e) => e.type === "compaction");
+  const compactions = readJsonLines(await sessionFile(client)).filter((e) => e.type === "compaction");
   expect(compactions).toHaveLength(1);
   expect(compactions[0]).toMatchObject({ summary: "SUMMARY SUPPLIED BY THE HOOK", fromHook: true, details: { by: "hooks/compact.ts" } });
   expect(await client.close()).toBe(0);
@@ -190,7 +169,7 @@ describe("session_before_* cancel", () => {
     await r.client.promptAndWait("second");
     return { ...r, file: await sessionFile(r.client) };
   }
-  const notes = (w: PigWorld) => (existsSync(join(w.cwd, "cancelled.jsonl")) ? readEntries(join(w.cwd, "cancelled.jsonl")) : []);
+  const notes = (w: PigWorld) => (existsSync(join(w.cwd, "cancelled.jsonl")) ? readJsonLines(join(w.cwd, "cancelled.jsonl")) : []);
 
   test("session_before_switch: new_session is cancelled and the session stays", async () => {
     const { w, client, file } = await withHistory();

@@ -4,12 +4,12 @@
  * runner process is shared and does not outlive pig. Fixtures: test/fixtures/extensions/e2e/.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PigWorld } from "../helpers/pig-env.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
-import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { extensionWorlds, onlySessionEntries } from "../helpers/extension-worlds.ts";
 
 const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "e2e");
 const ext = (name: string) => join(EXT, name);
@@ -37,22 +37,6 @@ function chatText(message: Json): string {
   return typeof message.content === "string" ? message.content : (message.content ?? []).map((p: Json) => p.text ?? "").join("");
 }
 
-/** The entries of the only session file under `dir` (searched one or two levels deep). */
-function sessionEntries(dir: string): Json[] {
-  const files: string[] = [];
-  const walk = (d: string, depth: number) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory() && depth > 0) walk(join(d, e.name), depth - 1);
-      else if (e.name.endsWith(".jsonl")) files.push(join(d, e.name));
-    }
-  };
-  walk(dir, 1);
-  expect(files).toHaveLength(1);
-  return readFileSync(files[0]!, "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((l) => JSON.parse(l));
-}
 
 describe("extension tools and events reach the model", () => {
   test("a tool runs in the extension process, its schema is offered and its result goes back", async () => {
@@ -110,7 +94,7 @@ describe("extension tools and events reach the model", () => {
     expect(result.code).toBe(0);
     const users = requestMessages(w, 0).filter((m) => m.role === "user");
     expect(users.map(chatText)).toEqual(["REWRITTEN(original words)"]);
-    const stored = sessionEntries(sessions)
+    const stored = onlySessionEntries(sessions)
       .filter((e) => e.type === "message" && e.message.role === "user")
       .map((e) => chatText(e.message));
     expect(stored).toEqual(["original words"]);

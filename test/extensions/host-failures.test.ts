@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { ctx, FAST_TIMING, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
+import { processAlive } from "../helpers/process-state.ts";
 
 let t: TestHost | undefined;
 afterEach(async () => {
@@ -8,20 +9,6 @@ afterEach(async () => {
 });
 
 const signal = () => new AbortController().signal;
-
-/** Running, not merely unreaped: a zombie's /proc state is Z. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 describe("interceptable events", () => {
   test("extensions chain in load order; one that misses its deadline counts as no answer", async () => {
@@ -70,7 +57,7 @@ describe("liveness", () => {
     const ok = await toolNamed(t.host, "k_echo").execute("c2", { text: "alive" }, signal(), noUpdate, ctx);
     expect(ok.content).toEqual([{ type: "text", text: "alive" }]);
     await expect(hung).rejects.toThrow('Extension "/ext/hang" is not responding');
-    await waitFor(() => !alive(hungPid));
+    await waitFor(() => !processAlive(hungPid));
     // It ran before, so it comes back as a new generation.
     await waitFor(() => t!.host.list()[0]!.state === "running" && t!.host.list()[0]!.generation === 2);
     expect(t.host.list()[1]).toMatchObject({ state: "running", generation: 1 });
@@ -151,8 +138,8 @@ describe("shutdown", () => {
     expect(grandchild).toBeGreaterThan(0);
     expect(() => process.kill(grandchild, 0)).not.toThrow();
     await t.host.shutdown();
-    expect(alive(pid)).toBe(false);
-    await waitFor(() => !alive(grandchild));
+    expect(processAlive(pid)).toBe(false);
+    await waitFor(() => !processAlive(grandchild));
     expect(t.host.list()[0]!.state).toBe("stopped");
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ExtensionSource } from "../../src/extensions/discovery.ts";
 import { ctx, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
+import { processAlive } from "../helpers/process-state.ts";
 
 const ECHO = join(import.meta.dir, "../fixtures/extensions/host/echo.ts");
 
@@ -15,19 +16,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 describe("TypeScript runner", () => {
   test("loads a Pi-style extension: its tool runs and its input handler chains", async () => {
@@ -49,9 +37,9 @@ describe("TypeScript runner", () => {
     }
     const { pid, errors } = JSON.parse(text) as { pid: number; errors: string[] };
     expect(errors).toEqual([]);
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     child.kill("SIGKILL");
     await child.exited;
-    await waitFor(() => !alive(pid));
+    await waitFor(() => !processAlive(pid));
   });
 });

@@ -4,7 +4,9 @@
  * so the clean-up belongs to that file.
  */
 import { afterAll } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "bun:test";
 import type { Script } from "./fake-llm/server.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "./pig-env.ts";
 import type { RpcClient } from "./rpc-client.ts";
@@ -31,4 +33,28 @@ export function extensionWorlds() {
       return client;
     },
   };
+}
+
+type Json = Record<string, any>;
+
+/** Every line of a JSONL file, parsed. */
+export function readJsonLines(file: string): Json[] {
+  return readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+}
+
+/** The lines of the only session file under `dir` (searched one or two levels deep); fails unless there is exactly one. */
+export function onlySessionEntries(dir: string): Json[] {
+  const files: string[] = [];
+  const walk = (d: string, depth: number) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory() && depth > 0) walk(join(d, e.name), depth - 1);
+      else if (e.name.endsWith(".jsonl")) files.push(join(d, e.name));
+    }
+  };
+  walk(dir, 1);
+  expect(files).toHaveLength(1);
+  return readJsonLines(files[0]!);
 }

@@ -6,17 +6,9 @@ import { createBashTool, type BashDetails } from "../../src/tools/bash.ts";
 import type { ToolResult } from "../../src/tools/types.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { errorOf, makeContext, run, textOf } from "./helpers.ts";
+import { processAlive } from "../helpers/process-state.ts";
 
 const bash = createBashTool();
-
-/** Whether a process with this pid is still running (a zombie waiting to be reaped is not). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(check: () => boolean, ms = 10_000): Promise<boolean> {
   const end = Date.now() + ms;
@@ -183,7 +175,7 @@ describe("bash ending", () => {
     // Far less than the 30 s sleep: the abort killed it.
     expect(Date.now() - started).toBeLessThan(10_000);
     const child = Number(readFileSync(pidFile, "utf8"));
-    expect(await waitUntil(() => !alive(child))).toBe(true);
+    expect(await waitUntil(() => !processAlive(child))).toBe(true);
   });
 
   test("a timeout kills the command and says after how long", async () => {
