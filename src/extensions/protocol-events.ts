@@ -68,7 +68,6 @@ export type EventName = keyof typeof EVENTS;
 export const NOT_SENT_YET: ReadonlySet<EventName> = new Set<EventName>([
   "project_trust",
   "resources_discover",
-  "session_compact_failed",
   "context_with_system",
   "cache_warming_decision",
   "before_provider_headers",

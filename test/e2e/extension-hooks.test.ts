@@ -183,6 +183,25 @@ test("session_before_compact: a supplied compaction is stored with fromHook, and
   expect(await client.close()).toBe(0);
 });
 
+test("session_compact_failed: a failed and a cancelled /compact are reported, with why", async () => {
+  const { w, client } = await rpc(["compact-failed"], [{ text: "one" }, { text: "two" }], { settings: { compaction: { keepRecentTokens: 50 } } });
+  const failures = () => (existsSync(join(w.cwd, "compact-failed.jsonl")) ? readEntries(join(w.cwd, "compact-failed.jsonl")) : []);
+  // Nothing to compact yet: a failure, not an abort.
+  expect(await client.request({ type: "compact" }, 20_000)).toMatchObject({ success: false });
+  await until(() => failures().length === 1, "the first session_compact_failed");
+  expect(failures()[0]).toMatchObject({ type: "session_compact_failed", reason: "manual", aborted: false, willRetry: false, fromExtension: false });
+  expect(String(failures()[0]!.errorMessage)).toContain("Compaction failed");
+  await client.promptAndWait(`first ${words}`);
+  await client.promptAndWait(`second ${words}`);
+  // The handler cancels this one: aborted, with no error text.
+  await client.request({ type: "compact", customInstructions: "cancel" }, 20_000);
+  await until(() => failures().length === 2, "the second session_compact_failed");
+  expect(failures()[1]).toMatchObject({ type: "session_compact_failed", reason: "manual", aborted: true, willRetry: false, fromExtension: false });
+  expect(failures()[1]!.errorMessage).toBeUndefined();
+  expect(readEntries(await sessionFile(client)).filter((e) => e.type === "compaction")).toEqual([]);
+  expect(await client.close()).toBe(0);
+});
+
 describe("session_before_* cancel", () => {
   async function withHistory() {
     const r = await rpc(["cancel"], [{ text: "one" }, { text: "two" }]);
