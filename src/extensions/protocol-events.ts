@@ -72,8 +72,6 @@ export const NOT_SENT_YET: ReadonlySet<EventName> = new Set<EventName>([
   "cache_warming_decision",
   "before_provider_headers",
   "agent_before_settle",
-  "ui_prompt_start",
-  "ui_prompt_end",
 ]);
 
 /** Unknown names are notifications: an event this version does not know cannot be waited on. */

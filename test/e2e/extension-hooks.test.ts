@@ -202,6 +202,30 @@ test("session_compact_failed: a failed and a cancelled /compact are reported, wi
   expect(await client.close()).toBe(0);
 });
 
+test("ui_prompt_start / ui_prompt_end: heard around each blocking dialog, while it is open", async () => {
+  const { w, client } = await rpc(["ui-prompt"]);
+  const notes = () => (existsSync(join(w.cwd, "ui-prompts.jsonl")) ? readEntries(join(w.cwd, "ui-prompts.jsonl")) : []);
+  const dialog = (method: string) => (l: Line) => l.type === "extension_ui_request" && l.method === method;
+  const response = client.request({ type: "prompt", message: "/ask-twice" });
+  const confirm = await client.waitFor(dialog("confirm"));
+  // The dialog is open: the start is heard, the end is not.
+  await until(() => notes().length === 1, "ui_prompt_start");
+  expect(notes()).toEqual([{ type: "ui_prompt_start", reason: "ui_prompt", kind: "confirm", title: "Sure?" }]);
+  client.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+  const editor = await client.waitFor(dialog("editor"));
+  client.send({ type: "extension_ui_response", id: editor.id, value: "final" });
+  expect(await response).toMatchObject({ success: true });
+  await until(() => notes().length === 5, "the prompt events and the answers");
+  expect(notes()).toEqual([
+    { type: "ui_prompt_start", reason: "ui_prompt", kind: "confirm", title: "Sure?" },
+    { type: "ui_prompt_end", reason: "ui_prompt", kind: "confirm", title: "Sure?" },
+    { type: "ui_prompt_start", reason: "ui_prompt", kind: "editor", title: "Write" },
+    { type: "ui_prompt_end", reason: "ui_prompt", kind: "editor", title: "Write" },
+    { answers: { sure: true, text: "final" } },
+  ]);
+  expect(await client.close()).toBe(0);
+});
+
 describe("session_before_* cancel", () => {
   async function withHistory() {
     const r = await rpc(["cancel"], [{ text: "one" }, { text: "two" }]);
