@@ -70,7 +70,6 @@ export const NOT_SENT_YET: ReadonlySet<EventName> = new Set<EventName>([
   "resources_discover",
   "context_with_system",
   "cache_warming_decision",
-  "before_provider_headers",
   "agent_before_settle",
 ]);
 

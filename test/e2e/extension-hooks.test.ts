@@ -160,6 +160,29 @@ test("before_provider_request: the payload the handler returns is the body the p
   expect(bodyText(w, 0)).toContain("hello");
 });
 
+describe("before_provider_headers", () => {
+  for (const api of ["openai-completions", "openai-responses", "anthropic-messages"] as const) {
+    test(`${api}: the handlers' edits are the request's headers; credentials are not shown`, async () => {
+      const w = await world({ responses: [{ text: "fine" }] }, { api });
+      const run = await w.run(["-p", "-e", ext("provider-headers"), "hello"]);
+      expect(run.code).toBe(0);
+      expect(w.llm.requests).toHaveLength(1);
+      const headers = w.llm.requests[0]!.headers;
+      expect(headers["x-pig-trace"]).toBe("trace-1");
+      expect(headers["x-pig-second"]).toBe("2");
+      expect(headers["x-stainless-lang"]).toBeUndefined();
+      expect(headers["anthropic-dangerous-direct-browser-access"]).toBeUndefined();
+      if (api === "anthropic-messages") expect(headers["anthropic-version"]).toBeDefined();
+      else expect(headers.authorization).toBeDefined();
+      const seen = readEntries(join(w.cwd, "headers-seen.jsonl")) as unknown as string[][];
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).not.toContain("x-api-key");
+      expect(seen[0]).not.toContain("authorization");
+      if (api === "anthropic-messages") expect(seen[0]).toContain("anthropic-version");
+    });
+  }
+});
+
 test("after_provider_response: the handler sees the status of every response", async () => {
   const w = await world({ responses: [{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "done" }] });
   const run = await w.run(["-p", "-e", ext("provider-response"), "look"]);
