@@ -249,6 +249,22 @@ test("ui_prompt_start / ui_prompt_end: heard around each blocking dialog, while 
   expect(await client.close()).toBe(0);
 });
 
+test("resources_discover: after session_start, the extension's skills are in the system prompt and its templates expand", async () => {
+  const files = {
+    "ext-skills/ext-lint/SKILL.md": "---\nname: ext-lint\ndescription: Lint from an extension\n---\nRun the linter.",
+    "ext-prompts/ext-hello.md": "EXPANDED TEMPLATE TEXT",
+  };
+  const { w, client } = await rpc(["resources"], [{ text: "one" }, { text: "two" }], { files });
+  await client.promptAndWait("hi");
+  expect(readEntries(join(w.cwd, "discover.jsonl"))).toEqual([{ type: "resources_discover", cwd: w.cwd, reason: "startup" }]);
+  const system = (bodyOf(w, 0).messages as Json[]).find((m) => m.role === "system" || m.role === "developer")!;
+  expect(chatText(system)).toContain("ext-lint");
+  expect(chatText(system)).toContain("Lint from an extension");
+  await client.promptAndWait("/ext-hello");
+  expect(bodyText(w, 1)).toContain("EXPANDED TEMPLATE TEXT");
+  expect(await client.close()).toBe(0);
+});
+
 describe("session_before_* cancel", () => {
   async function withHistory() {
     const r = await rpc(["cancel"], [{ text: "one" }, { text: "two" }]);
