@@ -103,6 +103,11 @@ interface Planned {
 export class CompactionRunner {
   /** Set once an overflow was compacted and retried; cleared by a user message or a good answer. */
   overflowAttempted = false;
+  /**
+   * Whether the latest compaction's content came from a `session_before_compact` handler (read
+   * with its `compaction_end`: a failure then is the extension's).
+   */
+  fromExtension = false;
 
   constructor(private readonly host: CompactionHost) {}
 
@@ -136,6 +141,7 @@ export class CompactionRunner {
     if (sameModel && isContextOverflow(last, model.contextWindow)) {
       if (this.overflowAttempted) {
         // Nothing is started: the one attempt was made (Pi reports this with compaction_end alone).
+        this.fromExtension = false;
         this.host.emit({ type: "compaction_end", reason: "overflow", aborted: false, willRetry: false, errorMessage: OVERFLOW_GAVE_UP });
         return "failed";
       }
@@ -187,11 +193,13 @@ export class CompactionRunner {
     if (!planned) {
       if (reason === "overflow" && willRetry) {
         const errorMessage = `Context overflow recovery failed: ${NOTHING_TO_COMPACT}`;
+        this.fromExtension = false;
         this.host.emit({ type: "compaction_end", reason, aborted: false, willRetry: false, errorMessage });
       }
       return false;
     }
     this.host.emit({ type: "compaction_start", reason });
+    this.fromExtension = false;
     try {
       const result = await this.run(planned, reason, undefined, willRetry);
       this.host.emit({ type: "compaction_end", reason, result, aborted: false, willRetry });
@@ -213,6 +221,7 @@ export class CompactionRunner {
   /** `/compact [instructions]`: the result, or a `CompactionError` with upstream's wording. */
   async manual(customInstructions?: string): Promise<CompactionOutcome> {
     this.host.emit({ type: "compaction_start", reason: "manual" });
+    this.fromExtension = false;
     try {
       const planned = this.plan(false, true);
       if (!planned) throw new CompactionError(NOTHING_TO_COMPACT);
@@ -275,6 +284,7 @@ export class CompactionRunner {
       });
       if (hooked?.cancel || signal.aborted) throw new CompactionCancelledError();
       const supplied = hooked?.compaction;
+      this.fromExtension = supplied !== undefined;
       const made = supplied ? undefined : await this.summarise(preparation, reason, customInstructions, signal);
       const result = made ?? supplied!;
       const usage = made?.usage;

@@ -147,6 +147,8 @@ export interface AgentHooks {
   context(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[] | undefined>;
   /** The provider's request body; a returned value replaces it. */
   beforeProviderRequest(payload: unknown, signal?: AbortSignal): Promise<unknown>;
+  /** The request headers (credentials left out); the changes to make: a string sets, `null` removes. */
+  beforeProviderHeaders(headers: Record<string, string>, signal?: AbortSignal): Promise<Record<string, string | null> | undefined>;
   afterProviderResponse(event: ProviderResponseHookEvent): Promise<void>;
   toolCall(event: ToolCallHookEvent, signal?: AbortSignal): Promise<ToolCallHookResult | undefined>;
   toolResult(event: ToolResultHookEvent, signal?: AbortSignal): Promise<ToolResultHookResult | undefined>;
@@ -164,6 +166,7 @@ export const NO_HOOKS: AgentHooks = {
   beforeAgentStart: async () => undefined,
   context: async () => undefined,
   beforeProviderRequest: async () => undefined,
+  beforeProviderHeaders: async () => undefined,
   afterProviderResponse: async () => undefined,
   toolCall: async () => undefined,
   toolResult: async () => undefined,

@@ -45,6 +45,7 @@ export function requestOptions(model: Model, inputs: RequestInputs): StreamOptio
     ...(hooks
       ? {
           onPayload: (payload: unknown) => hooks.beforeProviderRequest(payload),
+          onHeaders: (headers: Record<string, string>) => hooks.beforeProviderHeaders(headers),
           onResponse: (response: { status: number; headers: Record<string, string> }) => hooks.afterProviderResponse(response),
         }
       : {}),

@@ -128,6 +128,12 @@ export interface StreamOptions {
    * instead (upstream's `before_provider_request`).
    */
   onPayload?: (payload: unknown) => Promise<unknown>;
+  /**
+   * Called with the request headers pig assembled (credentials left out) before the HTTP call;
+   * the changes it returns are applied: a string sets a header, `null` removes it (upstream's
+   * `before_provider_headers`).
+   */
+  onHeaders?: (headers: Record<string, string>) => Promise<Record<string, string | null> | undefined>;
   /** Called once the HTTP response has arrived, before its body is read (`after_provider_response`). */
   onResponse?: (response: { status: number; headers: Record<string, string> }) => void | Promise<void>;
 }

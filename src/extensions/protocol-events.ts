@@ -67,14 +67,9 @@ export type EventName = keyof typeof EVENTS;
 /** Events of upstream's API pig does not send yet (an extension may subscribe; it never hears them). */
 export const NOT_SENT_YET: ReadonlySet<EventName> = new Set<EventName>([
   "project_trust",
-  "resources_discover",
-  "session_compact_failed",
   "context_with_system",
   "cache_warming_decision",
-  "before_provider_headers",
   "agent_before_settle",
-  "ui_prompt_start",
-  "ui_prompt_end",
 ]);
 
 /** Unknown names are notifications: an event this version does not know cannot be waited on. */

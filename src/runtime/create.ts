@@ -10,7 +10,7 @@ import type { RuntimeConfig } from "./config.ts";
 import { startExtensions } from "./extensions-stage.ts";
 import { chooseNamedModel, scopedModels, startingChoice } from "./model-choice.ts";
 import { openSettingsAndSession } from "./open-store.ts";
-import { loadRunResources } from "./resources-stage.ts";
+import { type DiscoveredPaths, loadRunResources } from "./resources-stage.ts";
 import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
 import { buildSession } from "./session-stage.ts";
@@ -38,7 +38,9 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   const opened = await openSettingsAndSession(config, agentDir, warnings);
   const effective = opened.liveSettings();
 
-  const resources = loadRunResources(config, opened, agentDir);
+  // The extensions' resource paths (resources_discover) join the run's once they are known.
+  let discovered: (() => DiscoveredPaths) | undefined;
+  const resources = loadRunResources(config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
 
   const extensions = await startExtensions({
     choice: config.extensions ?? {},
@@ -100,6 +102,11 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     warnings,
   );
   await extensions.attach(session);
+  discovered = () => extensions.extensions.discoveredPaths();
+  const hasPaths = (p: DiscoveredPaths) => p.skillPaths.length + p.promptPaths.length + p.themePaths.length > 0;
+  if (hasPaths(extensions.extensions.discoveredPaths())) resources.reload();
+  // After ctx.reload() / /reload the paths are asked again; the resources follow them.
+  extensions.extensions.onReload(() => resources.reload());
 
   return {
     session,

@@ -56,6 +56,19 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
       case "turn_end":
         host.notify(type, { turnIndex: turnIndex++, message: payload.message, toolResults: payload.toolResults });
         return;
+      case "compaction_end": {
+        // A failed or cancelled compaction (a good one is `session_compact`, from the store).
+        const failed = payload as { reason: string; errorMessage?: string; aborted: boolean; willRetry: boolean };
+        if (!failed.aborted && failed.errorMessage === undefined) return;
+        host.notify("session_compact_failed", {
+          reason: failed.reason,
+          ...(failed.errorMessage !== undefined ? { errorMessage: failed.errorMessage } : {}),
+          aborted: failed.aborted,
+          willRetry: failed.willRetry,
+          fromExtension: session.compactor.fromExtension,
+        });
+        return;
+      }
       case "message_start":
       case "message_update":
       case "tool_execution_start":

@@ -25,6 +25,7 @@ import { installHost, type Installed } from "./extension-install.ts";
 import { ExtensionSessionPort } from "./extension-port.ts";
 import { LateUi } from "./late-ui.ts";
 import type { AddedTool } from "./tools-stage.ts";
+import type { DiscoveredPaths } from "./resources-stage.ts";
 
 export interface ExtensionStageInput {
   choice: ExtensionChoice;
@@ -72,6 +73,8 @@ export interface RunExtensions {
   setFlagValues(values: Record<string, boolean | string>): void;
   /** Stops the extensions and starts them again for the same session (/reload, ctx.reload()). */
   reload(): Promise<ExtensionReload>;
+  /** The resource paths the extensions gave at the latest `resources_discover` (after session_start). */
+  discoveredPaths(): DiscoveredPaths;
   /** Told after each reload (the interactive mode resolves shortcuts again). */
   onReload(listener: (result: ExtensionReload) => void): void;
   /** Tells the extensions the session is ending, then stops their processes. */
@@ -118,6 +121,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     setFlagValues: () => {},
     // Without extensions at startup the session runs without hooks; one added later needs a restart.
     reload: async () => ({ loaded: [], loadErrors: [], warnings: [] }),
+    discoveredPaths: () => ({ skillPaths: [], promptPaths: [], themePaths: [] }),
     onReload: (listener) => reloadListeners.push(listener),
     shutdown: async () => {},
   };
@@ -155,6 +159,19 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
   let ids = found.sources.map((s) => s.id);
   let installed: Installed = installHost(host, ids, registries, input.models, reportError, () => session?.refreshModel());
   let reloading: Promise<ExtensionReload> | undefined;
+  let discovered: DiscoveredPaths = { skillPaths: [], promptPaths: [], themePaths: [] };
+  // Every extension's answer, in load order; a malformed list is left out.
+  const discoverResources = async (reason: "startup" | "reload") => {
+    const next: DiscoveredPaths = { skillPaths: [], promptPaths: [], themePaths: [] };
+    for (const { value } of await host.ask("resources_discover", { cwd: input.cwd, reason })) {
+      const answer = (value ?? {}) as Record<string, unknown>;
+      for (const key of ["skillPaths", "promptPaths", "themePaths"] as const) {
+        const list = answer[key];
+        if (Array.isArray(list)) next[key].push(...list.filter((p): p is string => typeof p === "string" && p.length > 0));
+      }
+    }
+    discovered = next;
+  };
   // The command line's values of the extensions' flags, once every extension registered its own.
   const applyFlagValues = () => {
     if (input.choice.flagValues) port.setFlagValues(input.choice.flagValues(registries.flags));
@@ -184,6 +201,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       installed.attachTools(session.toolRegistry);
       host.sendStateNow();
       await host.ask("session_start", { reason: "reload" });
+      await discoverResources("reload");
     }
     const result: ExtensionReload = { loaded: [...ids], loadErrors: [...again.errors, ...host.loadErrors], warnings };
     for (const listener of reloadListeners) listener(result);
@@ -208,6 +226,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       reloading ??= reloadNow().finally(() => (reloading = undefined));
       return reloading;
     },
+    discoveredPaths: () => discovered,
     shutdown: (reason = "quit") => host.shutdown(reason),
   };
   // Each hook asks whichever host is current.
@@ -242,6 +261,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       };
       host.sendStateNow();
       await forwardSessionEvents(attached, target);
+      await discoverResources("startup");
     },
   };
 }

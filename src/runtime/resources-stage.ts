@@ -2,6 +2,7 @@
  * The run's resources (context files, prompts, skills, templates, themes), loaded once at start
  * and again on `/reload`; whoever reads them later reads the latest through `current()`.
  */
+import { resolve } from "node:path";
 import { loadResources, type LoadedResources } from "../resources/load-resources.ts";
 import type { RuntimeConfig } from "./config.ts";
 import type { OpenedSession } from "./open-store.ts";
@@ -12,17 +13,36 @@ export interface RunResources {
   reload(): LoadedResources;
 }
 
-export function loadRunResources(config: RuntimeConfig, opened: OpenedSession, agentDir: string): RunResources {
+/** Resource paths the extensions added (`resources_discover`), as given: relative ones are the cwd's. */
+export interface DiscoveredPaths {
+  skillPaths: string[];
+  promptPaths: string[];
+  themePaths: string[];
+}
+
+/**
+ * `discovered` is asked at each load: its paths join the command line's (`--skill`,
+ * `--prompt-template`, `--theme`), after them.
+ */
+export function loadRunResources(config: RuntimeConfig, opened: OpenedSession, agentDir: string, discovered?: () => DiscoveredPaths): RunResources {
   const { trust, settings, cwd } = opened;
-  const load = () =>
-    loadResources({
+  const load = () => {
+    const flags = config.resources ?? {};
+    const extra = discovered?.();
+    const add = (given: readonly string[] | undefined, paths: readonly string[] | undefined) =>
+      paths && paths.length > 0 ? [...(given ?? []), ...paths.map((p) => resolve(cwd, p))] : given;
+    const skills = add(flags.skills, extra?.skillPaths);
+    const promptTemplates = add(flags.promptTemplates, extra?.promptPaths);
+    const themes = add(flags.themes, extra?.themePaths);
+    return loadResources({
       cwd,
       agentDir,
       trusted: trust.trusted,
       userSettings: settings.global,
       projectSettings: trust.trusted ? settings.project : {},
-      flags: config.resources ?? {},
+      flags: { ...flags, ...(skills ? { skills } : {}), ...(promptTemplates ? { promptTemplates } : {}), ...(themes ? { themes } : {}) },
     });
+  };
   let resources = load();
   return {
     current: () => resources,

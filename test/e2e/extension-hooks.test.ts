@@ -139,6 +139,29 @@ test("before_provider_request: the payload the handler returns is the body the p
   expect(bodyText(w, 0)).toContain("hello");
 });
 
+describe("before_provider_headers", () => {
+  for (const api of ["openai-completions", "openai-responses", "anthropic-messages"] as const) {
+    test(`${api}: the handlers' edits are the request's headers; credentials are not shown`, async () => {
+      const w = await world({ responses: [{ text: "fine" }] }, { api });
+      const run = await w.run(["-p", "-e", ext("provider-headers"), "hello"]);
+      expect(run.code).toBe(0);
+      expect(w.llm.requests).toHaveLength(1);
+      const headers = w.llm.requests[0]!.headers;
+      expect(headers["x-pig-trace"]).toBe("trace-1");
+      expect(headers["x-pig-second"]).toBe("2");
+      expect(headers["x-stainless-lang"]).toBeUndefined();
+      expect(headers["anthropic-dangerous-direct-browser-access"]).toBeUndefined();
+      if (api === "anthropic-messages") expect(headers["anthropic-version"]).toBeDefined();
+      else expect(headers.authorization).toBeDefined();
+      const seen = readEntries(join(w.cwd, "headers-seen.jsonl")) as unknown as string[][];
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).not.toContain("x-api-key");
+      expect(seen[0]).not.toContain("authorization");
+      if (api === "anthropic-messages") expect(seen[0]).toContain("anthropic-version");
+    });
+  }
+});
+
 test("after_provider_response: the handler sees the status of every response", async () => {
   const w = await world({ responses: [{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "done" }] });
   const run = await w.run(["-p", "-e", ext("provider-response"), "look"]);
@@ -159,6 +182,65 @@ test("session_before_compact: a supplied compaction is stored with fromHook, and
   const compactions = readJsonLines(await sessionFile(client)).filter((e) => e.type === "compaction");
   expect(compactions).toHaveLength(1);
   expect(compactions[0]).toMatchObject({ summary: "SUMMARY SUPPLIED BY THE HOOK", fromHook: true, details: { by: "hooks/compact.ts" } });
+  expect(await client.close()).toBe(0);
+});
+
+test("session_compact_failed: a failed and a cancelled /compact are reported, with why", async () => {
+  const { w, client } = await rpc(["compact-failed"], [{ text: "one" }, { text: "two" }], { settings: { compaction: { keepRecentTokens: 50 } } });
+  const failures = () => (existsSync(join(w.cwd, "compact-failed.jsonl")) ? readEntries(join(w.cwd, "compact-failed.jsonl")) : []);
+  // Nothing to compact yet: a failure, not an abort.
+  expect(await client.request({ type: "compact" }, 20_000)).toMatchObject({ success: false });
+  await until(() => failures().length === 1, "the first session_compact_failed");
+  expect(failures()[0]).toMatchObject({ type: "session_compact_failed", reason: "manual", aborted: false, willRetry: false, fromExtension: false });
+  expect(String(failures()[0]!.errorMessage)).toContain("Compaction failed");
+  await client.promptAndWait(`first ${words}`);
+  await client.promptAndWait(`second ${words}`);
+  // The handler cancels this one: aborted, with no error text.
+  await client.request({ type: "compact", customInstructions: "cancel" }, 20_000);
+  await until(() => failures().length === 2, "the second session_compact_failed");
+  expect(failures()[1]).toMatchObject({ type: "session_compact_failed", reason: "manual", aborted: true, willRetry: false, fromExtension: false });
+  expect(failures()[1]!.errorMessage).toBeUndefined();
+  expect(readEntries(await sessionFile(client)).filter((e) => e.type === "compaction")).toEqual([]);
+  expect(await client.close()).toBe(0);
+});
+
+test("ui_prompt_start / ui_prompt_end: heard around each blocking dialog, while it is open", async () => {
+  const { w, client } = await rpc(["ui-prompt"]);
+  const notes = () => (existsSync(join(w.cwd, "ui-prompts.jsonl")) ? readEntries(join(w.cwd, "ui-prompts.jsonl")) : []);
+  const dialog = (method: string) => (l: Line) => l.type === "extension_ui_request" && l.method === method;
+  const response = client.request({ type: "prompt", message: "/ask-twice" });
+  const confirm = await client.waitFor(dialog("confirm"));
+  // The dialog is open: the start is heard, the end is not.
+  await until(() => notes().length === 1, "ui_prompt_start");
+  expect(notes()).toEqual([{ type: "ui_prompt_start", reason: "ui_prompt", kind: "confirm", title: "Sure?" }]);
+  client.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+  const editor = await client.waitFor(dialog("editor"));
+  client.send({ type: "extension_ui_response", id: editor.id, value: "final" });
+  expect(await response).toMatchObject({ success: true });
+  await until(() => notes().length === 5, "the prompt events and the answers");
+  expect(notes()).toEqual([
+    { type: "ui_prompt_start", reason: "ui_prompt", kind: "confirm", title: "Sure?" },
+    { type: "ui_prompt_end", reason: "ui_prompt", kind: "confirm", title: "Sure?" },
+    { type: "ui_prompt_start", reason: "ui_prompt", kind: "editor", title: "Write" },
+    { type: "ui_prompt_end", reason: "ui_prompt", kind: "editor", title: "Write" },
+    { answers: { sure: true, text: "final" } },
+  ]);
+  expect(await client.close()).toBe(0);
+});
+
+test("resources_discover: after session_start, the extension's skills are in the system prompt and its templates expand", async () => {
+  const files = {
+    "ext-skills/ext-lint/SKILL.md": "---\nname: ext-lint\ndescription: Lint from an extension\n---\nRun the linter.",
+    "ext-prompts/ext-hello.md": "EXPANDED TEMPLATE TEXT",
+  };
+  const { w, client } = await rpc(["resources"], [{ text: "one" }, { text: "two" }], { files });
+  await client.promptAndWait("hi");
+  expect(readEntries(join(w.cwd, "discover.jsonl"))).toEqual([{ type: "resources_discover", cwd: w.cwd, reason: "startup" }]);
+  const system = (bodyOf(w, 0).messages as Json[]).find((m) => m.role === "system" || m.role === "developer")!;
+  expect(chatText(system)).toContain("ext-lint");
+  expect(chatText(system)).toContain("Lint from an extension");
+  await client.promptAndWait("/ext-hello");
+  expect(bodyText(w, 1)).toContain("EXPANDED TEMPLATE TEXT");
   expect(await client.close()).toBe(0);
 });
 

@@ -36,7 +36,7 @@ import { retryAfterMs } from "../retry-after.ts";
 import { sleep } from "../../util/wait.ts";
 import { connectionErrorMessage } from "../connection-error.ts";
 import { ResponseWatch } from "../response-watch.ts";
-import { finalPayload, headerRecord } from "./request-hooks.ts";
+import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
 import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
 import { isOAuthToken } from "./anthropic-oauth.ts";
 import { buildAnthropicRequest, type AnthropicStreamOptions } from "./anthropic-request.ts";
@@ -156,6 +156,7 @@ async function sendWithRetries(
   watch: ResponseWatch,
 ): Promise<Response> {
   const retries = Math.max(0, options.maxRetries ?? 0);
+  const headers = presentHeaders(await finalHeaders(request.headers, options, ["x-api-key", "authorization"]));
   const body = JSON.stringify(await finalPayload(request.body, options));
   for (let attempt = 0; ; attempt++) {
     let timedOut = false;
@@ -166,7 +167,7 @@ async function sendWithRetries(
     let response: Response | undefined;
     let failure: Error | undefined;
     try {
-      response = await watch.fetch(request.url, { method: "POST", headers: request.headers, body, signal: controller.signal });
+      response = await watch.fetch(request.url, { method: "POST", headers, body, signal: controller.signal });
     } catch (error) {
       if (userSignal?.aborted) throw error;
       failure = new Error(timedOut ? "Request timed out." : connectionErrorMessage(error), { cause: error });

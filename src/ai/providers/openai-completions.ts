@@ -41,7 +41,7 @@ import {
 } from "./openai-shared.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
 import { ResponseWatch } from "../response-watch.ts";
-import { finalPayload } from "./request-hooks.ts";
+import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import { fitOutputToWindow } from "../output-room.ts";
 
 export { convertCompletionsMessages } from "./openai-completions-messages.ts";
@@ -228,7 +228,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
   const watch = new ResponseWatch(options.idleTimeoutMs);
   try {
     const { body, headers } = buildCompletionsRequest(model, context, options);
-    const client = createClient(model, options, headers, watch);
+    const client = createClient(model, options, await finalHeaders(headers, options), watch);
     const stream = await client.chat.completions.create((await finalPayload(body, options)) as never, { signal: options.signal });
     yield { type: "start", partial: output };
 

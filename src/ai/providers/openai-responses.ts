@@ -9,7 +9,7 @@
  */
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { ResponseWatch } from "../response-watch.ts";
-import { finalPayload } from "./request-hooks.ts";
+import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import { fitOutputToWindow } from "../output-room.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
@@ -276,7 +276,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
   const watch = new ResponseWatch(options.idleTimeoutMs);
   try {
     const { body, headers } = buildResponsesRequest(model, context, options);
-    const client = createClient(model, options, headers, watch);
+    const client = createClient(model, options, await finalHeaders(headers, options), watch);
     const stream = await client.responses.create((await finalPayload(body, options)) as never, { signal: options.signal });
     yield { type: "start", partial: output };
 

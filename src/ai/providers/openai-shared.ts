@@ -264,7 +264,7 @@ function cappedRetryFetch(maxRetryDelayMs: number | undefined, base: ResponseWat
  * Authorization header at all. The SDK's own logging is off: it would write a stream it cannot
  * parse to stderr, through the interactive screen, before the error says the same.
  */
-export function createClient(model: Model, options: StreamOptions, headers: Record<string, string>, watch: ResponseWatch): OpenAI {
+export function createClient(model: Model, options: StreamOptions, headers: Record<string, string | null>, watch: ResponseWatch): OpenAI {
   const defaultHeaders: Record<string, string | null> = { ...headers };
   if (!options.apiKey) defaultHeaders.Authorization = null;
   return new OpenAI({

@@ -58,6 +58,8 @@ const UserBashResult = v.looseObject({
 /** The reason a tool call gets when the run is aborted while its guards are asked. */
 export const ABORTED_CALL = "Tool call aborted";
 
+const HeadersResult = v.object({ headers: v.optional(v.record(v.string(), v.nullable(v.string()))) });
+
 export function createHooks(d: EventDispatcher): AgentHooks {
   /** Each subscriber's checked, non-null answer, in order; `stop` ends the walk early. */
   async function* answers<T>(event: string, schema: v.GenericSchema<unknown, T>, payload: () => unknown, signal?: AbortSignal) {
@@ -122,6 +124,24 @@ export function createHooks(d: EventDispatcher): AgentHooks {
         current = value;
       }
       return current;
+    },
+
+    async beforeProviderHeaders(headers, signal) {
+      // Each extension sees the headers as the ones before it left them; the changes add up.
+      const current: Record<string, string> = { ...headers };
+      const changes: Record<string, string | null> = {};
+      let changed = false;
+      for await (const { value } of answers("before_provider_headers", HeadersResult, () => ({ headers: { ...current } }), signal)) {
+        for (const [name, header] of Object.entries(value.headers ?? {})) {
+          const lower = name.toLowerCase();
+          for (const key of Object.keys(current)) if (key.toLowerCase() === lower) delete current[key];
+          for (const key of Object.keys(changes)) if (key.toLowerCase() === lower) delete changes[key];
+          if (header !== null) current[name] = header;
+          changes[name] = header;
+          changed = true;
+        }
+      }
+      return changed ? changes : undefined;
     },
 
     async afterProviderResponse(event) {

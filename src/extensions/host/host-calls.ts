@@ -23,18 +23,45 @@ type Table = { [M in Exclude<HostMethod, "initialize" | "register" | "ready">]: 
 
 const OK = {};
 
-export function createHostCalls(port: HostSessionPort, ui: ExtensionUI) {
+/** Upstream's `ui_prompt_start` / `ui_prompt_end` payload. */
+export interface UiPromptEvent {
+  reason: "ui_prompt";
+  kind: "select" | "confirm" | "input" | "editor";
+  title?: string;
+}
+
+/**
+ * `prompted` hears a blocking dialog start and end (`ui_prompt_start` / `ui_prompt_end`), once
+ * around the outermost of dialogs open at the same time, as upstream does.
+ */
+export function createHostCalls(port: HostSessionPort, ui: ExtensionUI, prompted?: (event: "ui_prompt_start" | "ui_prompt_end", payload: UiPromptEvent) => void) {
   const commandOnly = (ctx: CallerContext, name: string) => {
     if (!ctx.inCommand()) throw new RpcError(ErrorCode.HandlerError, `${name} is only available in command handlers`);
+  };
+  let open = 0;
+  let outer: UiPromptEvent | undefined;
+  const prompt = async <T>(kind: UiPromptEvent["kind"], title: string | undefined, run: () => Promise<T>): Promise<T> => {
+    if (open++ === 0) {
+      outer = { reason: "ui_prompt", kind, ...(title ? { title } : {}) };
+      prompted?.("ui_prompt_start", outer);
+    }
+    try {
+      return await run();
+    } finally {
+      if (--open === 0 && outer) {
+        prompted?.("ui_prompt_end", outer);
+        outer = undefined;
+      }
+    }
   };
   const dialog = (ctx: CallerContext, timeout: number | undefined) => ({ signal: ctx.signal, ...(timeout !== undefined ? { timeout } : {}) });
 
   const table: Table = {
     "session.subscribe": (p, ctx) => ctx.subscribe({ file: p.file === true }),
-    "ui.select": async (p, ctx) => ({ value: await ui.select(p.title, p.options, dialog(ctx, p.timeout)) }),
-    "ui.confirm": async (p, ctx) => ({ confirmed: await ui.confirm(p.title, p.message, dialog(ctx, p.timeout)) }),
-    "ui.input": async (p, ctx) => ({ value: await ui.input(p.title, p.placeholder, dialog(ctx, p.timeout)) }),
-    "ui.editor": async (p) => ({ value: await ui.editor(p.title, p.prefill) }),
+    "ui.select": async (p, ctx) => ({ value: await prompt("select", p.title, () => ui.select(p.title, p.options, dialog(ctx, p.timeout))) }),
+    "ui.confirm": async (p, ctx) => ({ confirmed: await prompt("confirm", p.title, () => ui.confirm(p.title, p.message, dialog(ctx, p.timeout))) }),
+    "ui.input": async (p, ctx) => ({ value: await prompt("input", p.title, () => ui.input(p.title, p.placeholder, dialog(ctx, p.timeout))) }),
+    "ui.editor": async (p) => ({ value: await prompt("editor", p.title, () => ui.editor(p.title, p.prefill)) }),
     "ui.getEditorText": () => ({ text: ui.getEditorText() }),
     "ui.notify": (p) => (ui.notify(p.message, p.type), OK),
     "ui.setStatus": (p) => (ui.setStatus(p.key, p.text ?? undefined), OK),

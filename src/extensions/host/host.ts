@@ -287,7 +287,7 @@ export class ExtensionHost {
 
   private owner(): ProcessOwner {
     const host = this;
-    const calls = createHostCalls(this.options.port, this.options.ui);
+    const calls = createHostCalls(this.options.port, this.options.ui, (event, payload) => host.notify(event, payload));
     const o = this.options;
     const onCall: ProcessOwner["onCall"] = (proc, method, params, ctx) => {
       const generation = proc.generation;

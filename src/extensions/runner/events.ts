@@ -86,6 +86,20 @@ export async function runEventHandlers(
       });
       return changed ? event.payload : null;
     }
+    case "before_provider_headers": {
+      // Upstream's handlers edit `headers` in place (a returned `{headers}` is taken as well);
+      // across the socket the edits travel back, a removed header as `null`.
+      const headers = (event.headers && typeof event.headers === "object" ? event.headers : (event.headers = {})) as Record<string, unknown>;
+      const before: Record<string, unknown> = { ...headers };
+      await each(eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        if (r?.headers && typeof r.headers === "object") Object.assign(headers, r.headers);
+      });
+      const changes: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(headers)) if (before[name] !== value) changes[name] = typeof value === "string" || value === null ? value : String(value);
+      for (const name of Object.keys(before)) if (!Object.hasOwn(headers, name)) changes[name] = null;
+      return Object.keys(changes).length > 0 ? { headers: changes } : null;
+    }
     case "input": {
       let transformed: Json | null = null;
       let handled = false;
