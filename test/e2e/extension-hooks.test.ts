@@ -153,7 +153,7 @@ describe("before_provider_headers", () => {
       expect(headers["anthropic-dangerous-direct-browser-access"]).toBeUndefined();
       if (api === "anthropic-messages") expect(headers["anthropic-version"]).toBeDefined();
       else expect(headers.authorization).toBeDefined();
-      const seen = readEntries(join(w.cwd, "headers-seen.jsonl")) as unknown as string[][];
+      const seen = readJsonLines(join(w.cwd, "headers-seen.jsonl")) as unknown as string[][];
       expect(seen).toHaveLength(1);
       expect(seen[0]).not.toContain("x-api-key");
       expect(seen[0]).not.toContain("authorization");
@@ -187,7 +187,7 @@ test("session_before_compact: a supplied compaction is stored with fromHook, and
 
 test("session_compact_failed: a failed and a cancelled /compact are reported, with why", async () => {
   const { w, client } = await rpc(["compact-failed"], [{ text: "one" }, { text: "two" }], { settings: { compaction: { keepRecentTokens: 50 } } });
-  const failures = () => (existsSync(join(w.cwd, "compact-failed.jsonl")) ? readEntries(join(w.cwd, "compact-failed.jsonl")) : []);
+  const failures = () => (existsSync(join(w.cwd, "compact-failed.jsonl")) ? readJsonLines(join(w.cwd, "compact-failed.jsonl")) : []);
   // Nothing to compact yet: a failure, not an abort.
   expect(await client.request({ type: "compact" }, 20_000)).toMatchObject({ success: false });
   await until(() => failures().length === 1, "the first session_compact_failed");
@@ -200,13 +200,13 @@ test("session_compact_failed: a failed and a cancelled /compact are reported, wi
   await until(() => failures().length === 2, "the second session_compact_failed");
   expect(failures()[1]).toMatchObject({ type: "session_compact_failed", reason: "manual", aborted: true, willRetry: false, fromExtension: false });
   expect(failures()[1]!.errorMessage).toBeUndefined();
-  expect(readEntries(await sessionFile(client)).filter((e) => e.type === "compaction")).toEqual([]);
+  expect(readJsonLines(await sessionFile(client)).filter((e) => e.type === "compaction")).toEqual([]);
   expect(await client.close()).toBe(0);
 });
 
 test("ui_prompt_start / ui_prompt_end: heard around each blocking dialog, while it is open", async () => {
   const { w, client } = await rpc(["ui-prompt"]);
-  const notes = () => (existsSync(join(w.cwd, "ui-prompts.jsonl")) ? readEntries(join(w.cwd, "ui-prompts.jsonl")) : []);
+  const notes = () => (existsSync(join(w.cwd, "ui-prompts.jsonl")) ? readJsonLines(join(w.cwd, "ui-prompts.jsonl")) : []);
   const dialog = (method: string) => (l: Line) => l.type === "extension_ui_request" && l.method === method;
   const response = client.request({ type: "prompt", message: "/ask-twice" });
   const confirm = await client.waitFor(dialog("confirm"));
@@ -235,7 +235,7 @@ test("resources_discover: after session_start, the extension's skills are in the
   };
   const { w, client } = await rpc(["resources"], [{ text: "one" }, { text: "two" }], { files });
   await client.promptAndWait("hi");
-  expect(readEntries(join(w.cwd, "discover.jsonl"))).toEqual([{ type: "resources_discover", cwd: w.cwd, reason: "startup" }]);
+  expect(readJsonLines(join(w.cwd, "discover.jsonl"))).toEqual([{ type: "resources_discover", cwd: w.cwd, reason: "startup" }]);
   const system = (bodyOf(w, 0).messages as Json[]).find((m) => m.role === "system" || m.role === "developer")!;
   expect(chatText(system)).toContain("ext-lint");
   expect(chatText(system)).toContain("Lint from an extension");
