@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
-import { extensionWorlds, onlySessionEntries, readJsonLines } from "../helpers/extension-worlds.ts";
+import { extensionWorlds, onlySessionEntries, readJsonLines, writtenJsonLines } from "../helpers/extension-worlds.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -187,7 +187,7 @@ test("session_before_compact: a supplied compaction is stored with fromHook, and
 
 test("session_compact_failed: a failed and a cancelled /compact are reported, with why", async () => {
   const { w, client } = await rpc(["compact-failed"], [{ text: "one" }, { text: "two" }], { settings: { compaction: { keepRecentTokens: 50 } } });
-  const failures = () => (existsSync(join(w.cwd, "compact-failed.jsonl")) ? readJsonLines(join(w.cwd, "compact-failed.jsonl")) : []);
+  const failures = () => writtenJsonLines(join(w.cwd, "compact-failed.jsonl"));
   // Nothing to compact yet: a failure, not an abort.
   expect(await client.request({ type: "compact" }, 20_000)).toMatchObject({ success: false });
   await until(() => failures().length === 1, "the first session_compact_failed");
@@ -206,7 +206,7 @@ test("session_compact_failed: a failed and a cancelled /compact are reported, wi
 
 test("ui_prompt_start / ui_prompt_end: heard around each blocking dialog, while it is open", async () => {
   const { w, client } = await rpc(["ui-prompt"]);
-  const notes = () => (existsSync(join(w.cwd, "ui-prompts.jsonl")) ? readJsonLines(join(w.cwd, "ui-prompts.jsonl")) : []);
+  const notes = () => writtenJsonLines(join(w.cwd, "ui-prompts.jsonl"));
   const dialog = (method: string) => (l: Line) => l.type === "extension_ui_request" && l.method === method;
   const response = client.request({ type: "prompt", message: "/ask-twice" });
   const confirm = await client.waitFor(dialog("confirm"));
@@ -251,7 +251,7 @@ describe("session_before_* cancel", () => {
     await r.client.promptAndWait("second");
     return { ...r, file: await sessionFile(r.client) };
   }
-  const notes = (w: PigWorld) => (existsSync(join(w.cwd, "cancelled.jsonl")) ? readJsonLines(join(w.cwd, "cancelled.jsonl")) : []);
+  const notes = (w: PigWorld) => writtenJsonLines(join(w.cwd, "cancelled.jsonl"));
 
   test("session_before_switch: new_session is cancelled and the session stays", async () => {
     const { w, client, file } = await withHistory();

@@ -4,7 +4,7 @@
  * so the clean-up belongs to that file.
  */
 import { afterAll } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "bun:test";
 import type { Script } from "./fake-llm/server.ts";
@@ -43,6 +43,17 @@ export function readJsonLines(file: string): Json[] {
     .trimEnd()
     .split("\n")
     .map((l) => JSON.parse(l));
+}
+
+/**
+ * The complete lines of a JSONL file another process may be writing: none when it does not
+ * exist yet, and a last line still being written is left out.
+ */
+export function writtenJsonLines(file: string): Json[] {
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, "utf8");
+  const end = text.lastIndexOf("\n");
+  return end < 0 ? [] : text.slice(0, end).split("\n").filter(Boolean).map((l) => JSON.parse(l));
 }
 
 /** The lines of the only session file under `dir` (searched one or two levels deep); fails unless there is exactly one. */
