@@ -148,6 +148,12 @@ export interface AgentHooks {
   /** The provider's request body; a returned value replaces it. */
   beforeProviderRequest(payload: unknown, signal?: AbortSignal): Promise<unknown>;
   /** The request headers (credentials left out); the changes to make: a string sets, `null` removes. */
+  /**
+   * After `context`: the whole transcript of the call, system messages included; what it returns
+   * is sent as it is, the prompt and tools replayed from its system messages. The messages are
+   * the session's own objects: a hook returns new ones rather than changing them.
+   */
+  contextWithSystem(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[] | undefined>;
   beforeProviderHeaders(headers: Record<string, string>, signal?: AbortSignal): Promise<Record<string, string | null> | undefined>;
   afterProviderResponse(event: ProviderResponseHookEvent): Promise<void>;
   toolCall(event: ToolCallHookEvent, signal?: AbortSignal): Promise<ToolCallHookResult | undefined>;
@@ -166,6 +172,7 @@ export const NO_HOOKS: AgentHooks = {
   beforeAgentStart: async () => undefined,
   context: async () => undefined,
   beforeProviderRequest: async () => undefined,
+  contextWithSystem: async () => undefined,
   beforeProviderHeaders: async () => undefined,
   afterProviderResponse: async () => undefined,
   toolCall: async () => undefined,

@@ -31,6 +31,8 @@ export interface LoopConfig extends ToolCallConfig {
   systemPrompt?: string;
   /** May give, for one model call only, other messages than the context's (system messages left out). */
   rewriteContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[] | undefined>;
+  /** After `rewriteContext`: the whole transcript of the call (system messages too), sent as returned. */
+  rewriteWithSystem?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[] | undefined>;
   /** A finished message before its `message_end` is announced; may change it in place. */
   finishMessage?: (message: AgentMessage) => Promise<void>;
 }
@@ -152,11 +154,21 @@ export async function streamAssistant(
   signal: AbortSignal,
 ): Promise<StreamedAnswer> {
   await config.beforeRequest?.();
-  // The prompt and tools come from the transcript: its system messages replayed into one.
-  const loadout = currentSystemMessage(messages);
-  const declared = declaredTools(loadout);
   const sinceAnswer = systemTokensSinceAnswer(messages);
-  const sent = config.rewriteContext ? await contextForCall(messages, config.rewriteContext, signal) : messages;
+  let sent = config.rewriteContext ? await contextForCall(messages, config.rewriteContext, signal) : messages;
+  let transcript = messages;
+  if (config.rewriteWithSystem) {
+    // The system messages are the transcript's again (a `context` handler never sees them), in front.
+    const whole = sent === messages ? [...messages] : [...messages.filter((m) => m.role === "system"), ...sent];
+    const owned = await config.rewriteWithSystem(whole, signal);
+    if (owned) {
+      transcript = owned;
+      sent = owned;
+    }
+  }
+  // The prompt and tools come from the transcript: its system messages replayed into one.
+  const loadout = currentSystemMessage(transcript);
+  const declared = declaredTools(loadout);
   const context: LlmContext = {
     systemPrompt: config.systemPrompt || systemPromptText(loadout),
     messages: config.convert(sent),

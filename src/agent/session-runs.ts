@@ -340,6 +340,7 @@ export class RunningSession extends SessionCore {
       ...(hooks
         ? {
             rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal),
+            rewriteWithSystem: (messages: AgentMessage[], signal?: AbortSignal) => hooks.contextWithSystem(messages, signal),
             toolCall: (event, signal) => hooks.toolCall(event, signal),
             toolResult: (event, signal) => hooks.toolResult(event, signal),
           }

@@ -67,7 +67,6 @@ export type EventName = keyof typeof EVENTS;
 /** Events of upstream's API pig does not send yet (an extension may subscribe; it never hears them). */
 export const NOT_SENT_YET: ReadonlySet<EventName> = new Set<EventName>([
   "project_trust",
-  "context_with_system",
   "cache_warming_decision",
   "agent_before_settle",
 ]);

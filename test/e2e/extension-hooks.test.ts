@@ -305,6 +305,23 @@ test("user_bash: RPC bash answers with the extension's result and the command do
   expect(await client.close()).toBe(0);
 });
 
+test("context_with_system: after context, the whole transcript with its system message; what it returns is sent as it is", async () => {
+  const w = await world([{ text: "ok" }]);
+  const run = await w.run(["-p", "-e", ext("context-with-system"), "hello"]);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const [seen] = writtenJsonLines(join(w.cwd, "cws.jsonl"));
+  expect(seen!.roles[0]).toBe("system");
+  expect(seen!.roles.filter((r: string) => r === "system")).toHaveLength(1);
+  const body = bodyOf(w, 0) as { messages: Json[]; tools?: unknown[] };
+  expect(body.messages[0]).toMatchObject({ role: "system" });
+  expect(chatText(body.messages[0]!)).toBe("OWNED PROMPT");
+  const rest = body.messages.slice(1).map(chatText);
+  expect(rest).toEqual(["hello", "from context", "from context_with_system"]);
+  // The returned system message declares no tools: none are offered.
+  expect(body.tools ?? []).toEqual([]);
+});
+
 describe("two extensions on one event", () => {
   test("context: the second handler sees the first one's change, and the request has both", async () => {
     const w = await world();

@@ -118,6 +118,14 @@ export function createHooks(d: EventDispatcher): AgentHooks {
       return current;
     },
 
+    async contextWithSystem(messages, signal) {
+      let current: AgentMessage[] | undefined;
+      for await (const { value } of answers("context_with_system", MessagesResult, () => ({ messages: current ?? messages }), signal)) {
+        if (value.messages) current = value.messages as AgentMessage[];
+      }
+      return current;
+    },
+
     async beforeProviderRequest(payload, signal) {
       let current: unknown;
       for await (const { value } of answers("before_provider_request", v.unknown(), () => ({ payload: current ?? payload }), signal)) {
