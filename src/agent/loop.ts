@@ -159,7 +159,7 @@ export async function streamAssistant(
   let transcript = messages;
   if (config.rewriteWithSystem) {
     // The system messages are the transcript's again (a `context` handler never sees them), in front.
-    const whole = sent === messages ? [...messages] : [...messages.filter((m) => m.role === "system"), ...sent];
+    const whole = sent === messages ? (messages as AgentMessage[]) : [...messages.filter((m) => m.role === "system"), ...sent];
     const owned = await config.rewriteWithSystem(whole, signal);
     if (owned) {
       transcript = owned;

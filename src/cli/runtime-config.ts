@@ -2,18 +2,8 @@
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { RuntimeConfig, SessionChoice } from "../runtime/config.ts";
 import type { ResourceFlags } from "../resources/load-resources.ts";
-import type { FlagRegistry } from "../extensions/flags.ts";
 import { resolveExtensionFlags, toolList, type CliArgs } from "./args.ts";
 
-/** Each registered extension flag's value: given on the command line, else its default. */
-export function extensionFlagValues(flags: FlagRegistry): Record<string, boolean | string> {
-  const values: Record<string, boolean | string> = {};
-  for (const flag of flags.list()) {
-    const value = flags.getFlag(flag.name);
-    if (value !== undefined) values[flag.name] = value;
-  }
-  return values;
-}
 
 /** `--no-session` wins over `--session`, which wins over `--continue`. */
 function sessionChoice(args: CliArgs): SessionChoice {
@@ -69,7 +59,7 @@ export function runtimeConfigFromArgs(
       ...(options.registries ? { registries: options.registries } : {}),
       flagValues: (flags) => {
         resolveExtensionFlags(args, flags);
-        return extensionFlagValues(flags);
+        return flags.valuesFor();
       },
     },
   };

@@ -67,10 +67,11 @@ export class FlagRegistry {
   }
 
   /** The values of the flags one extension owns, by bare name. */
-  valuesFor(extensionPath: string): Record<string, FlagValue> {
+  /** Each flag's value (given, else its default), of one extension's flags or of all. */
+  valuesFor(extensionPath?: string): Record<string, FlagValue> {
     const out: Record<string, FlagValue> = {};
     for (const flag of this.flags.values()) {
-      if (flag.extensionPath !== extensionPath) continue;
+      if (extensionPath !== undefined && flag.extensionPath !== extensionPath) continue;
       const value = this.getFlag(flag.name);
       if (value !== undefined) out[flag.name] = value;
     }

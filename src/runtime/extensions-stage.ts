@@ -112,7 +112,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
   const none: RunExtensions = {
     registries,
     host: undefined,
-    loadErrors: found.errors.map((e) => e),
+    loadErrors: [...found.errors],
     warnings: [],
     status: () => [],
     drainStartupErrors: () => [],

@@ -168,13 +168,7 @@ export class ExtensionHost {
   }
 
   tools(): AnyTool[] {
-    const out: AnyTool[] = [];
-    const route = { request: (id: string, m: string, p: unknown, o: object) => this.route(id).request(id, m, p, o) };
-    for (const [id, r] of this.registry.entries()) {
-      if (this.failed.has(id)) continue;
-      for (const spec of r.tools.values()) out.push(toolProxy(id, spec, route));
-    }
-    return out;
+    return this.toolsWithOwners().map(({ tool }) => tool);
   }
 
   commands(): ExtensionCommand[] {
