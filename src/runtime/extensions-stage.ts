@@ -69,8 +69,6 @@ export interface RunExtensions {
   bindUi(ui: ExtensionUI): void;
   /** ctx.shutdown() from an extension: the mode says what it means (default: nothing). */
   onShutdownRequest(handler: () => void): void;
-  /** The command line's values of the extensions' flags (after the second parse). */
-  setFlagValues(values: Record<string, boolean | string>): void;
   /** Stops the extensions and starts them again for the same session (/reload, ctx.reload()). */
   reload(): Promise<ExtensionReload>;
   /** The resource paths the extensions gave at the latest `resources_discover` (after session_start). */
@@ -118,7 +116,6 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     drainStartupErrors: () => [],
     bindUi: (next) => ui.bind(next),
     onShutdownRequest: (handler) => (shutdownHandler = handler),
-    setFlagValues: () => {},
     // Without extensions at startup the session runs without hooks; one added later needs a restart.
     reload: async () => ({ loaded: [], loadErrors: [], warnings: [] }),
     discoveredPaths: () => ({ skillPaths: [], promptPaths: [], themePaths: [] }),
@@ -220,7 +217,6 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       started = true;
       return early.splice(0);
     },
-    setFlagValues: (values) => port.setFlagValues(values),
     reload: () => {
       // Two reloads asked at once are one.
       reloading ??= reloadNow().finally(() => (reloading = undefined));
