@@ -35,7 +35,7 @@ export interface SessionContext {
 /** One message of a context: a stored message entry (as written) or a message made from an entry. */
 export type ContextItem =
   | { readonly kind: "stored"; readonly record: EntryRecord }
-  | { readonly kind: "made"; readonly message: AgentMessage };
+  | { readonly kind: "made"; readonly message: AgentMessage; /** The entry it was made from. */ readonly record: EntryRecord };
 
 export interface ContextPlan {
   readonly items: ContextItem[];
@@ -82,20 +82,21 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
       items.push({ kind: "stored", record });
     } else if (record.type === "custom_message") {
       const entry = materialise(record) as CustomMessageEntry | undefined;
-      if (entry) items.push({ kind: "made", message: customMessageOf(entry) });
+      if (entry) items.push({ kind: "made", message: customMessageOf(entry), record });
     } else if (record.type === "branch_summary") {
       const entry = materialise(record) as BranchSummaryEntry | undefined;
-      if (entry?.summary) items.push({ kind: "made", message: branchSummaryMessageOf(entry) });
+      if (entry?.summary) items.push({ kind: "made", message: branchSummaryMessageOf(entry), record });
     }
   };
 
   let freshFrom = 0;
   const compaction = compactionAt >= 0 ? (materialise(path[compactionAt]!) as CompactionEntry | undefined) : undefined;
   if (compaction) {
+    const record = path[compactionAt]!;
     // The checkpoint (Pi ≥ 0.87) stands for every system message before the compaction; kept
     // ones are not replayed again. A compaction that keeps nothing names itself as first kept.
-    if (isReplayableSystemMessage(compaction.systemMessage)) items.push({ kind: "made", message: compaction.systemMessage });
-    items.push({ kind: "made", message: compactionSummaryMessageOf(compaction) });
+    if (isReplayableSystemMessage(compaction.systemMessage)) items.push({ kind: "made", message: compaction.systemMessage, record });
+    items.push({ kind: "made", message: compactionSummaryMessageOf(compaction), record });
     const keptFrom = path.findIndex((record, index) => index < compactionAt && record.id === compaction.firstKeptEntryId);
     if (keptFrom >= 0) {
       for (const record of path.slice(keptFrom, compactionAt)) if (!(record.type === "message" && record.role === "system")) emit(record);
@@ -180,22 +181,10 @@ export function compactionSummaryMessageOf(entry: CompactionEntry): CompactionSu
 export function buildSessionContext(entries: readonly SessionEntry[], leafId?: string | null): SessionContext {
   if (leafId === null) return { messages: [], thinkingLevel: "off", model: null };
   const records = new Map<string, EntryRecord>();
-  const byEntry = new Map<EntryRecord, SessionEntry>();
   let last: EntryRecord | undefined;
   entries.forEach((entry, index) => {
-    const message = (entry as { message?: { role?: unknown } }).message;
-    const record: EntryRecord = {
-      line: index + 2,
-      type: entry.type,
-      id: entry.id,
-      parentId: entry.parentId,
-      timestamp: entry.timestamp,
-      ...(typeof message?.role === "string" ? { role: message.role } : {}),
-      value: entry,
-      source: { kind: "text", text: "" },
-    };
+    const record = recordOf(entry, index);
     records.set(entry.id, record);
-    byEntry.set(record, entry);
     last = record;
   });
   const leaf = (leafId ? records.get(leafId) : undefined) ?? last;
@@ -208,6 +197,53 @@ export function buildSessionContext(entries: readonly SessionEntry[], leafId?: s
     current = current.parentId ? records.get(current.parentId) : undefined;
   }
   path.reverse();
-  const materialise: Materialise = (record) => byEntry.get(record)!;
-  return resolvePlan(planContext(path, materialise), materialise);
+  return resolvePlan(planContext(path, materialiseParsed), materialiseParsed);
+}
+
+/** A parsed entry as a record of the tree (its value is the entry itself). */
+function recordOf(entry: SessionEntry, index: number): EntryRecord {
+  const message = (entry as { message?: { role?: unknown } }).message;
+  return {
+    line: index + 2,
+    type: entry.type,
+    id: entry.id,
+    parentId: entry.parentId,
+    timestamp: entry.timestamp,
+    ...(typeof message?.role === "string" ? { role: message.role } : {}),
+    value: entry,
+    source: { kind: "text", text: "" },
+  };
+}
+
+const materialiseParsed: Materialise = (record) => record.value as SessionEntry;
+
+/** One entry of a projected context and the messages it gives the model (none for state-only entries). */
+export interface ProjectedEntry {
+  sourceEntry: SessionEntry;
+  messages: AgentMessage[];
+}
+
+/**
+ * Upstream's session projection over a branch (root → leaf, parsed): the context's messages,
+ * and each entry of the span the context covers (from a compaction on, when there is one) with
+ * the messages it contributes. Context edits are not applied (pig keeps them, as written).
+ */
+export function projectBranch(branch: readonly SessionEntry[]): { entries: ProjectedEntry[]; messages: AgentMessage[] } {
+  const path = branch.map(recordOf);
+  const plan = planContext(path, materialiseParsed);
+  const byRecord = new Map<EntryRecord, AgentMessage[]>();
+  const messages: AgentMessage[] = [];
+  for (const item of plan.items) {
+    const message = item.kind === "made" ? item.message : (item.record.value as MessageEntry).message;
+    messages.push(message);
+    const list = byRecord.get(item.record);
+    if (list) list.push(message);
+    else byRecord.set(item.record, [message]);
+  }
+  const compactionAt = path.findLastIndex((record) => record.type === "compaction");
+  const kept = compactionAt >= 0 ? (path[compactionAt]!.value as CompactionEntry).firstKeptEntryId : undefined;
+  const keptAt = kept ? path.findIndex((record, index) => index < compactionAt && record.id === kept) : -1;
+  const from = compactionAt < 0 ? 0 : keptAt >= 0 ? keptAt : compactionAt;
+  const entries = path.slice(from).map((record) => ({ sourceEntry: record.value as SessionEntry, messages: byRecord.get(record) ?? [] }));
+  return { entries, messages };
 }

@@ -6,6 +6,7 @@ import type {
   AgentMessage,
   BranchSummaryEntry,
   CompactionEntry,
+  ContextEditEntry,
   CustomEntry,
   CustomMessageEntry,
   LabelEntry,
@@ -113,6 +114,11 @@ export function customEntry(at: EntryPosition, customType: string, data?: unknow
     parentId: at.parentId,
     timestamp: at.timestamp,
   };
+}
+
+/** Pi 0.87.1's `context_edit` (kept, not applied by pig): `replacement` null hides the target. */
+export function contextEditEntry(at: EntryPosition, targetId: string, replacement: { content: unknown } | null): ContextEditEntry {
+  return { type: "context_edit", id: at.id, parentId: at.parentId, timestamp: at.timestamp, targetId, replacement };
 }
 
 export function customMessageEntry(

@@ -412,6 +412,12 @@ export class SessionStore {
     return this.append(make.customMessageEntry(this.nextPosition(), { customType, content, display, details }));
   }
 
+  /** A `context_edit` of `targetId` (kept as written; pig does not apply context edits yet). */
+  appendContextEdit(targetId: string, replacement: { content: unknown } | null): string {
+    if (!this.tree.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+    return this.append(make.contextEditEntry(this.nextPosition(), targetId, replacement));
+  }
+
   /** Sets (or, with an empty or missing label, clears) the label of `targetId`. */
   appendLabelChange(targetId: string, label: string | undefined): string {
     if (!this.tree.has(targetId)) throw new Error(`Entry ${targetId} not found`);
