@@ -8,7 +8,7 @@ import type { AgentHooks } from "./hooks.ts";
 export type HookFailure = { event: string; error: string };
 
 /** Upstream's event names, which is how an extension failure names the hook it happened in. */
-const EVENT_NAMES: Record<keyof AgentHooks, string> = {
+const EVENT_NAMES: Record<Exclude<keyof AgentHooks, "listens">, string> = {
   input: "input",
   beforeAgentStart: "before_agent_start",
   context: "context",
@@ -24,14 +24,16 @@ const EVENT_NAMES: Record<keyof AgentHooks, string> = {
   sessionBeforeSwitch: "session_before_switch",
   sessionBeforeFork: "session_before_fork",
   userBash: "user_bash",
+  turnEnd: "turn_end",
+  beforeSettle: "agent_before_settle",
 };
 
 export function guardHooks(hooks: AgentHooks, report: (failure: HookFailure) => void): AgentHooks {
-  const guarded = <K extends keyof AgentHooks>(name: K, fallback: Awaited<ReturnType<AgentHooks[K]>>): AgentHooks[K] => {
-    const hook = hooks[name] as (event: unknown, signal?: AbortSignal) => Promise<unknown>;
-    return (async (event: unknown, signal?: AbortSignal) => {
+  const guarded = <K extends Exclude<keyof AgentHooks, "listens">>(name: K, fallback: Awaited<ReturnType<AgentHooks[K]>>): AgentHooks[K] => {
+    const hook = hooks[name] as (...args: unknown[]) => Promise<unknown>;
+    return (async (...args: unknown[]) => {
       try {
-        return await hook.call(hooks, event, signal);
+        return await hook.apply(hooks, args);
       } catch (error) {
         report({ event: EVENT_NAMES[name], error: error instanceof Error ? error.message : String(error) });
         return fallback;
@@ -54,5 +56,14 @@ export function guardHooks(hooks: AgentHooks, report: (failure: HookFailure) => 
     sessionBeforeSwitch: guarded("sessionBeforeSwitch", undefined),
     sessionBeforeFork: guarded("sessionBeforeFork", undefined),
     userBash: guarded("userBash", undefined),
+    turnEnd: guarded("turnEnd", undefined),
+    beforeSettle: guarded("beforeSettle", undefined),
+    listens: (event) => {
+      try {
+        return hooks.listens(event);
+      } catch {
+        return false;
+      }
+    },
   };
 }

@@ -6,7 +6,9 @@
  *
  * Event names and result shapes follow upstream Pi's extension events of the same names.
  */
-import type { AgentMessage, CustomMessage, SessionEntry } from "../session/format.ts";
+import type { LlmMessage } from "../ai/types.ts";
+import type { ProjectedEntry } from "../session/context.ts";
+import type { AgentMessage, CustomMessage, SessionEntry, ToolResultMessage, Usage, UserContentBlock } from "../session/format.ts";
 import type { ToolContent } from "../tools/types.ts";
 
 export type HookImage = { type: "image"; data: string; mimeType: string };
@@ -134,6 +136,62 @@ export interface ProviderResponseHookEvent {
   headers: Record<string, string>;
 }
 
+/** An entry a boundary handler asks to append (upstream's session boundary drafts). */
+export type BoundaryDraft =
+  | { type: "custom"; customType: string; data?: unknown }
+  | { type: "custom_message"; customType: string; content: string | UserContentBlock[]; display: boolean; details?: unknown }
+  | { type: "context_edit"; targetId: string; replacement: { content: unknown } | null }
+  | { type: "compaction"; summary: string; firstKeptEntryId: string | null; details?: unknown; usage?: Usage };
+
+/** The context as it would be with a boundary's drafts appended. */
+export interface BoundaryContext {
+  contextEntries: ProjectedEntry[];
+  contextMessages: AgentMessage[];
+  llmMessages: LlmMessage[];
+  /** Queued steering and follow-up messages. */
+  pendingMessages: AgentMessage[];
+  /** Whether one more model request could run on it. */
+  canContinue: boolean;
+}
+
+/** Builds the boundary context with `drafts` appended; throws when a draft cannot be applied. */
+export type BoundaryPreview = (drafts: readonly BoundaryDraft[]) => BoundaryContext;
+
+export type ActivityOutcome = "completed" | "aborted" | "error";
+
+export interface TurnEndHookEvent {
+  turnIndex: number;
+  message: AgentMessage;
+  toolResults: ToolResultMessage[];
+  messageEntryId: string;
+  toolResultEntryIds: string[];
+  outcome: ActivityOutcome;
+}
+
+export interface BeforeSettleHookEvent {
+  outcome: ActivityOutcome;
+}
+
+/** What a boundary ends with: entries to append, and whether one more model request is wanted. */
+export interface BoundaryHookResult {
+  entries: BoundaryDraft[];
+  continue: boolean;
+}
+
+/** Hook names, for `listens` (upstream's event names). */
+export type HookEventName =
+  | "input"
+  | "before_agent_start"
+  | "context"
+  | "context_with_system"
+  | "before_provider_request"
+  | "before_provider_headers"
+  | "tool_call"
+  | "tool_result"
+  | "message_end"
+  | "turn_end"
+  | "agent_before_settle";
+
 /**
  * `signal` is the abort of whatever asked (the run, a prompt being submitted): once it fires a
  * pending hook resolves at once with its safe default — for `toolCall`, a block.
@@ -165,6 +223,12 @@ export interface AgentHooks {
   sessionBeforeSwitch(event: SwitchHookEvent): Promise<{ cancel?: boolean } | undefined>;
   sessionBeforeFork(event: ForkHookEvent): Promise<{ cancel?: boolean } | undefined>;
   userBash(event: UserBashHookEvent): Promise<UserBashHookResult | undefined>;
+  /** After each turn (the answer and its tool results are in the file): entries to add, one more request. */
+  turnEnd(event: TurnEndHookEvent, preview: BoundaryPreview, signal?: AbortSignal): Promise<BoundaryHookResult | undefined>;
+  /** When the run would settle (not after an abort): entries to add, one more request. */
+  beforeSettle(event: BeforeSettleHookEvent, preview: BoundaryPreview, signal?: AbortSignal): Promise<BoundaryHookResult | undefined>;
+  /** Whether anyone handles `event` now: a hook nobody handles is not called (nor its input copied). */
+  listens(event: HookEventName): boolean;
 }
 
 export const NO_HOOKS: AgentHooks = {
@@ -183,4 +247,8 @@ export const NO_HOOKS: AgentHooks = {
   sessionBeforeSwitch: async () => undefined,
   sessionBeforeFork: async () => undefined,
   userBash: async () => undefined,
+  turnEnd: async () => undefined,
+  beforeSettle: async () => undefined,
+  // A set of hooks made from these with some replaced is asked for every hook: the rest do nothing.
+  listens: () => true,
 };

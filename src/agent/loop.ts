@@ -35,6 +35,11 @@ export interface LoopConfig extends ToolCallConfig {
   rewriteWithSystem?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[] | undefined>;
   /** A finished message before its `message_end` is announced; may change it in place. */
   finishMessage?: (message: AgentMessage) => Promise<void>;
+  /**
+   * After each turn's `turn_end` (the turn's messages are in the context): may add to the
+   * context; true asks for one more model request even though the model stopped.
+   */
+  finishTurn?: (answer: AssistantMessage, toolResults: ToolResultMessage[], signal: AbortSignal) => Promise<boolean>;
 }
 
 type Emit = (event: LoopEvent) => void;
@@ -73,12 +78,16 @@ export async function runAgentLoop(
       emit({ type: "message_end", message: assistant });
       if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
         emit({ type: "turn_end", message: assistant, toolResults: [] });
+        // A failed turn may still leave entries; it is retried or ends, never continued from here.
+        if (assistant.stopReason === "error" && !signal.aborted) await config.finishTurn?.(assistant, [], signal);
         break;
       }
       const calls = assistant.content.filter((block) => block.type === "toolCall");
       const outcome =
         calls.length > 0 ? await executeToolCalls(calls, config, emit, add, signal, invalidArguments) : { results: [], terminate: false };
       emit({ type: "turn_end", message: assistant, toolResults: outcome.results });
+      if (signal.aborted) break;
+      const more = (await config.finishTurn?.(assistant, outcome.results, signal)) ?? false;
       if (signal.aborted) break;
       const steering = config.takeSteering();
       if (steering.length > 0) {
@@ -91,6 +100,7 @@ export async function runAgentLoop(
         pending = followUps;
         continue;
       }
+      if (more) continue;
       break;
     }
   } finally {

@@ -34,6 +34,11 @@ export class MessageQueue {
     return this.items.splice(0);
   }
 
+  /** The queued messages, left in the queue. */
+  peek(): AgentMessage[] {
+    return this.items.map((item) => item.message);
+  }
+
   get texts(): string[] {
     return this.items.flatMap((item) => (item.text !== undefined ? [item.text] : []));
   }

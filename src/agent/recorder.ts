@@ -11,6 +11,8 @@ import { SessionSaveError } from "./errors.ts";
 export class SessionRecorder {
   /** Set when an entry of the current run could not be written. */
   private failure: unknown;
+  /** The entry each recorded message became (upstream's `messageEntryId`). */
+  private readonly entryIds = new WeakMap<AgentMessage, string>();
 
   constructor(
     private readonly store: () => SessionStore,
@@ -25,9 +27,9 @@ export class SessionRecorder {
     try {
       if (message.role === "custom") {
         const custom = message as CustomMessage;
-        store.appendCustomMessageEntry(custom.customType, custom.content as never, custom.display, custom.details);
+        this.entryIds.set(message, store.appendCustomMessageEntry(custom.customType, custom.content as never, custom.display, custom.details));
       } else {
-        store.appendMessage(message);
+        this.entryIds.set(message, store.appendMessage(message));
       }
     } catch (error) {
       // Outside a run (a `!` command while idle) the caller hears of it at once.
@@ -35,6 +37,11 @@ export class SessionRecorder {
       this.failure ??= error;
       this.stopRun();
     }
+  }
+
+  /** The id of the entry `message` was recorded as (in the tree even when the write failed). */
+  entryIdOf(message: AgentMessage): string | undefined {
+    return this.entryIds.get(message);
   }
 
   get failed(): boolean {

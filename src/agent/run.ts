@@ -1,7 +1,8 @@
 /**
  * One run, from its prompt until it settles: failed answers are retried as configured, an
  * overflow is compacted and retried once, a context past the threshold is compacted (and queued
- * messages then delivered) — however often that happens in one long run.
+ * messages then delivered), and the hooks may ask for one more request before it settles —
+ * however often that happens in one long run.
  */
 import type { AssistantMessage, Model } from "../ai/types.ts";
 import type { AgentMessage } from "../session/format.ts";
@@ -25,6 +26,8 @@ export interface RunHost {
   onLoopEvent(event: LoopEvent): void;
   /** Steering, then follow-ups, taken off their queues. */
   takeQueued(): AgentMessage[];
+  /** When the run would settle: whether it goes on (the hooks asked for one more request). */
+  beforeSettle(answer: AssistantMessage | undefined, signal: AbortSignal): Promise<boolean>;
 }
 
 /** `first` is the run's controller, made when the run was accepted (an abort may come before the first turn). */
@@ -71,6 +74,10 @@ export async function runWithRetries(host: RunHost, prompts: AgentMessage[], fir
         next = queued;
         continue;
       }
+    }
+    if (!controller.signal.aborted && (await host.beforeSettle(answer, controller.signal)) && !controller.signal.aborted) {
+      next = host.takeQueued();
+      continue;
     }
     return;
   }

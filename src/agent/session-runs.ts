@@ -5,11 +5,12 @@
  */
 import type { AssistantMessage, Model } from "../ai/types.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
-import type { AgentMessage, CustomMessage, SystemMessage, UserMessage } from "../session/format.ts";
+import type { AgentMessage, CustomMessage, SystemMessage, ToolResultMessage, UserMessage } from "../session/format.ts";
 import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { LoopEvent, PigEvent } from "./events.ts";
-import { NO_HOOKS, type HookImage } from "./hooks.ts";
+import { NO_HOOKS, type HookImage, type ToolCallHookEvent, type ToolResultHookEvent } from "./hooks.ts";
+import { outcomeOf, settleBoundary, turnBoundary, type BoundaryHost } from "./boundary-run.ts";
 import type { LoopConfig } from "./loop.ts";
 import { userMessage, type MessageQueue, type QueuedMessage } from "./queue.ts";
 import { runWithRetries, type RunHost } from "./run.ts";
@@ -22,6 +23,9 @@ export class RunningSession extends SessionCore {
   protected readonly submitHost: SubmitHost;
   protected readonly runHost: RunHost;
   protected turnsSinceCollection = 0;
+  /** Turns of the current run so far; the index of the turn that ended last. */
+  protected turnIndex = 0;
+  protected lastTurnIndex = 0;
   /** A system prompt a hook chose for the run in progress. */
   protected runSystemPrompt: string | undefined;
   /** Custom messages sent with `deliverAs: "nextTurn"`, for the next prompt. */
@@ -40,6 +44,21 @@ export class RunningSession extends SessionCore {
       loopConfig: (model) => this.loopConfig(model),
       onLoopEvent: this.onLoopEvent,
       takeQueued: () => [...this.take(this.steering), ...this.take(this.followUps)],
+      beforeSettle: async (answer, signal) => this.hooksValue !== NO_HOOKS && settleBoundary(this.boundaryHost(), outcomeOf(answer), signal),
+    };
+  }
+
+  /** What the boundary hooks act on (boundary-run.ts). */
+  protected boundaryHost(): BoundaryHost {
+    return {
+      hooks: this.hooksValue,
+      store: this.store,
+      conversation: this.conversation,
+      pending: () => [...this.steering.peek(), ...this.followUps.peek()],
+      entryIdOf: (message) => this.recorder.entryIdOf(message),
+      emit: (event) => this.emit(event),
+      changed: (reason) => this.changed(reason),
+      report: (error) => this.reportExtensionError(error),
     };
   }
 
@@ -66,6 +85,8 @@ export class RunningSession extends SessionCore {
 
   protected onLoopEvent = (loopEvent: LoopEvent): void => {
     const event: PigEvent = loopEvent.type === "agent_end" ? { ...loopEvent, willRetry: this.willRetry(loopEvent.messages) } : loopEvent;
+    if (event.type === "agent_start") this.turnIndex = 0;
+    if (event.type === "turn_end") this.lastTurnIndex = this.turnIndex++;
     if (event.type === "message_end") this.recorder.record(event.message);
     if (event.type === "message_start" && event.message.role === "user") this.compactor.overflowAttempted = false;
     if (event.type === "message_end" && event.message.role === "assistant" && (event.message as AssistantMessage).stopReason !== "error") {
@@ -337,12 +358,21 @@ export class RunningSession extends SessionCore {
       onStreamError: (hint) => this.retrier.noteStreamError(hint),
       finishMessage: (message) => this.finishMessage(message),
       ...(this.runSystemPrompt ? { systemPrompt: this.runSystemPrompt } : {}),
+      // Only the hooks someone handles: a context nobody rewrites is not copied for every call.
+      ...(hooks?.listens("context") ? { rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal) } : {}),
+      ...(hooks?.listens("context_with_system")
+        ? { rewriteWithSystem: (messages: AgentMessage[], signal?: AbortSignal) => hooks.contextWithSystem(messages, signal) }
+        : {}),
+      ...(hooks?.listens("turn_end")
+        ? {
+            finishTurn: (answer: AssistantMessage, results: ToolResultMessage[], signal: AbortSignal) =>
+              turnBoundary(this.boundaryHost(), this.lastTurnIndex, answer, results, signal),
+          }
+        : {}),
       ...(hooks
         ? {
-            rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal),
-            rewriteWithSystem: (messages: AgentMessage[], signal?: AbortSignal) => hooks.contextWithSystem(messages, signal),
-            toolCall: (event, signal) => hooks.toolCall(event, signal),
-            toolResult: (event, signal) => hooks.toolResult(event, signal),
+            toolCall: (event: ToolCallHookEvent, signal?: AbortSignal) => hooks.toolCall(event, signal),
+            toolResult: (event: ToolResultHookEvent, signal?: AbortSignal) => hooks.toolResult(event, signal),
           }
         : {}),
     };
