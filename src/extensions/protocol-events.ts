@@ -47,7 +47,7 @@ export const EVENTS = {
   ui_prompt_start: { kind: "notification" },
   ui_prompt_end: { kind: "notification" },
   turn_start: { kind: "notification" },
-  turn_end: { kind: "notification" },
+  turn_end: { kind: "request", deadlineMs: QUICK },
   message_start: { kind: "notification" },
   message_update: { kind: "notification" },
   message_end: { kind: "request", deadlineMs: QUICK },
@@ -64,12 +64,8 @@ export const EVENTS = {
 
 export type EventName = keyof typeof EVENTS;
 
-/** Events of upstream's API pig does not send yet (an extension may subscribe; it never hears them). */
-export const NOT_SENT_YET: ReadonlySet<EventName> = new Set<EventName>([
-  "project_trust",
-  "cache_warming_decision",
-  "agent_before_settle",
-]);
+/** Events of upstream's API nothing in pig raises (an extension may subscribe; it never hears them). */
+export const NEVER_SENT: ReadonlySet<EventName> = new Set<EventName>(["cache_warming_decision"]);
 
 /** Unknown names are notifications: an event this version does not know cannot be waited on. */
 export function eventKind(name: string): EventKind {

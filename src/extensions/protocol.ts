@@ -16,6 +16,8 @@ export const DEFAULT_MAX_FRAME_BYTES = 8 * 1024 * 1024;
 export const MIN_MAX_FRAME_BYTES = 1024;
 
 export { ENV_PROTOCOL, ENV_SOCKET, ENV_TOKEN } from "./launch-env.ts";
+import { BoundaryContextParamsSchema } from "./protocol-boundary.ts";
+export { BoundaryContextParamsSchema, BoundaryDraftSchema, BoundaryResultSchema, ProjectTrustResultSchema, type WireBoundaryDraft } from "./protocol-boundary.ts";
 
 export const ErrorCode = {
   ParseError: -32700,
@@ -318,6 +320,7 @@ export const HOST_METHODS = {
   register: RegisterParamsSchema,
   ready: ReadyParamsSchema,
   "session.subscribe": SessionSubscribeParamsSchema,
+  "session.boundaryContext": BoundaryContextParamsSchema,
   "ui.select": UiSelectParamsSchema,
   "ui.confirm": UiConfirmParamsSchema,
   "ui.input": UiInputParamsSchema,

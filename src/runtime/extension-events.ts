@@ -2,8 +2,8 @@
  * What extensions hear of a running session, in upstream's event names and shapes: the agent's
  * events as they happen, and the session events around a start, a replacement (/new, /resume,
  * /fork, /clone: the extensions stay, the session changes), a compaction, a tree move and model or
- * thinking-level changes. Events a handler can change (message_end, tool_call, …) go through the
- * agent's hooks instead, so they are not repeated here.
+ * thinking-level changes. Events a handler can change (message_end, tool_call, turn_end, …) go
+ * through the agent's hooks instead, so they are not repeated here.
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { ExtensionHost } from "../extensions/host/host.ts";
@@ -54,7 +54,8 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
         host.notify(type, { turnIndex, timestamp: Date.now() });
         return;
       case "turn_end":
-        host.notify(type, { turnIndex: turnIndex++, message: payload.message, toolResults: payload.toolResults });
+        // Asked through the agent's turn boundary hook (its handlers may add entries and continue).
+        turnIndex++;
         return;
       case "compaction_end": {
         // A failed or cancelled compaction (a good one is `session_compact`, from the store).

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EVENTS, type EventName, NOT_SENT_YET } from "../../src/extensions/protocol-events.ts";
+import { EVENTS, type EventName, NEVER_SENT } from "../../src/extensions/protocol-events.ts";
 
 const DOC = readFileSync(join(import.meta.dir, "..", "..", "docs", "extension-protocol.md"), "utf8");
 const DEADLINES: Record<string, number> = { quick: 5_000, slow: 120_000, interactive: 600_000 };
@@ -18,7 +18,7 @@ function tableRows(): Array<{ names: string[]; kind: string; deadline: string; n
     const first = cells[1]!;
     const raw = [...first.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
     const names = raw.map((n) => (n.startsWith("_") ? raw[0]!.replace(/_[a-z]+$/, "") + n : n));
-    return { names, kind: cells[2]!, deadline: cells[5]!.split(";")[0]!.trim(), notSent: first.includes("(not sent by pig yet)") };
+    return { names, kind: cells[2]!, deadline: cells[5]!.split(";")[0]!.trim(), notSent: first.includes("(never sent by pig)") };
   });
 }
 
@@ -31,7 +31,7 @@ test("every event's row matches the kind, deadline and sending pig uses", () => 
       const info = EVENTS[name as EventName] as { kind: string; deadlineMs?: number };
       expect(`${name}: ${row.kind}`).toBe(`${name}: ${info.kind}`);
       if (info.kind === "request") expect(`${name}: ${DEADLINES[row.deadline]}`).toBe(`${name}: ${info.deadlineMs}`);
-      expect(`${name}: ${row.notSent ? "not sent" : "sent"}`).toBe(`${name}: ${NOT_SENT_YET.has(name as EventName) ? "not sent" : "sent"}`);
+      expect(`${name}: ${row.notSent ? "not sent" : "sent"}`).toBe(`${name}: ${NEVER_SENT.has(name as EventName) ? "not sent" : "sent"}`);
     }
   }
   expect([...seen].sort()).toEqual(Object.keys(EVENTS).sort());

@@ -4,11 +4,12 @@
  * answers. Answers are checked with valibot; one that does not fit is reported and skipped.
  */
 import * as v from "valibot";
-import type { AgentHooks, BeforeAgentStartHookResult, HookImage } from "../../agent/hooks.ts";
+import type { AgentHooks, BeforeAgentStartHookResult, BoundaryDraft, BoundaryHookResult, BoundaryPreview, HookImage } from "../../agent/hooks.ts";
 import { type AgentMessage, AgentMessageSchema } from "../../session/message-format.ts";
 import type { ToolContent } from "../../tools/types.ts";
 import { describeIssues } from "../connection.ts";
-import { BeforeAgentStartResultSchema as BeforeAgentStartResult, ContentSchema } from "../protocol.ts";
+import { BeforeAgentStartResultSchema as BeforeAgentStartResult, BoundaryResultSchema, ContentSchema } from "../protocol.ts";
+import type { OpenBoundaries } from "./boundaries.ts";
 import type { EventDispatcher } from "./dispatch.ts";
 
 const Images = v.optional(v.array(v.looseObject({ type: v.literal("image"), data: v.string(), mimeType: v.string() })));
@@ -60,7 +61,7 @@ export const ABORTED_CALL = "Tool call aborted";
 
 const HeadersResult = v.object({ headers: v.optional(v.record(v.string(), v.nullable(v.string()))) });
 
-export function createHooks(d: EventDispatcher): AgentHooks {
+export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): AgentHooks {
   /** Each subscriber's checked, non-null answer, in order; `stop` ends the walk early. */
   async function* answers<T>(event: string, schema: v.GenericSchema<unknown, T>, payload: () => unknown, signal?: AbortSignal) {
     for (const id of d.targets(event)) {
@@ -76,7 +77,48 @@ export function createHooks(d: EventDispatcher): AgentHooks {
     }
   }
 
+  /**
+   * A boundary, as upstream chains it: each extension sees the drafts and `continue` the ones
+   * before it left, and may replace them; the context preview is fetched on demand
+   * (`session.boundaryContext`). Drafts that cannot be applied are reported; when the final
+   * list is such, nothing is appended and the run does not continue.
+   */
+  async function boundary(event: "turn_end" | "agent_before_settle", base: object, preview: BoundaryPreview, signal?: AbortSignal): Promise<BoundaryHookResult | undefined> {
+    if (d.targets(event).length === 0) return undefined;
+    return boundaries.during(preview, async (id) => {
+      let entries: BoundaryDraft[] = [];
+      let more = false;
+      let valid = true;
+      for await (const { id: ext, value } of answers(event, BoundaryResultSchema, () => ({ ...base, entries, continue: more, boundary: id }), signal)) {
+        if (value.entries !== undefined) {
+          entries = value.entries as BoundaryDraft[];
+          try {
+            preview(entries);
+            valid = true;
+          } catch (error) {
+            valid = false;
+            d.report({ extensionPath: ext, event, error: `Invalid boundary entries: ${(error as Error).message}` });
+          }
+        }
+        if (value.continue !== undefined) more = value.continue;
+      }
+      return valid ? { entries, continue: more } : { entries: [], continue: false };
+    });
+  }
+
   return {
+    listens(event) {
+      return (event === "tool_call" ? d.guards(event) : d.targets(event)).length > 0;
+    },
+
+    turnEnd(event, preview, signal) {
+      return boundary("turn_end", event, preview, signal);
+    },
+
+    beforeSettle(event, preview, signal) {
+      return boundary("agent_before_settle", event, preview, signal);
+    },
+
     async input(event, signal) {
       let text = event.text;
       let images: HookImage[] | undefined = event.images;

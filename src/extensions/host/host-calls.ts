@@ -3,6 +3,7 @@
  * session through the `HostSessionPort`. Params arrive checked against HOST_METHODS; this file
  * only maps them onto the two interfaces.
  */
+import type { BoundaryDraft } from "../../agent/hooks.ts";
 import { RpcError } from "../connection.ts";
 import { ErrorCode, type HostMethod, type HostMethodParams, type SessionSnapshot } from "../protocol.ts";
 import type { ExtensionUI } from "../ui.ts";
@@ -13,6 +14,8 @@ export interface CallerContext {
   /** Whether one of the caller's `command.run` requests is open (upstream's command context). */
   inCommand(): boolean;
   subscribe(options: { file?: boolean }): SessionSnapshot;
+  /** The context of an open session boundary with `entries` appended. */
+  boundaryContext(boundary: string, entries: readonly BoundaryDraft[]): unknown;
   emitBus(channel: string, data: unknown): void;
   /** A handler of the caller's threw: the session's `extension_error`. */
   reportError(report: { extension: string; event: string; error: string; stack?: string }): void;
@@ -58,6 +61,7 @@ export function createHostCalls(port: HostSessionPort, ui: ExtensionUI, prompted
 
   const table: Table = {
     "session.subscribe": (p, ctx) => ctx.subscribe({ file: p.file === true }),
+    "session.boundaryContext": (p, ctx) => ctx.boundaryContext(p.boundary, p.entries as BoundaryDraft[]),
     "ui.select": async (p, ctx) => ({ value: await prompt("select", p.title, () => ui.select(p.title, p.options, dialog(ctx, p.timeout))) }),
     "ui.confirm": async (p, ctx) => ({ confirmed: await prompt("confirm", p.title, () => ui.confirm(p.title, p.message, dialog(ctx, p.timeout))) }),
     "ui.input": async (p, ctx) => ({ value: await prompt("input", p.title, () => ui.input(p.title, p.placeholder, dialog(ctx, p.timeout))) }),

@@ -23,6 +23,7 @@ import {
 import type { ExtensionUI } from "../ui.ts";
 import { type Answer, EventDispatcher, type ExtensionErrorReport } from "./dispatch.ts";
 import { ExtensionProcess, type ProcessOwner, type ProcessSpec, type ProcessState } from "./ext-process.ts";
+import { OpenBoundaries } from "./boundaries.ts";
 import { createHooks } from "./hooks.ts";
 import { createHostCalls } from "./host-calls.ts";
 import { ExtensionListener } from "./listener.ts";
@@ -84,6 +85,7 @@ export class ExtensionHost {
   private readonly commandsOpen = new Map<ExtensionProcess, number>();
   private readonly dispatcher: EventDispatcher;
   private readonly replicator: Replicator;
+  private readonly boundaries = new OpenBoundaries();
   private readonly listener: ExtensionListener;
   private readonly dir: SocketDir;
   private readonly timing: HostTiming;
@@ -138,7 +140,7 @@ export class ExtensionHost {
   }
 
   hooks(): AgentHooks {
-    return createHooks(this.dispatcher);
+    return createHooks(this.dispatcher, this.boundaries);
   }
 
   /** An observe-only event, to its running subscribers; never waits. */
@@ -149,6 +151,11 @@ export class ExtensionHost {
   /** An interceptable event outside `AgentHooks` (e.g. resources_discover): every non-null answer. */
   ask(event: string, payload: unknown): Promise<Array<{ extension: string; value: unknown }>> {
     return this.dispatcher.askAll(event, payload);
+  }
+
+  /** The running extensions that handle `event`, in load order. */
+  subscribers(event: string): string[] {
+    return this.dispatcher.targets(event);
   }
 
   /** One extension's answer to one event, for callers that chain by themselves. */
@@ -216,6 +223,14 @@ export class ExtensionHost {
     // The handlers are waited for (they may save state: what they append reaches the session
     // file, which the caller closes only after this), a quit only as long as the grace.
     await this.dispatcher.askAll("session_shutdown", { reason }, reason === "reload" ? {} : { deadlineMs: this.timing.shutdownGraceMs });
+    await this.stop(reason);
+  }
+
+  /**
+   * Stops the processes without a `session_shutdown` — for a host that never had a session (the
+   * one started to ask about project trust, when the run needs other extensions).
+   */
+  async stop(reason = "quit"): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     this.unsubscribeState();
@@ -297,6 +312,7 @@ export class ExtensionHost {
             },
             options,
           ),
+        boundaryContext: (boundary, entries) => host.boundaries.context(boundary, entries),
         emitBus: (channel, data) => {
           for (const other of host.processes) if (other !== proc) other.notify("bus.message", { channel, data });
         },

@@ -40,7 +40,9 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
     const payload = { ...((params.payload ?? {}) as Json) };
     if (signal && SIGNAL_EVENTS.has(name)) payload.signal = signal;
     const ctx: ExtensionContext = createContext(runtime, record, { signal });
-    return runEventHandlers(record.name, name, payload, handlers, ctx, (event, error) => reportError(record.id, event, error));
+    return runEventHandlers(record.name, name, payload, handlers, ctx, (event, error) => reportError(record.id, event, error), {
+      boundaryContext: (boundary, entries) => peer.requestSync("session.boundaryContext", { boundary, entries }, 30_000),
+    });
   };
   // A handler that threw: the host makes it the session's `extension_error`.
   const reportError = (extension: string, event: string, error: unknown): void => {

@@ -22,6 +22,12 @@ function report(extension: string, event: string, error: unknown, onError?: Hand
   }
 }
 
+/** What some events need from the host while their handlers run. */
+export interface EventServices {
+  /** The context of an open session boundary with `entries` appended (a synchronous host call). */
+  boundaryContext(boundary: string, entries: unknown[]): unknown;
+}
+
 export async function runEventHandlers(
   name: string,
   eventName: string,
@@ -29,6 +35,7 @@ export async function runEventHandlers(
   handlers: readonly ExtensionHandler[],
   ctx: ExtensionContext,
   onError?: HandlerErrorSink,
+  services?: EventServices,
 ): Promise<unknown> {
   const each = async (event: string, list: readonly ExtensionHandler[], run: (h: ExtensionHandler) => Promise<boolean | void>): Promise<void> => {
     for (const handler of list) {
@@ -146,6 +153,46 @@ export async function runEventHandlers(
         }
       });
       return Object.keys(out).length > 0 ? out : null;
+    }
+    case "turn_end":
+    case "agent_before_settle": {
+      // Each handler sees the drafts and `continue` the ones before it left; `context` is the
+      // preview of the context with those drafts, asked of the host when a handler reads it.
+      const { boundary, ...rest } = payload;
+      let entries = Array.isArray(rest.entries) ? (rest.entries as unknown[]) : [];
+      let more = rest.continue === true;
+      let changed = false;
+      await each(eventName, handlers, async (h) => {
+        let cached: { for: unknown[]; value: unknown } | undefined;
+        const current: Json = { ...rest, type: eventName, entries, continue: more };
+        Object.defineProperty(current, "context", {
+          enumerable: true,
+          configurable: true,
+          get: () => {
+            if (cached?.for !== entries) cached = { for: entries, value: services?.boundaryContext(String(boundary), entries) };
+            return cached.value;
+          },
+        });
+        const r = (await Promise.resolve(h(current, ctx))) as Json | undefined;
+        if (Array.isArray(r?.entries)) {
+          entries = r.entries as unknown[];
+          changed = true;
+        }
+        if (typeof r?.continue === "boolean") {
+          more = r.continue;
+          changed = true;
+        }
+      });
+      return changed ? { entries, continue: more } : null;
+    }
+    case "project_trust": {
+      // The first handler that says yes or no decides; undecided passes it on.
+      let decided: unknown = null;
+      await each(eventName, handlers, async (h) => {
+        const r = (await call(h)) as Json | undefined;
+        if (r && (r.trusted === "yes" || r.trusted === "no")) return ((decided = r), true);
+      });
+      return decided;
     }
     case "user_bash": {
       let first: unknown = null;
