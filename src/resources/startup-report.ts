@@ -35,6 +35,7 @@ const LABEL_WIDTH = 11;
 const TRUST_WORDS: Record<TrustReason, string> = {
   flag: "by flag",
   remembered: "remembered",
+  extension: "decided by an extension",
   asked: "just decided",
   "nothing-to-trust": "",
   undecided: "not decided yet",

@@ -214,7 +214,7 @@ export function recordTrust(agentDir: string, projectDir: string, trusted: boole
 
 // ---- Deciding ---------------------------------------------------------------------------------
 
-export type TrustReason = "flag" | "remembered" | "asked" | "nothing-to-trust" | "undecided";
+export type TrustReason = "flag" | "remembered" | "extension" | "asked" | "nothing-to-trust" | "undecided";
 
 export interface TrustOutcome {
   trusted: boolean;
@@ -238,6 +238,11 @@ export interface DecideTrustOptions {
   interactive: boolean;
   /** Returns true/false, or undefined when the person cancelled. Defaults to `askTrust`. */
   ask?: TrustAsker;
+  /**
+   * Extensions' `project_trust` answer, asked when no decision is remembered, before the person
+   * is; undefined when none decided. `remember` stores the answer as the person's would be.
+   */
+  askExtensions?: () => Promise<{ trusted: boolean; remember: boolean } | undefined>;
   home?: string;
 }
 
@@ -250,7 +255,7 @@ function describe(found: ProjectResource[], project: string): string[] {
   return found.map((r) => (r.kind === "package" ? `package ${r.path}` : relative(project, r.path) || r.path));
 }
 
-/** Flag, then nothing to trust, then a remembered decision, then asking; else not trusted. */
+/** Flag, then nothing to trust, then a remembered decision, then extensions, then asking; else not trusted. */
 export async function decideTrust(options: DecideTrustOptions): Promise<TrustOutcome> {
   const found = findProjectResources(options.cwd, options.home);
   const project = projectKey(options.cwd);
@@ -262,6 +267,18 @@ export async function decideTrust(options: DecideTrustOptions): Promise<TrustOut
   base.diagnostics.push(...remembered.diagnostics);
   const decision = remembered.projects[project];
   if (decision) return { ...base, trusted: decision.trusted, reason: "remembered" };
+
+  const byExtension = await options.askExtensions?.();
+  if (byExtension) {
+    if (byExtension.remember) {
+      try {
+        base.diagnostics.push(...recordTrust(options.agentDir, project, byExtension.trusted));
+      } catch (error) {
+        base.diagnostics.push(`could not remember the decision for ${project}: ${(error as Error).message}`);
+      }
+    }
+    return { ...base, trusted: byExtension.trusted, reason: "extension" };
+  }
 
   const ask = options.ask ?? (options.interactive && canAsk() ? askTrust : undefined);
   if (options.interactive && ask) {

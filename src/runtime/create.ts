@@ -10,6 +10,8 @@ import type { RuntimeConfig } from "./config.ts";
 import { startExtensions } from "./extensions-stage.ts";
 import { chooseNamedModel, scopedModels, startingChoice } from "./model-choice.ts";
 import { openSettingsAndSession } from "./open-store.ts";
+import { extensionTrustAsking } from "./project-trust-stage.ts";
+import { SettingsStore } from "../resources/settings-store.ts";
 import { type DiscoveredPaths, loadRunResources } from "./resources-stage.ts";
 import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
@@ -34,8 +36,22 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     notFound = error;
   }
 
-  // Settings and trust, with the session file they depend on.
-  const opened = await openSettingsAndSession(config, agentDir, warnings);
+  // Settings and trust, with the session file they depend on. Extensions that are not the
+  // project's may decide trust; the host started to ask them may go on serving the run.
+  const asking = extensionTrustAsking({
+    choice: config.extensions ?? {},
+    agentDir,
+    interactive: config.interactive,
+    env: config.env,
+    userSettings: () => SettingsStore.load({ agentDir, cwd: config.cwd, includeProject: false }).global,
+  });
+  let opened: Awaited<ReturnType<typeof openSettingsAndSession>>;
+  try {
+    opened = await openSettingsAndSession(config, agentDir, warnings, asking);
+  } catch (error) {
+    await asking.early()?.host.stop();
+    throw error;
+  }
   const effective = opened.liveSettings();
 
   // The extensions' resource paths (resources_discover) join the run's once they are known.
@@ -53,7 +69,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     interactive: config.interactive,
     env: config.env,
     models: registry,
-  });
+  }, asking.early());
   if (!named) {
     if (!extensions.extensions.host) throw notFound;
     try {

@@ -14,16 +14,15 @@ import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import { discoverExtensions, type ExtensionSource } from "../extensions/discovery.ts";
-import { startExtensionHost, type ExtensionHost, type ExtensionStatus } from "../extensions/host/host.ts";
+import type { ExtensionHost, ExtensionStatus } from "../extensions/host/host.ts";
 import { createRegistries, type ExtensionRegistries } from "../extensions/registries.ts";
-import { HEADLESS_UI, type ExtensionUI } from "../extensions/ui.ts";
+import type { ExtensionUI } from "../extensions/ui.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { ExtensionChoice } from "./config.ts";
 import { forwardSessionEvents } from "./extension-events.ts";
 import { installHost, type Installed } from "./extension-install.ts";
-import { ExtensionSessionPort } from "./extension-port.ts";
-import { LateUi } from "./late-ui.ts";
+import { ExtensionLaunch } from "./extension-launch.ts";
 import type { AddedTool } from "./tools-stage.ts";
 import type { DiscoveredPaths } from "./resources-stage.ts";
 
@@ -89,7 +88,15 @@ export interface ExtensionRegistrations {
   attach(session: AgentSession): Promise<void>;
 }
 
-export async function startExtensions(input: ExtensionStageInput): Promise<ExtensionRegistrations> {
+/** Extensions started before trust was decided, to ask `project_trust` (project-trust-stage.ts). */
+export interface EarlyExtensions {
+  launch: ExtensionLaunch;
+  host: ExtensionHost;
+  /** The ids it runs, in load order. */
+  ids: string[];
+}
+
+export async function startExtensions(input: ExtensionStageInput, early?: EarlyExtensions): Promise<ExtensionRegistrations> {
   const registries = input.choice.registries ?? createRegistries();
   const discover = () =>
     discoverExtensions({
@@ -102,10 +109,16 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
     });
   const found = discover();
-  const mode = input.choice.mode ?? (input.interactive ? "interactive" : "print");
-  // Interactive and RPC mode bind a UI that can answer dialogs; extensions are told so when they start.
-  const ui = new LateUi(HEADLESS_UI, mode === "interactive" || mode === "rpc");
-  let shutdownHandler = (): void => {};
+  // The host asked about trust runs on when it holds exactly the extensions this run loads.
+  const sameAsEarly = early !== undefined && early.launch.input.cwd === input.cwd && sameIds(early.ids, found.sources.map((s) => s.id));
+  if (early && !sameAsEarly) await early.host.stop();
+  // A project's value wins, as for any settings object (merged one level deep).
+  const timeouts = { ...input.userSettings.extensionTimeouts, ...input.projectSettings.extensionTimeouts };
+  const launch =
+    sameAsEarly && early
+      ? early.launch
+      : new ExtensionLaunch({ choice: input.choice, cwd: input.cwd, agentDir: input.agentDir, interactive: input.interactive, env: input.env, eventMs: timeouts.eventMs });
+  const { ui, port } = launch;
   const reloadListeners: Array<(result: ExtensionReload) => void> = [];
   const none: RunExtensions = {
     registries,
@@ -115,7 +128,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     status: () => [],
     drainStartupErrors: () => [],
     bindUi: (next) => ui.bind(next),
-    onShutdownRequest: (handler) => (shutdownHandler = handler),
+    onShutdownRequest: (handler) => launch.onShutdownRequest(handler),
     // Without extensions at startup the session runs without hooks; one added later needs a restart.
     reload: async () => ({ loaded: [], loadErrors: [], warnings: [] }),
     discoveredPaths: () => ({ skillPaths: [], promptPaths: [], themePaths: [] }),
@@ -125,34 +138,13 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
   if (found.sources.length === 0) return { tools: [], hooks: NO_HOOKS, extensions: none, attach: async () => {} };
 
   let session: AgentSession | undefined;
-  // Errors raised before a mode listens (a provider refused at startup) wait for it to ask.
-  const early: Array<{ extensionPath: string; event: string; error: string; stack?: string }> = [];
-  let started = false;
-  const reportError = (report: { extensionPath: string; event: string; error: string; stack?: string }) =>
-    started && session ? session.reportExtensionError(report) : early.push(report);
-  const port = new ExtensionSessionPort(input.cwd, {
-    shutdown: () => shutdownHandler(),
-    reload: async () => {
-      await extensions.reload();
-    },
-  });
-  // A project's value wins, as for any settings object (merged one level deep).
-  const timeouts = { ...input.userSettings.extensionTimeouts, ...input.projectSettings.extensionTimeouts };
-  const start = (sources: readonly ExtensionSource[]) =>
-    startExtensionHost({
-      sources,
-      port,
-      ui,
-      cwd: input.cwd,
-      agentDir: input.agentDir,
-      mode,
-      env: input.env,
-      // Also a handler failing before the mode listens (in session_start at start-up).
-      onError: (report) => reportError(report),
-      ...(timeouts.eventMs !== undefined ? { timing: { eventDeadlineMs: timeouts.eventMs } } : {}),
-    });
+  const reportError = (report: { extensionPath: string; event: string; error: string; stack?: string }) => launch.reportError(report);
+  launch.reload = async () => {
+    await extensions.reload();
+  };
+  const start = (sources: readonly ExtensionSource[]) => launch.start(sources);
 
-  let host = await start(found.sources);
+  let host = sameAsEarly && early ? early.host : await start(found.sources);
   let ids = found.sources.map((s) => s.id);
   let installed: Installed = installHost(host, ids, registries, input.models, reportError, () => session?.refreshModel());
   let reloading: Promise<ExtensionReload> | undefined;
@@ -213,10 +205,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     loadErrors: [...found.errors, ...host.loadErrors],
     warnings: installed.warnings,
     status: () => host.list(),
-    drainStartupErrors: () => {
-      started = true;
-      return early.splice(0);
-    },
+    drainStartupErrors: () => launch.drainStartupErrors(),
     reload: () => {
       // Two reloads asked at once are one.
       reloading ??= reloadNow().finally(() => (reloading = undefined));
@@ -241,6 +230,7 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
     extensions,
     async attach(attached) {
       session = attached;
+      launch.session = attached;
       port.bind(attached);
       // A tool registered later (from session_start, a command, …) joins the run's tools at once.
       installed.attachTools(attached.toolRegistry, true);
@@ -260,4 +250,8 @@ export async function startExtensions(input: ExtensionStageInput): Promise<Exten
       await discoverResources("startup");
     },
   };
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, index) => id === b[index]);
 }

@@ -12,6 +12,8 @@ export class LateUi implements ExtensionUI {
   private readonly statuses = new Map<string, string | undefined>();
   private readonly widgets = new Map<string, { lines: readonly string[] | undefined; options?: { placement?: WidgetPlacement } }>();
   private title: string | undefined;
+  /** Dialogs before any mode is up (the project trust question), while `withDialogs` runs. */
+  private dialogs: ExtensionUI | undefined;
 
   /** `willHaveUI`: whether the mode that will bind has someone to answer dialogs. */
   constructor(
@@ -31,23 +33,37 @@ export class LateUi implements ExtensionUI {
     this.title = undefined;
   }
 
+  /** Sends dialogs and notices to `ui` while `body` runs (before a mode binds its own). */
+  async withDialogs<T>(ui: ExtensionUI, body: () => Promise<T>): Promise<T> {
+    this.dialogs = ui;
+    try {
+      return await body();
+    } finally {
+      this.dialogs = undefined;
+    }
+  }
+
+  private get asker(): ExtensionUI {
+    return this.dialogs ?? this.target;
+  }
+
   get hasUI(): boolean {
     return this.bound ? this.target.hasUI : this.willHaveUI;
   }
   select(title: string, options: readonly string[], opts?: DialogOptions): Promise<string | undefined> {
-    return this.target.select(title, options, opts);
+    return this.asker.select(title, options, opts);
   }
   confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean> {
-    return this.target.confirm(title, message, opts);
+    return this.asker.confirm(title, message, opts);
   }
   input(title: string, placeholder?: string, opts?: DialogOptions): Promise<string | undefined> {
-    return this.target.input(title, placeholder, opts);
+    return this.asker.input(title, placeholder, opts);
   }
   editor(title: string, prefill?: string): Promise<string | undefined> {
-    return this.target.editor(title, prefill);
+    return this.asker.editor(title, prefill);
   }
   notify(message: string, type?: NoticeType): void {
-    this.target.notify(message, type);
+    this.asker.notify(message, type);
   }
   setStatus(key: string, text: string | undefined): void {
     if (!this.bound) this.statuses.set(key, text);

@@ -13,6 +13,7 @@ import { SessionStore } from "../session/store.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { UserError } from "./errors.ts";
 import { findSession } from "./find-session.ts";
+import type { TrustAsking } from "./project-trust-stage.ts";
 
 export interface OpenedSession {
   store: SessionStore;
@@ -29,12 +30,13 @@ export interface OpenedSession {
   liveSettings: () => Settings;
 }
 
-async function trustAndSettings(config: RuntimeConfig, cwd: string, agentDir: string) {
+async function trustAndSettings(config: RuntimeConfig, cwd: string, agentDir: string, asking: TrustAsking | undefined) {
   const trust = await decideTrust({
     cwd,
     agentDir,
     interactive: config.interactive,
     ...(config.trust !== undefined ? { flag: config.trust } : {}),
+    ...(asking ? { askExtensions: () => asking.ask(cwd) } : {}),
   });
   const settings = SettingsStore.load({ agentDir, cwd, includeProject: trust.trusted });
   return { trust, settings };
@@ -58,9 +60,10 @@ function openStore(config: RuntimeConfig, dir: string, agentDir: string, warning
   return SessionStore.create({ cwd, dir });
 }
 
-export async function openSettingsAndSession(config: RuntimeConfig, agentDir: string, warnings: string[]): Promise<OpenedSession> {
+/** `asking`: the extensions that may decide project trust (project-trust-stage.ts). */
+export async function openSettingsAndSession(config: RuntimeConfig, agentDir: string, warnings: string[], asking?: TrustAsking): Promise<OpenedSession> {
   const byName = config.session.kind === "open";
-  let decided = byName ? undefined : await trustAndSettings(config, config.cwd, agentDir);
+  let decided = byName ? undefined : await trustAndSettings(config, config.cwd, agentDir, asking);
   const dirSettings = decided?.settings ?? SettingsStore.load({ agentDir, cwd: config.cwd, includeProject: false });
   const dir = resolveSessionDir(config.cwd, { flag: config.sessionDir, setting: dirSettings.settings.sessionDir, env: config.env });
   const store = openStore(config, dir, agentDir, warnings);
@@ -72,8 +75,9 @@ export async function openSettingsAndSession(config: RuntimeConfig, agentDir: st
       `Stored session working directory does not exist: ${cwd}\nSession file: ${store.path}\nCurrent working directory: ${config.cwd}`,
     );
   }
-  decided ??= await trustAndSettings(config, cwd, agentDir);
+  decided ??= await trustAndSettings(config, cwd, agentDir, asking);
   const { trust, settings } = decided;
+  if (asking) warnings.push(...asking.warnings);
   if (trust.message) warnings.push(trust.message);
   warnings.push(...trust.diagnostics, ...settings.drainDiagnostics().map((d) => d.message));
   const overrides = config.settingsOverrides;

@@ -1,0 +1,78 @@
+/**
+ * What every extension host of one run shares, whichever host is current (the first, one after
+ * /reload, the one started early to ask about project trust): the session port extensions act
+ * through, the UI they talk to, and where their errors go — to the session once a mode listens,
+ * kept until then.
+ */
+import type { AgentSession } from "../agent/session.ts";
+import type { ExtensionSource } from "../extensions/discovery.ts";
+import { startExtensionHost, type ExtensionHost } from "../extensions/host/host.ts";
+import { HEADLESS_UI } from "../extensions/ui.ts";
+import type { ExtensionChoice } from "./config.ts";
+import { ExtensionSessionPort } from "./extension-port.ts";
+import { LateUi } from "./late-ui.ts";
+
+export interface LaunchInput {
+  choice: ExtensionChoice;
+  cwd: string;
+  agentDir: string;
+  interactive: boolean;
+  env: NodeJS.ProcessEnv;
+  /** `extensionTimeouts.eventMs` of the settings. */
+  eventMs?: number | undefined;
+}
+
+type ErrorReport = { extensionPath: string; event: string; error: string; stack?: string };
+
+export class ExtensionLaunch {
+  readonly mode: "interactive" | "print" | "json" | "rpc";
+  /** Interactive and RPC mode bind a UI that can answer dialogs; extensions are told so when they start. */
+  readonly ui: LateUi;
+  readonly port: ExtensionSessionPort;
+  session: AgentSession | undefined;
+  /** ctx.reload(): set by the stage, which owns the hosts. */
+  reload: () => Promise<void> = async () => {};
+  private shutdownHandler = (): void => {};
+  private readonly early: ErrorReport[] = [];
+  private started = false;
+
+  constructor(readonly input: LaunchInput) {
+    this.mode = input.choice.mode ?? (input.interactive ? "interactive" : "print");
+    this.ui = new LateUi(HEADLESS_UI, this.mode === "interactive" || this.mode === "rpc");
+    this.port = new ExtensionSessionPort(input.cwd, {
+      shutdown: () => this.shutdownHandler(),
+      reload: () => this.reload(),
+    });
+  }
+
+  onShutdownRequest(handler: () => void): void {
+    this.shutdownHandler = handler;
+  }
+
+  /** Errors raised before a mode listens (a provider refused at startup) wait for it to ask. */
+  reportError(report: ErrorReport): void {
+    if (this.started && this.session) this.session.reportExtensionError(report);
+    else this.early.push(report);
+  }
+
+  drainStartupErrors(): ErrorReport[] {
+    this.started = true;
+    return this.early.splice(0);
+  }
+
+  start(sources: readonly ExtensionSource[]): Promise<ExtensionHost> {
+    const { cwd, agentDir, env, eventMs } = this.input;
+    return startExtensionHost({
+      sources,
+      port: this.port,
+      ui: this.ui,
+      cwd,
+      agentDir,
+      mode: this.mode,
+      env,
+      // Also a handler failing before the mode listens (in session_start at start-up).
+      onError: (report) => this.reportError(report),
+      ...(eventMs !== undefined ? { timing: { eventDeadlineMs: eventMs } } : {}),
+    });
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Asking extensions whether to trust the project (upstream's `project_trust`), before anything
+ * of the project loads. Only extensions that are not the project's own can be asked — the ones
+ * named with `-e`, in the user's settings and in the user's extensions folder — so they are
+ * started first; the first `yes` or `no`, in load order, decides, and `remember` stores it as
+ * the trust prompt's answer would be. The host started here goes on serving the run when the run
+ * loads exactly these extensions (an untrusted project, or one without extensions of its own).
+ */
+import * as v from "valibot";
+import { describeIssues } from "../extensions/connection.ts";
+import { discoverExtensions } from "../extensions/discovery.ts";
+import { ProjectTrustResultSchema } from "../extensions/protocol.ts";
+import type { Settings } from "../resources/settings.ts";
+import type { ExtensionChoice } from "./config.ts";
+import { ExtensionLaunch } from "./extension-launch.ts";
+import type { EarlyExtensions } from "./extensions-stage.ts";
+import { startupDialogs } from "./startup-dialogs.ts";
+
+export interface TrustAskInput {
+  choice: ExtensionChoice;
+  agentDir: string;
+  interactive: boolean;
+  env: NodeJS.ProcessEnv;
+  /** The user's settings (their `extensions` list), read when first needed. */
+  userSettings: () => Settings;
+}
+
+export interface ExtensionTrustAnswer {
+  trusted: boolean;
+  remember: boolean;
+  /** The extension that answered. */
+  extension: string;
+}
+
+export interface TrustAsking {
+  /** The decision, when an extension gave one. */
+  ask(cwd: string): Promise<ExtensionTrustAnswer | undefined>;
+  /** The host started to ask, for the run to keep or stop; undefined when none was started. */
+  early(): EarlyExtensions | undefined;
+  /** Extensions' failures while asking, as warnings. */
+  readonly warnings: string[];
+}
+
+export function extensionTrustAsking(input: TrustAskInput): TrustAsking {
+  let started: EarlyExtensions | undefined;
+  const warnings: string[] = [];
+  return {
+    warnings,
+    early: () => started,
+    async ask(cwd) {
+      const userSettings = input.userSettings();
+      const found = discoverExtensions({
+        cwd,
+        agentDir: input.agentDir,
+        projectTrusted: false,
+        ...(input.choice.paths ? { cliPaths: input.choice.paths } : {}),
+        noExtensions: input.choice.noExtensions ?? false,
+        ...(userSettings.extensions ? { userSettingsPaths: userSettings.extensions } : {}),
+      });
+      // Paths that do not exist are reported when the run's extensions are found.
+      if (found.sources.length === 0) return undefined;
+      const launch = new ExtensionLaunch({
+        choice: input.choice,
+        cwd,
+        agentDir: input.agentDir,
+        interactive: input.interactive,
+        env: input.env,
+        eventMs: userSettings.extensionTimeouts?.eventMs,
+      });
+      const host = await launch.start(found.sources);
+      started = { launch, host, ids: found.sources.map((s) => s.id) };
+      const asking = host.subscribers("project_trust");
+      if (asking.length === 0) return undefined;
+      const dialogs = launch.mode === "interactive" && input.interactive && process.stdin.isTTY ? startupDialogs() : undefined;
+      const chain = async (): Promise<ExtensionTrustAnswer | undefined> => {
+        for (const extension of asking) {
+          const answer = await host.askOne(extension, "project_trust", { cwd });
+          if (!answer.ok) {
+            warnings.push(`Extension "${extension}" project_trust error: ${answer.error}`);
+            continue;
+          }
+          if (answer.value === null || answer.value === undefined) continue;
+          const parsed = v.safeParse(ProjectTrustResultSchema, answer.value);
+          if (!parsed.success) {
+            warnings.push(`Extension "${extension}" project_trust error: invalid result: ${describeIssues(parsed.issues)}`);
+            continue;
+          }
+          if (parsed.output.trusted === "undecided") continue;
+          return { trusted: parsed.output.trusted === "yes", remember: parsed.output.remember === true, extension };
+        }
+        return undefined;
+      };
+      return dialogs ? launch.ui.withDialogs(dialogs, chain) : chain();
+    },
+  };
+}
