@@ -1,7 +1,8 @@
 /**
  * Everything a run reads from the user's and the project's configuration, in one place:
  * context files, SYSTEM/APPEND_SYSTEM prompts, skills, prompt templates and theme files. Project resources
- * are only read when the project is trusted; context files load either way, as upstream.
+ * are only read when the project is trusted; context files load either way, as upstream. The
+ * skills, templates and themes of `-e` packages (resources/packages.ts) come before all others.
  */
 import { statSync } from "node:fs";
 import { homedir } from "node:os";

@@ -102,7 +102,9 @@ describe("settings patterns", () => {
     const a1 = write(join(agentDir, "lib/a1.ts"));
     write(join(agentDir, "lib/b.ts"));
     const auto = write(join(agentDir, "extensions/c.ts"));
-    expect(ids({ userSettingsPaths: ["lib", "a*.ts"] })).toEqual([a1, auto]);
+    write(join(agentDir, "lib/a22.ts"));
+    expect(ids({ userSettingsPaths: ["lib", "a?.ts"] })).toEqual([a1, auto]);
+    expect(ids({ userSettingsPaths: ["lib", "lib/b*"] })).toEqual([join(agentDir, "lib/b.ts"), auto]);
   });
 
   test("!glob drops matches from the array's paths and from the scope's extensions folder", () => {
