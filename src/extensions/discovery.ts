@@ -3,10 +3,25 @@
  * runs. Load order decides which extension sees an event first and who keeps a contested tool
  * name: `-e` paths, project settings entries, the project's `.pig/extensions/` (trusted projects
  * only), user settings entries, then `<agentDir>/extensions/`. A path seen twice loads once.
+ *
+ * As upstream:
+ * - a `-e` directory that is a package (resources/packages.ts) contributes the extensions of its
+ *   manifest or its `extensions/` folder, and nothing else of it runs (its skills, prompts and
+ *   themes are loaded with the other resources); any other `-e` directory is one extension;
+ * - a settings `extensions` array mixes paths with filter patterns (resource-patterns.ts). The
+ *   paths' extensions are filtered by every pattern of the array; the extensions found in the
+ *   same scope's `extensions/` folder only by its `!`, `+` and `-` entries. A settings directory
+ *   is read as an extensions folder, never as a package;
+ * - the first place a file turns up decides: disabled there, it stays off even if a later
+ *   settings scope or folder would enable it (`-e` paths always load).
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
+import { collectExtensionFiles, extensionEntryPoints } from "../resources/resource-files.ts";
+import { expandTilde } from "../resources/resource-paths.ts";
+import { applyPatterns, enabledByOverrides, splitEntries } from "../resources/resource-patterns.ts";
+import { readLocalPackage } from "../resources/packages.ts";
 import { MANIFEST_FILE, ManifestError, readManifest } from "./manifest.ts";
 import type { CommandSpec, ToolSpec } from "./protocol.ts";
 
@@ -55,103 +70,114 @@ export interface DiscoveryResult {
 
 const TS_EXTS = new Set([".ts", ".js", ".mjs"]);
 
+/** A file that may load, with where it was found; `enabled: false` keeps it off and hides later sightings. */
+interface Candidate {
+  path: string;
+  origin: ExtensionOrigin;
+  enabled: boolean;
+}
+
 export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
-  const sources: ExtensionSource[] = [];
   const errors: string[] = [];
+  const home = homedir();
+  const cli = cliCandidates(options, home, errors);
+  const discovered: Candidate[] = [];
+  if (!options.noExtensions) {
+    const projectBase = join(options.cwd, ".pig");
+    const scope = (entries: readonly string[] | undefined, base: string, file: string, origins: [ExtensionOrigin, ExtensionOrigin], withFolder: boolean) => {
+      const list = entries ?? [];
+      discovered.push(...settingsCandidates(list, base, file, origins[0], home, errors));
+      if (!withFolder) return;
+      for (const path of collectExtensionFiles(join(base, "extensions"))) {
+        discovered.push({ path, origin: origins[1], enabled: enabledByOverrides(path, list, base) });
+      }
+    };
+    scope(options.projectSettingsPaths, projectBase, join(projectBase, "settings.json"), ["project-settings", "project"], options.projectTrusted);
+    scope(options.userSettingsPaths, options.agentDir, join(options.agentDir, "settings.json"), ["user-settings", "user"], true);
+  }
+  const sources: ExtensionSource[] = [];
   const seen = new Set<string>();
-  const add = (found: ExtensionSource[]) => {
-    for (const s of found) {
-      const key = canonical(s.id);
+  for (const { path, origin } of [...firstSightings(cli), ...firstSightings(discovered)]) {
+    for (const source of sourcesOf(path, origin, errors)) {
+      const key = canonical(source.id);
       if (seen.has(key)) continue;
       seen.add(key);
-      sources.push(s);
+      sources.push(source);
     }
-  };
-  const explicit = (entries: readonly string[] | undefined, base: string, origin: ExtensionOrigin) => {
-    for (const entry of entries ?? []) {
-      // Include/exclude patterns of the settings format are not supported for extensions yet.
-      if (/[*?]/.test(entry) || /^[!+-]/.test(entry)) continue;
-      const path = resolve(base, expandHome(entry));
-      if (!existsSync(path)) {
-        errors.push(`Extension path does not exist: ${path}`);
-        continue;
-      }
-      add(fromPath(path, origin, errors, true));
-    }
-  };
-  explicit(options.cliPaths, options.cwd, "cli");
-  if (!options.noExtensions) {
-    explicit(options.projectSettingsPaths, join(options.cwd, ".pig"), "project-settings");
-    if (options.projectTrusted) add(fromDirectory(join(options.cwd, ".pig", "extensions"), "project", errors));
-    explicit(options.userSettingsPaths, options.agentDir, "user-settings");
-    add(fromDirectory(join(options.agentDir, "extensions"), "user", errors));
   }
   return { sources, errors };
 }
 
-/** One path named explicitly: a file, a manifest, a package directory, or a directory of extensions. */
-function fromPath(path: string, origin: ExtensionOrigin, errors: string[], explicit: boolean): ExtensionSource[] {
-  if (isFile(path)) {
-    if (basename(path) === MANIFEST_FILE) return fromManifest(path, origin, errors);
-    const ext = extname(path);
-    if (TS_EXTS.has(ext)) return [typescriptSource(path, path, origin)];
-    if (ext === ".py") return [commandSource(path, ["python3", path], origin)];
-    if (explicit) errors.push(`Failed to load extension "${path}": not a .ts, .js, .mjs or .py file, nor a ${MANIFEST_FILE}`);
-    return [];
-  }
-  const single = packageEntries(path, origin, errors);
-  if (single) return single;
-  return explicit ? fromDirectory(path, origin, errors) : [];
-}
-
-/** An extensions directory: each file and each package subdirectory, one level deep. */
-function fromDirectory(dir: string, origin: ExtensionOrigin, errors: string[]): ExtensionSource[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  const single = packageEntries(dir, origin, errors);
-  if (single) return single;
-  const out: ExtensionSource[] = [];
-  for (const name of names) {
-    if (name.startsWith(".")) continue;
-    const path = join(dir, name);
-    if (isFile(path)) {
-      if (TS_EXTS.has(extname(name)) || extname(name) === ".py") out.push(...fromPath(path, origin, errors, false));
-    } else if (isDirectory(path)) {
-      out.push(...(packageEntries(path, origin, errors) ?? []));
+/** Each `-e` value: a file, a package's extensions, or a directory that is one extension (or, in pig, a folder of them). */
+function cliCandidates(options: DiscoveryOptions, home: string, errors: string[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const raw of options.cliPaths ?? []) {
+    const path = resolve(options.cwd, expandTilde(raw, home));
+    if (!existsSync(path)) {
+      errors.push(`Extension path does not exist: ${path} (-e ${raw})`);
+      continue;
     }
+    if (!isDirectory(path)) {
+      out.push({ path, origin: "cli", enabled: true });
+      continue;
+    }
+    const pkg = readLocalPackage(path);
+    const files = pkg ? pkg.extensions : collectExtensionFiles(path);
+    if (!pkg && files.length === 0) errors.push(`Failed to load extension "${path}": no extension in this directory (-e ${raw})`);
+    for (const file of files) out.push({ path: file, origin: "cli", enabled: true });
   }
   return out;
 }
 
-/** A directory that is one extension (manifest, package.json `pi.extensions`, index file); else undefined. */
-function packageEntries(dir: string, origin: ExtensionOrigin, errors: string[]): ExtensionSource[] | undefined {
-  const manifest = join(dir, MANIFEST_FILE);
-  if (isFile(manifest)) return fromManifest(manifest, origin, errors);
-  const listed = packageJsonExtensions(dir);
-  if (listed) return listed.flatMap((p) => fromPath(p, origin, errors, false));
-  for (const index of ["index.ts", "index.js"]) {
-    const path = join(dir, index);
-    if (isFile(path)) return [typescriptSource(path, path, origin)];
+/** A settings array: its paths' extensions, each enabled or not by the array's patterns. */
+function settingsCandidates(
+  entries: readonly string[],
+  base: string,
+  settingsFile: string,
+  origin: ExtensionOrigin,
+  home: string,
+  errors: string[],
+): Candidate[] {
+  const where = `in "extensions" of ${settingsFile}`;
+  const { plain, patterns } = splitEntries(entries);
+  for (const pattern of patterns) {
+    if (/^[!+-]$/.test(pattern.trim())) errors.push(`Extension pattern "${pattern}" names nothing (${where})`);
   }
-  return undefined;
+  const files: string[] = [];
+  for (const entry of plain) {
+    const path = resolve(base, expandTilde(entry, home));
+    if (!existsSync(path)) errors.push(`Extension path does not exist: ${path} (${where}: "${entry}")`);
+    else files.push(...(isDirectory(path) ? collectExtensionFiles(path) : [path]));
+  }
+  const enabled = applyPatterns(files, patterns, base);
+  return files.map((path) => ({ path, origin, enabled: enabled.has(path) }));
 }
 
-function packageJsonExtensions(dir: string): string[] | undefined {
-  const file = join(dir, "package.json");
-  if (!isFile(file)) return undefined;
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(file, "utf8"));
-    const pi = typeof pkg === "object" && pkg !== null ? (pkg as { pi?: { extensions?: unknown } }).pi : undefined;
-    const list = pi?.extensions;
-    if (!Array.isArray(list)) return undefined;
-    return list.filter((p): p is string => typeof p === "string").map((p) => resolve(dir, p)).filter((p) => existsSync(p));
-  } catch {
-    return undefined;
+/** Each file at its first sighting, and only if enabled there. */
+function firstSightings(candidates: readonly Candidate[]): Candidate[] {
+  const seen = new Set<string>();
+  return candidates.filter((c) => {
+    const key = canonical(c.path);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return c.enabled;
+  });
+}
+
+/** How a found path runs: a manifest, a TS/JS module, a Python file, or a directory's entry points. */
+function sourcesOf(path: string, origin: ExtensionOrigin, errors: string[]): ExtensionSource[] {
+  if (isDirectory(path)) {
+    const entries = extensionEntryPoints(path);
+    if (entries) return entries.flatMap((p) => (isDirectory(p) ? [] : sourcesOf(p, origin, errors)));
+    errors.push(`Failed to load extension "${path}": no index.ts, index.js, package.json "pi.extensions" or ${MANIFEST_FILE} in this directory`);
+    return [];
   }
+  if (basename(path) === MANIFEST_FILE) return fromManifest(path, origin, errors);
+  const ext = extname(path);
+  if (TS_EXTS.has(ext)) return [typescriptSource(path, path, origin)];
+  if (ext === ".py") return [commandSource(path, ["python3", path], origin)];
+  errors.push(`Failed to load extension "${path}": not a .ts, .js, .mjs or .py file, nor a ${MANIFEST_FILE}`);
+  return [];
 }
 
 function fromManifest(file: string, origin: ExtensionOrigin, errors: string[]): ExtensionSource[] {
@@ -202,23 +228,11 @@ function nameOf(path: string): string {
   return base === "index" ? basename(resolve(path, "..")) : base;
 }
 
-function expandHome(p: string): string {
-  return p === "~" ? homedir() : p.startsWith("~/") ? join(homedir(), p.slice(2)) : p;
-}
-
 function canonical(p: string): string {
   try {
     return realpathSync(p);
   } catch {
     return p;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
   }
 }
 

@@ -6,10 +6,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
+import { EXTENSION_MANIFEST_FILE } from "../resources/resource-files.ts";
 import { describeIssues } from "./connection.ts";
 import { CommandSpecSchema, PROTOCOL, ToolSpecSchema } from "./protocol.ts";
 
-export const MANIFEST_FILE = "pig-extension.json";
+export const MANIFEST_FILE = EXTENSION_MANIFEST_FILE;
 
 const ActivationSchema = v.union([
   v.literal("onStartup"),

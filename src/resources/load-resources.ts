@@ -1,13 +1,17 @@
 /**
  * Everything a run reads from the user's and the project's configuration, in one place:
  * context files, SYSTEM/APPEND_SYSTEM prompts, skills, prompt templates and theme files. Project resources
- * are only read when the project is trusted; context files load either way, as upstream.
+ * are only read when the project is trusted; context files load either way, as upstream. The
+ * skills, templates and themes of `-e` packages (resources/packages.ts) come before all others.
  */
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
+import { resolve } from "node:path";
 import type { ContextFile } from "./context-files.ts";
 import { loadContextFiles } from "./context-files.ts";
 import { resolvePromptFiles } from "./prompt-files.ts";
-import { resolveResourcePaths } from "./resource-paths.ts";
+import { readLocalPackage, type PackageFiles } from "./packages.ts";
+import { expandTilde, resolveResourcePaths, type PackageResources } from "./resource-paths.ts";
 import type { Settings } from "./settings.ts";
 import { expandSkillCommand, loadSkills, skillsPromptBlock, type Skill } from "./skills.ts";
 import { expandPromptTemplate, loadPromptTemplates, type PromptTemplate } from "./templates.ts";
@@ -44,6 +48,8 @@ export interface LoadResourcesOptions {
   userSettings: Settings;
   projectSettings: Settings;
   flags: ResourceFlags;
+  /** `-e/--extension` values: the skills, prompts and themes of those that are packages come first. */
+  extensionPaths?: readonly string[];
   home?: string;
 }
 
@@ -64,9 +70,13 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
   });
   for (const d of prompts.diagnostics) diagnostics.push({ level: d.level === "error" ? "error" : "warning", message: d.message });
 
-  const base = { cwd, agentDir, home, trusted, packageDirs: [] };
+  const base = { cwd, agentDir, home, trusted };
+  const packages = cliPackages(options.extensionPaths ?? [], cwd, home);
+  const packageDirs = (kind: "skills" | "prompts" | "themes"): PackageResources[] =>
+    packages.map(({ source, root, files }) => ({ source, scope: "temporary", root, paths: files[kind] }));
   const skills = loadSkills({
     ...base,
+    packageDirs: packageDirs("skills"),
     projectEntries: options.projectSettings.skills,
     userEntries: options.userSettings.skills,
     cliPaths: [...(flags.skills ?? [])],
@@ -74,6 +84,7 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
   });
   const templates = loadPromptTemplates({
     ...base,
+    packageDirs: packageDirs("prompts"),
     projectEntries: options.projectSettings.prompts,
     userEntries: options.userSettings.prompts,
     cliPaths: [...(flags.promptTemplates ?? [])],
@@ -81,6 +92,7 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
   });
   const themes = resolveResourcePaths("themes", {
     ...base,
+    packageDirs: packageDirs("themes"),
     projectEntries: options.projectSettings.themes,
     userEntries: options.userSettings.themes,
     cliPaths: [...(flags.themes ?? [])],
@@ -98,6 +110,23 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
     themes: themes.resources.map((r) => r.path),
     diagnostics,
   };
+}
+
+/** The `-e` values that are package directories (extensions/discovery.ts runs their extensions). */
+function cliPackages(paths: readonly string[], cwd: string, home: string): { source: string; root: string; files: PackageFiles }[] {
+  return paths.flatMap((source) => {
+    const root = resolve(cwd, expandTilde(source, home));
+    const files = isDirectory(root) ? readLocalPackage(root) : undefined;
+    return files ? [{ source, root, files }] : [];
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The `<available_skills>` block for the system prompt (empty when no skill is visible). */

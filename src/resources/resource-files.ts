@@ -147,11 +147,22 @@ const ManifestSchema = v.looseObject({
   pi: v.optional(v.looseObject({ extensions: v.optional(v.array(v.string())) })),
 });
 
-/** A directory's explicit extension entry points: package.json `pi.extensions` (existing ones), else index.ts / index.js. */
+/** pig's own extension manifest (extensions/manifest.ts reads it); a directory holding one is that extension. */
+export const EXTENSION_MANIFEST_FILE = "pig-extension.json";
+
+/** Files an extensions directory runs: upstream's `.ts`/`.js`, and pig's `.mjs` and Python. */
+export const EXTENSION_FILE = /\.(ts|js|mjs|py)$/;
+
+/**
+ * A directory's explicit extension entry points: its `pig-extension.json`, else package.json
+ * `pi.extensions` (the listed paths that exist), else index.ts / index.js.
+ */
 export function extensionEntryPoints(dir: string): string[] | undefined {
+  const manifest = join(dir, EXTENSION_MANIFEST_FILE);
+  if (existsSync(manifest)) return [manifest];
   try {
-    const manifest = v.safeParse(ManifestSchema, JSON.parse(readFileSync(join(dir, "package.json"), "utf8")));
-    const listed = manifest.success ? (manifest.output.pi?.extensions ?? []) : [];
+    const pkg = v.safeParse(ManifestSchema, JSON.parse(readFileSync(join(dir, "package.json"), "utf8")));
+    const listed = pkg.success ? (pkg.output.pi?.extensions ?? []) : [];
     const existing = listed.map((p) => resolve(dir, p)).filter((p) => existsSync(p));
     if (existing.length > 0) return existing;
   } catch {
@@ -163,7 +174,7 @@ export function extensionEntryPoints(dir: string): string[] | undefined {
   return undefined;
 }
 
-/** Extensions in a directory: its own entry points, else each `*.ts`/`*.js` and each subdirectory's entry points. */
+/** Extensions in a directory: its own entry points, else each extension file and each subdirectory's entry points. */
 export function collectExtensionFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const own = extensionEntryPoints(dir);
@@ -173,7 +184,7 @@ export function collectExtensionFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of entries) {
     if (skippedName(entry.name) || isIgnored(rules, entry.path, entry.isDir)) continue;
-    if (entry.isFile && /\.(ts|js)$/.test(entry.name)) out.push(entry.path);
+    if (entry.isFile && EXTENSION_FILE.test(entry.name)) out.push(entry.path);
     else if (entry.isDir) out.push(...(extensionEntryPoints(entry.path) ?? []));
   }
   return out;

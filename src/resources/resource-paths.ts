@@ -172,7 +172,7 @@ function kindOf(path: string): "file" | "dir" | undefined {
 }
 
 /** The files a settings entry or package path stands for (settings and package dirs are searched recursively). */
-function filesOfEntry(kind: ResourceKind, path: string): string[] {
+export function filesOfEntry(kind: ResourceKind, path: string): string[] {
   const type = kindOf(path);
   if (type === "file") return [path];
   if (type !== "dir") return [];

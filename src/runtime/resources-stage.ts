@@ -40,6 +40,7 @@ export function loadRunResources(config: RuntimeConfig, opened: OpenedSession, a
       trusted: trust.trusted,
       userSettings: settings.global,
       projectSettings: trust.trusted ? settings.project : {},
+      ...(config.extensions?.paths ? { extensionPaths: config.extensions.paths } : {}),
       flags: { ...flags, ...(skills ? { skills } : {}), ...(promptTemplates ? { promptTemplates } : {}), ...(themes ? { themes } : {}) },
     });
   };
