@@ -1,12 +1,11 @@
 /**
  * Asking the hooks at a session boundary — the end of a turn, the moment a run would settle —
- * and carrying out what they answer: their entries are appended to the session (a custom
- * message is shown like any other), and one more model request runs when they ask for it and
+ * and carrying out what they answer: their entries are appended to the session (each one
+ * announced as `entry_appended`), and one more model request runs when they ask for it and
  * the context allows it (it must not end with the model's own answer, unless messages wait).
  */
 import type { AssistantMessage } from "../ai/types.ts";
-import { customMessageOf } from "../session/context.ts";
-import type { AgentMessage, CustomMessageEntry, ToolResultMessage } from "../session/format.ts";
+import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import { commitDrafts, previewBoundary, type BoundaryKind } from "./boundary.ts";
 import type { Conversation } from "./conversation.ts";
@@ -86,9 +85,6 @@ function commit(host: BoundaryHost, kind: BoundaryKind, result: BoundaryHookResu
   if (written.compacted) host.changed("compaction");
   for (const id of written.ids) {
     const entry = host.store.getEntry(id);
-    if (entry?.type !== "custom_message") continue;
-    const message = customMessageOf(entry as CustomMessageEntry);
-    host.emit({ type: "message_start", message });
-    host.emit({ type: "message_end", message });
+    if (entry) host.emit({ type: "entry_appended", entry });
   }
 }

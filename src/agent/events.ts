@@ -4,7 +4,7 @@
  * (JSON and RPC write `message_update` in its wire form, see modes/wire-event.ts).
  */
 import type { AssistantMessage, AssistantMessageEvent } from "../ai/types.ts";
-import type { AgentMessage, ToolResultMessage, Usage } from "../session/format.ts";
+import type { AgentMessage, SessionEntry, ToolResultMessage, Usage } from "../session/format.ts";
 import type { ToolResult } from "../tools/types.ts";
 
 /** What the agent loop reports. */
@@ -60,6 +60,8 @@ export type SessionEvent =
       errorMessage?: string;
     }
   | { type: "session_info_changed"; name: string | undefined }
+  /** An extension appended an entry (`appendEntry`, a session boundary's drafts): the entry as stored. */
+  | { type: "entry_appended"; entry: SessionEntry }
   | { type: "thinking_level_changed"; level: string }
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
@@ -70,9 +72,7 @@ export type SessionEvent =
   /** An extension's handler failed (`event` names which: an event name, `command`, …); what runs next goes on. */
   | { type: "extension_error"; extensionPath: string; event: string; error: string; stack?: string }
   /** A prompt's run is over, with its retries, compactions and queued messages: nothing more follows on its own. */
-  | { type: "agent_settled" }
-  /** An extension failed (a hook, a command, a handler); what it was doing went on without it. */
-  | { type: "extension_error"; extensionPath: string; event: string; error: string; stack?: string };
+  | { type: "agent_settled" };
 
 /** Why what a front end shows of the session may have changed. */
 export type SessionChangeReason =

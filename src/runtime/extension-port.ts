@@ -173,7 +173,9 @@ export class ExtensionSessionPort implements HostSessionPort {
   }
 
   async appendEntry(customType: string, data: unknown): Promise<void> {
-    this.live.store.appendCustomEntry(customType, data);
+    const session = this.live;
+    const entry = session.store.getEntry(session.store.appendCustomEntry(customType, data));
+    if (entry) session.emit({ type: "entry_appended", entry });
   }
 
   async setName(name: string): Promise<void> {

@@ -10,12 +10,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { extensionWorlds, onlySessionEntries, readJsonLines } from "../helpers/extension-worlds.ts";
 import type { PigWorld } from "../helpers/pig-env.ts";
+import { RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "extensions", "boundaries");
 const ext = (name: string) => join(FIXTURES, `${name}.ts`);
 
-const { world } = extensionWorlds();
+const { world, track } = extensionWorlds();
 
 type Json = Record<string, any>;
 
@@ -93,8 +94,9 @@ test("agent_before_settle: one more request, then an entry, and the run settles"
   expect(userTexts(w, 1)).toEqual(["hello", "One more thing."]);
   const events = run.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Json);
   expect(events.filter((e) => e.type === "agent_settled")).toHaveLength(1);
-  // The hidden custom message is announced like any other message.
-  expect(events.some((e) => e.type === "message_end" && e.message.role === "custom" && e.message.customType === "settle")).toBe(true);
+  // Each appended entry is announced, as it is stored (upstream's entry_appended).
+  const appended = events.filter((e) => e.type === "entry_appended").map((e) => e.entry);
+  expect(appended.map((e) => `${e.type}:${e.customType}`)).toEqual(["custom_message:settle", "custom:settled"]);
 
   const entries = conversation(onlySessionEntries(sessions));
   expect(entries.map((e) => (e.type === "message" ? `message:${e.message.role}` : `${e.type}:${e.customType}`))).toEqual([
@@ -105,10 +107,29 @@ test("agent_before_settle: one more request, then an entry, and the run settles"
     "custom:settled",
   ]);
   expect(entries[4]).toMatchObject({ data: { asked: 2 } });
+  expect(appended).toEqual([entries[2], entries[4]]);
   expect(readJsonLines(join(w.cwd, "settle.jsonl"))).toEqual([
     { asked: 1, outcome: "completed", canContinue: false },
     { asked: 2, outcome: "completed", canContinue: false },
   ]);
+});
+
+test("appendEntry over RPC: entry_appended carries the stored entry, before the command's response", async () => {
+  const w = await world();
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ext("append-entry")] }));
+  await client.promptAndWait("A");
+  const response = await client.request({ type: "prompt", message: "/fx-entry saved-state" });
+  expect(response).toMatchObject({ success: true });
+  const at = client.lines.indexOf(response);
+  const appended = client.lines.filter((l) => l.type === "entry_appended");
+  expect(appended).toHaveLength(1);
+  expect(client.lines.indexOf(appended[0]!)).toBeLessThan(at);
+  const entry = appended[0]!.entry as Json;
+  expect(Object.keys(entry)).toEqual(["type", "customType", "data", "id", "parentId", "timestamp"]);
+  expect(entry).toMatchObject({ type: "custom", customType: "fx-state", data: { note: "saved-state", count: 42, nested: { ok: true } } });
+  const file = String(((await client.request({ type: "get_state" })).data as Json).sessionFile);
+  expect(readJsonLines(file).at(-1)).toEqual(entry);
+  expect(await client.close()).toBe(0);
 });
 
 describe("project_trust", () => {

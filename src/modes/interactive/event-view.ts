@@ -17,7 +17,7 @@ import { truncateToWidth } from "../../util/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { ToolBlocks } from "./render/tool-blocks.ts";
 import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
-import { answerEndRows, hiddenThinking, thinkingLineRows, userRows, type TranscriptStyle } from "./render/transcript.ts";
+import { answerEndRows, customRows, hiddenThinking, thinkingLineRows, userRows, type TranscriptStyle } from "./render/transcript.ts";
 import { LineSplitter } from "../../util/line-splitter.ts";
 import { ShellOutput } from "./shell-output.ts";
 import { printableLine } from "./render/terminal-text.ts";
@@ -140,6 +140,8 @@ export class EventView {
         break;
       case "message_start":
         if (event.message.role === "user") this.rows(userRows((event.message as { content: string }).content, this.style()));
+        // An extension's message meant to be seen (sendMessage with display), as the transcript shows it.
+        if (event.message.role === "custom" && event.message.display) this.rows(customRows(String(event.message.customType), event.message.content as string, this.style()));
         if (event.message.role === "assistant" && this.retry?.waiting) {
           this.retry.waiting = false;
           this.activity = "waiting for the model";
@@ -224,6 +226,13 @@ export class EventView {
         break;
       case "extension_error":
         this.out.print(`${t.fg("error", extensionErrorText(event))}\n`);
+        break;
+      case "entry_appended":
+        // A session boundary's custom message to be seen (other entries are state, not transcript).
+        if (event.entry.type === "custom_message" && (event.entry as { display?: unknown }).display === true) {
+          const entry = event.entry as { customType: string; content: unknown };
+          this.rows(customRows(entry.customType, entry.content as string, this.style()));
+        }
         break;
       default:
         break;
