@@ -94,6 +94,18 @@ describeNeeding("tmux", tmuxAvailable(), "extensions in interactive pig", () => 
     expect(world.llm.requests).toHaveLength(0);
   });
 
+  test("a message an extension sends with display shows as it arrives; a hidden one does not", async () => {
+    const { tmux, world } = await start(undefined, { args: ext("show-message.ts") });
+    const shown = await send(tmux, "/note from the command", "visible-note: from the command");
+    expect(shown).toContain("[note]");
+    expect(tmux.capture()).not.toContain("hidden-note");
+    // Both are in the session, for the next request.
+    await send(tmux, "go on", idleAfter("ok"));
+    const sent = JSON.stringify(world.llm.requests.at(-1)!.body);
+    expect(sent).toContain("visible-note: from the command");
+    expect(sent).toContain("hidden-note");
+  });
+
   test("/new and /resume keep the extension's process; session_start says startup, new, resume", async () => {
     const { tmux, world } = await start(undefined, { args: ext("session-log.ts") });
     const log = () => (existsSync(join(world.cwd, "session-log.txt")) ? readFileSync(join(world.cwd, "session-log.txt"), "utf8").trimEnd().split("\n") : []);
