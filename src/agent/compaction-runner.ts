@@ -26,7 +26,7 @@ import {
 import { keptFrom, recoveryPlan, type RecoveryPlan } from "../compaction/recovery.ts";
 import type { AgentMessage, CompactionEntry, ThinkingLevel, Usage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
-import type { CompactionSettings } from "../resources/settings.ts";
+import type { CompactionSettings } from "../resources/settings-effective.ts";
 import type { CompactionReason, CompactionResult, SessionEvent, SummarySource } from "./events.ts";
 import type { Activity } from "./activity.ts";
 import type { Conversation } from "./conversation.ts";

@@ -6,7 +6,8 @@
  */
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { Model } from "../ai/types.ts";
-import { settingsDefaults, type Settings } from "../resources/settings.ts";
+import { type Settings } from "../resources/settings.ts";
+import { settingsDefaults } from "../resources/settings-effective.ts";
 import type { ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 

@@ -3,7 +3,7 @@
  * a summary of the branch being left. Going to a user message puts the leaf on its parent and
  * hands its text back for the editor, as upstream.
  */
-import { branchSummarySettings } from "../resources/settings.ts";
+import { branchSummarySettings } from "../resources/settings-effective.ts";
 import { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } from "../compaction/index.ts";
 import type { SessionEntry, Usage } from "../session/format.ts";
 import { PromptError } from "./errors.ts";

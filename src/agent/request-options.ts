@@ -6,7 +6,7 @@
  */
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { Model, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
-import type { RetrySettings } from "../resources/settings.ts";
+import type { RetrySettings } from "../resources/settings-effective.ts";
 import type { ThinkingLevel } from "../session/format.ts";
 import type { SecretRedactor } from "../util/redact.ts";
 import type { AgentHooks } from "./hooks.ts";

@@ -2,7 +2,7 @@
 
 import { isRetryableError } from "../ai/errors.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
-import type { RetrySettings } from "../resources/settings.ts";
+import type { RetrySettings } from "../resources/settings-effective.ts";
 import type { SessionEvent } from "./events.ts";
 import { retryDelay, sleep } from "../util/wait.ts";
 

@@ -14,7 +14,7 @@ import type { AgentMessage, CustomMessage, SystemMessage, ThinkingLevel, ToolDec
 import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { AnyTool } from "../tools/types.ts";
-import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings.ts";
+import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
 import { Activity } from "./activity.ts";
 import { NO_COMMANDS, type CommandPort } from "./command-port.ts";
 import { CompactionRunner, summaryCallFor } from "./compaction-runner.ts";

@@ -7,7 +7,8 @@
  */
 import { existsSync } from "node:fs";
 import type { Model } from "../ai/types.ts";
-import { branchSummarySettings, type Settings } from "../resources/settings.ts";
+import { type Settings } from "../resources/settings.ts";
+import { branchSummarySettings } from "../resources/settings-effective.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
 import { createBranchedSession, forkSession } from "../session/branching.ts";
 import type { BashExecutionMessage, ThinkingLevel } from "../session/format.ts";

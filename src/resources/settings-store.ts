@@ -18,19 +18,8 @@ import { withFileLock, type LockOptions } from "../util/file-lock.ts";
 import { parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 import { expectedWords } from "../util/config-issues.ts";
-import {
-  effectiveSettings,
-  globalSettingsPath,
-  mergeSettings,
-  migrateSettings,
-  projectSettingsPath,
-  readSettingsScope,
-  SettingsSchema,
-  type EffectiveSettings,
-  type Settings,
-  type SettingsDiagnostic,
-  type SettingsProblem,
-} from "./settings.ts";
+import { globalSettingsPath, mergeSettings, migrateSettings, projectSettingsPath, readSettingsScope, SettingsSchema, type Settings, type SettingsDiagnostic, type SettingsProblem } from "./settings.ts";
+import { effectiveSettings, type EffectiveSettings } from "./settings-effective.ts";
 
 export { FileLockError, withFileLock, type LockOptions } from "../util/file-lock.ts";
 

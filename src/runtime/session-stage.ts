@@ -11,7 +11,7 @@ import { streamFor } from "../ai/stream.ts";
 import type { Model } from "../ai/types.ts";
 import { ensureDocs } from "../resources/docs.ts";
 import { inputExpander, skillsBlock } from "../resources/load-resources.ts";
-import { compactionSettings, retrySettings } from "../resources/settings.ts";
+import { compactionSettings, retrySettings } from "../resources/settings-effective.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
 import { buildSystemSections } from "../resources/system-prompt.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";

@@ -13,7 +13,7 @@ import type { SessionEntry } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { fakeStream } from "./fake-stream.ts";
 import { assistantMsg, branchSummary, chain, compaction, customMessage, fakeModel, label, m, sized, toolCall, toolResult, userMsg } from "./helpers.ts";
-import { settingsDefaults } from "../../src/resources/settings.ts";
+import { settingsDefaults } from "../../src/resources/settings-effective.ts";
 
 const RESERVE = settingsDefaults.branchSummary.reserveTokens;
 

@@ -20,7 +20,7 @@ import {
   prepareCompaction,
   type CompactionSettings,
 } from "../../src/compaction/index.ts";
-import { settingsDefaults } from "../../src/resources/settings.ts";
+import { settingsDefaults } from "../../src/resources/settings-effective.ts";
 import type { BranchSummaryEntry } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { startFakeLlm, type FakeLlm, type RecordedRequest } from "../helpers/fake-llm/server.ts";

@@ -7,7 +7,7 @@
  * the branch summary's output budget) the difference is asserted. The results must equal the
  * fixture's compaction / branch_summary entries. (fixtures-087.test.ts does the same for 0.87.1.)
  */
-import { settingsDefaults } from "../../src/resources/settings.ts";
+import { settingsDefaults } from "../../src/resources/settings-effective.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

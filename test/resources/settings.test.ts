@@ -2,15 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  effectiveSettings,
-  loadSettings,
-  mergeSettings,
-  migrateSettings,
-  readSettingsScope,
-  retrySettings,
-  settingsDefaults,
-} from "../../src/resources/settings.ts";
+import { loadSettings, mergeSettings, migrateSettings, readSettingsScope } from "../../src/resources/settings.ts";
+import { effectiveSettings, retrySettings, settingsDefaults } from "../../src/resources/settings-effective.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 function dirs() {

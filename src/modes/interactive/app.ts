@@ -20,7 +20,7 @@ import { escapeTap, type EscapeState } from "./double-escape.ts";
 import { PromptRouter } from "./prompt-router.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
 import { combineProviders, fileMentionProvider, InputEditor, pathCompletionProvider, PromptHistory, slashCommandProvider } from "./input/index.ts";
-import { settingsDefaults } from "../../resources/settings.ts";
+import { settingsDefaults } from "../../resources/settings-effective.ts";
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
 import { diagnosticLines, formatStartupReport } from "../../resources/startup-report.ts";
@@ -31,7 +31,7 @@ import type { ModeExtensions } from "../../extensions/registries.ts";
 import { ExtensionBridge } from "./extension-bridge.ts";
 import { extensionRows } from "../../extensions/status.ts";
 import { reportExtensionReload } from "./commands/extensions.ts";
-import { suspendToShell } from "./suspend.ts";
+import { runKeyAction } from "./key-actions.ts";
 
 export class InteractiveApp implements InteractiveHost {
   theme: Theme;
@@ -257,51 +257,24 @@ export class InteractiveApp implements InteractiveHost {
     if (command) await this.router.runCommand(command, "");
   }
 
-  /** The app's own key actions (the editor runs the editing ones). */
-  private async runAction(action: KeyAction): Promise<void> {
-    try {
-      switch (action) {
-        case "app.suspend":
-          suspendToShell(this.editor);
-          break;
-        case "app.model.select": {
-          const command = findCommand(this.commands, "model");
-          if (command) await this.router.runCommand(command, "");
-          break;
-        }
-        case "app.model.cycleForward":
-        case "app.model.cycleBackward": {
-          const next = this.controller.cycleModel(action === "app.model.cycleForward" ? "forward" : "backward");
-          this.info(next ? `Model: ${next.model.provider}/${next.model.id}${next.model.reasoning ? ` (thinking: ${this.session.thinkingLevel})` : ""}` : "Only one model is available.");
-          break;
-        }
-        case "app.thinking.cycle": {
-          const next = this.controller.cycleThinkingLevel();
-          this.info(next ? `Thinking level: ${next.level}` : "This model has no thinking levels.");
-          break;
-        }
-        case "app.thinking.toggle":
-          this.view.showThinking = !this.view.showThinking;
-          this.info(this.view.showThinking ? "Thinking is shown." : "Thinking is hidden.");
-          break;
-        case "app.tools.expand":
-          if (!this.view.expandLast()) this.info("No tool result to expand yet.");
-          break;
-        case "app.tools.toggleAll":
-          this.toggleResults();
-          break;
-        case "app.message.dequeue":
-          this.restoreQueued();
-          break;
-        default:
-          break;
-      }
-    } catch (error) {
-      this.error((error as Error).message);
-    } finally {
-      // Switching model or level saves it: a settings file pig could not use says so here.
-      for (const diagnostic of this.settings.drainDiagnostics()) this.warn(diagnostic.message);
-    }
+  /** The app's own key actions (the editor runs the editing ones): key-actions.ts. */
+  private runAction(action: KeyAction): Promise<void> {
+    return runKeyAction(action, {
+      editor: this.editor,
+      view: this.view,
+      controller: this.controller,
+      settings: this.settings,
+      thinkingLevel: () => this.session.thinkingLevel,
+      runCommand: async (name) => {
+        const command = findCommand(this.commands, name);
+        if (command) await this.router.runCommand(command, "");
+      },
+      toggleResults: () => this.toggleResults(),
+      restoreQueued: () => this.restoreQueued(),
+      info: (message) => this.info(message),
+      warn: (message) => this.warn(message),
+      error: (message) => this.error(message),
+    });
   }
 
   // ── InteractiveHost ──────────────────────────────────────────────────────
