@@ -155,7 +155,7 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
   try {
     return await runRpcMode({
       controller: runtime.controller,
-      resources: runtime.resources,
+      resources: () => runtime.resources,
       cwd: runtime.controller.cwd,
       extensions,
       // A setting a command could not save (the file was unusable at start) is said on stderr.

@@ -22,7 +22,8 @@ import { toWireEvent } from "./wire-event.ts";
 
 export interface RpcOptions {
   controller: SessionController;
-  resources: LoadedResources;
+  /** The run's resources now (a reload replaces them). */
+  resources: () => LoadedResources;
   cwd: string;
   /** Runs after each command, before its response (diagnostics the command left behind). */
   afterCommand?: () => void;
@@ -98,7 +99,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       writeFileSync(path, exportSessionHtml(store));
       return path;
     },
-    commands: () => commandList(options.resources, extensions),
+    commands: () => commandList(options.resources(), extensions),
     extensions: () => extensions?.status?.() ?? [],
     entries: (since) => sessionEntries(session.store, since),
     tree: () => sessionTree(session.store),

@@ -244,6 +244,23 @@ test("resources_discover: after session_start, the extension's skills are in the
   expect(await client.close()).toBe(0);
 });
 
+test("resources_discover on reload: the paths given then replace the ones given at start", async () => {
+  const files = { "first-prompts/first-hello.md": "FIRST TEMPLATE", "second-prompts/second-hello.md": "SECOND TEMPLATE" };
+  const { w, client } = await rpc(["resources-reload"], [{ text: "one" }], { files });
+  const templates = async () =>
+    ((dataOf(await client.request({ type: "get_commands" })).commands as Json[]) ?? []).filter((c) => c.source === "prompt").map((c) => c.name);
+  expect(await templates()).toEqual(["first-hello"]);
+  expect(await client.request({ type: "prompt", message: "/do-reload" })).toMatchObject({ success: true });
+  // The command ends with the host that ran it; the reload goes on. Its end: the new list.
+  let now: string[] = [];
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline && now[0] !== "second-hello"; await Bun.sleep(20)) now = await templates();
+  expect(now).toEqual(["second-hello"]);
+  expect(writtenJsonLines(join(w.cwd, "discover.jsonl")).map((e) => e.reason)).toEqual(["startup", "reload"]);
+  await client.promptAndWait("/second-hello");
+  expect(bodyText(w, 0)).toContain("SECOND TEMPLATE");
+  expect(await client.close()).toBe(0);
+});
+
 describe("session_before_* cancel", () => {
   async function withHistory() {
     const r = await rpc(["cancel"], [{ text: "one" }, { text: "two" }]);
