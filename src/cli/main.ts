@@ -12,7 +12,7 @@ async function run(argv: string[]): Promise<number> {
     // The hidden mode pig spawns itself in to host TypeScript extensions: it is long-lived, and
     // it must not load the CLI it does not use.
     useNormalJitPolicy();
-    // The socket's thread is the slowest part to come up: it starts before the rest loads.
+    // Connecting waits on pig: it starts before the rest loads.
     const { openLaunchPipe } = await import("../extensions/runner/socket-pipe.ts");
     const pipe = openLaunchPipe();
     const { runExtensionRunner } = await import("../extensions/runner/main.ts");

@@ -38,9 +38,9 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
   // extensions start.
   process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
 
-  // The connection comes first: its thread starts and connects, and pig answers `initialize`,
-  // while this thread registers the host modules and loads TypeBox, which nearly every
-  // extension imports (the other host modules load when an extension needs them).
+  // The connection comes first: while it connects and pig answers `initialize`, the runner
+  // registers the host modules and loads TypeBox, which nearly every extension imports (the
+  // other host modules load when an extension needs them).
   const peer = new Peer(pipe ?? openSocketPipe(socket));
   const exit = (code: number): never => process.exit(code);
   // pig is gone (killed, perhaps with -9): the helpers the extensions started go with the runner.
