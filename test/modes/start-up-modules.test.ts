@@ -27,7 +27,7 @@ const PRINT_PATH = at(
 describe("modules loaded at start-up", () => {
   test("--version loads only the entry point, its error types and the version", () => {
     const graph = staticImports(at("cli/main.ts"));
-    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/jit-policy.ts", "cli/main.ts", "runtime/errors.ts", "version.ts"]);
+    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/main.ts", "runtime/errors.ts", "util/jit-policy.ts", "version.ts"]);
     expect([...graph.external]).toEqual([]);
   });
 
