@@ -8,7 +8,9 @@
 import { useNormalJitPolicy } from "../../util/jit-policy.ts";
 import { VERSION } from "../../version.ts";
 import type { ExtensionMode } from "../api/types.ts";
-import { ENV_SOCKET, ENV_TOKEN, type InitializeResult, PROTOCOL } from "../protocol.ts";
+import { ENV_SOCKET, ENV_TOKEN } from "../launch-env.ts";
+import { PROTOCOL } from "../protocol-constants.ts";
+import type { InitializeResult } from "../protocol.ts";
 import { LocalBus } from "./bus.ts";
 import { installDispatch } from "./dispatch.ts";
 import { loadExtensions } from "./loader.ts";
