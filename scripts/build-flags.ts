@@ -20,7 +20,7 @@ export const COMPILE_FLAGS: readonly string[] = [
  * pig's own extras:
  * - separate chunks for the parts loaded on demand (`pig --version` does not evaluate the agent);
  * - JavaScriptCore's tier-up thresholds ×8 from the start, for the short print-mode runs
- *   (src/cli/jit-policy.ts; the other modes put the normal policy back). Measured on a `-p`
+ *   (src/util/jit-policy.ts; the other modes put the normal policy back). Measured on a `-p`
  *   run against a local server: peak RSS 45.4 → 41.5 MB and a little faster start-up; opening a
  *   50 MB session under this policy takes ~5 % longer, which is why the sessions commands do not
  *   keep it.

@@ -427,7 +427,7 @@ try {
   });
   const floorCmds = {
     version: [pig, "--version"],
-    // No pig to connect to: the runner starts, loads its modules and its socket thread, fails to
+    // No pig to connect to: the runner starts, loads its modules, fails to
     // connect and exits 1 (through sh, which GNU time's %M then includes: the larger of the two).
     unconnected: ["/bin/sh", "-c", `"$0" ${RUNNER_SUBCOMMAND}; exit 0`, pig],
   } as const;
@@ -624,7 +624,7 @@ try {
     { metric: "runner start, host in this process: probe extension alone, host start → every extension ready", pig: startStat("probe", (x) => x.startMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
     { metric: "of which: host start → runner process begins (spawn, exec)", pig: startStat("probe", (x) => x.toOriginMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
     { metric: "of which: runner begins → the extension's factory runs", pig: startStat("probe", (x) => x.toFactoryMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
-    { metric: "… runner begins → its `initialize` reaches the host (runtime, modules, socket thread, connect)", pig: startStat("probe", (x) => x.toInitializeMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
+    { metric: "… runner begins → its `initialize` reaches the host (runtime, modules, connect)", pig: startStat("probe", (x) => x.toInitializeMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
     { metric: "… `initialize` → the factory runs (host modules registered, the file imported)", pig: startStat("probe", (x) => x.initializeToFactoryMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
     { metric: "of which: factory → the host has every `ready`", pig: startStat("probe", (x) => x.toReadyMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
     { metric: "runner start: 1 of the 30 extensions, then the probe", pig: startStat("one", (x) => x.startMs), pi: {}, piNote: onlyPig("—"), format: ms, ratio: "none" },
@@ -638,7 +638,7 @@ try {
     { metric: "runner private memory (RssAnon) at `initialize`: probe alone", pig: startStat("probe", (x) => x.initAnon), pi: {}, piNote: onlyPig("—"), format: fmtMB, ratio: "none" },
     { metric: "runner private memory (RssAnon) once ready: probe alone", pig: startStat("probe", (x) => x.anon), pi: {}, piNote: onlyPig("—"), format: fmtMB, ratio: "none" },
     {
-      metric: "`pig __extension-runner` with no pig to connect to (its modules, its socket thread, a failed connect): wall time",
+      metric: "`pig __extension-runner` with no pig to connect to (its modules, a failed connect): wall time",
       pig: floorStat("unconnected", (x) => x.ms),
       pi: {},
       piNote: onlyPig("—"),

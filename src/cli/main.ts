@@ -4,15 +4,15 @@
  */
 import { VERSION } from "../version.ts";
 import { CliError, UsageError } from "./errors.ts";
-import { useNormalJitPolicy } from "./jit-policy.ts";
+import { useNormalJitPolicy } from "../util/jit-policy.ts";
 
 async function run(argv: string[]): Promise<number> {
   const first = argv[0];
   if (first === "__extension-runner") {
-    // The hidden mode pig spawns itself in to host TypeScript extensions: it is long-lived, and
-    // it must not load the CLI it does not use.
-    useNormalJitPolicy();
-    // The socket's thread is the slowest part to come up: it starts before the rest loads.
+    // The hidden mode pig spawns itself in to host TypeScript extensions: it lives as long as
+    // pig, and it must not load the CLI it does not use. It keeps the start-up JIT policy until
+    // it knows pig's mode (runner/main.ts).
+    // Connecting waits on pig: it starts before the rest loads.
     const { openLaunchPipe } = await import("../extensions/runner/socket-pipe.ts");
     const pipe = openLaunchPipe();
     const { runExtensionRunner } = await import("../extensions/runner/main.ts");

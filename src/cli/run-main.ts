@@ -9,7 +9,7 @@ import { createRegistries, type ModeExtensions } from "../extensions/registries.
 import { extensionRows } from "../extensions/status.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { isTerminal } from "../util/libc.ts";
-import { useNormalJitPolicy } from "./jit-policy.ts";
+import { useNormalJitPolicy } from "../util/jit-policy.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 export async function runMain(argv: string[]): Promise<number> {

@@ -2,7 +2,7 @@
  * A conversation flattened to labelled text for a summariser. Sent as one user message, it
  * reads as material to summarise rather than a dialogue to continue.
  */
-import type { LlmMessage } from "../session/convert.ts";
+import type { LlmMessage } from "../ai/message-types.ts";
 
 /** Tool results longer than this are cut: their gist is enough for a summary. */
 export const TOOL_RESULT_MAX_CHARS = 2000;

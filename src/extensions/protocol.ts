@@ -8,29 +8,19 @@
  * one ignores them, which is how the protocol grows inside one major version.
  */
 import * as v from "valibot";
+import { MIN_MAX_FRAME_BYTES } from "./protocol-constants.ts";
 
-export const PROTOCOL = "pig-ext/1";
-export const SUPPORTED_PROTOCOLS: readonly string[] = [PROTOCOL];
-export const DEFAULT_MAX_FRAME_BYTES = 8 * 1024 * 1024;
-/** Below this a `$/part` frame could not carry any payload next to its envelope. */
-export const MIN_MAX_FRAME_BYTES = 1024;
-
+export {
+  DEFAULT_MAX_FRAME_BYTES,
+  ErrorCode,
+  type ErrorCodeValue,
+  MIN_MAX_FRAME_BYTES,
+  PROTOCOL,
+  SUPPORTED_PROTOCOLS,
+} from "./protocol-constants.ts";
 export { ENV_PROTOCOL, ENV_SOCKET, ENV_TOKEN } from "./launch-env.ts";
 import { BoundaryContextParamsSchema } from "./protocol-boundary.ts";
 export { BoundaryContextParamsSchema, BoundaryDraftSchema, BoundaryResultSchema, ProjectTrustResultSchema, type WireBoundaryDraft } from "./protocol-boundary.ts";
-
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  HandlerError: -32000,
-  Unauthorized: -32001,
-  UnsupportedProtocol: -32002,
-  FrameTooLarge: -32003,
-  Cancelled: -32800,
-} as const;
-export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 // ---------------------------------------------------------------------------------------------
 // Envelope

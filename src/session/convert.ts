@@ -21,17 +21,6 @@ import type {
   LlmUserMessage,
 } from "../ai/message-types.ts";
 
-export type {
-  LlmAssistantMessage,
-  LlmImage,
-  LlmMessage,
-  LlmText,
-  LlmThinking,
-  LlmToolCall,
-  LlmToolResultMessage,
-  LlmUserMessage,
-};
-
 export const COMPACTION_SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
 export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";

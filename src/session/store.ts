@@ -3,26 +3,20 @@
  *
  * Entries are appended, never changed. Writing is lazy as upstream (nothing reaches disk until
  * the session holds an assistant message), but pig tracks per entry what is on disk, so an
- * entry is written exactly once. A file is written by one process at a time (see lock.ts).
+ * entry is written exactly once. A file is written by one process at a time (see lock.ts). The
+ * typed `append…` methods are in appends.ts; every one of them ends in `append` here.
  */
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { SessionAppends } from "./appends.ts";
 import { planContext, resolvePlan, type ContextPlan, type SessionContext } from "./context.ts";
 import * as make from "./entries.ts";
-import type {
-  AgentMessage,
-  SessionEntry,
-  SessionHeader,
-  ThinkingLevel,
-  Usage,
-  UserContentBlock,
-} from "./format.ts";
-import { newEntryId, newSessionId, sessionFileName } from "./ids.ts";
+import type { SessionEntry, SessionHeader } from "./format.ts";
+import { newSessionId, sessionFileName } from "./ids.ts";
 import { decodeUtf8, readRange } from "./lines.ts";
 import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
 import { acquireLock, type SessionLock } from "./lock.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
-import { currentSystemMessage } from "./system-messages.ts";
 import { SessionTree } from "./tree.ts";
 import { appendLines, createFileWithLines, removeStaleTemps, replaceFile, SessionWriteError, type AppendState } from "./write.ts";
 
@@ -53,7 +47,7 @@ export type AdoptedEntry = {
   invalid?: true | undefined;
 };
 
-export class SessionStore {
+export class SessionStore extends SessionAppends {
   readonly tree: SessionTree;
   readonly diagnostics: LoadDiagnostic[];
   private leaf: string | null;
@@ -74,6 +68,7 @@ export class SessionStore {
     loaded: LoadedFile | undefined,
     private readonly writable: boolean,
   ) {
+    super();
     this.tree = new SessionTree(loaded?.records ?? []);
     // What the loader found line by line, and the links the tree found damaged, in line order.
     const links = this.tree.linkProblems.map((p) => ({ line: p.line, kind: p.kind, message: `${path}:${p.line}: ${p.message}` }));
@@ -273,16 +268,12 @@ export class SessionStore {
 
   // ── appending ────────────────────────────────────────────────────────────
 
-  private nextPosition(): make.EntryPosition {
-    return { id: newEntryId(this.tree), parentId: this.leaf, timestamp: new Date().toISOString() };
-  }
-
   /** Entries in the tree that are not in the file yet (a write failed, or the first answer is still to come). */
   get unsaved(): readonly { id: string; type: string; role?: string }[] {
     return this.pending.map((r) => ({ id: r.id, type: r.type, ...(r.role !== undefined ? { role: r.role } : {}) }));
   }
 
-  private append(entry: SessionEntry): string {
+  protected append(entry: SessionEntry): string {
     const message = (entry as { message?: { role?: unknown } }).message;
     const role = entry.type === "message" && typeof message?.role === "string" ? message.role : undefined;
     const adopted: AdoptedEntry = { type: entry.type, id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, role, value: entry };
@@ -345,87 +336,6 @@ export class SessionStore {
   onEntryAdded(listener: (record: EntryRecord) => void): () => void {
     this.placedListeners.add(listener);
     return () => this.placedListeners.delete(listener);
-  }
-
-  appendMessage(message: AgentMessage): string {
-    return this.append(make.messageEntry(this.nextPosition(), message));
-  }
-
-  appendModelChange(provider: string, modelId: string): string {
-    return this.append(make.modelChangeEntry(this.nextPosition(), provider, modelId));
-  }
-
-  appendThinkingLevelChange(level: ThinkingLevel): string {
-    return this.append(make.thinkingLevelChangeEntry(this.nextPosition(), level));
-  }
-
-  /**
-   * Appends a compaction (Pi's argument order): `firstKeptEntryId` null keeps nothing. It carries
-   * the prompt and tools in force as its `systemMessage` checkpoint, so the compacted context can
-   * start with them. `options.parentId` places it elsewhere than after the leaf (the overflow
-   * recovery puts it beside the failed attempt); the compaction becomes the leaf either way.
-   */
-  appendCompaction(
-    summary: string,
-    firstKeptEntryId: string | null,
-    tokensBefore: number,
-    details?: unknown,
-    fromHook?: boolean,
-    usage?: Usage,
-    options: { parentId?: string | null } = {},
-  ): string {
-    const parentId = options.parentId === undefined ? this.leaf : options.parentId;
-    if (parentId !== null && !this.tree.has(parentId)) throw new Error(`Entry ${parentId} not found`);
-    const systemMessage = currentSystemMessage(this.buildContext(parentId).messages);
-    return this.appendAt(parentId, (at) =>
-      make.compactionEntry(at, { summary, firstKeptEntryId, tokensBefore, details, usage, fromHook, systemMessage }),
-    );
-  }
-
-  /**
-   * Moves the leaf to `toId` (null: before the first entry) and records there a summary of the
-   * branch left; its `fromId` names the leaf that was left (`root` for none), as Pi ≥ 0.87.
-   */
-  branchWithSummary(toId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: Usage): string {
-    if (toId !== null && !this.tree.has(toId)) throw new Error(`Entry ${toId} not found`);
-    const fromId = this.leaf ?? "root";
-    return this.appendAt(toId, (at) => make.branchSummaryEntry(at, { fromId, summary, details, usage, fromHook }));
-  }
-
-  /** Appends the entry `build` makes as a child of `parentId`; on a failed write the leaf stays where it was. */
-  private appendAt(parentId: string | null, build: (at: make.EntryPosition) => SessionEntry): string {
-    const before = this.leaf;
-    this.leaf = parentId;
-    try {
-      return this.append(build(this.nextPosition()));
-    } catch (error) {
-      this.leaf = before;
-      throw error;
-    }
-  }
-
-  appendCustomEntry(customType: string, data?: unknown): string {
-    return this.append(make.customEntry(this.nextPosition(), customType, data));
-  }
-
-  appendCustomMessageEntry(customType: string, content: string | UserContentBlock[], display: boolean, details?: unknown): string {
-    return this.append(make.customMessageEntry(this.nextPosition(), { customType, content, display, details }));
-  }
-
-  /** A `context_edit` of `targetId` (kept as written; pig does not apply context edits yet). */
-  appendContextEdit(targetId: string, replacement: { content: unknown } | null): string {
-    if (!this.tree.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-    return this.append(make.contextEditEntry(this.nextPosition(), targetId, replacement));
-  }
-
-  /** Sets (or, with an empty or missing label, clears) the label of `targetId`. */
-  appendLabelChange(targetId: string, label: string | undefined): string {
-    if (!this.tree.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-    return this.append(make.labelEntry(this.nextPosition(), targetId, label ? label : undefined));
-  }
-
-  appendSessionInfo(name: string): string {
-    return this.append(make.sessionInfoEntry(this.nextPosition(), name.trim()));
   }
 
   // ── writing ──────────────────────────────────────────────────────────────

@@ -4,8 +4,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { buildCompletionsRequest, detectCompat } from "../../src/ai/providers/openai-completions.ts";
-import { buildResponsesRequest } from "../../src/ai/providers/openai-responses.ts";
-import type { LlmAssistantMessage } from "../../src/session/convert.ts";
+import { buildResponsesRequest } from "../../src/ai/providers/openai-responses-request.ts";
+import type { LlmAssistantMessage } from "../../src/ai/message-types.ts";
 import type { LlmContext, LlmMessage, Model } from "../../src/ai/types.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
 

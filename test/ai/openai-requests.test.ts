@@ -10,11 +10,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { convertToLlm, type LlmMessage } from "../../src/session/convert.ts";
+import type { LlmMessage } from "../../src/ai/message-types.ts";
+import { convertToLlm } from "../../src/session/convert.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import type { Api, LlmContext, Model, ThinkingLevel, ToolSpec } from "../../src/ai/types.ts";
 import { buildCompletionsRequest } from "../../src/ai/providers/openai-completions.ts";
-import { buildResponsesRequest } from "../../src/ai/providers/openai-responses.ts";
+import { buildResponsesRequest } from "../../src/ai/providers/openai-responses-request.ts";
 import { estimateRequestTokens } from "../../src/ai/output-room.ts";
 import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
 

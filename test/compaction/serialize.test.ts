@@ -11,7 +11,8 @@ import {
   turnPrefixRequestText,
   UPDATE_INSTRUCTIONS,
 } from "../../src/compaction/index.ts";
-import { convertToLlm, type LlmMessage } from "../../src/session/convert.ts";
+import type { LlmMessage } from "../../src/ai/message-types.ts";
+import { convertToLlm } from "../../src/session/convert.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
 import { assistantMsg, toolCall, toolResult, userMsg } from "./helpers.ts";
 

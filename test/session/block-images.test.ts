@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { blockImages, IMAGE_BLOCKED_TEXT, type LlmMessage } from "../../src/session/convert.ts";
+import type { LlmMessage } from "../../src/ai/message-types.ts";
+import { blockImages, IMAGE_BLOCKED_TEXT } from "../../src/session/convert.ts";
 
 const image = { type: "image" as const, data: "AAAA", mimeType: "image/png" };
 

@@ -11,7 +11,7 @@ import type { HostState } from "./state.ts";
 import type { Runtime } from "./runtime.ts";
 import type { SessionSnapshot } from "./session-mirror.ts";
 import { describe, RpcError } from "./peer.ts";
-import { ErrorCode } from "../protocol.ts";
+import { ErrorCode } from "../protocol-constants.ts";
 
 type Json = Record<string, unknown>;
 

@@ -2,7 +2,6 @@
  * `pi.exec` with upstream's semantics: no shell, `{stdout, stderr, code, killed}`, a timeout or
  * abort sends SIGTERM and SIGKILL 5 s later; a spawn failure is code 1, a signal death code 0.
  */
-import { spawn } from "node:child_process";
 import type { ExecOptions, ExecResult } from "../api/types.ts";
 
 const KILL_GRACE_MS = 5_000;
@@ -14,6 +13,9 @@ export function execCommand(command: string, args: readonly string[], cwd: strin
     let killed = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
+    // node:child_process brings Node's stream modules: a runner loads them when an extension
+    // first runs a command, not at start-up.
+    const { spawn } = require("node:child_process") as typeof import("node:child_process");
     const child = spawn(command, [...args], { cwd: options.cwd ?? cwd, shell: false, stdio: ["ignore", "pipe", "pipe"] });
     const kill = (): void => {
       if (killed) return;

@@ -8,7 +8,6 @@
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { UPSTREAM_EXPORTS } from "../compat/upstream-names.ts";
 
 type Exports = Record<string, unknown>;
 
@@ -27,8 +26,12 @@ function missing(module: string, name: string): unknown {
   };
 }
 
-/** Our exports, plus a stub for every other name upstream's module has. */
-function withUpstreamNames(upstream: string, own: Exports): Exports {
+/**
+ * Our exports, plus a stub for every other name upstream's module has. The list of upstream's
+ * names loads with the first Pi module an extension imports, not with the runner.
+ */
+async function withUpstreamNames(upstream: string, own: Exports): Promise<Exports> {
+  const { UPSTREAM_EXPORTS } = await import("../compat/upstream-names.ts");
   const out: Exports = {};
   for (const name of UPSTREAM_EXPORTS[upstream] ?? []) out[name] = missing(upstream, name);
   for (const [name, value] of Object.entries(own)) if (name !== "default") out[name] = value;

@@ -5,7 +5,7 @@
  * reads); frames that arrive meanwhile are kept and handled afterwards, in order.
  */
 import { encodeFrames, LineSplitter, PART_LIMIT_FRAMES, PartAssembler } from "../framing.ts";
-import { DEFAULT_MAX_FRAME_BYTES, ErrorCode } from "../protocol.ts";
+import { DEFAULT_MAX_FRAME_BYTES, ErrorCode } from "../protocol-constants.ts";
 import type { PipeEvent, SocketPipe } from "./socket-pipe.ts";
 import { RpcError } from "../rpc-error.ts";
 

@@ -1,45 +1,19 @@
 /**
- * The runner's socket lives in a worker thread, so the main thread can block on it. Pi's
- * `ctx.sessionManager` reads are synchronous, yet the session log only crosses the socket once
- * asked for: the main thread sends the request, then `Atomics.wait`s until the worker has
- * forwarded more bytes and takes them with `receiveMessageOnPort` — without returning to the
- * event loop. Everything else flows through the same pipe asynchronously.
+ * The runner's socket, on the main thread. Pi's `ctx.sessionManager` reads are synchronous, yet
+ * the session log only crosses the socket once asked for, so the thread must be able to block on
+ * the socket: `takeSync` reads the socket's descriptor directly (`readSync`, which never waits on
+ * a non-blocking socket, with short sleeps between tries) without returning to the event loop.
+ * Everything else flows through Bun's socket asynchronously.
  *
- * The worker is a dumb byte pipe (framing stays on the main thread, in one place); its source
- * is inline (an `eval` worker) so the compiled binary needs no extra entry point.
+ * Why not a worker thread that owns the socket, which is how this began: a worker is a second
+ * JavaScript VM, ~14 MB of peak RSS in every runner (4–5 MB private), paid for the few
+ * extensions that ever read the session synchronously. Reading the descriptor behind Bun's back
+ * is safe because Bun hands every byte it reads to `data` at once, within the same turn of the
+ * event loop: while this thread blocks, nothing else reads the socket, and `takeSync` drains the
+ * socket before it returns, so the event loop does not find half a read waiting.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { readSync } from "node:fs";
 import { ENV_SOCKET } from "../launch-env.ts";
-
-const WORKER_SOURCE = `
-const { workerData } = require("node:worker_threads");
-const { port, signal, path } = workerData;
-const counter = new Int32Array(signal);
-function wake() { Atomics.add(counter, 0, 1); Atomics.notify(counter, 0); }
-let socket; let queue = [];
-function flush() {
-  while (queue.length > 0) {
-    const head = queue[0];
-    const n = socket.write(head);
-    if (n < head.length) { queue[0] = head.subarray(Math.max(0, n)); return; }
-    queue.shift();
-  }
-}
-port.on("message", (msg) => {
-  if (msg === "close") { if (socket) socket.end(); return; }
-  const bytes = new Uint8Array(msg);
-  if (!socket) { queue.push(bytes); return; }
-  if (queue.length > 0) queue.push(bytes); else { const n = socket.write(bytes); if (n < bytes.length) queue.push(bytes.subarray(Math.max(0, n))); }
-});
-Bun.connect({ unix: path, socket: {
-  open(s) { socket = s; port.postMessage({ t: "open" }); wake(); flush(); },
-  data(s, chunk) { const copy = new Uint8Array(chunk); port.postMessage({ t: "data", bytes: copy }, [copy.buffer]); wake(); },
-  drain() { flush(); },
-  close() { port.postMessage({ t: "closed" }); wake(); },
-  error(s, e) { port.postMessage({ t: "closed", error: String(e && e.message || e) }); wake(); },
-  connectError(s, e) { port.postMessage({ t: "closed", error: String(e && e.message || e) }); wake(); },
-}}).catch((e) => { port.postMessage({ t: "closed", error: String(e && e.message || e) }); wake(); });
-`;
 
 export type PipeEvent = { t: "open" } | { t: "data"; bytes: Uint8Array } | { t: "closed"; error?: string };
 
@@ -56,30 +30,123 @@ export interface SocketPipe {
 }
 
 /**
- * The pipe to the socket pig launched this process with (undefined when it did not). The
- * thread takes the longest of the runner's start-up to come up, so the runner opens it before
- * it loads the rest of itself (cli/main.ts).
+ * The pipe to the socket pig launched this process with (undefined when it did not). Connecting
+ * is the one part of the runner's start-up that waits on pig, so the runner opens it before it
+ * loads the rest of itself (cli/main.ts).
  */
 export function openLaunchPipe(): SocketPipe | undefined {
   const path = process.env[ENV_SOCKET];
   return path ? openSocketPipe(path) : undefined;
 }
 
+type BunSocket = Awaited<ReturnType<typeof Bun.connect>>;
+
+/** Longest sleep between two tries of a synchronous read (ms); the first tries are sooner. */
+const MAX_PAUSE_MS = 1;
+const READ_CHUNK = 256 * 1024;
+
 export function openSocketPipe(path: string): SocketPipe {
-  const signal = new SharedArrayBuffer(4);
-  const counter = new Int32Array(signal);
-  const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { port: port2, signal, path }, transferList: [port2] });
-  // The worker must not keep the process alive by itself: the runner exits when the socket does.
-  worker.unref();
+  let socket: BunSocket | undefined;
+  let closed = false;
+  let ending = false;
+  let ended = false;
+  // Bytes the kernel did not take yet, in order (written when the socket drains, or by takeSync).
+  const queue: Uint8Array[] = [];
   // Events that arrive before anyone listens (the pipe may open before the runner has loaded)
   // wait for the handler, in order.
   let early: PipeEvent[] | undefined = [];
   let handler: (event: PipeEvent) => void = (event) => early?.push(event);
-  port1.on("message", (event: PipeEvent) => handler(event));
+  const emit = (event: PipeEvent): void => handler(event);
+  const shut = (error?: string): void => {
+    if (closed) return;
+    closed = true;
+    queue.length = 0;
+    emit(error === undefined ? { t: "closed" } : { t: "closed", error });
+  };
+  /** Writes what the kernel takes now; true when nothing is left queued. */
+  const flush = (): boolean => {
+    if (!socket || closed) return queue.length === 0;
+    while (queue.length > 0) {
+      const head = queue[0]!;
+      const n = socket.write(head);
+      if (n < head.length) {
+        queue[0] = head.subarray(Math.max(0, n));
+        return false;
+      }
+      queue.shift();
+    }
+    if (ending && !ended) {
+      ended = true;
+      socket.end();
+    }
+    return true;
+  };
+
+  Bun.connect({
+    unix: path,
+    socket: {
+      open(s) {
+        socket = s;
+        emit({ t: "open" });
+        flush();
+      },
+      // Bun reuses the chunk's memory after this returns: keep a copy.
+      data(_s, chunk) {
+        emit({ t: "data", bytes: new Uint8Array(chunk) });
+      },
+      drain() {
+        flush();
+      },
+      close() {
+        shut();
+      },
+      error(_s, error) {
+        shut(describe(error));
+      },
+      connectError(_s, error) {
+        shut(describe(error));
+      },
+    },
+  }).catch((error: unknown) => shut(describe(error)));
+
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let buffer: Uint8Array | undefined;
+
+  /** What the socket holds right now, read to the end (the kernel's buffer empty again). */
+  const readAvailable = (): PipeEvent[] => {
+    const out: PipeEvent[] = [];
+    const fd = (socket as unknown as { fd?: number } | undefined)?.fd;
+    if (fd === undefined || fd < 0) return out;
+    buffer ??= new Uint8Array(READ_CHUNK);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === "EAGAIN" || code === "EWOULDBLOCK" || code === "EINTR") return out;
+        closed = true;
+        out.push({ t: "closed", error: describe(error) });
+        return out;
+      }
+      if (n === 0) {
+        closed = true;
+        out.push({ t: "closed" });
+        return out;
+      }
+      out.push({ t: "data", bytes: buffer.slice(0, n) });
+    }
+  };
+
   return {
     write(bytes) {
-      port1.postMessage(bytes);
+      if (closed) return;
+      if (queue.length > 0 || !socket) {
+        queue.push(bytes);
+        return;
+      }
+      const n = socket.write(bytes);
+      if (n < bytes.length) queue.push(bytes.subarray(Math.max(0, n)));
     },
     onEvent(h) {
       const waiting = early ?? [];
@@ -97,24 +164,27 @@ export function openSocketPipe(path: string): SocketPipe {
       });
     },
     takeSync(timeoutMs) {
+      if (closed) return [];
       const deadline = performance.now() + timeoutMs;
+      let waitMs = 0.02;
       for (;;) {
-        const seen = Atomics.load(counter, 0);
-        const got = drain(port1);
+        flush();
+        const got = readAvailable();
         if (got.length > 0) return got;
         const left = deadline - performance.now();
         if (left <= 0) return [];
-        Atomics.wait(counter, 0, seen, left);
+        Atomics.wait(pause, 0, 0, Math.min(waitMs, left));
+        waitMs = Math.min(waitMs * 2, MAX_PAUSE_MS);
       }
     },
     close() {
-      port1.postMessage("close");
+      if (closed || ending) return;
+      ending = true;
+      flush();
     },
   };
 }
 
-function drain(port: MessagePort): PipeEvent[] {
-  const out: PipeEvent[] = [];
-  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) out.push(m.message as PipeEvent);
-  return out;
+function describe(error: unknown): string {
+  return String((error as { message?: unknown } | undefined)?.message ?? error);
 }

@@ -1,6 +1,6 @@
 /**
- * The same runner inside the compiled `pig` executable: host modules, the socket worker and
- * upstream's examples must work without the sources or node_modules next to them.
+ * The same runner inside the compiled `pig` executable: host modules, synchronous socket reads,
+ * `pi.exec` and upstream's examples must work without the sources or node_modules next to them.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { pigBinary } from "../../helpers/binary.ts";
@@ -30,6 +30,9 @@ describe("extension runner in the compiled binary", () => {
     await h.request("command.run", { extension: reader, name: "count", args: "" });
     const entry = await h.waitFor(() => h.find("session.appendEntry"), "appendEntry");
     expect(entry.params.data).toMatchObject({ leaf: "a", entries: 1, header: "bin-1" });
+    await h.request("command.run", { extension: kinds, name: "run", args: "" });
+    const exec = await h.waitFor(() => h.all("session.appendEntry").find((e) => e.params.customType === "exec"), "exec entry");
+    expect(exec.params.data).toMatchObject({ result: { stdout: "out\n", stderr: "err\n", code: 3, killed: false }, missing: { code: 1 } });
     h.dropSocket();
     expect(await h.proc!.exited).toBe(0);
   }, 60_000);
