@@ -13,6 +13,7 @@ Usage:
                                    Answer once and exit (print mode)
   pig --mode json [options] [@files...] [messages...]
   pig sessions <command> [options] Look into saved sessions (pig sessions --help)
+  pig extension check <path>       Check that an extension keeps pig-ext/1 (--help)
 
 Modes:
   -p, --print                      Run the prompt, print the final answer, exit

@@ -30,6 +30,16 @@ async function run(argv: string[]): Promise<number> {
     const { runSessions } = await import("./sessions.ts");
     return runSessions(argv.slice(1));
   }
+  if (first === "extension") {
+    useNormalJitPolicy();
+    if (argv[1] === "check") {
+      const { runExtensionCheck } = await import("../modes/extension-check/main.ts");
+      return runExtensionCheck(argv.slice(2));
+    }
+    const { CHECK_USAGE } = await import("../modes/extension-check/main.ts");
+    console.error(`pig extension: ${argv[1] === undefined ? "name a subcommand" : `unknown subcommand ${argv[1]}`} (the one there is: check)\n\n${CHECK_USAGE}`);
+    return 2;
+  }
   const { runMain } = await import("./run-main.ts");
   return runMain(argv);
 }

@@ -360,6 +360,8 @@ export const EXTENSION_METHODS = {
   "session.replaced": SessionSnapshotSchema,
   "bus.message": BusMessageParamsSchema,
   shutdown: ShutdownParamsSchema,
+  /** Optional: the session mirror as exact lines, asked only by `pig extension check`. */
+  "check.mirror": Empty,
 } as const;
 export type ExtensionMethod = keyof typeof EXTENSION_METHODS;
 export type ExtensionMethodParams<M extends ExtensionMethod> = v.InferOutput<(typeof EXTENSION_METHODS)[M]>;

@@ -5,6 +5,9 @@
  */
 import type { FlagRegistry } from "../extensions/flags.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
+import type { HostObserver } from "../extensions/host/observer.ts";
+import type { HostTiming } from "../extensions/host/timing.ts";
+import type { StreamFunction } from "../ai/types.ts";
 import type { ThinkingLevel } from "../ai/message-types.ts";
 import type { ResourceFlags } from "../resources/load-resources.ts";
 import type { Settings } from "../resources/settings.ts";
@@ -36,6 +39,10 @@ export interface ExtensionChoice {
   flagValues?: (flags: FlagRegistry) => Record<string, boolean | string>;
   /** Where the extensions' commands, flags and shortcuts go (one per process); a fresh one if absent. */
   registries?: ExtensionRegistries;
+  /** Sees what the extension host and its processes say to each other (`pig extension check`). */
+  observer?: HostObserver;
+  /** The host's clocks (ping interval, liveness, deadlines), over the defaults. */
+  timing?: Partial<HostTiming>;
 }
 
 export interface RuntimeConfig {
@@ -70,4 +77,9 @@ export interface RuntimeConfig {
   /** Settings that win over both settings files for this run (SDK). */
   settingsOverrides?: Settings;
   extensions?: ExtensionChoice;
+  /**
+   * Providers served in this process, registered before the model is chosen (as an extension's
+   * `registerProvider`, with its own stream function): the SDK's and `pig extension check`'s models.
+   */
+  providers?: readonly { name: string; config: unknown; stream: StreamFunction }[];
 }

@@ -27,6 +27,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   // extensions may still register it (their providers), then it is checked again once they have.
   const registry = new ModelRegistry({ agentDir, env: config.env });
   warnings.push(...registry.problems);
+  for (const provider of config.providers ?? []) registry.registerProvider(provider.name, provider.config, provider.stream);
   let named: ReturnType<typeof chooseNamedModel> | undefined;
   let notFound: unknown;
   try {

@@ -72,7 +72,10 @@ export class ExtensionLaunch {
       env,
       // Also a handler failing before the mode listens (in session_start at start-up).
       onError: (report) => this.reportError(report),
-      ...(eventMs !== undefined ? { timing: { eventDeadlineMs: eventMs } } : {}),
+      ...(eventMs !== undefined || this.input.choice.timing
+        ? { timing: { ...this.input.choice.timing, ...(eventMs !== undefined ? { eventDeadlineMs: eventMs } : {}) } }
+        : {}),
+      ...(this.input.choice.observer ? { observer: this.input.choice.observer } : {}),
     });
   }
 }

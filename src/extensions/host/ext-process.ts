@@ -9,6 +9,7 @@ import type { Connection, RequestContext, RequestOptions } from "../connection.t
 import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
 import { childEnv } from "./child-env.ts";
 import type { BoundHandlers, ExtensionListener } from "./listener.ts";
+import type { HostObserver } from "./observer.ts";
 import { LivenessWatch } from "./liveness.ts";
 import { type SpawnedProcess, spawnExtension } from "./spawn.ts";
 import { CallStats } from "./stats.ts";
@@ -45,6 +46,7 @@ export interface ProcessOwner {
   onNotification(proc: ExtensionProcess, method: string, params: unknown): void;
   onDown(proc: ExtensionProcess, detail: string): void;
   onDisabled(proc: ExtensionProcess, detail: string): void;
+  observer?: HostObserver;
 }
 
 /** The process went away under a request: mapped to a message naming the extension. */
@@ -115,6 +117,7 @@ export class ExtensionProcess {
     const done = this.liveness?.begin() ?? (() => {});
     const t0 = performance.now();
     try {
+      this.owner.observer?.sent?.(this.ids, method, params);
       return await conn.request(method, params, options);
     } catch (err) {
       if (err instanceof ProcessDown) throw new Error(`Extension "${extension}" ${err.detail}`);
@@ -126,8 +129,32 @@ export class ExtensionProcess {
   }
 
   notify(method: string, params: unknown): void {
-    if (this.state === "running") this.conn?.notify(method, params);
+    if (this.state !== "running" || !this.conn) return;
+    this.owner.observer?.sent?.(this.ids, method, params);
+    this.conn.notify(method, params);
   }
+
+  /**
+   * Closes the connection without a word (no `shutdown`), as a crashed pig would, and does not
+   * restart the process: resolves with its exit code, or undefined if it is still running after
+   * `waitMs` (it is then killed).
+   */
+  async disconnect(waitMs: number): Promise<number | null | undefined> {
+    const child = this.child;
+    this.state = "stopped";
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.liveness?.stop();
+    this.closeSocket?.();
+    this.conn?.close(new ProcessDown("was disconnected"));
+    if (!child) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const code = await Promise.race([child.exited, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), waitMs)))]);
+    clearTimeout(timer);
+    if (code === undefined) child.kill("SIGKILL");
+    return code;
+  }
+
+  private closeSocket: (() => void) | undefined;
 
   async shutdown(reason: string): Promise<void> {
     const child = this.child;
@@ -214,7 +241,7 @@ export class ExtensionProcess {
     this.liveness = new LivenessWatch({
       intervalMs: this.owner.timing.pingIntervalMs,
       timeoutMs: this.owner.timing.livenessTimeoutMs,
-      ping: () => conn.request("ping"),
+      ping: () => conn.request("ping").then(() => this.owner.observer?.pong?.(this.ids)),
       onHung: () => this.down(generation, "is not responding"),
     });
     const result = this.owner.initializeResult(this, params);
@@ -223,6 +250,7 @@ export class ExtensionProcess {
     const handlers: BoundHandlers = {
       onRequest: (method, p, ctx) => {
         if (!current()) throw new ProcessDown("is restarting");
+        this.owner.observer?.received?.(this.ids, method, p);
         if (method === "register") return this.owner.onRegister(this, p as RegisterParams);
         if (method === "ready") {
           const ready = p as ReadyParams;
@@ -240,11 +268,13 @@ export class ExtensionProcess {
         return this.owner.onCall(this, method, p, ctx);
       },
       onNotification: (method, p) => {
-        if (current()) this.owner.onNotification(this, method, p);
+        if (!current()) return;
+        this.owner.observer?.received?.(this.ids, method, p);
+        this.owner.onNotification(this, method, p);
       },
       onClose: () => this.socketClosed(generation),
     };
-    void close;
+    this.closeSocket = close;
     return { result, handlers };
   }
 

@@ -24,6 +24,7 @@ import type { ExtensionUI } from "../ui.ts";
 import { type Answer, EventDispatcher, type ExtensionErrorReport } from "./dispatch.ts";
 import { ExtensionProcess, type ProcessOwner, type ProcessSpec, type ProcessState } from "./ext-process.ts";
 import { OpenBoundaries } from "./boundaries.ts";
+import type { HostObserver } from "./observer.ts";
 import { createHooks } from "./hooks.ts";
 import { createHostCalls } from "./host-calls.ts";
 import { ExtensionListener } from "./listener.ts";
@@ -56,6 +57,8 @@ export interface ExtensionHostOptions {
   runnerCommand?: readonly string[];
   /** The frame limit announced in the handshake (default 8 MiB). */
   maxFrameBytes?: number;
+  /** Sees the frames sent and the pings answered (`pig extension check`). */
+  observer?: HostObserver;
   /** Where the private socket directory is made; default $XDG_RUNTIME_DIR or the temp dir. */
   socketBaseDir?: string;
 }
@@ -156,6 +159,16 @@ export class ExtensionHost {
   /** The running extensions that handle `event`, in load order. */
   subscribers(event: string): string[] {
     return this.dispatcher.targets(event);
+  }
+
+  /** Any request to the process holding `extension` (`pig extension check` asks `check.mirror`). */
+  probe(extension: string, method: string, params: unknown = {}, signal?: AbortSignal): Promise<unknown> {
+    return this.route(extension).request(extension, method, params, signal ? { signal } : {});
+  }
+
+  /** Drops the connection of the process holding `extension` without a word (see ExtensionProcess.disconnect). */
+  disconnect(extension: string, waitMs: number): Promise<number | null | undefined> {
+    return this.route(extension).disconnect(waitMs);
   }
 
   /** One extension's answer to one event, for callers that chain by themselves. */
@@ -325,6 +338,7 @@ export class ExtensionHost {
     };
     return {
       listener: this.listener,
+      ...(o.observer ? { observer: o.observer } : {}),
       socketPath: this.dir.socketPath,
       cwd: o.cwd,
       logDir: join(o.agentDir, "extensions", "logs"),

@@ -117,6 +117,8 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
     if (runtime.session.subscribed) runtime.session.replace(params as unknown as SessionSnapshot);
     else if (typeof params.sessionFile === "string") runtime.session.sessionFile = params.sessionFile;
   });
+  // `pig extension check` compares the mirror with the session file.
+  peer.onRequest("check.mirror", () => runtime.session.lines());
   peer.onNotification("bus.message", (params) => runtime.bus.deliver(String(params.channel), params.data));
   peer.onNotification("shutdown", (params) => onShutdown(String(params.reason ?? "shutdown")));
 }

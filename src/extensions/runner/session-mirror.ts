@@ -151,6 +151,12 @@ export class SessionMirror {
     this.leafId = leafId;
   }
 
+  /** The mirror as exact lines, without subscribing (`check.mirror`). */
+  lines(): { subscribed: false } | { subscribed: true; header: string; entries: string[]; leafId: string | null } {
+    if (this.header === undefined) return { subscribed: false };
+    return { subscribed: true, header: this.header, entries: this.rows.map((row) => row.text), leafId: this.leafId };
+  }
+
   moveLeaf(leafId: string | null): void {
     if (this.header !== undefined) this.leafId = leafId;
   }

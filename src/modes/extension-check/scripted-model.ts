@@ -1,0 +1,49 @@
+/**
+ * The model of `pig extension check`, served in pig's own process: asked after the check's
+ * prompt, it calls each tool it is offered that the extensions registered (and `bash`, for a
+ * gate to see), once, with arguments made from the tool's schema; asked anything else (the
+ * answer after the tool results, a compaction summary), it answers in a few words.
+ */
+import { doneEvent, newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type StreamFunction } from "../../ai/types.ts";
+import { argsFor } from "./schema-args.ts";
+
+export const CHECK_PROVIDER = "pig-check";
+export const CHECK_MODEL = "scripted";
+export const CHECK_PROMPT = "pig extension check: call each tool once";
+/**
+ * The command the model runs with `bash`: it looks like what a permission gate guards (a forced
+ * recursive delete) so a gate asks, and it is harmless (a path that does not exist, relative to
+ * the check's scratch project directory).
+ */
+export const CHECK_BASH_COMMAND = "rm -rf ./pig-check-nothing-here";
+
+/** The provider config, as `registerProvider` takes it. */
+export const CHECK_PROVIDER_CONFIG = {
+  baseUrl: "http://127.0.0.1:9",
+  apiKey: "pig-check",
+  api: "pig-check-scripted",
+  models: [{ id: CHECK_MODEL, name: "pig extension check", contextWindow: 200_000, maxTokens: 4096, input: ["text"] }],
+};
+
+export function scriptedModel(extensionTools: () => ReadonlySet<string>): StreamFunction {
+  let calls = 0;
+  return async function* (model, context): AsyncIterable<AssistantMessageEvent> {
+    const message: AssistantMessage = newAssistantMessage(model);
+    const last = context.messages.at(-1);
+    const lastText = last?.role === "user" ? JSON.stringify(last.content) : "";
+    const offered = context.tools ?? [];
+    if (lastText.includes(CHECK_PROMPT)) {
+      const mine = extensionTools();
+      for (const tool of offered) {
+        if (!mine.has(tool.name) && tool.name !== "bash") continue;
+        const args = tool.name === "bash" && !mine.has("bash") ? { command: CHECK_BASH_COMMAND } : argsFor(tool.parameters);
+        message.content.push({ type: "toolCall", id: `check_${++calls}`, name: tool.name, arguments: args });
+      }
+    }
+    if (message.content.length === 0) message.content.push({ type: "text", text: "pig extension check: done" });
+    const toolUse = message.content.some((b) => b.type === "toolCall");
+    message.stopReason = toolUse ? "toolUse" : "stop";
+    yield { type: "start", partial: { ...message, content: [] } };
+    yield doneEvent(toolUse ? "toolUse" : "stop", message, []);
+  };
+}
