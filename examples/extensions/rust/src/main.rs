@@ -88,6 +88,8 @@ fn main() {
         trace,
     });
 
+    eprintln!("{NAME} {}: pid {}, {PROTOCOL}, extension {:?}, hasUI {}", env!("CARGO_PKG_VERSION"), std::process::id(), ext.id, ext.has_ui);
+
     // Registration runs on its own thread: its answers come through the reader below.
     let registering = ext.clone();
     std::thread::spawn(move || register(&registering));

@@ -76,7 +76,10 @@ impl Conn {
 
     /// Writes one message; one longer than the frame limit goes as `$/part` slices.
     pub fn send(&self, message: &Value) -> io::Result<()> {
-        let text = message.to_string();
+        self.send_text(message.to_string())
+    }
+
+    fn send_text(&self, text: String) -> io::Result<()> {
         if self.trace {
             trace("->", &text);
         }
@@ -117,18 +120,21 @@ impl Conn {
     }
 
     pub fn respond(&self, id: &Value, reply: Reply) {
-        let message = match reply {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+        // serde_json's maps are sorted by key, which would put "error" before "id"; a receiver
+        // reads the id of an oversized frame from its first 256 bytes (§1), so it goes first.
+        let (key, body) = match reply {
+            Ok(result) => ("result", result),
             Err(e) => {
                 let mut error = json!({"code": e.code, "message": e.message});
                 if let Some(data) = e.data {
                     error["data"] = data;
                 }
-                json!({"jsonrpc": "2.0", "id": id, "error": error})
+                ("error", error)
             }
         };
+        let text = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"{key}\":{body}}}");
         // A write that fails means the socket is gone; the reader sees that and ends the process.
-        let _ = self.send(&message);
+        let _ = self.send_text(text);
     }
 
     pub fn notify(&self, method: &str, params: Value) {
