@@ -200,7 +200,7 @@ describeNeeding("cargo and librust-serde-json-dev", CARGO !== null && CARGO !== 
     const pid = Number(/: pid (\d+),/.exec(log)![1]);
     expect(processAlive(pid)).toBe(true);
     process.kill(client.pid, "SIGKILL");
-    await waitForLog(w, /the socket closed; ending the process group/);
+    await waitForLog(w, new RegExp(`the socket closed; ending process group ${pid}\\b`));
     const deadline = Date.now() + 15_000;
     while (processAlive(pid) && Date.now() < deadline) await Bun.sleep(25);
     expect(processAlive(pid)).toBe(false);

@@ -68,7 +68,12 @@ fn main() {
     }
     conn.send_raw_quiet(&init).unwrap_or_else(|e| die(&format!("initialize: {e}")));
     let result = match wire::read_frame(&mut reader, conn.max_frame()) {
-        Ok(Some(Frame::Line(line))) => handshake_result(&line),
+        Ok(Some(Frame::Line(line))) => {
+            if trace {
+                wire::trace("<-", &String::from_utf8_lossy(&line));
+            }
+            handshake_result(&line)
+        }
         _ => die("the host closed the connection during the handshake"),
     };
     if let Some(max) = result.get("maxFrameBytes").and_then(Value::as_u64) {
@@ -97,13 +102,15 @@ fn main() {
     read_loop(&ext, &mut reader);
     // The socket closed without `shutdown`: pig is gone (perhaps killed) and cannot end this
     // process group itself, so this process does, helpers and all.
-    eprintln!("{NAME}: the socket closed; ending the process group");
-    unsafe {
-        let group = getpgrp();
-        if group == std::process::id() as i32 {
+    let group = unsafe { getpgrp() };
+    if group == std::process::id() as i32 {
+        eprintln!("{NAME}: the socket closed; ending process group {group}");
+        unsafe {
             killpg(group, SIGKILL);
         }
     }
+    // Not a group leader (started by hand, not by pig): the group is not this program's to end.
+    eprintln!("{NAME}: the socket closed; exiting");
     std::process::exit(0);
 }
 
