@@ -7,7 +7,8 @@
  */
 import { beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { buildRustExample, cargoPath, haveDebianCrates, RUST_EXAMPLE_MANIFEST as MANIFEST } from "../../examples/extensions/rust/build.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { extensionWorlds } from "../helpers/extension-worlds.ts";
 import { describeNeeding } from "../helpers/needs.ts";
@@ -15,25 +16,12 @@ import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
 import { processAlive } from "../helpers/process-state.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 
-const DIR = resolve(import.meta.dir, "..", "..", "examples", "extensions", "rust");
-const MANIFEST = join(DIR, "pig-extension.json");
-// Debian's cargo and rustc (the rustup ones may come first on PATH), else whatever cargo there is.
-const CARGO = existsSync("/usr/bin/cargo") ? "/usr/bin/cargo" : Bun.which("cargo");
-const REGISTRY = "/usr/share/cargo/registry";
-const haveCrates = existsSync(REGISTRY) && readdirSync(REGISTRY).some((d) => d.startsWith("serde_json-"));
+// Debian's cargo where there is one (the rustup one may come first on PATH), with Debian's crates.
+const CARGO = cargoPath();
 
 type Json = Record<string, any>;
 const { world, track } = extensionWorlds();
 const uiRequest = (method: string) => (l: Line) => l.type === "extension_ui_request" && l.method === method;
-
-/** Builds the example into its own gitignored target/ (kept between runs: a rebuild is a no-op). */
-function buildExample(): void {
-  const env: Record<string, string> = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}`, HOME: process.env.HOME ?? "/root" };
-  if (CARGO === "/usr/bin/cargo" && existsSync("/usr/bin/rustc")) env.RUSTC = "/usr/bin/rustc";
-  // cwd is the example's directory, so cargo reads its .cargo/config.toml (the Debian registry).
-  const proc = Bun.spawnSync([CARGO!, "build", "--offline", "--release"], { cwd: DIR, env, stdout: "pipe", stderr: "pipe" });
-  if (proc.exitCode !== 0) throw new Error(`cargo build failed:\n${proc.stderr.toString()}`);
-}
 
 /** The extension's standard error, which pig appends to a log in the agent dir. */
 function extensionLog(w: PigWorld): string {
@@ -65,8 +53,9 @@ async function rpc(script?: Script, options: WorldOptions = {}, env: Record<stri
   return { w, client };
 }
 
-describeNeeding("cargo and librust-serde-json-dev", CARGO !== null && CARGO !== undefined && haveCrates, "the Rust example extension", () => {
-  beforeAll(buildExample, 300_000);
+describeNeeding("cargo and librust-serde-json-dev", CARGO !== undefined && haveDebianCrates(), "the Rust example extension", () => {
+  // Into the example's gitignored target/, kept between runs: with nothing changed, a no-op.
+  beforeAll(() => void buildRustExample(), 300_000);
 
   test("print mode: the tool is offered and runs in the Rust process; the gate blocks bash without a UI", async () => {
     const w = await world(
