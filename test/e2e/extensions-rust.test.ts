@@ -8,7 +8,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { buildRustExample, cargoPath, haveDebianCrates, RUST_EXAMPLE_MANIFEST as MANIFEST } from "../../examples/extensions/rust/build.ts";
+import { buildRustExample, cargoPath, haveDebianCrates, RUST_EXAMPLE_MANIFEST as MANIFEST, testRustExample } from "../../examples/extensions/rust/build.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { extensionWorlds } from "../helpers/extension-worlds.ts";
 import { describeNeeding } from "../helpers/needs.ts";
@@ -56,6 +56,13 @@ async function rpc(script?: Script, options: WorldOptions = {}, env: Record<stri
 describeNeeding("cargo and librust-serde-json-dev", CARGO !== undefined && haveDebianCrates(), "the Rust example extension", () => {
   // Into the example's gitignored target/, kept between runs: with nothing changed, a no-op.
   beforeAll(() => void buildRustExample(), 300_000);
+
+  test("its own unit tests pass: lines split on LF only, oversized frames, $/part both ways, id first", () => {
+    const run = testRustExample();
+    expect(run.stderr).not.toContain("error[");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/test result: ok\. [1-9]\d* passed; 0 failed/);
+  });
 
   test("print mode: the tool is offered and runs in the Rust process; the gate blocks bash without a UI", async () => {
     const w = await world(

@@ -25,15 +25,27 @@ export function haveDebianCrates(): boolean {
   return existsSync(REGISTRY) && readdirSync(REGISTRY).some((d) => d.startsWith("serde_json-"));
 }
 
-/** Builds (or finds up to date) the release binary; throws with cargo's output on failure. */
-export function buildRustExample(): string {
+/** Runs cargo in this directory with Debian's rustc, offline, in the release profile. */
+function cargoRun(subcommand: "build" | "test"): { code: number; stdout: string; stderr: string } {
   const cargo = cargoPath();
   if (!cargo) throw new Error("cargo is not installed (apt-get install cargo librust-serde-json-dev)");
   const env: Record<string, string> = { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}`, HOME: process.env.HOME ?? "/root" };
   if (cargo === "/usr/bin/cargo" && existsSync("/usr/bin/rustc")) env.RUSTC = "/usr/bin/rustc";
-  const proc = Bun.spawnSync([cargo, "build", "--offline", "--release"], { cwd: RUST_EXAMPLE_DIR, env, stdout: "pipe", stderr: "pipe" });
-  if (proc.exitCode !== 0) throw new Error(`cargo build failed:\n${proc.stderr.toString()}`);
+  // The release profile for both, so the tests reuse the dependencies the binary was built with.
+  const proc = Bun.spawnSync([cargo, subcommand, "--offline", "--release"], { cwd: RUST_EXAMPLE_DIR, env, stdout: "pipe", stderr: "pipe" });
+  return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+}
+
+/** Builds (or finds up to date) the release binary; throws with cargo's output on failure. */
+export function buildRustExample(): string {
+  const run = cargoRun("build");
+  if (run.code !== 0) throw new Error(`cargo build failed:\n${run.stderr}`);
   return RUST_EXAMPLE_BINARY;
+}
+
+/** `cargo test`: the example's own unit tests (framing, `$/part`, the response envelope). */
+export function testRustExample(): { code: number; stdout: string; stderr: string } {
+  return cargoRun("test");
 }
 
 if (import.meta.main) console.log(buildRustExample());

@@ -333,3 +333,95 @@ impl Inflight {
         self.open.lock().unwrap().len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn frames(input: &[u8], max: usize) -> Vec<Result<String, (String, usize)>> {
+        let mut reader = std::io::BufReader::with_capacity(7, Cursor::new(input.to_vec()));
+        let mut out = Vec::new();
+        while let Some(frame) = read_frame(&mut reader, max).unwrap() {
+            out.push(match frame {
+                Frame::Line(l) => Ok(String::from_utf8(l).unwrap()),
+                Frame::TooLong { head, length } => Err((String::from_utf8_lossy(&head).into_owned(), length)),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn lines_end_only_at_lf_and_a_cr_before_it_is_dropped() {
+        let input = "{\"a\":\"x\u{2028}y\rz\"}\r\n\n{\"b\":1}\n{\"unterminated\"".as_bytes();
+        assert_eq!(frames(input, 1024), vec![Ok("{\"a\":\"x\u{2028}y\rz\"}".to_string()), Ok(String::new()), Ok("{\"b\":1}".to_string())]);
+    }
+
+    #[test]
+    fn a_line_over_the_limit_keeps_its_first_256_bytes_and_the_next_line_reads_normally() {
+        let long = format!("{{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"x\",\"params\":{{\"p\":\"{}\"}}}}", "a".repeat(2000));
+        let input = format!("{long}\n{{\"ok\":true}}\n");
+        let out = frames(input.as_bytes(), 1000);
+        assert_eq!(out.len(), 2);
+        let (head, length) = out[0].clone().unwrap_err();
+        assert_eq!((head.len(), length), (256, long.len()));
+        assert_eq!(sniff_id(head.as_bytes()), (Some(Value::from(42)), true));
+        assert_eq!(out[1], Ok("{\"ok\":true}".to_string()));
+    }
+
+    #[test]
+    fn ids_are_sniffed_as_numbers_or_strings() {
+        assert_eq!(sniff_id(br#"{"jsonrpc":"2.0","id":"t-1","result":{"#), (Some(Value::from("t-1")), false));
+        assert_eq!(sniff_id(br#"{"jsonrpc":"2.0","method":"event","params":{"#), (None, true));
+    }
+
+    #[test]
+    fn parts_reassemble_per_stream_and_refuse_a_seventeenth() {
+        let mut parts = Parts::default();
+        let part = |stream: u64, data: &str, last: bool| json!({"stream": stream, "data": data, "final": last});
+        assert_eq!(parts.add(&part(1, "{\"a\":", false), 1024).unwrap(), None);
+        assert_eq!(parts.add(&part(2, "[1,", false), 1024).unwrap(), None);
+        assert_eq!(parts.add(&part(1, "1}", true), 1024).unwrap(), Some("{\"a\":1}".to_string()));
+        for s in 3..=17 {
+            assert!(parts.add(&part(s, "x", false), 1024).unwrap().is_none());
+        }
+        assert_eq!(parts.add(&part(18, "x", false), 1024).unwrap_err().code, FRAME_TOO_LARGE);
+        assert_eq!(parts.add(&part(2, "2]", true), 1024).unwrap(), Some("[1,2]".to_string()));
+    }
+
+    #[test]
+    fn a_long_message_goes_out_as_parts_that_rebuild_it() {
+        let (a, b) = UnixStream::pair().unwrap();
+        let conn = Conn::new(a, false).unwrap();
+        conn.set_max_frame(1024);
+        let text = "é\"\\".repeat(2000);
+        let message = json!({"jsonrpc": "2.0", "method": "ui.notify", "params": {"message": text}});
+        conn.send(&message).unwrap();
+        drop(conn);
+        let mut reader = std::io::BufReader::new(b);
+        let mut parts = Parts::default();
+        let mut whole = None;
+        while let Some(Frame::Line(line)) = read_frame(&mut reader, 1024).unwrap() {
+            assert!(line.len() <= 1024);
+            let part: Value = serde_json::from_slice(&line).unwrap();
+            assert_eq!(part["method"], "$/part");
+            whole = parts.add(&part["params"], 1024).unwrap().or(whole);
+        }
+        let rebuilt: Value = serde_json::from_str(&whole.unwrap()).unwrap();
+        assert_eq!(rebuilt, message);
+    }
+
+    #[test]
+    fn responses_put_the_id_first() {
+        let (a, b) = UnixStream::pair().unwrap();
+        let conn = Conn::new(a, false).unwrap();
+        conn.respond(&Value::from(7), Err(RpcError::new(CANCELLED, "cancelled")));
+        drop(conn);
+        let mut reader = std::io::BufReader::new(b);
+        let line = match read_frame(&mut reader, 1024).unwrap() {
+            Some(Frame::Line(l)) => String::from_utf8(l).unwrap(),
+            _ => panic!("no frame"),
+        };
+        assert_eq!(line, r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32800,"message":"cancelled"}}"#);
+    }
+}
