@@ -6,7 +6,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { buildRustExample, cargoPath, haveDebianCrates, RUST_EXAMPLE_MANIFEST } from "../../examples/extensions/rust/build.ts";
 import { pigBinary } from "../helpers/binary.ts";
+import { describeNeeding } from "../helpers/needs.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const EXAMPLES = join(ROOT, "examples", "extensions");
@@ -42,6 +44,22 @@ describe("the TypeScript examples pass", () => {
       expect(code).toBe(0);
     });
   }
+});
+
+describeNeeding("cargo and librust-serde-json-dev", cargoPath() !== undefined && haveDebianCrates(), "the Rust example (written from the protocol document alone)", () => {
+  test("passes every check, its copy of the log included", async () => {
+    buildRustExample();
+    const { code, results } = await check([RUST_EXAMPLE_MANIFEST]);
+    expect(results.filter((r) => r.status !== "pass")).toEqual([]);
+    expect(statusOf(results)).toMatchObject({
+      "tools.count_lines.cancel": "pass",
+      "events.tool_call": "pass",
+      "liveness.ping-while-waiting": "pass",
+      "replication.mirror": "pass",
+      "shutdown.socket-close": "pass",
+    });
+    expect(code).toBe(0);
+  });
 });
 
 test("a handler that throws, an invalid context answer and a throwing command fail, each with its reason", async () => {

@@ -269,6 +269,11 @@ fn dispatch(ext: &Arc<Ext>, parts: &mut Parts, method: &str, params: Value, id: 
             }
         }
         "session.appended" | "session.leaf" | "session.replaced" => ext.mirror.on_change(method, &params),
+        "check.mirror" => {
+            if let Some(id) = id {
+                ext.conn.respond(&id, Ok(ext.mirror.check_mirror()));
+            }
+        }
         _ => match id {
             // Requests run on threads of their own; the reader goes straight back to the socket.
             Some(id) => {

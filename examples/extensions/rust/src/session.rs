@@ -72,6 +72,14 @@ impl Mirror {
         }
     }
 
+    /// The copy as exact lines, without subscribing: `check.mirror` (docs/extension-protocol.md §12).
+    pub fn check_mirror(&self) -> Value {
+        match &*self.state.lock().unwrap() {
+            State::Live(log) => json!({ "subscribed": true, "header": log.header, "entries": log.lines, "leafId": log.leaf }),
+            _ => json!({ "subscribed": false }),
+        }
+    }
+
     /// The log as it is now, subscribing on the first call.
     pub fn log(&self, conn: &Conn) -> Result<Log, RpcError> {
         let mut state = self.state.lock().unwrap();
