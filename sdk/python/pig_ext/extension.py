@@ -167,19 +167,12 @@ class Extension(HostCalls):
         self._install(peer)
         serving = asyncio.get_running_loop().create_task(peer.serve())
         try:
-            init = await peer.request("initialize", {"token": token, "protocols": [PROTOCOL],
-                                                     "client": {"name": self.name, "version": self.version or __version__}, "pid": os.getpid()})
+            await self._handshake(peer, token)
         except RpcError as error:
             print(f"{self.name}: pig refused the connection: {error.message}", file=sys.stderr)
             writer.close()
+            serving.cancel()
             return 1
-        peer.set_max_frame(int(init.get("maxFrameBytes") or peer.max_frame))
-        self.id = init.get("extension") or ""
-        self.session_info = init.get("session") or {}
-        self.flags.update(init.get("flags") or {})
-        await peer.request("register", self._registration())
-        self._registered = True
-        await peer.request("ready", {"extension": self.id})
         closed = asyncio.get_running_loop().create_task(peer.closed.wait())
         told = asyncio.get_running_loop().create_task(self._shutdown.wait())
         await asyncio.wait([closed, told], return_when=asyncio.FIRST_COMPLETED)
@@ -188,6 +181,17 @@ class Extension(HostCalls):
         writer.close()
         serving.cancel()
         return 0
+
+    async def _handshake(self, peer: Peer, token: str) -> None:
+        init = await peer.request("initialize", {"token": token, "protocols": [PROTOCOL],
+                                                 "client": {"name": self.name, "version": self.version or __version__}, "pid": os.getpid()})
+        peer.set_max_frame(int(init.get("maxFrameBytes") or peer.max_frame))
+        self.id = init.get("extension") or ""
+        self.session_info = init.get("session") or {}
+        self.flags.update(init.get("flags") or {})
+        await peer.request("register", self._registration())
+        self._registered = True
+        await peer.request("ready", {"extension": self.id})
 
     @staticmethod
     def _end_group() -> None:
