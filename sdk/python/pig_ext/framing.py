@@ -111,13 +111,21 @@ def _oversized(head: bytes, size: int) -> Oversized:
 
 def parse(line: bytes) -> dict | Invalid:
     try:
-        message = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
+        return parse_text(line.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return Invalid(-32700, f"parse error: {error}")
+
+
+def parse_text(text: str) -> dict | Invalid:
+    """A message whose text is already decoded (a reassembled `$/part` stream)."""
+    try:
+        message = json.loads(text)
+    except ValueError as error:
         return Invalid(-32700, f"parse error: {error}")
     if not isinstance(message, dict):
         return Invalid(-32600, "not a JSON-RPC object")
     ident = message.get("id")
-    if ident is not None and not isinstance(ident, (int, str)) or isinstance(ident, bool):
+    if isinstance(ident, bool) or (ident is not None and not isinstance(ident, (int, str))):
         return Invalid(-32600, "id must be a number or a string")
     return message
 

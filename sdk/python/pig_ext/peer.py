@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections import deque
 import json
 import sys
 import traceback
@@ -112,27 +113,69 @@ class Peer:
     # -- receiving -------------------------------------------------------------------------
 
     async def serve(self) -> None:
-        """Reads until the socket closes; then fails what is still waiting and cancels handlers."""
+        """Reads until the socket closes; then fails what is still waiting and cancels handlers.
+
+        Reading and handling are two loops: the reader only splits lines (cheap) and answers a
+        `ping` the moment it sees one; the handler parses the rest in order and lets the reader
+        run between large frames. So a ping queued behind a 50 MB snapshot is answered without
+        waiting for the snapshot to be parsed.
+        """
+        queue: deque = deque()
+        wake = asyncio.Event()
+        handling = asyncio.get_running_loop().create_task(self._handle_queue(queue, wake))
         try:
             while True:
                 chunk = await self._reader.read(1 << 16)
                 if not chunk:
                     break
                 for item in self._splitter.feed(chunk):
-                    if isinstance(item, framing.Oversized):
-                        self._oversized(item)
-                    else:
-                        self._line(item)
+                    if not (isinstance(item, bytes) and self._quick_ping(item)):
+                        queue.append(item)
+                wake.set()
                 await self._writer.drain()
         except (ConnectionError, OSError):
             pass
         finally:
-            self.closed.set()
-            for future, _ in list(self._pending.values()):
-                if not future.done():
-                    future.set_exception(RpcError(HANDLER_FAILED, "the connection to pig closed"))
-            for task, _ in list(self._running.values()):
-                task.cancel()
+            queue.append(None)
+            wake.set()
+            try:
+                await handling
+            finally:
+                self.closed.set()
+                for future, _ in list(self._pending.values()):
+                    if not future.done():
+                        future.set_exception(RpcError(HANDLER_FAILED, "the connection to pig closed"))
+                for task, _ in list(self._running.values()):
+                    task.cancel()
+
+    def _quick_ping(self, line: bytes) -> bool:
+        if len(line) > 200 or b'"ping"' not in line:
+            return False
+        message = framing.parse(line)
+        if isinstance(message, dict) and message.get("method") == "ping" and message.get("id") is not None:
+            if self.on_incoming:
+                self.on_incoming("ping")
+            self._answer(message["id"], {})
+            return True
+        return False
+
+    async def _handle_queue(self, queue: deque, wake: asyncio.Event) -> None:
+        while True:
+            while not queue:
+                wake.clear()
+                await wake.wait()
+            item = queue.popleft()
+            if item is None:
+                return
+            if isinstance(item, framing.Oversized):
+                self._oversized(item)
+                continue
+            try:
+                self._line(item)
+            except (ConnectionError, OSError):
+                return
+            if len(item) > 1 << 16:
+                await asyncio.sleep(0)  # the reader answers pings meanwhile
 
     def _oversized(self, item: framing.Oversized) -> None:
         text = f"frame of {item.size} bytes exceeds the limit of {self.max_frame} bytes"
@@ -187,7 +230,11 @@ class Peer:
             except framing.PartError as error:
                 return self._answer(None, error=RpcError(framing.FRAME_TOO_LARGE, str(error)))
             if text is not None:
-                self._line(text.encode("utf-8", "surrogatepass"))
+                message = framing.parse_text(text)
+                if isinstance(message, framing.Invalid):
+                    print(f"pig-ext: {message.message}", file=sys.stderr)
+                else:
+                    self._message(message)
             return
         if method == "$/cancel":
             running = self._running.get(params.get("id"))
