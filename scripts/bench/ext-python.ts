@@ -151,11 +151,19 @@ function toolOf(host: ExtensionHost, name: string) {
 const textOf = (r: { content: { type: string; text?: string }[] }) => r.content.map((c) => c.text ?? "").join("");
 
 try {
-  // 1. spawn → registered.
-  const starts = await interleave("spawn → registered", ["python", "typescript", "python3 -c pass"] as const, args.runs, args.warmup, async (kind) => {
+  // 1. spawn → registered. pig runs `python3 <file>` from PATH, which may be a wrapper (a pyenv
+  // shim is a shell script): the interpreter it resolves to is timed on its own too.
+  const interpreter = (await Bun.$`python3 -c ${"import sys; print(sys.executable)"}`.text()).trim();
+  const bare: Record<string, string[]> = {
+    "python3 -c pass": ["python3", "-c", "pass"],
+    "interpreter -c pass": [interpreter, "-c", "pass"],
+    "interpreter, import pig_ext": [interpreter, "-c", `import sys; sys.path.insert(0, ${JSON.stringify(SDK)}); import pig_ext`],
+  };
+  const kinds = ["python", "typescript", ...Object.keys(bare)];
+  const starts = await interleave("spawn → registered", kinds, args.runs, args.warmup, async (kind) => {
     const start = performance.now();
-    if (kind === "python3 -c pass") {
-      await Bun.spawn(["python3", "-c", "pass"]).exited;
+    if (bare[kind]) {
+      await Bun.spawn(bare[kind]!).exited;
       return performance.now() - start;
     }
     const host = await startHost(kind === "python" ? files.py : files.ts, EMPTY);
@@ -217,7 +225,7 @@ try {
     const r = reads.get(kind)!;
     console.log(`| first get_entries, ${fmtMB(gen.bytes)}, snapshot ${kind} | ${fmtMs(median(r.map((x) => x.firstMs)))} in Python; tool call ${fmtMs(median(r.map((x) => x.toolMs)))}; get_branch after it ${fmtMs(median(r.map((x) => x.branchMs)))} | — |`);
   }
-  console.log(`\nbare \`python3 -c pass\`: ${ms(starts.get("python3 -c pass")!)}`);
+  console.log(`\n\`python3 -c pass\` (PATH's python3): ${ms(starts.get("python3 -c pass")!)}; the interpreter it runs (${interpreter}) with \`-c pass\`: ${ms(starts.get("interpreter -c pass")!)}, importing pig_ext: ${ms(starts.get("interpreter, import pig_ext")!)}`);
   console.log(`session: ${gen.lines - 1} entries (gen-sessions.ts, seed 1); the port answers as pig's runtime port does (storeSnapshot of a SessionStore on the file)`);
   console.log(`pig: ${pig}; work dir ${work}${args.keep ? " (kept)" : ""}`);
 } finally {

@@ -127,8 +127,18 @@ class Extension(HostCalls):
 
     def _register_late(self, params: dict) -> None:
         # Before `run()` everything goes into the first `register`; afterwards each call adds.
+        # `register` must be a request (pig does not take it as a notification).
         if self._registered and self._peer is not None:
-            self._peer.notify("register", {"extension": self.id, **params})
+            asyncio.get_running_loop().create_task(self._register_more(params))
+
+    async def _register_more(self, params: dict) -> None:
+        try:
+            result = await self._peer.request("register", {"extension": self.id, **params})
+        except RpcError as error:
+            print(f"[{self.name}] register failed: {error.message}", file=sys.stderr)
+            return
+        for d in (result or {}).get("diagnostics", []):
+            print(f"[{self.name}] {d.get('type')}: {d.get('message')}", file=sys.stderr)
 
     def _registration(self) -> dict:
         return {

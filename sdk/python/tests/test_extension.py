@@ -141,6 +141,7 @@ class Handshake(unittest.IsolatedAsyncioTestCase):
             return "late"
         again = await self.host.wait_for(lambda m: m.get("method") == "register" and "later" in json.dumps(m))
         self.assertEqual(again["params"]["tools"][0]["name"], "later")
+        self.assertIsNotNone(again.get("id"), "register is a request")
 
 
 class Lifetime(unittest.IsolatedAsyncioTestCase):
