@@ -5,7 +5,7 @@
  * Fixture: test/fixtures/extensions/python/tracer.py (records what pig sends it).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { EXTENSION_FIXTURES, extensionWorlds, onlySessionEntries } from "../helpers/extension-worlds.ts";
@@ -14,6 +14,7 @@ import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const EXAMPLES = resolve(import.meta.dir, "..", "..", "examples", "extensions", "python");
+const SDK_PACKAGE = resolve(import.meta.dir, "..", "..", "sdk", "python", "pig_ext");
 const TRACER = join(EXTENSION_FIXTURES, "python", "tracer.py");
 const ALL = ["permission-gate", "progress-tool", "word-count-command", "context-filter", "prompt-counter", "session-reader"];
 const example = (name: string) => ["-e", join(EXAMPLES, `${name}.py`)];
@@ -167,6 +168,16 @@ describe("each Python example does what it says", () => {
     expect(notice.message).toEndWith(`; leaf ${leaf}`);
     // Byte for byte: the export is the file without its header.
     expect(readFileSync(join(w.cwd, "export.jsonl"), "utf8")).toBe(entries.map((l) => `${l}\n`).join(""));
+
+    // A new session replaces the copy: the reader now sees the new file's lines.
+    expect(await client.request({ type: "new_session" })).toMatchObject({ success: true });
+    await client.promptAndWait("in the new session");
+    await command(client, "/session export2.jsonl");
+    const fresh = readFileSync(await sessionFile(client), "utf8").split("\n").slice(1).join("\n");
+    expect(fresh).not.toBe("");
+    expect(readFileSync(join(w.cwd, "export2.jsonl"), "utf8")).toBe(fresh);
+    expect(fresh).toContain('"text":"in the new session"');
+    expect(fresh).not.toContain('"text":"again"');
     expect(await client.close()).toBe(0);
   });
 });
@@ -202,6 +213,42 @@ describe("the Python SDK on the socket", () => {
     const cancelled = join(w.cwd, "cancelled.txt");
     await client.waitFor(() => existsSync(cancelled) && readFileSync(cancelled, "utf8").endsWith("\n"), 15_000);
     expect(readFileSync(cancelled, "utf8")).toBe("cancelled=True\n");
+    expect(await client.close()).toBe(0);
+  });
+});
+
+describe("the Python SDK beyond the examples", () => {
+  test("messages over the frame limit cross both ways as $/part: a 9 MiB prompt in (input), a 9 MiB result out", async () => {
+    const size = 9 * 1024 * 1024;
+    const prompt = `${"é".repeat(size / 2)} \u2028 ${"\ud83d\udc37".repeat(7)}`;
+    const { client } = await rpc(["-e", TRACER], [{ toolCalls: [{ name: "sizes", arguments: { reply: size + 3 } }] }, { text: "sized" }]);
+    await client.promptAndWait(prompt);
+    const end = client.lines.find((l) => l.type === "tool_execution_end") as Json;
+    expect(end.isError).toBe(false);
+    // Python counts code points; the pig emoji is two UTF-16 units in JavaScript.
+    expect(end.result.details).toEqual({ received: prompt.length - 7 });
+    expect(chatText(end.result).length).toBe(size + 3);
+    expect(await client.close()).toBe(0);
+  }, 60_000);
+
+  test("a tool registered after start-up (from a command) is offered to the model", async () => {
+    const { w, client } = await rpc(["-e", TRACER]);
+    expect(await command(client, "/late")).toMatchObject({ message: "registered" });
+    await client.promptAndWait("hello");
+    const tools = (w.llm.requests[0]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
+    expect(tools).toContain("late_tool");
+    expect(client.lines.filter((l) => l.type === "extension_error")).toEqual([]);
+    expect(await client.close()).toBe(0);
+  });
+
+  test("an extension with the pig_ext directory next to it runs without PYTHONPATH or an install", async () => {
+    const dir = tempDir("pig-py-ext-");
+    cpSync(join(EXAMPLES, "word-count-command.py"), join(dir, "words.py"));
+    cpSync(SDK_PACKAGE, join(dir, "pig_ext"), { recursive: true, filter: (src) => !src.includes("__pycache__") });
+    const { client } = await rpc(["-e", join(dir, "words.py")]);
+    expect(await command(client, "/words one two")).toMatchObject({ message: "2 words" });
+    // It was this copy that ran: Python compiled it beside the file.
+    expect(existsSync(join(dir, "pig_ext", "__pycache__"))).toBe(true);
     expect(await client.close()).toBe(0);
   });
 });

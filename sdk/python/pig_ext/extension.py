@@ -127,17 +127,20 @@ class Extension(HostCalls):
 
     def _register_late(self, params: dict) -> None:
         # Before `run()` everything goes into the first `register`; afterwards each call adds.
-        # `register` must be a request (pig does not take it as a notification).
+        # `register` must be a request (pig does not take it as a notification), and it is
+        # written at once: before the answer of the handler that registered, so pig knows the
+        # new tool or command when that answer arrives.
         if self._registered and self._peer is not None:
-            asyncio.get_running_loop().create_task(self._register_more(params))
+            _, future = self._peer.start_request("register", {"extension": self.id, **params})
+            future.add_done_callback(self._registered_more)
 
-    async def _register_more(self, params: dict) -> None:
-        try:
-            result = await self._peer.request("register", {"extension": self.id, **params})
-        except RpcError as error:
-            print(f"[{self.name}] register failed: {error.message}", file=sys.stderr)
+    def _registered_more(self, future: asyncio.Future) -> None:
+        if future.cancelled():
             return
-        for d in (result or {}).get("diagnostics", []):
+        if future.exception() is not None:
+            print(f"[{self.name}] register failed: {future.exception()}", file=sys.stderr)
+            return
+        for d in (future.result() or {}).get("diagnostics", []):
             print(f"[{self.name}] {d.get('type')}: {d.get('message')}", file=sys.stderr)
 
     def _registration(self) -> dict:

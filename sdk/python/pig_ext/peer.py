@@ -79,19 +79,24 @@ class Peer:
     def notify(self, method: str, params: Any = None) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": {} if params is None else params})
 
-    async def request(self, method: str, params: Any = None, on_result: Callable[[Any], None] | None = None) -> Any:
-        """Sends a request and waits for its result (RpcError for an error answer).
-
-        `on_result` runs in the reader the moment the answer arrives, before any later message
-        is handled: what must be in place before the next notification goes there.
-        """
-        if self.closed.is_set():
-            raise RpcError(HANDLER_FAILED, "the connection to pig is closed")
-        ident = next(self._ids)
+    def start_request(self, method: str, params: Any = None, on_result: Callable[[Any], None] | None = None) -> tuple[Any, asyncio.Future]:
+        """Writes a request now (before anything the caller sends after it) and gives its id and
+        the future of its result. `on_result` runs in the reader the moment the answer arrives,
+        before any later message is handled: what must be in place before the next notification
+        goes there."""
         future = asyncio.get_running_loop().create_future()
+        if self.closed.is_set():
+            future.set_exception(RpcError(HANDLER_FAILED, "the connection to pig is closed"))
+            return None, future
+        ident = next(self._ids)
         self._pending[ident] = (future, on_result)
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": {} if params is None else params})
+        return ident, future
+
+    async def request(self, method: str, params: Any = None, on_result: Callable[[Any], None] | None = None) -> Any:
+        """Sends a request and waits for its result (RpcError for an error answer)."""
+        ident, future = self.start_request(method, params, on_result)
         try:
-            self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": {} if params is None else params})
             await self._writer.drain()
             return await future
         except asyncio.CancelledError:
