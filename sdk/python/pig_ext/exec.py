@@ -37,11 +37,19 @@ async def exec_command(command: str, args: list[str] | None = None, cwd: str | N
             except asyncio.TimeoutError:
                 proc.kill()
 
+    out, err = bytearray(), bytearray()
+
+    async def pump(stream: asyncio.StreamReader, into: bytearray) -> None:
+        while chunk := await stream.read(1 << 16):
+            into += chunk
+
+    # Output is collected as it comes, so a program stopped by the timeout keeps what it printed.
+    done = asyncio.ensure_future(asyncio.gather(pump(proc.stdout, out), pump(proc.stderr, err), proc.wait()))
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+        await asyncio.wait_for(asyncio.shield(done), timeout)
     except asyncio.TimeoutError:
         await stop()
-        out, err = await proc.communicate()
+        await done
     except asyncio.CancelledError:
         await asyncio.shield(stop())
         raise
