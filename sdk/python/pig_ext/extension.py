@@ -10,29 +10,20 @@
 from __future__ import annotations
 
 import asyncio
-import inspect
 import os
 import signal
 import sys
-import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import __version__
 from .calls import HostCalls
-from .chain import Blocked, run_chain
-from .context import Context
-from .peer import HANDLER_FAILED, Peer, Request, RpcError
-from .results import ToolResult, to_wire
+from .dispatch import Dispatch
+from .peer import Peer, RpcError
 from .session import LazySession
 from .ui import UI
 
 PROTOCOL = "pig-ext/1"
-
-
-async def _call(fn: Callable, *args: Any) -> Any:
-    result = fn(*args)
-    return await result if inspect.isawaitable(result) else result
 
 
 @dataclass
@@ -177,7 +168,7 @@ class Extension(HostCalls):
         self._shutdown = asyncio.Event()
         self.ui = UI(peer)
         self.session = LazySession(peer, self._read_session_file)
-        self._install(peer)
+        Dispatch(self).install(peer)
         serving = asyncio.get_running_loop().create_task(peer.serve())
         try:
             await self._handshake(peer, token)
@@ -212,80 +203,3 @@ class Extension(HostCalls):
         if os.getpgrp() == os.getpid():
             sys.stderr.flush()
             os.killpg(os.getpid(), signal.SIGKILL)
-
-    def _install(self, peer: Peer) -> None:
-        peer.on_notification("state", self._on_state)
-        peer.on_notification("shutdown", lambda _p: self._shutdown.set())
-        peer.on_notification("bus.message", self._on_bus)
-        peer.on_notification("event", lambda p: asyncio.get_running_loop().create_task(self._event(p, None)))
-        peer.on_request("event", self._event)
-        peer.on_request("tool.execute", self._tool)
-        peer.on_request("command.run", self._command)
-        peer.on_request("command.complete", self._complete)
-        peer.on_request("shortcut.run", self._shortcut)
-
-    def _on_state(self, params: dict) -> None:
-        self.state = params
-        # Flag values are known once every extension has registered its flags: they come with the state.
-        if isinstance(params.get("flags"), dict):
-            self.flags.update(params["flags"])
-
-    def _on_bus(self, params: dict) -> None:
-        for fn in self._bus.get(str(params.get("channel")), []):
-            asyncio.get_running_loop().create_task(_call(fn, params.get("data")))
-
-    def _report(self, event: str, error: BaseException) -> None:
-        stack = "".join(traceback.format_exception(error))
-        print(f"[{self.name}] {event} handler failed: {stack}", file=sys.stderr)
-        self._peer.notify("extension.error", {"extension": self.id, "event": event, "error": f"{type(error).__name__}: {error}", "stack": stack})
-
-    async def _event(self, params: dict, request: Request | None) -> Any:
-        event = str(params.get("event"))
-        handlers = self._handlers.get(event, [])
-        if not handlers:
-            return None
-        ctx = Context(self, request)
-        try:
-            return await run_chain(event, params.get("payload") or {}, handlers, lambda fn, payload: _call(fn, payload, ctx),
-                                   lambda error: self._report(event, error))
-        except Blocked as blocked:
-            raise RpcError(HANDLER_FAILED, str(blocked)) from blocked
-
-    async def _tool(self, params: dict, request: Request) -> Any:
-        found = self._tools.get(str(params.get("name")))
-        if found is None:
-            raise RpcError(-32602, f"Tool {params.get('name')} is not registered by {self.name}")
-        try:
-            result = await _call(found[1], params.get("args") or {}, Context(self, request))
-        except (asyncio.CancelledError, RpcError):
-            raise
-        except Exception as error:  # the model hears what went wrong
-            return {"content": [{"type": "text", "text": f"{type(error).__name__}: {error}" if not str(error) else str(error)}], "details": {}, "isError": True}
-        if result is None:
-            result = ToolResult([])
-        elif isinstance(result, str):
-            result = ToolResult(result)
-        return to_wire(result)
-
-    async def _command(self, params: dict, request: Request) -> Any:
-        command = self._commands.get(str(params.get("name")))
-        if command is None:
-            raise RpcError(-32602, f"Command {params.get('name')} is not registered by {self.name}")
-        await _call(command.run, str(params.get("args") or ""), Context(self, request))
-        return {}
-
-    async def _complete(self, params: dict, _request: Request) -> Any:
-        command = self._commands.get(str(params.get("name")))
-        if command is None or command.complete is None:
-            return {"items": None}
-        items = await _call(command.complete, str(params.get("prefix") or ""))
-        if items is None:
-            return {"items": None}
-        return {"items": [{"value": i} if isinstance(i, str) else to_wire(i) for i in items]}
-
-    async def _shortcut(self, params: dict, request: Request) -> Any:
-        found = self._shortcuts.get(str(params.get("key")))
-        if found is None:
-            raise RpcError(-32602, f"Shortcut {params.get('key')} is not registered by {self.name}")
-        await _call(found[1], Context(self, request))
-        return {}
