@@ -46,6 +46,26 @@ describe("the TypeScript examples pass", () => {
   }
 });
 
+describe("the Python examples pass (the SDK answers check.mirror)", () => {
+  const always = { launch: "pass", "launch.bad-token": "pass", "launch.version": "pass", register: "pass", "replication.lazy": "pass", "shutdown.socket-close": "pass" };
+  const cases: Record<string, Record<string, string>> = {
+    "progress-tool.py": { "tools.count_lines.progress": "pass", "tools.count_lines.cancel": "pass" },
+    "permission-gate.py": { "events.tool_call": "pass", ui: "pass", "liveness.ping-while-waiting": "pass" },
+    "session-reader.py": { "commands.session": "pass", "replication.mirror": "pass" },
+    "context-filter.py": { "events.context": "pass" },
+    "prompt-counter.py": {},
+    "word-count-command.py": {},
+  };
+  for (const [file, expected] of Object.entries(cases)) {
+    test(file, async () => {
+      const { code, results } = await check([join(EXAMPLES, "python", file)]);
+      expect(results.filter((r) => r.status === "fail")).toEqual([]);
+      expect(statusOf(results)).toMatchObject({ ...always, ...expected });
+      expect(code).toBe(0);
+    });
+  }
+});
+
 describeNeeding("cargo and librust-serde-json-dev", cargoPath() !== undefined && haveDebianCrates(), "the Rust example (written from the protocol document alone)", () => {
   test("passes every check, its copy of the log included", async () => {
     buildRustExample();

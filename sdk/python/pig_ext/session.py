@@ -19,6 +19,14 @@ class LazySession:
         peer.on_notification("session.appended", lambda p: self.mirror.append(list(p.get("entries", [])), p.get("leafId")))
         peer.on_notification("session.leaf", lambda p: self.mirror.move_leaf(p.get("leafId")))
         peer.on_notification("session.replaced", self.mirror.replace)
+        # `pig extension check` compares this copy with the session file (docs/extension-protocol.md §12).
+        peer.on_request("check.mirror", self._check_mirror)
+
+    async def _check_mirror(self, _params: dict, _request: object) -> dict:
+        m = self.mirror
+        if not m.subscribed:
+            return {"subscribed": False}
+        return {"subscribed": True, "header": m.header, "entries": list(m.lines), "leafId": m.leaf_id}
 
     async def ready(self) -> SessionMirror:
         if self.mirror.subscribed:
