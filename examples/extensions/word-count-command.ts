@@ -1,6 +1,6 @@
 /**
  * A command: `/words <text>` counts the words of its argument, `/words` alone those of the last
- * answer. Works in every mode (`pig -p "/words one two"` prints the notice on stderr).
+ * answer. Works in every mode (in print and JSON mode, which have no UI, the notice is not shown).
  *
  *   pig -e examples/extensions/word-count-command.ts
  */

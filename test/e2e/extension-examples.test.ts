@@ -12,7 +12,7 @@ import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const EXAMPLES = resolve(import.meta.dir, "..", "..", "examples", "extensions");
-const ALL = ["permission-gate", "progress-tool", "word-count-command", "context-filter", "custom-compaction", "prompt-counter", "status-line"];
+const ALL = ["permission-gate", "progress-tool", "word-count-command", "context-filter", "custom-compaction", "prompt-counter", "status-line", "session-reader"];
 const flags = ALL.flatMap((name) => ["-e", join(EXAMPLES, `${name}.ts`)]);
 
 const worlds: PigWorld[] = [];
@@ -183,6 +183,21 @@ describe("each example does what it says", () => {
     from = client.lines.length;
     expect(await client.request({ type: "prompt", message: "/words" })).toMatchObject({ success: true });
     expect(await client.waitFor(uiRecord("notify"), 15_000, from)).toMatchObject({ message: "4 words" });
+    expect(await client.close()).toBe(0);
+  });
+
+  test("session-reader: /session counts the log's entries and the branch's by type", async () => {
+    const { client } = await rpc("session-reader", [{ text: "one" }, { text: "two" }]);
+    await client.promptAndWait("first");
+    await client.promptAndWait("second");
+    const file = String(((await client.request({ type: "get_state" })).data as Record<string, unknown>).sessionFile);
+    const entries = readFileSync(file, "utf8").trimEnd().split("\n").slice(1).map((l) => JSON.parse(l) as { type: string; message?: { role: string } });
+    const messages = entries.filter((e) => e.type === "message").length;
+    const from = client.lines.length;
+    expect(await client.request({ type: "prompt", message: "/session" })).toMatchObject({ success: true });
+    const notice = (await client.waitFor(uiRecord("notify"), 15_000, from)) as { message: string };
+    expect(notice.message).toStartWith(`${entries.length} entries, ${entries.length} on this branch (`);
+    expect(notice.message).toContain(`${messages} message`);
     expect(await client.close()).toBe(0);
   });
 });
