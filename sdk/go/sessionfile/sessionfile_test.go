@@ -38,8 +38,8 @@ func TestReadKeepsExactBytesOfLinesFarLongerThanScannersDefault(t *testing.T) {
 }
 
 func TestALineOverTheLimitIsAnErrorNamingIt(t *testing.T) {
-	_, err := Read(strings.NewReader(header+"\n"+strings.Repeat("y", 100)+"\n"), 50)
-	if err == nil || !strings.Contains(err.Error(), "line 2 is longer than 50 bytes") {
+	_, err := Read(strings.NewReader(header+"\n"+strings.Repeat("y", 100)+"\n"), 80)
+	if err == nil || !strings.Contains(err.Error(), "line 2 is longer than 80 bytes") {
 		t.Fatalf("err %v", err)
 	}
 }
