@@ -37,6 +37,9 @@ func startHost(t *testing.T, setup func(x *Extension), init map[string]any, onMe
 	go h.read()
 	go func() { h.served <- Serve(extSide, "secret", setup) }()
 	h.waitFor(t, func(f map[string]json.RawMessage) bool { return method(f) == "ready" })
+	// Answers are read in order: once a ping sent after the ready answer is answered, the
+	// extension has its ready answer too.
+	h.answerTo(t, h.request("ping", nil))
 	t.Cleanup(func() { _ = hostSide.Close() })
 	return h
 }

@@ -74,14 +74,14 @@ func TestPingIsAnsweredWhileAToolIsBusyAndCancelEndsIt(t *testing.T) {
 	call := h.request("tool.execute", map[string]any{"extension": "/ext/go/pig-extension.json", "name": "wait", "toolCallId": "c1", "args": map[string]any{}})
 	<-started
 	progress := params(t, h.waitFor(t, func(f map[string]json.RawMessage) bool { return method(f) == "$/progress" }))
-	if progress["id"] != float64(1) || !strings.Contains(mustJSON(progress["value"]), "waiting") {
+	if mustJSON(progress["id"]) != call || !strings.Contains(mustJSON(progress["value"]), "waiting") {
 		t.Fatalf("progress %v", progress)
 	}
 	ping := h.request("ping", nil)
 	if r := result(t, h.answerTo(t, ping)); len(r) != 0 {
 		t.Fatalf("ping answered %v", r)
 	}
-	h.notify("$/cancel", map[string]any{"id": 1})
+	h.notify("$/cancel", map[string]any{"id": json.RawMessage(call)})
 	answer := h.answerTo(t, call)
 	var e RPCError
 	if err := json.Unmarshal(answer["error"], &e); err != nil || e.Code != CodeCancelled {
@@ -96,7 +96,9 @@ func mustJSON(v any) string {
 
 func TestToolErrorsBecomeErrorResultsAndPanicsDoNotKillTheProcess(t *testing.T) {
 	h := startHost(t, func(x *Extension) {
-		x.RegisterTool(Tool{Name: "fail", Execute: func(*ToolContext, json.RawMessage) (ToolResult, error) { return ToolResult{}, errors.New("no such file") }})
+		x.RegisterTool(Tool{Name: "fail", Execute: func(*ToolContext, json.RawMessage) (ToolResult, error) {
+			return ToolResult{}, errors.New("no such file")
+		}})
 		x.RegisterTool(Tool{Name: "boom", Execute: func(*ToolContext, json.RawMessage) (ToolResult, error) { panic("boom") }})
 	}, nil, nil)
 	for _, name := range []string{"fail", "boom"} {
