@@ -17,23 +17,41 @@ type BranchEntry = sessionfile.Entry
 
 // mirror is the local copy of the session log. Nothing is asked of pig until the extension
 // first reads it; then one snapshot (`session.subscribe`), then the changes pig sends.
+//
+// A snapshot can be tens of megabytes, so it is decoded on a goroutine of its own, never on
+// the reading one (which must stay free to answer ping). Changes that arrive meanwhile are kept
+// and applied after it, in order (docs §5).
 type mirror struct {
 	x     *Extension
 	subMu sync.Mutex // one subscription at a time
 
-	mu         sync.Mutex
-	subscribed bool
-	// resyncing: the file snapshot failed its checks and a plain one is on its way; changes
-	// until its answer are already in it (docs §5) and are dropped.
-	resyncing bool
-	head      json.RawMessage
-	lines     []json.RawMessage
-	leafID    string
-	file      string
-	ix        *sessionfile.Index
+	mu      sync.Mutex
+	state   mirrorState
+	pending []change      // changes that came while a snapshot was being installed
+	active  chan struct{} // closed while the state is active
+	fail    error         // why the last install failed
+	head    json.RawMessage
+	lines   []json.RawMessage
+	leafID  string
+	file    string
+	ix      *sessionfile.Index
 }
 
-func newMirror(x *Extension) *mirror { return &mirror{x: x} }
+type mirrorState int
+
+const (
+	idle       mirrorState = iota // not subscribed
+	installing                    // a snapshot is being decoded; changes wait
+	dropping                      // the file snapshot failed its checks: changes until the plain answer are in it
+	active
+)
+
+type change struct {
+	method string
+	params json.RawMessage
+}
+
+func newMirror(x *Extension) *mirror { return &mirror{x: x, active: make(chan struct{})} }
 
 type wireSnapshot struct {
 	Header      string   `json:"header"`
@@ -50,67 +68,95 @@ type wireSnapshot struct {
 
 var errStaleRange = errors.New("the session file is not what pig described")
 
-// ensure subscribes once. The answer is installed on the reading goroutine before any later
-// change is handled, so no append is missed or applied twice.
+// ensure subscribes once and waits until the snapshot is in place.
 func (m *mirror) ensure(c *Context) error {
 	m.subMu.Lock()
 	defer m.subMu.Unlock()
 	m.mu.Lock()
-	done := m.subscribed && !m.resyncing
+	state, ready := m.state, m.active
 	m.mu.Unlock()
-	if done {
-		return nil
-	}
-	stale := false
-	err := m.x.peer.callWith(c, "session.subscribe", map[string]any{"file": true}, nil, func(f *frame) {
-		if m.install(f.Result, true) != nil {
-			stale = true
+	if state == idle {
+		err := m.x.peer.callWith(c, "session.subscribe", map[string]any{"file": true}, nil, func(f *frame) { m.received(f, true) })
+		m.mu.Lock()
+		state, ready = m.state, m.active
+		m.mu.Unlock()
+		if err != nil && state == idle {
+			return fmt.Errorf("session.subscribe: %w", err)
 		}
-	})
-	if err != nil {
-		return fmt.Errorf("session.subscribe: %w", err)
 	}
-	if !stale {
+	select {
+	case <-ready:
 		return nil
+	case <-c.Done():
+		return c.Err()
+	case <-m.x.peer.life.Done():
+		return ErrClosed
 	}
-	err = m.x.peer.callWith(c, "session.subscribe", map[string]any{}, nil, func(f *frame) { _ = m.install(f.Result, false) })
-	if err != nil {
-		return fmt.Errorf("session.subscribe: %w", err)
-	}
-	return nil
 }
 
-// install replaces the mirror with a snapshot. With fromFile, the lines pig names in the file
-// are read from it; when they fail the checks, the mirror waits for a plain snapshot.
-func (m *mirror) install(raw json.RawMessage, fromFile bool) error {
-	var s wireSnapshot
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return err
+// received starts installing a snapshot (an answer to session.subscribe, or session.replaced).
+// It runs on the reading goroutine: the changes after it wait until it is installed.
+func (m *mirror) received(f *frame, fromFile bool) {
+	m.mu.Lock()
+	if m.state == active {
+		m.active = make(chan struct{})
 	}
+	m.state, m.pending = installing, nil
+	m.mu.Unlock()
+	go m.install(f, fromFile)
+}
+
+// install decodes a snapshot and puts it in place, then applies the changes that came meanwhile.
+// With fromFile, the lines pig names in the file are read from it; when they fail the checks
+// the plain snapshot is asked for, and changes until its answer are dropped.
+func (m *mirror) install(f *frame, fromFile bool) {
+	var s wireSnapshot
+	err := f.result(&s)
 	var lines []json.RawMessage
-	if fromFile && s.File != nil {
-		onDisk, err := readRange(s.File.Path, s.File.Offset, s.File.Length, s.File.Count, s.Header)
+	if err == nil && fromFile && s.File != nil {
+		lines, err = readRange(s.File.Path, s.File.Offset, s.File.Length, s.File.Count, s.Header)
 		if err != nil {
 			m.mu.Lock()
-			m.subscribed, m.resyncing = true, true
+			m.state, m.pending = dropping, nil
 			m.mu.Unlock()
-			return err
+			err = m.x.peer.callWith(m.x.peer.life, "session.subscribe", map[string]any{}, nil, func(f *frame) { m.received(f, false) })
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "pig-ext: session.subscribe: %v\n", err)
+			}
+			return
 		}
-		lines = onDisk
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pig-ext: session snapshot: %v\n", err)
+		s = wireSnapshot{}
 	}
 	lines = append(lines, toLines(s.Entries)...)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.subscribed, m.resyncing = true, false
+	if m.state != installing {
+		return
+	}
 	m.head = json.RawMessage(s.Header)
 	m.lines = lines
-	m.leafID = ""
-	if s.LeafID != nil {
-		m.leafID = *s.LeafID
-	}
+	m.setLeaf(s.LeafID)
 	m.file = s.SessionFile
 	m.ix = nil
-	return nil
+	// A newer snapshot among the waiting changes makes the ones before it moot: install it and
+	// keep waiting with the changes after it.
+	for i := len(m.pending) - 1; i >= 0; i-- {
+		if m.pending[i].method == "session.replaced" {
+			next := &frame{Result: m.pending[i].params}
+			m.pending = m.pending[i+1:]
+			go m.install(next, false)
+			return
+		}
+	}
+	m.state = active
+	for _, c := range m.pending {
+		m.applyLocked(c.method, c.params)
+	}
+	m.pending = nil
+	close(m.active)
 }
 
 func toLines(entries []string) []json.RawMessage {
@@ -148,40 +194,43 @@ func readRange(path string, offset, length int64, count int, header string) ([]j
 	return lines, nil
 }
 
-// apply is a change pig sent; before the snapshot (or while one is being fetched again) there
-// is nothing to apply it to.
+// apply is a change pig sent (on the reading goroutine). Before the snapshot there is nothing
+// to apply it to; while one is being installed it waits.
 func (m *mirror) apply(method string, params json.RawMessage) {
 	m.mu.Lock()
-	active := m.subscribed && !m.resyncing
-	m.mu.Unlock()
-	if !active {
-		return
+	state := m.state
+	switch state {
+	case installing:
+		m.pending = append(m.pending, change{method, params})
+	case active:
+		if method == "session.replaced" {
+			m.mu.Unlock()
+			m.received(&frame{Result: params}, false)
+			return
+		}
+		m.applyLocked(method, params)
 	}
+	m.mu.Unlock()
+}
+
+func (m *mirror) applyLocked(method string, params json.RawMessage) {
 	switch method {
-	case "session.replaced":
-		_ = m.install(params, false)
 	case "session.appended":
 		var a struct {
 			Entries []string `json:"entries"`
 			LeafID  *string  `json:"leafId"`
 		}
-		if json.Unmarshal(params, &a) != nil {
-			return
+		if json.Unmarshal(params, &a) == nil {
+			m.lines = append(m.lines, toLines(a.Entries)...)
+			m.setLeaf(a.LeafID)
 		}
-		m.mu.Lock()
-		m.lines = append(m.lines, toLines(a.Entries)...)
-		m.setLeaf(a.LeafID)
-		m.mu.Unlock()
 	case "session.leaf":
 		var l struct {
 			LeafID *string `json:"leafId"`
 		}
-		if json.Unmarshal(params, &l) != nil {
-			return
+		if json.Unmarshal(params, &l) == nil {
+			m.setLeaf(l.LeafID)
 		}
-		m.mu.Lock()
-		m.setLeaf(l.LeafID)
-		m.mu.Unlock()
 	}
 }
 
@@ -226,16 +275,12 @@ func (m *mirror) branch(c *Context) ([]BranchEntry, error) {
 	m.mu.Lock()
 	if m.ix == nil {
 		m.ix = sessionfile.NewIndex(nil)
+		m.ix.Trusted = true
 	}
 	m.ix.Add(m.lines[m.ix.Len():])
 	lines, ix, leaf := m.lines, m.ix, m.leafID
 	path := ix.Path(leaf)
 	m.mu.Unlock()
-	out := make([]BranchEntry, 0, len(path))
-	for _, i := range path {
-		if e, err := sessionfile.ParseEntry(lines[i]); err == nil {
-			out = append(out, e)
-		}
-	}
+	out := sessionfile.ParseLines(lines, path)
 	return out, nil
 }

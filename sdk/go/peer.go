@@ -109,8 +109,8 @@ func (p *peer) callWith(ctx context.Context, method string, params any, result a
 		if f.Error != nil {
 			return f.Error
 		}
-		if result != nil && len(f.Result) > 0 {
-			return json.Unmarshal(f.Result, result)
+		if result != nil {
+			return f.result(result)
 		}
 		return nil
 	case <-ctx.Done():

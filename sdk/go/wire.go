@@ -30,6 +30,29 @@ type frame struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *RPCError       `json:"error,omitempty"`
+	// whole is the full text of a big answer not decoded yet (see bigMessage).
+	whole []byte
+}
+
+// result decodes the answer's result into v.
+func (f *frame) result(v any) error {
+	if f.whole == nil {
+		if len(f.Result) == 0 {
+			return nil
+		}
+		return json.Unmarshal(f.Result, v)
+	}
+	var answer struct {
+		Result json.RawMessage `json:"result"`
+		Error  *RPCError       `json:"error"`
+	}
+	if err := json.Unmarshal(f.whole, &answer); err != nil {
+		return err
+	}
+	if answer.Error != nil {
+		return answer.Error
+	}
+	return json.Unmarshal(answer.Result, v)
 }
 
 func (f *frame) hasID() bool { return len(f.ID) > 0 && string(f.ID) != "null" }
@@ -175,22 +198,36 @@ func (rd *reader) next() (*frame, *oversize, error) {
 	}
 }
 
+// bigMessage is the size above which a reassembled answer is not decoded on the reading
+// goroutine: its id is read from its start and the whole text goes to whoever waits for it.
+const bigMessage = 1 << 20
+
+// partFrame is a frame read with its `$/part` params in one pass (the common case for big data).
+type partFrame struct {
+	Method string `json:"method"`
+	Params struct {
+		Stream json.RawMessage `json:"stream"`
+		Data   string          `json:"data"`
+		Final  bool            `json:"final"`
+	} `json:"params"`
+}
+
 func (rd *reader) decode(line []byte) (*frame, *oversize, error) {
+	if bytes.Contains(line[:min(len(line), idWindow)], []byte(`"$/part"`)) {
+		var pf partFrame
+		if err := json.Unmarshal(line, &pf); err == nil && pf.Method == "$/part" {
+			return rd.part(pf)
+		}
+	}
 	var f frame
 	if err := json.Unmarshal(line, &f); err != nil {
 		return &frame{Method: "", Error: &RPCError{Code: CodeParse, Message: "the line is not JSON"}}, nil, nil
 	}
-	if f.Method != "$/part" {
-		return &f, nil, nil
-	}
-	var p struct {
-		Stream json.RawMessage `json:"stream"`
-		Data   string          `json:"data"`
-		Final  bool            `json:"final"`
-	}
-	if json.Unmarshal(f.Params, &p) != nil {
-		return nil, nil, nil
-	}
+	return &f, nil, nil
+}
+
+func (rd *reader) part(pf partFrame) (*frame, *oversize, error) {
+	p := pf.Params
 	key := string(p.Stream)
 	buf, open := rd.parts[key]
 	if !open {
@@ -210,7 +247,20 @@ func (rd *reader) decode(line []byte) (*frame, *oversize, error) {
 		return nil, nil, nil
 	}
 	delete(rd.parts, key)
-	return rd.decode(buf.Bytes())
+	whole := buf.Bytes()
+	if len(whole) > bigMessage {
+		if isRequest, id := scanHead(whole[:idWindow]); !isRequest && id != nil {
+			return &frame{ID: id, whole: whole}, nil, nil
+		}
+	}
+	return rd.decode(whole)
+}
+
+func min(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
 }
 
 // line reads one line; a line longer than the frame limit is consumed and described instead.

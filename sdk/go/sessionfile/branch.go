@@ -1,15 +1,22 @@
 package sessionfile
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"runtime"
+	"sync"
+)
 
 // Index maps entry ids to their line and parent, for walking branches. Build it once and
 // extend it with Add as lines are appended.
 type Index struct {
 	byID   map[string]int
 	parent []string
+	// Trusted lines are known to be whole entries (pig sent them): only their links are read.
+	// Otherwise (a file read from disk) a line must be valid JSON to take an id.
+	Trusted bool
 }
 
-// NewIndex indexes lines.
+// NewIndex indexes lines read from a file.
 func NewIndex(lines []json.RawMessage) *Index {
 	ix := &Index{byID: make(map[string]int, len(lines))}
 	ix.Add(lines)
@@ -20,15 +27,21 @@ func NewIndex(lines []json.RawMessage) *Index {
 // has no id) takes a place without an id; an id used twice belongs to its later line, as in pig.
 func (ix *Index) Add(lines []json.RawMessage) {
 	for _, line := range lines {
-		var l Links
-		parent := ""
-		if json.Unmarshal(line, &l) == nil {
-			if l.ParentID != nil {
-				parent = *l.ParentID
+		id, parent, hasID, ok := quickLinks(line)
+		if ok && !ix.Trusted && !json.Valid(line) {
+			id, parent, hasID = "", "", false
+		} else if !ok {
+			var l Links
+			id, parent, hasID = "", "", false
+			if json.Unmarshal(line, &l) == nil {
+				id, hasID = l.ID, l.ID != ""
+				if l.ParentID != nil {
+					parent = *l.ParentID
+				}
 			}
-			if l.ID != "" {
-				ix.byID[l.ID] = len(ix.parent)
-			}
+		}
+		if hasID && id != "" {
+			ix.byID[id] = len(ix.parent)
 		}
 		ix.parent = append(ix.parent, parent)
 	}
@@ -64,11 +77,43 @@ func Branch(lines []json.RawMessage, leafID string) []Entry {
 
 // BranchOf is Branch with an index already built for lines.
 func BranchOf(lines []json.RawMessage, ix *Index, leafID string) []Entry {
-	path := ix.Path(leafID)
-	out := make([]Entry, 0, len(path))
-	for _, i := range path {
-		if e, err := ParseEntry(lines[i]); err == nil {
-			out = append(out, e)
+	return ParseLines(lines, ix.Path(leafID))
+}
+
+// ParseLines flattens lines[i] for each i of path, in order, leaving out lines that do not
+// parse. A long path is parsed on every core.
+func ParseLines(lines []json.RawMessage, path []int) []Entry {
+	parsed := make([]Entry, len(path))
+	good := make([]bool, len(path))
+	workers := runtime.GOMAXPROCS(0)
+	if len(path) < 1000 || workers < 2 {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	chunk := (len(path) + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		from, to := w*chunk, (w+1)*chunk
+		if to > len(path) {
+			to = len(path)
+		}
+		if from >= to {
+			break
+		}
+		wg.Add(1)
+		go func(from, to int) {
+			defer wg.Done()
+			for k := from; k < to; k++ {
+				if e, err := ParseEntry(lines[path[k]]); err == nil {
+					parsed[k], good[k] = e, true
+				}
+			}
+		}(from, to)
+	}
+	wg.Wait()
+	out := parsed[:0]
+	for k := range parsed {
+		if good[k] {
+			out = append(out, parsed[k])
 		}
 	}
 	return out

@@ -52,7 +52,7 @@ type rawEntry struct {
 	Message    *rawMessage     `json:"message"`
 	CustomType string          `json:"customType"`
 	Data       json.RawMessage `json:"data"`
-	Content    json.RawMessage `json:"content"`
+	Content    content         `json:"content"`
 	Summary    string          `json:"summary"`
 	Label      string          `json:"label"`
 	TargetID   string          `json:"targetId"`
@@ -60,11 +60,11 @@ type rawEntry struct {
 }
 
 type rawMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	ToolCallID string          `json:"toolCallId"`
-	ToolName   string          `json:"toolName"`
-	IsError    bool            `json:"isError"`
+	Role       string  `json:"role"`
+	Content    content `json:"content"`
+	ToolCallID string  `json:"toolCallId"`
+	ToolName   string  `json:"toolName"`
+	IsError    bool    `json:"isError"`
 }
 
 type rawBlock struct {
@@ -95,37 +95,39 @@ func ParseEntry(line []byte) (Entry, error) {
 	case r.Message != nil:
 		e.Role = r.Message.Role
 		e.ToolCallID, e.ToolName, e.IsError = r.Message.ToolCallID, r.Message.ToolName, r.Message.IsError
-		e.Text, e.ToolCalls = contentText(r.Message.Content)
+		e.Text, e.ToolCalls = r.Message.Content.text, r.Message.Content.calls
 	case r.Summary != "":
 		e.Text = r.Summary
-	case len(r.Content) > 0:
-		e.Text, _ = contentText(r.Content)
+	default:
+		e.Text = r.Content.text
 	}
 	return e, nil
 }
 
-// contentText joins the text of content that is a string or a list of blocks.
-func contentText(content json.RawMessage) (string, []ToolCall) {
-	if len(content) == 0 {
-		return "", nil
-	}
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		return s, nil
+// content is message content, a string or a list of blocks, read in one pass: its text
+// joined, and its tool calls.
+type content struct {
+	text  string
+	calls []ToolCall
+}
+
+func (c *content) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &c.text)
 	}
 	var blocks []rawBlock
-	if json.Unmarshal(content, &blocks) != nil {
-		return "", nil
+	if err := json.Unmarshal(data, &blocks); err != nil {
+		return nil // content of another shape: no text
 	}
 	var text []string
-	var calls []ToolCall
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
 			text = append(text, b.Text)
 		case "toolCall":
-			calls = append(calls, ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments})
+			c.calls = append(c.calls, ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments})
 		}
 	}
-	return strings.Join(text, ""), calls
+	c.text = strings.Join(text, "")
+	return nil
 }

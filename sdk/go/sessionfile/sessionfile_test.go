@@ -2,6 +2,7 @@ package sessionfile
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -91,5 +92,31 @@ func TestACycleEndsTheWalk(t *testing.T) {
 	lines := Lines([]string{`{"id":"a","parentId":"b"}`, `{"id":"b","parentId":"a"}`})
 	if got := Branch(lines, "b"); len(got) != 2 {
 		t.Fatalf("cycle: %d entries", len(got))
+	}
+}
+
+func TestQuickLinksAgreeWithTheJSONDecoder(t *testing.T) {
+	for _, line := range []string{
+		`{"type":"message","id":"a1","parentId":null,"message":{"id":"inner"}}`,
+		`{"message":{"id":"inner","parentId":"x"},"parentId":"p\u00e9","id":"b\"2"}`,
+		`{ "id" : "c3" , "data" : [1, {"id": "no"}, "]}"] }`,
+		`{"type":"session","id":"s"}`,
+		`{"parentId":"p"}`,
+	} {
+		id, parent, hasID, ok := quickLinks([]byte(line))
+		var l Links
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if l.ParentID != nil {
+			want = *l.ParentID
+		}
+		if !ok || id != l.ID || parent != want || hasID != (l.ID != "") {
+			t.Fatalf("%s: got %q %q %v %v, want %q %q", line, id, parent, hasID, ok, l.ID, want)
+		}
+	}
+	if _, _, _, ok := quickLinks([]byte(`[1,2]`)); ok {
+		t.Fatal("an array has no links")
 	}
 }
