@@ -221,3 +221,52 @@ func TestShutdownNotificationEndsServe(t *testing.T) {
 		t.Fatal("Serve did not return after shutdown")
 	}
 }
+
+func TestFlagValuesAndCwdFollowTheLatestState(t *testing.T) {
+	got := make(chan string, 2)
+	h := startHost(t, func(x *Extension) {
+		x.RegisterFlag(Flag{Name: "plan", Description: "plan mode"})
+		x.RegisterCommand(Command{Name: "show", Run: func(c *Context, _ string) error {
+			v, ok := c.Extension().FlagValue("plan")
+			got <- mustJSON(map[string]any{"plan": v, "set": ok, "cwd": c.Cwd(), "file": c.GetSessionFile()})
+			return nil
+		}})
+	}, nil, nil)
+	run := func() string {
+		result(t, h.answerTo(t, h.request("command.run", map[string]any{"extension": "x", "name": "show", "args": ""})))
+		return <-got
+	}
+	if r := run(); r != `{"cwd":"/tmp","file":"","plan":null,"set":false}` {
+		t.Fatalf("before state: %s", r)
+	}
+	h.notify("state", map[string]any{"cwd": "/work", "sessionFile": "/s/a.jsonl", "sessionId": "s", "thinkingLevel": "off", "activeTools": []string{}, "allTools": []any{},
+		"commands": []any{}, "isIdle": true, "hasPendingMessages": false, "systemPrompt": "", "flags": map[string]any{"plan": true}})
+	if r := run(); r != `{"cwd":"/work","file":"/s/a.jsonl","plan":true,"set":true}` {
+		t.Fatalf("after state: %s", r)
+	}
+}
+
+func TestExecRunsInTheSessionCwdAndStopsWhenCancelled(t *testing.T) {
+	dir := t.TempDir()
+	got := make(chan ExecResult, 2)
+	h := startHost(t, func(x *Extension) {
+		x.RegisterCommand(Command{Name: "pwd", Run: func(c *Context, _ string) error {
+			r, err := c.Exec("pwd", nil, ExecOptions{})
+			got <- r
+			return err
+		}})
+		x.RegisterCommand(Command{Name: "sleep", Run: func(c *Context, _ string) error {
+			r, err := c.Exec("sleep", []string{"30"}, ExecOptions{Timeout: 50 * time.Millisecond})
+			got <- r
+			return err
+		}})
+	}, map[string]any{"session": map[string]any{"cwd": dir, "mode": "rpc", "hasUI": true}}, nil)
+	result(t, h.answerTo(t, h.request("command.run", map[string]any{"extension": "x", "name": "pwd", "args": ""})))
+	if r := <-got; strings.TrimSpace(r.Stdout) != dir || r.Code != 0 {
+		t.Fatalf("pwd: %+v", r)
+	}
+	result(t, h.answerTo(t, h.request("command.run", map[string]any{"extension": "x", "name": "sleep", "args": ""})))
+	if r := <-got; !r.Killed {
+		t.Fatalf("sleep: %+v", r)
+	}
+}
