@@ -270,3 +270,60 @@ func TestExecRunsInTheSessionCwdAndStopsWhenCancelled(t *testing.T) {
 		t.Fatalf("sleep: %+v", r)
 	}
 }
+
+func TestCompletionsShortcutsAndADialogAnsweredByThePerson(t *testing.T) {
+	picked := make(chan string, 1)
+	h := startHost(t, func(x *Extension) {
+		x.RegisterCommand(Command{Name: "fruit", Run: func(c *Context, _ string) error { return nil },
+			Complete: func(prefix string) []Completion {
+				out := []Completion{}
+				for _, f := range []string{"apple", "apricot", "banana"} {
+					if strings.HasPrefix(f, prefix) {
+						out = append(out, Completion{Value: f})
+					}
+				}
+				return out
+			}})
+		x.RegisterShortcut(Shortcut{Key: "ctrl+g", Run: func(c *Context) error {
+			v, ok, err := c.UI().Select("Pick", []string{"a", "b"})
+			if ok {
+				picked <- v
+			}
+			return err
+		}})
+	}, nil, map[string]hostMethod{"ui.select": func(h *fakeHost, id, p json.RawMessage) {
+		if !strings.Contains(string(p), `"options":["a","b"]`) {
+			h.t.Errorf("select params %s", p)
+		}
+		h.answer(id, map[string]any{"value": "b"})
+	}})
+	r := result(t, h.answerTo(t, h.request("command.complete", map[string]any{"extension": "x", "name": "fruit", "prefix": "ap"})))
+	if mustJSON(r) != `{"items":[{"value":"apple"},{"value":"apricot"}]}` {
+		t.Fatalf("completions %s", mustJSON(r))
+	}
+	result(t, h.answerTo(t, h.request("shortcut.run", map[string]any{"extension": "x", "key": "ctrl+g"})))
+	if v := <-picked; v != "b" {
+		t.Fatalf("picked %q", v)
+	}
+}
+
+func TestBeforeAgentStartCollectsMessagesAndAFailingObserverIsReported(t *testing.T) {
+	h := startHost(t, func(x *Extension) {
+		for _, n := range []string{"one", "two"} {
+			n := n
+			x.OnBeforeAgentStart(func(c *Context, e BeforeAgentStartEvent) (BeforeAgentStartResult, error) {
+				return BeforeAgentStartResult{Message: &CustomMessage{CustomType: n, Content: e.Prompt, Display: false}}, nil
+			})
+		}
+		x.On("agent_end", func(*Context, Event) (any, error) { return nil, errors.New("observer broke") })
+	}, nil, nil)
+	r := result(t, h.answerTo(t, h.request("event", map[string]any{"extension": "x", "event": "before_agent_start", "payload": map[string]any{"prompt": "hi", "systemPrompt": "base"}})))
+	if mustJSON(r["message"]) != `{"content":"hi","customType":"one","display":false}` || len(r["messages"].([]any)) != 2 {
+		t.Fatalf("before_agent_start %s", mustJSON(r))
+	}
+	h.notify("event", map[string]any{"extension": "x", "event": "agent_end", "payload": map[string]any{"messages": []any{}}})
+	e := params(t, h.waitFor(t, func(f map[string]json.RawMessage) bool { return method(f) == "extension.error" }))
+	if e["event"] != "agent_end" || e["error"] != "observer broke" || e["extension"] != "/ext/go/pig-extension.json" {
+		t.Fatalf("extension.error %v", e)
+	}
+}
