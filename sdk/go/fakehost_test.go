@@ -15,7 +15,7 @@ import (
 // fakeHost is pig's side of a connection, written against docs/extension-protocol.md: it
 // answers the handshake and records every frame the extension sends.
 type fakeHost struct {
-	t        *testing.T
+	t        testing.TB
 	conn     net.Conn
 	mu       sync.Mutex
 	frames   []map[string]json.RawMessage
@@ -30,7 +30,7 @@ type fakeHost struct {
 // hostMethod answers one of the extension's requests (on a goroutine of its own).
 type hostMethod func(h *fakeHost, id json.RawMessage, params json.RawMessage)
 
-func startHost(t *testing.T, setup func(x *Extension), init map[string]any, onMethod map[string]hostMethod) *fakeHost {
+func startHost(t testing.TB, setup func(x *Extension), init map[string]any, onMethod map[string]hostMethod) *fakeHost {
 	t.Helper()
 	hostSide, extSide := socketPair(t)
 	h := &fakeHost{t: t, conn: hostSide, changed: make(chan struct{}, 1), init: init, onMethod: onMethod, served: make(chan error, 1)}
@@ -45,7 +45,7 @@ func startHost(t *testing.T, setup func(x *Extension), init map[string]any, onMe
 }
 
 // socketPair is a connected pair of Unix sockets (buffered by the kernel, as pig's socket is).
-func socketPair(t *testing.T) (net.Conn, net.Conn) {
+func socketPair(t testing.TB) (net.Conn, net.Conn) {
 	t.Helper()
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
@@ -139,7 +139,7 @@ func (h *fakeHost) request(method string, params any) string {
 }
 
 // waitFor waits until a frame matching pred has arrived and returns it.
-func (h *fakeHost) waitFor(t *testing.T, pred func(map[string]json.RawMessage) bool) map[string]json.RawMessage {
+func (h *fakeHost) waitFor(t testing.TB, pred func(map[string]json.RawMessage) bool) map[string]json.RawMessage {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -167,7 +167,7 @@ func (h *fakeHost) all() []map[string]json.RawMessage {
 }
 
 // answerTo waits for the extension's answer to the request id.
-func (h *fakeHost) answerTo(t *testing.T, id string) map[string]json.RawMessage {
+func (h *fakeHost) answerTo(t testing.TB, id string) map[string]json.RawMessage {
 	t.Helper()
 	return h.waitFor(t, func(f map[string]json.RawMessage) bool { return string(f["id"]) == id && method(f) == "" })
 }
