@@ -19,7 +19,8 @@ import { discoverExtensions, type ExtensionSource } from "../../src/extensions/d
 import { encodeFrames } from "../../src/extensions/framing.ts";
 import { ExtensionHost, startExtensionHost } from "../../src/extensions/host/host.ts";
 import { RUNNER_SUBCOMMAND } from "../../src/extensions/host/runner-command.ts";
-import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../../src/extensions/host/session-port.ts";
+import type { HostSessionPort, SessionLogSnapshot } from "../../src/extensions/host/session-port.ts";
+import { BenchPort, emptySnapshot, readStatus, timeCalls } from "./ext-host.ts";
 import { DEFAULT_MAX_FRAME_BYTES } from "../../src/extensions/protocol.ts";
 import { HEADLESS_UI } from "../../src/extensions/ui.ts";
 import { SessionStore } from "../../src/session/store.ts";
@@ -105,55 +106,6 @@ let onInitialize: ((pid: number) => void) | undefined;
     };
     return o;
   };
-}
-
-/** The least a host needs: a session log to hand out, a fixed state, and actions that do nothing. */
-class BenchPort implements HostSessionPort {
-  snapshotMs = 0;
-  constructor(
-    private readonly make: () => SessionLogSnapshot,
-    private readonly makeFile?: () => SessionLogSnapshot,
-  ) {}
-  snapshot(): SessionLogSnapshot {
-    const start = performance.now();
-    const s = this.make();
-    this.snapshotMs += performance.now() - start;
-    return s;
-  }
-  fileSnapshot(): SessionLogSnapshot {
-    if (!this.makeFile) return this.snapshot();
-    const start = performance.now();
-    const s = this.makeFile();
-    this.snapshotMs += performance.now() - start;
-    return s;
-  }
-  onLog(_listener: (c: SessionLogChange) => void) {
-    return () => {};
-  }
-  state(): SessionState {
-    return { cwd: "/tmp", sessionId: "bench", thinkingLevel: "off", activeTools: [], allTools: [], commands: [], isIdle: true, hasPendingMessages: false, systemPrompt: "" };
-  }
-  onStateChange(_listener: () => void) {
-    return () => {};
-  }
-  sendMessage = async () => {};
-  sendUserMessage = async () => {};
-  appendEntry = async () => {};
-  setName = async () => {};
-  setLabel = async () => {};
-  setActiveTools = () => {};
-  setModel = async () => true;
-  setThinkingLevel = () => {};
-  compact = async () => {};
-  abort = () => {};
-  shutdown = () => {};
-  waitForIdle = async () => {};
-  contextUsage = () => undefined;
-  newSession = async () => ({ cancelled: false });
-  fork = async () => ({ cancelled: false });
-  navigateTree = async () => ({ cancelled: false });
-  switchSession = async () => ({ cancelled: false });
-  reload = async () => {};
 }
 
 const args = commonArgs({ runs: 7, warmup: 1 });
@@ -749,29 +701,6 @@ function parents(file: string): string[] {
   }
 }
 
-/** VmHWM and RssAnon of a running process, in bytes. */
-function readStatus(pid: number): { hwm: number; anon: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (f: string) => Number(new RegExp(`${f}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN) * 1024;
-    return { hwm: kb("VmHWM"), anon: kb("RssAnon") };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Times each call, `warmup` unmeasured first; milliseconds. */
-async function timeCalls(warmup: number, n: number, call: (i: number) => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await call(i);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const start = performance.now();
-    await call(i);
-    out.push(performance.now() - start);
-  }
-  return out;
-}
-
 function extensionSource(i: number): string {
   return `import { Type } from "typebox";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
@@ -792,10 +721,6 @@ export default function (pi: ExtensionAPI) {
 `;
 }
 
-
-function emptySnapshot(): () => SessionLogSnapshot {
-  return () => ({ header: '{"type":"session","version":3,"id":"bench"}', entries: [], leafId: null });
-}
 
 function writeAgentDir(dir: string, baseUrl: string): void {
   mkdirSync(dir, { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * Tests that need a program the machine may lack (tmux, rg, fd). Where it is missing they are
+ * Tests that need a program the machine may lack (tmux, rg, fd, go). Where it is missing they are
  * skipped — except under CI=true, where a missing program fails the run instead, so a green CI
  * never means "nothing ran".
  */

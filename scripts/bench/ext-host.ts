@@ -1,0 +1,82 @@
+/**
+ * What the extension benchmarks share: a host session port that hands out a session log and
+ * does nothing else, timing of repeated calls, and a running process's memory from /proc.
+ */
+import { readFileSync } from "node:fs";
+import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../../src/extensions/host/session-port.ts";
+
+/** The least a host needs: a session log to hand out, a fixed state, and actions that do nothing. */
+export class BenchPort implements HostSessionPort {
+  snapshotMs = 0;
+  constructor(
+    private readonly make: () => SessionLogSnapshot,
+    private readonly makeFile?: () => SessionLogSnapshot,
+  ) {}
+  snapshot(): SessionLogSnapshot {
+    const start = performance.now();
+    const s = this.make();
+    this.snapshotMs += performance.now() - start;
+    return s;
+  }
+  fileSnapshot(): SessionLogSnapshot {
+    if (!this.makeFile) return this.snapshot();
+    const start = performance.now();
+    const s = this.makeFile();
+    this.snapshotMs += performance.now() - start;
+    return s;
+  }
+  onLog(_listener: (c: SessionLogChange) => void) {
+    return () => {};
+  }
+  state(): SessionState {
+    return { cwd: "/tmp", sessionId: "bench", thinkingLevel: "off", activeTools: [], allTools: [], commands: [], isIdle: true, hasPendingMessages: false, systemPrompt: "" };
+  }
+  onStateChange(_listener: () => void) {
+    return () => {};
+  }
+  sendMessage = async () => {};
+  sendUserMessage = async () => {};
+  appendEntry = async () => {};
+  setName = async () => {};
+  setLabel = async () => {};
+  setActiveTools = () => {};
+  setModel = async () => true;
+  setThinkingLevel = () => {};
+  compact = async () => {};
+  abort = () => {};
+  shutdown = () => {};
+  waitForIdle = async () => {};
+  contextUsage = () => undefined;
+  newSession = async () => ({ cancelled: false });
+  fork = async () => ({ cancelled: false });
+  navigateTree = async () => ({ cancelled: false });
+  switchSession = async () => ({ cancelled: false });
+  reload = async () => {};
+}
+
+/** VmHWM and RssAnon of a running process, in bytes. */
+export function readStatus(pid: number): { hwm: number; anon: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (f: string) => Number(new RegExp(`${f}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN) * 1024;
+    return { hwm: kb("VmHWM"), anon: kb("RssAnon") };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Times each call, `warmup` unmeasured first; milliseconds. */
+export async function timeCalls(warmup: number, n: number, call: (i: number) => Promise<void>): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await call(i);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await call(i);
+    out.push(performance.now() - start);
+  }
+  return out;
+}
+
+export function emptySnapshot(): () => SessionLogSnapshot {
+  return () => ({ header: '{"type":"session","version":3,"id":"bench"}', entries: [], leafId: null });
+}

@@ -1,0 +1,3 @@
+module pig/sdk
+
+go 1.19
