@@ -284,3 +284,22 @@ func (m *mirror) branch(c *Context) ([]BranchEntry, error) {
 	out := sessionfile.ParseLines(lines, path)
 	return out, nil
 }
+
+// checkView is the copy as exact lines, without subscribing: pig extension check compares it
+// with the session file (`check.mirror`, docs/extension-protocol.md §12).
+func (m *mirror) checkView() map[string]any {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state != active {
+		return map[string]any{"subscribed": false}
+	}
+	entries := make([]string, len(m.lines))
+	for i, line := range m.lines {
+		entries[i] = string(line)
+	}
+	var leaf any
+	if m.leafID != "" {
+		leaf = m.leafID
+	}
+	return map[string]any{"subscribed": true, "header": string(m.head), "entries": entries, "leafId": leaf}
+}

@@ -76,6 +76,8 @@ func (x *Extension) request(id json.RawMessage, method string, params json.RawMe
 			}
 			return struct{}{}, protect("shortcut "+t.Key, func() error { return s.Run(x.newContext(ctx, nil)) })
 		}
+	case "check.mirror":
+		run = func(ctx context.Context) (any, error) { return x.mirror.checkView(), nil }
 	default:
 		x.peer.respond(id, nil, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + method})
 		return

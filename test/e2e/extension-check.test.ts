@@ -1,10 +1,11 @@
 /**
- * `pig extension check`, through the built binary: every TypeScript example passes, and the
+ * `pig extension check`, through the built binary: every example passes (TypeScript, Python, Go,
+ * and the Rust one written from the protocol document alone), and the
  * checks that should fail do, naming why — a handler that throws, an answer that is no message
  * list, a command that throws, and a process that will not exit when it should.
  * Fixtures: examples/extensions/, test/fixtures/extensions/check/.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildRustExample, cargoPath, haveDebianCrates, RUST_EXAMPLE_MANIFEST } from "../../examples/extensions/rust/build.ts";
 import { pigBinary } from "../helpers/binary.ts";
@@ -35,6 +36,7 @@ describe("the TypeScript examples pass", () => {
     "prompt-counter.ts": { "events.session_start": "pass", "events.before_agent_start": "pass", "commands.count": "pass", "replication.mirror": "pass" },
     "status-line.ts": { "events.turn_start": "pass", "events.agent_end": "pass" },
     "custom-compaction.ts": { "events.session_before_compact": "pass" },
+    "session-reader.ts": { "commands.session": "pass", "replication.mirror": "pass" },
   };
   for (const [file, expected] of Object.entries(cases)) {
     test(file, async () => {
@@ -59,6 +61,31 @@ describe("the Python examples pass (the SDK answers check.mirror)", () => {
   for (const [file, expected] of Object.entries(cases)) {
     test(file, async () => {
       const { code, results } = await check([join(EXAMPLES, "python", file)]);
+      expect(results.filter((r) => r.status === "fail")).toEqual([]);
+      expect(statusOf(results)).toMatchObject({ ...always, ...expected });
+      expect(code).toBe(0);
+    });
+  }
+});
+
+describeNeeding("go", Bun.which("go") !== null, "the Go examples pass (sdk/go answers check.mirror)", () => {
+  const always = { launch: "pass", "launch.bad-token": "pass", "launch.version": "pass", register: "pass", "replication.lazy": "pass", "shutdown.socket-close": "pass" };
+  const cases: Record<string, Record<string, string>> = {
+    "progress-tool": { "tools.count_lines.progress": "pass", "tools.count_lines.cancel": "pass" },
+    "permission-gate": { "events.tool_call": "pass", ui: "pass", "liveness.ping-while-waiting": "pass" },
+    "session-reader": { "replication.mirror": "pass" },
+    "context-filter": { "events.context": "pass" },
+    "prompt-counter": {},
+    "word-count-command": {},
+  };
+  const GO_EXAMPLES = join(EXAMPLES, "go");
+  beforeAll(() => {
+    const build = Bun.spawnSync([Bun.which("go")!, "build", "-o", "bin/", "./..."], { cwd: GO_EXAMPLES, stdout: "pipe", stderr: "pipe" });
+    if (build.exitCode !== 0) throw new Error(`go build failed:\n${build.stderr.toString()}`);
+  });
+  for (const [name, expected] of Object.entries(cases)) {
+    test(name, async () => {
+      const { code, results } = await check([join(GO_EXAMPLES, name, "pig-extension.json")]);
       expect(results.filter((r) => r.status === "fail")).toEqual([]);
       expect(statusOf(results)).toMatchObject({ ...always, ...expected });
       expect(code).toBe(0);
