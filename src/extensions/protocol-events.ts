@@ -11,6 +11,8 @@ export interface EventInfo {
   kind: EventKind;
   /** Milliseconds the host waits for one extension's answer (requests only). */
   deadlineMs?: number;
+  /** What pig does when that answer is late or fails (requests only; the protocol doc's last column). */
+  safeDefault?: string;
 }
 
 // Events that ask the user or summarise with a model may legitimately take long; the rest sit
@@ -21,45 +23,45 @@ const SLOW = 120_000;
 const INTERACTIVE = 600_000;
 
 export const EVENTS = {
-  project_trust: { kind: "request", deadlineMs: INTERACTIVE },
-  resources_discover: { kind: "request", deadlineMs: QUICK },
-  session_start: { kind: "request", deadlineMs: QUICK },
+  project_trust: { kind: "request", deadlineMs: INTERACTIVE, safeDefault: "undecided" },
+  resources_discover: { kind: "request", deadlineMs: QUICK, safeDefault: "no extra paths" },
+  session_start: { kind: "request", deadlineMs: QUICK, safeDefault: "pig goes on" },
   session_info_changed: { kind: "notification" },
-  session_before_switch: { kind: "request", deadlineMs: INTERACTIVE },
-  session_before_fork: { kind: "request", deadlineMs: INTERACTIVE },
-  session_before_compact: { kind: "request", deadlineMs: SLOW },
+  session_before_switch: { kind: "request", deadlineMs: INTERACTIVE, safeDefault: "go ahead" },
+  session_before_fork: { kind: "request", deadlineMs: INTERACTIVE, safeDefault: "go ahead" },
+  session_before_compact: { kind: "request", deadlineMs: SLOW, safeDefault: "pig compacts itself" },
   session_compact: { kind: "notification" },
   session_compact_failed: { kind: "notification" },
-  session_shutdown: { kind: "request", deadlineMs: QUICK },
-  session_before_tree: { kind: "request", deadlineMs: SLOW },
+  session_shutdown: { kind: "request", deadlineMs: QUICK, safeDefault: "pig goes on" },
+  session_before_tree: { kind: "request", deadlineMs: SLOW, safeDefault: "go ahead, pig summarises" },
   session_tree: { kind: "notification" },
-  context: { kind: "request", deadlineMs: QUICK },
-  context_with_system: { kind: "request", deadlineMs: QUICK },
-  cache_warming_decision: { kind: "request", deadlineMs: QUICK },
-  before_provider_request: { kind: "request", deadlineMs: QUICK },
-  before_provider_headers: { kind: "request", deadlineMs: QUICK },
+  context: { kind: "request", deadlineMs: QUICK, safeDefault: "messages unchanged" },
+  context_with_system: { kind: "request", deadlineMs: QUICK, safeDefault: "unchanged" },
+  cache_warming_decision: { kind: "request", deadlineMs: QUICK, safeDefault: "pig's own decision" },
+  before_provider_request: { kind: "request", deadlineMs: QUICK, safeDefault: "payload unchanged" },
+  before_provider_headers: { kind: "request", deadlineMs: QUICK, safeDefault: "headers unchanged" },
   after_provider_response: { kind: "notification" },
-  before_agent_start: { kind: "request", deadlineMs: INTERACTIVE },
+  before_agent_start: { kind: "request", deadlineMs: INTERACTIVE, safeDefault: "nothing added, base prompt" },
   agent_start: { kind: "notification" },
   agent_end: { kind: "notification" },
-  agent_before_settle: { kind: "request", deadlineMs: QUICK },
+  agent_before_settle: { kind: "request", deadlineMs: QUICK, safeDefault: "settle normally" },
   agent_settled: { kind: "notification" },
   ui_prompt_start: { kind: "notification" },
   ui_prompt_end: { kind: "notification" },
   turn_start: { kind: "notification" },
-  turn_end: { kind: "request", deadlineMs: QUICK },
+  turn_end: { kind: "request", deadlineMs: QUICK, safeDefault: "nothing added, the run goes on as it would" },
   message_start: { kind: "notification" },
   message_update: { kind: "notification" },
-  message_end: { kind: "request", deadlineMs: QUICK },
+  message_end: { kind: "request", deadlineMs: QUICK, safeDefault: "message unchanged" },
   tool_execution_start: { kind: "notification" },
   tool_execution_update: { kind: "notification" },
   tool_execution_end: { kind: "notification" },
   model_select: { kind: "notification" },
   thinking_level_select: { kind: "notification" },
-  user_bash: { kind: "request", deadlineMs: INTERACTIVE },
-  input: { kind: "request", deadlineMs: INTERACTIVE },
-  tool_call: { kind: "request", deadlineMs: INTERACTIVE },
-  tool_result: { kind: "request", deadlineMs: QUICK },
+  user_bash: { kind: "request", deadlineMs: INTERACTIVE, safeDefault: "pig runs the command" },
+  input: { kind: "request", deadlineMs: INTERACTIVE, safeDefault: "continue" },
+  tool_call: { kind: "request", deadlineMs: INTERACTIVE, safeDefault: "blocked" },
+  tool_result: { kind: "request", deadlineMs: QUICK, safeDefault: "unchanged" },
 } as const satisfies Record<string, EventInfo>;
 
 export type EventName = keyof typeof EVENTS;

@@ -120,6 +120,14 @@ test("a handler that throws, an invalid context answer and a throwing command fa
   expect(statusOf(results)).toMatchObject({ launch: "pass", "shutdown.socket-close": "pass" });
 });
 
+test("a handler that never answers fails its event after the deadline, naming the safe default pig took", async () => {
+  const { code, results } = await check(["--limit", "1500", join(FIXTURES, "slow.ts")]);
+  expect(code).toBe(1);
+  const failed = results.filter((r) => r.status === "fail");
+  expect(failed.map((r) => r.name)).toEqual(["events.tool_call"]);
+  expect(failed[0]!.detail).toMatch(/did not answer tool_call within 750 ms; pig took the safe default: blocked$/);
+});
+
 test("a process that stays when refused, against another protocol, or after its socket closed fails those checks", async () => {
   const { code, results } = await check(["--limit", "1500", "--", "python3", join(FIXTURES, "stubborn.py")]);
   expect(code).toBe(1);

@@ -89,8 +89,12 @@ function eventFindings({ runtime, frames, record }: FindingsInput): CheckResult[
     if (!Object.hasOwn(EVENTS, event)) return { name, status: "skip", detail: "not an event of pig-ext/1: pig never sends it" };
     if (!sent.has(event)) return { name, status: "skip", detail: "the scripted session did not raise it" };
     const failed = record.errors.find((e) => e.event === event);
-    const kind = EVENTS[event as keyof typeof EVENTS].kind;
-    if (failed) return { name, status: "fail", detail: failed.error };
+    const info: { kind: string; safeDefault?: string } = EVENTS[event as keyof typeof EVENTS];
+    const kind = info.kind;
+    if (failed) {
+      const fallback = info.safeDefault && /did not answer|not responding|exited|was killed/.test(failed.error) ? `; pig took the safe default: ${info.safeDefault}` : "";
+      return { name, status: "fail", detail: `${failed.error}${fallback}` };
+    }
     return { name, status: "pass", detail: kind === "request" ? "answered in time, with a valid result" : "delivered" };
   });
 }

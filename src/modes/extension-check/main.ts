@@ -22,7 +22,7 @@ pig-ext/1: the handshake (and a refused token, an unknown protocol), what it reg
 event it subscribes to, its tools (progress, cancellation), commands, dialogs, pings while it
 waits, the session log (read lazily, copied exactly), and its exit when the socket closes.
   --json        the report as JSON
-  --limit <ms>  how long one step may take (default 15000)`;
+  --limit <ms>  how long one step may take (default 15000; an event, half of it)`;
 
 export class CheckUsageError extends Error {}
 

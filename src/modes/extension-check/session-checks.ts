@@ -65,8 +65,8 @@ export async function runSessionChecks(input: SessionCheckInput): Promise<CheckR
         noExtensions: true,
         mode: "rpc",
         observer: frames,
-        // A handler slower than one step fails its event here, as a late answer fails it in pig.
-        timing: { pingIntervalMs: PING_MS, livenessTimeoutMs: Math.max(2_000, PING_MS * 20), eventDeadlineMs: input.limitMs },
+        // A handler slower than half a step fails its event here (reported within the step), as a late answer fails it in pig.
+        timing: { pingIntervalMs: PING_MS, livenessTimeoutMs: Math.max(2_000, PING_MS * 20), eventDeadlineMs: Math.max(1, Math.floor(input.limitMs / 2)) },
       },
       providers: [{ name: CHECK_PROVIDER, config: CHECK_PROVIDER_CONFIG, stream: scriptedModel(() => extensionTools) }],
     });
