@@ -3,9 +3,8 @@
  * each subscribed event, each tool (its run, progress and cancellation), each command, dialogs,
  * pings while waiting, and the session log (lazily asked for, copied exactly).
  */
-import { readFileSync } from "node:fs";
 import type { PigEvent } from "../../agent/events.ts";
-import { EVENTS } from "../../extensions/protocol-events.ts";
+import { EVENTS, NEVER_SENT } from "../../extensions/protocol-events.ts";
 import { ErrorCode } from "../../extensions/protocol.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import type { FrameLog } from "./observe.ts";
@@ -24,6 +23,8 @@ export interface RunRecord {
   /** Pings answered while the first dialog was held open; ok when enough were. */
   holdPongs: { answered: number; ok: boolean } | undefined;
   mirror: { ok: true; value: unknown } | { ok: false; error: Error & { code?: number } } | undefined;
+  /** The session file's lines when the copy was asked for (later steps write more). */
+  mirrorFileLines: string[] | undefined;
   exit: number | null | undefined;
 }
 
@@ -32,7 +33,6 @@ export interface FindingsInput {
   frames: FrameLog;
   ui: ScriptedUi;
   record: RunRecord;
-  sessionFile: string | undefined;
 }
 
 const LOG_FRAMES = ["session.appended", "session.leaf", "session.replaced"];
@@ -87,6 +87,7 @@ function eventFindings({ runtime, frames, record }: FindingsInput): CheckResult[
   return subscribed.map((event): CheckResult => {
     const name = `events.${event}`;
     if (!Object.hasOwn(EVENTS, event)) return { name, status: "skip", detail: "not an event of pig-ext/1: pig never sends it" };
+    if (NEVER_SENT.has(event as keyof typeof EVENTS)) return { name, status: "skip", detail: "pig never sends it (docs/decisions.md)" };
     if (!sent.has(event)) return { name, status: "skip", detail: "the scripted session did not raise it" };
     const failed = record.errors.find((e) => e.event === event);
     const info: { kind: string; safeDefault?: string } = EVENTS[event as keyof typeof EVENTS];
@@ -155,7 +156,7 @@ function livenessFinding({ record }: FindingsInput): CheckResult {
   return { name, status: "pass", detail: `answered ${hold.answered} pings while its dialog was held open` };
 }
 
-function replicationFindings({ frames, record, sessionFile }: FindingsInput): CheckResult[] {
+function replicationFindings({ frames, record }: FindingsInput): CheckResult[] {
   const subscribedAt = frames.indexOf("received", "session.subscribe");
   const logBefore = frames.frames.filter((f, i) => f.dir === "sent" && LOG_FRAMES.includes(f.method) && (subscribedAt < 0 || i < subscribedAt)).length;
   const subscribes = frames.count("received", "session.subscribe");
@@ -167,10 +168,10 @@ function replicationFindings({ frames, record, sessionFile }: FindingsInput): Ch
         : subscribes === 0
           ? { name: "replication.lazy", status: "pass", detail: "it never read the log, and no log frame was sent to it" }
           : { name: "replication.lazy", status: "pass", detail: "nothing of the log before its session.subscribe; one snapshot, then appends" };
-  return [lazy, mirrorFinding(record.mirror, sessionFile)];
+  return [lazy, mirrorFinding(record.mirror, record.mirrorFileLines)];
 }
 
-function mirrorFinding(mirror: RunRecord["mirror"], sessionFile: string | undefined): CheckResult {
+function mirrorFinding(mirror: RunRecord["mirror"], lines: string[] | undefined): CheckResult {
   const name = "replication.mirror";
   if (!mirror) return { name, status: "skip", detail: "it never read the log" };
   if (!mirror.ok) {
@@ -179,8 +180,7 @@ function mirrorFinding(mirror: RunRecord["mirror"], sessionFile: string | undefi
   }
   const value = mirror.value as { subscribed?: boolean; header?: string; entries?: unknown; leafId?: unknown };
   if (!value?.subscribed) return { name, status: "fail", detail: "it asked for the log, but check.mirror says it holds none" };
-  if (!sessionFile) return { name, status: "skip", detail: "the session has no file to compare with" };
-  const lines = readFileSync(sessionFile, "utf8").split("\n").filter((l) => l.length > 0);
+  if (!lines) return { name, status: "skip", detail: "the session has no file to compare with" };
   const copy = [value.header, ...(Array.isArray(value.entries) ? value.entries : [])];
   if (copy.length !== lines.length) return { name, status: "fail", detail: `its copy has ${copy.length} lines, the file ${lines.length}` };
   const at = copy.findIndex((line, i) => line !== lines[i]);

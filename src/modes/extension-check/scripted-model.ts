@@ -22,12 +22,20 @@ export const CHECK_PROVIDER_CONFIG = {
   baseUrl: "http://127.0.0.1:9",
   apiKey: "pig-check",
   api: "pig-check-scripted",
-  models: [{ id: CHECK_MODEL, name: "pig extension check", contextWindow: 200_000, maxTokens: 4096, input: ["text"] }],
+  models: [
+    { id: CHECK_MODEL, name: "pig extension check", contextWindow: 200_000, maxTokens: 4096, input: ["text"] },
+    // Switched to once, so the model_select event is raised.
+    { id: `${CHECK_MODEL}-2`, name: "pig extension check, second model", reasoning: true, contextWindow: 200_000, maxTokens: 4096, input: ["text"] },
+  ],
 };
 
 export function scriptedModel(extensionTools: () => ReadonlySet<string>): StreamFunction {
   let calls = 0;
-  return async function* (model, context): AsyncIterable<AssistantMessageEvent> {
+  return async function* (model, context, options): AsyncIterable<AssistantMessageEvent> {
+    // As a provider over HTTP would: the body, the headers and the response go past the hooks.
+    await options.onPayload?.({ model: model.id, messages: context.messages.length });
+    await options.onHeaders?.({ "content-type": "application/json" });
+    await options.onResponse?.({ status: 200, headers: { "content-type": "text/event-stream" } });
     const message: AssistantMessage = newAssistantMessage(model);
     const last = context.messages.at(-1);
     const lastText = last?.role === "user" ? JSON.stringify(last.content) : "";
@@ -40,10 +48,19 @@ export function scriptedModel(extensionTools: () => ReadonlySet<string>): Stream
         message.content.push({ type: "toolCall", id: `check_${++calls}`, name: tool.name, arguments: args });
       }
     }
-    if (message.content.length === 0) message.content.push({ type: "text", text: "pig extension check: done" });
-    const toolUse = message.content.some((b) => b.type === "toolCall");
+    const toolUse = message.content.length > 0;
     message.stopReason = toolUse ? "toolUse" : "stop";
     yield { type: "start", partial: { ...message, content: [] } };
+    if (!toolUse) {
+      // A text answer streams, so message_update is raised.
+      const text = "pig extension check: done";
+      const partial = { ...message, content: [{ type: "text" as const, text: "" }] };
+      yield { type: "text_start", contentIndex: 0, partial };
+      partial.content[0]!.text = text;
+      yield { type: "text_delta", contentIndex: 0, delta: text, partial };
+      yield { type: "text_end", contentIndex: 0, content: text, partial };
+      message.content.push({ type: "text", text });
+    }
     yield doneEvent(toolUse ? "toolUse" : "stop", message, []);
   };
 }

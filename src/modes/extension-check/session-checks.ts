@@ -3,10 +3,11 @@
  * host, the real agent, a scripted model in this process, a fresh agent directory and session
  * file), and a script drives it — a prompt whose answer calls each of the extension's tools, each
  * of its commands, a compaction, a dialog held open, a cancelled tool call, a look at its copy of
- * the session log, and last a connection dropped without a word. What the host and the process
+ * the session log, a shell command, a move in the tree, a fork, a new session, and last a
+ * connection dropped without a word. What the host and the process
  * said to each other (FrameLog) and what the session reported decide each check (findings.ts).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PigEvent } from "../../agent/events.ts";
 import { createRuntime } from "../../runtime/create.ts";
@@ -37,9 +38,12 @@ export async function runSessionChecks(input: SessionCheckInput): Promise<CheckR
   mkdirSync(agentDir, { recursive: true });
   // A string argument made from a schema is "pig-check": as a path, it names this file.
   writeFileSync(join(cwd, "pig-check"), "a file for pig extension check\nsecond line\n");
+  // A project with settings of its own, not trusted yet: the extension is asked (project_trust).
+  mkdirSync(join(cwd, ".pig"), { recursive: true });
+  writeFileSync(join(cwd, ".pig", "settings.json"), "{}\n");
   const frames = new FrameLog();
   const ui = new ScriptedUi();
-  const record: RunRecord = { events: [], errors: [], commandOutcomes: new Map(), toolRuns: new Map(), holdPongs: undefined, mirror: undefined, exit: undefined };
+  const record: RunRecord = { events: [], errors: [], commandOutcomes: new Map(), toolRuns: new Map(), holdPongs: undefined, mirror: undefined, mirrorFileLines: undefined, exit: undefined };
   let extensionTools = new Set<string>();
   // The first dialog waits until the process has answered two pings while it waits on pig.
   ui.holdFirst(async () => {
@@ -57,7 +61,6 @@ export async function runSessionChecks(input: SessionCheckInput): Promise<CheckR
       model: `${CHECK_PROVIDER}/${CHECK_MODEL}`,
       session: { kind: "new" },
       sessionDir: join(input.scratch, "sessions"),
-      trust: false,
       // A short conversation still has something to compact, so the compaction events are raised.
       settingsOverrides: { compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 1 } },
       extensions: {
@@ -128,9 +131,30 @@ export async function runSessionChecks(input: SessionCheckInput): Promise<CheckR
         (value) => ({ ok: true as const, value }),
         (error: unknown) => ({ ok: false as const, error: error as Error & { code?: number } }),
       );
+      // The file as it was then: later steps write more to it.
+      const path = session.store.path;
+      record.mirrorFileLines = path ? readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0) : undefined;
     }
 
-    const findings = extensionFindings({ runtime, frames, ui, record, sessionFile: session.store.path });
+    // The session operations extensions may cancel: a shell command typed by the person, a move
+    // in the tree, a fork and a new session (each one is let through: the check's person says yes).
+    await withLimit(session.bash("echo pig-check").catch(() => undefined), input.limitMs);
+    try {
+      // Only there to raise model_select, thinking_level_select and session_info_changed.
+      session.setModel(CHECK_PROVIDER, `${CHECK_MODEL}-2`);
+      session.setThinkingLevel("low");
+      session.setSessionName("pig extension check");
+    } catch {
+      // A refused switch leaves those events unraised; their checks say so.
+    }
+    const firstUser = session.store.getBranch().find((e) => e.type === "message" && (e as { message?: { role?: string } }).message?.role === "user");
+    if (firstUser) {
+      await withLimit(session.navigateTree(firstUser.id).catch(() => undefined), input.limitMs);
+      await withLimit(session.fork(firstUser.id).catch(() => undefined), input.limitMs);
+    }
+    await withLimit(session.newSession().catch(() => undefined), input.limitMs);
+
+    const findings = extensionFindings({ runtime, frames, ui, record });
     // Last: the socket closes under it, without a word; it must exit on its own.
     if (first) record.exit = await host.disconnect(first.id, input.limitMs);
     return [...findings, exitFinding(record.exit, input.limitMs, first !== undefined)];
