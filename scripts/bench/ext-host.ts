@@ -11,6 +11,7 @@ export class BenchPort implements HostSessionPort {
   constructor(
     private readonly make: () => SessionLogSnapshot,
     private readonly makeFile?: () => SessionLogSnapshot,
+    private readonly cwd = "/tmp",
   ) {}
   snapshot(): SessionLogSnapshot {
     const start = performance.now();
@@ -29,7 +30,7 @@ export class BenchPort implements HostSessionPort {
     return () => {};
   }
   state(): SessionState {
-    return { cwd: "/tmp", sessionId: "bench", thinkingLevel: "off", activeTools: [], allTools: [], commands: [], isIdle: true, hasPendingMessages: false, systemPrompt: "" };
+    return { cwd: this.cwd, sessionId: "bench", thinkingLevel: "off", activeTools: [], allTools: [], commands: [], isIdle: true, hasPendingMessages: false, systemPrompt: "" };
   }
   onStateChange(_listener: () => void) {
     return () => {};

@@ -17,12 +17,13 @@ import { join, resolve } from "node:path";
 import { discoverExtensions, type ExtensionSource } from "../../src/extensions/discovery.ts";
 import { type ExtensionHost, startExtensionHost } from "../../src/extensions/host/host.ts";
 import { RUNNER_SUBCOMMAND } from "../../src/extensions/host/runner-command.ts";
-import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../../src/extensions/host/session-port.ts";
+import type { HostSessionPort } from "../../src/extensions/host/session-port.ts";
 import { HEADLESS_UI } from "../../src/extensions/ui.ts";
 import { storeSnapshot } from "../../src/runtime/extension-port.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
 import { writeSession } from "./gen-sessions.ts";
+import { BenchPort, emptySnapshot } from "./ext-host.ts";
 import { cleanup, interleave, median, percentile, requirePig } from "./measure.ts";
 import { commonArgs } from "./options.ts";
 import { fmtMB, fmtMs } from "./report.ts";
@@ -63,41 +64,7 @@ export default function (pi: ExtensionAPI) {
 }
 `;
 
-/** A host's session port with a fixed log and state, and actions that do nothing. */
-class BenchPort implements HostSessionPort {
-  constructor(private readonly make: (file: boolean) => SessionLogSnapshot) {}
-  snapshot = () => this.make(false);
-  fileSnapshot = () => this.make(true);
-  onLog(_listener: (c: SessionLogChange) => void) {
-    return () => {};
-  }
-  state(): SessionState {
-    return { cwd: tmpdir(), sessionId: "bench", thinkingLevel: "off", activeTools: [], allTools: [], commands: [], isIdle: true, hasPendingMessages: false, systemPrompt: "" };
-  }
-  onStateChange(_listener: () => void) {
-    return () => {};
-  }
-  sendMessage = async () => {};
-  sendUserMessage = async () => {};
-  appendEntry = async () => {};
-  setName = async () => {};
-  setLabel = async () => {};
-  setActiveTools = () => {};
-  setModel = async () => true;
-  setThinkingLevel = () => {};
-  compact = async () => {};
-  abort = () => {};
-  shutdown = () => {};
-  waitForIdle = async () => {};
-  contextUsage = () => undefined;
-  newSession = async () => ({ cancelled: false });
-  fork = async () => ({ cancelled: false });
-  navigateTree = async () => ({ cancelled: false });
-  switchSession = async () => ({ cancelled: false });
-  reload = async () => {};
-}
-
-const EMPTY = new BenchPort(() => ({ header: '{"type":"session","version":3,"id":"bench"}', entries: [], leafId: null }));
+const EMPTY = new BenchPort(emptySnapshot(), undefined, tmpdir());
 
 const args = commonArgs({ runs: 10, warmup: 1 });
 const pig = requirePig(args);
@@ -196,7 +163,7 @@ try {
   const sessionFile = join(work, "session.jsonl");
   const gen = await writeSession(sessionFile, { targetBytes: SESSION_MB * 1024 * 1024, entries: SESSION_ENTRIES, seed: 1 });
   const store = SessionStore.open(sessionFile);
-  const sessionPort = new BenchPort((file) => storeSnapshot(store, file));
+  const sessionPort = new BenchPort(() => storeSnapshot(store, false), () => storeSnapshot(store, true), tmpdir());
   interface Read {
     firstMs: number;
     branchMs: number;

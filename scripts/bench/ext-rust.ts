@@ -18,9 +18,9 @@ import type { ToolCallHookEvent } from "../../src/agent/hooks.ts";
 import { discoverExtensions, type ExtensionSource } from "../../src/extensions/discovery.ts";
 import { type ExtensionHost, startExtensionHost } from "../../src/extensions/host/host.ts";
 import { RUNNER_SUBCOMMAND } from "../../src/extensions/host/runner-command.ts";
-import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../../src/extensions/host/session-port.ts";
 import { HEADLESS_UI } from "../../src/extensions/ui.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
+import { BenchPort, emptySnapshot, timeCalls } from "./ext-host.ts";
 import { cleanup, median, percentile, requirePig } from "./measure.ts";
 import { commonArgs } from "./options.ts";
 import { fmtMB, fmtMs } from "./report.ts";
@@ -28,55 +28,6 @@ import { fmtMB, fmtMs } from "./report.ts";
 const TOOL_CALLS = 2000;
 const TOOL_WARMUP = 200;
 const EXAMPLES = resolve(import.meta.dir, "..", "..", "examples", "extensions");
-
-/** The least a host needs: an empty session log, a fixed state, and actions that do nothing. */
-class BenchPort implements HostSessionPort {
-  constructor(private readonly cwd: string) {}
-  snapshot(): SessionLogSnapshot {
-    return { header: '{"type":"session","version":3,"id":"bench"}', entries: [], leafId: null };
-  }
-  fileSnapshot(): SessionLogSnapshot {
-    return this.snapshot();
-  }
-  onLog(_listener: (c: SessionLogChange) => void) {
-    return () => {};
-  }
-  state(): SessionState {
-    return { cwd: this.cwd, sessionId: "bench", thinkingLevel: "off", activeTools: [], allTools: [], commands: [], isIdle: true, hasPendingMessages: false, systemPrompt: "" };
-  }
-  onStateChange(_listener: () => void) {
-    return () => {};
-  }
-  sendMessage = async () => {};
-  sendUserMessage = async () => {};
-  appendEntry = async () => {};
-  setName = async () => {};
-  setLabel = async () => {};
-  setActiveTools = () => {};
-  setModel = async () => true;
-  setThinkingLevel = () => {};
-  compact = async () => {};
-  abort = () => {};
-  shutdown = () => {};
-  waitForIdle = async () => {};
-  contextUsage = () => undefined;
-  newSession = async () => ({ cancelled: false });
-  fork = async () => ({ cancelled: false });
-  navigateTree = async () => ({ cancelled: false });
-  switchSession = async () => ({ cancelled: false });
-  reload = async () => {};
-}
-
-async function timeCalls(warmup: number, n: number, call: (i: number) => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await call(i);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const start = performance.now();
-    await call(i);
-    out.push(performance.now() - start);
-  }
-  return out;
-}
 
 const args = commonArgs({ runs: 20, warmup: 2 });
 const pig = requirePig(args);
@@ -105,7 +56,7 @@ async function startHost(kind: Kind): Promise<ExtensionHost> {
   const errors: string[] = [];
   const host = await startExtensionHost({
     sources: sourcesOf(kinds[kind].paths),
-    port: new BenchPort(cwd),
+    port: new BenchPort(emptySnapshot(), undefined, cwd),
     ui: HEADLESS_UI,
     cwd,
     agentDir,
