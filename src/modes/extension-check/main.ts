@@ -21,6 +21,8 @@ Runs the extension the way pig would, against a scripted session, and reports ea
 pig-ext/1: the handshake (and a refused token, an unknown protocol), what it registers, every
 event it subscribes to, its tools (progress, cancellation), commands, dialogs, pings while it
 waits, the session log (read lazily, copied exactly), and its exit when the socket closes.
+It calls every tool and runs every command the extension registers (in a scratch directory, as
+pig would run them): check only extensions you would run.
   --json        the report as JSON
   --limit <ms>  how long one step may take (default 15000; an event, half of it)`;
 
