@@ -7,7 +7,10 @@
  * process, and `-e` extensions still load beside them. Fixtures: test/fixtures/extensions/piglet/.
  */
 import { expect, test } from "bun:test";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
+import { pigBinary, runPig } from "../helpers/binary.ts";
+import { tempDir } from "../helpers/tmp.ts";
 import { extensionWorlds, EXTENSION_FIXTURES, onlySessionEntries } from "../helpers/extension-worlds.ts";
 import type { PigWorld } from "../helpers/pig-env.ts";
 import { pigletBinary } from "../helpers/piglet-binary.ts";
@@ -117,4 +120,30 @@ test("a Piglet Binary still loads -e extensions out of process, after its linked
   const where = await client.waitFor(notice("extra pid "));
   expect(Number(String(where.message).slice("extra pid ".length))).not.toBe(client.pid);
   expect(await client.close()).toBe(0);
+});
+
+test("pig build says what is wrong with its arguments, naming the flag or file", () => {
+  const cwd = tempDir("pig-build-args-");
+  const noExtension = runPig(["build", "-o", "out"], { cwd });
+  expect(noExtension.code).toBe(2);
+  expect(noExtension.stderr).toContain("build: name at least one extension with -e <path>");
+  const noOutput = runPig(["build", "-e", GREETER], { cwd });
+  expect(noOutput.code).toBe(2);
+  expect(noOutput.stderr).toContain("build: name the executable to write with -o <path>");
+  const missing = runPig(["build", "-e", "./nope.ts", "-o", "out"], { cwd });
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain(`build: extension not found: ${join(cwd, "nope.ts")} (-e ./nope.ts)`);
+  const notTs = runPig(["build", "-e", join(EXTENSION_FIXTURES, "piglet", "package.json"), "-o", "out"], { cwd });
+  expect(notTs.code).toBe(1);
+  expect(notTs.stderr).toContain("is not a .ts, .mts, .js or .mjs file");
+});
+
+test("a compiled pig away from any checkout says what pig build needs", () => {
+  const dir = tempDir("pig-lone-");
+  const lone = join(dir, "pig");
+  copyFileSync(pigBinary(), lone);
+  const proc = Bun.spawnSync([lone, "build", "-e", GREETER, "-o", join(dir, "out")], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir }, stdout: "pipe", stderr: "pipe" });
+  expect(proc.exitCode).toBe(1);
+  expect(proc.stderr.toString()).toContain("this pig is a compiled executable without pig's sources");
+  expect(proc.stderr.toString()).toContain("PIG_SOURCE");
 });

@@ -6,7 +6,7 @@
  * files building the same binary at once never see half of one.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -37,10 +37,12 @@ export function pigletCacheKey(extensions: readonly string[]): string {
 
 /** The Piglet Binary with `extensions` linked in (absolute paths, in load order). */
 export function pigletBinary(extensions: readonly string[]): string {
-  const dir = join(tmpdir(), "pig-piglet-cache", pigletCacheKey(extensions));
+  const cache = join(tmpdir(), "pig-piglet-cache");
+  const dir = join(cache, pigletCacheKey(extensions));
   const out = join(dir, "pig");
   if (existsSync(out)) return out;
   mkdirSync(dir, { recursive: true });
+  pruneStale(cache, dir);
   const partial = join(dir, `pig.${process.pid}.${Date.now()}.partial`);
   const proc = Bun.spawnSync([process.execPath, join(root, "src", "cli", "main.ts"), "build", ...extensions.flatMap((e) => ["-e", e]), "-o", partial], {
     cwd: root,
@@ -53,4 +55,18 @@ export function pigletBinary(extensions: readonly string[]): string {
   }
   renameSync(partial, out);
   return out;
+}
+
+/** Binaries of other contents (~110 MB each) go once nothing has used them for a day. */
+function pruneStale(cache: string, keep: string): void {
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const name of readdirSync(cache)) {
+    const path = join(cache, name);
+    if (path === keep) continue;
+    try {
+      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Another test file removed it first.
+    }
+  }
 }

@@ -89,7 +89,9 @@ export class ExtensionProcess {
   }
 
   get pid(): number | undefined {
-    return this.state === "running" || this.state === "starting" ? this.child?.pid : undefined;
+    if (this.state !== "running" && this.state !== "starting") return undefined;
+    // Linked extensions run in pig's own process.
+    return this.spec.kind === "linked" ? process.pid : this.child?.pid;
   }
 
   get logPath(): string {
