@@ -57,7 +57,7 @@ export function pigletBinary(extensions: readonly string[]): string {
   return out;
 }
 
-/** Binaries of other contents (~110 MB each) go once nothing has used them for a day. */
+/** Binaries of other contents (~110 MB each) built more than a day ago go: the key changes with every source edit. */
 function pruneStale(cache: string, keep: string): void {
   const dayAgo = Date.now() - 24 * 3600_000;
   for (const name of readdirSync(cache)) {
