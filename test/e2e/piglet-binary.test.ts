@@ -120,6 +120,13 @@ test("a Piglet Binary still loads -e extensions out of process, after its linked
   const where = await client.waitFor(notice("extra pid "));
   expect(Number(String(where.message).slice("extra pid ".length))).not.toBe(client.pid);
   expect(await client.close()).toBe(0);
+
+  // They are part of the binary: --no-extensions leaves them, and only them.
+  const bare = track(new RpcClient({ cwd: w.cwd, env: w.env, binary: PIGLET, args: ["--no-extensions", "-e", EXTRA] }));
+  const bareListed = await bare.request({ type: "get_commands" });
+  const bareNames = ((bareListed.data as { commands: Json[] }).commands ?? []).filter((c) => c.source === "extension").map((c) => c.name);
+  expect(bareNames).toEqual(["greet-pid", "greet-log", "count", "where"]);
+  expect(await bare.close()).toBe(0);
 });
 
 test("pig build says what is wrong with its arguments, naming the flag or file", () => {
