@@ -147,18 +147,23 @@ export async function buildPigletBinary(build: PigletBuild): Promise<void> {
         },
       ],
     });
-    if (!result.success) {
-      const messages = result.logs.map((l) => String(l.message ?? l)).join("\n");
-      throw new CliError(`build: Bun could not build the binary:\n${messages}`);
-    }
+    if (!result.success) throw new CliError(`build: Bun could not build the binary:\n${result.logs.map(describeLog).join("\n")}`);
   } catch (error) {
     if (error instanceof CliError) throw error;
-    const e = error as { message?: string; errors?: { message?: string }[] };
-    const detail = e.errors?.map((x) => x.message).join("\n") ?? e.message ?? String(error);
+    const e = error as { errors?: unknown[] };
+    const detail = Array.isArray(e.errors) && e.errors.length > 0 ? e.errors.map(describeLog).join("\n") : describeLog(error);
     throw new CliError(`build: Bun could not build the binary:\n${detail}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** One of Bun's build messages, with the file, line and column it is about. */
+function describeLog(log: unknown): string {
+  const l = log as { message?: unknown; position?: { file?: string; line?: number; column?: number } | null };
+  const message = typeof l?.message === "string" ? l.message : String(log);
+  const p = l?.position;
+  return p?.file ? `  ${p.file}:${p.line ?? 0}:${p.column ?? 0}: ${message}` : `  ${message}`;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

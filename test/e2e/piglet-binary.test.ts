@@ -7,7 +7,7 @@
  * process, and `-e` extensions still load beside them. Fixtures: test/fixtures/extensions/piglet/.
  */
 import { expect, test } from "bun:test";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary, runPig } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -143,6 +143,13 @@ test("pig build says what is wrong with its arguments, naming the flag or file",
   const notTs = runPig(["build", "-e", join(EXTENSION_FIXTURES, "piglet", "package.json"), "-o", "out"], { cwd });
   expect(notTs.code).toBe(1);
   expect(notTs.stderr).toContain("is not a .ts, .mts, .js or .mjs file");
+  // What Bun cannot bundle is reported with its file and line.
+  writeFileSync(join(cwd, "needs.ts"), 'import x from "not-installed-anywhere";\nexport default function () { x(); }\n');
+  const unresolved = runPig(["build", "-e", "needs.ts", "-o", "out"], { cwd });
+  expect(unresolved.code).toBe(1);
+  expect(unresolved.stderr).toContain(`${join(cwd, "needs.ts")}:1:`);
+  expect(unresolved.stderr).toContain('Could not resolve: "not-installed-anywhere"');
+  expect(existsSync(join(cwd, "out"))).toBe(false);
 });
 
 test("a compiled pig away from any checkout says what pig build needs", () => {
