@@ -14,6 +14,7 @@ Usage:
   pig --mode json [options] [@files...] [messages...]
   pig sessions <command> [options] Look into saved sessions (pig sessions --help)
   pig extension check <path>       Check that an extension keeps pig-ext/1 (--help)
+  pig build -e <ext> -o <out>      Build a Piglet Binary: pig with extensions linked in (--help)
 
 Modes:
   -p, --print                      Run the prompt, print the final answer, exit

@@ -3,6 +3,7 @@
  * that answers it, so `pig --version` starts as fast as the runtime allows.
  */
 import { VERSION } from "../version.ts";
+import { linkedExtensions } from "../extensions/linked.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { useNormalJitPolicy } from "../util/jit-policy.ts";
 
@@ -22,7 +23,14 @@ async function run(argv: string[]): Promise<number> {
     // The common scripted check answers before any other module is loaded (even node:fs:
     // console writes synchronously and costs nothing to reach).
     console.log(VERSION);
+    // A Piglet Binary names what it carries (the first line stays the bare version).
+    const linked = linkedExtensions();
+    if (linked.length > 0) console.log(`linked extensions:\n${linked.map((l) => `  ${l.label}`).join("\n")}`);
     return 0;
+  }
+  if (first === "build") {
+    const { runBuild } = await import("./build.ts");
+    return runBuild(argv.slice(1));
   }
   if (first === "sessions") {
     // Listing thousands of files or reading a 50 MB one is hot-loop work from the start.

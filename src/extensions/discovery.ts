@@ -15,6 +15,7 @@
  * - the first place a file turns up decides: disabled there, it stays off even if a later
  *   settings scope or folder would enable it (`-e` paths always load).
  */
+import { linkedExtensions } from "./linked.ts";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
@@ -32,7 +33,8 @@ export interface ExtensionSource {
   id: string;
   /** What the TypeScript runner imports (TS sources); for others the same as `id`. */
   entry: string;
-  runtime: "typescript" | "command";
+  /** `linked`: built into this Piglet Binary (linked.ts), run in pig's own process. */
+  runtime: "typescript" | "command" | "linked";
   /** For `command`: the argv. */
   command: string[];
   /** A TS extension that asked for a process of its own. */
@@ -97,6 +99,12 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
   }
   const sources: ExtensionSource[] = [];
   const seen = new Set<string>();
+  // A Piglet Binary's linked extensions come first, as if given with `-e`, --no-extensions or
+  // not: they are part of the binary. The same file given again is the linked one.
+  for (const l of linkedExtensions()) {
+    seen.add(canonical(l.id));
+    sources.push({ ...typescriptSource(l.id, l.id, "cli"), runtime: "linked" });
+  }
   for (const { path, origin } of [...firstSightings(cli), ...firstSightings(discovered)]) {
     for (const source of sourcesOf(path, origin, errors)) {
       const key = canonical(source.id);

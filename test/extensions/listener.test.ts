@@ -80,4 +80,29 @@ describe("handshake", () => {
     expect(refused.error?.message).toContain("pid");
     expect(accepted).toBe(0);
   });
+
+  test("a linked (in-process) token is good only on an in-process connection, and a socket's only on a socket", async () => {
+    const { listener, socketPath } = listen();
+    const accepted: string[] = [];
+    const launch = (name: string, inProcess: boolean) => ({
+      pgid: () => undefined,
+      inProcess,
+      accept: () => {
+        accepted.push(name);
+        return { result: { ok: name } as never, handlers: { onRequest: () => null, onNotification: () => {}, onClose: () => {} } };
+      },
+    });
+    listener.expect("linked-tok", launch("linked", true));
+    const refused = await initialize(socketPath, { ...base, token: "linked-tok", protocols: [PROTOCOL] });
+    expect(refused.error).toEqual({ code: ErrorCode.Unauthorized, message: "unknown or already used token" });
+
+    listener.expect("socket-tok", launch("socket", false));
+    listener.expect("linked-tok-2", launch("linked", true));
+    const { Peer } = await import("../../src/extensions/runner/peer.ts");
+    const wrong = new Peer(listener.connectInProcess());
+    await expect(wrong.request("initialize", { ...base, token: "socket-tok", protocols: [PROTOCOL] })).rejects.toThrow("unknown or already used token");
+    const right = new Peer(listener.connectInProcess());
+    expect(await right.request("initialize", { ...base, token: "linked-tok-2", protocols: [PROTOCOL] })).toEqual({ ok: "linked" });
+    expect(accepted).toEqual(["linked"]);
+  });
 });

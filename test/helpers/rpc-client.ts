@@ -17,8 +17,9 @@ export class RpcClient {
   /** Responses to the client's own queries, kept out of `lines` so they show what a user's client sees. */
   private readonly ownQueries = new Map<string, (line: Line) => void>();
 
-  constructor(options: { cwd: string; env: Record<string, string>; args?: string[] }) {
-    this.proc = Bun.spawn([pigBinary(), "--mode", "rpc", ...(options.args ?? [])], {
+  /** `binary`: another pig executable than dist/pig (a Piglet Binary). */
+  constructor(options: { cwd: string; env: Record<string, string>; args?: string[]; binary?: string }) {
+    this.proc = Bun.spawn([options.binary ?? pigBinary(), "--mode", "rpc", ...(options.args ?? [])], {
       cwd: options.cwd,
       env: options.env,
       stdin: "pipe",

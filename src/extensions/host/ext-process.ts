@@ -20,6 +20,12 @@ export type ProcessState = "idle" | "starting" | "running" | "restarting" | "dis
 export interface ProcessSpec {
   /** For the log file name and messages about the process as a whole. */
   name: string;
+  /**
+   * `linked`: a Piglet Binary's own extensions, run by a runner inside pig's process over an
+   * in-process pipe (no command, no spawn, no liveness pings: a stuck handler there stops pig
+   * itself, and no ping could be answered or missed meanwhile). Default `spawn`.
+   */
+  kind?: "spawn" | "linked";
   command: readonly string[];
   /** Extensions a shared runner loads (their ids are their paths). */
   load: readonly { id: string; path: string }[];
@@ -83,7 +89,9 @@ export class ExtensionProcess {
   }
 
   get pid(): number | undefined {
-    return this.state === "running" || this.state === "starting" ? this.child?.pid : undefined;
+    if (this.state !== "running" && this.state !== "starting") return undefined;
+    // Linked extensions run in pig's own process.
+    return this.spec.kind === "linked" ? process.pid : this.child?.pid;
   }
 
   get logPath(): string {
@@ -163,6 +171,12 @@ export class ExtensionProcess {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.wakeRestartWaiters();
     this.liveness?.stop();
+    if (this.spec.kind === "linked" && wasUp) {
+      this.conn?.notify("shutdown", { reason });
+      this.closeSocket?.();
+      this.conn?.close(new ProcessDown("was shut down"));
+      return;
+    }
     if (!child || !wasUp) return;
     this.conn?.notify("shutdown", { reason });
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -207,10 +221,19 @@ export class ExtensionProcess {
         this.owner.timing.launchTimeoutMs,
       );
       this.onStartSettled = (err) => finish(err);
+      const linked = this.spec.kind === "linked";
       const cancelExpect = this.owner.listener.expect(token, {
         pgid: () => (generation === this.generation ? this.child?.pid : undefined),
         accept: (conn, params, close) => this.accept(generation, conn, params, close, waiting, () => finish()),
+        ...(linked ? { inProcess: true } : {}),
       });
+      if (linked) {
+        const pipe = this.owner.listener.connectInProcess();
+        import("../runner/linked.ts")
+          .then((m) => m.startLinkedRunner(pipe, token))
+          .catch((err: Error) => this.down(generation, `could not be started: ${err.message}`));
+        return;
+      }
       try {
         this.child = spawnExtension({
           command: this.spec.command,
@@ -238,7 +261,7 @@ export class ExtensionProcess {
     started: () => void,
   ): { result: InitializeResult; handlers: BoundHandlers } {
     this.conn = conn;
-    this.liveness = new LivenessWatch({
+    this.liveness = this.spec.kind === "linked" ? undefined : new LivenessWatch({
       intervalMs: this.owner.timing.pingIntervalMs,
       timeoutMs: this.owner.timing.livenessTimeoutMs,
       ping: () => conn.request("ping").then(() => this.owner.observer?.pong?.(this.ids)),

@@ -402,6 +402,11 @@ export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: 
   const packed = (s: ExtensionSource) => s.runtime === "typescript" && !s.ownProcess && s.env.length === 0;
   const shared = sources.filter(packed);
   const specs: ProcessSpec[] = [];
+  // A Piglet Binary's own extensions: one runner inside pig's process, first (ext-process.ts).
+  const linked = sources.filter((s) => s.runtime === "linked");
+  if (linked.length > 0) {
+    specs.push({ name: "linked", kind: "linked", command: [], load: linked.map((s) => ({ id: s.id, path: s.entry })), allowEnv: [], lazy: false });
+  }
   if (shared.length > 0) {
     specs.push({
       name: "typescript-runner",
@@ -412,7 +417,7 @@ export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: 
     });
   }
   for (const s of sources) {
-    if (packed(s)) continue;
+    if (packed(s) || s.runtime === "linked") continue;
     const own = s.runtime === "typescript";
     specs.push({
       name: s.name,

@@ -10,6 +10,8 @@ import * as v from "valibot";
 import { Connection, describeIssues, type IncomingSchemas, type RequestContext, RpcError } from "../connection.ts";
 import { WriteQueue } from "../framing.ts";
 import { ErrorCode, type InitializeParams, InitializeParamsSchema, type InitializeResult, SUPPORTED_PROTOCOLS } from "../protocol.ts";
+import { createMemoryPair } from "../memory-pipe.ts";
+import type { SocketPipe } from "../runner/socket-pipe.ts";
 import { peerProblem } from "./peer.ts";
 
 export interface BoundHandlers {
@@ -24,9 +26,19 @@ export interface PendingLaunch {
   pgid(): number | undefined;
   /** The handshake passed: bind the connection; returns the initialize result. */
   accept(conn: Connection, params: InitializeParams, close: () => void): { result: InitializeResult; handlers: BoundHandlers };
+  /** Linked into pig's process: its token is good only on an in-process connection. */
+  inProcess?: boolean;
+}
+
+/** What the listener needs of a transport: a socket, or the host's side of a memory pair. */
+interface Endpoint {
+  write(bytes: Uint8Array): number;
+  end(): void;
 }
 
 interface SocketData {
+  endpoint: Endpoint;
+  inProcess: boolean;
   conn: Connection;
   queue: WriteQueue;
   handlers?: BoundHandlers;
@@ -76,10 +88,31 @@ export class ExtensionListener {
     rmSync(this.options.socketPath, { force: true });
   }
 
+  /**
+   * A connection from inside pig's process (a Piglet Binary's linked extensions): the same
+   * Connection, handshake and handlers as a socket's, over a memory pair (memory-pipe.ts).
+   */
+  connectInProcess(): SocketPipe {
+    const { runner, host } = createMemoryPair();
+    const data = this.attach(host.endpoint, true);
+    host.onData((bytes) => data.conn.receive(bytes));
+    host.onClose(() => {
+      if (data.handlers) data.handlers.onClose();
+      else data.conn.close(new Error("connection closed"));
+    });
+    return runner;
+  }
+
   private open(socket: Socket<SocketData>): void {
     this.sockets.add(socket);
-    const queue = new WriteQueue((bytes) => socket.write(bytes));
+    socket.data = this.attach(socket, false);
+  }
+
+  private attach(endpoint: Endpoint, inProcess: boolean): SocketData {
+    const queue = new WriteQueue((bytes) => endpoint.write(bytes));
     const data: SocketData = {
+      endpoint,
+      inProcess,
       queue,
       conn: new Connection({
         send: (bytes) => queue.push(bytes),
@@ -88,23 +121,22 @@ export class ExtensionListener {
         onProtocolError: (m) => this.options.onProtocolError(m),
         onRequest: (method, params, ctx) => {
           if (data.handlers) return data.handlers.onRequest(method, params, ctx);
-          return this.handshake(socket, method, params);
+          return this.handshake(data, method, params);
         },
         onNotification: (method, params) => data.handlers?.onNotification(method, params),
       }),
     };
-    socket.data = data;
     const timer = setTimeout(() => {
-      if (!data.handlers) socket.end();
+      if (!data.handlers) endpoint.end();
     }, this.options.handshakeTimeoutMs);
     timer.unref?.();
+    return data;
   }
 
-  private handshake(socket: Socket<SocketData>, method: string, raw: unknown): InitializeResult {
-    const data = socket.data;
+  private handshake(data: SocketData, method: string, raw: unknown): InitializeResult {
     const refuse = (code: number, message: string, extra?: unknown): never => {
       // Let the error response leave before the connection goes.
-      queueMicrotask(() => setTimeout(() => socket.end(), 0));
+      queueMicrotask(() => setTimeout(() => data.endpoint.end(), 0));
       throw new RpcError(code, message, extra);
     };
     if (method !== "initialize") return refuse(ErrorCode.Unauthorized, "initialize must come first");
@@ -115,6 +147,7 @@ export class ExtensionListener {
     if (!launch) return refuse(ErrorCode.Unauthorized, "unknown or already used token");
     // Single use whatever comes next: a token refused for its peer or protocol is spent too.
     this.launches.delete(params.token);
+    if ((launch.inProcess ?? false) !== data.inProcess) return refuse(ErrorCode.Unauthorized, "unknown or already used token");
     // Without a pid the peer's uid and group could not be checked: the field is required.
     if (params.pid === undefined) return refuse(ErrorCode.Unauthorized, "initialize is missing the required field pid (the peer's process id)");
     const problem = peerProblem(params.pid, launch.pgid());
@@ -124,7 +157,7 @@ export class ExtensionListener {
         supported: SUPPORTED_PROTOCOLS,
       });
     }
-    const { result, handlers } = launch.accept(data.conn, params, () => socket.end());
+    const { result, handlers } = launch.accept(data.conn, params, () => data.endpoint.end());
     data.handlers = handlers;
     return result;
   }

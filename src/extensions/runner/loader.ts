@@ -16,13 +16,13 @@ export interface LoadItem {
   path: string;
 }
 
-async function loadOne(runtime: Runtime, record: ExtensionRecord, prepare: Prepare): Promise<Error | undefined> {
+async function loadOne(runtime: Runtime, record: ExtensionRecord, prepare: Prepare, importModule: ImportModule): Promise<Error | undefined> {
   let module: { default?: unknown };
   try {
     // A compiled binary resolves a relative import against the cwd: always pass an absolute path.
     const path = isAbsolute(record.path) ? record.path : resolve(record.path);
     await prepare(path);
-    module = (await import(path)) as { default?: unknown };
+    module = await importModule({ id: record.id, path });
   } catch (error) {
     return withStack(`Failed to load extension: ${describe(error)}`, error);
   }
@@ -45,11 +45,21 @@ function withStack(message: string, cause: unknown): Error {
 /** Makes ready what the extension at `path` will import from the host (modules.ts). */
 export type Prepare = (path: string) => Promise<void>;
 
-export async function loadExtensions(runtime: Runtime, items: readonly LoadItem[], prepare: Prepare = async () => {}): Promise<void> {
+/** Evaluates an extension's module (a Piglet Binary's linked ones are bundled, not imported by path). */
+export type ImportModule = (item: LoadItem) => Promise<{ default?: unknown }>;
+
+const importByPath: ImportModule = async (item) => (await import(item.path)) as { default?: unknown };
+
+export async function loadExtensions(
+  runtime: Runtime,
+  items: readonly LoadItem[],
+  prepare: Prepare = async () => {},
+  importModule: ImportModule = importByPath,
+): Promise<void> {
   for (const item of items) {
     const record = new ExtensionRecord(item.id, item.path);
     runtime.records.set(item.id, record);
-    const failure = await loadOne(runtime, record, prepare);
+    const failure = await loadOne(runtime, record, prepare, importModule);
     // `ready` is not waited for: the socket keeps the order, so the next extension loads while
     // the host takes this one's registrations (a round trip each, otherwise).
     if (failure) {

@@ -13,7 +13,7 @@ import { PROTOCOL } from "../protocol-constants.ts";
 import type { InitializeResult } from "../protocol.ts";
 import { LocalBus } from "./bus.ts";
 import { installDispatch } from "./dispatch.ts";
-import { loadExtensions } from "./loader.ts";
+import { type ImportModule, loadExtensions } from "./loader.ts";
 import { registerHostModules } from "./modules.ts";
 import { describe, Peer } from "./peer.ts";
 import { ExtensionRecord } from "./record.ts";
@@ -41,28 +41,60 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
   // extensions start.
   process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
 
-  // The connection comes first: while it connects and pig answers `initialize`, the runner
-  // registers the host modules and loads TypeBox, which nearly every extension imports (the
-  // other host modules load when an extension needs them).
   const peer = new Peer(pipe ?? openSocketPipe(socket));
   const exit = (code: number): never => process.exit(code);
   // pig is gone (killed, perhaps with -9): the helpers the extensions started go with the runner.
   peer.onClose(() => exitWithGroup());
+  try {
+    await bootRunner(peer, token, {
+      onInitialized(init) {
+        // The runner lives as long as pig does: as short as a `-p` run, whose start-up JIT policy it
+        // keeps (~1.5 MB less peak RSS), or as long as a session (util/jit-policy.ts).
+        if (init.session.mode === "interactive" || init.session.mode === "rpc") useNormalJitPolicy();
+        if (init.session.cwd) process.chdir(init.session.cwd);
+      },
+      onShutdown() {
+        peer.close();
+        exit(0);
+      },
+    });
+  } catch (error) {
+    fail(describe(error));
+  }
+  // The process now lives for its socket: the pipe keeps the event loop alive until it closes.
+  return new Promise<number>(() => {});
+}
+
+export interface BootOptions {
+  /** Right after the handshake (the out-of-process runner adopts pig's mode and cwd). */
+  onInitialized?(init: InitializeResult): void;
+  /** pig said `shutdown`. */
+  onShutdown(): void;
+  /** Imports one extension's module (default: `import()` of its path, with the host modules prepared). */
+  importModule?: ImportModule;
+}
+
+/**
+ * The runner's life over `peer`, whatever the transport: the handshake, the runtime every
+ * extension shares, the dispatch of what pig asks, then each extension loaded in order. The
+ * out-of-process runner (above) and a Piglet Binary's linked extensions (linked.ts) both run it.
+ */
+export async function bootRunner(peer: Peer, token: string, options: BootOptions): Promise<void> {
+  // The connection comes first: while pig answers `initialize`, the runner registers the host
+  // modules and loads TypeBox, which nearly every extension imports (the other host modules load
+  // when an extension needs them). Linked extensions had theirs resolved when they were built.
   const initializing = peer.request<InitializeResult>("initialize", { token, protocols: [PROTOCOL], client: { name: "pig-extension-runner", version: VERSION }, pid: process.pid });
-  const hostModules = registerHostModules();
-  void hostModules.load("typebox").catch(() => {});
+  const hostModules = options.importModule ? undefined : registerHostModules();
+  if (hostModules) void hostModules.load("typebox").catch(() => {});
 
   let init: InitializeResult;
   try {
     init = await initializing;
   } catch (error) {
-    fail(`initialize: ${describe(error)}`);
+    throw new Error(`initialize: ${describe(error)}`);
   }
   peer.setMaxFrameBytes(init.maxFrameBytes);
-  // The runner lives as long as pig does: as short as a `-p` run, whose start-up JIT policy it
-  // keeps (~1.5 MB less peak RSS), or as long as a session (util/jit-policy.ts).
-  if (init.session.mode === "interactive" || init.session.mode === "rpc") useNormalJitPolicy();
-  if (init.session.cwd) process.chdir(init.session.cwd);
+  options.onInitialized?.(init);
 
   const state = new StateMirror(init.session.cwd);
   const runtime: Runtime = {
@@ -86,13 +118,8 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
       );
     },
   };
-  installDispatch(runtime, () => {
-    peer.close();
-    exit(0);
-  });
-  await loadExtensions(runtime, init.load, (path) => hostModules.prepare(path));
-  // The process now lives for its socket: the pipe keeps the event loop alive until it closes.
-  return new Promise<number>(() => {});
+  installDispatch(runtime, () => options.onShutdown());
+  await loadExtensions(runtime, init.load, hostModules ? (path) => hostModules.prepare(path) : undefined, options.importModule);
 }
 
 /**

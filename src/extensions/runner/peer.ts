@@ -131,7 +131,13 @@ export class Peer {
       if (outcome !== undefined || this.closed) break;
       const left = deadline - performance.now();
       if (left <= 0) break;
-      for (const event of this.pipe.takeSync(left)) this.take(event);
+      const got = this.pipe.takeSync(left);
+      for (const event of got) this.take(event);
+      // In pig's own process nothing answers later than `takeSync` returns: settle and stop.
+      if (got.length === 0 && this.pipe.inProcess) {
+        this.settleResponses(mark, dropEarlier ? { id, drop: dropEarlier } : undefined);
+        break;
+      }
     }
     this.pending.delete(id);
     queueMicrotask(() => this.handleBacklog());

@@ -27,6 +27,8 @@ export interface SocketPipe {
    */
   takeSync(timeoutMs: number): PipeEvent[];
   close(): void;
+  /** A pipe inside pig's own process (memory-pipe.ts): `takeSync` cannot wait for more. */
+  readonly inProcess?: boolean;
 }
 
 /**
