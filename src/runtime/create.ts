@@ -15,10 +15,12 @@ import { SettingsStore } from "../resources/settings-store.ts";
 import { type DiscoveredPaths, loadRunResources } from "./resources-stage.ts";
 import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
+import { choosePiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 
-export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
+export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
+  let config = given;
   const agentDir = defaultAgentDir(config.env);
   // Shown in the order they arose, whichever stage found them.
   const warnings: string[] = [];
@@ -54,6 +56,27 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     throw error;
   }
   const effective = opened.liveSettings();
+
+  // The Piglet (named, or the session's own) is read once trust is known; its model is checked then.
+  let piglet: ReturnType<typeof choosePiglet>;
+  try {
+    piglet = choosePiglet(config, opened.store, { agentDir, cwd: opened.cwd, trusted: opened.trust.trusted }, warnings);
+  } catch (error) {
+    await asking.early()?.host.stop();
+    opened.store.close();
+    throw error;
+  }
+  config = withPiglet(config, piglet);
+  if (config.model !== given.model) {
+    try {
+      named = chooseNamedModel(config, registry, warnings);
+      notFound = undefined;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      named = undefined;
+      notFound = error;
+    }
+  }
 
   // The extensions' resource paths (resources_discover) join the run's once they are known.
   let discovered: (() => DiscoveredPaths) | undefined;
@@ -118,6 +141,8 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     },
     warnings,
   );
+  // Recorded so that resuming the session restores it.
+  if (piglet?.explicit) recordPiglet(session.store, piglet.piglet.name);
   await extensions.attach(session);
   discovered = () => extensions.extensions.discoveredPaths();
   const hasPaths = (p: DiscoveredPaths) => p.skillPaths.length + p.promptPaths.length + p.themePaths.length > 0;
@@ -129,6 +154,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     session,
     controller,
     trusted: opened.trust.trusted,
+    ...(piglet ? { piglet: piglet.piglet } : {}),
     registry,
     settings: opened.settings,
     get resources() {

@@ -3,6 +3,7 @@ import type { RunExtensions } from "./extensions-stage.ts";
 import type { SessionController } from "../agent/controller.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
+import type { Piglet } from "../resources/piglets.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
@@ -11,6 +12,8 @@ export interface Runtime {
   session: AgentSession;
   /** Whether this project's own resources (.pig/…) are in use. */
   trusted: boolean;
+  /** The run's Piglet (named, or restored from the session), if any. */
+  piglet?: Piglet;
   controller: SessionController;
   registry: ModelRegistry;
   agentDir: string;
