@@ -15,7 +15,9 @@ import { SettingsStore } from "../resources/settings-store.ts";
 import { type DiscoveredPaths, loadRunResources } from "./resources-stage.ts";
 import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
+import { findPiglets } from "../resources/piglets.ts";
 import { choosePiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
+import { switchPiglet } from "./piglet-switch.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 
@@ -67,6 +69,8 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     throw error;
   }
   config = withPiglet(config, piglet);
+  const where = { agentDir, cwd: opened.cwd, trusted: opened.trust.trusted };
+  let currentPiglet = piglet?.piglet;
   if (config.model !== given.model) {
     try {
       named = chooseNamedModel(config, registry, warnings);
@@ -80,7 +84,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
 
   // The extensions' resource paths (resources_discover) join the run's once they are known.
   let discovered: (() => DiscoveredPaths) | undefined;
-  const resources = loadRunResources(config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
+  const resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
 
   const extensions = await startExtensions({
     choice: config.extensions ?? {},
@@ -154,7 +158,28 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     session,
     controller,
     trusted: opened.trust.trusted,
-    ...(piglet ? { piglet: piglet.piglet } : {}),
+    get piglet() {
+      return currentPiglet;
+    },
+    piglets: {
+      list: () => findPiglets(where).files,
+      switch(name) {
+        const done = switchPiglet(name, {
+          given,
+          current: currentPiglet,
+          session,
+          registry,
+          resources,
+          settings: opened.liveSettings,
+          where,
+          setConfig: (next) => {
+            config = next;
+          },
+        });
+        currentPiglet = done.piglet;
+        return done;
+      },
+    },
     registry,
     settings: opened.settings,
     get resources() {

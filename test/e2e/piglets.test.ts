@@ -84,6 +84,29 @@ describe("--piglet", () => {
     expect(await client.close()).toBe(0);
   });
 
+  test("RPC set_piglet switches model, tools and prompt for the next request; get_piglets lists them", async () => {
+    const w = await world();
+    const client = new RpcClient({ cwd: w.cwd, env: w.env });
+    clients.push(client);
+    expect(await client.request({ type: "get_piglets" })).toMatchObject({ success: true, data: { current: null, piglets: [{ name: "release-helper" }, { name: "reviewer" }] } });
+    const set = await client.request({ type: "set_piglet", name: "reviewer" });
+    expect(set).toMatchObject({ success: true, data: { name: "reviewer", model: "fake/fake-reasoner", thinking: "high", tools: ["read", "grep", "find", "ls"], needsRestart: [] } });
+    await client.promptAndWait("hi");
+    expect(body(w).model).toBe("fake-reasoner");
+    expect(toolNames(body(w))).toEqual(["find", "grep", "ls", "read"]);
+    expect(systemPrompt(body(w))).toContain("You are a code reviewer.");
+    const other = await client.request({ type: "set_piglet", name: "release-helper" });
+    expect(other).toMatchObject({ success: true, data: { tools: ["read", "bash", "edit"] } });
+    await client.promptAndWait("again");
+    expect(toolNames(body(w, 1))).toEqual(["bash", "edit", "read"]);
+    expect(systemPrompt(body(w, 1))).toContain("You help cut releases.");
+    expect(systemPrompt(body(w, 1))).not.toContain("You are a code reviewer.");
+    const unknown = await client.request({ type: "set_piglet", name: "nobody" });
+    expect(unknown).toMatchObject({ success: false });
+    expect(String(unknown.error)).toContain('unknown Piglet "nobody"; the Piglets there are: release-helper, reviewer');
+    expect(await client.close()).toBe(0);
+  });
+
   test("an unknown name lists the Piglets there are; a bad file names its line and field", async () => {
     const w = await world();
     const unknown = await w.run(["--piglet", "nobody", "-p", "hi"]);
