@@ -17,7 +17,7 @@ import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
 import { findPiglets } from "../resources/piglets.ts";
 import { choosePiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
-import { switchPiglet } from "./piglet-switch.ts";
+import { followSessionPiglet, switchPiglet, type PigletSwitch } from "./piglet-switch.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 
@@ -147,6 +147,24 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
   );
   // Recorded so that resuming the session restores it.
   if (piglet?.explicit) recordPiglet(session.store, piglet.piglet.name);
+  const switchTo = (name: string, keepModel = false): PigletSwitch => {
+    const done = switchPiglet(name, {
+      given,
+      current: currentPiglet,
+      session,
+      registry,
+      resources,
+      settings: opened.liveSettings,
+      where,
+      keepModel,
+      setConfig: (next) => {
+        config = next;
+      },
+    });
+    currentPiglet = done.piglet;
+    return done;
+  };
+  followSessionPiglet(session, () => currentPiglet, (name) => switchTo(name, true));
   await extensions.attach(session);
   discovered = () => extensions.extensions.discoveredPaths();
   const hasPaths = (p: DiscoveredPaths) => p.skillPaths.length + p.promptPaths.length + p.themePaths.length > 0;
@@ -163,22 +181,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     },
     piglets: {
       list: () => findPiglets(where).files,
-      switch(name) {
-        const done = switchPiglet(name, {
-          given,
-          current: currentPiglet,
-          session,
-          registry,
-          resources,
-          settings: opened.liveSettings,
-          where,
-          setConfig: (next) => {
-            config = next;
-          },
-        });
-        currentPiglet = done.piglet;
-        return done;
-      },
+      switch: (name) => switchTo(name),
     },
     registry,
     settings: opened.settings,

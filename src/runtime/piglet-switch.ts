@@ -12,7 +12,7 @@ import type { Piglet } from "../resources/piglets.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { chooseNamedModel } from "./model-choice.ts";
-import { readRunPiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
+import { readRunPiglet, recordedPiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
 import type { RunResources } from "./resources-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 
@@ -37,6 +37,8 @@ export interface PigletSwitchInput {
   resources: RunResources;
   settings: () => Settings;
   where: { agentDir: string; cwd: string; trusted: boolean };
+  /** Restoring a session's Piglet: the model and level stay the session's own. */
+  keepModel?: boolean;
   /** Takes the run's new config (the resources are read from it). */
   setConfig(config: RuntimeConfig): void;
 }
@@ -47,7 +49,7 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
 export function switchPiglet(name: string, input: PigletSwitchInput): PigletSwitch {
   const warnings: string[] = [];
   const piglet = readRunPiglet(name, input.where, warnings);
-  const next = withPiglet(input.given, { piglet, explicit: true });
+  const next = withPiglet(input.given, { piglet, explicit: !input.keepModel });
   const { session } = input;
   const result: PigletSwitch = { piglet, tools: [], needsRestart: [], warnings };
 
@@ -86,4 +88,28 @@ export function describeSwitch(done: PigletSwitch): string {
   const parts = [done.model ? `model ${done.model}` : undefined, done.thinking ? `thinking ${done.thinking}` : undefined, `tools ${done.tools.join(", ") || "none"}`];
   const later = done.needsRestart.length > 0 ? ` Its ${done.needsRestart.join(", ")} load when the session is resumed (pig --continue).` : "";
   return `Piglet ${done.piglet.name}: ${parts.filter(Boolean).join("; ")}.${later}`;
+}
+
+/**
+ * When the session is replaced inside the run: a new, forked or cloned session keeps the Piglet
+ * (recorded in its file); a session switched to (`/resume`) brings back the Piglet it recorded,
+ * with its own model, and one that recorded none keeps the current Piglet.
+ */
+export function followSessionPiglet(session: AgentSession, current: () => Piglet | undefined, restore: (name: string) => PigletSwitch): void {
+  session.onReplace({
+    after(event) {
+      const now = current();
+      const recorded = recordedPiglet(session.store);
+      if (event.reason !== "switch") {
+        if (now) recordPiglet(session.store, now.name);
+        return;
+      }
+      if (recorded === undefined || recorded === now?.name) return;
+      try {
+        restore(recorded);
+      } catch {
+        // A Piglet gone since: the session goes on with the current one (the next switch records anew).
+      }
+    },
+  });
 }

@@ -107,6 +107,26 @@ describe("--piglet", () => {
     expect(await client.close()).toBe(0);
   });
 
+  test("RPC: a new session keeps the Piglet; switching back to a session brings back the Piglet it recorded", async () => {
+    const w = await world();
+    const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["--piglet", "reviewer"] });
+    clients.push(client);
+    await client.promptAndWait("first");
+    const first = (await client.request({ type: "get_state" })).data as { sessionFile: string };
+    expect(await client.request({ type: "new_session" })).toMatchObject({ success: true, data: { cancelled: false } });
+    const entries = (await client.request({ type: "get_entries" })).data as { entries: { type: string; customType?: string; data?: unknown }[] };
+    expect(entries.entries.filter((e) => e.type === "custom")).toMatchObject([{ customType: "pig.piglet", data: { name: "reviewer" } }]);
+    expect(await client.request({ type: "set_piglet", name: "release-helper" })).toMatchObject({ success: true });
+    await client.promptAndWait("second");
+    expect(toolNames(body(w, 1))).toEqual(["bash", "edit", "read"]);
+    expect(await client.request({ type: "switch_session", sessionPath: first.sessionFile })).toMatchObject({ success: true, data: { cancelled: false } });
+    expect(await client.request({ type: "get_piglets" })).toMatchObject({ data: { current: "reviewer" } });
+    await client.promptAndWait("third");
+    expect(toolNames(body(w, 2))).toEqual(["find", "grep", "ls", "read"]);
+    expect(systemPrompt(body(w, 2))).toContain("You are a code reviewer.");
+    expect(await client.close()).toBe(0);
+  });
+
   test("an unknown name lists the Piglets there are; a bad file names its line and field", async () => {
     const w = await world();
     const unknown = await w.run(["--piglet", "nobody", "-p", "hi"]);
