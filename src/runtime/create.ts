@@ -16,7 +16,7 @@ import { type DiscoveredPaths, loadRunResources } from "./resources-stage.ts";
 import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
 import { findPiglets } from "../resources/piglets.ts";
-import { choosePiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
+import { choosePiglet, pigletModelError, recordPiglet, withPiglet } from "./piglet-stage.ts";
 import { followSessionPiglet, switchPiglet, type PigletSwitch } from "./piglet-switch.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
@@ -78,7 +78,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       named = undefined;
-      notFound = error;
+      notFound = pigletModelError(piglet!.piglet, error);
     }
   }
 

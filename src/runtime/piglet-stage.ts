@@ -4,6 +4,8 @@
  * — a project's Piglets are read only in a trusted project. Its choices go into the run's config
  * as the matching flags would, and the flags given explicitly win over it.
  */
+import { readConfigText } from "../util/config-read.ts";
+import { fieldLine } from "../resources/frontmatter.ts";
 import { PigletError, UnknownPigletError, loadPiglet, type Piglet } from "../resources/piglets.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { RuntimeConfig } from "./config.ts";
@@ -98,4 +100,11 @@ export function withPiglet(config: RuntimeConfig, run: RunPiglet | undefined): R
       ...(piglet.extensions !== undefined ? { noExtensions: true, paths: [...piglet.extensions, ...(choice.paths ?? [])] } : {}),
     },
   };
+}
+
+/** A model the Piglet names that cannot be used, said as a fault of its file's `model` field. */
+export function pigletModelError(piglet: Piglet, error: UserError): UserError {
+  const read = readConfigText(piglet.filePath);
+  const line = read.kind === "text" && piglet.filePath.endsWith(".md") ? fieldLine(read.text, "model") : undefined;
+  return new UserError(`${piglet.filePath}${line ? `:${line}` : ""}: field "model": ${error.message}`, error.exitCode, error.warnings);
 }

@@ -12,7 +12,8 @@ import type { Piglet } from "../resources/piglets.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { chooseNamedModel } from "./model-choice.ts";
-import { readRunPiglet, recordedPiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
+import { UserError } from "./errors.ts";
+import { pigletModelError, readRunPiglet, recordedPiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
 import type { RunResources } from "./resources-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 
@@ -55,7 +56,12 @@ export function switchPiglet(name: string, input: PigletSwitchInput): PigletSwit
 
   // The model first: a name that matches nothing stops the switch before anything changed.
   if (next.model !== input.given.model) {
-    const named = chooseNamedModel(next, input.registry, warnings);
+    let named: ReturnType<typeof chooseNamedModel>;
+    try {
+      named = chooseNamedModel(next, input.registry, warnings);
+    } catch (error) {
+      throw error instanceof UserError ? pigletModelError(piglet, error) : error;
+    }
     if (named.model) {
       session.setModel(named.model);
       result.model = `${named.model.provider}/${named.model.id}`;

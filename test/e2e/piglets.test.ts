@@ -136,6 +136,10 @@ describe("--piglet", () => {
     const broken = await w.run(["--piglet", "broken", "-p", "hi"]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(`${join(w.agentDir, "piglets", "broken.md")}:3: field "tools": must be a list of names`);
+    writeFileSync(join(w.agentDir, "piglets", "lost.md"), "---\ndescription: x\nmodel: no-such-model-anywhere\n---\n");
+    const lost = await w.run(["--piglet", "lost", "-p", "hi"]);
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toContain(`${join(w.agentDir, "piglets", "lost.md")}:3: field "model": `);
     expect(w.llm.requests.length).toBe(0);
   });
 
