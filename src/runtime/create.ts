@@ -128,7 +128,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
   ];
   const tools = selectRunTools(config, effective, added, warnings);
 
-  const { session, controller, startup } = buildSession(
+  const { session, controller, startup: built } = buildSession(
     {
       opened,
       resources,
@@ -145,6 +145,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     },
     warnings,
   );
+  const startup = piglet ? { ...built, piglet: { name: piglet.piglet.name, path: piglet.piglet.filePath } } : built;
   // Recorded so that resuming the session restores it.
   if (piglet?.explicit) recordPiglet(session.store, piglet.piglet.name);
   const switchTo = (name: string, keepModel = false): PigletSwitch => {

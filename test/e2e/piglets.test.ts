@@ -58,8 +58,10 @@ describe("--piglet", () => {
 
   test("flags given win over the Piglet's choices", async () => {
     const w = await world();
-    const result = await w.run(["--piglet", "reviewer", "--model", "fake/fake-model", "--tools", "bash", "-p", "hi"]);
+    const result = await w.run(["--piglet", "reviewer", "--model", "fake/fake-model", "--tools", "bash", "--verbose", "-p", "hi"]);
     expect(result.code).toBe(0);
+    // The startup report names the Piglet and its file.
+    expect(result.stderr).toMatch(/piglet\s+reviewer \S*reviewer\.md/);
     expect(body(w).model).toBe("fake-model");
     expect(toolNames(body(w))).toEqual(["bash"]);
     expect(systemPrompt(body(w))).toContain("You are a code reviewer.");
