@@ -81,6 +81,11 @@ export interface CreateAgentSessionOptions {
   provider?: string;
   apiKey?: string;
   thinkingLevel?: ThinkingLevel;
+  /**
+   * A Piglet by name (`<agentDir>/piglets/`, a trusted project's `.pig/piglets/`): its model,
+   * thinking, tools, extensions, skills, templates and system prompt fill what these options leave unset.
+   */
+  piglet?: string;
   /** Built-in tools to enable by name (default: read, bash, edit, write); [] for none. */
   tools?: string[];
   /** Tools of your own, always enabled. */
@@ -144,6 +149,7 @@ function runtimeConfig(options: CreateAgentSessionOptions): RuntimeConfig {
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.thinkingLevel ? { thinking: options.thinkingLevel } : {}),
+    ...(options.piglet ? { piglet: options.piglet } : {}),
     session: sessionChoice(options.session),
     ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
     resources: {

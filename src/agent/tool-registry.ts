@@ -29,7 +29,7 @@ export class ToolRegistry {
   private activeNames: string[];
   private readonly listeners = new Set<(change: ToolsChange) => void>();
 
-  constructor(tools: readonly RegisteredTool[], active: readonly AnyTool[], private readonly limits: ToolLimits = {}) {
+  constructor(tools: readonly RegisteredTool[], active: readonly AnyTool[], private limits: ToolLimits = {}) {
     for (const entry of tools) this.known.set(entry.tool.name, entry);
     for (const tool of active) if (!this.known.has(tool.name)) this.known.set(tool.name, { tool, source: { kind: "builtin" } });
     this.activeNames = active.map((tool) => tool.name);
@@ -83,6 +83,12 @@ export class ToolRegistry {
     for (const name of names) if (this.known.has(name) && this.allowed(name) && !next.includes(name)) next.push(name);
     this.activeNames = next;
     this.emit({ kind: "activated", names: next });
+  }
+
+  /** Replaces the limits (a switch of Piglet), then makes exactly `active` active under them. */
+  setLimits(limits: ToolLimits, active: readonly string[]): void {
+    this.limits = limits;
+    this.setActive(active);
   }
 
   /** Told of every change; returns the unsubscribe. */

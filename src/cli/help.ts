@@ -13,6 +13,7 @@ Usage:
                                    Answer once and exit (print mode)
   pig --mode json [options] [@files...] [messages...]
   pig sessions <command> [options] Look into saved sessions (pig sessions --help)
+  pig piglets list [--json]        The Piglets (named agents) there are
   pig extension check <path>       Check that an extension keeps pig-ext/1 (--help)
   pig build -e <ext> -o <out>      Build a Piglet Binary: pig with extensions linked in (--help)
 
@@ -22,6 +23,11 @@ Modes:
                                    event as one JSON line; rpc: commands on stdin, responses
                                    and events on stdout (see docs/rpc.md)
   Piped stdin is added to the first prompt (and implies print mode).
+
+Piglet:
+      --piglet <name>              Run as a Piglet: its model, thinking, tools, extensions,
+                                   skills, templates and system prompt (flags given win);
+                                   see docs/piglets.md
 
 Model:
       --provider <name>            Provider (anthropic, openai, google, groq, ...)
@@ -76,6 +82,7 @@ Commands:
   sessions label <session> <entryId> [label]
                                    Label an entry (no label: clear it)
   Run 'pig sessions --help' for details.
+  piglets list [--json]            Piglets: name, description, scope and file
 
 Environment:
   PIG_CODING_AGENT_DIR             Agent directory (default ~/.pig/agent)

@@ -38,6 +38,10 @@ async function run(argv: string[]): Promise<number> {
     const { runSessions } = await import("./sessions.ts");
     return runSessions(argv.slice(1));
   }
+  if (first === "piglets") {
+    const { runPiglets } = await import("./piglets.ts");
+    return runPiglets(argv.slice(1));
+  }
   if (first === "extension") {
     useNormalJitPolicy();
     if (argv[1] === "check") {

@@ -158,6 +158,15 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
       resources: () => runtime.resources,
       cwd: runtime.controller.cwd,
       extensions,
+      piglets: {
+        list: () => ({ current: runtime.piglet?.name ?? null, piglets: runtime.piglets.list() }),
+        switch: (name) => {
+          const done = runtime.piglets.switch(name);
+          for (const warning of done.warnings) writeStderr(`pig: warning: ${warning}\n`);
+          const { piglet, warnings: _said, ...rest } = done;
+          return { name: piglet.name, ...rest };
+        },
+      },
       // A setting a command could not save (the file was unusable at start) is said on stderr.
       afterCommand: () => {
         for (const d of runtime.settings.drainDiagnostics()) writeStderr(`pig: warning: ${d.message}\n`);

@@ -40,6 +40,7 @@ export function runtimeConfigFromArgs(
     env: options.env ?? process.env,
     interactive: options.interactive,
     ...(args.model ? { model: args.model } : {}),
+    ...(args.piglet ? { piglet: args.piglet } : {}),
     ...(args.provider ? { provider: args.provider } : {}),
     ...(args.apiKey ? { apiKey: args.apiKey } : {}),
     ...(args.thinking ? { thinking: args.thinking } : {}),

@@ -58,6 +58,8 @@ export const CommandSchema = v.variant("type", [
   }),
   v.object({ type: v.literal("set_label"), ...Id, entryId: v.string(), label: v.optional(v.string()) }),
   v.object({ type: v.literal("get_tree"), ...Id }),
+  v.object({ type: v.literal("set_piglet"), ...Id, name: v.pipe(v.string(), v.nonEmpty("must name a Piglet")) }),
+  v.object({ type: v.literal("get_piglets"), ...Id }),
 ]);
 
 export type Command = v.InferOutput<typeof CommandSchema>;
@@ -83,6 +85,11 @@ export interface CommandContext {
   abortRetry(): void;
   /** Throws when `text` may not be queued (an extension command). */
   assertQueueable(text: string): void;
+  /** The run's Piglets: `get_piglets` lists them, `set_piglet` switches (throws for an unknown one). */
+  piglets?: {
+    list(): unknown;
+    switch(name: string): unknown;
+  };
   /** Writes an event line of the command's own (a `bash` command's output as it arrives). */
   emit(event: Record<string, unknown>): void;
 }
@@ -111,6 +118,11 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return { data: await controller.newSession(command.parentSession ? { parentSession: command.parentSession } : {}) };
     case "get_state":
       return { data: controller.state() };
+    case "set_piglet":
+      if (!ctx.piglets) throw new Error("Piglets are not available in this run");
+      return { data: ctx.piglets.switch(command.name) };
+    case "get_piglets":
+      return { data: ctx.piglets?.list() ?? { piglets: [] } };
     case "get_messages":
       return { data: { messages: session.messages } };
     case "set_model":

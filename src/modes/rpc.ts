@@ -27,6 +27,8 @@ export interface RpcOptions {
   cwd: string;
   /** Runs after each command, before its response (diagnostics the command left behind). */
   afterCommand?: () => void;
+  /** The run's Piglets (`get_piglets`, `set_piglet`). */
+  piglets?: CommandContext["piglets"];
   /** Extension commands (`prompt` with "/name args" runs one) and the UI their handlers get. */
   extensions?: ModeExtensions;
 }
@@ -108,6 +110,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       const refused = unqueueableCommand(extensions?.registries.commands, text);
       if (refused) throw new PromptError(refused);
     },
+    ...(options.piglets ? { piglets: options.piglets } : {}),
     emit: writeRecord,
   };
 

@@ -20,6 +20,8 @@ export interface StartupReportInput {
   extensions: readonly string[];
   diagnostics: readonly { level: "warning" | "error"; message: string }[];
   trust?: { trusted: boolean; reason: TrustReason };
+  /** The run's Piglet (named, or restored from the session). */
+  piglet?: { name: string; path: string };
 }
 
 export interface StartupReportOptions {
@@ -60,6 +62,7 @@ export function formatStartupReport(input: StartupReportInput, options: StartupR
     ? `${input.session.continued ? "continued" : "new"} ${c.dim(short(input.session.path))}`
     : "not saved";
   lines.push(line("session", session));
+  if (input.piglet) lines.push(line("piglet", `${input.piglet.name} ${c.dim(short(input.piglet.path))}`));
 
   if (input.contextFiles.length > 0) lines.push(line("context", list(input.contextFiles.map((f) => short(f.path)))));
   if (input.skills.length > 0) lines.push(line("skills", list(input.skills.map((s) => s.name))));

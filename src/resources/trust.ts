@@ -29,6 +29,7 @@ export type ProjectResourceKind =
   | "skills"
   | "prompts"
   | "themes"
+  | "piglets"
   | "system-prompt"
   | "append-system-prompt"
   | "agents-skills";
@@ -126,7 +127,7 @@ export function findProjectResources(cwd: string, home: string = homedir()): Pro
     found.push({ path: settings, kind: "settings" });
     for (const source of projectPackages(cwd)) found.push({ path: source, kind: "package" });
   }
-  for (const kind of ["extensions", "skills", "prompts", "themes"] as const) {
+  for (const kind of ["extensions", "skills", "prompts", "themes", "piglets"] as const) {
     if (nonEmptyDir(join(dir, kind))) found.push({ path: join(dir, kind), kind });
   }
   if (isFile(join(dir, "SYSTEM.md"))) found.push({ path: join(dir, "SYSTEM.md"), kind: "system-prompt" });

@@ -70,6 +70,11 @@ export interface RuntimeConfig {
   models?: readonly string[];
   /** Whether the project's own resources may be used; absent: the saved decision, or ask. */
   trust?: boolean;
+  /**
+   * A Piglet by name (`<agentDir>/piglets/`, a trusted project's `.pig/piglets/`): its choices
+   * fill what this config leaves unset (runtime/piglet-stage.ts). Absent: the session's own.
+   */
+  piglet?: string;
   /** The session's display name, set before anything runs. */
   name?: string;
   /** Tools beyond the built-ins (SDK tools); a tool with a built-in's name replaces it. */

@@ -15,10 +15,14 @@ import { SettingsStore } from "../resources/settings-store.ts";
 import { type DiscoveredPaths, loadRunResources } from "./resources-stage.ts";
 import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
+import { findPiglets } from "../resources/piglets.ts";
+import { choosePiglet, pigletModelError, recordPiglet, withPiglet } from "./piglet-stage.ts";
+import { followSessionPiglet, switchPiglet, type PigletSwitch } from "./piglet-switch.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 
-export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
+export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
+  let config = given;
   const agentDir = defaultAgentDir(config.env);
   // Shown in the order they arose, whichever stage found them.
   const warnings: string[] = [];
@@ -55,9 +59,32 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   }
   const effective = opened.liveSettings();
 
+  // The Piglet (named, or the session's own) is read once trust is known; its model is checked then.
+  let piglet: ReturnType<typeof choosePiglet>;
+  try {
+    piglet = choosePiglet(config, opened.store, { agentDir, cwd: opened.cwd, trusted: opened.trust.trusted }, warnings);
+  } catch (error) {
+    await asking.early()?.host.stop();
+    opened.store.close();
+    throw error;
+  }
+  config = withPiglet(config, piglet);
+  const where = { agentDir, cwd: opened.cwd, trusted: opened.trust.trusted };
+  let currentPiglet = piglet?.piglet;
+  if (config.model !== given.model) {
+    try {
+      named = chooseNamedModel(config, registry, warnings);
+      notFound = undefined;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      named = undefined;
+      notFound = pigletModelError(piglet!.piglet, error);
+    }
+  }
+
   // The extensions' resource paths (resources_discover) join the run's once they are known.
   let discovered: (() => DiscoveredPaths) | undefined;
-  const resources = loadRunResources(config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
+  const resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
 
   const extensions = await startExtensions({
     choice: config.extensions ?? {},
@@ -101,7 +128,7 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
   ];
   const tools = selectRunTools(config, effective, added, warnings);
 
-  const { session, controller, startup } = buildSession(
+  const { session, controller, startup: built } = buildSession(
     {
       opened,
       resources,
@@ -118,6 +145,27 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     },
     warnings,
   );
+  const startup = piglet ? { ...built, piglet: { name: piglet.piglet.name, path: piglet.piglet.filePath } } : built;
+  // Recorded so that resuming the session restores it.
+  if (piglet?.explicit) recordPiglet(session.store, piglet.piglet.name);
+  const switchTo = (name: string, keepModel = false): PigletSwitch => {
+    const done = switchPiglet(name, {
+      given,
+      current: currentPiglet,
+      session,
+      registry,
+      resources,
+      settings: opened.liveSettings,
+      where,
+      keepModel,
+      setConfig: (next) => {
+        config = next;
+      },
+    });
+    currentPiglet = done.piglet;
+    return done;
+  };
+  followSessionPiglet(session, () => currentPiglet, (name) => switchTo(name, true));
   await extensions.attach(session);
   discovered = () => extensions.extensions.discoveredPaths();
   const hasPaths = (p: DiscoveredPaths) => p.skillPaths.length + p.promptPaths.length + p.themePaths.length > 0;
@@ -129,6 +177,13 @@ export async function createRuntime(config: RuntimeConfig): Promise<Runtime> {
     session,
     controller,
     trusted: opened.trust.trusted,
+    get piglet() {
+      return currentPiglet;
+    },
+    piglets: {
+      list: () => findPiglets(where).files,
+      switch: (name) => switchTo(name),
+    },
     registry,
     settings: opened.settings,
     get resources() {

@@ -21,12 +21,13 @@ export interface DiscoveredPaths {
 }
 
 /**
- * `discovered` is asked at each load: its paths join the command line's (`--skill`,
+ * `runConfig` is asked at each load (a switch of Piglet changes it); `discovered` too: its paths join the command line's (`--skill`,
  * `--prompt-template`, `--theme`), after them.
  */
-export function loadRunResources(config: RuntimeConfig, opened: OpenedSession, agentDir: string, discovered?: () => DiscoveredPaths): RunResources {
+export function loadRunResources(runConfig: () => RuntimeConfig, opened: OpenedSession, agentDir: string, discovered?: () => DiscoveredPaths): RunResources {
   const { trust, settings, cwd } = opened;
   const load = () => {
+    const config = runConfig();
     const flags = config.resources ?? {};
     const extra = discovered?.();
     const add = (given: readonly string[] | undefined, paths: readonly string[] | undefined) =>

@@ -3,6 +3,8 @@ import type { RunExtensions } from "./extensions-stage.ts";
 import type { SessionController } from "../agent/controller.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
+import type { Piglet, PigletFile } from "../resources/piglets.ts";
+import type { PigletSwitch } from "./piglet-switch.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
@@ -11,6 +13,14 @@ export interface Runtime {
   session: AgentSession;
   /** Whether this project's own resources (.pig/…) are in use. */
   trusted: boolean;
+  /** The run's Piglet (named, or restored from the session), if any. */
+  readonly piglet: Piglet | undefined;
+  /** The Piglets there are, and switching to one for the rest of the session (runtime/piglet-switch.ts). */
+  piglets: {
+    list(): PigletFile[];
+    /** Throws `UserError` for an unknown or unusable Piglet. */
+    switch(name: string): PigletSwitch;
+  };
   controller: SessionController;
   registry: ModelRegistry;
   agentDir: string;

@@ -21,6 +21,12 @@ describe("command line → runtime configuration", () => {
     expect(c.models).toEqual(["a/*", "b"]);
   });
 
+  test("--piglet names the Piglet for the runtime; an empty name is refused", () => {
+    expect(config("--piglet", "reviewer").piglet).toBe("reviewer");
+    expect(config().piglet).toBeUndefined();
+    expect(() => config("--piglet", " ")).toThrow("--piglet: must not be empty");
+  });
+
   test("no --tools leaves the choice to the settings", () => {
     const c = config();
     expect(c.tools).toBeUndefined();

@@ -94,6 +94,34 @@ describe("createAgentSession", () => {
   });
 });
 
+describe("createAgentSession({ piglet })", () => {
+  test("the Piglet's model, tools and appended text reach the model; an unknown one is refused", async () => {
+    const w = await createWorld({
+      llm: { mode: "text" },
+      agentFiles: { "piglets/reviewer.md": "---\nmodel: fake/fake-reasoner\ntools: [read, ls]\n---\nREVIEWER TEXT" },
+    });
+    worlds.push(w);
+    const script = join(w.cwd, "piglet.ts");
+    writeFileSync(
+      script,
+      [
+        `import { createAgentSession } from ${JSON.stringify(join(ROOT, "src/sdk.ts"))};`,
+        'const pig = await createAgentSession({ piglet: "reviewer", session: "memory" });',
+        'await pig.prompt("hello");',
+        "pig.dispose();",
+        'await createAgentSession({ piglet: "nobody" }).catch((error) => console.log(error.message.split(";")[0]));',
+      ].join("\n"),
+    );
+    const result = await runBun([script], w.cwd, w.env);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe('unknown Piglet "nobody"\n');
+    const body = w.llm.requests[0]!.body as { model: string; messages: { content: unknown }[]; tools: { function: { name: string } }[] };
+    expect(body.model).toBe("fake-reasoner");
+    expect(body.tools.map((t) => t.function.name).sort()).toEqual(["ls", "read"]);
+    expect(String(body.messages[0]!.content)).toContain("REVIEWER TEXT");
+  });
+});
+
 describe("the package", () => {
   test("installs by path into another project and imports without the binary", async () => {
     const project = tempDir("pig-consumer-");

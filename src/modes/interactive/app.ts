@@ -126,6 +126,12 @@ export class InteractiveApp implements InteractiveHost {
   get sessionDir() {
     return this.runtime.sessionDir;
   }
+  get piglets() {
+    return this.runtime.piglets;
+  }
+  get piglet() {
+    return this.runtime.piglet;
+  }
 
   private get session() {
     return this.runtime.controller.session;

@@ -4,6 +4,8 @@
  * terminal while they are open). One interface, so commands do not reach into the app.
  */
 import type { SessionController } from "../../agent/controller.ts";
+import type { Piglet } from "../../resources/piglets.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
 import type { LoadedResources } from "../../resources/load-resources.ts";
 import type { SettingsStore } from "../../resources/settings-store.ts";
@@ -29,6 +31,10 @@ export interface InteractiveHost {
   readonly theme: Theme;
   /** The keys in force (defaults with the user's keybindings.json over them). */
   readonly keybindings: KeyBindings;
+
+  /** The run's Piglets (list, switch) and the current one; absent in a host without a runtime. */
+  readonly piglets?: Runtime["piglets"];
+  readonly piglet?: Piglet | undefined;
 
   /** Switches the colours at once (a missing or broken theme file is warned about; dark is used). */
   applyTheme(name: string): void;

@@ -16,6 +16,7 @@ import { loginCommand, logoutCommand } from "./auth.ts";
 import { scopedModelsCommand } from "./scoped-models.ts";
 import { shareCommand } from "./share.ts";
 import { modelCommand } from "./model.ts";
+import { pigletCommand } from "./piglet.ts";
 import { resumeCommand } from "./resume.ts";
 import { cloneCommand, exitCommand, newCommand, nameCommand, quitCommand, reloadCommand } from "./session.ts";
 import { helpCommand } from "./help.ts";
@@ -44,6 +45,7 @@ export function builtinCommands(): SlashCommand[] {
   const all = [
     helpCommand(() => commands),
     modelCommand,
+    pigletCommand,
     settingsCommand,
     resumeCommand,
     newCommand,
