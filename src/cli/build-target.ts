@@ -81,12 +81,21 @@ export function parseTarget(text: string, flag = "--target"): BuildTarget {
   };
 }
 
-/** The target this process runs as (glibc assumed on Linux), for "is this a cross build?". */
-export function hostTargetId(platform: string = process.platform, arch: string = process.arch): string | undefined {
+/** Whether this process runs on glibc (a Linux without it is musl, e.g. Alpine). */
+function onGlibc(): boolean {
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return report?.header?.glibcVersionRuntime !== undefined;
+}
+
+/**
+ * The target this process runs as, for "is this a cross build?": the one target whose runtime
+ * is the running one and need not be fetched.
+ */
+export function hostTargetId(platform: string = process.platform, arch: string = process.arch, glibc: () => boolean = onGlibc): string | undefined {
   const os = platform === "win32" ? "windows" : platform;
   if (os !== "linux" && os !== "darwin" && os !== "windows") return undefined;
   if (arch !== "x64" && arch !== "arm64") return undefined;
-  return `${os}-${arch}`;
+  return os === "linux" && !glibc() ? `${os}-${arch}-musl` : `${os}-${arch}`;
 }
 
 /** Where fetched runtimes are kept: `PIG_RUNTIME_CACHE`, else the user's cache directory. */

@@ -61,6 +61,8 @@ describe("parseTarget", () => {
     expect(hostTargetId("win32", "x64")).toBe("windows-x64");
     expect(hostTargetId("darwin", "arm64")).toBe("darwin-arm64");
     expect(hostTargetId("freebsd", "x64")).toBeUndefined();
+    expect(hostTargetId("linux", "arm64", () => true)).toBe("linux-arm64");
+    expect(hostTargetId("linux", "x64", () => false)).toBe("linux-x64-musl");
   });
 });
 
