@@ -19,6 +19,7 @@ import { tempDir } from "../helpers/tmp.ts";
 const root = join(import.meta.dir, "..", "..");
 const targets = RELEASE_TARGET_IDS.map((id) => parseTarget(id));
 const cacheDir = defaultRuntimeCache();
+const PIG_ONLY_TEXT = "Run a PowerShell command in the current working directory";
 
 async function runtimesAvailable(): Promise<boolean> {
   try {
@@ -75,6 +76,8 @@ describeNeeding("the Bun runtime packages (npm registry)", available, "release b
       // The runtime alone is 85–120 MB; pig adds a few MB.
       const mb = statSync(path).size / 1e6;
       expect({ name, sane: mb > 60 && mb < 200 }).toEqual({ name, sane: true });
+      // pig's bundle is in it, not just a runtime: a text only pig's sources have.
+      expect({ name, bundled: readFileSync(path).includes(PIG_ONLY_TEXT) }).toEqual({ name, bundled: true });
     }
     const host = hostTargetId();
     const mine = targets.find((t) => t.id === host);
