@@ -127,7 +127,7 @@ export async function fetchRuntime(target: BuildTarget, options: FetchRuntimeOpt
   const work = mkdtempSync(join(options.cacheDir, ".fetch-"));
   try {
     const npm = options.npm ?? (process.platform === "win32" ? "npm.cmd" : "npm");
-    await run([npm, "pack", spec, "--pack-destination", work, "--silent"], work, `npm pack ${spec}`);
+    await run([npm, "pack", spec, "--pack-destination", work, "--loglevel=error"], work, `npm pack ${spec}`);
     const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"));
     if (!tarball) throw new Error(`npm pack ${spec} produced no tarball in ${work}`);
     const unpacked = join(work, "unpacked");
@@ -151,8 +151,11 @@ async function run(argv: string[], cwd: string, what: string): Promise<void> {
   } catch (error) {
     throw new Error(`${what}: cannot run ${argv[0]}: ${(error as Error).message}`);
   }
-  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited, new Response(child.stdout).text()]);
-  if (code !== 0) throw new Error(`${what} failed (exit ${code}): ${stderr.trim().split("\n").slice(-5).join("\n")}`);
+  const [stderr, code, stdout] = await Promise.all([new Response(child.stderr).text(), child.exited, new Response(child.stdout).text()]);
+  if (code !== 0) {
+    const said = `${stderr}\n${stdout}`.trim().split("\n").filter((line) => line.trim() !== "").slice(0, 3).join("\n");
+    throw new Error(`${what} failed (exit ${code})${said ? `: ${said}` : ""}`);
+  }
 }
 
 export interface ExecutableInfo {
