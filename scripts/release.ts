@@ -17,9 +17,9 @@ import {
   RELEASE_TARGET_IDS,
   checkExecutable,
   defaultRuntimeCache,
-  fetchRuntime,
-  hostTargetId,
   parseTarget,
+  runtimeFor,
+  targetBuildFlags,
   type BuildTarget,
 } from "../src/cli/build-target.ts";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
@@ -58,12 +58,11 @@ export function readHead(path: string, bytes = 4096): Uint8Array {
 export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBinary[]> {
   const log = options.log ?? ((line: string) => console.log(line));
   mkdirSync(options.outDir, { recursive: true });
-  const host = hostTargetId();
   const out: ReleaseBinary[] = [];
-  // Fetch every runtime first, so a missing one fails before minutes of building.
+  // Fetch every runtime first, so a missing one fails before any building.
   const runtimes = new Map<string, string | undefined>();
   for (const target of options.targets) {
-    runtimes.set(target.id, target.id === host ? undefined : await fetchRuntime(target, { bunVersion: Bun.version, cacheDir: options.cacheDir }));
+    runtimes.set(target.id, await runtimeFor(target, { bunVersion: Bun.version, cacheDir: options.cacheDir }));
   }
   for (const target of options.targets) {
     const path = join(options.outDir, `pig-${options.version}-${target.id}${target.suffix}`);
@@ -73,8 +72,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
       join(root, "src", "cli", "main.ts"),
       ...COMPILE_FLAGS,
       ...PIG_FLAGS,
-      `--target=${target.bunTarget}`,
-      ...(runtime ? ["--compile-executable-path", runtime] : []),
+      ...targetBuildFlags(target, runtime),
       "--outfile",
       path,
     ];

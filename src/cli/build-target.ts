@@ -158,6 +158,19 @@ async function run(argv: string[], cwd: string, what: string): Promise<void> {
   }
 }
 
+/**
+ * The runtime a `--compile` build for `target` starts from: none to fetch for the host target
+ * (Bun uses itself), otherwise `target`'s, fetched into the cache if need be.
+ */
+export async function runtimeFor(target: BuildTarget, options: FetchRuntimeOptions): Promise<string | undefined> {
+  return target.id === hostTargetId() ? undefined : fetchRuntime(target, options);
+}
+
+/** The `bun build --compile` flags that aim a build at `target`, from `runtimeFor`'s answer. */
+export function targetBuildFlags(target: BuildTarget, runtime: string | undefined): string[] {
+  return [`--target=${target.bunTarget}`, ...(runtime ? ["--compile-executable-path", runtime] : [])];
+}
+
 export interface ExecutableInfo {
   format: ExecutableFormat;
   arch: TargetArch | "other";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkExecutable, hostTargetId, inspectExecutable, parseTarget, RELEASE_TARGET_IDS } from "../../src/cli/build-target.ts";
+import { checkExecutable, hostTargetId, inspectExecutable, parseTarget, RELEASE_TARGET_IDS, targetBuildFlags } from "../../src/cli/build-target.ts";
 
 /** The first bytes of an executable of each kind, with just the fields the check reads. */
 function elf(machine: number): Uint8Array {
@@ -64,6 +64,11 @@ describe("parseTarget", () => {
     expect(hostTargetId("linux", "arm64", () => true)).toBe("linux-arm64");
     expect(hostTargetId("linux", "x64", () => false)).toBe("linux-x64-musl");
   });
+});
+
+test("the build flags aim at the target and, for a cross build, its runtime", () => {
+  expect(targetBuildFlags(parseTarget("darwin-arm64"), "/cache/bun")).toEqual(["--target=bun-darwin-arm64", "--compile-executable-path", "/cache/bun"]);
+  expect(targetBuildFlags(parseTarget("linux-x64"), undefined)).toEqual(["--target=bun-linux-x64"]);
 });
 
 describe("inspectExecutable", () => {
