@@ -12,11 +12,12 @@ export const POWERSHELL_FLAGS: readonly string[] = ["-NoProfile", "-NonInteracti
 
 /**
  * Put before every script: UTF-8 output (Windows PowerShell writes the OEM code page to a pipe
- * otherwise, and the tool decodes UTF-8) and no progress bars in the output. The exit code is PowerShell's own: `exit N`, else the last native
+ * otherwise, and the tool decodes UTF-8; without a byte-order mark) and no progress bars in the
+ * output. The exit code is PowerShell's own: `exit N`, else the last native
  * command's, else 1 when the last statement failed.
  */
 export const POWERSHELL_PRELUDE =
-  "try { [Console]::OutputEncoding = [System.Text.Encoding]::UTF8 } catch {}; $OutputEncoding = [System.Text.Encoding]::UTF8; $ProgressPreference = 'SilentlyContinue'";
+  "$pigUtf8 = New-Object System.Text.UTF8Encoding $false; try { [Console]::OutputEncoding = $pigUtf8 } catch {}; $OutputEncoding = $pigUtf8; $ProgressPreference = 'SilentlyContinue'";
 
 /** The whole `-Command` text for `script`: the prelude on its own line, then the script. */
 export function powershellScript(script: string): string {
