@@ -10,13 +10,14 @@
  * Every binary is checked for its executable format and CPU before it is listed.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, openSync, readSync, closeSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
   RELEASE_TARGET_IDS,
   checkExecutable,
   defaultRuntimeCache,
+  readHead,
   parseTarget,
   runtimeFor,
   targetBuildFlags,
@@ -41,18 +42,6 @@ export interface ReleaseBinary {
   bytes: number;
   sha256: string;
   ms: number;
-}
-
-/** Reads the first bytes of a file, for the format check. */
-export function readHead(path: string, bytes = 4096): Uint8Array {
-  const fd = openSync(path, "r");
-  try {
-    const buf = new Uint8Array(bytes);
-    const got = readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBinary[]> {

@@ -8,7 +8,7 @@
  * dependencies, and then passed to `bun build --compile-executable-path`, so the build itself
  * needs no network and uses exactly the runtime version the build runs on.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -219,4 +219,15 @@ export function checkExecutable(head: Uint8Array, target: BuildTarget): string |
     return `expected ${target.format} ${target.arch}, found ${info.format} ${info.arch === "other" ? `machine 0x${info.machine.toString(16)}` : info.arch}`;
   }
   return null;
+}
+
+/** A file's first bytes, enough for `checkExecutable`. */
+export function readHead(path: string, bytes = 4096): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const buf = new Uint8Array(bytes);
+    return buf.subarray(0, readSync(fd, buf, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
+  }
 }

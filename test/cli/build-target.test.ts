@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkExecutable, hostTargetId, inspectExecutable, parseTarget, RELEASE_TARGET_IDS, targetBuildFlags } from "../../src/cli/build-target.ts";
+import { checkExecutable, hostTargetId, inspectExecutable, parseTarget, readHead, RELEASE_TARGET_IDS, targetBuildFlags } from "../../src/cli/build-target.ts";
 
 /** The first bytes of an executable of each kind, with just the fields the check reads. */
 function elf(machine: number): Uint8Array {
@@ -86,6 +86,12 @@ describe("inspectExecutable", () => {
     const elf32 = elf(0x3e);
     elf32[4] = 1;
     expect(inspectExecutable(elf32)).toEqual({ error: "ELF, but not 64-bit" });
+  });
+
+  test("the runtime running this test is an executable for the host target", () => {
+    const host = hostTargetId();
+    expect(host).toBeString();
+    expect(checkExecutable(readHead(process.execPath), parseTarget(host!))).toBeNull();
   });
 
   test("a binary for another CPU or platform than its target is reported", () => {

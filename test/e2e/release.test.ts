@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { buildRelease, readHead } from "../../scripts/release.ts";
-import { RELEASE_TARGET_IDS, checkExecutable, defaultRuntimeCache, fetchRuntime, hostTargetId, parseTarget } from "../../src/cli/build-target.ts";
+import { buildRelease } from "../../scripts/release.ts";
+import { RELEASE_TARGET_IDS, checkExecutable, readHead, defaultRuntimeCache, fetchRuntime, hostTargetId, parseTarget } from "../../src/cli/build-target.ts";
 import { describeNeeding, inCI } from "../helpers/needs.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
