@@ -34,6 +34,9 @@ function guidelines(tools: readonly AnyTool[]): string[] {
   if (names.has("bash") && !names.has("grep") && !names.has("find") && !names.has("ls")) {
     out.push("Use bash for file operations such as ls, rg and find");
   }
+  if (names.has("powershell") && !names.has("grep") && !names.has("find") && !names.has("ls")) {
+    out.push("Use powershell for file operations such as Get-ChildItem and Select-String");
+  }
   for (const tool of tools) out.push(...(tool.promptGuidelines ?? []));
   out.push("Keep your answers short and to the point", "Name file paths clearly whenever you work with files");
   return [...new Set(out)];

@@ -37,7 +37,7 @@ export const BASH_PARAMETERS = {
 /** Partial output is sent at most this often. */
 const UPDATE_INTERVAL_MS = 100;
 
-function detailsOf(snapshot: OutputSnapshot): BashDetails {
+export function detailsOf(snapshot: OutputSnapshot): BashDetails {
   const details: BashDetails = {};
   if (snapshot.truncation) {
     details.truncation = snapshot.truncation;
@@ -47,7 +47,7 @@ function detailsOf(snapshot: OutputSnapshot): BashDetails {
 }
 
 /** The notice that follows truncated output, with line numbers over the whole output. */
-function truncationNotice(snapshot: OutputSnapshot): string {
+export function truncationNotice(snapshot: OutputSnapshot): string {
   const t = snapshot.truncation;
   if (!t) return "";
   const full = snapshot.fullOutputPath
@@ -63,7 +63,7 @@ function truncationNotice(snapshot: OutputSnapshot): string {
 }
 
 /** Sends partial results no more often than every 100 ms, the last one always. */
-class UpdateThrottle {
+export class UpdateThrottle {
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;

@@ -7,6 +7,7 @@ import { createEditTool } from "./edit.ts";
 import { createFindTool } from "./find.ts";
 import { createGrepTool, type SearchToolOptions } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
+import { createPowerShellTool } from "./powershell.ts";
 import { createReadTool, type ReadToolOptions } from "./read.ts";
 import type { AnyTool, ToolDefinition } from "./types.ts";
 import { createWriteTool } from "./write.ts";
@@ -15,9 +16,14 @@ export { killRunningCommands, resolveShell, runShell, shellEnv } from "./shell.t
 export { validateToolArguments, type ValidationOutcome } from "./validate.ts";
 export type { BashToolOptions, ReadToolOptions, SearchToolOptions };
 
-export const ALL_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
+export const ALL_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "powershell"] as const;
 export type BuiltinToolName = (typeof ALL_TOOL_NAMES)[number];
 export const DEFAULT_ACTIVE_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write"];
+
+/** The tools on by default: on Windows `powershell` takes the place of `bash`. */
+export function defaultActiveTools(platform: string = process.platform): readonly BuiltinToolName[] {
+  return platform === "win32" ? DEFAULT_ACTIVE_TOOLS.map((name) => (name === "bash" ? "powershell" : name)) : DEFAULT_ACTIVE_TOOLS;
+}
 
 export type BuiltinToolOptions = BashToolOptions & ReadToolOptions & SearchToolOptions;
 
@@ -35,6 +41,7 @@ export function createBuiltinTools(options: BuiltinToolOptions = {}): Record<Bui
     grep: loose(createGrepTool(options)),
     find: loose(createFindTool(options)),
     ls: loose(createLsTool()),
+    powershell: loose(createPowerShellTool(options)),
   };
 }
 
@@ -47,6 +54,8 @@ export interface ToolSelectionOptions {
   noTools?: boolean;
   /** Names to drop after the allowlist/defaults are applied. */
   exclude?: readonly string[];
+  /** Whose defaults apply (`process.platform` unless given): win32 has powershell instead of bash. */
+  platform?: string;
 }
 
 export interface ToolSelection {
@@ -74,8 +83,9 @@ export function selectTools(available: Readonly<Record<string, AnyTool>>, option
     }
   } else {
     const builtins: readonly string[] = ALL_TOOL_NAMES;
-    names = known.filter((name) => !builtins.includes(name) || (DEFAULT_ACTIVE_TOOLS as readonly string[]).includes(name));
-    names.sort((a, b) => order(a) - order(b));
+    const defaults: readonly string[] = defaultActiveTools(options.platform);
+    names = known.filter((name) => !builtins.includes(name) || defaults.includes(name));
+    names.sort((a, b) => order(a, defaults) - order(b, defaults));
   }
   for (const name of options.exclude ?? []) {
     if (!(name in available)) unknown(name, "the exclude list");
@@ -84,8 +94,8 @@ export function selectTools(available: Readonly<Record<string, AnyTool>>, option
   return { tools: names.filter((name) => !excluded.has(name)).map((name) => available[name] as AnyTool), warnings };
 }
 
-/** Built-ins first in their canonical order, then the rest as given. */
-function order(name: string): number {
-  const index = (ALL_TOOL_NAMES as readonly string[]).indexOf(name);
-  return index === -1 ? ALL_TOOL_NAMES.length : index;
+/** The default built-ins first in their order (powershell where bash would be), then the rest as given. */
+function order(name: string, defaults: readonly string[]): number {
+  const index = defaults.indexOf(name);
+  return index === -1 ? defaults.length : index;
 }

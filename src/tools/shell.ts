@@ -67,6 +67,17 @@ const PIPE_GRACE_MS = 100;
 const running = new Set<number>();
 
 function killGroup(pid: number, fallback: () => void): void {
+  if (process.platform === "win32") {
+    // No process groups: taskkill /T walks the tree the shell started (the shell must still be
+    // alive for that, so the fallback, which ends only the shell, waits for taskkill to fail).
+    try {
+      const taskkill = Bun.spawn(["taskkill", "/pid", String(pid), "/T", "/F"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+      void taskkill.exited.then((code) => code !== 0 && fallback());
+    } catch {
+      fallback();
+    }
+    return;
+  }
   try {
     // A negative pid addresses the whole process group the shell leads.
     process.kill(-pid, "SIGKILL");

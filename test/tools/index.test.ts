@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ALL_TOOL_NAMES, createBuiltinTools, DEFAULT_ACTIVE_TOOLS, selectTools } from "../../src/tools/index.ts";
+import { ALL_TOOL_NAMES, createBuiltinTools, DEFAULT_ACTIVE_TOOLS, defaultActiveTools, selectTools } from "../../src/tools/index.ts";
 import { FIXTURES_087 } from "../helpers/tmp.ts";
 
 /** The parameter schemas Pi 0.87.1 declared for its seven built-in tools (fixture 02's system message). */
@@ -15,8 +15,10 @@ describe("built-in tool definitions", () => {
   test("send the same parameter schemas as Pi 0.87.1, key order included", () => {
     const tools = createBuiltinTools();
     const expected = fixtureParameters();
-    expect(Object.keys(expected).sort()).toEqual([...ALL_TOOL_NAMES].sort());
-    for (const name of ALL_TOOL_NAMES) {
+    // powershell is pig's own (Pi has no Windows shell tool); the other seven are Pi's.
+    const pis = ALL_TOOL_NAMES.filter((name) => name !== "powershell");
+    expect(Object.keys(expected).sort()).toEqual([...pis].sort());
+    for (const name of pis) {
       expect(JSON.stringify(tools[name].parameters)).toBe(JSON.stringify(expected[name]));
     }
   });
@@ -44,7 +46,14 @@ describe("selectTools", () => {
   const names = (s: { tools: { name: string }[] }) => s.tools.map((t) => t.name);
 
   test("activates read, bash, edit, write by default", () => {
-    expect(names(selectTools(all))).toEqual([...DEFAULT_ACTIVE_TOOLS]);
+    expect(names(selectTools(all, { platform: "linux" }))).toEqual([...DEFAULT_ACTIVE_TOOLS]);
+    expect(names(selectTools(all, { platform: "darwin" }))).toEqual(["read", "bash", "edit", "write"]);
+  });
+
+  test("on Windows powershell takes the place of bash; elsewhere it is there to turn on", () => {
+    expect(defaultActiveTools("win32")).toEqual(["read", "powershell", "edit", "write"]);
+    expect(names(selectTools(all, { platform: "win32" }))).toEqual(["read", "powershell", "edit", "write"]);
+    expect(names(selectTools(all, { tools: ["read", "powershell"], platform: "linux" }))).toEqual(["read", "powershell"]);
   });
 
   test("keeps an allowlist in the order given, without duplicates", () => {

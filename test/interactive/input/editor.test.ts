@@ -90,6 +90,17 @@ describe("submitting", () => {
     ]);
   });
 
+  test("on Windows, Ctrl+Q queues a follow-up while busy (and Alt+Enter still does)", () => {
+    const { input, editor, submitted } = setup({ keybindings: resolveKeybindings({}, "keybindings.json", "win32").bindings });
+    editor.setBusy(true);
+    input.type("later\x11");
+    input.type("also\x1b\r");
+    expect(submitted).toEqual([
+      ["later", "alt-enter"],
+      ["also", "alt-enter"],
+    ]);
+  });
+
   test("submissions are recorded in history and Up recalls them", () => {
     const history = new PromptHistory(`${tempDir()}/h.jsonl`);
     const { input, editor } = setup({ history });

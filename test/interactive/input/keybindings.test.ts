@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_KEYBINDINGS, KeyBindings, normalizeKey, resolveKeybindings } from "../../../src/modes/interactive/input/keybindings.ts";
+import { DEFAULT_KEYBINDINGS, defaultKeybindings, KeyBindings, normalizeKey, resolveKeybindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { loadKeybindings } from "../../../src/modes/interactive/keybindings-file.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
@@ -56,6 +56,25 @@ describe("resolveKeybindings", () => {
     expect(bindings.actionFor("ctrl+s")).toBe("tui.input.submit");
     expect(bindings.actionFor("ctrl+e")).toBe("app.tools.expand");
     expect(bindings.keysFor("tui.editor.cursorLineEnd")).toEqual(["end"]);
+  });
+
+  test("the follow-up key is Ctrl+Q on Windows and Alt+Enter elsewhere", () => {
+    const on = (platform: string) => resolveKeybindings({}, "kb.json", platform).bindings;
+    expect(on("win32").keysFor("app.message.followUp")).toEqual(["ctrl+q", "alt+enter"]);
+    expect(on("win32").actionFor("ctrl+q")).toBe("app.message.followUp");
+    expect(on("linux").keysFor("app.message.followUp")).toEqual(["alt+enter"]);
+    expect(on("darwin").actionFor("ctrl+q")).toBeUndefined();
+    expect(KeyBindings.defaults("win32").actionFor("ctrl+q")).toBe("app.message.followUp");
+    expect(defaultKeybindings("linux")).toBe(DEFAULT_KEYBINDINGS);
+  });
+
+  test("on Windows a user binding of Ctrl+Q takes it from the follow-up; a follow-up binding replaces both keys", () => {
+    const taken = resolveKeybindings({ "app.tools.expand": "ctrl+q" }, "kb.json", "win32").bindings;
+    expect(taken.actionFor("ctrl+q")).toBe("app.tools.expand");
+    expect(taken.keysFor("app.message.followUp")).toEqual(["alt+enter"]);
+    const replaced = resolveKeybindings({ followUp: "ctrl+alt+f" }, "kb.json", "win32").bindings;
+    expect(replaced.keysFor("app.message.followUp")).toEqual(["ctrl+alt+f"]);
+    expect(replaced.actionFor("ctrl+q")).toBeUndefined();
   });
 
   test("an empty list unbinds", () => {

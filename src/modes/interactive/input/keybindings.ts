@@ -47,6 +47,16 @@ export const DEFAULT_KEYBINDINGS = {
 
 export type KeyAction = keyof typeof DEFAULT_KEYBINDINGS;
 
+/**
+ * The default keys on `platform`. On Windows, Windows Terminal takes Alt+Enter (full screen)
+ * before pig sees it, so Ctrl+Q queues a follow-up there, with Alt+Enter kept for terminals
+ * that pass it on.
+ */
+export function defaultKeybindings(platform: string = process.platform): Readonly<Record<KeyAction, readonly string[]>> {
+  if (platform !== "win32") return DEFAULT_KEYBINDINGS;
+  return { ...DEFAULT_KEYBINDINGS, "app.message.followUp": ["ctrl+q", "alt+enter"] };
+}
+
 const ACTIONS = Object.keys(DEFAULT_KEYBINDINGS) as KeyAction[];
 
 /** The flat names older configurations use. */
@@ -187,8 +197,8 @@ export class KeyBindings {
     for (const action of ACTIONS) for (const key of keys[action]) if (!this.byKey.has(key)) this.byKey.set(key, action);
   }
 
-  static defaults(): KeyBindings {
-    return new KeyBindings(DEFAULT_KEYBINDINGS);
+  static defaults(platform: string = process.platform): KeyBindings {
+    return new KeyBindings(defaultKeybindings(platform));
   }
 
   actionFor(keyId: string): KeyAction | undefined {
@@ -207,15 +217,16 @@ export interface ResolvedKeybindings {
 }
 
 /**
- * The defaults with the user's bindings over them. `source` names the file in warnings.
- * Bad entries are skipped one by one; the rest of the file still applies.
+ * The defaults (`platform`'s) with the user's bindings over them. `source` names the file in
+ * warnings. Bad entries are skipped one by one; the rest of the file still applies.
  */
-export function resolveKeybindings(user: unknown, source: string): ResolvedKeybindings {
+export function resolveKeybindings(user: unknown, source: string, platform: string = process.platform): ResolvedKeybindings {
   const warnings: string[] = [];
+  const defaults = defaultKeybindings(platform);
   const parsed = v.safeParse(v.record(v.string(), v.unknown()), user);
   if (!parsed.success || Array.isArray(user)) {
     const got = Array.isArray(user) ? "a list" : JSON.stringify(user);
-    return { bindings: KeyBindings.defaults(), warnings: [`${source}: expected an object of action ids to keys, not ${got}; using the default keys`] };
+    return { bindings: KeyBindings.defaults(platform), warnings: [`${source}: expected an object of action ids to keys, not ${got}; using the default keys`] };
   }
   const chosen = new Map<KeyAction, string[]>();
   const claimedBy = new Map<string, KeyAction>();
@@ -256,7 +267,7 @@ export function resolveKeybindings(user: unknown, source: string): ResolvedKeybi
   }
   const keys = {} as Record<KeyAction, readonly string[]>;
   for (const action of ACTIONS) {
-    keys[action] = chosen.get(action) ?? DEFAULT_KEYBINDINGS[action].filter((key) => !claimedBy.has(key));
+    keys[action] = chosen.get(action) ?? defaults[action].filter((key) => !claimedBy.has(key));
   }
   return { bindings: new KeyBindings(keys), warnings };
 }

@@ -41,6 +41,7 @@ export function callSummary(name: string, args: Record<string, unknown>): string
   const s = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
   switch (name) {
     case "bash":
+    case "powershell":
       return oneLine(s("command") ?? "");
     case "read": {
       const range = args.offset !== undefined ? `:${args.offset}${args.limit !== undefined ? `+${args.limit}` : ""}` : "";
@@ -86,7 +87,7 @@ function oneLineBody(line: string): Body {
 
 /** Which end of a long result a collapsed block keeps. */
 function keeps(name: string): "head" | "tail" {
-  return name === "bash" ? "tail" : "head";
+  return name === "bash" || name === "powershell" ? "tail" : "head";
 }
 
 interface Body {
@@ -143,7 +144,7 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
   const lines = linesOf(textOf(result));
   if (lines.length === 0) return oneLineBody(theme.fg("muted", "(no output)"));
   // A truncated command's notice (where the full output is) stays under the end of its output.
-  const notice = name === "bash" && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
+  const notice = (name === "bash" || name === "powershell") && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
   if (notice !== undefined && lines.at(-1) === "") lines.pop();
   const body = textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", l));
   return notice === undefined ? body : { ...body, lines: [...body.lines, theme.fg("dim", notice)] };

@@ -1,0 +1,121 @@
+/**
+ * Release binaries: pig built for every platform Bun runs on, with the same flags as `dist/pig`
+ * (build-flags.ts), into `dist/release/` with a SHA256SUMS file. docs/release.md tells the steps.
+ *
+ *   bun scripts/release.ts                          # the five release targets
+ *   bun scripts/release.ts --targets linux-x64-musl,windows-x64-baseline --out /tmp/rel
+ *
+ * The runtimes for other platforms are fetched once with `npm pack` into a cache directory
+ * (`--cache`, default ~/.cache/pig/bun-runtimes); after that the build needs no network.
+ * Every binary is checked for its executable format and CPU before it is listed.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  RELEASE_TARGET_IDS,
+  checkExecutable,
+  defaultRuntimeCache,
+  readHead,
+  parseTarget,
+  runtimeFor,
+  targetBuildFlags,
+  type BuildTarget,
+} from "../src/cli/build-target.ts";
+import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
+
+const root = join(import.meta.dir, "..");
+
+export interface ReleaseOptions {
+  targets: readonly BuildTarget[];
+  outDir: string;
+  cacheDir: string;
+  /** Put into the file names: `pig-<version>-<target>`. */
+  version: string;
+  log?: (line: string) => void;
+}
+
+export interface ReleaseBinary {
+  target: BuildTarget;
+  path: string;
+  bytes: number;
+  sha256: string;
+  ms: number;
+}
+
+export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBinary[]> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  mkdirSync(options.outDir, { recursive: true });
+  const out: ReleaseBinary[] = [];
+  // Fetch every runtime first, so a missing one fails before any building.
+  const runtimes = new Map<string, string | undefined>();
+  for (const target of options.targets) {
+    runtimes.set(target.id, await runtimeFor(target, { bunVersion: Bun.version, cacheDir: options.cacheDir }));
+  }
+  for (const target of options.targets) {
+    const path = join(options.outDir, `pig-${options.version}-${target.id}${target.suffix}`);
+    const runtime = runtimes.get(target.id);
+    const args = [
+      "build",
+      join(root, "src", "cli", "main.ts"),
+      ...COMPILE_FLAGS,
+      ...PIG_FLAGS,
+      ...targetBuildFlags(target, runtime),
+      "--outfile",
+      path,
+    ];
+    const started = performance.now();
+    const proc = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    if (proc.exitCode !== 0) {
+      throw new Error(`building ${target.id} failed (exit ${proc.exitCode}):\n${proc.stderr.toString()}${proc.stdout.toString()}`);
+    }
+    const ms = performance.now() - started;
+    const wrong = checkExecutable(readHead(path), target);
+    if (wrong) throw new Error(`${path}: built for ${target.id} but ${wrong}`);
+    const sha256 = createHash("sha256").update(readFileSync(path)).digest("hex");
+    const bytes = statSync(path).size;
+    out.push({ target, path, bytes, sha256, ms });
+    log(`${target.id.padEnd(22)} ${(bytes / 1e6).toFixed(1).padStart(6)} MB  ${(ms / 1000).toFixed(1).padStart(5)} s  ${basename(path)}`);
+  }
+  writeFileSync(join(options.outDir, "SHA256SUMS"), out.map((b) => `${b.sha256}  ${basename(b.path)}\n`).join(""));
+  return out;
+}
+
+function usage(message: string): never {
+  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir]`);
+  process.exit(2);
+}
+
+if (import.meta.main) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: Bun.argv.slice(2),
+      options: { targets: { type: "string" }, out: { type: "string" }, cache: { type: "string" } },
+    }));
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  let targets: BuildTarget[];
+  try {
+    const ids = values.targets ? values.targets.split(",").filter((t) => t.trim() !== "") : [...RELEASE_TARGET_IDS];
+    targets = ids.map((id) => parseTarget(id, "--targets"));
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+  const started = performance.now();
+  try {
+    await buildRelease({
+      targets,
+      version,
+      outDir: resolve(values.out ?? join(root, "dist", "release")),
+      cacheDir: resolve(values.cache ?? defaultRuntimeCache()),
+    });
+  } catch (error) {
+    console.error(`release: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s (Bun ${Bun.version})`);
+}
