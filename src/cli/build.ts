@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { isCompiled } from "../extensions/host/runner-command.ts";
 import { HOST_MODULE_HOOK } from "../extensions/linked.ts";
+import { type BuildTarget, checkExecutable, defaultRuntimeCache, parseTarget, readHead, runtimeFor } from "./build-target.ts";
 import { CliError, tidyParseError, UsageError } from "./errors.ts";
 
 export const BUILD_USAGE = `Usage: pig build -e <extension.ts> [-e <extension.ts> …] -o <output>
@@ -28,6 +29,9 @@ first, in this order, in pig's own process; the binary still loads other extensi
 Options:
   -e, --extension <path>  a TypeScript/JavaScript extension file (repeatable, at least one)
   -o, --output <path>     the executable to write
+      --target <t>        build for another platform: linux-x64, linux-arm64, darwin-x64,
+                          darwin-arm64, windows-x64 (and -musl / -baseline variants); that
+                          platform's Bun runtime is fetched with npm into a cache once
   -h, --help              this help
 
 Needs pig's sources and Bun: run it from a checkout or the npm package (node_modules installed).
@@ -37,11 +41,16 @@ A compiled pig uses the checkout it sits in (dist/pig) or the one PIG_SOURCE nam
 const HOST_FILTER = /^(pig\/extension|typebox(\/.*)?|@sinclair\/typebox(\/.*)?|@(earendil-works|mariozechner)\/pi-[\w-]+(\/[\w-]+)?)$/;
 
 export async function runBuild(argv: string[]): Promise<number> {
-  let values: { extension?: string[]; output?: string; help?: boolean };
+  let values: { extension?: string[]; output?: string; target?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { extension: { type: "string", short: "e", multiple: true }, output: { type: "string", short: "o" }, help: { type: "boolean", short: "h" } },
+      options: {
+        extension: { type: "string", short: "e", multiple: true },
+        output: { type: "string", short: "o" },
+        target: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -59,10 +68,28 @@ export async function runBuild(argv: string[]): Promise<number> {
     if (!existsSync(path)) throw new CliError(`build: extension not found: ${path} (-e ${values.extension![i]})`);
     if (!/\.(ts|mts|js|mjs)$/.test(path)) throw new CliError(`build: ${path} (-e ${values.extension![i]}) is not a .ts, .mts, .js or .mjs file`);
   }
+  let target: BuildTarget | undefined;
+  try {
+    target = values.target !== undefined ? parseTarget(values.target) : undefined;
+  } catch (error) {
+    throw new UsageError(`build: ${(error as Error).message}`, "pig build --help");
+  }
   if (isCompiled()) return delegateToCheckout(argv);
-  const outfile = resolve(values.output);
-  await buildPigletBinary({ extensions, outfile, root: sourceRoot() });
-  console.log(`built ${outfile} with ${extensions.length} linked extension${extensions.length === 1 ? "" : "s"}`);
+  const outfile = resolve(values.output) + (target?.suffix && !values.output.endsWith(target.suffix) ? target.suffix : "");
+  let runtime: string | undefined;
+  if (target) {
+    try {
+      runtime = await runtimeFor(target, { bunVersion: Bun.version, cacheDir: defaultRuntimeCache() });
+    } catch (error) {
+      throw new CliError(`build --target ${values.target}: could not get the Bun runtime for ${target.id}: ${(error as Error).message}`);
+    }
+  }
+  await buildPigletBinary({ extensions, outfile, root: sourceRoot(), ...(target ? { target: { bunTarget: target.bunTarget, runtime } } : {}) });
+  if (target) {
+    const wrong = checkExecutable(readHead(outfile), target);
+    if (wrong) throw new CliError(`build --target ${target.id}: ${outfile}: ${wrong}`);
+  }
+  console.log(`built ${outfile}${target ? ` for ${target.id}` : ""} with ${extensions.length} linked extension${extensions.length === 1 ? "" : "s"}`);
   return 0;
 }
 
@@ -90,6 +117,8 @@ export interface PigletBuild {
   outfile: string;
   /** pig's checkout (holds src/cli/main.ts). */
   root: string;
+  /** Another platform: Bun's target name and that platform's runtime (none: this Bun's own). */
+  target?: { bunTarget: string; runtime: string | undefined };
 }
 
 /** What `--version` shows for a linked extension: its package's name and version, or its path. */
@@ -131,7 +160,15 @@ export async function buildPigletBinary(build: PigletBuild): Promise<void> {
     // The flags of scripts/build-flags.ts (COMPILE_FLAGS, PIG_FLAGS), as Bun.build options.
     const result = await Bun.build({
       entrypoints: [entry],
-      compile: { outfile: build.outfile, autoloadDotenv: false, autoloadBunfig: false, autoloadPackageJson: true, jitPolicy: 8 },
+      compile: {
+        outfile: build.outfile,
+        autoloadDotenv: false,
+        autoloadBunfig: false,
+        autoloadPackageJson: true,
+        jitPolicy: 8,
+        ...(build.target ? { target: build.target.bunTarget as Bun.Build.CompileTarget } : {}),
+        ...(build.target?.runtime ? { executablePath: build.target.runtime } : {}),
+      },
       minify: true,
       bytecode: true,
       format: "esm",

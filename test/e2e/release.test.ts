@@ -101,4 +101,15 @@ describeNeeding("the Bun runtime packages (npm registry)", missing === null || i
       });
     }
   }, 300_000);
+
+  test("pig build --target: a Piglet Binary for another platform, its linked extension inside", async () => {
+    const out = join(tempDir("pig-build-target-"), "piglet");
+    const extension = join(root, "examples", "piglet-binary", "guard.ts");
+    const proc = Bun.spawn([process.execPath, join(root, "src", "cli", "main.ts"), "build", "-e", extension, "-o", out, "--target", "linux-arm64"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe(`built ${out} for linux-arm64 with 1 linked extension\n`);
+    expect(checkExecutable(readHead(out), parseTarget("linux-arm64"))).toBeNull();
+    expect(readFileSync(out).includes("force-pushing is off for this team")).toBe(true);
+  }, 120_000);
 });
