@@ -25,9 +25,10 @@ const PRINT_PATH = at(
 );
 
 describe("modules loaded at start-up", () => {
-  test("--version loads only the entry point, its error types and the version", () => {
+  test("--version loads only the entry point, its error types, the version and the linked-extension list", () => {
     const graph = staticImports(at("cli/main.ts"));
-    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/main.ts", "runtime/errors.ts", "util/jit-policy.ts", "version.ts"]);
+    // extensions/linked.ts imports nothing: a Piglet Binary lists its linked extensions at no cost.
+    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/main.ts", "extensions/linked.ts", "runtime/errors.ts", "util/jit-policy.ts", "version.ts"]);
     expect([...graph.external]).toEqual([]);
   });
 
