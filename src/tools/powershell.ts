@@ -4,10 +4,10 @@
  * output with the rest in a temp file, partial output while it runs, timeout and abort.
  */
 import { existsSync } from "node:fs";
-import { detailsOf, truncationNotice, UpdateThrottle, type BashArgs, type BashDetails } from "./bash.ts";
-import { OutputAccumulator } from "./bash-output.ts";
+import type { BashArgs, BashDetails } from "./bash.ts";
 import { POWERSHELL_FLAGS, isPowerShellPath, powershellScript, resolvePowerShell } from "./powershell-args.ts";
-import { runShell, shellEnv, type RunShellOutcome } from "./shell.ts";
+import { shellEnv } from "./shell.ts";
+import { runShellCommand } from "./shell-command.ts";
 import type { ToolDefinition, ToolResult, ToolUpdate } from "./types.ts";
 
 export interface PowerShellToolOptions {
@@ -50,43 +50,16 @@ export function createPowerShellTool(options: PowerShellToolOptions = {}): ToolD
         throw new Error(`Working directory does not exist: ${context.cwd}\nCannot execute PowerShell commands.`);
       }
       if (signal.aborted) throw new Error("Command aborted");
-      const output = new OutputAccumulator();
-      const throttle = new UpdateThrottle(() => {
-        const snapshot = output.snapshot();
-        onUpdate({ content: [{ type: "text", text: snapshot.text }], details: detailsOf(snapshot) });
-      });
-      onUpdate({ content: [], details: undefined });
       const timeout = typeof args.timeout === "number" && args.timeout > 0 ? args.timeout : undefined;
-      let outcome: RunShellOutcome;
-      try {
-        outcome = await runShell({
-          command: powershellScript(args.command),
-          cwd: context.cwd,
-          env,
-          shell: { shell: executable, args: [...POWERSHELL_FLAGS] },
-          signal,
-          timeoutMs: timeout !== undefined ? timeout * 1000 : undefined,
-          onData: (chunk) => {
-            output.push(chunk);
-            throttle.changed();
-          },
-        });
-      } finally {
-        output.finish();
-        throttle.flush();
-      }
-      const snapshot = output.snapshot();
-      const notice = truncationNotice(snapshot);
-      if (outcome.aborted || outcome.timedOut) {
-        const text = snapshot.text + notice;
-        const reason = outcome.aborted ? "Command aborted" : `Command timed out after ${timeout} seconds`;
-        throw new Error(text ? `${text}\n\n${reason}` : reason);
-      }
-      const text = (snapshot.text || "(no output)") + notice;
-      if (outcome.exitCode !== null && outcome.exitCode !== 0) {
-        throw new Error(`${text}\n\nCommand exited with code ${outcome.exitCode}`);
-      }
-      return { content: [{ type: "text", text }], details: snapshot.truncation ? detailsOf(snapshot) : undefined };
+      return runShellCommand({
+        command: powershellScript(args.command),
+        cwd: context.cwd,
+        env,
+        shell: { shell: executable, args: [...POWERSHELL_FLAGS] },
+        signal,
+        timeout,
+        onUpdate,
+      });
     },
   };
 }
