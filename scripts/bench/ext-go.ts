@@ -13,15 +13,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { discoverExtensions, type ExtensionSource } from "../../src/extensions/discovery.ts";
-import { type ExtensionHost, startExtensionHost } from "../../src/extensions/host/host.ts";
-import { RUNNER_SUBCOMMAND } from "../../src/extensions/host/runner-command.ts";
-import type { HostSessionPort, SessionLogSnapshot } from "../../src/extensions/host/session-port.ts";
-import { HEADLESS_UI } from "../../src/extensions/ui.ts";
+import type { SessionLogSnapshot } from "../../src/extensions/host/session-port.ts";
 import { storeSnapshot } from "../../src/runtime/extension-port.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
-import { BenchPort, emptySnapshot, readStatus, timeCalls } from "./ext-host.ts";
+import { BenchHosts, BenchPort, emptySnapshot, readStatus, timeCalls } from "./ext-host.ts";
 import { writeSession } from "./gen-sessions.ts";
 import { cleanup, interleave, median, percentile, requirePig } from "./measure.ts";
 import { commonArgs } from "./options.ts";
@@ -93,7 +89,7 @@ const pig = requirePig(args);
 const go = Bun.which("go");
 if (!go) throw new Error("ext-go.ts needs go (apt-get install golang-go)");
 const work = mkdtempSync(join(tmpdir(), "pig-bench-go-"));
-const hosts: ExtensionHost[] = [];
+const hosts = new BenchHosts({ pig, cwd: work, agentDir: join(work, "agent"), socketBaseDir: work });
 
 try {
   // The Go extension: its own module, the SDK taken from this checkout.
@@ -109,32 +105,6 @@ try {
 
   const cwd = work;
   const agentDir = join(work, "agent");
-  const sourcesOf = (paths: string[]): ExtensionSource[] => {
-    const found = discoverExtensions({ cwd, agentDir, projectTrusted: false, cliPaths: paths, noExtensions: true });
-    if (found.errors.length > 0) throw new Error(found.errors.join("\n"));
-    return found.sources;
-  };
-  const startHost = async (paths: string[], port: HostSessionPort): Promise<ExtensionHost> => {
-    const errors: string[] = [];
-    const host = await startExtensionHost({
-      sources: sourcesOf(paths),
-      port,
-      ui: HEADLESS_UI,
-      cwd,
-      agentDir,
-      mode: "print",
-      runnerCommand: [pig, RUNNER_SUBCOMMAND],
-      socketBaseDir: work,
-      onError: (r) => errors.push(`${r.event}: ${r.error}`),
-    });
-    hosts.push(host);
-    if (host.loadErrors.length > 0 || errors.length > 0) throw new Error([...host.loadErrors, ...errors].join("\n"));
-    return host;
-  };
-  const stopHost = async (host: ExtensionHost) => {
-    await host.shutdown();
-    hosts.splice(hosts.indexOf(host), 1);
-  };
   const signal = new AbortController().signal;
   const toolCtx = { cwd, agentDir } as unknown as Parameters<AnyTool["execute"]>[4];
   const kinds = { go: { paths: [goDir], tool: "echo_go" }, ts: { paths: [tsFile], tool: "echo_ts" } } as const;
@@ -144,11 +114,11 @@ try {
   const starts = await interleave("spawn → registered", ["go", "ts"] as Kind[], args.runs, args.warmup, async (kind) => {
     Bun.gc(true);
     const start = performance.now();
-    const h = await startHost([...kinds[kind].paths], new BenchPort(emptySnapshot()));
+    const h = await hosts.start([...kinds[kind].paths], new BenchPort(emptySnapshot()));
     const ms = performance.now() - start;
     const pid = h.list()[0]?.pid;
     const mem = pid === undefined ? undefined : readStatus(pid);
-    await stopHost(h);
+    await hosts.stop(h);
     return { ms, hwm: mem?.hwm ?? Number.NaN, anon: mem?.anon ?? Number.NaN };
   });
 
@@ -156,7 +126,7 @@ try {
   const trips = new Map<Kind, number[]>();
   for (const kind of ["go", "ts"] as Kind[]) {
     process.stderr.write(`[bench] tool round trip (${kind}) `);
-    const h = await startHost([...kinds[kind].paths], new BenchPort(emptySnapshot()));
+    const h = await hosts.start([...kinds[kind].paths], new BenchPort(emptySnapshot()));
     const tool = h.tools().find((t) => t.name === kinds[kind].tool);
     if (!tool) throw new Error(`${kinds[kind].tool} not registered`);
     trips.set(
@@ -166,7 +136,7 @@ try {
         if (r.content[0]?.type !== "text") throw new Error(`${tool.name} answered ${JSON.stringify(r.content)}`);
       }),
     );
-    await stopHost(h);
+    await hosts.stop(h);
     process.stderr.write("done\n");
   }
 
@@ -185,12 +155,12 @@ try {
   const reads = await interleave(`first GetEntries, ${SESSION_MB} MB`, ["file", "plain"] as const, 5, 1, async (form): Promise<Read> => {
     // Without a file form the port answers `file: true` with the plain snapshot.
     const port = form === "file" ? new BenchPort(plain, onDisk) : new BenchPort(plain);
-    const h = await startHost([goDir], port);
+    const h = await hosts.start([goDir], port);
     const read = h.tools().find((t) => t.name === "session_read")!;
     const start = performance.now();
     const r = await read.execute("read_1", {}, signal, () => {}, toolCtx);
     const toolMs = performance.now() - start;
-    await stopHost(h);
+    await hosts.stop(h);
     const d = r.details as { entriesMs: number; branchMs: number; count: number; branch: number };
     if (d.count !== gen.lines - 1) throw new Error(`session_read saw ${d.count} entries, the file has ${gen.lines - 1}`);
     return { entriesMs: d.entriesMs, branchMs: d.branchMs, toolMs, snapshotMs: port.snapshotMs };
@@ -215,7 +185,7 @@ try {
     console.log(`| ${name} | ${fmtMs(stat(xs, (r) => r.entriesMs))} | ${fmtMs(stat(xs, (r) => r.branchMs))} | ${fmtMs(stat(xs, (r) => r.toolMs))} | ${fmtMs(stat(xs, (r) => r.snapshotMs))} |`);
   }
 } finally {
-  for (const h of hosts.splice(0)) await h.shutdown().catch(() => {});
+  await hosts.stopAll();
   cleanup(work, args.keep);
 }
 

@@ -1,9 +1,14 @@
 /**
  * What the extension benchmarks share: a host session port that hands out a session log and
- * does nothing else, timing of repeated calls, and a running process's memory from /proc.
+ * does nothing else, starting and stopping hosts, timing of repeated calls, and a running
+ * process's memory from /proc.
  */
 import { readFileSync } from "node:fs";
+import { discoverExtensions, type ExtensionSource } from "../../src/extensions/discovery.ts";
+import { type ExtensionHost, startExtensionHost } from "../../src/extensions/host/host.ts";
+import { RUNNER_SUBCOMMAND } from "../../src/extensions/host/runner-command.ts";
 import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../../src/extensions/host/session-port.ts";
+import { HEADLESS_UI } from "../../src/extensions/ui.ts";
 
 /** The least a host needs: a session log to hand out, a fixed state, and actions that do nothing. */
 export class BenchPort implements HostSessionPort {
@@ -80,4 +85,48 @@ export async function timeCalls(warmup: number, n: number, call: (i: number) => 
 
 export function emptySnapshot(): () => SessionLogSnapshot {
   return () => ({ header: '{"type":"session","version":3,"id":"bench"}', entries: [], leafId: null });
+}
+
+/**
+ * Starting and stopping extension hosts the way the benchmarks do: the extensions at `paths`
+ * found as `-e` would find them, run headless in print mode with `pig`'s runner, a load error or
+ * a handler error failing the run. `stopAll` ends whatever is still up (after a failure).
+ */
+export class BenchHosts {
+  private readonly hosts: ExtensionHost[] = [];
+
+  constructor(private readonly at: { pig: string; cwd: string; agentDir: string; socketBaseDir: string }) {}
+
+  sourcesOf(paths: readonly string[]): ExtensionSource[] {
+    const found = discoverExtensions({ cwd: this.at.cwd, agentDir: this.at.agentDir, projectTrusted: false, cliPaths: paths, noExtensions: true });
+    if (found.errors.length > 0) throw new Error(found.errors.join("\n"));
+    return found.sources;
+  }
+
+  async start(paths: readonly string[], port: HostSessionPort): Promise<ExtensionHost> {
+    const errors: string[] = [];
+    const host = await startExtensionHost({
+      sources: this.sourcesOf(paths),
+      port,
+      ui: HEADLESS_UI,
+      cwd: this.at.cwd,
+      agentDir: this.at.agentDir,
+      mode: "print",
+      runnerCommand: [this.at.pig, RUNNER_SUBCOMMAND],
+      socketBaseDir: this.at.socketBaseDir,
+      onError: (r) => errors.push(`${r.event}: ${r.error}`),
+    });
+    this.hosts.push(host);
+    if (host.loadErrors.length > 0 || errors.length > 0) throw new Error([...host.loadErrors, ...errors].join("\n"));
+    return host;
+  }
+
+  async stop(host: ExtensionHost): Promise<void> {
+    await host.shutdown();
+    this.hosts.splice(this.hosts.indexOf(host), 1);
+  }
+
+  async stopAll(): Promise<void> {
+    for (const host of this.hosts.splice(0)) await host.shutdown().catch(() => {});
+  }
 }

@@ -14,16 +14,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { discoverExtensions, type ExtensionSource } from "../../src/extensions/discovery.ts";
-import { type ExtensionHost, startExtensionHost } from "../../src/extensions/host/host.ts";
-import { RUNNER_SUBCOMMAND } from "../../src/extensions/host/runner-command.ts";
-import type { HostSessionPort } from "../../src/extensions/host/session-port.ts";
-import { HEADLESS_UI } from "../../src/extensions/ui.ts";
+import type { ExtensionHost } from "../../src/extensions/host/host.ts";
 import { storeSnapshot } from "../../src/runtime/extension-port.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
 import { writeSession } from "./gen-sessions.ts";
-import { BenchPort, emptySnapshot } from "./ext-host.ts";
+import { BenchHosts, BenchPort, emptySnapshot } from "./ext-host.ts";
 import { cleanup, interleave, median, percentile, requirePig } from "./measure.ts";
 import { commonArgs } from "./options.ts";
 import { fmtMB, fmtMs } from "./report.ts";
@@ -76,38 +72,10 @@ const files = { py: join(work, "bench.py"), pyText: join(work, "bench.py"), pyFi
 writeFileSync(files.py, PY_SOURCE);
 writeFileSync(files.pyFile, PY_SOURCE);
 writeFileSync(files.ts, TS_SOURCE);
-const hosts: ExtensionHost[] = [];
+const hosts = new BenchHosts({ pig, cwd, agentDir, socketBaseDir: work });
 const signal = new AbortController().signal;
 const toolCtx = { cwd, agentDir } as unknown as Parameters<AnyTool["execute"]>[4];
 
-const sourcesOf = (path: string): ExtensionSource[] => {
-  const found = discoverExtensions({ cwd, agentDir, projectTrusted: false, cliPaths: [path], noExtensions: true });
-  if (found.errors.length > 0) throw new Error(found.errors.join("\n"));
-  return found.sources;
-};
-
-async function startHost(path: string, port: HostSessionPort): Promise<ExtensionHost> {
-  const errors: string[] = [];
-  const host = await startExtensionHost({
-    sources: sourcesOf(path),
-    port,
-    ui: HEADLESS_UI,
-    cwd,
-    agentDir,
-    mode: "print",
-    runnerCommand: [pig, RUNNER_SUBCOMMAND],
-    socketBaseDir: work,
-    onError: (r) => errors.push(`${r.event}: ${r.error}`),
-  });
-  hosts.push(host);
-  if (host.loadErrors.length > 0 || errors.length > 0) throw new Error([...host.loadErrors, ...errors].join("\n"));
-  return host;
-}
-
-async function stopHost(host: ExtensionHost): Promise<void> {
-  await host.shutdown();
-  hosts.splice(hosts.indexOf(host), 1);
-}
 
 function toolOf(host: ExtensionHost, name: string) {
   const tool = host.tools().find((t) => t.name === name);
@@ -133,10 +101,10 @@ try {
       await Bun.spawn(bare[kind]!).exited;
       return performance.now() - start;
     }
-    const host = await startHost(kind === "python" ? files.py : files.ts, EMPTY);
+    const host = await hosts.start([kind === "python" ? files.py : files.ts], EMPTY);
     const ms = performance.now() - start;
     toolOf(host, "echo");
-    await stopHost(host);
+    await hosts.stop(host);
     return ms;
   });
 
@@ -144,7 +112,7 @@ try {
   const roundTrips = new Map<string, number[]>();
   process.stderr.write("[bench] tool round trip: measuring ");
   for (const [kind, file] of [["python", files.py], ["typescript", files.ts]] as const) {
-    const host = await startHost(file, EMPTY);
+    const host = await hosts.start([file], EMPTY);
     const tool = toolOf(host, "echo");
     const out: number[] = [];
     for (let i = 0; i < TOOL_WARMUP + TOOL_CALLS; i++) {
@@ -154,7 +122,7 @@ try {
       if (textOf(r) !== "ok") throw new Error(`echo answered ${JSON.stringify(r.content)}`);
     }
     roundTrips.set(kind, out);
-    await stopHost(host);
+    await hosts.stop(host);
     process.stderr.write(".");
   }
   process.stderr.write("\n");
@@ -171,11 +139,11 @@ try {
     toolMs: number;
   }
   const reads = await interleave(`first get_entries, ${SESSION_MB} MB`, ["from the file", "as text"] as const, Math.min(args.runs, 5), args.warmup, async (kind): Promise<Read> => {
-    const host = await startHost(kind === "from the file" ? files.pyFile : files.pyText, sessionPort);
+    const host = await hosts.start([kind === "from the file" ? files.pyFile : files.pyText], sessionPort);
     const start = performance.now();
     const r = await toolOf(host, "session_read").execute("read", {}, signal, () => {}, toolCtx);
     const toolMs = performance.now() - start;
-    await stopHost(host);
+    await hosts.stop(host);
     const d = r.details as Omit<Read, "toolMs">;
     if (d.count !== gen.lines - 1) throw new Error(`get_entries saw ${d.count} entries, the file has ${gen.lines - 1}: ${textOf(r)}`);
     return { ...d, toolMs };
@@ -196,6 +164,6 @@ try {
   console.log(`session: ${gen.lines - 1} entries (gen-sessions.ts, seed 1); the port answers as pig's runtime port does (storeSnapshot of a SessionStore on the file)`);
   console.log(`pig: ${pig}; work dir ${work}${args.keep ? " (kept)" : ""}`);
 } finally {
-  for (const h of hosts) await h.shutdown().catch(() => {});
+  await hosts.stopAll();
   cleanup(work, args.keep);
 }

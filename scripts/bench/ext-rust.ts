@@ -15,12 +15,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildRustExample, RUST_EXAMPLE_MANIFEST } from "../../examples/extensions/rust/build.ts";
 import type { ToolCallHookEvent } from "../../src/agent/hooks.ts";
-import { discoverExtensions, type ExtensionSource } from "../../src/extensions/discovery.ts";
-import { type ExtensionHost, startExtensionHost } from "../../src/extensions/host/host.ts";
-import { RUNNER_SUBCOMMAND } from "../../src/extensions/host/runner-command.ts";
-import { HEADLESS_UI } from "../../src/extensions/ui.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
-import { BenchPort, emptySnapshot, timeCalls } from "./ext-host.ts";
+import { BenchHosts, BenchPort, emptySnapshot, timeCalls } from "./ext-host.ts";
 import { cleanup, median, percentile, requirePig } from "./measure.ts";
 import { commonArgs } from "./options.ts";
 import { fmtMB, fmtMs } from "./report.ts";
@@ -38,7 +34,9 @@ const cwd = join(work, "cwd");
 mkdirSync(cwd);
 writeFileSync(join(cwd, "a.txt"), "one\ntwo\nthree\n");
 const agentDir = join(work, "agent");
-const hosts: ExtensionHost[] = [];
+const hosts = new BenchHosts({ pig, cwd, agentDir, socketBaseDir: work });
+/** A fresh host with `kind`'s extensions, on an empty session. */
+const startHost = (kind: Kind) => hosts.start(kinds[kind].paths, new BenchPort(emptySnapshot(), undefined, cwd));
 
 const kinds = {
   rust: { paths: [RUST_EXAMPLE_MANIFEST], label: "Rust (own process)" },
@@ -46,34 +44,6 @@ const kinds = {
 } as const;
 type Kind = keyof typeof kinds;
 
-const sourcesOf = (paths: readonly string[]): ExtensionSource[] => {
-  const found = discoverExtensions({ cwd, agentDir, projectTrusted: false, cliPaths: [...paths], noExtensions: true });
-  if (found.errors.length > 0) throw new Error(found.errors.join("\n"));
-  return found.sources;
-};
-
-async function startHost(kind: Kind): Promise<ExtensionHost> {
-  const errors: string[] = [];
-  const host = await startExtensionHost({
-    sources: sourcesOf(kinds[kind].paths),
-    port: new BenchPort(emptySnapshot(), undefined, cwd),
-    ui: HEADLESS_UI,
-    cwd,
-    agentDir,
-    mode: "print",
-    runnerCommand: [pig, RUNNER_SUBCOMMAND],
-    socketBaseDir: work,
-    onError: (r) => errors.push(`${r.event}: ${r.error}`),
-  });
-  hosts.push(host);
-  if (host.loadErrors.length > 0 || errors.length > 0) throw new Error([...host.loadErrors, ...errors].join("\n"));
-  return host;
-}
-
-async function stopHost(host: ExtensionHost): Promise<void> {
-  await host.shutdown();
-  hosts.splice(hosts.indexOf(host), 1);
-}
 
 /** The Rust process's pid, from the line it writes to its log (stderr) after the handshake. */
 function rustPid(): number {
@@ -101,7 +71,7 @@ try {
       if (!host.tools().some((t) => t.name === "count_lines")) throw new Error(`${kind}: count_lines not registered`);
       if (kind === "rust" && round >= args.warmup) rss.push(rssKb(rustPid()) * 1024);
       const t2 = performance.now();
-      await stopHost(host);
+      await hosts.stop(host);
       const t3 = performance.now();
       if (round >= args.warmup) {
         startMs[kind].push(t1 - t0);
@@ -138,7 +108,7 @@ try {
       if ((r?.block === true) !== (kind === "rust")) throw new Error(`${kind}: tool_call answered ${JSON.stringify(r)}`);
     });
     process.stderr.write(".\n");
-    await stopHost(host);
+    await hosts.stop(host);
   }
 
   const row = (metric: string, xs: Record<Kind, number[]>) =>
@@ -154,6 +124,6 @@ try {
   console.log(`pig: ${pig}, Bun ${Bun.version}; ${(await Bun.$`/usr/bin/rustc --version`.nothrow().quiet().text()).trim() || "rustc"}`);
   console.log(`command: node_modules/.bin/bun scripts/bench/ext-rust.ts${Bun.argv.slice(2).length ? ` ${Bun.argv.slice(2).join(" ")}` : ""}`);
 } finally {
-  for (const host of hosts.splice(0)) await host.shutdown();
+  await hosts.stopAll();
   cleanup(work, args.keep);
 }
