@@ -4,12 +4,12 @@
  * handlers act on the session. Then each example on its own, doing what its comment promises.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { CONTEXT_FILTER_SCRIPT, CONTEXT_FILTER_WORLD, expectContextFiltered } from "../helpers/context-filter-scenario.ts";
 
 const EXAMPLES = resolve(import.meta.dir, "..", "..", "examples", "extensions");
 const ALL = ["permission-gate", "progress-tool", "word-count-command", "context-filter", "custom-compaction", "prompt-counter", "status-line", "session-reader"];
@@ -87,36 +87,12 @@ async function sessionEntries(client: RpcClient): Promise<Json[]> {
   return readEntries(String(dataOf(await client.request({ type: "get_state" })).sessionFile));
 }
 
-const chatText = (message: Json): string =>
-  typeof message.content === "string" ? message.content : (message.content ?? []).map((p: Json) => p.text ?? "").join("");
-
 const uiRecord = (method: string) => (l: Line) => l.type === "extension_ui_request" && l.method === method;
 
 describe("each example does what it says", () => {
   test("context-filter: a tool result over 4,000 characters is shortened in the request, whole in the session file", async () => {
-    const rows = Array.from({ length: 200 }, (_, i) => `row-${String(i + 1).padStart(4, "0")} ${"x".repeat(40)}`);
-    const w = await world(
-      { responses: [{ toolCalls: [{ name: "read", arguments: { path: "big.txt" } }] }, { text: "read it" }] },
-      { files: { "big.txt": `${rows.join("\n")}\n`, "small.txt": "tiny\n" } },
-    );
-    const sessions = tempDir("pig-sessions-");
-    const run = await w.run(["-p", "--session-dir", sessions, ...example("context-filter"), "read big.txt"]);
-    expect(run.code).toBe(0);
-    expect(w.llm.requests).toHaveLength(2);
-    const sent = (w.llm.requests[1]!.body as { messages: Json[] }).messages.filter((m) => m.role === "tool").map(chatText);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.length).toBeLessThan(4000);
-    expect(sent[0]).toContain("row-0001");
-    expect(sent[0]).toContain("row-0200");
-    expect(sent[0]).toMatch(/\[… \d+ lines left out of the context …\]/);
-    expect(sent[0]).not.toContain("row-0100");
-    const files = readdirSync(sessions, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
-    expect(files).toHaveLength(1);
-    const stored = readEntries(join(sessions, files[0]!)).filter((e) => e.type === "message" && e.message.role === "toolResult");
-    expect(stored).toHaveLength(1);
-    const whole = chatText(stored[0]!.message);
-    expect(whole.length).toBeGreaterThan(4000);
-    for (const row of rows) expect(whole).toContain(row);
+    const w = await world(CONTEXT_FILTER_SCRIPT, CONTEXT_FILTER_WORLD);
+    await expectContextFiltered(w, example("context-filter"));
   });
 
   test("custom-compaction: the compaction's summary lists the files the compacted turns touched", async () => {

@@ -8,10 +8,11 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
-import { EXTENSION_FIXTURES, extensionWorlds, onlySessionEntries } from "../helpers/extension-worlds.ts";
+import { EXTENSION_FIXTURES, extensionWorlds } from "../helpers/extension-worlds.ts";
 import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { CONTEXT_FILTER_SCRIPT, CONTEXT_FILTER_WORLD, expectContextFiltered } from "../helpers/context-filter-scenario.ts";
 
 const EXAMPLES = resolve(import.meta.dir, "..", "..", "examples", "extensions", "python");
 const SDK_PACKAGE = resolve(import.meta.dir, "..", "..", "sdk", "python", "pig_ext");
@@ -122,25 +123,8 @@ describe("each Python example does what it says", () => {
   });
 
   test("context-filter: a tool result over 4,000 characters is shortened in the request, whole in the session file", async () => {
-    const rows = Array.from({ length: 200 }, (_, i) => `row-${String(i + 1).padStart(4, "0")} ${"x".repeat(40)}`);
-    const w = await world(
-      { responses: [{ toolCalls: [{ name: "read", arguments: { path: "big.txt" } }] }, { text: "read it" }] },
-      { files: { "big.txt": `${rows.join("\n")}\n` } },
-    );
-    const sessions = tempDir("pig-sessions-");
-    const run = await w.run(["-p", "--session-dir", sessions, ...example("context-filter"), "read big.txt"]);
-    expect(run.code).toBe(0);
-    expect(w.llm.requests).toHaveLength(2);
-    const sent = (w.llm.requests[1]!.body as { messages: Json[] }).messages.filter((m) => m.role === "tool").map(chatText);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.length).toBeLessThan(4000);
-    expect(sent[0]).toContain("row-0001");
-    expect(sent[0]).toContain("row-0200");
-    expect(sent[0]).toMatch(/\[… \d+ lines left out of the context …\]/);
-    expect(sent[0]).not.toContain("row-0100");
-    const stored = onlySessionEntries(sessions).filter((e) => e.type === "message" && e.message.role === "toolResult");
-    expect(stored).toHaveLength(1);
-    expect(chatText(stored[0]!.message).length).toBeGreaterThan(4000);
+    const w = await world(CONTEXT_FILTER_SCRIPT, CONTEXT_FILTER_WORLD);
+    await expectContextFiltered(w, example("context-filter"));
   });
 
   test("prompt-counter: each prompt leaves a count in the session file; /count tells it", async () => {
