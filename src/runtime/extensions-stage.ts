@@ -13,7 +13,7 @@
 import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
-import { discoverExtensions, type ExtensionSource } from "../extensions/discovery.ts";
+import { discoverExtensions, type DiscoveryOptions, type ExtensionSource } from "../extensions/discovery.ts";
 import type { ExtensionHost, ExtensionStatus } from "../extensions/host/host.ts";
 import { createRegistries, type ExtensionRegistries } from "../extensions/registries.ts";
 import type { ExtensionUI } from "../extensions/ui.ts";
@@ -88,6 +88,23 @@ export interface ExtensionRegistrations {
   attach(session: AgentSession): Promise<void>;
 }
 
+/**
+ * Where the run's extensions are found. The project's own (its settings' list, its folder) only
+ * in a trusted project; the project-trust stage uses the same with `trusted: false`, so the host
+ * it starts holds exactly what an untrusted run loads.
+ */
+export function discoveryOptions(input: Pick<ExtensionStageInput, "choice" | "cwd" | "agentDir" | "trusted" | "userSettings" | "projectSettings">): DiscoveryOptions {
+  return {
+    cwd: input.cwd,
+    agentDir: input.agentDir,
+    projectTrusted: input.trusted,
+    ...(input.choice.paths ? { cliPaths: input.choice.paths } : {}),
+    noExtensions: input.choice.noExtensions ?? false,
+    ...(input.trusted && input.projectSettings.extensions ? { projectSettingsPaths: input.projectSettings.extensions } : {}),
+    ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
+  };
+}
+
 /** Extensions started before trust was decided, to ask `project_trust` (project-trust-stage.ts). */
 export interface EarlyExtensions {
   launch: ExtensionLaunch;
@@ -98,16 +115,7 @@ export interface EarlyExtensions {
 
 export async function startExtensions(input: ExtensionStageInput, early?: EarlyExtensions): Promise<ExtensionRegistrations> {
   const registries = input.choice.registries ?? createRegistries();
-  const discover = () =>
-    discoverExtensions({
-      cwd: input.cwd,
-      agentDir: input.agentDir,
-      projectTrusted: input.trusted,
-      ...(input.choice.paths ? { cliPaths: input.choice.paths } : {}),
-      noExtensions: input.choice.noExtensions ?? false,
-      ...(input.projectSettings.extensions ? { projectSettingsPaths: input.projectSettings.extensions } : {}),
-      ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
-    });
+  const discover = () => discoverExtensions(discoveryOptions(input));
   const found = discover();
   // The host asked about trust runs on when it holds exactly the extensions this run loads.
   const sameAsEarly = early !== undefined && early.launch.input.cwd === input.cwd && sameIds(early.ids, found.sources.map((s) => s.id));

@@ -13,7 +13,7 @@ import { ProjectTrustResultSchema } from "../extensions/protocol.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { ExtensionChoice } from "./config.ts";
 import { ExtensionLaunch } from "./extension-launch.ts";
-import type { EarlyExtensions } from "./extensions-stage.ts";
+import { discoveryOptions, type EarlyExtensions } from "./extensions-stage.ts";
 import { startupDialogs } from "./startup-dialogs.ts";
 
 export interface TrustAskInput {
@@ -49,14 +49,7 @@ export function extensionTrustAsking(input: TrustAskInput): TrustAsking {
     early: () => started,
     async ask(cwd) {
       const userSettings = input.userSettings();
-      const found = discoverExtensions({
-        cwd,
-        agentDir: input.agentDir,
-        projectTrusted: false,
-        ...(input.choice.paths ? { cliPaths: input.choice.paths } : {}),
-        noExtensions: input.choice.noExtensions ?? false,
-        ...(userSettings.extensions ? { userSettingsPaths: userSettings.extensions } : {}),
-      });
+      const found = discoverExtensions(discoveryOptions({ choice: input.choice, cwd, agentDir: input.agentDir, trusted: false, userSettings, projectSettings: {} }));
       // Paths that do not exist are reported when the run's extensions are found.
       if (found.sources.length === 0) return undefined;
       const launch = new ExtensionLaunch({
