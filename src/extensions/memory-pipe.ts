@@ -33,7 +33,19 @@ export interface MemoryPair {
   host: MemoryHostSide;
 }
 
-export function createMemoryPair(): MemoryPair {
+/**
+ * Wrappers each side's handlers run in: a linked extension's output is told apart from pig's by
+ * the scope its code runs in (runner/linked-output.ts), so a delivery must not carry one side's
+ * scope into the other's handler. Default: none.
+ */
+export interface MemoryScopes {
+  runner<T>(fn: () => T): T;
+  host<T>(fn: () => T): T;
+}
+
+const NO_SCOPES: MemoryScopes = { runner: (fn) => fn(), host: (fn) => fn() };
+
+export function createMemoryPair(scopes: MemoryScopes = NO_SCOPES): MemoryPair {
   let closed = false;
   // Runner → host bytes not delivered yet, and host → runner events not taken yet.
   const toHost: Uint8Array[] = [];
@@ -43,13 +55,15 @@ export function createMemoryPair(): MemoryPair {
   let runnerEvent: ((event: PipeEvent) => void) | undefined;
   let scheduled = false;
 
-  const deliverToHost = (): void => {
-    while (toHost.length > 0) hostData(toHost.shift()!);
-  };
-  const deliverToRunner = (): void => {
-    if (!runnerEvent) return;
-    while (toRunner.length > 0) runnerEvent(toRunner.shift()!);
-  };
+  const deliverToHost = (): void =>
+    scopes.host(() => {
+      while (toHost.length > 0) hostData(toHost.shift()!);
+    });
+  const deliverToRunner = (): void =>
+    scopes.runner(() => {
+      if (!runnerEvent) return;
+      while (toRunner.length > 0) runnerEvent(toRunner.shift()!);
+    });
   const schedule = (): void => {
     if (scheduled) return;
     scheduled = true;
@@ -66,7 +80,7 @@ export function createMemoryPair(): MemoryPair {
     closed = true;
     toRunner.push({ t: "closed" });
     schedule();
-    queueMicrotask(() => hostClose());
+    queueMicrotask(() => scopes.host(() => hostClose()));
   };
 
   const runner: SocketPipe & { readonly inProcess: true } = {

@@ -7,7 +7,7 @@
  * process, and `-e` extensions still load beside them. Fixtures: test/fixtures/extensions/piglet/.
  */
 import { expect, test } from "bun:test";
-import { copyFileSync, existsSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary, runPig } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -15,6 +15,7 @@ import { extensionWorlds, EXTENSION_FIXTURES, onlySessionEntries } from "../help
 import type { PigWorld } from "../helpers/pig-env.ts";
 import { pigletBinary } from "../helpers/piglet-binary.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
+import { until } from "../helpers/scripted-session.ts";
 
 const GREETER = join(EXTENSION_FIXTURES, "piglet", "greeter.ts");
 const COUNTER = join(EXTENSION_FIXTURES, "piglet", "counter.ts");
@@ -42,7 +43,18 @@ function normalise(value: unknown, w: PigWorld): unknown {
 
 const notice = (text: string) => (l: Line) => l.type === "extension_ui_request" && l.method === "notify" && String(l.message).startsWith(text);
 
-async function scriptedSession(linked: boolean): Promise<{ commands: Json[]; requests: unknown; entries: unknown; errors: unknown; greeterPid: number; pigPid: number }> {
+/** The extension logs of a world (stderr of each extension, by log file name). */
+function extensionLogs(w: PigWorld): string {
+  const dir = join(w.agentDir, "extensions", "logs");
+  if (!existsSync(dir)) return "";
+  return readdirSync(dir)
+    .map((name) => readFileSync(join(dir, name), "utf8"))
+    .join("");
+}
+
+async function scriptedSession(
+  linked: boolean,
+): Promise<{ commands: Json[]; requests: unknown; entries: unknown; errors: unknown; greeterPid: number; pigPid: number; stray: string[]; logs: string }> {
   const w = await world(SCRIPT, { api: "anthropic-messages" });
   const client = track(new RpcClient({ cwd: w.cwd, env: w.env, ...(linked ? { binary: PIGLET } : { args: ["-e", GREETER, "-e", COUNTER] }) }));
   const listed = await client.request({ type: "get_commands" });
@@ -57,6 +69,8 @@ async function scriptedSession(linked: boolean): Promise<{ commands: Json[]; req
   await client.promptAndWait("/greet-log");
   const errors = client.lines.filter((l) => l.type === "extension_error").map((l) => ({ extensionPath: l.extensionPath, event: l.event, error: l.error }));
   const pigPid = client.pid;
+  // The greeter's last stray line is written from a timer after its tool ran.
+  await until(() => extensionLogs(w).includes("greeter stderr later for Ada"));
   expect(await client.close()).toBe(0);
   return {
     commands: normalise(commands, w) as Json[],
@@ -68,6 +82,8 @@ async function scriptedSession(linked: boolean): Promise<{ commands: Json[]; req
     errors,
     greeterPid: Number(String(pidLine.message).slice("greeter pid ".length)),
     pigPid,
+    stray: [...client.strayStdout],
+    logs: extensionLogs(w),
   };
 }
 
@@ -103,6 +119,17 @@ test("linked into a Piglet Binary, extensions register and behave exactly as wit
   // agent_end throws in both: one extension_error, naming the same extension.
   expect(linked.errors).toEqual([{ extensionPath: GREETER, event: "agent_end", error: "greeter fails on agent_end on purpose" }]);
   expect(linked.errors).toEqual(outside.errors);
+
+  // The greeter's stray prints: nothing on pig's stdout either way (every line was a JSON frame),
+  // and its stderr in its log file.
+  expect(linked.stray).toEqual([]);
+  expect(outside.stray).toEqual([]);
+  for (const logs of [linked.logs, outside.logs]) {
+    expect(logs).toContain("greeter stderr at load\n");
+    expect(logs).toContain("greeter stderr later for Ada\n");
+    expect(logs).not.toContain("greeter loaded");
+    expect(logs).not.toContain("raw stdout from greet");
+  }
 
   const entries = linked.entries as Json[];
   expect(entries.find((e) => e.customType === "greeter-log")?.data).toEqual({ seen: ["session_start", "before_agent_start", "tool_result:greet", "agent_end"] });

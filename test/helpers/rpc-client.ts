@@ -17,6 +17,9 @@ export class RpcClient {
   /** Responses to the client's own queries, kept out of `lines` so they show what a user's client sees. */
   private readonly ownQueries = new Map<string, (line: Line) => void>();
 
+  /** Lines on pig's stdout that are not JSON (none, in a working RPC mode). */
+  readonly strayStdout: string[] = [];
+
   /** `binary`: another pig executable than dist/pig (a Piglet Binary). */
   constructor(options: { cwd: string; env: Record<string, string>; args?: string[]; binary?: string }) {
     this.proc = Bun.spawn([options.binary ?? pigBinary(), "--mode", "rpc", ...(options.args ?? [])], {
@@ -27,7 +30,13 @@ export class RpcClient {
       stderr: "pipe",
     });
     void this.read(this.proc.stdout as ReadableStream<Uint8Array>, (text) => {
-      const line = JSON.parse(text) as Line;
+      let line: Line;
+      try {
+        line = JSON.parse(text) as Line;
+      } catch {
+        this.strayStdout.push(text);
+        return;
+      }
       const own = line.type === "response" ? this.ownQueries.get(String(line.id)) : undefined;
       if (own) {
         this.ownQueries.delete(String(line.id));

@@ -228,9 +228,9 @@ export class ExtensionProcess {
         ...(linked ? { inProcess: true } : {}),
       });
       if (linked) {
-        const pipe = this.owner.listener.connectInProcess();
+        const logPath = this.logPath;
         import("../runner/linked.ts")
-          .then((m) => m.startLinkedRunner(pipe, token))
+          .then((m) => m.startLinkedRunner(this.owner.listener.connectInProcess(m.linkedScopes(logPath)), token, logPath))
           .catch((err: Error) => this.down(generation, `could not be started: ${err.message}`));
         return;
       }

@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { Connection, describeIssues, type IncomingSchemas, type RequestContext, RpcError } from "../connection.ts";
 import { WriteQueue } from "../framing.ts";
 import { ErrorCode, type InitializeParams, InitializeParamsSchema, type InitializeResult, SUPPORTED_PROTOCOLS } from "../protocol.ts";
-import { createMemoryPair } from "../memory-pipe.ts";
+import { createMemoryPair, type MemoryScopes } from "../memory-pipe.ts";
 import type { SocketPipe } from "../runner/socket-pipe.ts";
 import { peerProblem } from "./peer.ts";
 
@@ -92,8 +92,8 @@ export class ExtensionListener {
    * A connection from inside pig's process (a Piglet Binary's linked extensions): the same
    * Connection, handshake and handlers as a socket's, over a memory pair (memory-pipe.ts).
    */
-  connectInProcess(): SocketPipe {
-    const { runner, host } = createMemoryPair();
+  connectInProcess(scopes?: MemoryScopes): SocketPipe {
+    const { runner, host } = createMemoryPair(scopes);
     const data = this.attach(host.endpoint, true);
     host.onData((bytes) => data.conn.receive(bytes));
     host.onClose(() => {

@@ -9,6 +9,8 @@
 import { HOST_MODULE_HOOK, linkedExtensions } from "../linked.ts";
 import { RpcError } from "../rpc-error.ts";
 import { ErrorCode } from "../protocol-constants.ts";
+import type { MemoryScopes } from "../memory-pipe.ts";
+import { inExtensionScope, outsideExtensionScope } from "./linked-output.ts";
 import { bootRunner } from "./main.ts";
 import { HostModules } from "./modules.ts";
 import { describe, Peer } from "./peer.ts";
@@ -22,8 +24,20 @@ function installHostModules(): void {
   (globalThis as Record<string, unknown>)[HOST_MODULE_HOOK] = (specifier: string) => modules.load(specifier);
 }
 
+/**
+ * The scopes of the in-process pipe: the runner's side (the extensions' code) writes stray
+ * output where an out-of-process runner's would go — stdout nowhere, stderr to `logPath`.
+ */
+export function linkedScopes(logPath: string): MemoryScopes {
+  return { runner: (fn) => inExtensionScope(logPath, fn), host: outsideExtensionScope };
+}
+
 /** Starts the linked extensions' runner on `pipe`; resolves once each has loaded (or failed to). */
-export async function startLinkedRunner(pipe: SocketPipe, token: string): Promise<void> {
+export function startLinkedRunner(pipe: SocketPipe, token: string, logPath: string): Promise<void> {
+  return inExtensionScope(logPath, () => runLinked(pipe, token));
+}
+
+async function runLinked(pipe: SocketPipe, token: string): Promise<void> {
   installHostModules();
   const peer = new Peer(pipe);
   const byId = new Map(linkedExtensions().map((l) => [l.id, l]));
@@ -37,7 +51,7 @@ export async function startLinkedRunner(pipe: SocketPipe, token: string): Promis
       },
     });
   } catch (error) {
-    process.stderr.write(`pig: linked extensions: ${describe(error)}\n`);
+    outsideExtensionScope(() => process.stderr.write(`pig: linked extensions: ${describe(error)}\n`));
     peer.close();
   }
 }
