@@ -16,19 +16,29 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import type { BinaryIdentity } from "../binary-identity.ts";
 import { isCompiled } from "../extensions/host/runner-command.ts";
+import { agentDir } from "../session/paths.ts";
+import { bakePiglet } from "./build-piglet.ts";
 import { HOST_MODULE_HOOK } from "../extensions/linked.ts";
 import { type BuildTarget, checkExecutable, defaultRuntimeCache, parseTarget, readHead, runtimeFor } from "./build-target.ts";
 import { CliError, tidyParseError, UsageError } from "./errors.ts";
 
 export const BUILD_USAGE = `Usage: pig build -e <extension.ts> [-e <extension.ts> …] -o <output>
+       pig build --piglet <name|file> [-e <extension.ts> …] -o <output>
 
 Builds a Piglet Binary: one pig executable with these TypeScript extensions linked in. They load
 first, in this order, in pig's own process; the binary still loads other extensions as pig does.
 
 Options:
-  -e, --extension <path>  a TypeScript/JavaScript extension file (repeatable, at least one)
+  -e, --extension <path>  a TypeScript/JavaScript extension file (repeatable)
+      --piglet <name|file>
+                          build this Piglet in as the binary's default: its extensions linked,
+                          its skills and prompt templates carried inside, its fields as read
   -o, --output <path>     the executable to write
+      --name <name>       the binary's own name, shown by --version and --help
+      --binary-version <v>
+                          the binary's own version, the first line of its --version
       --target <t>        build for another platform: linux-x64, linux-arm64, darwin-x64,
                           darwin-arm64, windows-x64 (and -musl / -baseline variants); that
                           platform's Bun runtime is fetched with npm into a cache once
@@ -37,11 +47,13 @@ Options:
 Needs pig's sources and Bun: run it from a checkout or the npm package (node_modules installed).
 A compiled pig uses the checkout it sits in (dist/pig) or the one PIG_SOURCE names.`;
 
+const BINARY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
 /** The specifiers the runner serves extensions (runner/modules.ts); keep in step. */
 const HOST_FILTER = /^(pig\/extension|typebox(\/.*)?|@sinclair\/typebox(\/.*)?|@(earendil-works|mariozechner)\/pi-[\w-]+(\/[\w-]+)?)$/;
 
 export async function runBuild(argv: string[]): Promise<number> {
-  let values: { extension?: string[]; output?: string; target?: string; help?: boolean };
+  let values: { extension?: string[]; output?: string; target?: string; piglet?: string; name?: string; "binary-version"?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -49,6 +61,9 @@ export async function runBuild(argv: string[]): Promise<number> {
         extension: { type: "string", short: "e", multiple: true },
         output: { type: "string", short: "o" },
         target: { type: "string" },
+        piglet: { type: "string" },
+        name: { type: "string" },
+        "binary-version": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -62,8 +77,17 @@ export async function runBuild(argv: string[]): Promise<number> {
     return 0;
   }
   const extensions = (values.extension ?? []).map((p) => resolve(p));
-  if (extensions.length === 0) throw new UsageError("build: name at least one extension with -e <path>", "pig build --help");
+  if (extensions.length === 0 && values.piglet === undefined) {
+    throw new UsageError("build: name at least one extension with -e <path>, or a Piglet with --piglet <name>", "pig build --help");
+  }
   if (!values.output) throw new UsageError("build: name the executable to write with -o <path>", "pig build --help");
+  if (values.name !== undefined && !BINARY_NAME.test(values.name)) {
+    throw new UsageError(`build: --name ${JSON.stringify(values.name)}: must be letters, digits, '.', '_' or '-'`, "pig build --help");
+  }
+  const ownVersion = values["binary-version"];
+  if (ownVersion !== undefined && (ownVersion.trim() === "" || /[\r\n]/.test(ownVersion))) {
+    throw new UsageError(`build: --binary-version ${JSON.stringify(ownVersion)}: must be one line of text`, "pig build --help");
+  }
   for (const [i, path] of extensions.entries()) {
     if (!existsSync(path)) throw new CliError(`build: extension not found: ${path} (-e ${values.extension![i]})`);
     if (!/\.(ts|mts|js|mjs)$/.test(path)) throw new CliError(`build: ${path} (-e ${values.extension![i]}) is not a .ts, .mts, .js or .mjs file`);
@@ -75,6 +99,14 @@ export async function runBuild(argv: string[]): Promise<number> {
     throw new UsageError(`build: ${(error as Error).message}`, "pig build --help");
   }
   if (isCompiled()) return delegateToCheckout(argv);
+  const baked = values.piglet !== undefined ? await bakePiglet(values.piglet, { cwd: process.cwd(), agentDir: agentDir() }) : undefined;
+  for (const path of baked?.extensions ?? []) if (!extensions.includes(path)) extensions.push(path);
+  const identity: BinaryIdentity = {
+    ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(ownVersion !== undefined ? { version: ownVersion } : {}),
+    ...(baked ? { defaultPiglet: baked.data.name } : {}),
+    piglets: baked ? [baked.data] : [],
+  };
   const outfile = resolve(values.output) + (target?.suffix && !values.output.endsWith(target.suffix) ? target.suffix : "");
   let runtime: string | undefined;
   if (target) {
@@ -84,12 +116,13 @@ export async function runBuild(argv: string[]): Promise<number> {
       throw new CliError(`build --target ${values.target}: could not get the Bun runtime for ${target.id}: ${(error as Error).message}`);
     }
   }
-  await buildPigletBinary({ extensions, outfile, root: sourceRoot(), ...(target ? { target: { bunTarget: target.bunTarget, runtime } } : {}) });
+  await buildPigletBinary({ extensions, identity, outfile, root: sourceRoot(), ...(target ? { target: { bunTarget: target.bunTarget, runtime } } : {}) });
   if (target) {
     const wrong = checkExecutable(readHead(outfile), target);
     if (wrong) throw new CliError(`build --target ${target.id}: ${outfile}: ${wrong}`);
   }
-  console.log(`built ${outfile}${target ? ` for ${target.id}` : ""} with ${extensions.length} linked extension${extensions.length === 1 ? "" : "s"}`);
+  const piglet = baked ? ` and the default Piglet ${baked.data.name}` : "";
+  console.log(`built ${outfile}${target ? ` for ${target.id}` : ""} with ${extensions.length} linked extension${extensions.length === 1 ? "" : "s"}${piglet}`);
   return 0;
 }
 
@@ -114,6 +147,8 @@ function delegateToCheckout(argv: string[]): number {
 
 export interface PigletBuild {
   extensions: readonly string[];
+  /** Its name, version and built-in Piglets (none: it says it is pig). */
+  identity?: BinaryIdentity;
   outfile: string;
   /** pig's checkout (holds src/cli/main.ts). */
   root: string;
@@ -148,9 +183,11 @@ export async function buildPigletBinary(build: PigletBuild): Promise<void> {
       entry,
       [
         `import { linkExtensions } from ${src("extensions/linked.ts")};`,
+        `import { configureBinary } from ${src("binary-identity.ts")};`,
         "linkExtensions([",
         ...items,
         "]);",
+        `configureBinary(${JSON.stringify(build.identity ?? { piglets: [] })});`,
         `await import(${src("cli/main.ts")});`,
         "",
       ].join("\n"),

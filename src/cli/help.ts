@@ -1,5 +1,7 @@
 /** Usage texts. They list only what this build of pig can do, and the flags extensions add. */
 import type { RegisteredFlag } from "../extensions/flags.ts";
+import { binaryIdentity } from "../binary-identity.ts";
+import { identityLine } from "./binary-lines.ts";
 
 export const MAIN_HELP = `pig - a terminal coding agent (compatible with Pi's sessions and events)
 
@@ -112,9 +114,12 @@ export function extensionFlagsHelp(flags: readonly RegisteredFlag[]): string {
 /** `pig --help`: pig's own usage, then the extensions' flags (before the subcommands). */
 export function mainHelp(flags: readonly RegisteredFlag[] = []): string {
   const extra = extensionFlagsHelp(flags);
-  if (!extra) return MAIN_HELP;
   const at = MAIN_HELP.indexOf("\n@file attaches");
-  return `${MAIN_HELP.slice(0, at)}\n${extra}${MAIN_HELP.slice(at)}`;
+  const body = extra ? `${MAIN_HELP.slice(0, at)}\n${extra}${MAIN_HELP.slice(at)}` : MAIN_HELP;
+  // A Piglet Binary says what it is first.
+  const identity = identityLine();
+  const piglet = binaryIdentity().defaultPiglet;
+  return identity ? `${identity}${piglet ? ` (default Piglet: ${piglet})` : ""}\n\n${body}` : body;
 }
 
 export const SESSIONS_HELP = `Usage: pig sessions <command> [options]

@@ -2,8 +2,7 @@
  * The `pig` entry point. Kept small: it decides what was asked for and loads only the code
  * that answers it, so `pig --version` starts as fast as the runtime allows.
  */
-import { VERSION } from "../version.ts";
-import { linkedExtensions } from "../extensions/linked.ts";
+import { versionDetails, versionLine } from "./binary-lines.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { useNormalJitPolicy } from "../util/jit-policy.ts";
 
@@ -22,10 +21,8 @@ async function run(argv: string[]): Promise<number> {
   if (argv.length === 1 && (first === "--version" || first === "-v")) {
     // The common scripted check answers before any other module is loaded (even node:fs:
     // console writes synchronously and costs nothing to reach).
-    console.log(VERSION);
-    // A Piglet Binary names what it carries (the first line stays the bare version).
-    const linked = linkedExtensions();
-    if (linked.length > 0) console.log(`linked extensions:\n${linked.map((l) => `  ${l.label}`).join("\n")}`);
+    // A Piglet Binary names what it carries (the first line stays a bare version).
+    console.log([versionLine(), ...versionDetails()].join("\n"));
     return 0;
   }
   if (first === "build") {

@@ -1,6 +1,6 @@
 /** `pig piglets list [--json]`: the Piglets there are (resources/piglets.ts), each read and checked. */
 import { parseArgs } from "node:util";
-import { findPiglets, readPiglet, type PigletFile } from "../resources/piglets.ts";
+import { findPiglets, readPiglet, type PigletFile, type PigletScope } from "../resources/piglets.ts";
 import { decideTrust } from "../resources/trust.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
@@ -21,7 +21,7 @@ const HELP = "pig piglets --help";
 interface Row {
   name: string;
   description: string;
-  scope: "user" | "project";
+  scope: PigletScope;
   path: string;
   /** Set when the file cannot be used: what is wrong, naming the line and field. */
   error?: string;
@@ -69,10 +69,11 @@ export async function runPiglets(argv: string[]): Promise<number> {
     return 0;
   }
   const width = Math.max(4, ...rows.map((r) => r.name.length));
-  writeStdout(`${"NAME".padEnd(width)}  SCOPE    DESCRIPTION\n`);
+  const scopeWidth = Math.max(7, ...rows.map((r) => r.scope.length));
+  writeStdout(`${"NAME".padEnd(width)}  ${"SCOPE".padEnd(scopeWidth)}  DESCRIPTION\n`);
   for (const r of rows) {
-    writeStdout(`${r.name.padEnd(width)}  ${r.scope.padEnd(7)}  ${r.error ? `(unusable: ${r.error})` : r.description}\n`);
-    writeStdout(`${"".padEnd(width)}  ${"".padEnd(7)}  ${r.path}\n`);
+    writeStdout(`${r.name.padEnd(width)}  ${r.scope.padEnd(scopeWidth)}  ${r.error ? `(unusable: ${r.error})` : r.description}\n`);
+    writeStdout(`${"".padEnd(width)}  ${"".padEnd(scopeWidth)}  ${r.path}\n`);
   }
   return 0;
 }

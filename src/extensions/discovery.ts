@@ -119,8 +119,11 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 /** Each `-e` value: a file, a package's extensions, or a directory that is one extension (or, in pig, a folder of them). */
 function cliCandidates(options: DiscoveryOptions, home: string, errors: string[]): Candidate[] {
   const out: Candidate[] = [];
+  // A linked extension is inside the binary: its path need not exist on this machine.
+  const linked = new Set(linkedExtensions().map((l) => l.id));
   for (const raw of options.cliPaths ?? []) {
     const path = resolve(options.cwd, expandTilde(raw, home));
+    if (linked.has(path)) continue;
     if (!existsSync(path)) {
       errors.push(`Extension path does not exist: ${path} (-e ${raw})`);
       continue;

@@ -10,9 +10,11 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
 import { readConfigText } from "../util/config-read.ts";
+import { builtInPiglet, builtInPigletPath, builtInPiglets, findBuiltInPiglet } from "./built-in-piglets.ts";
 import { fieldLine, FrontmatterError, misspeltFields, parseFrontmatter } from "./frontmatter.ts";
 
-export type PigletScope = "user" | "project";
+/** `built-in`: carried inside a Piglet Binary (built-in-piglets.ts). */
+export type PigletScope = "user" | "project" | "built-in";
 
 export interface Piglet {
   name: string;
@@ -154,6 +156,8 @@ export interface PigletFile {
   name: string;
   filePath: string;
   scope: PigletScope;
+  /** A built-in Piglet's files are unpacked under this agent directory. */
+  agentDir?: string;
 }
 
 /** The Piglet files in one directory (`.md` and `.json`), sorted by name. */
@@ -179,11 +183,16 @@ export interface PigletCatalog {
   problems: string[];
 }
 
-/** The Piglet files there are, by name; a trusted project's override the user's of the same name. */
+/**
+ * The Piglet files there are, by name; a trusted project's override the user's of the same name.
+ * A Piglet Binary's built-in Piglets are part of it and are not overridden: a file of the same
+ * name is ignored, and said.
+ */
 export function findPiglets(options: { agentDir: string; cwd: string; trusted: boolean }): PigletCatalog {
   const byName = new Map<string, PigletFile>();
   const untrusted: PigletFile[] = [];
   const problems: string[] = [];
+  const builtIn = new Set(builtInPiglets().map((p) => p.name));
   for (const { dir, scope } of pigletDirs(options.agentDir, options.cwd)) {
     const files = filesIn(dir, scope);
     if (scope === "project" && !options.trusted) {
@@ -197,14 +206,21 @@ export function findPiglets(options: { agentDir: string; cwd: string; trusted: b
         continue;
       }
       seen.add(file.name);
+      if (builtIn.has(file.name)) {
+        problems.push(`${file.filePath}: this binary has a built-in Piglet named "${file.name}"; the file is ignored`);
+        continue;
+      }
       byName.set(file.name, file);
     }
   }
+  for (const name of builtIn) byName.set(name, { name, filePath: builtInPigletPath(name), scope: "built-in", agentDir: options.agentDir });
   return { files: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), untrusted, problems };
 }
 
 /** Reads one Piglet file; throws `PigletError` when it cannot be used. */
 export function readPiglet(file: PigletFile): { piglet: Piglet; warnings: string[] } {
+  const builtIn = file.scope === "built-in" ? findBuiltInPiglet(file.name) : undefined;
+  if (builtIn) return { piglet: builtInPiglet(builtIn, file.agentDir ?? dirname(file.filePath)), warnings: [] };
   const read = readConfigText(file.filePath);
   if (read.kind !== "text") throw new PigletError(file.filePath, undefined, undefined, read.kind === "absent" ? "does not exist" : read.reason);
   return parsePiglet(file.filePath, read.text, file.scope);

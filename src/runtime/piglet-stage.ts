@@ -1,9 +1,11 @@
 /**
  * The run's Piglet (resources/piglets.ts): the one named (`--piglet`, the SDK's `piglet`), else
- * the one the session last switched to (a `pig.piglet` custom entry), read once trust is known
+ * the one the session last switched to (a `pig.piglet` custom entry), else a Piglet Binary's
+ * default Piglet, read once trust is known
  * — a project's Piglets are read only in a trusted project. Its choices go into the run's config
  * as the matching flags would, and the flags given explicitly win over it.
  */
+import { binaryIdentity } from "../binary-identity.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { fieldLine } from "../resources/frontmatter.ts";
 import { PigletError, UnknownPigletError, loadPiglet, type Piglet } from "../resources/piglets.ts";
@@ -61,7 +63,12 @@ export function choosePiglet(
 ): RunPiglet | undefined {
   if (config.piglet !== undefined) return { piglet: readRunPiglet(config.piglet, where, warnings), explicit: true };
   const recorded = recordedPiglet(store);
-  if (recorded === undefined) return undefined;
+  if (recorded === undefined) {
+    // A Piglet Binary's default Piglet: a new session takes all of it; a resumed one that
+    // recorded none keeps its own model.
+    const fallback = binaryIdentity().defaultPiglet;
+    return fallback === undefined ? undefined : { piglet: readRunPiglet(fallback, where, warnings), explicit: store.getBranch().length === 0 };
+  }
   try {
     return { piglet: readRunPiglet(recorded, where, warnings), explicit: false };
   } catch (error) {

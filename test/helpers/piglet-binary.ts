@@ -23,7 +23,7 @@ function addTree(hash: ReturnType<typeof createHash>, dir: string): void {
   }
 }
 
-export function pigletCacheKey(extensions: readonly string[]): string {
+export function pigletCacheKey(extensions: readonly string[], more: PigletBuildOptions = {}): string {
   const hash = createHash("sha256");
   addTree(hash, join(root, "src"));
   hash.update(readFileSync(join(root, "package.json")));
@@ -31,20 +31,29 @@ export function pigletCacheKey(extensions: readonly string[]): string {
     hash.update(ext);
     hash.update(readFileSync(ext));
   }
+  for (const input of more.inputs ?? []) addTree(hash, input);
+  hash.update(JSON.stringify(more.args ?? []));
   hash.update(Bun.version);
   return hash.digest("hex").slice(0, 24);
 }
 
+export interface PigletBuildOptions {
+  /** More arguments for `pig build` (`--piglet`, `--name`, …). */
+  args?: readonly string[];
+  /** Directories whose files go into the binary too (a Piglet's), for the cache key. */
+  inputs?: readonly string[];
+}
+
 /** The Piglet Binary with `extensions` linked in (absolute paths, in load order). */
-export function pigletBinary(extensions: readonly string[]): string {
+export function pigletBinary(extensions: readonly string[], more: PigletBuildOptions = {}): string {
   const cache = join(tmpdir(), "pig-piglet-cache");
-  const dir = join(cache, pigletCacheKey(extensions));
+  const dir = join(cache, pigletCacheKey(extensions, more));
   const out = join(dir, "pig");
   if (existsSync(out)) return out;
   mkdirSync(dir, { recursive: true });
   pruneStale(cache, dir);
   const partial = join(dir, `pig.${process.pid}.${Date.now()}.partial`);
-  const proc = Bun.spawnSync([process.execPath, join(root, "src", "cli", "main.ts"), "build", ...extensions.flatMap((e) => ["-e", e]), "-o", partial], {
+  const proc = Bun.spawnSync([process.execPath, join(root, "src", "cli", "main.ts"), "build", ...extensions.flatMap((e) => ["-e", e]), ...(more.args ?? []), "-o", partial], {
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",
