@@ -160,8 +160,8 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
       extensions,
       piglets: {
         list: () => ({ current: runtime.piglet?.name ?? null, piglets: runtime.piglets.list() }),
-        switch: (name) => {
-          const done = runtime.piglets.switch(name);
+        switch: async (name) => {
+          const done = await runtime.piglets.switch(name);
           for (const warning of done.warnings) writeStderr(`pig: warning: ${warning}\n`);
           const { piglet, warnings: _said, ...rest } = done;
           return { name: piglet.name, ...rest };

@@ -88,7 +88,7 @@ export interface CommandContext {
   /** The run's Piglets: `get_piglets` lists them, `set_piglet` switches (throws for an unknown one). */
   piglets?: {
     list(): unknown;
-    switch(name: string): unknown;
+    switch(name: string): Promise<unknown>;
   };
   /** Writes an event line of the command's own (a `bash` command's output as it arrives). */
   emit(event: Record<string, unknown>): void;
@@ -120,7 +120,9 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return { data: controller.state() };
     case "set_piglet":
       if (!ctx.piglets) throw new Error("Piglets are not available in this run");
-      return { data: ctx.piglets.switch(command.name) };
+      // Its extensions may be replaced: never under a running turn.
+      if (session.isStreaming || controller.isCompacting) throw new Error("cannot switch Piglet while the agent is running; wait for agent_end or abort");
+      return { data: await ctx.piglets.switch(command.name) };
     case "get_piglets":
       return { data: ctx.piglets?.list() ?? { piglets: [] } };
     case "get_messages":

@@ -148,13 +148,14 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
   const startup = piglet ? { ...built, piglet: { name: piglet.piglet.name, path: piglet.piglet.filePath } } : built;
   // Recorded so that resuming the session restores it.
   if (piglet?.explicit) recordPiglet(session.store, piglet.piglet.name);
-  const switchTo = (name: string, keepModel = false): PigletSwitch => {
-    const done = switchPiglet(name, {
+  const switchTo = async (name: string, keepModel = false): Promise<PigletSwitch> => {
+    const done = await switchPiglet(name, {
       given,
       current: currentPiglet,
       session,
       registry,
       resources,
+      extensions: extensions.extensions,
       settings: opened.liveSettings,
       where,
       keepModel,

@@ -14,7 +14,8 @@ export type EventTarget = Pick<ExtensionHost, "ask" | "notify" | "sendStateNow">
 
 const REPLACE_REASON = { new: "new", switch: "resume", fork: "fork", clone: "fork" } as const;
 
-export async function forwardSessionEvents(session: AgentSession, host: EventTarget): Promise<void> {
+/** `reason`: `reload` when the extensions start after the session did (a Piglet switch). */
+export async function forwardSessionEvents(session: AgentSession, host: EventTarget, reason: "startup" | "reload" = "startup"): Promise<void> {
   let turnIndex = 0;
   let file = session.store.path;
   let model: Model | undefined = session.model;
@@ -22,7 +23,7 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
   let leaf = session.store.leafId;
   // Awaited, as upstream awaits its handlers: what an extension sets up for the session (active
   // tools, a restored state) is in place before the first prompt.
-  await host.ask("session_start", { reason: "startup" });
+  await host.ask("session_start", { reason });
   // A replacement, in upstream's order: session_before_* (the agent's hooks) let it through;
   // session_shutdown goes to the old session, awaited (what a handler appends lands in the old
   // file); the store is replaced (subscribers get `session.replaced` then); the new state is

@@ -68,8 +68,12 @@ export interface RunExtensions {
   bindUi(ui: ExtensionUI): void;
   /** ctx.shutdown() from an extension: the mode says what it means (default: nothing). */
   onShutdownRequest(handler: () => void): void;
-  /** Stops the extensions and starts them again for the same session (/reload, ctx.reload()). */
-  reload(): Promise<ExtensionReload>;
+  /**
+   * Stops the extensions and starts them again for the same session (/reload, ctx.reload()).
+   * With a choice (a Piglet switch), the extensions found are that choice's from now on — in a
+   * run that started with none, this is when the host starts.
+   */
+  reload(choice?: ExtensionChoice): Promise<ExtensionReload>;
   /** The resource paths the extensions gave at the latest `resources_discover` (after session_start). */
   discoveredPaths(): DiscoveredPaths;
   /** Told after each reload (the interactive mode resolves shortcuts again). */
@@ -85,7 +89,7 @@ export interface ExtensionRegistrations {
   hooks: AgentHooks;
   extensions: RunExtensions;
   /** Once the session exists: extensions see it, hear of its events, and have set up for it. */
-  attach(session: AgentSession): Promise<void>;
+  attach(session: AgentSession, reason?: "startup" | "reload"): Promise<void>;
 }
 
 /**
@@ -113,9 +117,10 @@ export interface EarlyExtensions {
   ids: string[];
 }
 
-export async function startExtensions(input: ExtensionStageInput, early?: EarlyExtensions): Promise<ExtensionRegistrations> {
+export async function startExtensions(input: ExtensionStageInput, early?: EarlyExtensions, given?: ExtensionLaunch): Promise<ExtensionRegistrations> {
   const registries = input.choice.registries ?? createRegistries();
-  const discover = () => discoverExtensions(discoveryOptions(input));
+  let choice = input.choice;
+  const discover = () => discoverExtensions(discoveryOptions({ ...input, choice }));
   const found = discover();
   // The host asked about trust runs on when it holds exactly the extensions this run loads.
   const sameAsEarly = early !== undefined && early.launch.input.cwd === input.cwd && sameIds(early.ids, found.sources.map((s) => s.id));
@@ -123,9 +128,10 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
   // A project's value wins, as for any settings object (merged one level deep).
   const timeouts = { ...input.userSettings.extensionTimeouts, ...input.projectSettings.extensionTimeouts };
   const launch =
-    sameAsEarly && early
+    given ??
+    (sameAsEarly && early
       ? early.launch
-      : new ExtensionLaunch({ choice: input.choice, cwd: input.cwd, agentDir: input.agentDir, interactive: input.interactive, env: input.env, eventMs: timeouts.eventMs });
+      : new ExtensionLaunch({ choice: input.choice, cwd: input.cwd, agentDir: input.agentDir, interactive: input.interactive, env: input.env, eventMs: timeouts.eventMs }));
   const { ui, port } = launch;
   const reloadListeners: Array<(result: ExtensionReload) => void> = [];
   const none: RunExtensions = {
@@ -137,15 +143,65 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     drainStartupErrors: () => [],
     bindUi: (next) => ui.bind(next),
     onShutdownRequest: (handler) => launch.onShutdownRequest(handler),
-    // Without extensions at startup the session runs without hooks; one added later needs a restart.
     reload: async () => ({ loaded: [], loadErrors: [], warnings: [] }),
     discoveredPaths: () => ({ skillPaths: [], promptPaths: [], themePaths: [] }),
     onReload: (listener) => reloadListeners.push(listener),
     shutdown: async () => {},
   };
-  if (found.sources.length === 0) return { tools: [], hooks: NO_HOOKS, extensions: none, attach: async () => {} };
-
   let session: AgentSession | undefined;
+  if (found.sources.length === 0) return withoutExtensions();
+
+  /**
+   * No extensions at start: no host, and the session runs without hooks. A choice given later
+   * (a Piglet switch) that finds some starts them then, on the same launch (UI, errors) and
+   * registries, with the session's hooks pointed at them; from then on they are the run's.
+   */
+  function withoutExtensions(): ExtensionRegistrations {
+    let active: RunExtensions | undefined;
+    const lateStart = async (next: ExtensionChoice): Promise<ExtensionReload> => {
+      choice = next;
+      const again = discover();
+      if (again.sources.length === 0) return { loaded: [], loadErrors: [...again.errors], warnings: [] };
+      const started = await startExtensions({ ...input, choice: { ...next, registries } }, undefined, launch);
+      active = started.extensions;
+      active.onReload((result) => {
+        for (const listener of reloadListeners) listener(result);
+      });
+      if (session) {
+        session.setHooks(started.hooks);
+        await started.attach(session, "reload");
+      }
+      const result: ExtensionReload = { loaded: again.sources.map((s) => s.id), loadErrors: [...active.loadErrors], warnings: [...active.warnings] };
+      for (const listener of reloadListeners) listener(result);
+      return result;
+    };
+    const late: RunExtensions = {
+      ...none,
+      get host() {
+        return active?.host;
+      },
+      get loadErrors() {
+        return active ? active.loadErrors : none.loadErrors;
+      },
+      get warnings() {
+        return active ? active.warnings : none.warnings;
+      },
+      status: () => active?.status() ?? [],
+      drainStartupErrors: () => active?.drainStartupErrors() ?? [],
+      reload: (next) => (active ? active.reload(next) : next ? lateStart(next) : none.reload()),
+      discoveredPaths: () => active?.discoveredPaths() ?? none.discoveredPaths(),
+      shutdown: async (reason) => active?.shutdown(reason),
+    };
+    return {
+      tools: [],
+      hooks: NO_HOOKS,
+      extensions: late,
+      attach: async (attached) => {
+        session = attached;
+      },
+    };
+  }
+
   const reportError = (report: { extensionPath: string; event: string; error: string; stack?: string }) => launch.reportError(report);
   launch.reload = async () => {
     await extensions.reload();
@@ -171,7 +227,7 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
   };
   // The command line's values of the extensions' flags, once every extension registered its own.
   const applyFlagValues = () => {
-    if (input.choice.flagValues) port.setFlagValues(input.choice.flagValues(registries.flags));
+    if (choice.flagValues) port.setFlagValues(choice.flagValues(registries.flags));
   };
   try {
     applyFlagValues();
@@ -180,7 +236,8 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     throw error;
   }
 
-  const reloadNow = async (): Promise<ExtensionReload> => {
+  const reloadNow = async (next?: ExtensionChoice): Promise<ExtensionReload> => {
+    if (next) choice = next;
     installed.uninstall();
     await host.shutdown("reload");
     const again = discover();
@@ -214,8 +271,12 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     warnings: installed.warnings,
     status: () => host.list(),
     drainStartupErrors: () => launch.drainStartupErrors(),
-    reload: () => {
-      // Two reloads asked at once are one.
+    reload: async (next) => {
+      // Two reloads asked at once are one; a new choice waits for the one under way.
+      if (next) {
+        await reloading;
+        return (reloading = reloadNow(next).finally(() => (reloading = undefined)));
+      }
       reloading ??= reloadNow().finally(() => (reloading = undefined));
       return reloading;
     },
@@ -236,7 +297,7 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     tools: host.toolsWithOwners().map(({ tool, extension }) => ({ tool, source: { kind: "extension" as const, path: extension } })),
     hooks,
     extensions,
-    async attach(attached) {
+    async attach(attached, reason = "startup") {
       session = attached;
       launch.session = attached;
       port.bind(attached);
@@ -254,8 +315,8 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
         sendStateNow: () => host.sendStateNow(),
       };
       host.sendStateNow();
-      await forwardSessionEvents(attached, target);
-      await discoverResources("startup");
+      await forwardSessionEvents(attached, target, reason);
+      await discoverResources(reason);
     },
   };
 }

@@ -1,16 +1,18 @@
 /**
  * Switching the run to another Piglet while it runs (`/piglet`, RPC `set_piglet`): its model and
- * thinking level, tools, system prompt, skills and prompt templates take effect for the next
- * request; the switch is recorded in the session (a `pig.piglet` entry) so resuming restores it.
- * Extensions do not switch: they are started once per process, so a Piglet naming other
- * extensions says so, and they load when the session is resumed (`pig --continue`).
- * The command line's own flags still win over the Piglet's, as at start.
+ * thinking level, extensions, tools, system prompt, skills and prompt templates take effect for
+ * the next request; the switch is recorded in the session (a `pig.piglet` entry) so resuming
+ * restores it. Other extensions are a reload of the extension host with the new Piglet's
+ * choice (as `/reload`: the old ones hear session_shutdown, the new ones session_start, both
+ * with reason "reload"). The command line's own flags still win over the Piglet's, as at start.
  */
+import { basename } from "node:path";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { Piglet } from "../resources/piglets.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { RuntimeConfig } from "./config.ts";
+import type { RunExtensions } from "./extensions-stage.ts";
 import { chooseNamedModel } from "./model-choice.ts";
 import { UserError } from "./errors.ts";
 import { pigletModelError, readRunPiglet, recordedPiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";
@@ -23,7 +25,9 @@ export interface PigletSwitch {
   model?: string;
   thinking?: string;
   tools: string[];
-  /** What the Piglet chooses that does not switch in this process (its extensions). */
+  /** Present when the extensions were switched: the ids that run now. */
+  extensions?: string[];
+  /** What the Piglet chooses that does not switch in this process (nothing, now; kept for clients). */
   needsRestart: string[];
   warnings: string[];
 }
@@ -36,6 +40,7 @@ export interface PigletSwitchInput {
   session: AgentSession;
   registry: ModelRegistry;
   resources: RunResources;
+  extensions: RunExtensions;
   settings: () => Settings;
   where: { agentDir: string; cwd: string; trusted: boolean };
   /** Restoring a session's Piglet: the model and level stay the session's own. */
@@ -47,7 +52,7 @@ export interface PigletSwitchInput {
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
 /** Throws `UserError` for an unknown or unusable Piglet (nothing has changed then). */
-export function switchPiglet(name: string, input: PigletSwitchInput): PigletSwitch {
+export async function switchPiglet(name: string, input: PigletSwitchInput): Promise<PigletSwitch> {
   const warnings: string[] = [];
   const piglet = readRunPiglet(name, input.where, warnings);
   const next = withPiglet(input.given, { piglet, explicit: !input.keepModel });
@@ -72,6 +77,14 @@ export function switchPiglet(name: string, input: PigletSwitchInput): PigletSwit
     result.thinking = session.thinkingLevel;
   }
 
+  // Other extensions: the host reloads with the new choice, before the tools are chosen (theirs among them).
+  input.setConfig(next);
+  if (!sameList(piglet.extensions, input.current?.extensions)) {
+    const reload = await input.extensions.reload(next.extensions ?? {});
+    warnings.push(...reload.loadErrors, ...reload.warnings);
+    result.extensions = reload.loaded;
+  }
+
   // The tools the config now selects, of the built-ins and the tools the run added (SDK, extensions).
   const registry = session.toolRegistry;
   const added = registry.all().filter((entry) => entry.source.kind !== "builtin");
@@ -82,18 +95,16 @@ export function switchPiglet(name: string, input: PigletSwitchInput): PigletSwit
   );
   result.tools = [...registry.activeToolNames];
 
-  input.setConfig(next);
   for (const d of input.resources.reload().diagnostics) warnings.push(d.message);
-  if (!sameList(piglet.extensions, input.current?.extensions)) result.needsRestart.push("extensions");
   recordPiglet(session.store, piglet.name);
   return result;
 }
 
 /** One line saying what switched (and what waits for a restart). */
 export function describeSwitch(done: PigletSwitch): string {
-  const parts = [done.model ? `model ${done.model}` : undefined, done.thinking ? `thinking ${done.thinking}` : undefined, `tools ${done.tools.join(", ") || "none"}`];
-  const later = done.needsRestart.length > 0 ? ` Its ${done.needsRestart.join(", ")} load when the session is resumed (pig --continue).` : "";
-  return `Piglet ${done.piglet.name}: ${parts.filter(Boolean).join("; ")}.${later}`;
+  const extensions = done.extensions ? `extensions ${done.extensions.map((id) => basename(id)).join(", ") || "none"}` : undefined;
+  const parts = [done.model ? `model ${done.model}` : undefined, done.thinking ? `thinking ${done.thinking}` : undefined, extensions, `tools ${done.tools.join(", ") || "none"}`];
+  return `Piglet ${done.piglet.name}: ${parts.filter(Boolean).join("; ")}.`;
 }
 
 /**
@@ -101,9 +112,9 @@ export function describeSwitch(done: PigletSwitch): string {
  * (recorded in its file); a session switched to (`/resume`) brings back the Piglet it recorded,
  * with its own model, and one that recorded none keeps the current Piglet.
  */
-export function followSessionPiglet(session: AgentSession, current: () => Piglet | undefined, restore: (name: string) => PigletSwitch): void {
+export function followSessionPiglet(session: AgentSession, current: () => Piglet | undefined, restore: (name: string) => Promise<PigletSwitch>): void {
   session.onReplace({
-    after(event) {
+    async after(event) {
       const now = current();
       const recorded = recordedPiglet(session.store);
       if (event.reason !== "switch") {
@@ -112,7 +123,7 @@ export function followSessionPiglet(session: AgentSession, current: () => Piglet
       }
       if (recorded === undefined || recorded === now?.name) return;
       try {
-        restore(recorded);
+        await restore(recorded);
       } catch {
         // A Piglet gone since: the session goes on with the current one (the next switch records anew).
       }

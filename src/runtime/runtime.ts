@@ -19,7 +19,7 @@ export interface Runtime {
   piglets: {
     list(): PigletFile[];
     /** Throws `UserError` for an unknown or unusable Piglet. */
-    switch(name: string): PigletSwitch;
+    switch(name: string): Promise<PigletSwitch>;
   };
   controller: SessionController;
   registry: ModelRegistry;

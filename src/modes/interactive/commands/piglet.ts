@@ -33,7 +33,7 @@ export const pigletCommand: SlashCommand = {
       if (!chosen) return;
       name = chosen;
     }
-    const done = piglets.switch(name);
+    const done = await piglets.switch(name);
     for (const warning of done.warnings) host.warn(warning);
     host.info(describeSwitch(done));
   },
