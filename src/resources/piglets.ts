@@ -10,6 +10,7 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
 import { readConfigText } from "../util/config-read.ts";
+import { JsoncError, parseJsonc } from "../util/jsonc.ts";
 import { builtInPiglet, builtInPigletPath, builtInPiglets, findBuiltInPiglet } from "./built-in-piglets.ts";
 import { fieldLine, FrontmatterError, misspeltFields, parseFrontmatter } from "./frontmatter.ts";
 
@@ -81,11 +82,11 @@ function readFields(filePath: string, text: string): { fields: Record<string, un
   if (extname(filePath) === ".json") {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      // Hand-written, as settings are: comments and trailing commas are allowed.
+      parsed = parseJsonc(text);
     } catch (error) {
-      const at = /position (\d+)/.exec((error as Error).message);
-      const line = at ? text.slice(0, Number(at[1])).split("\n").length : undefined;
-      throw new PigletError(filePath, line, undefined, `invalid JSON (${(error as Error).message})`);
+      if (!(error instanceof JsoncError)) throw error;
+      throw new PigletError(filePath, error.line, undefined, `invalid JSON: ${error.message}`);
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new PigletError(filePath, 1, undefined, "must be a JSON object of fields");
     return { fields: parsed as Record<string, unknown>, body: "", lineOf: (key) => jsonFieldLine(text, key), warnings: [] };

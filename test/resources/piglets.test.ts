@@ -51,7 +51,12 @@ describe("parsing a Piglet", () => {
 
   test("invalid YAML and JSON say where", () => {
     expect(failure(() => parsePiglet("/a/r.md", "---\ndescription: x\ntools: [read\n---\n", "user")).message).toStartWith("/a/r.md:3: invalid YAML frontmatter at line 3");
-    expect(failure(() => parsePiglet("/a/r.json", '{\n  "tools": [\n', "user")).message).toStartWith("/a/r.json");
+    expect(failure(() => parsePiglet("/a/r.json", '{\n  "tools": [\n', "user")).message).toStartWith("/a/r.json:3: invalid JSON: ");
+    expect(failure(() => parsePiglet("/a/r.json", '{\n  "description": "x",\n  "tools": ["read" "bash"]\n}', "user")).message).toBe(
+      "/a/r.json:3: invalid JSON: ',' is expected at line 3, column 20",
+    );
+    // Hand-written JSON may carry comments and a trailing comma, as settings do.
+    expect(parsePiglet("/a/r.json", '{\n  // the reviewer\n  "description": "x",\n}', "user").piglet.description).toBe("x");
     expect(failure(() => parsePiglet("/a/r.json", "[1]", "user")).message).toBe("/a/r.json:1: must be a JSON object of fields");
   });
 
