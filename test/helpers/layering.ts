@@ -23,8 +23,8 @@ export interface LayerViolation {
 
 const BELOW_AGENT = ["compaction", "resources", "tools", "session", "ai", "util"];
 
-/** Leaves any layer may import: the version string, and ambient declarations. */
-const OPEN_TO_ALL: ReadonlySet<string> = new Set(["version.ts", "types"]);
+/** Leaves any layer may import: the version string, what a Piglet Binary says it is, and ambient declarations. */
+const OPEN_TO_ALL: ReadonlySet<string> = new Set(["version.ts", "binary-identity.ts", "types"]);
 
 /** Each layer and the other layers it may import (its own files it always may). */
 export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
@@ -42,6 +42,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   ai: ["util"],
   util: [],
   "version.ts": [],
+  "binary-identity.ts": [],
   types: [],
 };
 
