@@ -25,10 +25,20 @@ const PRINT_PATH = at(
 );
 
 describe("modules loaded at start-up", () => {
-  test("--version loads only the entry point, its error types, the version and the linked-extension list", () => {
+  test("--version loads only the entry point, its error types, the version and what a Piglet Binary says of itself", () => {
     const graph = staticImports(at("cli/main.ts"));
-    // extensions/linked.ts imports nothing: a Piglet Binary lists its linked extensions at no cost.
-    expect(names(graph.files)).toEqual(["cli/errors.ts", "cli/main.ts", "extensions/linked.ts", "runtime/errors.ts", "util/jit-policy.ts", "version.ts"]);
+    // extensions/linked.ts and binary-identity.ts import nothing: a Piglet Binary names what it
+    // carries at no cost.
+    expect(names(graph.files)).toEqual([
+      "binary-identity.ts",
+      "cli/binary-lines.ts",
+      "cli/errors.ts",
+      "cli/main.ts",
+      "extensions/linked.ts",
+      "runtime/errors.ts",
+      "util/jit-policy.ts",
+      "version.ts",
+    ]);
     expect([...graph.external]).toEqual([]);
   });
 
