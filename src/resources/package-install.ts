@@ -1,0 +1,196 @@
+/**
+ * Installing, updating and removing packages (package-source.ts) where pig keeps them:
+ *
+ * | source | user scope | project scope (`-l`) |
+ * |---|---|---|
+ * | npm | `<agentDir>/npm/node_modules/<name>` | `<cwd>/.pig/npm/node_modules/<name>` |
+ * | git | `<agentDir>/git/<host>/<path>` | `<cwd>/.pig/git/<host>/<path>` |
+ * | local path | the path itself (nothing is copied) | the same |
+ *
+ * npm runs through the `npmCommand` setting (default `npm`) in the scope's `npm/` folder; a git
+ * checkout with a package.json gets `install --omit=dev` (plain `install` with a custom command).
+ * Each step is reported as it starts; the commands' output is captured, never drawn on the
+ * terminal, and a failure carries its end. A git package is cloned beside its place and renamed
+ * in only when every step worked; an npm install that fails puts the folder's manifest back.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { PackageSource } from "./package-source.ts";
+
+export type InstallScope = "user" | "project";
+
+export interface InstallPlace {
+  agentDir: string;
+  cwd: string;
+  scope: InstallScope;
+}
+
+export interface InstallOptions {
+  /** The `npmCommand` setting: the argv that stands for `npm`. */
+  npmCommand?: readonly string[];
+  env?: Record<string, string | undefined>;
+  /** Told each step as it starts ("cloning https://…"). */
+  step?: (text: string) => void;
+}
+
+/** A step that failed: the package, the step, and the end of what the command printed. */
+export class PackageInstallError extends Error {
+  constructor(
+    readonly source: string,
+    readonly reason: string,
+    readonly outputTail: string,
+  ) {
+    super(`${source}: ${reason}${outputTail ? `\n${outputTail}` : ""}`);
+    this.name = "PackageInstallError";
+  }
+}
+
+const TAIL_LINES = 20;
+
+function scopeBase(place: InstallPlace): string {
+  return place.scope === "user" ? place.agentDir : join(place.cwd, ".pig");
+}
+
+/** The folder npm packages of this scope are installed in (it holds a package.json of its own). */
+export function npmRoot(place: InstallPlace): string {
+  return join(scopeBase(place), "npm");
+}
+
+/** Where the package lives once installed. */
+export function packageDir(source: PackageSource, place: InstallPlace): string {
+  if (source.kind === "local") return source.path;
+  if (source.kind === "npm") return join(npmRoot(place), "node_modules", ...source.name.split("/"));
+  return join(scopeBase(place), "git", ...source.dir.split("/"));
+}
+
+export function isInstalled(source: PackageSource, place: InstallPlace): boolean {
+  return existsSync(packageDir(source, place));
+}
+
+interface Ran {
+  code: number;
+  output: string;
+}
+
+async function run(argv: readonly string[], cwd: string, options: InstallOptions): Promise<Ran> {
+  let proc: ReturnType<typeof Bun.spawn>;
+  try {
+    proc = Bun.spawn([...argv], {
+      cwd,
+      env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: "0" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+  } catch (error) {
+    return { code: 127, output: `${argv[0]}: ${(error as Error).message}` };
+  }
+  const [out, err, code] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), new Response(proc.stderr as ReadableStream).text(), proc.exited]);
+  return { code, output: `${out}${err}` };
+}
+
+const tail = (output: string) => output.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");
+
+async function step(source: PackageSource, what: string, argv: readonly string[], cwd: string, options: InstallOptions): Promise<void> {
+  options.step?.(what);
+  const ran = await run(argv, cwd, options);
+  if (ran.code !== 0) throw new PackageInstallError(source.raw, `${what} failed (${argv[0]} exit ${ran.code})`, tail(ran.output));
+}
+
+const npmOf = (options: InstallOptions): readonly string[] => (options.npmCommand && options.npmCommand.length > 0 ? options.npmCommand : ["npm"]);
+
+/** Installs the package if it is not there yet; returns its folder. */
+export async function installPackage(source: PackageSource, place: InstallPlace, options: InstallOptions = {}): Promise<string> {
+  const dir = packageDir(source, place);
+  if (source.kind === "local") {
+    if (!existsSync(dir)) throw new PackageInstallError(source.raw, `${dir} does not exist`, "");
+    return dir;
+  }
+  if (existsSync(dir)) return dir;
+  if (source.kind === "npm") await npmInstall(source, place, options);
+  else await gitInstall(source, dir, options);
+  return dir;
+}
+
+async function gitInstall(source: Extract<PackageSource, { kind: "git" }>, dir: string, options: InstallOptions): Promise<void> {
+  const partial = `${dir}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  try {
+    await step(source, `cloning ${source.url}`, ["git", "clone", "--quiet", source.url, partial], dirname(dir), options);
+    if (source.ref) await step(source, `checking out ${source.ref}`, ["git", "-C", partial, "checkout", "--quiet", source.ref], partial, options);
+    if (existsSync(join(partial, "package.json"))) await npmInPackage(source, partial, options);
+    renameSync(partial, dir);
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** `npm install` inside a git checkout: without dev dependencies, unless a custom command is used. */
+async function npmInPackage(source: PackageSource, dir: string, options: InstallOptions): Promise<void> {
+  const npm = npmOf(options);
+  const custom = options.npmCommand !== undefined && options.npmCommand.length > 0;
+  await step(source, "installing its npm dependencies", [...npm, "install", ...(custom ? [] : ["--omit=dev", "--no-audit", "--no-fund"])], dir, options);
+}
+
+/** The npm root's package.json and lock, to put back when an install fails. */
+function snapshot(root: string): () => void {
+  const files = ["package.json", "package-lock.json"].map((name) => join(root, name));
+  const saved = files.map((file) => (existsSync(file) ? readFileSync(file) : undefined));
+  return () =>
+    files.forEach((file, i) => {
+      const before = saved[i];
+      if (before === undefined) rmSync(file, { force: true });
+      else writeFileSync(file, before);
+    });
+}
+
+async function npmInstall(source: Extract<PackageSource, { kind: "npm" }>, place: InstallPlace, options: InstallOptions): Promise<void> {
+  const root = npmRoot(place);
+  mkdirSync(root, { recursive: true });
+  if (!existsSync(join(root, "package.json"))) writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "pig-packages", private: true }, null, 2)}\n`);
+  const restore = snapshot(root);
+  const spec = source.version !== undefined ? `${source.name}@${source.version}` : source.name;
+  try {
+    await step(source, `installing ${spec} with ${npmOf(options).join(" ")}`, [...npmOf(options), "install", spec, "--no-audit", "--no-fund"], root, options);
+  } catch (error) {
+    restore();
+    throw error;
+  }
+  if (!existsSync(packageDir(source, place))) {
+    restore();
+    throw new PackageInstallError(source.raw, `npm finished but ${packageDir(source, place)} is not there`, "");
+  }
+}
+
+/** Brings an unpinned package up to date; a pinned one (or a local path) is left as it is. Returns whether it was updated. */
+export async function updatePackage(source: PackageSource, place: InstallPlace, options: InstallOptions = {}): Promise<boolean> {
+  if (source.kind === "local" || source.pinned) return false;
+  const dir = packageDir(source, place);
+  if (!existsSync(dir)) {
+    await installPackage(source, place, options);
+    return true;
+  }
+  if (source.kind === "npm") {
+    await npmInstall({ ...source, version: "latest" }, place, options);
+    return true;
+  }
+  await step(source, `fetching ${source.url}`, ["git", "-C", dir, "fetch", "--quiet", "origin"], dir, options);
+  await step(source, "moving to the newest commit", ["git", "-C", dir, "reset", "--quiet", "--hard", "FETCH_HEAD"], dir, options);
+  if (existsSync(join(dir, "package.json"))) await npmInPackage(source, dir, options);
+  return true;
+}
+
+/** Takes the installed copy away (a local path is never touched). */
+export async function removePackage(source: PackageSource, place: InstallPlace, options: InstallOptions = {}): Promise<void> {
+  if (source.kind === "local") return;
+  const dir = packageDir(source, place);
+  if (source.kind === "git") {
+    options.step?.(`removing ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+  if (!existsSync(dir)) return;
+  await step(source, `uninstalling ${source.name}`, [...npmOf(options), "uninstall", source.name, "--no-audit", "--no-fund"], npmRoot(place), options);
+}
