@@ -35,6 +35,10 @@ async function run(argv: string[]): Promise<number> {
     const { runSessions } = await import("./sessions.ts");
     return runSessions(argv.slice(1));
   }
+  if (first === "install" || first === "remove" || first === "uninstall" || first === "update" || first === "list") {
+    const { runPackages } = await import("./packages.ts");
+    return runPackages(first, argv.slice(1));
+  }
   if (first === "piglets") {
     const { runPiglets } = await import("./piglets.ts");
     return runPiglets(argv.slice(1));

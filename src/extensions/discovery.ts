@@ -62,6 +62,8 @@ export interface DiscoveryOptions {
   projectSettingsPaths?: readonly string[];
   /** `extensions` of the user settings (relative to the agent dir). */
   userSettingsPaths?: readonly string[];
+  /** Extension files of installed packages (settings `packages`), loaded after everything else, as upstream. */
+  packagePaths?: readonly { path: string; scope: "user" | "project" }[];
 }
 
 export interface DiscoveryResult {
@@ -96,6 +98,9 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
     };
     scope(options.projectSettingsPaths, projectBase, join(projectBase, "settings.json"), ["project-settings", "project"], options.projectTrusted);
     scope(options.userSettingsPaths, options.agentDir, join(options.agentDir, "settings.json"), ["user-settings", "user"], true);
+    for (const { path, scope: from } of options.packagePaths ?? []) {
+      discovered.push({ path, origin: from === "project" ? "project-settings" : "user-settings", enabled: true });
+    }
   }
   const sources: ExtensionSource[] = [];
   const seen = new Set<string>();

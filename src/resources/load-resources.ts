@@ -15,6 +15,7 @@ import { expandTilde, resolveResourcePaths, type PackageResources } from "./reso
 import type { Settings } from "./settings.ts";
 import { expandSkillCommand, loadSkills, skillsPromptBlock, type Skill } from "./skills.ts";
 import { expandPromptTemplate, loadPromptTemplates, type PromptTemplate } from "./templates.ts";
+import type { InstalledPackage } from "./settings-packages.ts";
 
 export interface ResourceFlags {
   systemPrompt?: string;
@@ -50,6 +51,8 @@ export interface LoadResourcesOptions {
   flags: ResourceFlags;
   /** `-e/--extension` values: the skills, prompts and themes of those that are packages come first. */
   extensionPaths?: readonly string[];
+  /** Installed packages of the settings (settings-packages.ts): their resources come after the local ones. */
+  installedPackages?: readonly InstalledPackage[];
   home?: string;
 }
 
@@ -73,7 +76,10 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
   const base = { cwd, agentDir, home, trusted };
   const packages = cliPackages(options.extensionPaths ?? [], cwd, home);
   const packageDirs = (kind: "skills" | "prompts" | "themes"): PackageResources[] =>
-    packages.map(({ source, root, files }) => ({ source, scope: "temporary", root, paths: files[kind] }));
+    [
+      ...packages.map(({ source, root, files }): PackageResources => ({ source, scope: "temporary", root, paths: files[kind] })),
+      ...(options.installedPackages ?? []).map(({ source, scope, root, files }): PackageResources => ({ source, scope, root, paths: files[kind] })),
+    ];
   const skills = loadSkills({
     ...base,
     packageDirs: packageDirs("skills"),

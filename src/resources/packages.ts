@@ -19,13 +19,22 @@ import { applyPatterns } from "./resource-patterns.ts";
 /** Each kind's files, already filtered by the manifest. */
 export type PackageFiles = Record<ResourceKind, string[]>;
 
-const PiManifestSchema = v.looseObject({ pi: v.record(v.string(), v.unknown()) });
+const Manifest = v.record(v.string(), v.unknown());
+const PiManifestSchema = v.looseObject({ pig: v.optional(v.unknown()), pi: v.optional(v.unknown()) });
 
-/** The `pi` object of `<dir>/package.json`; undefined when there is none (or the file is not JSON). */
+/**
+ * The `pig` object of `<dir>/package.json`, else its `pi` object (so pi packages work
+ * unchanged); undefined when there is neither (or the file is not JSON).
+ */
 function piManifest(dir: string): Record<string, unknown> | undefined {
   try {
     const parsed = v.safeParse(PiManifestSchema, JSON.parse(readFileSync(join(dir, "package.json"), "utf8").replace(/^\uFEFF/, "")));
-    return parsed.success && !Array.isArray(parsed.output.pi) ? parsed.output.pi : undefined;
+    if (!parsed.success) return undefined;
+    for (const value of [parsed.output.pig, parsed.output.pi]) {
+      const manifest = v.safeParse(Manifest, value);
+      if (manifest.success && !Array.isArray(value)) return manifest.output;
+    }
+    return undefined;
   } catch {
     return undefined;
   }

@@ -25,6 +25,7 @@ import { installHost, type Installed } from "./extension-install.ts";
 import { ExtensionLaunch } from "./extension-launch.ts";
 import type { AddedTool } from "./tools-stage.ts";
 import type { DiscoveredPaths } from "./resources-stage.ts";
+import { installedPackages, settingsPackages } from "../resources/settings-packages.ts";
 
 export interface ExtensionStageInput {
   choice: ExtensionChoice;
@@ -98,7 +99,12 @@ export interface ExtensionRegistrations {
  * it starts holds exactly what an untrusted run loads.
  */
 export function discoveryOptions(input: Pick<ExtensionStageInput, "choice" | "cwd" | "agentDir" | "trusted" | "userSettings" | "projectSettings">): DiscoveryOptions {
+  const where = { agentDir: input.agentDir, cwd: input.cwd, trusted: input.trusted };
+  // Problems with packages are said by the resources stage, which reads the same settings.
+  const installed = installedPackages(settingsPackages(input.userSettings, input.trusted ? input.projectSettings : {}, where).packages, where).packages;
+  const packagePaths = installed.flatMap((pkg) => pkg.files.extensions.map((path) => ({ path, scope: pkg.scope })));
   return {
+    ...(packagePaths.length > 0 ? { packagePaths } : {}),
     cwd: input.cwd,
     agentDir: input.agentDir,
     projectTrusted: input.trusted,

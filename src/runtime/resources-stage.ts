@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { loadResources, type LoadedResources } from "../resources/load-resources.ts";
 import type { RuntimeConfig } from "./config.ts";
 import type { OpenedSession } from "./open-store.ts";
+import { installedPackages, settingsPackages } from "../resources/settings-packages.ts";
 
 export interface RunResources {
   current(): LoadedResources;
@@ -35,15 +36,22 @@ export function loadRunResources(runConfig: () => RuntimeConfig, opened: OpenedS
     const skills = add(flags.skills, extra?.skillPaths);
     const promptTemplates = add(flags.promptTemplates, extra?.promptPaths);
     const themes = add(flags.themes, extra?.themePaths);
-    return loadResources({
+    const where = { agentDir, cwd, trusted: trust.trusted };
+    const named = settingsPackages(settings.global, trust.trusted ? settings.project : {}, where);
+    const installed = installedPackages(named.packages, where);
+    const loaded = loadResources({
       cwd,
       agentDir,
       trusted: trust.trusted,
       userSettings: settings.global,
       projectSettings: trust.trusted ? settings.project : {},
+      installedPackages: installed.packages,
       ...(config.extensions?.paths ? { extensionPaths: config.extensions.paths } : {}),
       flags: { ...flags, ...(skills ? { skills } : {}), ...(promptTemplates ? { promptTemplates } : {}), ...(themes ? { themes } : {}) },
     });
+    // A package that cannot be used is said, naming it; the rest load.
+    for (const message of [...named.problems, ...installed.problems]) loaded.diagnostics.push({ level: "warning", message });
+    return loaded;
   };
   let resources = load();
   return {

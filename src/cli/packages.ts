@@ -1,0 +1,234 @@
+/**
+ * `pig install <source> [-l]`, `pig remove|uninstall <source> [-l]`, `pig update [source]` and
+ * `pig list`: packages (resources/package-source.ts, package-install.ts) recorded in the user's
+ * settings, or with `-l` the project's (`.pig/settings.json`). On a terminal a spinner shows the
+ * step under way; elsewhere each step is one line on stderr. npm's and git's own output is
+ * captured, and only its end is shown, when a step fails.
+ */
+import { spinner } from "@clack/prompts";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { installPackage, isInstalled, packageDir, PackageInstallError, removePackage, updatePackage, type InstallPlace, type InstallScope } from "../resources/package-install.ts";
+import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "../resources/package-source.ts";
+import { SettingsStore } from "../resources/settings-store.ts";
+import type { Settings } from "../resources/settings.ts";
+import { agentDir } from "../session/paths.ts";
+import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { CliError, tidyParseError, UsageError } from "./errors.ts";
+
+export const PACKAGE_COMMANDS = ["install", "remove", "uninstall", "update", "list"] as const;
+
+export const PACKAGES_HELP = `Usage:
+  pig install <source> [-l]     Install a package and record it in settings
+  pig remove <source> [-l]      Remove it (also: uninstall)
+  pig update [source]           Update unpinned packages (all, or the one named)
+  pig list                      The packages of the user's and the project's settings
+
+Sources: npm:<name>[@version], git:<host>/<path>[@ref], git:git@<host>:<path>[@ref],
+https://… ssh://… git://… file://… [@ref], or a local path. A version or ref pins it.
+
+Options:
+  -l, --local   the project's settings (.pig/settings.json) and .pig/ instead of the user's
+  -h, --help    this help
+`;
+
+type Entry = NonNullable<Settings["packages"]>[number];
+const rawOf = (entry: Entry) => (typeof entry === "string" ? entry : entry.source);
+
+interface Context {
+  store: SettingsStore;
+  agentDir: string;
+  cwd: string;
+}
+
+function settingsDir(scope: InstallScope, ctx: Context): string {
+  return scope === "user" ? ctx.agentDir : join(ctx.cwd, ".pig");
+}
+
+function parse(raw: string, base: string): PackageSource {
+  try {
+    return parsePackageSource(raw, base);
+  } catch (error) {
+    if (error instanceof PackageSourceError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** Progress: a spinner on a terminal, a line per step on stderr otherwise. */
+function progress(): { step(text: string): void; done(text: string): void; fail(text: string): void } {
+  if (process.stderr.isTTY && process.stdout.isTTY) {
+    const s = spinner();
+    let started = false;
+    return {
+      step(text) {
+        if (started) s.message(text);
+        else s.start(text);
+        started = true;
+      },
+      done(text) {
+        if (started) s.stop(text);
+        else writeStdout(`${text}\n`);
+      },
+      fail(text) {
+        if (started) s.error(text);
+        else writeStderr(`${text}\n`);
+      },
+    };
+  }
+  return {
+    step: (text) => writeStderr(`pig: ${text}\n`),
+    done: (text) => writeStdout(`${text}\n`),
+    fail: () => {},
+  };
+}
+
+function entries(ctx: Context, scope: InstallScope): Entry[] {
+  const settings = scope === "user" ? ctx.store.global : ctx.store.project;
+  return [...(settings.packages ?? [])];
+}
+
+function save(ctx: Context, scope: InstallScope, list: Entry[]): void {
+  const saved = scope === "user" ? ctx.store.setGlobal(["packages"], list) : ctx.store.setProject(["packages"], list);
+  if (!saved) {
+    const why = ctx.store.drainDiagnostics().map((d) => d.message).join("; ");
+    throw new CliError(`could not record the package in the settings${why ? `: ${why}` : ""}`);
+  }
+}
+
+/** What settings keep for a source: a local path absolute (user) or relative to `.pig/` (project). */
+function recorded(raw: string, source: PackageSource, scope: InstallScope, ctx: Context): string {
+  if (source.kind !== "local") return raw.trim();
+  return scope === "user" ? source.path : relative(settingsDir(scope, ctx), source.path) || ".";
+}
+
+async function install(raw: string, scope: InstallScope, ctx: Context): Promise<number> {
+  // A local path on the command line is the user's, relative to where they are.
+  const given = parse(raw, ctx.cwd);
+  const source = given.kind === "local" ? parse(isAbsolute(given.path) ? given.path : resolve(ctx.cwd, given.path), ctx.cwd) : given;
+  const place: InstallPlace = { agentDir: ctx.agentDir, cwd: ctx.cwd, scope };
+  const show = progress();
+  let dir: string;
+  try {
+    dir = await installPackage(source, place, { ...npmOption(ctx), step: (s) => show.step(s) });
+  } catch (error) {
+    if (!(error instanceof PackageInstallError)) throw error;
+    show.fail(`could not install ${raw}`);
+    throw new CliError(`install ${error.message}`);
+  }
+  const keep = recorded(raw, source, scope, ctx);
+  const base = settingsDir(scope, ctx);
+  const list = entries(ctx, scope);
+  const at = list.findIndex((e) => samePackage(parsePackageSourceSafe(rawOf(e), base), source));
+  if (at >= 0) {
+    const old = list[at]!;
+    list[at] = typeof old === "string" ? keep : { ...old, source: keep };
+  } else list.push(keep);
+  save(ctx, scope, list);
+  show.done(`installed ${raw} (${dir}) in the ${scope === "user" ? "user's" : "project's"} settings`);
+  return 0;
+}
+
+function parsePackageSourceSafe(raw: string, base: string): PackageSource {
+  try {
+    return parsePackageSource(raw, base);
+  } catch {
+    return { kind: "local", raw, path: `\0${raw}` };
+  }
+}
+
+async function remove(raw: string, scope: InstallScope, ctx: Context): Promise<number> {
+  const source = parse(raw, ctx.cwd);
+  const base = settingsDir(scope, ctx);
+  const list = entries(ctx, scope);
+  const wanted = source.kind === "local" ? parse(resolve(ctx.cwd, source.path), ctx.cwd) : source;
+  const kept = list.filter((e) => !samePackage(parsePackageSourceSafe(rawOf(e), base), wanted));
+  if (kept.length === list.length) {
+    throw new CliError(`remove: ${raw} is not in the ${scope === "user" ? "user's" : "project's"} settings${scope === "user" ? " (a project's package needs -l)" : ""}`);
+  }
+  const show = progress();
+  try {
+    await removePackage(wanted, { agentDir: ctx.agentDir, cwd: ctx.cwd, scope }, { ...npmOption(ctx), step: (s) => show.step(s) });
+  } catch (error) {
+    if (!(error instanceof PackageInstallError)) throw error;
+    show.fail(`could not remove ${raw}`);
+    throw new CliError(`remove ${error.message}`);
+  }
+  save(ctx, scope, kept);
+  show.done(`removed ${raw}`);
+  return 0;
+}
+
+function npmOption(ctx: Context): { npmCommand?: string[] } {
+  const command = ctx.store.effective().npmCommand;
+  return command && command.length > 0 ? { npmCommand: command } : {};
+}
+
+function allPackages(ctx: Context): { source: PackageSource; scope: InstallScope }[] {
+  return (["project", "user"] as const).flatMap((scope) => entries(ctx, scope).map((e) => ({ source: parsePackageSourceSafe(rawOf(e), settingsDir(scope, ctx)), scope })));
+}
+
+async function update(only: string | undefined, ctx: Context): Promise<number> {
+  const wanted = only !== undefined ? parse(only, ctx.cwd) : undefined;
+  const targets = allPackages(ctx).filter((p) => !wanted || samePackage(p.source, wanted));
+  if (wanted && targets.length === 0) throw new CliError(`update: ${only} is not in the user's or the project's settings`);
+  const show = progress();
+  const lines: string[] = [];
+  let failed = 0;
+  for (const { source, scope } of targets) {
+    try {
+      const updated = await updatePackage(source, { agentDir: ctx.agentDir, cwd: ctx.cwd, scope }, { ...npmOption(ctx), step: (s) => show.step(`${source.raw}: ${s}`) });
+      lines.push(`${source.raw}: ${updated ? "updated" : source.kind === "local" ? "a local path (nothing to update)" : "pinned (skipped)"}`);
+    } catch (error) {
+      if (!(error instanceof PackageInstallError)) throw error;
+      failed++;
+      lines.push(`${source.raw}: could not update: ${error.message}`);
+    }
+  }
+  show.done(lines.length > 0 ? lines.join("\n") : "no packages in the settings");
+  return failed > 0 ? 1 : 0;
+}
+
+function list(ctx: Context): number {
+  const all = allPackages(ctx);
+  if (all.length === 0) {
+    writeStdout("No packages (pig install <source> adds one).\n");
+    return 0;
+  }
+  for (const { source, scope } of all) {
+    const place = { agentDir: ctx.agentDir, cwd: ctx.cwd, scope };
+    const state = isInstalled(source, place) ? packageDir(source, place) : "not installed";
+    writeStdout(`${source.raw}  ${scope}${source.kind !== "local" && source.pinned ? "  pinned" : ""}\n  ${state}\n`);
+  }
+  return 0;
+}
+
+export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { local: { type: "boolean", short: "l" }, help: { type: "boolean", short: "h" } } });
+  } catch (error) {
+    throw new UsageError(`${command}: ${tidyParseError(error)}`, "pig install --help");
+  }
+  if (parsed.values.help) {
+    writeStdout(PACKAGES_HELP);
+    return 0;
+  }
+  const cwd = process.cwd();
+  const dir = agentDir();
+  const ctx: Context = { store: SettingsStore.load({ agentDir: dir, cwd, includeProject: true }), agentDir: dir, cwd };
+  const scope: InstallScope = parsed.values.local ? "project" : "user";
+  const [first, ...rest] = parsed.positionals;
+  if (rest.length > 0) throw new UsageError(`${command}: takes one source (got also ${JSON.stringify(rest[0])})`, "pig install --help");
+  switch (command) {
+    case "install":
+    case "remove":
+    case "uninstall":
+      if (first === undefined) throw new UsageError(`${command}: name a package source`, "pig install --help");
+      return command === "install" ? install(first, scope, ctx) : remove(first, scope, ctx);
+    case "update":
+      return update(first, ctx);
+    case "list":
+      if (first !== undefined) throw new UsageError(`list: takes no operands (got ${JSON.stringify(first)})`, "pig install --help");
+      return list(ctx);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The `packages` arrays of the user's and (in a trusted project) the project's settings, as
+ * installed packages and their resources. An entry is a source string, or
+ * `{source, extensions?, skills?, prompts?, themes?}` whose lists filter that kind's resources
+ * with the settings' pattern syntax (omitted: all; `[]`: none). A local path is relative to the
+ * settings file's folder. A package named in both scopes is the project's.
+ */
+import { dirname, join } from "node:path";
+import { isInstalled, packageDir, type InstallScope } from "./package-install.ts";
+import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "./package-source.ts";
+import { readLocalPackage, type PackageFiles } from "./packages.ts";
+import { RESOURCE_KINDS, type ResourceKind } from "./resource-paths.ts";
+import { applyPatterns } from "./resource-patterns.ts";
+import type { Settings } from "./settings.ts";
+
+export interface SettingsPackage {
+  source: PackageSource;
+  scope: InstallScope;
+  /** Per-kind filters of the object form. */
+  filters: Partial<Record<ResourceKind, readonly string[]>>;
+  /** The settings file that names it. */
+  settingsFile: string;
+}
+
+export interface PackageWhere {
+  agentDir: string;
+  cwd: string;
+  trusted: boolean;
+}
+
+type Entry = NonNullable<Settings["packages"]>[number];
+
+function entriesOf(settings: Settings, scope: InstallScope, where: PackageWhere, problems: string[]): SettingsPackage[] {
+  const settingsFile = scope === "user" ? join(where.agentDir, "settings.json") : join(where.cwd, ".pig", "settings.json");
+  const base = dirname(settingsFile);
+  return (settings.packages ?? []).flatMap((entry: Entry) => {
+    const raw = typeof entry === "string" ? entry : entry.source;
+    try {
+      const filters: SettingsPackage["filters"] = {};
+      if (typeof entry !== "string") for (const kind of RESOURCE_KINDS) if (entry[kind] !== undefined) filters[kind] = entry[kind];
+      return [{ source: parsePackageSource(raw, base), scope, filters, settingsFile }];
+    } catch (error) {
+      if (!(error instanceof PackageSourceError)) throw error;
+      problems.push(`${settingsFile}: "packages": ${error.message}`);
+      return [];
+    }
+  });
+}
+
+/** The packages the settings name, the project's first; a package in both scopes once (the project's). */
+export function settingsPackages(user: Settings, project: Settings, where: PackageWhere): { packages: SettingsPackage[]; problems: string[] } {
+  const problems: string[] = [];
+  const projectList = where.trusted ? entriesOf(project, "project", where, problems) : [];
+  const userList = entriesOf(user, "user", where, problems).filter((u) => !projectList.some((p) => samePackage(p.source, u.source)));
+  return { packages: [...projectList, ...userList], problems };
+}
+
+export interface InstalledPackage {
+  /** The source as written. */
+  source: string;
+  scope: InstallScope;
+  root: string;
+  files: PackageFiles;
+}
+
+/** Each installed package's resources, filtered; a package not installed or not a package is a problem naming it. */
+export function installedPackages(list: readonly SettingsPackage[], where: PackageWhere): { packages: InstalledPackage[]; problems: string[] } {
+  const problems: string[] = [];
+  const packages: InstalledPackage[] = [];
+  for (const pkg of list) {
+    const place = { agentDir: where.agentDir, cwd: where.cwd, scope: pkg.scope };
+    const root = packageDir(pkg.source, place);
+    if (!isInstalled(pkg.source, place)) {
+      problems.push(
+        pkg.source.kind === "local"
+          ? `package ${pkg.source.raw} (${pkg.settingsFile}): ${root} does not exist`
+          : `package ${pkg.source.raw} (${pkg.settingsFile}) is not installed: run pig install ${pkg.source.raw}${pkg.scope === "project" ? " -l" : ""}`,
+      );
+      continue;
+    }
+    const files = readLocalPackage(root);
+    if (!files) {
+      problems.push(`package ${pkg.source.raw} (${root}): no "pi" or "pig" key in its package.json and none of extensions/, skills/, prompts/, themes/`);
+      continue;
+    }
+    const filtered = {} as PackageFiles;
+    for (const kind of RESOURCE_KINDS) {
+      const filter = pkg.filters[kind];
+      if (filter === undefined) filtered[kind] = files[kind];
+      else if (filter.length === 0) filtered[kind] = [];
+      else {
+        const kept = applyPatterns(files[kind], filter, root);
+        filtered[kind] = files[kind].filter((f) => kept.has(f));
+      }
+    }
+    packages.push({ source: pkg.source.raw, scope: pkg.scope, root, files: filtered });
+  }
+  return { packages, problems };
+}

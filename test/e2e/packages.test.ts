@@ -1,0 +1,150 @@
+/**
+ * Packages through the built binary: `pig install` of a local git repository (file://) and of a
+ * local path, in the user's and the project's settings; what a run then loads from them (skills,
+ * prompt templates, extensions, per-kind filters), the trust gate for a project's packages, a
+ * package that is named but not installed, `pig list`, `pig update` and `pig remove`.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pigBinary, runPig } from "../helpers/binary.ts";
+import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { RpcClient } from "../helpers/rpc-client.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const worlds: PigWorld[] = [];
+const clients: RpcClient[] = [];
+afterAll(async () => {
+  for (const c of clients.splice(0)) c.kill();
+  await Promise.all(worlds.splice(0).map((w) => w.close()));
+});
+
+const git = (cwd: string, ...args: string[]) => {
+  const proc = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
+  if (proc.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${proc.stderr.toString()}`);
+};
+
+/** A pi package in a git repository: a skill, two prompt templates and an extension with a command. */
+function packageRepo(): string {
+  const repo = tempDir("pig-pkg-src-");
+  const files: Record<string, string> = {
+    "package.json": JSON.stringify({ name: "demo-pkg", version: "1.0.0", keywords: ["pi-package"], pi: { skills: ["skills"], prompts: ["prompts"], extensions: ["extensions/demo.ts"] } }),
+    "skills/hello/SKILL.md": "---\nname: hello\ndescription: Says hello\n---\nSay hello.\n",
+    "prompts/greet.md": "---\ndescription: Greet someone\n---\nGreet $1 warmly.\n",
+    "prompts/wave.md": "---\ndescription: Wave\n---\nWave at $1.\n",
+    "extensions/demo.ts": 'export default function (pi) {\n  pi.registerCommand("demo", { description: "From the demo package", handler: async (_a, ctx) => ctx.ui.notify("demo ran", "info") });\n}\n',
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(repo, name, ".."), { recursive: true });
+    writeFileSync(join(repo, name), text);
+  }
+  git(repo, "init", "--quiet", "-b", "main");
+  git(repo, "add", "-A");
+  git(repo, "commit", "--quiet", "-m", "one");
+  git(repo, "tag", "v1");
+  return repo;
+}
+
+async function world(): Promise<PigWorld> {
+  const w = await createWorld({ llm: { mode: "text" } });
+  worlds.push(w);
+  return w;
+}
+
+type Json = Record<string, any>;
+
+async function commandsOf(w: PigWorld, args: string[] = []): Promise<{ names: string[]; stderr: string[] }> {
+  const client = new RpcClient({ cwd: w.cwd, env: w.env, args });
+  clients.push(client);
+  const listed = await client.request({ type: "get_commands" });
+  const names = ((listed.data as { commands: Json[] }).commands ?? []).map((c) => `${c.source}:${c.name}`).sort();
+  expect(await client.close()).toBe(0);
+  return { names, stderr: client.stderr };
+}
+
+const pig = (w: PigWorld, args: string[]) => runPig(args, { cwd: w.cwd, env: w.env });
+
+test("install from a git repository: a run loads its skill, templates and extension; remove takes them away", async () => {
+  const w = await world();
+  const repo = packageRepo();
+  const installed = pig(w, ["install", `file://${repo}`]);
+  expect(installed.stderr).toContain(`pig: cloning file://${repo}`);
+  expect(installed.code).toBe(0);
+  expect(installed.stdout).toContain(`installed file://${repo}`);
+  expect(JSON.parse(readFileSync(join(w.agentDir, "settings.json"), "utf8")).packages).toEqual([`file://${repo}`]);
+  const checkout = join(w.agentDir, "git", "file", ...repo.slice(1).split("/"));
+  expect(existsSync(join(checkout, "package.json"))).toBe(true);
+
+  const listed = pig(w, ["list"]);
+  expect(listed.stdout).toBe(`file://${repo}  user\n  ${checkout}\n`);
+
+  const { names } = await commandsOf(w);
+  expect(names).toEqual(expect.arrayContaining(["extension:demo", "prompt:greet", "prompt:wave", "skill:skill:hello"]));
+
+  const removed = pig(w, ["remove", `file://${repo}`]);
+  expect(removed.code).toBe(0);
+  expect(existsSync(checkout)).toBe(false);
+  expect(JSON.parse(readFileSync(join(w.agentDir, "settings.json"), "utf8")).packages).toEqual([]);
+  const after = await commandsOf(w);
+  expect(after.names.some((n) => n === "extension:demo" || n === "prompt:greet")).toBe(false);
+});
+
+test("settings filters choose a package's resources per kind, with the settings' pattern syntax", async () => {
+  const w = await world();
+  const repo = packageRepo();
+  expect(pig(w, ["install", repo]).code).toBe(0);
+  // A local path is recorded as it is found (absolute, in the user's settings).
+  const settingsFile = join(w.agentDir, "settings.json");
+  const settings = JSON.parse(readFileSync(settingsFile, "utf8"));
+  expect(settings.packages).toEqual([repo]);
+  settings.packages = [{ source: repo, prompts: ["!prompts/wave.md"], extensions: [], skills: ["skills/hello"] }];
+  writeFileSync(settingsFile, JSON.stringify(settings));
+  const { names } = await commandsOf(w);
+  expect(names).toContain("prompt:greet");
+  expect(names).toContain("skill:skill:hello");
+  expect(names).not.toContain("prompt:wave");
+  expect(names).not.toContain("extension:demo");
+});
+
+test("a project's packages (-l) load only in a trusted project; one named but not installed is said", async () => {
+  const w = await world();
+  const repo = packageRepo();
+  const local = pig(w, ["install", `file://${repo}@v1`, "-l"]);
+  expect(local.code).toBe(0);
+  expect(JSON.parse(readFileSync(join(w.cwd, ".pig", "settings.json"), "utf8")).packages).toEqual([`file://${repo}@v1`]);
+  expect(existsSync(join(w.cwd, ".pig", "git", "file", ...repo.slice(1).split("/"), "package.json"))).toBe(true);
+
+  expect((await commandsOf(w, ["--no-trust"])).names).not.toContain("prompt:greet");
+  expect((await commandsOf(w, ["--trust"])).names).toContain("prompt:greet");
+
+  const updated = pig(w, ["update"]);
+  expect(updated.code).toBe(0);
+  expect(updated.stdout).toContain(`file://${repo}@v1: pinned (skipped)`);
+
+  // Named in the user's settings but never installed: the run says so, naming it, and goes on.
+  writeFileSync(join(w.agentDir, "settings.json"), JSON.stringify({ ...JSON.parse(readFileSync(join(w.agentDir, "settings.json"), "utf8")), packages: ["npm:not-installed-pkg"] }));
+  // Asynchronously: the fake model answers from this process.
+  const proc = Bun.spawn([pigBinary(), "--trust", "-p", "hi"], { cwd: w.cwd, env: w.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(0);
+  expect(stdout.length).toBeGreaterThan(0);
+  expect(stderr).toContain("package npm:not-installed-pkg");
+  expect(stderr).toContain("is not installed: run pig install npm:not-installed-pkg");
+});
+
+test("install and remove say what is wrong: a bad source, a failed clone, a package not in the settings", async () => {
+  const w = await world();
+  const bad = pig(w, ["install", "npm:Not A Name"]);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain('package source "npm:Not A Name": "Not A Name" is not an npm package name');
+  const missing = pig(w, ["install", `file://${tempDir("pig-pkg-none-")}/nothing`]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toMatch(/cloning file:\/\/.*failed \(git exit \d+\)/);
+  expect(existsSync(join(w.agentDir, "settings.json")) ? JSON.parse(readFileSync(join(w.agentDir, "settings.json"), "utf8")).packages : undefined).toBeUndefined();
+  const notThere = pig(w, ["remove", "npm:nothing-here"]);
+  expect(notThere.code).toBe(1);
+  expect(notThere.stderr).toContain("remove: npm:nothing-here is not in the user's settings (a project's package needs -l)");
+  const usage = pig(w, ["install"]);
+  expect(usage.code).toBe(2);
+  expect(usage.stderr).toContain("install: name a package source");
+});
