@@ -148,3 +148,21 @@ test("install and remove say what is wrong: a bad source, a failed clone, a pack
   expect(usage.code).toBe(2);
   expect(usage.stderr).toContain("install: name a package source");
 });
+
+test("-e with a git URL: the package is fetched for this run only and loads first; nothing is recorded", async () => {
+  const w = await world();
+  const repo = packageRepo();
+  const { names, stderr } = await commandsOf(w, ["-e", `file://${repo}`]);
+  expect(names).toEqual(expect.arrayContaining(["extension:demo", "prompt:greet", "skill:skill:hello"]));
+  expect(stderr).toContain(`pig: -e file://${repo}: cloning file://${repo}`);
+  const settingsFile = join(w.agentDir, "settings.json");
+  expect(existsSync(settingsFile) ? JSON.parse(readFileSync(settingsFile, "utf8")).packages : undefined).toBeUndefined();
+  // Fetched once: the next run finds it where it was put.
+  const again = await commandsOf(w, ["-e", `file://${repo}`]);
+  expect(again.names).toContain("extension:demo");
+  expect(again.stderr.some((l) => l.includes("cloning"))).toBe(false);
+
+  const bad = runPig(["-p", "hi", "-e", `file://${repo}-gone`], { cwd: w.cwd, env: w.env });
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain(`pig: -e file://${repo}-gone: cloning file://${repo}-gone failed (git exit`);
+});
