@@ -5,7 +5,8 @@
  * |---|---|---|
  * | npm | `<agentDir>/npm/node_modules/<name>` | `<cwd>/.pig/npm/node_modules/<name>` |
  * | git | `<agentDir>/git/<host>/<path>` | `<cwd>/.pig/git/<host>/<path>` |
- * | local path | the path itself (nothing is copied) | the same |
+ * | local folder | the folder itself (nothing is copied) | the same |
+ * | local `.tgz` (`npm pack`) | `<agentDir>/npm/node_modules/<its name>` | `<cwd>/.pig/npm/node_modules/<its name>` |
  *
  * npm runs through the `npmCommand` setting (default `npm`) in the scope's `npm/` folder; a git
  * checkout with a package.json gets `install --omit=dev` (plain `install` with a custom command).
@@ -56,15 +57,52 @@ export function npmRoot(place: InstallPlace): string {
   return join(scopeBase(place), "npm");
 }
 
+const TARBALL = /\.(tgz|tar\.gz)$/;
+
+/** A local path to an npm tarball (what `npm pack` writes): installed with npm like a registry package. */
+export function isTarball(source: PackageSource): boolean {
+  return source.kind === "local" && TARBALL.test(source.path);
+}
+
+const tarballNames = new Map<string, string>();
+
+/** The package name inside an npm tarball (its package/package.json), or an error saying why not. */
+export function tarballName(path: string): string {
+  const known = tarballNames.get(path);
+  if (known) return known;
+  const proc = Bun.spawnSync(["tar", "-xzOf", path, "package/package.json"], { stdout: "pipe", stderr: "pipe" });
+  let name: unknown;
+  try {
+    name = proc.exitCode === 0 ? (JSON.parse(proc.stdout.toString()) as { name?: unknown }).name : undefined;
+  } catch {
+    name = undefined;
+  }
+  if (typeof name !== "string" || name === "") {
+    throw new PackageInstallError(path, "is not an npm tarball with a named package/package.json", proc.stderr.toString().trim());
+  }
+  tarballNames.set(path, name);
+  return name;
+}
+
 /** Where the package lives once installed. */
 export function packageDir(source: PackageSource, place: InstallPlace): string {
+  if (source.kind === "local" && isTarball(source)) {
+    if (!existsSync(source.path)) return source.path;
+    return join(npmRoot(place), "node_modules", ...tarballName(source.path).split("/"));
+  }
   if (source.kind === "local") return source.path;
   if (source.kind === "npm") return join(npmRoot(place), "node_modules", ...source.name.split("/"));
   return join(scopeBase(place), "git", ...source.dir.split("/"));
 }
 
 export function isInstalled(source: PackageSource, place: InstallPlace): boolean {
-  return existsSync(packageDir(source, place));
+  try {
+    return existsSync(packageDir(source, place));
+  } catch (error) {
+    // A tarball pig cannot read is not installed.
+    if (error instanceof PackageInstallError) return false;
+    throw error;
+  }
 }
 
 interface Ran {
@@ -101,13 +139,15 @@ const npmOf = (options: InstallOptions): readonly string[] => (options.npmComman
 
 /** Installs the package if it is not there yet; returns its folder. */
 export async function installPackage(source: PackageSource, place: InstallPlace, options: InstallOptions = {}): Promise<string> {
+  if (source.kind === "local" && !existsSync(source.path)) throw new PackageInstallError(source.raw, `${source.path} does not exist`, "");
   const dir = packageDir(source, place);
-  if (source.kind === "local") {
-    if (!existsSync(dir)) throw new PackageInstallError(source.raw, `${dir} does not exist`, "");
+  if (source.kind === "local" && isTarball(source)) {
+    await npmInstall(source, source.path, dir, place, options);
     return dir;
   }
+  if (source.kind === "local") return dir;
   if (existsSync(dir)) return dir;
-  if (source.kind === "npm") await npmInstall(source, place, options);
+  if (source.kind === "npm") await npmInstall(source, source.version !== undefined ? `${source.name}@${source.version}` : source.name, dir, place, options);
   else await gitInstall(source, dir, options);
   return dir;
 }
@@ -146,21 +186,21 @@ function snapshot(root: string): () => void {
     });
 }
 
-async function npmInstall(source: Extract<PackageSource, { kind: "npm" }>, place: InstallPlace, options: InstallOptions): Promise<void> {
+/** `npm install <spec>` in the scope's npm folder; `dir` must exist afterwards. */
+async function npmInstall(source: PackageSource, spec: string, dir: string, place: InstallPlace, options: InstallOptions): Promise<void> {
   const root = npmRoot(place);
   mkdirSync(root, { recursive: true });
   if (!existsSync(join(root, "package.json"))) writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "pig-packages", private: true }, null, 2)}\n`);
   const restore = snapshot(root);
-  const spec = source.version !== undefined ? `${source.name}@${source.version}` : source.name;
   try {
     await step(source, `installing ${spec} with ${npmOf(options).join(" ")}`, [...npmOf(options), "install", spec, "--no-audit", "--no-fund"], root, options);
   } catch (error) {
     restore();
     throw error;
   }
-  if (!existsSync(packageDir(source, place))) {
+  if (!existsSync(dir)) {
     restore();
-    throw new PackageInstallError(source.raw, `npm finished but ${packageDir(source, place)} is not there`, "");
+    throw new PackageInstallError(source.raw, `npm finished but ${dir} is not there`, "");
   }
 }
 
@@ -173,7 +213,7 @@ export async function updatePackage(source: PackageSource, place: InstallPlace, 
     return true;
   }
   if (source.kind === "npm") {
-    await npmInstall({ ...source, version: "latest" }, place, options);
+    await npmInstall(source, `${source.name}@latest`, dir, place, options);
     return true;
   }
   await step(source, `fetching ${source.url}`, ["git", "-C", dir, "fetch", "--quiet", "origin"], dir, options);
@@ -184,6 +224,13 @@ export async function updatePackage(source: PackageSource, place: InstallPlace, 
 
 /** Takes the installed copy away (a local path is never touched). */
 export async function removePackage(source: PackageSource, place: InstallPlace, options: InstallOptions = {}): Promise<void> {
+  if (source.kind === "local" && isTarball(source)) {
+    const dir = packageDir(source, place);
+    if (!existsSync(dir) || dir === source.path) return;
+    const name = tarballName(source.path);
+    await step(source, `uninstalling ${name}`, [...npmOf(options), "uninstall", name, "--no-audit", "--no-fund"], npmRoot(place), options);
+    return;
+  }
   if (source.kind === "local") return;
   const dir = packageDir(source, place);
   if (source.kind === "git") {

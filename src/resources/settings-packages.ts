@@ -6,7 +6,7 @@
  * settings file's folder. A package named in both scopes is the project's.
  */
 import { dirname, join } from "node:path";
-import { isInstalled, packageDir, type InstallScope } from "./package-install.ts";
+import { isInstalled, isTarball, packageDir, type InstallScope } from "./package-install.ts";
 import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "./package-source.ts";
 import { readLocalPackage, type PackageFiles } from "./packages.ts";
 import { RESOURCE_KINDS, type ResourceKind } from "./resource-paths.ts";
@@ -69,15 +69,16 @@ export function installedPackages(list: readonly SettingsPackage[], where: Packa
   const packages: InstalledPackage[] = [];
   for (const pkg of list) {
     const place = { agentDir: where.agentDir, cwd: where.cwd, scope: pkg.scope };
-    const root = packageDir(pkg.source, place);
     if (!isInstalled(pkg.source, place)) {
+      const folder = pkg.source.kind === "local" && !isTarball(pkg.source);
       problems.push(
-        pkg.source.kind === "local"
-          ? `package ${pkg.source.raw} (${pkg.settingsFile}): ${root} does not exist`
+        folder
+          ? `package ${pkg.source.raw} (${pkg.settingsFile}): ${packageDir(pkg.source, place)} does not exist`
           : `package ${pkg.source.raw} (${pkg.settingsFile}) is not installed: run pig install ${pkg.source.raw}${pkg.scope === "project" ? " -l" : ""}`,
       );
       continue;
     }
+    const root = packageDir(pkg.source, place);
     const files = readLocalPackage(root);
     if (!files) {
       problems.push(`package ${pkg.source.raw} (${root}): no "pi" or "pig" key in its package.json and none of extensions/, skills/, prompts/, themes/`);

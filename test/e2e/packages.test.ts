@@ -166,3 +166,22 @@ test("-e with a git URL: the package is fetched for this run only and loads firs
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain(`pig: -e file://${repo}-gone: cloning file://${repo}-gone failed (git exit`);
 });
+
+test("an npm tarball (npm pack) installs by path into the scope's npm folder and loads; remove uninstalls it", async () => {
+  const w = await world();
+  const repo = packageRepo();
+  const packed = Bun.spawnSync(["npm", "pack", "--silent", "--pack-destination", w.cwd], { cwd: repo, stdout: "pipe", stderr: "pipe" });
+  expect(packed.exitCode).toBe(0);
+  const tarball = join(w.cwd, packed.stdout.toString().trim());
+  expect(tarball.endsWith("demo-pkg-1.0.0.tgz")).toBe(true);
+  const installed = pig(w, ["install", tarball]);
+  expect(installed.stderr).toContain("pig: installing");
+  expect(installed.code).toBe(0);
+  const dir = join(w.agentDir, "npm", "node_modules", "demo-pkg");
+  expect(existsSync(join(dir, "package.json"))).toBe(true);
+  expect(pig(w, ["list"]).stdout).toBe(`${tarball}  user\n  ${dir}\n`);
+  const { names } = await commandsOf(w);
+  expect(names).toEqual(expect.arrayContaining(["extension:demo", "prompt:greet", "skill:skill:hello"]));
+  expect(pig(w, ["remove", tarball]).code).toBe(0);
+  expect(existsSync(dir)).toBe(false);
+});
