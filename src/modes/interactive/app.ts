@@ -26,6 +26,7 @@ import { loadKeybindings } from "./keybindings-file.ts";
 import { diagnosticLines, formatStartupReport } from "../../resources/startup-report.ts";
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
+import { watchThemeFile } from "./theme-watch.ts";
 import { sessionBanner } from "./session-banner.ts";
 import type { ModeExtensions } from "../../extensions/registries.ts";
 import { ExtensionBridge } from "./extension-bridge.ts";
@@ -42,6 +43,9 @@ export class InteractiveApp implements InteractiveHost {
   private readonly commands: SlashCommand[] = builtinCommands();
   private readonly bridge: ExtensionBridge;
   private exitResolve: ((code: number) => void) | undefined;
+  /** The theme file in use, watched while pig runs (theme-watch.ts). */
+  private themeFile: { name: string; path: string } | undefined;
+  private stopThemeWatch: () => void = () => {};
 
   constructor(
     private readonly runtime: Runtime,
@@ -50,8 +54,10 @@ export class InteractiveApp implements InteractiveHost {
   ) {
     const settings = runtime.settings.settings;
     // Theme files come from the resource resolution (a project's only when it is trusted).
-    const { theme, warnings: themeWarnings } = loadTheme(settings.theme ?? detectThemeName(), runtime.resources.themes, wantsColor(process.stdout));
+    const themeName = settings.theme ?? detectThemeName();
+    const { theme, warnings: themeWarnings, path: themePath } = loadTheme(themeName, runtime.resources.themes, wantsColor(process.stdout));
     this.theme = theme;
+    this.themeFile = themePath ? { name: themeName, path: themePath } : undefined;
     const keys = loadKeybindings(runtime.agentDir);
     this.keybindings = keys.bindings;
     this.editor = new InputEditor({
@@ -164,6 +170,7 @@ export class InteractiveApp implements InteractiveHost {
       if (replacesConversation(change)) this.sessionChanged();
     });
     this.editor.start();
+    this.watchTheme();
     // A long session's context is read once the prompt is up, not before.
     setTimeout(() => {
       try {
@@ -185,6 +192,7 @@ export class InteractiveApp implements InteractiveHost {
     });
     unsubscribe();
     unwatch();
+    this.stopThemeWatch();
     this.view.dispose();
     this.editor.stop();
     // The session is disposed by the caller, after the extensions' session_shutdown handlers
@@ -286,10 +294,29 @@ export class InteractiveApp implements InteractiveHost {
   // ── InteractiveHost ──────────────────────────────────────────────────────
 
   applyTheme(name: string): void {
-    const { theme, warnings } = loadTheme(name, this.resources.themes, wantsColor(process.stdout));
+    const { theme, warnings, path } = loadTheme(name, this.resources.themes, wantsColor(process.stdout));
     this.theme = theme;
     this.view.theme = theme;
     for (const warning of warnings) this.warn(warning);
+    this.themeFile = path ? { name, path } : undefined;
+    this.watchTheme();
+  }
+
+  /** An edit of the theme file in use shows at once; one pig cannot use keeps the current theme. */
+  private watchTheme(): void {
+    this.stopThemeWatch();
+    const file = this.themeFile;
+    if (!file) return;
+    this.stopThemeWatch = watchThemeFile(file.path, () => {
+      const again = loadTheme(file.name, this.resources.themes, wantsColor(process.stdout));
+      if (again.failed) {
+        for (const warning of again.warnings) this.warn(warning.replace(/; using the dark theme$/, "; keeping the current theme"));
+        return;
+      }
+      this.theme = again.theme;
+      this.view.theme = again.theme;
+      this.info(`Theme "${file.name}" reloaded from ${file.path}.`);
+    });
   }
 
   print(text: string): void {

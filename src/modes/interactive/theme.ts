@@ -105,6 +105,10 @@ export interface ThemeChoice {
   theme: Theme;
   /** Why the file could not be used, or keys in it pig does not know; each names the file. */
   warnings: string[];
+  /** The theme file it came from (none for the built-ins). */
+  path?: string;
+  /** The theme asked for could not be used: `theme` is the dark fallback. */
+  failed?: true;
 }
 
 /** A theme file read once: the name it goes by, and its JSON or why it could not be read. */
@@ -154,10 +158,10 @@ export function loadTheme(name: string | undefined, files: readonly string[], co
   const wanted = name ?? "dark";
   if (wanted === "dark") return { theme: makeTheme("dark", DARK, color), warnings: [] };
   if (wanted === "light") return { theme: makeTheme("light", LIGHT, color), warnings: [] };
-  const dark = (...warnings: string[]): ThemeChoice => ({ theme: makeTheme("dark", DARK, color), warnings });
   // By `name` field first; a file name still works (older settings saved those).
   const read: ThemeFileRead[] = [];
   let found: ThemeFileRead | undefined;
+  const dark = (...warnings: string[]): ThemeChoice => ({ theme: makeTheme("dark", DARK, color), warnings, failed: true, ...(found ? { path: found.path } : {}) });
   for (const path of files) {
     const file = readThemeFile(path);
     read.push(file);
@@ -176,7 +180,7 @@ export function loadTheme(name: string | undefined, files: readonly string[], co
   const checked = checkConfig(ThemeFileSchema, found.json, text);
   const unknown = checked.unknownKeys.map((words) => `${found.path}: ${words}; ignored`);
   if (!checked.success) return dark(`${found.path}: ${joinIssues(checked.issues)}; using the dark theme`, ...unknown);
-  return { theme: makeTheme(checked.output.name, paletteOf(checked.output), color), warnings: unknown };
+  return { theme: makeTheme(checked.output.name, paletteOf(checked.output), color), warnings: unknown, path: found.path };
 }
 
 /**
