@@ -26,7 +26,7 @@ import { loadKeybindings } from "./keybindings-file.ts";
 import { diagnosticLines, formatStartupReport } from "../../resources/startup-report.ts";
 import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
-import { watchThemeFile } from "./theme-watch.ts";
+import { followThemeFile } from "./theme-watch.ts";
 import { sessionBanner } from "./session-banner.ts";
 import type { ModeExtensions } from "../../extensions/registries.ts";
 import { ExtensionBridge } from "./extension-bridge.ts";
@@ -302,20 +302,17 @@ export class InteractiveApp implements InteractiveHost {
     this.watchTheme();
   }
 
-  /** An edit of the theme file in use shows at once; one pig cannot use keeps the current theme. */
+  /** An edit of the theme file in use shows at once (theme-watch.ts). */
   private watchTheme(): void {
     this.stopThemeWatch();
-    const file = this.themeFile;
-    if (!file) return;
-    this.stopThemeWatch = watchThemeFile(file.path, () => {
-      const again = loadTheme(file.name, this.resources.themes, wantsColor(process.stdout));
-      if (again.failed) {
-        for (const warning of again.warnings) this.warn(warning.replace(/; using the dark theme$/, "; keeping the current theme"));
-        return;
-      }
-      this.theme = again.theme;
-      this.view.theme = again.theme;
-      this.info(`Theme "${file.name}" reloaded from ${file.path}.`);
+    this.stopThemeWatch = followThemeFile(this.themeFile, {
+      load: (name) => loadTheme(name, this.resources.themes, wantsColor(process.stdout)),
+      apply: (theme) => {
+        this.theme = theme;
+        this.view.theme = theme;
+      },
+      info: (message) => this.info(message),
+      warn: (message) => this.warn(message),
     });
   }
 

@@ -6,6 +6,7 @@
  */
 import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
+import type { Theme, ThemeChoice } from "./theme.ts";
 
 const SETTLE_MS = 50;
 
@@ -33,4 +34,29 @@ export function watchThemeFile(path: string, changed: () => void): () => void {
     if (timer) clearTimeout(timer);
     watcher.close();
   };
+}
+
+export interface ThemeReload {
+  /** Loads the theme by name again (the run's theme files, its colour support). */
+  load(name: string): ThemeChoice;
+  apply(theme: Theme): void;
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Follows the theme file in use: each usable edit is applied and said; one pig cannot use is
+ * said and the current theme stays. Returns what stops following.
+ */
+export function followThemeFile(file: { name: string; path: string } | undefined, reload: ThemeReload): () => void {
+  if (!file) return () => {};
+  return watchThemeFile(file.path, () => {
+    const again = reload.load(file.name);
+    if (again.failed) {
+      for (const warning of again.warnings) reload.warn(warning.replace(/; using the dark theme$/, "; keeping the current theme"));
+      return;
+    }
+    reload.apply(again.theme);
+    reload.info(`Theme "${file.name}" reloaded from ${file.path}.`);
+  });
 }
