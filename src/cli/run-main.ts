@@ -5,6 +5,7 @@ import { parseCliArgs, resolveExtensionFlags, type CliArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { mainHelp } from "./help.ts";
 import { runtimeConfigFromArgs } from "./runtime-config.ts";
+import { isRemoteSource } from "../resources/package-source.ts";
 import { createRegistries, type ModeExtensions } from "../extensions/registries.ts";
 import { extensionRows } from "../extensions/status.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -12,15 +13,12 @@ import { isTerminal } from "../util/libc.ts";
 import { useNormalJitPolicy } from "../util/jit-policy.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 
-/** An `-e` value that is a package to fetch (temporary-packages.ts), not a local path. */
-const TEMPORARY_PACKAGE = /^(npm:|git:|https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/)/;
-
 export async function runMain(argv: string[]): Promise<number> {
   // Extensions fill these as they load; options pig does not know are kept aside until they
   // have (an extension's flag), and only then is one nobody registered an error.
   const extensions: ModeExtensions = { registries: createRegistries() };
   let args = parseCliArgs(argv);
-  if (args.extension?.some((p) => TEMPORARY_PACKAGE.test(p.trim()))) {
+  if (args.extension?.some(isRemoteSource)) {
     // Installed (or found installed) before anything starts: the run sees a local package.
     const { installTemporaryPackages } = await import("./temporary-packages.ts");
     args = { ...args, extension: await installTemporaryPackages(args.extension!, process.cwd()) };

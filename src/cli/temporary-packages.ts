@@ -8,24 +8,22 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installPackage, PackageInstallError } from "../resources/package-install.ts";
-import { PackageSourceError, parsePackageSource } from "../resources/package-source.ts";
+import { isRemoteSource, PackageSourceError, parsePackageSource } from "../resources/package-source.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { CliError } from "./errors.ts";
 
-const REMOTE = /^(npm:|git:|https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/)/;
-
 /** The `-e` values with each remote package replaced by the folder it is installed in. */
-export async function installTemporaryPackages(paths: readonly string[], cwd: string, npmCommand?: readonly string[]): Promise<string[]> {
+export async function installTemporaryPackages(paths: readonly string[], cwd: string): Promise<string[]> {
   const place = { agentDir: join(tmpdir(), "pig-extensions"), cwd, scope: "user" as const };
   const out: string[] = [];
   for (const raw of paths) {
-    if (!REMOTE.test(raw.trim())) {
+    if (!isRemoteSource(raw)) {
       out.push(raw);
       continue;
     }
     try {
       const source = parsePackageSource(raw, cwd);
-      out.push(await installPackage(source, place, { ...(npmCommand ? { npmCommand } : {}), step: (s) => writeStderr(`pig: -e ${raw}: ${s}\n`) }));
+      out.push(await installPackage(source, place, { step: (s) => writeStderr(`pig: -e ${raw}: ${s}\n`) }));
     } catch (error) {
       if (error instanceof PackageInstallError) throw new CliError(`-e ${raw}: ${error.reason}${error.outputTail ? `\n${error.outputTail}` : ""}`);
       if (error instanceof PackageSourceError) throw new CliError(`-e ${raw}: ${error.message}`);

@@ -39,6 +39,12 @@ export class PackageSourceError extends Error {
 const NPM_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
 const URL_SCHEMES = /^(https?|ssh|git|file):\/\//;
 
+/** Whether `text` names a package to fetch (npm, git, a URL), not a local path. */
+export function isRemoteSource(text: string): boolean {
+  const t = text.trim();
+  return t.startsWith("npm:") || t.startsWith("git:") || URL_SCHEMES.test(t);
+}
+
 /** `base`: the directory a local path is relative to. */
 export function parsePackageSource(raw: string, base: string): PackageSource {
   const text = raw.trim();
