@@ -6,9 +6,9 @@
  * captured, and only its end is shown, when a step fails.
  */
 import { spinner } from "@clack/prompts";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { parseArgs } from "node:util";
-import { installPackage, isInstalled, packageDir, PackageInstallError, removePackage, updatePackage, type InstallPlace, type InstallScope } from "../resources/package-install.ts";
+import { installPackage, isInstalled, packageDir, PackageInstallError, removePackage, scopeDir, updatePackage, type InstallPlace, type InstallScope } from "../resources/package-install.ts";
 import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "../resources/package-source.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
 import type { Settings } from "../resources/settings.ts";
@@ -42,7 +42,7 @@ interface Context {
 }
 
 function settingsDir(scope: InstallScope, ctx: Context): string {
-  return scope === "user" ? ctx.agentDir : join(ctx.cwd, ".pig");
+  return scopeDir({ agentDir: ctx.agentDir, cwd: ctx.cwd, scope });
 }
 
 function parse(raw: string, base: string): PackageSource {
@@ -103,8 +103,7 @@ function recorded(raw: string, source: PackageSource, scope: InstallScope, ctx: 
 
 async function install(raw: string, scope: InstallScope, ctx: Context): Promise<number> {
   // A local path on the command line is the user's, relative to where they are.
-  const given = parse(raw, ctx.cwd);
-  const source = given.kind === "local" ? parse(isAbsolute(given.path) ? given.path : resolve(ctx.cwd, given.path), ctx.cwd) : given;
+  const source = parse(raw, ctx.cwd);
   const place: InstallPlace = { agentDir: ctx.agentDir, cwd: ctx.cwd, scope };
   const show = progress();
   let dir: string;
@@ -118,7 +117,7 @@ async function install(raw: string, scope: InstallScope, ctx: Context): Promise<
   const keep = recorded(raw, source, scope, ctx);
   const base = settingsDir(scope, ctx);
   const list = entries(ctx, scope);
-  const at = list.findIndex((e) => samePackage(parsePackageSourceSafe(rawOf(e), base), source));
+  const at = list.findIndex((e) => names(e, base, source));
   if (at >= 0) {
     const old = list[at]!;
     list[at] = typeof old === "string" ? keep : { ...old, source: keep };
@@ -128,20 +127,27 @@ async function install(raw: string, scope: InstallScope, ctx: Context): Promise<
   return 0;
 }
 
-function parsePackageSourceSafe(raw: string, base: string): PackageSource {
+/** A settings entry as a source; undefined for one that cannot be read (said where the settings are listed). */
+function parsedEntry(entry: Entry, base: string): PackageSource | undefined {
   try {
-    return parsePackageSource(raw, base);
-  } catch {
-    return { kind: "local", raw, path: `\0${raw}` };
+    return parsePackageSource(rawOf(entry), base);
+  } catch (error) {
+    if (error instanceof PackageSourceError) return undefined;
+    throw error;
   }
 }
 
+/** Whether a settings entry names the package `source`. */
+function names(entry: Entry, base: string, source: PackageSource): boolean {
+  const parsed = parsedEntry(entry, base);
+  return parsed !== undefined && samePackage(parsed, source);
+}
+
 async function remove(raw: string, scope: InstallScope, ctx: Context): Promise<number> {
-  const source = parse(raw, ctx.cwd);
+  const wanted = parse(raw, ctx.cwd);
   const base = settingsDir(scope, ctx);
   const list = entries(ctx, scope);
-  const wanted = source.kind === "local" ? parse(resolve(ctx.cwd, source.path), ctx.cwd) : source;
-  const kept = list.filter((e) => !samePackage(parsePackageSourceSafe(rawOf(e), base), wanted));
+  const kept = list.filter((e) => !names(e, base, wanted));
   if (kept.length === list.length) {
     throw new CliError(`remove: ${raw} is not in the ${scope === "user" ? "user's" : "project's"} settings${scope === "user" ? " (a project's package needs -l)" : ""}`);
   }
@@ -163,8 +169,15 @@ function npmOption(ctx: Context): { npmCommand?: string[] } {
   return command && command.length > 0 ? { npmCommand: command } : {};
 }
 
+/** Every package of both settings files, the project's first; an entry that is not a source is said on stderr. */
 function allPackages(ctx: Context): { source: PackageSource; scope: InstallScope }[] {
-  return (["project", "user"] as const).flatMap((scope) => entries(ctx, scope).map((e) => ({ source: parsePackageSourceSafe(rawOf(e), settingsDir(scope, ctx)), scope })));
+  return (["project", "user"] as const).flatMap((scope) =>
+    entries(ctx, scope).flatMap((entry) => {
+      const source = parsedEntry(entry, settingsDir(scope, ctx));
+      if (!source) writeStderr(`pig: warning: ${JSON.stringify(rawOf(entry))} in the ${scope === "user" ? "user's" : "project's"} "packages" is not a package source; skipped\n`);
+      return source ? [{ source, scope }] : [];
+    }),
+  );
 }
 
 async function update(only: string | undefined, ctx: Context): Promise<number> {

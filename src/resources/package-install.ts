@@ -17,6 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PackageSource } from "./package-source.ts";
+import { projectConfigDir } from "./resource-paths.ts";
 
 export type InstallScope = "user" | "project";
 
@@ -48,13 +49,14 @@ export class PackageInstallError extends Error {
 
 const TAIL_LINES = 20;
 
-function scopeBase(place: InstallPlace): string {
-  return place.scope === "user" ? place.agentDir : join(place.cwd, ".pig");
+/** The folder of a scope: the agent directory, or the project's `.pig/` (its settings file's folder too). */
+export function scopeDir(place: Pick<InstallPlace, "agentDir" | "cwd" | "scope">): string {
+  return place.scope === "user" ? place.agentDir : projectConfigDir(place.cwd);
 }
 
 /** The folder npm packages of this scope are installed in (it holds a package.json of its own). */
 export function npmRoot(place: InstallPlace): string {
-  return join(scopeBase(place), "npm");
+  return join(scopeDir(place), "npm");
 }
 
 const TARBALL = /\.(tgz|tar\.gz)$/;
@@ -92,7 +94,7 @@ export function packageDir(source: PackageSource, place: InstallPlace): string {
   }
   if (source.kind === "local") return source.path;
   if (source.kind === "npm") return join(npmRoot(place), "node_modules", ...source.name.split("/"));
-  return join(scopeBase(place), "git", ...source.dir.split("/"));
+  return join(scopeDir(place), "git", ...source.dir.split("/"));
 }
 
 export function isInstalled(source: PackageSource, place: InstallPlace): boolean {

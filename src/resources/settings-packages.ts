@@ -5,13 +5,12 @@
  * with the settings' pattern syntax (omitted: all; `[]`: none). A local path is relative to the
  * settings file's folder. A package named in both scopes is the project's.
  */
-import { dirname, join } from "node:path";
-import { isInstalled, isTarball, packageDir, type InstallScope } from "./package-install.ts";
+import { isInstalled, isTarball, packageDir, scopeDir, type InstallScope } from "./package-install.ts";
 import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "./package-source.ts";
 import { readLocalPackage, type PackageFiles } from "./packages.ts";
 import { RESOURCE_KINDS, type ResourceKind } from "./resource-paths.ts";
 import { applyPatterns } from "./resource-patterns.ts";
-import type { Settings } from "./settings.ts";
+import { globalSettingsPath, projectSettingsPath, type Settings } from "./settings.ts";
 
 export interface SettingsPackage {
   source: PackageSource;
@@ -31,8 +30,8 @@ export interface PackageWhere {
 type Entry = NonNullable<Settings["packages"]>[number];
 
 function entriesOf(settings: Settings, scope: InstallScope, where: PackageWhere, problems: string[]): SettingsPackage[] {
-  const settingsFile = scope === "user" ? join(where.agentDir, "settings.json") : join(where.cwd, ".pig", "settings.json");
-  const base = dirname(settingsFile);
+  const settingsFile = scope === "user" ? globalSettingsPath(where.agentDir) : projectSettingsPath(where.cwd);
+  const base = scopeDir({ ...where, scope });
   return (settings.packages ?? []).flatMap((entry: Entry) => {
     const raw = typeof entry === "string" ? entry : entry.source;
     try {
