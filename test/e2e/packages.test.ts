@@ -4,25 +4,18 @@
  * prompt templates, extensions, per-kind filters), the trust gate for a project's packages, a
  * package that is named but not installed, `pig list`, `pig update` and `pig remove`.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary, runPig } from "../helpers/binary.ts";
-import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import type { PigWorld } from "../helpers/pig-env.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
+import { git } from "../helpers/git-repo.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
+const { world, track } = extensionWorlds();
 
-const git = (cwd: string, ...args: string[]) => {
-  const proc = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (proc.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${proc.stderr.toString()}`);
-};
 
 /** A pi package in a git repository: a skill, two prompt templates and an extension with a command. */
 function packageRepo(): string {
@@ -45,17 +38,10 @@ function packageRepo(): string {
   return repo;
 }
 
-async function world(): Promise<PigWorld> {
-  const w = await createWorld({ llm: { mode: "text" } });
-  worlds.push(w);
-  return w;
-}
-
 type Json = Record<string, any>;
 
 async function commandsOf(w: PigWorld, args: string[] = []): Promise<{ names: string[]; stderr: string[] }> {
-  const client = new RpcClient({ cwd: w.cwd, env: w.env, args });
-  clients.push(client);
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args }));
   const listed = await client.request({ type: "get_commands" });
   const names = ((listed.data as { commands: Json[] }).commands ?? []).map((c) => `${c.source}:${c.name}`).sort();
   expect(await client.close()).toBe(0);

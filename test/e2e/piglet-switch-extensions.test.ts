@@ -4,18 +4,14 @@
  * "reload") and their tools reach the next request — also in a run that started with no
  * extensions at all, which then starts its extension host.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import type { PigWorld } from "../helpers/pig-env.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
 
-const worlds: PigWorld[] = [];
-const clients: RpcClient[] = [];
-afterAll(async () => {
-  for (const c of clients.splice(0)) c.kill();
-  await Promise.all(worlds.splice(0).map((w) => w.close()));
-});
+const worlds = extensionWorlds();
 
 /** An extension with one tool that writes each session event it hears into `<cwd>/<name>.events`. */
 const extension = (name: string) => `import { appendFileSync } from "node:fs";
@@ -37,9 +33,8 @@ export default function (pi) {
 }
 `;
 
-async function world(): Promise<PigWorld> {
-  const w = await createWorld({
-    llm: { mode: "text" },
+function world(): Promise<PigWorld> {
+  return worlds.world(undefined, {
     agentFiles: {
       "ext/alpha.ts": extension("alpha"),
       "ext/beta.ts": extension("beta"),
@@ -48,8 +43,6 @@ async function world(): Promise<PigWorld> {
       "piglets/bare.md": "---\ndescription: with none\nextensions: []\n---\n",
     },
   });
-  worlds.push(w);
-  return w;
 }
 
 type Json = Record<string, any>;
@@ -61,8 +54,7 @@ const events = (w: PigWorld, name: string): string[] => {
 
 test("a run started without extensions starts them when switching to a Piglet that names some, and stops them again", async () => {
   const w = await world();
-  const client = new RpcClient({ cwd: w.cwd, env: w.env });
-  clients.push(client);
+  const client = worlds.track(new RpcClient({ cwd: w.cwd, env: w.env }));
   await client.promptAndWait("before");
   expect(toolsOf(w, 0)).not.toContain("alpha_tool");
 
@@ -84,8 +76,7 @@ test("a run started without extensions starts them when switching to a Piglet th
 
 test("from one Piglet's extensions to another's: the first goes, the second comes, and it stays over a later switch back", async () => {
   const w = await world();
-  const client = new RpcClient({ cwd: w.cwd, env: w.env, args: ["--piglet", "a"] });
-  clients.push(client);
+  const client = worlds.track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["--piglet", "a"] }));
   await client.promptAndWait("as a");
   expect(toolsOf(w, 0)).toContain("alpha_tool");
   expect(events(w, "alpha")).toEqual(["start:startup"]);

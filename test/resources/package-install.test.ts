@@ -4,12 +4,9 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import { installPackage, packageDir, PackageInstallError, removePackage, updatePackage, type InstallPlace } from "../../src/resources/package-install.ts";
 import { parsePackageSource } from "../../src/resources/package-source.ts";
+import { git } from "../helpers/git-repo.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
-const git = (cwd: string, ...args: string[]) => {
-  const proc = Bun.spawnSync(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (proc.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${proc.stderr.toString()}`);
-};
 
 /** A repository with two commits, the first tagged v1. */
 function repository(files: Record<string, string> = {}): string {
