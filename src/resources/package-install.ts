@@ -15,7 +15,7 @@
  * in only when every step worked; an npm install that fails puts the folder's manifest back.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { PackageSource } from "./package-source.ts";
 import { projectConfigDir } from "./resource-paths.ts";
 
@@ -139,6 +139,30 @@ async function step(source: PackageSource, what: string, argv: readonly string[]
 
 const npmOf = (options: InstallOptions): readonly string[] => (options.npmCommand && options.npmCommand.length > 0 ? options.npmCommand : ["npm"]);
 
+/** The package manager a command runs: its program's file name, after a `--` when there is one (`["mise", "exec", "--", "pnpm"]`). */
+export function packageManagerName(command: readonly string[]): string {
+  const separator = command.lastIndexOf("--");
+  const program = separator >= 0 ? command[separator + 1] : command[0];
+  return program ? basename(program).replace(/\.(cmd|exe)$/i, "") : "";
+}
+
+/**
+ * `install <spec>` / `uninstall <name>` in the scope's npm folder. Peers are never installed
+ * (npm's `--legacy-peer-deps` and what bun and pnpm have for it): a package's Pi peers are the
+ * host's modules, and a peer no registry has would fail the install.
+ */
+export function npmArgs(action: "install" | "uninstall", spec: string, root: string, command: readonly string[]): string[] {
+  const manager = packageManagerName(command);
+  if (manager === "bun") return action === "install" ? ["install", spec, "--cwd", root, "--omit=peer"] : ["uninstall", spec, "--cwd", root];
+  if (manager === "pnpm") {
+    return action === "install"
+      ? ["install", spec, "--prefix", root, "--config.auto-install-peers=false", "--config.strict-peer-dependencies=false", "--config.strict-dep-builds=false"]
+      : ["uninstall", spec, "--prefix", root];
+  }
+  const quiet = manager === "npm" ? ["--no-audit", "--no-fund"] : [];
+  return [action, spec, "--prefix", root, "--legacy-peer-deps", ...quiet];
+}
+
 /** Installs the package if it is not there yet; returns its folder. */
 export async function installPackage(source: PackageSource, place: InstallPlace, options: InstallOptions = {}): Promise<string> {
   if (source.kind === "local" && !existsSync(source.path)) throw new PackageInstallError(source.raw, `${source.path} does not exist`, "");
@@ -148,10 +172,23 @@ export async function installPackage(source: PackageSource, place: InstallPlace,
     return dir;
   }
   if (source.kind === "local") return dir;
-  if (existsSync(dir)) return dir;
+  if (existsSync(dir) && !(source.kind === "npm" && wrongVersion(source.version, dir))) return dir;
   if (source.kind === "npm") await npmInstall(source, source.version !== undefined ? `${source.name}@${source.version}` : source.name, dir, place, options);
   else await gitInstall(source, dir, options);
   return dir;
+}
+
+const EXACT_VERSION = /^v?\d+\.\d+\.\d+(-[\w.-]+)?(\+[\w.-]+)?$/;
+
+/** An exact pinned version other than the one installed in `dir` (a range or a tag is taken as met). */
+function wrongVersion(version: string | undefined, dir: string): boolean {
+  if (version === undefined || !EXACT_VERSION.test(version)) return false;
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: unknown };
+    return manifest.version !== version.replace(/^v/, "");
+  } catch {
+    return true;
+  }
 }
 
 async function gitInstall(source: Extract<PackageSource, { kind: "git" }>, dir: string, options: InstallOptions): Promise<void> {
@@ -195,7 +232,8 @@ async function npmInstall(source: PackageSource, spec: string, dir: string, plac
   if (!existsSync(join(root, "package.json"))) writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "pig-packages", private: true }, null, 2)}\n`);
   const restore = snapshot(root);
   try {
-    await step(source, `installing ${spec} with ${npmOf(options).join(" ")}`, [...npmOf(options), "install", spec, "--no-audit", "--no-fund"], root, options);
+    const npm = npmOf(options);
+    await step(source, `installing ${spec} with ${npm.join(" ")}`, [...npm, ...npmArgs("install", spec, root, npm)], root, options);
   } catch (error) {
     restore();
     throw error;
@@ -230,7 +268,7 @@ export async function removePackage(source: PackageSource, place: InstallPlace, 
     const dir = packageDir(source, place);
     if (!existsSync(dir) || dir === source.path) return;
     const name = tarballName(source.path);
-    await step(source, `uninstalling ${name}`, [...npmOf(options), "uninstall", name, "--no-audit", "--no-fund"], npmRoot(place), options);
+    await step(source, `uninstalling ${name}`, [...npmOf(options), ...npmArgs("uninstall", name, npmRoot(place), npmOf(options))], npmRoot(place), options);
     return;
   }
   if (source.kind === "local") return;
@@ -241,5 +279,5 @@ export async function removePackage(source: PackageSource, place: InstallPlace, 
     return;
   }
   if (!existsSync(dir)) return;
-  await step(source, `uninstalling ${source.name}`, [...npmOf(options), "uninstall", source.name, "--no-audit", "--no-fund"], npmRoot(place), options);
+  await step(source, `uninstalling ${source.name}`, [...npmOf(options), ...npmArgs("uninstall", source.name, npmRoot(place), npmOf(options))], npmRoot(place), options);
 }

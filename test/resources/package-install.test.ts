@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { installPackage, packageDir, PackageInstallError, removePackage, updatePackage, type InstallPlace } from "../../src/resources/package-install.ts";
+import { installPackage, npmArgs, packageDir, PackageInstallError, packageManagerName, removePackage, updatePackage, type InstallPlace } from "../../src/resources/package-install.ts";
 import { parsePackageSource } from "../../src/resources/package-source.ts";
 import { git } from "../helpers/git-repo.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -104,15 +104,26 @@ describe("git packages", () => {
   });
 });
 
+/** A stand-in for npm: `install <name>[@version]` makes node_modules/<name> with that version, and logs the call. */
+const FAKE_NPM =
+  '#!/bin/sh\nspec="$2"; name="${spec%@*}"; [ -z "$name" ] && name="$spec"; version="${spec#*@}"; [ "$version" = "$spec" ] && version=0.0.1\n[ "$spec" = broken ] && { echo "npm ERR! 404 broken" >&2; echo "{}" > package.json; exit 1; }\necho "$spec" >> calls.txt\nmkdir -p "node_modules/$name" && echo "$spec" > "node_modules/$name/spec.txt" && printf \'{"name":"%s","version":"%s"}\' "$name" "$version" > "node_modules/$name/package.json"\n';
+
 describe("npm packages", () => {
+  test("the package manager is told never to install peers, each in its own words", () => {
+    expect(packageManagerName(["npm"])).toBe("npm");
+    expect(packageManagerName(["/opt/bin/pnpm.cmd"])).toBe("pnpm");
+    expect(packageManagerName(["mise", "exec", "node@22", "--", "bun"])).toBe("bun");
+    expect(npmArgs("install", "pi-x@1.0.0", "/r", ["npm"])).toEqual(["install", "pi-x@1.0.0", "--prefix", "/r", "--legacy-peer-deps", "--no-audit", "--no-fund"]);
+    expect(npmArgs("uninstall", "pi-x", "/r", ["npm"])).toEqual(["uninstall", "pi-x", "--prefix", "/r", "--legacy-peer-deps", "--no-audit", "--no-fund"]);
+    expect(npmArgs("install", "pi-x", "/r", ["bun"])).toEqual(["install", "pi-x", "--cwd", "/r", "--omit=peer"]);
+    expect(npmArgs("install", "pi-x", "/r", ["pnpm"])).toContain("--config.auto-install-peers=false");
+    expect(npmArgs("install", "pi-x", "/r", ["yarn-wrapper"])).toEqual(["install", "pi-x", "--prefix", "/r", "--legacy-peer-deps"]);
+  });
+
   test("install through the npm command in the scope's npm folder; a failure puts its manifest back", async () => {
     const bin = tempDir("pig-pkg-bin-");
-    // A stand-in for npm: `install <spec>` makes node_modules/<name> and records it.
     const fakeNpm = join(bin, "npm");
-    writeFileSync(
-      fakeNpm,
-      '#!/bin/sh\nspec="$2"; name="${spec%@*}"; [ -z "$name" ] && name="$spec"\n[ "$spec" = broken ] && { echo "npm ERR! 404 broken" >&2; echo "{}" > package.json; exit 1; }\nmkdir -p "node_modules/$name" && echo "$spec" > "node_modules/$name/spec.txt"\n',
-    );
+    writeFileSync(fakeNpm, FAKE_NPM);
     chmodSync(fakeNpm, 0o755);
     const where = place();
     const source = parsePackageSource("npm:pi-thing@1.2.3", "/");
@@ -126,6 +137,25 @@ describe("npm packages", () => {
     expect(error).toBeInstanceOf(PackageInstallError);
     expect(error.outputTail).toBe("npm ERR! 404 broken");
     expect(readFileSync(join(where.agentDir, "npm", "package.json"), "utf8")).toBe(manifest);
+  });
+
+  test("a pinned exact version other than the installed one is installed again; the same one, or a range, is not", async () => {
+    const bin = tempDir("pig-pkg-bin-");
+    const fakeNpm = join(bin, "npm");
+    writeFileSync(fakeNpm, FAKE_NPM);
+    chmodSync(fakeNpm, 0o755);
+    const where = place();
+    const calls = () => readFileSync(join(where.agentDir, "npm", "calls.txt"), "utf8");
+    const install = (raw: string) => installPackage(parsePackageSource(raw, "/"), where, { npmCommand: [fakeNpm] });
+    const dir = await install("npm:pi-thing@1.2.3");
+    await install("npm:pi-thing@1.2.3");
+    expect(calls()).toBe("pi-thing@1.2.3\n");
+    await install("npm:pi-thing@1.2.4");
+    expect(calls()).toBe("pi-thing@1.2.3\npi-thing@1.2.4\n");
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.2.4");
+    await install("npm:pi-thing@^1.0.0");
+    await install("npm:pi-thing");
+    expect(calls()).toBe("pi-thing@1.2.3\npi-thing@1.2.4\n");
   });
 
   test("a local path is used where it is, and one that does not exist is an error", async () => {
