@@ -19,9 +19,9 @@ export async function runMain(argv: string[]): Promise<number> {
   const extensions: ModeExtensions = { registries: createRegistries() };
   let args = parseCliArgs(argv);
   if (args.extension?.some(isRemoteSource)) {
-    // Installed (or found installed) before anything starts: the run sees a local package.
+    // Installed (or found installed) before anything starts; the run finds it in its temporary place.
     const { installTemporaryPackages } = await import("./temporary-packages.ts");
-    args = { ...args, extension: await installTemporaryPackages(args.extension!, process.cwd()) };
+    await installTemporaryPackages(args.extension!, process.cwd());
   }
   if (args.help) return printHelp(args, extensions);
   if (args.version) {

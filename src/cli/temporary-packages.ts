@@ -1,34 +1,34 @@
 /**
  * `-e npm:<name>[@v]` and `-e git:…` / a git URL: a package for this run only. It is installed
- * once into `<tmp>/pig-extensions/` (npm/ and git/ as in a scope, package-install.ts) and reused
- * while it is there; the run then loads it as a local package given with `-e`, so its
- * extensions come first and its skills, templates and themes before the discovered ones. Nothing
- * is written to any settings file.
+ * once into `<tmp>/pig-extensions/` (resources/temporary-package-place.ts) and reused while it is
+ * there; the run then loads it as a package given with `-e`, so its extensions come first and its
+ * skills, templates and themes before the discovered ones. npm runs through the user's
+ * `npmCommand` setting. Nothing is written to any settings file.
  */
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { installPackage, PackageInstallError } from "../resources/package-install.ts";
+import { installPackage, isInstalled, PackageInstallError } from "../resources/package-install.ts";
 import { isRemoteSource, PackageSourceError, parsePackageSource } from "../resources/package-source.ts";
+import { SettingsStore } from "../resources/settings-store.ts";
+import { temporaryPlace } from "../resources/temporary-package-place.ts";
+import { agentDir } from "../session/paths.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { CliError } from "./errors.ts";
 
-/** The `-e` values with each remote package replaced by the folder it is installed in. */
-export async function installTemporaryPackages(paths: readonly string[], cwd: string): Promise<string[]> {
-  const place = { agentDir: join(tmpdir(), "pig-extensions"), cwd, scope: "user" as const };
-  const out: string[] = [];
+/** Installs each remote `-e` package not yet in the temporary place. */
+export async function installTemporaryPackages(paths: readonly string[], cwd: string): Promise<void> {
+  const place = temporaryPlace(cwd);
+  let npmCommand: readonly string[] | undefined;
   for (const raw of paths) {
-    if (!isRemoteSource(raw)) {
-      out.push(raw);
-      continue;
-    }
+    if (!isRemoteSource(raw)) continue;
     try {
       const source = parsePackageSource(raw, cwd);
-      out.push(await installPackage(source, place, { step: (s) => writeStderr(`pig: -e ${raw}: ${s}\n`) }));
+      if (isInstalled(source, place)) continue;
+      // The user's settings only: a project's file could name any command.
+      npmCommand ??= SettingsStore.load({ agentDir: agentDir(), cwd, includeProject: false }).effective().npmCommand ?? [];
+      await installPackage(source, place, { ...(npmCommand.length > 0 ? { npmCommand } : {}), step: (s) => writeStderr(`pig: -e ${raw}: ${s}\n`) });
     } catch (error) {
       if (error instanceof PackageInstallError) throw new CliError(`-e ${raw}: ${error.reason}${error.outputTail ? `\n${error.outputTail}` : ""}`);
       if (error instanceof PackageSourceError) throw new CliError(`-e ${raw}: ${error.message}`);
       throw error;
     }
   }
-  return out;
 }

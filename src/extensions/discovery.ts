@@ -23,6 +23,7 @@ import { collectExtensionFiles, extensionEntryPoints } from "../resources/resour
 import { expandTilde } from "../resources/resource-paths.ts";
 import { applyPatterns, enabledByOverrides, splitEntries } from "../resources/resource-patterns.ts";
 import { readLocalPackage } from "../resources/packages.ts";
+import { temporaryPackageDir } from "../resources/temporary-package-place.ts";
 import { MANIFEST_FILE, ManifestError, readManifest } from "./manifest.ts";
 import type { CommandSpec, ToolSpec } from "./protocol.ts";
 
@@ -127,7 +128,7 @@ function cliCandidates(options: DiscoveryOptions, home: string, errors: string[]
   // A linked extension is inside the binary: its path need not exist on this machine.
   const linked = new Set(linkedExtensions().map((l) => l.id));
   for (const raw of options.cliPaths ?? []) {
-    const path = resolve(options.cwd, expandTilde(raw, home));
+    const path = temporaryPackageDir(raw, options.cwd) ?? resolve(options.cwd, expandTilde(raw, home));
     if (linked.has(path)) continue;
     if (!existsSync(path)) {
       errors.push(`Extension path does not exist: ${path} (-e ${raw})`);

@@ -16,6 +16,7 @@ import type { Settings } from "./settings.ts";
 import { expandSkillCommand, loadSkills, skillsPromptBlock, type Skill } from "./skills.ts";
 import { expandPromptTemplate, loadPromptTemplates, type PromptTemplate } from "./templates.ts";
 import type { InstalledPackage } from "./settings-packages.ts";
+import { temporaryPackageDir } from "./temporary-package-place.ts";
 
 export interface ResourceFlags {
   systemPrompt?: string;
@@ -121,7 +122,7 @@ export function loadResources(options: LoadResourcesOptions): LoadedResources {
 /** The `-e` values that are package directories (extensions/discovery.ts runs their extensions). */
 function cliPackages(paths: readonly string[], cwd: string, home: string): { source: string; root: string; files: PackageFiles }[] {
   return paths.flatMap((source) => {
-    const root = resolve(cwd, expandTilde(source, home));
+    const root = temporaryPackageDir(source, cwd) ?? resolve(cwd, expandTilde(source, home));
     const files = isDirectory(root) ? readLocalPackage(root) : undefined;
     return files ? [{ source, root, files }] : [];
   });

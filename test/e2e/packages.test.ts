@@ -40,12 +40,13 @@ function packageRepo(): string {
 
 type Json = Record<string, any>;
 
-async function commandsOf(w: PigWorld, args: string[] = []): Promise<{ names: string[]; stderr: string[] }> {
+async function commandsOf(w: PigWorld, args: string[] = []): Promise<{ names: string[]; commands: Json[]; stderr: string[] }> {
   const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args }));
   const listed = await client.request({ type: "get_commands" });
-  const names = ((listed.data as { commands: Json[] }).commands ?? []).map((c) => `${c.source}:${c.name}`).sort();
+  const commands = (listed.data as { commands: Json[] }).commands ?? [];
+  const names = commands.map((c) => `${c.source}:${c.name}`).sort();
   expect(await client.close()).toBe(0);
-  return { names, stderr: client.stderr };
+  return { names, commands, stderr: client.stderr };
 }
 
 const pig = (w: PigWorld, args: string[]) => runPig(args, { cwd: w.cwd, env: w.env });
@@ -138,9 +139,12 @@ test("install and remove say what is wrong: a bad source, a failed clone, a pack
 test("-e with a git URL: the package is fetched for this run only and loads first; nothing is recorded", async () => {
   const w = await world();
   const repo = packageRepo();
-  const { names, stderr } = await commandsOf(w, ["-e", `file://${repo}`]);
+  const { names, commands, stderr } = await commandsOf(w, ["-e", `file://${repo}`]);
   expect(names).toEqual(expect.arrayContaining(["extension:demo", "prompt:greet", "skill:skill:hello"]));
   expect(stderr).toContain(`pig: -e file://${repo}: cloning file://${repo}`);
+  // Its resources name the source as typed, not the folder it was fetched into.
+  const greet = commands.find((c) => c.name === "greet")!;
+  expect(greet.sourceInfo).toMatchObject({ source: `file://${repo}`, scope: "temporary", origin: "package" });
   const settingsFile = join(w.agentDir, "settings.json");
   expect(existsSync(settingsFile) ? JSON.parse(readFileSync(settingsFile, "utf8")).packages : undefined).toBeUndefined();
   // Fetched once: the next run finds it where it was put.
