@@ -93,6 +93,22 @@ test("settings filters choose a package's resources per kind, with the settings'
   expect(names).not.toContain("extension:demo");
 });
 
+test("a project entry with autoload: false changes only what it names of the user's package; the user's entry loads the rest", async () => {
+  const w = await world();
+  const repo = packageRepo();
+  expect(pig(w, ["install", `file://${repo}`]).code).toBe(0);
+  mkdirSync(join(w.cwd, ".pig"), { recursive: true });
+  writeFileSync(join(w.cwd, ".pig", "settings.json"), JSON.stringify({ packages: [{ source: `file://${repo}`, autoload: false, prompts: ["-prompts/wave.md"] }] }));
+  const { names, commands } = await commandsOf(w, ["--trust"]);
+  expect(names).toEqual(expect.arrayContaining(["extension:demo", "prompt:greet", "skill:skill:hello"]));
+  expect(names).not.toContain("prompt:wave");
+  // Files the delta left alone come from the user's entry; nothing was installed for the project.
+  expect(commands.find((c) => c.name === "greet")?.sourceInfo).toMatchObject({ source: `file://${repo}`, scope: "user", origin: "package" });
+  expect(existsSync(join(w.cwd, ".pig", "git"))).toBe(false);
+  // Untrusted, the project's entry does not count: the user's package loads whole.
+  expect((await commandsOf(w, ["--no-trust"])).names).toContain("prompt:wave");
+});
+
 test("a project's packages (-l) load only in a trusted project; one named but not installed is said", async () => {
   const w = await world();
   const repo = packageRepo();
