@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { installPackage, isInstalled, packageDir, PackageInstallError, removePackage, scopeDir, updatePackage, type InstallPlace, type InstallScope } from "../resources/package-install.ts";
 import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "../resources/package-source.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
+import { canAsk, decideTrust } from "../resources/trust.ts";
 import type { Settings } from "../resources/settings.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
@@ -29,7 +30,12 @@ https://… ssh://… git://… file://… [@ref], or a local path. A version or
 
 Options:
   -l, --local   the project's settings (.pig/settings.json) and .pig/ instead of the user's
+  --trust       trust the project for this command (its settings and packages count)
+  --no-trust    leave the project's settings and packages out
   -h, --help    this help
+
+A project counts only when it is trusted: -l asks on a terminal (and remembers the answer) and
+is refused elsewhere without --trust; list and update leave an untrusted project's packages out.
 `;
 
 type Entry = NonNullable<Settings["packages"]>[number];
@@ -215,10 +221,35 @@ function list(ctx: Context): number {
   return 0;
 }
 
+/**
+ * Whether the project's settings count for this command. Writing to the project (`install -l`,
+ * `remove -l`) needs trust: asked on a terminal, refused elsewhere. Reading it (`list`, `update`)
+ * takes a remembered decision or the flag, and says what it left out.
+ */
+async function projectTrusted(command: string, writesProject: boolean, flag: boolean | undefined, cwd: string, dir: string): Promise<boolean> {
+  const outcome = await decideTrust({ cwd, agentDir: dir, interactive: writesProject && canAsk(), ...(flag !== undefined ? { flag } : {}) });
+  for (const line of outcome.diagnostics) writeStderr(`pig: warning: ${line}\n`);
+  if (writesProject && !outcome.trusted) {
+    throw new CliError(`${command} -l: ${outcome.project} is not a trusted project, so pig does not change its packages (pass --trust to trust it for this command)`);
+  }
+  return outcome.trusted;
+}
+
+/** Says on stderr that an untrusted project's packages were left out, when it names any. */
+function noteUntrustedProject(cwd: string, dir: string): void {
+  const project = SettingsStore.load({ agentDir: dir, cwd, includeProject: true }).project.packages ?? [];
+  if (project.length > 0) writeStderr(`pig: ${project.length} package(s) of the project's settings left out: the project is not trusted (--trust includes them)\n`);
+}
+
 export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { local: { type: "boolean", short: "l" }, help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { local: { type: "boolean", short: "l" }, trust: { type: "boolean" }, "no-trust": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    });
   } catch (error) {
     throw new UsageError(`${command}: ${tidyParseError(error)}`, "pig install --help");
   }
@@ -226,10 +257,16 @@ export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], ar
     writeStdout(PACKAGES_HELP);
     return 0;
   }
+  if (parsed.values.trust && parsed.values["no-trust"]) throw new UsageError(`${command}: --trust and --no-trust cannot be combined`, "pig install --help");
   const cwd = process.cwd();
   const dir = agentDir();
-  const ctx: Context = { store: SettingsStore.load({ agentDir: dir, cwd, includeProject: true }), agentDir: dir, cwd };
   const scope: InstallScope = parsed.values.local ? "project" : "user";
+  const flag = parsed.values.trust ? true : parsed.values["no-trust"] ? false : undefined;
+  const writesProject = scope === "project" && command !== "list" && command !== "update";
+  const trusted = await projectTrusted(command, writesProject, flag, cwd, dir);
+  if (!trusted && (command === "list" || command === "update") && flag === undefined) noteUntrustedProject(cwd, dir);
+  // An untrusted project's settings are not read at all: they could name the npm command.
+  const ctx: Context = { store: SettingsStore.load({ agentDir: dir, cwd, includeProject: trusted }), agentDir: dir, cwd };
   const [first, ...rest] = parsed.positionals;
   if (rest.length > 0) throw new UsageError(`${command}: takes one source (got also ${JSON.stringify(rest[0])})`, "pig install --help");
   switch (command) {

@@ -120,7 +120,13 @@ test("a project's packages (-l) load only in a trusted project; one named but no
   expect((await commandsOf(w, ["--no-trust"])).names).not.toContain("prompt:greet");
   expect((await commandsOf(w, ["--trust"])).names).toContain("prompt:greet");
 
-  const updated = pig(w, ["update"]);
+  // Not yet trusted (no decision remembered): update and list leave the project's package out.
+  const untrusted = pig(w, ["update"]);
+  expect(untrusted.code).toBe(0);
+  expect(untrusted.stdout).not.toContain(`file://${repo}@v1`);
+  expect(untrusted.stderr).toContain("1 package(s) of the project's settings left out: the project is not trusted (--trust includes them)");
+  expect(pig(w, ["list"]).stdout).toBe("No packages (pig install <source> adds one).\n");
+  const updated = pig(w, ["update", "--trust"]);
   expect(updated.code).toBe(0);
   expect(updated.stdout).toContain(`file://${repo}@v1: pinned (skipped)`);
 
@@ -150,6 +156,40 @@ test("install and remove say what is wrong: a bad source, a failed clone, a pack
   const usage = pig(w, ["install"]);
   expect(usage.code).toBe(2);
   expect(usage.stderr).toContain("install: name a package source");
+});
+
+test("an untrusted project's packages are not changed without --trust, and its settings never choose the npm command", async () => {
+  const w = await world();
+  const repo = packageRepo();
+  // A project whose settings name an npm command that leaves a mark when it runs.
+  const mark = join(w.cwd, "npm-command-ran");
+  const fakeNpm = join(w.cwd, "fake-npm.sh");
+  writeFileSync(fakeNpm, `#!/bin/sh\ntouch ${mark}\nexit 1\n`, { mode: 0o755 });
+  mkdirSync(join(w.cwd, ".pig"), { recursive: true });
+  writeFileSync(join(w.cwd, ".pig", "settings.json"), JSON.stringify({ npmCommand: [fakeNpm] }));
+
+  const refused = pig(w, ["install", repo, "-l"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("install -l:");
+  expect(refused.stderr).toContain("is not a trusted project, so pig does not change its packages (pass --trust to trust it for this command)");
+  expect(JSON.parse(readFileSync(join(w.cwd, ".pig", "settings.json"), "utf8")).packages).toBeUndefined();
+  const removeRefused = pig(w, ["remove", repo, "-l"]);
+  expect(removeRefused.code).toBe(1);
+  expect(removeRefused.stderr).toContain("remove -l:");
+
+  // A user install of an npm tarball runs npm, never the untrusted project's command.
+  const packed = Bun.spawnSync(["npm", "pack", "--silent", "--pack-destination", w.cwd], { cwd: repo, stdout: "pipe", stderr: "pipe" });
+  expect(packed.exitCode).toBe(0);
+  const tarball = join(w.cwd, packed.stdout.toString().trim());
+  const user = pig(w, ["install", tarball]);
+  expect(user.code).toBe(0);
+  expect(existsSync(join(w.agentDir, "npm", "node_modules", "demo-pkg", "package.json"))).toBe(true);
+  expect(existsSync(mark)).toBe(false);
+
+  // Trusted for the command, -l writes the project's settings.
+  const trusted = pig(w, ["install", repo, "-l", "--trust"]);
+  expect(trusted.code).toBe(0);
+  expect(JSON.parse(readFileSync(join(w.cwd, ".pig", "settings.json"), "utf8")).packages).toHaveLength(1);
 });
 
 test("-e with a git URL: the package is fetched for this run only and loads first; nothing is recorded", async () => {
