@@ -79,7 +79,8 @@ function npmInstall(prefix: string, what: string): void {
   // their install scripts would try to fetch prebuilt binaries from outside the npm registry.
   const npm = Bun.spawnSync(
     ["npm", "install", "--no-save", "--prefix", prefix, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", what],
-    { stdout: "inherit", stderr: "inherit", env: { ...process.env, PI_OFFLINE: "1" } },
+    // npm's summary goes to stderr: scripts print their results on stdout.
+    { stdout: 2, stderr: "inherit", env: { ...process.env, PI_OFFLINE: "1" } },
   );
   if (npm.exitCode !== 0) throw new Error(`npm install of ${what} failed (exit ${npm.exitCode})`);
 }
