@@ -3,11 +3,15 @@
  * its runs, tools, hooks, queues, abort and listeners, with upstream's event order and state.
  */
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Type } from "typebox";
 import type { LlmContext, Model } from "../../../src/ai/types.ts";
 import { Agent, type AgentEvent, type AgentTool, type StreamFn } from "../../../src/extensions/compat/agent.ts";
 import { createAssistantMessageEventStream } from "../../../src/extensions/compat/ai.ts";
+import { createReadOnlyTools } from "../../../src/extensions/compat/tools.ts";
 import type { AgentMessage } from "../../../src/session/format.ts";
+import { tempDir } from "../../helpers/tmp.ts";
 
 type Json = Record<string, any>;
 
@@ -307,6 +311,18 @@ describe("Agent tool execution", () => {
       await agent.prompt("go");
       expect(log).toEqual(["start first", "end first", "start second", "end second"]);
     }
+  });
+
+  test("pig's built-in tools from the compat factories run as Agent tools, in the directory they were made for", async () => {
+    const dir = tempDir("pig-agent-tools-");
+    writeFileSync(join(dir, "notes.txt"), "kumquats are citrus\n");
+    const stream = fakeStream([{ calls: [{ id: "r", name: "read", args: { path: "notes.txt" } }] }, { text: "ok" }]);
+    const agent = new Agent({ initialState: { model: MODEL, tools: createReadOnlyTools(dir) as AgentTool[] }, streamFn: stream.fn });
+    await agent.prompt("read my notes");
+    expect(stream.requests[0]!.context.tools?.map((t) => t.name)).toEqual(["read", "grep", "find", "ls"]);
+    const result = (stream.requests[1]!.context.messages as Json[]).find((m) => m.role === "toolResult")!;
+    expect(result.isError).toBe(false);
+    expect(textOf(result as AgentMessage)).toContain("kumquats are citrus");
   });
 
   test("an unknown tool and arguments that do not fit the schema are error results; the tool never runs", async () => {
