@@ -11,26 +11,18 @@
  */
 import { runAgentLoop } from "../../agent/loop.ts";
 import type { LoopEvent } from "../../agent/events.ts";
-import type { AssistantMessage, Model, ThinkingLevel } from "../../ai/types.ts";
+import type { AssistantMessage, Model } from "../../ai/types.ts";
 import type { AgentMessage } from "../../session/format.ts";
-import { currentSystemMessage, systemPromptText } from "../../session/system-messages.ts";
-import { declareToolChanges, failedAnswer, loopConfig, toolDeclaration, type AfterToolCall, type AgentTool, type BeforeToolCall, type RunSetup, type StreamFn } from "./agent-run.ts";
+import { currentSystemMessage } from "../../session/system-messages.ts";
+import { declareToolChanges, failedAnswer, loopConfig, type AfterToolCall, type AgentTool, type BeforeToolCall, type RunSetup, type StreamFn } from "./agent-run.ts";
+import { AgentState, MessageQueue, type AgentInitialState, type QueueMode } from "./agent-state.ts";
 import { streamSimple } from "./ai.ts";
 
-export type { AgentTool, StreamFn };
+export type { AgentInitialState, AgentState, AgentTool, StreamFn };
 
 type Json = Record<string, unknown>;
-type QueueMode = "all" | "one-at-a-time";
 export type AgentEvent = LoopEvent;
 type Listener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;
-
-export interface AgentInitialState {
-  systemPrompt?: string;
-  model?: Model;
-  thinkingLevel?: ThinkingLevel;
-  tools?: AgentTool[];
-  messages?: AgentMessage[];
-}
 
 export interface AgentOptions {
   initialState?: AgentInitialState;
@@ -54,19 +46,6 @@ export interface AgentOptions {
 /** Options of upstream's Agent that change the loop's turns in ways pig's loop has no place for. */
 const UNSUPPORTED = ["finishTurn", "prepareRequest", "prepareNextTurn", "prepareNextTurnWithContext"] as const;
 
-const UNKNOWN_MODEL: Model = {
-  id: "unknown",
-  name: "unknown",
-  api: "unknown",
-  provider: "unknown",
-  baseUrl: "",
-  reasoning: false,
-  input: [],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 0,
-  maxTokens: 0,
-};
-
 let defaultStreamFn: StreamFn | undefined;
 
 /** The stream function of Agents made without one; pig's `streamSimple` when none is set. */
@@ -79,79 +58,6 @@ const pigStream: StreamFn = (model, context, options) => streamSimple(model, con
 /** Upstream's default: the messages a model understands, as they are. */
 function defaultConvertToLlm(messages: AgentMessage[]): AgentMessage[] {
   return messages.filter((m) => m.role === "system" || m.role === "user" || m.role === "assistant" || m.role === "toolResult");
-}
-
-class MessageQueue {
-  private items: AgentMessage[] = [];
-  constructor(public mode: QueueMode) {}
-  add(message: AgentMessage): void {
-    this.items.push(message);
-  }
-  get size(): number {
-    return this.items.length;
-  }
-  peek(): AgentMessage[] {
-    return this.mode === "all" ? [...this.items] : this.items.slice(0, 1);
-  }
-  take(): AgentMessage[] {
-    const taken = this.peek();
-    this.items = this.items.slice(taken.length);
-    return taken;
-  }
-  clear(): void {
-    this.items = [];
-  }
-}
-
-/** The Agent's state; `tools` and `messages` copy the arrays assigned to them. */
-export class AgentState {
-  model: Model;
-  thinkingLevel: ThinkingLevel;
-  isStreaming = false;
-  streamingMessage: AgentMessage | undefined = undefined;
-  pendingToolCalls: ReadonlySet<string> = new Set();
-  errorMessage: string | undefined = undefined;
-  private toolList: AgentTool[];
-  private transcript: AgentMessage[];
-
-  constructor(initial: AgentInitialState = {}) {
-    this.model = initial.model ?? UNKNOWN_MODEL;
-    this.thinkingLevel = initial.thinkingLevel ?? "off";
-    this.toolList = [...(initial.tools ?? [])];
-    this.transcript = [...(initial.messages ?? [])];
-    const prompt = initial.systemPrompt ?? "";
-    if (this.transcript[0]?.role !== "system" && (prompt.length > 0 || this.toolList.length > 0)) {
-      const declared = this.toolList.map(toolDeclaration);
-      this.transcript.unshift({ role: "system", content: prompt, ...(declared.length > 0 ? { toolsAdded: declared } : {}), timestamp: 0 });
-    }
-  }
-
-  /** The prompt the transcript's system messages declare. */
-  get systemPrompt(): string {
-    return systemPromptText(currentSystemMessage(this.transcript));
-  }
-  /** Before Pi 0.87 the prompt was a field of its own: setting it rewrites the leading system message. */
-  set systemPrompt(text: string) {
-    const first = this.transcript[0];
-    if (first?.role === "system") {
-      const { sections: _sections, ...rest } = first as Json;
-      this.transcript[0] = { ...rest, role: "system", content: text } as AgentMessage;
-    } else {
-      this.transcript.unshift({ role: "system", content: text, timestamp: 0 });
-    }
-  }
-  get tools(): AgentTool[] {
-    return this.toolList;
-  }
-  set tools(tools: AgentTool[]) {
-    this.toolList = [...tools];
-  }
-  get messages(): AgentMessage[] {
-    return this.transcript;
-  }
-  set messages(messages: AgentMessage[]) {
-    this.transcript = [...messages];
-  }
 }
 
 interface ActiveRun {
