@@ -43,13 +43,19 @@ const TIMEOUT_MS = 5000;
 
 /** The tools on this machine's PATH, without a terminal. */
 export const clipboardTools: ClipboardDeps = {
-  which: (command) => Bun.which(command),
+  // The PATH of now: without it Bun.which searches the one the process started with.
+  which: (command) => Bun.which(command, { PATH: process.env.PATH ?? "" }),
   async run(argv, input) {
     // Output is ignored, not piped: xclip leaves a child serving the selection, which would
     // keep a pipe open and this call waiting.
     const proc = Bun.spawn(argv, { stdin: "pipe", stdout: "ignore", stderr: "ignore", timeout: TIMEOUT_MS });
-    proc.stdin.write(input);
-    await proc.stdin.end();
+    try {
+      proc.stdin.write(input);
+      await proc.stdin.end();
+    } catch {
+      // A tool that exits before reading (wl-copy without a Wayland display) closes the pipe
+      // first: its exit code tells what happened, and a failure passes to the next tool.
+    }
     return proc.exited;
   },
 };
