@@ -50,7 +50,7 @@ export const clipboardTools: ClipboardDeps = {
     // keep a pipe open and this call waiting.
     const proc = Bun.spawn(argv, { stdin: "pipe", stdout: "ignore", stderr: "ignore", timeout: TIMEOUT_MS });
     try {
-      proc.stdin.write(input);
+      await proc.stdin.write(input);
       await proc.stdin.end();
     } catch {
       // A tool that exits before reading (wl-copy without a Wayland display) closes the pipe
