@@ -1,15 +1,33 @@
 /**
  * Images for the read tool: recognised by their first bytes (only the four formats every vision
  * API takes), and shrunk with Bun's built-in codecs when they are larger than providers accept
- * inline: more than 2000 px on a side, or 4.5 MB once base64-encoded.
+ * inline: more than 2000 px on a side, or 4.5 MB once base64-encoded. Extensions ask for other
+ * limits through the same code (Pi's `resizeImage`).
  */
 
 export type ImageMime = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
 export const MAX_IMAGE_SIDE = 2000;
 export const MAX_IMAGE_BASE64_BYTES = 4.5 * 1024 * 1024;
-/** Re-encodings tried at each size, in order: lossless first, then falling JPEG qualities. */
-const JPEG_QUALITIES = [80, 85, 70, 55, 40];
+
+/** What an image may be once prepared: sides in pixels, size once base64-encoded. */
+export interface ImageLimits {
+  maxWidth: number;
+  maxHeight: number;
+  maxBase64Bytes: number;
+  /** The first JPEG quality tried; lower ones follow when the image is still too large. */
+  jpegQuality: number;
+}
+
+export const DEFAULT_IMAGE_LIMITS: Readonly<ImageLimits> = {
+  maxWidth: MAX_IMAGE_SIDE,
+  maxHeight: MAX_IMAGE_SIDE,
+  maxBase64Bytes: MAX_IMAGE_BASE64_BYTES,
+  jpegQuality: 80,
+};
+
+/** JPEG qualities tried after the first, in order. */
+const LOWER_JPEG_QUALITIES = [85, 70, 55, 40];
 
 /** Enough of the file to recognise any of the supported formats. */
 export const IMAGE_SNIFF_BYTES = 4100;
@@ -40,23 +58,36 @@ export interface PreparedImage {
   resized?: { originalWidth: number; originalHeight: number; width: number; height: number };
 }
 
-/** Fits `width`×`height` into the side limit, keeping the aspect ratio. */
-function fitInside(width: number, height: number): { width: number; height: number } {
-  const scale = Math.min(1, MAX_IMAGE_SIDE / width, MAX_IMAGE_SIDE / height);
+/** An image fitted to limits, with its sizes before and after. */
+export interface FittedImage {
+  data: string;
+  mimeType: string;
+  originalWidth: number;
+  originalHeight: number;
+  width: number;
+  height: number;
+  /** Whether `data` was encoded anew (scaled, or only re-encoded to meet the byte limit). */
+  reencoded: boolean;
+}
+
+/** Fits `width`×`height` into the limits, keeping the aspect ratio. */
+function fitInside(width: number, height: number, limits: ImageLimits): { width: number; height: number } {
+  const scale = Math.min(1, limits.maxWidth / width, limits.maxHeight / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-async function encodeAt(bytes: Uint8Array, width: number, height: number): Promise<PreparedImage | undefined> {
+async function encodeAt(bytes: Uint8Array, width: number, height: number, limits: ImageLimits): Promise<{ data: string; mimeType: string } | undefined> {
+  const qualities = [...new Set([limits.jpegQuality, ...LOWER_JPEG_QUALITIES])];
   const attempts: Array<{ mimeType: string; run: () => Promise<Uint8Array> }> = [
     { mimeType: "image/png", run: () => new Bun.Image(bytes).resize(width, height).png().bytes() },
-    ...JPEG_QUALITIES.map((quality) => ({
+    ...qualities.map((quality) => ({
       mimeType: "image/jpeg",
       run: () => new Bun.Image(bytes).resize(width, height).jpeg({ quality }).bytes(),
     })),
   ];
   for (const attempt of attempts) {
     const out = await attempt.run();
-    if (base64Length(out.length) < MAX_IMAGE_BASE64_BYTES) {
+    if (base64Length(out.length) < limits.maxBase64Bytes) {
       return { data: Buffer.from(out).toString("base64"), mimeType: attempt.mimeType };
     }
   }
@@ -64,31 +95,27 @@ async function encodeAt(bytes: Uint8Array, width: number, height: number): Promi
 }
 
 /**
- * The image as it should be sent: unchanged when within the limits, else scaled down and
- * re-encoded. `undefined` when it cannot be decoded or made small enough.
+ * The image within `limits`: unchanged when it already is, else scaled down (a quarter off each
+ * side per step) and re-encoded as the smallest of PNG and JPEG that fits. `undefined` when it
+ * cannot be decoded or made small enough.
  */
-export async function prepareImage(bytes: Uint8Array, mimeType: ImageMime): Promise<PreparedImage | undefined> {
+export async function fitImage(bytes: Uint8Array, mimeType: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): Promise<FittedImage | undefined> {
   let meta: { width: number; height: number };
   try {
     meta = await new Bun.Image(bytes).metadata();
   } catch {
     return undefined;
   }
-  const fitsSide = meta.width <= MAX_IMAGE_SIDE && meta.height <= MAX_IMAGE_SIDE;
-  if (fitsSide && base64Length(bytes.length) < MAX_IMAGE_BASE64_BYTES) {
-    return { data: Buffer.from(bytes).toString("base64"), mimeType };
+  const original = { originalWidth: meta.width, originalHeight: meta.height };
+  const fitsSides = meta.width <= limits.maxWidth && meta.height <= limits.maxHeight;
+  if (fitsSides && base64Length(bytes.length) < limits.maxBase64Bytes) {
+    return { data: Buffer.from(bytes).toString("base64"), mimeType, ...original, width: meta.width, height: meta.height, reencoded: false };
   }
-  let { width, height } = fitInside(meta.width, meta.height);
+  let { width, height } = fitInside(meta.width, meta.height, limits);
   try {
     for (;;) {
-      const encoded = await encodeAt(bytes, width, height);
-      if (encoded) {
-        // Re-encoded only for the byte limit at the same size: nothing to map back.
-        if (width !== meta.width || height !== meta.height) {
-          encoded.resized = { originalWidth: meta.width, originalHeight: meta.height, width, height };
-        }
-        return encoded;
-      }
+      const encoded = await encodeAt(bytes, width, height, limits);
+      if (encoded) return { ...encoded, ...original, width, height, reencoded: true };
       if (width === 1 && height === 1) return undefined;
       width = Math.max(1, Math.floor(width * 0.75));
       height = Math.max(1, Math.floor(height * 0.75));
@@ -96,6 +123,19 @@ export async function prepareImage(bytes: Uint8Array, mimeType: ImageMime): Prom
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The image as it should be sent to a provider: within the default limits. `undefined` when it
+ * cannot be decoded or made small enough.
+ */
+export async function prepareImage(bytes: Uint8Array, mimeType: ImageMime): Promise<PreparedImage | undefined> {
+  const fitted = await fitImage(bytes, mimeType);
+  if (!fitted) return undefined;
+  const { data, originalWidth, originalHeight, width, height } = fitted;
+  // Re-encoded only for the byte limit at the same size: nothing to map back.
+  if (width === originalWidth && height === originalHeight) return { data, mimeType: fitted.mimeType };
+  return { data, mimeType: fitted.mimeType, resized: { originalWidth, originalHeight, width, height } };
 }
 
 /** Tells the model how to map coordinates on a scaled image back to the original. */

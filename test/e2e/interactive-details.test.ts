@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { CLIPBOARD_TOOLS } from "../../src/modes/interactive/commands/copy.ts";
+import { CLIPBOARD_TOOLS } from "../../src/util/clipboard.ts";
 import { interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
 import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";

@@ -15,6 +15,9 @@ import { getMarkdownTheme, getSelectListTheme, getSettingsListTheme, initTheme, 
 import { Container, Editor, Loader } from "./tui.ts";
 
 export * from "./tools.ts";
+export { copyToClipboard } from "./clipboard.ts";
+export { getLanguageFromPath, highlightCode } from "./highlight.ts";
+export { convertToPng, detectSupportedImageMimeTypeFromFile, formatDimensionNote, resizeImage } from "./images.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, truncateLine, truncateTail, withFileMutationQueue, VERSION };
 export { getMarkdownTheme, getSelectListTheme, getSettingsListTheme, initTheme, ThemeStub as Theme };
 
