@@ -138,7 +138,7 @@ describeNeeding("tmux", tmuxAvailable(), "pig config", () => {
     expect(await loaded(world)).toEqual(expect.arrayContaining(["extension:demo", "prompt:wave"]));
   });
 
-  test("Escape at a checklist and Ctrl+C at the confirmation write nothing", async () => {
+  test("Escape at a checklist, Ctrl+C or no at the confirmation: nothing is written", async () => {
     const { world, demo } = await packagedWorld();
     const file = join(world.agentDir, "settings.json");
     const text = readFileSync(file, "utf8");
@@ -163,6 +163,43 @@ describeNeeding("tmux", tmuxAvailable(), "pig config", () => {
     interrupted.sendKeys("C-c");
     expect(await interrupted.waitFor("exit code 130")).toContain("Nothing written.");
     expect(readFileSync(file, "utf8")).toBe(text);
+
+    // Answering no is not a cancel: nothing is written either, and the run ends well.
+    const declined = openWithExitCode(world, ["config"]);
+    await declined.waitFor(`◆  ${demo}`);
+    declined.sendKeys("Space", "Enter");
+    await declined.waitFor("prompts/new.md");
+    declined.sendKeys("Enter");
+    await declined.waitFor("Save them to");
+    declined.sendKeys("Right");
+    await declined.waitFor(/○ Yes \/ ● No/);
+    declined.sendKeys("Enter");
+    expect(await declined.waitFor("exit code 0")).toContain("Nothing written.");
+    expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  test("the settings file's own resources have a checklist of their own; its list gets a -path", async () => {
+    const world = track(
+      await createWorld({
+        llm: { mode: "text" },
+        agentFiles: { "prompts/draft.md": "---\ndescription: Draft\n---\nDraft.\n", "prompts/review.md": "---\ndescription: Review\n---\nReview $1.\n" },
+      }),
+    );
+    const file = join(world.agentDir, "settings.json");
+    const tmux = openWithExitCode(world, ["config"]);
+    const screen = await tmux.waitFor(`◆  ${file}: its own resources`);
+    expect(screen).toContain(`No packages in ${file}.`);
+    expect(screen).toMatch(/◼ prompt\s+prompts\/draft\.md[\s\S]*◼ prompt\s+prompts\/review\.md/);
+    tmux.sendKeys("Space");
+    await tmux.waitFor(/◻ prompt\s+prompts\/draft\.md/);
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Save them to");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("exit code 0");
+    expect(settingsOf(world).prompts).toEqual(["-prompts/draft.md"]);
+    const names = await loaded(world);
+    expect(names).toContain("prompt:review");
+    expect(names).not.toContain("prompt:draft");
   });
 
   test("with no packages it says so and ends", async () => {
