@@ -39,6 +39,10 @@ async function run(argv: string[]): Promise<number> {
     const { runPackages } = await import("./packages.ts");
     return runPackages(first, argv.slice(1));
   }
+  if (first === "config") {
+    const { runConfig } = await import("./config.ts");
+    return runConfig(argv.slice(1));
+  }
   if (first === "piglets") {
     const { runPiglets } = await import("./piglets.ts");
     return runPiglets(argv.slice(1));

@@ -24,6 +24,7 @@ export const PACKAGES_HELP = `Usage:
   pig remove <source> [-l]      Remove it (also: uninstall)
   pig update [source]           Update unpinned packages (all, or the one named)
   pig list                      The packages of the user's and the project's settings
+  pig config [-l] [--trust]     Choose which resources of each package load (checklists)
 
 Sources: npm:<name>[@version], git:<host>/<path>[@ref], git:git@<host>:<path>[@ref],
 https://… ssh://… git://… file://… [@ref], or a local path. A version or ref pins it.

@@ -269,6 +269,36 @@ function firstEnabled(candidates: readonly Candidate[]): Candidate[] {
   return out;
 }
 
+/** A file a settings scope provides itself: named by its list (`listed`), or found in its folders. */
+export interface ScopeResourceFile {
+  path: string;
+  listed: boolean;
+}
+
+/**
+ * The files of one kind that a settings scope provides itself, each once at its first place, in
+ * load order, whether its list's patterns enable them or not (`pig config` lists them all).
+ */
+export function scopeResourceFiles(
+  kind: ResourceKind,
+  options: { scope: SettingsScope; entries: readonly string[]; cwd: string; agentDir: string; home: string },
+): ScopeResourceFile[] {
+  const { scope, entries, cwd, agentDir, home } = options;
+  const base = scope === "project" ? projectConfigDir(cwd) : agentDir;
+  const agentsDirs = kind !== "skills" ? [] : scope === "project" ? projectAgentsSkillDirs(cwd, home) : [join(home, ".agents", "skills")];
+  const listed = splitEntries(entries).plain.flatMap((entry) => filesOfEntry(kind, resolveEntryPath(entry, base, home)));
+  const seen = new Set<string>();
+  const ending = FILE_ENDINGS[kind];
+  const out: ScopeResourceFile[] = [];
+  for (const [path, isListed] of [...listed.map((p) => [p, true] as const), ...autoFiles(kind, base, agentsDirs).map((p) => [p, false] as const)]) {
+    const key = canonical(path);
+    if (seen.has(key) || (ending && !path.endsWith(ending))) continue;
+    seen.add(key);
+    out.push({ path, listed: isListed });
+  }
+  return out;
+}
+
 const PACKAGE_SCOPE_ORDER: Record<SourceScope, number> = { temporary: 0, project: 1, user: 2 };
 
 export function resolveResourcePaths(kind: ResourceKind, options: ResourcePathOptions): ResolvedResources {

@@ -103,6 +103,16 @@ export function applyPatterns(files: readonly string[], patterns: readonly strin
 }
 
 /**
+ * The files of one kind a package entry's filter leaves on: all when the entry has no filter of
+ * that kind, none for `[]`, else those its patterns keep (every entry without a prefix a glob).
+ */
+export function packageFilterKeeps(files: readonly string[], filter: readonly string[] | undefined, root: string): Set<string> {
+  if (filter === undefined) return new Set(files);
+  if (filter.length === 0) return new Set();
+  return applyPatterns(files, filter, root);
+}
+
+/**
  * Whether an auto-discovered file stays enabled under its scope's settings entries: only the
  * `!`, `+` and `-` entries apply (plain globs only filter the settings' own plain entries).
  */

@@ -11,11 +11,11 @@
  * reads the user's installation, and the user's entry then loads the files the delta left alone.
  * Across entries, the first state given to a file stands.
  */
-import { isInstalled, isTarball, packageDir, scopeDir, type InstallPlace, type InstallScope } from "./package-install.ts";
+import { isInstalled, isTarball, packageDir, scopeDir, type InstallScope } from "./package-install.ts";
 import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "./package-source.ts";
 import { readLocalPackage, type PackageFiles } from "./packages.ts";
 import { RESOURCE_KINDS, type ResourceKind } from "./resource-paths.ts";
-import { applyPatterns, matchesAnyExact, matchesAnyGlob } from "./resource-patterns.ts";
+import { matchesAnyExact, matchesAnyGlob, packageFilterKeeps } from "./resource-patterns.ts";
 import { globalSettingsPath, projectSettingsPath, type Settings } from "./settings.ts";
 
 export interface SettingsPackage {
@@ -29,6 +29,9 @@ export interface SettingsPackage {
   delta: boolean;
   /** A project delta over the user's entry for the same package: where that one is installed. */
   over?: { source: PackageSource; scope: InstallScope };
+  /** Its entry in that file's `packages`, and where there. */
+  entry: PackageEntry;
+  index: number;
 }
 
 export interface PackageWhere {
@@ -37,24 +40,30 @@ export interface PackageWhere {
   trusted: boolean;
 }
 
-type Entry = NonNullable<Settings["packages"]>[number];
+export type PackageEntry = NonNullable<Settings["packages"]>[number];
 
-function entriesOf(settings: Settings, scope: InstallScope, where: PackageWhere, problems: string[]): SettingsPackage[] {
+function entriesOf(settings: Settings, scope: InstallScope, where: Pick<PackageWhere, "agentDir" | "cwd">, problems: string[]): SettingsPackage[] {
   const settingsFile = scope === "user" ? globalSettingsPath(where.agentDir) : projectSettingsPath(where.cwd);
   const base = scopeDir({ ...where, scope });
-  return (settings.packages ?? []).flatMap((entry: Entry) => {
+  return (settings.packages ?? []).flatMap((entry: PackageEntry, index) => {
     const raw = typeof entry === "string" ? entry : entry.source;
     try {
       const filters: SettingsPackage["filters"] = {};
       if (typeof entry !== "string") for (const kind of RESOURCE_KINDS) if (entry[kind] !== undefined) filters[kind] = entry[kind];
       const delta = typeof entry !== "string" && entry.autoload === false;
-      return [{ source: parsePackageSource(raw, base), scope, filters, settingsFile, delta }];
+      return [{ source: parsePackageSource(raw, base), scope, filters, settingsFile, delta, entry, index }];
     } catch (error) {
       if (!(error instanceof PackageSourceError)) throw error;
       problems.push(`${settingsFile}: "packages": ${error.message}`);
       return [];
     }
   });
+}
+
+/** The packages one settings file names, in its order; an entry that is not a source is a problem. */
+export function scopePackages(settings: Settings, scope: InstallScope, where: Pick<PackageWhere, "agentDir" | "cwd">): { packages: SettingsPackage[]; problems: string[] } {
+  const problems: string[] = [];
+  return { packages: entriesOf(settings, scope, where, problems), problems };
 }
 
 /**
@@ -98,16 +107,28 @@ export function deltaStates(files: readonly string[], patterns: readonly string[
 
 /** The state a plain or filtered entry gives each of the package's files. */
 function entryStates(files: readonly string[], filter: readonly string[] | undefined, root: string): Map<string, boolean> {
-  if (filter === undefined) return new Map(files.map((f) => [f, true]));
-  const kept = filter.length === 0 ? new Set<string>() : applyPatterns(files, filter, root);
+  const kept = packageFilterKeeps(files, filter, root);
   return new Map(files.map((f) => [f, kept.has(f)]));
 }
 
-function missingProblem(pkg: SettingsPackage, place: InstallPlace): string {
-  const folder = pkg.source.kind === "local" && !isTarball(pkg.source);
-  return folder
-    ? `package ${pkg.source.raw} (${pkg.settingsFile}): ${packageDir(pkg.source, place)} does not exist`
-    : `package ${pkg.source.raw} (${pkg.settingsFile}) is not installed: run pig install ${pkg.source.raw}${pkg.scope === "project" ? " -l" : ""}`;
+/** A named package's folder and its resources (before the entry's filters), or what stands in the way. */
+export function readSettingsPackage(
+  pkg: Pick<SettingsPackage, "source" | "scope" | "settingsFile">,
+  where: Pick<PackageWhere, "agentDir" | "cwd">,
+): { root: string; files: PackageFiles } | { problem: string } {
+  const place = { agentDir: where.agentDir, cwd: where.cwd, scope: pkg.scope };
+  if (!isInstalled(pkg.source, place)) {
+    const folder = pkg.source.kind === "local" && !isTarball(pkg.source);
+    return {
+      problem: folder
+        ? `package ${pkg.source.raw} (${pkg.settingsFile}): ${packageDir(pkg.source, place)} does not exist`
+        : `package ${pkg.source.raw} (${pkg.settingsFile}) is not installed: run pig install ${pkg.source.raw}${pkg.scope === "project" ? " -l" : ""}`,
+    };
+  }
+  const root = packageDir(pkg.source, place);
+  const files = readLocalPackage(root);
+  if (!files) return { problem: `package ${pkg.source.raw} (${root}): no "pi" or "pig" key in its package.json and none of extensions/, skills/, prompts/, themes/` };
+  return { root, files };
 }
 
 /**
@@ -119,18 +140,12 @@ export function installedPackages(list: readonly SettingsPackage[], where: Packa
   const packages: InstalledPackage[] = [];
   const stated = Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, new Set<string>()])) as Record<ResourceKind, Set<string>>;
   for (const pkg of list) {
-    const located = pkg.over ?? { source: pkg.source, scope: pkg.scope };
-    const place = { agentDir: where.agentDir, cwd: where.cwd, scope: located.scope };
-    if (!isInstalled(located.source, place)) {
-      if (!pkg.over) problems.push(missingProblem(pkg, place));
+    const read = readSettingsPackage(pkg.over ? { ...pkg.over, settingsFile: pkg.settingsFile } : pkg, where);
+    if ("problem" in read) {
+      if (!pkg.over) problems.push(read.problem);
       continue;
     }
-    const root = packageDir(located.source, place);
-    const files = readLocalPackage(root);
-    if (!files) {
-      if (!pkg.over) problems.push(`package ${pkg.source.raw} (${root}): no "pi" or "pig" key in its package.json and none of extensions/, skills/, prompts/, themes/`);
-      continue;
-    }
+    const { root, files } = read;
     const enabled = {} as PackageFiles;
     for (const kind of RESOURCE_KINDS) {
       const states = pkg.delta ? deltaStates(files[kind], pkg.filters[kind] ?? [], root) : entryStates(files[kind], pkg.filters[kind], root);

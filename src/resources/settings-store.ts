@@ -239,6 +239,21 @@ export class SettingsStore {
     return this.setIn("project", path, value);
   }
 
+  /**
+   * Several keys of one scope in one write (`config` saves a package list and resource lists
+   * together): all of them reach the file, or none. Throws `SettingsValueError` as `set` does,
+   * before anything changes.
+   */
+  setAll(scope: SettingsScope, changes: readonly (readonly [path: readonly string[], value: unknown])[]): boolean {
+    const state = this.scopes[scope];
+    let next = state.settings;
+    for (const [path, value] of changes) next = this.checked(next, path, value);
+    state.settings = next;
+    for (const [path] of changes) state.pending.add(JSON.stringify(path));
+    this.remerge();
+    return this.write(state);
+  }
+
   hasPendingWrites(scope?: SettingsScope): boolean {
     return scope ? this.scopes[scope].pending.size > 0 : this.hasPendingWrites("global") || this.hasPendingWrites("project");
   }
@@ -256,9 +271,17 @@ export class SettingsStore {
    * value of the wrong type (nothing changes then).
    */
   private setIn(name: SettingsScope, path: readonly string[], value: unknown): boolean {
-    if (path.length === 0 || path.some((key) => key === "")) throw new SettingsValueError("a setting path needs at least one non-empty key");
     const scope = this.scopes[name];
-    const next = setIn(scope.settings, path, value === undefined ? undefined : structuredClone(value));
+    scope.settings = this.checked(scope.settings, path, value);
+    scope.pending.add(JSON.stringify(path));
+    this.remerge();
+    return this.write(scope);
+  }
+
+  /** `settings` with `path` set, validated; throws `SettingsValueError` for a value of the wrong type. */
+  private checked(settings: Settings, path: readonly string[], value: unknown): Settings {
+    if (path.length === 0 || path.some((key) => key === "")) throw new SettingsValueError("a setting path needs at least one non-empty key");
+    const next = setIn(settings, path, value === undefined ? undefined : structuredClone(value));
     const checked = v.safeParse(SettingsSchema, next);
     if (!checked.success) {
       const issue = checked.issues[0]!;
@@ -266,10 +289,7 @@ export class SettingsStore {
         `setting "${v.getDotPath(issue) ?? path.join(".")}" must be ${expectedWords(issue.expected)}, not ${issue.received}`,
       );
     }
-    scope.settings = checked.output;
-    scope.pending.add(JSON.stringify(path));
-    this.remerge();
-    return this.write(scope);
+    return checked.output;
   }
 
   private remerge(): void {

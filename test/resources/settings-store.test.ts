@@ -99,6 +99,17 @@ describe("writing the global file", () => {
     expect(existsSync(global)).toBe(false);
     expect(store.settings).toEqual({});
   });
+
+  test("setAll writes several keys at once; one wrong-typed value and none of them changes", () => {
+    const { agentDir, cwd, global } = setup();
+    writeFileSync(global, JSON.stringify({ theme: "dark", packages: [{ source: "npm:a", mine: 1 }], skills: ["s"] }));
+    const store = SettingsStore.load({ agentDir, cwd, includeProject: false });
+    expect(() => store.setAll("global", [[["skills"], ["-s/x.md"]], [["packages"], "npm:a"]])).toThrow(SettingsValueError);
+    expect(store.settings.skills).toEqual(["s"]);
+    expect(store.setAll("global", [[["packages"], [{ source: "npm:a", mine: 1, prompts: [] }]], [["skills"], ["s", "-s/x.md"]]])).toBe(true);
+    expect(read(global)).toEqual({ theme: "dark", packages: [{ source: "npm:a", mine: 1, prompts: [] }], skills: ["s", "-s/x.md"] });
+    expect(store.hasPendingWrites()).toBe(false);
+  });
 });
 
 describe("a scope that failed to load", () => {
