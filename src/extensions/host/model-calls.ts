@@ -33,11 +33,11 @@ export const NO_MODEL_CALLS = "pig makes no model calls for extensions in this r
 /** Headers an extension may not set: the ones that carry credentials (pig's own go there). */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie)$/i;
 
-function failure(provider: string, id: string, text: string, aborted = false): AssistantMessage {
+function failure(provider: string, id: string, text: string, aborted = false, api = ""): AssistantMessage {
   return {
     role: "assistant",
     content: [],
-    api: "",
+    api,
     provider,
     model: id,
     usage: emptyUsage(),
@@ -111,7 +111,7 @@ export async function modelStream(
       else progress(event);
     }
   } catch (error) {
-    final = failure(provider, id, error instanceof Error ? error.message : String(error), signal.aborted);
+    final = failure(provider, id, error instanceof Error ? error.message : String(error), signal.aborted, model.api);
   }
-  return { message: final ?? failure(provider, id, `${provider}/${id}: the stream ended without an answer`, signal.aborted) };
+  return { message: final ?? failure(provider, id, `${provider}/${id}: the stream ended without an answer`, signal.aborted, model.api) };
 }
