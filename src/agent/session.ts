@@ -6,7 +6,7 @@
  * commands, report state and statistics. Event listeners and queues survive every replacement.
  */
 import { existsSync } from "node:fs";
-import type { Model } from "../ai/types.ts";
+import type { AssistantMessage, Model, StreamFunction, StreamOptions } from "../ai/types.ts";
 import { type Settings } from "../resources/settings.ts";
 import { branchSummarySettings } from "../resources/settings-effective.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
@@ -19,6 +19,7 @@ import { restoreModelAndThinking } from "./model-restore.ts";
 import { navigateTree, type NavigateOptions, type NavigateResult } from "./navigate.ts";
 import type { QueueMode } from "./queue.ts";
 import { forkMessages, lastAssistantText, sessionState, sessionStats, type SessionState, type SessionStats } from "./session-report.ts";
+import { redactAnswer } from "./redact-events.ts";
 import { RunningSession } from "./session-runs.ts";
 import type { SessionCoreOptions } from "./session-core.ts";
 import { bashExecutionMessage, runUserBash, type UserBashResult } from "./user-bash.ts";
@@ -44,6 +45,15 @@ export interface AgentSessionOptions extends SessionCoreOptions {
 }
 
 export type Cancellable = { cancelled: boolean };
+
+/** A model call made outside the session's runs (for an extension): pig's stream and the request's options. */
+export interface OutsideCall {
+  stream: StreamFunction;
+  /** The key, headers and HTTP limits of the session's own requests to the model; no hooks. */
+  options: StreamOptions;
+  /** Cleans a failure text that could quote the key, as the session's own answers are. */
+  redact(answer: AssistantMessage): void;
+}
 
 /** A replacement of the session (new, resume, fork, clone) that its before-hooks let through. */
 export interface ReplaceEvent {
@@ -215,6 +225,16 @@ export class AgentSession extends RunningSession {
 
   availableModels(): Model[] {
     return this.registry.available();
+  }
+
+  /**
+   * A call to `model` for an extension: pig's provider code and credentials, without the
+   * session's hooks (extensions watch the session's requests, not each other's) and without its
+   * thinking level (the caller says what it wants).
+   */
+  outsideCall(model: Model): OutsideCall {
+    const { reasoning: _level, ...options } = this.requestOptions(model, false);
+    return { stream: this.options.streamFor(model), options, redact: (answer) => redactAnswer(answer, this.redactor) };
   }
 
   /**

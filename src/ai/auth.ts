@@ -193,6 +193,20 @@ export function hasApiKey(provider: string, sources: KeySources): boolean {
   return Boolean(sources.configured[provider]);
 }
 
+/**
+ * What kind of credentials `provider` has, read as `hasApiKey` reads them (no command runs): an
+ * OAuth login (an `auth.json` OAuth entry, or a token variable such as `ANTHROPIC_OAUTH_TOKEN`),
+ * an API key, or none.
+ */
+export function credentialKind(provider: string, sources: KeySources): "key" | "oauth" | undefined {
+  if (sources.cliKey?.provider === provider) return "key";
+  const stored = sources.auth[provider];
+  if (stored) return stored.type === "oauth" ? "oauth" : "key";
+  const variable = envKeyNames(provider).find((name) => sources.env[name]);
+  if (variable) return /OAUTH/.test(variable) ? "oauth" : "key";
+  return sources.configured[provider] ? "key" : undefined;
+}
+
 /** The message for a run with no model at all: the variables to set, and the models.json way. */
 export function noModelsMessage(modelsJsonPath: string, options: { fromListModels?: boolean } = {}): string {
   const examples = ["anthropic", "openai", "google", "openrouter", "groq"].map((p) => `  ${envKeyNames(p).at(-1)} (${p})`);
@@ -212,4 +226,10 @@ export function noModelsMessage(modelsJsonPath: string, options: { fromListModel
 export function missingKeyMessage(provider: string): string {
   const variable = envKeyNames(provider).at(-1)!;
   return `No API key found for ${provider}.\n\nSet ${variable}, pass --api-key, or configure "apiKey" for the provider in models.json.`;
+}
+
+/** The answer to an extension asking for a model of a provider without credentials: how to add them. */
+export function noCredentialsMessage(provider: string): string {
+  const variable = envKeyNames(provider).at(-1)!;
+  return `No credentials for provider "${provider}" in pig (set ${variable}, store a key with /login, or give the provider an "apiKey" in models.json)`;
 }

@@ -3,7 +3,7 @@
  * the key and headers for a request.
  */
 import { join } from "node:path";
-import { findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { credentialKind, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
@@ -91,6 +91,22 @@ export class ModelRegistry {
 
   hasKey(provider: string): boolean {
     return hasApiKey(provider, this.sources());
+  }
+
+  /** Whether `provider`'s credentials are an API key or an OAuth login (undefined: none). */
+  credentialKind(provider: string): "key" | "oauth" | undefined {
+    return credentialKind(provider, this.sources());
+  }
+
+  /** Every provider of a known model that has credentials, with their kind (names only, never keys). */
+  credentialKinds(): Record<string, "key" | "oauth"> {
+    const out: Record<string, "key" | "oauth"> = {};
+    const sources = this.sources();
+    for (const provider of this.providers) {
+      const kind = credentialKind(provider, sources);
+      if (kind) out[provider] = kind;
+    }
+    return out;
   }
 
   /** Models whose provider has a key configured. */

@@ -21,6 +21,19 @@ export {
 export { ENV_PROTOCOL, ENV_SOCKET, ENV_TOKEN } from "./launch-env.ts";
 import { BoundaryContextParamsSchema } from "./protocol-boundary.ts";
 export { BoundaryContextParamsSchema, BoundaryDraftSchema, BoundaryResultSchema, ProjectTrustResultSchema, type WireBoundaryDraft } from "./protocol-boundary.ts";
+import { CredentialKindSchema, ModelAuthParamsSchema, ModelStreamParamsSchema } from "./protocol-model.ts";
+export {
+  ModelAuthParamsSchema,
+  type ModelAuthParams,
+  ModelAuthResultSchema,
+  type ModelAuthResult,
+  type ModelCallContext,
+  type ModelCallMessage,
+  type ModelCallOptions,
+  ModelStreamParamsSchema,
+  type ModelStreamParams,
+  ModelStreamResultSchema,
+} from "./protocol-model.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Envelope
@@ -236,6 +249,8 @@ export const StateParamsSchema = v.looseObject({
   hasPendingMessages: v.boolean(),
   systemPrompt: v.string(),
   contextUsage: v.optional(v.nullable(ContextUsageSchema)),
+  /** The providers pig holds credentials for, with their kind: names only, never a key. */
+  credentials: v.optional(v.record(v.string(), CredentialKindSchema)),
 });
 export type StateParams = v.InferOutput<typeof StateParamsSchema>;
 
@@ -328,6 +343,8 @@ export const HOST_METHODS = {
   "session.setLabel": SetLabelParamsSchema,
   "tools.setActive": SetActiveToolsParamsSchema,
   "model.set": ModelRefSchema,
+  "model.auth": ModelAuthParamsSchema,
+  "model.stream": ModelStreamParamsSchema,
   "thinking.set": ThinkingSetParamsSchema,
   "agent.compact": CompactParamsSchema,
   "agent.abort": Empty,

@@ -9,6 +9,7 @@ import type { ExtensionSource } from "../extensions/discovery.ts";
 import { startExtensionHost, type ExtensionHost } from "../extensions/host/host.ts";
 import { HEADLESS_UI } from "../extensions/ui.ts";
 import type { ExtensionChoice } from "./config.ts";
+import { ExtensionModelPort } from "./extension-models.ts";
 import { ExtensionSessionPort } from "./extension-port.ts";
 import { LateUi } from "./late-ui.ts";
 
@@ -29,6 +30,8 @@ export class ExtensionLaunch {
   /** Interactive and RPC mode bind a UI that can answer dialogs; extensions are told so when they start. */
   readonly ui: LateUi;
   readonly port: ExtensionSessionPort;
+  /** Model calls extensions ask pig to make with its credentials (`model.stream`). */
+  readonly models = new ExtensionModelPort(() => this.session);
   session: AgentSession | undefined;
   /** ctx.reload(): set by the stage, which owns the hosts. */
   reload: () => Promise<void> = async () => {};
@@ -65,6 +68,7 @@ export class ExtensionLaunch {
     return startExtensionHost({
       sources,
       port: this.port,
+      models: this.models,
       ui: this.ui,
       cwd,
       agentDir,

@@ -121,6 +121,7 @@ export class ExtensionSessionPort implements HostSessionPort {
       hasPendingMessages: (state.pendingMessageCount ?? 0) > 0,
       systemPrompt: systemPromptText(currentSystemMessage(session.messages)),
       flags: this.flagValues,
+      credentials: session.registry.credentialKinds(),
     };
   }
 

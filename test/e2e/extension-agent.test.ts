@@ -1,8 +1,9 @@
 /**
  * A Pi-style extension that runs an `Agent` of `@earendil-works/pi-agent-core` inside one of its
  * tools, through the built binary: the inner agent's requests reach the fake model with pig's
- * providers (from the extension's process), its own tool runs, and its answer becomes the tool's
- * result in the main conversation.
+ * providers — in the extension's process with a key of its own, or made by pig with pig's key
+ * when it has the one `ctx.modelRegistry` gives — its own tool runs, and its answer becomes the
+ * tool's result in the main conversation.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -14,7 +15,11 @@ const { world } = extensionWorlds();
 
 type Json = Record<string, any>;
 
-const EXTENSION = `
+/**
+ * The extension, with `keySetup` run in the tool before the Agent is made and `getApiKey` as the
+ * Agent's option (a key the extension has, or the handle pig gave it).
+ */
+const extension = (keySetup: string, getApiKey: string) => `
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "@earendil-works/pi-agent-core";
@@ -28,6 +33,7 @@ export default function (pi) {
     description: "Asks for a second opinion",
     parameters: Type.Object({ question: Type.String() }),
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      ${keySetup}
       const lookups = [];
       const lookup = {
         name: "lookup",
@@ -42,7 +48,7 @@ export default function (pi) {
       const agent = new Agent({
         initialState: { systemPrompt: "You are the inner reviewer.", model: ctx.model, tools: [lookup] },
         convertToLlm,
-        getApiKey: (provider) => (provider === ctx.model.provider ? "fake-key" : undefined),
+        getApiKey: ${getApiKey},
         toolExecution: "sequential",
       });
       const events = [];
@@ -51,12 +57,21 @@ export default function (pi) {
       await agent.prompt(params.question);
       const answer = agent.state.messages.at(-1);
       const text = answer.content.filter((b) => b.type === "text").map((b) => b.text).join("");
-      writeFileSync(join(ctx.cwd, "agent-run.json"), JSON.stringify({ events, lookups, roles: agent.state.messages.map((m) => m.role), stopReason: answer.stopReason, errorMessage: agent.state.errorMessage ?? null }));
+      const keysHere = Object.keys(process.env).filter((k) => /KEY|TOKEN|SECRET/.test(k));
+      writeFileSync(join(ctx.cwd, "agent-run.json"), JSON.stringify({ events, lookups, keysHere, roles: agent.state.messages.map((m) => m.role), stopReason: answer.stopReason, errorMessage: agent.state.errorMessage ?? null }));
       return { content: [{ type: "text", text: "second opinion: " + text }], details: {} };
     },
   });
 }
 `;
+
+const OWN_KEY = extension("", '(provider) => (provider === ctx.model.provider ? "fake-key" : undefined)');
+// As registry packages do: the key from ctx.modelRegistry, which in pig is its handle.
+const PIGS_KEY = extension(
+  "const auth = await ctx.modelRegistry.getApiKeyAndHeaders(ctx.model); if (!auth.ok) throw new Error(auth.error);",
+  "(provider) => (provider === ctx.model.provider ? auth.apiKey : undefined)",
+);
+const PIG_KEY = "sk-pig-only-51c9";
 
 /** The OpenAI chat messages of request `index`. */
 function messages(w: PigWorld, index: number): Json[] {
@@ -77,7 +92,7 @@ describe("an extension's own Agent", () => {
         { toolCalls: [{ name: "consult", arguments: { question: "is a kumquat fine?" }, id: "call_consult" }] },
         { text: "main done" },
       ],
-      { files: { "agent-ext.ts": EXTENSION } },
+      { files: { "agent-ext.ts": OWN_KEY } },
     );
     const result = await w.run(["-p", "-e", join(w.cwd, "agent-ext.ts"), "ask for a second opinion"]);
     expect(result.stderr).toBe("");
@@ -124,5 +139,32 @@ describe("an extension's own Agent", () => {
     const last = messages(w, 3);
     const toolResult = last.find((m) => m.role === "tool" && m.tool_call_id === "call_consult");
     expect(chatText(toolResult!)).toBe("second opinion: inner verdict: a kumquat is fine");
+  });
+
+  test("with the key ctx.modelRegistry gives, the Agent's requests are made by pig with pig's key, which its process never has", async () => {
+    const inner = "You are the inner reviewer.";
+    const w = await world(
+      [
+        { when: inner, toolCalls: [{ name: "lookup", arguments: { term: "kumquat" }, id: "call_lookup" }] },
+        { when: inner, text: "inner verdict: through pig" },
+        { toolCalls: [{ name: "consult", arguments: { question: "is a kumquat fine?" }, id: "call_consult" }] },
+        { text: "main done" },
+      ],
+      { files: { "agent-ext.ts": PIGS_KEY } },
+    );
+    const result = await w.run(["-p", "-e", join(w.cwd, "agent-ext.ts"), "ask for a second opinion"], { env: { FAKE_API_KEY: PIG_KEY } });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("main done\n");
+
+    expect(w.llm.requests.map((_, i) => chatText(messages(w, i)[0]!) === inner)).toEqual([false, true, true, false]);
+    expect(w.llm.requests.map((r) => r.headers.authorization)).toEqual(Array(4).fill(`Bearer ${PIG_KEY}`));
+    // The inner tool still ran in the extension's process, between pig's two requests for it.
+    expect(messages(w, 2).map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    expect(chatText(messages(w, 2)[3]!)).toBe("a kumquat is a small citrus fruit");
+    const run = JSON.parse(readFileSync(join(w.cwd, "agent-run.json"), "utf8"));
+    expect(run).toMatchObject({ lookups: [{ id: "call_lookup", term: "kumquat" }], keysHere: [], stopReason: "stop", errorMessage: null });
+    const toolResult = messages(w, 3).find((m) => m.role === "tool" && m.tool_call_id === "call_consult");
+    expect(chatText(toolResult!)).toBe("second opinion: inner verdict: through pig");
   });
 });

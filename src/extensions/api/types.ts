@@ -175,15 +175,38 @@ export interface ReadonlySessionManager {
   getSessionName(): string | undefined;
 }
 
+/** What a model call is given: the prompt, the conversation and the tools the model may call. */
+export interface ModelCallContext {
+  systemPrompt?: string;
+  messages: unknown[];
+  tools?: { name: string; description?: string; parameters?: unknown }[];
+}
+
+/** A model answer as it streams: its events as they come; `result()` is the final assistant message. */
+export interface ModelCallStream extends AsyncIterable<Record<string, unknown>> {
+  result(): Promise<Record<string, unknown>>;
+}
+
+/**
+ * The models pig knows and whether it can call them. pig keeps provider keys to itself: where
+ * upstream hands out a key, pig gives a handle that makes pig do the call with its credentials.
+ */
 export interface ModelRegistry {
   find(provider: string, modelId: string): Model | undefined;
   getAll(): Model[];
   getAvailable(): Model[];
+  getError(): string | undefined;
   hasConfiguredAuth(model: Model): boolean;
   getApiKeyAndHeaders(model: Model): Promise<{ ok: true; apiKey?: string; headers?: Record<string, string> } | { ok: false; error: string }>;
   getApiKeyForProvider(provider: string): Promise<string | undefined>;
+  getProviderAuth(provider: string): Promise<{ auth: { apiKey?: string }; source?: string } | undefined>;
+  getProviderAuthStatus(provider: string): { configured: boolean; source?: string; label?: string };
   isUsingOAuth(model: Model): boolean;
   getProviderDisplayName(provider: string): string;
+  /** A call pig makes with its credentials (upstream: request-time authentication). */
+  stream(model: Model, context: ModelCallContext, options?: Record<string, unknown>): ModelCallStream;
+  streamSimple(model: Model, context: ModelCallContext, options?: Record<string, unknown>): ModelCallStream;
+  complete(model: Model, context: ModelCallContext, options?: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 export interface ExtensionContext {

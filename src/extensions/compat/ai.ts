@@ -1,81 +1,22 @@
 /**
  * `pi-ai` (+ `pi-ai/compat`, `pi-ai/oauth`) as extensions import it. Schema helpers and the
- * event stream are complete; model calls go through pig's own providers with the key taken
- * from the options or the environment (pig strips provider keys from extension processes
- * unless their manifest asks for them), so `complete` works when a key is available and fails
- * with a clear error when not.
+ * event stream are complete. Model calls go through pig's own providers: in this process with a
+ * key the extension has of its own, or made by pig with pig's credentials when it has none
+ * (pig strips provider keys from extension processes unless their manifest asks for them).
  */
 import { BUILTIN_MODELS, PROVIDER_ENV_KEYS } from "../../ai/models.ts";
 import { streamFor } from "../../ai/stream.ts";
 import type { Model } from "../../ai/types.ts";
+import { AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.ts";
+import { streamThroughHost } from "./host-stream.ts";
 import { StringEnum } from "./typebox.ts";
+import { HOST_CREDENTIALS } from "../runner/host-models.ts";
 
 export { Type } from "typebox";
 export { StringEnum };
+export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
 
 type Json = Record<string, unknown>;
-
-/** An async-iterable queue of events with a final result, like upstream's EventStream. */
-export class EventStream<E = unknown, R = unknown> implements AsyncIterable<E> {
-  private queue: E[] = [];
-  private waiters: ((r: IteratorResult<E>) => void)[] = [];
-  private done = false;
-  private final!: Promise<R>;
-  private settle!: (r: R) => void;
-
-  constructor(
-    private readonly isComplete: (e: E) => boolean = () => false,
-    private readonly extract: (e: E) => R = (e) => e as unknown as R,
-  ) {
-    this.final = new Promise<R>((resolve) => (this.settle = resolve));
-  }
-
-  push(event: E): void {
-    if (this.done) return;
-    if (this.isComplete(event)) {
-      this.done = true;
-      this.settle(this.extract(event));
-    }
-    const waiter = this.waiters.shift();
-    if (waiter) waiter({ value: event, done: false });
-    else this.queue.push(event);
-    if (this.done) for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
-  }
-
-  end(result?: R): void {
-    this.done = true;
-    if (result !== undefined) this.settle(result);
-    for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
-  }
-
-  result(): Promise<R> {
-    return this.final;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<E> {
-    return {
-      next: () => {
-        const value = this.queue.shift();
-        if (value !== undefined) return Promise.resolve({ value, done: false });
-        if (this.done) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => this.waiters.push(resolve));
-      },
-    };
-  }
-}
-
-export class AssistantMessageEventStream extends EventStream<Json, Json> {
-  constructor() {
-    super(
-      (e) => e.type === "done" || e.type === "error",
-      (e) => (e.type === "done" ? (e.message as Json) : (e.error as Json)),
-    );
-  }
-}
-
-export function createAssistantMessageEventStream(): AssistantMessageEventStream {
-  return new AssistantMessageEventStream();
-}
 
 export function uuidv7(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -116,19 +57,20 @@ export function getEnvApiKey(provider: string): string | undefined {
   return undefined;
 }
 
-function keyFor(model: Model, options: Json | undefined): string {
-  const key = (options?.apiKey as string | undefined) ?? getEnvApiKey(model.provider);
-  if (!key) throw new Error(`No API key for provider ${model.provider} in this extension process`);
-  return key;
-}
-
-/** Streams a model answer with pig's providers, as an upstream-style event stream. */
+/**
+ * Streams a model answer as an upstream-style event stream. With a key of the extension's own
+ * (given, or a variable its manifest passes) pig's providers run here, in the extension's
+ * process; with pig's handle (what `ctx.modelRegistry` gives) or no key at all, pig makes the
+ * call with its own credentials (`model.stream`), which never reach this process.
+ */
 export function streamSimple(model: Model, context: Json, options?: Json): AssistantMessageEventStream {
+  const given = typeof options?.apiKey === "string" && options.apiKey !== "" ? options.apiKey : undefined;
+  const own = given === HOST_CREDENTIALS ? undefined : (given ?? getEnvApiKey(model.provider));
+  if (!own) return streamThroughHost(model, context, options, `No API key for provider ${model?.provider} in this extension process, and no connection to pig to call the model with its credentials`);
   const out = createAssistantMessageEventStream();
   void (async () => {
     try {
-      const apiKey = keyFor(model, options);
-      const run = streamFor(model)(model, context as never, { ...(options ?? {}), apiKey } as never);
+      const run = streamFor(model)(model, context as never, { ...(options ?? {}), apiKey: own } as never);
       for await (const event of run) out.push(event as unknown as Json);
       out.end();
     } catch (error) {

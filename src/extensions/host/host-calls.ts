@@ -1,16 +1,20 @@
 /**
  * What an extension may ask of pig: dialogs and UI updates through `ExtensionUI`, actions on the
- * session through the `HostSessionPort`. Params arrive checked against HOST_METHODS; this file
- * only maps them onto the two interfaces.
+ * session through the `HostSessionPort`, model calls with pig's credentials through the
+ * `HostModelPort`. Params arrive checked against HOST_METHODS; this file only maps them onto
+ * the three interfaces.
  */
 import type { BoundaryDraft } from "../../agent/hooks.ts";
 import { RpcError } from "../connection.ts";
 import { ErrorCode, type HostMethod, type HostMethodParams, type SessionSnapshot } from "../protocol.ts";
 import type { ExtensionUI } from "../ui.ts";
+import { modelAuth, modelStream, type HostModelPort } from "./model-calls.ts";
 import type { HostSessionPort } from "./session-port.ts";
 
 export interface CallerContext {
   signal: AbortSignal;
+  /** Partial results of the call (`$/progress`); nothing when it came as a notification. */
+  progress(value: unknown): void;
   /** Whether one of the caller's `command.run` requests is open (upstream's command context). */
   inCommand(): boolean;
   subscribe(options: { file?: boolean }): SessionSnapshot;
@@ -37,7 +41,12 @@ export interface UiPromptEvent {
  * `prompted` hears a blocking dialog start and end (`ui_prompt_start` / `ui_prompt_end`), once
  * around the outermost of dialogs open at the same time, as upstream does.
  */
-export function createHostCalls(port: HostSessionPort, ui: ExtensionUI, prompted?: (event: "ui_prompt_start" | "ui_prompt_end", payload: UiPromptEvent) => void) {
+export function createHostCalls(
+  port: HostSessionPort,
+  ui: ExtensionUI,
+  models: HostModelPort | undefined,
+  prompted?: (event: "ui_prompt_start" | "ui_prompt_end", payload: UiPromptEvent) => void,
+) {
   const commandOnly = (ctx: CallerContext, name: string) => {
     if (!ctx.inCommand()) throw new RpcError(ErrorCode.HandlerError, `${name} is only available in command handlers`);
   };
@@ -79,6 +88,8 @@ export function createHostCalls(port: HostSessionPort, ui: ExtensionUI, prompted
     "session.setLabel": async (p) => (await port.setLabel(p.entryId, p.label ?? undefined), OK),
     "tools.setActive": (p) => (port.setActiveTools(p.names), OK),
     "model.set": async (p) => ({ ok: await port.setModel(p.provider, p.id) }),
+    "model.auth": (p) => modelAuth(models, p),
+    "model.stream": (p, ctx) => modelStream(models, p, ctx.signal, (event) => ctx.progress(event)),
     "thinking.set": (p) => (port.setThinkingLevel(p.level), OK),
     "agent.compact": async (p) => (await port.compact(p.customInstructions), OK),
     "agent.abort": () => (port.abort(), OK),

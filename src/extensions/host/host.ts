@@ -27,6 +27,7 @@ import { OpenBoundaries } from "./boundaries.ts";
 import type { HostObserver } from "./observer.ts";
 import { createHooks } from "./hooks.ts";
 import { createHostCalls } from "./host-calls.ts";
+import type { HostModelPort } from "./model-calls.ts";
 import { ExtensionListener } from "./listener.ts";
 import { type ExtensionCommand, type ExtensionFlag, type ExtensionShortcut, listCommands, listFlags, listShortcuts } from "./registered.ts";
 import { type ExtensionProvider, listProviders } from "./providers.ts";
@@ -61,6 +62,8 @@ export interface ExtensionHostOptions {
   observer?: HostObserver;
   /** Where the private socket directory is made; default $XDG_RUNTIME_DIR or the temp dir. */
   socketBaseDir?: string;
+  /** Model calls with pig's credentials (`model.auth`, `model.stream`); without it they are refused. */
+  models?: HostModelPort;
 }
 
 export type ExtensionRunState = ProcessState | "load-failed";
@@ -309,12 +312,13 @@ export class ExtensionHost {
 
   private owner(): ProcessOwner {
     const host = this;
-    const calls = createHostCalls(this.options.port, this.options.ui, (event, payload) => host.notify(event, payload));
+    const calls = createHostCalls(this.options.port, this.options.ui, this.options.models, (event, payload) => host.notify(event, payload));
     const o = this.options;
     const onCall: ProcessOwner["onCall"] = (proc, method, params, ctx) => {
       const generation = proc.generation;
       return calls(method, params, {
         signal: ctx.signal,
+        progress: (value) => ctx.progress(value),
         inCommand: () => (host.commandsOpen.get(proc) ?? 0) > 0,
         subscribe: (options) =>
           host.replicator.subscribe(

@@ -3,7 +3,8 @@
  * from the state mirror and the session mirror; actions become host requests.
  */
 import { dirname } from "node:path";
-import type { ExtensionCommandContext, ExtensionContext, Model, ModelRegistry, ReadonlySessionManager, SessionEntry, SessionTreeNode } from "../api/types.ts";
+import type { ExtensionCommandContext, ExtensionContext, ReadonlySessionManager, SessionEntry, SessionTreeNode } from "../api/types.ts";
+import { modelRegistry } from "./model-registry.ts";
 import type { ExtensionRecord } from "./record.ts";
 import { fireAndForget, type Runtime } from "./runtime.ts";
 import { createUi } from "./ui.ts";
@@ -30,25 +31,6 @@ function sessionManager(runtime: Runtime): ReadonlySessionManager {
 
 function sessionFile(runtime: Runtime): string | undefined {
   return runtime.state.value.sessionFile ?? runtime.session.sessionFile;
-}
-
-/** Only what the state mirror knows: pig keeps API keys away from extension processes. */
-function modelRegistry(runtime: Runtime): ModelRegistry {
-  const all = (): Model[] => {
-    const { models, model } = runtime.state.value;
-    if (models && models.length > 0) return models;
-    return model ? [model] : [];
-  };
-  return {
-    find: (provider, id) => all().find((m) => m.provider === provider && m.id === id),
-    getAll: all,
-    getAvailable: all,
-    hasConfiguredAuth: (model) => all().some((m) => m.provider === model.provider && m.id === model.id),
-    getApiKeyAndHeaders: async () => ({ ok: false, error: "pig does not give API keys to extensions" }),
-    getApiKeyForProvider: async () => undefined,
-    isUsingOAuth: () => false,
-    getProviderDisplayName: (provider) => provider,
-  };
 }
 
 export interface ContextOptions {

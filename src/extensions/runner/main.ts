@@ -14,6 +14,7 @@ import type { InitializeResult } from "../protocol.ts";
 import { LocalBus } from "./bus.ts";
 import { installDispatch } from "./dispatch.ts";
 import { type ImportModule, loadExtensions } from "./loader.ts";
+import { connectHostModels } from "./host-models.ts";
 import { registerHostModules } from "./modules.ts";
 import { describe, Peer } from "./peer.ts";
 import { ExtensionRecord } from "./record.ts";
@@ -119,6 +120,7 @@ export async function bootRunner(peer: Peer, token: string, options: BootOptions
     },
   };
   installDispatch(runtime, () => options.onShutdown());
+  connectHostModels(peer);
   await loadExtensions(runtime, init.load, hostModules ? (path) => hostModules.prepare(path) : undefined, options.importModule);
 }
 

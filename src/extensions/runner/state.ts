@@ -20,6 +20,8 @@ export interface HostState {
   hasPendingMessages: boolean;
   systemPrompt: string;
   contextUsage?: ContextUsage | null;
+  /** The providers pig holds credentials for, and their kind (never a key). */
+  credentials?: Record<string, "key" | "oauth">;
 }
 
 export class StateMirror {

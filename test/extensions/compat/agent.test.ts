@@ -249,11 +249,11 @@ describe("Agent runs", () => {
     expect(agent.state.errorMessage).toBeUndefined();
   });
 
-  test("without a stream function the Agent streams with pig's providers, which need a key in this process", async () => {
+  test("without a stream function or a key the Agent has pig make the call; outside a pig extension process that is an error saying so", async () => {
     const agent = new Agent({ initialState: { model: { ...MODEL, provider: "no-such-provider" } } });
     await agent.prompt("hi");
-    expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
-    expect(agent.state.errorMessage).toBe("No API key for provider no-such-provider in this extension process");
+    expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error", provider: "no-such-provider", model: "m1" });
+    expect(agent.state.errorMessage).toBe("No API key for provider no-such-provider in this extension process, and no connection to pig to call the model with its credentials");
   });
 });
 

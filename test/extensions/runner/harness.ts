@@ -28,8 +28,8 @@ export interface HarnessOptions {
   maxFrameBytes?: number;
   /** The answer to `session.subscribe`. */
   snapshot?: (params: Record<string, unknown>) => { header: string; entries: string[]; leafId: string | null; sessionFile?: string; file?: { path: string; offset: number; length: number; count: number } };
-  /** Answers for host methods; default `{}`. */
-  answers?: Record<string, (params: Record<string, unknown>) => unknown>;
+  /** Answers for host methods; default `{}`. `ctx` sends progress and sees a cancel. */
+  answers?: Record<string, (params: Record<string, unknown>, ctx: RequestContext) => unknown>;
   /** Run the compiled binary instead of the sources. */
   binary?: string;
   cwd?: string;
@@ -79,7 +79,7 @@ export class RunnerHarness {
 
   async start(): Promise<void> {
     const o = this.options;
-    const answer = (method: string, params: Record<string, unknown>, _ctx: RequestContext): unknown => {
+    const answer = (method: string, params: Record<string, unknown>, ctx: RequestContext): unknown => {
       if (method === "initialize") {
         if (params.token !== this.token) throw new Error("bad token");
         return {
@@ -94,7 +94,7 @@ export class RunnerHarness {
       if (method === "session.subscribe") return o.snapshot?.(params) ?? { header: '{"type":"session","id":"s1"}', entries: [], leafId: null };
       if (method === "register") return { diagnostics: [] };
       const custom = o.answers?.[method];
-      return custom ? custom(params) : {};
+      return custom ? custom(params, ctx) : {};
     };
     this.server = Bun.listen<undefined>({
       unix: this.socketPath,

@@ -78,6 +78,8 @@ export interface FakeLlm {
   setScript(script: Script | string): void;
   /** Replaces `beforeAnswer`. */
   setBeforeAnswer(hook: FakeLlmOptions["beforeAnswer"]): void;
+  /** Answers still open: streaming, stalled or hanging (a client that leaves closes its own). */
+  openStreamCount(): number;
 }
 
 const MODEL_ID = "fake-model";
@@ -265,5 +267,6 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     setBeforeAnswer(hook) {
       beforeAnswer = hook;
     },
+    openStreamCount: () => openStreams.size,
   };
 }
