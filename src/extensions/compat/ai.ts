@@ -13,6 +13,7 @@ import { StringEnum } from "./typebox.ts";
 import { HOST_CREDENTIALS } from "../runner/host-models.ts";
 
 export { Type } from "typebox";
+export { clampThinkingLevel, supportedThinkingLevels as getSupportedThinkingLevels } from "../../ai/thinking.ts";
 export { StringEnum };
 export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
 
@@ -123,3 +124,8 @@ export const streamSimpleOpenAICompletions = streamSimple;
 export const streamAnthropic = streamSimple;
 export const streamOpenAIResponses = streamSimple;
 export const streamOpenAICompletions = streamSimple;
+
+/** Whether two models are the same model: provider and id (false when either is missing). */
+export function modelsAreEqual(a: Model | null | undefined, b: Model | null | undefined): boolean {
+  return !!a && !!b && a.provider === b.provider && a.id === b.id;
+}
