@@ -233,8 +233,7 @@ func (c *Client) Err() error {
 }
 
 // Close ends pig's input and waits for it to exit: pig finishes what it was asked first
-// (a running prompt included; Abort before Close to stop it). It returns nil when pig exited
-// with code 0, or an *ExitError.
+// (a running prompt included; Abort before Close to stop it). It returns as Wait does.
 func (c *Client) Close() error {
 	c.closeInput()
 	return c.Wait()
@@ -256,10 +255,13 @@ func (c *Client) Shutdown(ctx context.Context) error {
 	}
 }
 
-// Wait waits for the client to end and returns nil when pig exited with code 0 (an attached
-// client: when its output ended cleanly), or the error that ended it.
+// Wait waits for the client to end and for the event callbacks to have run, and returns nil
+// when pig exited with code 0 (an attached client: when its output ended cleanly), or the
+// error that ended it. A callback must not call Wait, Close or Shutdown (it would wait for
+// itself).
 func (c *Client) Wait() error {
 	<-c.done
+	<-c.dispatched
 	if c.proc != nil {
 		<-c.exited
 		if c.exit.Code == 0 {

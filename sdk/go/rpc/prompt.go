@@ -1,6 +1,9 @@
 package rpc
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // PromptResult is what a prompt's run produced.
 type PromptResult struct {
@@ -37,11 +40,16 @@ func (c *Client) PromptAndWait(ctx context.Context, text string, opts *PromptOpt
 	// that has not begun from none at all: pig's state, asked now, can. Every line before the
 	// state's answer is an earlier line.
 	stateAnswer, err := c.call(ctx, "get_state", nil, nil)
-	if err != nil {
-		return nil, err
-	}
 	var state State
-	if err := decodeData("get_state", stateAnswer, &state); err != nil {
+	if err == nil {
+		err = decodeData("get_state", stateAnswer, &state)
+	}
+	if err != nil {
+		// The question is this method's own business: the error is the prompt's.
+		var ce *CommandError
+		if errors.As(err, &ce) {
+			return nil, &CommandError{Command: "prompt", Message: ce.Message, Err: ce.Err}
+		}
 		return nil, err
 	}
 	var promptError string
