@@ -205,7 +205,9 @@ describeNeeding("go", GO !== null, "Go RPC client", () => {
     expect(lines[4]).toBe(`  tokens: ${t.total} (input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite})`);
     expect(lines[5]).toBe(`  cost: $${(pigStats.cost as number).toFixed(4)}`);
 
-    // With -pig, each file is also opened by pig; its counts are the file's.
+    // With -pig, each file is also opened by pig; its counts are the file's, and opening it
+    // to ask changes nothing in it.
+    const before = readFileSync(file, "utf8");
     const withPig = await run([join(EXAMPLES, "bin", "stats"), "-pig", pigBinary(), join(file, "..")], { cwd: w.cwd, env: w.env });
     expect(withPig.code).toBe(0);
     const pigLine = withPig.stdout.split("\n").find((l) => l.startsWith("  pig: "));
@@ -213,5 +215,6 @@ describeNeeding("go", GO !== null, "Go RPC client", () => {
       `  pig: messages ${messages.length} (user 3, assistant ${byRole("assistant")}, tool results 1), tool calls 1, tokens ${t.total}, cost $${(pigStats.cost as number).toFixed(4)}`,
     );
     expect(withPig.stdout.startsWith(offline.stdout.trimEnd())).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe(before);
   }, 60_000);
 });

@@ -52,8 +52,11 @@ type UIRequest struct {
 	Raw  json.RawMessage `json:"-"`
 }
 
-func (r *UIRequest) EventType() string        { return "extension_ui_request" }
-func (r *UIRequest) RawJSON() json.RawMessage { return r.Raw }
+// uiItem carries a request through the queue of the in-order callbacks.
+type uiItem struct{ r *UIRequest }
+
+func (u uiItem) EventType() string        { return "extension_ui_request" }
+func (u uiItem) RawJSON() json.RawMessage { return u.r.Raw }
 
 // UIResponse answers a dialog: a Value (select, input, editor), Confirmed (confirm), or
 // Cancelled.
@@ -99,7 +102,7 @@ func (c *Client) handleUI(line []byte) {
 	r.Raw = append(json.RawMessage(nil), line...)
 	switch r.Method {
 	case UINotify, UISetStatus, UISetWidget, UISetTitle, UISetEditorText:
-		c.uiOrdered.push(item{ev: r})
+		c.uiOrdered.push(item{ev: uiItem{r}})
 	default:
 		go c.answerDialog(r)
 	}
@@ -112,7 +115,7 @@ func (c *Client) serveOrderedUI() {
 		if !ok {
 			return
 		}
-		r := it.ev.(*UIRequest)
+		r := it.ev.(uiItem).r
 		ui := c.opts.UI
 		if ui == nil {
 			continue
