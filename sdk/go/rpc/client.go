@@ -155,18 +155,18 @@ func Start(opts Options) (*Client, error) {
 		waitErr := cmd.Wait()
 		// What pig wrote last is usually read at once; a process pig left behind that holds
 		// the pipes open must not keep the client waiting.
-		drained := time.NewTimer(2 * time.Second)
-		defer drained.Stop()
+		grace, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
 		select {
 		case <-stderrDone:
-		case <-drained.C:
+		case <-grace.Done():
 			errR.Close()
 		}
 		c.exit = exitErrorOf(cmd.ProcessState, waitErr, c.stderr.String())
 		close(c.exited)
 		select {
 		case <-readerDone:
-		case <-drained.C:
+		case <-grace.Done():
 			outR.Close()
 		}
 	}()

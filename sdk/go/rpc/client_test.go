@@ -571,6 +571,27 @@ func TestShutdownKillsAPigThatDoesNotExitBeforeItsContextEnds(t *testing.T) {
 	}
 }
 
+func TestAPigThatLeftAProcessHoldingItsPipesStillEndsTheClient(t *testing.T) {
+	c, err := Start(Options{Binary: os.Args[0], Env: append(os.Environ(), "PIG_RPC_FAKE_PROCESS=1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxFor(t)
+	_, err = c.Do(ctx, "orphan", nil)
+	var exit *ExitError
+	if !errors.As(err, &exit) || exit.Code != 5 {
+		t.Fatalf("got %v", err)
+	}
+	var orphan int
+	if _, scanErr := fmt.Sscanf(strings.TrimSpace(exit.Stderr), "orphan %d", &orphan); scanErr != nil {
+		t.Fatalf("stderr %q: %v", exit.Stderr, scanErr)
+	}
+	if p, err := os.FindProcess(orphan); err == nil {
+		_ = p.Kill()
+		_, _ = p.Wait()
+	}
+}
+
 func TestStartingAMissingBinaryIsAnError(t *testing.T) {
 	_, err := Start(Options{Binary: "/nonexistent/pig"})
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/pig") {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -244,6 +245,17 @@ func fakeProcess() int {
 			return cmd.Code
 		case "hang":
 			// Never answers.
+		case "orphan":
+			// Leaves a process behind that holds pig's stdout and stderr open, and exits.
+			child := exec.Command(os.Args[0])
+			child.Env = append(os.Environ(), "PIG_RPC_FAKE_LINGER=1")
+			child.Stdout, child.Stderr = os.Stdout, os.Stderr
+			if err := child.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			fmt.Fprintf(os.Stderr, "orphan %d\n", child.Process.Pid)
+			return 5
 		}
 	}
 }
