@@ -54,29 +54,36 @@ async function run(argv: string[]): Promise<number> {
       return runExtensionCheck(argv.slice(2));
     }
     const { CHECK_USAGE } = await import("../modes/extension-check/main.ts");
-    console.error(`pig extension: ${argv[1] === undefined ? "name a subcommand" : `unknown subcommand ${argv[1]}`} (the one there is: check)\n\n${CHECK_USAGE}`);
+    const { writeStderr } = await import("../util/stdio.ts");
+    writeStderr(`pig extension: ${argv[1] === undefined ? "name a subcommand" : `unknown subcommand ${argv[1]}`} (the one there is: check)\n\n${CHECK_USAGE}\n`);
     return 2;
   }
   const { runMain } = await import("./run-main.ts");
   return runMain(argv);
 }
 
-function report(error: unknown): number {
+/**
+ * The message for what ended pig, on stderr, and its exit code. Written as plain bytes: Bun's
+ * console.error turns red under FORCE_COLOR, and a script's log must not get escape sequences.
+ */
+async function report(error: unknown): Promise<number> {
+  const { writeStderr } = await import("../util/stdio.ts");
+  const say = (line: string) => writeStderr(`${line}\n`);
   if (error instanceof UsageError) {
-    console.error(`pig: ${error.message}\nRun '${error.help}' for usage.`);
+    say(`pig: ${error.message}\nRun '${error.help}' for usage.`);
     return 2;
   }
   if (error instanceof CliError) {
-    for (const warning of error.warnings) console.error(`pig: warning: ${warning}`);
-    console.error(`pig: ${error.message}`);
+    for (const warning of error.warnings) say(`pig: warning: ${warning}`);
+    say(`pig: ${error.message}`);
     return error.exitCode;
   }
   const known = error as { name?: string; message?: string };
   if (known?.name === "SessionFileError" || known?.name === "SessionSaveError" || known?.name === "SessionWriteError") {
-    console.error(`pig: ${known.message}`);
+    say(`pig: ${known.message}`);
     return 1;
   }
-  console.error(`pig: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  say(`pig: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return 1;
 }
 
@@ -84,6 +91,6 @@ let code: number;
 try {
   code = await run(process.argv.slice(2));
 } catch (error) {
-  code = report(error);
+  code = await report(error);
 }
 process.exitCode = code;

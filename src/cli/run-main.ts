@@ -102,7 +102,7 @@ async function printHelp(args: CliArgs, extensions: ModeExtensions): Promise<num
 }
 
 /** A runtime for a non-interactive mode: warnings on stderr, and signals that end it cleanly. */
-async function startNonInteractive(parsed: CliArgs, cwd: string, signals: [NodeJS.Signals, number][], extensions: ModeExtensions) {
+async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeExtensions) {
   const { createRuntime } = await import("../runtime/create.ts");
   const runtime = await createRuntime(runtimeConfigFromArgs(parsed, { cwd, interactive: false, registries: extensions.registries }));
   let args: CliArgs;
@@ -122,31 +122,20 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, signals: [NodeJ
     for (const d of runtime.startup.diagnostics) writeStderr(`pig: ${d.level}: ${d.message}\n`);
   }
   for (const warning of runtime.warnings) writeStderr(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
-  const { killRunningCommands } = await import("../tools/index.ts");
-  for (const [signal, code] of signals) {
-    process.once(signal, () => {
-      // Commands started by the bash tool run in their own process groups: end them too.
-      killRunningCommands();
-      void runtime.session.abort().finally(async () => {
-        await runtime.extensions.shutdown();
-        runtime.session.dispose();
-        process.exit(code);
-      });
+  // The run stops and what it did is in the session file before pig exits (stop-signals.ts).
+  const { onStopSignal } = await import("../modes/stop-signals.ts");
+  onStopSignal((code) => {
+    void runtime.session.abort().finally(async () => {
+      await runtime.extensions.shutdown();
+      runtime.session.dispose();
+      process.exit(code);
     });
-  }
+  });
   return { runtime, args };
 }
 
 async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
-  const { runtime } = await startNonInteractive(
-    parsed,
-    cwd,
-    [
-      ["SIGTERM", 143],
-      ["SIGHUP", 129],
-    ],
-    extensions,
-  );
+  const { runtime } = await startNonInteractive(parsed, cwd, extensions);
   // ctx.shutdown() from an extension: after the response of the command being handled, once idle.
   runtime.extensions.onShutdownRequest(() => {
     setImmediate(() => {
@@ -188,16 +177,7 @@ async function runNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeE
   const { PromptError } = await import("../agent/session.ts");
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
   const stdin = await readPipedStdin();
-  const { runtime, args } = await startNonInteractive(
-    parsed,
-    cwd,
-    [
-      ["SIGINT", 130],
-      ["SIGTERM", 143],
-      ["SIGHUP", 129],
-    ],
-    extensions,
-  );
+  const { runtime, args } = await startNonInteractive(parsed, cwd, extensions);
   const { session } = runtime;
   let prompts: Awaited<ReturnType<typeof buildPrompts>>;
   try {

@@ -1,7 +1,8 @@
 /**
  * What a new user and a script expect of the command line, through the built binary: usage and
  * help texts, `--resume` refusing what it cannot go with, exit codes that tell a failure from a
- * success, and `@path` arguments that say what is wrong with them.
+ * success, `@path` arguments that say what is wrong with them, and output to a pipe with no
+ * escape sequences in it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -139,5 +140,31 @@ describe("@path arguments", () => {
     const result = await w.run(["-p", "@notes/todo.md", "go"]);
     expect(result).toMatchObject({ code: 1, stderr: `pig: @notes/todo.md: no such file: ${join(w.cwd, "notes", "todo.md")}\n` });
     expect(w.llm.requests).toHaveLength(0);
+  });
+});
+
+describe("output to a pipe", () => {
+  test("holds no escape sequence or carriage return, even with FORCE_COLOR: help, the startup report, a retry, every mode", async () => {
+    const w = await world({
+      llm: { script: [{ error: { status: 503, message: "overloaded" } }, { text: "ok" }] },
+      settings: { retry: { enabled: true, maxRetries: 2, baseDelayMs: 10 } },
+    });
+    const env = { FORCE_COLOR: "1", CLICOLOR_FORCE: "1", TERM: "xterm-256color", COLORTERM: "truecolor" };
+    const runs = [
+      await w.run(["--verbose", "-p", "hi"], { env }),
+      await w.run(["--mode", "json", "hi"], { env }),
+      await w.run(["--mode", "rpc"], { env, stdin: '{"type":"prompt","message":"hi"}\n' }),
+      await w.run(["--help"], { env }),
+      await w.run(["sessions", "--help"], { env }),
+      await w.run(["sessions", "list"], { env }),
+      await w.run(["--bogus"], { env }),
+    ];
+    // The retry and the startup report did reach stderr: there was something to colour.
+    expect(runs[0]!.stderr).toContain("retry 1/2");
+    expect(runs[0]!.stdout).toBe("ok\n");
+    for (const run of runs) {
+      expect(run.stdout + run.stderr).not.toContain("\x1b");
+      expect(run.stdout + run.stderr).not.toContain("\r");
+    }
   });
 });

@@ -182,9 +182,9 @@ export class RpcClient {
     this.proc.kill();
   }
 
-  /** Sends SIGTERM and waits for the exit code. */
-  async terminate(): Promise<number> {
-    this.proc.kill("SIGTERM");
+  /** Sends the signal (SIGTERM unless told) and waits for the exit code. */
+  async terminate(signal: NodeJS.Signals = "SIGTERM"): Promise<number> {
+    this.proc.kill(signal);
     return this.proc.exited;
   }
 }

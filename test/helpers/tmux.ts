@@ -108,6 +108,11 @@ export class TmuxSession {
     return { x: x ?? -1, y: y ?? -1 };
   }
 
+  /** The process id of the pane's program (the command the session was started with). */
+  panePid(): number {
+    return Number(this.tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]).trim());
+  }
+
   /** Whether the program has exited (tmux 3.3 does not reliably report the exit status). */
   exited(): boolean {
     return this.tmux(["display-message", "-p", "-t", "main", "#{pane_dead}"]).trim() === "1";

@@ -33,6 +33,7 @@ import { ExtensionBridge } from "./extension-bridge.ts";
 import { extensionRows } from "../../extensions/status.ts";
 import { reportExtensionReload } from "./commands/extensions.ts";
 import { runKeyAction } from "./key-actions.ts";
+import { onStopSignal, STOP_EXIT_CODES } from "../stop-signals.ts";
 
 export class InteractiveApp implements InteractiveHost {
   theme: Theme;
@@ -83,6 +84,8 @@ export class InteractiveApp implements InteractiveHost {
       interceptKey: (key) => this.bridge.shortcut(key.id),
       onKey: (_key, action) => void (action && this.runAction(action)),
       onExit: () => this.exit(),
+      // Every write to a terminal that went away fails: only the first one counts.
+      onHangup: () => this.exitCode === undefined && this.exit(STOP_EXIT_CODES.SIGHUP),
     });
     const builtinNames = this.commands.map((c) => c.name);
     this.bridge = new ExtensionBridge({ extensions, host: this, editor: this.editor, keybindings: keys.bindings, builtinNames, tty: !this.editor.plain });
@@ -187,9 +190,13 @@ export class InteractiveApp implements InteractiveHost {
         else await this.session.submit(prompt.text, { source: "interactive", images: prompt.images, ...(prompt.typed !== undefined ? { typedText: prompt.typed } : {}) }).catch((e: Error) => this.error(e.message));
       }
     })();
+    // A signal stops the run as Escape does, so the session keeps the answer so far, then pig
+    // leaves as /quit does, with the signal's exit code (stop-signals.ts).
+    const removeSignals = onStopSignal((code) => this.exit(code));
     const code = await new Promise<number>((resolve) => {
       this.exitResolve = resolve;
     });
+    removeSignals();
     unsubscribe();
     unwatch();
     this.stopThemeWatch();
@@ -408,7 +415,19 @@ export class InteractiveApp implements InteractiveHost {
     if (extensions) reportExtensionReload(this, extensions);
   }
 
-  exit(): void {
-    this.exitResolve?.(0);
+  /**
+   * Leaves pig (/quit, Ctrl+D, a signal, a terminal that went away) once what runs has stopped,
+   * as Escape stops it: the session keeps the answer so far. The first reason gives the exit
+   * code; asked again while the stop is under way, pig leaves without waiting for it.
+   */
+  exit(code = 0): void {
+    if (this.exitCode !== undefined) {
+      this.exitResolve?.(this.exitCode);
+      return;
+    }
+    this.exitCode = code;
+    void this.session.abort().finally(() => this.exitResolve?.(code));
   }
+
+  private exitCode: number | undefined;
 }

@@ -363,6 +363,23 @@ describe("lifecycle", () => {
     expect(terminal.written).toContain("\x1b[<u");
   });
 
+  test("a terminal that went away is a hangup: end of input in raw mode, a write failing with EIO; stop still gives back what it can", () => {
+    const ended = setup({ onHangup: () => ended.calls.push("hangup") });
+    ended.input.emit("end");
+    expect(ended.calls).toEqual(["hangup"]);
+
+    const errors = new EventEmitter();
+    const terminal = Object.assign(new FakeTerminal(40, 10), { on: (event: string, listener: (error: Error) => void) => errors.on(event, listener) });
+    const failed = setup({ output: terminal, onHangup: () => failed.calls.push("hangup") });
+    errors.emit("error", Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" }));
+    expect(failed.calls).toEqual(["hangup"]);
+    failed.input.setRawMode = () => {
+      throw new Error("setRawMode failed with errno: 5");
+    };
+    failed.editor.stop();
+    expect(terminal.written).toContain("\x1b[?2004l");
+  });
+
   test("plain mode submits each input line and exits at the end of input", () => {
     const input = new FakeInput();
     input.isTTY = false;

@@ -23,6 +23,7 @@ export interface TerminalInput {
 export interface TerminalOutputStream extends TerminalOutput {
   readonly isTTY?: boolean;
   on?(event: "resize", listener: () => void): unknown;
+  on?(event: "error", listener: (error: NodeJS.ErrnoException) => void): unknown;
   off?(event: "resize", listener: () => void): unknown;
 }
 
@@ -74,4 +75,9 @@ export interface InputEditorOptions {
   onClear?: () => void;
   /** Second Ctrl+C in a row, Ctrl+D on an empty buffer, or end of input in plain mode. */
   onExit?: () => void;
+  /**
+   * The terminal went away (its window closed, the ssh connection dropped): end of input in raw
+   * mode, or a write that fails with EIO. `onExit` when not given.
+   */
+  onHangup?: () => void;
 }

@@ -81,9 +81,14 @@ export class InputEditor {
     this.started = true;
     this.attach();
     this.output.on?.("resize", this.onResize);
+    // Kept after stop(): a failed write is reported after it was made, maybe once pig is leaving.
+    if (!this.watchingOutput) this.output.on?.("error", this.onOutputError);
+    this.watchingOutput = true;
     process.on("exit", this.restoreTerminal);
     this.renderer.redraw();
   }
+
+  private watchingOutput = false;
 
   /** Erases the prompt and gives the terminal back; the buffer is kept for a later `start()`. */
   stop(): void {
@@ -201,7 +206,15 @@ export class InputEditor {
   private readonly onEnd = (): void => {
     const last = this.plainLines.take();
     if (this.plain && last) this.submitLine(last);
-    this.options.onExit?.();
+    // A terminal in raw mode has no end of input of its own (Ctrl+D is a key): it went away.
+    if (!this.plain && this.options.onHangup) this.options.onHangup();
+    else this.options.onExit?.();
+  };
+
+  /** Writes to a terminal that went away fail: no one is left to tell, and pig leaves. */
+  private readonly onOutputError = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== "EIO" && error.code !== "EPIPE" && error.code !== "ENXIO") throw error;
+    (this.options.onHangup ?? this.options.onExit)?.();
   };
 
   private readonly onData = (chunk: Uint8Array | string): void => {

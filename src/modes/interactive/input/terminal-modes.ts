@@ -34,12 +34,16 @@ export class TerminalModes {
     this.output.write(ENABLE_PASTE + (this.keyboardProtocol ? MODIFY_OTHER_KEYS_ON + KITTY_QUERY : ""));
   }
 
-  /** Safe to call more than once (also from an exit handler). */
+  /** Safe to call more than once (also from an exit handler), and on a terminal that went away. */
   leave(): void {
     const keyboard = this.keyboardProtocol ? (this.kittyPushed ? KITTY_POP : "") + MODIFY_OTHER_KEYS_OFF : "";
     this.kittyPushed = false;
     this.output.write(DISABLE_PASTE + keyboard);
-    this.input.setRawMode?.(false);
+    try {
+      this.input.setRawMode?.(false);
+    } catch {
+      // EIO: the terminal is gone, and with it the mode there was to restore.
+    }
   }
 
   /** Consumes the terminal's answer to the kitty query (switching the protocol on); false for real keys. */
