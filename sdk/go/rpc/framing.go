@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"pig/sdk/internal/jsonscan"
 )
 
 // ErrLineTooLong is the reading error for a line over Options.MaxLineBytes.
@@ -58,11 +60,11 @@ func (lr *lineReader) next() ([]byte, error) {
 // answer nests one level per entry of a long branch. Each value is decoded (and so checked)
 // on its own later. Only the members in want are kept.
 func topFields(line []byte, want map[string]*json.RawMessage) error {
-	i := skipSpace(line, 0)
+	i := jsonscan.SkipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return errors.New("not a JSON object")
 	}
-	i = skipSpace(line, i+1)
+	i = jsonscan.SkipSpace(line, i+1)
 	if i < len(line) && line[i] == '}' {
 		return nil
 	}
@@ -70,7 +72,7 @@ func topFields(line []byte, want map[string]*json.RawMessage) error {
 		if i >= len(line) || line[i] != '"' {
 			return errors.New("malformed JSON object")
 		}
-		end := skipString(line, i)
+		end := jsonscan.SkipString(line, i)
 		if end < 0 {
 			return errors.New("malformed JSON string")
 		}
@@ -78,92 +80,27 @@ func topFields(line []byte, want map[string]*json.RawMessage) error {
 		if err := json.Unmarshal(line[i:end], &key); err != nil {
 			return err
 		}
-		i = skipSpace(line, end)
+		i = jsonscan.SkipSpace(line, end)
 		if i >= len(line) || line[i] != ':' {
 			return errors.New("malformed JSON object")
 		}
-		i = skipSpace(line, i+1)
-		end = skipValue(line, i)
+		i = jsonscan.SkipSpace(line, i+1)
+		end = jsonscan.SkipValue(line, i)
 		if end < 0 {
 			return errors.New("malformed JSON value")
 		}
 		if target, ok := want[key]; ok {
 			*target = line[i:end]
 		}
-		i = skipSpace(line, end)
+		i = jsonscan.SkipSpace(line, end)
 		if i < len(line) && line[i] == ',' {
-			i = skipSpace(line, i+1)
+			i = jsonscan.SkipSpace(line, i+1)
 			continue
 		}
 		if i < len(line) && line[i] == '}' {
 			return nil
 		}
 		return errors.New("malformed JSON object")
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string that starts at b[i] (a quote), or -1.
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexAny(b[j:], "\"\\")
-		if k < 0 {
-			return -1
-		}
-		j += k
-		if b[j] == '\\' {
-			j += 2
-			continue
-		}
-		return j + 1
-	}
-	return -1
-}
-
-// skipValue returns the index after the JSON value that starts at b[i], or -1. Nesting is
-// counted, not recursed into.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipString(b, j)
-				if j < 0 {
-					return -1
-				}
-				j--
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	default:
-		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\r' && b[j] != '\n' {
-			j++
-		}
-		if j == i {
-			return -1
-		}
-		return j
 	}
 }
 

@@ -3,6 +3,8 @@ package sessionfile
 import (
 	"encoding/json"
 	"strconv"
+
+	"pig/sdk/internal/jsonscan"
 )
 
 // quickLinks reads the top-level "id" and "parentId" of a JSON object line without decoding
@@ -10,14 +12,14 @@ import (
 // (pig and Pi write them first). ok is false when the line is not shaped as expected; the
 // caller then decodes it properly.
 func quickLinks(line []byte) (id, parent string, hasID, ok bool) {
-	i := skipSpace(line, 0)
+	i := jsonscan.SkipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return "", "", false, false
 	}
 	i++
 	seenID, seenParent := false, false
 	for {
-		i = skipSpace(line, i)
+		i = jsonscan.SkipSpace(line, i)
 		if i >= len(line) {
 			return "", "", false, false
 		}
@@ -32,18 +34,18 @@ func quickLinks(line []byte) (id, parent string, hasID, ok bool) {
 			return "", "", false, false
 		}
 		keyStart := i
-		i = skipString(line, i)
+		i = jsonscan.SkipString(line, i)
 		if i < 0 {
 			return "", "", false, false
 		}
 		key := line[keyStart:i]
-		i = skipSpace(line, i)
+		i = jsonscan.SkipSpace(line, i)
 		if i >= len(line) || line[i] != ':' {
 			return "", "", false, false
 		}
-		i = skipSpace(line, i+1)
+		i = jsonscan.SkipSpace(line, i+1)
 		valueStart := i
-		i = skipValue(line, i)
+		i = jsonscan.SkipValue(line, i)
 		if i < 0 {
 			return "", "", false, false
 		}
@@ -89,64 +91,4 @@ func stringValue(v []byte) (string, bool) {
 		}
 	}
 	return string(v[1 : len(v)-1]), true
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] (a quote), or -1.
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index after the JSON value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipString(b, j)
-				if j < 0 {
-					return -1
-				}
-				j--
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	default:
-		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' && b[j] != '\r' && b[j] != '\t' {
-			j++
-		}
-		if j == i {
-			return -1
-		}
-		return j
-	}
 }
