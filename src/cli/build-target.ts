@@ -9,8 +9,8 @@
  * needs no network and uses exactly the runtime version the build runs on.
  */
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { pigCacheDir } from "../util/cache-dir.ts";
 
 export type TargetOs = "linux" | "darwin" | "windows";
 export type TargetArch = "x64" | "arm64";
@@ -101,8 +101,7 @@ export function hostTargetId(platform: string = process.platform, arch: string =
 /** Where fetched runtimes are kept: `PIG_RUNTIME_CACHE`, else the user's cache directory. */
 export function defaultRuntimeCache(env: NodeJS.ProcessEnv = process.env): string {
   if (env.PIG_RUNTIME_CACHE) return env.PIG_RUNTIME_CACHE;
-  const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "pig", "bun-runtimes");
+  return join(pigCacheDir(env), "bun-runtimes");
 }
 
 export interface FetchRuntimeOptions {

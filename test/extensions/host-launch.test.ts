@@ -79,7 +79,18 @@ describe("launch security", () => {
       token: "t",
       allow: ["GITHUB_TOKEN"],
     });
-    expect(env).toEqual({ PATH: "/bin", HOME: "/h", GITHUB_TOKEN: "g", PIG_EXT_SOCKET: "/s", PIG_EXT_TOKEN: "t", PIG_EXT_PROTOCOL: "pig-ext/1" });
+    expect(env).toEqual({
+      PATH: "/bin",
+      HOME: "/h",
+      GITHUB_TOKEN: "g",
+      BUN_RUNTIME_TRANSPILER_CACHE_PATH: "/h/.cache/pig/transpiler",
+      PIG_EXT_SOCKET: "/s",
+      PIG_EXT_TOKEN: "t",
+      PIG_EXT_PROTOCOL: "pig-ext/1",
+    });
+    // XDG_CACHE_HOME moves pig's cache; a transpiler cache the person chose is kept.
+    expect(childEnv({ base: { HOME: "/h", XDG_CACHE_HOME: "/x" }, socketPath: "/s", token: "t" }).BUN_RUNTIME_TRANSPILER_CACHE_PATH).toBe("/x/pig/transpiler");
+    expect(childEnv({ base: { HOME: "/h", BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" }, socketPath: "/s", token: "t" }).BUN_RUNTIME_TRANSPILER_CACHE_PATH).toBe("0");
     expect(isCredentialVar("XAI_API_KEY")).toBe(true);
     expect(isCredentialVar("TERM")).toBe(false);
   });

@@ -1,8 +1,10 @@
 /**
  * The environment an extension process starts with: pig's own, minus provider credentials (an
  * extension is third-party code and gets no API keys unless its manifest asks for them by name),
- * plus the three launch variables.
+ * plus the three launch variables, and Bun's transpiler cache pointed at pig's cache folder.
  */
+import { join } from "node:path";
+import { pigCacheDir } from "../../util/cache-dir.ts";
 import { ENV_PROTOCOL, ENV_SOCKET, ENV_TOKEN, PROTOCOL } from "../protocol.ts";
 
 const CREDENTIAL_PREFIXES = ["ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "AWS_", "AZURE_", "MISTRAL_", "GROQ_", "XAI_", "OPENROUTER_", "DEEPSEEK_", "CEREBRAS_", "HF_", "COPILOT_", "GITHUB_COPILOT_"];
@@ -37,6 +39,8 @@ export function childEnv(options: ChildEnvOptions): Record<string, string> {
   }
   // A leftover BUN_BE_BUN would turn pig's runner into the plain bun CLI.
   delete env.BUN_BE_BUN;
+  // Bun keeps transpiled modules in ~/.bun unless told otherwise; the runner's go in pig's cache.
+  env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= join(pigCacheDir(options.base), "transpiler");
   Object.assign(env, options.extra ?? {});
   env[ENV_SOCKET] = options.socketPath;
   env[ENV_TOKEN] = options.token;

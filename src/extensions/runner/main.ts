@@ -37,9 +37,9 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
   if (!socket || !token) fail(`${ENV_SOCKET} and ${ENV_TOKEN} must be set (this mode is started by pig)`);
   // Not for the extensions or their children: the token is single-use and proves nothing later.
   delete process.env[ENV_TOKEN];
-  // Bun reads this at start-up, so pig must put it in the runner's environment to keep the
-  // runner's own transpiler cache out of ~/.bun; set here it still holds for the processes
-  // extensions start.
+  // Bun reads this at start-up: pig puts it in the runner's environment (child-env.ts, pig's
+  // cache folder). A runner started some other way writes no cache, and neither do the
+  // processes its extensions start.
   process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
 
   const peer = new Peer(pipe ?? openSocketPipe(socket));
