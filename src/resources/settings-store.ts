@@ -271,11 +271,7 @@ export class SettingsStore {
    * value of the wrong type (nothing changes then).
    */
   private setIn(name: SettingsScope, path: readonly string[], value: unknown): boolean {
-    const scope = this.scopes[name];
-    scope.settings = this.checked(scope.settings, path, value);
-    scope.pending.add(JSON.stringify(path));
-    this.remerge();
-    return this.write(scope);
+    return this.setAll(name, [[path, value]]);
   }
 
   /** `settings` with `path` set, validated; throws `SettingsValueError` for a value of the wrong type. */
