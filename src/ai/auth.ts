@@ -187,10 +187,7 @@ export function findApiKey(provider: string, sources: KeySources): string | unde
 
 /** Whether a key could be found without running any command (for listing available models). */
 export function hasApiKey(provider: string, sources: KeySources): boolean {
-  if (sources.cliKey?.provider === provider) return true;
-  if (sources.auth[provider]) return true;
-  if (envKeyNames(provider).some((name) => sources.env[name])) return true;
-  return Boolean(sources.configured[provider]);
+  return credentialKind(provider, sources) !== undefined;
 }
 
 /**
