@@ -163,6 +163,12 @@ export function npmArgs(action: "install" | "uninstall", spec: string, root: str
   return [action, spec, "--prefix", root, "--legacy-peer-deps", ...quiet];
 }
 
+/** The whole command line of an install or uninstall: the configured command, then its arguments. */
+function npmArgv(action: "install" | "uninstall", spec: string, root: string, options: InstallOptions): string[] {
+  const npm = npmOf(options);
+  return [...npm, ...npmArgs(action, spec, root, npm)];
+}
+
 /** Installs the package if it is not there yet; returns its folder. */
 export async function installPackage(source: PackageSource, place: InstallPlace, options: InstallOptions = {}): Promise<string> {
   if (source.kind === "local" && !existsSync(source.path)) throw new PackageInstallError(source.raw, `${source.path} does not exist`, "");
@@ -232,8 +238,7 @@ async function npmInstall(source: PackageSource, spec: string, dir: string, plac
   if (!existsSync(join(root, "package.json"))) writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "pig-packages", private: true }, null, 2)}\n`);
   const restore = snapshot(root);
   try {
-    const npm = npmOf(options);
-    await step(source, `installing ${spec} with ${npm.join(" ")}`, [...npm, ...npmArgs("install", spec, root, npm)], root, options);
+    await step(source, `installing ${spec} with ${npmOf(options).join(" ")}`, npmArgv("install", spec, root, options), root, options);
   } catch (error) {
     restore();
     throw error;
@@ -268,7 +273,7 @@ export async function removePackage(source: PackageSource, place: InstallPlace, 
     const dir = packageDir(source, place);
     if (!existsSync(dir) || dir === source.path) return;
     const name = tarballName(source.path);
-    await step(source, `uninstalling ${name}`, [...npmOf(options), ...npmArgs("uninstall", name, npmRoot(place), npmOf(options))], npmRoot(place), options);
+    await step(source, `uninstalling ${name}`, npmArgv("uninstall", name, npmRoot(place), options), npmRoot(place), options);
     return;
   }
   if (source.kind === "local") return;
@@ -279,5 +284,5 @@ export async function removePackage(source: PackageSource, place: InstallPlace, 
     return;
   }
   if (!existsSync(dir)) return;
-  await step(source, `uninstalling ${source.name}`, [...npmOf(options), ...npmArgs("uninstall", source.name, npmRoot(place), npmOf(options))], npmRoot(place), options);
+  await step(source, `uninstalling ${source.name}`, npmArgv("uninstall", source.name, npmRoot(place), options), npmRoot(place), options);
 }
