@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createBashTool, type BashDetails } from "../../src/tools/bash.ts";
+import { SpillFiles } from "../../src/tools/spill-files.ts";
 import type { ToolResult } from "../../src/tools/types.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { errorOf, makeContext, run, textOf } from "./helpers.ts";
@@ -85,7 +86,7 @@ describe("bash truncation", () => {
     const text = textOf(result);
     const details = result.details as BashDetails;
     expect(text.startsWith("1001\n")).toBe(true);
-    expect(details.fullOutputPath).toMatch(new RegExp(`^${tmpdir()}/pi-bash-[0-9a-f]{16}\\.log$`));
+    expect(details.fullOutputPath).toMatch(new RegExp(`^${tmpdir()}/pig-${process.getuid?.()}/${process.pid}-[0-9a-f]{12}/bash-[0-9a-f]{16}\\.log$`));
     expect(text.endsWith(`3000\n\n[Showing lines 1001-3000 of 3000. Full output: ${details.fullOutputPath}]`)).toBe(true);
     expect(readFileSync(details.fullOutputPath as string, "utf8")).toBe(Bun.spawnSync(["seq", "1", "3000"]).stdout.toString());
     expect(details.truncation?.totalLines).toBe(3000);
@@ -118,6 +119,31 @@ describe("bash truncation", () => {
     expect(details.truncation?.totalLines).toBe(60000);
     expect(textOf(result)).toContain("[Showing lines 58001-60000 of 60000. Full output: ");
     rmSync(details.fullOutputPath as string);
+  });
+});
+
+describe("bash spill files", () => {
+  test("are new files only their owner can read, in a folder only their owner can enter", async () => {
+    const ctx = makeContext(undefined, { spillFiles: new SpillFiles() });
+    const result = await run(bash, { command: "seq 1 3000" }, ctx);
+    const path = (result.details as BashDetails).fullOutputPath as string;
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+    expect(statSync(dirname(dirname(path))).mode & 0o777).toBe(0o700);
+    expect(lstatSync(dirname(dirname(path))).uid).toBe(process.getuid?.() ?? 0);
+  });
+
+  test("a session's files are removed with its set; another set's stay", async () => {
+    const session = new SpillFiles();
+    const other = new SpillFiles();
+    const mine = await run(bash, { command: "seq 1 3000" }, makeContext(undefined, { spillFiles: session }));
+    const theirs = await run(bash, { command: "seq 1 3000" }, makeContext(undefined, { spillFiles: other }));
+    const minePath = (mine.details as BashDetails).fullOutputPath as string;
+    const theirPath = (theirs.details as BashDetails).fullOutputPath as string;
+    session.removeAll();
+    expect(existsSync(minePath)).toBe(false);
+    expect(readFileSync(theirPath, "utf8")).toBe(Bun.spawnSync(["seq", "1", "3000"]).stdout.toString());
+    other.removeAll();
   });
 });
 
