@@ -1,8 +1,12 @@
 /**
  * Starting an extension process in a process group of its own, and ending the whole group: an
- * extension that starts helpers of its own must not leave them behind when pig stops it.
+ * extension that starts helpers of its own must not leave them behind when pig stops it, nor
+ * when pig itself is killed.
  */
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { CappedLog } from "../../util/capped-log.ts";
+import { GROUPS_GUARDED, guardedArgv } from "../../util/group-guard.ts";
 
 export interface SpawnedProcess {
   pid: number;
@@ -24,10 +28,13 @@ export interface SpawnOptions {
 export function spawnExtension(options: SpawnOptions): SpawnedProcess {
   const [file, ...args] = options.command;
   if (!file) throw new Error("empty command");
-  const child = Bun.spawn([file, ...args], {
+  // Guarded (util/group-guard.ts): a pig killed with SIGKILL takes the group with it, even while
+  // the extension is too busy to notice that its socket closed.
+  const child = Bun.spawn(GROUPS_GUARDED ? guardedArgv([programPath(file, options), ...args]) : [file, ...args], {
     cwd: options.cwd,
     env: options.env,
-    stdin: "ignore",
+    // The guard's pipe; the extension itself reads /dev/null.
+    stdin: GROUPS_GUARDED ? "pipe" : "ignore",
     // stdout is not a channel: frames go over the socket, stray prints go nowhere.
     stdout: "ignore",
     // Through pig, not straight into the file, so that the log keeps to its cap.
@@ -56,6 +63,21 @@ export function spawnExtension(options: SpawnOptions): SpawnedProcess {
       }
     },
   };
+}
+
+/**
+ * The program's path, found as spawning it directly would find it: behind the guard's `sh` a
+ * missing program would only be an exit code 127, not the error that names it.
+ */
+function programPath(file: string, options: SpawnOptions): string {
+  if (file.includes("/")) {
+    const path = isAbsolute(file) ? file : resolve(options.cwd, file);
+    if (!existsSync(path)) throw new Error(`ENOENT: no such file or directory, posix_spawn '${file}'`);
+    return path;
+  }
+  const found = Bun.which(file, { PATH: options.env.PATH ?? "", cwd: options.cwd });
+  if (!found) throw new Error(`Executable not found in $PATH: "${file}"`);
+  return found;
 }
 
 /** Copies a pipe into the log until it closes (the process and whatever it started have ended). */
