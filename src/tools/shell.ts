@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { GROUPS_GUARDED, GUARD_SCRIPT, releaseGuard } from "../util/group-guard.ts";
+import { GROUPS_GUARDED, GUARD_SCRIPT, guardedStdio, guardOf, releaseGuard } from "../util/group-guard.ts";
 
 export interface ShellConfig {
   shell: string;
@@ -131,11 +131,10 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
     env: options.env,
     // Its own process group (setsid), so a kill reaches everything the command started.
     detached: POSIX,
-    // The guard's pipe: the command itself reads /dev/null.
-    stdin: GROUPS_GUARDED ? "pipe" : "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    // stdin closed; descriptor 3 is the group guard's socket (util/group-guard.ts).
+    stdio: guardedStdio<["ignore", "pipe", "pipe"]>(["ignore", "pipe", "pipe"]),
   });
+  const guard = guardOf(child);
   const { pid } = child;
   running.add(pid);
   let aborted = false;
@@ -173,9 +172,6 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
   }
   try {
     await child.exited;
-    // The shell ended by itself: what it left running in the background may outlive pig, as it would
-    // outlive a pig that exits normally. (A killed group took its guard with it.)
-    releaseGuard(child.stdin);
     // Output written just before the exit is still in the pipes: read it, but do not wait on
     // background children that keep them open.
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -185,6 +181,9 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
     await Promise.race([Promise.all([out.done, err.done]), grace]);
     clearTimeout(graceTimer);
   } finally {
+    // The shell has ended: what it left running in the background may outlive pig, as it would
+    // outlive a pig that exits normally. (A killed group took its guard with it.)
+    releaseGuard(guard);
     settled = true;
     if (timeoutTimer) clearTimeout(timeoutTimer);
     options.signal?.removeEventListener("abort", onAbort);

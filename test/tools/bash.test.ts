@@ -270,4 +270,35 @@ describe("runShell", () => {
     await expect(outcome).rejects.toThrow("disk full");
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  test("the shell reads no startup file: the group guard's socket is not on its stdin", async () => {
+    const { resolveShell, runShell } = await import("../../src/tools/shell.ts");
+    const home = tempDir("pig-home-");
+    writeFileSync(join(home, ".bashrc"), "echo bashrc-was-read\n");
+    const out: string[] = [];
+    const outcome = await runShell({
+      command: "echo ran",
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      shell: resolveShell(),
+      onData: (chunk) => out.push(chunk.toString()),
+    });
+    expect(outcome.exitCode).toBe(0);
+    expect(out.join("")).toBe("ran\n");
+  });
+
+  test("a command's wait does not wait for the group guard, and descriptor 3 is not open in it", async () => {
+    const { resolveShell, runShell } = await import("../../src/tools/shell.ts");
+    const out: string[] = [];
+    const outcome = await runShell({
+      command: "sleep 0.1 & wait; echo waited; [ -e /dev/fd/3 ] && echo fd3-open || echo fd3-closed",
+      cwd: tempDir(),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      shell: resolveShell(),
+      timeoutMs: 15_000,
+      onData: (chunk) => out.push(chunk.toString()),
+    });
+    expect(outcome.timedOut).toBe(false);
+    expect(out.join("")).toBe("waited\nfd3-closed\n");
+  });
 });

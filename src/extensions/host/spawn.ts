@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { CappedLog } from "../../util/capped-log.ts";
-import { GROUPS_GUARDED, guardedArgv } from "../../util/group-guard.ts";
+import { closeGuard, GROUPS_GUARDED, guardedArgv, guardedStdio, guardOf } from "../../util/group-guard.ts";
 
 export interface SpawnedProcess {
   pid: number;
@@ -33,16 +33,18 @@ export function spawnExtension(options: SpawnOptions): SpawnedProcess {
   const child = Bun.spawn(GROUPS_GUARDED ? guardedArgv([programPath(file, options), ...args]) : [file, ...args], {
     cwd: options.cwd,
     env: options.env,
-    // The guard's pipe; the extension itself reads /dev/null.
-    stdin: GROUPS_GUARDED ? "pipe" : "ignore",
-    // stdout is not a channel: frames go over the socket, stray prints go nowhere.
-    stdout: "ignore",
-    // Through pig, not straight into the file, so that the log keeps to its cap.
-    stderr: "pipe",
+    // stdin closed; stdout is not a channel (frames go over the socket, stray prints go nowhere);
+    // stderr through pig, not straight into the file, so that the log keeps to its cap;
+    // descriptor 3 is the group guard's socket.
+    stdio: guardedStdio<["ignore", "ignore", "pipe"]>(["ignore", "ignore", "pipe"]),
     // setsid(): the child leads a new process group, so the group can be signalled as one.
     detached: true,
   });
   const logged = drainInto(child.stderr, new CappedLog(options.logPath));
+  // Once the extension has ended, whatever is left of its group goes with the guard.
+  const guard = guardOf(child);
+  const release = () => closeGuard(guard);
+  void child.exited.then(release, release);
   const pid = child.pid;
   return {
     pid,
