@@ -13,6 +13,7 @@ import { blockImages, convertToLlm } from "../session/convert.ts";
 import type { AgentMessage, CustomMessage, SystemMessage, ThinkingLevel, ToolDeclaration, UserMessage } from "../session/format.ts";
 import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
+import { SpillFiles } from "../tools/spill-files.ts";
 import type { AnyTool } from "../tools/types.ts";
 import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
 import { Activity } from "./activity.ts";
@@ -76,6 +77,8 @@ export class SessionCore {
   readonly registry: ModelRegistry;
   readonly conversation: Conversation;
   readonly activity = new Activity();
+  /** Files holding the whole output of long commands, kept while this session can point to them. */
+  readonly spillFiles = new SpillFiles();
   readonly toolRegistry: ToolRegistry;
   /** `!` commands run while the agent was busy: added before the next prompt. */
   protected readonly heldBash: AgentMessage[] = [];

@@ -349,7 +349,7 @@ export class RunningSession extends SessionCore {
       // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
       streamOptions: () => this.requestOptions(model, true),
       tools: this.toolRegistry.active,
-      toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model },
+      toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model, spillFiles: this.spillFiles },
       toolExecution: this.options.toolExecution ?? "parallel",
       convert: (messages) => (this.options.requestSettings?.().blockImages ? blockImages(convertToLlm(messages)) : convertToLlm(messages)),
       takeSteering: () => this.take(this.steering),

@@ -126,6 +126,9 @@ export class AgentSession extends RunningSession {
     for (const listener of [...this.replaceListeners]) await this.tell(() => listener.before?.(event));
     const restored = restoreModelAndThinking({ store, registry: this.registry, settings: this.settings, ...(model ? { model } : {}) });
     this.replaceStore(store, restored.model ?? this.model, restored.thinkingLevel);
+    // A fork or clone carries the messages that name the spill files along; a new or other session does not.
+    const sameConversation = reason === "fork" || reason === "clone" || (event.previousSessionFile !== undefined && event.previousSessionFile === event.targetSessionFile);
+    if (!sameConversation) this.spillFiles.removeAll();
     this.changed(reason);
     for (const listener of [...this.replaceListeners]) await this.tell(() => listener.after?.(event));
   }
@@ -326,6 +329,7 @@ export class AgentSession extends RunningSession {
           ...(this.settings.shellCommandPrefix ? { shellCommandPrefix: this.settings.shellCommandPrefix } : {}),
           signal,
           ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+          spillFiles: this.spillFiles,
         }),
       ));
     const message = bashExecutionMessage(command, result, exclude);

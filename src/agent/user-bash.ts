@@ -1,13 +1,11 @@
 /**
  * Shell commands the user runs themselves (`!cmd`, `!!cmd`, RPC `bash`): not a tool call, but a
  * `bashExecution` message. Output is cleaned for the model (no colour codes or control
- * characters), its tail kept, and the whole of it saved to a temp file when it is long.
+ * characters), its tail kept, and the whole of it saved to a private temp file when it is long.
  */
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { BashExecutionMessage } from "../session/format.ts";
 import { resolveShell, runShell, shellEnv } from "../tools/shell.ts";
+import { processSpillFiles, type SpillFiles } from "../tools/spill-files.ts";
 import { DEFAULT_MAX_BYTES, truncateTail } from "../tools/truncate.ts";
 
 const KEEP_CHARS = 100 * 1024;
@@ -28,6 +26,8 @@ export interface UserBashOptions {
   signal?: AbortSignal;
   /** Called with each new piece of cleaned output as it arrives, for live display. */
   onOutput?: (text: string) => void;
+  /** Where the whole output goes when it is long (the session's set). */
+  spillFiles?: SpillFiles;
 }
 
 // CSI/OSC escape sequences, then control characters other than tab and newline.
@@ -44,10 +44,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
   let kept = "";
   let full = "";
   let rawBytes = 0;
-  let logPath: string | undefined;
-  const spill = (): void => {
-    logPath ??= join(tmpdir(), `pi-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.log`);
-  };
+  let spilled = false;
   const outcome = await runShell({
     command: options.shellCommandPrefix ? `${options.shellCommandPrefix}\n${command}` : command,
     cwd: options.cwd,
@@ -60,7 +57,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
       full += text;
       kept += text;
       if (kept.length > KEEP_CHARS) kept = kept.slice(kept.length - KEEP_CHARS);
-      if (rawBytes > DEFAULT_MAX_BYTES) spill();
+      if (rawBytes > DEFAULT_MAX_BYTES) spilled = true;
       if (text) options.onOutput?.(text);
     },
   });
@@ -70,8 +67,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
   kept += rest;
   const tail = truncateTail(kept);
   const truncated = tail.truncated || kept.length < full.length;
-  if (truncated) spill();
-  if (logPath) writeFileSync(logPath, full);
+  const logPath = spilled || truncated ? (options.spillFiles ?? processSpillFiles).write(full) : undefined;
   const cancelled = outcome.aborted || outcome.timedOut;
   return {
     output: truncated ? tail.content : full,

@@ -31,9 +31,15 @@ https://… ssh://… git://… file://… [@ref], or a local path. A version or
 
 Options:
   -l, --local   the project's settings (.pig/settings.json) and .pig/ instead of the user's
+  --ignore-scripts  npm runs no install scripts of the package or its dependencies
+                (install, update; also the npmIgnoreScripts setting)
   --trust       trust the project for this command (its settings and packages count)
   --no-trust    leave the project's settings and packages out
   -h, --help    this help
+
+npm runs the install scripts (preinstall, install, postinstall) of what it installs, as you;
+pig says so before it runs npm. --ignore-scripts (or "npmIgnoreScripts": true) stops them, and
+a package that needs a build step may then not work.
 
 A project counts only when it is trusted: -l asks on a terminal (and remembers the answer) and
 is refused elsewhere without --trust; list and update leave an untrusted project's packages out.
@@ -46,6 +52,8 @@ interface Context {
   store: SettingsStore;
   agentDir: string;
   cwd: string;
+  /** `--ignore-scripts` was given. */
+  ignoreScripts: boolean;
 }
 
 function settingsDir(scope: InstallScope, ctx: Context): string {
@@ -62,15 +70,23 @@ function parse(raw: string, base: string): PackageSource {
 }
 
 /** Progress: a spinner on a terminal, a line per step on stderr otherwise. */
-function progress(): { step(text: string): void; done(text: string): void; fail(text: string): void } {
+function progress(): { step(text: string): void; note(text: string): void; done(text: string): void; fail(text: string): void } {
   if (process.stderr.isTTY && process.stdout.isTTY) {
     const s = spinner();
     let started = false;
+    let current = "";
     return {
       step(text) {
         if (started) s.message(text);
         else s.start(text);
         started = true;
+        current = text;
+      },
+      // A note stays on the screen: the spinner's line is ended first, and the next step starts a new one.
+      note(text) {
+        if (started) s.stop(current);
+        started = false;
+        writeStderr(`pig: note: ${text}\n`);
       },
       done(text) {
         if (started) s.stop(text);
@@ -84,6 +100,7 @@ function progress(): { step(text: string): void; done(text: string): void; fail(
   }
   return {
     step: (text) => writeStderr(`pig: ${text}\n`),
+    note: (text) => writeStderr(`pig: note: ${text}\n`),
     done: (text) => writeStdout(`${text}\n`),
     fail: () => {},
   };
@@ -115,7 +132,7 @@ async function install(raw: string, scope: InstallScope, ctx: Context): Promise<
   const show = progress();
   let dir: string;
   try {
-    dir = await installPackage(source, place, { ...npmOption(ctx), step: (s) => show.step(s) });
+    dir = await installPackage(source, place, { ...npmOption(ctx), step: (s) => show.step(s), notice: (n) => show.note(n) });
   } catch (error) {
     if (!(error instanceof PackageInstallError)) throw error;
     show.fail(`could not install ${raw}`);
@@ -171,9 +188,12 @@ async function remove(raw: string, scope: InstallScope, ctx: Context): Promise<n
   return 0;
 }
 
-function npmOption(ctx: Context): { npmCommand?: string[] } {
-  const command = ctx.store.effective().npmCommand;
-  return command && command.length > 0 ? { npmCommand: command } : {};
+/** How npm runs: the `npmCommand` setting, and no lifecycle scripts with `--ignore-scripts` or the `npmIgnoreScripts` setting. */
+function npmOption(ctx: Context): { npmCommand?: string[]; ignoreScripts: boolean } {
+  const settings = ctx.store.effective();
+  const command = settings.npmCommand;
+  const ignoreScripts = ctx.ignoreScripts || settings.npmIgnoreScripts;
+  return { ...(command && command.length > 0 ? { npmCommand: command } : {}), ignoreScripts };
 }
 
 /** Every package of both settings files, the project's first; an entry that is not a source is said on stderr. */
@@ -196,7 +216,11 @@ async function update(only: string | undefined, ctx: Context): Promise<number> {
   let failed = 0;
   for (const { source, scope } of targets) {
     try {
-      const updated = await updatePackage(source, { agentDir: ctx.agentDir, cwd: ctx.cwd, scope }, { ...npmOption(ctx), step: (s) => show.step(`${source.raw}: ${s}`) });
+      const updated = await updatePackage(
+        source,
+        { agentDir: ctx.agentDir, cwd: ctx.cwd, scope },
+        { ...npmOption(ctx), step: (s) => show.step(`${source.raw}: ${s}`), notice: (n) => show.note(`${source.raw}: ${n}`) },
+      );
       lines.push(`${source.raw}: ${updated ? "updated" : source.kind === "local" ? "a local path (nothing to update)" : "pinned (skipped)"}`);
     } catch (error) {
       if (!(error instanceof PackageInstallError)) throw error;
@@ -249,7 +273,13 @@ export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], ar
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { local: { type: "boolean", short: "l" }, trust: { type: "boolean" }, "no-trust": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        local: { type: "boolean", short: "l" },
+        trust: { type: "boolean" },
+        "no-trust": { type: "boolean" },
+        "ignore-scripts": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (error) {
     throw new UsageError(`${command}: ${tidyParseError(error)}`, "pig install --help");
@@ -267,7 +297,11 @@ export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], ar
   const trusted = await projectTrusted(command, writesProject, flag, cwd, dir);
   if (!trusted && (command === "list" || command === "update") && flag === undefined) noteUntrustedProject(cwd, dir);
   // An untrusted project's settings are not read at all: they could name the npm command.
-  const ctx: Context = { store: SettingsStore.load({ agentDir: dir, cwd, includeProject: trusted }), agentDir: dir, cwd };
+  const ignoreScripts = parsed.values["ignore-scripts"] === true;
+  if (ignoreScripts && command !== "install" && command !== "update") {
+    throw new UsageError(`${command}: --ignore-scripts applies to install and update only`, "pig install --help");
+  }
+  const ctx: Context = { store: SettingsStore.load({ agentDir: dir, cwd, includeProject: trusted }), agentDir: dir, cwd, ignoreScripts };
   const [first, ...rest] = parsed.positionals;
   if (rest.length > 0) throw new UsageError(`${command}: takes one source (got also ${JSON.stringify(rest[0])})`, "pig install --help");
   switch (command) {

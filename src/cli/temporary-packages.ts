@@ -3,10 +3,11 @@
  * once into `<tmp>/pig-extensions/` (resources/temporary-package-place.ts) and reused while it is
  * there; the run then loads it as a package given with `-e`, so its extensions come first and its
  * skills, templates and themes before the discovered ones. npm runs through the user's
- * `npmCommand` setting. Nothing is written to any settings file.
+ * `npmCommand` setting (and `npmIgnoreScripts`). Nothing is written to any settings file.
  */
 import { installPackage, isInstalled, PackageInstallError } from "../resources/package-install.ts";
 import { isRemoteSource, PackageSourceError, parsePackageSource } from "../resources/package-source.ts";
+import type { EffectiveSettings } from "../resources/settings-effective.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
 import { temporaryPlace } from "../resources/temporary-package-place.ts";
 import { agentDir } from "../session/paths.ts";
@@ -16,15 +17,21 @@ import { CliError } from "./errors.ts";
 /** Installs each remote `-e` package not yet in the temporary place. */
 export async function installTemporaryPackages(paths: readonly string[], cwd: string): Promise<void> {
   const place = temporaryPlace(cwd);
-  let npmCommand: readonly string[] | undefined;
+  let settings: EffectiveSettings | undefined;
   for (const raw of paths) {
     if (!isRemoteSource(raw)) continue;
     try {
       const source = parsePackageSource(raw, cwd);
       if (isInstalled(source, place)) continue;
       // The user's settings only: a project's file could name any command.
-      npmCommand ??= SettingsStore.load({ agentDir: agentDir(), cwd, includeProject: false }).effective().npmCommand ?? [];
-      await installPackage(source, place, { ...(npmCommand.length > 0 ? { npmCommand } : {}), step: (s) => writeStderr(`pig: -e ${raw}: ${s}\n`) });
+      const effective = (settings ??= SettingsStore.load({ agentDir: agentDir(), cwd, includeProject: false }).effective());
+      const npmCommand = effective.npmCommand ?? [];
+      await installPackage(source, place, {
+        ...(npmCommand.length > 0 ? { npmCommand } : {}),
+        ignoreScripts: effective.npmIgnoreScripts,
+        step: (s) => writeStderr(`pig: -e ${raw}: ${s}\n`),
+        notice: (text) => writeStderr(`pig: -e ${raw}: note: ${text}\n`),
+      });
     } catch (error) {
       if (error instanceof PackageInstallError) throw new CliError(`-e ${raw}: ${error.reason}${error.outputTail ? `\n${error.outputTail}` : ""}`);
       if (error instanceof PackageSourceError) throw new CliError(`-e ${raw}: ${error.message}`);

@@ -33,6 +33,10 @@ export interface InstallOptions {
   env?: Record<string, string | undefined>;
   /** Told each step as it starts ("cloning https://…"). */
   step?: (text: string) => void;
+  /** npm (or the configured command) is told not to run the packages' lifecycle scripts. */
+  ignoreScripts?: boolean;
+  /** Told, before npm runs, what it may run besides copying files (its lifecycle scripts). */
+  notice?: (text: string) => void;
 }
 
 /** A step that failed: the package, the step, and the end of what the command printed. */
@@ -163,10 +167,24 @@ export function npmArgs(action: "install" | "uninstall", spec: string, root: str
   return [action, spec, "--prefix", root, "--legacy-peer-deps", ...quiet];
 }
 
+/** npm, pnpm, bun and yarn all spell it so. */
+const IGNORE_SCRIPTS = "--ignore-scripts";
+
 /** The whole command line of an install or uninstall: the configured command, then its arguments. */
 function npmArgv(action: "install" | "uninstall", spec: string, root: string, options: InstallOptions): string[] {
   const npm = npmOf(options);
-  return [...npm, ...npmArgs(action, spec, root, npm)];
+  return [...npm, ...npmArgs(action, spec, root, npm), ...(options.ignoreScripts ? [IGNORE_SCRIPTS] : [])];
+}
+
+/**
+ * Says, before an install, that the package manager runs lifecycle scripts (`preinstall`,
+ * `install`, `postinstall`, `prepare`) of what it installs — code from the package and its
+ * dependencies, run as the user — and how not to.
+ */
+function noticeScripts(what: string, options: InstallOptions): void {
+  if (options.ignoreScripts) return;
+  const manager = packageManagerName(npmOf(options)) || "npm";
+  options.notice?.(`${manager} runs the install scripts of ${what} and its dependencies (--ignore-scripts skips them)`);
 }
 
 /** Installs the package if it is not there yet; returns its folder. */
@@ -216,7 +234,9 @@ async function gitInstall(source: Extract<PackageSource, { kind: "git" }>, dir: 
 async function npmInPackage(source: PackageSource, dir: string, options: InstallOptions): Promise<void> {
   const npm = npmOf(options);
   const custom = options.npmCommand !== undefined && options.npmCommand.length > 0;
-  await step(source, "installing its npm dependencies", [...npm, "install", ...(custom ? [] : ["--omit=dev", "--no-audit", "--no-fund"])], dir, options);
+  const argv = [...npm, "install", ...(custom ? [] : ["--omit=dev", "--no-audit", "--no-fund"]), ...(options.ignoreScripts ? [IGNORE_SCRIPTS] : [])];
+  noticeScripts(source.raw, options);
+  await step(source, "installing its npm dependencies", argv, dir, options);
 }
 
 /** The npm root's package.json and lock, to put back when an install fails. */
@@ -237,6 +257,7 @@ async function npmInstall(source: PackageSource, spec: string, dir: string, plac
   mkdirSync(root, { recursive: true });
   if (!existsSync(join(root, "package.json"))) writeFileSync(join(root, "package.json"), `${JSON.stringify({ name: "pig-packages", private: true }, null, 2)}\n`);
   const restore = snapshot(root);
+  noticeScripts(spec, options);
   try {
     await step(source, `installing ${spec} with ${npmOf(options).join(" ")}`, npmArgv("install", spec, root, options), root, options);
   } catch (error) {

@@ -113,6 +113,8 @@ export interface EffectiveSettings {
   shellCommandPrefix?: string;
   quietStartup: boolean;
   npmCommand?: string[];
+  /** Package installs pass --ignore-scripts (pig only). */
+  npmIgnoreScripts: boolean;
   collapseChangelog: boolean;
   lastChangelogVersion?: string;
   enableInstallTelemetry: boolean;
@@ -156,6 +158,7 @@ export function effectiveSettings(s: Settings, env: Env = process.env, home: str
     shellCommandPrefix: s.shellCommandPrefix,
     quietStartup: s.quietStartup ?? d.quietStartup,
     npmCommand: s.npmCommand ? [...s.npmCommand] : undefined,
+    npmIgnoreScripts: s.npmIgnoreScripts === true,
     collapseChangelog: s.collapseChangelog ?? d.collapseChangelog,
     lastChangelogVersion: s.lastChangelogVersion,
     enableInstallTelemetry: s.enableInstallTelemetry ?? d.enableInstallTelemetry,

@@ -78,6 +78,8 @@ export const SettingsSchema = v.looseObject({
   shellCommandPrefix: opt(v.string()),
   quietStartup: opt(v.boolean()),
   npmCommand: opt(strings),
+  /** pig only: package installs pass --ignore-scripts to npm (no lifecycle scripts run). */
+  npmIgnoreScripts: opt(v.boolean()),
   collapseChangelog: opt(v.boolean()),
   lastChangelogVersion: opt(v.string()),
   enableInstallTelemetry: opt(v.boolean()),

@@ -20,6 +20,7 @@ import { choosePiglet, pigletModelError, recordPiglet, withPiglet } from "./pigl
 import { followSessionPiglet, switchPiglet, type PigletSwitch } from "./piglet-switch.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
+import { removeSpillLeftovers } from "../tools/spill-files.ts";
 
 export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
   let config = given;
@@ -127,6 +128,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     ...extensions.tools,
   ];
   const tools = selectRunTools(config, effective, added, warnings);
+  removeSpillLeftovers();
 
   const { session, controller, startup: built } = buildSession(
     {

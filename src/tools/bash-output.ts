@@ -1,11 +1,10 @@
 /**
  * Collects a command's output without holding all of it: exact line and byte totals for the whole
  * output, a decoded tail big enough for the 50 KB window, and (once the output is over the limits)
- * a temp file with every raw byte, which the truncation notice points to.
+ * a private temp file with every raw byte (spill-files.ts), which the truncation notice points to.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync, writeSync } from "node:fs";
+import { processSpillFiles, type SpillFiles } from "./spill-files.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail, type TruncationResult } from "./truncate.ts";
 
 /** The tail is trimmed back to KEEP characters once it grows past TRIM_AT. */
@@ -36,6 +35,8 @@ export class OutputAccumulator {
   private fd: number | undefined;
   private path: string | undefined;
   private fileError: string | undefined;
+
+  constructor(private readonly spillFiles: SpillFiles = processSpillFiles) {}
 
   get totalBytes(): number {
     return this.bytes;
@@ -108,13 +109,13 @@ export class OutputAccumulator {
   private openFile(): void {
     const chunks = this.pending ?? [];
     this.pending = null;
-    const path = join(tmpdir(), `pi-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.log`);
     let fd: number | undefined;
     try {
-      fd = openSync(path, "w");
+      const file = this.spillFiles.open();
+      fd = file.fd;
       for (const chunk of chunks) writeSync(fd, chunk);
       this.fd = fd;
-      this.path = path;
+      this.path = file.path;
     } catch (error) {
       if (fd !== undefined) closeSync(fd);
       this.fileError = error instanceof Error ? error.message : String(error);

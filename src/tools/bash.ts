@@ -52,7 +52,16 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
       if (signal.aborted) throw new Error("Command aborted");
       const command = options.shellCommandPrefix ? `${options.shellCommandPrefix}\n${args.command}` : args.command;
       const timeout = typeof args.timeout === "number" && args.timeout > 0 ? args.timeout : undefined;
-      return runShellCommand({ command, cwd: context.cwd, env: shellEnv(context.agentDir), shell, signal, timeout, onUpdate });
+      return runShellCommand({
+        command,
+        cwd: context.cwd,
+        env: shellEnv(context.agentDir),
+        shell,
+        signal,
+        timeout,
+        onUpdate,
+        ...(context.spillFiles ? { spillFiles: context.spillFiles } : {}),
+      });
     },
   };
 }

@@ -59,6 +59,7 @@ export function createPowerShellTool(options: PowerShellToolOptions = {}): ToolD
         signal,
         timeout,
         onUpdate,
+        ...(context.spillFiles ? { spillFiles: context.spillFiles } : {}),
       });
     },
   };

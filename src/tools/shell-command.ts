@@ -5,6 +5,7 @@
  */
 import type { BashDetails } from "./bash.ts";
 import { OutputAccumulator, type OutputSnapshot } from "./bash-output.ts";
+import type { SpillFiles } from "./spill-files.ts";
 import { runShell, type RunShellOptions, type RunShellOutcome } from "./shell.ts";
 import { DEFAULT_MAX_BYTES, formatSize } from "./truncate.ts";
 import type { ToolResult, ToolUpdate } from "./types.ts";
@@ -16,11 +17,13 @@ export interface ShellCommandRun extends Omit<RunShellOptions, "onData" | "timeo
   /** Seconds, as the tool's `timeout` argument gives it. */
   timeout: number | undefined;
   onUpdate: ToolUpdate<BashDetails | undefined>;
+  /** Where the whole output goes when it is long (the session's set). */
+  spillFiles?: SpillFiles;
 }
 
 export async function runShellCommand(run: ShellCommandRun): Promise<ToolResult<BashDetails | undefined>> {
-  const { timeout, onUpdate, ...shell } = run;
-  const output = new OutputAccumulator();
+  const { timeout, onUpdate, spillFiles, ...shell } = run;
+  const output = new OutputAccumulator(spillFiles);
   const throttle = new UpdateThrottle(() => {
     const snapshot = output.snapshot();
     onUpdate({ content: [{ type: "text", text: snapshot.text }], details: detailsOf(snapshot) });

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { GROUPS_GUARDED, GUARD_SCRIPT, guardedStdio, guardOf, releaseGuard } from "../util/group-guard.ts";
 
 export interface ShellConfig {
   shell: string;
@@ -99,8 +100,10 @@ function commandLine(shell: ShellConfig, command: string): string[] {
   // stderr joins stdout in one pipe, so the two arrive in the order they were written. POSIX
   // shells do it themselves (`exec 2>&1;` before the command, on the same line so line numbers
   // in error messages stay right); other shells go through a small sh wrapper (one more exec).
-  if (POSIX && /(^|\/)(ba|da|k|z)?sh$/.test(shell.shell)) return [shell.shell, ...shell.args, `exec 2>&1; ${command}`];
-  if (POSIX && existsSync("/bin/sh")) return ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh", shell.shell, ...shell.args, command];
+  // The group's guard (util/group-guard.ts) starts on that line too, so the command dies with pig.
+  const guard = GROUPS_GUARDED ? ` ${GUARD_SCRIPT}` : "";
+  if (POSIX && /(^|\/)(ba|da|k|z)?sh$/.test(shell.shell)) return [shell.shell, ...shell.args, `exec 2>&1;${guard} ${command}`];
+  if (POSIX && existsSync("/bin/sh")) return ["/bin/sh", "-c", `exec 2>&1;${guard} exec "$@"`, "sh", shell.shell, ...shell.args, command];
   return [shell.shell, ...shell.args, command];
 }
 
@@ -128,10 +131,10 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
     env: options.env,
     // Its own process group (setsid), so a kill reaches everything the command started.
     detached: POSIX,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    // stdin closed; descriptor 3 is the group guard's socket (util/group-guard.ts).
+    stdio: guardedStdio<["ignore", "pipe", "pipe"]>(["ignore", "pipe", "pipe"]),
   });
+  const guard = guardOf(child);
   const { pid } = child;
   running.add(pid);
   let aborted = false;
@@ -178,6 +181,9 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
     await Promise.race([Promise.all([out.done, err.done]), grace]);
     clearTimeout(graceTimer);
   } finally {
+    // The shell has ended: what it left running in the background may outlive pig, as it would
+    // outlive a pig that exits normally. (A killed group took its guard with it.)
+    releaseGuard(guard);
     settled = true;
     if (timeoutTimer) clearTimeout(timeoutTimer);
     options.signal?.removeEventListener("abort", onAbort);

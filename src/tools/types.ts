@@ -5,6 +5,7 @@
  * turns the error's message into an error result.
  */
 import type { JsonSchema, LlmImage, LlmText, Model } from "../ai/types.ts";
+import type { SpillFiles } from "./spill-files.ts";
 
 export type ToolContent = LlmText | LlmImage;
 
@@ -25,6 +26,8 @@ export interface ToolContext {
   agentDir: string;
   /** The model the answer came from (e.g. `read` checks whether it takes images). */
   model?: Model;
+  /** Where long output is kept for the session (bash); the process's own set when absent. */
+  spillFiles?: SpillFiles;
 }
 
 export interface ToolDefinition<TArgs = Record<string, unknown>, TDetails = unknown> {

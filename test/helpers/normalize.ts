@@ -6,7 +6,8 @@
 
 const GENERATED_ID =
   /\b(?:chatcmpl-fake-|msg_fake_|resp_fake_|fakesig_msg_fake_|fakesig_|rs_|msg_|fc_|call_|toolu_)[A-Za-z0-9_]+/g;
-const BASH_LOG = /\/tmp\/pi-bash-[0-9a-f]+\.log|\/tmp\/pig-bash-[0-9a-f]+\.log|\/[^\s"]*\/pi-bash-[0-9a-f]+\.log/g;
+// Pi's spill files (`pi-bash-*.log` in the temp folder) and pig's (`bash-*.log` in its private folder there).
+const BASH_LOG = /\/tmp\/pi-bash-[0-9a-f]+\.log|\/tmp\/pig-bash-[0-9a-f]+\.log|\/[^\s"]*\/pi-bash-[0-9a-f]+\.log|\/[^\s"]*\/pig-\d+\/\d+-[0-9a-f]+\/bash-[0-9a-f]+\.log/g;
 
 const ENTRY_ID = /\b[0-9a-f]{8}\b/g;
 

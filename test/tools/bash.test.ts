@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createBashTool, type BashDetails } from "../../src/tools/bash.ts";
+import { SpillFiles } from "../../src/tools/spill-files.ts";
 import type { ToolResult } from "../../src/tools/types.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { errorOf, makeContext, run, textOf } from "./helpers.ts";
@@ -85,7 +86,7 @@ describe("bash truncation", () => {
     const text = textOf(result);
     const details = result.details as BashDetails;
     expect(text.startsWith("1001\n")).toBe(true);
-    expect(details.fullOutputPath).toMatch(new RegExp(`^${tmpdir()}/pi-bash-[0-9a-f]{16}\\.log$`));
+    expect(details.fullOutputPath).toMatch(new RegExp(`^${tmpdir()}/pig-${process.getuid?.()}/${process.pid}-[0-9a-f]{12}/bash-[0-9a-f]{16}\\.log$`));
     expect(text.endsWith(`3000\n\n[Showing lines 1001-3000 of 3000. Full output: ${details.fullOutputPath}]`)).toBe(true);
     expect(readFileSync(details.fullOutputPath as string, "utf8")).toBe(Bun.spawnSync(["seq", "1", "3000"]).stdout.toString());
     expect(details.truncation?.totalLines).toBe(3000);
@@ -118,6 +119,31 @@ describe("bash truncation", () => {
     expect(details.truncation?.totalLines).toBe(60000);
     expect(textOf(result)).toContain("[Showing lines 58001-60000 of 60000. Full output: ");
     rmSync(details.fullOutputPath as string);
+  });
+});
+
+describe("bash spill files", () => {
+  test("are new files only their owner can read, in a folder only their owner can enter", async () => {
+    const ctx = makeContext(undefined, { spillFiles: new SpillFiles() });
+    const result = await run(bash, { command: "seq 1 3000" }, ctx);
+    const path = (result.details as BashDetails).fullOutputPath as string;
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+    expect(statSync(dirname(dirname(path))).mode & 0o777).toBe(0o700);
+    expect(lstatSync(dirname(dirname(path))).uid).toBe(process.getuid?.() ?? 0);
+  });
+
+  test("a session's files are removed with its set; another set's stay", async () => {
+    const session = new SpillFiles();
+    const other = new SpillFiles();
+    const mine = await run(bash, { command: "seq 1 3000" }, makeContext(undefined, { spillFiles: session }));
+    const theirs = await run(bash, { command: "seq 1 3000" }, makeContext(undefined, { spillFiles: other }));
+    const minePath = (mine.details as BashDetails).fullOutputPath as string;
+    const theirPath = (theirs.details as BashDetails).fullOutputPath as string;
+    session.removeAll();
+    expect(existsSync(minePath)).toBe(false);
+    expect(readFileSync(theirPath, "utf8")).toBe(Bun.spawnSync(["seq", "1", "3000"]).stdout.toString());
+    other.removeAll();
   });
 });
 
@@ -243,5 +269,36 @@ describe("runShell", () => {
     });
     await expect(outcome).rejects.toThrow("disk full");
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test("the shell reads no startup file: the group guard's socket is not on its stdin", async () => {
+    const { resolveShell, runShell } = await import("../../src/tools/shell.ts");
+    const home = tempDir("pig-home-");
+    writeFileSync(join(home, ".bashrc"), "echo bashrc-was-read\n");
+    const out: string[] = [];
+    const outcome = await runShell({
+      command: "echo ran",
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      shell: resolveShell(),
+      onData: (chunk) => out.push(chunk.toString()),
+    });
+    expect(outcome.exitCode).toBe(0);
+    expect(out.join("")).toBe("ran\n");
+  });
+
+  test("a command's wait does not wait for the group guard, and descriptor 3 is not open in it", async () => {
+    const { resolveShell, runShell } = await import("../../src/tools/shell.ts");
+    const out: string[] = [];
+    const outcome = await runShell({
+      command: "sleep 0.1 & wait; echo waited; [ -e /dev/fd/3 ] && echo fd3-open || echo fd3-closed",
+      cwd: tempDir(),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      shell: resolveShell(),
+      timeoutMs: 15_000,
+      onData: (chunk) => out.push(chunk.toString()),
+    });
+    expect(outcome.timedOut).toBe(false);
+    expect(out.join("")).toBe("waited\nfd3-closed\n");
   });
 });

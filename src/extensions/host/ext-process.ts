@@ -186,6 +186,9 @@ export class ExtensionProcess {
     child.kill("SIGKILL");
     this.conn?.close(new ProcessDown("was shut down"));
     await child.exited;
+    // Its last words are still in the pipe; a helper that left the group may hold it open, so not for long.
+    await Promise.race([child.logged, new Promise((r) => (timer = setTimeout(r, this.owner.timing.shutdownGraceMs)))]);
+    clearTimeout(timer);
   }
 
   private unavailable(): string {

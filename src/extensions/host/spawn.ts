@@ -1,13 +1,18 @@
 /**
  * Starting an extension process in a process group of its own, and ending the whole group: an
- * extension that starts helpers of its own must not leave them behind when pig stops it.
+ * extension that starts helpers of its own must not leave them behind when pig stops it, nor
+ * when pig itself is killed.
  */
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { CappedLog } from "../../util/capped-log.ts";
+import { closeGuard, GROUPS_GUARDED, guardedArgv, guardedStdio, guardOf } from "../../util/group-guard.ts";
 
 export interface SpawnedProcess {
   pid: number;
   exited: Promise<number | null>;
+  /** Settles once everything the process wrote to stderr is in its log. */
+  logged: Promise<void>;
   /** Signals the process group (falls back to the process if the group is gone). */
   kill(signal?: NodeJS.Signals): void;
 }
@@ -16,30 +21,30 @@ export interface SpawnOptions {
   command: readonly string[];
   cwd: string;
   env: Record<string, string>;
-  /** Appended to; created with its directory when missing. */
+  /** Where its stderr is appended (created with its folder when missing; capped, util/capped-log.ts). */
   logPath: string;
 }
 
 export function spawnExtension(options: SpawnOptions): SpawnedProcess {
   const [file, ...args] = options.command;
   if (!file) throw new Error("empty command");
-  mkdirSync(dirname(options.logPath), { recursive: true });
-  const logFd = openSync(options.logPath, "a", 0o600);
-  let child: ReturnType<typeof Bun.spawn>;
-  try {
-    child = Bun.spawn([file, ...args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdin: "ignore",
-      // stdout is not a channel: frames go over the socket, stray prints go nowhere.
-      stdout: "ignore",
-      stderr: logFd,
-      // setsid(): the child leads a new process group, so the group can be signalled as one.
-      detached: true,
-    });
-  } finally {
-    closeSync(logFd);
-  }
+  // Guarded (util/group-guard.ts): a pig killed with SIGKILL takes the group with it, even while
+  // the extension is too busy to notice that its socket closed.
+  const child = Bun.spawn(GROUPS_GUARDED ? guardedArgv([programPath(file, options), ...args]) : [file, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    // stdin closed; stdout is not a channel (frames go over the socket, stray prints go nowhere);
+    // stderr through pig, not straight into the file, so that the log keeps to its cap;
+    // descriptor 3 is the group guard's socket.
+    stdio: guardedStdio<["ignore", "ignore", "pipe"]>(["ignore", "ignore", "pipe"]),
+    // setsid(): the child leads a new process group, so the group can be signalled as one.
+    detached: true,
+  });
+  const logged = drainInto(child.stderr, new CappedLog(options.logPath));
+  // Once the extension has ended, whatever is left of its group goes with the guard.
+  const guard = guardOf(child);
+  const release = () => closeGuard(guard);
+  void child.exited.then(release, release);
   const pid = child.pid;
   return {
     pid,
@@ -47,6 +52,7 @@ export function spawnExtension(options: SpawnOptions): SpawnedProcess {
       (code) => code,
       () => null,
     ),
+    logged,
     kill(signal = "SIGKILL") {
       try {
         process.kill(-pid, signal);
@@ -59,6 +65,32 @@ export function spawnExtension(options: SpawnOptions): SpawnedProcess {
       }
     },
   };
+}
+
+/**
+ * The program's path, found as spawning it directly would find it: behind the guard's `sh` a
+ * missing program would only be an exit code 127, not the error that names it.
+ */
+function programPath(file: string, options: SpawnOptions): string {
+  if (file.includes("/")) {
+    const path = isAbsolute(file) ? file : resolve(options.cwd, file);
+    if (!existsSync(path)) throw new Error(`ENOENT: no such file or directory, posix_spawn '${file}'`);
+    return path;
+  }
+  const found = Bun.which(file, { PATH: options.env.PATH ?? "", cwd: options.cwd });
+  if (!found) throw new Error(`Executable not found in $PATH: "${file}"`);
+  return found;
+}
+
+/** Copies a pipe into the log until it closes (the process and whatever it started have ended). */
+async function drainInto(stream: ReadableStream<Uint8Array>, log: CappedLog): Promise<void> {
+  try {
+    for await (const chunk of stream) log.write(chunk);
+  } catch {
+    // The pipe broke: there is no more output to keep.
+  } finally {
+    log.close();
+  }
 }
 
 /** Whether any process of the group `pgid` still exists. */

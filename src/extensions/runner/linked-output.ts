@@ -8,13 +8,12 @@
  * The linked runner handles every message inside an extension scope (an AsyncLocalStorage
  * context, which follows promises, timers and callbacks the extension starts from there). The
  * console's methods and the two streams' `write` are wrapped once: inside the scope, what goes
- * to stdout is dropped and what goes to stderr is appended to the log file; outside, pig's own
+ * to stdout is dropped and what goes to stderr is appended to the (capped) log file; outside, pig's own
  * output passes untouched.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { appendFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { format } from "node:util";
+import { CappedLog } from "../../util/capped-log.ts";
 
 interface ExtensionScope {
   /** The log file an out-of-process runner's stderr would go to. */
@@ -35,13 +34,13 @@ export function outsideExtensionScope<T>(fn: () => T): T {
   return installed ? scope.exit(fn) : fn();
 }
 
+/** One capped log per file, as an out-of-process runner's stderr gets. */
+const logs = new Map<string, CappedLog>();
+
 function toLog(current: ExtensionScope, text: string): void {
-  try {
-    mkdirSync(dirname(current.logPath), { recursive: true });
-    appendFileSync(current.logPath, text, { mode: 0o600 });
-  } catch {
-    // A log that cannot be written loses the line, as a full disk would out of process.
-  }
+  let log = logs.get(current.logPath);
+  if (!log) logs.set(current.logPath, (log = new CappedLog(current.logPath)));
+  log.write(text);
 }
 
 const STDOUT_METHODS = ["log", "info", "debug", "dir", "dirxml", "table"] as const;

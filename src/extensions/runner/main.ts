@@ -22,6 +22,7 @@ import type { Runtime } from "./runtime.ts";
 import { SessionMirror, subscribeSession } from "./session-mirror.ts";
 import { openSocketPipe, type SocketPipe } from "./socket-pipe.ts";
 import { StateMirror } from "./state.ts";
+import { writeStderrThrough } from "./sync-stderr.ts";
 
 const MODES: Record<string, ExtensionMode> = { interactive: "tui", print: "print", json: "json", rpc: "rpc" };
 
@@ -42,6 +43,7 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
   // processes its extensions start.
   process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
 
+  writeStderrThrough();
   const peer = new Peer(pipe ?? openSocketPipe(socket));
   const exit = (code: number): never => process.exit(code);
   // pig is gone (killed, perhaps with -9): the helpers the extensions started go with the runner.

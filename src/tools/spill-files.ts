@@ -1,0 +1,73 @@
+/**
+ * Files that hold the whole output of a long shell command (the model sees the tail and the
+ * file's path, and may read the file later in the session). Output can be anything a command
+ * printed — keys, tokens, file contents — so the files are private: created new (O_EXCL) with
+ * mode 0600 in a folder of this process's inside `<tmp>/pig-<uid>/`, which only this user can
+ * enter (util/process-dir.ts).
+ *
+ * They live as long as a session can point to them: a session's files are removed when it
+ * leaves the process's hands (a new or resumed session replaces it), every file when pig exits,
+ * and the folder a killed pig left behind when the next pig makes its own.
+ */
+import { closeSync, constants, openSync, rmSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createProcessDir, isOwnDir, removeDeadProcessDirs, userDirPath, type ProcessDir } from "../util/process-dir.ts";
+
+const NAME = "pig";
+
+let processDir: ProcessDir | undefined;
+
+function spillDir(): string {
+  if (processDir) return processDir.dir;
+  const made = createProcessDir(tmpdir(), NAME);
+  processDir = made;
+  // 'exit' runs on every ending pig takes itself (a signal pig handles exits through it too).
+  process.once("exit", () => made.remove());
+  return made.dir;
+}
+
+export interface SpillFile {
+  path: string;
+  fd: number;
+}
+
+/** The spill files of one session; each session (and the process, for callers without one) has its own set. */
+export class SpillFiles {
+  private readonly paths = new Set<string>();
+
+  /** A new private file for a command's output, open for writing. */
+  open(): SpillFile {
+    const path = join(spillDir(), `bash-${randomBytes(8).toString("hex")}.log`);
+    const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+    this.paths.add(path);
+    return { path, fd };
+  }
+
+  /** A new private file holding `data`; returns its path. */
+  write(data: string): string {
+    const file = this.open();
+    try {
+      writeSync(file.fd, data);
+    } finally {
+      closeSync(file.fd);
+    }
+    return file.path;
+  }
+
+  /** Removes every file of this set (the session they belonged to is gone from this process). */
+  removeAll(): void {
+    for (const path of this.paths) rmSync(path, { force: true });
+    this.paths.clear();
+  }
+}
+
+/** Removes the spill folders of pig processes that are gone (killed before they could). */
+export function removeSpillLeftovers(base: string = tmpdir()): void {
+  const parent = userDirPath(base, NAME);
+  if (isOwnDir(parent)) removeDeadProcessDirs(parent);
+}
+
+/** The set for callers that run commands outside a session. */
+export const processSpillFiles = new SpillFiles();
