@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import { credentialKind, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
@@ -83,6 +84,28 @@ export class ModelRegistry {
     for (const [provider, config] of Object.entries(this.file?.providers ?? {})) configured[provider] = config.apiKey;
     for (const [provider, config] of this.extensionProviders) if (config.apiKey) configured[provider] = config.apiKey;
     return { auth: this.auth, env: this.env, configured, ...(this.cliKey ? { cliKey: this.cliKey } : {}) };
+  }
+
+  /**
+   * The credential rule (ai/credential-vars.ts) with every variable a configuration names as a
+   * key or a header value: models.json, auth.json and the extensions' providers.
+   */
+  credentialVars(): CredentialVars {
+    const values: string[] = [];
+    const fromHeaders = (headers: Readonly<Record<string, string>> | undefined) => values.push(...Object.values(headers ?? {}));
+    for (const config of Object.values(this.file?.providers ?? {})) {
+      if (config.apiKey) values.push(config.apiKey);
+      fromHeaders(config.headers);
+      for (const model of config.models ?? []) fromHeaders(model.headers);
+      for (const override of Object.values(config.modelOverrides ?? {})) fromHeaders(override.headers);
+    }
+    for (const entry of Object.values(this.auth)) if (entry.type === "api_key") values.push(entry.key);
+    for (const config of this.extensionProviders.values()) {
+      if (config.apiKey) values.push(config.apiKey);
+      fromHeaders(config.headers);
+      for (const model of config.models ?? []) fromHeaders(model.headers);
+    }
+    return new CredentialVars(values.filter(looksLikeVariableName));
   }
 
   find(provider: string, id: string): Model | undefined {

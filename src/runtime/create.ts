@@ -48,6 +48,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     agentDir,
     interactive: config.interactive,
     env: config.env,
+    credentials: () => registry.credentialVars(),
     userSettings: () => SettingsStore.load({ agentDir, cwd: config.cwd, includeProject: false }).global,
   });
   let opened: Awaited<ReturnType<typeof openSettingsAndSession>>;

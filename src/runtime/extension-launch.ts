@@ -5,6 +5,7 @@
  * kept until then.
  */
 import type { AgentSession } from "../agent/session.ts";
+import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { ExtensionSource } from "../extensions/discovery.ts";
 import { startExtensionHost, type ExtensionHost } from "../extensions/host/host.ts";
 import { HEADLESS_UI } from "../extensions/ui.ts";
@@ -19,6 +20,8 @@ export interface LaunchInput {
   agentDir: string;
   interactive: boolean;
   env: NodeJS.ProcessEnv;
+  /** The credential rule with the run's configured names (the model registry's). */
+  credentials?: () => CredentialVars;
   /** `extensionTimeouts.eventMs` of the settings. */
   eventMs?: number | undefined;
 }
@@ -74,6 +77,7 @@ export class ExtensionLaunch {
       agentDir,
       mode: this.mode,
       env,
+      ...(this.input.credentials ? { credentials: this.input.credentials } : {}),
       // Also a handler failing before the mode listens (in session_start at start-up).
       onError: (report) => this.reportError(report),
       ...(eventMs !== undefined || this.input.choice.timing

@@ -137,7 +137,15 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     given ??
     (sameAsEarly && early
       ? early.launch
-      : new ExtensionLaunch({ choice: input.choice, cwd: input.cwd, agentDir: input.agentDir, interactive: input.interactive, env: input.env, eventMs: timeouts.eventMs }));
+      : new ExtensionLaunch({
+          choice: input.choice,
+          cwd: input.cwd,
+          agentDir: input.agentDir,
+          interactive: input.interactive,
+          env: input.env,
+          credentials: () => input.models.credentialVars(),
+          eventMs: timeouts.eventMs,
+        }));
   const { ui, port } = launch;
   const reloadListeners: Array<(result: ExtensionReload) => void> = [];
   const none: RunExtensions = {
