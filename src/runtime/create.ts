@@ -127,7 +127,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     ...(config.extraTools ?? []).map((tool) => ({ tool, source: { kind: "sdk" as const } })),
     ...extensions.tools,
   ];
-  const tools = selectRunTools(config, effective, added, warnings);
+  const tools = selectRunTools(config, effective, added, warnings, () => registry.credentialVars());
 
   const { session, controller, startup: built } = buildSession(
     {

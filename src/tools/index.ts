@@ -7,7 +7,7 @@ import { createEditTool } from "./edit.ts";
 import { createFindTool } from "./find.ts";
 import { createGrepTool, type SearchToolOptions } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
-import { createPowerShellTool } from "./powershell.ts";
+import { createPowerShellTool, type PowerShellToolOptions } from "./powershell.ts";
 import { createReadTool, type ReadToolOptions } from "./read.ts";
 import type { AnyTool, ToolDefinition } from "./types.ts";
 import { createWriteTool } from "./write.ts";
@@ -25,7 +25,7 @@ export function defaultActiveTools(platform: string = process.platform): readonl
   return platform === "win32" ? DEFAULT_ACTIVE_TOOLS.map((name) => (name === "bash" ? "powershell" : name)) : DEFAULT_ACTIVE_TOOLS;
 }
 
-export type BuiltinToolOptions = BashToolOptions & ReadToolOptions & SearchToolOptions;
+export type BuiltinToolOptions = BashToolOptions & PowerShellToolOptions & ReadToolOptions & SearchToolOptions;
 
 /** Widens a typed tool to the loop's view (arguments are validated against its schema first). */
 function loose<A, D>(tool: ToolDefinition<A, D>): AnyTool {
