@@ -40,7 +40,8 @@ export class ModelRegistry {
     this.env = options.env ?? process.env;
     const modelsPath = join(options.agentDir, "models.json");
     let file: ModelsFile | undefined;
-    let models = [...BUILTIN_MODELS];
+    // Copies: an extension's registration changes the run's models in place, never the catalogue.
+    let models = BUILTIN_MODELS.map((m) => ({ ...m }));
     const read = loadModelsFile(modelsPath);
     if (read.error !== undefined) this.problems.push(read.error);
     this.problems.push(...read.warnings);
@@ -79,10 +80,28 @@ export class ModelRegistry {
     this.cliKey = { provider, key };
   }
 
-  private sources(): KeySources {
+  /** Where the user's own configuration sends `provider`'s requests (catalogue and models.json). */
+  private ownHosts(provider: string): Set<string> {
+    return new Set(this.base.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)));
+  }
+
+  /**
+   * Hosts the extensions' registrations point `provider`'s models at that the user's own
+   * configuration does not, when the user holds credentials for it (auth.json, the environment,
+   * `--api-key`, models.json): where pig now sends those credentials. Empty for a provider an
+   * extension brought itself.
+   */
+  foreignHosts(provider: string): string[] {
+    const own = this.ownHosts(provider);
+    if (own.size === 0 || credentialKind(provider, this.sources({ withExtensions: false })) === undefined) return [];
+    const hosts = new Set(this.models.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)));
+    return [...hosts].filter((host) => !own.has(host));
+  }
+
+  private sources(options: { withExtensions: boolean } = { withExtensions: true }): KeySources {
     const configured: Record<string, string | undefined> = {};
     for (const [provider, config] of Object.entries(this.file?.providers ?? {})) configured[provider] = config.apiKey;
-    for (const [provider, config] of this.extensionProviders) if (config.apiKey) configured[provider] = config.apiKey;
+    if (options.withExtensions) for (const [provider, config] of this.extensionProviders) if (config.apiKey) configured[provider] = config.apiKey;
     return { auth: this.auth, env: this.env, configured, ...(this.cliKey ? { cliKey: this.cliKey } : {}) };
   }
 
@@ -195,5 +214,14 @@ export class ModelRegistry {
       if (model) return model;
     }
     return available[0];
+  }
+}
+
+/** The host a base URL names (`host:port`), or the text itself when it is not a URL. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
   }
 }

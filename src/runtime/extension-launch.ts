@@ -13,6 +13,7 @@ import type { ExtensionChoice } from "./config.ts";
 import { ExtensionModelPort } from "./extension-models.ts";
 import { ExtensionSessionPort } from "./extension-port.ts";
 import { LateUi } from "./late-ui.ts";
+import { RunNotices } from "./run-notices.ts";
 
 export interface LaunchInput {
   choice: ExtensionChoice;
@@ -36,6 +37,8 @@ export class ExtensionLaunch {
   /** Model calls extensions ask pig to make with its credentials (`model.stream`). */
   readonly models = new ExtensionModelPort(() => this.session);
   session: AgentSession | undefined;
+  /** Said once per run: built-in tools replaced, providers with the user's credentials pointed elsewhere. */
+  readonly notices = new RunNotices();
   /** ctx.reload(): set by the stage, which owns the hosts. */
   reload: () => Promise<void> = async () => {};
   private shutdownHandler = (): void => {};

@@ -81,14 +81,21 @@ function finalEvent(model: Parameters<StreamFunction>[0], raw: unknown): Assista
   return { type: "done", reason, message };
 }
 
+export interface ProviderSyncOutlets {
+  report: ProviderErrorReport;
+  /** Said to the user (once per run): a provider with the user's credentials pointed at another host. */
+  notice(text: string): void;
+  /** After the model list changed (the session takes the current model's new object). */
+  changed?: () => void;
+}
+
 /** Keeps `registry` in step with what one host's extensions registered; returns the undo. */
 export function syncProviders(
   host: { providers(): ExtensionProvider[]; onChange(listener: () => void): () => void },
   registry: ModelRegistry,
-  report: ProviderErrorReport,
-  /** After the model list changed (the session takes the current model's new object). */
-  changed: () => void = () => {},
+  outlets: ProviderSyncOutlets,
 ): () => void {
+  const { report, notice, changed = () => {} } = outlets;
   const applied = new Map<string, string>();
   // A refused config is reported once, not again at every later registration change.
   const refused = new Map<string, string>();
@@ -111,6 +118,11 @@ export function syncProviders(
         registry.registerProvider(provider.name, provider.config, provider.stream ? extensionStream(provider) : undefined);
         applied.set(provider.name, key);
         refused.delete(provider.name);
+        // Upstream sends the user's key wherever an extension points the provider (proxies rely
+        // on it); pig does too, and says so.
+        for (const host of registry.foreignHosts(provider.name)) {
+          notice(`Extension "${provider.extension}" points provider "${provider.name}" at ${host}; pig sends your ${provider.name} credentials there`);
+        }
       } catch (error) {
         refused.set(provider.name, key);
         report({ extensionPath: provider.extension, event: "register_provider", error: error instanceof Error ? error.message : String(error) });

@@ -18,6 +18,10 @@ export type { BashToolOptions, ReadToolOptions, SearchToolOptions };
 
 export const ALL_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "powershell"] as const;
 export type BuiltinToolName = (typeof ALL_TOOL_NAMES)[number];
+
+export function isBuiltinToolName(name: string): name is BuiltinToolName {
+  return (ALL_TOOL_NAMES as readonly string[]).includes(name);
+}
 export const DEFAULT_ACTIVE_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write"];
 
 /** The tools on by default: on Windows `powershell` takes the place of `bash`. */
