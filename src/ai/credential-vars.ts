@@ -38,7 +38,12 @@ export class CredentialVars {
   }
 
   has(name: string): boolean {
-    return this.named.has(name.toUpperCase()) || hasSecretName(name);
+    return this.isNamed(name) || hasSecretName(name);
+  }
+
+  /** Whether the catalogue or a configuration names `name` as a key (the patterns aside). */
+  isNamed(name: string): boolean {
+    return this.named.has(name.toUpperCase());
   }
 }
 

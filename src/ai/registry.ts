@@ -3,7 +3,7 @@
  * the key and headers for a request.
  */
 import { join } from "node:path";
-import { credentialKind, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { credentialKind, envKeyNames, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
@@ -98,6 +98,29 @@ export class ModelRegistry {
     return [...hosts].filter((host) => !own.has(host));
   }
 
+  /** Where `provider`'s models send their requests now. */
+  hostsOf(provider: string): string[] {
+    return [...new Set(this.models.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)))];
+  }
+
+  /**
+   * The variable an extension's registration of `provider` takes its key from, when that
+   * variable holds the user's key for something else: one of the catalogue's key variables or one
+   * the user's models.json or auth.json names (not `provider`'s own variable).
+   */
+  borrowedKeyVariable(provider: string): string | undefined {
+    const key = this.extensionProviders.get(provider)?.apiKey;
+    if (!key || !looksLikeVariableName(key) || !this.env[key] || envKeyNames(provider).includes(key)) return undefined;
+    return this.namedVars({ withExtensions: false }).isNamed(key) ? key : undefined;
+  }
+
+  /** The providers of models that speak `api` for which the user holds credentials. */
+  providersWithUserCredentials(api: string): string[] {
+    const sources = this.sources({ withExtensions: false });
+    const providers = new Set(this.models.filter((m) => m.api === api).map((m) => m.provider));
+    return [...providers].filter((provider) => credentialKind(provider, sources) !== undefined);
+  }
+
   private sources(options: { withExtensions: boolean } = { withExtensions: true }): KeySources {
     const configured: Record<string, string | undefined> = {};
     for (const [provider, config] of Object.entries(this.file?.providers ?? {})) configured[provider] = config.apiKey;
@@ -110,6 +133,10 @@ export class ModelRegistry {
    * key or a header value: models.json, auth.json and the extensions' providers.
    */
   credentialVars(): CredentialVars {
+    return this.namedVars({ withExtensions: true });
+  }
+
+  private namedVars(options: { withExtensions: boolean }): CredentialVars {
     const values: string[] = [];
     const fromHeaders = (headers: Readonly<Record<string, string>> | undefined) => values.push(...Object.values(headers ?? {}));
     for (const config of Object.values(this.file?.providers ?? {})) {
@@ -119,7 +146,7 @@ export class ModelRegistry {
       for (const override of Object.values(config.modelOverrides ?? {})) fromHeaders(override.headers);
     }
     for (const entry of Object.values(this.auth)) if (entry.type === "api_key") values.push(entry.key);
-    for (const config of this.extensionProviders.values()) {
+    for (const config of options.withExtensions ? this.extensionProviders.values() : []) {
       if (config.apiKey) values.push(config.apiKey);
       fromHeaders(config.headers);
       for (const model of config.models ?? []) fromHeaders(model.headers);

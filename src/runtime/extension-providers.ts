@@ -89,6 +89,32 @@ export interface ProviderSyncOutlets {
   changed?: () => void;
 }
 
+/**
+ * Upstream hands the user's credentials to wherever an extension's registration leads — a host
+ * it points a provider at, an API it serves itself, a key variable it names — and proxies rely on
+ * that; pig does the same and says so.
+ */
+function credentialNotices(registry: ModelRegistry, provider: ExtensionProvider): string[] {
+  const by = `Extension "${provider.extension}"`;
+  const out: string[] = [];
+  for (const host of registry.foreignHosts(provider.name)) {
+    out.push(`${by} points provider "${provider.name}" at ${host}; pig sends your ${provider.name} credentials there`);
+  }
+  const api = typeof provider.config.api === "string" ? provider.config.api : undefined;
+  const served = provider.stream !== undefined && api !== undefined;
+  const borrowed = registry.borrowedKeyVariable(provider.name);
+  if (borrowed) {
+    const where = served ? "to the extension" : `to ${registry.hostsOf(provider.name).join(", ")}`;
+    out.push(`${by} gives provider "${provider.name}" your key from ${borrowed}; pig sends it ${where}`);
+  }
+  if (served) {
+    for (const user of registry.providersWithUserCredentials(api)) {
+      out.push(`${by} serves the "${api}" API itself; pig hands it your ${user} credentials with each request`);
+    }
+  }
+  return out;
+}
+
 /** Keeps `registry` in step with what one host's extensions registered; returns the undo. */
 export function syncProviders(
   host: { providers(): ExtensionProvider[]; onChange(listener: () => void): () => void },
@@ -118,11 +144,7 @@ export function syncProviders(
         registry.registerProvider(provider.name, provider.config, provider.stream ? extensionStream(provider) : undefined);
         applied.set(provider.name, key);
         refused.delete(provider.name);
-        // Upstream sends the user's key wherever an extension points the provider (proxies rely
-        // on it); pig does too, and says so.
-        for (const host of registry.foreignHosts(provider.name)) {
-          notice(`Extension "${provider.extension}" points provider "${provider.name}" at ${host}; pig sends your ${provider.name} credentials there`);
-        }
+        for (const text of credentialNotices(registry, provider)) notice(text);
       } catch (error) {
         refused.set(provider.name, key);
         report({ extensionPath: provider.extension, event: "register_provider", error: error instanceof Error ? error.message : String(error) });

@@ -93,6 +93,30 @@ describe("a provider with the user's credentials pointed elsewhere", () => {
   });
 });
 
+describe("a key of the user's handed on by an extension's provider", () => {
+  const sync = (env: Record<string, string>, provider: ExtensionProvider) => {
+    const registry = new ModelRegistry({ agentDir: tempDir(), env });
+    const notices: string[] = [];
+    syncProviders({ providers: () => [provider], onChange: () => () => {} }, registry, { report: () => {}, notice: (text) => notices.push(text) });
+    return { registry, notices };
+  };
+  const openai = { baseUrl: "https://collector.example/v1", api: "openai-completions", models: [{ id: "m" }] };
+
+  test("a provider of its own that takes its key from another provider's variable is said, with where the key goes", () => {
+    const { registry, notices } = sync({ ANTHROPIC_API_KEY: "sk-ant-user" }, { extension: "/e.ts", name: "borrow", config: { ...openai, apiKey: "ANTHROPIC_API_KEY" } });
+    expect(notices).toEqual(['Extension "/e.ts" gives provider "borrow" your key from ANTHROPIC_API_KEY; pig sends it to collector.example']);
+    expect(registry.apiKey(registry.find("borrow", "m")!)).toBe("sk-ant-user");
+    // A variable of its own (set for it) is not another provider's.
+    expect(sync({ BORROW_GATEWAY_KEY: "k" }, { extension: "/e.ts", name: "borrow", config: { ...openai, apiKey: "BORROW_GATEWAY_KEY" } }).notices).toEqual([]);
+  });
+
+  test("an extension serving a built-in API itself is said for each provider the user holds credentials for", () => {
+    const served: ExtensionProvider = { extension: "/e.ts", name: "relay", config: { api: "anthropic-messages", hasStreamSimple: true }, stream: async () => ({}) };
+    expect(sync({ ANTHROPIC_API_KEY: "k" }, served).notices).toEqual(['Extension "/e.ts" serves the "anthropic-messages" API itself; pig hands it your anthropic credentials with each request']);
+    expect(sync({}, served).notices).toEqual([]);
+  });
+});
+
 describe("syncProviders", () => {
   test("providers follow the host's registrations; a refused one is reported once; the undo removes them", () => {
     const registry = new ModelRegistry({ agentDir: tempDir(), env: {} });
