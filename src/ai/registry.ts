@@ -3,7 +3,8 @@
  * the key and headers for a request.
  */
 import { join } from "node:path";
-import { credentialKind, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { credentialKind, envKeyNames, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
@@ -39,7 +40,8 @@ export class ModelRegistry {
     this.env = options.env ?? process.env;
     const modelsPath = join(options.agentDir, "models.json");
     let file: ModelsFile | undefined;
-    let models = [...BUILTIN_MODELS];
+    // Copies: an extension's registration changes the run's models in place, never the catalogue.
+    let models = BUILTIN_MODELS.map((m) => ({ ...m }));
     const read = loadModelsFile(modelsPath);
     if (read.error !== undefined) this.problems.push(read.error);
     this.problems.push(...read.warnings);
@@ -78,11 +80,78 @@ export class ModelRegistry {
     this.cliKey = { provider, key };
   }
 
-  private sources(): KeySources {
+  /** Where the user's own configuration sends `provider`'s requests (catalogue and models.json). */
+  private ownHosts(provider: string): Set<string> {
+    return new Set(this.base.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)));
+  }
+
+  /**
+   * Hosts the extensions' registrations point `provider`'s models at that the user's own
+   * configuration does not, when the user holds credentials for it (auth.json, the environment,
+   * `--api-key`, models.json): where pig now sends those credentials. Empty for a provider an
+   * extension brought itself.
+   */
+  foreignHosts(provider: string): string[] {
+    const own = this.ownHosts(provider);
+    if (own.size === 0 || credentialKind(provider, this.sources({ withExtensions: false })) === undefined) return [];
+    const hosts = new Set(this.models.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)));
+    return [...hosts].filter((host) => !own.has(host));
+  }
+
+  /** Where `provider`'s models send their requests now. */
+  hostsOf(provider: string): string[] {
+    return [...new Set(this.models.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)))];
+  }
+
+  /**
+   * The variable an extension's registration of `provider` takes its key from, when that
+   * variable holds the user's key for something else: one of the catalogue's key variables or one
+   * the user's models.json or auth.json names (not `provider`'s own variable).
+   */
+  borrowedKeyVariable(provider: string): string | undefined {
+    const key = this.extensionProviders.get(provider)?.apiKey;
+    if (!key || !looksLikeVariableName(key) || !this.env[key] || envKeyNames(provider).includes(key)) return undefined;
+    return this.namedVars({ withExtensions: false }).isNamed(key) ? key : undefined;
+  }
+
+  /** The providers of models that speak `api` for which the user holds credentials. */
+  providersWithUserCredentials(api: string): string[] {
+    const sources = this.sources({ withExtensions: false });
+    const providers = new Set(this.models.filter((m) => m.api === api).map((m) => m.provider));
+    return [...providers].filter((provider) => credentialKind(provider, sources) !== undefined);
+  }
+
+  private sources(options: { withExtensions: boolean } = { withExtensions: true }): KeySources {
     const configured: Record<string, string | undefined> = {};
     for (const [provider, config] of Object.entries(this.file?.providers ?? {})) configured[provider] = config.apiKey;
-    for (const [provider, config] of this.extensionProviders) if (config.apiKey) configured[provider] = config.apiKey;
+    if (options.withExtensions) for (const [provider, config] of this.extensionProviders) if (config.apiKey) configured[provider] = config.apiKey;
     return { auth: this.auth, env: this.env, configured, ...(this.cliKey ? { cliKey: this.cliKey } : {}) };
+  }
+
+  /**
+   * The credential rule (ai/credential-vars.ts) with every variable a configuration names as a
+   * key or a header value: models.json, auth.json and the extensions' providers.
+   */
+  credentialVars(): CredentialVars {
+    return this.namedVars({ withExtensions: true });
+  }
+
+  private namedVars(options: { withExtensions: boolean }): CredentialVars {
+    const values: string[] = [];
+    const fromHeaders = (headers: Readonly<Record<string, string>> | undefined) => values.push(...Object.values(headers ?? {}));
+    for (const config of Object.values(this.file?.providers ?? {})) {
+      if (config.apiKey) values.push(config.apiKey);
+      fromHeaders(config.headers);
+      for (const model of config.models ?? []) fromHeaders(model.headers);
+      for (const override of Object.values(config.modelOverrides ?? {})) fromHeaders(override.headers);
+    }
+    for (const entry of Object.values(this.auth)) if (entry.type === "api_key") values.push(entry.key);
+    for (const config of options.withExtensions ? this.extensionProviders.values() : []) {
+      if (config.apiKey) values.push(config.apiKey);
+      fromHeaders(config.headers);
+      for (const model of config.models ?? []) fromHeaders(model.headers);
+    }
+    return new CredentialVars(values.filter(looksLikeVariableName));
   }
 
   find(provider: string, id: string): Model | undefined {
@@ -172,5 +241,14 @@ export class ModelRegistry {
       if (model) return model;
     }
     return available[0];
+  }
+}
+
+/** The host a base URL names (`host:port`), or the text itself when it is not a URL. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
   }
 }

@@ -129,9 +129,10 @@ export interface StreamOptions {
    */
   onPayload?: (payload: unknown) => Promise<unknown>;
   /**
-   * Called with the request headers pig assembled (credentials left out) before the HTTP call;
-   * the changes it returns are applied: a string sets a header, `null` removes it (upstream's
-   * `before_provider_headers`).
+   * Called with the request headers pig assembled, credentials shown as `[redacted]`
+   * (ai/credential-headers.ts), before the HTTP call; the changes it returns are applied: a
+   * string sets a header, `null` removes it, the marker given back keeps the real value
+   * (upstream's `before_provider_headers`).
    */
   onHeaders?: (headers: Record<string, string>) => Promise<Record<string, string | null> | undefined>;
   /** Called once the HTTP response has arrived, before its body is read (`after_provider_response`). */

@@ -76,6 +76,8 @@ export const SettingsSchema = v.looseObject({
   hideThinkingBlock: opt(v.boolean()),
   shellPath: opt(v.string()),
   shellCommandPrefix: opt(v.string()),
+  /** pig only: credentials the model's commands keep (the bash tool drops every other). */
+  shellEnvPassthrough: opt(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the name of an environment variable (letters, digits and _)")))),
   quietStartup: opt(v.boolean()),
   npmCommand: opt(strings),
   /** pig only: package installs pass --ignore-scripts to npm (no lifecycle scripts run). */

@@ -49,6 +49,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     agentDir,
     interactive: config.interactive,
     env: config.env,
+    credentials: () => registry.credentialVars(),
     userSettings: () => SettingsStore.load({ agentDir, cwd: config.cwd, includeProject: false }).global,
   });
   let opened: Awaited<ReturnType<typeof openSettingsAndSession>>;
@@ -127,7 +128,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     ...(config.extraTools ?? []).map((tool) => ({ tool, source: { kind: "sdk" as const } })),
     ...extensions.tools,
   ];
-  const tools = selectRunTools(config, effective, added, warnings);
+  const tools = selectRunTools(config, effective, added, warnings, () => registry.credentialVars());
   removeSpillLeftovers();
 
   const { session, controller, startup: built } = buildSession(

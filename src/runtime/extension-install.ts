@@ -8,7 +8,9 @@ import type { ToolRegistry } from "../agent/tool-registry.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { ExtensionHost } from "../extensions/host/host.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
+import { isBuiltinToolName } from "../tools/index.ts";
 import { syncProviders, type ProviderErrorReport } from "./extension-providers.ts";
+import type { RunNotices } from "./run-notices.ts";
 
 export interface Installed {
   /** Conflicts worth a line (flags, registration diagnostics). */
@@ -22,14 +24,17 @@ export interface Installed {
   uninstall(): void;
 }
 
-export function installHost(
-  host: ExtensionHost,
-  ids: readonly string[],
-  registries: ExtensionRegistries,
-  models: ModelRegistry,
-  report: ProviderErrorReport,
-  modelsChanged?: () => void,
-): Installed {
+export interface InstallTargets {
+  registries: ExtensionRegistries;
+  models: ModelRegistry;
+  report: ProviderErrorReport;
+  /** Once per run: a built-in tool replaced, a provider with the user's credentials pointed elsewhere. */
+  notices: RunNotices;
+  modelsChanged?: () => void;
+}
+
+export function installHost(host: ExtensionHost, ids: readonly string[], targets: InstallTargets): Installed {
+  const { registries, models, report, notices, modelsChanged } = targets;
   const warnings = host.diagnostics.map((d) => d.message);
   for (const command of host.commands()) {
     registries.commands.register(
@@ -52,7 +57,7 @@ export function installHost(
   for (const shortcut of host.shortcuts()) {
     registries.shortcuts.register(shortcut.key, { ...(shortcut.description ? { description: shortcut.description } : {}), handler: () => shortcut.run() }, shortcut.extension);
   }
-  const undoProviders = syncProviders(host, models, report, modelsChanged);
+  const undoProviders = syncProviders(host, models, { report, notice: (text) => notices.say(text), ...(modelsChanged ? { changed: modelsChanged } : {}) });
   let undoTools = (): void => {};
   return {
     warnings,
@@ -65,6 +70,8 @@ export function installHost(
         // A tool of the previous host nobody registered again goes; the rest are replaced in place.
         for (const entry of tools.all()) if (entry.source.kind === "extension" && !names.has(entry.tool.name)) tools.unregister(entry.tool.name);
         for (const { tool, extension } of fresh) {
+          // Upstream lets an extension's tool take a built-in's name; the user hears of it.
+          if (isBuiltinToolName(tool.name)) notices.say(`Extension "${extension}" replaces the built-in tool "${tool.name}"; the model's ${tool.name} calls run the extension's tool`);
           if (registered.get(tool.name) === extension && tools.get(tool.name)) continue;
           registered.set(tool.name, extension);
           tools.register(tool, { kind: "extension", path: extension });

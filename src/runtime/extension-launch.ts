@@ -5,6 +5,7 @@
  * kept until then.
  */
 import type { AgentSession } from "../agent/session.ts";
+import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { ExtensionSource } from "../extensions/discovery.ts";
 import { startExtensionHost, type ExtensionHost } from "../extensions/host/host.ts";
 import { HEADLESS_UI } from "../extensions/ui.ts";
@@ -12,6 +13,7 @@ import type { ExtensionChoice } from "./config.ts";
 import { ExtensionModelPort } from "./extension-models.ts";
 import { ExtensionSessionPort } from "./extension-port.ts";
 import { LateUi } from "./late-ui.ts";
+import { RunNotices } from "./run-notices.ts";
 
 export interface LaunchInput {
   choice: ExtensionChoice;
@@ -19,6 +21,8 @@ export interface LaunchInput {
   agentDir: string;
   interactive: boolean;
   env: NodeJS.ProcessEnv;
+  /** The credential rule with the run's configured names (the model registry's). */
+  credentials?: () => CredentialVars;
   /** `extensionTimeouts.eventMs` of the settings. */
   eventMs?: number | undefined;
 }
@@ -33,6 +37,8 @@ export class ExtensionLaunch {
   /** Model calls extensions ask pig to make with its credentials (`model.stream`). */
   readonly models = new ExtensionModelPort(() => this.session);
   session: AgentSession | undefined;
+  /** Said once per run: built-in tools replaced, providers with the user's credentials pointed elsewhere. */
+  readonly notices = new RunNotices();
   /** ctx.reload(): set by the stage, which owns the hosts. */
   reload: () => Promise<void> = async () => {};
   private shutdownHandler = (): void => {};
@@ -74,6 +80,7 @@ export class ExtensionLaunch {
       agentDir,
       mode: this.mode,
       env,
+      ...(this.input.credentials ? { credentials: this.input.credentials } : {}),
       // Also a handler failing before the mode listens (in session_start at start-up).
       onError: (report) => this.reportError(report),
       ...(eventMs !== undefined || this.input.choice.timing

@@ -81,14 +81,47 @@ function finalEvent(model: Parameters<StreamFunction>[0], raw: unknown): Assista
   return { type: "done", reason, message };
 }
 
+export interface ProviderSyncOutlets {
+  report: ProviderErrorReport;
+  /** Said to the user (once per run): a provider with the user's credentials pointed at another host. */
+  notice(text: string): void;
+  /** After the model list changed (the session takes the current model's new object). */
+  changed?: () => void;
+}
+
+/**
+ * Upstream hands the user's credentials to wherever an extension's registration leads — a host
+ * it points a provider at, an API it serves itself, a key variable it names — and proxies rely on
+ * that; pig does the same and says so.
+ */
+function credentialNotices(registry: ModelRegistry, provider: ExtensionProvider): string[] {
+  const by = `Extension "${provider.extension}"`;
+  const out: string[] = [];
+  for (const host of registry.foreignHosts(provider.name)) {
+    out.push(`${by} points provider "${provider.name}" at ${host}; pig sends your ${provider.name} credentials there`);
+  }
+  const api = typeof provider.config.api === "string" ? provider.config.api : undefined;
+  const served = provider.stream !== undefined && api !== undefined;
+  const borrowed = registry.borrowedKeyVariable(provider.name);
+  if (borrowed) {
+    const where = served ? "to the extension" : `to ${registry.hostsOf(provider.name).join(", ")}`;
+    out.push(`${by} gives provider "${provider.name}" your key from ${borrowed}; pig sends it ${where}`);
+  }
+  if (served) {
+    for (const user of registry.providersWithUserCredentials(api)) {
+      out.push(`${by} serves the "${api}" API itself; pig hands it your ${user} credentials with each request`);
+    }
+  }
+  return out;
+}
+
 /** Keeps `registry` in step with what one host's extensions registered; returns the undo. */
 export function syncProviders(
   host: { providers(): ExtensionProvider[]; onChange(listener: () => void): () => void },
   registry: ModelRegistry,
-  report: ProviderErrorReport,
-  /** After the model list changed (the session takes the current model's new object). */
-  changed: () => void = () => {},
+  outlets: ProviderSyncOutlets,
 ): () => void {
+  const { report, notice, changed = () => {} } = outlets;
   const applied = new Map<string, string>();
   // A refused config is reported once, not again at every later registration change.
   const refused = new Map<string, string>();
@@ -111,6 +144,7 @@ export function syncProviders(
         registry.registerProvider(provider.name, provider.config, provider.stream ? extensionStream(provider) : undefined);
         applied.set(provider.name, key);
         refused.delete(provider.name);
+        for (const text of credentialNotices(registry, provider)) notice(text);
       } catch (error) {
         refused.set(provider.name, key);
         report({ extensionPath: provider.extension, event: "register_provider", error: error instanceof Error ? error.message : String(error) });

@@ -67,6 +67,11 @@ export interface RunExtensions {
   drainStartupErrors(): Array<{ extensionPath: string; event: string; error: string }>;
   /** The mode's UI: dialogs and notices go there from now on. */
   bindUi(ui: ExtensionUI): void;
+  /**
+   * Where pig's own notices about extensions go from now on (a built-in tool replaced, a
+   * provider with the user's credentials pointed elsewhere); the ones raised before come first.
+   */
+  bindNotices(sink: (text: string) => void): void;
   /** ctx.shutdown() from an extension: the mode says what it means (default: nothing). */
   onShutdownRequest(handler: () => void): void;
   /**
@@ -137,7 +142,15 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     given ??
     (sameAsEarly && early
       ? early.launch
-      : new ExtensionLaunch({ choice: input.choice, cwd: input.cwd, agentDir: input.agentDir, interactive: input.interactive, env: input.env, eventMs: timeouts.eventMs }));
+      : new ExtensionLaunch({
+          choice: input.choice,
+          cwd: input.cwd,
+          agentDir: input.agentDir,
+          interactive: input.interactive,
+          env: input.env,
+          credentials: () => input.models.credentialVars(),
+          eventMs: timeouts.eventMs,
+        }));
   const { ui, port } = launch;
   const reloadListeners: Array<(result: ExtensionReload) => void> = [];
   const none: RunExtensions = {
@@ -148,6 +161,7 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     status: () => [],
     drainStartupErrors: () => [],
     bindUi: (next) => ui.bind(next),
+    bindNotices: (sink) => launch.notices.bind(sink),
     onShutdownRequest: (handler) => launch.onShutdownRequest(handler),
     reload: async () => ({ loaded: [], loadErrors: [], warnings: [] }),
     discoveredPaths: () => ({ skillPaths: [], promptPaths: [], themePaths: [] }),
@@ -216,7 +230,8 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
 
   let host = sameAsEarly && early ? early.host : await start(found.sources);
   let ids = found.sources.map((s) => s.id);
-  let installed: Installed = installHost(host, ids, registries, input.models, reportError, () => session?.refreshModel());
+  const install = () => installHost(host, ids, { registries, models: input.models, report: reportError, notices: launch.notices, modelsChanged: () => session?.refreshModel() });
+  let installed: Installed = install();
   let reloading: Promise<ExtensionReload> | undefined;
   let discovered: DiscoveredPaths = { skillPaths: [], promptPaths: [], themePaths: [] };
   // Every extension's answer, in load order; a malformed list is left out.
@@ -249,7 +264,7 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
     const again = discover();
     host = await start(again.sources);
     ids = again.sources.map((s) => s.id);
-    installed = installHost(host, ids, registries, input.models, reportError, () => session?.refreshModel());
+    installed = install();
     const warnings = [...installed.warnings];
     try {
       applyFlagValues();

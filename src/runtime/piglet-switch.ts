@@ -88,7 +88,7 @@ export async function switchPiglet(name: string, input: PigletSwitchInput): Prom
   // The tools the config now selects, of the built-ins and the tools the run added (SDK, extensions).
   const registry = session.toolRegistry;
   const added = registry.all().filter((entry) => entry.source.kind !== "builtin");
-  const names = [...selectRunTools(next, input.settings(), added, warnings).activeToolNames];
+  const names = [...selectRunTools(next, input.settings(), added, warnings, () => input.registry.credentialVars()).activeToolNames];
   registry.setLimits(
     { ...(next.tools ? { allowlist: next.tools } : {}), noTools: next.noTools ?? false, ...(next.excludeTools ? { exclude: next.excludeTools } : {}) },
     names,

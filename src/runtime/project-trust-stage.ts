@@ -12,6 +12,7 @@ import { discoverExtensions } from "../extensions/discovery.ts";
 import { ProjectTrustResultSchema } from "../extensions/protocol.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { ExtensionChoice } from "./config.ts";
+import type { CredentialVars } from "../ai/credential-vars.ts";
 import { ExtensionLaunch } from "./extension-launch.ts";
 import { discoveryOptions, type EarlyExtensions } from "./extensions-stage.ts";
 import { startupDialogs } from "./startup-dialogs.ts";
@@ -21,6 +22,8 @@ export interface TrustAskInput {
   agentDir: string;
   interactive: boolean;
   env: NodeJS.ProcessEnv;
+  /** The credential rule with the run's configured names. */
+  credentials?: () => CredentialVars;
   /** The user's settings (their `extensions` list), read when first needed. */
   userSettings: () => Settings;
 }
@@ -58,6 +61,7 @@ export function extensionTrustAsking(input: TrustAskInput): TrustAsking {
         agentDir: input.agentDir,
         interactive: input.interactive,
         env: input.env,
+        ...(input.credentials ? { credentials: input.credentials } : {}),
         eventMs: userSettings.extensionTimeouts?.eventMs,
       });
       const host = await launch.start(found.sources);

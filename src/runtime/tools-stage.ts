@@ -4,6 +4,7 @@
  * the `defaultTools` setting). Tools registered later go through the same limits.
  */
 import { ToolRegistry, type RegisteredTool, type ToolSource } from "../agent/tool-registry.ts";
+import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { Settings } from "../resources/settings.ts";
 import { createBuiltinTools, selectTools } from "../tools/index.ts";
 import type { AnyTool } from "../tools/types.ts";
@@ -19,11 +20,15 @@ export function selectRunTools(
   settings: Settings,
   added: readonly AddedTool[],
   warnings: string[],
+  /** The credential rule the model's commands are run without (the model registry's). */
+  credentials: () => CredentialVars,
 ): ToolRegistry {
   const all = new Map<string, RegisteredTool>();
   const builtins: Record<string, AnyTool> = createBuiltinTools({
     ...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
     ...(settings.shellCommandPrefix ? { shellCommandPrefix: settings.shellCommandPrefix } : {}),
+    ...(settings.shellEnvPassthrough ? { shellEnvPassthrough: settings.shellEnvPassthrough } : {}),
+    credentials,
     autoResizeImages: settings.images?.autoResize ?? true,
   });
   for (const tool of Object.values(builtins)) all.set(tool.name, { tool, source: { kind: "builtin" } });

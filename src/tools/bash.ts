@@ -4,7 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import type { OutputSnapshot } from "./bash-output.ts";
-import { resolveShell, shellEnv } from "./shell.ts";
+import { commandEnv, type CommandEnvOptions } from "./command-env.ts";
+import { resolveShell } from "./shell.ts";
 import { runShellCommand } from "./shell-command.ts";
 import type { TruncationResult } from "./truncate.ts";
 import type { ToolDefinition, ToolResult, ToolUpdate } from "./types.ts";
@@ -19,7 +20,7 @@ export interface BashDetails {
   fullOutputPath?: string;
 }
 
-export interface BashToolOptions {
+export interface BashToolOptions extends CommandEnvOptions {
   /** Setting `shellPath`: the shell to use instead of bash. */
   shellPath?: string;
   /** Setting `shellCommandPrefix`: run before every command (e.g. `shopt -s expand_aliases`). */
@@ -55,7 +56,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
       return runShellCommand({
         command,
         cwd: context.cwd,
-        env: shellEnv(context.agentDir),
+        env: commandEnv(context.agentDir, options),
         shell,
         signal,
         timeout,

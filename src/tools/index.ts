@@ -7,7 +7,7 @@ import { createEditTool } from "./edit.ts";
 import { createFindTool } from "./find.ts";
 import { createGrepTool, type SearchToolOptions } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
-import { createPowerShellTool } from "./powershell.ts";
+import { createPowerShellTool, type PowerShellToolOptions } from "./powershell.ts";
 import { createReadTool, type ReadToolOptions } from "./read.ts";
 import type { AnyTool, ToolDefinition } from "./types.ts";
 import { createWriteTool } from "./write.ts";
@@ -18,6 +18,10 @@ export type { BashToolOptions, ReadToolOptions, SearchToolOptions };
 
 export const ALL_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "powershell"] as const;
 export type BuiltinToolName = (typeof ALL_TOOL_NAMES)[number];
+
+export function isBuiltinToolName(name: string): name is BuiltinToolName {
+  return (ALL_TOOL_NAMES as readonly string[]).includes(name);
+}
 export const DEFAULT_ACTIVE_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write"];
 
 /** The tools on by default: on Windows `powershell` takes the place of `bash`. */
@@ -25,7 +29,7 @@ export function defaultActiveTools(platform: string = process.platform): readonl
   return platform === "win32" ? DEFAULT_ACTIVE_TOOLS.map((name) => (name === "bash" ? "powershell" : name)) : DEFAULT_ACTIVE_TOOLS;
 }
 
-export type BuiltinToolOptions = BashToolOptions & ReadToolOptions & SearchToolOptions;
+export type BuiltinToolOptions = BashToolOptions & PowerShellToolOptions & ReadToolOptions & SearchToolOptions;
 
 /** Widens a typed tool to the loop's view (arguments are validated against its schema first). */
 function loose<A, D>(tool: ToolDefinition<A, D>): AnyTool {

@@ -6,11 +6,11 @@
 import { existsSync } from "node:fs";
 import type { BashArgs, BashDetails } from "./bash.ts";
 import { POWERSHELL_FLAGS, isPowerShellPath, powershellScript, resolvePowerShell } from "./powershell-args.ts";
-import { shellEnv } from "./shell.ts";
+import { commandEnv, type CommandEnvOptions } from "./command-env.ts";
 import { runShellCommand } from "./shell-command.ts";
 import type { ToolDefinition, ToolResult, ToolUpdate } from "./types.ts";
 
-export interface PowerShellToolOptions {
+export interface PowerShellToolOptions extends CommandEnvOptions {
   /** Setting `shellPath`: used when it names pwsh or powershell.exe. */
   shellPath?: string;
 }
@@ -38,7 +38,7 @@ export function createPowerShellTool(options: PowerShellToolOptions = {}): ToolD
     parameters: POWERSHELL_PARAMETERS,
     promptSnippet: "Execute PowerShell commands (Get-ChildItem, Select-String, etc.)",
     async execute(_id, args, signal, onUpdate: ToolUpdate<BashDetails | undefined>, context): Promise<ToolResult<BashDetails | undefined>> {
-      const env = shellEnv(context.agentDir);
+      const env = commandEnv(context.agentDir, options);
       const PATH = pathOf(env);
       const customPath = options.shellPath && isPowerShellPath(options.shellPath) ? options.shellPath : undefined;
       const executable = resolvePowerShell({

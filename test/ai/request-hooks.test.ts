@@ -47,3 +47,47 @@ describe.each(providers)("%s", (_name, api, stream, baseUrl) => {
     expect(response!.headers["content-type"]).toContain("text/event-stream");
   });
 });
+
+describe.each(providers)("%s: credentials in before_provider_headers", (_name, api, stream, baseUrl) => {
+  const KEY = "sk-hooks-only-in-pig-42";
+  const headers = { "api-key": "azure-style-secret-1", "x-goog-api-key": "google-style-secret-2", "x-service-token": "token-secret-3", "x-echo": `Bearer ${KEY}`, "x-plain": "plain" };
+
+  test("the hook sees [redacted] for every credential; the marker given back keeps the real value, other edits apply", async () => {
+    let seen: Record<string, string> = {};
+    const before = llm.requests.length;
+    const events = stream(fakeModel(baseUrl, { api }), context, {
+      apiKey: KEY,
+      headers,
+      onHeaders: async (shown) => {
+        seen = { ...shown };
+        // An extension that hands every header back as it saw it, and adds one.
+        return { ...shown, "x-added": "by hook", "x-plain": "changed" };
+      },
+    });
+    for await (const _ of events);
+    expect(JSON.stringify(seen)).not.toContain("secret");
+    expect(JSON.stringify(seen)).not.toContain(KEY);
+    for (const name of ["api-key", "x-goog-api-key", "x-service-token", "x-echo"]) expect([name, seen[name]]).toEqual([name, "[redacted]"]);
+    if (api === "anthropic-messages") expect(seen["x-api-key"]).toBe("[redacted]");
+    expect(seen["x-plain"]).toBe("plain");
+    const sent = llm.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    const got = sent[0]!.headers;
+    expect([got["api-key"], got["x-goog-api-key"], got["x-service-token"], got["x-echo"]]).toEqual(["azure-style-secret-1", "google-style-secret-2", "token-secret-3", `Bearer ${KEY}`]);
+    expect(api === "anthropic-messages" ? got["x-api-key"] : got.authorization).toBe(api === "anthropic-messages" ? KEY : `Bearer ${KEY}`);
+    expect([got["x-added"], got["x-plain"]]).toEqual(["by hook", "changed"]);
+  });
+
+  test("a credential header the hook replaces or removes is sent as the hook left it", async () => {
+    const before = llm.requests.length;
+    const events = stream(fakeModel(baseUrl, { api }), context, {
+      apiKey: KEY,
+      headers,
+      onHeaders: async () => ({ "api-key": "the-extension-own-key", "x-goog-api-key": null }),
+    });
+    for await (const _ of events);
+    const got = llm.requests.slice(before)[0]!.headers;
+    expect(got["api-key"]).toBe("the-extension-own-key");
+    expect(got["x-goog-api-key"]).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CredentialVars } from "../../src/ai/credential-vars.ts";
 import { childEnv, isCredentialVar } from "../../src/extensions/host/child-env.ts";
 import { runnerCommand } from "../../src/extensions/host/runner-command.ts";
 import { createSocketDir, removeStaleDirs } from "../../src/extensions/host/socket-dir.ts";
@@ -72,16 +73,31 @@ describe("launch security", () => {
     }
   });
 
-  test("provider credentials are not passed on unless the manifest names them", () => {
+  test("credentials are not passed on unless the manifest names them", () => {
     const env = childEnv({
-      base: { PATH: "/bin", ANTHROPIC_API_KEY: "a", OPENAI_BASE_URL: "u", MY_API_KEY: "m", GITHUB_TOKEN: "g", HOME: "/h" },
+      base: {
+        PATH: "/bin",
+        ANTHROPIC_API_KEY: "a",
+        OPENAI_BASE_URL: "u",
+        MY_API_KEY: "m",
+        GITHUB_TOKEN: "g",
+        NPM_TOKEN: "n",
+        CLIENT_SECRET: "c",
+        DB_PASSWORD: "d",
+        AWS_SECRET_ACCESS_KEY: "s",
+        AWS_SESSION_TOKEN: "st",
+        CORP_GATEWAY: "named in models.json",
+        HOME: "/h",
+      },
       socketPath: "/s",
       token: "t",
       allow: ["GITHUB_TOKEN"],
+      credentials: new CredentialVars(["CORP_GATEWAY"]),
     });
     expect(env).toEqual({
       PATH: "/bin",
       HOME: "/h",
+      OPENAI_BASE_URL: "u",
       GITHUB_TOKEN: "g",
       BUN_RUNTIME_TRANSPILER_CACHE_PATH: "/h/.cache/pig/transpiler",
       PIG_EXT_SOCKET: "/s",

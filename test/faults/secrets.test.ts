@@ -2,7 +2,9 @@
  * Secrets: distinctive fake keys in the environment, auth.json and models.json (a literal, the
  * name of a variable, a `!command`, a header). pig runs in every mode, talks to providers that
  * accept the keys and to ones that refuse them by echoing the key back (as real APIs do), exports
- * HTML and JSONL, changes settings; then every file pig wrote is searched: no key is anywhere.
+ * HTML and JSONL, changes settings, runs `env` with the bash tool, and loads an extension that
+ * writes down its environment and the headers `before_provider_headers` shows it; then every
+ * file pig wrote, every output and the body of every request are searched: no key is anywhere.
  */
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -21,7 +23,21 @@ const SECRETS = {
   command: "pigsecret-command-c91d02e6f4a8",
   auth: "pigsecret-auth-2a7c5e9d18b3",
   header: "pigsecret-header-71f0c4d2e9a6",
+  openai: "pigsecret-openai-4e8b20c7d1f5",
+  token: "pigsecret-token-9d3e61a0b7c2",
 } as const;
+
+/** Writes what pig hands an extension — its environment, the request headers it is shown — into the project. */
+const RECORDER = `
+import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default function (pi) {
+  writeFileSync(join(process.cwd(), "extension-env.json"), JSON.stringify(process.env));
+  pi.on("before_provider_headers", (event, ctx) => {
+    appendFileSync(join(ctx.cwd, "extension-headers.jsonl"), JSON.stringify(event.headers) + "\\n");
+  });
+}
+`;
 
 const worlds: PigWorld[] = [];
 const clients: RpcClient[] = [];
@@ -68,7 +84,7 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
           literal: provider(SECRETS.literal, { headers: { "x-extra-token": SECRETS.header } }),
           command: provider(`!cat ${keyFile}`),
           // The key itself is in auth.json, which comes first.
-          fromauth: provider("PIG_TEST_UNSET_VARIABLE"),
+          fromauth: provider("PIG_TEST_UNSET_VARIABLE", { authHeader: true }),
         },
       },
       null,
@@ -78,7 +94,9 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
     writeFileSync(join(w.agentDir, "models.json"), modelsJson);
     writeFileSync(join(w.agentDir, "auth.json"), authJson, { mode: 0o600 });
     writeFileSync(join(w.agentDir, "settings.json"), JSON.stringify({ defaultProvider: "fromenv", defaultModel: "m", quietStartup: true }));
-    const env = { ...w.env, PIG_TEST_SECRET: SECRETS.env, TMPDIR: tmp };
+    const env = { ...w.env, PIG_TEST_SECRET: SECRETS.env, OPENAI_API_KEY: SECRETS.openai, GITHUB_TOKEN: SECRETS.token, TMPDIR: tmp };
+    const recorder = join(tempDir("pig-secrets-ext-"), "recorder.ts");
+    writeFileSync(recorder, RECORDER);
     const outputs: { what: string; text: string }[] = [];
     const run = async (what: string, args: string[]) => {
       const proc = Bun.spawn([pigBinary(), ...args], { cwd: w.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -94,11 +112,22 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
     // Print mode, each key: one run answered, one refused.
     for (const [name, key] of [["fromenv", SECRETS.env], ["literal", SECRETS.literal], ["command", SECRETS.command], ["fromauth", SECRETS.auth]] as const) {
       w.llm.setScript([longOutput, { text: `answer with ${name}` }, refusal(key)]);
-      const ok = await run(`print ${name}`, ["--model", `${name}/m`, "-p", "run it"]);
+      const ok = await run(`print ${name}`, ["-e", recorder, "--model", `${name}/m`, "-p", "run it"]);
       expect(ok.stderr).toBe("");
       expect(ok.code).toBe(0);
       expect((await run(`print ${name} refused`, ["--model", `${name}/m`, "-c", "-p", "again"])).code).toBe(1);
     }
+    // What the model's commands see: `env` in the bash tool, its output in the session and the next request.
+    w.llm.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "env" } }] }, { text: "env listed" }]);
+    expect((await run("print env", ["-e", recorder, "--model", "fromenv/m", "-p", "list the environment"])).code).toBe(0);
+    expect(JSON.stringify(w.llm.requests.at(-1)!.body)).toContain(`TMPDIR=${tmp}`);
+    // The extension wrote down its environment and the headers of every request it was shown.
+    expect(JSON.parse(readFileSync(join(w.cwd, "extension-env.json"), "utf8")).TMPDIR).toBe(tmp);
+    const shown = readFileSync(join(w.cwd, "extension-headers.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, string>);
+    expect(shown.length).toBeGreaterThanOrEqual(9);
+    expect(shown.some((h) => h["x-extra-token"] === "[redacted]")).toBe(true);
+    expect(shown.some((h) => h.Authorization === "[redacted]")).toBe(true);
+
     // The literal key's header went out as configured (the secrets were used, not dropped).
     expect(w.llm.requests.some((r) => r.headers["x-extra-token"] === SECRETS.header)).toBe(true);
     expect(w.llm.requests.some((r) => r.headers.authorization === `Bearer ${SECRETS.command}`)).toBe(true);
@@ -156,6 +185,8 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
       if (statSync(file).size > 50 * 1024 * 1024) continue;
       for (const name of leaks(readFileSync(file, "latin1"))) found.push(`${relative("/", file)}: the ${name} key`);
     }
+    // What reaches the model: every request's body (the keys belong in headers only).
+    for (const request of w.llm.requests) outputs.push({ what: `request body to ${request.path}`, text: JSON.stringify(request.body) });
     for (const { what, text } of outputs) for (const name of leaks(text)) found.push(`${what} output: the ${name} key`);
     reportFigure({ fault: "secrets in files and output", cases: written.length + outputs.length, failures: found.length, note: `${written.length} files, ${outputs.length} outputs searched for ${Object.keys(SECRETS).length} keys` });
     expect(found).toEqual([]);

@@ -142,6 +142,16 @@ describe("errors", () => {
     expect(readSettingsScope(project).problem).toBe("type");
   });
 
+  test("shellEnvPassthrough takes names of environment variables only, and says which entry is not one", () => {
+    const { agentDir, cwd, global } = dirs();
+    writeFileSync(global, '{\n  "shellEnvPassthrough": ["GITHUB_TOKEN", "NPM TOKEN"]\n}\n');
+    const loaded = loadSettings(agentDir, cwd, false);
+    expect(loaded.global).toEqual({});
+    const message = loaded.diagnostics[0]!.message;
+    expect(message).toContain(global);
+    expect(message).toContain('"shellEnvPassthrough.1" (line 2, column 43) must be the name of an environment variable');
+  });
+
   test("an unknown key is a warning naming it and the closest setting; the file is used and the key kept", () => {
     const { agentDir, cwd, global } = dirs();
     writeFileSync(global, '{\n  "defaultModle": "m",\n  "retry": { "enabeld": false },\n  "theme": "light"\n}\n');
@@ -206,6 +216,7 @@ describe("errors", () => {
       hideThinkingBlock: true,
       shellPath: "/bin/sh",
       shellCommandPrefix: "set -e",
+      shellEnvPassthrough: ["GITHUB_TOKEN"],
       quietStartup: true,
       npmCommand: ["bun"],
       collapseChangelog: true,

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { CredentialVars } from "../../src/ai/credential-vars.ts";
 import { createBashTool, type BashDetails } from "../../src/tools/bash.ts";
 import { SpillFiles } from "../../src/tools/spill-files.ts";
 import type { ToolResult } from "../../src/tools/types.ts";
@@ -77,6 +78,39 @@ describe("bash output", () => {
     expect(await errorOf(run(bash, { command: "true" }, ctx))).toBe(
       `Working directory does not exist: ${ctx.cwd}\nCannot execute bash commands.`,
     );
+  });
+});
+
+describe("bash environment", () => {
+  const given = { OPENAI_API_KEY: "sk-bash-env-3c1f", GH_TOKEN: "gh-bash-env-77aa", CORP_GATEWAY: "corp-bash-env-91", PIG_BASH_ENV_PLAIN: "plain" };
+  const withEnv = async <T>(body: () => Promise<T>): Promise<T> => {
+    Object.assign(process.env, given);
+    try {
+      return await body();
+    } finally {
+      for (const name of Object.keys(given)) delete process.env[name];
+    }
+  };
+
+  test("commands run without credentials: the catalogue's, secret-looking names and the ones a configuration names", async () => {
+    const tool = createBashTool({ credentials: () => new CredentialVars(["CORP_GATEWAY"]) });
+    const text = textOf(await withEnv(() => run(tool, { command: "env" }, makeContext())));
+    expect(text).toContain("PIG_BASH_ENV_PLAIN=plain");
+    for (const value of [given.OPENAI_API_KEY, given.GH_TOKEN, given.CORP_GATEWAY]) expect(text).not.toContain(value);
+  });
+
+  test("without a configured rule the catalogue's and the patterns still apply", async () => {
+    const text = textOf(await withEnv(() => run(createBashTool(), { command: "env" }, makeContext())));
+    expect(text).toContain("PIG_BASH_ENV_PLAIN=plain");
+    expect(text).not.toContain(given.OPENAI_API_KEY);
+    expect(text).not.toContain(given.GH_TOKEN);
+  });
+
+  test("shellEnvPassthrough keeps the variables it names", async () => {
+    const tool = createBashTool({ shellEnvPassthrough: ["GH_TOKEN"] });
+    const text = textOf(await withEnv(() => run(tool, { command: "env" }, makeContext())));
+    expect(text).toContain(`GH_TOKEN=${given.GH_TOKEN}`);
+    expect(text).not.toContain(given.OPENAI_API_KEY);
   });
 });
 

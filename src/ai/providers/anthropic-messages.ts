@@ -156,7 +156,7 @@ async function sendWithRetries(
   watch: ResponseWatch,
 ): Promise<Response> {
   const retries = Math.max(0, options.maxRetries ?? 0);
-  const headers = presentHeaders(await finalHeaders(request.headers, options, ["x-api-key", "authorization"]));
+  const headers = presentHeaders(await finalHeaders(request.headers, options));
   const body = JSON.stringify(await finalPayload(request.body, options));
   for (let attempt = 0; ; attempt++) {
     let timedOut = false;

@@ -2,6 +2,8 @@
  * What every provider does for the callers that watch its requests (StreamOptions `onPayload`,
  * `onResponse`): the same body rules and the same header shape whichever API is spoken.
  */
+import { REDACTED } from "../../util/redact.ts";
+import { isCredentialHeader } from "../credential-headers.ts";
 import type { StreamOptions } from "../types.ts";
 
 /** The body a caller's `onPayload` wants sent instead of `body` (the same one when it returns nothing). */
@@ -14,17 +16,24 @@ export async function finalPayload<T extends object>(body: T, options: StreamOpt
 /**
  * The headers after a caller's `onHeaders`: a string value sets a header, `null` removes it
  * (names compared without case; the `null` is kept, so an SDK drops its own header of that name
- * too). Headers named in `hidden` (credentials) are neither shown nor changed.
+ * too). A credential header (ai/credential-headers.ts) is shown with the value `[redacted]`; a
+ * change that gives it back that marker leaves the real value in place, any other change applies.
  */
-export async function finalHeaders(headers: Record<string, string>, options: StreamOptions, hidden: readonly string[] = []): Promise<Record<string, string | null>> {
+export async function finalHeaders(headers: Record<string, string>, options: StreamOptions): Promise<Record<string, string | null>> {
   if (!options.onHeaders) return headers;
-  const isHidden = (name: string) => hidden.includes(name.toLowerCase());
-  const changes = await options.onHeaders(Object.fromEntries(Object.entries(headers).filter(([name]) => !isHidden(name))));
+  const masked = new Set<string>();
+  const shown: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const hidden = isCredentialHeader(name, value, options.apiKey);
+    if (hidden) masked.add(name.toLowerCase());
+    shown[name] = hidden ? REDACTED : value;
+  }
+  const changes = await options.onHeaders(shown);
   if (!changes) return headers;
   const out: Record<string, string | null> = { ...headers };
   for (const [name, value] of Object.entries(changes)) {
-    if (isHidden(name)) continue;
     const lower = name.toLowerCase();
+    if (value === REDACTED && masked.has(lower)) continue;
     for (const key of Object.keys(out)) if (key.toLowerCase() === lower) delete out[key];
     out[name] = value;
   }

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Connection, RequestContext, RequestOptions } from "../connection.ts";
 import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
+import type { CredentialVars } from "../../ai/credential-vars.ts";
 import { childEnv } from "./child-env.ts";
 import type { BoundHandlers, ExtensionListener } from "./listener.ts";
 import type { HostObserver } from "./observer.ts";
@@ -43,6 +44,7 @@ export interface ProcessOwner {
   cwd: string;
   logDir: string;
   baseEnv: Record<string, string | undefined>;
+  credentials(): CredentialVars;
   timing: HostTiming;
   initializeResult(proc: ExtensionProcess, params: InitializeParams): InitializeResult;
   onRegister(proc: ExtensionProcess, params: RegisterParams): unknown;
@@ -241,7 +243,7 @@ export class ExtensionProcess {
         this.child = spawnExtension({
           command: this.spec.command,
           cwd: this.owner.cwd,
-          env: childEnv({ base: this.owner.baseEnv, socketPath: this.owner.socketPath, token, allow: this.spec.allowEnv }),
+          env: childEnv({ base: this.owner.baseEnv, socketPath: this.owner.socketPath, token, allow: this.spec.allowEnv, credentials: this.owner.credentials() }),
           logPath: this.logPath,
         });
       } catch (err) {

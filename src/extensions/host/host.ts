@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import type { AgentHooks } from "../../agent/hooks.ts";
+import { CredentialVars } from "../../ai/credential-vars.ts";
 import type { AnyTool } from "../../tools/types.ts";
 import { VERSION } from "../../version.ts";
 import { RpcError } from "../connection.ts";
@@ -53,6 +54,8 @@ export interface ExtensionHostOptions {
   onError?(report: ExtensionErrorReport): void;
   /** The environment extension processes inherit (credentials are filtered out). */
   env?: Record<string, string | undefined>;
+  /** The credential rule with the run's configured names (asked at each process start). */
+  credentials?: () => CredentialVars;
   timing?: Partial<HostTiming>;
   /** Replaces `runnerCommand()` for TypeScript extensions. */
   runnerCommand?: readonly string[];
@@ -347,6 +350,7 @@ export class ExtensionHost {
       cwd: o.cwd,
       logDir: join(o.agentDir, "extensions", "logs"),
       baseEnv: o.env ?? process.env,
+      credentials: () => o.credentials?.() ?? new CredentialVars(),
       timing: this.timing,
       initializeResult: (proc): InitializeResult => ({
         protocol: PROTOCOL,

@@ -168,6 +168,7 @@ export class InteractiveApp implements InteractiveHost {
       if (event.type === "agent_end") this.afterRun();
     });
     for (const report of this.runtime.extensions.drainStartupErrors()) this.session.reportExtensionError(report);
+    this.runtime.extensions.bindNotices((text) => this.warn(text));
     // Every replacement and move in the tree passes through the session, whoever asked for it.
     const unwatch = this.session.onSessionChange((change) => {
       if (replacesConversation(change)) this.sessionChanged();
