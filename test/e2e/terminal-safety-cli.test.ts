@@ -10,10 +10,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary, runPig } from "../helpers/binary.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
-import { expectHostileShown, expectNoHostileBytes, HOSTILE } from "../helpers/hostile-text.ts";
+import { expectHostileShown, expectNoHostileBytes, HOSTILE, hostileSession } from "../helpers/hostile-text.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
-import { assistant, HEADER, iso, msg, user, writeSession } from "../helpers/sessions.ts";
 import { TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -25,24 +24,6 @@ async function world(script?: Script): Promise<PigWorld> {
   const made = await createWorld({ llm: script ? { script } : { mode: "text" } });
   worlds.push(made);
   return made;
-}
-
-/** A session whose name, messages, tool call, tool result and label carry the corpus. */
-function hostileSession(): { dir: string; path: string } {
-  const dir = tempDir();
-  const toolCall = { type: "toolCall", id: "call-1", name: "bash", arguments: { command: `true # ${HOSTILE}` } };
-  const path = writeSession(
-    [
-      HEADER,
-      msg("a1", null, user(`asked ${HOSTILE}`)),
-      msg("a2", "a1", assistant(`answered ${HOSTILE}`, { content: [{ type: "text", text: `answered ${HOSTILE}` }, toolCall], stopReason: "toolUse" })),
-      msg("a3", "a2", { role: "toolResult", toolCallId: "call-1", toolName: "bash", content: [{ type: "text", text: `result ${HOSTILE}` }], isError: false, timestamp: Date.now() }),
-      { type: "session_info", id: "a4", parentId: "a3", timestamp: iso(), name: `named ${HOSTILE}` },
-      { type: "label", id: "a5", parentId: "a4", timestamp: iso(), targetId: "a1", label: `label ${HOSTILE}` },
-    ],
-    { dir, name: "2026-11-30T07-00-00-000Z_01a22b4b-0000-7000-8000-000000000001.jsonl" },
-  );
-  return { dir, path };
 }
 
 describe("pig sessions on a session file that carries escape sequences and controls", () => {

@@ -10,10 +10,11 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
-import { expectHostileShown, expectNoHostileBytes, HOSTILE } from "../helpers/hostile-text.ts";
+import { expectHostileShown, expectNoHostileBytes, HOSTILE, hostileSession } from "../helpers/hostile-text.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+import { createWorld } from "../helpers/pig-env.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const HOSTILE_UI = join(import.meta.dir, "..", "fixtures", "extensions", "hostile", "hostile-ui.ts");
@@ -21,7 +22,7 @@ const PERMISSION_GATE = join(ROOT, "examples", "extensions", "permission-gate.ts
 /** Wide enough that the corpus, shown, fits on one row. */
 const WIDTH = 250;
 
-const { start } = interactivePig();
+const { start, open, track } = interactivePig();
 
 /** The run is over: the usage line is back under `text` and nothing says "Esc to stop". */
 const idleAfter = (text: string) => (screen: string) => {
@@ -112,6 +113,35 @@ describeNeeding("tmux", tmuxAvailable(), "text from outside pig on the interacti
     tmux.sendKeys("Enter");
     await tmux.waitFor("hostile-done");
     expect(existsSync(join(world.cwd, "done.txt"))).toBe(true);
+    expectTerminalUntouched(tmux, raw());
+  });
+
+  test("a session file's messages, tool call, result, name and label show every control when resumed, in /tree and in /resume", async () => {
+    const world = track(await createWorld({ llm: { mode: "text" } }));
+    const { dir, path } = hostileSession({ cwd: world.cwd });
+    const tmux = open(world, { width: WIDTH, args: ["--session-dir", dir, "--session", path] });
+    const lineOf = (screen: string, text: string) => screen.split("\n").find((l) => l.includes(text)) ?? `(no row with ${text})`;
+    const replayed = await tmux.waitFor("end of the saved conversation");
+    for (const text of ["asked HOSTILE-START", "answered HOSTILE-START"]) expectHostileShown(lineOf(replayed, text));
+    expect(lineOf(replayed, "named HOSTILE-START")).toContain("␛[2K ␛[1A ␛]0;owned-title␇");
+    // A command's output keeps what was written after its last carriage return, as a progress bar shows.
+    expect(lineOf(replayed, "│ after ab␈c")).toContain("\\u202eevil\\u202c \\u2066iso\\u2069 HOSTILE-END");
+    expect(lineOf(replayed, "● bash")).toContain("true # HOSTILE-START ␛[2K ␛[1A");
+    const raw = watch(tmux);
+
+    tmux.type("/tree");
+    tmux.sendKeys("Enter");
+    const tree = await tmux.waitFor("label HOSTILE-START");
+    expect(lineOf(tree, "label HOSTILE-START")).toContain("asked HOSTILE-START ␛[2K ␛[1A");
+    tmux.sendKeys("Escape");
+    await tmux.waitFor("cancelled");
+
+    tmux.type("/resume");
+    tmux.sendKeys("Enter");
+    const picker = await tmux.waitFor(/named HOSTILE-START.*msgs?/);
+    expect(lineOf(picker, "named HOSTILE-START")).toContain("␛[2K ␛[1A ␛]0;owned-title␇");
+    tmux.sendKeys("Escape");
+    await tmux.waitFor((screen) => screen.split("cancelled").length > 2);
     expectTerminalUntouched(tmux, raw());
   });
 });
