@@ -7,6 +7,7 @@ import { isCancel, multiselect } from "@clack/prompts";
 import pc from "picocolors";
 import type { ResourceKind } from "../resources/resource-paths.ts";
 import { patternPath } from "../resources/resource-toggles.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
 
 /** The order kinds are shown in. */
 export const SHOWN_KINDS: readonly ResourceKind[] = ["extensions", "skills", "prompts", "themes"];
@@ -26,14 +27,15 @@ export interface Checklist {
 }
 
 function label(kind: ResourceKind, path: string, base: string): string {
-  return `${pc.dim(WORDS[kind].padEnd(WIDTH))} ${patternPath(path, base)}`;
+  // A package names its own files: shown terminal-safe.
+  return `${pc.dim(WORDS[kind].padEnd(WIDTH))} ${terminalSafe(patternPath(path, base))}`;
 }
 
 /** The files the person leaves ticked, by kind; undefined when they cancelled (Escape, Ctrl+C). */
 export async function askChecklist(list: Checklist): Promise<ByKind<Set<string>> | undefined> {
   const items = SHOWN_KINDS.flatMap((kind) => list.files[kind].map((path) => ({ kind, path })));
   const answer = await multiselect({
-    message: list.title,
+    message: terminalSafe(list.title),
     options: items.map(({ kind, path }, value) => ({ value, label: label(kind, path, list.base) })),
     initialValues: items.flatMap(({ kind, path }, value) => (list.enabled[kind].has(path) ? [value] : [])),
     required: false,

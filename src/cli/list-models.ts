@@ -8,6 +8,7 @@ import { ModelRegistry } from "../ai/registry.ts";
 import type { Model } from "../ai/types.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
 
 function tokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n % 1_000_000 === 0 ? 0 : 1)}M`;
@@ -39,7 +40,8 @@ export function listModels(search: string | undefined): number {
   }
   const rows = [
     ["provider", "model", "context", "max-out", "thinking", "images"],
-    ...models.map((m) => [m.provider, m.id, tokens(m.contextWindow), tokens(m.maxTokens), m.reasoning ? "yes" : "no", m.input.includes("image") ? "yes" : "no"]),
+    // Provider and model names come from models.json and extensions.
+    ...models.map((m) => [terminalSafe(m.provider, { tabs: "show" }), terminalSafe(m.id, { tabs: "show" }), tokens(m.contextWindow), tokens(m.maxTokens), m.reasoning ? "yes" : "no", m.input.includes("image") ? "yes" : "no"]),
   ];
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
   const lines = rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col]!)).join("  ").trimEnd());

@@ -4,6 +4,7 @@
  */
 import { readSync } from "node:fs";
 import { writeFully } from "../util/stdio.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
 
 const BUFFER_SIZE = 1 << 20;
 const STDOUT = 1;
@@ -36,6 +37,14 @@ export class Output {
 
   line(text = ""): void {
     this.write(`${text}\n`);
+  }
+
+  /**
+   * A line for a person to read, with text from a session file in it: made terminal-safe
+   * (util/terminal-safe.ts) wherever it goes, as a listing is not data (`--json` is).
+   */
+  shown(text = ""): void {
+    this.line(terminalSafe(text));
   }
 
   /** Copies `length` bytes of the file `fd` from `offset` to the output. */

@@ -15,6 +15,8 @@ import { canAsk, decideTrust } from "../resources/trust.ts";
 import type { Settings } from "../resources/settings.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
+import { hideUrlCredentials } from "../util/redact.ts";
 import { CliError, tidyParseError, UsageError } from "./errors.ts";
 
 export const PACKAGE_COMMANDS = ["install", "remove", "uninstall", "update", "list"] as const;
@@ -77,8 +79,8 @@ function progress(): { step(text: string): void; note(text: string): void; done(
     let current = "";
     return {
       step(text) {
-        if (started) s.message(text);
-        else s.start(text);
+        if (started) s.message(shownStep(text));
+        else s.start(shownStep(text));
         started = true;
         current = text;
       },
@@ -89,11 +91,11 @@ function progress(): { step(text: string): void; note(text: string): void; done(
         writeStderr(`pig: note: ${text}\n`);
       },
       done(text) {
-        if (started) s.stop(text);
-        else writeStdout(`${text}\n`);
+        if (started) s.stop(shownStep(text));
+        else writeStdout(`${shownStep(text)}\n`);
       },
       fail(text) {
-        if (started) s.error(text);
+        if (started) s.error(shownStep(text));
         else writeStderr(`${text}\n`);
       },
     };
@@ -101,7 +103,7 @@ function progress(): { step(text: string): void; note(text: string): void; done(
   return {
     step: (text) => writeStderr(`pig: ${text}\n`),
     note: (text) => writeStderr(`pig: note: ${text}\n`),
-    done: (text) => writeStdout(`${text}\n`),
+    done: (text) => writeStdout(`${shownStep(text)}\n`),
     fail: () => {},
   };
 }
@@ -232,6 +234,11 @@ async function update(only: string | undefined, ctx: Context): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+/** A step's words name sources and quote npm and git: controls shown, URLs without their credentials (stderr lines get this in writeStderr). */
+function shownStep(text: string): string {
+  return terminalSafe(hideUrlCredentials(text));
+}
+
 function list(ctx: Context): number {
   const all = allPackages(ctx);
   if (all.length === 0) {
@@ -241,7 +248,7 @@ function list(ctx: Context): number {
   for (const { source, scope } of all) {
     const place = { agentDir: ctx.agentDir, cwd: ctx.cwd, scope };
     const state = isInstalled(source, place) ? packageDir(source, place) : "not installed";
-    writeStdout(`${source.raw}  ${scope}${source.kind !== "local" && source.pinned ? "  pinned" : ""}\n  ${state}\n`);
+    writeStdout(terminalSafe(`${source.raw}  ${scope}${source.kind !== "local" && source.pinned ? "  pinned" : ""}\n  ${state}\n`));
   }
   return 0;
 }

@@ -4,6 +4,7 @@ import { findPiglets, readPiglet, type PigletFile, type PigletScope } from "../r
 import { decideTrust } from "../resources/trust.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
 import { tidyParseError, UsageError } from "./errors.ts";
 
 export const PIGLETS_HELP = `Usage: pig piglets <command> [options]
@@ -71,9 +72,10 @@ export async function runPiglets(argv: string[]): Promise<number> {
   const width = Math.max(4, ...rows.map((r) => r.name.length));
   const scopeWidth = Math.max(7, ...rows.map((r) => r.scope.length));
   writeStdout(`${"NAME".padEnd(width)}  ${"SCOPE".padEnd(scopeWidth)}  DESCRIPTION\n`);
+  // Names, descriptions and errors come from the Piglets' files.
   for (const r of rows) {
-    writeStdout(`${r.name.padEnd(width)}  ${r.scope.padEnd(scopeWidth)}  ${r.error ? `(unusable: ${r.error})` : r.description}\n`);
-    writeStdout(`${"".padEnd(width)}  ${"".padEnd(scopeWidth)}  ${r.path}\n`);
+    writeStdout(terminalSafe(`${r.name.padEnd(width)}  ${r.scope.padEnd(scopeWidth)}  ${r.error ? `(unusable: ${r.error})` : r.description}\n`));
+    writeStdout(terminalSafe(`${"".padEnd(width)}  ${"".padEnd(scopeWidth)}  ${r.path}\n`));
   }
   return 0;
 }

@@ -172,7 +172,7 @@ function writeList(out: Output, sessions: SessionSummary[], json: boolean, dir: 
     return;
   }
   if (sessions.length === 0) {
-    out.line("No sessions.");
+    out.shown("No sessions.");
     return;
   }
   // Each id as short as it can be while no other session, here or in another project, shares it.
@@ -180,7 +180,7 @@ function writeList(out: Output, sessions: SessionSummary[], json: boolean, dir: 
   for (const s of sessions) {
     const when = minuteOf(s.modified);
     const title = s.name ? `${s.name} — ${s.firstMessage}` : s.firstMessage;
-    out.line(`${when}  ${prefixes.get(s.id) ?? s.id}  ${String(s.messageCount).padStart(4)} msgs  ${oneLine(title, 72)}`);
-    out.line(`  ${s.path}`);
+    out.shown(`${when}  ${prefixes.get(s.id) ?? s.id}  ${String(s.messageCount).padStart(4)} msgs  ${oneLine(title, 72)}`);
+    out.shown(`  ${s.path}`);
   }
 }

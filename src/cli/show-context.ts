@@ -117,15 +117,15 @@ export function contextEditNote(store: SessionStore): string | undefined {
 export function writeContextText(out: Output, store: SessionStore): void {
   const context = store.buildContext();
   const model = context.model ? `${context.model.provider}/${context.model.modelId}` : "(none)";
-  out.line(`session ${store.sessionId}  ${store.path ?? ""}`);
-  if (store.name) out.line(`name: ${store.name}`);
-  out.line(`model: ${model}  thinking: ${context.thinkingLevel}  messages: ${context.messages.length}`);
+  out.shown(`session ${store.sessionId}  ${store.path ?? ""}`);
+  if (store.name) out.shown(`name: ${store.name}`);
+  out.shown(`model: ${model}  thinking: ${context.thinkingLevel}  messages: ${context.messages.length}`);
   const note = contextEditNote(store);
-  if (note) out.line(`note: ${note}`);
+  if (note) out.shown(`note: ${note}`);
   for (const message of context.messages) {
     const { title, body } = describe(message);
-    out.line("");
-    out.line(`── ${title}`);
-    if (body) out.line(body);
+    out.shown("");
+    out.shown(`── ${title}`);
+    if (body) out.shown(body);
   }
 }

@@ -11,7 +11,7 @@ export function writeTree(out: Output, store: SessionStore): void {
   const links = store.tree.links();
   const dangling = new Set(links.dangling);
   const cuts = new Set(links.cycles.map((c) => c.cut));
-  out.line(`session ${store.sessionId}${store.name ? `  "${store.name}"` : ""}  ${store.path ?? ""}`);
+  out.shown(`session ${store.sessionId}${store.name ? `  "${store.name}"` : ""}  ${store.path ?? ""}`);
   const walk = (nodes: TreeNode[], indent: string): void => {
     // A chain of only children stays at one indent; a branch point indents its children.
     let siblings = nodes;
@@ -42,7 +42,7 @@ export function writeTree(out: Output, store: SessionStore): void {
         ? `  (parent cycle cut here; parent ${record.parentId})`
         : "";
     const what = describeRecord(record, store.readEntry);
-    out.line(`${marker} ${prefix}${record.id}  ${what}${label}${damage}${here}`);
+    out.shown(`${marker} ${prefix}${record.id}  ${what}${label}${damage}${here}`);
   };
   walk(store.tree.toNodes(), "");
 }

@@ -9,6 +9,7 @@ import type { PigEvent } from "../agent/events.ts";
 import { endpointUrl } from "../ai/endpoint.ts";
 import { htmlSummary } from "../ai/response-watch.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
+import { hideUrlCredentials } from "../util/redact.ts";
 
 const MAX_SHOWN = 1000;
 const HTML = /<(!doctype\s+html|html|head|body)\b/i;
@@ -29,7 +30,9 @@ function jsonErrorText(text: string): string | undefined {
 }
 
 /** The error text for a person: a JSON error body by its message, an HTML page by its title, anything long cut short. */
-export function readableError(text: string): string {
+export function readableError(error: string): string {
+  // A URL in the message (a proxy, a base URL) is shown without its credentials.
+  const text = hideUrlCredentials(error);
   const json = jsonErrorText(text);
   if (json) return readableError(json);
   const html = HTML.exec(text);
@@ -48,7 +51,7 @@ export type ModelLookup = (provider: string, id: string) => Model | undefined;
 /** "provider/model at https://host/v1/chat/completions" (without the URL when the model is unknown). */
 export function whereText(answer: Pick<AssistantMessage, "provider" | "model">, lookup: ModelLookup): string {
   const model = lookup(answer.provider, answer.model);
-  return `${answer.provider}/${answer.model}${model ? ` at ${endpointUrl(model)}` : ""}`;
+  return `${answer.provider}/${answer.model}${model ? ` at ${hideUrlCredentials(endpointUrl(model))}` : ""}`;
 }
 
 /** A retry's wait: "20ms", "2s", "1.5s". */

@@ -1,11 +1,12 @@
 /**
  * Print mode (`pig -p`): run the prompts, then write the final answer's text to stdout. Each
  * retry and a failed compaction get a line on stderr as they happen; a failed answer ends with
- * one line on stderr naming the provider, model, URL and attempts, and exit code 1.
+ * one line on stderr naming the provider, model, URL and attempts, and exit code 1. The answer
+ * is written as the model wrote it into a pipe or file, and made terminal-safe on a terminal.
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { PromptInput } from "./prompt-input.ts";
-import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { displayOnStdout, writeStderr } from "../util/stdio.ts";
 import { AttemptCounter, failureText, retryText } from "./failure-report.ts";
 import type { ModeExtensions } from "../extensions/registries.ts";
 import { extensionErrorText } from "./extension-error.ts";
@@ -47,6 +48,6 @@ export async function runPrintMode(session: AgentSession, prompts: PromptInput[]
   }
   let out = "";
   for (const block of last.content) if (block.type === "text") out += `${block.text}\n`;
-  writeStdout(out);
+  displayOnStdout(out);
   return 0;
 }

@@ -6,6 +6,7 @@
  */
 import { createColors } from "picocolors";
 import type { TrustReason } from "./trust.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
 
 export interface StartupReportInput {
   version: string;
@@ -47,15 +48,16 @@ export function formatStartupReport(input: StartupReportInput, options: StartupR
   const c = createColors(options.color);
   const max = Math.max(1, options.maxItems ?? 5);
   const home = options.home?.replace(/\/+$/, "");
+  // Names and paths come from files: shown terminal-safe, pig's colours added around them.
   const short = (path: string): string =>
-    home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+    terminalSafe(home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path);
   const list = (items: readonly string[]): string => {
-    const shown = items.slice(0, max).join(", ");
+    const shown = items.slice(0, max).map((item) => terminalSafe(item)).join(", ");
     return items.length > max ? `${shown} ${c.dim(`+${items.length - max} more`)}` : shown;
   };
   const line = (label: string, value: string): string => `${c.dim(label.padEnd(LABEL_WIDTH))}${value}`;
 
-  const head = [c.bold(`pig ${input.version}`), input.model ? c.cyan(input.model) : c.yellow("no model"), `thinking ${input.thinkingLevel}`];
+  const head = [c.bold(`pig ${input.version}`), input.model ? c.cyan(terminalSafe(input.model)) : c.yellow("no model"), `thinking ${input.thinkingLevel}`];
   const lines = [head.join(c.dim(" · ")), line("cwd", short(input.cwd))];
 
   const session = input.session.path

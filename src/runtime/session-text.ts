@@ -1,8 +1,10 @@
 /** How `pig sessions` and its error messages write a session in one line. */
+import { terminalSafe } from "../util/terminal-safe.ts";
 
 /** `text` on one line (runs of white space as one space), cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Session names and messages: their controls shown (terminal-safe.ts), so the line stays one line.
+  const flat = terminalSafe(text).replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

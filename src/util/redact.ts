@@ -31,3 +31,14 @@ export class SecretRedactor {
     return out;
   }
 }
+
+// scheme://userinfo@ — userinfo up to the first `@` of the authority (no `/`, `?`, `#` or space).
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+
+/**
+ * `text` with the user and password of every URL in it replaced (`https://***@host/…`): a base
+ * URL, a package source or a proxy may carry them, and a failure line naming the URL must not.
+ */
+export function hideUrlCredentials(text: string): string {
+  return text.includes("@") ? text.replace(URL_CREDENTIALS, "$1***@") : text;
+}

@@ -4,8 +4,16 @@
  * ~20 ms; the non-interactive modes write whole texts, for which a blocking write is all it
  * takes. A pipe left non-blocking by the parent is waited on; a closed reader (`pig -p | head`)
  * ends the write quietly.
+ *
+ * stderr carries lines for a person: every one is made terminal-safe (terminal-safe.ts) and has
+ * the credentials of its URLs hidden, whoever wrote it, as error text from a provider, a file or
+ * a package source is often part of it. stdout carries data (an answer, JSON) and is written as
+ * it is; `displayOnStdout` is for what a person reads there.
  */
 import { writeSync } from "node:fs";
+import { isatty } from "node:tty";
+import { hideUrlCredentials } from "./redact.ts";
+import { terminalSafe } from "./terminal-safe.ts";
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -32,5 +40,13 @@ export function writeStdout(text: string): void {
 }
 
 export function writeStderr(text: string): void {
-  writeFully(2, text);
+  writeFully(2, terminalSafe(hideUrlCredentials(text)));
+}
+
+/**
+ * Text for a person (an answer, a listing) on stdout: made terminal-safe when stdout is a
+ * terminal; in a pipe or a file it is data for a program, which gets the exact text.
+ */
+export function displayOnStdout(text: string): void {
+  writeFully(1, isatty(1) ? terminalSafe(text) : text);
 }

@@ -5,6 +5,8 @@
  * printed text, which is what lets the prompt be redrawn below a partial output line.
  */
 
+import { visibleControl } from "./terminal-safe.ts";
+
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Columns a tab occupies inside the input buffer (a fixed width keeps wrapping predictable). */
@@ -45,7 +47,10 @@ export function stringWidth(text: string): number {
   return width;
 }
 
-/** How a grapheme of the input buffer is shown: tabs as spaces, other controls in caret notation. */
+/**
+ * How a grapheme of the input buffer is shown: tabs as spaces, other C0 controls in caret
+ * notation, C1 and bidi controls as their `\u` escape (terminal-safe.ts).
+ */
 export function bufferGlyph(grapheme: string): { text: string; width: number } {
   if (grapheme === "\t") return { text: " ".repeat(BUFFER_TAB_WIDTH), width: BUFFER_TAB_WIDTH };
   const code = grapheme.codePointAt(0) ?? 0;
@@ -53,8 +58,15 @@ export function bufferGlyph(grapheme: string): { text: string; width: number } {
     const caret = `^${String.fromCharCode(code === 0x7f ? 0x3f : code + 0x40)}`;
     return { text: caret, width: 2 };
   }
+  if (BUFFER_HIDDEN.test(grapheme)) {
+    const text = visibleControl(grapheme);
+    return { text, width: text.length };
+  }
   return { text: grapheme, width: graphemeWidth(grapheme) };
 }
+
+// C1 controls and bidi controls: they would act on the terminal or reorder the row.
+const BUFFER_HIDDEN = /^[\x80-\x9f\u202a-\u202e\u2066-\u2069]$/;
 
 /** Columns `text` (one line of the input buffer) takes as shown by `bufferGlyph`. */
 export function bufferWidth(text: string): number {

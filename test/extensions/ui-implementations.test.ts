@@ -162,7 +162,25 @@ describe("interactive extension UI", () => {
     expect(ui.getEditorText()).toBe("new text");
   });
 
-  test("the title is an OSC 0 sequence that control characters cannot end early", () => {
-    expect(titleSequence("pig\x07x\nproject")).toBe("\x1b]0;pig x project\x07");
+  test("the title is an OSC 0 sequence that control characters cannot end early: they are shown", () => {
+    expect(titleSequence("pig\x07x\nproject\x1b]52;c;aGk=\x9c")).toBe("\x1b]0;pig␇x project␛]52;c;aGk=\\u009c\x07");
+  });
+
+  test("what an extension shows is made terminal-safe; a select still answers the option as given", async () => {
+    const { port, calls, answer, lines } = fakePort();
+    const ui = new InteractiveExtensionUI(port);
+    const picked = ui.select("Pick\x1b[2K", ["rm -rf /\r\x1b[1Aok", "b"]);
+    expect(calls.at(-1)).toBe("pick Pick␛[2K: rm -rf /␍␛[1Aok,b");
+    answer("rm -rf /\r\x1b[1Aok");
+    expect(await picked).toBe("rm -rf /\r\x1b[1Aok");
+    const confirmed = ui.confirm("Run?", "rm -rf DIR \x1b[2K\recho hello");
+    expect(calls.at(-1)).toBe("confirm Run?\nrm -rf DIR ␛[2K␍echo hello");
+    answer(false);
+    await confirmed;
+    ui.notify("\u202eevil");
+    ui.setStatus("s", "\x1b[31mred");
+    ui.setWidget("w", ["\x9b2J"]);
+    expect(calls.at(-1)).toBe("info: \\u202eevil");
+    expect(lines.at(-1)).toEqual({ above: ["\\u009b2J"], below: [], status: "␛[31mred" });
   });
 });

@@ -10,7 +10,7 @@ import type { Script } from "./fake-llm/server.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "./pig-env.ts";
 import { TmuxSession } from "./tmux.ts";
 
-export type StartOptions = WorldOptions & { env?: Record<string, string>; args?: string[] };
+export type StartOptions = WorldOptions & { env?: Record<string, string>; args?: string[]; width?: number };
 
 /**
  * Registers the calling test file's clean-up and returns its helpers: `start` makes a world and
@@ -30,13 +30,13 @@ export function interactivePig() {
     else worlds.push(item as PigWorld);
     return item;
   };
-  /** pig in a 100×30 tmux window of `world`, with TERM set. */
-  const open = (world: PigWorld, options: { env?: Record<string, string>; args?: string[]; command?: string[] } = {}) =>
+  /** pig in a 100×30 tmux window of `world` (or `width` columns), with TERM set. */
+  const open = (world: PigWorld, options: { env?: Record<string, string>; args?: string[]; command?: string[]; width?: number } = {}) =>
     track(
       TmuxSession.start({
         command: options.command ?? [pigBinary(), ...(options.args ?? [])],
         cwd: world.cwd,
-        width: 100,
+        width: options.width ?? 100,
         height: 30,
         env: { ...world.env, TERM: "xterm-256color", ...options.env },
       }),

@@ -5,7 +5,7 @@
  * as text. Sessions stay around after the program exits (to read its last screen) until killed.
  */
 import { expect } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -144,6 +144,22 @@ export class TmuxSession {
       await Bun.sleep(30);
     }
     expect(this.exited()).toBe(true);
+  }
+
+  /**
+   * From now on every byte the program writes is appended to a file (tmux pipe-pane), before the
+   * terminal interprets it; the returned function reads what arrived so far.
+   */
+  recordOutput(): () => string {
+    const file = join(this.configDir, "output.raw");
+    writeFileSync(file, "");
+    this.tmux(["pipe-pane", "-o", "-t", "main", `cat >> '${file}'`]);
+    return () => readFileSync(file, "utf8");
+  }
+
+  /** The pane's title, as the program set it with OSC 0 or OSC 2 (tmux's host name when none did). */
+  paneTitle(): string {
+    return this.tmux(["display-message", "-p", "-t", "main", "#{pane_title}"]).replace(/\n$/, "");
   }
 
   /** Sets a server-wide option, as `set -g` in a tmux.conf would ("set-clipboard", "on"). */

@@ -119,6 +119,27 @@ describe("closed dialogs", () => {
     expect([...screen.scrollback, ...screen.lines()].map(plain)).toEqual(["one", "two", "three", "four", "five", "six", "◇ Which one? · second option,…"]);
   });
 
+  test("a question or an option with escape sequences and controls shows them and writes none of them", async () => {
+    const h = harness();
+    const sure = h.dialogs.confirm("Run this command?\nrm -rf DIR \x1b[2K\r\x1b[1A\x1b[2K\recho hello # harmless");
+    await h.type("n");
+    expect(await sure).toBe(false);
+    const written = h.writes.join("");
+    expect(written).toContain("rm -rf DIR ␛[2K␍␛[1A␛[2K␍echo hello # harmless");
+    expect(written).not.toContain("DIR \x1b[2K");
+    expect(written).not.toContain("\r\x1b[1A\x1b[2K\recho");
+
+    const h2 = harness();
+    const pick = h2.dialogs.pick("Which\x1b]52;c;aGk=\x07?", [{ value: 1, label: "\u202eevil" }, { value: 2, label: "fine" }]);
+    await h2.type("\r");
+    expect(await pick).toBe(1);
+    const all = h2.writes.join("");
+    expect(all).toContain("Which␛]52;c;aGk=␇?");
+    expect(all).toContain("\\u202eevil");
+    expect(all).not.toContain("\x1b]52");
+    expect(all).not.toContain("\u202e");
+  });
+
   test("a question closes on the answer; a masked one does not show the key typed", async () => {
     const h1 = harness();
     const ask = h1.dialogs.ask("Name?");

@@ -28,6 +28,12 @@ describe("failureText and retryText", () => {
     expect(failureText({ ...answer("x"), provider: "gone" }, lookup, 1)).toBe("gone/m1 failed after 1 attempt: x");
   });
 
+  test("a base URL's user and password, and a proxy's in the error, are not shown", () => {
+    const secret = { ...model, baseUrl: "https://alice:s3cret@llm.example/" } as Model;
+    const text = failureText(answer("Unable to connect through http://bob:hunter22@proxy.example:3128"), () => secret, 1);
+    expect(text).toBe("acme/m1 at https://***@llm.example/v1/messages failed after 1 attempt: Unable to connect through http://***@proxy.example:3128");
+  });
+
   test("a retry names the model, the error, the attempt and the wait", () => {
     expect(retryText({ type: "auto_retry_start", attempt: 2, maxAttempts: 3, delayMs: 4000, errorMessage: "503 down" }, "acme/m1")).toBe(
       "acme/m1: 503 down — retry 2/3 in 4s",

@@ -13,6 +13,7 @@ import { MANIFEST_FILE } from "../../extensions/manifest.ts";
 import { checkBadToken, checkUnsupportedProtocol } from "./launch-checks.ts";
 import { formatReport, type CheckResult } from "./report.ts";
 import { runSessionChecks } from "./session-checks.ts";
+import { terminalSafe } from "../../util/terminal-safe.ts";
 
 export const CHECK_USAGE = `Usage: pig extension check [--json] [--limit <ms>] <file|dir|pig-extension.json>
        pig extension check [--json] [--limit <ms>] -- <command> [args…]
@@ -79,7 +80,8 @@ export async function runExtensionCheck(argv: readonly string[], cwd = process.c
     const path = args.target.kind === "path" ? resolve(cwd, args.target.path) : writeManifest(scratch, args.target.command, cwd);
     const label = args.target.kind === "path" ? path : args.target.command.join(" ");
     const results = await runChecks(path, scratch, args.limitMs);
-    process.stdout.write(args.json ? `${JSON.stringify({ target: label, results }, null, 2)}\n` : formatReport(label, results));
+    // The report quotes what the extension said: shown terminal-safe, its own colours kept.
+    process.stdout.write(args.json ? `${JSON.stringify({ target: label, results }, null, 2)}\n` : terminalSafe(formatReport(label, results), { styled: true }));
     return results.some((r) => r.status === "fail") ? 1 : 0;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -34,6 +34,8 @@ import { extensionRows } from "../../extensions/status.ts";
 import { reportExtensionReload } from "./commands/extensions.ts";
 import { runKeyAction } from "./key-actions.ts";
 import { onStopSignal, STOP_EXIT_CODES } from "../stop-signals.ts";
+import { terminalSafe } from "../../util/terminal-safe.ts";
+import { hideUrlCredentials } from "../../util/redact.ts";
 
 export class InteractiveApp implements InteractiveHost {
   theme: Theme;
@@ -157,11 +159,13 @@ export class InteractiveApp implements InteractiveHost {
 
   async run(initial: PromptInput[]): Promise<number> {
     const color = wantsColor(process.stdout);
-    if (!this.settings.settings.quietStartup) process.stdout.write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
-    else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) process.stdout.write(`${line}\n`);
-    for (const warning of [...this.runtime.warnings, ...this.bridge.startupWarnings()]) process.stdout.write(`${this.theme.fg("warning", warning)}\n`);
+    // Before the prompt is drawn, through the same pass the prompt's printing makes (names, paths and descriptions come from files).
+    const write = (text: string) => void process.stdout.write(terminalSafe(text, { styled: true }));
+    if (!this.settings.settings.quietStartup) write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
+    else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) write(`${line}\n`);
+    for (const warning of [...this.runtime.warnings, ...this.bridge.startupWarnings()]) write(`${this.theme.fg("warning", terminalSafe(warning))}\n`);
     // A continued or chosen session shows its conversation before the prompt.
-    if (this.session.store.branchRecords().some((r) => r.type === "message")) this.showConversation(process.stdout.write.bind(process.stdout));
+    if (this.session.store.branchRecords().some((r) => r.type === "message")) this.showConversation(write);
     const unsubscribe = this.session.subscribe((event) => {
       this.view.handle(event);
       if (event.type === "agent_start") this.editor.setBusy(true);
@@ -327,14 +331,15 @@ export class InteractiveApp implements InteractiveHost {
   print(text: string): void {
     this.editor.print(text.endsWith("\n") ? text : `${text}\n`);
   }
+  // Notices carry names, paths and errors from outside pig: shown safe, URLs without their credentials.
   info(message: string): void {
-    this.print(this.theme.fg("muted", message));
+    this.print(this.theme.fg("muted", terminalSafe(message)));
   }
   warn(message: string): void {
-    this.print(this.theme.fg("warning", message));
+    this.print(this.theme.fg("warning", terminalSafe(hideUrlCredentials(message))));
   }
   error(message: string): void {
-    this.print(this.theme.fg("error", message));
+    this.print(this.theme.fg("error", terminalSafe(hideUrlCredentials(message))));
   }
   getEditorText(): string {
     return this.editor.getText();

@@ -4,12 +4,17 @@
  * the prompt editor around them: these take the terminal while they are open. A closed dialog
  * leaves one line saying what was chosen ("◇ Model · fake/fake-reasoner", "■ Model · cancelled")
  * where its frame was.
+ *
+ * Every text a dialog shows is made terminal-safe here (util/terminal-safe.ts), pig's colours
+ * kept: a question or an option written by a model or an extension cannot erase or move what
+ * the dialog draws (a command approved must be the command shown).
  */
 import { autocomplete, autocompleteMultiselect, confirm, isCancel, password, select, text } from "@clack/prompts";
 import pc from "picocolors";
 import type { Readable } from "node:stream";
 import { DialogFrame, type DialogTerminal } from "./dialog-frame.ts";
 import { stripAnsi } from "../../util/width.ts";
+import { terminalSafe } from "../../util/terminal-safe.ts";
 import type { PickOption } from "./host.ts";
 
 export interface DialogStreams {
@@ -55,23 +60,33 @@ export interface Dialogs {
   ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }): Promise<string | undefined>;
 }
 
+/** A dialog's text as shown: pig's colours kept, anything else that would act on the terminal shown. */
+function shown(text: string): string {
+  return terminalSafe(text, { styled: true, tabs: "show" });
+}
+
+function shownOptions<T>(options: PickOption<T>[]): { value: number; label: string; hint?: string }[] {
+  return options.map((option, index) => ({ value: index, label: shown(option.label), ...(option.hint ? { hint: shown(option.hint) } : {}) }));
+}
+
 export function createDialogs(streams: DialogStreams = {}): Dialogs {
   const input = streams.input ? { input: streams.input } : {};
   /**
    * Runs a clack prompt drawing into a frame of its own, then replaces the frame with one line:
    * `words(answer)`, or "cancelled". Undefined when cancelled.
    */
-  async function framed<T>(message: string, run: (output: DialogFrame) => Promise<T | symbol>, words: (answer: T) => string): Promise<{ answer: T } | undefined> {
+  async function framed<T>(question: string, run: (output: DialogFrame, message: string) => Promise<T | symbol>, words: (answer: T) => string): Promise<{ answer: T } | undefined> {
+    const message = shown(question);
     const frame = new DialogFrame(streams.output ?? process.stdout);
     let answer: T | symbol;
     try {
-      answer = await run(frame);
+      answer = await run(frame, message);
     } catch (error) {
       frame.release();
       throw error;
     }
     const chosen = isCancel(answer) ? undefined : { answer: answer as T };
-    frame.replaceWith(closedDialogLine(message, chosen && words(chosen.answer)));
+    frame.replaceWith(closedDialogLine(message, chosen && shown(words(chosen.answer))));
     return chosen;
   }
   return {
@@ -79,23 +94,23 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
       if (options.length === 0) return undefined;
       // Options carry their index, not the value: values can be any object, which clack's
       // option typing (and its default value-to-label conversion) does not expect.
-      const items = options.map((option, index) => ({ value: index, label: option.label, ...(option.hint ? { hint: option.hint } : {}) }));
+      const items = shownOptions(options);
       const initial = config.initial === undefined ? -1 : options.findIndex((option) => option.value === config.initial);
-      const common = { ...input, message, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}), ...(config.signal ? { signal: config.signal } : {}) };
+      const common = { ...input, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}), ...(config.signal ? { signal: config.signal } : {}) };
       const chosen = await framed<number>(
         message,
-        (output) => (config.search ? autocomplete<number>({ ...common, output, filter: optionMatches }) : select<number>({ ...common, output })),
+        (output, message) => (config.search ? autocomplete<number>({ ...common, message, output, filter: optionMatches }) : select<number>({ ...common, message, output })),
         (index: number) => options[index]?.label ?? "",
       );
       return chosen && options[chosen.answer]?.value;
     },
     async pickMany(message, options, initial) {
       if (options.length === 0) return [];
-      const items = options.map((option, index) => ({ value: index, label: option.label, ...(option.hint ? { hint: option.hint } : {}) }));
+      const items = shownOptions(options);
       const initialValues = options.flatMap((option, index) => (initial.includes(option.value) ? [index] : []));
       const chosen = await framed<number[]>(
         message,
-        (output) =>
+        (output, message) =>
           autocompleteMultiselect<number>({ ...input, output, message, options: items, initialValues, required: false, maxItems: MAX_ITEMS, filter: optionMatches }),
         (indexes: number[]) => chosenLabels(indexes.map((index) => options[index]!.label)),
       );
@@ -104,7 +119,7 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
     async confirm(message, initial, signal) {
       const chosen = await framed<boolean>(
         message,
-        (output) => confirm({ ...input, output, message, ...(initial !== undefined ? { initialValue: initial } : {}), ...(signal ? { signal } : {}) }),
+        (output, message) => confirm({ ...input, output, message, ...(initial !== undefined ? { initialValue: initial } : {}), ...(signal ? { signal } : {}) }),
         (yes: boolean) => (yes ? "Yes" : "No"),
       );
       return chosen?.answer === true;
@@ -112,7 +127,7 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
     async ask(message, config = {}) {
       const chosen = await framed<string | undefined>(
         message,
-        (output) =>
+        (output, message) =>
           config.mask
             ? password({ ...input, output, message, ...(config.signal ? { signal: config.signal } : {}) })
             : text({
@@ -120,8 +135,8 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
                 output,
                 message,
                 ...(config.signal ? { signal: config.signal } : {}),
-                ...(config.placeholder ? { placeholder: config.placeholder } : {}),
-                ...(config.initial !== undefined ? { initialValue: config.initial } : {}),
+                ...(config.placeholder ? { placeholder: shown(config.placeholder) } : {}),
+                ...(config.initial !== undefined ? { initialValue: terminalSafe(config.initial, { tabs: "show" }) } : {}),
               }),
         // A key typed into a masked question is never shown again.
         (typed: string | undefined) => (config.mask ? "entered" : typed ? typed : "(empty)"),

@@ -20,7 +20,7 @@ import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from
 import { answerEndRows, customRows, hiddenThinking, thinkingLineRows, userRows, type TranscriptStyle } from "./render/transcript.ts";
 import { LineSplitter } from "../../util/line-splitter.ts";
 import { ShellOutput } from "./shell-output.ts";
-import { printableLine } from "./render/terminal-text.ts";
+import { printable, printableLine } from "./render/terminal-text.ts";
 import { supportsHyperlinks } from "./render/wrap.ts";
 import type { Theme } from "./theme.ts";
 import { AttemptCounter, delayText, readableError, whereText, type ModelLookup } from "../failure-report.ts";
@@ -195,7 +195,7 @@ export class EventView {
       case "compaction_end":
         // A manual compaction's outcome is told by /compact itself, once.
         if (event.reason !== "manual") {
-          if (event.errorMessage) this.out.print(`${t.fg("error", `Compaction failed: ${event.errorMessage}`)}\n`);
+          if (event.errorMessage) this.out.print(`${t.fg("error", printable(`Compaction failed: ${event.errorMessage}`))}\n`);
           else if (event.result) this.out.print(`${t.fg("muted", `Compacted ${event.result.tokensBefore} tokens into a summary (${event.reason === "overflow" ? "the context overflowed" : "the context was nearly full"}).`)}\n`);
           else if (event.aborted) this.out.print(`${t.fg("warning", "Compaction cancelled.")}\n`);
         }
@@ -204,7 +204,7 @@ export class EventView {
       case "auto_retry_start":
         // One line above the prompt, counting down; the failed answer is not reported as an error.
         this.failed = undefined;
-        this.retry = { attempt: event.attempt, max: event.maxAttempts, until: Date.now() + event.delayMs, reason: readableError(event.errorMessage), waiting: true };
+        this.retry = { attempt: event.attempt, max: event.maxAttempts, until: Date.now() + event.delayMs, reason: printableLine(readableError(event.errorMessage).replace(/\s*\n\s*/g, " ")), waiting: true };
         this.startWorking("retrying");
         break;
       case "auto_retry_end": {
@@ -222,10 +222,10 @@ export class EventView {
       }
       // A level change is told by what made it (Shift+Tab, a model switch), in one line with it.
       case "session_info_changed":
-        this.out.print(`${t.fg("muted", `Session name: ${event.name ?? "(none)"}`)}\n`);
+        this.out.print(`${t.fg("muted", printable(`Session name: ${event.name ?? "(none)"}`))}\n`);
         break;
       case "extension_error":
-        this.out.print(`${t.fg("error", extensionErrorText(event))}\n`);
+        this.out.print(`${t.fg("error", printable(extensionErrorText(event)))}\n`);
         break;
       case "entry_appended":
         // A session boundary's custom message to be seen (other entries are state, not transcript).
@@ -358,7 +358,7 @@ export class EventView {
     const queued = [...this.queue.steering.map((q) => `steer: ${q}`), ...this.queue.followUp.map((q) => `follow-up: ${q}`)];
     if (queued.length > 0) {
       lines.push(t.fg("muted", `${queued.length} queued (Alt+Up to edit):`));
-      for (const q of queued) lines.push(t.fg("muted", truncateToWidth(`  ${q.split("\n")[0]!}`, width)));
+      for (const q of queued) lines.push(t.fg("muted", truncateToWidth(`  ${printableLine(q.split("\n")[0]!)}`, width)));
     }
     const live = this.liveTool ? this.running.get(this.liveTool) : undefined;
     if (live?.output) lines.push(...liveOutputRows(live.output, t, width, TOOL_LIVE_ROWS, live.totalLines));

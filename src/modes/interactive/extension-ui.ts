@@ -3,9 +3,12 @@
  * was); a dialog whose timeout passes or whose signal aborts closes with its default, and without
  * a terminal to draw on (stdin or stdout not a TTY) every dialog answers its default at once.
  * Notices are lines in the scrollback; statuses and widgets are lines kept with the prompt.
+ * Every text an extension shows is made terminal-safe as it comes in (util/terminal-safe.ts):
+ * it is shown as written, its escape sequences and controls included, and none of them acts.
  */
 import type { DialogOptions, ExtensionUI, NoticeType, WidgetPlacement } from "../../extensions/ui.ts";
 import type { PickOption } from "./host.ts";
+import { terminalSafe } from "../../util/terminal-safe.ts";
 
 /** What the interactive mode offers the extension UI (the app supplies it; tests fake it). */
 export interface ExtensionUiPort {
@@ -44,9 +47,9 @@ function dialogSignal(options: DialogOptions | undefined): AbortSignal | undefin
   return AbortSignal.any(signals);
 }
 
-/** OSC 0 (icon name and window title); control characters would end the sequence early, so they become spaces. */
+/** OSC 0 (icon name and window title); controls in the title are shown (one would end the sequence early), line breaks and tabs become spaces. */
 export function titleSequence(title: string): string {
-  return `\x1b]0;${title.replace(/[\x00-\x1f\x7f]/g, " ")}\x07`;
+  return `\x1b]0;${terminalSafe(title).replace(/[\n\t]/g, " ")}\x07`;
 }
 
 export class InteractiveExtensionUI implements ExtensionUI {
@@ -62,36 +65,36 @@ export class InteractiveExtensionUI implements ExtensionUI {
   async select(title: string, options: readonly string[], opts?: DialogOptions): Promise<string | undefined> {
     const signal = dialogSignal(opts);
     if (!this.port.tty || signal?.aborted || options.length === 0) return undefined;
-    const answer = await this.port.pick(title, options.map((o) => ({ value: o, label: o })), signal);
+    const answer = await this.port.pick(terminalSafe(title), options.map((o) => ({ value: o, label: terminalSafe(o) })), signal);
     return signal?.aborted ? undefined : answer;
   }
 
   async confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean> {
     const signal = dialogSignal(opts);
     if (!this.port.tty || signal?.aborted) return false;
-    const answer = await this.port.confirm(message ? `${title}\n${message}` : title, signal);
+    const answer = await this.port.confirm(terminalSafe(message ? `${title}\n${message}` : title), signal);
     return signal?.aborted ? false : answer;
   }
 
   async input(title: string, placeholder?: string, opts?: DialogOptions): Promise<string | undefined> {
     const signal = dialogSignal(opts);
     if (!this.port.tty || signal?.aborted) return undefined;
-    const answer = await this.port.ask(title, { ...(placeholder !== undefined ? { placeholder } : {}), ...(signal ? { signal } : {}) });
+    const answer = await this.port.ask(terminalSafe(title), { ...(placeholder !== undefined ? { placeholder: terminalSafe(placeholder) } : {}), ...(signal ? { signal } : {}) });
     return signal?.aborted ? undefined : answer;
   }
 
   async editor(title: string, prefill?: string): Promise<string | undefined> {
     if (!this.port.tty) return undefined;
-    return this.port.edit(title, prefill ?? "");
+    return this.port.edit(terminalSafe(title), prefill ?? "");
   }
 
   notify(message: string, type: NoticeType = "info"): void {
-    this.port.notice(message, type);
+    this.port.notice(terminalSafe(message), type);
   }
 
   setStatus(key: string, text: string | undefined): void {
     if (text === undefined || text === "") this.statuses.delete(key);
-    else this.statuses.set(key, text.replace(/\s*\n\s*/g, " "));
+    else this.statuses.set(key, terminalSafe(text).replace(/\s*\n\s*/g, " "));
     this.changed();
   }
 
@@ -101,10 +104,11 @@ export class InteractiveExtensionUI implements ExtensionUI {
       // A widget set again keeps its place among the others.
       const placement = options.placement ?? "aboveEditor";
       const existing = this.widgets.get(key);
-      if (existing && existing.placement === placement) existing.lines = [...lines];
+      const shown = lines.map((line) => terminalSafe(line));
+      if (existing && existing.placement === placement) existing.lines = shown;
       else {
         this.widgets.delete(key);
-        this.widgets.set(key, { lines: [...lines], placement });
+        this.widgets.set(key, { lines: shown, placement });
       }
     }
     this.changed();

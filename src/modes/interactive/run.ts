@@ -10,6 +10,8 @@ import type { Runtime } from "../../runtime/runtime.ts";
 import { InteractiveApp } from "./app.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
 import { runFirstRunWizard } from "./wizard.ts";
+import { terminalSafe } from "../../util/terminal-safe.ts";
+import { writeStderr } from "../../util/stdio.ts";
 
 /**
  * `prepare` runs once the runtime (and so every extension) is up: the command line's extension
@@ -25,18 +27,18 @@ export async function runInteractive(
   if (!runtime.session.model || !runtime.registry.hasKey(runtime.session.model.provider)) {
     // A models.json or auth.json pig could not use may be why there is no model: say so first.
     for (const warning of runtime.warnings) {
-      process.stdout.write(`${warning}\n`);
+      process.stdout.write(`${terminalSafe(warning)}\n`);
       shown.add(warning);
     }
     const chosen = await runFirstRunWizard({
       ask: askDialog,
       pick: pickDialog,
       confirm: confirmDialog,
-      print: (text) => process.stdout.write(`${text}\n`),
+      print: (text) => process.stdout.write(`${terminalSafe(text, { styled: true })}\n`),
       agentDir: runtime.agentDir,
     });
     if (!chosen) {
-      process.stderr.write("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");
+      writeStderr("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");
       return 1;
     }
     await runtime.extensions.shutdown();

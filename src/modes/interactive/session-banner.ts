@@ -8,6 +8,7 @@ import { stringWidth } from "../../util/width.ts";
 import { isConversationMessage, replayBranch } from "./replay.ts";
 import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";
+import { terminalSafe } from "../../util/terminal-safe.ts";
 
 export interface BannerInput {
   store: SessionStore;
@@ -27,7 +28,7 @@ export function sessionBanner(input: BannerInput): string[] {
   // as the line about what is above counts them: every message of the branch.
   const records = store.branchRecords();
   const messages = records.filter(isConversationMessage).length;
-  const header = `Session ${input.shortId}${store.name ? ` "${store.name}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
+  const header = `Session ${input.shortId}${store.name ? ` "${terminalSafe(store.name)}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
   // The last screen keeps room for the session line, the line about what is above, the rule and the prompt.
   const reserved = Math.ceil(stringWidth(header) / Math.max(1, input.terminal.columns)) + 4;
   const budget = input.screens > 0 ? Math.max(1, input.screens * input.terminal.rows - reserved) : 0;

@@ -6,6 +6,7 @@
  */
 import { closestName } from "../../../util/closest.ts";
 import type { SlashCommand } from "../host.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 export type CommandSource = "command" | "template" | "extension" | "skill";
 
@@ -29,6 +30,11 @@ export interface CatalogOptions {
   extensions?: readonly { name: string; description?: string }[];
 }
 
+/** Descriptions and hints of templates, skills and extension commands come from files and extensions: shown safe. */
+function shownEntry(entry: CommandEntry): CommandEntry {
+  return { ...entry, description: terminalSafe(entry.description), ...(entry.argumentHint !== undefined ? { argumentHint: terminalSafe(entry.argumentHint) } : {}) };
+}
+
 export function commandCatalog(commands: readonly SlashCommand[], resources: CommandResources, options: CatalogOptions = {}): CommandEntry[] {
   const builtin = new Set(commands.map((command) => command.name));
   return [
@@ -38,7 +44,7 @@ export function commandCatalog(commands: readonly SlashCommand[], resources: Com
       .map((t): CommandEntry => ({ name: t.name, description: t.description, ...(t.argumentHint ? { argumentHint: t.argumentHint } : {}), source: "template" })),
     ...(options.extensions ?? []).filter((e) => !builtin.has(e.name)).map((e): CommandEntry => ({ name: e.name, description: e.description ?? "", source: "extension" })),
     ...(options.skills === false ? [] : resources.skills.map((s): CommandEntry => ({ name: `skill:${s.name}`, description: s.description, source: "skill" }))),
-  ];
+  ].map(shownEntry);
 }
 
 /** The known name `name` is probably a slip for ("mdoel" → "model"), if any. */

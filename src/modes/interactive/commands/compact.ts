@@ -2,12 +2,14 @@
 import { ALREADY_COMPACTED, NOTHING_TO_COMPACT } from "../../../compaction/prepare.ts";
 import type { SlashCommand } from "../host.ts";
 import { formatTokens } from "./format.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 const PREVIEW_LINES = 4;
 
 /** The first few non-blank lines of a summary, so the screen is not flooded. */
 export function summaryPreview(summary: string): string {
-  const lines = summary.split("\n").filter((line) => line.trim());
+  // The model wrote the summary.
+  const lines = terminalSafe(summary).split("\n").filter((line) => line.trim());
   const shown = lines.slice(0, PREVIEW_LINES).map((line) => `  ${line}`);
   if (lines.length > PREVIEW_LINES) shown.push(`  … (${lines.length - PREVIEW_LINES} more lines)`);
   return shown.join("\n");

@@ -1,8 +1,10 @@
 /** Small text helpers shared by the slash commands: one-line previews, ages, token counts. */
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 /** The first non-blank line of `text`, shortened to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 70): string {
-  const line = (text.split("\n").find((l) => l.trim()) ?? "").trim().replace(/\s+/g, " ");
+  // Names, messages and descriptions from outside pig: their controls shown (terminal-safe.ts).
+  const line = terminalSafe(text.split("\n").find((l) => l.trim()) ?? "").trim().replace(/\s+/g, " ");
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -2,6 +2,7 @@
 import type { InteractiveHost, SlashCommand } from "../host.ts";
 import type { KeyAction, KeyBindings } from "../input/keybindings.ts";
 import { formatTokens } from "./format.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 /** What one message of each role is called in `/session`, singular and plural. */
 const ROLE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
@@ -45,7 +46,7 @@ export function sessionReport(host: InteractiveHost): string[] {
   // Every message of the file, as the token totals below count every answer (Pi 0.87's totals).
   const messages = store.tree.records.flatMap((r) => (r.type === "message" ? [{ role: r.role ?? "unknown" }] : []));
   const lines: string[] = [];
-  if (store.name) lines.push(field("Name", store.name));
+  if (store.name) lines.push(field("Name", terminalSafe(store.name)));
   lines.push(field("File", store.path ?? "(in memory, not saved)"));
   if (store.path && !store.isFlushed) lines.push(`${" ".repeat(LABEL_WIDTH)}(written once the first answer arrives)`);
   lines.push(field("ID", stats.sessionId));

@@ -6,6 +6,7 @@
 import type { Model } from "../../../ai/types.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import { formatTokens, matchesWords } from "./format.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 const key = (model: Model) => `${model.provider}/${model.id}`;
 
@@ -23,7 +24,7 @@ export function modelOption(model: Model, current: Model | undefined): PickOptio
   if (model.reasoning) facts.push("reasoning");
   if (model.input.includes("image")) facts.push("images");
   if (current && key(current) === key(model)) facts.push("current");
-  return { value: model, label: key(model), hint: facts.join(" · ") };
+  return { value: model, label: terminalSafe(key(model)), hint: facts.join(" · ") };
 }
 
 function switchTo(host: InteractiveHost, model: Model): void {

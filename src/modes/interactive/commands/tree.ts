@@ -10,6 +10,7 @@ import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import type { Theme } from "../theme.ts";
 import { oneLine } from "./format.ts";
 import { refuseWhileRunning } from "./guards.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 export interface TreeRow {
   id: string;
@@ -90,8 +91,9 @@ export function treeOption(row: TreeRow, currentId: string | undefined, theme?: 
   const cap = MAX_LEVELS * LEVEL_WIDTH;
   const prefix = row.prefix.length > cap ? `…${row.prefix.slice(-cap)}` : row.prefix;
   const marker = row.onActivePath ? "•" : " ";
-  const label = row.label ? ` [${row.label}]` : "";
-  const text = row.isSettingChange && theme ? theme.fg("dim", row.text) : row.text;
+  // Entry texts and labels come from the session file.
+  const label = row.label ? ` [${terminalSafe(row.label)}]` : "";
+  const text = row.isSettingChange && theme ? theme.fg("dim", terminalSafe(row.text)) : terminalSafe(row.text);
   const hint = row.id === currentId ? "you are here" : undefined;
   return { value: row.id, label: `${marker} ${prefix}${text}${label}`, ...(hint ? { hint } : {}) };
 }

@@ -5,6 +5,7 @@
  * gets taller than the screen, because rows scrolled off the top could not be erased any more.
  */
 import { bufferGlyph, graphemesWithOffsets, stringWidth, truncateToWidth } from "../../../util/width.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 export interface MenuView {
   items: readonly { label: string; hint?: string }[];
@@ -136,8 +137,10 @@ function menuLines(menu: MenuView, columns: number, style: LayoutStyle, limit: n
   const labelWidth = Math.min(Math.floor(columns / 2), Math.max(0, ...menu.items.filter((item) => item.hint).map((item) => stringWidth(item.label))));
   const lines: string[] = [];
   for (let i = first; i < first + count; i++) {
-    const item = menu.items[i];
-    if (!item) continue;
+    const listed = menu.items[i];
+    if (!listed) continue;
+    // Names and descriptions come from files and extensions.
+    const item = { label: terminalSafe(listed.label, { tabs: "show" }), hint: listed.hint === undefined ? undefined : terminalSafe(listed.hint, { tabs: "show" }) };
     const chosen = i === menu.selected;
     const label = item.hint ? item.label + " ".repeat(Math.max(0, labelWidth - stringWidth(item.label))) : item.label;
     let line = `${chosen ? "▸ " : "  "}${label}`;
@@ -162,11 +165,12 @@ export function layoutPrompt(view: PromptView, columns: number, rows: number, st
   const maxRows = Math.max(1, rows - 1);
   const markerWidth = stringWidth(style.marker);
   const input = wrapInput(view.text, view.cursor, Math.max(1, width - markerWidth));
-  const statusRows = view.status.flatMap((line) => line.split("\n"));
+  // Status and footer lines are pig's, styled, with text from extensions and models in them.
+  const statusRows = view.status.flatMap((line) => terminalSafe(line, { styled: true, tabs: "show" }).split("\n"));
   const status = statusRows.slice(Math.max(0, statusRows.length - (maxRows - 1))).map((line) => truncateToWidth(line, width));
   const menu = view.menu ? menuLines(view.menu, width, style, maxRows - status.length - 1) : [];
   // The footer gives way to the input and its menu when the screen is short.
-  const footerRows = (view.footer ?? []).flatMap((line) => line.split("\n"));
+  const footerRows = (view.footer ?? []).flatMap((line) => terminalSafe(line, { styled: true, tabs: "show" }).split("\n"));
   const footer = footerRows.slice(0, Math.max(0, maxRows - status.length - menu.length - 1)).map((line) => truncateToWidth(line, width));
   const inputBudget = Math.max(1, maxRows - status.length - menu.length - footer.length);
   // Show the rows around the cursor when the buffer is taller than the room left.

@@ -9,11 +9,16 @@
  * That needs the column the terminal's cursor was at, which `advanceColumn` works out the way
  * the terminal does (wrapping included).
  *
- * Without a terminal (plain mode) nothing is drawn and output passes through untouched.
+ * Without a terminal (plain mode) nothing is drawn and output passes through.
+ *
+ * Everything printed is made terminal-safe here (util/terminal-safe.ts, keeping pig's colours
+ * and links): the transcript's last door to the terminal, so text a surface forgot to make safe
+ * still cannot move the cursor, erase what is on screen or reach the clipboard.
  */
 import { layoutPrompt, PLAIN_STYLE, type Layout, type LayoutStyle, type PromptView } from "./layout.ts";
 import { SgrState } from "./sgr.ts";
 import { advanceColumn, stringWidth } from "../../../util/width.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 /** The slice of a TTY write stream the renderer needs (a fake in tests). */
 export interface TerminalOutput {
@@ -132,8 +137,9 @@ export class PromptRenderer {
   }
 
   /** Writes `text` above the prompt area; text without a final newline continues on the next call. */
-  print(text: string): void {
-    if (!text) return;
+  print(printed: string): void {
+    if (!printed) return;
+    const text = terminalSafe(printed, { styled: true });
     if (this.plain) {
       this.out.write(text);
       return;

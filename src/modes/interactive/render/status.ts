@@ -2,6 +2,7 @@
 import type { SessionStats } from "../../../agent/controller.ts";
 import type { Model } from "../../../ai/types.ts";
 import type { Theme } from "../theme.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 export function compactNumber(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
@@ -16,6 +17,7 @@ export function statusLine(stats: SessionStats, model: Model | undefined, thinki
   parts.push(`$${stats.cost.toFixed(stats.cost < 1 ? 4 : 2)}`);
   const usage = stats.contextUsage;
   if (usage && usage.percent !== null) parts.push(`${usage.percent.toFixed(1)}% of ${compactNumber(usage.contextWindow)}`);
-  if (model) parts.push(`${model.provider}/${model.id}${model.reasoning ? ` · ${thinking}` : ""}`);
+  // Provider and model names come from models.json and extensions.
+  if (model) parts.push(`${terminalSafe(`${model.provider}/${model.id}`)}${model.reasoning ? ` · ${thinking}` : ""}`);
   return theme.fg("dim", parts.join("  "));
 }

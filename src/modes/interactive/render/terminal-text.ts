@@ -1,19 +1,18 @@
 /**
- * Text from a model or a program made fit to lay out in rows: line ends as `\n` only, a line's
- * carriage returns resolved to what was written last (a progress bar shows its final state),
- * tabs expanded to the next multiple of four columns, escape codes that move the cursor or
- * clear the screen dropped (colours and OSC 8 links kept), other control characters dropped,
- * and accents composed with their letters (so no break falls between them).
+ * Text from outside pig (a model, a program, a file, an extension) made fit to lay out in rows:
+ * made safe first (util/terminal-safe.ts: escape sequences and controls shown, never obeyed),
+ * line ends as `\n` only, tabs expanded to the next multiple of four columns, line and paragraph
+ * separators as spaces, and accents composed with their letters (so no break falls between
+ * them). pig styles the result afterwards; `styledLine` is the same fitting for text pig has
+ * styled, which keeps pig's own colours and links.
  */
 
-import { ANSI, stringWidth } from "../../../util/width.ts";
+import { stringWidth } from "../../../util/width.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 
 const TAB = 4;
-// Of the escape sequences, colour/style (SGR) and OSC 8 hyperlinks are kept; a lone escape
-// character goes with the other controls.
-const KEPT = /^(?:\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\))$/;
-// C0 controls but tab and newline, and DEL.
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+// pig's own styling (colours, OSC 8 links), which takes no columns.
+const STYLE = /(\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\))/;
 
 function expandTabs(line: string): string {
   if (!line.includes("\t")) return line;
@@ -26,33 +25,46 @@ function expandTabs(line: string): string {
       column += pad;
     } else {
       out += part;
-      if (!part.startsWith("\x1b")) column += stringWidth(part);
+      if (!STYLE.test(part)) column += stringWidth(part);
     }
   }
   return out;
 }
 
-/** One line (no `\n`) made printable. */
-export function printableLine(line: string): string {
-  let text = line.endsWith("\r") ? line.slice(0, -1) : line;
-  if (text.includes("\r")) text = text.slice(text.lastIndexOf("\r") + 1);
-  // Escape sequences are kept or dropped whole; controls are dropped only from the text between them.
-  let out = "";
-  let last = 0;
-  for (const match of text.matchAll(ANSI)) {
-    out += plain(text.slice(last, match.index));
-    if (KEPT.test(match[0])) out += match[0];
-    last = match.index + match[0].length;
-  }
-  out += plain(text.slice(last));
-  return expandTabs(out).normalize("NFC");
+function fit(text: string): string {
+  return expandTabs(text.replace(/[\u2028\u2029]/g, " ")).normalize("NFC");
 }
 
-function plain(text: string): string {
-  return text.replace(/[\u2028\u2029]/g, " ").replace(CONTROL, "");
+/** One line (no `\n`) of outside text made printable; a CR that ends it is its line end. */
+export function printableLine(line: string): string {
+  return fit(terminalSafe(line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
 /** Text of several lines made printable, line by line. */
 export function printable(text: string): string {
   return text.split("\n").map(printableLine).join("\n");
+}
+
+// A program's colours and links, which pig leaves out of its output rather than show.
+const PROGRAM_STYLE = /\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+/**
+ * One line a command printed: its carriage returns resolved to what was written last (a progress
+ * bar shows its final state; no CR reaches the terminal), its colours and links left out, and
+ * the rest made printable as any outside text.
+ */
+export function commandOutputLine(line: string): string {
+  let text = line.endsWith("\r") ? line.slice(0, -1) : line;
+  if (text.includes("\r")) text = text.slice(text.lastIndexOf("\r") + 1);
+  return printableLine(text.replace(PROGRAM_STYLE, ""));
+}
+
+/** A command's output of several lines, line by line. */
+export function commandOutput(text: string): string {
+  return text.split("\n").map(commandOutputLine).join("\n");
+}
+
+/** One line pig has styled, fitted the same way: pig's colours and links stay, anything else is shown. */
+export function styledLine(line: string): string {
+  return fit(terminalSafe(line, { styled: true }));
 }

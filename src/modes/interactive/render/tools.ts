@@ -9,7 +9,8 @@ import type { ToolResult } from "../../../tools/types.ts";
 import { stringWidth, truncateToWidth } from "../../../util/width.ts";
 import type { Theme } from "../theme.ts";
 import { countChanges, hunkPreview, kindOf } from "./diff-view.ts";
-import { printable } from "./terminal-text.ts";
+import { commandOutput, commandOutputLine, printable, printableLine } from "./terminal-text.ts";
+import { terminalSafe } from "../../../util/terminal-safe.ts";
 import { wrapLine } from "./wrap.ts";
 
 /** Lines a collapsed block shows. */
@@ -36,9 +37,13 @@ function oneLine(text: string, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The essence of a call's arguments: the command, the path, the pattern. */
+/**
+ * The essence of a call's arguments: the command, the path, the pattern. A model wrote them:
+ * every control in them is shown (before the summary is flattened to one line, so a carriage
+ * return shows as one instead of becoming a space).
+ */
 export function callSummary(name: string, args: Record<string, unknown>): string {
-  const s = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
+  const s = (key: string) => (typeof args[key] === "string" ? terminalSafe(args[key] as string) : undefined);
   switch (name) {
     case "bash":
     case "powershell":
@@ -56,17 +61,26 @@ export function callSummary(name: string, args: Record<string, unknown>): string
     case "find":
       return `${s("pattern") ?? ""}${s("path") ? ` in ${s("path")}` : ""}`;
     default:
-      return oneLine(JSON.stringify(args));
+      return oneLine(terminalSafe(JSON.stringify(args)));
   }
 }
 
 export function formatToolCall(name: string, args: Record<string, unknown>, theme: Theme, width = 1_000): string {
-  return truncateToWidth(`${theme.fg("toolTitle", "●")} ${theme.bold(name)}  ${theme.fg("muted", callSummary(name, args))}`, width);
+  return truncateToWidth(`${theme.fg("toolTitle", "●")} ${theme.bold(printableLine(name))}  ${theme.fg("muted", printableLine(callSummary(name, args)))}`, width);
 }
 
-/** A result's text (every row is made printable where it is wrapped). */
+/** A result's text as it is (lines are made printable by `shownLines`). */
 function textOf(result: ToolResult): string {
   return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
+}
+
+/** The lines of a tool's output made printable: a command's as program output (progress bars resolved). */
+function shownLines(name: string, text: string): string[] {
+  return linesOf(text).map(isCommand(name) ? commandOutputLine : printableLine);
+}
+
+function isCommand(name: string): boolean {
+  return name === "bash" || name === "powershell";
 }
 
 function linesOf(text: string): string[] {
@@ -77,7 +91,7 @@ function linesOf(text: string): string[] {
 const DIFF_COLOURS = { added: "toolDiffAdded", removed: "toolDiffRemoved", context: "toolDiffContext", gap: "toolDiffContext" } as const;
 
 function colourDiffLine(line: string, theme: Theme): string {
-  return theme.fg(DIFF_COLOURS[kindOf(line)], line);
+  return theme.fg(DIFF_COLOURS[kindOf(line)], printableLine(line));
 }
 
 /** A body of one line and nothing hidden. */
@@ -125,7 +139,7 @@ function textBody(lines: string[], where: "head" | "tail", expanded: boolean, st
 function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
   const { name, result, isError } = block;
   if (isError) {
-    const lines = linesOf(textOf(result));
+    const lines = shownLines(name, textOf(result));
     // A failed command's reason is at its end (the exit code, the last test that failed).
     return textBody(lines.length > 0 ? lines : ["(failed without a message)"], keeps(name), expanded, (l) => theme.fg("error", l));
   }
@@ -138,10 +152,10 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
     }
     // A new file: the start of what was written.
     const content = typeof block.args.content === "string" ? block.args.content : "";
-    const body = textBody(linesOf(content), "head", expanded, (l) => theme.fg("toolDiffAdded", l));
-    return { ...body, summary: theme.fg("muted", textOf(result)) };
+    const body = textBody(shownLines("write", content), "head", expanded, (l) => theme.fg("toolDiffAdded", l));
+    return { ...body, summary: theme.fg("muted", printable(textOf(result))) };
   }
-  const lines = linesOf(textOf(result));
+  const lines = shownLines(name, textOf(result));
   if (lines.length === 0) return oneLineBody(theme.fg("muted", "(no output)"));
   // A truncated command's notice (where the full output is) stays under the end of its output.
   const notice = (name === "bash" || name === "powershell") && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
@@ -174,7 +188,7 @@ export function formatToolResult(block: ToolBlock, theme: Theme, format: BlockFo
 
 /** The last rows of output still arriving from a running tool, for the live region. */
 export function liveOutputRows(text: string, theme: Theme, width: number, rows: number, totalLines?: number): string[] {
-  const lines = linesOf(printable(text));
+  const lines = linesOf(commandOutput(text));
   if (lines.length === 0) return [];
   const gutter = `  ${theme.fg("border", "┊")} `;
   const shown = lines.slice(-rows).map((l) => truncateToWidth(`${gutter}${theme.fg("toolOutput", l)}`, width));

@@ -11,6 +11,7 @@ import type { Theme } from "../theme.ts";
 import { MarkdownStream } from "./markdown.ts";
 import type { ToolBlocks } from "./tool-blocks.ts";
 import { formatToolCall, formatToolResult, PREVIEW_LINES, type ToolBlock } from "./tools.ts";
+import { commandOutputLine, printable, printableLine } from "./terminal-text.ts";
 import { wrapLine } from "./wrap.ts";
 
 export interface TranscriptStyle {
@@ -37,7 +38,7 @@ export function userRows(content: Content, s: TranscriptStyle): string[] {
   const marker = `${t.fg("accent", "›")} `;
   return shownUserText(content)
     .split("\n")
-    .flatMap((line, i) => wrapLine(t.bold(line), s.width, { first: i === 0 ? marker : "  ", rest: "  " }));
+    .flatMap((line, i) => wrapLine(t.bold(printableLine(line)), s.width, { first: i === 0 ? marker : "  ", rest: "  " }));
 }
 
 /** Markdown text rendered whole (as it streamed). */
@@ -58,7 +59,7 @@ export function thinkingRows(text: string, s: TranscriptStyle): string[] {
 
 /** One line of thinking, dimmed; the first of a block says it is thinking. */
 export function thinkingLineRows(line: string, first: boolean, t: Theme, width: number): string[] {
-  return wrapLine(t.italic(t.fg("thinkingText", line)), width, { first: first ? t.italic(t.fg("thinkingText", "thinking: ")) : "" });
+  return wrapLine(t.italic(t.fg("thinkingText", printableLine(line))), width, { first: first ? t.italic(t.fg("thinkingText", "thinking: ")) : "" });
 }
 
 /** The mark left where thinking happened while thinking is hidden. */
@@ -69,8 +70,10 @@ export function hiddenThinking(t: Theme): string {
 /** What ends an answer that did not finish normally. */
 export function answerEndRows(answer: Pick<AssistantMessage, "stopReason" | "errorMessage">, t: Theme, where?: string): string[] {
   if (answer.stopReason === "error") {
-    const rows = [t.fg("error", `Error: ${answer.errorMessage ?? "the request failed"}`)];
-    if (where) rows.push(t.fg("muted", `  ${where}`));
+    const rows = printable(`Error: ${answer.errorMessage ?? "the request failed"}`)
+      .split("\n")
+      .map((line) => t.fg("error", line));
+    if (where) rows.push(t.fg("muted", `  ${printableLine(where)}`));
     return rows;
   }
   if (answer.stopReason === "aborted") return [t.fg("warning", "(aborted)")];
@@ -98,7 +101,7 @@ export function toolRows(block: ToolBlock, blocks: ToolBlocks, s: TranscriptStyl
 /** A `!` command: its line, its output (the end of it when long), and how it ended. */
 export function bashCommandRows(message: BashExecutionMessage, s: TranscriptStyle, expanded: boolean): string[] {
   const t = s.theme;
-  const rows = [`${t.fg("bashMode", message.excludeFromContext ? "!!" : "!")} ${t.bold(message.command)}`];
+  const rows = [`${t.fg("bashMode", message.excludeFromContext ? "!!" : "!")} ${t.bold(printable(message.command).replace(/\n/g, " "))}`];
   const lines = message.output.replace(/\n+$/, "").split("\n").filter((l, i, all) => all.length > 1 || l !== "");
   const shown = expanded ? lines : lines.slice(-PREVIEW_LINES * 2);
   if (shown.length < lines.length) rows.push(`  ${t.fg("dim", `… ${lines.length - shown.length} earlier lines`)}`);
@@ -110,14 +113,14 @@ export function bashCommandRows(message: BashExecutionMessage, s: TranscriptStyl
 /** Lines a `!` command printed, under a gutter, broken anywhere to fit (program output, not prose). */
 export function commandOutputRows(lines: readonly string[], t: Theme, width: number): string[] {
   const gutter = `  ${t.fg("border", "│")} `;
-  return lines.flatMap((line) => wrapLine(line, width, { first: gutter, rest: gutter, verbatim: true }));
+  return lines.flatMap((line) => wrapLine(commandOutputLine(line), width, { first: gutter, rest: gutter, verbatim: true }));
 }
 
 export function bashStatusRows(message: BashExecutionMessage, t: Theme): string[] {
   const rows: string[] = [];
   if (message.cancelled) rows.push(t.fg("warning", "  (cancelled)"));
   else if (message.exitCode) rows.push(t.fg("error", `  exit code ${message.exitCode}`));
-  if (message.truncated && message.fullOutputPath) rows.push(t.fg("dim", `  full output: ${message.fullOutputPath}`));
+  if (message.truncated && message.fullOutputPath) rows.push(t.fg("dim", `  full output: ${printableLine(message.fullOutputPath)}`));
   return rows;
 }
 
@@ -127,8 +130,8 @@ export function summaryRows(title: string, summary: string, s: TranscriptStyle, 
   const lines = summary.split("\n").filter((l) => l.trim());
   const shown = expanded ? lines : lines.slice(0, 4);
   const gutter = `  ${t.fg("border", "│")} `;
-  const rows = [t.fg("muted", title)];
-  for (const line of shown) rows.push(...wrapLine(t.fg("muted", line), s.width, { first: gutter, rest: gutter }));
+  const rows = [t.fg("muted", printableLine(title))];
+  for (const line of shown) rows.push(...wrapLine(t.fg("muted", printableLine(line)), s.width, { first: gutter, rest: gutter }));
   if (shown.length < lines.length) rows.push(`  ${t.fg("dim", `… ${lines.length - shown.length} more lines of the summary`)}`);
   return rows;
 }
@@ -137,8 +140,8 @@ export function summaryRows(title: string, summary: string, s: TranscriptStyle, 
 export function customRows(customType: string, content: Content, s: TranscriptStyle): string[] {
   const t = s.theme;
   const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? (b.text ?? "") : "[image]")).join("\n");
-  const label = `${t.fg("customMessageLabel", `[${customType}]`)} `;
-  return text.split("\n").flatMap((line, i) => wrapLine(line, s.width, { first: i === 0 ? label : "  ", rest: "  " }));
+  const label = `${t.fg("customMessageLabel", `[${printableLine(customType)}]`)} `;
+  return text.split("\n").flatMap((line, i) => wrapLine(printableLine(line), s.width, { first: i === 0 ? label : "  ", rest: "  " }));
 }
 
 /** The rule under a replayed conversation: what follows happens now. */

@@ -4,7 +4,7 @@
  * terminal columns (graphemes, East Asian width, emoji) by Bun's ANSI-aware wrapper.
  */
 import { stringWidth } from "../../../util/width.ts";
-import { printableLine } from "./terminal-text.ts";
+import { styledLine } from "./terminal-text.ts";
 
 export interface WrapOptions {
   /** Before the first row (may contain colour codes). */
@@ -16,12 +16,13 @@ export interface WrapOptions {
 }
 
 /**
- * `text` (one logical line) as rows of at most `width` columns, prefixes included. Outside
+ * `text` (one logical line, outside text in it already made printable: terminal-text.ts) as
+ * rows of at most `width` columns, prefixes included. Outside
  * verbatim text, the line's own indent is kept on every row (under the prefix), as long as it
  * leaves half the row for text.
  */
 export function wrapLine(text: string, width: number, options: WrapOptions = {}): string[] {
-  const clean = printableLine(text);
+  const clean = styledLine(text);
   let first = options.first ?? "";
   let rest = options.rest ?? " ".repeat(stringWidth(first));
   let body = clean;
