@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Connection, RequestContext, RequestOptions } from "../connection.ts";
 import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
 import { childEnv } from "./child-env.ts";
+import { exitDetail, logSize } from "./exit-detail.ts";
 import type { BoundHandlers, ExtensionListener } from "./listener.ts";
 import type { HostObserver } from "./observer.ts";
 import { LivenessWatch } from "./liveness.ts";
@@ -234,6 +235,7 @@ export class ExtensionProcess {
           .catch((err: Error) => this.down(generation, `could not be started: ${err.message}`));
         return;
       }
+      const log = { path: this.logPath, startedAt: logSize(this.logPath) };
       try {
         this.child = spawnExtension({
           command: this.spec.command,
@@ -246,7 +248,7 @@ export class ExtensionProcess {
         return;
       }
       const child = this.child;
-      void child.exited.then((code) => this.down(generation, code === null ? "was killed" : `exited (code ${code})`));
+      void child.exited.then((code) => this.down(generation, exitDetail(code, log)));
     });
   }
 
