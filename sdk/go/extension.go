@@ -90,7 +90,8 @@ func WithTrace(fn func(method string)) Option {
 // Run connects to the pig that started this process (PIG_EXT_SOCKET, PIG_EXT_TOKEN), runs
 // setup, registers, and serves until the socket closes or pig says shutdown. It returns nil
 // then. The token is removed from the environment, so programs the extension runs do not
-// inherit it.
+// inherit it. When the process at the other end of the socket does not run as this process's
+// user, Run sends nothing, says so on standard error and exits with ExitHostRefused.
 func Run(setup func(x *Extension), opts ...Option) error {
 	socket, token := os.Getenv("PIG_EXT_SOCKET"), os.Getenv("PIG_EXT_TOKEN")
 	if socket == "" || token == "" {
@@ -100,6 +101,11 @@ func Run(setup func(x *Extension), opts ...Option) error {
 	conn, err := net.Dial("unix", socket)
 	if err != nil {
 		return fmt.Errorf("pig-ext: connecting to %s: %w", socket, err)
+	}
+	if problem := hostProblem(conn.(*net.UnixConn)); problem != "" {
+		conn.Close()
+		fmt.Fprintf(os.Stderr, "pig-ext: refused the host socket: %s\n", problem)
+		os.Exit(ExitHostRefused)
 	}
 	err = Serve(conn, token, setup, opts...)
 	if !shutdownByHost(err) {

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { CredentialVars } from "../../src/ai/credential-vars.ts";
 import { childEnv, isCredentialVar } from "../../src/extensions/host/child-env.ts";
 import { runnerCommand } from "../../src/extensions/host/runner-command.ts";
-import { createSocketDir, removeStaleDirs } from "../../src/extensions/host/socket-dir.ts";
+import { baseRuntimeDir, createSocketDir, removeStaleDirs } from "../../src/extensions/host/socket-dir.ts";
+import { describeAsOtherUser } from "../helpers/other-user.ts";
+import { tempDir } from "../helpers/tmp.ts";
 import { ctx, fakeSource, noUpdate, startTestHost, type TestHost, toolNamed } from "./helpers/host-fixture.ts";
 
 let t: TestHost | undefined;
@@ -116,6 +118,23 @@ describe("launch security", () => {
     expect(cmd[0]).toBe(process.execPath);
     expect(cmd.at(-1)).toBe("__extension-runner");
     expect(cmd[1]).toEndWith("src/cli/main.ts");
+  });
+});
+
+describeAsOtherUser("the socket's base directory and another user", (user) => {
+  test("root's XDG_RUNTIME_DIR of the other user's is passed over for the temp dir", () => {
+    const theirs = tempDir("pig-xdg-other-");
+    require("node:fs").chownSync(theirs, user.uid, user.gid);
+    const base = baseRuntimeDir({ XDG_RUNTIME_DIR: theirs, TMPDIR: tmpdir() });
+    expect(base).toBe(require("node:fs").realpathSync(tmpdir()));
+  });
+
+  test("a base below a directory the other user owns is refused outright", () => {
+    const outer = tempDir("pig-base-other-");
+    require("node:fs").mkdirSync(join(outer, "inner"));
+    require("node:fs").chownSync(outer, user.uid, user.gid);
+    expect(() => createSocketDir(join(outer, "inner"))).toThrow(`not a safe directory for the extension socket: ${outer} belongs to uid ${user.uid}, not 0`);
+    expect(require("node:fs").readdirSync(join(outer, "inner"))).toEqual([]);
   });
 });
 

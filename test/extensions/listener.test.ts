@@ -1,10 +1,11 @@
 /** The listener's handshake, spoken to over a real socket by the test itself. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExtensionListener } from "../../src/extensions/host/listener.ts";
 import { ErrorCode, HOST_METHODS, PROTOCOL } from "../../src/extensions/protocol.ts";
+import { describeAsOtherUser, runAsOtherUser } from "../helpers/other-user.ts";
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
@@ -104,5 +105,27 @@ describe("handshake", () => {
     const right = new Peer(listener.connectInProcess());
     expect(await right.request("initialize", { ...base, token: "linked-tok-2", protocols: [PROTOCOL] })).toEqual({ ok: "linked" });
     expect(accepted).toEqual(["linked"]);
+  });
+});
+
+describeAsOtherUser("handshake with another user's process", (user) => {
+  test("a peer of another uid is refused on the kernel's word, even when it states the pid of one of ours", async () => {
+    const { listener, socketPath } = listen();
+    // Opened up so the other user can reach the socket at all (pig's own directory is 0700).
+    chmodSync(join(socketPath, ".."), 0o755);
+    chmodSync(socketPath, 0o666);
+    let accepted = 0;
+    listener.expect("tok", {
+      pgid: () => undefined,
+      accept: () => {
+        accepted++;
+        return { result: {} as never, handlers: { onRequest: () => null, onNotification: () => {}, onClose: () => {} } };
+      },
+    });
+    const params = JSON.stringify({ ...base, token: "tok", protocols: [PROTOCOL] });
+    const run = await runAsOtherUser(user, [process.execPath, join(import.meta.dir, "helpers", "initialize-client.ts"), socketPath, params]);
+    const frame = JSON.parse(run.stdout.trim()) as { error?: { code: number; message: string } };
+    expect(frame.error).toEqual({ code: ErrorCode.Unauthorized, message: `peer runs as uid ${user.uid}, not 0` });
+    expect(accepted).toBe(0);
   });
 });

@@ -20,6 +20,7 @@ from . import __version__
 from .calls import HostCalls
 from .dispatch import Dispatch
 from .peer import Peer, RpcError
+from .peer_check import EXIT_HOST_REFUSED, host_problem
 from .session import LazySession
 from .ui import UI
 
@@ -163,6 +164,11 @@ class Extension(HostCalls):
             print(f"{self.name}: PIG_EXT_SOCKET is not set; this file is an extension, run it with `pig -e {sys.argv[0]}`", file=sys.stderr)
             return 2
         reader, writer = await asyncio.open_unix_connection(socket_path)
+        problem = host_problem(writer.get_extra_info("socket"))
+        if problem:  # checked before a byte is sent: the token and the registration stay here
+            print(f"{self.name}: refused the host socket: {problem}", file=sys.stderr)
+            writer.close()
+            return EXIT_HOST_REFUSED
         self._peer = peer = Peer(reader, writer)
         peer.on_incoming = self.trace
         self._shutdown = asyncio.Event()

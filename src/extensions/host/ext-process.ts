@@ -9,6 +9,7 @@ import type { Connection, RequestContext, RequestOptions } from "../connection.t
 import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
 import type { CredentialVars } from "../../ai/credential-vars.ts";
 import { childEnv } from "./child-env.ts";
+import { exitDetail, logSize } from "./exit-detail.ts";
 import type { BoundHandlers, ExtensionListener } from "./listener.ts";
 import type { HostObserver } from "./observer.ts";
 import { LivenessWatch } from "./liveness.ts";
@@ -239,6 +240,7 @@ export class ExtensionProcess {
           .catch((err: Error) => this.down(generation, `could not be started: ${err.message}`));
         return;
       }
+      const log = { path: this.logPath, startedAt: logSize(this.logPath) };
       try {
         this.child = spawnExtension({
           command: this.spec.command,
@@ -251,7 +253,7 @@ export class ExtensionProcess {
         return;
       }
       const child = this.child;
-      void child.exited.then((code) => this.down(generation, code === null ? "was killed" : `exited (code ${code})`));
+      void child.exited.then((code) => this.down(generation, exitDetail(code, log)));
     });
   }
 

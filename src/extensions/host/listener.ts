@@ -1,7 +1,8 @@
 /**
  * The one socket every extension process of this pig connects to, and the handshake that turns
  * a fresh connection into a trusted one: first frame `initialize`, a token issued for exactly
- * one launch, a peer of our own user, and a protocol both sides speak. Until then the
+ * one launch, a peer of our own user (the kernel's record of the connection where the platform
+ * gives it, and /proc for the pid it states), and a protocol both sides speak. Until then the
  * connection can do nothing else.
  */
 import { chmodSync, rmSync } from "node:fs";
@@ -12,6 +13,7 @@ import { WriteQueue } from "../framing.ts";
 import { ErrorCode, type InitializeParams, InitializeParamsSchema, type InitializeResult, SUPPORTED_PROTOCOLS } from "../protocol.ts";
 import { createMemoryPair, type MemoryScopes } from "../memory-pipe.ts";
 import type { SocketPipe } from "../runner/socket-pipe.ts";
+import { socketPeerUid } from "../../util/socket-peer.ts";
 import { peerProblem } from "./peer.ts";
 
 export interface BoundHandlers {
@@ -39,6 +41,8 @@ interface Endpoint {
 interface SocketData {
   endpoint: Endpoint;
   inProcess: boolean;
+  /** The kernel's uid of the connecting process, when the platform tells it. */
+  peerUid?: number;
   conn: Connection;
   queue: WriteQueue;
   handlers?: BoundHandlers;
@@ -106,6 +110,8 @@ export class ExtensionListener {
   private open(socket: Socket<SocketData>): void {
     this.sockets.add(socket);
     socket.data = this.attach(socket, false);
+    const peer = socketPeerUid((socket as unknown as { fd?: number }).fd ?? -1);
+    if ("uid" in peer) socket.data.peerUid = peer.uid;
   }
 
   private attach(endpoint: Endpoint, inProcess: boolean): SocketData {
@@ -150,6 +156,9 @@ export class ExtensionListener {
     if ((launch.inProcess ?? false) !== data.inProcess) return refuse(ErrorCode.Unauthorized, "unknown or already used token");
     // Without a pid the peer's uid and group could not be checked: the field is required.
     if (params.pid === undefined) return refuse(ErrorCode.Unauthorized, "initialize is missing the required field pid (the peer's process id)");
+    // The kernel's word, which a peer cannot state falsely as it could its pid.
+    const uid = process.getuid?.();
+    if (data.peerUid !== undefined && uid !== undefined && data.peerUid !== uid) return refuse(ErrorCode.Unauthorized, `peer runs as uid ${data.peerUid}, not ${uid}`);
     const problem = peerProblem(params.pid, launch.pgid());
     if (problem) return refuse(ErrorCode.Unauthorized, problem);
     if (!params.protocols.some((p) => SUPPORTED_PROTOCOLS.includes(p))) {

@@ -3,6 +3,11 @@
  * socket) is the first line of defence: only pig's own user can reach the socket at all; the
  * per-launch token then tells pig's children apart from anything else that user runs.
  *
+ * The base it sits in must be safe all the way up (util/dir-safety.ts): root keeps another
+ * user's XDG_RUNTIME_DIR after `su` or `sudo -E`, and that user could otherwise move pig's
+ * directory away and answer in its place. An unsafe base is passed over for the next one
+ * ($XDG_RUNTIME_DIR, then $TMPDIR, then /tmp); pig never uses it.
+ *
  * Each launch's directory sits in one parent per user (`pig-ext-<uid>`, itself 0700 and owned
  * by that user), so finding the directories dead pig processes left behind means listing that
  * parent only — never the whole temp dir, which can hold hundreds of thousands of entries.
@@ -11,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { currentUid, dirFacts, privateDirProblem, safeRealDir, UnsafeDirError } from "../../util/dir-safety.ts";
 
 const PREFIX = "pig-ext-";
 
@@ -20,24 +26,38 @@ export interface SocketDir {
   remove(): void;
 }
 
-export function baseRuntimeDir(env: Record<string, string | undefined> = process.env): string {
+/** The places the socket may go, most preferred first. */
+export function socketBaseCandidates(env: Record<string, string | undefined> = process.env): string[] {
+  const out: string[] = [];
   const xdg = env.XDG_RUNTIME_DIR;
   if (xdg) {
     try {
-      if (statSync(xdg).isDirectory()) return xdg;
-    } catch {
       // An unset-up runtime dir (common in containers) falls back to the temp dir.
+      if (statSync(xdg).isDirectory()) out.push(xdg);
+    } catch {
+      // Not there.
     }
   }
-  return tmpdir();
+  out.push(env === process.env ? tmpdir() : env.TMPDIR || tmpdir(), "/tmp");
+  return [...new Set(out)];
+}
+
+/** The first safe base (its real path); throws naming each one passed over when none is. */
+export function baseRuntimeDir(env: Record<string, string | undefined> = process.env): string {
+  const problems: string[] = [];
+  for (const candidate of socketBaseCandidates(env)) {
+    const safe = safeRealDir(candidate);
+    if ("path" in safe) return safe.path;
+    problems.push(safe.problem);
+  }
+  throw new UnsafeDirError(`no safe directory for the extension socket: ${problems.join("; ")}`);
 }
 
 /**
  * The per-user parent, made if missing. Undefined when something else holds its name (another
  * user's directory, a link): then each launch gets a directory of its own right in `base`.
  */
-function userParent(base: string): string | undefined {
-  const uid = process.getuid?.() ?? 0;
+function userParent(base: string, uid: number): string | undefined {
   const parent = join(base, `${PREFIX}${uid}`);
   try {
     mkdirSync(parent, { mode: 0o700 });
@@ -46,7 +66,9 @@ function userParent(base: string): string | undefined {
   }
   try {
     const info = lstatSync(parent);
-    if (!info.isDirectory() || info.uid !== uid) return undefined;
+    if (info.isSymbolicLink() || !info.isDirectory() || info.uid !== uid) return undefined;
+    // Ours: narrowed if the umask or a person widened it. Each launch's directory inside has a
+    // random name made with mkdir (which never reuses what is there) and is checked itself.
     if ((info.mode & 0o777) !== 0o700) chmodSync(parent, 0o700);
     return parent;
   } catch {
@@ -54,8 +76,15 @@ function userParent(base: string): string | undefined {
   }
 }
 
-export function createSocketDir(base: string = baseRuntimeDir()): SocketDir {
-  const parent = userParent(base);
+export function createSocketDir(base?: string): SocketDir {
+  if (base === undefined) base = baseRuntimeDir();
+  else {
+    const safe = safeRealDir(base);
+    if ("problem" in safe) throw new UnsafeDirError(`not a safe directory for the extension socket: ${safe.problem}`);
+    base = safe.path;
+  }
+  const uid = currentUid();
+  const parent = uid === undefined ? undefined : userParent(base, uid);
   let dir: string;
   if (parent) {
     removeStaleDirs(parent);
@@ -64,8 +93,14 @@ export function createSocketDir(base: string = baseRuntimeDir()): SocketDir {
   } else {
     dir = mkdtempSync(join(base, `${PREFIX}${process.pid}-`));
   }
-  // mkdir's mode is filtered by the umask; state it exactly.
+  // mkdir's mode is filtered by the umask; state it exactly, then check what is there now.
   chmodSync(dir, 0o700);
+  if (uid !== undefined) {
+    const problem = privateDirProblem(dir, dirFacts(dir), uid);
+    if (problem) {
+      throw new UnsafeDirError(`the extension socket's directory is not private: ${problem}`);
+    }
+  }
   return {
     dir,
     socketPath: join(dir, "host.sock"),

@@ -20,7 +20,7 @@ import { describe, Peer } from "./peer.ts";
 import { ExtensionRecord } from "./record.ts";
 import type { Runtime } from "./runtime.ts";
 import { SessionMirror, subscribeSession } from "./session-mirror.ts";
-import { openSocketPipe, type SocketPipe } from "./socket-pipe.ts";
+import { openLaunchPipe, type SocketPipe } from "./socket-pipe.ts";
 import { StateMirror } from "./state.ts";
 import { writeStderrThrough } from "./sync-stderr.ts";
 
@@ -44,7 +44,7 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
   process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= "0";
 
   writeStderrThrough();
-  const peer = new Peer(pipe ?? openSocketPipe(socket));
+  const peer = new Peer(pipe ?? openLaunchPipe()!);
   const exit = (code: number): never => process.exit(code);
   // pig is gone (killed, perhaps with -9): the helpers the extensions started go with the runner.
   peer.onClose(() => exitWithGroup());

@@ -13,7 +13,8 @@
  * socket before it returns, so the event loop does not find half a read waiting.
  */
 import { readSync } from "node:fs";
-import { ENV_SOCKET } from "../launch-env.ts";
+import { peerUidProblem } from "../../util/socket-peer.ts";
+import { ENV_SOCKET, EXIT_HOST_REFUSED } from "../launch-env.ts";
 
 export type PipeEvent = { t: "open" } | { t: "data"; bytes: Uint8Array } | { t: "closed"; error?: string };
 
@@ -34,11 +35,26 @@ export interface SocketPipe {
 /**
  * The pipe to the socket pig launched this process with (undefined when it did not). Connecting
  * is the one part of the runner's start-up that waits on pig, so the runner opens it before it
- * loads the rest of itself (cli/main.ts).
+ * loads the rest of itself (cli/main.ts). A socket whose other end is not of the runner's user
+ * is not pig's: the runner says so and exits with the status pig knows as a refusal, having
+ * sent nothing and loaded nothing.
  */
 export function openLaunchPipe(): SocketPipe | undefined {
   const path = process.env[ENV_SOCKET];
-  return path ? openSocketPipe(path) : undefined;
+  return path ? openSocketPipe(path, { onRefused: refuseLaunch }) : undefined;
+}
+
+function refuseLaunch(reason: string): never {
+  process.stderr.write(`pig extension runner: refused the host socket: ${reason}\n`);
+  process.exit(EXIT_HOST_REFUSED);
+}
+
+export interface SocketPipeOptions {
+  /**
+   * The socket's peer is not of this process's user (util/socket-peer.ts): nothing has been
+   * written to it. Called before the pipe reports itself closed.
+   */
+  onRefused?(reason: string): void;
 }
 
 type BunSocket = Awaited<ReturnType<typeof Bun.connect>>;
@@ -47,7 +63,7 @@ type BunSocket = Awaited<ReturnType<typeof Bun.connect>>;
 const MAX_PAUSE_MS = 1;
 const READ_CHUNK = 256 * 1024;
 
-export function openSocketPipe(path: string): SocketPipe {
+export function openSocketPipe(path: string, options: SocketPipeOptions = {}): SocketPipe {
   let socket: BunSocket | undefined;
   let closed = false;
   let ending = false;
@@ -88,6 +104,16 @@ export function openSocketPipe(path: string): SocketPipe {
     unix: path,
     socket: {
       open(s) {
+        // Checked on this very connection before a byte leaves: whoever can bind the path could
+        // otherwise collect the token and hand the runner modules to load.
+        const problem = peerUidProblem((s as unknown as { fd?: number }).fd);
+        if (problem) {
+          options.onRefused?.(problem);
+          // Closed before the socket goes, so its close event adds nothing.
+          shut(`refused the host socket: ${problem}`);
+          s.terminate();
+          return;
+        }
         socket = s;
         emit({ t: "open" });
         flush();

@@ -11,6 +11,7 @@
 //! Threads: the main thread reads the socket and answers `ping` and `$/cancel` itself at once;
 //! every other request runs on a thread of its own, so a long tool call never delays a ping.
 
+mod peer;
 mod session;
 mod wire;
 
@@ -54,6 +55,10 @@ fn main() {
     let pace = std::env::var("PIG_RUST_EXAMPLE_PACE_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
 
     let stream = UnixStream::connect(&socket).unwrap_or_else(|e| die(&format!("cannot connect to {socket}: {e}")));
+    if let Some(problem) = peer::host_problem(&stream) {
+        eprintln!("{NAME}: refused the host socket: {problem}");
+        std::process::exit(peer::EXIT_HOST_REFUSED);
+    }
     let reader = stream.try_clone().unwrap_or_else(|e| die(&format!("socket: {e}")));
     let conn = Conn::new(stream, trace).unwrap_or_else(|e| die(&format!("socket: {e}")));
     let mut reader = BufReader::with_capacity(64 * 1024, reader);
