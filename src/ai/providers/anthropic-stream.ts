@@ -4,6 +4,7 @@
  */
 import { parsePartialJson } from "../partial-json.ts";
 import type { SseEvent } from "../sse.ts";
+import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { applyCost } from "../types.ts";
 import type {
   AssistantMessage,
@@ -155,6 +156,8 @@ export async function* anthropicMessageEvents(
   invalidArguments: InvalidArguments[] = [],
 ): AsyncGenerator<AssistantMessageEvent> {
   const blocks = output.content as StreamingBlock[];
+  const texts = new TextAppender();
+  const liveArguments = new StreamingArguments(parsePartialJson);
   let sawStart = false;
   let sawStop = false;
   for (;;) {
@@ -238,19 +241,19 @@ export async function* anthropicMessageEvents(
         if (!block || !delta) break;
         if (delta.type === "text_delta" && block.type === "text") {
           const text = delta.text ?? "";
-          block.text += text;
+          block.text = texts.append(block, block.text, text);
           yield { type: "text_delta", contentIndex: at, delta: text, partial: output };
         } else if (delta.type === "thinking_delta" && block.type === "thinking") {
           const text = delta.thinking ?? "";
-          block.thinking += text;
+          block.thinking = texts.append(block, block.thinking, text);
           yield { type: "thinking_delta", contentIndex: at, delta: text, partial: output };
         } else if (delta.type === "input_json_delta" && block.type === "toolCall") {
           const json = delta.partial_json ?? "";
-          block.partialJson = (block.partialJson ?? "") + json;
-          block.arguments = parsePartialJson(block.partialJson);
+          block.partialJson = texts.append(block, block.partialJson ?? "", json);
+          block.arguments = liveArguments.update(block, block.partialJson) ?? block.arguments;
           yield { type: "toolcall_delta", contentIndex: at, delta: json, partial: output };
         } else if (delta.type === "signature_delta" && block.type === "thinking") {
-          block.thinkingSignature = (block.thinkingSignature || "") + (delta.signature ?? "");
+          block.thinkingSignature = texts.append(block, block.thinkingSignature || "", delta.signature ?? "");
         }
         break;
       }

@@ -9,6 +9,7 @@
  */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
+import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
@@ -238,6 +239,8 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     const callsByIndex = new Map<number, StreamingToolCall>();
     const callsById = new Map<string, StreamingToolCall>();
     const indexOf = (block: object) => blocks.indexOf(block as never);
+    const texts = new TextAppender();
+    const liveArguments = new StreamingArguments(parsePartialJson);
 
     let received = 0;
     for await (const chunk of stream as unknown as AsyncIterable<ChatCompletionChunk>) {
@@ -267,7 +270,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
           blocks.push(text);
           yield { type: "text_start", contentIndex: indexOf(text), partial: output };
         }
-        text.text += delta.content;
+        text.text = texts.append(text, text.text, delta.content);
         yield { type: "text_delta", contentIndex: indexOf(text), delta: delta.content, partial: output };
       }
 
@@ -279,7 +282,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
           blocks.push(thinking);
           yield { type: "thinking_start", contentIndex: indexOf(thinking), partial: output };
         }
-        thinking.thinking += piece;
+        thinking.thinking = texts.append(thinking, thinking.thinking, piece);
         yield { type: "thinking_delta", contentIndex: indexOf(thinking), delta: piece, partial: output };
       }
 
@@ -303,8 +306,8 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
           let piece = "";
           if (part.function?.arguments) {
             piece = part.function.arguments;
-            call.partialArgs = (call.partialArgs ?? "") + piece;
-            call.arguments = parsePartialJson(call.partialArgs);
+            call.partialArgs = texts.append(call, call.partialArgs ?? "", piece);
+            call.arguments = liveArguments.update(call, call.partialArgs) ?? call.arguments;
           }
           yield { type: "toolcall_delta", contentIndex: indexOf(call), delta: piece, partial: output };
         }

@@ -9,6 +9,7 @@
  * item is done.
  */
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
+import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import {
@@ -92,6 +93,8 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
     const byOutputIndex = new Map<number, Block>();
     const summaryParts = new Map<Block, number>();
     const indexOf = (block: Block) => blocks.indexOf(block as never);
+    const texts = new TextAppender();
+    const liveArguments = new StreamingArguments(parsePartialJson);
     const blockFor = (event: Json, type: Block["type"]): Block | undefined => {
       const found = typeof event.output_index === "number" ? byOutputIndex.get(event.output_index) : undefined;
       if (found?.type === type) return found;
@@ -139,7 +142,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
           const parts = summaryParts.get(block) ?? 0;
           summaryParts.set(block, parts + 1);
           if (parts > 0) {
-            block.thinking += "\n\n";
+            block.thinking = texts.append(block, block.thinking, "\n\n");
             yield { type: "thinking_delta", contentIndex: indexOf(block), delta: "\n\n", partial: output };
           }
         }
@@ -147,22 +150,22 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
         const block = blockFor(event, "thinking") as LlmThinking | undefined;
         const delta = event.delta;
         if (block && typeof delta === "string" && delta) {
-          block.thinking += delta;
+          block.thinking = texts.append(block, block.thinking, delta);
           yield { type: "thinking_delta", contentIndex: indexOf(block), delta, partial: output };
         }
       } else if (type === "response.output_text.delta" || type === "response.refusal.delta") {
         const block = blockFor(event, "text") as LlmText | undefined;
         const delta = event.delta;
         if (block && typeof delta === "string" && delta) {
-          block.text += delta;
+          block.text = texts.append(block, block.text, delta);
           yield { type: "text_delta", contentIndex: indexOf(block), delta, partial: output };
         }
       } else if (type === "response.function_call_arguments.delta") {
         const block = blockFor(event, "toolCall") as StreamingToolCall | undefined;
         const delta = event.delta;
         if (block && typeof delta === "string") {
-          block.partialJson = (block.partialJson ?? "") + delta;
-          block.arguments = parsePartialJson(block.partialJson);
+          block.partialJson = texts.append(block, block.partialJson ?? "", delta);
+          block.arguments = liveArguments.update(block, block.partialJson) ?? block.arguments;
           yield { type: "toolcall_delta", contentIndex: indexOf(block), delta, partial: output };
         }
       } else if (type === "response.function_call_arguments.done") {
