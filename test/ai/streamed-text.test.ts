@@ -48,7 +48,7 @@ async function read(events: Iterable<SseEvent>): Promise<{ output: AssistantMess
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const invalid: InvalidArguments[] = [];
   let yielded = 0;
-  for await (const _ of anthropicMessageEvents(lazily(events), model, { messages: [] }, output, false, undefined, invalid)) yielded++;
+  for await (const _ of anthropicMessageEvents(lazily(events), model, { systemPrompt: "", messages: [] }, output, false, undefined, invalid)) yielded++;
   return { output, invalid, yielded };
 }
 

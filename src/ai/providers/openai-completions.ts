@@ -224,9 +224,21 @@ type StreamingToolCall = LlmToolCall & { partialArgs?: string; streamIndex?: num
 
 type Delta = ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
 
+function movesAnswerOn(chunk: ChatCompletionChunk): boolean {
+  if (chunk.usage) return true;
+  const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  if (!choice) return false;
+  if (choice.finish_reason || (choice as { usage?: unknown }).usage) return true;
+  const delta = choice.delta as Delta | undefined;
+  if (!delta) return false;
+  if (typeof delta.content === "string" && delta.content.length > 0) return true;
+  if (REASONING_DELTA_FIELDS.some((name) => typeof delta[name] === "string" && (delta[name] as string).length > 0)) return true;
+  return Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0;
+}
+
 async function* streamCompletions(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
-  const watch = new ResponseWatch(options.idleTimeoutMs);
+  const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
     const { body, headers } = buildCompletionsRequest(model, context, options);
     const client = createClient(model, options, await finalHeaders(headers, options), watch);
@@ -246,6 +258,8 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     for await (const chunk of stream as unknown as AsyncIterable<ChatCompletionChunk>) {
       received++;
       if (!chunk || typeof chunk !== "object") continue;
+      // The first chunk opens the answer; after it only content, usage and the finish reason move it on.
+      if (received === 1 || movesAnswerOn(chunk)) watch.progress();
       if (!output.responseId && typeof chunk.id === "string" && chunk.id) output.responseId = chunk.id;
       if (!output.responseModel && typeof chunk.model === "string" && chunk.model && chunk.model !== model.id) {
         output.responseModel = chunk.model;

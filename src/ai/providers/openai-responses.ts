@@ -77,12 +77,38 @@ function mapStatus(status: unknown, incompleteReason: unknown): { stopReason: St
   }
 }
 
+/** Events that start, grow or end the answer; `response.in_progress` and unknown events do not. */
+const PROGRESS_EVENTS = new Set([
+  "response.created",
+  "response.output_item.added",
+  "response.output_item.done",
+  "response.reasoning_summary_part.added",
+  "response.function_call_arguments.done",
+  "response.completed",
+  "response.incomplete",
+  "response.failed",
+  "error",
+]);
+const DELTA_EVENTS = new Set([
+  "response.reasoning_summary_text.delta",
+  "response.reasoning_text.delta",
+  "response.output_text.delta",
+  "response.refusal.delta",
+  "response.function_call_arguments.delta",
+]);
+
+function movesAnswerOn(event: Json): boolean {
+  const type = String(event.type);
+  if (PROGRESS_EVENTS.has(type)) return true;
+  return DELTA_EVENTS.has(type) && typeof event.delta === "string" && event.delta.length > 0;
+}
+
 type StreamingToolCall = LlmToolCall & { partialJson?: string };
 type Block = LlmText | LlmThinking | StreamingToolCall;
 
 async function* streamResponses(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
-  const watch = new ResponseWatch(options.idleTimeoutMs);
+  const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
     const { body, headers } = buildResponsesRequest(model, context, options);
     const client = createClient(model, options, await finalHeaders(headers, options), watch);
@@ -107,6 +133,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
     for await (const raw of stream as unknown as AsyncIterable<unknown>) {
       const event = raw as Json;
       const type = event.type;
+      if (movesAnswerOn(event)) watch.progress();
       if (type === "response.created" || type === "response.in_progress") {
         const response = event.response as Json | undefined;
         if (!output.responseId && typeof response?.id === "string") output.responseId = response.id;

@@ -1,0 +1,91 @@
+/**
+ * What a provider's stream cannot make pig do, against the real binary for each of the three
+ * APIs: hang on keep-alives or a trickle of bytes that never completes an event (the idle timeout
+ * counts progress, not bytes), hold one event of many `data:` lines without limit, or take time
+ * in the square of a tool call's argument length.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Script, ScriptResponse } from "../helpers/fake-llm/server.ts";
+import type { FixtureApi } from "../helpers/pig-env.ts";
+import { runCases } from "./figures.ts";
+import {
+  answers,
+  APIS,
+  checkSession,
+  concurrently,
+  FAST_RETRY,
+  faultWorld,
+  IDLE_MS,
+  retryLines,
+  rpcRun,
+  runPig,
+} from "./provider-helpers.ts";
+
+const STALL_SETTINGS = { retry: { ...FAST_RETRY, provider: { idleTimeoutMs: IDLE_MS } } };
+const ok: ScriptResponse = { text: "ok" };
+
+const KEEP_ALIVES = {
+  "SSE comments": ": keep-alive\n\n",
+  "ping events": 'event: ping\ndata: {"type": "ping"}\n\n',
+  "a byte at a time of an event that never ends": "x",
+} as const;
+
+describe("provider streams", () => {
+  test(`keep-alives or a trickle of bytes after a partial answer end the attempt after retry.provider.idleTimeoutMs (${IDLE_MS} ms), and it is retried`, async () => {
+    const cases = APIS.flatMap((api) =>
+      Object.entries(KEEP_ALIVES).map(([what, keepAlive]) => ({ api, what, keepAlive })),
+    );
+    const check = concurrently(cases, 3, async ({ api, keepAlive }) => {
+      const stalled: ScriptResponse = { text: "an answer that stops half-way", chunkSize: 4, stallAfterChunks: 3, stallKeepAlive: keepAlive, stallKeepAliveMs: 50 };
+      const w = await faultWorld(api, [stalled, ok], { settings: STALL_SETTINGS });
+      const run = await runPig(w, ["-p", "go"]);
+      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "ok\n" });
+      const why = /^Stream idle timeout: the server sent no event with content for 1s, only \d+ bytes of keep-alives or of an unfinished event, after \d+ bytes \(retry\.provider\.idleTimeoutMs\)$/;
+      expect(retryLines(run.stderr)).toHaveLength(1);
+      expect(w.llm.requests).toHaveLength(2);
+      const messages = await checkSession(w);
+      expect(answers(messages).map((m) => m.stopReason)).toEqual(["error", "stop"]);
+      expect(answers(messages)[0]!.errorMessage).toMatch(why);
+    });
+    const failures = await runCases("keep-alives", cases, (c) => `${c.api} ${c.what}`, check);
+    expect(failures).toEqual([]);
+  });
+
+  test("one event of 1 GB in short data lines fails at 16 MiB, naming the provider, and is never held", async () => {
+    const ONE_GB = 1024 * 1024 * 1024;
+    const baseline = await rpcRun("openai-completions", [ok]);
+    expect(baseline.lines.filter((l) => l.type === "message_end").at(-1)!.message).toMatchObject({ stopReason: "stop" });
+    const failures = await runCases("100 MB event", APIS, (api) => api, async (api) => {
+      const script: Script = [{ raw: { status: 200, contentType: "text/event-stream", body: `data: ${"x".repeat(120)}\n`, repeatToBytes: ONE_GB } }];
+      const { peak, lines, world } = await rpcRun(api, script);
+      const ends = lines.filter((l) => l.type === "message_end" && (l.message as { role: string }).role === "assistant");
+      expect(ends[0]!.message).toMatchObject({
+        stopReason: "error",
+        errorMessage: "Malformed event stream from fake: an event longer than 16 MiB (its lines up to the blank line that ends it)",
+      });
+      // Reading stops at the limit: what the clients hold of an event up to 16 MiB, not the gigabyte
+      // (holding a 100 MB event whole took 680 MB).
+      expect(peak).toBeLessThan(baseline.peak + 256 * 1024 * 1024);
+      await checkSession(world);
+    });
+    expect(failures).toEqual([]);
+  });
+
+  test("a 2 MB tool-call argument in 100-byte pieces is assembled whole, in time proportional to its length", async () => {
+    const content = Array.from({ length: 2 * 1024 * 16 }, (_, i) => `line ${String(i).padStart(6, "0")} of a big file ....................................... \n`.slice(0, 64)).join("");
+    const failures = await runCases("2 MB argument", APIS, (api: FixtureApi) => api, async (api) => {
+      const w = await faultWorld(api, [{ toolCalls: [{ name: "write", arguments: { path: "big.txt", content } }], chunkSize: 100 }, { text: "written" }], {
+        contextWindow: 10_000_000,
+      });
+      const started = performance.now();
+      const run = await runPig(w, ["-p", "go"]);
+      // Parsing the whole argument again for each piece took minutes here; a linear pass takes seconds.
+      expect(performance.now() - started).toBeLessThan(30_000);
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: "written\n", stderr: "" });
+      expect(readFileSync(join(w.cwd, "big.txt"), "utf8") === content).toBe(true);
+    });
+    expect(failures).toEqual([]);
+  }, 180_000);
+});
