@@ -1,9 +1,17 @@
 /**
- * How many bytes the event-stream event now arriving has taken so far: every line since the blank
- * line that ended the previous event (comments included), counted on the raw bytes before any
- * parser buffers them. A parser joins an event's `data:` lines into one string, so a cap on each
- * line alone lets one event of many lines grow without bound.
+ * Where the events of an event stream end, and how many bytes the one now arriving has taken so
+ * far: every line since the blank line that ended the previous event (comments included), counted
+ * on the raw bytes before any parser buffers them. A parser joins an event's `data:` lines into
+ * one string, so a cap on each line alone lets one event of many lines grow without bound.
  */
+
+/** What one chunk held. */
+export interface EventScan {
+  /** The size of the largest event seen in the chunk, the one still open included. */
+  largest: number;
+  /** The index just after the blank line that ended the chunk's last complete event; -1 for none. */
+  lastEventEnd: number;
+}
 
 const LF = 10;
 const CR = 13;
@@ -18,9 +26,19 @@ export class EventSizeMeter {
   /** That CR ended a line of the current event (not the blank line that ended one). */
   private crInEvent = false;
 
-  /** Counts `chunk`; returns the size of the largest event it saw, the one still open included. */
-  add(chunk: Uint8Array): number {
+  /** Bytes of the event still open. */
+  get openBytes(): number {
+    return this.bytes;
+  }
+
+  /** The open event is still on its first line (no line break yet). */
+  get openIsOneLine(): boolean {
+    return this.bytes === this.lineBytes;
+  }
+
+  add(chunk: Uint8Array): EventScan {
     let largest = 0;
+    let lastEventEnd = -1;
     let at = 0;
     if (this.afterCr && chunk[0] === LF) {
       at = 1;
@@ -60,7 +78,8 @@ export class EventSizeMeter {
           if (!blank) this.bytes++;
         }
       }
+      if (blank) lastEventEnd = at;
     }
-    return Math.max(largest, this.bytes);
+    return { largest: Math.max(largest, this.bytes), lastEventEnd };
   }
 }

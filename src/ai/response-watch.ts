@@ -25,10 +25,10 @@ export class ProviderFault extends Error {
 
 /** Bytes of an error answer's body that are read; the rest is dropped unread. */
 export const ERROR_BODY_LIMIT = 16 * 1024;
-/** The longest event-stream line accepted: far above any real event (a whole Responses answer). */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024;
-/** The longest event accepted, all its lines together: the parsers join its `data:` lines into one string. */
-export const MAX_EVENT_BYTES = MAX_LINE_BYTES;
+/** The longest event accepted, all its lines together: far above any real event (a whole Responses answer). */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+/** The longest line: an event's lines are part of it. */
+export const MAX_LINE_BYTES = MAX_EVENT_BYTES;
 
 import { EventSizeMeter } from "./event-size.ts";
 
@@ -212,9 +212,11 @@ export class ResponseWatch {
       }
     }
 
-    // The unfinished last line is held here, as received, until its line break arrives: the
-    // parsers above would otherwise copy their growing buffer with every chunk, and a line
-    // that never ends is dropped at the limit instead of being kept whole.
+    // The unfinished last event is held here, as received, until the blank line that ends it
+    // arrives: the parsers above would otherwise copy their growing buffer with every chunk (the
+    // OpenAI SDK also searches it from its start for the event's end: 16 MiB in short lines took
+    // it most of a minute), and an event that never ends is dropped at the limit instead of being
+    // kept whole.
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
     const events = new EventSizeMeter();
@@ -243,21 +245,20 @@ export class ResponseWatch {
             return;
           }
           const chunk = result.value;
-          const lastBreak = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
-          if (lastBreak < 0 && pendingBytes + chunk.byteLength > MAX_LINE_BYTES) {
-            return malformed(stream, `a line longer than ${mebibytes(MAX_LINE_BYTES)} without a line break`);
+          const scan = events.add(chunk);
+          if (scan.largest > MAX_EVENT_BYTES) {
+            return events.openBytes > MAX_EVENT_BYTES && events.openIsOneLine
+              ? malformed(stream, `a line longer than ${mebibytes(MAX_LINE_BYTES)} without a line break`)
+              : malformed(stream, `an event longer than ${mebibytes(MAX_EVENT_BYTES)} (its lines up to the blank line that ends it)`);
           }
-          if (events.add(chunk) > MAX_EVENT_BYTES) {
-            return malformed(stream, `an event longer than ${mebibytes(MAX_EVENT_BYTES)} (its lines up to the blank line that ends it)`);
-          }
-          if (lastBreak < 0) {
+          if (scan.lastEventEnd < 0) {
             pending.push(chunk);
             pendingBytes += chunk.byteLength;
             continue;
           }
-          const complete = chunk.subarray(0, lastBreak + 1);
+          const complete = chunk.subarray(0, scan.lastEventEnd);
           const out = pendingBytes > 0 ? joined([...pending, complete], pendingBytes + complete.byteLength) : complete;
-          const rest = chunk.subarray(lastBreak + 1);
+          const rest = chunk.subarray(scan.lastEventEnd);
           pending = rest.byteLength > 0 ? [rest] : [];
           pendingBytes = rest.byteLength;
           stream.enqueue(out);

@@ -7,16 +7,17 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 /** The largest event size seen, feeding `chunks` in order. */
 function largest(chunks: string[]): number {
   const meter = new EventSizeMeter();
-  return Math.max(0, ...chunks.map((chunk) => meter.add(bytes(chunk))));
+  return Math.max(0, ...chunks.map((chunk) => meter.add(bytes(chunk)).largest));
 }
 
 describe("EventSizeMeter", () => {
   test("a blank line ends an event, with LF, CRLF or CR line breaks", () => {
     for (const br of ["\n", "\r\n", "\r"]) {
       const meter = new EventSizeMeter();
-      expect(meter.add(bytes(`data: a${br}data: bc${br}${br}`))).toBe(`data: a${br}data: bc${br}`.length);
+      const event = `data: a${br}data: bc${br}${br}`;
+      expect(meter.add(bytes(event))).toEqual({ largest: `data: a${br}data: bc${br}`.length, lastEventEnd: event.length });
       // The next event starts from nothing.
-      expect(meter.add(bytes(`data: d${br}`))).toBe(`data: d${br}`.length);
+      expect(meter.add(bytes(`data: d${br}`))).toEqual({ largest: `data: d${br}`.length, lastEventEnd: -1 });
     }
   });
 
@@ -27,20 +28,26 @@ describe("EventSizeMeter", () => {
   test("a CRLF split between chunks is one line break, not a blank line", () => {
     const meter = new EventSizeMeter();
     meter.add(bytes("data: a\r"));
-    expect(meter.add(bytes("\ndata: b\r\n"))).toBeGreaterThanOrEqual("data: a\rdata: b\r".length);
-    expect(meter.add(bytes("\r\n"))).toBeGreaterThan(0);
-    expect(meter.add(bytes("x"))).toBe(1);
+    expect(meter.add(bytes("\ndata: b\r\n"))).toEqual({ largest: "data: a\r\ndata: b\r\n".length, lastEventEnd: -1 });
+    expect(meter.add(bytes("\r\n"))).toEqual({ largest: "data: a\r\ndata: b\r\n".length, lastEventEnd: 2 });
+    expect(meter.add(bytes("x"))).toEqual({ largest: 1, lastEventEnd: -1 });
   });
 
   test("a line break in one chunk and the blank line in the next end the event", () => {
     const meter = new EventSizeMeter();
-    meter.add(bytes("data: a\n"));
-    meter.add(bytes("\n"));
-    expect(meter.add(bytes("data: b"))).toBe("data: b".length);
+    expect(meter.add(bytes("data: a\n")).lastEventEnd).toBe(-1);
+    expect(meter.add(bytes("\n")).lastEventEnd).toBe(1);
+    expect(meter.add(bytes("data: b")).largest).toBe("data: b".length);
+  });
+
+  test("a CR blank line at the end of a chunk ends the event there; its LF in the next chunk is not counted", () => {
+    const meter = new EventSizeMeter();
+    expect(meter.add(bytes("data: a\r\n\r")).lastEventEnd).toBe(10);
+    expect(meter.add(bytes("\ndata: b"))).toEqual({ largest: 7, lastEventEnd: -1 });
   });
 
   test("an event that ended inside a chunk is still reported as the largest", () => {
     const meter = new EventSizeMeter();
-    expect(meter.add(bytes(`data: ${"x".repeat(100)}\n\ndata: y`))).toBe(107);
+    expect(meter.add(bytes(`data: ${"x".repeat(100)}\n\ndata: y`))).toEqual({ largest: 107, lastEventEnd: 108 });
   });
 });

@@ -24,7 +24,9 @@ import {
   runPig,
 } from "./provider-helpers.ts";
 
-const STALL_SETTINGS = { retry: { ...FAST_RETRY, provider: { idleTimeoutMs: IDLE_MS } } };
+/** Twice the stall cases' idle time: the retry that follows must not time out on a busy machine. */
+const KEEP_ALIVE_IDLE_MS = 2 * IDLE_MS;
+const STALL_SETTINGS = { retry: { ...FAST_RETRY, provider: { idleTimeoutMs: KEEP_ALIVE_IDLE_MS } } };
 const ok: ScriptResponse = { text: "ok" };
 
 const KEEP_ALIVES = {
@@ -34,7 +36,7 @@ const KEEP_ALIVES = {
 } as const;
 
 describe("provider streams", () => {
-  test(`keep-alives or a trickle of bytes after a partial answer end the attempt after retry.provider.idleTimeoutMs (${IDLE_MS} ms), and it is retried`, async () => {
+  test(`keep-alives or a trickle of bytes after a partial answer end the attempt after retry.provider.idleTimeoutMs (${KEEP_ALIVE_IDLE_MS} ms), and it is retried`, async () => {
     const cases = APIS.flatMap((api) =>
       Object.entries(KEEP_ALIVES).map(([what, keepAlive]) => ({ api, what, keepAlive })),
     );
@@ -43,12 +45,13 @@ describe("provider streams", () => {
       const w = await faultWorld(api, [stalled, ok], { settings: STALL_SETTINGS });
       const run = await runPig(w, ["-p", "go"]);
       expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: "ok\n" });
-      const why = /^Stream idle timeout: the server sent no event with content for 1s, only \d+ bytes of keep-alives or of an unfinished event, after \d+ bytes \(retry\.provider\.idleTimeoutMs\)$/;
-      expect(retryLines(run.stderr)).toHaveLength(1);
-      expect(w.llm.requests).toHaveLength(2);
+      const why = /^Stream idle timeout: the server sent no event with content for 2s, only \d+ bytes of keep-alives or of an unfinished event, after \d+ bytes \(retry\.provider\.idleTimeoutMs\)$/;
+      expect(retryLines(run.stderr)[0]).toContain(": Stream idle timeout: the server sent no event with content for 2s, only ");
       const messages = await checkSession(w);
-      expect(answers(messages).map((m) => m.stopReason)).toEqual(["error", "stop"]);
+      expect(answers(messages)[0]!.stopReason).toBe("error");
       expect(answers(messages)[0]!.errorMessage).toMatch(why);
+      // The retry gets the answer (a busy machine may cost one more attempt, never the outcome).
+      expect(answers(messages).at(-1)).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "ok" }] });
     });
     const failures = await runCases("keep-alives", cases, (c) => `${c.api} ${c.what}`, check);
     expect(failures).toEqual([]);
@@ -66,9 +69,9 @@ describe("provider streams", () => {
         stopReason: "error",
         errorMessage: "Malformed event stream from fake: an event longer than 16 MiB (its lines up to the blank line that ends it)",
       });
-      // Reading stops at the limit: what the clients hold of an event up to 16 MiB, not the gigabyte
-      // (holding a 100 MB event whole took 680 MB).
-      expect(peak).toBeLessThan(baseline.peak + 256 * 1024 * 1024);
+      // Reading stops at the limit: at most the 16 MiB held until the event's end, never the
+      // gigabyte (holding a 100 MB event whole took 680 MB).
+      expect(peak).toBeLessThan(baseline.peak + 96 * 1024 * 1024);
       await checkSession(world);
     });
     expect(failures).toEqual([]);
