@@ -54,8 +54,6 @@ const ResponseSchema = v.strictObject({
   chunkDelayMs: v.optional(count),
   chunkSize: v.optional(positive),
   stallAfterChunks: v.optional(count),
-  /** Every frame in one write (each event is still parsed alone): per-event work without a write per event. */
-  burst: v.optional(v.boolean()),
   /**
    * While stalled, send this text every `stallKeepAliveMs` (default 50) until the client leaves:
    * SSE comments, a ping event, or a byte of an event that never ends.

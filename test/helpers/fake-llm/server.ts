@@ -192,7 +192,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
           ? anthropicFrames(plan, ids)
           : responsesFrames(plan, body, ids);
     const stream = frameStream(
-      response.burst ? [frames.join("")] : frames,
+      frames,
       {
         chunkDelayMs: response.chunkDelayMs ?? 0,
         stallAfterChunks: response.stallAfterChunks,
