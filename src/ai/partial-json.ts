@@ -104,33 +104,26 @@ class PartialParser {
 
   private string(): { value: string; complete: boolean } {
     if (this.s[this.i] !== '"') throw new SyntaxError("expected string");
-    let j = this.i + 1;
-    let raw = "";
+    const start = this.i + 1;
+    let j = start;
     while (j < this.s.length) {
-      const c = this.s[j]!;
-      if (c === '"') {
+      const c = this.s.charCodeAt(j);
+      if (c === 0x22) {
         this.i = j + 1;
-        return { value: JSON.parse(`"${raw}"`) as string, complete: true };
+        return { value: JSON.parse(this.s.slice(start - 1, j + 1)) as string, complete: true };
       }
-      if (c === "\\") {
-        if (j + 1 >= this.s.length) break;
-        const esc = this.s[j + 1]!;
-        if (esc === "u") {
-          if (j + 6 > this.s.length) break;
-          raw += this.s.slice(j, j + 6);
-          j += 6;
-          continue;
-        }
-        raw += c + esc;
-        j += 2;
+      if (c === 0x5c) {
+        // An escape cut off by the end of the text is left out.
+        const width = this.s[j + 1] === "u" ? 6 : 2;
+        if (j + width > this.s.length) break;
+        j += width;
         continue;
       }
-      raw += c;
       j++;
     }
     this.i = this.s.length;
     this.partialString = true;
-    return { value: JSON.parse(`"${raw}"`) as string, complete: false };
+    return { value: JSON.parse(`"${this.s.slice(start, j)}"`) as string, complete: false };
   }
 
   private number(): number {

@@ -2,13 +2,16 @@
  * Watching one provider response as it arrives, underneath the HTTP clients (the OpenAI SDK and
  * the Anthropic fetch), for the faults a server or a proxy in front of it can produce:
  *
- * - silence: no headers, or no body byte, for `idleTimeoutMs` fails the attempt (a stalled
- *   stream must never hang a run);
+ * - no progress: no headers for `idleTimeoutMs`, or no event that moves the answer on (the
+ *   provider reports each with `progress()`) for `idleTimeoutMs` of waiting on the server, fails
+ *   the attempt. Keep-alive comments, pings or a trickle of bytes that never completes an event
+ *   do not count: a stalled stream must never hang a run, whatever it keeps sending;
  * - an error answer is read only up to `ERROR_BODY_LIMIT` bytes, so a huge error page is neither
  *   held in memory nor written to the session;
  * - a successful answer that is an HTML page (a proxy's, a captive portal's) fails at once
  *   instead of being parsed as an event stream with no events;
- * - an event-stream line longer than `MAX_LINE_BYTES` fails instead of being buffered whole.
+ * - an event-stream line longer than `MAX_LINE_BYTES`, or one event (all its lines up to the
+ *   blank line that ends it) longer than `MAX_EVENT_BYTES`, fails instead of being buffered whole.
  *
  * The SDK wraps whatever fetch throws in its own error types (a stall before the headers becomes
  * "Request timed out."), so the fault pig diagnosed is kept on the watch for the provider to
@@ -22,8 +25,12 @@ export class ProviderFault extends Error {
 
 /** Bytes of an error answer's body that are read; the rest is dropped unread. */
 export const ERROR_BODY_LIMIT = 16 * 1024;
-/** The longest event-stream line accepted: far above any real event (a whole Responses answer). */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** The longest event accepted, all its lines together: far above any real event (a whole Responses answer). */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+/** The longest line: an event's lines are part of it. */
+export const MAX_LINE_BYTES = MAX_EVENT_BYTES;
+
+import { EventSizeMeter } from "./event-size.ts";
 
 const SETTING = "retry.provider.idleTimeoutMs";
 
@@ -52,14 +59,11 @@ type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["re
 class IdleTimer {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly ms: number,
-    private readonly onIdle: () => void,
-  ) {}
+  constructor(private readonly onIdle: () => void) {}
 
-  arm(): void {
+  arm(ms: number): void {
     this.stop();
-    if (this.ms > 0) this.timer = setTimeout(this.onIdle, this.ms);
+    this.timer = setTimeout(this.onIdle, Math.max(0, ms));
   }
 
   stop(): void {
@@ -68,12 +72,65 @@ class IdleTimer {
   }
 }
 
+/**
+ * The time spent waiting on the server since the answer last moved on. Only waits count: while
+ * pig itself is busy with what arrived (a slow consumer), the server owes it nothing.
+ */
+class ProgressClock {
+  private waited = 0;
+  private waitingSince: number | undefined;
+  /** Body bytes received since the last progress. */
+  bytes = 0;
+
+  constructor(
+    private readonly limitMs: number,
+    private readonly timer: IdleTimer,
+  ) {}
+
+  get enabled(): boolean {
+    return this.limitMs > 0;
+  }
+
+  startWait(): void {
+    this.waitingSince = performance.now();
+    if (this.enabled) this.timer.arm(this.limitMs - this.waited);
+  }
+
+  endWait(): void {
+    if (this.waitingSince !== undefined) this.waited += performance.now() - this.waitingSince;
+    this.waitingSince = undefined;
+    this.timer.stop();
+  }
+
+  progress(): void {
+    this.waited = 0;
+    this.bytes = 0;
+    if (this.waitingSince === undefined) return;
+    // A read ahead may be waiting already: its deadline starts again from now.
+    this.waitingSince = performance.now();
+    if (this.enabled) this.timer.arm(this.limitMs);
+  }
+}
+
 /** Watches the requests of one model call (the HTTP client may retry: each attempt starts afresh). */
 export class ResponseWatch {
   /** What pig found wrong with the latest attempt, if anything. */
   failure: ProviderFault | undefined;
+  private clock: ProgressClock | undefined;
 
-  constructor(private readonly idleTimeoutMs: number | undefined) {}
+  /** `provider`: named in the faults of the stream's form. */
+  constructor(
+    private readonly idleTimeoutMs: number | undefined,
+    private readonly provider = "the provider",
+  ) {}
+
+  /**
+   * The provider parsed an event that moves the answer on (a delta with content, a block or a
+   * message starting or ending, usage): the idle timeout starts again.
+   */
+  progress(): void {
+    this.clock?.progress();
+  }
 
   /** A `fetch` with the watch in place. */
   readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -85,21 +142,25 @@ export class ResponseWatch {
     else outer?.addEventListener("abort", forward, { once: true });
     let received = 0;
     let phase: "headers" | "body" = "headers";
-    const timer = new IdleTimer(this.idleTimeoutMs ?? 0, () => {
-      const wait = seconds(this.idleTimeoutMs ?? 0);
-      const what =
-        phase === "headers"
-          ? `no response from the server within ${wait}`
-          : `the server sent nothing for ${wait}${received > 0 ? ` after ${received} bytes` : " after its headers"}`;
+    const idleMs = this.idleTimeoutMs ?? 0;
+    const timer = new IdleTimer(() => {
+      const wait = seconds(idleMs);
+      let what: string;
+      if (phase === "headers") what = `no response from the server within ${wait}`;
+      else if (received === 0) what = `the server sent nothing for ${wait} after its headers`;
+      else if (clock.bytes === 0) what = `the server sent nothing for ${wait} after ${received} bytes`;
+      else what = `the server sent no event with content for ${wait}, only ${clock.bytes} bytes of keep-alives or of an unfinished event, after ${received} bytes`;
       this.fail(controller, `Stream idle timeout: ${what} (${SETTING})`);
     });
+    const clock = new ProgressClock(idleMs, timer);
+    this.clock = clock;
     const release = () => {
       timer.stop();
       outer?.removeEventListener("abort", forward);
     };
 
     let response: Response;
-    timer.arm();
+    if (clock.enabled) timer.arm(idleMs);
     try {
       response = await fetch(input, { ...init, signal: controller.signal });
     } catch (error) {
@@ -116,15 +177,18 @@ export class ResponseWatch {
     const reader = body.getReader();
     /** One chunk from the server, with the idle timer running only while pig waits for it. */
     const read = async (): Promise<ReadResult> => {
-      timer.arm();
+      clock.startWait();
       try {
         const result = await reader.read();
-        if (result.value) received += result.value.byteLength;
+        if (result.value) {
+          received += result.value.byteLength;
+          clock.bytes += result.value.byteLength;
+        }
         return result;
       } catch (error) {
         throw this.failure ?? error;
       } finally {
-        timer.stop();
+        clock.endWait();
       }
     };
     const responseInit = { status: response.status, statusText: response.statusText, headers: withoutLength(response.headers) };
@@ -148,11 +212,21 @@ export class ResponseWatch {
       }
     }
 
-    // The unfinished last line is held here, as received, until its line break arrives: the
-    // parsers above would otherwise copy their growing buffer with every chunk, and a line
-    // that never ends is dropped at the limit instead of being kept whole.
+    // The unfinished last event is held here, as received, until the blank line that ends it
+    // arrives: the parsers above would otherwise copy their growing buffer with every chunk (the
+    // OpenAI SDK also searches it from its start for the event's end: 16 MiB in short lines took
+    // it most of a minute), and an event that never ends is dropped at the limit instead of being
+    // kept whole.
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
+    const events = new EventSizeMeter();
+    const malformed = (stream: ReadableStreamDefaultController<Uint8Array>, what: string) => {
+      pending = [];
+      const fault = this.fail(controller, `Malformed event stream from ${this.provider}: ${what}`);
+      release();
+      void reader.cancel().catch(() => undefined);
+      stream.error(fault);
+    };
     const watched = new ReadableStream<Uint8Array>({
       pull: async (stream) => {
         for (;;) {
@@ -171,21 +245,20 @@ export class ResponseWatch {
             return;
           }
           const chunk = result.value;
-          const lastBreak = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
-          if (lastBreak < 0) {
+          const scan = events.add(chunk);
+          if (scan.largest > MAX_EVENT_BYTES) {
+            return events.openBytes > MAX_EVENT_BYTES && events.openIsOneLine
+              ? malformed(stream, `a line longer than ${mebibytes(MAX_LINE_BYTES)} without a line break`)
+              : malformed(stream, `an event longer than ${mebibytes(MAX_EVENT_BYTES)} (its lines up to the blank line that ends it)`);
+          }
+          if (scan.lastEventEnd < 0) {
             pending.push(chunk);
             pendingBytes += chunk.byteLength;
-            if (pendingBytes <= MAX_LINE_BYTES) continue;
-            pending = [];
-            const fault = this.fail(controller, `Malformed event stream: a line longer than ${mebibytes(MAX_LINE_BYTES)} without a line break`);
-            release();
-            void reader.cancel().catch(() => undefined);
-            stream.error(fault);
-            return;
+            continue;
           }
-          const complete = chunk.subarray(0, lastBreak + 1);
+          const complete = chunk.subarray(0, scan.lastEventEnd);
           const out = pendingBytes > 0 ? joined([...pending, complete], pendingBytes + complete.byteLength) : complete;
-          const rest = chunk.subarray(lastBreak + 1);
+          const rest = chunk.subarray(scan.lastEventEnd);
           pending = rest.byteLength > 0 ? [rest] : [];
           pendingBytes = rest.byteLength;
           stream.enqueue(out);

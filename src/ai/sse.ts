@@ -7,7 +7,19 @@
  * Two leniencies, as upstream's readers have them: an event is also dispatched when it has an
  * `event:` name but no data, and an event left unterminated when the stream ends is still
  * delivered.
+ *
+ * One event — every line up to the blank line that ends it, comments included, and an unfinished
+ * line — may hold at most `maxEventChars` characters: its `data:` lines are joined into one
+ * string, so a limit on each line alone would let an event of many lines grow without bound.
  */
+
+/** The default limit on one event, in characters (a whole Responses answer fits many times over). */
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+
+/** An event (or an unfinished line) over the limit; the stream cannot go on. */
+export class SseLimitError extends Error {
+  override name = "SseLimitError";
+}
 
 export interface SseEvent {
   /** The `event:` field; null when the event had none (the spec's default type "message"). */
@@ -31,6 +43,10 @@ export class SseParser {
   private retry: number | undefined;
   private raw: string[] = [];
   private started = false;
+  /** Characters of the event being read, its line breaks included. */
+  private eventChars = 0;
+
+  constructor(private readonly maxEventChars = MAX_EVENT_CHARS) {}
 
   /** Adds text; returns the events it completed. */
   push(text: string): SseEvent[] {
@@ -59,7 +75,15 @@ export class SseParser {
       start = next;
     }
     this.buffer = this.buffer.slice(start);
+    if (this.eventChars + this.buffer.length > this.maxEventChars) this.tooLong();
     return out;
+  }
+
+  private tooLong(): never {
+    this.buffer = "";
+    this.data = [];
+    this.raw = [];
+    throw new SseLimitError(`an event longer than ${Math.round(this.maxEventChars / (1024 * 1024))} Mi characters (its lines up to the blank line that ends it)`);
   }
 
   /** Ends the stream: the last unterminated line and event, if any. */
@@ -79,6 +103,8 @@ export class SseParser {
 
   private line(line: string): SseEvent | undefined {
     if (line === "") return this.flush();
+    this.eventChars += line.length + 1;
+    if (this.eventChars > this.maxEventChars) this.tooLong();
     this.raw.push(line);
     if (line.startsWith(":")) return undefined;
     const colon = line.indexOf(":");
@@ -103,6 +129,7 @@ export class SseParser {
   }
 
   private flush(): SseEvent | undefined {
+    this.eventChars = 0;
     if (this.event === null && this.data.length === 0) {
       this.raw = [];
       this.id = undefined;

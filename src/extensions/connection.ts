@@ -6,7 +6,7 @@
  * never crash the other side.
  */
 import * as v from "valibot";
-import { encodeFrames, LineSplitter, PART_LIMIT_FRAMES, PartAssembler, scanFrameHead, TooManyStreams } from "./framing.ts";
+import { encodeFrames, LineSplitter, PART_LIMIT_FRAMES, PartAssembler, scanFrameHead, type StalledStream, TooManyStreams } from "./framing.ts";
 import {
   CancelParamsSchema,
   DEFAULT_MAX_FRAME_BYTES,
@@ -20,9 +20,15 @@ import {
   type RequestId,
   ResultFrameSchema,
 } from "./protocol.ts";
+import { PartStreamWatch } from "./part-watch.ts";
 import { RpcError } from "./rpc-error.ts";
 
 export { RpcError };
+
+/** An answer that was coming as `$/part` frames and stopped coming: it never arrives whole. */
+export class PartStreamStalled extends RpcError {
+  override name = "PartStreamStalled";
+}
 
 export interface RequestContext {
   id: RequestId;
@@ -49,6 +55,8 @@ export interface ConnectionOptions {
   /** Params of these methods are validated before a handler sees them (→ -32602). */
   incoming?: IncomingSchemas;
   maxFrameBytes?: number;
+  /** A `$/part` stream left open this long without a part is dropped (0 or absent: never). */
+  partTimeoutMs?: number;
 }
 
 interface Pending {
@@ -68,6 +76,7 @@ export class Connection {
   private readonly parts: PartAssembler;
   private maxFrame: number;
   private closedWith: Error | undefined;
+  private readonly partWatch: PartStreamWatch;
 
   constructor(private readonly options: ConnectionOptions) {
     this.maxFrame = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -78,6 +87,12 @@ export class Connection {
     });
     // A reassembled message may be far larger than one frame, but not unbounded.
     this.parts = new PartAssembler(PART_LIMIT_FRAMES * this.maxFrame);
+    this.partWatch = new PartStreamWatch(this.parts, options.partTimeoutMs ?? 0, (stalled, limitMs) => this.onStalledStream(stalled, limitMs));
+  }
+
+  /** How long a `$/part` stream may go without a part before it is dropped (0: no limit). */
+  setPartTimeout(ms: number): void {
+    this.partWatch.setLimit(ms);
   }
 
   get maxFrameBytes(): number {
@@ -144,6 +159,30 @@ export class Connection {
     this.pending.clear();
     for (const c of this.handling.values()) c.abort(error);
     this.handling.clear();
+    this.partWatch.stop();
+  }
+
+  /**
+   * A `$/part` stream went without a part for the limit and was dropped. The request its answer
+   * was for fails (every open request when its id cannot be read); a request of the peer's is
+   * answered with an error, so neither side waits for a message that will never be whole.
+   */
+  private onStalledStream({ stream, head }: StalledStream, limitMs: number): void {
+    const message = `$/part stream ${String(stream)} sent no part for ${limitMs / 1000}s and was dropped`;
+    this.protocolError(message);
+    const { id, method } = scanFrameHead(head);
+    if (method) {
+      if (id !== undefined) this.sendError(id, ErrorCode.FrameTooLarge, message);
+      return;
+    }
+    const victims = id !== undefined ? [id] : [...this.pending.keys()];
+    for (const key of victims) {
+      const p = this.pending.get(key);
+      if (!p) continue;
+      this.pending.delete(key);
+      p.cleanup();
+      p.reject(new PartStreamStalled(ErrorCode.FrameTooLarge, `${p.method}: its answer stopped coming, ${message}`));
+    }
   }
 
   private write(message: object): void {
@@ -267,6 +306,7 @@ export class Connection {
           if (err instanceof TooManyStreams) this.sendError(null, ErrorCode.FrameTooLarge, (err as Error).message);
           return;
         }
+        this.partWatch.rearm();
         if (whole !== undefined) this.onText(whole);
         return;
       }

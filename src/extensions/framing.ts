@@ -131,6 +131,16 @@ export function encodeFrames(message: unknown, maxFrameBytes: number, nextStream
   return out;
 }
 
+/** The first `OVERSIZE_HEAD_BYTES` characters of a stream's text so far (where `scanFrameHead` looks, as for an oversized line). */
+function headOf(chunks: readonly string[]): string {
+  let head = "";
+  for (const chunk of chunks) {
+    head += chunk.slice(0, OVERSIZE_HEAD_BYTES - head.length);
+    if (head.length >= OVERSIZE_HEAD_BYTES) break;
+  }
+  return head;
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
@@ -145,8 +155,15 @@ export class TooManyStreams extends Error {}
 /** A message reassembled from `$/part` frames may be this many times `maxFrameBytes` (in bytes), both ways. */
 export const PART_LIMIT_FRAMES = 64;
 
+/** A `$/part` stream that was open too long without a part, dropped. */
+export interface StalledStream {
+  stream: string | number;
+  /** The start of its message's text, where its `id` and `method` are looked for. */
+  head: string;
+}
+
 export class PartAssembler {
-  private readonly streams = new Map<string, { chunks: string[]; size: number }>();
+  private readonly streams = new Map<string, { stream: string | number; chunks: string[]; size: number; lastPartAt: number }>();
 
   /** `maxMessageBytes`: the longest reassembled message, in UTF-8 bytes (the unit of the frame limit). */
   constructor(
@@ -164,7 +181,8 @@ export class PartAssembler {
     if (!open && !final && this.streams.size >= this.maxStreams) {
       throw new TooManyStreams(`$/part stream ${String(stream)} refused: ${this.maxStreams} streams are open already`);
     }
-    const entry = open ?? { chunks: [], size: 0 };
+    const entry = open ?? { stream, chunks: [], size: 0, lastPartAt: 0 };
+    entry.lastPartAt = performance.now();
     entry.chunks.push(data);
     entry.size += Buffer.byteLength(data, "utf8");
     if (entry.size > this.maxMessageBytes) {
@@ -181,6 +199,24 @@ export class PartAssembler {
 
   get openStreams(): number {
     return this.streams.size;
+  }
+
+  /** When the stream that has waited longest for a part got its last one (undefined: none is open). */
+  get oldestPartAt(): number | undefined {
+    let oldest: number | undefined;
+    for (const entry of this.streams.values()) if (oldest === undefined || entry.lastPartAt < oldest) oldest = entry.lastPartAt;
+    return oldest;
+  }
+
+  /** Drops and returns the streams whose last part came before `before`. */
+  dropStalled(before: number): StalledStream[] {
+    const out: StalledStream[] = [];
+    for (const [key, entry] of this.streams) {
+      if (entry.lastPartAt >= before) continue;
+      this.streams.delete(key);
+      out.push({ stream: entry.stream, head: headOf(entry.chunks) });
+    }
+    return out;
   }
 }
 

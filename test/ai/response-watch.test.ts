@@ -4,7 +4,7 @@
  * page and an endless line fail early; what passes through arrives byte for byte.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { ERROR_BODY_LIMIT, MAX_LINE_BYTES, ProviderFault, ResponseWatch } from "../../src/ai/response-watch.ts";
+import { ERROR_BODY_LIMIT, MAX_EVENT_BYTES, MAX_LINE_BYTES, ProviderFault, ResponseWatch } from "../../src/ai/response-watch.ts";
 
 const encoder = new TextEncoder();
 const releases: (() => void)[] = [];
@@ -26,7 +26,59 @@ function body(parts: (string | Uint8Array)[], end = false): ReadableStream<Uint8
   });
 }
 
+/** A body that sends `piece` every `everyMs` until the client leaves (a server's keep-alives). */
+function forever(piece: string, everyMs: number, first = ""): ReadableStream<Uint8Array> {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first) controller.enqueue(encoder.encode(first));
+      timer = setInterval(() => {
+        try {
+          controller.enqueue(encoder.encode(piece));
+        } catch {
+          clearInterval(timer);
+        }
+      }, everyMs);
+    },
+    cancel() {
+      clearInterval(timer);
+    },
+  });
+}
+
+/** `count` events, one every `everyMs`, then the end. */
+function paced(count: number, everyMs: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent === count) return controller.close();
+      if (sent > 0) await Bun.sleep(everyMs);
+      controller.enqueue(encoder.encode(`data: ${sent++}\n\n`));
+    },
+  });
+}
+
+/** `bytes` of event stream made of `unit` repeated, then the end. */
+function repeated(unit: string, bytes: number): ReadableStream<Uint8Array> {
+  const piece = encoder.encode(unit.repeat(Math.ceil((1 << 20) / unit.length)));
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= bytes) return controller.close();
+      sent += piece.byteLength;
+      controller.enqueue(piece);
+    },
+  });
+}
+
+const sseHeaders = { headers: { "content-type": "text/event-stream" } };
+
 const routes: Record<string, () => Response | Promise<Response>> = {
+  "/comments": () => new Response(forever(": keep-alive\n\n", 20, "data: one\n\n"), sseHeaders),
+  "/drip": () => new Response(forever("x", 20, "data: one\n\ndata: "), sseHeaders),
+  "/paced": () => new Response(paced(15, 100), sseHeaders),
+  "/many-data-lines": () => new Response(repeated(`data: ${"x".repeat(1018)}\n`, MAX_EVENT_BYTES * 2), sseHeaders),
+  "/many-events": () => new Response(repeated(`data: ${"x".repeat(1017)}\n\n`, MAX_EVENT_BYTES * 2), sseHeaders),
   "/hang": () => new Promise<Response>((resolve) => releases.push(() => resolve(new Response("late")))),
   "/stall": () => new Response(body(["data: one\n\n"]), { headers: { "content-type": "text/event-stream" } }),
   "/lines": () => new Response(body(["data: a", "bc\n\ndata: ", "de\r", "\nf"], true), { headers: { "content-type": "text/event-stream" } }),
@@ -103,8 +155,57 @@ describe("silence", () => {
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toBe("data: one\n\n");
+    watch.progress();
     const error = await reader.read().catch((e: unknown) => e);
     expect((error as Error).message).toBe("Stream idle timeout: the server sent nothing for 0.2s after 11 bytes (retry.provider.idleTimeoutMs)");
+  });
+
+  test("keep-alive comments forever are no progress: the fault comes all the same", async () => {
+    const watch = new ResponseWatch(300);
+    const response = await watch.fetch(url("/comments"));
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("data: one\n\n");
+    watch.progress();
+    let comments = 0;
+    const error = await (async () => {
+      for (;;) {
+        const { value } = await reader.read();
+        if (new TextDecoder().decode(value).startsWith(": keep-alive")) comments++;
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderFault);
+    expect((error as Error).message).toMatch(
+      /^Stream idle timeout: the server sent no event with content for 0\.3s, only \d+ bytes of keep-alives or of an unfinished event, after \d+ bytes \(retry\.provider\.idleTimeoutMs\)$/,
+    );
+    expect(comments).toBeGreaterThan(0);
+  });
+
+  test("a byte at a time that never completes an event is no progress either", async () => {
+    const watch = new ResponseWatch(300);
+    const response = await watch.fetch(url("/drip"));
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("data: one\n\n");
+    watch.progress();
+    const error = await reader.read().catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^Stream idle timeout: the server sent no event with content for 0\.3s, only \d+ bytes/);
+  });
+
+  test("each progress starts the idle time again: a slow stream that keeps moving is never cut", async () => {
+    // Fifteen events 100 ms apart take longer than the 1 s limit, but never 1 s without one.
+    const watch = new ResponseWatch(1000);
+    const response = await watch.fetch(url("/paced"));
+    const reader = response.body!.getReader();
+    const seen: string[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen.push(new TextDecoder().decode(value));
+      watch.progress();
+    }
+    expect(seen.join("")).toBe(Array.from({ length: 15 }, (_, n) => `data: ${n}\n\n`).join(""));
+    expect(watch.failure).toBeUndefined();
   });
 
   test("no idle time set: a pause is waited out; the caller's abort still stops it", async () => {
@@ -122,7 +223,7 @@ describe("silence", () => {
 });
 
 describe("bodies", () => {
-  test("what passes through is the server's bytes, whole lines at a time", async () => {
+  test("what passes through is the server's bytes, whole events at a time", async () => {
     const response = await new ResponseWatch(5000).fetch(url("/lines"));
     const reader = response.body!.getReader();
     const chunks: string[] = [];
@@ -132,9 +233,9 @@ describe("bodies", () => {
       chunks.push(new TextDecoder().decode(value));
     }
     expect(chunks.join("")).toBe("data: abc\n\ndata: de\r\nf");
-    // An unfinished line waits for its end (however the network cut the bytes); the last one
-    // comes out when the body ends.
-    expect(chunks.slice(0, -1).filter((c) => !/[\r\n]$/.test(c))).toEqual([]);
+    // An unfinished event waits for the blank line that ends it (however the network cut the
+    // bytes); the last one comes out when the body ends.
+    expect(chunks.slice(0, -1).filter((c) => !/(\r\n|\n|\r)(\r\n|\n|\r)$/.test(c))).toEqual([]);
     expect(chunks.at(-1)).toEndWith("f");
   });
 
@@ -161,7 +262,28 @@ describe("bodies", () => {
     const watch = new ResponseWatch(5000);
     const response = await watch.fetch(url("/endless"));
     const error = await readAll(response).catch((e: unknown) => e);
-    expect((error as Error).message).toBe(`Malformed event stream: a line longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB without a line break`);
+    expect((error as Error).message).toBe(`Malformed event stream from the provider: a line longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB without a line break`);
     expect(watch.failure).toBe(error as ProviderFault);
+  });
+
+  test("one event of many short data lines fails at the limit of the whole event, naming the provider", async () => {
+    const watch = new ResponseWatch(5000, "acme");
+    const response = await watch.fetch(url("/many-data-lines"));
+    let received = 0;
+    const error = await (async () => {
+      for await (const chunk of response.body!) received += chunk.byteLength;
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderFault);
+    expect((error as Error).message).toBe(
+      `Malformed event stream from acme: an event longer than ${MAX_EVENT_BYTES / (1024 * 1024)} MiB (its lines up to the blank line that ends it)`,
+    );
+    expect(received).toBeLessThanOrEqual(MAX_EVENT_BYTES);
+  });
+
+  test("as many bytes in events of their normal size pass whole", async () => {
+    const response = await new ResponseWatch(5000).fetch(url("/many-events"));
+    let received = 0;
+    for await (const chunk of response.body!) received += chunk.byteLength;
+    expect(received).toBeGreaterThanOrEqual(MAX_EVENT_BYTES * 2);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { iterateSse, SseParser, type SseEvent } from "../../src/ai/sse.ts";
+import { iterateSse, SseLimitError, SseParser, type SseEvent } from "../../src/ai/sse.ts";
 
 /** A body that delivers `chunks` one by one (as separate reads). */
 function body(chunks: (string | Uint8Array)[], opts: { failAfter?: boolean } = {}): ReadableStream<Uint8Array> {
@@ -115,5 +115,41 @@ describe("iterateSse", () => {
     for await (const _ of iterateSse(stream)) if (++n === 3) break;
     expect(n).toBe(3);
     expect(cancelled).toBe(true);
+  });
+});
+
+describe("the limit on one event", () => {
+  test("an event of many short data lines fails at the limit of the whole event", () => {
+    const parser = new SseParser(1000);
+    expect(parser.push("data: small\n\n").map((e) => e.data)).toEqual(["small"]);
+    const line = `data: ${"x".repeat(94)}\n`;
+    let thrown: unknown;
+    let lines = 0;
+    try {
+      for (; lines < 100; lines++) parser.push(line);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SseLimitError);
+    expect((thrown as Error).message).toContain("an event longer than");
+    expect(lines).toBe(9);
+  });
+
+  test("comments without the blank line that ends an event count too, and so does an unfinished line", () => {
+    expect(() => {
+      const parser = new SseParser(1000);
+      for (let i = 0; i < 100; i++) parser.push(`: ${"k".repeat(98)}\n`);
+    }).toThrow(SseLimitError);
+    expect(() => {
+      const parser = new SseParser(1000);
+      for (let i = 0; i < 100; i++) parser.push("y".repeat(100));
+    }).toThrow(SseLimitError);
+  });
+
+  test("events under the limit pass, however many", () => {
+    const parser = new SseParser(1000);
+    let events = 0;
+    for (let i = 0; i < 1000; i++) events += parser.push(`data: ${"z".repeat(90)}\ndata: 2\n\n`).length;
+    expect(events).toBe(1000);
   });
 });

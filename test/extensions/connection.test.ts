@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { Connection, type ConnectionOptions, RpcError } from "../../src/extensions/connection.ts";
+import { Connection, type ConnectionOptions, PartStreamStalled, RpcError } from "../../src/extensions/connection.ts";
 import { ErrorCode } from "../../src/extensions/protocol.ts";
 
 /** Two connections wired back to back, delivering asynchronously like a socket. */
@@ -176,5 +176,49 @@ describe("$/part streams", () => {
     part(18, '{"jsonrpc":"2.0","method":"n","params":{"i":18}}', true);
     part(19, '{"jsonrpc":"2.0","method":"n","params":{"i":', false);
     expect(out).toHaveLength(1);
+  });
+
+  const partLine = (stream: number, data: string, final: boolean) =>
+    `${JSON.stringify({ jsonrpc: "2.0", method: "$/part", params: { stream, data, final } })}\n`;
+
+  test("an answer that stops coming part-way fails its request after the limit; the others go on", async () => {
+    const { conn, errors, feed } = raw({ partTimeoutMs: 200 });
+    const stalled = conn.request("work").catch((e: unknown) => e);
+    const other = conn.request("other");
+    feed(partLine(7, '{"jsonrpc":"2.0","id":1,"result":{"text":"abc', false));
+    const error = await stalled;
+    expect(error).toBeInstanceOf(PartStreamStalled);
+    expect((error as Error).message).toBe("work: its answer stopped coming, $/part stream 7 sent no part for 0.2s and was dropped");
+    expect(errors).toEqual(["$/part stream 7 sent no part for 0.2s and was dropped"]);
+    feed('{"jsonrpc":"2.0","id":2,"result":"fine"}\n');
+    expect(await other).toBe("fine");
+    // The rest of a dropped stream is no answer to anything.
+    feed(partLine(7, 'def"}}', true));
+    expect(conn.pendingCount).toBe(0);
+  });
+
+  test("a request of the peer's that stops coming part-way is answered with an error under its id", async () => {
+    const handled: string[] = [];
+    const { out, feed } = raw({ partTimeoutMs: 200, onRequest: (method) => void handled.push(method) });
+    feed(partLine(3, '{"jsonrpc":"2.0","id":"r9","method":"tool.execute","params":{"args":"', false));
+    const answer = await new Promise<unknown>((resolve) => {
+      const poll = () => (out.length > 0 ? resolve(out[0]) : setTimeout(poll, 10));
+      poll();
+    });
+    expect(answer).toEqual({ jsonrpc: "2.0", id: "r9", error: { code: ErrorCode.FrameTooLarge, message: "$/part stream 3 sent no part for 0.2s and was dropped" } });
+    expect(handled).toEqual([]);
+  });
+
+  test("parts that keep coming are never cut, however long the whole stream takes", async () => {
+    const { conn, feed } = raw({ partTimeoutMs: 500 });
+    const answer = conn.request("work");
+    const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: "x".repeat(200) });
+    // Twenty parts 50 ms apart: a second in all, never 500 ms without a part.
+    for (let i = 0; i < 20; i++) {
+      feed(partLine(1, text.slice(i * 10, (i + 1) * 10), false));
+      await Bun.sleep(50);
+    }
+    feed(partLine(1, text.slice(200), true));
+    expect(await answer).toBe("x".repeat(200));
   });
 });

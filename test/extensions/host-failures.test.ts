@@ -64,6 +64,18 @@ describe("liveness", () => {
   });
 });
 
+describe("$/part streams", () => {
+  test("an answer that stops coming part-way fails the call naming the extension, which keeps working", async () => {
+    t = await startTestHost([fakeSource("/ext/p")]);
+    const pid = t.host.list()[0]!.pid!;
+    const half = toolNamed(t.host, "half").execute("c1", {}, signal(), noUpdate, ctx);
+    await expect(half).rejects.toThrow('Extension "/ext/p" stopped sending an answer: tool.execute: its answer stopped coming, $/part stream 1 sent no part for 0.5s and was dropped');
+    // Not a hang: the process answers pings, so it is neither killed nor restarted.
+    expect((await toolNamed(t.host, "echo").execute("c2", { text: "still here" }, signal(), noUpdate, ctx)).content).toEqual([{ type: "text", text: "still here" }]);
+    expect(t.host.list()[0]).toMatchObject({ state: "running", generation: 1, pid });
+  });
+});
+
 describe("crashes", () => {
   test("a crash mid-tool fails the call, the process restarts and registers again, and repeated crashes disable it", async () => {
     const notices: string[] = [];

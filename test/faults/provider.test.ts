@@ -341,7 +341,7 @@ describe("provider faults", () => {
       } else if (body === "200 HTML page") {
         expect(first.errorMessage).toContain("HTML page instead of an event stream");
       } else {
-        expect(first.errorMessage).toBe("Malformed event stream: a line longer than 16 MiB without a line break");
+        expect(first.errorMessage).toBe("Malformed event stream from fake: a line longer than 16 MiB without a line break");
       }
       await checkSession(world);
     });

@@ -99,7 +99,7 @@ async function* streamMessages(
   const onAbort = () => controller.abort(userSignal?.reason);
   userSignal?.addEventListener("abort", onAbort, { once: true });
   let events: AsyncGenerator<SseEvent> | undefined;
-  const watch = new ResponseWatch(options.idleTimeoutMs);
+  const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (!options.apiKey) throw new Error(`No API key for provider: ${model.provider}`);
@@ -112,7 +112,7 @@ async function* streamMessages(
     yield { type: "start", partial: output };
     events = iterateSse(response.body);
     const invalidArguments: InvalidArguments[] = [];
-    yield* anthropicMessageEvents(events, model, context, output, oauth, userSignal, invalidArguments);
+    yield* anthropicMessageEvents(events, model, context, output, oauth, userSignal, invalidArguments, () => watch.progress());
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (output.stopReason === "pending") throw new Error("Anthropic stream ended without a stop reason");
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error("An unknown error occurred");

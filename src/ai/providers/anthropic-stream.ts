@@ -3,7 +3,8 @@
  * events while the message (blocks, usage, stop reason, response id) is built up.
  */
 import { parsePartialJson } from "../partial-json.ts";
-import type { SseEvent } from "../sse.ts";
+import { SseLimitError, type SseEvent } from "../sse.ts";
+import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { applyCost } from "../types.ts";
 import type {
   AssistantMessage,
@@ -141,7 +142,8 @@ function updateTotals(model: Model, output: AssistantMessage): void {
 
 /**
  * Reads `events` (left open for the caller to close) into `output`, yielding the block events;
- * tool calls whose argument JSON is incomplete are added to `invalidArguments`. Throws on an
+ * tool calls whose argument JSON is incomplete are added to `invalidArguments`; `onProgress` is
+ * told of every event that moves the answer on (not a `ping`, nor a delta without content). Throws on an
  * in-stream `error` event, an event that does not parse, a connection lost mid-stream and a
  * stream that ends before `message_stop`.
  */
@@ -153,8 +155,11 @@ export async function* anthropicMessageEvents(
   oauth: boolean,
   userSignal: AbortSignal | undefined,
   invalidArguments: InvalidArguments[] = [],
+  onProgress: () => void = () => {},
 ): AsyncGenerator<AssistantMessageEvent> {
   const blocks = output.content as StreamingBlock[];
+  const texts = new TextAppender();
+  const liveArguments = new StreamingArguments(parsePartialJson);
   let sawStart = false;
   let sawStop = false;
   for (;;) {
@@ -164,6 +169,7 @@ export async function* anthropicMessageEvents(
     } catch (error) {
       // undici's wording for a connection lost mid-body, which upstream reports as is.
       if (userSignal?.aborted) throw error;
+      if (error instanceof SseLimitError) throw new Error(`Malformed event stream from ${model.provider}: ${error.message}`);
       throw new Error("terminated", { cause: error });
     }
     if (next.done) break;
@@ -179,6 +185,7 @@ export async function* anthropicMessageEvents(
       );
     }
 
+    if (event.type !== "content_block_delta" && MESSAGE_EVENTS.has(event.type)) onProgress();
     switch (event.type) {
       case "message_start": {
         sawStart = true;
@@ -236,21 +243,22 @@ export async function* anthropicMessageEvents(
         const block = blocks[at];
         const delta = event.delta;
         if (!block || !delta) break;
+        if (delta.text || delta.thinking || delta.partial_json || delta.signature) onProgress();
         if (delta.type === "text_delta" && block.type === "text") {
           const text = delta.text ?? "";
-          block.text += text;
+          block.text = texts.append(block, block.text, text);
           yield { type: "text_delta", contentIndex: at, delta: text, partial: output };
         } else if (delta.type === "thinking_delta" && block.type === "thinking") {
           const text = delta.thinking ?? "";
-          block.thinking += text;
+          block.thinking = texts.append(block, block.thinking, text);
           yield { type: "thinking_delta", contentIndex: at, delta: text, partial: output };
         } else if (delta.type === "input_json_delta" && block.type === "toolCall") {
           const json = delta.partial_json ?? "";
-          block.partialJson = (block.partialJson ?? "") + json;
-          block.arguments = parsePartialJson(block.partialJson);
+          block.partialJson = texts.append(block, block.partialJson ?? "", json);
+          block.arguments = liveArguments.update(block, block.partialJson) ?? block.arguments;
           yield { type: "toolcall_delta", contentIndex: at, delta: json, partial: output };
         } else if (delta.type === "signature_delta" && block.type === "thinking") {
-          block.thinkingSignature = (block.thinkingSignature || "") + (delta.signature ?? "");
+          block.thinkingSignature = texts.append(block, block.thinkingSignature || "", delta.signature ?? "");
         }
         break;
       }

@@ -9,6 +9,7 @@
  */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
+import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
@@ -223,9 +224,21 @@ type StreamingToolCall = LlmToolCall & { partialArgs?: string; streamIndex?: num
 
 type Delta = ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
 
+function movesAnswerOn(chunk: ChatCompletionChunk): boolean {
+  if (chunk.usage) return true;
+  const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  if (!choice) return false;
+  if (choice.finish_reason || (choice as { usage?: unknown }).usage) return true;
+  const delta = choice.delta as Delta | undefined;
+  if (!delta) return false;
+  if (typeof delta.content === "string" && delta.content.length > 0) return true;
+  if (REASONING_DELTA_FIELDS.some((name) => typeof delta[name] === "string" && (delta[name] as string).length > 0)) return true;
+  return Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0;
+}
+
 async function* streamCompletions(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
-  const watch = new ResponseWatch(options.idleTimeoutMs);
+  const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
     const { body, headers } = buildCompletionsRequest(model, context, options);
     const client = createClient(model, options, await finalHeaders(headers, options), watch);
@@ -238,11 +251,15 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     const callsByIndex = new Map<number, StreamingToolCall>();
     const callsById = new Map<string, StreamingToolCall>();
     const indexOf = (block: object) => blocks.indexOf(block as never);
+    const texts = new TextAppender();
+    const liveArguments = new StreamingArguments(parsePartialJson);
 
     let received = 0;
     for await (const chunk of stream as unknown as AsyncIterable<ChatCompletionChunk>) {
       received++;
       if (!chunk || typeof chunk !== "object") continue;
+      // The first chunk opens the answer; after it only content, usage and the finish reason move it on.
+      if (received === 1 || movesAnswerOn(chunk)) watch.progress();
       if (!output.responseId && typeof chunk.id === "string" && chunk.id) output.responseId = chunk.id;
       if (!output.responseModel && typeof chunk.model === "string" && chunk.model && chunk.model !== model.id) {
         output.responseModel = chunk.model;
@@ -267,7 +284,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
           blocks.push(text);
           yield { type: "text_start", contentIndex: indexOf(text), partial: output };
         }
-        text.text += delta.content;
+        text.text = texts.append(text, text.text, delta.content);
         yield { type: "text_delta", contentIndex: indexOf(text), delta: delta.content, partial: output };
       }
 
@@ -279,7 +296,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
           blocks.push(thinking);
           yield { type: "thinking_start", contentIndex: indexOf(thinking), partial: output };
         }
-        thinking.thinking += piece;
+        thinking.thinking = texts.append(thinking, thinking.thinking, piece);
         yield { type: "thinking_delta", contentIndex: indexOf(thinking), delta: piece, partial: output };
       }
 
@@ -303,8 +320,8 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
           let piece = "";
           if (part.function?.arguments) {
             piece = part.function.arguments;
-            call.partialArgs = (call.partialArgs ?? "") + piece;
-            call.arguments = parsePartialJson(call.partialArgs);
+            call.partialArgs = texts.append(call, call.partialArgs ?? "", piece);
+            call.arguments = liveArguments.update(call, call.partialArgs) ?? call.arguments;
           }
           yield { type: "toolcall_delta", contentIndex: indexOf(call), delta: piece, partial: output };
         }

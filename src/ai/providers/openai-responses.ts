@@ -9,6 +9,7 @@
  * item is done.
  */
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
+import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import {
@@ -76,12 +77,38 @@ function mapStatus(status: unknown, incompleteReason: unknown): { stopReason: St
   }
 }
 
+/** Events that start, grow or end the answer; `response.in_progress` and unknown events do not. */
+const PROGRESS_EVENTS = new Set([
+  "response.created",
+  "response.output_item.added",
+  "response.output_item.done",
+  "response.reasoning_summary_part.added",
+  "response.function_call_arguments.done",
+  "response.completed",
+  "response.incomplete",
+  "response.failed",
+  "error",
+]);
+const DELTA_EVENTS = new Set([
+  "response.reasoning_summary_text.delta",
+  "response.reasoning_text.delta",
+  "response.output_text.delta",
+  "response.refusal.delta",
+  "response.function_call_arguments.delta",
+]);
+
+function movesAnswerOn(event: Json): boolean {
+  const type = String(event.type);
+  if (PROGRESS_EVENTS.has(type)) return true;
+  return DELTA_EVENTS.has(type) && typeof event.delta === "string" && event.delta.length > 0;
+}
+
 type StreamingToolCall = LlmToolCall & { partialJson?: string };
 type Block = LlmText | LlmThinking | StreamingToolCall;
 
 async function* streamResponses(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
-  const watch = new ResponseWatch(options.idleTimeoutMs);
+  const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
     const { body, headers } = buildResponsesRequest(model, context, options);
     const client = createClient(model, options, await finalHeaders(headers, options), watch);
@@ -92,6 +119,8 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
     const byOutputIndex = new Map<number, Block>();
     const summaryParts = new Map<Block, number>();
     const indexOf = (block: Block) => blocks.indexOf(block as never);
+    const texts = new TextAppender();
+    const liveArguments = new StreamingArguments(parsePartialJson);
     const blockFor = (event: Json, type: Block["type"]): Block | undefined => {
       const found = typeof event.output_index === "number" ? byOutputIndex.get(event.output_index) : undefined;
       if (found?.type === type) return found;
@@ -104,6 +133,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
     for await (const raw of stream as unknown as AsyncIterable<unknown>) {
       const event = raw as Json;
       const type = event.type;
+      if (movesAnswerOn(event)) watch.progress();
       if (type === "response.created" || type === "response.in_progress") {
         const response = event.response as Json | undefined;
         if (!output.responseId && typeof response?.id === "string") output.responseId = response.id;
@@ -139,7 +169,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
           const parts = summaryParts.get(block) ?? 0;
           summaryParts.set(block, parts + 1);
           if (parts > 0) {
-            block.thinking += "\n\n";
+            block.thinking = texts.append(block, block.thinking, "\n\n");
             yield { type: "thinking_delta", contentIndex: indexOf(block), delta: "\n\n", partial: output };
           }
         }
@@ -147,22 +177,22 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
         const block = blockFor(event, "thinking") as LlmThinking | undefined;
         const delta = event.delta;
         if (block && typeof delta === "string" && delta) {
-          block.thinking += delta;
+          block.thinking = texts.append(block, block.thinking, delta);
           yield { type: "thinking_delta", contentIndex: indexOf(block), delta, partial: output };
         }
       } else if (type === "response.output_text.delta" || type === "response.refusal.delta") {
         const block = blockFor(event, "text") as LlmText | undefined;
         const delta = event.delta;
         if (block && typeof delta === "string" && delta) {
-          block.text += delta;
+          block.text = texts.append(block, block.text, delta);
           yield { type: "text_delta", contentIndex: indexOf(block), delta, partial: output };
         }
       } else if (type === "response.function_call_arguments.delta") {
         const block = blockFor(event, "toolCall") as StreamingToolCall | undefined;
         const delta = event.delta;
         if (block && typeof delta === "string") {
-          block.partialJson = (block.partialJson ?? "") + delta;
-          block.arguments = parsePartialJson(block.partialJson);
+          block.partialJson = texts.append(block, block.partialJson ?? "", delta);
+          block.arguments = liveArguments.update(block, block.partialJson) ?? block.arguments;
           yield { type: "toolcall_delta", contentIndex: indexOf(block), delta, partial: output };
         }
       } else if (type === "response.function_call_arguments.done") {

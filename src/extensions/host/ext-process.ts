@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import type { Connection, RequestContext, RequestOptions } from "../connection.ts";
+import { type Connection, PartStreamStalled, type RequestContext, type RequestOptions } from "../connection.ts";
 import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
 import type { CredentialVars } from "../../ai/credential-vars.ts";
 import { childEnv } from "./child-env.ts";
@@ -132,6 +132,7 @@ export class ExtensionProcess {
       return await conn.request(method, params, options);
     } catch (err) {
       if (err instanceof ProcessDown) throw new Error(`Extension "${extension}" ${err.detail}`);
+      if (err instanceof PartStreamStalled) throw new Error(`Extension "${extension}" stopped sending an answer: ${err.message}`, { cause: err });
       throw err;
     } finally {
       done();
@@ -276,6 +277,7 @@ export class ExtensionProcess {
     });
     const result = this.owner.initializeResult(this, params);
     conn.setMaxFrameBytes(result.maxFrameBytes);
+    if (this.spec.kind !== "linked") conn.setPartTimeout(this.owner.timing.partTimeoutMs);
     const current = () => generation === this.generation;
     const handlers: BoundHandlers = {
       onRequest: (method, p, ctx) => {

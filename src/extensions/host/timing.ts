@@ -3,6 +3,8 @@
 export interface HostTiming {
   pingIntervalMs: number;
   livenessTimeoutMs: number;
+  /** A `$/part` stream from an extension left open this long without a part is dropped. */
+  partTimeoutMs: number;
   /** From spawn to every extension of the process being ready. */
   launchTimeoutMs: number;
   /** Delays before the 1st, 2nd, 3rd… restart. */
@@ -17,6 +19,7 @@ export interface HostTiming {
 export const DEFAULT_TIMING: HostTiming = {
   pingIntervalMs: 1000,
   livenessTimeoutMs: 3000,
+  partTimeoutMs: 10_000,
   launchTimeoutMs: 10_000,
   restartBackoffMs: [250, 1000, 4000],
   maxRestarts: 3,

@@ -93,6 +93,7 @@ export class FakePort implements HostSessionPort {
 export const FAST_TIMING = {
   pingIntervalMs: 50,
   livenessTimeoutMs: 400,
+  partTimeoutMs: 500,
   launchTimeoutMs: 10_000,
   restartBackoffMs: [10, 20, 40],
   maxRestarts: 2,

@@ -54,6 +54,12 @@ const ResponseSchema = v.strictObject({
   chunkDelayMs: v.optional(count),
   chunkSize: v.optional(positive),
   stallAfterChunks: v.optional(count),
+  /**
+   * While stalled, send this text every `stallKeepAliveMs` (default 50) until the client leaves:
+   * SSE comments, a ping event, or a byte of an event that never ends.
+   */
+  stallKeepAlive: v.optional(v.pipe(v.string(), v.minLength(1))),
+  stallKeepAliveMs: v.optional(positive),
   disconnectAfterChunks: v.optional(count),
   midStreamError: v.optional(v.string()),
   error: v.optional(ErrorSchema),

@@ -196,6 +196,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       {
         chunkDelayMs: response.chunkDelayMs ?? 0,
         stallAfterChunks: response.stallAfterChunks,
+        ...(response.stallKeepAlive !== undefined
+          ? { stallKeepAlive: { text: response.stallKeepAlive, everyMs: response.stallKeepAliveMs ?? 50 } }
+          : {}),
         disconnectAfterChunks: response.disconnectAfterChunks,
         holdDisconnect: options.holdDisconnects ?? false,
       },

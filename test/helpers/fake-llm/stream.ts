@@ -7,6 +7,8 @@ export interface StreamTiming {
   chunkDelayMs: number;
   /** Send this many frames, then nothing until the client disconnects. */
   stallAfterChunks: number | undefined;
+  /** While stalled, send `text` every `everyMs` instead of nothing (keep-alives that carry no answer). */
+  stallKeepAlive?: { text: string; everyMs: number };
   /** Send this many frames, then drop the connection. */
   disconnectAfterChunks: number | undefined;
   /** Drop a disconnecting stream only when told (server close or `dropOpenStreams`), not after a grace. */
@@ -60,6 +62,13 @@ export function frameStream(frames: string[], timing: StreamTiming, open: OpenSt
       // With nothing sent yet, drop at once: the client gets no response at all. (Waiting here
       // would let Bun write a torn header block, which clients read inconsistently.)
       if (next === timing.disconnectAfterChunks) return next === 0 ? drop(controller) : flushThenDrop(controller);
+      if (next === timing.stallAfterChunks && timing.stallKeepAlive) {
+        // Pull comes back here once the text is taken, until the client leaves.
+        await Promise.race([Bun.sleep(timing.stallKeepAlive.everyMs), woken]);
+        if (stopped) return drop(controller);
+        controller.enqueue(encoder.encode(timing.stallKeepAlive.text));
+        return;
+      }
       if (next === timing.stallAfterChunks) {
         // Pull is not called again while this one is pending, so the connection idles (the
         // server runs with idleTimeout 0) until the client leaves or the server closes.
