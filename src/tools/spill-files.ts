@@ -3,7 +3,7 @@
  * file's path, and may read the file later in the session). Output can be anything a command
  * printed — keys, tokens, file contents — so the files are private: created new (O_EXCL) with
  * mode 0600 in a folder of this process's inside `<tmp>/pig-<uid>/`, which only this user can
- * enter (util/process-dir.ts).
+ * enter (util/process-dir.ts), in a temp folder no other user controls (util/dir-safety.ts).
  *
  * They live as long as a session can point to them: a session's files are removed when it
  * leaves the process's hands (a new or resumed session replaces it), every file when pig exits,
@@ -13,15 +13,21 @@ import { closeSync, constants, openSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { firstSafeDir } from "../util/dir-safety.ts";
 import { createProcessDir, isOwnDir, removeDeadProcessDirs, userDirPath, type ProcessDir } from "../util/process-dir.ts";
 
 const NAME = "pig";
+
+/** The temp folder the spill folders go in: the first of $TMPDIR and /tmp no other user controls. */
+function spillBase(): string {
+  return firstSafeDir([tmpdir(), "/tmp"], "command output files");
+}
 
 let processDir: ProcessDir | undefined;
 
 function spillDir(): string {
   if (processDir) return processDir.dir;
-  const made = createProcessDir(tmpdir(), NAME);
+  const made = createProcessDir(spillBase(), NAME);
   processDir = made;
   // 'exit' runs on every ending pig takes itself (a signal pig handles exits through it too).
   process.once("exit", () => made.remove());
@@ -64,8 +70,14 @@ export class SpillFiles {
 }
 
 /** Removes the spill folders of pig processes that are gone (killed before they could). */
-export function removeSpillLeftovers(base: string = tmpdir()): void {
-  const parent = userDirPath(base, NAME);
+export function removeSpillLeftovers(base?: string): void {
+  let parent: string;
+  try {
+    parent = userDirPath(base ?? spillBase(), NAME);
+  } catch {
+    // No safe temp folder: nothing of ours can be there.
+    return;
+  }
   if (isOwnDir(parent)) removeDeadProcessDirs(parent);
 }
 

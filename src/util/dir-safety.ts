@@ -100,3 +100,17 @@ export function ensurePrivateDir(dir: string, uid: number | undefined = currentU
   const problem = privateDirProblem(dir, factsOf(lstatSync(dir)), uid);
   if (problem) throw new UnsafeDirError(problem);
 }
+
+/**
+ * The real path of the first of `candidates` that is safe all the way up (see safeRealDir), for
+ * `what` (named in the error); throws UnsafeDirError naming each one passed over when none is.
+ */
+export function firstSafeDir(candidates: readonly string[], what: string): string {
+  const problems: string[] = [];
+  for (const candidate of new Set(candidates)) {
+    const safe = safeRealDir(candidate);
+    if ("path" in safe) return safe.path;
+    problems.push(safe.problem);
+  }
+  throw new UnsafeDirError(`no safe directory for ${what}: ${problems.join("; ")}`);
+}

@@ -4,50 +4,16 @@
  *
  * A shared temp folder lets anyone make a name first. So a folder is never taken on its name
  * alone: it must be a real directory (not a link), owned by this user, with no access for group
- * or others. Anything else under the name is refused with an error that names the path, and
- * the caller falls back to a fresh `mkdtemp` folder, which no one else can have made.
+ * or others (util/dir-safety.ts). Anything else under the name is passed over for a fresh
+ * `mkdtemp` folder, which no one else can have made. The base itself must already be safe
+ * (`firstSafeDir`): in a folder another user owns, that user could move any folder of ours away.
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-
-export class PrivateDirError extends Error {
-  constructor(
-    readonly path: string,
-    reason: string,
-  ) {
-    super(`${path}: ${reason}`);
-    this.name = "PrivateDirError";
-  }
-}
+import { ensurePrivateDir, UnsafeDirError } from "./dir-safety.ts";
 
 const uid = (): number | undefined => process.getuid?.();
-
-/**
- * Makes `path` a 0700 directory of this user's, or checks that it already is one: a real
- * directory (not a link), ours, open to no one else. A looser one of ours is refused too, not
- * tightened: others may have put things in it already. The error names the path.
- */
-export function ensurePrivateDir(path: string): string {
-  let made = false;
-  try {
-    mkdirSync(path, { mode: 0o700 });
-    made = true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EEXIST") throw new PrivateDirError(path, `cannot be created (${code ?? (error as Error).message})`);
-  }
-  // mkdir's mode went through the umask: a folder made just now is stated exactly.
-  if (made && process.platform !== "win32") chmodSync(path, 0o700);
-  const info = lstatSync(path);
-  if (info.isSymbolicLink()) throw new PrivateDirError(path, "is a symbolic link, not a private directory");
-  if (!info.isDirectory()) throw new PrivateDirError(path, "is not a directory");
-  const me = uid();
-  if (me === undefined) return path;
-  if (info.uid !== me) throw new PrivateDirError(path, `belongs to uid ${info.uid}, not to this user (uid ${me})`);
-  if ((info.mode & 0o077) !== 0) throw new PrivateDirError(path, `is open to other users (mode ${(info.mode & 0o777).toString(8)}, not 700)`);
-  return path;
-}
 
 /** Whether `path` is already a real directory of this user's (nothing is made or changed). */
 export function isOwnDir(path: string): boolean {
@@ -64,9 +30,11 @@ export function userDirPath(base: string, name: string): string {
   return join(base, `${name}-${uid() ?? "user"}`);
 }
 
-/** `<base>/<name>-<uid>`, private to this user (see ensurePrivateDir). */
+/** `<base>/<name>-<uid>`, private to this user (see ensurePrivateDir); throws UnsafeDirError. */
 export function userDir(base: string, name: string): string {
-  return ensurePrivateDir(userDirPath(base, name));
+  const path = userDirPath(base, name);
+  ensurePrivateDir(path);
+  return path;
 }
 
 export interface ProcessDir {
@@ -88,7 +56,7 @@ export function createProcessDir(base: string, name: string): ProcessDir {
     dir = join(parent, `${process.pid}-${randomBytes(6).toString("hex")}`);
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if (!(error instanceof PrivateDirError)) throw error;
+    if (!(error instanceof UnsafeDirError)) throw error;
     dir = mkdtempSync(join(base, `${name}-${process.pid}-`));
   }
   chmodSync(dir, 0o700);

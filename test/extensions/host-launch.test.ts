@@ -31,8 +31,10 @@ describe("launch security", () => {
   test("directories left by dead pig processes are removed", () => {
     const base = mkdtempSync(join(tmpdir(), "pig-stale-"));
     try {
-      const stale = join(base, `pig-ext-${process.getuid!()}`, "999999999-abcdef");
-      require("node:fs").mkdirSync(stale, { recursive: true });
+      const parent = join(base, `pig-ext-${process.getuid!()}`);
+      require("node:fs").mkdirSync(parent, { mode: 0o700 });
+      const stale = join(parent, "999999999-abcdef");
+      require("node:fs").mkdirSync(stale);
       const d = createSocketDir(base);
       expect(() => statSync(stale)).toThrow();
       expect(d.dir.startsWith(join(base, `pig-ext-${process.getuid!()}`))).toBe(true);
