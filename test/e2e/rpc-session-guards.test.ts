@@ -4,7 +4,8 @@
  * and what an HTML export's permissions are.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
@@ -83,5 +84,42 @@ describe("rpc session guards", () => {
     const fresh = join(w.cwd, "fresh.html");
     await client.request({ type: "export_html", outputPath: fresh });
     expect(statSync(fresh).mode & 0o777).toBe(0o600);
+  });
+
+  describe("switch_session to something that is not a regular file", () => {
+    const cases: { name: string; make: (dir: string) => string; says: string }[] = [
+      { name: "/dev/zero", make: () => "/dev/zero", says: "not a regular file" },
+      {
+        name: "a FIFO",
+        make: (dir) => {
+          const path = join(dir, "pipe.jsonl");
+          execFileSync("mkfifo", [path]);
+          return path;
+        },
+        says: "not a regular file",
+      },
+      {
+        name: "a directory",
+        make: (dir) => {
+          const path = join(dir, "folder.jsonl");
+          mkdirSync(path);
+          return path;
+        },
+        says: "directory",
+      },
+    ];
+    for (const { name, make, says } of cases) {
+      test(`${name} is refused with an error naming it, and pig still answers`, async () => {
+        const { w, client } = await rpc();
+        await client.promptAndWait("kept session");
+        const before = dataOf(await client.request({ type: "get_state" }));
+        const path = make(w.cwd);
+        const response = await client.request({ type: "switch_session", sessionPath: path }, 20_000);
+        expect(response).toMatchObject({ success: false });
+        expect(String(response.error)).toContain(path);
+        expect(String(response.error)).toContain(says);
+        expect(dataOf(await client.request({ type: "get_state" })).sessionFile).toBe(before.sessionFile);
+      });
+    }
   });
 });
