@@ -6,7 +6,7 @@
  * entry is written exactly once. A file is written by one process at a time (see lock.ts). The
  * typed `append…` methods are in appends.ts; every one of them ends in `append` here.
  */
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SessionAppends } from "./appends.ts";
 import { planContext, resolvePlan, type ContextPlan, type SessionContext } from "./context.ts";
@@ -15,7 +15,8 @@ import type { SessionEntry, SessionHeader } from "./format.ts";
 import { newSessionId, sessionFileName } from "./ids.ts";
 import { decodeUtf8, readRange } from "./lines.ts";
 import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
-import { acquireLock, type SessionLock } from "./lock.ts";
+import { acquireLock, lockNewFile, type SessionLock } from "./lock.ts";
+import { openRegularFile } from "./regular-file.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { SessionTree } from "./tree.ts";
 import { appendLines, createFileWithLines, removeStaleTemps, replaceFile, SessionWriteError, type AppendState } from "./write.ts";
@@ -92,13 +93,13 @@ export class SessionStore extends SessionAppends {
   /** Opens an existing file. Read-only unless `write` is set; a legacy file is then migrated on disk. */
   static open(path: string, options: OpenOptions = {}): SessionStore {
     if (!options.write) return new SessionStore(...SessionStore.loadArgs(loadSessionFile(path)), false);
-    const lock = acquireLock(path);
+    let lock = acquireLock(path);
     try {
       // A migration cut short by a crash left its temp file: this process holds the lock now.
       removeStaleTemps(dirname(path), path);
       let loaded = loadSessionFile(path);
       if (loaded.migrated) {
-        writeMigrated(loaded);
+        lock = writeMigrated(loaded, lock);
         loaded = loadSessionFile(path);
       }
       const store = new SessionStore(...SessionStore.loadArgs(loaded), true);
@@ -145,7 +146,7 @@ export class SessionStore extends SessionAppends {
   private readSource(source: LineSource): string {
     if (source.kind === "text") return source.text;
     if (!this.path) throw new Error("session has no file to read from");
-    if (this.readFd === undefined) this.readFd = openSync(this.path, "r");
+    if (this.readFd === undefined) this.readFd = openRegularFile(this.path, "read");
     const bytes = readRange(this.readFd, source.offset, source.length);
     return decodeUtf8(bytes, 0, bytes.length);
   }
@@ -355,7 +356,6 @@ export class SessionStore extends SessionAppends {
         throw new SessionWriteError(this.path, error);
       }
     }
-    if (!this.lock) this.lock = acquireLock(this.path);
     const lines = this.pending.map((record) => (record.source as { text: string }).text);
     let offsets: number[];
     if (this.headerPending) {
@@ -363,12 +363,17 @@ export class SessionStore extends SessionAppends {
       removeStaleTemps(dirname(this.path));
       let created: { offsets: number[]; size: number };
       const headerText = this.readSource(this.headerSource);
+      const path = this.path;
+      // The file is locked before it has its name, so no other writer can find it unlocked.
+      let claimed: SessionLock | undefined;
       try {
-        created = createFileWithLines(this.path, [headerText, ...lines]);
+        created = createFileWithLines(path, [headerText, ...lines], (temp) => (claimed = this.lock ?? lockNewFile(temp, path)));
       } catch (error) {
+        if (claimed !== this.lock) claimed?.release();
         if ((error as { code?: string }).code !== "EEXIST") throw error;
-        throw new SessionFileError(this.path, "unreadable", `Refusing to write a new session over the existing file ${this.path}`);
+        throw new SessionFileError(path, "unreadable", `Refusing to write a new session over the existing file ${path}`);
       }
+      this.lock = claimed;
       this.appendState.size = created.size;
       this.appendState.endsWithNewline = true;
       this.headerOnDisk = { offset: created.offsets[0]!, length: Buffer.byteLength(headerText) };
@@ -399,16 +404,24 @@ export class SessionStore extends SessionAppends {
   }
 }
 
-function writeMigrated(loaded: LoadedFile): void {
-  const fd = openSync(loaded.path, "r");
+/** Rewrites a legacy file as migrated; returns the lock of the new file, which replaces `lock`. */
+function writeMigrated(loaded: LoadedFile, lock: SessionLock): SessionLock {
+  const fd = openRegularFile(loaded.path, "read");
+  let replacement: SessionLock | undefined;
   try {
     const parts: Uint8Array[] = [];
     loaded.migrated!.forEach((source, index) => {
       parts.push(source.kind === "text" ? Buffer.from(source.text) : readRange(fd, source.offset, source.length));
       if (index < loaded.migrated!.length - 1 || loaded.endsWithNewline) parts.push(Buffer.from("\n"));
     });
-    replaceFile(loaded.path, Buffer.concat(parts));
+    // The new file is locked before it takes the name: a second pig finds it locked, never free.
+    replaceFile(loaded.path, Buffer.concat(parts), (temp) => (replacement = lockNewFile(temp, loaded.path)));
+  } catch (error) {
+    replacement?.release();
+    throw error;
   } finally {
     closeSync(fd);
   }
+  lock.release();
+  return replacement!;
 }

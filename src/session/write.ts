@@ -10,6 +10,7 @@ import {
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { ownerGone } from "../util/lock-owner.ts";
+import { openRegularFile } from "./regular-file.ts";
 
 export interface AppendState {
   /** The size pig believes the file has. */
@@ -75,7 +76,8 @@ function encodeLines(lines: readonly string[], start: number, prefix = ""): { da
 export function appendLines(path: string, state: AppendState, lines: readonly string[]): number[] {
   let fd: number;
   try {
-    fd = openSync(path, "a+");
+    // Never created here: a session file that went away is not started again without its header.
+    fd = openRegularFile(path, "append");
   } catch (error) {
     throw new SessionWriteError(path, error);
   }
@@ -145,12 +147,14 @@ function removeTemp(temp: string): void {
 /**
  * Writes a new file holding `lines` and returns their offsets. It appears whole or not at all:
  * written beside the target, then linked into place; an existing file is never replaced.
+ * `beforeLink` is handed the complete temp file just before it takes its name (to lock it).
  */
-export function createFileWithLines(path: string, lines: readonly string[]): { offsets: number[]; size: number } {
+export function createFileWithLines(path: string, lines: readonly string[], beforeLink?: (temp: string) => void): { offsets: number[]; size: number } {
   const { data, offsets, end } = encodeLines(lines, 0);
   const temp = tempPathOf(path);
   try {
     writeSyncedTemp(temp, data);
+    beforeLink?.(temp);
     try {
       linkSync(temp, path);
     } catch (error) {
@@ -169,11 +173,15 @@ export function createFileWithLines(path: string, lines: readonly string[]): { o
   return { offsets, size: end };
 }
 
-/** Replaces `path` with `content` via a temporary file and a rename, so a crash leaves one or the other. */
-export function replaceFile(path: string, content: Uint8Array): void {
+/**
+ * Replaces `path` with `content` via a temporary file and a rename, so a crash leaves one or the
+ * other. `beforeRename` is handed the complete temp file just before it takes the name.
+ */
+export function replaceFile(path: string, content: Uint8Array, beforeRename?: (temp: string) => void): void {
   const temp = tempPathOf(path);
   try {
     writeSyncedTemp(temp, content);
+    beforeRename?.(temp);
     renameSync(temp, path);
   } catch (error) {
     removeTemp(temp);
