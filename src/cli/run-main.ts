@@ -122,6 +122,7 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: Mod
     for (const d of runtime.startup.diagnostics) writeStderr(`pig: ${d.level}: ${d.message}\n`);
   }
   for (const warning of runtime.warnings) writeStderr(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
+  runtime.session.onWarning((text) => writeStderr(`pig: warning: ${text}\n`));
   // The run stops and what it did is in the session file before pig exits (stop-signals.ts).
   const { onStopSignal } = await import("../modes/stop-signals.ts");
   onStopSignal((code) => {

@@ -67,7 +67,7 @@ export class SessionStore extends SessionAppends {
     private readonly headerSource: LineSource,
     readonly path: string | undefined,
     loaded: LoadedFile | undefined,
-    private readonly writable: boolean,
+    private writable: boolean,
   ) {
     super();
     this.tree = new SessionTree(loaded?.records ?? []);
@@ -393,6 +393,14 @@ export class SessionStore extends SessionAppends {
       if (!keepsValue(record.type)) delete (onDisk as { value?: unknown }).value;
       this.tree.replace(record, onDisk);
     });
+  }
+
+  /**
+   * Stops writing: the session goes on in memory only (its file could not be made). What is not
+   * in the file stays unsaved; nothing more is written.
+   */
+  keepInMemory(): void {
+    this.writable = false;
   }
 
   /** Releases the file: the write lock and any open descriptor. Pending entries stay unwritten. */

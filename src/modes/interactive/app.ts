@@ -172,6 +172,7 @@ export class InteractiveApp implements InteractiveHost {
     const unwatch = this.session.onSessionChange((change) => {
       if (replacesConversation(change)) this.sessionChanged();
     });
+    const unwarn = this.session.onWarning((text) => this.warn(text));
     this.editor.start();
     this.watchTheme();
     // A long session's context is read once the prompt is up, not before.
@@ -199,6 +200,7 @@ export class InteractiveApp implements InteractiveHost {
     removeSignals();
     unsubscribe();
     unwatch();
+    unwarn();
     this.stopThemeWatch();
     this.view.dispose();
     this.editor.stop();
