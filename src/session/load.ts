@@ -5,7 +5,7 @@
  * their first bytes and a structural check, everything else is parsed. Legacy (v1/v2) files are
  * parsed whole and migrated in memory; the migrated text is kept for a later rewrite.
  */
-import { closeSync } from "node:fs";
+import { closeSync, fstatSync } from "node:fs";
 import * as v from "valibot";
 import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
 import { decodeUtf8, latin1, MAX_LINE_BYTES, scanLines, type ScannedLine } from "./lines.ts";
@@ -14,6 +14,7 @@ import { matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./l
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { NotRegularFileError, openRegularFile } from "./regular-file.ts";
+import { fileIdentity } from "./write.ts";
 
 export type SessionFileErrorKind = "missing" | "empty" | "not-session" | "unreadable" | "locked" | "unwritable";
 
@@ -39,6 +40,8 @@ export interface LoadedFile {
   readonly diagnostics: LoadDiagnostic[];
   /** Bytes in the file when it was read. */
   readonly size: number;
+  /** The file's device and inode (write.ts `fileIdentity`). */
+  readonly identity: string;
   readonly endsWithNewline: boolean;
   /** Number of lines in the file, blank and unusable ones included. */
   readonly lineCount: number;
@@ -59,8 +62,9 @@ export function loadSessionFile(path: string, options: LoadOptions = {}): Loaded
   const fd = openSessionFile(path);
   const limit = options.maxLineBytes ?? MAX_LINE_BYTES;
   try {
-    const current = loadCurrent(fd, path, limit);
-    return current ?? loadLegacy(fd, path, limit);
+    const identity = fileIdentity(fstatSync(fd));
+    const loaded = loadCurrent(fd, path, limit) ?? loadLegacy(fd, path, limit);
+    return { ...loaded, identity };
   } finally {
     closeSync(fd);
   }
@@ -171,7 +175,7 @@ class RecordCollector {
 }
 
 /** Loads a v3 (or newer) file; returns undefined when the header says it needs migrating. */
-function loadCurrent(fd: number, path: string, limit: number): LoadedFile | undefined {
+function loadCurrent(fd: number, path: string, limit: number): Omit<LoadedFile, "identity"> | undefined {
   const collector = new RecordCollector(path);
   let header: SessionHeader | undefined;
   let headerSource: LineSource | undefined;
@@ -261,7 +265,7 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
 }
 
 /** Loads a v1/v2 file: parses every line, migrates in memory, keeps the migrated text. */
-function loadLegacy(fd: number, path: string, limit: number): LoadedFile {
+function loadLegacy(fd: number, path: string, limit: number): Omit<LoadedFile, "identity"> {
   const sources: LineSource[] = [];
   const values: unknown[] = [];
   const terminated: boolean[] = [];

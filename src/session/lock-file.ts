@@ -23,6 +23,8 @@ type LockInfo = v.InferOutput<typeof LockInfoSchema>;
 /** A held write lock of a session file; `release` lets it go (once, however often it is called). */
 export interface SessionLock {
   readonly path: string;
+  /** A descriptor of the locked file itself, when the lock is held through one (lock.ts). */
+  readonly fd?: number;
   release(): void;
 }
 

@@ -81,7 +81,7 @@ function lockOpenFile(fd: number, sessionPath: string, path = sessionPath): { fd
   if (mine) {
     closeSync(fd);
     mine.count++;
-    return { fd: mine.fd, handle: handleOf(key, sessionPath) };
+    return { fd: mine.fd, handle: handleOf(key, sessionPath, mine.fd) };
   }
   let result = tryExclusiveFlock(fd);
   if (result.kind === "unsupported" && result.errno === EBADF) {
@@ -94,7 +94,7 @@ function lockOpenFile(fd: number, sessionPath: string, path = sessionPath): { fd
   }
   if (result.kind === "locked") {
     held.set(key, { fd, count: 1 });
-    return { fd, handle: handleOf(key, sessionPath) };
+    return { fd, handle: handleOf(key, sessionPath, fd) };
   }
   closeSync(fd);
   if (result.kind === "unsupported") return "unsupported";
@@ -118,10 +118,11 @@ function reopenForWriting(path: string, stats: Stats): number | undefined {
   return undefined;
 }
 
-function handleOf(key: string, path: string): SessionLock {
+function handleOf(key: string, path: string, fd: number): SessionLock {
   let released = false;
   return {
     path,
+    fd,
     release() {
       if (released) return;
       released = true;

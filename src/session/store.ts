@@ -6,7 +6,7 @@
  * entry is written exactly once. A file is written by one process at a time (see lock.ts). The
  * typed `append…` methods are in appends.ts; every one of them ends in `append` here.
  */
-import { closeSync, mkdirSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SessionAppends } from "./appends.ts";
 import { planContext, resolvePlan, type ContextPlan, type SessionContext } from "./context.ts";
@@ -19,7 +19,10 @@ import { acquireLock, lockNewFile, type SessionLock } from "./lock.ts";
 import { openRegularFile } from "./regular-file.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { SessionTree } from "./tree.ts";
-import { appendLines, createFileWithLines, removeStaleTemps, replaceFile, SessionWriteError, type AppendState } from "./write.ts";
+import {
+  appendLines, createFileWithLines, fileIdentity, removeStaleTemps, replaceFile, SessionFileChangedError, SessionWriteError, type AppendState,
+} from "./write.ts";
+import { relocatedLines } from "./relocate.ts";
 
 export interface NewSessionOptions {
   cwd: string;
@@ -63,13 +66,14 @@ export class SessionStore extends SessionAppends {
   private headerOnDisk: { offset: number; length: number } | undefined;
 
   private constructor(
-    readonly header: SessionHeader,
-    private readonly headerSource: LineSource,
-    readonly path: string | undefined,
+    private headerValue: SessionHeader,
+    private headerSource: LineSource,
+    private pathValue: string | undefined,
     loaded: LoadedFile | undefined,
     private writable: boolean,
   ) {
     super();
+    const path = pathValue;
     this.tree = new SessionTree(loaded?.records ?? []);
     // What the loader found line by line, and the links the tree found damaged, in line order.
     const links = this.tree.linkProblems.map((p) => ({ line: p.line, kind: p.kind, message: `${path}:${p.line}: ${p.message}` }));
@@ -77,7 +81,7 @@ export class SessionStore extends SessionAppends {
     this.leaf = this.tree.last?.id ?? null;
     this.headerPending = loaded === undefined;
     this.hasAssistant = this.tree.records.some((r) => r.type === "message" && r.role === "assistant");
-    this.appendState = { size: loaded?.size ?? 0, endsWithNewline: loaded?.endsWithNewline ?? true };
+    this.appendState = { size: loaded?.size ?? 0, endsWithNewline: loaded?.endsWithNewline ?? true, ...(loaded ? { identity: loaded.identity } : {}) };
     if (headerSource.kind === "file") this.headerOnDisk = { offset: headerSource.offset, length: headerSource.length };
   }
 
@@ -115,6 +119,15 @@ export class SessionStore extends SessionAppends {
     return [loaded.header, loaded.headerSource, loaded.path, loaded];
   }
 
+  get header(): SessionHeader {
+    return this.headerValue;
+  }
+
+  /** The session's file (it changes only when the file changed under pig: `moveToNewFile`). */
+  get path(): string | undefined {
+    return this.pathValue;
+  }
+
   get sessionId(): string {
     return this.header.id;
   }
@@ -146,9 +159,26 @@ export class SessionStore extends SessionAppends {
   private readSource(source: LineSource): string {
     if (source.kind === "text") return source.text;
     if (!this.path) throw new Error("session has no file to read from");
-    if (this.readFd === undefined) this.readFd = openRegularFile(this.path, "read");
-    const bytes = readRange(this.readFd, source.offset, source.length);
+    const bytes = readRange(this.readDescriptor(this.path), source.offset, source.length);
     return decodeUtf8(bytes, 0, bytes.length);
+  }
+
+  /**
+   * A descriptor of the file loaded: the lock's own while it is held (it stays the file pig
+   * loaded, whatever happens to its name), else one opened and checked to be that file.
+   */
+  private readDescriptor(path: string): number {
+    if (this.lock?.fd !== undefined) return this.lock.fd;
+    if (this.readFd === undefined) {
+      const fd = openRegularFile(path, "read");
+      // Offsets into another file than the one loaded would read someone else's bytes.
+      if (this.appendState.identity !== undefined && fileIdentity(fstatSync(fd)) !== this.appendState.identity) {
+        closeSync(fd);
+        throw new SessionFileChangedError(path, "another file has taken its name");
+      }
+      this.readFd = fd;
+    }
+    return this.readFd;
   }
 
   /** The parsed entry of a record; throws the parser's error. */
@@ -361,7 +391,7 @@ export class SessionStore extends SessionAppends {
     if (this.headerPending) {
       // A new file appears whole: header and every entry so far, or nothing.
       removeStaleTemps(dirname(this.path));
-      let created: { offsets: number[]; size: number };
+      let created: { offsets: number[]; size: number; identity: string };
       const headerText = this.readSource(this.headerSource);
       const path = this.path;
       // The file is locked before it has its name, so no other writer can find it unlocked.
@@ -374,6 +404,7 @@ export class SessionStore extends SessionAppends {
         throw new SessionFileError(path, "unreadable", `Refusing to write a new session over the existing file ${path}`);
       }
       this.lock = claimed;
+      this.appendState.identity = created.identity;
       this.appendState.size = created.size;
       this.appendState.endsWithNewline = true;
       this.headerOnDisk = { offset: created.offsets[0]!, length: Buffer.byteLength(headerText) };
@@ -401,6 +432,48 @@ export class SessionStore extends SessionAppends {
    */
   keepInMemory(): void {
     this.writable = false;
+  }
+
+  /**
+   * Goes on in a new file beside the old one, when the old one changed under pig (cut short, or
+   * replaced): `<time>_<new id>.jsonl`, its header naming the old file as its parent, holding
+   * every entry pig can still read (relocate.ts) and those not written yet. The old file is left
+   * as it is. Returns the new path and how many entries could not be copied.
+   */
+  moveToNewFile(now = new Date()): { path: string; lost: number } {
+    const old = this.path;
+    if (!old || !this.writable) throw new Error("this session has no file to move");
+    const { kept, lost } = relocatedLines(this.tree.records, (record) => this.readSource(record.source));
+    const header = make.headerOf(newSessionId(), now.toISOString(), this.cwd, old);
+    const headerText = JSON.stringify(header);
+    const path = join(dirname(old), sessionFileName(now, header.id));
+    let claimed: SessionLock | undefined;
+    let created: { offsets: number[]; size: number; identity: string };
+    try {
+      created = createFileWithLines(path, [headerText, ...kept.map((k) => k.text)], (temp) => (claimed = lockNewFile(temp, path)));
+    } catch (error) {
+      claimed?.release();
+      throw error instanceof SessionWriteError ? error : new SessionWriteError(path, error);
+    }
+    this.lock?.release();
+    this.lock = claimed;
+    if (this.readFd !== undefined) closeSync(this.readFd);
+    this.readFd = undefined;
+    this.headerValue = header;
+    this.headerSource = { kind: "file", offset: 0, length: Buffer.byteLength(headerText) };
+    this.headerOnDisk = { offset: 0, length: Buffer.byteLength(headerText) };
+    this.pathValue = path;
+    this.headerPending = false;
+    Object.assign(this.appendState, { size: created.size, endsWithNewline: true, identity: created.identity });
+    kept.forEach(({ record, text }, index) => {
+      const onDisk: EntryRecord = { ...record, line: index + 2, source: { kind: "file", offset: created.offsets[index + 1]!, length: Buffer.byteLength(text) } };
+      if (!keepsValue(record.type)) delete (onDisk as { value?: unknown }).value;
+      this.tree.replace(record, onDisk);
+    });
+    // Gone with the old file: still in the tree (its children hang on it), never read again.
+    for (const record of lost) this.tree.replace(record, { ...record, invalid: true, source: { kind: "text", text: "" } });
+    this.pending.length = 0;
+    return { path, lost: lost.length };
   }
 
   /** Releases the file: the write lock and any open descriptor. Pending entries stay unwritten. */
