@@ -59,8 +59,8 @@ describe("special files among the sessions", () => {
     const result = await w.run(["-c", "-p", "and more"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("ok\n");
-    expect(result.stderr).toContain(fifo);
-    expect(result.stderr).toContain(socket);
+    expect(result.stderr).toContain(`${fifo} is a FIFO (named pipe), not a session file`);
+    expect(result.stderr).toContain(`${socket} is a socket, not a session file`);
     expect(await countOf()).toEqual([before! + 2]);
   });
 
