@@ -5,7 +5,7 @@
  * and is taken over. It is keyed by the path as given, so unlike the `flock` of lock.ts it
  * cannot tell two names of one file apart.
  */
-import { renameSync, unlinkSync } from "node:fs";
+import { linkSync, renameSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import * as v from "valibot";
 import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, processStart, readLockText } from "../util/lock-owner.ts";
@@ -77,7 +77,8 @@ export function acquireLockFile(sessionPath: string): SessionLock {
       releaseAllOnExit();
       return lockHandle(lockPath);
     }
-    const holder = parseLockInfo(LockInfoSchema, readLockText(lockPath));
+    const observed = readLockText(lockPath);
+    const holder = parseLockInfo(LockInfoSchema, observed);
     if (!isStale(holder)) {
       const who = holder ? `pig process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process";
       throw new SessionFileError(
@@ -86,15 +87,35 @@ export function acquireLockFile(sessionPath: string): SessionLock {
         `Session ${sessionPath} is in use by ${who}. Close that pig first, or remove ${lockPath} if that process no longer exists.`,
       );
     }
-    // Claim the stale lock by renaming it away: of two processes doing this, only one succeeds.
-    try {
-      renameSync(lockPath, `${lockPath}.stale-${process.pid}`);
-      unlinkSync(`${lockPath}.stale-${process.pid}`);
-    } catch {
-      // Someone else took it over first; try again from the top.
-    }
+    takeOver(lockPath, observed);
   }
   throw new SessionFileError(sessionPath, "locked", `Could not take the lock ${lockPath}; another process keeps taking it`);
+}
+
+/**
+ * Moves the stale lock `observed` aside. What was moved is checked: a competitor that took the
+ * stale lock over first and made a fresh one may have had its lock moved instead, and gets it
+ * back. Of several processes doing this at once, only one moves the stale lock.
+ */
+function takeOver(lockPath: string, observed: string | undefined): void {
+  const aside = `${lockPath}.stale-${process.pid}-${crypto.randomUUID()}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return; // Gone meanwhile: try again from the top.
+  }
+  if (readLockText(aside) !== observed) {
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      // Yet another process made a lock meanwhile; it stands, and this one is lost either way.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Already gone.
+  }
 }
 
 function lockHandle(lockPath: string): SessionLock {

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
+import { acquireLockFile } from "../../src/session/lock-file.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { runPig } from "../helpers/binary.ts";
 import { fixtureCopy, tempDir } from "../helpers/tmp.ts";
@@ -132,5 +133,28 @@ describe("session lock", () => {
     }
     winner.proc.stdin.end();
     expect(await winner.proc.exited).toBe(0);
+  });
+});
+
+describe("the lock file, where flock is missing", () => {
+  test("a lock whose owner is gone, or whose pid now belongs to another process, is taken over", async () => {
+    const path = fixtureCopy("01-basic-text.jsonl");
+    const gone = Bun.spawn(["true"]);
+    await gone.exited;
+    for (const owner of [{ pid: gone.pid }, { pid: 1, started: "not-its-start-time" }]) {
+      writeFileSync(`${path}.lock`, JSON.stringify({ ...owner, host: hostname(), since: "2026-01-01T00:00:00.000Z" }));
+      const lock = acquireLockFile(path);
+      expect(JSON.parse(readFileSync(`${path}.lock`, "utf8")).pid).toBe(process.pid);
+      lock.release();
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    }
+  });
+
+  test("a live owner's lock is never taken over", () => {
+    const path = fixtureCopy("01-basic-text.jsonl");
+    const live = JSON.stringify({ pid: 1, host: hostname(), since: "2026-01-01T00:00:00.000Z" });
+    writeFileSync(`${path}.lock`, live);
+    expect(() => acquireLockFile(path)).toThrow(`Session ${path} is in use by pig process 1 on ${hostname()}`);
+    expect(readFileSync(`${path}.lock`, "utf8")).toBe(live);
   });
 });
