@@ -95,11 +95,21 @@ export class SessionCore {
   compaction: CompactionSettings;
   readonly compactor: CompactionRunner;
   protected readonly redactor = new SecretRedactor();
+  protected readonly warningListeners = new Set<(text: string) => void>();
   protected readonly recorder = new SessionRecorder(
     () => this.storeValue,
     () => this.activity.isRunning,
     () => this.activity.abort("run"),
+    (text) => {
+      for (const listener of this.warningListeners) listener(text);
+    },
   );
+
+  /** Told of problems that stop nothing but that the user must know of (a session that cannot be saved). */
+  onWarning(listener: (text: string) => void): () => void {
+    this.warningListeners.add(listener);
+    return () => this.warningListeners.delete(listener);
+  }
 
   constructor(protected readonly options: SessionCoreOptions) {
     this.storeValue = options.store;

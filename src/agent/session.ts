@@ -113,6 +113,14 @@ export class AgentSession extends RunningSession {
     return () => this.replaceListeners.delete(listener);
   }
 
+  /**
+   * A copy is written as soon as it is made, so a fork or clone that `adopt` would refuse later
+   * is refused before its hooks run and its file appears.
+   */
+  private refuseWhileRunning(what: "fork" | "clone"): void {
+    if (this.activity.isRunning) throw new PromptError(`Cannot ${what} the session while the agent is running; wait for agent_end or abort first.`);
+  }
+
   private async adopt(store: SessionStore, reason: ReplaceEvent["reason"], model?: Model): Promise<void> {
     if (this.activity.isRunning) {
       if (store !== this.store) store.close();
@@ -160,6 +168,7 @@ export class AgentSession extends RunningSession {
    * upstream). Its recorded working directory must still exist.
    */
   async switchSession(path: string): Promise<Cancellable> {
+    if (path === "") throw new PromptError("Cannot switch sessions: the session file path is empty");
     if ((await this.hooks.sessionBeforeSwitch({ reason: "resume", targetSessionFile: path }))?.cancel) return { cancelled: true };
     if (!existsSync(path)) {
       await this.adopt(SessionStore.create({ cwd: this.cwd, path }), "switch");
@@ -178,6 +187,7 @@ export class AgentSession extends RunningSession {
 
   /** A new session holding the path up to (not including) the user message `entryId`; returns its text. */
   async fork(entryId: string): Promise<Cancellable & { text: string }> {
+    this.refuseWhileRunning("fork");
     if ((await this.hooks.sessionBeforeFork({ entryId, position: "before" }))?.cancel) return { text: "", cancelled: true };
     const { store, selectedText } = forkSession(this.store, entryId, "before");
     await this.adopt(store, "fork");
@@ -187,6 +197,7 @@ export class AgentSession extends RunningSession {
   /** A new session holding the whole current branch. */
   async clone(): Promise<Cancellable> {
     const leaf = this.store.leafId;
+    this.refuseWhileRunning("clone");
     if (leaf === null) throw new PromptError("Cannot clone session: no current entry selected");
     if ((await this.hooks.sessionBeforeFork({ entryId: leaf, position: "at" }))?.cancel) return { cancelled: true };
     await this.adopt(createBranchedSession(this.store, leaf), "clone");

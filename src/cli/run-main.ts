@@ -123,6 +123,7 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: Mod
   }
   for (const warning of runtime.warnings) writeStderr(warning.startsWith("pig: ") ? `${warning}\n` : `pig: warning: ${warning}\n`);
   runtime.extensions.bindNotices((text) => writeStderr(`pig: warning: ${text}\n`));
+  runtime.session.onWarning((text) => writeStderr(`pig: warning: ${text}\n`));
   // The run stops and what it did is in the session file before pig exits (stop-signals.ts).
   const { onStopSignal } = await import("../modes/stop-signals.ts");
   onStopSignal((code) => {

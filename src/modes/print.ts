@@ -33,6 +33,11 @@ export async function runPrintMode(session: AgentSession, prompts: PromptInput[]
       const last = session.lastAssistant();
       if (last && (last.stopReason === "error" || last.stopReason === "aborted")) break;
     }
+  } catch (error) {
+    // The session file stopped taking entries: the run was stopped, but an answer that came is
+    // still the user's. It is printed; the error (and exit code 1) follows.
+    if ((error as Error)?.name === "SessionSaveError") displayOnStdout(answerText(session));
+    throw error;
   } finally {
     unsubscribe();
   }
@@ -46,8 +51,15 @@ export async function runPrintMode(session: AgentSession, prompts: PromptInput[]
     writeStderr(`pig: ${failureText(last, (provider, id) => session.registry.find(provider, id), attempts.attempts)}\n`);
     return 1;
   }
+  displayOnStdout(answerText(session));
+  return 0;
+}
+
+/** The text blocks of the last answer, a line each. */
+function answerText(session: AgentSession): string {
+  const last = session.lastAssistant();
+  if (!last || last.stopReason === "error" || last.stopReason === "aborted") return "";
   let out = "";
   for (const block of last.content) if (block.type === "text") out += `${block.text}\n`;
-  displayOnStdout(out);
-  return 0;
+  return out;
 }

@@ -38,7 +38,8 @@ export const CommandSchema = v.variant("type", [
   v.object({ type: v.literal("abort_bash"), ...Id }),
   v.object({ type: v.literal("get_session_stats"), ...Id }),
   v.object({ type: v.literal("export_html"), ...Id, outputPath: v.optional(v.string()) }),
-  v.object({ type: v.literal("switch_session"), ...Id, sessionPath: v.string() }),
+  // An empty path would name no file: the session would live in memory only, its prompts never saved.
+  v.object({ type: v.literal("switch_session"), ...Id, sessionPath: v.pipe(v.string(), v.nonEmpty("must name a session file; it is empty")) }),
   v.object({ type: v.literal("fork"), ...Id, entryId: v.string() }),
   v.object({ type: v.literal("clone"), ...Id }),
   v.object({ type: v.literal("get_fork_messages"), ...Id }),

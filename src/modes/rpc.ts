@@ -4,12 +4,12 @@
  * is handled on its own (a slow command does not hold up the next); pig exits at the end of
  * input (once running work is done), or on SIGTERM/SIGHUP.
  */
-import { writeFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
 import type { SessionController } from "../agent/controller.ts";
 import { PromptError } from "../agent/session.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
+import { writeExportFile } from "../export/write-export.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import { describeIssues } from "../session/format.ts";
 import { runCommandIfAny, unqueueableCommand } from "../extensions/commands.ts";
@@ -98,7 +98,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       if (!store.isFlushed) throw new PromptError("Nothing to export yet - start a conversation first");
       const target = outputPath ?? defaultExportName(store.path);
       const path = isAbsolute(target) ? target : resolve(options.cwd, target);
-      writeFileSync(path, exportSessionHtml(store));
+      writeExportFile(path, exportSessionHtml(store));
       return path;
     },
     commands: () => commandList(options.resources(), extensions),

@@ -3,12 +3,13 @@
  * for the directory the session runs in, and a session opened by name runs where it was started,
  * so that session is found with the global settings before trust is asked.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mergeSettings, type Settings } from "../resources/settings.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
 import { decideTrust, type TrustOutcome } from "../resources/trust.ts";
 import { mostRecentSession } from "../session/catalog.ts";
 import { resolveSessionDir } from "../session/paths.ts";
+import { fileKind } from "../session/regular-file.ts";
 import { SessionStore } from "../session/store.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { UserError } from "./errors.ts";
@@ -53,11 +54,22 @@ function openStore(config: RuntimeConfig, dir: string, agentDir: string, warning
   if (session.kind === "continue") {
     const recent = mostRecentSession(dir);
     for (const path of recent.skipped) {
-      warnings.push(`${path} is not a session file (its first line is not a session header); left as it is, ${recent.path ? `continuing ${recent.path}` : "starting a new session"}`);
+      warnings.push(`${path} ${whyNotSession(path)}; left as it is, ${recent.path ? `continuing ${recent.path}` : "starting a new session"}`);
     }
     if (recent.path) return SessionStore.open(recent.path, { write: true });
   }
   return SessionStore.create({ cwd, dir });
+}
+
+/** Why a `.jsonl` file of the sessions folder is no session: not a regular file at all, or not one in form. */
+function whyNotSession(path: string): string {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) return `is ${fileKind(stats)}, not a session file`;
+  } catch {
+    // Gone meanwhile: say what was seen.
+  }
+  return "is not a session file (its first line is not a session header)";
 }
 
 /** `asking`: the extensions that may decide project trust (project-trust-stage.ts). */

@@ -6,11 +6,12 @@
  * read from its first bytes, and only the lines that carry the listed facts (the first user
  * message, names, the last message) are parsed.
  */
-import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { SessionHeaderSchema, type SessionInfoEntry } from "./format.ts";
 import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts";
+import { openRegularFile } from "./regular-file.ts";
 import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { sessionsRoot } from "./paths.ts";
 import { uniquePrefixes } from "./id-prefix.ts";
@@ -60,7 +61,8 @@ function timeOf(value: unknown): number | undefined {
 export function summarizeSession(path: string): SessionSummary | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    // A FIFO or device named *.jsonl is not listed: opening it could block, reading it never end.
+    fd = openRegularFile(path, "read");
   } catch {
     return undefined;
   }

@@ -4,7 +4,8 @@
  * Large allocations are what makes reading big files slow here (page faults), so the scanner
  * never holds more than the buffer and the current line; callers keep offsets, not text.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "./regular-file.ts";
 
 const NEWLINE = 0x0a;
 const INITIAL_BUFFER = 1 << 20;
@@ -13,6 +14,13 @@ const INITIAL_BUFFER = 1 << 20;
 // otherwise allocate (and collect) 2 GB of buffers. A scan started inside another's callback
 // finds it taken and allocates its own.
 let spare: Buffer | undefined;
+
+/**
+ * The longest line a scan holds in memory: a line this long or longer is reported as
+ * `oversized` and its bytes are counted, not kept, so a file with no newline cannot make pig
+ * read gigabytes into one buffer. No session entry a provider can take comes near it.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 export interface ScannedLine {
   /** 1-based line number. */
@@ -23,10 +31,12 @@ export interface ScannedLine {
   readonly length: number;
   /** Whether a `\n` follows the line (false only for the last line of a file without one). */
   readonly terminated: boolean;
-  /** The buffer holding the line; valid only during the callback. */
+  /** The buffer holding the line; valid only during the callback (and empty for an oversized line). */
   readonly buf: Uint8Array;
   /** Index of the line's first byte in `buf`. */
   readonly start: number;
+  /** The line is at least the scan's `maxLineBytes` long: its bytes are not in `buf`. */
+  readonly oversized?: true;
 }
 
 export interface ScanResult {
@@ -36,33 +46,59 @@ export interface ScanResult {
   readonly endsWithNewline: boolean;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /**
  * Calls `onLine` for every line of the file, in order. Returning `false` stops the scan.
- * `from` is the byte offset to start at (a line start).
+ * `from` is the byte offset to start at (a line start); lines of `maxLineBytes` or more come
+ * as `oversized`, without their bytes.
  */
 export function scanLines(
   fd: number,
   onLine: (line: ScannedLine) => boolean | void,
   from = 0,
+  maxLineBytes = MAX_LINE_BYTES,
 ): ScanResult {
   const initial = spare ?? Buffer.allocUnsafe(INITIAL_BUFFER);
   spare = undefined;
   try {
-    return scanWith(initial, fd, onLine, from);
+    return scanWith(initial, fd, onLine, from, maxLineBytes);
   } finally {
     // A buffer grown for one long line is a new one, let go; the usual one is kept.
     spare = initial;
   }
 }
 
-function scanWith(initial: Buffer, fd: number, onLine: (line: ScannedLine) => boolean | void, from: number): ScanResult {
+function scanWith(
+  initial: Buffer,
+  fd: number,
+  onLine: (line: ScannedLine) => boolean | void,
+  from: number,
+  maxLineBytes: number,
+): ScanResult {
   let buf = initial;
   let carry = 0; // bytes of an unfinished line kept at the start of buf
   let filePos = from; // file offset of the next byte to read
   let lineStartOffset = from;
   let lineNo = 0;
   let lastByte = -1;
+  // Bytes of the current line passed over (not kept) because it reached the limit.
+  let skipped: number | undefined;
+  const deliver = (length: number, terminated: boolean, start: number): boolean | void => {
+    lineNo++;
+    const line: ScannedLine =
+      skipped !== undefined || length >= maxLineBytes
+        ? { lineNo, offset: lineStartOffset, length, terminated, buf: EMPTY, start: 0, oversized: true }
+        : { lineNo, offset: lineStartOffset, length, terminated, buf, start };
+    skipped = undefined;
+    lineStartOffset += length + 1;
+    return onLine(line);
+  };
   for (;;) {
+    if (skipped === undefined && carry >= maxLineBytes) {
+      skipped = carry;
+      carry = 0;
+    }
     if (carry === buf.length) {
       // One line is longer than the buffer: grow it rather than split the line.
       const bigger = Buffer.allocUnsafe(buf.length * 2);
@@ -77,21 +113,22 @@ function scanWith(initial: Buffer, fd: number, onLine: (line: ScannedLine) => bo
     for (;;) {
       const nl = buf.indexOf(NEWLINE, start);
       if (nl < 0 || nl >= filled) break;
-      lineNo++;
-      const stop = onLine({ lineNo, offset: lineStartOffset, length: nl - start, terminated: true, buf, start });
-      lineStartOffset += nl - start + 1;
+      const stop = deliver((skipped ?? 0) + nl - start, true, start);
       start = nl + 1;
       if (stop === false) return { size: filePos - from, endsWithNewline: lastByte === NEWLINE };
     }
     if (got === 0) {
-      if (filled > 0) {
-        lineNo++;
-        onLine({ lineNo, offset: lineStartOffset, length: filled, terminated: false, buf, start: 0 });
-      }
-      return { size: filePos - from, endsWithNewline: filled === 0 };
+      const unfinished = skipped !== undefined || filled > 0;
+      if (unfinished) deliver((skipped ?? 0) + filled, false, 0);
+      return { size: filePos - from, endsWithNewline: !unfinished };
     }
-    buf.copy(buf, 0, start, filled);
-    carry = filled - start;
+    if (skipped !== undefined) {
+      skipped += filled - start;
+      carry = 0;
+    } else {
+      buf.copy(buf, 0, start, filled);
+      carry = filled - start;
+    }
   }
 }
 
@@ -107,9 +144,9 @@ export function readRange(fd: number, offset: number, length: number): Buffer {
   return out;
 }
 
-/** Runs `fn` with a read-only descriptor of `path`, closing it afterwards. */
+/** Runs `fn` with a read-only descriptor of the regular file `path`, closing it afterwards. */
 export function withReadFd<T>(path: string, fn: (fd: number) => T): T {
-  const fd = openSync(path, "r");
+  const fd = openRegularFile(path, "read");
   try {
     return fn(fd);
   } finally {

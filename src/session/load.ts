@@ -5,14 +5,16 @@
  * their first bytes and a structural check, everything else is parsed. Legacy (v1/v2) files are
  * parsed whole and migrated in memory; the migrated text is kept for a later rewrite.
  */
-import { fstatSync, openSync, closeSync } from "node:fs";
+import { closeSync, fstatSync } from "node:fs";
 import * as v from "valibot";
 import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
-import { decodeUtf8, latin1, scanLines, type ScannedLine } from "./lines.ts";
+import { decodeUtf8, latin1, MAX_LINE_BYTES, scanLines, type ScannedLine } from "./lines.ts";
 import { checkObjectLine } from "./json-check.ts";
 import { matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
+import { NotRegularFileError, openRegularFile } from "./regular-file.ts";
+import { fileIdentity } from "./write.ts";
 
 export type SessionFileErrorKind = "missing" | "empty" | "not-session" | "unreadable" | "locked" | "unwritable";
 
@@ -38,6 +40,8 @@ export interface LoadedFile {
   readonly diagnostics: LoadDiagnostic[];
   /** Bytes in the file when it was read. */
   readonly size: number;
+  /** The file's device and inode (write.ts `fileIdentity`). */
+  readonly identity: string;
   readonly endsWithNewline: boolean;
   /** Number of lines in the file, blank and unusable ones included. */
   readonly lineCount: number;
@@ -45,25 +49,55 @@ export interface LoadedFile {
   readonly migrated?: LineSource[];
 }
 
-/** Loads `path`. Throws `SessionFileError` when it is missing, empty or not a session. */
-export function loadSessionFile(path: string): LoadedFile {
-  let fd: number;
+export interface LoadOptions {
+  /** Lines this long or longer are reported and left out, not read (default: `MAX_LINE_BYTES`). */
+  maxLineBytes?: number;
+}
+
+/**
+ * Loads `path`. Throws `SessionFileError` when it is missing, empty, not a regular file (a
+ * FIFO, a device, a directory: never opened in a way that could block) or not a session.
+ */
+export function loadSessionFile(path: string, options: LoadOptions = {}): LoadedFile {
+  const fd = openSessionFile(path);
+  const limit = options.maxLineBytes ?? MAX_LINE_BYTES;
   try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new SessionFileError(path, "missing", `Session file not found: ${path}`);
-    throw new SessionFileError(path, "unreadable", `Cannot read session file ${path}: ${(error as Error).message}`);
-  }
-  try {
-    if (fstatSync(fd).isDirectory()) {
-      throw new SessionFileError(path, "not-session", `${path} is a directory, not a session file`);
-    }
-    const current = loadCurrent(fd, path);
-    return current ?? loadLegacy(fd, path);
+    const identity = fileIdentity(fstatSync(fd));
+    const loaded = loadCurrent(fd, path, limit) ?? loadLegacy(fd, path, limit);
+    return { ...loaded, identity };
   } finally {
     closeSync(fd);
   }
+}
+
+/** A read descriptor of the session file `path`, or the `SessionFileError` that says why not. */
+export function openSessionFile(path: string): number {
+  try {
+    return openRegularFile(path, "read");
+  } catch (error) {
+    throw openFailure(path, error, `Cannot read session file ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** The `SessionFileError` for a session file that could not be opened; `otherwise` for other errors. */
+export function openFailure(path: string, error: unknown, otherwise: string): SessionFileError {
+  if (error instanceof NotRegularFileError) {
+    const message = error.what === "a directory" ? `${path} is a directory, not a session file` : `${error.message}; a session file is a regular file`;
+    return new SessionFileError(path, "not-session", message);
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return new SessionFileError(path, "missing", `Session file not found: ${path}`);
+  return new SessionFileError(path, "unreadable", otherwise);
+}
+
+/** "256 MiB" */
+function mebibytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`;
+}
+
+/** What a line too long to read is reported as. */
+function oversizedMessage(length: number, limit: number): string {
+  return `${length} bytes long, over the ${mebibytes(limit)} a line may have; kept in the file, not read, left out of the session`;
 }
 
 function isBlank(buf: Uint8Array, start: number, length: number): boolean {
@@ -141,7 +175,7 @@ class RecordCollector {
 }
 
 /** Loads a v3 (or newer) file; returns undefined when the header says it needs migrating. */
-function loadCurrent(fd: number, path: string): LoadedFile | undefined {
+function loadCurrent(fd: number, path: string, limit: number): Omit<LoadedFile, "identity"> | undefined {
   const collector = new RecordCollector(path);
   let header: SessionHeader | undefined;
   let headerSource: LineSource | undefined;
@@ -150,8 +184,11 @@ function loadCurrent(fd: number, path: string): LoadedFile | undefined {
   const result = scanLines(fd, (line) => {
     lineCount = line.lineNo;
     const { buf, start, length } = line;
-    if (isBlank(buf, start, length)) return;
+    if (!line.oversized && isBlank(buf, start, length)) return;
     if (!header) {
+      if (line.oversized) {
+        throw new SessionFileError(path, "not-session", `${path} is not a session file: its first line is ${length} bytes long, over the ${mebibytes(limit)} a line may have`);
+      }
       header = parseHeader(path, decodeUtf8(buf, start, start + length));
       headerSource = fileSource(line);
       if (headerVersion(header) < CURRENT_SESSION_VERSION) {
@@ -160,8 +197,12 @@ function loadCurrent(fd: number, path: string): LoadedFile | undefined {
       }
       return;
     }
+    if (line.oversized) {
+      collector.report(line.lineNo, "oversized", oversizedMessage(length, limit));
+      return;
+    }
     indexLine(collector, line);
-  });
+  }, 0, limit);
   if (legacy) return undefined;
   if (!header || !headerSource) {
     throw new SessionFileError(path, "empty", `Session file is empty: ${path}`);
@@ -224,15 +265,21 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
 }
 
 /** Loads a v1/v2 file: parses every line, migrates in memory, keeps the migrated text. */
-function loadLegacy(fd: number, path: string): LoadedFile {
+function loadLegacy(fd: number, path: string, limit: number): Omit<LoadedFile, "identity"> {
   const sources: LineSource[] = [];
   const values: unknown[] = [];
   const terminated: boolean[] = [];
   const malformed: { index: number; message: string }[] = [];
+  const oversized: { index: number; length: number }[] = [];
   const result = scanLines(fd, (line) => {
     const index = sources.length;
     sources.push(fileSource(line));
     terminated.push(line.terminated);
+    if (line.oversized) {
+      values.push(undefined);
+      oversized.push({ index, length: line.length });
+      return;
+    }
     if (isBlank(line.buf, line.start, line.length)) {
       values.push(undefined);
       return;
@@ -243,7 +290,7 @@ function loadLegacy(fd: number, path: string): LoadedFile {
       values.push(undefined);
       malformed.push({ index, message: (error as Error).message });
     }
-  });
+  }, 0, limit);
   const declared = headerVersion(values.find((x) => x !== undefined) as Record<string, unknown>);
   const changed = migrateLines(values);
   // A line nested too deeply to write out again is kept exactly as it was, and out of the tree:
@@ -274,6 +321,7 @@ function loadLegacy(fd: number, path: string): LoadedFile {
   });
   const collector = new RecordCollector(path);
   for (const index of tooDeep) collector.report(index + 1, "malformed", "nested too deeply to migrate; kept as it is");
+  for (const { index, length } of oversized) collector.report(index + 1, "oversized", oversizedMessage(length, limit));
   for (const { index, message } of malformed) {
     const torn = index === sources.length - 1 && !terminated[index];
     collector.report(index + 1, torn ? "torn" : "malformed", torn ? "last line is incomplete; kept" : `not valid JSON (${message}); kept as it is`);

@@ -1,115 +1,137 @@
 /**
- * One writer per session file: a lock file beside it (`<file>.lock`) holding the owner's pid,
- * host and process start time. A lock whose process is gone (or whose pid now belongs to a
- * different process) is stale and is taken over.
+ * One writer per session file. The lock is the kernel's `flock` on the session file itself, so
+ * it belongs to the file, not to a name: the real path, a symbolic link and a hard link of one
+ * session are one lock. The kernel drops it with the process that held it, however that process
+ * ended, so there is no stale lock to judge or take over. Where `flock` is missing (Windows, a
+ * file system that refuses it) the lock file of lock-file.ts is used instead.
+ *
+ * A new file is locked before it has its name (its temp file is locked, then linked into
+ * place), and a migration locks its replacement before renaming it over the old file: no
+ * moment exists where the file is under its name and unlocked.
  */
-import { renameSync, unlinkSync } from "node:fs";
+import { closeSync, fstatSync, statSync, type Stats } from "node:fs";
 import { hostname } from "node:os";
-import * as v from "valibot";
-import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, processStart, readLockText } from "../util/lock-owner.ts";
-import { SessionFileError } from "./load.ts";
+import { tryExclusiveFlock } from "../util/libc.ts";
+import { flockHolder } from "../util/lock-owner.ts";
+import { openFailure, SessionFileError } from "./load.ts";
+import { acquireLockFile, type SessionLock } from "./lock-file.ts";
+import { openRegularFile } from "./regular-file.ts";
 import { systemReason } from "./write.ts";
 
-const LockInfoSchema = v.object({
-  ...LockOwnerSchema.entries,
-  /** The process start time from /proc (Linux), to tell a reused pid from the owner. */
-  started: v.optional(v.string()),
-  since: v.string(),
-});
-type LockInfo = v.InferOutput<typeof LockInfoSchema>;
+export type { SessionLock };
 
-export interface SessionLock {
-  readonly path: string;
-  release(): void;
-}
+/** The locks this process holds, by file identity: a file locked twice here (by any name) is shared. */
+const held = new Map<string, { fd: number; count: number }>();
 
-/** Whether the lock's owner is certainly gone. Locks from other hosts are never judged stale. */
-function isStale(info: LockInfo | undefined): boolean {
-  return !info || ownerGone(info);
-}
+const identity = (stats: Stats): string => `${stats.dev}:${stats.ino}`;
 
-const held = new Map<string, number>();
-let exitHookInstalled = false;
-
-function releaseAllOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const lockPath of held.keys()) {
-      try {
-        unlinkSync(lockPath);
-      } catch {
-        // Already gone: nothing to release.
-      }
-    }
-  });
-}
-
-/** Takes the write lock of `sessionPath`, or throws a `SessionFileError` naming the holder. */
+/**
+ * Takes the write lock of the existing session file `sessionPath`, or throws a
+ * `SessionFileError` naming the process that holds it.
+ */
 export function acquireLock(sessionPath: string): SessionLock {
-  const lockPath = `${sessionPath}.lock`;
-  const count = held.get(lockPath);
-  if (count !== undefined) {
-    held.set(lockPath, count + 1);
-    return lockHandle(lockPath);
-  }
-  const info: LockInfo = {
-    pid: process.pid,
-    host: hostname(),
-    ...(processStart(process.pid) !== undefined ? { started: processStart(process.pid) } : {}),
-    since: new Date().toISOString(),
-  };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    let created: boolean;
+  // A migration by the holder before us may rename a new file over this name: lock what the name
+  // means once the lock is ours.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let fd: number;
     try {
-      created = createLockFile(lockPath, JSON.stringify(info));
+      fd = openRegularFile(sessionPath, "read");
     } catch (error) {
-      // Read-only directory, full disk…: this session cannot be written here at all.
-      throw new SessionFileError(sessionPath, "unwritable", `Cannot write to ${sessionPath}: its lock ${lockPath} cannot be made: ${systemReason(error)}`);
+      const failure = openFailure(sessionPath, error, `Cannot lock ${sessionPath} for writing: ${systemReason(error)}`);
+      throw failure.kind === "unreadable" ? new SessionFileError(sessionPath, "unwritable", failure.message) : failure;
     }
-    if (created) {
-      held.set(lockPath, 1);
-      releaseAllOnExit();
-      return lockHandle(lockPath);
-    }
-    const holder = parseLockInfo(LockInfoSchema, readLockText(lockPath));
-    if (!isStale(holder)) {
-      const who = holder ? `pig process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process";
-      throw new SessionFileError(
-        sessionPath,
-        "locked",
-        `Session ${sessionPath} is in use by ${who}. Close that pig first, or remove ${lockPath} if that process no longer exists.`,
-      );
-    }
-    // Claim the stale lock by renaming it away: of two processes doing this, only one succeeds.
-    try {
-      renameSync(lockPath, `${lockPath}.stale-${process.pid}`);
-      unlinkSync(`${lockPath}.stale-${process.pid}`);
-    } catch {
-      // Someone else took it over first; try again from the top.
-    }
+    const lock = lockOpenFile(fd, sessionPath);
+    if (lock === "unsupported") return acquireLockFile(sessionPath);
+    if (sameFile(sessionPath, fstatSync(lock.fd))) return lock.handle;
+    lock.handle.release();
   }
-  throw new SessionFileError(sessionPath, "locked", `Could not take the lock ${lockPath}; another process keeps taking it`);
+  throw new SessionFileError(sessionPath, "locked", `Could not lock ${sessionPath}: the file keeps being replaced`);
 }
 
-function lockHandle(lockPath: string): SessionLock {
+/**
+ * Locks the new file `temp` that is about to become `sessionPath` (linked or renamed there).
+ * It cannot be busy (nobody else knows the temp file); without `flock`, the lock file of
+ * `sessionPath` stands in.
+ */
+export function lockNewFile(temp: string, sessionPath: string): SessionLock {
+  const fd = openRegularFile(temp, "read");
+  const lock = lockOpenFile(fd, sessionPath, temp);
+  if (lock === "unsupported") return acquireLockFile(sessionPath);
+  return lock.handle;
+}
+
+function sameFile(path: string, stats: Stats): boolean {
+  try {
+    return identity(statSync(path)) === identity(stats);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Locks the open file `fd` (closing it when the lock is not taken), or says `flock` is not to be
+ * had. The lock is taken through a read-only descriptor, which local file systems allow: a file
+ * held open for writing would keep its file system from being remounted read-only. NFS wants a
+ * descriptor open for writing (EBADF otherwise), so there it is opened again for that.
+ */
+function lockOpenFile(fd: number, sessionPath: string, path = sessionPath): { fd: number; handle: SessionLock } | "unsupported" {
+  const stats = fstatSync(fd);
+  const key = identity(stats);
+  const mine = held.get(key);
+  if (mine) {
+    closeSync(fd);
+    mine.count++;
+    return { fd: mine.fd, handle: handleOf(key, sessionPath, mine.fd) };
+  }
+  let result = tryExclusiveFlock(fd);
+  if (result.kind === "unsupported" && result.errno === EBADF) {
+    const writable = reopenForWriting(path, stats);
+    if (writable !== undefined) {
+      closeSync(fd);
+      fd = writable;
+      result = tryExclusiveFlock(fd);
+    }
+  }
+  if (result.kind === "locked") {
+    held.set(key, { fd, count: 1 });
+    return { fd, handle: handleOf(key, sessionPath, fd) };
+  }
+  closeSync(fd);
+  if (result.kind === "unsupported") return "unsupported";
+  const pid = flockHolder(stats.dev, stats.ino);
+  const who = pid !== undefined ? `pig process ${pid} on ${hostname()}` : "another process (on this host or, for a shared file system, another)";
+  throw new SessionFileError(sessionPath, "locked", `Session ${sessionPath} is in use by ${who}. Close that pig first; the lock goes when it exits.`);
+}
+
+const EBADF = 9;
+
+/** `path` opened for reading and writing, if it still is the file `stats` describes. */
+function reopenForWriting(path: string, stats: Stats): number | undefined {
+  let fd: number;
+  try {
+    fd = openRegularFile(path, "lock");
+  } catch {
+    return undefined;
+  }
+  if (identity(fstatSync(fd)) === identity(stats)) return fd;
+  closeSync(fd);
+  return undefined;
+}
+
+function handleOf(key: string, path: string, fd: number): SessionLock {
   let released = false;
   return {
-    path: lockPath,
+    path,
+    fd,
     release() {
       if (released) return;
       released = true;
-      const count = held.get(lockPath) ?? 0;
-      if (count > 1) {
-        held.set(lockPath, count - 1);
-        return;
-      }
-      held.delete(lockPath);
-      try {
-        unlinkSync(lockPath);
-      } catch {
-        // Already gone.
-      }
+      const entry = held.get(key);
+      if (!entry) return;
+      if (--entry.count > 0) return;
+      held.delete(key);
+      // Closing the last descriptor of the open file lets its lock go.
+      closeSync(entry.fd);
     },
   };
 }

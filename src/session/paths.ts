@@ -1,4 +1,5 @@
 /** Where sessions live: the agent directory, the per-project session directory, overrides. */
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -19,9 +20,36 @@ export function sessionsRoot(agent: string): string {
   return join(agent, "sessions");
 }
 
-/** The directory name for a cwd: `/home/u/proj` → `--home-u-proj--` (as upstream). */
+/** The longest file name most file systems take (NAME_MAX), in bytes. */
+const NAME_MAX = 255;
+/** How much of a long directory's flattened path its shortened name keeps: its end. */
+const KEPT_TAIL_BYTES = 200;
+
+/**
+ * The directory name for a cwd: `/home/u/proj` → `--home-u-proj--` (as upstream). A name that
+ * would be longer than a file name may be is shortened to the end of it (the project's own
+ * folder is last) and a hash of the whole cwd: `--<end>_<16 hex>--`, the same on every run.
+ */
 export function sessionDirName(cwd: string): string {
-  return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+  const flat = cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-");
+  const name = `--${flat}--`;
+  if (Buffer.byteLength(name) <= NAME_MAX) return name;
+  const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 16);
+  return `--${tailWithin(flat, KEPT_TAIL_BYTES)}_${hash}--`;
+}
+
+/** The longest end of `text` within `bytes` bytes of UTF-8, whole characters only. */
+function tailWithin(text: string, bytes: number): string {
+  const chars = Array.from(text);
+  let used = 0;
+  let from = chars.length;
+  while (from > 0) {
+    const size = Buffer.byteLength(chars[from - 1]!);
+    if (used + size > bytes) break;
+    used += size;
+    from--;
+  }
+  return chars.slice(from).join("");
 }
 
 export function defaultSessionDir(cwd: string, agent: string): string {

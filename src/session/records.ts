@@ -35,7 +35,7 @@ export interface EntryRecord {
 /** A line of the file that is not an entry pig can place in the tree; kept as it is. */
 export interface LoadDiagnostic {
   readonly line: number;
-  readonly kind: "malformed" | "invalid" | "torn" | "duplicate-id" | "dangling-parent" | "parent-cycle" | "newer-version";
+  readonly kind: "malformed" | "invalid" | "torn" | "oversized" | "duplicate-id" | "dangling-parent" | "parent-cycle" | "newer-version";
   readonly message: string;
 }
 

@@ -6,7 +6,7 @@
  * entry is written exactly once. A file is written by one process at a time (see lock.ts). The
  * typed `append…` methods are in appends.ts; every one of them ends in `append` here.
  */
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SessionAppends } from "./appends.ts";
 import { planContext, resolvePlan, type ContextPlan, type SessionContext } from "./context.ts";
@@ -15,10 +15,14 @@ import type { SessionEntry, SessionHeader } from "./format.ts";
 import { newSessionId, sessionFileName } from "./ids.ts";
 import { decodeUtf8, readRange } from "./lines.ts";
 import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
-import { acquireLock, type SessionLock } from "./lock.ts";
+import { acquireLock, lockNewFile, type SessionLock } from "./lock.ts";
+import { openRegularFile } from "./regular-file.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { SessionTree } from "./tree.ts";
-import { appendLines, createFileWithLines, removeStaleTemps, replaceFile, SessionWriteError, type AppendState } from "./write.ts";
+import {
+  appendLines, createFileWithLines, fileIdentity, removeStaleTemps, replaceFile, SessionFileChangedError, SessionWriteError, type AppendState,
+} from "./write.ts";
+import { relocatedLines } from "./relocate.ts";
 
 export interface NewSessionOptions {
   cwd: string;
@@ -62,13 +66,14 @@ export class SessionStore extends SessionAppends {
   private headerOnDisk: { offset: number; length: number } | undefined;
 
   private constructor(
-    readonly header: SessionHeader,
-    private readonly headerSource: LineSource,
-    readonly path: string | undefined,
+    private headerValue: SessionHeader,
+    private headerSource: LineSource,
+    private pathValue: string | undefined,
     loaded: LoadedFile | undefined,
-    private readonly writable: boolean,
+    private writable: boolean,
   ) {
     super();
+    const path = pathValue;
     this.tree = new SessionTree(loaded?.records ?? []);
     // What the loader found line by line, and the links the tree found damaged, in line order.
     const links = this.tree.linkProblems.map((p) => ({ line: p.line, kind: p.kind, message: `${path}:${p.line}: ${p.message}` }));
@@ -76,7 +81,7 @@ export class SessionStore extends SessionAppends {
     this.leaf = this.tree.last?.id ?? null;
     this.headerPending = loaded === undefined;
     this.hasAssistant = this.tree.records.some((r) => r.type === "message" && r.role === "assistant");
-    this.appendState = { size: loaded?.size ?? 0, endsWithNewline: loaded?.endsWithNewline ?? true };
+    this.appendState = { size: loaded?.size ?? 0, endsWithNewline: loaded?.endsWithNewline ?? true, ...(loaded ? { identity: loaded.identity } : {}) };
     if (headerSource.kind === "file") this.headerOnDisk = { offset: headerSource.offset, length: headerSource.length };
   }
 
@@ -92,13 +97,13 @@ export class SessionStore extends SessionAppends {
   /** Opens an existing file. Read-only unless `write` is set; a legacy file is then migrated on disk. */
   static open(path: string, options: OpenOptions = {}): SessionStore {
     if (!options.write) return new SessionStore(...SessionStore.loadArgs(loadSessionFile(path)), false);
-    const lock = acquireLock(path);
+    let lock = acquireLock(path);
     try {
       // A migration cut short by a crash left its temp file: this process holds the lock now.
       removeStaleTemps(dirname(path), path);
       let loaded = loadSessionFile(path);
       if (loaded.migrated) {
-        writeMigrated(loaded);
+        lock = writeMigrated(loaded, lock);
         loaded = loadSessionFile(path);
       }
       const store = new SessionStore(...SessionStore.loadArgs(loaded), true);
@@ -112,6 +117,15 @@ export class SessionStore extends SessionAppends {
 
   private static loadArgs(loaded: LoadedFile): [SessionHeader, LineSource, string, LoadedFile] {
     return [loaded.header, loaded.headerSource, loaded.path, loaded];
+  }
+
+  get header(): SessionHeader {
+    return this.headerValue;
+  }
+
+  /** The session's file (it changes only when the file changed under pig: `moveToNewFile`). */
+  get path(): string | undefined {
+    return this.pathValue;
   }
 
   get sessionId(): string {
@@ -145,9 +159,26 @@ export class SessionStore extends SessionAppends {
   private readSource(source: LineSource): string {
     if (source.kind === "text") return source.text;
     if (!this.path) throw new Error("session has no file to read from");
-    if (this.readFd === undefined) this.readFd = openSync(this.path, "r");
-    const bytes = readRange(this.readFd, source.offset, source.length);
+    const bytes = readRange(this.readDescriptor(this.path), source.offset, source.length);
     return decodeUtf8(bytes, 0, bytes.length);
+  }
+
+  /**
+   * A descriptor of the file loaded: the lock's own while it is held (it stays the file pig
+   * loaded, whatever happens to its name), else one opened and checked to be that file.
+   */
+  private readDescriptor(path: string): number {
+    if (this.lock?.fd !== undefined) return this.lock.fd;
+    if (this.readFd === undefined) {
+      const fd = openRegularFile(path, "read");
+      // Offsets into another file than the one loaded would read someone else's bytes.
+      if (this.appendState.identity !== undefined && fileIdentity(fstatSync(fd)) !== this.appendState.identity) {
+        closeSync(fd);
+        throw new SessionFileChangedError(path, "another file has taken its name");
+      }
+      this.readFd = fd;
+    }
+    return this.readFd;
   }
 
   /** The parsed entry of a record; throws the parser's error. */
@@ -355,20 +386,25 @@ export class SessionStore extends SessionAppends {
         throw new SessionWriteError(this.path, error);
       }
     }
-    if (!this.lock) this.lock = acquireLock(this.path);
     const lines = this.pending.map((record) => (record.source as { text: string }).text);
     let offsets: number[];
     if (this.headerPending) {
       // A new file appears whole: header and every entry so far, or nothing.
       removeStaleTemps(dirname(this.path));
-      let created: { offsets: number[]; size: number };
+      let created: { offsets: number[]; size: number; identity: string };
       const headerText = this.readSource(this.headerSource);
+      const path = this.path;
+      // The file is locked before it has its name, so no other writer can find it unlocked.
+      let claimed: SessionLock | undefined;
       try {
-        created = createFileWithLines(this.path, [headerText, ...lines]);
+        created = createFileWithLines(path, [headerText, ...lines], (temp) => (claimed = this.lock ?? lockNewFile(temp, path)));
       } catch (error) {
+        if (claimed !== this.lock) claimed?.release();
         if ((error as { code?: string }).code !== "EEXIST") throw error;
-        throw new SessionFileError(this.path, "unreadable", `Refusing to write a new session over the existing file ${this.path}`);
+        throw new SessionFileError(path, "unreadable", `Refusing to write a new session over the existing file ${path}`);
       }
+      this.lock = claimed;
+      this.appendState.identity = created.identity;
       this.appendState.size = created.size;
       this.appendState.endsWithNewline = true;
       this.headerOnDisk = { offset: created.offsets[0]!, length: Buffer.byteLength(headerText) };
@@ -390,6 +426,56 @@ export class SessionStore extends SessionAppends {
     });
   }
 
+  /**
+   * Stops writing: the session goes on in memory only (its file could not be made). What is not
+   * in the file stays unsaved; nothing more is written.
+   */
+  keepInMemory(): void {
+    this.writable = false;
+  }
+
+  /**
+   * Goes on in a new file beside the old one, when the old one changed under pig (cut short, or
+   * replaced): `<time>_<new id>.jsonl`, its header naming the old file as its parent, holding
+   * every entry pig can still read (relocate.ts) and those not written yet. The old file is left
+   * as it is. Returns the new path and how many entries could not be copied.
+   */
+  moveToNewFile(now = new Date()): { path: string; lost: number } {
+    const old = this.path;
+    if (!old || !this.writable) throw new Error("this session has no file to move");
+    const { kept, lost } = relocatedLines(this.tree.records, (record) => this.readSource(record.source));
+    const header = make.headerOf(newSessionId(), now.toISOString(), this.cwd, old);
+    const headerText = JSON.stringify(header);
+    const path = join(dirname(old), sessionFileName(now, header.id));
+    let claimed: SessionLock | undefined;
+    let created: { offsets: number[]; size: number; identity: string };
+    try {
+      created = createFileWithLines(path, [headerText, ...kept.map((k) => k.text)], (temp) => (claimed = lockNewFile(temp, path)));
+    } catch (error) {
+      claimed?.release();
+      throw error instanceof SessionWriteError ? error : new SessionWriteError(path, error);
+    }
+    this.lock?.release();
+    this.lock = claimed;
+    if (this.readFd !== undefined) closeSync(this.readFd);
+    this.readFd = undefined;
+    this.headerValue = header;
+    this.headerSource = { kind: "file", offset: 0, length: Buffer.byteLength(headerText) };
+    this.headerOnDisk = { offset: 0, length: Buffer.byteLength(headerText) };
+    this.pathValue = path;
+    this.headerPending = false;
+    Object.assign(this.appendState, { size: created.size, endsWithNewline: true, identity: created.identity });
+    kept.forEach(({ record, text }, index) => {
+      const onDisk: EntryRecord = { ...record, line: index + 2, source: { kind: "file", offset: created.offsets[index + 1]!, length: Buffer.byteLength(text) } };
+      if (!keepsValue(record.type)) delete (onDisk as { value?: unknown }).value;
+      this.tree.replace(record, onDisk);
+    });
+    // Gone with the old file: still in the tree (its children hang on it), never read again.
+    for (const record of lost) this.tree.replace(record, { ...record, invalid: true, source: { kind: "text", text: "" } });
+    this.pending.length = 0;
+    return { path, lost: lost.length };
+  }
+
   /** Releases the file: the write lock and any open descriptor. Pending entries stay unwritten. */
   close(): void {
     if (this.readFd !== undefined) closeSync(this.readFd);
@@ -399,16 +485,24 @@ export class SessionStore extends SessionAppends {
   }
 }
 
-function writeMigrated(loaded: LoadedFile): void {
-  const fd = openSync(loaded.path, "r");
+/** Rewrites a legacy file as migrated; returns the lock of the new file, which replaces `lock`. */
+function writeMigrated(loaded: LoadedFile, lock: SessionLock): SessionLock {
+  const fd = openRegularFile(loaded.path, "read");
+  let replacement: SessionLock | undefined;
   try {
     const parts: Uint8Array[] = [];
     loaded.migrated!.forEach((source, index) => {
       parts.push(source.kind === "text" ? Buffer.from(source.text) : readRange(fd, source.offset, source.length));
       if (index < loaded.migrated!.length - 1 || loaded.endsWithNewline) parts.push(Buffer.from("\n"));
     });
-    replaceFile(loaded.path, Buffer.concat(parts));
+    // The new file is locked before it takes the name: a second pig finds it locked, never free.
+    replaceFile(loaded.path, Buffer.concat(parts), (temp) => (replacement = lockNewFile(temp, loaded.path)));
+  } catch (error) {
+    replacement?.release();
+    throw error;
   } finally {
     closeSync(fd);
   }
+  lock.release();
+  return replacement!;
 }

@@ -10,11 +10,33 @@ import {
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { ownerGone } from "../util/lock-owner.ts";
+import { openRegularFile } from "./regular-file.ts";
 
 export interface AppendState {
   /** The size pig believes the file has. */
   size: number;
   endsWithNewline: boolean;
+  /** Which file pig loaded or made (`fileIdentity`): another file under its name is not appended to. */
+  identity?: string;
+}
+
+/** A file's identity: its device and inode, whatever name it is reached by. */
+export function fileIdentity(stats: { dev: number; ino: number }): string {
+  return `${stats.dev}:${stats.ino}`;
+}
+
+/**
+ * The session file is not what pig left: it shrank, or another file took its name. Appending
+ * to it could corrupt it, and the lines pig knows of may be gone.
+ */
+export class SessionFileChangedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`${path} changed on disk while pig had it open (${detail})`);
+    this.name = "SessionFileChangedError";
+  }
 }
 
 /** A write that did not reach the file; the file holds what it held before. */
@@ -68,22 +90,25 @@ function encodeLines(lines: readonly string[], start: number, prefix = ""): { da
 /**
  * Appends `lines` (without newlines) in one write and returns each line's byte offset.
  * A file that does not end in `\n` (a torn last line) gets one first, so no line is joined to it.
- * Throws if the file shrank since pig last saw it: someone rewrote it, and appending blindly
- * could corrupt it. A failed write is undone (the file is cut back to its size before it) and
+ * Throws `SessionFileChangedError` if the file shrank since pig last saw it, or is another file
+ * than the one pig had: someone rewrote it, and appending blindly could corrupt it. A failed write is undone (the file is cut back to its size before it) and
  * reported as a `SessionWriteError`.
  */
 export function appendLines(path: string, state: AppendState, lines: readonly string[]): number[] {
   let fd: number;
   try {
-    fd = openSync(path, "a+");
+    // Never created here: a session file that went away is not started again without its header.
+    fd = openRegularFile(path, "append");
   } catch (error) {
     throw new SessionWriteError(path, error);
   }
   try {
-    const actual = fstatSync(fd).size;
-    if (actual < state.size) {
-      throw new Error(`${path} changed on disk (it shrank from ${state.size} to ${actual} bytes); not appending to it`);
+    const stats = fstatSync(fd);
+    if (state.identity !== undefined && fileIdentity(stats) !== state.identity) {
+      throw new SessionFileChangedError(path, "another file has taken its name");
     }
+    const actual = stats.size;
+    if (actual < state.size) throw new SessionFileChangedError(path, `it shrank from ${state.size} to ${actual} bytes`);
     if (actual !== state.size) {
       // Another writer appended; carry on after its bytes.
       state.size = actual;
@@ -123,11 +148,12 @@ const TEMP = /^(.+\.jsonl)\.tmp-(.+)-(\d+)$/;
  * Writes `data` to a new file at `temp` (mode 0600) and syncs it: it is on disk before it gets
  * its real name, so after a power cut the file is whole or absent, never empty.
  */
-function writeSyncedTemp(temp: string, data: Uint8Array): void {
+function writeSyncedTemp(temp: string, data: Uint8Array): string {
   const fd = openSync(temp, "w", 0o600);
   try {
     writeAll(fd, data);
     fsyncSync(fd);
+    return fileIdentity(fstatSync(fd));
   } finally {
     closeSync(fd);
   }
@@ -145,12 +171,19 @@ function removeTemp(temp: string): void {
 /**
  * Writes a new file holding `lines` and returns their offsets. It appears whole or not at all:
  * written beside the target, then linked into place; an existing file is never replaced.
+ * `beforeLink` is handed the complete temp file just before it takes its name (to lock it).
  */
-export function createFileWithLines(path: string, lines: readonly string[]): { offsets: number[]; size: number } {
+export function createFileWithLines(
+  path: string,
+  lines: readonly string[],
+  beforeLink?: (temp: string) => void,
+): { offsets: number[]; size: number; identity: string } {
   const { data, offsets, end } = encodeLines(lines, 0);
   const temp = tempPathOf(path);
+  let identity: string;
   try {
-    writeSyncedTemp(temp, data);
+    identity = writeSyncedTemp(temp, data);
+    beforeLink?.(temp);
     try {
       linkSync(temp, path);
     } catch (error) {
@@ -166,14 +199,18 @@ export function createFileWithLines(path: string, lines: readonly string[]): { o
   }
   // Linked: the temp name goes; renamed: it is already gone.
   removeTemp(temp);
-  return { offsets, size: end };
+  return { offsets, size: end, identity };
 }
 
-/** Replaces `path` with `content` via a temporary file and a rename, so a crash leaves one or the other. */
-export function replaceFile(path: string, content: Uint8Array): void {
+/**
+ * Replaces `path` with `content` via a temporary file and a rename, so a crash leaves one or the
+ * other. `beforeRename` is handed the complete temp file just before it takes the name.
+ */
+export function replaceFile(path: string, content: Uint8Array, beforeRename?: (temp: string) => void): void {
   const temp = tempPathOf(path);
   try {
     writeSyncedTemp(temp, content);
+    beforeRename?.(temp);
     renameSync(temp, path);
   } catch (error) {
     removeTemp(temp);

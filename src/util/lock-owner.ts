@@ -121,3 +121,30 @@ function createInPlace(lockPath: string, content: string): boolean {
   }
   return true;
 }
+
+/**
+ * The process holding a `flock` on the file `dev`/`ino`, from the kernel's table of locks
+ * (/proc/locks, Linux only); undefined elsewhere or when no local process is listed.
+ */
+export function flockHolder(dev: number, ino: number): number | undefined {
+  let table: string;
+  try {
+    table = readFileSync("/proc/locks", "utf8");
+  } catch {
+    return undefined;
+  }
+  // Linux's dev_t: the major number in bits 8–19 and 32–43, the minor in bits 0–7 and 20–31.
+  const major = Number((BigInt(dev) >> 8n) & 0xfffn) | Number((BigInt(dev) >> 32n) & ~0xfffn);
+  const minor = Number(BigInt(dev) & 0xffn) | Number((BigInt(dev) >> 12n) & 0xfff00n);
+  const device = `${major.toString(16).padStart(2, "0")}:${minor.toString(16).padStart(2, "0")}:${ino}`;
+  for (const line of table.split("\n")) {
+    // "1: FLOCK  ADVISORY  WRITE 1234 fe:00:5359479 0 EOF"; waiters' lines have "->" after the number.
+    const fields = line.trim().split(/\s+/);
+    if (fields[1] === "->") continue;
+    const at = fields.indexOf(device);
+    if (at < 1) continue;
+    const pid = Number(fields[at - 1]);
+    if (Number.isInteger(pid) && pid > 0) return pid;
+  }
+  return undefined;
+}

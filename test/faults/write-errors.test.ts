@@ -120,6 +120,8 @@ describeNeeding("a tmpfs mount (root)", canMount, "write errors", () => {
     const result = await runPig(w, ["--session-dir", sessions, "-p", "go"], { permissions });
     w.llm.setBeforeAnswer(undefined);
     expect(result.code).toBe(1);
+    // The answer came, though the file could not take it: it is printed all the same.
+    expect(result.stdout).toBe("lost answer\n");
     const file = onlyFile(sessions);
     expect(result.stderr).toContain(file);
     expect(result.stderr).toContain(code);

@@ -14,6 +14,23 @@ describe("paths", () => {
     expect(defaultSessionDir("/a/b", "/agent")).toBe("/agent/sessions/--a-b--");
   });
 
+  test("a name longer than a file name may be keeps its end and a hash of the whole cwd", () => {
+    const deep = `/${"a".repeat(255)}/${"b".repeat(255)}/proj`;
+    const name = sessionDirName(deep);
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+    expect(name).toMatch(/^--b+-proj_[0-9a-f]{16}--$/);
+    expect(sessionDirName(deep)).toBe(name);
+    // Cwds that differ only where the name was cut get names of their own.
+    expect(sessionDirName(`/x${deep}`)).not.toBe(name);
+    // Characters are kept whole when the cut falls inside one.
+    const wide = sessionDirName(`/${"é".repeat(300)}`);
+    expect(Buffer.byteLength(wide)).toBeLessThanOrEqual(255);
+    expect(wide).toMatch(/^--(é)+_[0-9a-f]{16}--$/);
+    // A name that fits is upstream's, whatever its length.
+    const fits = `/${"c".repeat(251)}`;
+    expect(sessionDirName(fits)).toBe(`--${"c".repeat(251)}--`);
+  });
+
   test("--session-dir, then the environment, then the setting, then the default", () => {
     const env = { PIG_CODING_AGENT_DIR: "/agent", PIG_CODING_AGENT_SESSION_DIR: "/from-env" };
     expect(resolveSessionDir("/p", { flag: "/flag", setting: "/set", env })).toBe("/flag");

@@ -63,3 +63,54 @@ describe("scanLines reusing its buffer", () => {
     expect(linesOf(a)).toEqual(["alpha", "beta", "gamma"]);
   });
 });
+
+describe("scanLines with a line limit", () => {
+  /** Each line as [text, or "oversized:<length>"], with its offset. */
+  function scan(path: string, max: number) {
+    return withReadFd(path, (fd) => {
+      const out: { text: string; offset: number; terminated: boolean }[] = [];
+      const result = scanLines(
+        fd,
+        (line) => {
+          const text = line.oversized ? `oversized:${line.length}` : decodeUtf8(line.buf, line.start, line.start + line.length);
+          out.push({ text, offset: line.offset, terminated: line.terminated });
+        },
+        0,
+        max,
+      );
+      return { lines: out, ...result };
+    });
+  }
+
+  test("a line at the limit or over it comes without its bytes; the lines around it are whole", () => {
+    const path = file("long.jsonl", `short\n${"x".repeat(10)}\n${"y".repeat(9)}\nafter\n`);
+    expect(scan(path, 10).lines).toEqual([
+      { text: "short", offset: 0, terminated: true },
+      { text: "oversized:10", offset: 6, terminated: true },
+      { text: "y".repeat(9), offset: 17, terminated: true },
+      { text: "after", offset: 27, terminated: true },
+    ]);
+  });
+
+  test("a file with no newline at all is passed over in buffer-sized steps, never held whole", () => {
+    // Longer than the scanner's first buffer, so the line spans several reads.
+    const size = 3 * 1024 * 1024 + 5;
+    const path = file("no-newline.jsonl", `{"type":"session"}\n${"z".repeat(size)}`);
+    const { lines, size: read, endsWithNewline } = scan(path, 1024);
+    expect(lines).toEqual([
+      { text: '{"type":"session"}', offset: 0, terminated: true },
+      { text: `oversized:${size}`, offset: 19, terminated: false },
+    ]);
+    expect(read).toBe(19 + size);
+    expect(endsWithNewline).toBe(false);
+  });
+
+  test("an oversized line that ends in the middle of a read is followed by the next line", () => {
+    const size = 2 * 1024 * 1024;
+    const path = file("long-then-more.jsonl", `${"q".repeat(size)}\nnext\n`);
+    expect(scan(path, 4096).lines).toEqual([
+      { text: `oversized:${size}`, offset: 0, terminated: true },
+      { text: "next", offset: size + 1, terminated: true },
+    ]);
+  });
+});

@@ -263,3 +263,22 @@ describe("damaged and foreign files", () => {
     store.close();
   });
 });
+
+describe("lines too long to read", () => {
+  test("an entry line at the limit is reported with its length, kept in the file and left out; the rest loads", () => {
+    const path = writeSession([HEADER, msg("u1", null, user("short")), msg("u2", "u1", user("x".repeat(2000))), msg("a1", "u1", assistant("fine"))]);
+    const before = readFileSync(path, "utf8");
+    const loaded = loadSessionFile(path, { maxLineBytes: 1000 });
+    expect(loaded.records.map((r) => r.id)).toEqual(["u1", "a1"]);
+    expect(loaded.diagnostics).toHaveLength(1);
+    expect(loaded.diagnostics[0]).toMatchObject({ line: 3, kind: "oversized" });
+    expect(loaded.diagnostics[0]!.message).toMatch(new RegExp(`^${path}:3: \\d+ bytes long, over the 1000 bytes a line may have; kept in the file`));
+    expect(readFileSync(path, "utf8")).toBe(before);
+  });
+
+  test("a first line too long to read means the file is not a session", () => {
+    const path = join(tempDir(), "long-header.jsonl");
+    writeFileSync(path, `${JSON.stringify({ ...HEADER, padding: "p".repeat(500) })}\n`);
+    expect(() => loadSessionFile(path, { maxLineBytes: 300 })).toThrow(`${path} is not a session file: its first line is`);
+  });
+});

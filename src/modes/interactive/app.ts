@@ -177,6 +177,7 @@ export class InteractiveApp implements InteractiveHost {
     const unwatch = this.session.onSessionChange((change) => {
       if (replacesConversation(change)) this.sessionChanged();
     });
+    const unwarn = this.session.onWarning((text) => this.warn(text));
     this.editor.start();
     this.watchTheme();
     // A long session's context is read once the prompt is up, not before.
@@ -204,6 +205,7 @@ export class InteractiveApp implements InteractiveHost {
     removeSignals();
     unsubscribe();
     unwatch();
+    unwarn();
     this.stopThemeWatch();
     this.view.dispose();
     this.editor.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { exportCommand } from "../../../src/modes/interactive/commands/export.ts";
 import { importCommand } from "../../../src/modes/interactive/commands/import.ts";
@@ -52,6 +52,23 @@ describe("/export file.jsonl", () => {
     writeFileSync(upper, "also mine\n");
     await exportCommand.run(host, upper);
     expect(readFileSync(upper, "utf8")).toBe("also mine\n");
+  });
+});
+
+describe("/export file mode", () => {
+  test("the page and the branch file are 0600 like the session, an overwritten page too", async () => {
+    const host = await branchedHost();
+    const dir = tempDir();
+    const page = join(dir, "page.html");
+    writeFileSync(page, "old page", { mode: 0o644 });
+    await exportCommand.run(host, page);
+    expect(host.text).toContain(`info: Exported to ${page}`);
+    expect(statSync(page).mode & 0o777).toBe(0o600);
+    expect(readFileSync(page, "utf8")).toContain("<html");
+    const branch = join(dir, "branch.jsonl");
+    await exportCommand.run(host, branch);
+    expect(host.text).toContain(`info: Exported to ${branch}`);
+    expect(statSync(branch).mode & 0o777).toBe(0o600);
   });
 });
 

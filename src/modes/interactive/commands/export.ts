@@ -2,9 +2,10 @@
  * `/export [file]`: the session as a self-contained HTML page (default name in the working
  * directory), or with a `.jsonl` name the current branch as a session file of its own.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { defaultExportName, exportSessionHtml } from "../../../export/html.ts";
+import { writeExportFile } from "../../../export/write-export.ts";
 import { exportBranchJsonl } from "../../../session/export-jsonl.ts";
 import type { SlashCommand } from "../host.ts";
 import { messageOf } from "./format.ts";
@@ -29,7 +30,7 @@ export const exportCommand: SlashCommand = {
     try {
       // A session file is never replaced by an export (it may be this very session, or another):
       // `wx` refuses an existing file.
-      writeFileSync(path, jsonl ? exportBranchJsonl(store) : exportSessionHtml(store), jsonl ? { flag: "wx" } : {});
+      writeExportFile(path, jsonl ? exportBranchJsonl(store) : exportSessionHtml(store), { exclusive: jsonl });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") {
         host.error(`Cannot export: ${path} already exists. Choose another name.`);

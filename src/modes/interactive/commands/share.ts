@@ -2,10 +2,11 @@
  * `/share`: the session's HTML page uploaded as a secret GitHub gist with the `gh` command
  * (installed and logged in). Asks first: anyone with the link can read the gist.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportSessionHtml } from "../../../export/html.ts";
+import { writeExportFile } from "../../../export/write-export.ts";
 import type { SlashCommand } from "../host.ts";
 import { messageOf } from "./format.ts";
 
@@ -43,7 +44,7 @@ export function createShareCommand(deps: ShareDeps = defaultShareDeps): SlashCom
       const dir = mkdtempSync(join(tmpdir(), "pig-share-"));
       try {
         const file = join(dir, "session.html");
-        writeFileSync(file, exportSessionHtml(store));
+        writeExportFile(file, exportSessionHtml(store));
         const result = await deps.run([gh, "gist", "create", "--desc", `pig session ${store.sessionId}`, file]);
         const url = result.stdout.trim().split("\n").find((line) => line.startsWith("https://"));
         if (result.code !== 0 || !url) {
