@@ -2,9 +2,11 @@
  * Secrets: distinctive fake keys in the environment, auth.json and models.json (a literal, the
  * name of a variable, a `!command`, a header). pig runs in every mode, talks to providers that
  * accept the keys and to ones that refuse them by echoing the key back (as real APIs do), exports
- * HTML and JSONL, changes settings, runs `env` with the bash tool, and loads an extension that
- * writes down its environment and the headers `before_provider_headers` shows it; then every
- * file pig wrote, every output and the body of every request are searched: no key is anywhere.
+ * HTML and JSONL, changes settings, runs `env` with the bash tool (also into a spill file, which
+ * is searched while the session that made it is open), and loads an extension that writes down
+ * its environment (into a file and its log) and the headers `before_provider_headers` shows it;
+ * then every file pig wrote, every output and the body of every request are searched: no key is
+ * anywhere.
  */
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -33,6 +35,8 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 export default function (pi) {
   writeFileSync(join(process.cwd(), "extension-env.json"), JSON.stringify(process.env));
+  // Its log too: what an extension prints to stderr is kept in pig's extension logs.
+  console.error("extension environment: " + JSON.stringify(process.env));
   pi.on("before_provider_headers", (event, ctx) => {
     appendFileSync(join(ctx.cwd, "extension-headers.jsonl"), JSON.stringify(event.headers) + "\\n");
   });
@@ -145,6 +149,14 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
     await client.promptAndWait("refused over rpc");
     expect(await client.request({ type: "set_model", provider: "literal", modelId: "m" })).toMatchObject({ success: true });
     await client.promptAndWait("second over rpc");
+    // A long command's whole output goes to a spill file, which lives while its session does:
+    // searched now, with the session open.
+    w.llm.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "env; seq 1 30000" } }] }, { text: "spilled" }]);
+    await client.promptAndWait("spill the environment");
+    const spills = filesUnder(tmp).filter((f) => /\/bash-[0-9a-f]+\.log$/.test(f));
+    expect(spills.length).toBeGreaterThanOrEqual(1);
+    expect(spills.some((f) => readFileSync(f, "utf8").includes(`TMPDIR=${tmp}`))).toBe(true);
+    for (const file of spills) outputs.push({ what: `spill file ${relative(tmp, file)}`, text: readFileSync(file, "latin1") });
     const exported = await client.request({ type: "export_html", outputPath: join(w.cwd, "rpc.html") });
     expect(exported).toMatchObject({ success: true });
     const messages = await client.request({ type: "get_messages" });
@@ -172,6 +184,9 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
 
     // Every file pig wrote: the agent directory (but the two files that hold keys on purpose,
     // which must be as they were), the project, and the temp directory.
+    // The extension's log holds what it printed, its environment among it.
+    const logs = filesUnder(join(w.agentDir, "extensions", "logs"));
+    expect(logs.some((f) => readFileSync(f, "utf8").includes(`"TMPDIR":"${tmp}"`))).toBe(true);
     expect(readFileSync(join(w.agentDir, "models.json"), "utf8")).toBe(modelsJson);
     expect(readFileSync(join(w.agentDir, "auth.json"), "utf8")).toBe(authJson);
     const written = [...filesUnder(w.agentDir).filter((f) => !/\/(models|auth)\.json$/.test(f)), ...filesUnder(w.cwd), ...filesUnder(tmp)];
