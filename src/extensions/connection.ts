@@ -175,13 +175,21 @@ export class Connection {
       if (id !== undefined) this.sendError(id, ErrorCode.FrameTooLarge, message);
       return;
     }
+    this.failAnswered(id, (method) => new PartStreamStalled(ErrorCode.FrameTooLarge, `${method}: its answer stopped coming, ${message}`));
+  }
+
+  /**
+   * Fails the open request an answer that was lost belonged to — every open request when its id
+   * could not be read: none of them waits for an answer that will never come.
+   */
+  private failAnswered(id: RequestId | undefined, errorFor: (method: string) => Error): void {
     const victims = id !== undefined ? [id] : [...this.pending.keys()];
     for (const key of victims) {
       const p = this.pending.get(key);
       if (!p) continue;
       this.pending.delete(key);
       p.cleanup();
-      p.reject(new PartStreamStalled(ErrorCode.FrameTooLarge, `${p.method}: its answer stopped coming, ${message}`));
+      p.reject(errorFor(p.method));
     }
   }
 
@@ -213,14 +221,7 @@ export class Connection {
       return;
     }
     this.sendError(null, ErrorCode.FrameTooLarge, message);
-    const victims = id !== undefined ? [id] : [...this.pending.keys()];
-    for (const key of victims) {
-      const p = this.pending.get(key);
-      if (!p) continue;
-      this.pending.delete(key);
-      p.cleanup();
-      p.reject(new RpcError(ErrorCode.FrameTooLarge, `${p.method}: answer dropped, ${message}`));
-    }
+    this.failAnswered(id, (method) => new RpcError(ErrorCode.FrameTooLarge, `${method}: answer dropped, ${message}`));
   }
 
   private onText(text: string): void {

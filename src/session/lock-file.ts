@@ -5,10 +5,10 @@
  * and is taken over. It is keyed by the path as given, so unlike the `flock` of lock.ts it
  * cannot tell two names of one file apart.
  */
-import { linkSync, renameSync, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import * as v from "valibot";
-import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, processStart, readLockText } from "../util/lock-owner.ts";
+import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, processStart, readLockText, takeOverStaleLock } from "../util/lock-owner.ts";
 import { SessionFileError } from "./load.ts";
 import { systemReason } from "./write.ts";
 
@@ -87,35 +87,9 @@ export function acquireLockFile(sessionPath: string): SessionLock {
         `Session ${sessionPath} is in use by ${who}. Close that pig first, or remove ${lockPath} if that process no longer exists.`,
       );
     }
-    takeOver(lockPath, observed);
+    takeOverStaleLock(lockPath, observed);
   }
   throw new SessionFileError(sessionPath, "locked", `Could not take the lock ${lockPath}; another process keeps taking it`);
-}
-
-/**
- * Moves the stale lock `observed` aside. What was moved is checked: a competitor that took the
- * stale lock over first and made a fresh one may have had its lock moved instead, and gets it
- * back. Of several processes doing this at once, only one moves the stale lock.
- */
-function takeOver(lockPath: string, observed: string | undefined): void {
-  const aside = `${lockPath}.stale-${process.pid}-${crypto.randomUUID()}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return; // Gone meanwhile: try again from the top.
-  }
-  if (readLockText(aside) !== observed) {
-    try {
-      linkSync(aside, lockPath);
-    } catch {
-      // Yet another process made a lock meanwhile; it stands, and this one is lost either way.
-    }
-  }
-  try {
-    unlinkSync(aside);
-  } catch {
-    // Already gone.
-  }
 }
 
 function lockHandle(lockPath: string): SessionLock {

@@ -3,9 +3,9 @@
  * `<file>.lock`, run, release. A busy lock is retried (upstream: 10 tries, 20 ms apart); one
  * whose owner on this host is gone, or older than `staleMs` whoever holds it, is taken over.
  */
-import { linkSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { statSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, readLockText } from "./lock-owner.ts";
+import { createLockFile, LockOwnerSchema, ownerGone, parseLockInfo, readLockText, takeOverStaleLock } from "./lock-owner.ts";
 
 export class FileLockError extends Error {
   override name = "FileLockError";
@@ -41,26 +41,7 @@ function takeOverIfStale(lockPath: string, staleMs: number): boolean {
   const observed = readLockText(lockPath);
   if (observed === undefined) return true; // Released meanwhile: just try again.
   if (!isStale(lockPath, observed, staleMs)) return false;
-  const aside = `${lockPath}.stale-${process.pid}-${crypto.randomUUID()}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return true;
-  }
-  const moved = readLockText(aside);
-  if (moved !== observed) {
-    try {
-      linkSync(aside, lockPath);
-    } catch {
-      // Yet another process holds the lock now; the one we moved is lost either way.
-    }
-  }
-  try {
-    unlinkSync(aside);
-  } catch {
-    // Already gone.
-  }
-  return moved === observed;
+  return takeOverStaleLock(lockPath, observed);
 }
 
 function holderOf(lockPath: string): string {

@@ -3,7 +3,7 @@
  * exclusively, reading what it holds, and telling whether its owner is gone. How long to wait,
  * when to give up and how to take over a stale lock are the callers' own policies.
  */
-import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import * as v from "valibot";
 
@@ -147,4 +147,34 @@ export function flockHolder(dev: number, ino: number): number | undefined {
     if (Number.isInteger(pid) && pid > 0) return pid;
   }
   return undefined;
+}
+
+/**
+ * Takes over the stale lock `observed` at `lockPath`: moves what is there aside (of several
+ * processes doing this at once, only one moves it), then checks what it moved. A competitor that
+ * took the stale lock over first and made a fresh one may have had its lock moved instead, and
+ * gets it back. False when that happened (the lock is busy again); true when the stale lock was
+ * removed, or was gone already: then the lock is free to try for.
+ */
+export function takeOverStaleLock(lockPath: string, observed: string | undefined): boolean {
+  const aside = `${lockPath}.stale-${process.pid}-${crypto.randomUUID()}`;
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return true; // Gone meanwhile.
+  }
+  const moved = readLockText(aside);
+  if (moved !== observed) {
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      // Yet another process holds the lock now; the one moved is lost either way.
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // Already gone.
+  }
+  return moved === observed;
 }

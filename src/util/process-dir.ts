@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir, UnsafeDirError } from "./dir-safety.ts";
+import { isAlive } from "./lock-owner.ts";
 
 const uid = (): number | undefined => process.getuid?.();
 
@@ -75,7 +76,7 @@ export function removeDeadProcessDirs(parent: string): void {
     const match = /^(\d+)-[0-9a-f]+$/.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);
-    if (pid === process.pid || processAlive(pid)) continue;
+    if (pid === process.pid || isAlive(pid)) continue;
     const path = join(parent, name);
     try {
       // Only a real directory of ours is removed; a link is never followed.
@@ -83,15 +84,5 @@ export function removeDeadProcessDirs(parent: string): void {
     } catch {
       // Another pig may be removing it at the same moment.
     }
-  }
-}
-
-/** Whether a process with this pid exists (EPERM: it does, and is another user's). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
