@@ -9,7 +9,8 @@ import { contentText } from "./convert.ts";
 import { labelEntry } from "./entries.ts";
 import { newEntryId } from "./ids.ts";
 import { SessionFileError } from "./load.ts";
-import { SessionStore, type AdoptedEntry } from "./store.ts";
+import type { AdoptedEntry } from "./records.ts";
+import { SessionStore } from "./store.ts";
 
 /** Copies root → `leafId` (labels re-attached after it) into a new session in the same directory. */
 export function createBranchedSession(source: SessionStore, leafId: string | null, dir?: string): SessionStore {

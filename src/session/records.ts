@@ -1,6 +1,7 @@
 /**
  * What the store keeps per entry: where its line lives and the few fields the tree needs.
- * The entry itself is parsed only when something asks for it.
+ * The entry itself is parsed only when something asks for it. A record placed in a session
+ * holds its line as text until the line is written; from then on it holds where the line is.
  */
 import type { SessionEntry } from "./format.ts";
 
@@ -42,4 +43,41 @@ export interface LoadDiagnostic {
 /** Entry types whose parsed value is kept in memory after loading. */
 export function keepsValue(type: string): boolean {
   return type !== "message" && type !== "custom_message";
+}
+
+/** An entry placed in a session as it is (a copy keeps its line): what the tree needs of it. */
+export type AdoptedEntry = {
+  type: string;
+  id: string;
+  parentId?: string | null | undefined;
+  timestamp: string;
+  role?: string | undefined;
+  value?: SessionEntry | undefined;
+  /** A copy of an entry the source could not use keeps it out of the copy's context too. */
+  invalid?: true | undefined;
+};
+
+/** The record of an entry placed in a session, its line `text` not written yet. */
+export function placedRecord(entry: AdoptedEntry, text: string): EntryRecord {
+  return {
+    line: 0,
+    type: entry.type,
+    id: entry.id,
+    parentId: entry.parentId,
+    timestamp: entry.timestamp,
+    ...(entry.role !== undefined ? { role: entry.role } : {}),
+    ...(entry.value !== undefined ? { value: entry.value } : {}),
+    ...(entry.invalid ? { invalid: true as const } : {}),
+    source: { kind: "text", text },
+  };
+}
+
+/**
+ * `record` once its line `text` is in the file at `offset` (and, when given, as its `line`th line).
+ * Only the values `keepsValue` names stay in memory: the others are read back from the file.
+ */
+export function writtenRecord(record: EntryRecord, offset: number, text: string, line = record.line): EntryRecord {
+  const written: EntryRecord = { ...record, line, source: { kind: "file", offset, length: Buffer.byteLength(text) } };
+  if (!keepsValue(record.type)) delete (written as { value?: unknown }).value;
+  return written;
 }

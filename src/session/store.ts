@@ -1,28 +1,24 @@
 /**
- * A session: its header, its tree of entries, the active leaf, and the file behind it.
+ * A session: its header, its tree of entries, the active leaf, and what of it is in its file.
  *
  * Entries are appended, never changed. Writing is lazy as upstream (nothing reaches disk until
  * the session holds an assistant message), but pig tracks per entry what is on disk, so an
- * entry is written exactly once. A file is written by one process at a time (see lock.ts). The
- * typed `append…` methods are in appends.ts; every one of them ends in `append` here.
+ * entry is written exactly once; an entry not written yet stays in the session, unsaved, and goes
+ * out with the next write that succeeds. The file itself, its lock and its checks are
+ * session-file.ts; going on in a new file when it changed under pig is relocate.ts. The typed
+ * `append…` methods are in appends.ts; every one of them ends in `append` here.
  */
-import { closeSync, fstatSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { SessionAppends } from "./appends.ts";
 import { planContext, resolvePlan, type ContextPlan, type SessionContext } from "./context.ts";
-import * as make from "./entries.ts";
+import { headerOf } from "./entries.ts";
 import type { SessionEntry, SessionHeader } from "./format.ts";
 import { newSessionId, sessionFileName } from "./ids.ts";
-import { decodeUtf8, readRange } from "./lines.ts";
 import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
-import { acquireLock, lockNewFile, type SessionLock } from "./lock.ts";
-import { openRegularFile } from "./regular-file.ts";
-import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
+import { placedRecord, writtenRecord, type AdoptedEntry, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
+import { continueInNewFile } from "./relocate.ts";
+import { SessionFile } from "./session-file.ts";
 import { SessionTree } from "./tree.ts";
-import {
-  appendLines, createFileWithLines, fileIdentity, removeStaleTemps, replaceFile, SessionFileChangedError, SessionWriteError, type AppendState,
-} from "./write.ts";
-import { relocatedLines } from "./relocate.ts";
 
 export interface NewSessionOptions {
   cwd: string;
@@ -39,84 +35,60 @@ export interface OpenOptions {
   write?: boolean;
 }
 
-/** An entry placed in a session as it is (a copy keeps its line): what the tree needs of it. */
-export type AdoptedEntry = {
-  type: string;
-  id: string;
-  parentId?: string | null | undefined;
-  timestamp: string;
-  role?: string | undefined;
-  value?: SessionEntry | undefined;
-  /** A copy of an entry the source could not use keeps it out of the copy's context too. */
-  invalid?: true | undefined;
-};
-
 export class SessionStore extends SessionAppends {
   readonly tree: SessionTree;
   readonly diagnostics: LoadDiagnostic[];
   private leaf: string | null;
   private readonly pending: EntryRecord[] = [];
   private readonly placedListeners = new Set<(record: EntryRecord) => void>();
-  private headerPending: boolean;
   private hasAssistant: boolean;
-  private lock: SessionLock | undefined;
-  private readFd: number | undefined;
-  private readonly appendState: AppendState;
-  /** Where the header line is in the file, once it is there as `headerSource` has it. */
-  private headerOnDisk: { offset: number; length: number } | undefined;
 
   private constructor(
     private headerValue: SessionHeader,
     private headerSource: LineSource,
-    private pathValue: string | undefined,
+    /** The session's file, once there is one. */
+    private file: SessionFile | undefined,
+    /** Where the file of a new session is to be made, if anywhere. */
+    private readonly newPath: string | undefined,
     loaded: LoadedFile | undefined,
     private writable: boolean,
   ) {
     super();
-    const path = pathValue;
+    const path = this.path;
     this.tree = new SessionTree(loaded?.records ?? []);
     // What the loader found line by line, and the links the tree found damaged, in line order.
     const links = this.tree.linkProblems.map((p) => ({ line: p.line, kind: p.kind, message: `${path}:${p.line}: ${p.message}` }));
     this.diagnostics = [...(loaded?.diagnostics ?? []), ...links].sort((a, b) => a.line - b.line);
     this.leaf = this.tree.last?.id ?? null;
-    this.headerPending = loaded === undefined;
     this.hasAssistant = this.tree.records.some((r) => r.type === "message" && r.role === "assistant");
-    this.appendState = { size: loaded?.size ?? 0, endsWithNewline: loaded?.endsWithNewline ?? true, ...(loaded ? { identity: loaded.identity } : {}) };
-    if (headerSource.kind === "file") this.headerOnDisk = { offset: headerSource.offset, length: headerSource.length };
   }
 
   /** A new, empty session. With `dir`, it is written to `<dir>/<time>_<id>.jsonl` once it has an answer. */
   static create(options: NewSessionOptions): SessionStore {
     const now = options.now ?? new Date();
     const id = newSessionId();
-    const header = make.headerOf(id, now.toISOString(), options.cwd, options.parentSession);
+    const header = headerOf(id, now.toISOString(), options.cwd, options.parentSession);
     const path = options.path ?? (options.dir ? join(options.dir, sessionFileName(now, id)) : undefined);
-    return new SessionStore(header, { kind: "text", text: JSON.stringify(header) }, path, undefined, path !== undefined);
+    return new SessionStore(header, { kind: "text", text: JSON.stringify(header) }, undefined, path, undefined, path !== undefined);
   }
 
   /** Opens an existing file. Read-only unless `write` is set; a legacy file is then migrated on disk. */
   static open(path: string, options: OpenOptions = {}): SessionStore {
-    if (!options.write) return new SessionStore(...SessionStore.loadArgs(loadSessionFile(path)), false);
-    let lock = acquireLock(path);
+    if (!options.write) {
+      const loaded = loadSessionFile(path);
+      return SessionStore.of(loaded, SessionFile.of(loaded), false);
+    }
+    const { file, loaded } = SessionFile.openToWrite(path);
     try {
-      // A migration cut short by a crash left its temp file: this process holds the lock now.
-      removeStaleTemps(dirname(path), path);
-      let loaded = loadSessionFile(path);
-      if (loaded.migrated) {
-        lock = writeMigrated(loaded, lock);
-        loaded = loadSessionFile(path);
-      }
-      const store = new SessionStore(...SessionStore.loadArgs(loaded), true);
-      store.lock = lock;
-      return store;
+      return SessionStore.of(loaded, file, true);
     } catch (error) {
-      lock.release();
+      file.close();
       throw error;
     }
   }
 
-  private static loadArgs(loaded: LoadedFile): [SessionHeader, LineSource, string, LoadedFile] {
-    return [loaded.header, loaded.headerSource, loaded.path, loaded];
+  private static of(loaded: LoadedFile, file: SessionFile, writable: boolean): SessionStore {
+    return new SessionStore(loaded.header, loaded.headerSource, file, undefined, loaded, writable);
   }
 
   get header(): SessionHeader {
@@ -125,7 +97,7 @@ export class SessionStore extends SessionAppends {
 
   /** The session's file (it changes only when the file changed under pig: `moveToNewFile`). */
   get path(): string | undefined {
-    return this.pathValue;
+    return this.file?.path ?? this.newPath;
   }
 
   get sessionId(): string {
@@ -146,39 +118,20 @@ export class SessionStore extends SessionAppends {
 
   /** Whether the session's file exists (an in-memory session, or one still to be written, has none). */
   get onDisk(): boolean {
-    return this.path !== undefined && !this.headerPending;
+    return this.file !== undefined;
   }
 
   /** Whether every entry is on disk (or the store is not backed by a file). */
   get isFlushed(): boolean {
-    return this.pending.length === 0 && (!this.headerPending || !this.writable);
+    return this.pending.length === 0 && (this.onDisk || !this.writable);
   }
 
   // ── reading ──────────────────────────────────────────────────────────────
 
   private readSource(source: LineSource): string {
     if (source.kind === "text") return source.text;
-    if (!this.path) throw new Error("session has no file to read from");
-    const bytes = readRange(this.readDescriptor(this.path), source.offset, source.length);
-    return decodeUtf8(bytes, 0, bytes.length);
-  }
-
-  /**
-   * A descriptor of the file loaded: the lock's own while it is held (it stays the file pig
-   * loaded, whatever happens to its name), else one opened and checked to be that file.
-   */
-  private readDescriptor(path: string): number {
-    if (this.lock?.fd !== undefined) return this.lock.fd;
-    if (this.readFd === undefined) {
-      const fd = openRegularFile(path, "read");
-      // Offsets into another file than the one loaded would read someone else's bytes.
-      if (this.appendState.identity !== undefined && fileIdentity(fstatSync(fd)) !== this.appendState.identity) {
-        closeSync(fd);
-        throw new SessionFileChangedError(path, "another file has taken its name");
-      }
-      this.readFd = fd;
-    }
-    return this.readFd;
+    if (!this.file) throw new Error("session has no file to read from");
+    return this.file.read(source);
   }
 
   /** The parsed entry of a record; throws the parser's error. */
@@ -250,18 +203,7 @@ export class SessionStore extends SessionAppends {
    * those lines from the file itself. Undefined when the header is not on disk as loaded.
    */
   flushedLines(): { offset: number; length: number; count: number } | undefined {
-    const header = this.headerOnDisk;
-    if (!this.path || !this.onDisk || !header) return undefined;
-    let end = header.offset + header.length + 1;
-    if (end > this.appendState.size) return undefined;
-    let count = 0;
-    for (const record of this.tree.records) {
-      const source = record.source;
-      if (source.kind !== "file" || source.offset !== end || source.offset + source.length + 1 > this.appendState.size) break;
-      end = source.offset + source.length + 1;
-      count++;
-    }
-    return { offset: header.offset, length: end - header.offset, count };
+    return this.file?.flushedLines(this.tree.records);
   }
 
   /** Records from the root to `id` (default: the leaf). */
@@ -344,17 +286,7 @@ export class SessionStore extends SessionAppends {
   }
 
   private place(entry: AdoptedEntry, text: string): EntryRecord {
-    const record: EntryRecord = {
-      line: 0,
-      type: entry.type,
-      id: entry.id,
-      parentId: entry.parentId,
-      timestamp: entry.timestamp,
-      ...(entry.role !== undefined ? { role: entry.role } : {}),
-      ...(entry.value !== undefined ? { value: entry.value } : {}),
-      ...(entry.invalid ? { invalid: true as const } : {}),
-      source: { kind: "text", text },
-    };
+    const record = placedRecord(entry, text);
     this.tree.add(record);
     this.pending.push(record);
     this.leaf = entry.id;
@@ -376,54 +308,23 @@ export class SessionStore extends SessionAppends {
    * session has an assistant message; `force` writes even before that.
    */
   flush(force = false): void {
-    if (!this.writable || !this.path) return;
+    const path = this.path;
+    if (!this.writable || !path) return;
     if (!force && !this.hasAssistant) return;
-    if (!this.headerPending && this.pending.length === 0) return;
-    if (this.headerPending) {
-      try {
-        mkdirSync(dirname(this.path), { recursive: true });
-      } catch (error) {
-        throw new SessionWriteError(this.path, error);
-      }
-    }
-    const lines = this.pending.map((record) => (record.source as { text: string }).text);
+    if (this.file && this.pending.length === 0) return;
+    const lines = this.pending.map(pendingText);
     let offsets: number[];
-    if (this.headerPending) {
-      // A new file appears whole: header and every entry so far, or nothing.
-      removeStaleTemps(dirname(this.path));
-      let created: { offsets: number[]; size: number; identity: string };
-      const headerText = this.readSource(this.headerSource);
-      const path = this.path;
-      // The file is locked before it has its name, so no other writer can find it unlocked.
-      let claimed: SessionLock | undefined;
-      try {
-        created = createFileWithLines(path, [headerText, ...lines], (temp) => (claimed = this.lock ?? lockNewFile(temp, path)));
-      } catch (error) {
-        if (claimed !== this.lock) claimed?.release();
-        if ((error as { code?: string }).code !== "EEXIST") throw error;
-        throw new SessionFileError(path, "unreadable", `Refusing to write a new session over the existing file ${path}`);
-      }
-      this.lock = claimed;
-      this.appendState.identity = created.identity;
-      this.appendState.size = created.size;
-      this.appendState.endsWithNewline = true;
-      this.headerOnDisk = { offset: created.offsets[0]!, length: Buffer.byteLength(headerText) };
-      offsets = created.offsets.slice(1);
+    if (this.file) {
+      offsets = this.file.append(lines);
     } else {
-      offsets = appendLines(this.path, this.appendState, lines);
+      // A new file appears whole: header and every entry so far, or nothing.
+      const created = SessionFile.createWithFolder(path, [this.serializeHeader(), ...lines]);
+      this.file = created.file;
+      offsets = created.offsets.slice(1);
     }
-    this.headerPending = false;
     // Taken off the list first: whatever happens below, these lines are in the file now.
     const written = this.pending.splice(0);
-    written.forEach((record, index) => {
-      const text = (record.source as { text: string }).text;
-      const onDisk: EntryRecord = {
-        ...record,
-        source: { kind: "file", offset: offsets[index]!, length: Buffer.byteLength(text) },
-      };
-      if (!keepsValue(record.type)) delete (onDisk as { value?: unknown }).value;
-      this.tree.replace(record, onDisk);
-    });
+    written.forEach((record, index) => this.tree.replace(record, writtenRecord(record, offsets[index]!, pendingText(record))));
   }
 
   /**
@@ -435,74 +336,30 @@ export class SessionStore extends SessionAppends {
   }
 
   /**
-   * Goes on in a new file beside the old one, when the old one changed under pig (cut short, or
-   * replaced): `<time>_<new id>.jsonl`, its header naming the old file as its parent, holding
-   * every entry pig can still read (relocate.ts) and those not written yet. The old file is left
-   * as it is. Returns the new path and how many entries could not be copied.
+   * Goes on in a new file beside the old one, when the old one changed under pig (relocate.ts),
+   * with every entry pig can still read and those not written yet. Returns the new path and how
+   * many entries could not be copied.
    */
   moveToNewFile(now = new Date()): { path: string; lost: number } {
     const old = this.path;
     if (!old || !this.writable) throw new Error("this session has no file to move");
-    const { kept, lost } = relocatedLines(this.tree.records, (record) => this.readSource(record.source));
-    const header = make.headerOf(newSessionId(), now.toISOString(), this.cwd, old);
-    const headerText = JSON.stringify(header);
-    const path = join(dirname(old), sessionFileName(now, header.id));
-    let claimed: SessionLock | undefined;
-    let created: { offsets: number[]; size: number; identity: string };
-    try {
-      created = createFileWithLines(path, [headerText, ...kept.map((k) => k.text)], (temp) => (claimed = lockNewFile(temp, path)));
-    } catch (error) {
-      claimed?.release();
-      throw error instanceof SessionWriteError ? error : new SessionWriteError(path, error);
-    }
-    this.lock?.release();
-    this.lock = claimed;
-    if (this.readFd !== undefined) closeSync(this.readFd);
-    this.readFd = undefined;
-    this.headerValue = header;
-    this.headerSource = { kind: "file", offset: 0, length: Buffer.byteLength(headerText) };
-    this.headerOnDisk = { offset: 0, length: Buffer.byteLength(headerText) };
-    this.pathValue = path;
-    this.headerPending = false;
-    Object.assign(this.appendState, { size: created.size, endsWithNewline: true, identity: created.identity });
-    kept.forEach(({ record, text }, index) => {
-      const onDisk: EntryRecord = { ...record, line: index + 2, source: { kind: "file", offset: created.offsets[index + 1]!, length: Buffer.byteLength(text) } };
-      if (!keepsValue(record.type)) delete (onDisk as { value?: unknown }).value;
-      this.tree.replace(record, onDisk);
-    });
-    // Gone with the old file: still in the tree (its children hang on it), never read again.
-    for (const record of lost) this.tree.replace(record, { ...record, invalid: true, source: { kind: "text", text: "" } });
+    const moved = continueInNewFile(old, this.cwd, this.tree.records, (record) => this.readSource(record.source), now);
+    this.file?.close();
+    this.file = moved.file;
+    this.headerValue = moved.header;
+    this.headerSource = moved.headerSource;
+    for (const [before, after] of moved.records) this.tree.replace(before, after);
     this.pending.length = 0;
-    return { path, lost: lost.length };
+    return { path: moved.file.path, lost: moved.lost };
   }
 
   /** Releases the file: the write lock and any open descriptor. Pending entries stay unwritten. */
   close(): void {
-    if (this.readFd !== undefined) closeSync(this.readFd);
-    this.readFd = undefined;
-    this.lock?.release();
-    this.lock = undefined;
+    this.file?.close();
   }
 }
 
-/** Rewrites a legacy file as migrated; returns the lock of the new file, which replaces `lock`. */
-function writeMigrated(loaded: LoadedFile, lock: SessionLock): SessionLock {
-  const fd = openRegularFile(loaded.path, "read");
-  let replacement: SessionLock | undefined;
-  try {
-    const parts: Uint8Array[] = [];
-    loaded.migrated!.forEach((source, index) => {
-      parts.push(source.kind === "text" ? Buffer.from(source.text) : readRange(fd, source.offset, source.length));
-      if (index < loaded.migrated!.length - 1 || loaded.endsWithNewline) parts.push(Buffer.from("\n"));
-    });
-    // The new file is locked before it takes the name: a second pig finds it locked, never free.
-    replaceFile(loaded.path, Buffer.concat(parts), (temp) => (replacement = lockNewFile(temp, loaded.path)));
-  } catch (error) {
-    replacement?.release();
-    throw error;
-  } finally {
-    closeSync(fd);
-  }
-  lock.release();
-  return replacement!;
+/** The line of an entry not written yet. */
+function pendingText(record: EntryRecord): string {
+  return (record.source as { text: string }).text;
 }
