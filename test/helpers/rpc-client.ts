@@ -108,12 +108,15 @@ export class RpcClient {
     return this.waitFor((l) => l.type === "response" && l.id === id, timeoutMs, from);
   }
 
-  /** Sends a prompt (it must be accepted) and waits until the run it starts is over. */
-  async promptAndWait(message: string): Promise<void> {
+  /**
+   * Sends a prompt (it must be accepted) and waits until the run it starts is over; `timeoutMs`
+   * bounds a failing run only (a run of heavy work on a loaded machine may want more).
+   */
+  async promptAndWait(message: string, timeoutMs?: number): Promise<void> {
     const from = this.lines.length;
     const response = await this.request({ type: "prompt", message });
     if (response.success !== true) throw new Error(`prompt refused: ${JSON.stringify(response)}`);
-    await this.waitIdle(from);
+    await this.waitIdle(from, undefined, timeoutMs);
   }
 
   /**
