@@ -255,15 +255,37 @@ export function concurrently<T>(cases: readonly T[], limit: number, check: (c: T
   };
 }
 
+export interface RpcRunOptions {
+  contextWindow?: number;
+  /**
+   * Peak memory (bytes) pig must stay under: once its VmHWM passes it, pig is killed and the run
+   * fails at once, saying how far the answer had come, instead of waiting out a run that would
+   * take minutes on the way to gigabytes.
+   */
+  peakBound?: number;
+}
+
 /** Runs one prompt over RPC, waits until pig is idle, and reads its peak memory while it still runs. */
-export async function rpcRun(api: FixtureApi, script: Script) {
-  const world = await faultWorld(api, script);
+export async function rpcRun(api: FixtureApi, script: Script, options: RpcRunOptions = {}) {
+  const world = await faultWorld(api, script, options.contextWindow ? { contextWindow: options.contextWindow } : {});
   const client = new RpcClient({ cwd: world.cwd, env: world.env });
+  const watch = options.peakBound === undefined ? undefined : watchPeak(client.pid, options.peakBound);
   try {
     const from = client.lines.length;
     const accepted = await client.request({ type: "prompt", message: "go" });
     expect(accepted.success).toBe(true);
-    await client.waitFor((l) => l.type === "agent_end", 60_000, from);
+    const ended = client.waitFor((l) => l.type === "agent_end", 60_000, from);
+    if (watch) {
+      const passed = await Promise.race([ended.then(() => undefined), watch.passed]);
+      if (passed !== undefined) {
+        client.kill();
+        ended.catch(() => {});
+        const deltas = client.lines.slice(from).filter((l) => l.type === "message_update").length;
+        throw new Error(`pig's peak memory passed ${mib(options.peakBound!)} (${mib(passed)}) after ${deltas} message_update events`);
+      }
+    } else {
+      await ended;
+    }
     // Idle means the run, its retries and their waits are over.
     for (;;) {
       const state = await client.request({ type: "get_state" }, 60_000);
@@ -272,6 +294,34 @@ export async function rpcRun(api: FixtureApi, script: Script) {
     const peak = peakRss(client.pid);
     return { peak, lines: client.lines.slice(from), world };
   } finally {
+    watch?.stop();
     await client.close();
   }
+}
+
+function mib(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MiB`;
+}
+
+/**
+ * Resolves `passed` with pig's peak memory once it is over `bound`. VmHWM only grows, so a peak
+ * over the bound is seen here or, at the latest, by the reading after the run.
+ */
+function watchPeak(pid: number, bound: number): { passed: Promise<number>; stop: () => void } {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const passed = new Promise<number>((resolve) => {
+    timer = setInterval(() => {
+      let peak: number;
+      try {
+        peak = peakRss(pid);
+      } catch {
+        return; // pig has exited; the run's own end says why
+      }
+      if (peak > bound) {
+        clearInterval(timer);
+        resolve(peak);
+      }
+    }, 100);
+  });
+  return { passed, stop: () => clearInterval(timer) };
 }
