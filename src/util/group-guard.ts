@@ -10,7 +10,9 @@
  *
  * The guard is detached from the shell that runs the command (a subshell starts it and exits),
  * so a `wait` in the command does not wait for it, and descriptor 3 is closed before the
- * command runs. (Not stdin: bash takes a socket on its stdin for a remote login and would read
+ * command runs. It holds none of the command's output: pig reads a command's output until its
+ * pipes close, and a guard keeping them open would make every command wait out the grace pig
+ * gives background jobs that keep the output open. (Not stdin: bash takes a socket on its stdin for a remote login and would read
  * ~/.bashrc.)
  */
 import { closeSync, existsSync, writeSync } from "node:fs";
@@ -31,7 +33,7 @@ export function guardedStdio<T extends [unknown, unknown, unknown]>(stdio: T): T
  * Shell text (POSIX sh, bash, zsh, ksh, dash) that starts the guard; it ends in `;` and stays on
  * one line, so line numbers in the command's error messages do not move.
  */
-export const GUARD_SCRIPT = '({ read -r pig_guard <&3; [ "$pig_guard" = release ] || kill -KILL 0; } &); exec 3<&-;';
+export const GUARD_SCRIPT = '({ read -r pig_guard <&3; [ "$pig_guard" = release ] || kill -KILL 0; } </dev/null >/dev/null 2>&1 &); exec 3<&-;';
 
 /** `argv` behind a guard: `sh` starts it, then becomes the program (same pid, so it still leads the group). */
 export function guardedArgv(argv: readonly string[]): string[] {
