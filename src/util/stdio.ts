@@ -11,7 +11,7 @@
  * it is; `displayOnStdout` is for what a person reads there.
  */
 import { writeSync } from "node:fs";
-import { isatty } from "node:tty";
+import { isTerminal } from "./libc.ts";
 import { hideUrlCredentials } from "./redact.ts";
 import { terminalSafe } from "./terminal-safe.ts";
 
@@ -48,5 +48,6 @@ export function writeStderr(text: string): void {
  * terminal; in a pipe or a file it is data for a program, which gets the exact text.
  */
 export function displayOnStdout(text: string): void {
-  writeFully(1, isatty(1) ? terminalSafe(text) : text);
+  // isTerminal, not node:tty: loading node:tty builds the stream modules, ~20 ms at start-up.
+  writeFully(1, isTerminal(1) ? terminalSafe(text) : text);
 }
