@@ -161,8 +161,17 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     tmux.type("and now?");
     tmux.sendKeys("Enter");
     await tmux.waitFor(/↑\d/);
-    const stored = sessionMessages(world).filter((m) => m.role === "bashExecution");
-    expect(stored).toEqual([expect.objectContaining({ output: "first-line\nlast-line\n", exitCode: 0 })]);
+    // The status line can be drawn a moment before the file is written: wait for the file.
+    const bashEntries = () => {
+      try {
+        return sessionMessages(world).filter((m) => m.role === "bashExecution");
+      } catch {
+        return []; // Not written yet.
+      }
+    };
+    const deadline = Date.now() + 20_000;
+    while (bashEntries().length === 0 && Date.now() < deadline) await Bun.sleep(25);
+    expect(bashEntries()).toEqual([expect.objectContaining({ output: "first-line\nlast-line\n", exitCode: 0 })]);
   });
 
   test("quietStartup hides the report but still shows what is wrong with the resources", async () => {
