@@ -33,8 +33,11 @@ export interface TerminalSafeOptions {
 // C0 but `\t` and `\n`, DEL, C1, the bidi controls; `\r\n` as one.
 const UNSAFE = /\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 const UNSAFE_AND_TAB = /\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\t]/g;
-// pig's styling: SGR, and OSC 8 with a target free of controls (terminated by BEL or ST).
-const STYLE = /(\x1b\[[0-9;:]*m|\x1b\]8;[^\x00-\x1f\x7f-\x9f]*(?:\x07|\x1b\\))/;
+/**
+ * pig's styling: SGR, and OSC 8 with a target free of controls (terminated by BEL or ST); in a
+ * capture group, so that `split` keeps it. The only escape sequences safe text can hold.
+ */
+export const STYLE = /(\x1b\[[0-9;:]*m|\x1b\]8;[^\x00-\x1f\x7f-\x9f]*(?:\x07|\x1b\\))/;
 
 /** How one unsafe character is shown. */
 export function visibleControl(char: string): string {

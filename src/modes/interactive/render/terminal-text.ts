@@ -8,17 +8,18 @@
  */
 
 import { stringWidth } from "../../../util/width.ts";
-import { terminalSafe } from "../../../util/terminal-safe.ts";
+import { STYLE, terminalSafe } from "../../../util/terminal-safe.ts";
 
 const TAB = 4;
-// pig's own styling (colours, OSC 8 links), which takes no columns.
-const STYLE = /(\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\))/;
+// Tabs and pig's own styling (which takes no columns), each a part of its own; the text is
+// terminal-safe already, so STYLE matches every escape sequence left in it.
+const TAB_OR_STYLE = new RegExp(`(\t|${STYLE.source.slice(1, -1)})`);
 
 function expandTabs(line: string): string {
   if (!line.includes("\t")) return line;
   let out = "";
   let column = 0;
-  for (const part of line.split(/(\t|\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\))/)) {
+  for (const part of line.split(TAB_OR_STYLE)) {
     if (part === "\t") {
       const pad = TAB - (column % TAB);
       out += " ".repeat(pad);
