@@ -186,8 +186,11 @@ describe("Vertex AI (google-vertex) with Application Default Credentials", () =>
     expect(endpoint.grants.map((g) => g.form)).toEqual([{ grant_type: "refresh_token", client_id: USER.clientId, client_secret: USER.clientSecret, refresh_token: USER.refreshToken }]);
     expect(w.llm.requests[0]!.headers.authorization).toBe("Bearer ya29.e2e-token-1");
     expect(w.llm.requests[0]!.headers["x-goog-user-project"]).toBe("billing-e2e");
-    // Thinking off on a level model: the lowest level it offers.
-    expect((w.llm.requests[0]!.body as { generationConfig: unknown }).generationConfig).toEqual({ maxOutputTokens: 65536, thinkingConfig: { thinkingLevel: "MINIMAL" } });
+    // This model cannot turn thinking off: "off" becomes the lowest level it offers, as in Pi.
+    expect((w.llm.requests[0]!.body as { generationConfig: unknown }).generationConfig).toEqual({
+      maxOutputTokens: 65536,
+      thinkingConfig: { includeThoughts: true, thinkingLevel: "MINIMAL" },
+    });
   });
 
   test("a refused login and a missing project are clear errors, and no request reaches the model", async () => {
