@@ -136,7 +136,11 @@ describe("authorized user (gcloud's login)", () => {
 });
 
 describe("what is missing or wrong", () => {
-  const target = (env: Record<string, string>) => vertexTarget(MODEL, { apiKey: "<authenticated>" }, new AbortController().signal, env).catch((e: Error) => e.message);
+  const target = (env: Record<string, string>): Promise<string> =>
+    vertexTarget(MODEL, { apiKey: "<authenticated>" }, new AbortController().signal, env).then(
+      (result) => `unexpected success: ${result.url}`,
+      (error: Error) => error.message,
+    );
 
   test("project and location", async () => {
     expect(await target({ GOOGLE_CLOUD_LOCATION: "x" })).toBe("Vertex AI needs a project: set GOOGLE_CLOUD_PROJECT (or GCLOUD_PROJECT)");
