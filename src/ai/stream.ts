@@ -10,6 +10,8 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "openai-completions": async () => (await import("./providers/openai-completions.ts")).streamOpenAICompletions,
   "openai-responses": async () => (await import("./providers/openai-responses.ts")).streamOpenAIResponses,
   "anthropic-messages": async () => (await import("./providers/anthropic-messages.ts")).streamAnthropicMessages,
+  "google-generative-ai": async () => (await import("./providers/google-generative-ai.ts")).streamGoogleGenerativeAI,
+  "google-vertex": async () => (await import("./providers/google-vertex.ts")).streamGoogleVertex,
 };
 
 const loaded = new Map<Api, StreamFunction>();

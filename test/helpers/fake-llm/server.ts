@@ -10,6 +10,7 @@
  */
 import { anthropicFrames } from "./anthropic.ts";
 import { chatFrames } from "./chat.ts";
+import { googleErrorBody, googleFrames } from "./google.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
 import { responsesFrames } from "./responses.ts";
 import {
@@ -88,6 +89,7 @@ function routeOf(method: string, path: string): Api | "models" | undefined {
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
+  if (method === "POST" && path.endsWith(":streamGenerateContent")) return "google";
   if (method === "GET" && path.endsWith("/models")) return "models";
   return undefined;
 }
@@ -162,7 +164,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
   let beforeAnswer = options.beforeAnswer;
 
-  async function answer(api: Api, selection: Selection, raw: string, body: unknown, signal: AbortSignal): Promise<Response> {
+  async function answer(api: Api, selection: Selection, raw: string, body: unknown, signal: AbortSignal, path: string): Promise<Response> {
     const { response } = selection;
     if (response.delayMs) await Bun.sleep(response.delayMs);
     if (response.hang) {
@@ -179,7 +181,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
     if (response.raw) return rawResponse(response.raw, api, requestIds);
     if (response.error) {
-      return Response.json(errorBody(api, response.error), {
+      return Response.json(api === "google" ? googleErrorBody(response.error) : errorBody(api, response.error), {
         status: response.error.status,
         headers: { ...requestIdHeader(api, requestIds), ...response.error.headers },
       });
@@ -190,7 +192,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         ? chatFrames(plan, body, ids)
         : api === "anthropic"
           ? anthropicFrames(plan, ids)
-          : responsesFrames(plan, body, ids);
+          : api === "google"
+            ? googleFrames(plan, ids, path)
+            : responsesFrames(plan, body, ids);
     const stream = frameStream(
       frames,
       {
@@ -244,7 +248,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests.push(record);
       options.onRequest?.(record);
       await beforeAnswer?.(record);
-      return answer(route, selection, raw, body, request.signal);
+      return answer(route, selection, raw, body, request.signal, url.pathname);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {
