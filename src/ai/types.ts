@@ -85,6 +85,14 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** Upstream's `constrainedSampling`: JSON-schema constrained (strict) sampling, where an API offers it. */
+  constrainedSampling?: ConstrainedSampling;
+}
+
+/** `prefer`: strict when the schema allows it; `require`: fail the request otherwise. */
+export interface ConstrainedSampling {
+  type: string;
+  strict?: string;
 }
 
 export interface LlmContext {

@@ -10,6 +10,7 @@
  */
 import { anthropicFrames } from "./anthropic.ts";
 import { chatFrames } from "./chat.ts";
+import { codexErrorBody, codexRejection, requestBodyText } from "./codex.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
 import { responsesFrames } from "./responses.ts";
 import {
@@ -87,6 +88,7 @@ const MODEL_ID = "fake-model";
 function routeOf(method: string, path: string): Api | "models" | undefined {
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
+  if (method === "POST" && path.endsWith("/codex/responses")) return "codex";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
   if (method === "GET" && path.endsWith("/models")) return "models";
   return undefined;
@@ -179,7 +181,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
     if (response.raw) return rawResponse(response.raw, api, requestIds);
     if (response.error) {
-      return Response.json(errorBody(api, response.error), {
+      return Response.json(api === "codex" ? codexErrorBody(response.error) : errorBody(api, response.error), {
         status: response.error.status,
         headers: { ...requestIdHeader(api, requestIds), ...response.error.headers },
       });
@@ -228,7 +230,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         return Response.json(errorBody("chat", { status: 404, message }), { status: 404 });
       }
       const time = new Date().toISOString();
-      const raw = await request.text();
+      const raw = await requestBodyText(request);
       const body = parseBody(raw);
       const selection = mode === "text" ? textModeSelection() : cursor.next(raw);
       const record: RecordedRequest = {
@@ -244,7 +246,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests.push(record);
       options.onRequest?.(record);
       await beforeAnswer?.(record);
-      return answer(route, selection, raw, body, request.signal);
+      return (route === "codex" ? codexRejection(request.headers) : undefined) ?? answer(route, selection, raw, body, request.signal);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {
