@@ -110,7 +110,7 @@ describe("openai-codex through dist/pig", () => {
       content: [{ type: "thinking", thinking: "It is a greeting." }, { type: "text", text: "notes.txt says hello." }],
       usage: { input: 300, output: 10, cacheRead: 800, cacheWrite: 0, totalTokens: 1110 },
     });
-    const cost = (answers[1]!.usage as { cost: Record<string, number> }).cost;
+    const cost = (answers[1]!.usage as { cost: { input: number; output: number; cacheRead: number; total: number } }).cost;
     expect(cost.input).toBeCloseTo((300 * PRICES.input) / 1e6, 12);
     expect(cost.cacheRead).toBeCloseTo((800 * PRICES.cacheRead) / 1e6, 12);
     expect(cost.output).toBeCloseTo((10 * PRICES.output) / 1e6, 12);
