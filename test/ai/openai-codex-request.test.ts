@@ -136,6 +136,17 @@ describe("the body", () => {
   });
 });
 
+test("a tool result's images go inside its output, as Pi 0.87.1 sends them; a text-only model gets a note", () => {
+  const messages: LlmContext["messages"] = [
+    ...USER,
+    { role: "assistant", content: [{ type: "toolCall", id: "call_1|fc_1", name: "read", arguments: {} }], api: "openai-codex-responses", provider: "openai-codex", model: "gpt-5.5", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse", timestamp: 0 },
+    { role: "toolResult", toolCallId: "call_1|fc_1", toolName: "read", content: [{ type: "image", mimeType: "image/png", data: "QQ==" }], isError: false, timestamp: 0 },
+  ];
+  const output = (model: Model) => (buildCodexBody(model, { systemPrompt: "", messages }, { apiKey: "t" }).input as Record<string, unknown>[]).at(-1);
+  expect(output(MODEL)).toEqual({ type: "function_call_output", call_id: "call_1", output: [{ type: "input_image", detail: "auto", image_url: "data:image/png;base64,QQ==" }] });
+  expect(output({ ...MODEL, input: ["text"] })).toEqual({ type: "function_call_output", call_id: "call_1", output: "(see attached image)" });
+});
+
 describe("strict schemas", () => {
   test("nested objects and array items become strict; the input is left as it was", () => {
     const input = {

@@ -83,7 +83,7 @@ function pick(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(COMPARED_HEADERS.map((name) => [name, lower[name] ?? "(absent)"]));
 }
 
-describe.each(["tool", "image"])("openai-codex-responses, Pi 0.87.1 recording %s", (name) => {
+describe.each(["tool", "image", "tool-image"])("openai-codex-responses, Pi 0.87.1 recording %s", (name) => {
   test("every request body equals Pi's", () => {
     const all = answered(name);
     expect(all.length).toBeGreaterThan(0);

@@ -5,7 +5,9 @@
  * provider is pointed at the server by a models.json `baseUrl`, and its auth.json holds an OAuth
  * login with an unsigned test JWT that does not expire.
  *
- *   node_modules/.bin/bun scripts/compat/wire/openai-codex-responses.ts
+ *   node_modules/.bin/bun scripts/compat/wire/openai-codex-responses.ts [run names…]
+ *
+ * With names (tool, image, tool-image), only those runs are recorded again.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { release, tmpdir } from "node:os";
@@ -40,6 +42,14 @@ const RUNS: Run[] = [
     name: "image",
     args: ["@pic.png", "What colour is this picture?"],
     script: [{ thinking: "Every pixel is red.", text: "The picture is red." }],
+  },
+  {
+    name: "tool-image",
+    args: ["Read pic.png and tell me what it shows."],
+    script: [
+      { thinking: "I will look at the picture.", toolCalls: [{ name: "read", arguments: { path: "pic.png" } }] },
+      { text: "It shows a red square." },
+    ],
   },
 ];
 
@@ -107,4 +117,5 @@ async function record(run: Run): Promise<void> {
 }
 
 mkdirSync(OUT, { recursive: true });
-for (const run of RUNS) await record(run);
+const only = process.argv.slice(2);
+for (const run of RUNS) if (only.length === 0 || only.includes(run.name)) await record(run);

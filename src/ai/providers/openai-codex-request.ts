@@ -89,7 +89,7 @@ export function buildCodexBody(model: Model, context: LlmContext, options: Strea
     store: false,
     stream: true,
     instructions: context.systemPrompt || "You are a helpful assistant.",
-    input: convertResponsesInput(model, { ...context, systemPrompt: "" }),
+    input: convertResponsesInput(model, { ...context, systemPrompt: "" }, "inline"),
     text: { verbosity: "low" },
     include: ["reasoning.encrypted_content"],
     ...(key !== undefined ? { prompt_cache_key: key } : {}),
