@@ -130,6 +130,12 @@ describe("failures end in one error event with a complete message", () => {
     expect(last(await collect(cut)).errorMessage).toBe("Codex stream ended without a stop reason");
   });
 
+  test("a connection cut mid-stream reads terminated, which the retry rules know", async () => {
+    const llm = await server([{ text: "a long answer that never ends", chunkSize: 4, disconnectAfterChunks: 5 }]);
+    const events = await collect(llm);
+    expect(events.at(-1)).toMatchObject({ type: "error", reason: "error", error: { errorMessage: "terminated", content: [{ type: "text", text: "a lo" }] } });
+  });
+
   test("an HTTP error keeps the server's requested wait for the retry loop", async () => {
     const llm = await server([{ error: { status: 503, message: "Overloaded, try later", headers: { "retry-after": "7" } } }]);
     const events = await collect(llm);

@@ -14,7 +14,7 @@
  * API does not define is treated as absent.
  */
 import * as v from "valibot";
-import { iterateSse, type SseEvent } from "../sse.ts";
+import { iterateSse, SseLimitError, type SseEvent } from "../sse.ts";
 import { connectionErrorMessage } from "../connection-error.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import { ResponseWatch } from "../response-watch.ts";
@@ -65,10 +65,21 @@ function priceServiceTier(model: Model): (usage: Usage, response: Json) => void 
   };
 }
 
-/** The Codex stream's events as the Responses reader takes them; ends at the first final response event. */
-export async function* codexEvents(sse: AsyncIterable<SseEvent>): AsyncGenerator<Json> {
-  for await (const frame of sse) {
-    const data = frame.data.trim();
+/**
+ * The Codex stream's events as the Responses reader takes them; ends at the first final response
+ * event. A connection lost mid-body reads "terminated", as upstream reports it under Node.
+ */
+export async function* codexEvents(sse: AsyncIterator<SseEvent>, provider: string): AsyncGenerator<Json> {
+  for (;;) {
+    let next: IteratorResult<SseEvent>;
+    try {
+      next = await sse.next();
+    } catch (error) {
+      if (error instanceof SseLimitError) throw new Error(`Malformed event stream from ${provider}: ${error.message}`);
+      throw new Error("terminated", { cause: error });
+    }
+    if (next.done) return;
+    const data = next.value.data.trim();
     if (!data || data === "[DONE]") continue;
     let json: unknown;
     try {
@@ -85,6 +96,7 @@ export async function* codexEvents(sse: AsyncIterable<SseEvent>): AsyncGenerator
       const response = event.response as Json | undefined;
       const status = typeof response?.status === "string" && STATUSES.has(response.status) ? response.status : undefined;
       yield { ...event, type: "response.completed", ...(response ? { response: { ...response, status } } : {}) };
+      await sse.return?.(undefined);
       return;
     }
     yield event;
@@ -151,6 +163,7 @@ async function* streamCodex(model: Model, context: LlmContext, options: StreamOp
   const onAbort = () => controller.abort(userSignal?.reason);
   userSignal?.addEventListener("abort", onAbort, { once: true });
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
+  let sse: AsyncGenerator<SseEvent> | undefined;
   let events: AsyncGenerator<Json> | undefined;
   try {
     if (userSignal?.aborted) throw new Error(ABORTED);
@@ -165,7 +178,8 @@ async function* streamCodex(model: Model, context: LlmContext, options: StreamOp
     if (!response.body) throw new Error("No response body");
 
     yield { type: "start", partial: output };
-    events = codexEvents(iterateSse(response.body));
+    sse = iterateSse(response.body);
+    events = codexEvents(sse, model.provider);
     const invalidArguments: InvalidArguments[] = [];
     const finished = yield* responsesEvents(events, { model, output, watch, invalidArguments, adjustUsage: priceServiceTier(model) });
     if (userSignal?.aborted) throw new Error(ABORTED);
@@ -188,6 +202,7 @@ async function* streamCodex(model: Model, context: LlmContext, options: StreamOp
   } finally {
     userSignal?.removeEventListener("abort", onAbort);
     if (events) await events.return(undefined).catch(() => {});
+    if (sse) await sse.return(undefined).catch(() => {});
     controller.abort();
   }
 }
