@@ -184,7 +184,14 @@ export async function streamAssistant(
     messages: config.convert(sent),
     ...(sinceAnswer > 0 ? { promptTokensSinceAnswer: sinceAnswer } : {}),
     ...(declared.length > 0
-      ? { tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
+      ? {
+          tools: declared.map((t) => ({
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+            ...(t.constrainedSampling ? { constrainedSampling: t.constrainedSampling } : {}),
+          })),
+        }
       : {}),
   };
   let options: StreamOptions;

@@ -12,6 +12,7 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "anthropic-messages": async () => (await import("./providers/anthropic-messages.ts")).streamAnthropicMessages,
   "google-generative-ai": async () => (await import("./providers/google-generative-ai.ts")).streamGoogleGenerativeAI,
   "google-vertex": async () => (await import("./providers/google-vertex.ts")).streamGoogleVertex,
+  "openai-codex-responses": async () => (await import("./providers/openai-codex-responses.ts")).streamOpenAICodexResponses,
 };
 
 const loaded = new Map<Api, StreamFunction>();

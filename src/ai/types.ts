@@ -23,6 +23,7 @@ export const APIS = [
   "anthropic-messages",
   "google-generative-ai",
   "google-vertex",
+  "openai-codex-responses",
 ] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */
@@ -95,6 +96,14 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** Upstream's `constrainedSampling`: JSON-schema constrained (strict) sampling, where an API offers it. */
+  constrainedSampling?: ConstrainedSampling;
+}
+
+/** `prefer`: strict when the schema allows it; `require`: fail the request otherwise. */
+export interface ConstrainedSampling {
+  type: string;
+  strict?: string;
 }
 
 export interface LlmContext {

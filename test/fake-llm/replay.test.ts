@@ -132,6 +132,7 @@ const ID_SHAPE: Record<Api, RegExp> = {
   anthropic: /^msg_fake_[0-9a-z]+$/,
   responses: /^resp_fake_[0-9a-z]+$/,
   google: /^gresp_[0-9a-z]+$/,
+  codex: /^resp_fake_[0-9a-z]+$/,
 };
 
 const names = readdirSync(FIXTURES)

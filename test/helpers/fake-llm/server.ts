@@ -10,6 +10,7 @@
  */
 import { anthropicFrames } from "./anthropic.ts";
 import { chatFrames } from "./chat.ts";
+import { codexErrorBody, codexRejection, requestBodyText } from "./codex.ts";
 import { googleErrorBody, googleFrames } from "./google.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
 import { responsesFrames } from "./responses.ts";
@@ -88,6 +89,7 @@ const MODEL_ID = "fake-model";
 function routeOf(method: string, path: string): Api | "models" | undefined {
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
+  if (method === "POST" && path.endsWith("/codex/responses")) return "codex";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
   if (method === "POST" && path.endsWith(":streamGenerateContent")) return "google";
   if (method === "GET" && path.endsWith("/models")) return "models";
@@ -181,7 +183,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
     if (response.raw) return rawResponse(response.raw, api, requestIds);
     if (response.error) {
-      return Response.json(api === "google" ? googleErrorBody(response.error) : errorBody(api, response.error), {
+      const errorJson = api === "google" ? googleErrorBody(response.error) : api === "codex" ? codexErrorBody(response.error) : errorBody(api, response.error);
+      return Response.json(errorJson, {
         status: response.error.status,
         headers: { ...requestIdHeader(api, requestIds), ...response.error.headers },
       });
@@ -232,7 +235,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         return Response.json(errorBody("chat", { status: 404, message }), { status: 404 });
       }
       const time = new Date().toISOString();
-      const raw = await request.text();
+      const raw = await requestBodyText(request);
       const body = parseBody(raw);
       const selection = mode === "text" ? textModeSelection() : cursor.next(raw);
       const record: RecordedRequest = {
@@ -248,7 +251,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests.push(record);
       options.onRequest?.(record);
       await beforeAnswer?.(record);
-      return answer(route, selection, raw, body, request.signal, url.pathname);
+      return (route === "codex" ? codexRejection(request.headers) : undefined) ?? answer(route, selection, raw, body, request.signal, url.pathname);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {
