@@ -17,7 +17,7 @@ import type {
 
 export type { LlmAssistantMessage, LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, ThinkingLevel, Usage };
 
-export const APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
+export const APIS = ["openai-completions", "openai-responses", "anthropic-messages", "bedrock-converse-stream"] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */
 export type ExtensionApi = string & { readonly extensionApi?: never };

@@ -26,7 +26,6 @@ export const CREDENTIALS = {
   sessionToken: "FAKE-SESSION-TOKEN-0001",
 };
 const MARKER = "<credential>";
-const CREDENTIAL_HEADERS = new Set(["authorization", "x-amz-security-token"]);
 /** A 1×1 PNG. */
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
@@ -46,8 +45,20 @@ const RUNS: { name: string; script: Script; args: string[] }[] = [
   },
 ];
 
+/**
+ * Credential values become the marker; of the Authorization header only the key id and the
+ * signature are replaced, so the credential scope (date, region, service) and the signed header
+ * names stay for comparison.
+ */
 function redact(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADERS.has(name) ? MARKER : value]));
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === "x-amz-security-token") out[name] = MARKER;
+    else if (name === "authorization") {
+      out[name] = value.replace(/Credential=[^/]+\//, `Credential=${MARKER}/`).replace(/Signature=[0-9a-f]+/, `Signature=${MARKER}`);
+    } else out[name] = value;
+  }
+  return out;
 }
 
 function sessionFile(agentDir: string): string {
