@@ -63,8 +63,16 @@ export interface SignedHeaders {
   authorization: string;
 }
 
-export function signedBedrockHeaders(endpoint: BedrockEndpoint, body: string, credentials: AwsCredentials, time: Date): SignedHeaders {
+/** `extra`: caller headers to send and sign too (names lower-case; none of the ones set here). */
+export function signedBedrockHeaders(
+  endpoint: BedrockEndpoint,
+  body: string,
+  credentials: AwsCredentials,
+  time: Date,
+  extra: Record<string, string> = {},
+): SignedHeaders {
   const signed: Record<string, string> = {
+    ...extra,
     "content-length": String(Buffer.byteLength(body)),
     "content-type": "application/json",
     host: endpoint.host,
