@@ -12,7 +12,13 @@ import { tempDir } from "../helpers/tmp.ts";
 
 const SECRET = "secret-value-91c0ffee";
 
-function files(credentials: string, config = ""): Record<string, string> {
+type AwsFiles = {
+  HOME: string;
+  AWS_SHARED_CREDENTIALS_FILE: string;
+  AWS_CONFIG_FILE: string;
+};
+
+function files(credentials: string, config = ""): AwsFiles {
   const dir = tempDir("pig-aws-");
   writeFileSync(join(dir, "credentials"), credentials);
   writeFileSync(join(dir, "config"), config);

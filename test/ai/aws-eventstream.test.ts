@@ -102,7 +102,7 @@ describe("framing", () => {
 
   test("a bad prelude CRC is an error, before its length is trusted", async () => {
     const frame = event("messageStart", { role: "assistant" });
-    frame[9] ^= 0xff;
+    frame[9] = frame[9]! ^ 0xff;
     expect(() => decodeMessage(frame)).toThrow("event-stream prelude CRC mismatch");
     // The damaged frame is the first of a longer stream: no waiting for more bytes.
     await expect(collect(chunked(concat(frame, event("messageStop", { stopReason: "end_turn" })), [20]))).rejects.toThrow(EventStreamError);
@@ -110,7 +110,7 @@ describe("framing", () => {
 
   test("a bad message CRC (a flipped payload byte) is an error", async () => {
     const frame = event("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "abc" } });
-    frame[frame.length - 10] ^= 0x01;
+    frame[frame.length - 10] = frame[frame.length - 10]! ^ 0x01;
     await expect(collect(chunked(frame, [frame.length]))).rejects.toThrow("event-stream message CRC mismatch");
   });
 
