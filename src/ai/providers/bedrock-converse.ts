@@ -20,6 +20,7 @@ import { buildBedrockBody, type BedrockStreamOptions } from "./bedrock-request.t
 import { bedrockMessageEvents, clearBedrockScratch, exceptionText } from "./bedrock-stream.ts";
 import { errorText, StreamFailure } from "./anthropic-errors.ts";
 import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
+import { REDACTED } from "../../util/redact.ts";
 
 export type { BedrockStreamOptions } from "./bedrock-request.ts";
 
@@ -44,10 +45,13 @@ async function* streamConverse(model: Model, context: LlmContext, options: Bedro
   // The event stream's own limit on a message's length (aws-eventstream.ts) stands in for the SSE ones.
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider, true);
   let body: ReadableStream<Uint8Array> | undefined;
+  // Read from the environment here, so the agent's redactor never saw them: errors are scrubbed of them below.
+  let secrets: string[] = [];
   try {
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     const env = options.env ?? process.env;
     const auth = await resolveBedrockAuth(options.apiKey, env, controller.signal);
+    secrets = auth.kind === "bearer" ? [auth.token] : [auth.credentials.secretAccessKey, auth.credentials.sessionToken ?? ""];
     const endpoint = bedrockEndpoint(model, env, auth.kind === "sigv4" ? auth.profileRegion : undefined);
     const payload = JSON.stringify(await finalPayload(buildBedrockBody(model, context, options, endpoint.region), options));
 
@@ -83,7 +87,7 @@ async function* streamConverse(model: Model, context: LlmContext, options: Bedro
     clearBedrockScratch(output);
     const aborted = userSignal?.aborted === true;
     output.stopReason = aborted ? "aborted" : "error";
-    output.errorMessage = aborted ? ABORTED_MESSAGE : (watch.failure?.message ?? errorText(error));
+    output.errorMessage = aborted ? ABORTED_MESSAGE : scrub(watch.failure?.message ?? errorText(error), secrets);
     const failure = error instanceof StreamFailure ? error : undefined;
     yield {
       type: "error",
@@ -96,6 +100,13 @@ async function* streamConverse(model: Model, context: LlmContext, options: Bedro
     await body?.cancel().catch(() => undefined);
     controller.abort();
   }
+}
+
+/** A server may quote what it was sent: no credential value stays in an error text. */
+function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(REDACTED);
+  return out;
 }
 
 async function send(
