@@ -13,6 +13,7 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "google-generative-ai": async () => (await import("./providers/google-generative-ai.ts")).streamGoogleGenerativeAI,
   "google-vertex": async () => (await import("./providers/google-vertex.ts")).streamGoogleVertex,
   "openai-codex-responses": async () => (await import("./providers/openai-codex-responses.ts")).streamOpenAICodexResponses,
+  "bedrock-converse-stream": async () => (await import("./providers/bedrock-converse.ts")).streamBedrockConverse,
 };
 
 const loaded = new Map<Api, StreamFunction>();

@@ -24,6 +24,7 @@ export const APIS = [
   "google-generative-ai",
   "google-vertex",
   "openai-codex-responses",
+  "bedrock-converse-stream",
 ] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */

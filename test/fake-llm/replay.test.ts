@@ -133,6 +133,8 @@ const ID_SHAPE: Record<Api, RegExp> = {
   responses: /^resp_fake_[0-9a-z]+$/,
   google: /^gresp_[0-9a-z]+$/,
   codex: /^resp_fake_[0-9a-z]+$/,
+  // Bedrock's stream carries no response id (no fixture replayed here is Bedrock's).
+  bedrock: /^$/,
 };
 
 const names = readdirSync(FIXTURES)

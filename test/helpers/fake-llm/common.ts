@@ -4,7 +4,7 @@
  */
 import type { ScriptError, ScriptResponse } from "./script.ts";
 
-export type Api = "chat" | "anthropic" | "responses" | "google" | "codex";
+export type Api = "chat" | "anthropic" | "responses" | "google" | "codex" | "bedrock";
 
 export interface PlannedToolCall {
   /** From the script, or undefined: each API then makes its own (`call_…`, `toolu_…`). */

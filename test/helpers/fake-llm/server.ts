@@ -9,6 +9,7 @@
  *   await llm.close();
  */
 import { anthropicFrames } from "./anthropic.ts";
+import { bedrockErrorResponse, bedrockFrames, checkBedrockAuth, type BedrockAuth } from "./bedrock.ts";
 import { chatFrames } from "./chat.ts";
 import { codexErrorBody, codexRejection, requestBodyText } from "./codex.ts";
 import { googleErrorBody, googleFrames } from "./google.ts";
@@ -62,6 +63,8 @@ export interface FakeLlmOptions {
    * instead of a short grace, so a test drops it once the client has read what the test asserts.
    */
   holdDisconnects?: boolean;
+  /** Bedrock requests must be signed with these credentials or carry this bearer token (else 403). */
+  bedrockAuth?: BedrockAuth;
 }
 
 export interface FakeLlm {
@@ -92,6 +95,7 @@ function routeOf(method: string, path: string): Api | "models" | undefined {
   if (method === "POST" && path.endsWith("/codex/responses")) return "codex";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
   if (method === "POST" && path.endsWith(":streamGenerateContent")) return "google";
+  if (method === "POST" && path.endsWith("/converse-stream")) return "bedrock";
   if (method === "GET" && path.endsWith("/models")) return "models";
   return undefined;
 }
@@ -152,6 +156,7 @@ function rawResponse(raw: ScriptRaw, api: Api, ids: IdMaker): Response {
 }
 
 function requestIdHeader(api: Api, ids: IdMaker): Record<string, string> {
+  if (api === "bedrock") return { "x-amzn-requestid": ids.next("req_fake_") };
   return api === "anthropic" ? { "request-id": ids.next("req_fake_") } : { "x-request-id": ids.next("req_fake_") };
 }
 
@@ -182,6 +187,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return new Response(null, { status: 504 });
     }
     if (response.raw) return rawResponse(response.raw, api, requestIds);
+    if (response.error && api === "bedrock") return bedrockErrorResponse(response.error, requestIds.next("req_fake_"));
     if (response.error) {
       const errorJson = api === "google" ? googleErrorBody(response.error) : api === "codex" ? codexErrorBody(response.error) : errorBody(api, response.error);
       return Response.json(errorJson, {
@@ -197,6 +203,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
           ? anthropicFrames(plan, ids)
           : api === "google"
             ? googleFrames(plan, ids, path)
+          : api === "bedrock"
+            ? bedrockFrames(plan, ids)
             : responsesFrames(plan, body, ids);
     const stream = frameStream(
       frames,
@@ -213,7 +221,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     );
     return new Response(stream, {
       headers: {
-        "content-type": "text/event-stream; charset=utf-8",
+        "content-type": api === "bedrock" ? "application/vnd.amazon.eventstream" : "text/event-stream; charset=utf-8",
         "cache-control": "no-cache",
         ...requestIdHeader(api, requestIds),
       },
@@ -251,6 +259,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests.push(record);
       options.onRequest?.(record);
       await beforeAnswer?.(record);
+      const denied = route === "bedrock" && options.bedrockAuth ? checkBedrockAuth(request, raw, options.bedrockAuth) : undefined;
+      if (denied !== undefined) return bedrockErrorResponse({ status: 403, message: denied }, requestIds.next("req_fake_"));
       return (route === "codex" ? codexRejection(request.headers) : undefined) ?? answer(route, selection, raw, body, request.signal, url.pathname);
     },
     error(error) {
