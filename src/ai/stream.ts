@@ -10,6 +10,8 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "openai-completions": async () => (await import("./providers/openai-completions.ts")).streamOpenAICompletions,
   "openai-responses": async () => (await import("./providers/openai-responses.ts")).streamOpenAIResponses,
   "anthropic-messages": async () => (await import("./providers/anthropic-messages.ts")).streamAnthropicMessages,
+  "mistral-conversations": async () => (await import("./providers/mistral-conversations.ts")).streamMistralConversations,
+  "pi-messages": async () => (await import("./providers/pi-messages.ts")).streamPiMessages,
 };
 
 const loaded = new Map<Api, StreamFunction>();

@@ -17,7 +17,13 @@ import type {
 
 export type { LlmAssistantMessage, LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, ThinkingLevel, Usage };
 
-export const APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
+export const APIS = [
+  "openai-completions",
+  "openai-responses",
+  "anthropic-messages",
+  "mistral-conversations",
+  "pi-messages",
+] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */
 export type ExtensionApi = string & { readonly extensionApi?: never };
@@ -85,12 +91,28 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** Pi ≥ 0.87: how strictly arguments are to match `parameters`, where the API can enforce it (strict-schema.ts). */
+  constrainedSampling?: { type: string; strict?: string; [key: string]: unknown };
+}
+
+/**
+ * The transcript's system messages replayed into one (Pi ≥ 0.87): the prompt sections and tool
+ * declarations in force, as the session stores them. APIs that send Pi's own transcript take it.
+ */
+export interface LlmSystemMessage {
+  role: "system";
+  content: string | LlmText[];
+  sections?: Record<string, string | null>;
+  toolsAdded?: { name: string; description: string; parameters: Record<string, unknown>; [key: string]: unknown }[];
+  timestamp: number;
 }
 
 export interface LlmContext {
   systemPrompt: string;
   messages: LlmMessage[];
   tools?: ToolSpec[];
+  /** The prompt and tools as a system message, when they come from the transcript (not an extension's prompt). */
+  system?: LlmSystemMessage;
   /**
    * Estimated tokens of the prompt and tool declarations added since the latest answer (a patch
    * written before this prompt): the usage that answer reported does not include them.

@@ -131,6 +131,8 @@ const ID_SHAPE: Record<Api, RegExp> = {
   chat: /^chatcmpl-fake-[0-9a-z]+$/,
   anthropic: /^msg_fake_[0-9a-z]+$/,
   responses: /^resp_fake_[0-9a-z]+$/,
+  mistral: /^cmpl-fake-[0-9a-z]+$/,
+  "pi-messages": /^resp_fake_[0-9a-z]+$/,
 };
 
 const names = readdirSync(FIXTURES)

@@ -11,6 +11,8 @@
 import { anthropicFrames } from "./anthropic.ts";
 import { chatFrames } from "./chat.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
+import { mistralFrames } from "./mistral.ts";
+import { piMessagesFrames } from "./pi-messages.ts";
 import { responsesFrames } from "./responses.ts";
 import {
   loadScriptFile,
@@ -85,6 +87,8 @@ export interface FakeLlm {
 const MODEL_ID = "fake-model";
 
 function routeOf(method: string, path: string): Api | "models" | undefined {
+  if (method === "POST" && path.startsWith("/mistral/") && path.endsWith("/chat/completions")) return "mistral";
+  if (method === "POST" && path.startsWith("/pi-messages/") && path.endsWith("/messages")) return "pi-messages";
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
@@ -190,7 +194,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         ? chatFrames(plan, body, ids)
         : api === "anthropic"
           ? anthropicFrames(plan, ids)
-          : responsesFrames(plan, body, ids);
+          : api === "mistral"
+            ? mistralFrames(plan, ids)
+            : api === "pi-messages"
+              ? piMessagesFrames(plan, ids)
+              : responsesFrames(plan, body, ids);
     const stream = frameStream(
       frames,
       {
