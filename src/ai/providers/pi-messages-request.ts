@@ -25,7 +25,11 @@ export function piMessagesUrl(baseUrl: string): string {
  * transcript (an extension set it for this run), one declaring that prompt and the tools.
  */
 function systemMessage(context: LlmContext): LlmSystemMessage | undefined {
-  if (context.system) return context.system;
+  if (context.system) {
+    // Pi's key order: the tool declarations come last.
+    const { role, content, sections, timestamp, toolsAdded, ...rest } = context.system;
+    return { role, content, ...(sections ? { sections } : {}), timestamp, ...(toolsAdded ? { toolsAdded } : {}), ...rest };
+  }
   const tools = context.tools ?? [];
   if (!context.systemPrompt && tools.length === 0) return undefined;
   return { role: "system", content: context.systemPrompt, timestamp: context.messages[0]?.timestamp ?? 0, ...(tools.length > 0 ? { toolsAdded: tools.map((tool) => ({ ...tool })) } : {}) };
