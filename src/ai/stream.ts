@@ -14,6 +14,8 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "google-vertex": async () => (await import("./providers/google-vertex.ts")).streamGoogleVertex,
   "openai-codex-responses": async () => (await import("./providers/openai-codex-responses.ts")).streamOpenAICodexResponses,
   "bedrock-converse-stream": async () => (await import("./providers/bedrock-converse.ts")).streamBedrockConverse,
+  "mistral-conversations": async () => (await import("./providers/mistral-conversations.ts")).streamMistralConversations,
+  "pi-messages": async () => (await import("./providers/pi-messages.ts")).streamPiMessages,
 };
 
 const loaded = new Map<Api, StreamFunction>();

@@ -6,7 +6,7 @@
  * is, unless it requires strict sampling. The same rules as upstream Pi 0.87's, so both send the
  * same schema. Pure; the input is not changed.
  */
-import type { JsonSchema } from "./types.ts";
+import type { JsonSchema, ToolSpec } from "./types.ts";
 
 export class NotStrictSchema extends Error {
   override name = "NotStrictSchema";
@@ -98,4 +98,21 @@ export function strictSchema(schema: JsonSchema): JsonSchema {
   if (!isNode(copy) || copy.type !== "object") throw new NotStrictSchema("root schema must have type object");
   makeNodeStrict(copy);
   return copy;
+}
+
+/**
+ * The parameters to send for `tool` and whether they are strict, for an API that supports strict
+ * tools: strict when the tool asks for JSON-schema sampling and its schema allows it. A tool that
+ * requires it (`strict: "require"`) and cannot have it is an error naming the tool.
+ */
+export function strictToolParameters(tool: ToolSpec): { parameters: JsonSchema; strict: boolean } {
+  const sampling = tool.constrainedSampling;
+  if (sampling?.type !== "json_schema") return { parameters: tool.parameters, strict: false };
+  try {
+    return { parameters: strictSchema(tool.parameters), strict: true };
+  } catch (error) {
+    if (!(error instanceof NotStrictSchema)) throw error;
+    if (sampling.strict === "require") throw new Error(`Tool "${tool.name}" requires JSON-schema constrained sampling, but ${error.message}.`);
+    return { parameters: tool.parameters, strict: false };
+  }
 }

@@ -25,6 +25,8 @@ export const APIS = [
   "google-vertex",
   "openai-codex-responses",
   "bedrock-converse-stream",
+  "mistral-conversations",
+  "pi-messages",
 ] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */
@@ -107,10 +109,24 @@ export interface ConstrainedSampling {
   strict?: string;
 }
 
+/**
+ * The transcript's system messages replayed into one (Pi ≥ 0.87): the prompt sections and tool
+ * declarations in force, as the session stores them. APIs that send Pi's own transcript take it.
+ */
+export interface LlmSystemMessage {
+  role: "system";
+  content: string | LlmText[];
+  sections?: Record<string, string | null>;
+  toolsAdded?: { name: string; description: string; parameters: Record<string, unknown>; [key: string]: unknown }[];
+  timestamp: number;
+}
+
 export interface LlmContext {
   systemPrompt: string;
   messages: LlmMessage[];
   tools?: ToolSpec[];
+  /** The prompt and tools as a system message, when they come from the transcript (not an extension's prompt). */
+  system?: LlmSystemMessage;
   /**
    * Estimated tokens of the prompt and tool declarations added since the latest answer (a patch
    * written before this prompt): the usage that answer reported does not include them.

@@ -135,6 +135,8 @@ const ID_SHAPE: Record<Api, RegExp> = {
   codex: /^resp_fake_[0-9a-z]+$/,
   // Bedrock's stream carries no response id (no fixture replayed here is Bedrock's).
   bedrock: /^$/,
+  mistral: /^cmpl-fake-[0-9a-z]+$/,
+  "pi-messages": /^resp_fake_[0-9a-z]+$/,
 };
 
 const names = readdirSync(FIXTURES)

@@ -14,6 +14,8 @@ import { chatFrames } from "./chat.ts";
 import { codexErrorBody, codexRejection, requestBodyText } from "./codex.ts";
 import { googleErrorBody, googleFrames } from "./google.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
+import { mistralFrames } from "./mistral.ts";
+import { piMessagesFrames } from "./pi-messages.ts";
 import { responsesFrames } from "./responses.ts";
 import {
   loadScriptFile,
@@ -90,6 +92,8 @@ export interface FakeLlm {
 const MODEL_ID = "fake-model";
 
 function routeOf(method: string, path: string): Api | "models" | undefined {
+  if (method === "POST" && path.startsWith("/mistral/") && path.endsWith("/chat/completions")) return "mistral";
+  if (method === "POST" && path.startsWith("/pi-messages/") && path.endsWith("/messages")) return "pi-messages";
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
   if (method === "POST" && path.endsWith("/codex/responses")) return "codex";
@@ -205,6 +209,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
             ? googleFrames(plan, ids, path)
           : api === "bedrock"
             ? bedrockFrames(plan, ids)
+          : api === "mistral"
+            ? mistralFrames(plan, ids)
+          : api === "pi-messages"
+            ? piMessagesFrames(plan, ids)
             : responsesFrames(plan, body, ids);
     const stream = frameStream(
       frames,
