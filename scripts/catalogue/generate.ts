@@ -14,6 +14,7 @@ const ROOT = resolve(import.meta.dir, "..", "..");
 const OUT_PROVIDERS = join(ROOT, "src/ai/catalogue/providers.generated.ts");
 const OUT_MODELS = join(ROOT, "src/ai/catalogue/models.generated.jsonl");
 const OUT_FACTS = join(ROOT, "test/fixtures/pi-0.87.1/catalogue.json");
+const OUT_DOC = join(ROOT, "docs/providers.md");
 
 const PiProvider = v.object({
   id: v.string(),
@@ -101,7 +102,28 @@ const facts = {
   })),
 };
 
+// docs/providers.md: the table between its markers is generated, the prose around it is not.
+const AMBIENT: Record<string, string> = {
+  "google-vertex": "Application Default Credentials + `GOOGLE_CLOUD_PROJECT`, `GOOGLE_CLOUD_LOCATION`",
+  "amazon-bedrock": "`AWS_PROFILE`, `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY`, `AWS_BEARER_TOKEN_BEDROCK`",
+};
+const table = [
+  "| provider | name | key variable | other ways in | wire APIs | models | default model |",
+  "|---|---|---|---|---|---|---|",
+  ...dump.providers.map((p) => {
+    const apis = [...new Set((dump.models[p.id] ?? []).map((m) => m.api))].map((api) => `\`${api}\``).join(", ");
+    const ways = [p.subscriptionLogin ? `subscription: ${p.subscriptionLogin}` : "", AMBIENT[p.id] ?? ""].filter(Boolean).join("; ");
+    const keys = p.envKeys.map((k) => `\`${k}\``).join(", ");
+    return `| \`${p.id}\` | ${p.name} | ${keys || "—"} | ${ways || "—"} | ${apis} | ${(dump.models[p.id] ?? []).length} | \`${p.defaultModel ?? "—"}\` |`;
+  }),
+].join("\n");
+const docBefore = readFileSync(OUT_DOC, "utf8");
+const START = "<!-- providers:start -->";
+const END = "<!-- providers:end -->";
+const doc = `${docBefore.slice(0, docBefore.indexOf(START) + START.length)}\n${table}\n${docBefore.slice(docBefore.indexOf(END))}`;
+
 const outputs: [string, string][] = [
+  [OUT_DOC, doc],
   [OUT_PROVIDERS, providersTs],
   [OUT_MODELS, `${modelLines.join("\n")}\n`],
   [OUT_FACTS, `${JSON.stringify(facts, null, 1)}\n`],
