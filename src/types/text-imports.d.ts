@@ -4,7 +4,7 @@ declare module "*.md" {
   export default text;
 }
 
-/** Generated data files imported as text and parsed on demand (ai/catalogue). */
+/** Generated data files embedded as files and read on demand (ai/catalogue): the import is their path. */
 declare module "*.jsonl" {
   const text: string;
   export default text;

@@ -4,9 +4,12 @@
  * parsed the first time something asks for them, so a run that talks to one provider never pays
  * for the other 1,500 models (the whole list as a JS object costs ~50 ms of start-up).
  */
+import { readFileSync } from "node:fs";
 import type { Model } from "../types.ts";
 import type { ProviderFacts } from "./facts.ts";
-import modelsText from "./models.generated.jsonl" with { type: "text" };
+// Embedded in the binary as a file, read the first time a provider's models are needed: as a
+// text import the whole list would be part of the code parsed at every start.
+import modelsFile from "./models.generated.jsonl" with { type: "file" };
 import { DEFAULT_ORDER, PROVIDERS } from "./providers.generated.ts";
 
 export type { ProviderFacts };
@@ -31,7 +34,7 @@ export function catalogueModels(provider: string): readonly Model[] {
   if (known) return known;
   const line = INDEX.get(provider);
   if (line === undefined) return [];
-  lines ??= modelsText.split("\n");
+  lines ??= readFileSync(modelsFile, "utf8").split("\n");
   const records = JSON.parse(lines[line]!) as Omit<Model, "provider">[];
   const models = records.map((record): Model => ({ ...record, provider }));
   parsed.set(provider, models);
