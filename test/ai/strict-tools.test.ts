@@ -3,6 +3,7 @@
  * compared with Pi 0.87.1 in strict-tools-pi.test.ts.
  */
 import { describe, expect, test } from "bun:test";
+import { streamFor } from "../../src/ai/stream.ts";
 import { sentTool, strictToolSupport } from "../../src/ai/strict-tools.ts";
 import type { Api, Model, ToolSpec } from "../../src/ai/types.ts";
 
@@ -99,3 +100,22 @@ describe("sentTool", () => {
     expect(sentTool(requires, on).strict).toBe(true);
   });
 });
+
+describe("a request whose tool requires strict sampling the model lacks", () => {
+  // Port 9 (discard) has no listener here: a request that got as far as sending would fail with a connection error instead.
+  const requires: ToolSpec = { ...TOOL, constrainedSampling: { type: "json_schema", strict: "require" } };
+  const apis = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai", "google-vertex", "bedrock-converse-stream"];
+
+  test.each(apis)("%s: the stream ends in one error event naming the tool and the model", async (api) => {
+    const m = model(api, "gemini-2.5-flash");
+    const events = [];
+    for await (const event of streamFor(m)(m, { systemPrompt: "", messages: [{ role: "user", content: "hi", timestamp: 1 }], tools: [requires] }, { apiKey: "fake-key-0123456789" })) {
+      events.push(event);
+    }
+    expect(events.map((e) => e.type)).toEqual(["error"]);
+    const last = events[0]!;
+    if (last.type !== "error") throw new Error("expected an error event");
+    expect(last.error.errorMessage).toStartWith('Tool "t" requires JSON-schema constrained sampling, but strict tools are unsupported: p/gemini-2.5-flash');
+  });
+});
+
