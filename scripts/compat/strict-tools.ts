@@ -14,6 +14,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as v from "valibot";
 import { catalogueModels } from "../../src/ai/catalogue/index.ts";
 import type { Model, ToolSpec } from "../../src/ai/types.ts";
 import { SessionStore } from "../../src/session/store.ts";
@@ -134,6 +135,9 @@ for (const c of cases) {
 process.stdout.write(JSON.stringify(results));
 `;
 
+/** What the runner prints: per case, Pi's request or the error its stream ended with. */
+const RunnerOutput = v.array(v.object({ name: v.string(), payload: v.optional(v.record(v.string(), v.unknown())), error: v.optional(v.string()) }));
+
 /** The part of a request that carries tools, per API (Google's SDK request keeps it under `config`). */
 function toolPart(api: string, payload: Record<string, unknown>): unknown {
   if (api === "google-generative-ai" || api === "google-vertex") {
@@ -154,7 +158,7 @@ try {
   const env = { ...process.env, PI_OFFLINE: "1", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "fake" };
   const run = Bun.spawnSync([pi.node, join(scratch, "runner.mjs"), join(scratch, "cases.json"), piAi], { env, stdout: "pipe", stderr: "pipe" });
   if (run.exitCode !== 0) throw new Error(`Pi's runner failed (${run.exitCode}):\n${run.stderr.toString()}`);
-  const results = JSON.parse(run.stdout.toString()) as { name: string; payload?: Record<string, unknown>; error?: string }[];
+  const results = v.parse(RunnerOutput, JSON.parse(run.stdout.toString()));
   const fixture = all.map((c, i) => {
     const result = results[i]!;
     if (result.name !== c.name) throw new Error(`result ${i} is for ${result.name}, not ${c.name}`);
