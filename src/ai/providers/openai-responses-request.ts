@@ -8,6 +8,7 @@
  * is a tool call with id `<call_id>|<item id>`.
  */
 import { fitOutputToWindow } from "../output-room.ts";
+import { sentTools, strictToolSupport } from "../strict-tools.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import type { LlmContext, LlmImage, LlmText, Model, StreamOptions, ToolSpec } from "../types.ts";
 import {
@@ -178,14 +179,16 @@ export function convertResponsesInput(model: Model, context: LlmContext, toolRes
   return input;
 }
 
-/** `strict` only for a server said (by `compat`) to take strict tool schemas, as Pi ≥ 0.87 does. */
-function convertTools(tools: readonly ToolSpec[], strictMode: boolean): Json[] {
-  return tools.map((tool) => ({
+/** `strict` only for a server said (by `compat`) to take strict tool schemas, as Pi ≥ 0.87 does; strict tools per strict-tools.ts. */
+function convertTools(model: Model, tools: readonly ToolSpec[]): Json[] {
+  const sent = sentTools(model, "openai-responses", tools);
+  const strictMode = strictToolSupport(model, "openai-responses").supported;
+  return tools.map((tool, i) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
-    parameters: tool.parameters,
-    ...(strictMode ? { strict: false } : {}),
+    parameters: sent[i]!.parameters,
+    ...(strictMode ? { strict: sent[i]!.strict } : {}),
   }));
 }
 
@@ -207,7 +210,7 @@ export function buildResponsesRequest(model: Model, context: LlmContext, options
   const maxTokens = options.maxTokens ?? model.maxTokens;
   if (maxTokens) body.max_output_tokens = Math.max(fitOutputToWindow(model, context, maxTokens), 16);
   if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools, compat.supportsStrictMode);
+  if (context.tools && context.tools.length > 0) body.tools = convertTools(model, context.tools);
   if (model.reasoning) {
     if (thinkingEnabled(model, options.reasoning)) {
       body.reasoning = { effort: reasoningEffortFor(model, options.reasoning), summary: "auto" };
