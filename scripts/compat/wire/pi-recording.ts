@@ -5,12 +5,15 @@
  *
  * Per run NAME: `NAME.session.jsonl` (Pi's session file) and `NAME.requests.jsonl` (one request a
  * line: method, path, headers, body). Machine paths become neutral ones (the working directory
- * `/home/dev/wire/<api>/NAME/work`, Pi's package `/opt/pi/…`, the temp root `/home/dev/temp`);
+ * `/home/dev/wire/<api>/NAME/work`, Pi's package `/opt/pi/…`, the temp root `/home/dev/temp`, the
+ * kernel release in user agents `<os-release>`);
  * credential headers carry `CREDENTIAL_MARKER` instead of their value; `host` and
  * `content-length` (the server's port, the length before paths were neutralised) are left out.
+ * A recording may log in through Pi's `auth.json` instead of a key variable (`authJson`, with the
+ * `credential` its headers carry).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isCredentialHeader } from "../../../src/ai/credential-headers.ts";
 import { ensurePi, type PiInstall } from "../../bench/pi-install.ts";
@@ -41,8 +44,12 @@ export interface WireRecording {
   /** The API's name: the fixture folder. */
   api: string;
   provider: string;
-  /** The environment variable of the provider's key. */
-  keyVariable: string;
+  /** The environment variable of the provider's key (none when `authJson` logs in). */
+  keyVariable?: string;
+  /** Pi's `auth.json` for the run, e.g. an OAuth login that does not expire. */
+  authJson?: Record<string, unknown>;
+  /** The secret the requests carry, replaced by `CREDENTIAL_MARKER` (default `FAKE_KEY`). */
+  credential?: string;
   /** The provider's base URL for a fake server at `url`. */
   baseUrl: (url: string) => string;
   runs: WireRun[];
@@ -60,12 +67,12 @@ function neutral(text: string, replacements: [string, string][]): string {
   return out;
 }
 
-function recordedHeaders(headers: Record<string, string>): Record<string, string> {
+function recordedHeaders(headers: Record<string, string>, credential: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (name === "host" || name === "content-length") continue;
-    out[name] = isCredentialHeader(name, value, FAKE_KEY) ? value.split(FAKE_KEY).join(CREDENTIAL_MARKER) : value;
-    if (out[name] === value && isCredentialHeader(name, value, FAKE_KEY)) out[name] = CREDENTIAL_MARKER;
+    out[name] = isCredentialHeader(name, value, credential) ? value.split(credential).join(CREDENTIAL_MARKER) : value;
+    if (out[name] === value && isCredentialHeader(name, value, credential)) out[name] = CREDENTIAL_MARKER;
   }
   return out;
 }
@@ -84,6 +91,7 @@ async function recordRun(pi: PiInstall, recording: WireRecording, run: WireRun, 
       const models = { providers: { [recording.provider]: { baseUrl: recording.baseUrl(llm.url) } } };
       writeFileSync(join(agentDir, "models.json"), JSON.stringify(models, null, 2));
       writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ quietStartup: true, enableInstallTelemetry: false }));
+      if (recording.authJson) writeFileSync(join(agentDir, "auth.json"), JSON.stringify(recording.authJson, null, 2), { mode: 0o600 });
       const argv = [...pi.cmd, "-p", "--provider", recording.provider, "--model", run.model, "--thinking", run.thinking, ...run.prompt];
       const env = {
         PATH: `${pi.nodeBinDir}:${process.env.PATH ?? "/usr/bin:/bin"}`,
@@ -92,7 +100,7 @@ async function recordRun(pi: PiInstall, recording: WireRecording, run: WireRun, 
         PI_OFFLINE: "1",
         PI_SKIP_VERSION_CHECK: "1",
         PI_TELEMETRY: "0",
-        [recording.keyVariable]: FAKE_KEY,
+        ...(recording.keyVariable ? { [recording.keyVariable]: FAKE_KEY } : {}),
       };
       const proc = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
@@ -104,10 +112,12 @@ async function recordRun(pi: PiInstall, recording: WireRecording, run: WireRun, 
         [pi.pkgDir, "/opt/pi/node_modules/@earendil-works/pi-coding-agent"],
         [root, "/home/dev/temp"],
         [llm.url, "http://127.0.0.1:4010"],
+        // The kernel release is in Pi's user agent.
+        [release(), "<os-release>"],
       ];
       writeFileSync(join(outDir, `${run.name}.session.jsonl`), neutral(readFileSync(sessions[0]!, "utf8"), replacements));
       const lines = llm.requests.map((request) =>
-        JSON.stringify({ method: request.method, path: request.path, headers: recordedHeaders(request.headers), body: request.body }),
+        JSON.stringify({ method: request.method, path: request.path, headers: recordedHeaders(request.headers, recording.credential ?? FAKE_KEY), body: request.body }),
       );
       writeFileSync(join(outDir, `${run.name}.requests.jsonl`), neutral(`${lines.join("\n")}\n`, replacements));
       console.log(`${recording.api}/${run.name}: ${llm.requests.length} requests; Pi said: ${stdout.trim().slice(0, 80)}`);
