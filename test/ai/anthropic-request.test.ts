@@ -99,7 +99,9 @@ describe("fixture 11: the requests Pi sent", () => {
     expect(request.url).toBe(`http://${want.headers.host}${want.path}`);
     const names = ["x-api-key", "anthropic-version", "anthropic-beta", "anthropic-dangerous-direct-browser-access", "accept", "content-type"];
     for (const name of names) expect(request.headers[name]).toBe(want.headers[name]!);
-    expect(Object.keys(request.headers).sort()).toEqual([...names].sort());
+    // Pi 0.73.1 sent no user agent of its own; pig names itself as Pi 0.87.1 does (docs/decisions.md).
+    expect(Object.keys(request.headers).sort()).toEqual([...names, "user-agent"].sort());
+    expect(request.headers["user-agent"]).toStartWith("pig (");
   });
 
   test("what the fixture shows in detail", () => {
@@ -126,7 +128,7 @@ describe("fixture 11: the requests Pi sent", () => {
   });
 });
 
-// ── upstream's rules beyond the fixture (observed from pi-ai 0.73.1) ─────────
+// ── upstream's rules beyond the fixture (pi-ai 0.73.1, where 0.87.1 kept them) ──
 
 const claude: Model = { ...fakeReasoner, id: "claude-x", name: "x", input: ["text", "image"], maxTokens: 64000 };
 const hi: LlmMessage[] = [{ role: "user", content: "hi", timestamp: 1 }];
@@ -144,13 +146,13 @@ describe("thinking and max_tokens", () => {
   const body = (model: Model, options: Record<string, unknown>) =>
     buildAnthropicRequest(model, { systemPrompt: "s", messages: hi }, { apiKey: "k", ...options }).body;
 
-  test("budgets per level: added to the output cap, limited by the model's maxTokens", () => {
+  test("budgets per level: added to the output cap (the model's when none is asked), limited by the model's maxTokens", () => {
     const cases: [string, number, number][] = [
-      ["minimal", 33024, 1024],
-      ["low", 34048, 2048],
-      ["medium", 40192, 8192],
-      ["high", 48384, 16384],
-      ["xhigh", 48384, 16384],
+      ["minimal", 64000, 1024],
+      ["low", 64000, 2048],
+      ["medium", 64000, 8192],
+      ["high", 64000, 16384],
+      ["xhigh", 64000, 16384],
     ];
     for (const [level, maxTokens, budget] of cases) {
       const b = body(claude, { reasoning: level });
@@ -171,20 +173,34 @@ describe("thinking and max_tokens", () => {
 
   test("thinking off: disabled for reasoning models, temperature kept; none for other models", () => {
     const off = body(claude, { temperature: 0.5 });
-    expect(off).toMatchObject({ max_tokens: 32000, temperature: 0.5, thinking: { type: "disabled" } });
+    expect(off).toMatchObject({ max_tokens: 64000, temperature: 0.5, thinking: { type: "disabled" } });
     expect(Object.keys(off)).toEqual(["model", "messages", "max_tokens", "stream", "system", "temperature", "thinking"]);
     expect(body({ ...claude, reasoning: false }, { temperature: 0.5 }).thinking).toBeUndefined();
     // thinking on: no temperature
     expect(body(claude, { reasoning: "minimal", temperature: 0.2 }).temperature).toBeUndefined();
+    // Pi 0.87.1: none for a model whose compat says it takes none, no "disabled" for one that cannot turn thinking off.
+    expect(body({ ...claude, compat: { supportsTemperature: false } }, { temperature: 0.5 }).temperature).toBeUndefined();
+    expect(body({ ...claude, thinkingLevelMap: { off: null } }, {}).thinking).toBeUndefined();
+  });
+
+  test("interleaved-thinking beta only while a budget model thinks (Pi 0.87.1)", () => {
+    const beta = (options: Record<string, unknown>) =>
+      buildAnthropicRequest(claude, { systemPrompt: "s", messages: hi }, { apiKey: "k", ...options }).headers["anthropic-beta"];
+    expect(beta({ reasoning: "low" })).toBe("interleaved-thinking-2025-05-14");
+    expect(beta({})).toBeUndefined();
+    expect(beta({ reasoning: "low", interleavedThinking: false })).toBeUndefined();
   });
 
   test("adaptive models: effort instead of a budget, no interleaved-thinking beta", () => {
     const opus = { ...claude, id: "claude-opus-4-6" };
     const request = buildAnthropicRequest(opus, { systemPrompt: "s", messages: hi }, { apiKey: "k", reasoning: "xhigh" });
-    expect(request.body).toMatchObject({ max_tokens: 32000, thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
+    expect(request.body).toMatchObject({ max_tokens: 64000, thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
     expect(request.headers["anthropic-beta"]).toBeUndefined();
     expect(body({ ...claude, id: "claude-opus-4-7", thinkingLevelMap: { minimal: "xlow" } }, { reasoning: "minimal" }).output_config).toEqual({ effort: "xlow" });
     expect(body({ ...claude, id: "claude-sonnet-4-6" }, {}).thinking).toEqual({ type: "disabled" });
+    // The catalogue's flag decides where it is given, the id where it is not.
+    expect(body({ ...claude, id: "claude-next", compat: { forceAdaptiveThinking: true } }, { reasoning: "low" }).thinking).toEqual({ type: "adaptive", display: "summarized" });
+    expect(body({ ...claude, id: "claude-opus-4-6", compat: { forceAdaptiveThinking: false } }, { reasoning: "low" }).thinking).toMatchObject({ type: "enabled" });
   });
 
   test("max: the mapped effort on adaptive models, high's budget on the others", () => {
@@ -309,7 +325,7 @@ describe("tools, headers, caching", () => {
       JSON.stringify({
         model: "claude-x",
         messages: [{ role: "user", content: [{ type: "text", text: "hi", cache_control: ephemeral }] }],
-        max_tokens: 32000,
+        max_tokens: 64000,
         stream: true,
         temperature: 0.5,
         tools: [
@@ -324,7 +340,7 @@ describe("tools, headers, caching", () => {
     const request = buildAnthropicRequest(
       { ...claude, compat: { supportsEagerToolInputStreaming: false }, headers: { "X-Model": "m" } },
       { systemPrompt: "sys", messages: hi, tools },
-      { apiKey: "k", headers: { "x-extra": "1", "Anthropic-Version": "2099" } },
+      { apiKey: "k", reasoning: "low", headers: { "x-extra": "1", "Anthropic-Version": "2099", "User-Agent": "mine" } },
     );
     expect(request.body.tools!.some((t) => "eager_input_streaming" in t)).toBe(false);
     expect(request.headers).toEqual({
@@ -335,8 +351,38 @@ describe("tools, headers, caching", () => {
       "anthropic-beta": "fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14",
       "x-model": "m",
       "x-extra": "1",
+      "user-agent": "mine",
       "content-type": "application/json",
     });
+  });
+
+  test("a model that takes tool changes mid-conversation: Pi's deferred placeholder tool and its beta", () => {
+    const model = { ...claude, compat: { supportsMidConvoSystemMessages: true, supportsMidConvoToolChanges: true } };
+    const request = buildAnthropicRequest(model, { systemPrompt: "s", messages: hi, tools }, { apiKey: "k" });
+    expect(request.body.tools!.map((t) => [t.name, t.defer_loading ?? false, "cache_control" in t])).toEqual([
+      ["read", false, false],
+      ["ls", false, true],
+      ["__pi_deferred_placeholder__", true, false],
+    ]);
+    expect(request.headers["anthropic-beta"]).toBe("mid-conversation-tool-changes-2026-07-01");
+    // Without tools there is nothing to change.
+    expect(buildAnthropicRequest(model, { systemPrompt: "s", messages: hi }, { apiKey: "k" }).body.tools).toBeUndefined();
+  });
+
+  test("fallback models: sent as `fallbacks` with the server-side fallback beta", () => {
+    const model = { ...claude, compat: { allowedFallbackModels: [{ provider: "anthropic", model: "claude-y" }, { model: 3 }] } };
+    const request = buildAnthropicRequest(model, { systemPrompt: "s", messages: hi }, { apiKey: "k" });
+    expect(request.body.fallbacks).toEqual([{ model: "claude-y" }]);
+    expect(Object.keys(request.body).at(-1)).toBe("fallbacks");
+    expect(request.headers["anthropic-beta"]).toBe("server-side-fallback-2026-07-01");
+  });
+
+  test("session affinity: OpenRouter's x-session-id, or x-session-affinity where a model's compat asks", () => {
+    const affinity = (model: Model) => buildAnthropicRequest(model, { systemPrompt: "s", messages: hi }, { apiKey: "k", sessionId: "s-1" }).headers;
+    expect(affinity({ ...claude, provider: "openrouter" })["x-session-id"]).toBe("s-1");
+    expect(affinity({ ...claude, compat: { sendSessionAffinityHeaders: true } })["x-session-affinity"]).toBe("s-1");
+    const plain = affinity(claude);
+    expect([plain["x-session-id"], plain["x-session-affinity"]]).toEqual([undefined, undefined]);
   });
 
   test("cache retention: none drops every breakpoint, long adds a 1h ttl", () => {
@@ -357,12 +403,12 @@ describe("tools, headers, caching", () => {
         ],
         tools,
       },
-      { apiKey: "sk-ant-oat-123" },
+      { apiKey: "sk-ant-oat-123", reasoning: "low" },
     );
     expect(request.headers).toMatchObject({
       authorization: "Bearer sk-ant-oat-123",
       "anthropic-beta": "claude-code-20250219,oauth-2025-04-20,interleaved-thinking-2025-05-14",
-      "user-agent": "claude-cli/2.1.75",
+      "user-agent": "claude-cli/2.1.280",
       "x-app": "cli",
     });
     expect(request.headers["x-api-key"]).toBeUndefined();

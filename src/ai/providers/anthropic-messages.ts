@@ -1,19 +1,22 @@
 /**
  * The Anthropic Messages API (`POST <baseUrl>/v1/messages`, streamed as server-sent events),
- * over plain fetch, producing the request upstream Pi 0.73.1 sends and the events and assistant
- * message it builds from the answer.
+ * over plain fetch, producing the request upstream Pi 0.87.1 sends (checked against its recorded
+ * requests, test/ai/anthropic-messages-requests.test.ts) and the events and assistant message it
+ * builds from the answer.
  *
  * Request (as upstream): headers `x-api-key`, `anthropic-version: 2023-06-01`,
- * `anthropic-dangerous-direct-browser-access: true`, `accept` and `content-type` JSON, and
- * `anthropic-beta: interleaved-thinking-2025-05-14` for every model without adaptive thinking
- * (whether or not thinking is on); model and caller headers override these. Body keys in the
- * order `model, messages, max_tokens, stream, system, temperature, tools, thinking,
- * output_config`. Prompt caching marks the system block, the last tool and the last block of a
- * final user message with `cache_control: {type: "ephemeral"}`.
+ * `anthropic-dangerous-direct-browser-access: true`, `accept` and `content-type` JSON, a user
+ * agent (`pig (…)`), and `anthropic-beta` with what the request uses (interleaved thinking while
+ * a budget model thinks, the placeholder tool of models that take tool changes mid-conversation,
+ * fallback models); model and caller headers override these. Body keys in the order `model,
+ * messages, max_tokens, stream, system, temperature, tools, thinking, output_config, fallbacks`.
+ * Prompt caching marks the system block, the last tool and the last block of a final user
+ * message with `cache_control: {type: "ephemeral"}`. A Claude subscription (OAuth) token is sent
+ * as a bearer token and the request identifies as Claude Code (see `anthropic-oauth.ts`).
  *
- * Thinking: models with adaptive thinking (Opus 4.6/4.7, Sonnet 4.6) get `{type: "adaptive"}` and
- * an `output_config.effort`; the others a token budget (see `anthropicThinkingBudget`). A
- * reasoning model with thinking off is sent `{type: "disabled"}`.
+ * Thinking: models with adaptive thinking (`compat.forceAdaptiveThinking`) get `{type: "adaptive"}`
+ * and an `output_config.effort`; the others a token budget (see `anthropicThinkingBudget`). A
+ * reasoning model with thinking off is sent `{type: "disabled"}`, unless it cannot turn it off.
  *
  * Errors end the stream with an `error` event whose message reads like upstream's (the Anthropic
  * SDK's wording): `<status> <JSON body>` for HTTP errors, the raw data of an in-stream `error`

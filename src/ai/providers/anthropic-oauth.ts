@@ -4,7 +4,7 @@
  */
 import type { ToolSpec } from "../types.ts";
 
-export const CLAUDE_CODE_VERSION = "2.1.75";
+export const CLAUDE_CODE_VERSION = "2.1.280";
 export const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
 /** Claude Code's tool names; with an OAuth token, same-named tools are sent in this casing. */
 const CLAUDE_CODE_TOOLS = [

@@ -6,13 +6,29 @@ import type { BudgetLevel, LlmContext, Model, StreamOptions, ThinkingBudgets, Th
 import { fitOutputToWindow } from "../output-room.ts";
 import { convertAnthropicMessages, convertAnthropicTools, stripLoneSurrogates } from "./anthropic-convert.ts";
 import { CLAUDE_CODE_IDENTITY, CLAUDE_CODE_VERSION, isOAuthToken } from "./anthropic-oauth.ts";
-import type { AnthropicRequest, AnthropicRequestBody, CacheControl } from "./anthropic-wire.ts";
+import type { AnthropicRequest, AnthropicRequestBody, AnthropicTool, CacheControl } from "./anthropic-wire.ts";
 import { endpointUrl } from "../endpoint.ts";
+import { pigUserAgent } from "../user-agent.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 export { DEFAULT_ANTHROPIC_BASE_URL } from "../endpoint.ts";
 export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
+export const SERVER_SIDE_FALLBACK_BETA = "server-side-fallback-2026-07-01";
+export const MID_CONVERSATION_TOOL_CHANGES_BETA = "mid-conversation-tool-changes-2026-07-01";
+
+/**
+ * A deferred tool Pi 0.87.1 declares whenever a model takes tool changes in the conversation
+ * (`compat.supportsMidConvoSystemMessages` and `supportsMidConvoToolChanges`): the first deferred
+ * tool makes Anthropic add prompt scaffolding, so declaring one from the first request keeps the
+ * cached prefix the same when a real tool is added later. It is never activated.
+ */
+export const DEFERRED_TOOL_PLACEHOLDER: AnthropicTool = {
+  name: "__pi_deferred_placeholder__",
+  description: "Reserved placeholder. Never available. Never call this.",
+  input_schema: { type: "object", properties: {}, required: [] },
+  defer_loading: true,
+};
 
 // ── options ─────────────────────────────────────────────────────────────────
 
@@ -42,9 +58,9 @@ export const DEFAULT_THINKING_BUDGETS: Readonly<Record<BudgetLevel, number>> = {
 /** Tokens upstream keeps for the answer when the budget has to shrink to fit. */
 const MIN_OUTPUT_TOKENS = 1024;
 
-/** Output cap when the caller gives none: the model's, at most 32000 (upstream's default). */
+/** Output cap when the caller gives none: the model's (Pi 0.87.1; 0.73.1 capped it at 32000). */
 export function defaultMaxTokens(model: Model): number | undefined {
-  return model.maxTokens > 0 ? Math.min(model.maxTokens, 32000) : undefined;
+  return model.maxTokens > 0 ? model.maxTokens : undefined;
 }
 
 /**
@@ -66,9 +82,18 @@ export function anthropicThinkingBudget(
   return { maxTokens, budgetTokens };
 }
 
-/** Models that think adaptively (`thinking: {type: "adaptive"}` plus an effort). */
+/** Model ids that think adaptively (`thinking: {type: "adaptive"}` plus an effort). */
 export function supportsAdaptiveThinking(modelId: string): boolean {
   return /opus-4[-.][67]|sonnet-4[-.]6/.test(modelId);
+}
+
+/**
+ * Whether `model` thinks adaptively: its `compat.forceAdaptiveThinking` (how Pi 0.87.1's catalogue
+ * says it), else, for a model defined without the flag, its id.
+ */
+export function thinksAdaptively(model: Model): boolean {
+  const flag = model.compat?.forceAdaptiveThinking;
+  return typeof flag === "boolean" ? flag : supportsAdaptiveThinking(model.id);
 }
 
 /** The `output_config.effort` for an adaptive model: the model's map, else low/medium/high. */
@@ -95,16 +120,34 @@ function setHeader(headers: Record<string, string>, name: string, value: string)
   headers[lower] = value;
 }
 
-/** The request upstream sends for `context` (pure apart from PI_CACHE_RETENTION). */
-export function buildAnthropicRequest(model: Model, context: LlmContext, options: AnthropicStreamOptions): AnthropicRequest {
+/** A fallback model Anthropic may answer with (`compat.allowedFallbackModels`). */
+function fallbackModels(model: Model): string[] {
+  const list = model.compat?.allowedFallbackModels;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry) => (typeof entry === "object" && entry !== null && typeof entry.model === "string" ? [entry.model] : []));
+}
+
+/** OpenRouter keeps a session on one upstream by `x-session-id`; a model's compat may ask for Anthropic's `x-session-affinity`. */
+function sessionAffinityHeader(model: Model): string | undefined {
+  const openRouter = model.provider === "openrouter" || model.baseUrl.includes("openrouter.ai");
+  if (!(model.compat?.sendSessionAffinityHeaders ?? openRouter)) return undefined;
+  return (model.compat?.sessionAffinityFormat ?? (openRouter ? "openrouter" : undefined)) === "openrouter" ? "x-session-id" : "x-session-affinity";
+}
+
+/** The request upstream sends for `context` (pure apart from PI_CACHE_RETENTION and the user agent's OS facts). */
+export function buildAnthropicRequest(model: Model, context: LlmContext, options: AnthropicStreamOptions, userAgent = pigUserAgent()): AnthropicRequest {
   const apiKey = options.apiKey ?? "";
   const oauth = isOAuthToken(apiKey);
   const cacheControl = cacheControlFor(model, options.cacheRetention);
   const eager = model.compat?.supportsEagerToolInputStreaming !== false;
   const hasTools = (context.tools?.length ?? 0) > 0;
+  // A model that takes tool changes mid-conversation gets Pi's deferred placeholder tool (pig sends
+  // the tools in force as the active ones rather than rendering the changes as they happened).
+  const toolChanges = hasTools && model.compat?.supportsMidConvoSystemMessages === true && model.compat?.supportsMidConvoToolChanges === true;
   const level = options.reasoning && options.reasoning !== "off" ? options.reasoning : undefined;
-  const adaptive = supportsAdaptiveThinking(model.id);
+  const adaptive = thinksAdaptively(model);
   const display = options.thinkingDisplay ?? "summarized";
+  const fallbacks = fallbackModels(model);
 
   const fit = (tokens: number | undefined) => (tokens ? fitOutputToWindow(model, context, tokens) : tokens);
   const base = fit(options.maxTokens ?? defaultMaxTokens(model));
@@ -127,23 +170,34 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   if (oauth) system.push(withCache({ type: "text" as const, text: CLAUDE_CODE_IDENTITY }));
   if (context.systemPrompt) system.push(withCache({ type: "text" as const, text: stripLoneSurrogates(context.systemPrompt) }));
   if (system.length > 0) body.system = system;
-  if (options.temperature !== undefined && !level) body.temperature = options.temperature;
-  if (hasTools) body.tools = convertAnthropicTools(model, context.tools!, { eagerInputStreaming: eager, cacheControl, oauth });
+  if (options.temperature !== undefined && !level && model.compat?.supportsTemperature !== false) body.temperature = options.temperature;
+  if (hasTools) {
+    const toolCache = model.compat?.supportsCacheControlOnTools === false ? undefined : cacheControl;
+    body.tools = convertAnthropicTools(model, context.tools!, { eagerInputStreaming: eager, cacheControl: toolCache, oauth });
+    if (toolChanges) body.tools.push({ ...DEFERRED_TOOL_PLACEHOLDER });
+  }
   if (model.reasoning) {
-    if (!level) body.thinking = { type: "disabled" };
-    else if (adaptive) {
+    if (!level) {
+      // A model that cannot turn thinking off (`thinkingLevelMap.off: null`) is not told to.
+      if (model.thinkingLevelMap?.off !== null) body.thinking = { type: "disabled" };
+    } else if (adaptive) {
       body.thinking = { type: "adaptive", display };
       body.output_config = { effort: adaptiveEffort(model, level) };
     } else {
       body.thinking = { type: "enabled", budget_tokens: budgetTokens || 1024, display };
     }
   }
+  if (fallbacks.length > 0) body.fallbacks = fallbacks.map((id) => ({ model: id }));
 
   const betas: string[] = [];
+  if (oauth) betas.push("claude-code-20250219", "oauth-2025-04-20");
   if (hasTools && !eager) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
-  if ((options.interleavedThinking ?? true) && !adaptive) betas.push(INTERLEAVED_THINKING_BETA);
+  if (model.reasoning && level && (options.interleavedThinking ?? true) && !adaptive) betas.push(INTERLEAVED_THINKING_BETA);
+  if (fallbacks.length > 0) betas.push(SERVER_SIDE_FALLBACK_BETA);
+  if (toolChanges) betas.push(MID_CONVERSATION_TOOL_CHANGES_BETA);
 
   const headers: Record<string, string> = {};
+  setHeader(headers, "user-agent", oauth ? `claude-cli/${CLAUDE_CODE_VERSION}` : userAgent);
   // A gateway token (ANTHROPIC_AUTH_TOKEN) arrives as an Authorization header of its own.
   const gatewayToken = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
   if (oauth) setHeader(headers, "authorization", `Bearer ${apiKey}`);
@@ -151,13 +205,10 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   setHeader(headers, "anthropic-version", ANTHROPIC_VERSION);
   setHeader(headers, "accept", "application/json");
   setHeader(headers, "anthropic-dangerous-direct-browser-access", "true");
-  if (oauth) {
-    setHeader(headers, "anthropic-beta", ["claude-code-20250219", "oauth-2025-04-20", ...betas].join(","));
-    setHeader(headers, "user-agent", `claude-cli/${CLAUDE_CODE_VERSION}`);
-    setHeader(headers, "x-app", "cli");
-  } else if (betas.length > 0) {
-    setHeader(headers, "anthropic-beta", betas.join(","));
-  }
+  if (oauth) setHeader(headers, "x-app", "cli");
+  const affinity = oauth ? undefined : sessionAffinityHeader(model);
+  if (affinity && options.sessionId) setHeader(headers, affinity, options.sessionId);
+  if (betas.length > 0) setHeader(headers, "anthropic-beta", betas.join(","));
   for (const extra of [model.headers, options.headers]) {
     for (const [name, value] of Object.entries(extra ?? {})) setHeader(headers, name, value);
   }

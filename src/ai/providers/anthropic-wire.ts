@@ -34,6 +34,8 @@ export interface AnthropicTool {
   /** A strict tool's schema keeps its other keys (`additionalProperties`…). */
   input_schema: { type: "object"; properties: unknown; required: unknown; [key: string]: unknown };
   cache_control?: CacheControl;
+  /** Declared but not active until the conversation adds it. */
+  defer_loading?: true;
 }
 
 export interface AnthropicRequestBody {
@@ -49,6 +51,8 @@ export interface AnthropicRequestBody {
     | { type: "adaptive"; display: string }
     | { type: "disabled" };
   output_config?: { effort: string };
+  /** Models Anthropic may answer with instead (`compat.allowedFallbackModels`). */
+  fallbacks?: { model: string }[];
 }
 
 export interface AnthropicRequest {
