@@ -271,7 +271,7 @@ describe("openai-responses bodies", () => {
     expect(body.include).toEqual(["reasoning.encrypted_content"]);
   });
 
-  test("another model's turn: thinking becomes text, tool call ids lose the item id", () => {
+  test("another model's turn: thinking becomes text, a plain tool call id stays one", () => {
     const messages: LlmMessage[] = [
       user("go"),
       assistant(
@@ -286,7 +286,7 @@ describe("openai-responses bodies", () => {
     const input = buildResponsesRequest(reasoner, ctx(messages), { apiKey: "k", reasoning: "low" }).body.input as Record<string, unknown>[];
     expect(input.slice(1)).toEqual([
       { role: "user", content: [{ type: "input_text", text: "go" }] },
-      { type: "message", role: "assistant", content: [{ type: "output_text", text: "plan", annotations: [] }], status: "completed", id: "msg_1" },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "plan", annotations: [] }], status: "completed", id: "msg_pi_1" },
       { type: "function_call", call_id: "call_1", name: "bash", arguments: '{"command":"ls"}' },
       { type: "function_call_output", call_id: "call_1", output: "out" },
     ]);
@@ -312,15 +312,53 @@ describe("openai-responses bodies", () => {
       reasoning,
       { type: "message", role: "assistant", content: [{ type: "output_text", text: "doing", annotations: [] }], status: "completed", id: "msg_9", phase: "commentary" },
       { type: "function_call", id: "fc_7", call_id: "call_7", name: "bash", arguments: "{}" },
-      { type: "function_call_output", call_id: "call_7", output: "(see attached image)" },
-      {
-        role: "user",
-        content: [
-          { type: "input_text", text: "Attached image(s) from tool result:" },
-          { type: "input_image", detail: "auto", image_url: "data:image/png;base64,QQ==" },
-        ],
-      },
+      // Pi 0.87.1: the images inside the result's output (0.73.1 sent them in a user message after it).
+      { type: "function_call_output", call_id: "call_7", output: [{ type: "input_image", detail: "auto", image_url: "data:image/png;base64,QQ==" }] },
     ]);
+    // A model without image input: the placeholder text.
+    const textOnly = buildResponsesRequest(reasoner, ctx(messages), { apiKey: "k", reasoning: "low" }).body.input as Record<string, unknown>[];
+    expect(textOnly.at(-1)).toEqual({ type: "function_call_output", call_id: "call_7", output: "(see attached image)" });
+  });
+
+  test("replayed ids as Pi 0.87.1 sends them (values from Pi's own convertResponsesMessages)", () => {
+    const openai = { ...reasoner, provider: "openai", id: "gpt-x" };
+    const result = (id: string, text: string) => toolResult(id, text);
+    const call = (id: string) => ({ type: "toolCall" as const, id, name: "bash", arguments: {} });
+    const messages: LlmMessage[] = [
+      user("go"),
+      // another provider and API of the family: its item id is hashed into an fc_ id; later text blocks get `_<n>`
+      assistant([{ type: "text", text: "one" }, { type: "text", text: "two" }, call("call_a|fc_a")], { provider: "openai-codex", api: "openai-codex-responses", model: "gpt-5.5" }),
+      result("call_a|fc_a", "A"),
+      // another model of this provider and API: its fc_ item ids were paired with reasoning this model never saw
+      assistant([call("call_b|fc_b")], { provider: "openai", api: "openai-responses", model: "gpt-other" }),
+      result("call_b|fc_b", "B"),
+      // this model, an item id that is not a function call's
+      assistant([call("call_c|item_c")], { provider: "openai", api: "openai-responses", model: "gpt-x" }),
+      result("call_c|item_c", "C"),
+      // another API altogether, characters the API refuses
+      assistant([call("call/d|rs+d")], { provider: "groq", api: "openai-completions", model: "oss" }),
+      result("call/d|rs+d", "D"),
+    ];
+    const input = buildResponsesRequest(openai, ctx(messages), { apiKey: "k", reasoning: "low" }).body.input as Record<string, unknown>[];
+    const message = (text: string, id: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text, annotations: [] }], status: "completed", id });
+    const fn = (callId: string, id?: string) => ({ type: "function_call", ...(id ? { id } : {}), call_id: callId, name: "bash", arguments: "{}" });
+    const output = (callId: string, text: string) => ({ type: "function_call_output", call_id: callId, output: text });
+    expect(input.slice(1)).toEqual([
+      { role: "user", content: [{ type: "input_text", text: "go" }] },
+      message("one", "msg_pi_1"),
+      message("two", "msg_pi_1_1"),
+      fn("call_a", "fc_167vxxh7zbo0g"),
+      output("call_a", "A"),
+      fn("call_b"),
+      output("call_b", "B"),
+      fn("call_c"),
+      output("call_c", "C"),
+      fn("call_d", "fc_1lunlarshd1mq"),
+      output("call_d", "D"),
+    ]);
+    // A provider outside OpenAI's family takes no item ids: the pair is one call id.
+    const acme = buildResponsesRequest({ ...openai, provider: "acme" }, ctx(messages.slice(0, 3)), { apiKey: "k", reasoning: "low" }).body.input as Record<string, unknown>[];
+    expect(acme.slice(-2)).toEqual([fn("call_a_fc_a"), output("call_a_fc_a", "A")]);
   });
 
   test("session headers: opt-out of session_id, caller headers override", () => {
@@ -330,6 +368,15 @@ describe("openai-responses bodies", () => {
     expect(headers).toEqual({ session_id: "other", "x-client-request-id": "s" });
     expect(body.prompt_cache_key).toBe("s");
     expect("prompt_cache_key" in buildResponsesRequest(reasoner, ctx([user("x")]), { apiKey: "k" }).body).toBe(false);
+  });
+
+  test("Pi 0.87.1's cache and session rules: a key of 64 characters at most, OpenRouter's x-session-id, no output cap where a model takes none", () => {
+    const long = "s".repeat(80);
+    expect(buildResponsesRequest(reasoner, ctx([user("x")]), { apiKey: "k", sessionId: long }).body.prompt_cache_key).toBe("s".repeat(64));
+    const openrouter = { ...reasoner, provider: "openrouter" };
+    expect(buildResponsesRequest(openrouter, ctx([user("x")]), { apiKey: "k", sessionId: "s" }).headers).toEqual({ "x-session-id": "s" });
+    const uncapped = { ...reasoner, compat: { supportsMaxOutputTokens: false } };
+    expect("max_output_tokens" in buildResponsesRequest(uncapped, ctx([user("x")]), { apiKey: "k" }).body).toBe(false);
   });
 });
 
@@ -360,6 +407,9 @@ describe("long prompt-cache retention", () => {
       expect(buildCompletionsRequest(model({ baseUrl: "https://api.openai.com/v1" }), context, withKey).body.prompt_cache_retention).toBe("24h");
       expect(buildResponsesRequest(model({ api: "openai-responses", compat: { supportsLongCacheRetention: false } }), context, withKey).body.prompt_cache_retention).toBeUndefined();
       expect(buildResponsesRequest(model({ api: "openai-responses" }), context, OPTIONS).body.prompt_cache_retention).toBeUndefined();
+      // A model with explicit cache modes is told a 30-minute lifetime instead (Pi 0.87.1).
+      const explicit = buildResponsesRequest(model({ api: "openai-responses", compat: { supportsExplicitPromptCacheMode: true } }), context, withKey).body;
+      expect([explicit.prompt_cache_retention, explicit.prompt_cache_options]).toEqual([undefined, { ttl: "30m" }]);
     } finally {
       if (before === undefined) delete process.env.PI_CACHE_RETENTION;
       else process.env.PI_CACHE_RETENTION = before;

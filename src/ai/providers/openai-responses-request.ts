@@ -5,7 +5,8 @@
  * What Pi stores, and this replays: a reasoning item is a thinking block whose
  * `thinkingSignature` is the item as JSON (sent back verbatim, encrypted content included); a
  * message item is a text block whose `textSignature` is `{"v":1,"id":<item id>}`; a function call
- * is a tool call with id `<call_id>|<item id>`.
+ * is a tool call with id `<call_id>|<item id>`. Checked against Pi 0.87.1's recorded requests
+ * (test/ai/openai-responses-requests.test.ts).
  */
 import { fitOutputToWindow } from "../output-room.ts";
 import { sentTools, strictToolSupport } from "../strict-tools.ts";
@@ -49,15 +50,32 @@ export function parseTextSignature(signature: string | undefined): { id: string;
   return { id: signature };
 }
 
-/** Makes another model's tool call id acceptable here: `[a-zA-Z0-9_-]`, ≤ 64, item ids starting "fc". */
-function normalizeForeignToolCallId(id: string): string {
-  const clean = (part: string) => part.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64).replace(/_+$/, "");
-  const [callPart, itemPart] = id.split("|");
-  const call = clean(callPart ?? "") || "call";
-  if (itemPart === undefined) return call;
-  let item = itemPart.replace(/[^a-zA-Z0-9_-]/g, "_");
-  if (!item.startsWith("fc")) item = `fc_${item}`;
-  return `${call}|${clean(item)}`;
+/** Providers whose Responses endpoints take the `<call_id>|<item id>` pairs of one another's tool calls. */
+const OPENAI_TOOL_CALL_PROVIDERS: ReadonlySet<string> = new Set(["openai", "openai-codex", "opencode"]);
+const AZURE_TOOL_CALL_PROVIDERS: ReadonlySet<string> = new Set([...OPENAI_TOOL_CALL_PROVIDERS, "azure-openai-responses"]);
+
+/** Which providers' item ids `model` takes, as Pi 0.87.1 decides per API. */
+export function toolCallProvidersFor(model: Model): ReadonlySet<string> {
+  return model.api === "azure-openai-responses" ? AZURE_TOOL_CALL_PROVIDERS : OPENAI_TOOL_CALL_PROVIDERS;
+}
+
+const cleanIdPart = (part: string) => part.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64).replace(/_+$/, "");
+
+/**
+ * Makes another model's tool call id acceptable to `model`, as Pi 0.87.1 does: `[a-zA-Z0-9_-]`,
+ * ≤ 64 characters. A provider that takes item ids keeps them paired with the call: one from another
+ * provider or API becomes `fc_<hash of it>`, any other gets an `fc_` prefix where it lacks one.
+ * Elsewhere the whole id is one call id.
+ */
+function toolCallIdNormalizer(model: Model, providers: ReadonlySet<string>): (id: string, source: { provider: string; api: string }) => string {
+  return (id, source) => {
+    if (!providers.has(model.provider) || !id.includes("|")) return cleanIdPart(id);
+    const [callPart, itemPart] = id.split("|") as [string, string];
+    const foreign = source.provider !== model.provider || source.api !== model.api;
+    let item = foreign ? `fc_${shortHash(itemPart)}`.slice(0, 64) : cleanIdPart(itemPart);
+    if (!item.startsWith("fc_")) item = cleanIdPart(`fc_${item}`);
+    return `${cleanIdPart(callPart)}|${item}`;
+  };
 }
 
 // ── request ─────────────────────────────────────────────────────────────────
@@ -74,9 +92,8 @@ function userContent(model: Model, content: readonly (LlmText | LlmImage)[]): Js
 }
 
 /**
- * Where a tool result's images go: `follow-up`, a user message after the result (as this API's
- * requests have been compared with Pi's); `inline`, inside the result's `output` list with its
- * text, as Pi 0.87.1 sends them (compared for the Codex endpoint).
+ * Where a tool result's images go: `inline`, inside the result's `output` list with its text, as
+ * Pi 0.87.1 sends them; `follow-up`, a user message after the result, as Pi 0.73.1 did.
  */
 export type ToolResultImages = "follow-up" | "inline";
 
@@ -90,10 +107,15 @@ function inlineToolOutput(text: string, images: readonly LlmImage[]): string | J
 }
 
 /** The `input` array of a Responses request for `context`. */
-export function convertResponsesInput(model: Model, context: LlmContext, toolResultImages: ToolResultImages = "follow-up"): Json[] {
+export function convertResponsesInput(
+  model: Model,
+  context: LlmContext,
+  toolResultImages: ToolResultImages = "inline",
+  toolCallProviders: ReadonlySet<string> = toolCallProvidersFor(model),
+): Json[] {
   const compat = resolveCompat(model);
   const input: Json[] = [];
-  const messages = prepareMessages(context.messages, model, normalizeForeignToolCallId);
+  const messages = prepareMessages(context.messages, model, toolCallIdNormalizer(model, toolCallProviders));
 
   if (context.systemPrompt) {
     const role = model.reasoning && compat.supportsDeveloperRole !== false ? "developer" : "system";
@@ -107,10 +129,15 @@ export function convertResponsesInput(model: Model, context: LlmContext, toolRes
         input.push({ role: "user", content: [{ type: "input_text", text: sanitizeSurrogates(message.content) }] });
       } else {
         const parts = userContent(model, message.content);
-        if (parts.length > 0) input.push({ role: "user", content: parts });
+        // A message sent as nothing takes no place in the count the fallback ids use (as in Pi).
+        if (parts.length === 0) continue;
+        input.push({ role: "user", content: parts });
       }
     } else if (message.role === "assistant") {
-      const same = isSameModel(message, model);
+      const sameApi = message.provider === model.provider && message.api === model.api;
+      const otherModel = sameApi && message.model !== model.id;
+      const before = input.length;
+      let textBlock = 0;
       for (const block of message.content) {
         if (block.type === "thinking") {
           if (!block.thinkingSignature) continue;
@@ -121,7 +148,10 @@ export function convertResponsesInput(model: Model, context: LlmContext, toolRes
           }
         } else if (block.type === "text") {
           const signature = parseTextSignature(block.textSignature);
-          let id = signature?.id ?? `msg_${index}`;
+          // Pi's ids for text it did not get one for: `msg_pi_<message>`, then `_<block>` for later blocks.
+          const fallback = textBlock === 0 ? `msg_pi_${index}` : `msg_pi_${index}_${textBlock}`;
+          textBlock++;
+          let id = signature?.id || fallback;
           if (id.length > 64) id = `msg_${shortHash(id)}`;
           const item: Json = {
             type: "message",
@@ -135,14 +165,16 @@ export function convertResponsesInput(model: Model, context: LlmContext, toolRes
         } else if (block.type === "toolCall") {
           const [callId, itemId] = block.id.split("|");
           const item: Json = { type: "function_call" };
-          // Another model's item ids are not paired with reasoning items here: leave them out.
-          if (itemId && same) item.id = itemId;
+          // Item ids must start with `fc_`; another model of this API paired its own with reasoning
+          // items this model never saw, so those are left out (another provider's were rehashed above).
+          if (itemId?.startsWith("fc_") && !otherModel) item.id = itemId;
           item.call_id = callId;
           item.name = block.name;
           item.arguments = JSON.stringify(block.arguments);
           input.push(item);
         }
       }
+      if (input.length === before) continue;
     } else {
       const text = message.content
         .filter((b): b is LlmText => b.type === "text")
@@ -192,6 +224,22 @@ function convertTools(model: Model, tools: readonly ToolSpec[]): Json[] {
   }));
 }
 
+/** OpenRouter keeps a session on one upstream by `x-session-id`; OpenAI's headers are `session_id` and `x-client-request-id`. */
+function sessionAffinity(model: Model): "openrouter" | "openai" {
+  const format = model.compat?.sessionAffinityFormat;
+  if (format === "openrouter" || format === "openai") return format;
+  return model.provider === "openrouter" || model.baseUrl.includes("openrouter.ai") ? "openrouter" : "openai";
+}
+
+/**
+ * A model with explicit prompt-cache modes (`compat.supportsExplicitPromptCacheMode`) is told the
+ * cache's lifetime in `prompt_cache_options` instead of `prompt_cache_retention`: 30 minutes
+ * under `PI_CACHE_RETENTION=long`, the server's default otherwise.
+ */
+function addPromptCacheOptions(body: Json, model: Model, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.PI_CACHE_RETENTION === "long" && model.compat?.supportsLongCacheRetention !== false) body.prompt_cache_options = { ttl: "30m" };
+}
+
 /**
  * Body and extra headers of the Responses request for `context` (the SDK adds Authorization and
  * its own headers). With a session id: `prompt_cache_key`, and the `session_id` /
@@ -204,11 +252,13 @@ export function buildResponsesRequest(model: Model, context: LlmContext, options
     input: convertResponsesInput(model, context),
     stream: true,
   };
-  if (options.sessionId) body.prompt_cache_key = options.sessionId;
-  addCacheRetention(body, model);
+  // OpenAI takes cache keys of up to 64 characters.
+  if (options.sessionId) body.prompt_cache_key = Array.from(options.sessionId).slice(0, 64).join("");
+  if (model.compat?.supportsExplicitPromptCacheMode === true) addPromptCacheOptions(body, model);
+  else addCacheRetention(body, model);
   if (model.compat?.supportsStore !== false) body.store = false;
   const maxTokens = options.maxTokens ?? model.maxTokens;
-  if (maxTokens) body.max_output_tokens = Math.max(fitOutputToWindow(model, context, maxTokens), 16);
+  if (maxTokens && model.compat?.supportsMaxOutputTokens !== false) body.max_output_tokens = Math.max(fitOutputToWindow(model, context, maxTokens), 16);
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (context.tools && context.tools.length > 0) body.tools = convertTools(model, context.tools);
   if (model.reasoning) {
@@ -222,7 +272,8 @@ export function buildResponsesRequest(model: Model, context: LlmContext, options
   }
 
   const session: Record<string, string> = {};
-  if (options.sessionId) {
+  if (options.sessionId && sessionAffinity(model) === "openrouter") session["x-session-id"] = options.sessionId;
+  else if (options.sessionId) {
     if (compat.sendSessionIdHeader) session.session_id = options.sessionId;
     session["x-client-request-id"] = options.sessionId;
   }

@@ -11,6 +11,7 @@ import { retryAfterMs as requestedWait, type HeaderReader } from "../retry-after
 import { connectionErrorMessage } from "../connection-error.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { headerRecord } from "./request-hooks.ts";
+import { pigUserAgent } from "../user-agent.ts";
 
 /** A request as built, before the SDK adds Authorization, content type and its own headers. */
 export interface OpenAIRequest {
@@ -150,17 +151,7 @@ export function imageUrl(image: { mimeType: string; data?: string; url?: string 
   return image.url ?? "";
 }
 
-/** A short deterministic hash (base36), for shortening over-long ids. */
-export function shortHash(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 13);
-  }
-  return (h1 >>> 0).toString(36) + (h2 >>> 0).toString(36);
-}
+export { shortHash } from "../short-hash.ts";
 
 // ── message pre-pass ────────────────────────────────────────────────────────
 
@@ -181,7 +172,7 @@ export function isSameModel(message: { provider: string; api: string; model: str
 export function prepareMessages(
   messages: readonly LlmMessage[],
   model: Model,
-  normalizeToolCallId?: (id: string) => string,
+  normalizeToolCallId?: (id: string, source: AssistantMessage) => string,
 ): LlmMessage[] {
   const idMap = new Map<string, string>();
   const transformed: LlmMessage[] = messages.map((message) => {
@@ -207,7 +198,7 @@ export function prepareMessages(
           call = rest;
         }
         if (normalizeToolCallId) {
-          const id = normalizeToolCallId(call.id);
+          const id = normalizeToolCallId(call.id, message);
           if (id !== call.id) {
             idMap.set(call.id, id);
             call = { ...call, id };
@@ -265,7 +256,7 @@ function cappedRetryFetch(maxRetryDelayMs: number | undefined, base: ResponseWat
  * parse to stderr, through the interactive screen, before the error says the same.
  */
 export function createClient(model: Model, options: StreamOptions, headers: Record<string, string | null>, watch: ResponseWatch): OpenAI {
-  const defaultHeaders: Record<string, string | null> = { ...headers };
+  const defaultHeaders: Record<string, string | null> = { ...(hasUserAgent(headers) ? {} : { "User-Agent": pigUserAgent() }), ...headers };
   if (!options.apiKey) defaultHeaders.Authorization = null;
   return new OpenAI({
     apiKey: options.apiKey || "unused",
@@ -280,6 +271,11 @@ export function createClient(model: Model, options: StreamOptions, headers: Reco
 }
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** Whether a model's or caller's headers name their own user agent (which then replaces pig's). */
+function hasUserAgent(headers: Record<string, string | null>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === "user-agent");
+}
 
 /** A fetch that tells `onResponse` of every response as it arrives, before the SDK reads it. */
 function reportingFetch(inner: Fetch, onResponse: StreamOptions["onResponse"]): Fetch {
