@@ -57,7 +57,7 @@ export interface OpenAICompat {
   requiresAssistantAfterToolResult?: boolean;
   requiresThinkingAsText?: boolean;
   requiresReasoningContentOnAssistantMessages?: boolean;
-  thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+  thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template" | "chat-template" | "baseten" | "ant-ling" | "together" | "string-thinking";
   supportsStrictMode?: boolean;
   /** openai-responses: send `session_id` / `x-client-request-id` headers. */
   sendSessionIdHeader?: boolean;

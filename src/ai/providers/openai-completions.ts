@@ -11,7 +11,6 @@ import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { sentTools, strictToolSupport } from "../strict-tools.ts";
-import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
   emptyUsage,
@@ -32,14 +31,13 @@ import {
   type Usage,
 } from "../types.ts";
 import { convertCompletionsMessages } from "./openai-completions-messages.ts";
+import { reasoningFields } from "./openai-completions-thinking.ts";
 import {
-  addCacheRetention,
   createClient,
   errorEvent,
   mergeHeaders,
   resolveCompat,
   type OpenAIRequest,
-  type ResolvedCompat,
 } from "./openai-shared.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
 import { ResponseWatch } from "../response-watch.ts";
@@ -69,8 +67,7 @@ function convertTools(model: Model, tools: readonly ToolSpec[]): Json[] {
 }
 
 /** Marks `part` (a text part, or a string content turned into one) as a cache breakpoint. */
-function markText(message: Json): boolean {
-  const cacheControl = { type: "ephemeral" };
+function markText(message: Json, cacheControl: Json): boolean {
   const content = message.content;
   if (typeof content === "string") {
     if (content.length === 0) return false;
@@ -90,17 +87,25 @@ function markText(message: Json): boolean {
 
 /**
  * Anthropic-style prompt caching through an OpenAI-compatible gateway (Claude on OpenRouter):
- * breakpoints on the system prompt, the last tool and the last user/assistant text.
+ * breakpoints on the system prompt, the last tool and the last user, assistant or tool text;
+ * an hour's lifetime under `PI_CACHE_RETENTION=long`.
  */
-function addCacheBreakpoints(messages: Json[], tools: Json[] | undefined): void {
+function addCacheBreakpoints(messages: Json[], tools: Json[] | undefined, long: boolean): void {
+  const cacheControl = long ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
   const system = messages.find((m) => m.role === "system" || m.role === "developer");
-  if (system) markText(system);
+  if (system) markText(system, cacheControl);
   const lastTool = tools?.[tools.length - 1];
-  if (lastTool) lastTool.cache_control = { type: "ephemeral" };
+  if (lastTool) lastTool.cache_control = cacheControl;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
-    if ((message.role === "user" || message.role === "assistant") && markText(message)) return;
+    if ((message.role === "user" || message.role === "assistant" || message.role === "tool") && markText(message, cacheControl)) return;
   }
+}
+
+/** The Vercel AI Gateway's routing preferences: only its `only` and `order`. */
+function gatewayOptions(routing: Record<string, unknown>): Json | undefined {
+  if (!routing.only && !routing.order) return undefined;
+  return { ...(routing.only ? { only: routing.only } : {}), ...(routing.order ? { order: routing.order } : {}) };
 }
 
 function hasToolHistory(context: LlmContext): boolean {
@@ -109,63 +114,47 @@ function hasToolHistory(context: LlmContext): boolean {
   );
 }
 
-/** The reasoning fields for the model's `thinkingFormat`, in body order. */
-function reasoningFields(model: Model, compat: ResolvedCompat, options: StreamOptions): Json {
-  if (!model.reasoning) return {};
-  const on = thinkingEnabled(model, options.reasoning);
-  const effort = on ? reasoningEffortFor(model, options.reasoning) : undefined;
-  const offValue = model.thinkingLevelMap?.off;
-  switch (compat.thinkingFormat) {
-    case "zai":
-      return { thinking: { type: on ? "enabled" : "disabled" } };
-    case "qwen":
-      return { enable_thinking: on };
-    case "qwen-chat-template":
-      return { chat_template_kwargs: { enable_thinking: on, preserve_thinking: true } };
-    case "deepseek":
-      return { thinking: { type: on ? "enabled" : "disabled" }, ...(on ? { reasoning_effort: effort } : {}) };
-    case "openrouter":
-      if (on) return { reasoning: { effort } };
-      return offValue === null ? {} : { reasoning: { effort: offValue ?? "none" } };
-    default:
-      if (!compat.supportsReasoningEffort) return {};
-      if (on) return { reasoning_effort: effort };
-      return typeof offValue === "string" ? { reasoning_effort: offValue } : {};
-  }
-}
-
 /**
  * The body and the extra headers of the request for `context` (the SDK adds Authorization,
  * content type and its own headers). Pure: no I/O, usable to compare bodies in tests.
  */
 export function buildCompletionsRequest(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest {
   const compat = resolveCompat(model);
+  const longCache = process.env.PI_CACHE_RETENTION === "long" && compat.supportsLongCacheRetention;
   const body: Json = {
     model: model.id,
     messages: convertCompletionsMessages(model, context, compat),
     stream: true,
   };
-  if (model.baseUrl.includes("api.openai.com") && options.sessionId) body.prompt_cache_key = options.sessionId;
-  addCacheRetention(body, model);
+  // OpenAI keys its cache by session; other servers are told a key only to keep a long cache.
+  if (options.sessionId && (model.baseUrl.includes("api.openai.com") || longCache)) body.prompt_cache_key = Array.from(options.sessionId).slice(0, 64).join("");
+  if (longCache) body.prompt_cache_retention = "24h";
   if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
   if (compat.supportsStore) body.store = false;
   const maxTokens = options.maxTokens ?? model.maxTokens;
   if (maxTokens) body[compat.maxTokensField] = fitOutputToWindow(model, context, maxTokens);
   if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (context.tools && context.tools.length > 0) body.tools = convertTools(model, context.tools);
-  else if (hasToolHistory(context)) body.tools = [];
-  if (compat.cacheControlFormat === "anthropic") addCacheBreakpoints(body.messages as Json[], body.tools as Json[] | undefined);
-  Object.assign(body, reasoningFields(model, compat, options));
+  if (context.tools && context.tools.length > 0) {
+    body.tools = convertTools(model, context.tools);
+    if (compat.zaiToolStream) body.tool_stream = true;
+  } else if (hasToolHistory(context)) body.tools = [];
+  if (compat.cacheControlFormat === "anthropic") addCacheBreakpoints(body.messages as Json[], body.tools as Json[] | undefined, longCache);
+  if (typeof model.compat?.vllmPriority === "number") body.priority = model.compat.vllmPriority;
+  Object.assign(body, reasoningFields(model, compat, options, body[compat.maxTokensField] as number | undefined));
   // Gateway routing preferences, as configured in models.json.
   const routing = model.compat;
   if (isPlainObject(routing?.openRouterRouting)) body.provider = routing.openRouterRouting;
-  if (isPlainObject(routing?.vercelGatewayRouting)) body.providerOptions = { gateway: routing.vercelGatewayRouting };
+  const gateway = isPlainObject(routing?.vercelGatewayRouting) ? gatewayOptions(routing.vercelGatewayRouting) : undefined;
+  if (gateway) body.providerOptions = { gateway };
 
   const session: Record<string, string> = {};
   if (options.sessionId && compat.sendSessionAffinityHeaders) {
-    session.session_id = options.sessionId;
-    session["x-client-request-id"] = options.sessionId;
-    session["x-session-affinity"] = options.sessionId;
+    if (compat.sessionAffinityFormat === "openrouter") session["x-session-id"] = options.sessionId;
+    else {
+      session.session_id = options.sessionId;
+      session["x-client-request-id"] = options.sessionId;
+      session["x-session-affinity"] = options.sessionId;
+    }
   }
   return { body, headers: mergeHeaders(model.headers, session, options.headers) };
 }

@@ -15,7 +15,6 @@ import type { LlmContext, LlmImage, LlmText, Model, StreamOptions, ToolSpec } fr
 import {
   addCacheRetention,
   imageUrl,
-  isSameModel,
   mergeHeaders,
   prepareMessages,
   resolveCompat,

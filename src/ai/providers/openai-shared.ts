@@ -42,6 +42,17 @@ export interface ResolvedCompat {
   sendSessionAffinityHeaders: boolean;
   /** openai-completions: mark prompt-cache breakpoints Anthropic-style (`cache_control`), e.g. Claude via OpenRouter. */
   cacheControlFormat: "anthropic" | undefined;
+  /** openai-completions: OpenRouter's one `x-session-id`, or OpenAI's `session_id` beside the other two. */
+  sessionAffinityFormat: "openrouter" | "openai";
+  /** openai-completions: Z.AI streams tool arguments when asked (`tool_stream: true`). */
+  zaiToolStream: boolean;
+  /** The template values of the `chat-template` and `baseten` thinking formats. */
+  chatTemplateKwargs: Record<string, unknown>;
+  chatTemplateArgs: Record<string, unknown>;
+  /** A reasoning token cap, as `thinking_token_budget` or the field named here. */
+  supportsThinkingTokenBudget: boolean;
+  thinkingTokenBudgetField: string | undefined;
+  supportsLongCacheRetention: boolean;
 }
 
 function hostOf(baseUrl: string): string {
@@ -61,13 +72,16 @@ function hostOf(baseUrl: string): string {
  * | server (provider / base URL)                          | differences from OpenAI |
  * |-------------------------------------------------------|--------------------------|
  * | OpenAI (`openai`, api.openai.com)                      | none |
- * | OpenRouter (`openrouter`, openrouter.ai)               | reasoning as `reasoning: {effort}` (`thinkingFormat: "openrouter"`); `anthropic/*` models get `cache_control` breakpoints |
+ * | OpenRouter (`openrouter`, openrouter.ai)               | reasoning as `reasoning: {effort}` (`thinkingFormat: "openrouter"`); `anthropic/*` models get `cache_control` breakpoints; the developer role only for `anthropic/*` and `openai/*`; the session in `x-session-id` |
  * | Groq (`groq`, api.groq.com)                            | none (as upstream) |
  * | Cerebras (`cerebras`, cerebras.ai)                     | no `store`, no developer role |
  * | xAI (`xai`, api.x.ai)                                  | no `store`, no developer role, no `reasoning_effort` |
  * | Mistral (`mistral`, mistral.ai)                        | `max_tokens`, no `store`, no developer role, tool results carry `name`, thinking replayed as text, 9-character tool ids |
- * | DeepSeek (`deepseek`, deepseek.com)                    | no `store`, no developer role, `thinking: {type}` (+ `reasoning_effort`), `reasoning_content` on every assistant message |
- * | Z.ai (`zai`, api.z.ai)                                 | no `store`, no developer role, `thinking: {type}` instead of `reasoning_effort` |
+ * | DeepSeek (`deepseek`, deepseek.com)                    | `max_tokens`, no `store`, no developer role, `thinking: {type}` (+ `reasoning_effort`), `reasoning_content` on every assistant message |
+ * | Z.ai (`zai`, `zai-coding-cn`, api.z.ai, open.bigmodel.cn) | `max_tokens`, no `store`, no developer role, `thinking: {type}` instead of `reasoning_effort` |
+ * | Together (`together`, api.together.ai/.xyz)            | `max_tokens`, no `store`, no developer role, `reasoning: {enabled}`, no long cache retention |
+ * | NVIDIA (`nvidia`), Cloudflare AI Gateway (`cloudflare-ai-gateway`), Ant Ling (`ant-ling`) | `max_tokens`, no `store`, no developer role, no `reasoning_effort` (Ant Ling: `reasoning: {effort}`), no long cache retention |
+ * | Cloudflare Workers AI (`cloudflare-workers-ai`, api.cloudflare.com) | no `store`, no developer role, no long cache retention |
  * | Moonshot (`moonshotai`, api.moonshot.*)                | `max_tokens`, no `store`, no developer role, no `reasoning_effort` |
  * | Chutes (chutes.ai), OpenCode (`opencode`, opencode.ai) | no `store`, no developer role (Chutes: `max_tokens`) |
  * | Gemini's OpenAI endpoint (`google`, generativelanguage.googleapis.com) | `max_tokens`, no `store`, no developer role |
@@ -91,7 +105,12 @@ export function detectCompat(model: Pick<Model, "provider" | "baseUrl" | "id">):
   const xai = is("xai", "api.x.ai");
   const mistral = is("mistral", "mistral.ai");
   const deepseek = is("deepseek", "deepseek.com");
-  const zai = is("zai", "api.z.ai");
+  const zai = is("zai", "api.z.ai", "open.bigmodel.cn") || provider === "zai-coding-cn";
+  const together = is("together", "api.together.ai", "api.together.xyz");
+  const workersAi = is("cloudflare-workers-ai", "api.cloudflare.com");
+  const aiGateway = is("cloudflare-ai-gateway", "gateway.ai.cloudflare.com");
+  const nvidia = is("nvidia", "integrate.api.nvidia.com");
+  const antLing = is("ant-ling", "api.ant-ling.com");
   const moonshot = provider === "moonshotai" || provider === "moonshotai-cn" || host.includes("api.moonshot.");
   const chutes = is("chutes", "chutes.ai");
   const opencode = is("opencode", "opencode.ai");
@@ -102,13 +121,17 @@ export function detectCompat(model: Pick<Model, "provider" | "baseUrl" | "id">):
   const vllm = provider === "vllm";
 
   const nonStandard =
-    cerebras || xai || mistral || deepseek || zai || moonshot || chutes || opencode || gemini || ollama || lmstudio || llamacpp || vllm;
-  const maxTokens = mistral || moonshot || chutes || gemini || ollama || lmstudio || llamacpp;
+    cerebras || xai || mistral || deepseek || zai || moonshot || chutes || opencode || gemini || ollama || lmstudio || llamacpp || vllm ||
+    together || workersAi || aiGateway || nvidia || antLing;
+  const maxTokens =
+    mistral || moonshot || chutes || gemini || ollama || lmstudio || llamacpp || deepseek || zai || together || aiGateway || nvidia || antLing;
+  // Through OpenRouter only Anthropic's and OpenAI's models take the developer role.
+  const developerRole = openrouter ? model.id.startsWith("anthropic/") || model.id.startsWith("openai/") : !nonStandard;
 
   return {
     supportsStore: !nonStandard,
-    supportsDeveloperRole: !nonStandard,
-    supportsReasoningEffort: !xai && !zai && !moonshot,
+    supportsDeveloperRole: developerRole,
+    supportsReasoningEffort: !xai && !zai && !moonshot && !together && !aiGateway && !nvidia && !antLing,
     supportsUsageInStreaming: true,
     maxTokensField: maxTokens ? "max_tokens" : "max_completion_tokens",
     requiresToolResultName: mistral,
@@ -116,12 +139,19 @@ export function detectCompat(model: Pick<Model, "provider" | "baseUrl" | "id">):
     requiresThinkingAsText: mistral,
     requiresReasoningContentOnAssistantMessages: deepseek,
     requiresMistralToolIds: mistral,
-    thinkingFormat: deepseek ? "deepseek" : zai ? "zai" : openrouter ? "openrouter" : "openai",
+    thinkingFormat: deepseek ? "deepseek" : zai ? "zai" : together ? "together" : antLing ? "ant-ling" : openrouter ? "openrouter" : "openai",
     // Being OpenAI-compatible says nothing of strict tool schemas (Pi ≥ 0.87): only `compat` turns it on.
     supportsStrictMode: false,
     sendSessionIdHeader: true,
-    sendSessionAffinityHeaders: false,
+    sendSessionAffinityHeaders: openrouter,
     cacheControlFormat: openrouter && model.id.startsWith("anthropic/") ? "anthropic" : undefined,
+    sessionAffinityFormat: openrouter ? "openrouter" : "openai",
+    zaiToolStream: false,
+    chatTemplateKwargs: {},
+    chatTemplateArgs: {},
+    supportsThinkingTokenBudget: false,
+    thinkingTokenBudgetField: undefined,
+    supportsLongCacheRetention: !(together || workersAi || aiGateway || nvidia || antLing),
   };
 }
 
@@ -131,7 +161,8 @@ export function resolveCompat(model: Model): ResolvedCompat {
   const explicit = model.compat;
   if (!explicit) return detected;
   const out = { ...detected } as Record<string, unknown>;
-  for (const key of Object.keys(detected)) {
+  // Keys without a detected value are still the model's to give.
+  for (const key of [...Object.keys(detected), "thinkingTokenBudgetField"]) {
     const value = (explicit as Record<string, unknown>)[key];
     if (value !== undefined && value !== null) out[key] = value;
   }
