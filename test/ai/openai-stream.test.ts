@@ -712,6 +712,26 @@ describe("openai-responses streaming", () => {
     expect(message.usage.cost.total).toBeCloseTo((40 * 1 + 7 * 2 + 60 * 0.5) / 1e6, 12);
   });
 
+  test("the tier the response reports prices the usage, as Pi 0.87.1 does: flex half, priority double", async () => {
+    const ev = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, ...data } });
+    const usage = { input_tokens: 100, output_tokens: 10, total_tokens: 110, input_tokens_details: { cached_tokens: 0 } };
+    const answer = (tier: string) =>
+      sse([
+        ev("response.created", { response: { id: "resp_t", status: "in_progress" } }),
+        ev("response.output_item.added", { output_index: 0, item: { id: "msg_1", type: "message", role: "assistant", content: [] } }),
+        ev("response.output_text.delta", { output_index: 0, content_index: 0, delta: "ok" }),
+        ev("response.completed", { response: { id: "resp_t", status: "completed", service_tier: tier, usage } }),
+      ]);
+    const priced = { cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } };
+    const base = (100 * 1 + 10 * 2) / 1e6;
+    for (const [tier, factor] of [["default", 1], ["flex", 0.5], ["priority", 2]] as const) {
+      replies.push(answer(tier));
+      const message = final(await collect(streamOpenAIResponses, responsesModel(priced)));
+      expect([tier, message.stopReason]).toEqual([tier, "stop"]);
+      expect(message.usage.cost.total).toBeCloseTo(base * factor, 12);
+    }
+  });
+
   test("response.failed keeps the partial content and reports code: message", async () => {
     const ev = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, ...data } });
     replies.push(

@@ -29,13 +29,13 @@ import {
   type Model,
   type StreamFunction,
   type StreamOptions,
-  type Usage,
 } from "../types.ts";
 import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
 import { StreamFailure } from "./anthropic-errors.ts";
 import { codexAccountId, CodexTokenError } from "./openai-codex-account.ts";
 import { buildCodexRequest } from "./openai-codex-request.ts";
 import { codexEventError, codexFailedResponseError, codexHttpFailure, CodexStreamError } from "./openai-codex-errors.ts";
+import { priceServiceTier } from "./openai-service-tier.ts";
 import { responsesEvents } from "./openai-responses-events.ts";
 
 type Json = Record<string, unknown>;
@@ -45,25 +45,6 @@ const ABORTED = "Request was aborted";
 const ZSTD_LEVEL = 3;
 const STATUSES = new Set(["completed", "incomplete", "failed", "cancelled", "queued", "in_progress"]);
 const EventSchema = v.looseObject({ type: v.string() });
-
-/** A service tier's price factor, as upstream applies it to Codex usage. */
-function serviceTierFactor(model: Model, tier: unknown): number {
-  if (tier === "flex") return 0.5;
-  if (tier === "priority") return model.id === "gpt-5.5" ? 2.5 : 2;
-  return 1;
-}
-
-function priceServiceTier(model: Model): (usage: Usage, response: Json) => void {
-  return (usage, response) => {
-    const factor = serviceTierFactor(model, response.service_tier);
-    if (factor === 1) return;
-    usage.cost.input *= factor;
-    usage.cost.output *= factor;
-    usage.cost.cacheRead *= factor;
-    usage.cost.cacheWrite *= factor;
-    usage.cost.total = usage.cost.input + usage.cost.output + usage.cost.cacheRead + usage.cost.cacheWrite;
-  };
-}
 
 /**
  * The Codex stream's events as the Responses reader takes them; ends at the first final response

@@ -19,6 +19,7 @@ import {
 import { createClient, errorEvent } from "./openai-shared.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
 import { responsesEvents } from "./openai-responses-events.ts";
+import { priceServiceTier } from "./openai-service-tier.ts";
 
 export { responsesUsage } from "./openai-responses-events.ts";
 
@@ -32,7 +33,7 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
     yield { type: "start", partial: output };
 
     const invalidArguments: InvalidArguments[] = [];
-    const finished = yield* responsesEvents(stream as unknown as AsyncIterable<unknown>, { model, output, watch, invalidArguments });
+    const finished = yield* responsesEvents(stream as unknown as AsyncIterable<unknown>, { model, output, watch, invalidArguments, adjustUsage: priceServiceTier(model) });
 
     if (options.signal?.aborted) throw new Error("Request was aborted");
     if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");
