@@ -168,13 +168,19 @@ export class FakeOAuth {
     }
     const recorded: OAuthRequest = { method: request.method, path: url.pathname, headers: Object.fromEntries(request.headers), fields };
     this.requests.push(recorded);
+    // A request held before its answer is already a state a test may wait for.
+    this.wake();
     try {
       return await this.route(recorded);
     } finally {
-      for (const waiter of this.waiters.splice(0)) {
-        if (waiter.check()) waiter.resolve();
-        else this.waiters.push(waiter);
-      }
+      this.wake();
+    }
+  }
+
+  private wake(): void {
+    for (const waiter of this.waiters.splice(0)) {
+      if (waiter.check()) waiter.resolve();
+      else this.waiters.push(waiter);
     }
   }
 
