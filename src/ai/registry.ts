@@ -67,6 +67,12 @@ export class ModelRegistry {
     this.auth = loadAuthFile(this.authPath).auth;
   }
 
+  /** What `auth.json` holds for `provider`: an API key, a subscription login, or nothing. */
+  storedAuthKind(provider: string): "key" | "oauth" | undefined {
+    const entry = this.auth[provider];
+    return entry ? (entry.type === "oauth" ? "oauth" : "key") : undefined;
+  }
+
   /** Providers with an entry in `auth.json`. */
   storedAuthProviders(): string[] {
     return Object.keys(this.auth);

@@ -95,7 +95,7 @@ describe("renewing a subscription login while pig runs", () => {
     expect(refreshes).toHaveLength(2);
     expect(refreshes[0]!.fields.refresh_token).toBe(w.seeded.refresh);
     expect(refreshes[1]!.fields.refresh_token).not.toBe(w.seeded.refresh);
-    expect(`Bearer ${w.stored().access}`).toBe(second);
+    expect(`Bearer ${w.stored().access}`).toBe(second!);
     // No token reaches the session file.
     const session = w.sessionText();
     expect(session).toContain("between");

@@ -57,6 +57,8 @@ export function fakeJwt(claims: Record<string, unknown>): string {
 
 export class FakeOAuth {
   readonly requests: OAuthRequest[] = [];
+  /** Every access and refresh token handed out, for tests that search for leaks. */
+  readonly issuedTokens: string[] = [];
   readonly url: string;
   private readonly server: ReturnType<typeof Bun.serve>;
   private readonly codes = new Map<string, IssuedCode>();
@@ -86,6 +88,11 @@ export class FakeOAuth {
     const refresh = `rt-${random()}`;
     this.liveRefresh.add(refresh);
     return { access: this.nextAccess(), refresh };
+  }
+
+  /** A refresh token of the test's choosing, accepted once like any other. */
+  acceptRefresh(refresh: string): void {
+    this.liveRefresh.add(refresh);
   }
 
   /** The refresh token is revoked: using it answers `invalid_grant`. */
@@ -146,12 +153,15 @@ export class FakeOAuth {
 
   private nextAccess(): string {
     this.issued++;
-    return this.options.accessToken?.(this.issued) ?? `sk-ant-oat01-access-${this.issued}-${random()}`;
+    const access = this.options.accessToken?.(this.issued) ?? `sk-ant-oat01-access-${this.issued}-${random()}`;
+    this.issuedTokens.push(access);
+    return access;
   }
 
   private tokens(extra: Record<string, unknown> = {}): Response {
     const refresh = `rt-${random()}`;
     this.liveRefresh.add(refresh);
+    this.issuedTokens.push(refresh);
     return Response.json({ access_token: this.nextAccess(), refresh_token: refresh, expires_in: this.options.expiresIn ?? 3600, token_type: "Bearer", ...extra });
   }
 
