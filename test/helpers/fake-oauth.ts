@@ -16,6 +16,8 @@ export interface OAuthRequest {
   headers: Record<string, string>;
   /** Query, form or JSON body fields, merged (all values as strings). */
   fields: Record<string, string>;
+  /** Set once the answer was made (a held request is recorded before it is answered). */
+  answered?: boolean;
 }
 
 export interface FakeOAuthOptions {
@@ -183,6 +185,7 @@ export class FakeOAuth {
     try {
       return await this.route(recorded);
     } finally {
+      recorded.answered = true;
       this.wake();
     }
   }

@@ -36,11 +36,12 @@ function readOverrides(env: NodeJS.ProcessEnv): { path: string; overrides: v.Inf
   } catch (error) {
     throw new EndpointConfigError(`${path} (named by ${ENDPOINTS_VARIABLE}): not valid JSON: ${(error as Error).message}`);
   }
+  if (!isPlainObject(raw)) throw new EndpointConfigError(`${path} (named by ${ENDPOINTS_VARIABLE}): must be an object of providers ({"anthropic": {"token": "http://…"}})`);
   const parsed = v.safeParse(OverridesSchema, raw);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const where = issue.path?.map((step) => String(step.key)).join(".") ?? "";
-    const expected = isPlainObject(raw) ? "a string (a URL) or a number (a port)" : 'an object of providers ({"anthropic": {"token": "http://…"}})';
+    const expected = where.includes(".") ? "a string (a URL) or a number (a port)" : "an object of endpoints";
     throw new EndpointConfigError(`${path} (named by ${ENDPOINTS_VARIABLE}): ${where ? `"${where}" ` : ""}must be ${expected}`);
   }
   return { path, overrides: parsed.output };

@@ -61,8 +61,12 @@ export async function usableCredential(
   signal: AbortSignal | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<OAuthCredential> {
-  const current = asCredential(provider, stored);
-  if (!needsRefresh(current.expires)) return current;
+  // A token with time left (or with no expiry, as a hand-made entry may be) is used as it is.
+  const expires = stored.expires;
+  if (typeof stored.access === "string" && (expires === undefined || (typeof expires === "number" && !needsRefresh(expires)))) {
+    return stored as OAuthCredential;
+  }
+  asCredential(provider, stored);
   const key = `${authPath}\0${provider}`;
   let pending = renewing.get(key);
   if (!pending) {

@@ -29,7 +29,7 @@ async function login(
   const io = scriptedIO(answers, (notice) => {
     if (notice.kind === "open_url") void authorizeRedirect(notice.url).then((to) => fetch(to));
     if (notice.kind === "device_code") {
-      const polls = () => fake.tokenCalls("urn:ietf:params:oauth:grant-type:device_code").length;
+      const polls = () => fake.tokenCalls("urn:ietf:params:oauth:grant-type:device_code").filter((r) => r.answered).length;
       void fake.waitFor(() => polls() >= afterPolls).then(() => fake.decide(notice.userCode, outcome));
     }
   });
