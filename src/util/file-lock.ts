@@ -75,6 +75,14 @@ export function withFileLock<T>(target: string, fn: () => T, options: LockOption
   }
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export interface AsyncLockOptions {
   /** A lock older than this is abandoned, whoever holds it (a dead holder's lock goes at once). */
   staleMs: number;
@@ -106,7 +114,9 @@ export async function withFileLockAsync<T>(target: string, fn: () => Promise<T>,
         }
       }
     }
-    if (takeOverIfStale(lockPath, options.staleMs) && Date.now() < deadline) continue;
+    // Upstream's lock of the same file is a directory at the same path (proper-lockfile): it is
+    // waited for, never taken over (its owner refreshes its time while it holds it).
+    if (!isDirectory(lockPath) && takeOverIfStale(lockPath, options.staleMs) && Date.now() < deadline) continue;
     if (Date.now() >= deadline) throw new FileLockError(`${target} is locked by ${holderOf(lockPath)} (${lockPath}); gave up after ${Math.round(options.waitMs / 1000)} s`);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, pause);

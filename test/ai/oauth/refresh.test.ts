@@ -78,3 +78,21 @@ describe("subscription token renewal", () => {
     expect(stored(w.authPath)).toBeUndefined();
   });
 });
+
+describe("upstream's lock of auth.json", () => {
+  test("a renewal waits while upstream's lock directory is there, then renews", async () => {
+    const { mkdirSync, rmdirSync, existsSync } = await import("node:fs");
+    const w = world(-1000);
+    mkdirSync(`${w.authPath}.lock`);
+    const renewal = w.registry.requestAuth(w.model);
+    let settled = false;
+    void renewal.finally(() => (settled = true));
+    // While the directory is there nothing can reach the token endpoint; checked after a round trip of the test's own.
+    await fetch(`${fake.url}/v1/oauth`);
+    expect(settled).toBe(false);
+    expect(fake.tokenCalls("refresh_token")).toHaveLength(0);
+    rmdirSync(`${w.authPath}.lock`);
+    expect((await renewal).apiKey).toMatch(/^sk-ant-oat01-access-2-/);
+    expect(existsSync(`${w.authPath}.lock`)).toBe(false);
+  });
+});
