@@ -66,7 +66,6 @@ export async function request(url: string, spec: RequestSpec): Promise<Reply> {
       headers,
       ...(body !== undefined ? { body } : {}),
       signal: AbortSignal.any([spec.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
-      redirect: "error",
     });
   } catch (error) {
     if (spec.signal.aborted) throw spec.signal.reason ?? error;

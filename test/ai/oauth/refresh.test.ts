@@ -96,3 +96,18 @@ describe("upstream's lock of auth.json", () => {
     expect(existsSync(`${w.authPath}.lock`)).toBe(false);
   });
 });
+
+describe("upstream's entries in auth.json", () => {
+  test("a renewal keeps the provider's own fields; storing a key for another provider keeps every field of the login", async () => {
+    const { saveApiKey } = await import("../../../src/ai/auth.ts");
+    const w = world(-1000);
+    const entry = { ...JSON.parse(readFileSync(w.authPath, "utf8")).anthropic, note: "written by upstream", accountId: "acct-7" };
+    writeFileSync(w.authPath, JSON.stringify({ anthropic: entry }));
+    await w.registry.requestAuth(w.model);
+    expect(stored(w.authPath)).toMatchObject({ note: "written by upstream", accountId: "acct-7", type: "oauth" });
+    const renewed = stored(w.authPath);
+    saveApiKey(w.authPath, "openai", "sk-other");
+    expect(JSON.parse(readFileSync(w.authPath, "utf8"))).toEqual({ anthropic: renewed, openai: { type: "api_key", key: "sk-other" } });
+    expect(new ModelRegistry({ agentDir: w.agentDir, env: w.env }).problems).toEqual([]);
+  });
+});
