@@ -9,8 +9,13 @@
  *   await llm.close();
  */
 import { anthropicFrames } from "./anthropic.ts";
+import { bedrockErrorResponse, bedrockFrames, checkBedrockAuth, type BedrockAuth } from "./bedrock.ts";
 import { chatFrames } from "./chat.ts";
+import { codexErrorBody, codexRejection, requestBodyText } from "./codex.ts";
+import { googleErrorBody, googleFrames } from "./google.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
+import { mistralFrames } from "./mistral.ts";
+import { piMessagesFrames } from "./pi-messages.ts";
 import { responsesFrames } from "./responses.ts";
 import {
   loadScriptFile,
@@ -60,6 +65,8 @@ export interface FakeLlmOptions {
    * instead of a short grace, so a test drops it once the client has read what the test asserts.
    */
   holdDisconnects?: boolean;
+  /** Bedrock requests must be signed with these credentials or carry this bearer token (else 403). */
+  bedrockAuth?: BedrockAuth;
 }
 
 export interface FakeLlm {
@@ -85,9 +92,14 @@ export interface FakeLlm {
 const MODEL_ID = "fake-model";
 
 function routeOf(method: string, path: string): Api | "models" | undefined {
+  if (method === "POST" && path.startsWith("/mistral/") && path.endsWith("/chat/completions")) return "mistral";
+  if (method === "POST" && path.startsWith("/pi-messages/") && path.endsWith("/messages")) return "pi-messages";
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
+  if (method === "POST" && path.endsWith("/codex/responses")) return "codex";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
+  if (method === "POST" && path.endsWith(":streamGenerateContent")) return "google";
+  if (method === "POST" && path.endsWith("/converse-stream")) return "bedrock";
   if (method === "GET" && path.endsWith("/models")) return "models";
   return undefined;
 }
@@ -148,6 +160,7 @@ function rawResponse(raw: ScriptRaw, api: Api, ids: IdMaker): Response {
 }
 
 function requestIdHeader(api: Api, ids: IdMaker): Record<string, string> {
+  if (api === "bedrock") return { "x-amzn-requestid": ids.next("req_fake_") };
   return api === "anthropic" ? { "request-id": ids.next("req_fake_") } : { "x-request-id": ids.next("req_fake_") };
 }
 
@@ -162,7 +175,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
   let beforeAnswer = options.beforeAnswer;
 
-  async function answer(api: Api, selection: Selection, raw: string, body: unknown, signal: AbortSignal): Promise<Response> {
+  async function answer(api: Api, selection: Selection, raw: string, body: unknown, signal: AbortSignal, path: string): Promise<Response> {
     const { response } = selection;
     if (response.delayMs) await Bun.sleep(response.delayMs);
     if (response.hang) {
@@ -178,8 +191,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return new Response(null, { status: 504 });
     }
     if (response.raw) return rawResponse(response.raw, api, requestIds);
+    if (response.error && api === "bedrock") return bedrockErrorResponse(response.error, requestIds.next("req_fake_"));
     if (response.error) {
-      return Response.json(errorBody(api, response.error), {
+      const errorJson = api === "google" ? googleErrorBody(response.error) : api === "codex" ? codexErrorBody(response.error) : errorBody(api, response.error);
+      return Response.json(errorJson, {
         status: response.error.status,
         headers: { ...requestIdHeader(api, requestIds), ...response.error.headers },
       });
@@ -190,7 +205,15 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         ? chatFrames(plan, body, ids)
         : api === "anthropic"
           ? anthropicFrames(plan, ids)
-          : responsesFrames(plan, body, ids);
+          : api === "google"
+            ? googleFrames(plan, ids, path)
+          : api === "bedrock"
+            ? bedrockFrames(plan, ids)
+          : api === "mistral"
+            ? mistralFrames(plan, ids)
+          : api === "pi-messages"
+            ? piMessagesFrames(plan, ids)
+            : responsesFrames(plan, body, ids);
     const stream = frameStream(
       frames,
       {
@@ -206,7 +229,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     );
     return new Response(stream, {
       headers: {
-        "content-type": "text/event-stream; charset=utf-8",
+        "content-type": api === "bedrock" ? "application/vnd.amazon.eventstream" : "text/event-stream; charset=utf-8",
         "cache-control": "no-cache",
         ...requestIdHeader(api, requestIds),
       },
@@ -228,7 +251,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         return Response.json(errorBody("chat", { status: 404, message }), { status: 404 });
       }
       const time = new Date().toISOString();
-      const raw = await request.text();
+      const raw = await requestBodyText(request);
       const body = parseBody(raw);
       const selection = mode === "text" ? textModeSelection() : cursor.next(raw);
       const record: RecordedRequest = {
@@ -244,7 +267,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests.push(record);
       options.onRequest?.(record);
       await beforeAnswer?.(record);
-      return answer(route, selection, raw, body, request.signal);
+      const denied = route === "bedrock" && options.bedrockAuth ? checkBedrockAuth(request, raw, options.bedrockAuth) : undefined;
+      if (denied !== undefined) return bedrockErrorResponse({ status: 403, message: denied }, requestIds.next("req_fake_"));
+      return (route === "codex" ? codexRejection(request.headers) : undefined) ?? answer(route, selection, raw, body, request.signal, url.pathname);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {

@@ -13,6 +13,7 @@ import { expiresAt } from "../flow.ts";
 import { oauthErrorCode, parseReply, refusal, request, requestJson, TokenReplySchema } from "../http.ts";
 import { LOGIN_PROVIDERS } from "../logins.ts";
 import { createPkce, randomState } from "../pkce.ts";
+import { codexAccountId } from "../../providers/openai-codex-account.ts";
 import { LoginFailed } from "../types.ts";
 
 const CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
@@ -28,31 +29,14 @@ const DEFAULTS = {
 };
 /** Upstream gives a device code fifteen minutes. */
 const DEVICE_CODE_LIFETIME_S = 15 * 60;
-const ACCOUNT_CLAIM = "https://api.openai.com/auth";
 
 const endpoints = (env: NodeJS.ProcessEnv) => endpointsFor("openai-codex", DEFAULTS, env, LOGIN_PROVIDERS);
-
-const ClaimsSchema = v.looseObject({ [ACCOUNT_CLAIM]: v.looseObject({ chatgpt_account_id: v.pipe(v.string(), v.minLength(1)) }) });
-
-/** The ChatGPT account id in the access token's claims. */
-export function accountIdOf(accessToken: string): string {
-  const payload = accessToken.split(".")[1];
-  let claims: unknown;
-  try {
-    claims = payload ? JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) : undefined;
-  } catch {
-    claims = undefined;
-  }
-  const parsed = v.safeParse(ClaimsSchema, claims);
-  if (!parsed.success) throw new Error(`the OpenAI access token carries no ChatGPT account id (claim "${ACCOUNT_CLAIM}".chatgpt_account_id)`);
-  return parsed.output[ACCOUNT_CLAIM].chatgpt_account_id;
-}
 
 async function tokens(env: NodeJS.ProcessEnv, what: string, form: Record<string, string>, signal: AbortSignal, previousRefresh?: string): Promise<OAuthCredential> {
   const reply = await requestJson(endpoints(env).token, { what, form, signal, secrets: Object.values(form) }, TokenReplySchema);
   const refresh = reply.refresh_token || previousRefresh;
   if (!refresh || reply.expires_in === undefined) throw new Error(`${what}: unexpected answer: "refresh_token" or "expires_in" is missing`);
-  return { type: "oauth", access: reply.access_token, refresh, expires: expiresAt(reply.expires_in), accountId: accountIdOf(reply.access_token) };
+  return { type: "oauth", access: reply.access_token, refresh, expires: expiresAt(reply.expires_in), accountId: codexAccountId(reply.access_token) };
 }
 
 async function browserLogin({ io, env }: FlowContext): Promise<OAuthCredential> {
