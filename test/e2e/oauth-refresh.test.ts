@@ -25,7 +25,7 @@ const RELOGIN = "run /login anthropic (or pig login anthropic) to sign in again"
  * An agent dir whose `anthropic` provider points at the fake model server and whose auth.json
  * holds a login the fake authorization server knows, already due for renewal.
  */
-async function world(responses: ScriptResponse[], oauth: FakeOAuthOptions = {}) {
+async function world(responses: ScriptResponse[], oauth: FakeOAuthOptions = {}, provider = "anthropic") {
   const fake = new FakeOAuth(oauth);
   closers.push(() => fake.close());
   const llm: FakeLlm = await startFakeLlm({ script: { responses } as never });
@@ -33,12 +33,12 @@ async function world(responses: ScriptResponse[], oauth: FakeOAuthOptions = {}) 
   const agentDir = tempDir("pig-refresh-");
   const cwd = tempDir("pig-refresh-work-");
   const model = { id: "claude-test", name: "claude-test", reasoning: false, input: ["text"], contextWindow: 200000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { anthropic: { baseUrl: llm.url, api: "anthropic-messages", models: [model] } } }));
-  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: "anthropic", defaultModel: "claude-test", quietStartup: true }));
-  writeFileSync(join(agentDir, "endpoints.json"), JSON.stringify({ anthropic: fake.overridesFor("anthropic") }));
+  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { [provider]: { baseUrl: llm.url, api: "anthropic-messages", models: [model] } } }));
+  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: provider, defaultModel: "claude-test", quietStartup: true }));
+  writeFileSync(join(agentDir, "endpoints.json"), JSON.stringify({ [provider]: fake.overridesFor(provider) }));
   const seeded = fake.seedLogin();
   const authPath = join(agentDir, "auth.json");
-  writeFileSync(authPath, JSON.stringify({ anthropic: { type: "oauth", ...seeded, expires: Date.now() - 1000 } }), { mode: 0o600 });
+  writeFileSync(authPath, JSON.stringify({ [provider]: { type: "oauth", ...seeded, expires: Date.now() - 1000 } }), { mode: 0o600 });
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: agentDir, PIG_CODING_AGENT_DIR: agentDir, PIG_OAUTH_ENDPOINTS: join(agentDir, "endpoints.json") };
   return {
     fake,
@@ -53,7 +53,7 @@ async function world(responses: ScriptResponse[], oauth: FakeOAuthOptions = {}) 
       closers.push(() => pig.proc.kill("SIGKILL"));
       return pig;
     },
-    stored: () => JSON.parse(readFileSync(authPath, "utf8")).anthropic as { access: string; refresh: string; expires: number },
+    stored: () => JSON.parse(readFileSync(authPath, "utf8"))[provider] as { access: string; refresh: string; expires: number },
     sessionText: () => {
       const dir = join(agentDir, "sessions");
       return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(join(dir, f), "utf8")).join("\n") : "";
@@ -171,5 +171,15 @@ describe("renewing a subscription login while pig runs", () => {
       expect(text.includes(w.seeded.refresh)).toBe(false);
       expect(text.includes(w.seeded.access)).toBe(false);
     }
+  });
+
+  test("a Kimi login (Anthropic Messages): renewed at its host, its token sent as a bearer token and not as x-api-key", async () => {
+    const w = await world([], {}, "kimi-coding");
+    const pig = w.pig(["-p", "hello"]);
+    expect(await pig.exited).toBe(0);
+    expect(w.fake.requests.map((r) => r.path)).toEqual(["/api/oauth/token"]);
+    const sent = w.llm.requests[0]!.headers;
+    expect(sent.authorization).toBe(`Bearer ${w.stored().access}`);
+    expect(sent["x-api-key"]).toBeUndefined();
   });
 });

@@ -88,6 +88,8 @@ describe("GitHub Copilot", () => {
     expect(io.notices.some((n) => n.kind === "device_code")).toBe(true);
     const device = fake.requests.find((r) => r.path === "/device/code")!;
     expect(device.fields).toEqual({ domain: "github.com", client_id: "Iv1.b507a08c87ecfe98", scope: "read:user" });
+    const flow = (await loadFlow("github-copilot"))!;
+    expect(flow.requestAuth!(entry)).toEqual({ apiKey: entry.access, headers: { Authorization: `Bearer ${entry.access}` } });
     const exchange = fake.requests.find((r) => r.path === "/copilot/token")!;
     expect(exchange.headers.authorization).toBe(`Bearer ${entry.refresh}`);
     expect(exchange.headers["editor-version"]).toBe("vscode/1.107.0");

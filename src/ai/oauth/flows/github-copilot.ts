@@ -150,6 +150,8 @@ async function login({ io, env }: FlowContext): Promise<OAuthCredential> {
 
 export const githubCopilotFlow: OAuthFlow = {
   login,
+  // A bearer token on every API, also Anthropic Messages (whose own header would be x-api-key).
+  requestAuth: (credential) => ({ apiKey: credential.access, headers: { Authorization: `Bearer ${credential.access}` } }),
   async refresh(credential, signal, env) {
     const domain = typeof credential.enterpriseUrl === "string" ? normalizeDomain(credential.enterpriseUrl) : undefined;
     const fresh = await copilotToken(env, credential.refresh, domain, signal);
