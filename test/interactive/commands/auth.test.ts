@@ -49,6 +49,17 @@ describe("/login and /logout", () => {
     expect(host.text).toContain("info: Removed the key for openai");
   });
 
+  test("/logout removes a subscription login and calls it a login; the provider has no credentials after", async () => {
+    const host = makeHost();
+    writeFileSync(join(host.agentDir, "auth.json"), JSON.stringify({ anthropic: { type: "oauth", access: "sk-ant-oat01-x", refresh: "rt-x", expires: 1, extra: "kept by others" } }));
+    host.registry.reloadAuth();
+    expect(host.registry.credentialKind("anthropic")).toBe("oauth");
+    await logoutCommand.run(host, "anthropic");
+    expect(authOf(host.agentDir)).toEqual({});
+    expect(host.text).toContain(`info: Removed the login for anthropic from ${join(host.agentDir, "auth.json")}.`);
+    expect(host.registry.credentialKind("anthropic")).toBeUndefined();
+  });
+
   test("a symlinked auth.json is written where it points; unknown fields of entries are kept", async () => {
     const host = makeHost();
     const real = join(tempDir(), "real-auth.json");

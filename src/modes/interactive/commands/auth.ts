@@ -45,7 +45,7 @@ export const loginCommand: SlashCommand = {
 
 export const logoutCommand: SlashCommand = {
   name: "logout",
-  description: "Remove a provider's stored API key",
+  description: "Remove a provider's stored API key or subscription login",
   argumentHint: "[provider]",
   async run(host, args) {
     const stored = host.registry.storedAuthProviders().sort();
@@ -55,14 +55,16 @@ export const logoutCommand: SlashCommand = {
     }
     const provider = await chooseProvider(host, args, stored, "Remove the stored key of which provider?");
     if (!provider) return;
+    // Read before removing: what was stored decides the words ("login" or "key").
+    const what = host.registry.storedAuthKind(provider) === "oauth" ? "login" : "key";
     try {
       removeAuthEntry(host.registry.authPath, provider);
       host.registry.reloadAuth();
     } catch (error) {
-      host.error(`Could not remove the key: ${messageOf(error)}`);
+      host.error(`Could not remove the ${what}: ${messageOf(error)}`);
       return;
     }
     const still = host.registry.hasKey(provider) ? " A key from the environment or models.json still applies." : "";
-    host.info(`Removed the key for ${provider} from ${host.registry.authPath}.${still}`);
+    host.info(`Removed the ${what} for ${provider} from ${host.registry.authPath}.${still}`);
   },
 };
