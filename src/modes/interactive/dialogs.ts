@@ -23,8 +23,9 @@ export interface DialogStreams {
 }
 
 /** The line a closed dialog leaves: its question and the answer, or that it was cancelled. */
-export function closedDialogLine(message: string, answer: string | undefined): string {
+export function closedDialogLine(message: string, answer: string | undefined, closedAs?: string): string {
   const question = oneLine(message);
+  if (answer === undefined && closedAs !== undefined) return `${pc.dim("◇")} ${question} ${pc.dim(`· ${closedAs}`)}`;
   if (answer === undefined) return `${pc.red("■")} ${question} ${pc.dim("· cancelled")}`;
   return `${pc.green("◇")} ${question} ${pc.dim("·")} ${oneLine(answer)}`;
 }
@@ -57,7 +58,8 @@ export interface Dialogs {
   /** Several options (Space toggles, type to filter, Enter accepts); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }): Promise<string | undefined>;
+  /** `abortedAs`: what the closed line says when `signal` closed the question (it was no longer needed). */
+  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string }): Promise<string | undefined>;
 }
 
 /** A dialog's text as shown: pig's colours kept, anything else that would act on the terminal shown. */
@@ -75,7 +77,12 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
    * Runs a clack prompt drawing into a frame of its own, then replaces the frame with one line:
    * `words(answer)`, or "cancelled". Undefined when cancelled.
    */
-  async function framed<T>(question: string, run: (output: DialogFrame, message: string) => Promise<T | symbol>, words: (answer: T) => string): Promise<{ answer: T } | undefined> {
+  async function framed<T>(
+    question: string,
+    run: (output: DialogFrame, message: string) => Promise<T | symbol>,
+    words: (answer: T) => string,
+    closed?: { signal: AbortSignal | undefined; as: string | undefined },
+  ): Promise<{ answer: T } | undefined> {
     const message = shown(question);
     const frame = new DialogFrame(streams.output ?? process.stdout);
     let answer: T | symbol;
@@ -86,7 +93,8 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
       throw error;
     }
     const chosen = isCancel(answer) ? undefined : { answer: answer as T };
-    frame.replaceWith(closedDialogLine(message, chosen && shown(words(chosen.answer))));
+    const closedAs = !chosen && closed?.signal?.aborted && closed.as !== undefined ? shown(closed.as) : undefined;
+    frame.replaceWith(closedDialogLine(message, chosen && shown(words(chosen.answer)), closedAs));
     return chosen;
   }
   return {
@@ -140,6 +148,7 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
               }),
         // A key typed into a masked question is never shown again.
         (typed: string | undefined) => (config.mask ? "entered" : typed ? typed : "(empty)"),
+        { signal: config.signal, as: config.abortedAs },
       );
       return chosen && (chosen.answer ?? "");
     },
