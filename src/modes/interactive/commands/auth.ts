@@ -176,9 +176,10 @@ export const logoutCommand: SlashCommand = {
       const names = new Map(host.subscriptions.list().map((login) => [login.provider, login.name]));
       provider = await host.pick(
         "Remove which stored login?",
+        // The kind is in the label: a hint shows only on the option under the cursor.
         providers.map((p) => {
-          const kind = stored.get(p) === "subscription" ? `subscription${names.has(p) ? `: ${names.get(p)}` : ""}` : "API key";
-          return { value: p, label: p, hint: kind };
+          const kind = stored.get(p) === "subscription" ? `subscription${names.has(p) ? ` (${names.get(p)})` : ""}` : "API key";
+          return { value: p, label: `${p} · ${kind}` };
         }),
         { search: providers.length > 10 },
       );
