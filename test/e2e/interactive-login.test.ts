@@ -89,7 +89,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive sign-in", () => {
   test("/login with an account: the redirect URL pasted from another machine's browser signs in", async () => {
     const world = track(await createWorld({ llm: { mode: "text" } }));
     withAnthropic(world);
-    const pig = open(world, { env: loginEnv(world) });
+    // Wide enough for the closed prompt's whole line.
+    const pig = open(world, { env: loginEnv(world), width: 160 });
     await pig.waitFor("›");
     const url = await startAnthropicLogin(pig);
     // That browser cannot reach this machine: the user copies where it ended up.
@@ -98,6 +99,10 @@ describeNeeding("tmux", tmuxAvailable(), "interactive sign-in", () => {
     pig.sendKeys("Enter");
     await pig.waitFor("Signed in to Claude Pro/Max (anthropic)");
     expect(readAuth(world).anthropic).toMatchObject({ type: "oauth" });
+    // The pasted URL carried the authorization code: the closed prompt does not keep it on screen.
+    const screen = pig.captureJoined();
+    expect(screen).toMatch(/◇ Finish signing in to Anthropic in the browser.* · pasted/);
+    expect(screen).not.toContain(redirect.searchParams.get("code")!);
   });
 
   test("Escape mid-login cancels it: auth.json is unchanged and the callback server is gone", async () => {

@@ -11,7 +11,7 @@ import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { commandCatalog } from "./commands/catalog.ts";
 import { findCommand } from "./commands/dispatch.ts";
-import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
+import { askDialog, confirmDialog, pickDialog, pickManyDialog, type AskConfig } from "./dialogs.ts";
 import { listSessions, sessionIndex } from "../../session/catalog.ts";
 import { uniquePrefixes } from "../../session/id-prefix.ts";
 import { argumentProvider, commandArgumentProvider } from "./argument-completion.ts";
@@ -385,7 +385,7 @@ export class InteractiveApp implements InteractiveHost {
   confirm(message: string, initial?: boolean, signal?: AbortSignal) {
     return this.dialog(() => confirmDialog(message, initial, signal));
   }
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string }) {
+  ask(message: string, config?: AskConfig) {
     return this.dialog(() => askDialog(message, config));
   }
 

@@ -52,14 +52,26 @@ export function optionMatches(search: string, option: { label?: string; hint?: s
     .every((word) => haystack.includes(word));
 }
 
+export interface AskConfig {
+  placeholder?: string;
+  initial?: string;
+  mask?: boolean;
+  signal?: AbortSignal;
+  abortedAs?: string;
+  answeredAs?: string;
+}
+
 /** A dialog whose signal aborts closes as cancelled. */
 export interface Dialogs {
   pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }): Promise<T | undefined>;
   /** Several options (Space toggles, type to filter, Enter accepts); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;
-  /** `abortedAs`: what the closed line says when `signal` closed the question (it was no longer needed). */
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string }): Promise<string | undefined>;
+  /**
+   * `abortedAs`: what the closed line says when `signal` closed the question (it was no longer
+   * needed); `answeredAs`: what it says instead of the answer (one not worth keeping on screen).
+   */
+  ask(message: string, config?: AskConfig): Promise<string | undefined>;
 }
 
 /** A dialog's text as shown: pig's colours kept, anything else that would act on the terminal shown. */
@@ -169,7 +181,7 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
                 ...(config.initial !== undefined ? { initialValue: terminalSafe(config.initial, { tabs: "show" }) } : {}),
               }),
         // A key typed into a masked question is never shown again.
-        (typed: string | undefined) => (config.mask ? "entered" : typed ? typed : "(empty)"),
+        (typed: string | undefined) => (config.mask ? "entered" : config.answeredAs !== undefined ? config.answeredAs : typed ? typed : "(empty)"),
         { signal: config.signal, as: config.abortedAs },
       );
       return chosen && (chosen.answer ?? "");

@@ -13,6 +13,7 @@ import type { ExtensionRow } from "../../extensions/status.ts";
 import type { KeyBindings } from "./input/keybindings.ts";
 import type { Theme } from "./theme.ts";
 import type { SubscriptionLogins } from "./login/subscriptions.ts";
+import type { AskConfig } from "./dialogs.ts";
 
 export interface PickOption<T> {
   value: T;
@@ -57,9 +58,10 @@ export interface InteractiveHost {
   confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;
   /**
    * A line of text (`mask` hides it, for keys); undefined when cancelled, or when `signal` closed
-   * it (`abortedAs` is then what its closed line says instead of "cancelled").
+   * it (`abortedAs` is then what its closed line says instead of "cancelled"; `answeredAs` is
+   * what it says instead of the answer).
    */
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string }): Promise<string | undefined>;
+  ask(message: string, config?: AskConfig): Promise<string | undefined>;
 
   /** The subscription (OAuth) logins `/login` offers. */
   readonly subscriptions: SubscriptionLogins;

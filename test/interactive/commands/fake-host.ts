@@ -17,6 +17,7 @@ import { loadTheme } from "../../../src/modes/interactive/theme.ts";
 import { KeyBindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import type { LoginIO, SubscriptionLogin } from "../../../src/ai/oauth/types.ts";
+import type { AskConfig } from "../../../src/modes/interactive/dialogs.ts";
 import type { SubscriptionLogins } from "../../../src/modes/interactive/login/subscriptions.ts";
 
 /** Subscription logins whose flow is the test's own function (what it asks and tells, what it stores). */
@@ -117,7 +118,7 @@ export class FakeHost implements InteractiveHost {
   readonly output: string[] = [];
   readonly picks: PickCall[] = [];
   readonly confirms: string[] = [];
-  readonly asks: { message: string; config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string } }[] = [];
+  readonly asks: { message: string; config?: AskConfig }[] = [];
   pickAnswers: PickAnswer[] = [];
   confirmAnswers: boolean[] = [];
   askAnswers: (string | undefined)[] = [];
@@ -223,7 +224,7 @@ export class FakeHost implements InteractiveHost {
     if (answer === undefined) throw new Error(`unexpected confirm: ${message}`);
     return answer;
   }
-  async ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string }): Promise<string | undefined> {
+  async ask(message: string, config?: AskConfig): Promise<string | undefined> {
     this.asks.push({ message, ...(config ? { config } : {}) });
     if (this.askAnswers.length === 0) throw new Error(`unexpected ask: ${message}`);
     return this.askAnswers.shift();

@@ -36,7 +36,7 @@ describe("LoginIO for the terminal", () => {
     question.abort();
     await expect(pending).rejects.toBeInstanceOf(LoginCancelled);
     expect(cancel.signal.aborted).toBe(false);
-    expect(asked[0]!.config).toMatchObject({ abortedAs: "not needed: the browser answered", placeholder: "http://localhost/cb" });
+    expect(asked[0]!.config).toMatchObject({ abortedAs: "not needed: the browser answered", answeredAs: "pasted", placeholder: "http://localhost/cb" });
   });
 
   test("a dialog the person cancels cancels the whole login", async () => {

@@ -11,7 +11,7 @@ import { browserUnavailable, openBrowser } from "./open-browser.ts";
 
 /** The dialogs and printing a login needs (the host's, or the first-run setup's). */
 export interface LoginSurface {
-  ask(message: string, config?: { placeholder?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string }): Promise<string | undefined>;
+  ask(message: string, config?: { placeholder?: string; mask?: boolean; signal?: AbortSignal; abortedAs?: string; answeredAs?: string }): Promise<string | undefined>;
   pick<T>(message: string, options: PickOption<T>[], config?: { signal?: AbortSignal }): Promise<T | undefined>;
   /** Writes lines pig styled (their outside parts already made safe). */
   print(text: string): void;
@@ -48,6 +48,8 @@ export function createLoginIO(surface: LoginSurface, options: LoginIOOptions): L
           ...(question.placeholder ? { placeholder: question.placeholder } : {}),
           signal,
           abortedAs: "not needed: the browser answered",
+          // The redirect URL carries the authorization code: it is not left on the screen.
+          answeredAs: "pasted",
         });
     }
   }
