@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { credentialKind, envKeyNames, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
+import { hasLogin } from "./oauth/logins.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
@@ -183,8 +184,27 @@ export class ModelRegistry {
     return this.models.filter((m) => this.hasKey(m.provider));
   }
 
+  /** The key as configured now, without renewing a subscription login (requests use `requestAuth`). */
   apiKey(model: Model): string | undefined {
     return findApiKey(model.provider, this.sources());
+  }
+
+  /**
+   * The credentials of the next request to `model`, awaited before each one: the API key as
+   * `findApiKey` finds it, or for a subscription login its access token — renewed first when it
+   * is about to expire (ai/oauth/refresh.ts). `secrets` are the login's tokens, for redaction.
+   */
+  async requestAuth(model: Model, signal?: AbortSignal): Promise<{ apiKey: string | undefined; headers?: Record<string, string>; secrets: string[] }> {
+    const sources = this.sources();
+    const stored = this.auth[model.provider];
+    if (sources.cliKey?.provider !== model.provider && stored?.type === "oauth" && hasLogin(model.provider)) {
+      const { usableCredential, requestAuthOf } = await import("./oauth/refresh.ts");
+      const credential = await usableCredential(this.authPath, model.provider, stored, signal, this.env);
+      this.auth[model.provider] = credential;
+      const auth = await requestAuthOf(model.provider, credential);
+      return { apiKey: auth.apiKey, ...(auth.headers ? { headers: auth.headers } : {}), secrets: [credential.access, credential.refresh] };
+    }
+    return { apiKey: findApiKey(model.provider, sources), secrets: [] };
   }
 
   /**
