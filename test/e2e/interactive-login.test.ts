@@ -5,7 +5,7 @@
  * Escape mid-login, `/logout` of a subscription, and the first-run setup's sign-in path.
  */
 import { afterAll, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { authorizeRedirect, FakeOAuth } from "../helpers/fake-oauth.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
@@ -20,7 +20,7 @@ afterAll(() => oauth.close());
 /** The environment that points pig's logins at the fake authorization server, with no browser opened. */
 function loginEnv(world: PigWorld): Record<string, string> {
   const file = join(world.agentDir, "oauth-endpoints.json");
-  writeFileSync(file, JSON.stringify({ anthropic: oauth.overridesFor("anthropic") }));
+  writeFileSync(file, JSON.stringify({ anthropic: oauth.overridesFor("anthropic"), xai: oauth.overridesFor("xai") }));
   return { PIG_OAUTH_ENDPOINTS: file, PIG_NO_BROWSER: "1" };
 }
 
@@ -150,6 +150,45 @@ describeNeeding("tmux", tmuxAvailable(), "interactive sign-in", () => {
     pig.sendKeys("Enter");
     await waitJoined(pig, /Signed out of anthropic: its subscription login was removed from .*auth\.json\. ANTHROPIC_API_KEY from the environment still applies to anthropic\./);
     expect(Object.keys(readAuth(world))).toEqual(["openai"]);
+  });
+});
+
+describeNeeding("tmux", tmuxAvailable(), "device-code sign-in", () => {
+  /** `/login xai`, the account way: up to the code in its box; the code. */
+  async function startDeviceLogin(pig: TmuxSession): Promise<string> {
+    pig.type("/login xai");
+    pig.sendKeys("Enter");
+    await pig.waitFor("Sign in to xai how?");
+    pig.sendKeys("Enter");
+    const screen = await waitJoined(pig, /│ {2}\S+ {2}│/);
+    expect(screen).toContain(`${oauth.url}/device`);
+    return /│ {2}(\S+) {2}│/.exec(screen)![1]!;
+  }
+
+  test("/login with a device code: the page and the code are shown; approving it in the browser signs in", async () => {
+    const world = track(await createWorld({ llm: { mode: "text" } }));
+    const pig = open(world, { env: loginEnv(world) });
+    await pig.waitFor("›");
+    const code = await startDeviceLogin(pig);
+    await pig.waitFor("Escape cancels");
+    oauth.decide(code, "approved");
+    await waitJoined(pig, /Signed in to SuperGrok or X Premium \(xAI\) \(xai\); saved in .*auth\.json\./);
+    expect(readAuth(world).xai).toMatchObject({ type: "oauth" });
+  });
+
+  test("Escape while the device code waits (no dialog open) cancels; nothing is stored", async () => {
+    const world = track(await createWorld({ llm: { mode: "text" } }));
+    const pig = open(world, { env: loginEnv(world) });
+    await pig.waitFor("›");
+    const code = await startDeviceLogin(pig);
+    pig.sendKeys("Escape");
+    await pig.waitFor("Sign-in to SuperGrok or X Premium (xAI) cancelled; nothing was stored.");
+    // Approved too late: pig no longer polls, and nothing appears in auth.json.
+    oauth.decide(code, "approved");
+    pig.type("/session");
+    pig.sendKeys("Enter");
+    await pig.waitFor(/Model:\s+fake\/fake-model/);
+    expect(existsSync(authPath(world))).toBe(false);
   });
 });
 
