@@ -217,4 +217,31 @@ describeNeeding("tmux", tmuxAvailable(), "first run with an account", () => {
     const request = world.llm.requests.at(-1)!;
     expect(request.headers.authorization).toBe(`Bearer ${access}`);
   });
+
+  test("Escape while the setup's device code waits goes back to the providers; nothing is stored", async () => {
+    const world = track(await createWorld({ llm: { mode: "text" } }));
+    rmSync(join(world.agentDir, "settings.json"));
+    rmSync(join(world.agentDir, "models.json"));
+    const pig = open(world, { env: loginEnv(world) });
+    await pig.waitFor("Sign in with an account (subscription)");
+    pig.sendKeys("Enter");
+    await pig.waitFor("Sign in with which account?");
+    // Down to xAI's login, whose device code waits with no dialog open.
+    const accounts = pig.capture();
+    const rows = accounts.split("\n").filter((line) => /^│ {2}[●○] /.test(line));
+    const xai = rows.findIndex((line) => line.includes("(xAI)"));
+    expect(xai).toBeGreaterThan(0);
+    for (let i = 0; i < xai; i++) pig.sendKeys("Down");
+    await pig.waitFor(/● SuperGrok or X Premium \(xAI\)/);
+    pig.sendKeys("Enter");
+    await waitJoined(pig, /│ {2}\S+ {2}│/);
+    await pig.waitFor("Escape cancels");
+    pig.sendKeys("Escape");
+    await pig.waitFor("Sign-in to SuperGrok or X Premium (xAI) cancelled; nothing was stored.");
+    // The provider list again, which still answers the keys.
+    await pig.waitFor(/◆ {2}Provider/);
+    pig.sendKeys("Escape");
+    await pig.waitFor("pig: no model configured");
+    expect(existsSync(authPath(world))).toBe(false);
+  });
 });

@@ -4,6 +4,7 @@ import { tempDir } from "../../helpers/tmp.ts";
 import { join } from "node:path";
 import { loginCommand, logoutCommand } from "../../../src/modes/interactive/commands/auth.ts";
 import { makeHost, type FakeHost } from "./fake-host.ts";
+import { PROVIDER_DEFAULT_MODEL } from "../../../src/ai/models.ts";
 import { LoginFailed, type LoginIO } from "../../../src/ai/oauth/types.ts";
 
 const authOf = (agentDir: string) => JSON.parse(readFileSync(join(agentDir, "auth.json"), "utf8")) as Record<string, unknown>;
@@ -141,6 +142,19 @@ describe("/login with an account", () => {
     await loginCommand.run(host, "nosuch");
     expect(host.text).toContain('error: Unknown provider "nosuch". Known: anthropic, ');
     expect(host.text).toContain("only-sub");
+  });
+
+  test("without a usable model before, the signed-in provider's default model becomes current", async () => {
+    const keyless = { provider: "openai", id: PROVIDER_DEFAULT_MODEL.openai! };
+    const host = makeHost({ model: keyless });
+    expect(host.controller.session.model).toMatchObject(keyless);
+    expect(host.registry.hasKey("openai")).toBe(false);
+    host.subscriptions.logins = [CLAUDE];
+    storingFlow(host);
+    await loginCommand.run(host, "Claude Pro/Max");
+    expect(host.text).toMatch(/Signed in to Claude Pro\/Max \(anthropic\); saved in .* \d+ models? available: anthropic\//);
+    expect(host.text).toContain(`info: Model: anthropic/${PROVIDER_DEFAULT_MODEL.anthropic}`);
+    expect(host.controller.session.model).toMatchObject({ provider: "anthropic", id: PROVIDER_DEFAULT_MODEL.anthropic });
   });
 
   test("a cancelled sign-in stores nothing and says so; a failed one names the provider and the reason", async () => {

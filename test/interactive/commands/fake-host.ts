@@ -60,8 +60,11 @@ export interface TestRuntime {
   replies: string[];
 }
 
-/** Two models of provider "test" (alpha reasons, beta does not), keyed through models.json. */
-export function makeRuntime(options: { inMemory?: boolean } = {}): TestRuntime {
+/**
+ * Two models of provider "test" (alpha reasons, beta does not), keyed through models.json; the
+ * session starts on test/alpha, or on `model` (a built-in one has no key: the environment is empty).
+ */
+export function makeRuntime(options: { inMemory?: boolean; model?: { provider: string; id: string } } = {}): TestRuntime {
   const agentDir = tempDir();
   const sessionDir = tempDir();
   const cwd = tempDir();
@@ -89,7 +92,7 @@ export function makeRuntime(options: { inMemory?: boolean } = {}): TestRuntime {
   const session = new AgentSession({
     store,
     registry,
-    model: registry.find("test", "alpha"),
+    model: options.model ? registry.find(options.model.provider, options.model.id) : registry.find("test", "alpha"),
     thinkingLevel: "medium",
     tools: [],
     systemSections: () => ({ preamble: "system" }),
@@ -246,6 +249,6 @@ export class FakeHost implements InteractiveHost {
   }
 }
 
-export function makeHost(options: { inMemory?: boolean; noSessionDir?: boolean } = {}): FakeHost {
+export function makeHost(options: { inMemory?: boolean; noSessionDir?: boolean; model?: { provider: string; id: string } } = {}): FakeHost {
   return new FakeHost(makeRuntime(options), options.noSessionDir ?? false);
 }
