@@ -76,6 +76,10 @@ export interface Model {
   maxTokens: number;
   headers?: Record<string, string>;
   compat?: OpenAICompat;
+  /** Prompt-cache lifetimes in seconds the provider offers (`short`, `long`), where the catalogue says. */
+  promptCache?: Record<string, number>;
+  /** Request and image limits the provider enforces, as the catalogue states them. */
+  inputLimits?: Record<string, unknown>;
 }
 
 /** JSON Schema of a tool's parameters, as sent to the model. */

@@ -144,8 +144,10 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   if ((options.interleavedThinking ?? true) && !adaptive) betas.push(INTERLEAVED_THINKING_BETA);
 
   const headers: Record<string, string> = {};
+  // A gateway token (ANTHROPIC_AUTH_TOKEN) arrives as an Authorization header of its own.
+  const gatewayToken = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
   if (oauth) setHeader(headers, "authorization", `Bearer ${apiKey}`);
-  else setHeader(headers, "x-api-key", apiKey);
+  else if (!gatewayToken) setHeader(headers, "x-api-key", apiKey);
   setHeader(headers, "anthropic-version", ANTHROPIC_VERSION);
   setHeader(headers, "accept", "application/json");
   setHeader(headers, "anthropic-dangerous-direct-browser-access", "true");

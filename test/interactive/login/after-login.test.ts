@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { PROVIDER_DEFAULT_MODEL } from "../../../src/ai/models.ts";
+import { defaultModelOf } from "../../../src/ai/catalogue/index.ts";
 import type { Model } from "../../../src/ai/types.ts";
 import { availableWords, modelAfterLogin } from "../../../src/modes/interactive/login/after-login.ts";
 
@@ -7,7 +7,7 @@ const model = (provider: string, id: string) => ({ provider, id }) as Model;
 
 describe("after a login", () => {
   test("the model changes only when none could be used before: to the provider's default, else its first", () => {
-    const preferred = PROVIDER_DEFAULT_MODEL.anthropic!;
+    const preferred = defaultModelOf("anthropic")!;
     const available = [model("fake", "f"), model("anthropic", "claude-other"), model("anthropic", preferred)];
     expect(modelAfterLogin("anthropic", available, true)).toBeUndefined();
     expect(modelAfterLogin("anthropic", available, false)).toEqual(model("anthropic", preferred));

@@ -3,14 +3,14 @@
  * the provider that can now be used, and — only when the session had no usable model before, as
  * upstream does — a switch to one of them (the provider's default model when it has one).
  */
-import { PROVIDER_DEFAULT_MODEL } from "../../../ai/models.ts";
+import { defaultModelOf } from "../../../ai/catalogue/index.ts";
 import type { Model } from "../../../ai/types.ts";
 
 /** The model to switch to, or undefined when the session keeps its own (or nothing can be used). */
 export function modelAfterLogin(provider: string, available: readonly Model[], currentUsable: boolean): Model | undefined {
   if (currentUsable) return undefined;
   const own = available.filter((model) => model.provider === provider);
-  const preferred = PROVIDER_DEFAULT_MODEL[provider];
+  const preferred = defaultModelOf(provider);
   return own.find((model) => model.id === preferred) ?? own[0];
 }
 
