@@ -343,6 +343,12 @@ async function accountStep(deps: WizardDeps, subscriptions: SubscriptionLogins):
   return { provider: login.provider, ...(model ? { model } : {}) };
 }
 
+/** The first few accounts by name: the hint stays one line. */
+function accountsHint(accounts: readonly SubscriptionLogin[]): string {
+  const names = accounts.slice(0, 3).map((a) => a.name);
+  return accounts.length > 3 ? `${names.join(", ")}, …` : names.join(", ");
+}
+
 type Choice = { kind: "account" } | { kind: "cloud"; provider: CloudProvider } | { kind: "local"; found: Found } | { kind: "custom" };
 
 export async function runFirstRunWizard(deps: WizardDeps): Promise<WizardResult | undefined> {
@@ -353,7 +359,7 @@ export async function runFirstRunWizard(deps: WizardDeps): Promise<WizardResult 
   for (;;) {
     const options = [
       ...(accounts.length > 0
-        ? [{ value: { kind: "account" } as Choice, label: "Sign in with an account (subscription)…", hint: accounts.map((a) => a.name).join(", ") }]
+        ? [{ value: { kind: "account" } as Choice, label: "Sign in with an account (subscription)…", hint: accountsHint(accounts) }]
         : []),
       ...CLOUD.map((provider) => ({ value: { kind: "cloud", provider } as Choice, label: provider.label, hint: "API key" })),
       ...found.map((f) => ({
