@@ -138,7 +138,9 @@ function terminalIO(lines: StdinLines, signal: AbortSignal, preferDevice: boolea
       }
       writeStderr(`${question.message}${question.placeholder && question.kind !== "pasted_code" ? ` (${question.placeholder})` : ""}\n`);
       const stop = question.signal ? AbortSignal.any([question.signal, signal]) : signal;
-      const line = await lines.next(stop);
+      let line = await lines.next(stop);
+      // A blank line is an answer ("blank for github.com"), but not a pasted code.
+      while (question.kind === "pasted_code" && line !== undefined && !line.trim()) line = await lines.next(stop);
       if (line !== undefined) return line;
       if (stop.aborted) throw new LoginCancelled();
       // stdin ended: a pasted code will not come (the browser may still call back); other questions get a blank answer.

@@ -9,15 +9,14 @@ export class StdinLines {
   private ended = false;
   private reading: Promise<void> | undefined;
 
-  /** The next line (without its end), or undefined when stdin ended or `signal` aborted first. */
+  /** The next line (without its end; possibly blank), or undefined when stdin ended or `signal` aborted first. */
   async next(signal: AbortSignal): Promise<string | undefined> {
     while (!signal.aborted) {
       const end = this.buffered.indexOf("\n");
       if (end >= 0) {
         const line = this.buffered.slice(0, end).replace(/\r$/, "");
         this.buffered = this.buffered.slice(end + 1);
-        if (line.trim()) return line;
-        continue;
+        return line;
       }
       if (this.ended) {
         const rest = this.buffered.trim();
