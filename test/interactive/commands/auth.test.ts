@@ -58,7 +58,7 @@ describe("/login and /logout", () => {
     expect(host.registry.credentialKind("anthropic")).toBe("oauth");
     await logoutCommand.run(host, "anthropic");
     expect(authOf(host.agentDir)).toEqual({});
-    expect(host.text).toContain(`info: Removed the login for anthropic from ${join(host.agentDir, "auth.json")}.`);
+    expect(host.text).toContain(`info: Signed out of anthropic: its subscription login was removed from ${join(host.agentDir, "auth.json")}.`);
     expect(host.registry.credentialKind("anthropic")).toBeUndefined();
   });
 
