@@ -10,6 +10,7 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "openai-completions": async () => (await import("./providers/openai-completions.ts")).streamOpenAICompletions,
   "openai-responses": async () => (await import("./providers/openai-responses.ts")).streamOpenAIResponses,
   "anthropic-messages": async () => (await import("./providers/anthropic-messages.ts")).streamAnthropicMessages,
+  "azure-openai-responses": async () => (await import("./providers/azure-openai-responses.ts")).streamAzureOpenAIResponses,
 };
 
 const loaded = new Map<Api, StreamFunction>();

@@ -17,7 +17,7 @@ import type {
 
 export type { LlmAssistantMessage, LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, ThinkingLevel, Usage };
 
-export const APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
+export const APIS = ["openai-completions", "openai-responses", "anthropic-messages", "azure-openai-responses"] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */
 export type ExtensionApi = string & { readonly extensionApi?: never };
@@ -108,6 +108,8 @@ export interface StreamOptions {
   /** Output token cap; defaults to the model's `maxTokens`. */
   maxTokens?: number;
   temperature?: number;
+  /** Values the credential carries for its provider (auth.json `env`, e.g. a Cloudflare account id); they win over the process environment. */
+  env?: Record<string, string>;
   /** The session id, for prompt caching and session headers. */
   sessionId?: string;
   /** Retries inside the HTTP client (upstream `retry.provider.maxRetries`); pig's default is 0. */
