@@ -1,6 +1,7 @@
 /** The URL a model's requests go to, as each API's client builds it from the base URL. */
 import type { Model } from "./types.ts";
-import { envLookup, resolveAzureEndpoint } from "./providers/azure-config.ts";
+import { resolveAzureEndpoint } from "./providers/azure-config.ts";
+import { envLookup } from "./providers/provider-env.ts";
 
 export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 

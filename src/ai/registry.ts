@@ -3,7 +3,7 @@
  * the key and headers for a request.
  */
 import { join } from "node:path";
-import { credentialKind, envKeyNames, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
 import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
@@ -185,6 +185,11 @@ export class ModelRegistry {
 
   apiKey(model: Model): string | undefined {
     return findApiKey(model.provider, this.sources());
+  }
+
+  /** What auth.json stores with `model`'s provider key besides the key (`env`: e.g. Cloudflare's account id). */
+  credentialEnv(model: Model): Record<string, string> | undefined {
+    return credentialEnv(model.provider, this.auth);
   }
 
   /**

@@ -145,7 +145,8 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
 
   const headers: Record<string, string> = {};
   if (oauth) setHeader(headers, "authorization", `Bearer ${apiKey}`);
-  else setHeader(headers, "x-api-key", apiKey);
+  // No key: the credential travels in a header of the caller's (providers/provider-request.ts).
+  else if (apiKey) setHeader(headers, "x-api-key", apiKey);
   setHeader(headers, "anthropic-version", ANTHROPIC_VERSION);
   setHeader(headers, "accept", "application/json");
   setHeader(headers, "anthropic-dangerous-direct-browser-access", "true");

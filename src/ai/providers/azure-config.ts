@@ -6,24 +6,13 @@
  * `model=deployment,…`). Pure: the caller passes the environment.
  */
 
+import type { EnvLookup } from "./provider-env.ts";
+
 export const AZURE_BASE_URL_VAR = "AZURE_OPENAI_BASE_URL";
 export const AZURE_RESOURCE_VAR = "AZURE_OPENAI_RESOURCE_NAME";
 export const AZURE_API_VERSION_VAR = "AZURE_OPENAI_API_VERSION";
 export const AZURE_DEPLOYMENTS_VAR = "AZURE_OPENAI_DEPLOYMENT_NAME_MAP";
 export const DEFAULT_AZURE_API_VERSION = "v1";
-
-/** Variables looked up first in the credential's own values, then in the process environment. */
-export type EnvLookup = (name: string) => string | undefined;
-
-export function envLookup(...sources: (Readonly<Record<string, string | undefined>> | undefined)[]): EnvLookup {
-  return (name) => {
-    for (const source of sources) {
-      const value = source?.[name];
-      if (value) return value;
-    }
-    return undefined;
-  };
-}
 
 export interface AzureEndpoint {
   /** The base the SDK appends `/responses` to, e.g. `https://res.openai.azure.com/openai/v1`. */

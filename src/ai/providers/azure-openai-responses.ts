@@ -9,7 +9,8 @@
  */
 import { AzureOpenAI } from "openai";
 import type { StreamFunction } from "../types.ts";
-import { deploymentName, envLookup, resolveAzureEndpoint, type EnvLookup } from "./azure-config.ts";
+import { deploymentName, resolveAzureEndpoint } from "./azure-config.ts";
+import { envLookup, type EnvLookup } from "./provider-env.ts";
 import { createClient, mergeHeaders, type OpenAIRequest } from "./openai-shared.ts";
 import { responsesStream, type ResponsesWire } from "./openai-responses.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
