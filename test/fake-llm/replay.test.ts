@@ -131,6 +131,7 @@ const ID_SHAPE: Record<Api, RegExp> = {
   chat: /^chatcmpl-fake-[0-9a-z]+$/,
   anthropic: /^msg_fake_[0-9a-z]+$/,
   responses: /^resp_fake_[0-9a-z]+$/,
+  azure: /^resp_fake_[0-9a-z]+$/,
 };
 
 const names = readdirSync(FIXTURES)

@@ -9,6 +9,7 @@
  *   await llm.close();
  */
 import { anthropicFrames } from "./anthropic.ts";
+import { azureRefusal } from "./azure.ts";
 import { chatFrames } from "./chat.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
 import { responsesFrames } from "./responses.ts";
@@ -37,6 +38,8 @@ export interface RecordedRequest {
   method: string;
   /** URL path without the query, e.g. `/v1/chat/completions`. */
   path: string;
+  /** The query (`?api-version=v1`), when the URL has one. */
+  query?: string;
   /** Lower-case header names. */
   headers: Record<string, string>;
   /** The parsed JSON body (the raw text if it is not JSON). */
@@ -87,6 +90,7 @@ const MODEL_ID = "fake-model";
 function routeOf(method: string, path: string): Api | "models" | undefined {
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
+  if (method === "POST" && path.endsWith("/openai/v1/responses")) return "azure";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
   if (method === "GET" && path.endsWith("/models")) return "models";
   return undefined;
@@ -237,6 +241,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         api: route,
         method: request.method,
         path: url.pathname,
+        ...(url.search ? { query: url.search } : {}),
         headers: Object.fromEntries(request.headers),
         body,
         served: selection.served,
@@ -244,7 +249,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests.push(record);
       options.onRequest?.(record);
       await beforeAnswer?.(record);
-      return answer(route, selection, raw, body, request.signal);
+      return (route === "azure" ? azureRefusal(request, url) : undefined) ?? answer(route, selection, raw, body, request.signal);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {
