@@ -83,3 +83,22 @@ export function wireContext(body: Record<string, unknown>, messages: LlmMessage[
   const { systemPrompt, tools } = wirePromptAndTools(body);
   return tools ? { systemPrompt, messages, tools } : { systemPrompt, messages };
 }
+
+/** Headers every HTTP client adds its own way (transport, SDK telemetry): not compared. */
+const CLIENT_HEADERS = /^(x-stainless-.*|accept-encoding|accept-language|connection|content-length|sec-fetch-mode|host)$/;
+
+/**
+ * The headers of a request that say something to the provider, names lower-cased, with
+ * `secret` written as the fixtures' marker. `user-agent` is kept only when a provider's own
+ * value is sent (Copilot's editor identity), not each client's own.
+ */
+export function relevantHeaders(headers: Record<string, string>, secret: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (CLIENT_HEADERS.test(lower)) continue;
+    if (lower === "user-agent" && !value.startsWith("GitHubCopilotChat/")) continue;
+    out[lower] = value.split(secret).join("[credential]");
+  }
+  return out;
+}

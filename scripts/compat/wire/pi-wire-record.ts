@@ -123,7 +123,8 @@ export async function record(recording: Recording): Promise<void> {
   }
   const catalogue = join(pi.dir, "node_modules", "@earendil-works", "pi-ai", "dist", "providers", "data", `${recording.provider}.json`);
   const data = JSON.parse(readFileSync(catalogue, "utf8")) as Record<string, Record<string, unknown>>;
-  const model = data[recording.provider]?.[recording.modelId];
+  // The catalogue groups a provider's models by API.
+  const model = Object.values(data).find((models) => models[recording.modelId])?.[recording.modelId];
   if (!model) throw new Error(`${recording.provider}/${recording.modelId} is not in Pi 0.87.1's catalogue (${catalogue})`);
   writeFileSync(join(out, "model.json"), `${JSON.stringify(model, null, 2)}\n`);
   writeFileSync(join(out, "README.md"), recording.readme);

@@ -157,6 +157,8 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   } else if (betas.length > 0) {
     setHeader(headers, "anthropic-beta", betas.join(","));
   }
+  // A server behind a router (Cloudflare's AI Gateway) keeps a session on one replica, as upstream asks it to.
+  if (options.sessionId && cacheControl && model.compat?.sendSessionAffinityHeaders === true) setHeader(headers, "x-session-affinity", options.sessionId);
   for (const extra of [model.headers, options.headers]) {
     for (const [name, value] of Object.entries(extra ?? {})) setHeader(headers, name, value);
   }
