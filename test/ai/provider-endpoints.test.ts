@@ -172,3 +172,12 @@ describe("auth.json env", () => {
     expect(read.problems[0]!.what).toContain('"cloudflare-workers-ai.env.CLOUDFLARE_ACCOUNT_ID"');
   });
 });
+
+describe("GitHub Copilot over Responses", () => {
+  test("thinking off sends no reasoning at all (Copilot takes no effort \"none\"); other providers send it", async () => {
+    const { buildResponsesRequest } = await import("../../src/ai/providers/openai-responses-request.ts");
+    const reasoner = model({ api: "openai-responses", reasoning: true });
+    expect(buildResponsesRequest({ ...reasoner, provider: "github-copilot" }, context, { apiKey: "k" }).body.reasoning).toBeUndefined();
+    expect(buildResponsesRequest(reasoner, context, { apiKey: "k" }).body.reasoning).toEqual({ effort: "none" });
+  });
+});

@@ -8,13 +8,12 @@
  * `x-client-request-id` headers; no 24-hour prompt-cache retention.
  */
 import { AzureOpenAI } from "openai";
-import type { StreamFunction } from "../types.ts";
 import { deploymentName, resolveAzureEndpoint } from "./azure-config.ts";
 import { envLookup, type EnvLookup } from "./provider-env.ts";
 import { createClient, mergeHeaders, type OpenAIRequest } from "./openai-shared.ts";
 import { responsesStream, type ResponsesWire } from "./openai-responses.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
-import type { LlmContext, Model, StreamOptions } from "../types.ts";
+import type { LlmContext, Model, StreamFunction, StreamOptions } from "../types.ts";
 
 /** The credential's values (auth.json `env`) first, then the process environment, read now. */
 function requestEnv(options: StreamOptions, env: NodeJS.ProcessEnv): EnvLookup {
