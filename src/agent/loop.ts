@@ -4,8 +4,9 @@
  * `emit`; cancellation comes from the `AbortSignal`. Messages are converted to a provider's shape
  * only at the call (`config.convert`).
  */
-import { newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions } from "../ai/types.ts";
-import type { AgentMessage, ToolResultMessage } from "../session/format.ts";
+import { newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions, type ToolSpec } from "../ai/types.ts";
+import type { AgentMessage, ToolDeclaration, ToolResultMessage } from "../session/format.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 import { currentSystemMessage, declaredTools, systemPromptText, systemTokensSinceAnswer } from "../session/system-messages.ts";
 import type { LoopContext } from "./conversation.ts";
 import type { LoopEvent } from "./events.ts";
@@ -110,6 +111,12 @@ export async function runAgentLoop(
   return produced;
 }
 
+/** A declaration's `constrainedSampling` (Pi ≥ 0.87), for the APIs that can enforce it. */
+function samplingOf(tool: ToolDeclaration): Pick<ToolSpec, "constrainedSampling"> {
+  const sampling = tool.constrainedSampling;
+  return isPlainObject(sampling) && typeof sampling.type === "string" ? { constrainedSampling: sampling as NonNullable<ToolSpec["constrainedSampling"]> } : {};
+}
+
 function snapshot(message: AssistantMessage): AssistantMessage {
   return { ...message, content: [...message.content] };
 }
@@ -184,8 +191,9 @@ export async function streamAssistant(
     messages: config.convert(sent),
     ...(sinceAnswer > 0 ? { promptTokensSinceAnswer: sinceAnswer } : {}),
     ...(declared.length > 0
-      ? { tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }
+      ? { tools: declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, ...samplingOf(t) })) }
       : {}),
+    ...(loadout && !config.systemPrompt ? { system: loadout } : {}),
   };
   let options: StreamOptions;
   try {

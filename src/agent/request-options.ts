@@ -30,13 +30,13 @@ export function requestOptions(model: Model, inputs: RequestInputs): StreamOptio
   const apiKey = registry.apiKey(model) ?? "";
   const reasoning = inputs.level === "off" ? undefined : inputs.level;
   const headers = registry.headers(model, apiKey);
-  const env = registry.credentialEnv(model);
+  const credentialEnv = registry.credentialEnv(model);
   inputs.redactor.add(apiKey);
   for (const [name, value] of Object.entries(headers)) if (SECRET_HEADER.test(name)) inputs.redactor.add(value);
   return {
     apiKey,
     headers,
-    ...(env ? { env } : {}),
+    ...(credentialEnv ? { credentialEnv } : {}),
     ...(reasoning ? { reasoning } : {}),
     sessionId: inputs.sessionId,
     maxRetries: retry.provider.maxRetries ?? 0,

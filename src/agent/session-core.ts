@@ -69,7 +69,12 @@ export type Listener = (event: PigEvent) => void;
 
 /** What the model is told of each tool. */
 export function toolDeclarations(tools: readonly AnyTool[]): ToolDeclaration[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    ...(tool.constrainedSampling ? { constrainedSampling: tool.constrainedSampling } : {}),
+  }));
 }
 
 export class SessionCore {

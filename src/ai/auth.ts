@@ -12,7 +12,8 @@ import { readConfigText } from "../util/config-read.ts";
 import { withFileLock } from "../util/file-lock.ts";
 import { JsonPlaces, parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
-import { PROVIDER_ENV_KEYS } from "./models.ts";
+import { ambientHint, ambientKey } from "./ambient-credentials.ts";
+import { providerFacts } from "./catalogue/index.ts";
 
 // Other programs sharing the file (upstream's subscription logins) keep provider-specific fields
 // in OAuth entries: open to any key. An API-key entry has exactly its two.
@@ -174,7 +175,20 @@ export interface KeySources {
 
 /** The environment variables for a provider's key; `<PROVIDER>_API_KEY` for providers pig does not know. */
 export function envKeyNames(provider: string): readonly string[] {
-  return PROVIDER_ENV_KEYS[provider] ?? [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`];
+  return providerFacts(provider)?.envKeys ?? [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_API_KEY`];
+}
+
+/**
+ * A variable whose token goes in `Authorization: Bearer` instead of the provider's own key
+ * header (a gateway in front of the provider takes it): `ANTHROPIC_AUTH_TOKEN`.
+ */
+export const BEARER_TOKEN_VARS: Readonly<Record<string, string>> = { anthropic: "ANTHROPIC_AUTH_TOKEN" };
+
+/** Whether `provider`'s key comes from its bearer-token variable (see BEARER_TOKEN_VARS) for these sources. */
+export function keyIsBearerToken(provider: string, sources: KeySources): boolean {
+  const variable = BEARER_TOKEN_VARS[provider];
+  if (!variable || !sources.env[variable] || sources.cliKey?.provider === provider) return false;
+  return sources.auth[provider] === undefined;
 }
 
 /**
@@ -194,7 +208,7 @@ export function findApiKey(provider: string, sources: KeySources): string | unde
     if (value) return value;
   }
   const configured = sources.configured[provider];
-  return configured ? resolve(configured) : undefined;
+  return configured ? resolve(configured) : ambientKey(provider, sources.env);
 }
 
 /** Whether a key could be found without running any command (for listing available models). */
@@ -213,7 +227,7 @@ export function credentialKind(provider: string, sources: KeySources): "key" | "
   if (stored) return stored.type === "oauth" ? "oauth" : "key";
   const variable = envKeyNames(provider).find((name) => sources.env[name]);
   if (variable) return /OAUTH/.test(variable) ? "oauth" : "key";
-  return sources.configured[provider] ? "key" : undefined;
+  return sources.configured[provider] || ambientKey(provider, sources.env) ? "key" : undefined;
 }
 
 /** The message for a run with no model at all: the variables to set, and the models.json way. */
@@ -224,6 +238,7 @@ export function noModelsMessage(modelsJsonPath: string, options: { fromListModel
     "",
     "Set the API key of a provider, for example:",
     ...examples,
+    "sign in with a subscription (Claude Pro/Max, ChatGPT Plus/Pro, GitHub Copilot, …): `pig login`,",
     `or add a provider (a local server, any OpenAI-compatible endpoint) to ${modelsJsonPath}.`,
     options.fromListModels
       ? "Run `pig` in a terminal for a guided setup."
@@ -233,12 +248,22 @@ export function noModelsMessage(modelsJsonPath: string, options: { fromListModel
 
 /** The message for a provider without a key: which variable to set, and the models.json way. */
 export function missingKeyMessage(provider: string): string {
-  const variable = envKeyNames(provider).at(-1)!;
-  return `No API key found for ${provider}.\n\nSet ${variable}, pass --api-key, or configure "apiKey" for the provider in models.json.`;
+  const facts = providerFacts(provider);
+  const ambient = ambientHint(provider);
+  const variable = envKeyNames(provider).at(-1);
+  const ways = [
+    ...(facts?.subscriptionLogin ? [`sign in with /login ${provider} (or \`pig login ${provider}\`)`] : []),
+    ...(ambient ? [ambient.replace(/\.$/, "")] : variable ? [`set ${variable}`] : []),
+    ...(facts?.apiKeyLogin || !facts ? ["pass --api-key", 'configure "apiKey" for the provider in models.json'] : []),
+  ];
+  const said = ways.length > 1 ? `${ways.slice(0, -1).join(", ")}, or ${ways.at(-1)}` : ways[0]!;
+  return `No API key found for ${provider}.\n\n${said[0]!.toUpperCase()}${said.slice(1)}.`;
 }
 
 /** The answer to an extension asking for a model of a provider without credentials: how to add them. */
 export function noCredentialsMessage(provider: string): string {
-  const variable = envKeyNames(provider).at(-1)!;
-  return `No credentials for provider "${provider}" in pig (set ${variable}, store a key with /login, or give the provider an "apiKey" in models.json)`;
+  const variable = envKeyNames(provider).at(-1);
+  const first = variable ? `set ${variable}, ` : "";
+  const login = providerFacts(provider)?.subscriptionLogin ? "sign in or store a key with /login" : "store a key with /login";
+  return `No credentials for provider "${provider}" in pig (${first}${login}, or give the provider an "apiKey" in models.json)`;
 }

@@ -8,12 +8,13 @@
  * `APIKEY` word, an `ACCESS_KEY`, or a name ending in `_KEY` (`OPENAI_API_KEY`,
  * `AWS_SECRET_ACCESS_KEY`, `GH_TOKEN`, `DB_PASSWORD`, `PRIVATE_KEY`).
  */
-import { PROVIDER_ENV_KEYS } from "./models.ts";
+import { AMBIENT_CREDENTIAL_VARS } from "./ambient-credentials.ts";
+import { PROVIDERS } from "./catalogue/providers.generated.ts";
 
 const SECRET_WORDS = new Set(["TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY"]);
 
 /** The variables pig's own providers read their keys from. */
-export const CATALOGUE_KEY_VARS: readonly string[] = [...new Set(Object.values(PROVIDER_ENV_KEYS).flat())];
+export const CATALOGUE_KEY_VARS: readonly string[] = [...new Set([...PROVIDERS.flatMap((p) => p.envKeys), ...AMBIENT_CREDENTIAL_VARS])];
 
 /** A value in a configuration that could be the name of an environment variable (`MY_KEY`). */
 export function looksLikeVariableName(value: string): boolean {

@@ -1,11 +1,13 @@
 /**
- * All models pig knows (built-in plus `models.json`) and how to reach them: which have a key,
- * the key and headers for a request.
+ * All models pig knows (the catalogue, `models.json`, extensions' providers) and how to reach
+ * them: which have a key, the key and headers for a request. A provider's models are built the
+ * first time something asks for them (ai/catalogue), so a run that names one provider never
+ * parses the others'.
  */
 import { join } from "node:path";
-import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, keyIsBearerToken, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
-import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL, PROVIDER_ORDER } from "./models.ts";
+import { catalogueModels, DEFAULT_ORDER, defaultModelOf, isCatalogueProvider, PROVIDERS } from "./catalogue/index.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
 import type { ExtensionProviderConfig } from "./extension-providers.ts";
@@ -17,7 +19,6 @@ export interface RegistryOptions {
 }
 
 export class ModelRegistry {
-  readonly models: Model[];
   /**
    * What is wrong with `models.json` or `auth.json`, each naming its file: why a file or an
    * entry is not used, and keys pig does not know.
@@ -29,8 +30,12 @@ export class ModelRegistry {
   readonly authPath: string;
   private readonly env: NodeJS.ProcessEnv;
   private cliKey: { provider: string; key: string } | undefined;
-  /** Built-in and `models.json` models: what the extensions' providers are applied over. */
-  private readonly base: Model[];
+  /** Per provider named in `models.json`: the catalogue's models with the file applied. */
+  private readonly fromFile = new Map<string, Model[]>();
+  /** Per provider: the models of this run (built on first use; extensions' changes applied in place). */
+  private readonly lists = new Map<string, Model[]>();
+  /** Every model, provider by provider; rebuilt after a provider's list changes. */
+  private everything: Model[] | undefined;
   /** Extension providers, in registration order. */
   private readonly extensionProviders = new Map<string, ExtensionProviderConfig>();
   /** API implementations extensions serve, by API name, with the provider that registered each. */
@@ -40,25 +45,58 @@ export class ModelRegistry {
     this.env = options.env ?? process.env;
     const modelsPath = join(options.agentDir, "models.json");
     let file: ModelsFile | undefined;
-    // Copies: an extension's registration changes the run's models in place, never the catalogue.
-    let models = BUILTIN_MODELS.map((m) => ({ ...m }));
     const read = loadModelsFile(modelsPath);
     if (read.error !== undefined) this.problems.push(read.error);
     this.problems.push(...read.warnings);
     try {
       file = read.file;
-      if (file) models = applyModelsFile(BUILTIN_MODELS, file, modelsPath);
+      if (file) {
+        // Only the providers the file names are loaded here; checking the file needs them.
+        const named = Object.keys(file.providers);
+        for (const model of applyModelsFile(named.flatMap(catalogueModels), file, modelsPath)) {
+          const list = this.fromFile.get(model.provider) ?? [];
+          list.push(model);
+          this.fromFile.set(model.provider, list);
+        }
+      }
     } catch (error) {
       file = undefined;
+      this.fromFile.clear();
       this.problems.push((error as Error).message);
     }
     this.file = file;
-    this.base = models.map((m) => ({ ...m }));
-    this.models = models;
     this.authPath = join(options.agentDir, "auth.json");
     const auth = loadAuthFile(this.authPath, this.providers);
     this.auth = auth.auth;
     this.problems.push(...auth.problems.map((p) => `${p.what}; ${p.unused}`), ...auth.warnings);
+  }
+
+  /** Every provider that may have models: the catalogue's, then models.json's, then extensions'. */
+  private providerIds(): string[] {
+    return [...new Set([...PROVIDERS.map((p) => p.id), ...this.fromFile.keys(), ...this.extensionProviders.keys()])];
+  }
+
+  /** `provider`'s models before extensions: the catalogue's, with models.json applied. Shared: copy before changing. */
+  private baseOf(provider: string): readonly Model[] {
+    return this.fromFile.get(provider) ?? catalogueModels(provider);
+  }
+
+  /** `provider`'s models in this run (the live list: extensions' registrations change it in place). */
+  modelsOf(provider: string): Model[] {
+    let list = this.lists.get(provider);
+    if (!list) {
+      list = this.baseOf(provider).map((m) => ({ ...m }));
+      const config = this.extensionProviders.get(provider);
+      if (config) applyProviderConfig(list, provider, config);
+      this.lists.set(provider, list);
+    }
+    return list;
+  }
+
+  /** Every model pig knows, provider by provider (builds every provider's list: for listings and patterns). */
+  get models(): Model[] {
+    this.everything ??= this.providerIds().flatMap((provider) => this.modelsOf(provider));
+    return this.everything;
   }
 
   /** Reads `auth.json` again (after /login or /logout); entries with a mistake are left out. */
@@ -71,8 +109,9 @@ export class ModelRegistry {
     return Object.keys(this.auth);
   }
 
+  /** Providers with at least one model (catalogue providers always have some). */
   get providers(): Set<string> {
-    return new Set(this.models.map((m) => m.provider));
+    return new Set(this.providerIds().filter((p) => (isCatalogueProvider(p) && !this.extensionProviders.has(p) && !this.fromFile.has(p)) || this.modelsOf(p).length > 0));
   }
 
   /** `--api-key`: a key for one provider, for this run only. */
@@ -82,7 +121,7 @@ export class ModelRegistry {
 
   /** Where the user's own configuration sends `provider`'s requests (catalogue and models.json). */
   private ownHosts(provider: string): Set<string> {
-    return new Set(this.base.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)));
+    return new Set(this.baseOf(provider).map((m) => hostOf(m.baseUrl)));
   }
 
   /**
@@ -94,13 +133,13 @@ export class ModelRegistry {
   foreignHosts(provider: string): string[] {
     const own = this.ownHosts(provider);
     if (own.size === 0 || credentialKind(provider, this.sources({ withExtensions: false })) === undefined) return [];
-    const hosts = new Set(this.models.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)));
+    const hosts = new Set(this.modelsOf(provider).map((m) => hostOf(m.baseUrl)));
     return [...hosts].filter((host) => !own.has(host));
   }
 
   /** Where `provider`'s models send their requests now. */
   hostsOf(provider: string): string[] {
-    return [...new Set(this.models.filter((m) => m.provider === provider).map((m) => hostOf(m.baseUrl)))];
+    return [...new Set(this.modelsOf(provider).map((m) => hostOf(m.baseUrl)))];
   }
 
   /**
@@ -155,7 +194,7 @@ export class ModelRegistry {
   }
 
   find(provider: string, id: string): Model | undefined {
-    return this.models.find((m) => m.provider === provider && m.id === id);
+    return this.modelsOf(provider).find((m) => m.id === id);
   }
 
   hasKey(provider: string): boolean {
@@ -180,7 +219,8 @@ export class ModelRegistry {
 
   /** Models whose provider has a key configured. */
   available(): Model[] {
-    return this.models.filter((m) => this.hasKey(m.provider));
+    const sources = this.sources();
+    return this.providerIds().filter((p) => hasApiKey(p, sources)).flatMap((p) => this.modelsOf(p));
   }
 
   apiKey(model: Model): string | undefined {
@@ -208,7 +248,8 @@ export class ModelRegistry {
     }
     const fromExtension = this.extensionProviders.get(model.provider);
     for (const [name, value] of Object.entries(fromExtension?.headers ?? {})) out[name] = resolve(name, value);
-    if ((config?.authHeader || fromExtension?.authHeader) && apiKey) out.Authorization = `Bearer ${apiKey}`;
+    const bearer = config?.authHeader || fromExtension?.authHeader || keyIsBearerToken(model.provider, this.sources());
+    if (bearer && apiKey) out.Authorization = `Bearer ${apiKey}`;
     return out;
   }
 
@@ -222,15 +263,16 @@ export class ModelRegistry {
     validateProviderConfig(name, config);
     this.extensionProviders.set(name, config);
     if (stream && config.api) this.apiStreams.set(config.api, { provider: name, stream });
-    applyProviderConfig(this.models, name, config);
+    applyProviderConfig(this.modelsOf(name), name, config);
+    this.everything = undefined;
   }
 
   /** `unregisterProvider(name)`: the models as they were, with the other registrations again. */
   unregisterProvider(name: string): void {
     if (!this.extensionProviders.delete(name)) return;
     for (const [api, entry] of this.apiStreams) if (entry.provider === name) this.apiStreams.delete(api);
-    this.models.splice(0, this.models.length, ...this.base.map((m) => ({ ...m })));
-    for (const [provider, config] of this.extensionProviders) applyProviderConfig(this.models, provider, config);
+    this.lists.delete(name);
+    this.everything = undefined;
   }
 
   /** The implementation an extension serves for `api`, if one does. */
@@ -240,12 +282,13 @@ export class ModelRegistry {
 
   /** The model used when nothing names one: each provider's default, then any available model. */
   defaultModel(): Model | undefined {
-    const available = this.available();
-    for (const provider of PROVIDER_ORDER) {
-      const model = available.find((m) => m.provider === provider && m.id === PROVIDER_DEFAULT_MODEL[provider]);
+    const sources = this.sources();
+    for (const provider of DEFAULT_ORDER) {
+      if (!hasApiKey(provider, sources)) continue;
+      const model = this.find(provider, defaultModelOf(provider) ?? "");
       if (model) return model;
     }
-    return available[0];
+    return this.available()[0];
   }
 }
 

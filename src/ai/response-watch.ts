@@ -122,6 +122,8 @@ export class ResponseWatch {
   constructor(
     private readonly idleTimeoutMs: number | undefined,
     private readonly provider = "the provider",
+    /** A binary framing (AWS event stream): chunks pass as they come, with no server-sent-event limits. */
+    private readonly binary = false,
   ) {}
 
   /**
@@ -245,6 +247,10 @@ export class ResponseWatch {
             return;
           }
           const chunk = result.value;
+          if (this.binary) {
+            stream.enqueue(chunk);
+            return;
+          }
           const scan = events.add(chunk);
           if (scan.largest > MAX_EVENT_BYTES) {
             return events.openBytes > MAX_EVENT_BYTES && events.openIsOneLine

@@ -11,6 +11,12 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "openai-completions": async () => (await import("./providers/openai-completions.ts")).streamOpenAICompletions,
   "openai-responses": async () => (await import("./providers/openai-responses.ts")).streamOpenAIResponses,
   "anthropic-messages": async () => (await import("./providers/anthropic-messages.ts")).streamAnthropicMessages,
+  "google-generative-ai": async () => (await import("./providers/google-generative-ai.ts")).streamGoogleGenerativeAI,
+  "google-vertex": async () => (await import("./providers/google-vertex.ts")).streamGoogleVertex,
+  "openai-codex-responses": async () => (await import("./providers/openai-codex-responses.ts")).streamOpenAICodexResponses,
+  "bedrock-converse-stream": async () => (await import("./providers/bedrock-converse.ts")).streamBedrockConverse,
+  "mistral-conversations": async () => (await import("./providers/mistral-conversations.ts")).streamMistralConversations,
+  "pi-messages": async () => (await import("./providers/pi-messages.ts")).streamPiMessages,
   "azure-openai-responses": async () => (await import("./providers/azure-openai-responses.ts")).streamAzureOpenAIResponses,
 };
 

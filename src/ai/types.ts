@@ -17,7 +17,18 @@ import type {
 
 export type { LlmAssistantMessage, LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, ThinkingLevel, Usage };
 
-export const APIS = ["openai-completions", "openai-responses", "anthropic-messages", "azure-openai-responses"] as const;
+export const APIS = [
+  "openai-completions",
+  "openai-responses",
+  "anthropic-messages",
+  "google-generative-ai",
+  "google-vertex",
+  "openai-codex-responses",
+  "bedrock-converse-stream",
+  "mistral-conversations",
+  "pi-messages",
+  "azure-openai-responses",
+] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */
 export type ExtensionApi = string & { readonly extensionApi?: never };
@@ -76,6 +87,10 @@ export interface Model {
   maxTokens: number;
   headers?: Record<string, string>;
   compat?: OpenAICompat;
+  /** Prompt-cache lifetimes in seconds the provider offers (`short`, `long`), where the catalogue says. */
+  promptCache?: Record<string, number>;
+  /** Request and image limits the provider enforces, as the catalogue states them. */
+  inputLimits?: Record<string, unknown>;
 }
 
 /** JSON Schema of a tool's parameters, as sent to the model. */
@@ -85,12 +100,34 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** Upstream's `constrainedSampling`: JSON-schema constrained (strict) sampling, where an API offers it. */
+  constrainedSampling?: ConstrainedSampling;
+}
+
+/** `prefer`: strict when the schema allows it; `require`: fail the request otherwise. */
+export interface ConstrainedSampling {
+  type: string;
+  strict?: string;
+}
+
+/**
+ * The transcript's system messages replayed into one (Pi ≥ 0.87): the prompt sections and tool
+ * declarations in force, as the session stores them. APIs that send Pi's own transcript take it.
+ */
+export interface LlmSystemMessage {
+  role: "system";
+  content: string | LlmText[];
+  sections?: Record<string, string | null>;
+  toolsAdded?: { name: string; description: string; parameters: Record<string, unknown>; [key: string]: unknown }[];
+  timestamp: number;
 }
 
 export interface LlmContext {
   systemPrompt: string;
   messages: LlmMessage[];
   tools?: ToolSpec[];
+  /** The prompt and tools as a system message, when they come from the transcript (not an extension's prompt). */
+  system?: LlmSystemMessage;
   /**
    * Estimated tokens of the prompt and tool declarations added since the latest answer (a patch
    * written before this prompt): the usage that answer reported does not include them.
@@ -109,7 +146,7 @@ export interface StreamOptions {
   maxTokens?: number;
   temperature?: number;
   /** Values the credential carries for its provider (auth.json `env`, e.g. a Cloudflare account id); they win over the process environment. */
-  env?: Record<string, string>;
+  credentialEnv?: Record<string, string>;
   /** The session id, for prompt caching and session headers. */
   sessionId?: string;
   /** Retries inside the HTTP client (upstream `retry.provider.maxRetries`); pig's default is 0. */

@@ -27,9 +27,11 @@ export function extensionStream(provider: ExtensionProvider): StreamFunction {
       error.errorMessage = text;
       return { type: "error", reason: aborted ? "aborted" : "error", error };
     };
+    // The replayed system message is pig's own view for its APIs; extensions get the context as before.
+    const { system: _system, ...plainContext } = context;
     const call = provider.stream!({
       model: { ...model },
-      context,
+      context: plainContext,
       // JSON only: the key and headers are what the provider's requests need, as upstream passes them.
       options: {
         apiKey: options.apiKey,

@@ -5,7 +5,7 @@
  */
 import { matchModels, parseModelPattern } from "../ai/model-select.ts";
 import type { ThinkingLevel } from "../ai/message-types.ts";
-import { PROVIDER_DEFAULT_MODEL } from "../ai/models.ts";
+import { defaultModelOf } from "../ai/catalogue/index.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { Model } from "../ai/types.ts";
 import type { Settings } from "../resources/settings.ts";
@@ -35,17 +35,21 @@ export function namedModel(
   }
   if (!config.model) {
     if (!config.provider) return {};
-    const id = PROVIDER_DEFAULT_MODEL[config.provider];
-    const model = (id && registry.find(config.provider, id)) || registry.models.find((m) => m.provider === config.provider);
+    const id = defaultModelOf(config.provider);
+    const model = (id && registry.find(config.provider, id)) || registry.modelsOf(config.provider)[0];
     return model ? { model } : {};
   }
   const pattern = parseModelPattern(config.model, providers);
   const provider = config.provider ?? pattern.provider;
-  const matches = matchModels(registry.models, { ...pattern, ...(provider ? { provider } : {}) });
   const thinking = pattern.thinking ? { thinking: pattern.thinking } : {};
+  if (!provider) {
+    const exact = exactAcrossProviders(pattern.pattern, registry);
+    if (exact) return { model: exact, ...thinking };
+  }
+  const matches = matchModels(provider ? registry.modelsOf(provider) : registry.models, { ...pattern, ...(provider ? { provider } : {}) });
   if (matches[0]) return { model: matches[0], ...thinking };
   if (provider) {
-    const base = registry.find(provider, PROVIDER_DEFAULT_MODEL[provider] ?? "") ?? registry.models.find((m) => m.provider === provider);
+    const base = registry.find(provider, defaultModelOf(provider) ?? "") ?? registry.modelsOf(provider)[0];
     if (base) {
       warnings.push(`Model "${pattern.pattern}" not found for provider "${provider}". Using custom model id.`);
       return { model: { ...base, id: pattern.pattern, name: pattern.pattern }, ...thinking };
@@ -110,4 +114,20 @@ export function scopedThinking(scoped: readonly ScopedModel[]): Record<string, T
   const out: Record<string, ThinkingLevel> = {};
   for (const s of scoped) if (s.thinking) out[`${s.model.provider}/${s.model.id}`] = s.thinking;
   return out;
+}
+
+/**
+ * A bare model id several providers offer (`gpt-5.5`: OpenAI, Azure, Codex, Copilot…) names the
+ * one of them with credentials; with none or several, the run stops and says which providers
+ * offer it, as upstream does, instead of picking by catalogue order.
+ */
+function exactAcrossProviders(id: string, registry: ModelRegistry): Model | undefined {
+  const lower = id.toLowerCase();
+  const exact = registry.models.filter((m) => m.id.toLowerCase() === lower);
+  if (exact.length <= 1) return exact[0];
+  const signedIn = exact.filter((m) => registry.hasKey(m.provider));
+  if (signedIn.length === 1) return signedIn[0];
+  const names = exact.map((m) => `${m.provider}/${m.id}`).sort((a, b) => a.localeCompare(b)).join(", ");
+  const why = signedIn.length === 0 ? "No matching provider is authenticated." : "More than one matching provider is authenticated.";
+  throw new UserError(`Model "${id}" is ambiguous across providers: ${names}. ${why} Use --provider or provider/model.`);
 }

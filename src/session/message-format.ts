@@ -118,6 +118,7 @@ export const ToolDeclarationSchema = v.looseObject({
   name: v.string(),
   description: v.string(),
   parameters: v.record(v.string(), v.unknown()),
+  constrainedSampling: v.optional(v.object({ type: v.string(), strict: v.optional(v.string()) })),
 });
 export type ToolDeclaration = v.InferOutput<typeof ToolDeclarationSchema>;
 

@@ -44,6 +44,7 @@ export function createBashTool(options: BashToolOptions = {}): ToolDefinition<Ba
     description:
       "Run a bash command in the current working directory and get back its combined stdout and stderr. Long output keeps only its last 2000 lines or 50KB (whichever limit is reached first), and the complete output is written to a temp file you can inspect. Pass timeout (seconds) to stop commands that might hang.",
     parameters: BASH_PARAMETERS,
+    constrainedSampling: { type: "json_schema", strict: "prefer" },
     promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
     async execute(_id, args, signal, onUpdate: ToolUpdate<BashDetails | undefined>, context): Promise<ToolResult<BashDetails | undefined>> {
       const shell = resolveShell(options.shellPath);

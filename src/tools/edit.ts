@@ -86,6 +86,7 @@ export function createEditTool(): ToolDefinition<EditArgs, EditDetails> {
     description:
       "Change one file by replacing exact text. Each entry in edits[] names an oldText that must occur exactly once in the file as it is now, and no two entries may overlap; all of them are located in the original file, not one after another. Changes that touch the same or neighbouring lines belong in a single entry, and oldText should not carry long unchanged stretches just to bridge distant changes.",
     parameters: EDIT_PARAMETERS,
+    constrainedSampling: { type: "json_schema", strict: "prefer" },
     promptSnippet: "Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
     promptGuidelines: [
       "Use edit for targeted changes; every edits[].oldText has to match the file exactly",

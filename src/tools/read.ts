@@ -98,6 +98,7 @@ export function createReadTool(options: ReadToolOptions = {}): ToolDefinition<Re
     description:
       "Show a file's contents. Text files come back as plain lines (no line numbers), at most 2000 lines or 50KB per call, whichever comes first; a notice then gives the offset to continue from, so call again with offset (and limit) until you have what you need. Images (jpg, png, gif, webp) are returned as attachments.",
     parameters: READ_PARAMETERS,
+    constrainedSampling: { type: "json_schema", strict: "prefer" },
     promptSnippet: "Read file contents",
     promptGuidelines: ["Use read to examine files instead of cat or sed."],
     execute(_id, args, signal, _onUpdate, context) {

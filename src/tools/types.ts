@@ -4,7 +4,7 @@
  * content for the model plus details for the UI. A tool signals failure by throwing; the loop
  * turns the error's message into an error result.
  */
-import type { JsonSchema, LlmImage, LlmText, Model } from "../ai/types.ts";
+import type { ConstrainedSampling, JsonSchema, LlmImage, LlmText, Model } from "../ai/types.ts";
 import type { SpillFiles } from "./spill-files.ts";
 
 export type ToolContent = LlmText | LlmImage;
@@ -37,6 +37,8 @@ export interface ToolDefinition<TArgs = Record<string, unknown>, TDetails = unkn
   /** Sent to the model. */
   description: string;
   parameters: JsonSchema;
+  /** Ask APIs that can for sampling constrained to the schema (upstream declares its file tools so). */
+  constrainedSampling?: ConstrainedSampling;
   /** One line for the system prompt's tool list; a tool without one is not listed there. */
   promptSnippet?: string;
   /** Bullets the system prompt adds to its guidelines while this tool is active. */

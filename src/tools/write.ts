@@ -27,6 +27,7 @@ export function createWriteTool(): ToolDefinition<WriteArgs, undefined> {
     description:
       "Save content to a file, replacing the whole file if it already exists and creating it (and any missing parent directories) if it does not.",
     parameters: WRITE_PARAMETERS,
+    constrainedSampling: { type: "json_schema", strict: "prefer" },
     promptSnippet: "Create or overwrite files",
     promptGuidelines: ["Use write only for new files or complete rewrites."],
     execute(_id, args, signal, _onUpdate, context) {

@@ -124,7 +124,7 @@ describe("one place for every API", () => {
 
   test("Cloudflare: placeholders from the credential, then the environment; AI Gateway's key in cf-aig-authorization", () => {
     const gateway = model({ provider: "cloudflare-ai-gateway", baseUrl: "https://gateway.ai.cloudflare.com/v1/{CLOUDFLARE_ACCOUNT_ID}/{CLOUDFLARE_GATEWAY_ID}/compat" });
-    const prepared = prepareProviderRequest(gateway, context, { apiKey: "cfk", env: { CLOUDFLARE_GATEWAY_ID: "gw" } }, { CLOUDFLARE_ACCOUNT_ID: "acct", CLOUDFLARE_GATEWAY_ID: "ignored" });
+    const prepared = prepareProviderRequest(gateway, context, { apiKey: "cfk", credentialEnv: { CLOUDFLARE_GATEWAY_ID: "gw" } }, { CLOUDFLARE_ACCOUNT_ID: "acct", CLOUDFLARE_GATEWAY_ID: "ignored" });
     expect(prepared.model.baseUrl).toBe("https://gateway.ai.cloudflare.com/v1/acct/gw/compat");
     expect(prepared.options.apiKey).toBe("");
     expect(prepared.options.headers).toEqual({ "cf-aig-authorization": "Bearer cfk" });

@@ -131,6 +131,12 @@ const ID_SHAPE: Record<Api, RegExp> = {
   chat: /^chatcmpl-fake-[0-9a-z]+$/,
   anthropic: /^msg_fake_[0-9a-z]+$/,
   responses: /^resp_fake_[0-9a-z]+$/,
+  google: /^gresp_[0-9a-z]+$/,
+  codex: /^resp_fake_[0-9a-z]+$/,
+  // Bedrock's stream carries no response id (no fixture replayed here is Bedrock's).
+  bedrock: /^$/,
+  mistral: /^cmpl-fake-[0-9a-z]+$/,
+  "pi-messages": /^resp_fake_[0-9a-z]+$/,
   azure: /^resp_fake_[0-9a-z]+$/,
 };
 

@@ -144,9 +144,11 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   if ((options.interleavedThinking ?? true) && !adaptive) betas.push(INTERLEAVED_THINKING_BETA);
 
   const headers: Record<string, string> = {};
+  // A gateway token (ANTHROPIC_AUTH_TOKEN, Copilot's, providers/provider-request.ts) arrives as an Authorization header of its own.
+  const gatewayToken = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
   if (oauth) setHeader(headers, "authorization", `Bearer ${apiKey}`);
-  // No key: the credential travels in a header of the caller's (providers/provider-request.ts).
-  else if (apiKey) setHeader(headers, "x-api-key", apiKey);
+  // No key, or a token in an Authorization header of its own (ANTHROPIC_AUTH_TOKEN, Copilot): no x-api-key.
+  else if (apiKey && !gatewayToken) setHeader(headers, "x-api-key", apiKey);
   setHeader(headers, "anthropic-version", ANTHROPIC_VERSION);
   setHeader(headers, "accept", "application/json");
   setHeader(headers, "anthropic-dangerous-direct-browser-access", "true");

@@ -17,7 +17,7 @@ import type { LlmContext, Model, StreamFunction, StreamOptions } from "../types.
 
 /** The credential's values (auth.json `env`) first, then the process environment, read now. */
 function requestEnv(options: StreamOptions, env: NodeJS.ProcessEnv): EnvLookup {
-  return envLookup(options.env, env);
+  return envLookup(options.credentialEnv, env);
 }
 
 /** Body and extra headers of an Azure Responses request. Pure apart from reading `env`. */

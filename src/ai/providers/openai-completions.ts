@@ -7,6 +7,7 @@
  * per answer, tool calls keyed by their stream index, and all `*_end` events emitted, in content
  * order, once the stream is over.
  */
+import { strictToolParameters } from "./strict-tools.ts";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { StreamingArguments, TextAppender } from "../streamed-text.ts";
@@ -53,15 +54,13 @@ type Json = Record<string, unknown>;
 // ── request ─────────────────────────────────────────────────────────────────
 
 function convertTools(tools: readonly ToolSpec[], compat: ResolvedCompat): Json[] {
-  return tools.map((tool) => ({
-    type: "function",
-    function: {
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      ...(compat.supportsStrictMode ? { strict: false } : {}),
-    },
-  }));
+  return tools.map((tool) => {
+    const { parameters, strict } = strictToolParameters(tool, compat.supportsStrictMode);
+    return {
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters, ...(compat.supportsStrictMode ? { strict } : {}) },
+    };
+  });
 }
 
 /** Marks `part` (a text part, or a string content turned into one) as a cache breakpoint. */

@@ -7,6 +7,7 @@
  * message item is a text block whose `textSignature` is `{"v":1,"id":<item id>}`; a function call
  * is a tool call with id `<call_id>|<item id>`.
  */
+import { strictToolParameters } from "./strict-tools.ts";
 import { fitOutputToWindow } from "../output-room.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import type { LlmContext, LlmImage, LlmText, Model, StreamOptions, ToolSpec } from "../types.ts";
@@ -72,8 +73,24 @@ function userContent(model: Model, content: readonly (LlmText | LlmImage)[]): Js
   return parts;
 }
 
+/**
+ * Where a tool result's images go: `follow-up`, a user message after the result (as this API's
+ * requests have been compared with Pi's); `inline`, inside the result's `output` list with its
+ * text, as Pi 0.87.1 sends them (compared for the Codex endpoint).
+ */
+export type ToolResultImages = "follow-up" | "inline";
+
+/** A tool result's `output` with its images inline: the text (if any), then the images. */
+function inlineToolOutput(text: string, images: readonly LlmImage[]): string | Json[] {
+  if (images.length === 0) return sanitizeSurrogates(text.length > 0 ? text : "(no tool output)");
+  return [
+    ...(text.length > 0 ? [{ type: "input_text", text: sanitizeSurrogates(text) }] : []),
+    ...images.map((image) => ({ type: "input_image", detail: "auto", image_url: imageUrl(image) })),
+  ];
+}
+
 /** The `input` array of a Responses request for `context`. */
-export function convertResponsesInput(model: Model, context: LlmContext): Json[] {
+export function convertResponsesInput(model: Model, context: LlmContext, toolResultImages: ToolResultImages = "follow-up"): Json[] {
   const compat = resolveCompat(model);
   const input: Json[] = [];
   const messages = prepareMessages(context.messages, model, normalizeForeignToolCallId);
@@ -131,6 +148,14 @@ export function convertResponsesInput(model: Model, context: LlmContext): Json[]
         .filter((b): b is LlmText => b.type === "text")
         .map((b) => b.text)
         .join("\n");
+      if (toolResultImages === "inline") {
+        const images = model.input.includes("image") ? message.content.filter((b): b is LlmImage => b.type === "image") : [];
+        const dropped = images.length === 0 && message.content.some((b) => b.type === "image");
+        const output = dropped && text.length === 0 ? "(see attached image)" : inlineToolOutput(text, images);
+        input.push({ type: "function_call_output", call_id: message.toolCallId.split("|")[0], output });
+        index++;
+        continue;
+      }
       input.push({
         type: "function_call_output",
         call_id: message.toolCallId.split("|")[0],
@@ -156,13 +181,10 @@ export function convertResponsesInput(model: Model, context: LlmContext): Json[]
 
 /** `strict` only for a server said (by `compat`) to take strict tool schemas, as Pi ≥ 0.87 does. */
 function convertTools(tools: readonly ToolSpec[], strictMode: boolean): Json[] {
-  return tools.map((tool) => ({
-    type: "function",
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    ...(strictMode ? { strict: false } : {}),
-  }));
+  return tools.map((tool) => {
+    const { parameters, strict } = strictToolParameters(tool, strictMode);
+    return { type: "function", name: tool.name, description: tool.description, parameters, ...(strictMode ? { strict } : {}) };
+  });
 }
 
 /**

@@ -37,7 +37,7 @@ function copilotRequest(model: Model, context: LlmContext, options: StreamOption
 }
 
 function cloudflareRequest(model: Model, options: StreamOptions, env: NodeJS.ProcessEnv): ProviderRequest {
-  const baseUrl = resolveCloudflareBaseUrl(model, envLookup(options.env, env));
+  const baseUrl = resolveCloudflareBaseUrl(model, envLookup(options.credentialEnv, env));
   if (model.provider !== CLOUDFLARE_AI_GATEWAY || !options.apiKey) return { model: { ...model, baseUrl }, options };
   return { model: { ...model, baseUrl }, options: { ...options, apiKey: "", headers: { ...gatewayAuthHeaders(options.apiKey), ...options.headers } } };
 }

@@ -4,7 +4,8 @@
  * key the extension has of its own, or made by pig with pig's credentials when it has none
  * (pig strips provider keys from extension processes unless their manifest asks for them).
  */
-import { BUILTIN_MODELS, PROVIDER_ENV_KEYS } from "../../ai/models.ts";
+import { findApiKey } from "../../ai/auth.ts";
+import { catalogueModels, PROVIDERS } from "../../ai/catalogue/index.ts";
 import { streamFor } from "../../ai/stream.ts";
 import type { Model } from "../../ai/types.ts";
 import { AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.ts";
@@ -44,18 +45,19 @@ export function calculateCost(model: Json, usage: Json): Json {
 }
 
 export function getProviders(): string[] {
-  return [...new Set(BUILTIN_MODELS.map((m) => m.provider))];
+  return PROVIDERS.map((p) => p.id);
 }
 export function getModels(provider: string): Model[] {
-  return BUILTIN_MODELS.filter((m) => m.provider === provider);
+  return catalogueModels(provider).map((m) => ({ ...m }));
 }
 export function getModel(provider: string, id: string): Model | undefined {
-  return BUILTIN_MODELS.find((m) => m.provider === provider && m.id === id);
+  const model = catalogueModels(provider).find((m) => m.id === id);
+  return model && { ...model };
 }
 
+/** The key the environment holds for `provider` (its variables, or ambient credentials), as upstream reads it. */
 export function getEnvApiKey(provider: string): string | undefined {
-  for (const name of PROVIDER_ENV_KEYS[provider] ?? []) if (process.env[name]) return process.env[name];
-  return undefined;
+  return findApiKey(provider, { auth: {}, env: process.env, configured: {} });
 }
 
 /**

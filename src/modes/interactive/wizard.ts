@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
 import * as v from "valibot";
 import { envKeyNames, saveApiKey } from "../../ai/auth.ts";
-import { BUILTIN_MODELS, PROVIDER_DEFAULT_MODEL } from "../../ai/models.ts";
+import { catalogueModels, defaultModelOf, isCatalogueProvider } from "../../ai/catalogue/index.ts";
 import { applyModelsFile, readModelsFile } from "../../ai/models-file.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
 import type { Model } from "../../ai/types.ts";
@@ -190,7 +190,7 @@ export function writeProvider(path: string, name: string, entry: ProviderEntry, 
   // Written, but the registry ignores a models.json with any mistake: say so now, not later.
   try {
     const file = readModelsFile(path);
-    if (file) applyModelsFile(BUILTIN_MODELS, file, path);
+    if (file) applyModelsFile(Object.keys(file.providers).flatMap(catalogueModels), file, path);
   } catch (error) {
     print(`Saved, but ${path} has a problem pig will report on every start:\n${(error as Error).message}`);
   }
@@ -230,9 +230,9 @@ async function cloudStep(deps: WizardDeps, provider: CloudProvider): Promise<Ste
     return undefined;
   }
   deps.print(`Saved the key in ${authPath}.`);
-  const models: readonly Model[] = deps.registry?.models ?? BUILTIN_MODELS;
-  const ids = models.filter((m) => m.provider === provider.id).map((m) => m.id);
-  const model = await chooseModel(deps, ids, PROVIDER_DEFAULT_MODEL[provider.id]);
+  const models: readonly Model[] = deps.registry?.modelsOf(provider.id) ?? catalogueModels(provider.id);
+  const ids = models.map((m) => m.id);
+  const model = await chooseModel(deps, ids, defaultModelOf(provider.id));
   return { provider: provider.id, ...(model ? { model } : {}) };
 }
 
@@ -265,13 +265,12 @@ async function customStep(deps: WizardDeps, fetchFn: Fetch): Promise<Step> {
     deps.print(`"${url}" is not an http(s) URL.`);
     return "back";
   }
-  const builtin = new Set(BUILTIN_MODELS.map((m) => m.provider));
   let name: string | undefined;
   for (;;) {
     name = (await deps.ask("A name for this provider", { initial: "custom" }))?.trim();
     if (!name) return "back";
     if (!NAME.test(name)) deps.print("Use letters, digits, '.', '-' or '_'.");
-    else if (builtin.has(name)) deps.print(`"${name}" is a built-in provider; choose another name.`);
+    else if (isCatalogueProvider(name)) deps.print(`"${name}" is a built-in provider; choose another name.`);
     else break;
   }
   const key = (await deps.ask("API key (leave empty if the server needs none)", { mask: true }))?.trim();

@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
-import { BUILTIN_MODELS } from "../../../src/ai/models.ts";
+import { catalogueModels } from "../../../src/ai/catalogue/index.ts";
 import type { Model } from "../../../src/ai/types.ts";
 import { clampThinkingLevel, getSupportedThinkingLevels, modelsAreEqual } from "../../../src/extensions/compat/ai.ts";
 
-const plain = { ...BUILTIN_MODELS[0]!, reasoning: false } as Model;
-const reasoning = { ...BUILTIN_MODELS[0]!, reasoning: true, thinkingLevelMap: undefined } as Model;
+const plain = { ...catalogueModels("anthropic")[0]!, reasoning: false } as Model;
+const reasoning = { ...catalogueModels("anthropic")[0]!, reasoning: true, thinkingLevelMap: undefined } as Model;
 const withMax = { ...reasoning, thinkingLevelMap: { max: "max" } } as unknown as Model;
 
 test("pi-ai's thinking helpers, as pi-web-access calls them: a level the model has, else the next one up, else down", () => {

@@ -5,7 +5,7 @@
 import { azureErrorBody } from "./azure.ts";
 import type { ScriptError, ScriptResponse } from "./script.ts";
 
-export type Api = "chat" | "anthropic" | "responses" | "azure";
+export type Api = "chat" | "anthropic" | "responses" | "google" | "codex" | "bedrock" | "mistral" | "pi-messages" | "azure";
 
 export interface PlannedToolCall {
   /** From the script, or undefined: each API then makes its own (`call_…`, `toolu_…`). */
@@ -120,11 +120,19 @@ export function errorBody(api: Api, error: ScriptError): unknown {
             : "invalid_request_error");
     return { type: "error", error: { type, message: error.message } };
   }
+  if (api === "mistral") return mistralErrorBody(error);
+  if (api === "pi-messages") return { error: { message: error.message, code: error.code ?? (error.status === 429 ? "rate_limited" : "request_failed") } };
   const type =
     error.type ??
     (error.status === 429 ? "rate_limit_error" : error.status >= 500 ? "server_error" : "invalid_request_error");
   const code = error.code !== undefined ? error.code : error.status === 429 ? "rate_limit_exceeded" : null;
   return { error: { message: error.message, type, param: null, code } };
+}
+
+/** Mistral's error answers: `{object: "error", message, type, param, code}`. */
+function mistralErrorBody(error: ScriptError): unknown {
+  const type = error.type ?? (error.status === 429 ? "rate_limited" : error.status >= 500 ? "internal_server_error" : "invalid_request_error");
+  return { object: "error", message: error.message, type, param: null, code: error.code ?? null };
 }
 
 /** One SSE frame with only a `data:` line (Chat Completions). */

@@ -10,8 +10,13 @@
  */
 import { anthropicFrames } from "./anthropic.ts";
 import { azureRefusal } from "./azure.ts";
+import { bedrockErrorResponse, bedrockFrames, checkBedrockAuth, type BedrockAuth } from "./bedrock.ts";
 import { chatFrames } from "./chat.ts";
+import { codexErrorBody, codexRejection, requestBodyText } from "./codex.ts";
+import { googleErrorBody, googleFrames } from "./google.ts";
 import { type Api, errorBody, IdMaker, makePlan } from "./common.ts";
+import { mistralFrames } from "./mistral.ts";
+import { piMessagesFrames } from "./pi-messages.ts";
 import { responsesFrames } from "./responses.ts";
 import {
   loadScriptFile,
@@ -63,6 +68,8 @@ export interface FakeLlmOptions {
    * instead of a short grace, so a test drops it once the client has read what the test asserts.
    */
   holdDisconnects?: boolean;
+  /** Bedrock requests must be signed with these credentials or carry this bearer token (else 403). */
+  bedrockAuth?: BedrockAuth;
 }
 
 export interface FakeLlm {
@@ -88,10 +95,15 @@ export interface FakeLlm {
 const MODEL_ID = "fake-model";
 
 function routeOf(method: string, path: string): Api | "models" | undefined {
+  if (method === "POST" && path.startsWith("/mistral/") && path.endsWith("/chat/completions")) return "mistral";
+  if (method === "POST" && path.startsWith("/pi-messages/") && path.endsWith("/messages")) return "pi-messages";
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
   if (method === "POST" && path.endsWith("/openai/v1/responses")) return "azure";
+  if (method === "POST" && path.endsWith("/codex/responses")) return "codex";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
+  if (method === "POST" && path.endsWith(":streamGenerateContent")) return "google";
+  if (method === "POST" && path.endsWith("/converse-stream")) return "bedrock";
   if (method === "GET" && path.endsWith("/models")) return "models";
   return undefined;
 }
@@ -152,6 +164,7 @@ function rawResponse(raw: ScriptRaw, api: Api, ids: IdMaker): Response {
 }
 
 function requestIdHeader(api: Api, ids: IdMaker): Record<string, string> {
+  if (api === "bedrock") return { "x-amzn-requestid": ids.next("req_fake_") };
   return api === "anthropic" ? { "request-id": ids.next("req_fake_") } : { "x-request-id": ids.next("req_fake_") };
 }
 
@@ -166,7 +179,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
   let beforeAnswer = options.beforeAnswer;
 
-  async function answer(api: Api, selection: Selection, raw: string, body: unknown, signal: AbortSignal): Promise<Response> {
+  async function answer(api: Api, selection: Selection, raw: string, body: unknown, signal: AbortSignal, path: string): Promise<Response> {
     const { response } = selection;
     if (response.delayMs) await Bun.sleep(response.delayMs);
     if (response.hang) {
@@ -182,8 +195,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return new Response(null, { status: 504 });
     }
     if (response.raw) return rawResponse(response.raw, api, requestIds);
+    if (response.error && api === "bedrock") return bedrockErrorResponse(response.error, requestIds.next("req_fake_"));
     if (response.error) {
-      return Response.json(errorBody(api, response.error), {
+      const errorJson = api === "google" ? googleErrorBody(response.error) : api === "codex" ? codexErrorBody(response.error) : errorBody(api, response.error);
+      return Response.json(errorJson, {
         status: response.error.status,
         headers: { ...requestIdHeader(api, requestIds), ...response.error.headers },
       });
@@ -194,7 +209,15 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         ? chatFrames(plan, body, ids)
         : api === "anthropic"
           ? anthropicFrames(plan, ids)
-          : responsesFrames(plan, body, ids);
+          : api === "google"
+            ? googleFrames(plan, ids, path)
+          : api === "bedrock"
+            ? bedrockFrames(plan, ids)
+          : api === "mistral"
+            ? mistralFrames(plan, ids)
+          : api === "pi-messages"
+            ? piMessagesFrames(plan, ids)
+            : responsesFrames(plan, body, ids);
     const stream = frameStream(
       frames,
       {
@@ -210,7 +233,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     );
     return new Response(stream, {
       headers: {
-        "content-type": "text/event-stream; charset=utf-8",
+        "content-type": api === "bedrock" ? "application/vnd.amazon.eventstream" : "text/event-stream; charset=utf-8",
         "cache-control": "no-cache",
         ...requestIdHeader(api, requestIds),
       },
@@ -232,7 +255,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         return Response.json(errorBody("chat", { status: 404, message }), { status: 404 });
       }
       const time = new Date().toISOString();
-      const raw = await request.text();
+      const raw = await requestBodyText(request);
       const body = parseBody(raw);
       const selection = mode === "text" ? textModeSelection() : cursor.next(raw);
       const record: RecordedRequest = {
@@ -249,7 +272,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests.push(record);
       options.onRequest?.(record);
       await beforeAnswer?.(record);
-      return (route === "azure" ? azureRefusal(request, url) : undefined) ?? answer(route, selection, raw, body, request.signal);
+      const denied = route === "bedrock" && options.bedrockAuth ? checkBedrockAuth(request, raw, options.bedrockAuth) : undefined;
+      if (denied !== undefined) return bedrockErrorResponse({ status: 403, message: denied }, requestIds.next("req_fake_"));
+      return (route === "codex" ? codexRejection(request.headers) : route === "azure" ? azureRefusal(request, url) : undefined) ?? answer(route, selection, raw, body, request.signal, url.pathname);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {

@@ -24,7 +24,7 @@ export interface OpenStreams {
 const encoder = new TextEncoder();
 const DISCONNECT_GRACE_MS = 100;
 
-export function frameStream(frames: string[], timing: StreamTiming, open: OpenStreams): ReadableStream<Uint8Array> {
+export function frameStream(frames: (string | Uint8Array)[], timing: StreamTiming, open: OpenStreams): ReadableStream<Uint8Array> {
   let next = 0;
   let stopped = false;
   let wake: () => void = () => {};
@@ -84,7 +84,8 @@ export function frameStream(frames: string[], timing: StreamTiming, open: OpenSt
         await Promise.race([Bun.sleep(timing.chunkDelayMs), woken]);
         if (stopped) return drop(controller);
       }
-      controller.enqueue(encoder.encode(frames[next++] ?? ""));
+      const frame = frames[next++] ?? "";
+      controller.enqueue(typeof frame === "string" ? encoder.encode(frame) : frame);
     },
     cancel() {
       stop();

@@ -41,7 +41,7 @@ describe("first-run wizard", () => {
     const result = await runFirstRunWizard(deps);
     expect(result).toEqual({ provider: "openai", model: "gpt-5.4" });
     expect(host.asks[0]!.config?.mask).toBe(true);
-    expect(host.picks[1]!.config?.initial).toBe("gpt-5.4");
+    expect(host.picks[1]!.config?.initial).toBe("gpt-5.5");
     const authPath = join(agentDir, "auth.json");
     expect(JSON.parse(readFileSync(authPath, "utf8"))).toEqual({ openai: { type: "api_key", key: "sk-test" } });
     expect(statSync(authPath).mode & 0o777).toBe(0o600);

@@ -1,0 +1,127 @@
+/**
+ * Pig's Bedrock ConverseStream requests against the ones Pi 0.87.1 sent through the AWS SDK
+ * (test/fixtures/pi-0.87.1-wire/bedrock-converse-stream, made by
+ * scripts/compat/wire/bedrock-converse-stream.ts): for every recorded request the context is
+ * rebuilt from Pi's session file up to the answer, the system prompt and tool declarations are
+ * taken from the recorded body (the agents' own words), and pig's body must equal Pi's, key
+ * order included. The headers pig signs must be the ones Pi's SDK signed, less the SDK's own
+ * bookkeeping headers.
+ *
+ * One deliberate difference: Pi marks its built-in tools `strict: true` for models whose compat
+ * says `supportsStrictMode` (its tools ask for constrained sampling); pig's tools do not ask for
+ * it, so pig sends no `strict` (docs/decisions.md, "Amazon Bedrock").
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildBedrockBody } from "../../src/ai/providers/bedrock-request.ts";
+import { sha256Hex } from "../../src/ai/providers/aws-sigv4.ts";
+import { bedrockEndpoint, signedBedrockHeaders } from "../../src/ai/providers/bedrock-endpoint.ts";
+import type { LlmContext, Model, ThinkingLevel, ToolSpec } from "../../src/ai/types.ts";
+import { convertToLlm } from "../../src/session/convert.ts";
+import { SessionStore } from "../../src/session/store.ts";
+
+const DIR = join(import.meta.dir, "..", "fixtures", "pi-0.87.1-wire", "bedrock-converse-stream");
+const MODEL_ID = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+const REGION = "eu-west-1";
+
+/** Pi 0.87.1's catalogue entry for the model the fixtures were recorded with. */
+const MODEL: Model = {
+  id: MODEL_ID,
+  name: "Claude Sonnet 4.5 (US)",
+  api: "bedrock-converse-stream",
+  provider: "amazon-bedrock",
+  baseUrl: "http://127.0.0.1:1",
+  reasoning: true,
+  input: ["text", "image"],
+  cost: { input: 3.3, output: 16.5, cacheRead: 0.33, cacheWrite: 4.125 },
+  contextWindow: 200000,
+  maxTokens: 64000,
+  compat: { supportsStrictMode: true },
+};
+
+interface Recorded {
+  seq: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: { system?: { text?: string }[]; toolConfig?: { tools: { toolSpec: Record<string, unknown> }[] } } & Record<string, unknown>;
+}
+
+function recorded(run: string): Recorded[] {
+  return readFileSync(join(DIR, `${run}.requests.jsonl`), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Recorded);
+}
+
+/** The context before each assistant answer of the session, in file order. */
+function contexts(run: string): { messages: LlmContext["messages"]; level: ThinkingLevel }[] {
+  const store = SessionStore.open(join(DIR, `${run}.jsonl`));
+  try {
+    return store.tree.records
+      .filter((record) => record.type === "message" && record.role === "assistant")
+      .map((record) => {
+        const context = store.buildContext(record.parentId as string);
+        return { messages: convertToLlm(context.messages), level: context.thinkingLevel as ThinkingLevel };
+      });
+  } finally {
+    store.close();
+  }
+}
+
+function ownWords(body: Recorded["body"]): { systemPrompt: string; tools: ToolSpec[] } {
+  const tools = (body.toolConfig?.tools ?? []).map(({ toolSpec }) => ({
+    name: toolSpec.name as string,
+    description: toolSpec.description as string,
+    parameters: (toolSpec.inputSchema as { json: Record<string, unknown> }).json,
+  }));
+  return { systemPrompt: body.system?.[0]?.text ?? "", tools };
+}
+
+/** Pi's body with the deliberate difference taken out: no `strict` on tools. */
+function withoutStrict(body: Recorded["body"]): unknown {
+  const copy = structuredClone(body);
+  for (const tool of copy.toolConfig?.tools ?? []) delete tool.toolSpec.strict;
+  return copy;
+}
+
+/** Headers the AWS SDK adds for its own retry and telemetry bookkeeping; pig has none of these. */
+const SDK_ONLY = new Set(["amz-sdk-invocation-id", "amz-sdk-request", "x-amz-user-agent"]);
+
+describe("Bedrock requests equal Pi 0.87.1's", () => {
+  for (const run of ["tool", "image"]) {
+    const requests = recorded(run);
+    const answers = contexts(run);
+    test(`${run}: one answer per recorded request`, () => {
+      expect(answers.length).toBe(requests.length);
+      expect(requests.length).toBeGreaterThan(0);
+    });
+    requests.forEach((request, i) => {
+      test(`${run} request ${request.seq}: path, body and signed header set`, () => {
+        const answer = answers[i]!;
+        const context: LlmContext = { ...ownWords(request.body), messages: answer.messages };
+        const body = buildBedrockBody(MODEL, context, { apiKey: "<authenticated>", reasoning: answer.level, env: {} }, REGION);
+        expect(JSON.stringify(body)).toBe(JSON.stringify(withoutStrict(request.body)));
+
+        const endpoint = bedrockEndpoint(MODEL, { AWS_REGION: REGION });
+        expect(request.method).toBe("POST");
+        expect(endpoint.path).toBe(request.path);
+        expect(endpoint.region).toBe(REGION);
+
+        const raw = JSON.stringify(body);
+        const headers = signedBedrockHeaders(endpoint, raw, { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "x", sessionToken: "t" }, new Date());
+        const scope = /Credential=<credential>\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=<credential>$/.exec(
+          request.headers.authorization ?? "",
+        );
+        expect(scope).not.toBeNull();
+        const [, piRegion, piService, piSigned] = scope!;
+        expect([endpoint.region, "bedrock"]).toEqual([piRegion!, piService!]);
+        expect(headers.authorization).toContain(`/${piRegion}/${piService}/aws4_request, SignedHeaders=`);
+        expect(Object.keys(headers.signed).sort()).toEqual(piSigned!.split(";").filter((name) => !SDK_ONLY.has(name)));
+        expect(headers.signed["content-type"]).toBe(request.headers["content-type"]!);
+        // Length and hash describe the body sent, for Pi's as for pig's (which differ by the `strict`s).
+        const piRaw = JSON.stringify(request.body);
+        expect([request.headers["content-length"], request.headers["x-amz-content-sha256"]]).toEqual([String(Buffer.byteLength(piRaw)), sha256Hex(piRaw)]);
+        expect([headers.signed["content-length"], headers.signed["x-amz-content-sha256"]]).toEqual([String(Buffer.byteLength(raw)), sha256Hex(raw)]);
+      });
+    });
+  }
+});

@@ -1,0 +1,59 @@
+/**
+ * pig's Vertex AI requests against the ones Pi 0.87.1 sent for the same conversation
+ * (test/fixtures/pi-0.87.1-wire/google-vertex/, an API key and a base URL of its own): the context
+ * rebuilt from Pi's session file, the system prompt and tools from the recorded body; body, path
+ * and credential header must be Pi's, with one deliberate difference named below.
+ */
+import { describe, expect, test } from "bun:test";
+import type { Model } from "../../src/ai/types.ts";
+import { buildGoogleBody } from "../../src/ai/providers/google-request.ts";
+import { vertexKeyUrl } from "../../src/ai/providers/google-vertex.ts";
+import { recordedCalls } from "../helpers/google-wire.ts";
+
+/** Pi 0.87.1's catalogue entry for google-vertex/gemini-3-flash-preview, at the fake server's address. */
+const GEMINI_3_FLASH: Model = {
+  id: "gemini-3-flash-preview",
+  name: "Gemini 3 Flash Preview",
+  api: "google-vertex",
+  provider: "google-vertex",
+  baseUrl: "http://127.0.0.1:9",
+  reasoning: true,
+  thinkingLevelMap: { off: null, minimal: "minimal", low: "low", medium: "medium", high: "high", xhigh: null, max: null },
+  input: ["text", "image"],
+  cost: { input: 0.5, output: 3, cacheRead: 0.05, cacheWrite: 0 },
+  contextWindow: 1048576,
+  maxTokens: 65536,
+};
+
+/**
+ * The deliberate difference: Pi's built-in tools ask for constrained sampling, so for Gemini 3 Pi
+ * sends their schemas in strict form (taken here from Pi's body, as the agents' own words) and
+ * `toolConfig: {functionCallingConfig: {mode: "VALIDATED"}}`. pig's tools ask for nothing of the
+ * kind, so pig leaves the mode to the server (docs/decisions.md, "Google").
+ */
+function withoutValidatedMode(body: Record<string, unknown>): Record<string, unknown> {
+  expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: "VALIDATED" } });
+  const { toolConfig: _mode, ...rest } = body;
+  return rest;
+}
+
+describe.each(["tools", "image"])("google-vertex, Pi 0.87.1 run %s", (run) => {
+  const calls = recordedCalls("google-vertex", run);
+
+  test("every request body equals Pi's but for the validated tool mode", () => {
+    expect(calls.length).toBe(run === "tools" ? 2 : 1);
+    for (const { request, context, thinkingLevel, sessionId } of calls) {
+      const body = buildGoogleBody(GEMINI_3_FLASH, context, { apiKey: "k", reasoning: thinkingLevel, sessionId }, "vertex");
+      expect(JSON.stringify(body)).toBe(JSON.stringify(withoutValidatedMode(request.body)));
+    }
+  });
+
+  test("path, method and credential header are Pi's", () => {
+    for (const { request } of calls) {
+      expect(request.method).toBe("POST");
+      expect(new URL(vertexKeyUrl(GEMINI_3_FLASH)).pathname).toBe(request.path);
+      expect(request.headers["x-goog-api-key"]).toBe("<credential>");
+      expect(request.headers["content-type"]).toBe("application/json");
+    }
+  });
+});
