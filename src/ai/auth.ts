@@ -16,7 +16,7 @@ import { ambientHint, ambientKey } from "./ambient-credentials.ts";
 import { providerFacts } from "./catalogue/index.ts";
 
 // Other programs sharing the file (upstream's subscription logins) keep provider-specific fields
-// in OAuth entries: open to any key. An API-key entry has exactly its two.
+// in OAuth entries: open to any key. An API-key entry has its key and, for some providers, `env`.
 const AuthEntrySchema = v.variant("type", [
   // `env`: values the provider needs besides the key (Cloudflare's account and gateway ids), as upstream stores them.
   v.looseObject({ type: v.literal("api_key"), key: v.string(), env: v.optional(v.record(v.string(), v.string())) }),
