@@ -2,11 +2,11 @@
  * A tool's JSON Schema in the subset that OpenAI's strict (constrained) sampling takes: every
  * object lists all its properties as required and forbids others, and a property that was
  * optional may be `null` instead. Schemas outside the subset (references, `oneOf`, unions of
- * objects, tuples, open objects…) cannot be made strict; the caller then sends the tool as it
- * is, unless it requires strict sampling. The same rules as upstream Pi 0.87's, so both send the
+ * objects, tuples, open objects…) cannot be made strict; strict-tools.ts then sends the tool as
+ * it is, unless it requires strict sampling. The same rules as upstream Pi 0.87's, so both send the
  * same schema. Pure; the input is not changed.
  */
-import type { JsonSchema, ToolSpec } from "./types.ts";
+import type { JsonSchema } from "./types.ts";
 
 export class NotStrictSchema extends Error {
   override name = "NotStrictSchema";
@@ -95,24 +95,9 @@ function makeNodeStrict(node: unknown): void {
 /** The strict form of a tool's parameters; throws `NotStrictSchema` (saying why) when there is none. */
 export function strictSchema(schema: JsonSchema): JsonSchema {
   const copy: unknown = structuredClone(schema);
-  if (!isNode(copy) || copy.type !== "object") throw new NotStrictSchema("root schema must have type object");
+  if (!isNode(copy)) throw new NotStrictSchema("root schema must have type object");
   makeNodeStrict(copy);
+  // Checked after the walk, as upstream does, so a schema wrong in both ways gets upstream's reason.
+  if (copy.type !== "object") throw new NotStrictSchema("root schema must have type object");
   return copy;
-}
-
-/**
- * The parameters to send for `tool` and whether they are strict, for an API that supports strict
- * tools: strict when the tool asks for JSON-schema sampling and its schema allows it. A tool that
- * requires it (`strict: "require"`) and cannot have it is an error naming the tool.
- */
-export function strictToolParameters(tool: ToolSpec): { parameters: JsonSchema; strict: boolean } {
-  const sampling = tool.constrainedSampling;
-  if (sampling?.type !== "json_schema") return { parameters: tool.parameters, strict: false };
-  try {
-    return { parameters: strictSchema(tool.parameters), strict: true };
-  } catch (error) {
-    if (!(error instanceof NotStrictSchema)) throw error;
-    if (sampling.strict === "require") throw new Error(`Tool "${tool.name}" requires JSON-schema constrained sampling, but ${error.message}.`);
-    return { parameters: tool.parameters, strict: false };
-  }
 }

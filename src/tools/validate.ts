@@ -2,7 +2,8 @@
  * Checks a tool call's arguments against the tool's JSON Schema before the tool runs, after the
  * light coercion models need (a number sent as "5", a boolean as "true"). Covers the schema subset
  * tool definitions use: type (incl. type lists), properties, required, additionalProperties,
- * items, enum, const, anyOf/oneOf, min/max items, length and value bounds.
+ * items, enum, const, anyOf/oneOf, min/max items, length and value bounds. A null given for an
+ * optional property that does not take null counts as not given (upstream's rule for strict tools).
  */
 import type { JsonSchema } from "../ai/types.ts";
 import { isPlainObject } from "../util/plain-object.ts";
@@ -206,11 +207,47 @@ function checkNumber(schema: JsonSchema, value: number, path: string, out: Probl
 }
 
 /**
- * Coerces and checks `args` for `tool`. On failure the message lists every problem by dotted path
+ * Drops a `null` given for an optional property whose schema does not take null, at any depth, as
+ * upstream does: a model held to a tool's strict schema (where each optional property became
+ * "this or null", ai/strict-schema.ts) sends null for "not given". Returns a copy; a required
+ * property's null stays, and fails the check.
+ */
+function dropOptionalNulls(schema: JsonSchema, value: Json): Json {
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (Array.isArray(items)) {
+      return value.map((item, i) => {
+        const itemSchema = asSchema(items[i]);
+        return itemSchema ? dropOptionalNulls(itemSchema, item) : item;
+      });
+    }
+    const itemSchema = asSchema(items);
+    return itemSchema ? value.map((item) => dropOptionalNulls(itemSchema, item)) : value;
+  }
+  const properties = asSchema(schema.properties);
+  if (!isPlainObject(value) || !properties) return value;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const itemSchema = asSchema(properties[key]);
+    if (!itemSchema) {
+      out[key] = item;
+      continue;
+    }
+    const takesNull = typeof itemSchema.$ref === "string" || check(itemSchema, null, "").length === 0;
+    if (item === null && !required.has(key) && !takesNull) continue;
+    out[key] = dropOptionalNulls(itemSchema, item);
+  }
+  return out;
+}
+
+/**
+ * Coerces and checks `args` for `tool`, after dropping the nulls that stand for optional
+ * properties not given. On failure the message lists every problem by dotted path
  * (`root` for the arguments object itself) and repeats the arguments as received.
  */
 export function validateToolArguments(tool: { name: string; parameters: JsonSchema }, args: unknown): ValidationOutcome {
-  const converted = convert(tool.parameters, args);
+  const converted = convert(tool.parameters, dropOptionalNulls(tool.parameters, args));
   const problems = check(tool.parameters, converted, "");
   if (problems.length === 0 && isPlainObject(converted)) return { ok: true, args: converted };
   if (problems.length === 0) problems.push({ path: "", message: typeMessage(["object"], converted) });

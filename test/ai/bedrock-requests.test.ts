@@ -3,13 +3,11 @@
  * (test/fixtures/pi-0.87.1-wire/bedrock-converse-stream, made by
  * scripts/compat/wire/bedrock-converse-stream.ts): for every recorded request the context is
  * rebuilt from Pi's session file up to the answer, the system prompt and tool declarations are
- * taken from the recorded body (the agents' own words), and pig's body must equal Pi's, key
- * order included. The headers pig signs must be the ones Pi's SDK signed, less the SDK's own
- * bookkeeping headers.
- *
- * One deliberate difference: Pi marks its built-in tools `strict: true` for models whose compat
- * says `supportsStrictMode` (its tools ask for constrained sampling); pig's tools do not ask for
- * it, so pig sends no `strict` (docs/decisions.md, "Amazon Bedrock").
+ * the system prompt is taken from the recorded body and the tool declarations from the session's
+ * system message (the agents' own words; they ask for JSON-schema sampling, which this model's
+ * compat `supportsStrictMode` grants: strict schemas and `strict: true`), and pig's body must
+ * equal Pi's, key order included. The headers pig signs must be the ones Pi's SDK signed, less the
+ * SDK's own bookkeeping headers.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -20,6 +18,7 @@ import { bedrockEndpoint, signedBedrockHeaders } from "../../src/ai/providers/be
 import type { LlmContext, Model, ThinkingLevel, ToolSpec } from "../../src/ai/types.ts";
 import { convertToLlm } from "../../src/session/convert.ts";
 import { SessionStore } from "../../src/session/store.ts";
+import { declaredToolSpecs } from "../helpers/declared-tools.ts";
 
 const DIR = join(import.meta.dir, "..", "fixtures", "pi-0.87.1-wire", "bedrock-converse-stream");
 const MODEL_ID = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
@@ -53,34 +52,22 @@ function recorded(run: string): Recorded[] {
 }
 
 /** The context before each assistant answer of the session, in file order. */
-function contexts(run: string): { messages: LlmContext["messages"]; level: ThinkingLevel }[] {
+function contexts(run: string): { messages: LlmContext["messages"]; tools: ToolSpec[]; level: ThinkingLevel }[] {
   const store = SessionStore.open(join(DIR, `${run}.jsonl`));
   try {
     return store.tree.records
       .filter((record) => record.type === "message" && record.role === "assistant")
       .map((record) => {
         const context = store.buildContext(record.parentId as string);
-        return { messages: convertToLlm(context.messages), level: context.thinkingLevel as ThinkingLevel };
+        return { messages: convertToLlm(context.messages), tools: declaredToolSpecs(context.messages), level: context.thinkingLevel as ThinkingLevel };
       });
   } finally {
     store.close();
   }
 }
 
-function ownWords(body: Recorded["body"]): { systemPrompt: string; tools: ToolSpec[] } {
-  const tools = (body.toolConfig?.tools ?? []).map(({ toolSpec }) => ({
-    name: toolSpec.name as string,
-    description: toolSpec.description as string,
-    parameters: (toolSpec.inputSchema as { json: Record<string, unknown> }).json,
-  }));
-  return { systemPrompt: body.system?.[0]?.text ?? "", tools };
-}
-
-/** Pi's body with the deliberate difference taken out: no `strict` on tools. */
-function withoutStrict(body: Recorded["body"]): unknown {
-  const copy = structuredClone(body);
-  for (const tool of copy.toolConfig?.tools ?? []) delete tool.toolSpec.strict;
-  return copy;
+function systemPrompt(body: Recorded["body"]): string {
+  return body.system?.[0]?.text ?? "";
 }
 
 /** Headers the AWS SDK adds for its own retry and telemetry bookkeeping; pig has none of these. */
@@ -97,9 +84,10 @@ describe("Bedrock requests equal Pi 0.87.1's", () => {
     requests.forEach((request, i) => {
       test(`${run} request ${request.seq}: path, body and signed header set`, () => {
         const answer = answers[i]!;
-        const context: LlmContext = { ...ownWords(request.body), messages: answer.messages };
+        expect(request.body.toolConfig?.tools.every(({ toolSpec }) => toolSpec.strict === true)).toBe(true);
+        const context: LlmContext = { systemPrompt: systemPrompt(request.body), tools: answer.tools, messages: answer.messages };
         const body = buildBedrockBody(MODEL, context, { apiKey: "<authenticated>", reasoning: answer.level, env: {} }, REGION);
-        expect(JSON.stringify(body)).toBe(JSON.stringify(withoutStrict(request.body)));
+        expect(JSON.stringify(body)).toBe(JSON.stringify(request.body));
 
         const endpoint = bedrockEndpoint(MODEL, { AWS_REGION: REGION });
         expect(request.method).toBe("POST");
@@ -117,10 +105,9 @@ describe("Bedrock requests equal Pi 0.87.1's", () => {
         expect(headers.authorization).toContain(`/${piRegion}/${piService}/aws4_request, SignedHeaders=`);
         expect(Object.keys(headers.signed).sort()).toEqual(piSigned!.split(";").filter((name) => !SDK_ONLY.has(name)));
         expect(headers.signed["content-type"]).toBe(request.headers["content-type"]!);
-        // Length and hash describe the body sent, for Pi's as for pig's (which differ by the `strict`s).
-        const piRaw = JSON.stringify(request.body);
-        expect([request.headers["content-length"], request.headers["x-amz-content-sha256"]]).toEqual([String(Buffer.byteLength(piRaw)), sha256Hex(piRaw)]);
-        expect([headers.signed["content-length"], headers.signed["x-amz-content-sha256"]]).toEqual([String(Buffer.byteLength(raw)), sha256Hex(raw)]);
+        // The body is Pi's byte for byte, so length and hash are the ones Pi's SDK signed.
+        expect([headers.signed["content-length"], headers.signed["x-amz-content-sha256"]]).toEqual([request.headers["content-length"]!, request.headers["x-amz-content-sha256"]!]);
+        expect(headers.signed["x-amz-content-sha256"]).toBe(sha256Hex(raw));
       });
     });
   }

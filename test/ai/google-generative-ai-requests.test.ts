@@ -2,7 +2,8 @@
  * pig's Gemini API requests against the ones Pi 0.87.1 sent for the same conversation
  * (test/fixtures/pi-0.87.1-wire/google-generative-ai/): the context rebuilt from Pi's session
  * file, the system prompt and tools from the recorded body; body, path and credential header
- * must be Pi's. Pi's client also sends its identity (`user-agent: pi (…)`,
+ * must be Pi's. The tools ask for JSON-schema sampling, which Gemini 2.5 does not get: plain
+ * schemas, no calling mode. Pi's client also sends its identity (`user-agent: pi (…)`,
  * `x-goog-api-client: google-genai-sdk/…`), which pig does not (docs/decisions.md).
  */
 import { describe, expect, test } from "bun:test";

@@ -2,7 +2,8 @@
  * pig's Vertex AI requests against the ones Pi 0.87.1 sent for the same conversation
  * (test/fixtures/pi-0.87.1-wire/google-vertex/, an API key and a base URL of its own): the context
  * rebuilt from Pi's session file, the system prompt and tools from the recorded body; body, path
- * and credential header must be Pi's, with one deliberate difference named below.
+ * and credential header must be Pi's. Pi's agent declares its tools with JSON-schema sampling, so
+ * for this Gemini 3 model their schemas go in strict form with the `VALIDATED` calling mode.
  */
 import { describe, expect, test } from "bun:test";
 import type { Model } from "../../src/ai/types.ts";
@@ -25,26 +26,15 @@ const GEMINI_3_FLASH: Model = {
   maxTokens: 65536,
 };
 
-/**
- * The deliberate difference: Pi's built-in tools ask for constrained sampling, so for Gemini 3 Pi
- * sends their schemas in strict form (taken here from Pi's body, as the agents' own words) and
- * `toolConfig: {functionCallingConfig: {mode: "VALIDATED"}}`. pig's tools ask for nothing of the
- * kind, so pig leaves the mode to the server (docs/decisions.md, "Google").
- */
-function withoutValidatedMode(body: Record<string, unknown>): Record<string, unknown> {
-  expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: "VALIDATED" } });
-  const { toolConfig: _mode, ...rest } = body;
-  return rest;
-}
-
 describe.each(["tools", "image"])("google-vertex, Pi 0.87.1 run %s", (run) => {
   const calls = recordedCalls("google-vertex", run);
 
-  test("every request body equals Pi's but for the validated tool mode", () => {
+  test("every request body equals Pi's, strict tools and the validated mode included", () => {
     expect(calls.length).toBe(run === "tools" ? 2 : 1);
     for (const { request, context, thinkingLevel, sessionId } of calls) {
+      expect(request.body.toolConfig).toEqual({ functionCallingConfig: { mode: "VALIDATED" } });
       const body = buildGoogleBody(GEMINI_3_FLASH, context, { apiKey: "k", reasoning: thinkingLevel, sessionId }, "vertex");
-      expect(JSON.stringify(body)).toBe(JSON.stringify(withoutValidatedMode(request.body)));
+      expect(JSON.stringify(body)).toBe(JSON.stringify(request.body));
     }
   });
 

@@ -1,13 +1,15 @@
 /**
  * The recorded Pi 0.87.1 requests of test/fixtures/pi-0.87.1-wire/<api>/ paired with the context
  * each was built from: the session file's assistant answers in order, each rebuilt up to its
- * parent with pig's `convertToLlm`, and the system prompt and tools taken from the recorded body.
+ * parent with pig's `convertToLlm`, the system prompt taken from the recorded body and the tools
+ * from the session's system message (as Pi's agent declared them, asking for strict sampling).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LlmContext, ThinkingLevel, ToolSpec } from "../../src/ai/types.ts";
+import type { LlmContext, ThinkingLevel } from "../../src/ai/types.ts";
 import { convertToLlm } from "../../src/session/convert.ts";
 import { SessionStore } from "../../src/session/store.ts";
+import { declaredToolSpecs } from "./declared-tools.ts";
 
 export const WIRE_087 = join(import.meta.dir, "..", "fixtures", "pi-0.87.1-wire");
 
@@ -26,17 +28,10 @@ export interface GoogleRecordedCall {
   sessionId: string;
 }
 
-type Declaration = { name: string; description: string; parametersJsonSchema: Record<string, unknown> };
-
-function promptAndTools(body: Record<string, unknown>): { systemPrompt: string; tools?: ToolSpec[] } {
+/** The system prompt as Pi's body carried it (the agent's own words, pig's prompt differs). */
+function systemPrompt(body: Record<string, unknown>): string {
   const system = body.systemInstruction as { parts: { text: string }[] } | undefined;
-  const systemPrompt = system?.parts.map((part) => part.text).join("") ?? "";
-  const declarations = (body.tools as { functionDeclarations: Declaration[] }[] | undefined)?.[0]?.functionDeclarations;
-  if (!declarations) return { systemPrompt };
-  return {
-    systemPrompt,
-    tools: declarations.map((d) => ({ name: d.name, description: d.description, parameters: d.parametersJsonSchema })),
-  };
+  return system?.parts.map((part) => part.text).join("") ?? "";
 }
 
 export function recordedCalls(api: string, run: string): GoogleRecordedCall[] {
@@ -53,7 +48,7 @@ export function recordedCalls(api: string, run: string): GoogleRecordedCall[] {
       const built = store.buildContext(answers[i]!.parentId as string);
       return {
         request,
-        context: { ...promptAndTools(request.body), messages: convertToLlm(built.messages) },
+        context: { systemPrompt: systemPrompt(request.body), tools: declaredToolSpecs(built.messages), messages: convertToLlm(built.messages) },
         thinkingLevel: built.thinkingLevel as ThinkingLevel,
         sessionId: store.sessionId,
       };

@@ -81,4 +81,45 @@ describe("validateToolArguments", () => {
       expect(outcome.message).toContain("  - either: does not match any of the allowed shapes");
     }
   });
+
+  describe("null for an optional property (what a strict schema lets a model send)", () => {
+    const nested = {
+      name: "n",
+      parameters: {
+        type: "object",
+        required: ["items"],
+        properties: {
+          items: {
+            type: "array",
+            items: { type: "object", required: ["id"], properties: { id: { type: "string" }, note: { type: "string" } } },
+          },
+          pair: { type: "array", items: [{ type: "object", properties: { a: { type: "number" } } }] },
+          maybe: { anyOf: [{ type: "string" }, { type: "null" }] },
+          ref: { $ref: "#/definitions/x" },
+        },
+      },
+    };
+
+    test("is taken as not given, at any depth", () => {
+      expect(validateToolArguments(tools.read, { path: "a", offset: null, limit: null })).toEqual({ ok: true, args: { path: "a" } });
+      expect(validateToolArguments(nested, { items: [{ id: "1", note: null }], pair: [{ a: null }] })).toEqual({
+        ok: true,
+        args: { items: [{ id: "1" }], pair: [{}] },
+      });
+    });
+
+    test("stays where the property takes null, or its schema is a reference", () => {
+      expect(validateToolArguments(nested, { items: [], maybe: null, ref: null })).toEqual({ ok: true, args: { items: [], maybe: null, ref: null } });
+    });
+
+    test("a required property's null is still an error, and the message shows the arguments as sent", () => {
+      const args = { path: null, offset: null };
+      const outcome = validateToolArguments(tools.read, args);
+      expect(outcome).toEqual({
+        ok: false,
+        message: `Validation failed for tool "read":\n  - path: must be a string (got null)\n\nReceived arguments:\n${JSON.stringify(args, null, 2)}`,
+      });
+      expect(args).toEqual({ path: null, offset: null });
+    });
+  });
 });

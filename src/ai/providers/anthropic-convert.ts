@@ -2,6 +2,7 @@
  * Message and tool conversion for the Anthropic Messages API: upstream's provider-independent
  * preparation of stored messages, then the `messages` and `tools` arrays of the request.
  */
+import { sentTools } from "../strict-tools.ts";
 import { closeToolCalls } from "../transform.ts";
 import type { LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, Model, ToolSpec } from "../types.ts";
 import { toClaudeCodeName } from "./anthropic-oauth.ts";
@@ -182,21 +183,26 @@ export function convertAnthropicMessages(
   return out;
 }
 
-/** Tools: name, description, eager input streaming, and a schema of `type/properties/required`. */
+/**
+ * Tools: name, description, eager input streaming, and a schema of `type/properties/required`;
+ * a strict tool (strict-tools.ts: the model's compat says `supportsStrictTools`) is marked
+ * `strict` and keeps its whole strict schema (`additionalProperties: false` included).
+ */
 export function convertAnthropicTools(
+  model: Model,
   tools: readonly ToolSpec[],
   opts: { eagerInputStreaming?: boolean; cacheControl?: CacheControl; oauth?: boolean } = {},
 ): AnthropicTool[] {
+  const sent = sentTools(model, "anthropic-messages", tools);
   return tools.map((tool, index) => {
+    const { parameters, strict } = sent[index]!;
+    const schema = { type: "object" as const, properties: parameters.properties ?? {}, required: parameters.required ?? [] };
     const converted: AnthropicTool = {
       name: opts.oauth ? toClaudeCodeName(tool.name) : tool.name,
       description: tool.description,
       ...(opts.eagerInputStreaming ? { eager_input_streaming: true as const } : {}),
-      input_schema: {
-        type: "object",
-        properties: tool.parameters.properties ?? {},
-        required: tool.parameters.required ?? [],
-      },
+      ...(strict ? { strict: true as const } : {}),
+      input_schema: strict ? { ...parameters, ...schema } : schema,
     };
     if (opts.cacheControl && index === tools.length - 1) converted.cache_control = opts.cacheControl;
     return converted;

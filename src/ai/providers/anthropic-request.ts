@@ -128,7 +128,7 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   if (context.systemPrompt) system.push(withCache({ type: "text" as const, text: stripLoneSurrogates(context.systemPrompt) }));
   if (system.length > 0) body.system = system;
   if (options.temperature !== undefined && !level) body.temperature = options.temperature;
-  if (hasTools) body.tools = convertAnthropicTools(context.tools!, { eagerInputStreaming: eager, cacheControl, oauth });
+  if (hasTools) body.tools = convertAnthropicTools(model, context.tools!, { eagerInputStreaming: eager, cacheControl, oauth });
   if (model.reasoning) {
     if (!level) body.thinking = { type: "disabled" };
     else if (adaptive) {

@@ -30,7 +30,9 @@ export interface AnthropicTool {
   name: string;
   description: string;
   eager_input_streaming?: true;
-  input_schema: { type: "object"; properties: unknown; required: unknown };
+  strict?: true;
+  /** A strict tool's schema keeps its other keys (`additionalProperties`…). */
+  input_schema: { type: "object"; properties: unknown; required: unknown; [key: string]: unknown };
   cache_control?: CacheControl;
 }
 

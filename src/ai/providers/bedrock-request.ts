@@ -1,8 +1,9 @@
 /**
  * The body of a Bedrock ConverseStream request, as Pi 0.87.1 (through the AWS SDK) sends it:
  * `messages, system, inferenceConfig, toolConfig, additionalModelRequestFields`, members in the
- * SDK's order (required ones first: `toolSpec` is `name, inputSchema, description`, an image
- * `format, source`), image bytes as base64.
+ * SDK's order (required ones first: `toolSpec` is `name, inputSchema, description, strict`, an
+ * image `format, source`), image bytes as base64. Strict tools (strict-tools.ts) where the model's
+ * compat says `supportsStrictMode`.
  *
  * Claude models get the extras Pi gives them: prompt-cache points after the system prompt and
  * after a final user message (Claude 3.5 Haiku, 3.7 Sonnet, 4.x and 5; "long" retention adds
@@ -11,6 +12,7 @@
  * reasoning with its signature. Other models get plain reasoning text and no cache points.
  */
 import { fitOutputToWindow } from "../output-room.ts";
+import { sentTools } from "../strict-tools.ts";
 import type { LlmContext, LlmImage, LlmText, Model, StreamOptions, ThinkingLevel, ToolSpec } from "../types.ts";
 import { prepareMessages, stripLoneSurrogates } from "./anthropic-convert.ts";
 import { DEFAULT_THINKING_BUDGETS, INTERLEAVED_THINKING_BETA, type CacheRetention } from "./anthropic-request.ts";
@@ -172,8 +174,13 @@ export function convertBedrockMessages(context: LlmContext, model: Model, retent
   return out;
 }
 
-function convertTools(tools: readonly ToolSpec[]): Json[] {
-  return tools.map((tool) => ({ toolSpec: { name: tool.name, inputSchema: { json: tool.parameters }, description: tool.description } }));
+/** Tools in the SDK's key order; a strict one (strict-tools.ts) with its strict schema and `strict: true`. */
+function convertTools(model: Model, tools: readonly ToolSpec[]): Json[] {
+  const sent = sentTools(model, "bedrock-converse-stream", tools);
+  return tools.map((tool, i) => {
+    const { parameters, strict } = sent[i]!;
+    return { toolSpec: { name: tool.name, inputSchema: { json: parameters }, description: tool.description, ...(strict ? { strict: true } : {}) } };
+  });
 }
 
 /** Output cap and thinking fields, as Pi's streamSimple computes them. */
@@ -213,7 +220,7 @@ export function buildBedrockBody(model: Model, context: LlmContext, options: Bed
     ...(system ? { system } : {}),
     inferenceConfig: { maxTokens, ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) },
   };
-  if (context.tools && context.tools.length > 0) body.toolConfig = { tools: convertTools(context.tools) };
+  if (context.tools && context.tools.length > 0) body.toolConfig = { tools: convertTools(model, context.tools) };
   if (fields) body.additionalModelRequestFields = fields;
   return body;
 }

@@ -8,6 +8,8 @@
  * The two APIs differ only in how their clients order some keys (`functionCall`, `inlineData`);
  * `dialect` picks the order, so bodies serialise exactly as Pi's do.
  */
+import { geminiMajorVersion } from "../gemini-version.ts";
+import { sentTools } from "../strict-tools.ts";
 import { closeToolCalls } from "../transform.ts";
 import type { LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, Model, ToolSpec } from "../types.ts";
 import type { GoogleContent, GoogleFunctionDeclaration, GoogleInlineData, GooglePart } from "./google-wire.ts";
@@ -24,12 +26,6 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Drops unpaired UTF-16 surrogates (they make the request body invalid). */
 export function stripLoneSurrogates(text: string): string {
   return text.replace(LONE_SURROGATES, "");
-}
-
-/** The major version of a `gemini-N…` model id (`gemini-live-N…` too), else undefined. */
-export function geminiMajorVersion(modelId: string): number | undefined {
-  const match = /^gemini(?:-live)?-(\d+)/.exec(modelId.toLowerCase());
-  return match ? Number.parseInt(match[1]!, 10) : undefined;
 }
 
 /** Models that need the call id echoed in `functionCall` and `functionResponse`. */
@@ -197,16 +193,18 @@ export function convertGoogleMessages(messages: readonly LlmMessage[], model: Mo
   return contents;
 }
 
-/** The tool list: one entry holding every declaration, the schema as full JSON Schema. */
-export function convertGoogleTools(tools: readonly ToolSpec[]): { functionDeclarations: GoogleFunctionDeclaration[] }[] | undefined {
+/**
+ * The tool list (one entry holding every declaration, the schema as full JSON Schema, in strict
+ * form for a strict tool) and the function-calling mode: `VALIDATED` when any tool is strict,
+ * which makes Gemini hold calls to their schemas; otherwise the server's default (no mode).
+ */
+export function convertGoogleTools(
+  model: Model,
+  tools: readonly ToolSpec[],
+  dialect: GoogleDialect,
+): { tools: { functionDeclarations: GoogleFunctionDeclaration[] }[]; mode?: "VALIDATED" } | undefined {
   if (tools.length === 0) return undefined;
-  return [
-    {
-      functionDeclarations: tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parametersJsonSchema: tool.parameters,
-      })),
-    },
-  ];
+  const sent = sentTools(model, dialect === "gemini" ? "google-generative-ai" : "google-vertex", tools);
+  const functionDeclarations = tools.map((tool, i) => ({ name: tool.name, description: tool.description, parametersJsonSchema: sent[i]!.parameters }));
+  return { tools: [{ functionDeclarations }], ...(sent.some((tool) => tool.strict) ? { mode: "VALIDATED" as const } : {}) };
 }

@@ -8,6 +8,9 @@
  * take a level (`thinkingLevel: "LOW"`), earlier models a token budget (`thinkingBudget`,
  * -1 for "as the model sees fit"); both with `includeThoughts`. A reasoning model with thinking
  * off gets `thinkingBudget: 0`, or for level models the lowest level it offers.
+ *
+ * Tools: strict ones (strict-tools.ts; Gemini 3 and later) in strict form, with the `VALIDATED`
+ * function-calling mode.
  */
 import { fitOutputToWindow } from "../output-room.ts";
 import { clampThinkingLevel } from "../thinking.ts";
@@ -70,8 +73,9 @@ function thinkingConfig(model: Model, options: StreamOptions, dialect: GoogleDia
 export function buildGoogleBody(model: Model, context: LlmContext, options: StreamOptions, dialect: GoogleDialect): GoogleRequestBody {
   const body: GoogleRequestBody = { contents: convertGoogleMessages(context.messages, model, dialect) };
   if (context.systemPrompt) body.systemInstruction = { parts: [{ text: stripLoneSurrogates(context.systemPrompt) }], role: "user" };
-  const tools = convertGoogleTools(context.tools ?? []);
-  if (tools) body.tools = tools;
+  const tools = convertGoogleTools(model, context.tools ?? [], dialect);
+  if (tools) body.tools = tools.tools;
+  if (tools?.mode) body.toolConfig = { functionCallingConfig: { mode: tools.mode } };
   const generation: GoogleGenerationConfig = {};
   if (options.temperature !== undefined) generation.temperature = options.temperature;
   generation.maxOutputTokens = fitOutputToWindow(model, context, options.maxTokens ?? model.maxTokens);

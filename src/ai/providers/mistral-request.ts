@@ -7,7 +7,7 @@
  * `prompt_mode: "reasoning"` (Magistral) or `reasoning_effort` (the models listed in
  * `usesReasoningEffort`). Body keys come in the order Pi 0.87.1 sends them. Pure.
  */
-import { strictToolParameters } from "../strict-schema.ts";
+import { sentTools } from "../strict-tools.ts";
 import { fitOutputToWindow } from "../output-room.ts";
 import type { LlmContext, LlmImage, LlmMessage, LlmText, Model, StreamOptions, ToolSpec } from "../types.ts";
 import { imageUrl, prepareMessages, sanitizeSurrogates } from "./openai-shared.ts";
@@ -153,9 +153,10 @@ export function convertMistralMessages(systemPrompt: string, messages: readonly 
   return out;
 }
 
-function convertTools(tools: readonly ToolSpec[]): Json[] {
-  return tools.map((tool) => {
-    const { parameters, strict } = strictToolParameters(tool);
+function convertTools(model: Model, tools: readonly ToolSpec[]): Json[] {
+  const sent = sentTools(model, "mistral-conversations", tools);
+  return tools.map((tool, i) => {
+    const { parameters, strict } = sent[i]!;
     return { type: "function", function: { name: tool.name, description: tool.description, parameters, strict } };
   });
 }
@@ -207,7 +208,7 @@ export function buildMistralRequest(model: Model, context: LlmContext, options: 
     stream: true,
     messages: convertMistralMessages(context.systemPrompt, prepared, model.input.includes("image")),
   };
-  if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools);
+  if (context.tools && context.tools.length > 0) body.tools = convertTools(model, context.tools);
   if (options.temperature !== undefined) body.temperature = options.temperature;
   const maxTokens = options.maxTokens ?? model.maxTokens;
   if (maxTokens) body.max_tokens = fitOutputToWindow(model, context, maxTokens);

@@ -15,7 +15,7 @@
  */
 import { arch, platform, release } from "node:os";
 import { codexUrl } from "../endpoint.ts";
-import { NotStrictSchema, strictSchema } from "../strict-schema.ts";
+import { sentTool, strictToolSupport, type StrictToolSupport } from "../strict-tools.ts";
 import { reasoningEffortFor } from "../thinking.ts";
 import type { LlmContext, Model, StreamOptions, ToolSpec } from "../types.ts";
 import { convertResponsesInput } from "./openai-responses-request.ts";
@@ -44,27 +44,11 @@ function cacheKey(sessionId: string | undefined): string | undefined {
   return chars.length <= CACHE_KEY_MAX ? sessionId : chars.slice(0, CACHE_KEY_MAX).join("");
 }
 
-function codexTool(tool: ToolSpec, supportsStrictMode: boolean): Json {
-  let parameters = tool.parameters;
-  let strict: boolean | null = null;
-  if (tool.constrainedSampling?.type === "json_schema") {
-    if (!supportsStrictMode) {
-      if (tool.constrainedSampling.strict === "require") {
-        throw new Error(`Tool "${tool.name}" requires JSON-schema constrained sampling, but this model's strict tools are off (compat.supportsStrictMode)`);
-      }
-    } else {
-      try {
-        parameters = strictSchema(tool.parameters);
-        strict = true;
-      } catch (error) {
-        if (!(error instanceof NotStrictSchema) || tool.constrainedSampling.strict === "require") {
-          throw new Error(`Tool "${tool.name}" requires JSON-schema constrained sampling, but ${(error as Error).message}`);
-        }
-      }
-    }
-  }
+/** A tool; where the model takes strict tools, `strict` is `true` for a strict one (strict-tools.ts), else `null`. */
+function codexTool(tool: ToolSpec, support: StrictToolSupport): Json {
+  const { parameters, strict } = sentTool(tool, support);
   const out: Json = { type: "function", name: tool.name, description: tool.description, parameters };
-  if (supportsStrictMode) out.strict = strict;
+  if (support.supported) out.strict = strict ? true : null;
   return out;
 }
 
@@ -82,7 +66,7 @@ function reasoning(model: Model, options: StreamOptions): Json | undefined {
 
 /** The request body, in Pi's key order. Pure. */
 export function buildCodexBody(model: Model, context: LlmContext, options: StreamOptions): Json {
-  const supportsStrictMode = model.compat?.supportsStrictMode ?? true;
+  const strictSupport = strictToolSupport(model, "openai-codex-responses");
   const key = cacheKey(options.sessionId);
   const body: Json = {
     model: model.id,
@@ -97,7 +81,7 @@ export function buildCodexBody(model: Model, context: LlmContext, options: Strea
     parallel_tool_calls: true,
   };
   if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (context.tools && context.tools.length > 0) body.tools = context.tools.map((tool) => codexTool(tool, supportsStrictMode));
+  if (context.tools && context.tools.length > 0) body.tools = context.tools.map((tool) => codexTool(tool, strictSupport));
   const effort = reasoning(model, options);
   if (effort) body.reasoning = effort;
   return body;

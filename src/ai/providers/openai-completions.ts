@@ -7,10 +7,10 @@
  * per answer, tool calls keyed by their stream index, and all `*_end` events emitted, in content
  * order, once the stream is over.
  */
-import { strictToolParameters } from "./strict-tools.ts";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { StreamingArguments, TextAppender } from "../streamed-text.ts";
+import { sentTools, strictToolSupport } from "../strict-tools.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import {
   applyCost,
@@ -53,14 +53,19 @@ type Json = Record<string, unknown>;
 
 // ── request ─────────────────────────────────────────────────────────────────
 
-function convertTools(tools: readonly ToolSpec[], compat: ResolvedCompat): Json[] {
-  return tools.map((tool) => {
-    const { parameters, strict } = strictToolParameters(tool, compat.supportsStrictMode);
-    return {
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters, ...(compat.supportsStrictMode ? { strict } : {}) },
-    };
-  });
+/** `strict` only where the model's compat says `supportsStrictMode` (some servers reject the field); strict tools per strict-tools.ts. */
+function convertTools(model: Model, tools: readonly ToolSpec[]): Json[] {
+  const sent = sentTools(model, "openai-completions", tools);
+  const strictMode = strictToolSupport(model, "openai-completions").supported;
+  return tools.map((tool, i) => ({
+    type: "function",
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: sent[i]!.parameters,
+      ...(strictMode ? { strict: sent[i]!.strict } : {}),
+    },
+  }));
 }
 
 /** Marks `part` (a text part, or a string content turned into one) as a cache breakpoint. */
@@ -147,7 +152,7 @@ export function buildCompletionsRequest(model: Model, context: LlmContext, optio
   const maxTokens = options.maxTokens ?? model.maxTokens;
   if (maxTokens) body[compat.maxTokensField] = fitOutputToWindow(model, context, maxTokens);
   if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools, compat);
+  if (context.tools && context.tools.length > 0) body.tools = convertTools(model, context.tools);
   else if (hasToolHistory(context)) body.tools = [];
   if (compat.cacheControlFormat === "anthropic") addCacheBreakpoints(body.messages as Json[], body.tools as Json[] | undefined);
   Object.assign(body, reasoningFields(model, compat, options));

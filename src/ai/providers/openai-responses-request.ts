@@ -7,8 +7,8 @@
  * message item is a text block whose `textSignature` is `{"v":1,"id":<item id>}`; a function call
  * is a tool call with id `<call_id>|<item id>`.
  */
-import { strictToolParameters } from "./strict-tools.ts";
 import { fitOutputToWindow } from "../output-room.ts";
+import { sentTools, strictToolSupport } from "../strict-tools.ts";
 import { reasoningEffortFor, thinkingEnabled } from "../thinking.ts";
 import type { LlmContext, LlmImage, LlmText, Model, StreamOptions, ToolSpec } from "../types.ts";
 import {
@@ -179,12 +179,17 @@ export function convertResponsesInput(model: Model, context: LlmContext, toolRes
   return input;
 }
 
-/** `strict` only for a server said (by `compat`) to take strict tool schemas, as Pi ≥ 0.87 does. */
-function convertTools(tools: readonly ToolSpec[], strictMode: boolean): Json[] {
-  return tools.map((tool) => {
-    const { parameters, strict } = strictToolParameters(tool, strictMode);
-    return { type: "function", name: tool.name, description: tool.description, parameters, ...(strictMode ? { strict } : {}) };
-  });
+/** `strict` only for a server said (by `compat`) to take strict tool schemas, as Pi ≥ 0.87 does; strict tools per strict-tools.ts. */
+function convertTools(model: Model, tools: readonly ToolSpec[]): Json[] {
+  const sent = sentTools(model, "openai-responses", tools);
+  const strictMode = strictToolSupport(model, "openai-responses").supported;
+  return tools.map((tool, i) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: sent[i]!.parameters,
+    ...(strictMode ? { strict: sent[i]!.strict } : {}),
+  }));
 }
 
 /**
@@ -205,7 +210,7 @@ export function buildResponsesRequest(model: Model, context: LlmContext, options
   const maxTokens = options.maxTokens ?? model.maxTokens;
   if (maxTokens) body.max_output_tokens = Math.max(fitOutputToWindow(model, context, maxTokens), 16);
   if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (context.tools && context.tools.length > 0) body.tools = convertTools(context.tools, compat.supportsStrictMode);
+  if (context.tools && context.tools.length > 0) body.tools = convertTools(model, context.tools);
   if (model.reasoning) {
     if (thinkingEnabled(model, options.reasoning)) {
       body.reasoning = { effort: reasoningEffortFor(model, options.reasoning), summary: "auto" };
