@@ -105,20 +105,40 @@ export function readAuthFile(path: string): AuthFile {
  * file is written where the link points. A file with any mistake is left as it is.
  */
 function updateAuthFile<T>(path: string, change: (auth: AuthFile) => T): T {
+  const target = authTarget(path);
+  return withFileLock(
+    target,
+    () => {
+      const auth = readAuthFile(target);
+      const result = change(auth);
+      writeAuthFile(target, auth);
+      return result;
+    },
+    { staleMs: AUTH_LOCK_STALE_MS },
+  );
+}
+
+/**
+ * A token refresh holds the lock for as long as the token endpoint takes (its limit is 15 s): a
+ * lock is taken over by age only well after that. A dead holder's lock is taken over at once.
+ */
+export const AUTH_LOCK_STALE_MS = 60_000;
+
+/** The file to lock and write: where a symlinked auth.json points; its folder made (0700). */
+export function authTarget(path: string): string {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const target = existsSync(path) ? realpathSync(path) : path;
-  return withFileLock(target, () => {
-    const auth = readAuthFile(target);
-    const result = change(auth);
-    const temp = `${target}.tmp-${process.pid}`;
-    try {
-      writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
-      renameSync(temp, target);
-    } finally {
-      rmSync(temp, { force: true });
-    }
-    return result;
-  });
+  return existsSync(path) ? realpathSync(path) : path;
+}
+
+/** Writes `auth` whole through a temp file (mode 0600) renamed over `target`; the caller holds the lock. */
+export function writeAuthFile(target: string, auth: AuthFile): void {
+  const temp = `${target}.tmp-${process.pid}`;
+  try {
+    writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, target);
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 /**
@@ -137,6 +157,16 @@ export function saveApiKey(path: string, provider: string, key: string, env?: Re
 export function credentialEnv(provider: string, auth: AuthFile): Record<string, string> | undefined {
   const entry = auth[provider];
   return entry?.type === "api_key" ? entry.env : undefined;
+}
+
+/**
+ * Stores a subscription login for `provider` (upstream's OAuth entry: `type`, `access`,
+ * `refresh`, `expires` and the provider's own fields), replacing whatever it had.
+ */
+export function saveOAuthCredential(path: string, provider: string, credential: { type: "oauth"; access: string; refresh: string; expires: number }): void {
+  updateAuthFile(path, (auth) => {
+    auth[provider] = { ...credential };
+  });
 }
 
 /** Removes `provider`'s entry from `auth.json`; false when it had none. */
