@@ -36,11 +36,13 @@ export async function requestOptions(model: Model, inputs: RequestInputs, signal
   const apiKey = auth.apiKey ?? "";
   const reasoning = inputs.level === "off" ? undefined : inputs.level;
   const headers = { ...auth.headers, ...registry.headers(model, apiKey) };
+  const credentialEnv = registry.credentialEnv(model);
   inputs.redactor.add(apiKey);
   for (const [name, value] of Object.entries(headers)) if (SECRET_HEADER.test(name)) inputs.redactor.add(value);
   return {
     apiKey,
     headers,
+    ...(credentialEnv ? { credentialEnv } : {}),
     ...(reasoning ? { reasoning } : {}),
     sessionId: inputs.sessionId,
     maxRetries: retry.provider.maxRetries ?? 0,

@@ -16,9 +16,10 @@ import { ambientHint, ambientKey } from "./ambient-credentials.ts";
 import { providerFacts } from "./catalogue/index.ts";
 
 // Other programs sharing the file (upstream's subscription logins) keep provider-specific fields
-// in OAuth entries: open to any key. An API-key entry has exactly its two.
+// in OAuth entries: open to any key. An API-key entry has its key and, for some providers, `env`.
 const AuthEntrySchema = v.variant("type", [
-  v.looseObject({ type: v.literal("api_key"), key: v.string() }),
+  // `env`: values the provider needs besides the key (Cloudflare's account and gateway ids), as upstream stores them.
+  v.looseObject({ type: v.literal("api_key"), key: v.string(), env: v.optional(v.record(v.string(), v.string())) }),
   v.objectWithRest(
     { type: v.literal("oauth"), access: v.optional(v.string()), refresh: v.optional(v.string()), expires: v.optional(v.number()) },
     v.unknown(),
@@ -140,11 +141,22 @@ export function writeAuthFile(target: string, auth: AuthFile): void {
   }
 }
 
-/** Stores an API key for `provider` in `auth.json`, keeping every other entry. */
-export function saveApiKey(path: string, provider: string, key: string): void {
+/**
+ * Stores an API key for `provider` in `auth.json`, keeping every other entry. `env` (values the
+ * provider needs besides the key) replaces the entry's; without it, the entry's own are kept.
+ */
+export function saveApiKey(path: string, provider: string, key: string, env?: Record<string, string>): void {
   updateAuthFile(path, (auth) => {
-    auth[provider] = { type: "api_key", key };
+    const old = auth[provider];
+    const kept = env ?? (old?.type === "api_key" ? old.env : undefined);
+    auth[provider] = { type: "api_key", key, ...(kept ? { env: kept } : {}) };
   });
+}
+
+/** The values stored with `provider`'s API key besides the key itself (auth.json `env`). */
+export function credentialEnv(provider: string, auth: AuthFile): Record<string, string> | undefined {
+  const entry = auth[provider];
+  return entry?.type === "api_key" ? entry.env : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * parses the others'.
  */
 import { join } from "node:path";
-import { credentialKind, envKeyNames, findApiKey, hasApiKey, keyIsBearerToken, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, keyIsBearerToken, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
 import { catalogueModels, DEFAULT_ORDER, defaultModelOf, isCatalogueProvider, PROVIDERS } from "./catalogue/index.ts";
 import { hasLogin } from "./oauth/logins.ts";
@@ -233,6 +233,11 @@ export class ModelRegistry {
   /** The key as configured now, without renewing a subscription login (requests use `requestAuth`). */
   apiKey(model: Model): string | undefined {
     return findApiKey(model.provider, this.sources());
+  }
+
+  /** What auth.json stores with `model`'s provider key besides the key (`env`: e.g. Cloudflare's account id). */
+  credentialEnv(model: Model): Record<string, string> | undefined {
+    return credentialEnv(model.provider, this.auth);
   }
 
   /**

@@ -144,10 +144,11 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   if ((options.interleavedThinking ?? true) && !adaptive) betas.push(INTERLEAVED_THINKING_BETA);
 
   const headers: Record<string, string> = {};
-  // A gateway token (ANTHROPIC_AUTH_TOKEN) arrives as an Authorization header of its own.
+  // A gateway token (ANTHROPIC_AUTH_TOKEN, Copilot's, providers/provider-request.ts) arrives as an Authorization header of its own.
   const gatewayToken = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
   if (oauth) setHeader(headers, "authorization", `Bearer ${apiKey}`);
-  else if (!gatewayToken) setHeader(headers, "x-api-key", apiKey);
+  // No key, or a token in an Authorization header of its own (ANTHROPIC_AUTH_TOKEN, Copilot): no x-api-key.
+  else if (apiKey && !gatewayToken) setHeader(headers, "x-api-key", apiKey);
   setHeader(headers, "anthropic-version", ANTHROPIC_VERSION);
   setHeader(headers, "accept", "application/json");
   setHeader(headers, "anthropic-dangerous-direct-browser-access", "true");
@@ -158,6 +159,8 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   } else if (betas.length > 0) {
     setHeader(headers, "anthropic-beta", betas.join(","));
   }
+  // A server behind a router (Cloudflare's AI Gateway) keeps a session on one replica, as upstream asks it to.
+  if (options.sessionId && cacheControl && model.compat?.sendSessionAffinityHeaders === true) setHeader(headers, "x-session-affinity", options.sessionId);
   for (const extra of [model.headers, options.headers]) {
     for (const [name, value] of Object.entries(extra ?? {})) setHeader(headers, name, value);
   }
