@@ -4,7 +4,7 @@
  * extension registered (`registerProvider` with `streamSimple`) is looked up through `custom`,
  * which comes first: an extension may also take over one of pig's APIs, as upstream allows.
  */
-import { prepareProviderRequest, type ProviderRequest } from "./providers/provider-request.ts";
+import type { ProviderRequest } from "./providers/provider-request.ts";
 import { APIS, newAssistantMessage, type Api, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction, type StreamOptions } from "./types.ts";
 
 const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
@@ -21,6 +21,9 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
 };
 
 const loaded = new Map<Api, StreamFunction>();
+
+/** The providers providers/provider-request.ts adjusts (its COPILOT_PROVIDER and Cloudflare's two). */
+const PROVIDERS_WITH_EXTRAS = new Set(["github-copilot", "cloudflare-workers-ai", "cloudflare-ai-gateway"]);
 
 function errorEnd(model: Model, message: string): AssistantMessageEvent {
   const error = newAssistantMessage(model);
@@ -40,9 +43,12 @@ async function* lazyStream(model: Model, context: LlmContext, options: StreamOpt
     yield errorEnd(model, `No API implementation for "${api}" (provider ${model.provider})`);
     return;
   }
-  let prepared: ProviderRequest;
+  let prepared: ProviderRequest = { model, options };
   try {
-    prepared = prepareProviderRequest(model, context, options);
+    // Only Copilot and Cloudflare need more than their wire API: the rest never load it.
+    if (PROVIDERS_WITH_EXTRAS.has(model.provider)) {
+      prepared = (await import("./providers/provider-request.ts")).prepareProviderRequest(model, context, options);
+    }
   } catch (failure) {
     yield errorEnd(model, (failure as Error).message);
     return;
