@@ -5,11 +5,12 @@
  * deployment from the environment, an HTTP error with Azure's message, and an abort mid-stream.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { sessionMessages } from "../helpers/session-file.ts";
 
 const KEY = "azure-e2e-key-61d0f3a9";
 const worlds: PigWorld[] = [];
@@ -37,18 +38,6 @@ async function azureWorld(script: Script, baseUrl?: string): Promise<PigWorld> {
 }
 
 type Json = Record<string, unknown>;
-
-function sessionMessages(w: PigWorld): Json[] {
-  const root = join(w.agentDir, "sessions");
-  const [dir] = readdirSync(root);
-  const [file] = readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"));
-  return readFileSync(join(root, dir!, file!), "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Json)
-    .filter((entry) => entry.type === "message")
-    .map((entry) => entry.message as Json);
-}
 
 describe("azure-openai-responses through pig -p", () => {
   test("thinks, calls read, answers; the requests carry api-key and api-version; usage and cost are stored", async () => {
