@@ -47,7 +47,7 @@ export interface CompactionHost {
   /** Tells front ends the session changed (the compaction is in the file). */
   changed(reason: "compaction"): void;
   /** The model call to summarise with; undefined when there is no model or key. */
-  summaryCall(signal: AbortSignal, source?: SummarySource): SummaryCall | undefined;
+  summaryCall(signal: AbortSignal, source?: SummarySource): Promise<SummaryCall | undefined>;
 }
 
 /** A summary request made the way the session's own requests are (key, headers, HTTP options). */
@@ -316,7 +316,7 @@ export class CompactionRunner {
   }
 
   private async summarise(preparation: CompactionPreparation, reason: CompactionReason, customInstructions: string | undefined, signal: AbortSignal) {
-    const call = this.host.summaryCall(signal, { source: "compaction", reason });
+    const call = await this.host.summaryCall(signal, { source: "compaction", reason });
     if (!call) throw new CompactionError(this.host.model ? `No API key found for ${this.host.model.provider}.` : "No model selected.");
     return compact(preparation, {
       ...call,

@@ -18,7 +18,8 @@ export interface LoopConfig extends ToolCallConfig {
   model: Model;
   stream: StreamFunction;
   /** Options for each model call (key, headers, reasoning …), asked for per call. */
-  streamOptions: () => StreamOptions;
+  /** Awaited before each request: a subscription login about to expire is renewed first. */
+  streamOptions: (signal: AbortSignal) => Promise<StreamOptions>;
   convert: (messages: readonly AgentMessage[]) => LlmMessage[];
   /** Steering messages to deliver now (after a turn), already taken off their queue. */
   takeSteering: () => AgentMessage[];
@@ -197,10 +198,15 @@ export async function streamAssistant(
   };
   let options: StreamOptions;
   try {
-    options = config.streamOptions();
+    options = await config.streamOptions(signal);
   } catch (error) {
-    // The request could not be made (a key command failed): an answer that says why, like any other failed request.
-    const failed: AssistantMessage = { ...newAssistantMessage(config.model), stopReason: "error", errorMessage: (error as Error).message };
+    // The request could not be made (a key command failed, a login could not be renewed): an
+    // answer that says why, like any other failed request.
+    const failed: AssistantMessage = {
+      ...newAssistantMessage(config.model),
+      stopReason: signal.aborted ? "aborted" : "error",
+      errorMessage: signal.aborted ? "Request was aborted" : (error as Error).message,
+    };
     emit({ type: "message_start", message: failed });
     return { message: failed, invalidArguments: NONE };
   }

@@ -74,7 +74,7 @@ export async function navigateTree(session: RunningSession, targetId: string, op
   } else if (options.summarize) {
     if (!session.model) throw new PromptError("No model available for summarization");
     if (entries.length > 0) {
-      const call = session.summaryCall(signal, { source: "branchSummary" });
+      const call = await session.summaryCall(signal, { source: "branchSummary" });
       if (!call) throw new PromptError(`No API key found for ${session.model.provider}.`);
       const outcome = await generateBranchSummary(entries as SessionEntry[], {
         ...call,

@@ -25,16 +25,24 @@ export interface RequestInputs {
   hooks?: AgentHooks | undefined;
 }
 
-export function requestOptions(model: Model, inputs: RequestInputs): StreamOptions {
+/**
+ * Awaited before each request: a subscription login about to expire is renewed first. Throws when
+ * the credentials cannot be had (a key command failed, a login was revoked).
+ */
+export async function requestOptions(model: Model, inputs: RequestInputs, signal?: AbortSignal): Promise<StreamOptions> {
   const { registry, retry, hooks } = inputs;
-  const apiKey = registry.apiKey(model) ?? "";
+  const auth = await registry.requestAuth(model, signal);
+  for (const secret of auth.secrets) inputs.redactor.add(secret);
+  const apiKey = auth.apiKey ?? "";
   const reasoning = inputs.level === "off" ? undefined : inputs.level;
-  const headers = registry.headers(model, apiKey);
+  const headers = { ...auth.headers, ...registry.headers(model, apiKey) };
+  const credentialEnv = registry.credentialEnv(model);
   inputs.redactor.add(apiKey);
   for (const [name, value] of Object.entries(headers)) if (SECRET_HEADER.test(name)) inputs.redactor.add(value);
   return {
     apiKey,
     headers,
+    ...(credentialEnv ? { credentialEnv } : {}),
     ...(reasoning ? { reasoning } : {}),
     sessionId: inputs.sessionId,
     maxRetries: retry.provider.maxRetries ?? 0,

@@ -211,7 +211,7 @@ export class SessionCore {
    * The model call summaries are made with, or undefined without a model or key. `source` names
    * the summary in the `summarization_retry_*` events its retries report.
    */
-  summaryCall(signal: AbortSignal, source?: SummarySource): SummaryCall | undefined {
+  async summaryCall(signal: AbortSignal, source?: SummarySource): Promise<SummaryCall | undefined> {
     const model = this.modelValue;
     if (!model) return undefined;
     // Summaries retry passing failures like answers do, when retrying is on.
@@ -223,7 +223,7 @@ export class SessionCore {
           ...(source ? { events: this.summaryRetryEvents(source) } : {}),
         }
       : undefined;
-    return summaryCallFor(model, this.requestOptions(model, false), this.options.streamFor(model), signal, retry);
+    return summaryCallFor(model, await this.requestOptions(model, false, signal), this.options.streamFor(model), signal, retry);
   }
 
   protected summaryRetryEvents(source: SummarySource): SummaryRetryEvents {
@@ -325,8 +325,10 @@ export class SessionCore {
     for (const listener of this.changeListeners) listener(change);
   }
 
-  protected requestOptions(model: Model, watched: boolean) {
-    return requestOptions(model, {
+  protected requestOptions(model: Model, watched: boolean, signal?: AbortSignal) {
+    return requestOptions(
+      model,
+      {
       registry: this.registry,
       level: this.level,
       sessionId: this.store.sessionId,
@@ -334,7 +336,9 @@ export class SessionCore {
       thinkingBudgets: this.options.requestSettings?.().thinkingBudgets,
       redactor: this.redactor,
       hooks: watched && this.hooksValue !== NO_HOOKS ? this.hooksValue : undefined,
-    });
+      },
+      signal,
+    );
   }
 
   /** Checks that a prompt can run now; throws `PromptError` with upstream's wording if not. */

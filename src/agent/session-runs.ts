@@ -347,7 +347,7 @@ export class RunningSession extends SessionCore {
       model,
       stream: this.options.streamFor(model),
       // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
-      streamOptions: () => this.requestOptions(model, true),
+      streamOptions: (signal) => this.requestOptions(model, true, signal),
       tools: this.toolRegistry.active,
       toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model, spillFiles: this.spillFiles },
       toolExecution: this.options.toolExecution ?? "parallel",

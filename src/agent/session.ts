@@ -246,8 +246,8 @@ export class AgentSession extends RunningSession {
    * session's hooks (extensions watch the session's requests, not each other's) and without its
    * thinking level (the caller says what it wants).
    */
-  outsideCall(model: Model): OutsideCall {
-    const { reasoning: _level, ...options } = this.requestOptions(model, false);
+  async outsideCall(model: Model, signal?: AbortSignal): Promise<OutsideCall> {
+    const { reasoning: _level, ...options } = await this.requestOptions(model, false, signal);
     return { stream: this.options.streamFor(model), options, redact: (answer) => redactAnswer(answer, this.redactor) };
   }
 

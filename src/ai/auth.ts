@@ -16,9 +16,10 @@ import { ambientHint, ambientKey } from "./ambient-credentials.ts";
 import { providerFacts } from "./catalogue/index.ts";
 
 // Other programs sharing the file (upstream's subscription logins) keep provider-specific fields
-// in OAuth entries: open to any key. An API-key entry has exactly its two.
+// in OAuth entries: open to any key. An API-key entry has its key and, for some providers, `env`.
 const AuthEntrySchema = v.variant("type", [
-  v.looseObject({ type: v.literal("api_key"), key: v.string() }),
+  // `env`: values the provider needs besides the key (Cloudflare's account and gateway ids), as upstream stores them.
+  v.looseObject({ type: v.literal("api_key"), key: v.string(), env: v.optional(v.record(v.string(), v.string())) }),
   v.objectWithRest(
     { type: v.literal("oauth"), access: v.optional(v.string()), refresh: v.optional(v.string()), expires: v.optional(v.number()) },
     v.unknown(),
@@ -104,26 +105,67 @@ export function readAuthFile(path: string): AuthFile {
  * file is written where the link points. A file with any mistake is left as it is.
  */
 function updateAuthFile<T>(path: string, change: (auth: AuthFile) => T): T {
+  const target = authTarget(path);
+  return withFileLock(
+    target,
+    () => {
+      const auth = readAuthFile(target);
+      const result = change(auth);
+      writeAuthFile(target, auth);
+      return result;
+    },
+    { staleMs: AUTH_LOCK_STALE_MS },
+  );
+}
+
+/**
+ * A token refresh holds the lock for as long as the token endpoint takes (its limit is 15 s): a
+ * lock is taken over by age only well after that. A dead holder's lock is taken over at once.
+ */
+export const AUTH_LOCK_STALE_MS = 60_000;
+
+/** The file to lock and write: where a symlinked auth.json points; its folder made (0700). */
+export function authTarget(path: string): string {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const target = existsSync(path) ? realpathSync(path) : path;
-  return withFileLock(target, () => {
-    const auth = readAuthFile(target);
-    const result = change(auth);
-    const temp = `${target}.tmp-${process.pid}`;
-    try {
-      writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
-      renameSync(temp, target);
-    } finally {
-      rmSync(temp, { force: true });
-    }
-    return result;
+  return existsSync(path) ? realpathSync(path) : path;
+}
+
+/** Writes `auth` whole through a temp file (mode 0600) renamed over `target`; the caller holds the lock. */
+export function writeAuthFile(target: string, auth: AuthFile): void {
+  const temp = `${target}.tmp-${process.pid}`;
+  try {
+    writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, target);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * Stores an API key for `provider` in `auth.json`, keeping every other entry. `env` (values the
+ * provider needs besides the key) replaces the entry's; without it, the entry's own are kept.
+ */
+export function saveApiKey(path: string, provider: string, key: string, env?: Record<string, string>): void {
+  updateAuthFile(path, (auth) => {
+    const old = auth[provider];
+    const kept = env ?? (old?.type === "api_key" ? old.env : undefined);
+    auth[provider] = { type: "api_key", key, ...(kept ? { env: kept } : {}) };
   });
 }
 
-/** Stores an API key for `provider` in `auth.json`, keeping every other entry. */
-export function saveApiKey(path: string, provider: string, key: string): void {
+/** The values stored with `provider`'s API key besides the key itself (auth.json `env`). */
+export function credentialEnv(provider: string, auth: AuthFile): Record<string, string> | undefined {
+  const entry = auth[provider];
+  return entry?.type === "api_key" ? entry.env : undefined;
+}
+
+/**
+ * Stores a subscription login for `provider` (upstream's OAuth entry: `type`, `access`,
+ * `refresh`, `expires` and the provider's own fields), replacing whatever it had.
+ */
+export function saveOAuthCredential(path: string, provider: string, credential: { type: "oauth"; access: string; refresh: string; expires: number }): void {
   updateAuthFile(path, (auth) => {
-    auth[provider] = { type: "api_key", key };
+    auth[provider] = { ...credential };
   });
 }
 

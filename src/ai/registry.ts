@@ -5,9 +5,10 @@
  * parses the others'.
  */
 import { join } from "node:path";
-import { credentialKind, envKeyNames, findApiKey, hasApiKey, keyIsBearerToken, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
+import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, keyIsBearerToken, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
 import { catalogueModels, DEFAULT_ORDER, defaultModelOf, isCatalogueProvider, PROVIDERS } from "./catalogue/index.ts";
+import { hasLogin } from "./oauth/logins.ts";
 import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
 import type { ExtensionProviderConfig } from "./extension-providers.ts";
@@ -102,6 +103,12 @@ export class ModelRegistry {
   /** Reads `auth.json` again (after /login or /logout); entries with a mistake are left out. */
   reloadAuth(): void {
     this.auth = loadAuthFile(this.authPath).auth;
+  }
+
+  /** What `auth.json` holds for `provider`: an API key, a subscription login, or nothing. */
+  storedAuthKind(provider: string): "key" | "oauth" | undefined {
+    const entry = this.auth[provider];
+    return entry ? (entry.type === "oauth" ? "oauth" : "key") : undefined;
   }
 
   /** Providers with an entry in `auth.json`. */
@@ -223,8 +230,32 @@ export class ModelRegistry {
     return this.providerIds().filter((p) => hasApiKey(p, sources)).flatMap((p) => this.modelsOf(p));
   }
 
+  /** The key as configured now, without renewing a subscription login (requests use `requestAuth`). */
   apiKey(model: Model): string | undefined {
     return findApiKey(model.provider, this.sources());
+  }
+
+  /** What auth.json stores with `model`'s provider key besides the key (`env`: e.g. Cloudflare's account id). */
+  credentialEnv(model: Model): Record<string, string> | undefined {
+    return credentialEnv(model.provider, this.auth);
+  }
+
+  /**
+   * The credentials of the next request to `model`, awaited before each one: the API key as
+   * `findApiKey` finds it, or for a subscription login its access token — renewed first when it
+   * is about to expire (ai/oauth/refresh.ts). `secrets` are the login's tokens, for redaction.
+   */
+  async requestAuth(model: Model, signal?: AbortSignal): Promise<{ apiKey: string | undefined; headers?: Record<string, string>; secrets: string[] }> {
+    const sources = this.sources();
+    const stored = this.auth[model.provider];
+    if (sources.cliKey?.provider !== model.provider && stored?.type === "oauth" && hasLogin(model.provider)) {
+      const { usableCredential, requestAuthOf } = await import("./oauth/refresh.ts");
+      const credential = await usableCredential(this.authPath, model.provider, stored, signal, this.env);
+      this.auth[model.provider] = credential;
+      const auth = await requestAuthOf(model.provider, credential);
+      return { apiKey: auth.apiKey, ...(auth.headers ? { headers: auth.headers } : {}), secrets: [credential.access, credential.refresh] };
+    }
+    return { apiKey: findApiKey(model.provider, sources), secrets: [] };
   }
 
   /**

@@ -4,6 +4,7 @@
  * extension registered (`registerProvider` with `streamSimple`) is looked up through `custom`,
  * which comes first: an extension may also take over one of pig's APIs, as upstream allows.
  */
+import type { ProviderRequest } from "./providers/provider-request.ts";
 import { APIS, newAssistantMessage, type Api, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction, type StreamOptions } from "./types.ts";
 
 const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
@@ -16,9 +17,20 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "bedrock-converse-stream": async () => (await import("./providers/bedrock-converse.ts")).streamBedrockConverse,
   "mistral-conversations": async () => (await import("./providers/mistral-conversations.ts")).streamMistralConversations,
   "pi-messages": async () => (await import("./providers/pi-messages.ts")).streamPiMessages,
+  "azure-openai-responses": async () => (await import("./providers/azure-openai-responses.ts")).streamAzureOpenAIResponses,
 };
 
 const loaded = new Map<Api, StreamFunction>();
+
+/** The providers providers/provider-request.ts adjusts (its COPILOT_PROVIDER and Cloudflare's two). */
+const PROVIDERS_WITH_EXTRAS = new Set(["github-copilot", "cloudflare-workers-ai", "cloudflare-ai-gateway"]);
+
+function errorEnd(model: Model, message: string): AssistantMessageEvent {
+  const error = newAssistantMessage(model);
+  error.stopReason = "error";
+  error.errorMessage = message;
+  return { type: "error", reason: "error", error };
+}
 
 function isBuiltinApi(api: string): api is Api {
   return (APIS as readonly string[]).includes(api);
@@ -28,10 +40,17 @@ async function* lazyStream(model: Model, context: LlmContext, options: StreamOpt
   const api = model.api;
   if (!isBuiltinApi(api)) {
     // A stream never throws: a model whose API nobody serves (its extension went away) ends in an error.
-    const error = newAssistantMessage(model);
-    error.stopReason = "error";
-    error.errorMessage = `No API implementation for "${api}" (provider ${model.provider})`;
-    yield { type: "error", reason: "error", error };
+    yield errorEnd(model, `No API implementation for "${api}" (provider ${model.provider})`);
+    return;
+  }
+  let prepared: ProviderRequest = { model, options };
+  try {
+    // Only Copilot and Cloudflare need more than their wire API: the rest never load it.
+    if (PROVIDERS_WITH_EXTRAS.has(model.provider)) {
+      prepared = (await import("./providers/provider-request.ts")).prepareProviderRequest(model, context, options);
+    }
+  } catch (failure) {
+    yield errorEnd(model, (failure as Error).message);
     return;
   }
   let stream = loaded.get(api);
@@ -39,7 +58,7 @@ async function* lazyStream(model: Model, context: LlmContext, options: StreamOpt
     stream = await LOADERS[api]();
     loaded.set(api, stream);
   }
-  yield* stream(model, context, options);
+  yield* stream(prepared.model, context, prepared.options);
 }
 
 export function streamFor(model: Model, custom?: (api: string) => StreamFunction | undefined): StreamFunction {

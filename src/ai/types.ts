@@ -27,6 +27,7 @@ export const APIS = [
   "bedrock-converse-stream",
   "mistral-conversations",
   "pi-messages",
+  "azure-openai-responses",
 ] as const;
 export type Api = (typeof APIS)[number];
 /** The name of an API an extension implements: any string besides pig's own. */
@@ -144,6 +145,8 @@ export interface StreamOptions {
   /** Output token cap; defaults to the model's `maxTokens`. */
   maxTokens?: number;
   temperature?: number;
+  /** Values the credential carries for its provider (auth.json `env`, e.g. a Cloudflare account id); they win over the process environment. */
+  credentialEnv?: Record<string, string>;
   /** The session id, for prompt caching and session headers. */
   sessionId?: string;
   /** Retries inside the HTTP client (upstream `retry.provider.maxRetries`); pig's default is 0. */

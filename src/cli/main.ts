@@ -43,6 +43,10 @@ async function run(argv: string[]): Promise<number> {
     const { runConfig } = await import("./config.ts");
     return runConfig(argv.slice(1));
   }
+  if (first === "login" || first === "logout") {
+    const { runLogin, runLogout } = await import("./login.ts");
+    return first === "login" ? runLogin(argv.slice(1)) : runLogout(argv.slice(1));
+  }
   if (first === "piglets") {
     const { runPiglets } = await import("./piglets.ts");
     return runPiglets(argv.slice(1));

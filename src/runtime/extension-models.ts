@@ -30,7 +30,17 @@ export class ExtensionModelPort implements HostModelPort {
       yield { type: "error", reason: "error", error };
       return;
     }
-    const call = session.outsideCall(model);
+    let call;
+    try {
+      call = await session.outsideCall(model, signal);
+    } catch (failure) {
+      // The credentials could not be had (a key command failed, a login was revoked): an answer that says so.
+      const error = newAssistantMessage(model);
+      error.stopReason = signal.aborted ? "aborted" : "error";
+      error.errorMessage = (failure as Error).message;
+      yield { type: "error", reason: error.stopReason, error };
+      return;
+    }
     const level = options.reasoning ? clampThinkingLevel(model, options.reasoning) : "off";
     const { sessionId: _session, ...base } = call.options;
     const request: StreamOptions = {

@@ -74,3 +74,58 @@ export function withFileLock<T>(target: string, fn: () => T, options: LockOption
     Bun.sleepSync(delayMs);
   }
 }
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface AsyncLockOptions {
+  /** A lock older than this is abandoned, whoever holds it (a dead holder's lock goes at once). */
+  staleMs: number;
+  /** How long to wait for a busy lock before giving up. */
+  waitMs: number;
+  /** Stops the wait (the lock is not taken then). */
+  signal?: AbortSignal;
+}
+
+/**
+ * `withFileLock` for work that awaits while it holds the lock (a token refresh over the
+ * network): the same `<target>.lock`, so the two exclude each other, but a busy lock is waited
+ * for without blocking the event loop.
+ */
+export async function withFileLockAsync<T>(target: string, fn: () => Promise<T>, options: AsyncLockOptions): Promise<T> {
+  const lockPath = `${target}.lock`;
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), id: crypto.randomUUID() });
+  const deadline = Date.now() + options.waitMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+    options.signal?.throwIfAborted();
+    if (createLockFile(lockPath, mine)) {
+      try {
+        return await fn();
+      } finally {
+        try {
+          if (readLockText(lockPath) === mine) unlinkSync(lockPath);
+        } catch {
+          // Taken over meanwhile: nothing of ours is left.
+        }
+      }
+    }
+    // Upstream's lock of the same file is a directory at the same path (proper-lockfile): it is
+    // waited for, never taken over (its owner refreshes its time while it holds it).
+    if (!isDirectory(lockPath) && takeOverIfStale(lockPath, options.staleMs) && Date.now() < deadline) continue;
+    if (Date.now() >= deadline) throw new FileLockError(`${target} is locked by ${holderOf(lockPath)} (${lockPath}); gave up after ${Math.round(options.waitMs / 1000)} s`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, pause);
+      function done() {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", done);
+        resolve();
+      }
+      options.signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+}

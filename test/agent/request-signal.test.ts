@@ -56,7 +56,7 @@ function config(stream: StreamFunction): LoopConfig {
   return {
     model: MODEL,
     stream,
-    streamOptions: () => ({ apiKey: "" }),
+    streamOptions: async () => ({ apiKey: "" }),
     tools: [NOOP],
     toolContext: { cwd: "/", agentDir: "/" },
     toolExecution: "parallel",

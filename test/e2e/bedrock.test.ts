@@ -7,12 +7,13 @@
  * clear message and no secret printed or stored.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import type { BedrockAuth } from "../helpers/fake-llm/bedrock.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { sessionMessages, sessionText } from "../helpers/session-file.ts";
 
 const MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const KEYS = { accessKeyId: "AKIDPIGTEST00001", secretAccessKey: "pig-test-secret-6f1d2c9a7b", sessionToken: "pig-test-session-token-33e1" };
@@ -56,23 +57,6 @@ async function world(script: Script, bedrockAuth: BedrockAuth, files: Record<str
 
 const ARGS = ["--provider", "amazon-bedrock", "--model", MODEL];
 
-function sessionText(w: PigWorld): string {
-  const root = join(w.agentDir, "sessions");
-  return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".jsonl"))
-    .map((file) => readFileSync(join(root, file), "utf8"))
-    .join("\n");
-}
-
-function messages(w: PigWorld): Json[] {
-  return sessionText(w)
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Json)
-    .filter((entry) => entry.type === "message")
-    .map((entry) => entry.message as Json);
-}
-
 /** The region and service a request was signed for, from its Authorization header. */
 function scope(w: PigWorld, index: number): string | undefined {
   return /Credential=[^/]+\/\d{8}\/([^/]+\/[^/]+)\/aws4_request/.exec(w.llm.requests[index]?.headers.authorization ?? "")?.[1];
@@ -107,7 +91,7 @@ describe("Bedrock through pig -p", () => {
     expect(JSON.stringify(second.messages)).toContain('"toolResult":{"toolUseId"');
     expect(JSON.stringify(second.messages)).toContain("launch on Tuesday");
 
-    const stored = messages(w);
+    const stored = sessionMessages(w);
     const first = stored.find((m) => m.role === "assistant") as Json;
     expect(first).toMatchObject({ api: "bedrock-converse-stream", provider: "amazon-bedrock", model: MODEL, stopReason: "toolUse" });
     expect(first.content).toMatchObject([
@@ -204,7 +188,7 @@ describe("Bedrock through pig -p", () => {
     const run = await w.run(["-p", ...ARGS, "hello"], { env: ENV_KEYS });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("Validation error: messages.0.content: must not be empty");
-    expect(messages(w).at(-1)).toMatchObject({ stopReason: "error", errorMessage: "Validation error: messages.0.content: must not be empty" });
+    expect(sessionMessages(w).at(-1)).toMatchObject({ stopReason: "error", errorMessage: "Validation error: messages.0.content: must not be empty" });
   });
 
   test("an exception in the stream ends the answer with its kind and message", async () => {
@@ -212,7 +196,7 @@ describe("Bedrock through pig -p", () => {
     const run = await w.run(["-p", ...ARGS, "hello"], { env: ENV_KEYS });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("Model stream error: The model stopped unexpectedly");
-    expect(messages(w).at(-1)).toMatchObject({ stopReason: "error", content: [{ type: "text", text: "partial answer" }] });
+    expect(sessionMessages(w).at(-1)).toMatchObject({ stopReason: "error", content: [{ type: "text", text: "partial answer" }] });
   });
 
   test("Ctrl+C mid-stream saves the partial answer as aborted", async () => {
@@ -228,6 +212,6 @@ describe("Bedrock through pig -p", () => {
     expect(out).toContain('"delta":"amin"');
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
-    expect(messages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted", content: [{ type: "text", text: "streamin" }] });
+    expect(sessionMessages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted", content: [{ type: "text", text: "streamin" }] });
   });
 });

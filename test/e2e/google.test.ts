@@ -6,12 +6,13 @@
  * traded at a fake token endpoint on loopback.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import { serviceAccountKeys, startFakeTokenEndpoint, type FakeTokenEndpoint } from "../helpers/fake-google-token.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { sessionMessages, sessionText } from "../helpers/session-file.ts";
 
 const GEMINI_KEY = "gemini-e2e-key-0123456789";
 const PROJECT = "proj-e2e";
@@ -58,22 +59,6 @@ async function world(script: Script, settings: Record<string, unknown> = {}): Pr
   return w;
 }
 
-function sessionText(w: PigWorld): string {
-  const root = join(w.agentDir, "sessions");
-  const [dir] = readdirSync(root);
-  const [file] = readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"));
-  return readFileSync(join(root, dir!, file!), "utf8");
-}
-
-function messages(w: PigWorld): Record<string, unknown>[] {
-  return sessionText(w)
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((e) => e.type === "message")
-    .map((e) => e.message as Record<string, unknown>);
-}
-
 const READ_THEN_ANSWER: Script = [
   { thinking: "I will read notes.txt first.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }], usage: { prompt_tokens: 1000, completion_tokens: 20 } },
   { thinking: "It greets.", text: "notes.txt says hello.", usage: { prompt_tokens: 1200, completion_tokens: 10, cached_tokens: 800 } },
@@ -101,7 +86,7 @@ describe("Gemini API (google-generative-ai)", () => {
     expect(turns[1]!.parts[1]).toMatchObject({ functionCall: { args: { path: "notes.txt" }, name: "read" }, thoughtSignature: expect.any(String) });
     expect(turns[2]!.parts).toEqual([{ functionResponse: { name: "read", response: { output: "hello from the notes file\n" } } }]);
 
-    const stored = messages(w).filter((m) => m.role === "assistant");
+    const stored = sessionMessages(w).filter((m) => m.role === "assistant");
     expect(stored.map((m) => m.stopReason)).toEqual(["toolUse", "stop"]);
     expect(stored[0]!.content).toMatchObject([{ type: "thinking", thinking: "I will read notes.txt first." }, { type: "toolCall", name: "read", arguments: { path: "notes.txt" } }]);
     // 1200 prompt tokens of which 800 cached; 10 answer tokens and ceil(10/4) = 3 of thought.
@@ -115,7 +100,7 @@ describe("Gemini API (google-generative-ai)", () => {
     const result = await w.run(["-p", "--model", "gem/gemini-2.5-flash", "hi"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("429 Resource has been exhausted (e.g. check quota). (RESOURCE_EXHAUSTED)");
-    expect(messages(w).at(-1)).toMatchObject({ stopReason: "error", errorMessage: "429 Resource has been exhausted (e.g. check quota). (RESOURCE_EXHAUSTED)" });
+    expect(sessionMessages(w).at(-1)).toMatchObject({ stopReason: "error", errorMessage: "429 Resource has been exhausted (e.g. check quota). (RESOURCE_EXHAUSTED)" });
   });
 
   test("Ctrl+C mid-stream keeps the partial answer as aborted", async () => {
@@ -129,7 +114,7 @@ describe("Gemini API (google-generative-ai)", () => {
     }
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
-    expect(messages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted", content: [{ type: "text", text: "stre" }] });
+    expect(sessionMessages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted", content: [{ type: "text", text: "stre" }] });
   });
 });
 

@@ -6,12 +6,13 @@
  * backend requires, so every answer below also proves those headers.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { fakeCodexAuthJson, fakeCodexToken, FAKE_CODEX_ACCOUNT_ID, fakeJwt } from "../helpers/fake-jwt.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
+import { sessionMessages } from "../helpers/session-file.ts";
 
 type Json = Record<string, unknown>;
 
@@ -55,18 +56,6 @@ async function codexWorld(script: Script, token = fakeCodexToken()): Promise<Pig
   return w;
 }
 
-function messages(w: PigWorld): Json[] {
-  const root = join(w.agentDir, "sessions");
-  const [dir] = readdirSync(root);
-  const [file] = readdirSync(join(root, dir!)).filter((n) => n.endsWith(".jsonl"));
-  return readFileSync(join(root, dir!, file!), "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Json)
-    .filter((entry) => entry.type === "message")
-    .map((entry) => entry.message as Json);
-}
-
 describe("openai-codex through dist/pig", () => {
   test("a subscriber gets an answer after thinking and a read tool round trip, with usage and cost in the session", async () => {
     const w = await codexWorld([
@@ -94,7 +83,7 @@ describe("openai-codex through dist/pig", () => {
     expect(JSON.stringify((second!.body as Json).input)).toContain('"type":"function_call_output"');
     expect(JSON.stringify((second!.body as Json).input)).toContain("hello from the notes file");
 
-    const all = messages(w);
+    const all = sessionMessages(w);
     const answers = all.filter((m) => m.role === "assistant");
     expect(answers).toHaveLength(2);
     expect(answers[0]).toMatchObject({
@@ -123,7 +112,7 @@ describe("openai-codex through dist/pig", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/You have hit your ChatGPT usage limit \(plus plan\)\. Try again in ~(59|60) min\./);
     expect(w.llm.requests).toHaveLength(1);
-    expect(messages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+    expect(sessionMessages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
   });
 
   test("a refused sign-in (401) names the server's message and how to sign in again", async () => {
@@ -159,7 +148,7 @@ describe("openai-codex through dist/pig", () => {
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
     await stderr;
-    expect(messages(w).at(-1)).toMatchObject({
+    expect(sessionMessages(w).at(-1)).toMatchObject({
       role: "assistant",
       api: "openai-codex-responses",
       stopReason: "aborted",

@@ -102,6 +102,22 @@ describe("a catalogue provider answers through its own wire API", () => {
     { provider: "together", env: { TOGETHER_API_KEY: "tg-key" }, suffix: "/v1", path: /^\/v1\/chat\/completions$/, header: ["authorization", "Bearer tg-key"] },
     { provider: "minimax", env: { MINIMAX_API_KEY: "mm-key" }, suffix: "/anthropic", path: /^\/anthropic\/v1\/messages$/, header: ["x-api-key", "mm-key"] },
     { provider: "openai", env: { OPENAI_API_KEY: "oa-key" }, suffix: "/v1", path: /^\/v1\/responses$/, header: ["authorization", "Bearer oa-key"] },
+    { provider: "azure-openai-responses", env: { AZURE_OPENAI_API_KEY: "az-key" }, suffix: "/openai/v1", path: /^\/openai\/v1\/responses$/, header: ["api-key", "az-key"] },
+    { provider: "github-copilot", env: { COPILOT_GITHUB_TOKEN: "gh-token" }, suffix: "", path: /^\/responses$/, header: ["editor-version", "vscode/1.107.0"] },
+    {
+      provider: "cloudflare-workers-ai",
+      env: { CLOUDFLARE_API_KEY: "cf-key", CLOUDFLARE_ACCOUNT_ID: "acct" },
+      suffix: "/client/v4/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1",
+      path: /^\/client\/v4\/accounts\/acct\/ai\/v1\/chat\/completions$/,
+      header: ["authorization", "Bearer cf-key"],
+    },
+    {
+      provider: "cloudflare-ai-gateway",
+      env: { CLOUDFLARE_API_KEY: "cf-key", CLOUDFLARE_ACCOUNT_ID: "acct", CLOUDFLARE_GATEWAY_ID: "gw" },
+      suffix: "/v1/{CLOUDFLARE_ACCOUNT_ID}/{CLOUDFLARE_GATEWAY_ID}/compat",
+      path: /^\/v1\/acct\/gw\/compat\/chat\/completions$/,
+      header: ["cf-aig-authorization", "Bearer cf-key"],
+    },
     {
       provider: "amazon-bedrock",
       env: { AWS_ACCESS_KEY_ID: "AKIDPIGE2E", AWS_SECRET_ACCESS_KEY: "secret-e2e", AWS_REGION: "eu-west-1" },

@@ -5,11 +5,12 @@
  * server's message, and Ctrl+C mid-stream.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
+import { sessionMessages } from "../helpers/session-file.ts";
 
 type Json = Record<string, unknown>;
 
@@ -66,18 +67,6 @@ function args(c: Case, ...rest: string[]): string[] {
 
 const ENV = { LAB_KEY: "lab-secret-key-123456" };
 
-function messages(w: PigWorld): Json[] {
-  const root = join(w.agentDir, "sessions");
-  const [dir] = readdirSync(root);
-  const [file] = readdirSync(join(root, dir!)).filter((name) => name.endsWith(".jsonl"));
-  return readFileSync(join(root, dir!, file!), "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Json)
-    .filter((entry) => entry.type === "message")
-    .map((entry) => entry.message as Json);
-}
-
 /** Resolves once `check` holds; fails with `what` if it never does. */
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -99,7 +88,7 @@ for (const c of CASES) {
       expect(run.stdout).toBe("The notes say PIG-42.\n");
       expect(run.code).toBe(0);
 
-      const [first, result, second] = messages(w).filter((m) => m.role !== "user" && m.role !== "system");
+      const [first, result, second] = sessionMessages(w).filter((m) => m.role !== "user" && m.role !== "system");
       expect(first).toMatchObject({ role: "assistant", api: c.api, provider: c.provider, stopReason: "toolUse" });
       const blocks = first!.content as Json[];
       expect(blocks[0]).toMatchObject({ type: "thinking", thinking: "I should read the notes." });
@@ -127,7 +116,7 @@ for (const c of CASES) {
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(c.httpError);
       expect(run.stderr).not.toContain(ENV.LAB_KEY);
-      expect(messages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "error", errorMessage: c.httpError });
+      expect(sessionMessages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "error", errorMessage: c.httpError });
     });
 
     test("Ctrl+C mid-stream saves the partial answer as aborted", async () => {
@@ -156,7 +145,7 @@ for (const c of CASES) {
       proc.kill("SIGINT");
       expect(await proc.exited).toBe(130);
       await reading;
-      expect(messages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted", content: [{ type: "text", text: expected }] });
+      expect(sessionMessages(w).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted", content: [{ type: "text", text: expected }] });
     });
   });
 }

@@ -137,6 +137,7 @@ const ID_SHAPE: Record<Api, RegExp> = {
   bedrock: /^$/,
   mistral: /^cmpl-fake-[0-9a-z]+$/,
   "pi-messages": /^resp_fake_[0-9a-z]+$/,
+  azure: /^resp_fake_[0-9a-z]+$/,
 };
 
 const names = readdirSync(FIXTURES)

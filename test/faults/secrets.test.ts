@@ -1,6 +1,7 @@
 /**
  * Secrets: distinctive fake keys in the environment, auth.json and models.json (a literal, the
- * name of a variable, a `!command`, a header). pig runs in every mode, talks to providers that
+ * name of a variable, a `!command`, a header), and a subscription login's access and refresh
+ * tokens in auth.json, renewed during the run (the renewed tokens are secrets too). pig runs in every mode, talks to providers that
  * accept the keys and to ones that refuse them by echoing the key back (as real APIs do), exports
  * HTML and JSONL, changes settings, runs `env` with the bash tool (also into a spill file, which
  * is searched while the session that made it is open), and loads an extension that writes down
@@ -13,6 +14,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import { describeNeeding } from "../helpers/needs.ts";
+import { FakeOAuth } from "../helpers/fake-oauth.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -27,7 +29,12 @@ const SECRETS = {
   header: "pigsecret-header-71f0c4d2e9a6",
   openai: "pigsecret-openai-4e8b20c7d1f5",
   token: "pigsecret-token-9d3e61a0b7c2",
+  access: "sk-ant-oat01-pigsecret-access-3c81f0e27a54",
+  refresh: "pigsecret-refresh-b6d94a2e0f17",
 } as const;
+
+/** Tokens handed out while the test runs (a renewed login's): searched for like SECRETS. */
+const issued: string[] = [];
 
 /** Writes what pig hands an extension — its environment, the request headers it is shown — into the project. */
 const RECORDER = `
@@ -46,7 +53,9 @@ export default function (pi) {
 const worlds: PigWorld[] = [];
 const clients: RpcClient[] = [];
 const terminals: TmuxSession[] = [];
+const afterAllClose: (() => void)[] = [];
 afterAll(async () => {
+  for (const close of afterAllClose.splice(0)) close();
   for (const c of clients.splice(0)) c.kill();
   for (const t of terminals.splice(0)) t.kill();
   await Promise.all(worlds.splice(0).map((w) => w.close()));
@@ -64,13 +73,18 @@ function filesUnder(dir: string): string[] {
 
 /** Where a secret occurs in `text`, by name. */
 function leaks(text: string): string[] {
-  return Object.entries(SECRETS).flatMap(([name, value]) => (text.includes(value) ? [name] : []));
+  const known = Object.entries(SECRETS).flatMap(([name, value]) => (text.includes(value) ? [name] : []));
+  return [...known, ...issued.flatMap((token) => (text.includes(token) ? [`renewed login's ${token.startsWith("rt-") ? "refresh" : "access"} token`] : []))];
 }
 
 describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
   test("no key reaches a session, a setting, an export, a temp file or the output of any mode", async () => {
     const w = await createWorld({ llm: { script: [] } });
     worlds.push(w);
+    // The subscription login's server: it renews the stored (expired) login once.
+    const oauth = new FakeOAuth({ accessToken: (n) => `sk-ant-oat01-pigsecret-renewed-${n}` });
+    oauth.acceptRefresh(SECRETS.refresh);
+    afterAllClose.push(() => oauth.close());
     const tmp = tempDir("pig-secrets-tmp-");
     const keyFile = join(tempDir("pig-secrets-key-"), "key");
     writeFileSync(keyFile, SECRETS.command);
@@ -89,16 +103,21 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
           command: provider(`!cat ${keyFile}`),
           // The key itself is in auth.json, which comes first.
           fromauth: provider("PIG_TEST_UNSET_VARIABLE", { authHeader: true }),
+          // A subscription login: its token is sent as Claude Code sends it.
+          anthropic: { baseUrl: w.llm.url, api: "anthropic-messages", models: [{ id: "m", contextWindow: 128000 }] },
         },
       },
       null,
       2,
     );
-    const authJson = JSON.stringify({ fromauth: { type: "api_key", key: SECRETS.auth } }, null, 2);
+    const login = { type: "oauth", access: SECRETS.access, refresh: SECRETS.refresh, expires: Date.now() - 1000 };
+    const authJson = JSON.stringify({ fromauth: { type: "api_key", key: SECRETS.auth }, anthropic: login }, null, 2);
+    const endpoints = join(tempDir("pig-secrets-oauth-"), "endpoints.json");
+    writeFileSync(endpoints, JSON.stringify({ anthropic: oauth.overridesFor("anthropic") }));
     writeFileSync(join(w.agentDir, "models.json"), modelsJson);
     writeFileSync(join(w.agentDir, "auth.json"), authJson, { mode: 0o600 });
     writeFileSync(join(w.agentDir, "settings.json"), JSON.stringify({ defaultProvider: "fromenv", defaultModel: "m", quietStartup: true }));
-    const env = { ...w.env, PIG_TEST_SECRET: SECRETS.env, OPENAI_API_KEY: SECRETS.openai, GITHUB_TOKEN: SECRETS.token, TMPDIR: tmp };
+    const env = { ...w.env, PIG_TEST_SECRET: SECRETS.env, OPENAI_API_KEY: SECRETS.openai, GITHUB_TOKEN: SECRETS.token, TMPDIR: tmp, PIG_OAUTH_ENDPOINTS: endpoints };
     const recorder = join(tempDir("pig-secrets-ext-"), "recorder.ts");
     writeFileSync(recorder, RECORDER);
     const outputs: { what: string; text: string }[] = [];
@@ -121,6 +140,14 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
       expect(ok.code).toBe(0);
       expect((await run(`print ${name} refused`, ["--model", `${name}/m`, "-c", "-p", "again"])).code).toBe(1);
     }
+    // The subscription login: renewed before the first request (its new tokens are secrets
+    // too), then refused by a provider that echoes the token it got.
+    w.llm.setScript([longOutput, { text: "answer with the login" }, refusal("sk-ant-oat01-pigsecret-renewed-1")]);
+    expect(await run("print login", ["-e", recorder, "--model", "anthropic/m", "-p", "run it"])).toMatchObject({ code: 0, stderr: "" });
+    expect((await run("print login refused", ["--model", "anthropic/m", "-c", "-p", "again"])).code).toBe(1);
+    issued.push(...oauth.issuedTokens);
+    expect(oauth.tokenCalls("refresh_token")).toHaveLength(1);
+    expect(w.llm.requests.some((r) => r.headers.authorization === "Bearer sk-ant-oat01-pigsecret-renewed-1")).toBe(true);
     // What the model's commands see: `env` in the bash tool, its output in the session and the next request.
     w.llm.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "env" } }] }, { text: "env listed" }]);
     expect((await run("print env", ["-e", recorder, "--model", "fromenv/m", "-p", "list the environment"])).code).toBe(0);
@@ -188,7 +215,11 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
     const logs = filesUnder(join(w.agentDir, "extensions", "logs"));
     expect(logs.some((f) => readFileSync(f, "utf8").includes(`"TMPDIR":"${tmp}"`))).toBe(true);
     expect(readFileSync(join(w.agentDir, "models.json"), "utf8")).toBe(modelsJson);
-    expect(readFileSync(join(w.agentDir, "auth.json"), "utf8")).toBe(authJson);
+    // auth.json holds the key as it was and the renewed login (mode 0600 kept).
+    const auth = JSON.parse(readFileSync(join(w.agentDir, "auth.json"), "utf8"));
+    expect(auth.fromauth).toEqual({ type: "api_key", key: SECRETS.auth });
+    expect(auth.anthropic.access).toBe("sk-ant-oat01-pigsecret-renewed-1");
+    expect(statSync(join(w.agentDir, "auth.json")).mode & 0o777).toBe(0o600);
     const written = [...filesUnder(w.agentDir).filter((f) => !/\/(models|auth)\.json$/.test(f)), ...filesUnder(w.cwd), ...filesUnder(tmp)];
     const kinds = new Set(written.map((f) => (f.endsWith(".jsonl") ? "jsonl" : f.endsWith(".html") ? "html" : f.endsWith("settings.json") ? "settings" : "other")));
     expect([...kinds].sort()).toEqual(expect.arrayContaining(["html", "jsonl", "settings"]));

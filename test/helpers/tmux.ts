@@ -99,6 +99,11 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-e", "-t", "main"]);
   }
 
+  /** The visible screen with the rows a long line wrapped onto joined back into that line (`capture-pane -J`). */
+  captureJoined(): string {
+    return this.tmux(["capture-pane", "-p", "-J", "-t", "main"]);
+  }
+
   lines(): string[] {
     return this.capture().replace(/\n$/, "").split("\n");
   }

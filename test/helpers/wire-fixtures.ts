@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LlmContext, ThinkingLevel } from "../../src/ai/types.ts";
+import type { LlmContext, Model, ThinkingLevel } from "../../src/ai/types.ts";
 import { convertToLlm } from "../../src/session/convert.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { currentSystemMessage, declaredTools, systemPromptText } from "../../src/session/system-messages.ts";
@@ -18,6 +18,8 @@ export const CREDENTIAL_MARKER = "<credential>";
 export interface WireRequest {
   method: string;
   path: string;
+  /** The query, where the recording kept it (`?api-version=v1`). */
+  query?: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
 }
@@ -61,4 +63,30 @@ export function recordedExchanges(api: string, run: string): RecordedExchange[] 
   } finally {
     store.close();
   }
+}
+
+/** The model as Pi 0.87.1's catalogue defines it (the recording's model.json), sent to `baseUrl`. */
+export function wireModel(api: string, baseUrl: string): Model {
+  const model = JSON.parse(readFileSync(join(WIRE_087, api, "model.json"), "utf8")) as Model & { inputLimits?: unknown };
+  const { inputLimits: _limits, ...rest } = model;
+  return { ...rest, baseUrl };
+}
+
+/** Headers every HTTP client adds its own way (transport, SDK telemetry): not compared. */
+const CLIENT_HEADERS = /^(x-stainless-.*|accept-encoding|accept-language|connection|content-length|sec-fetch-mode|host)$/;
+
+/**
+ * The headers of a request that say something to the provider, names lower-cased, with `secret`
+ * written as `marker`. `user-agent` is kept only when a provider's own value is sent (Copilot's
+ * editor identity), not each client's own.
+ */
+export function relevantHeaders(headers: Record<string, string>, secret: string, marker: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (CLIENT_HEADERS.test(lower)) continue;
+    if (lower === "user-agent" && !value.startsWith("GitHubCopilotChat/")) continue;
+    out[lower] = value.split(secret).join(marker);
+  }
+  return out;
 }

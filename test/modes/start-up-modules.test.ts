@@ -56,7 +56,7 @@ describe("modules loaded at start-up", () => {
         f.startsWith("ai/providers/anthropic") ||
         f === "ai/providers/openai-responses.ts" ||
         f.startsWith("ai/providers/openai-codex") ||
-        f === "ai/strict-schema.ts" ||
+        f === "ai/providers/provider-request.ts" ||
         f === "ai/providers/openai-responses-request.ts",
     );
     expect(unwanted).toEqual([]);

@@ -38,6 +38,7 @@ import {
 import { retryAfterMs } from "../retry-after.ts";
 import { sleep } from "../../util/wait.ts";
 import { connectionErrorMessage } from "../connection-error.ts";
+import { isCredentialHeader } from "../credential-headers.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
 import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
@@ -105,7 +106,7 @@ async function* streamMessages(
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
-    if (!options.apiKey) throw new Error(`No API key for provider: ${model.provider}`);
+    if (!options.apiKey && !carriesCredential(options.headers)) throw new Error(`No API key for provider: ${model.provider}`);
     const request = buildAnthropicRequest(model, context, options);
     const oauth = isOAuthToken(options.apiKey);
 
@@ -139,6 +140,11 @@ async function* streamMessages(
     if (events) await events.return(undefined).catch(() => {});
     controller.abort();
   }
+}
+
+/** Whether a caller's header authenticates the request instead of the key (Copilot's bearer token, AI Gateway's key). */
+function carriesCredential(headers: Record<string, string> | undefined): boolean {
+  return Object.entries(headers ?? {}).some(([name, value]) => value !== "" && isCredentialHeader(name, value, undefined));
 }
 
 /** Statuses the HTTP client itself may retry (`retry.provider.maxRetries`), as the OpenAI SDK does. */

@@ -198,16 +198,19 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
 
   const headers: Record<string, string> = {};
   setHeader(headers, "user-agent", oauth ? `claude-cli/${CLAUDE_CODE_VERSION}` : userAgent);
-  // A gateway token (ANTHROPIC_AUTH_TOKEN) arrives as an Authorization header of its own.
+  // A gateway token (ANTHROPIC_AUTH_TOKEN, Copilot's, providers/provider-request.ts) arrives as an Authorization header of its own.
   const gatewayToken = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
   if (oauth) setHeader(headers, "authorization", `Bearer ${apiKey}`);
-  else if (!gatewayToken) setHeader(headers, "x-api-key", apiKey);
+  // No key, or a token in an Authorization header of its own (ANTHROPIC_AUTH_TOKEN, Copilot): no x-api-key.
+  else if (apiKey && !gatewayToken) setHeader(headers, "x-api-key", apiKey);
   setHeader(headers, "anthropic-version", ANTHROPIC_VERSION);
   setHeader(headers, "accept", "application/json");
   setHeader(headers, "anthropic-dangerous-direct-browser-access", "true");
   if (oauth) setHeader(headers, "x-app", "cli");
+  // A server behind a router (OpenRouter, Cloudflare's AI Gateway) keeps a session on one replica
+  // while the prompt is cached, as upstream asks it to.
   const affinity = oauth ? undefined : sessionAffinityHeader(model);
-  if (affinity && options.sessionId) setHeader(headers, affinity, options.sessionId);
+  if (affinity && options.sessionId && cacheControl) setHeader(headers, affinity, options.sessionId);
   if (betas.length > 0) setHeader(headers, "anthropic-beta", betas.join(","));
   for (const extra of [model.headers, options.headers]) {
     for (const [name, value] of Object.entries(extra ?? {})) setHeader(headers, name, value);

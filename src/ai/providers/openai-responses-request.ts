@@ -264,7 +264,8 @@ export function buildResponsesRequest(model: Model, context: LlmContext, options
     if (thinkingEnabled(model, options.reasoning)) {
       body.reasoning = { effort: reasoningEffortFor(model, options.reasoning), summary: "auto" };
       body.include = ["reasoning.encrypted_content"];
-    } else {
+    } else if (model.provider !== "github-copilot") {
+      // Copilot's Responses endpoint takes no effort "none": thinking off sends no reasoning at all, as upstream.
       const off = model.thinkingLevelMap?.off;
       if (off !== null) body.reasoning = { effort: off ?? "none" };
     }

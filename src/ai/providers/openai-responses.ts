@@ -16,19 +16,34 @@ import {
   type StreamFunction,
   type StreamOptions,
 } from "../types.ts";
-import { createClient, errorEvent } from "./openai-shared.ts";
+import type OpenAI from "openai";
+import { createClient, errorEvent, type OpenAIRequest } from "./openai-shared.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
 import { responsesEvents } from "./openai-responses-events.ts";
 import { priceServiceTier } from "./openai-service-tier.ts";
 
 export { responsesUsage } from "./openai-responses-events.ts";
 
-async function* streamResponses(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
+/**
+ * What differs between servers that speak the Responses API: the request they take (body and
+ * extra headers) and the client that sends it (where, and how it authenticates). The answer's
+ * events are read the same way for all of them.
+ */
+export interface ResponsesWire {
+  /** Body and extra headers; may throw a clear error about the configuration (it ends the stream). */
+  build(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest;
+  client(model: Model, options: StreamOptions, headers: Record<string, string | null>, watch: ResponseWatch): OpenAI;
+}
+
+/** OpenAI's own Responses API at `{baseUrl}/responses`, with a bearer key. */
+const OPENAI_WIRE: ResponsesWire = { build: buildResponsesRequest, client: createClient };
+
+async function* streamResponses(wire: ResponsesWire, model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
-    const { body, headers } = buildResponsesRequest(model, context, options);
-    const client = createClient(model, options, await finalHeaders(headers, options), watch);
+    const { body, headers } = wire.build(model, context, options);
+    const client = wire.client(model, options, await finalHeaders(headers, options), watch);
     const stream = await client.responses.create((await finalPayload(body, options)) as never, { signal: options.signal });
     yield { type: "start", partial: output };
 
@@ -44,5 +59,10 @@ async function* streamResponses(model: Model, context: LlmContext, options: Stre
   }
 }
 
+/** Streams one answer of a Responses server described by `wire`. Never throws; always ends with `done` or `error`. */
+export function responsesStream(wire: ResponsesWire): StreamFunction {
+  return (model, context, options) => streamResponses(wire, model, context, options);
+}
+
 /** Streams one Responses API answer. Never throws; always ends with `done` or `error`. */
-export const streamOpenAIResponses: StreamFunction = (model, context, options) => streamResponses(model, context, options);
+export const streamOpenAIResponses: StreamFunction = responsesStream(OPENAI_WIRE);

@@ -281,15 +281,25 @@ function cappedRetryFetch(maxRetryDelayMs: number | undefined, base: ResponseWat
   };
 }
 
+/** The options every client of this layer is made with (`ClientOptions` of the SDK). */
+export type ClientInit = NonNullable<ConstructorParameters<typeof OpenAI>[0]>;
+
 /**
  * The SDK client for one request, fetching through `watch`. Keyless servers get no
  * Authorization header at all. The SDK's own logging is off: it would write a stream it cannot
- * parse to stderr, through the interactive screen, before the error says the same.
+ * parse to stderr, through the interactive screen, before the error says the same. `make` builds
+ * another client of the SDK from the same options (Azure's, which adds its query and key header).
  */
-export function createClient(model: Model, options: StreamOptions, headers: Record<string, string | null>, watch: ResponseWatch): OpenAI {
+export function createClient(
+  model: Model,
+  options: StreamOptions,
+  headers: Record<string, string | null>,
+  watch: ResponseWatch,
+  make: (init: ClientInit) => OpenAI = (init) => new OpenAI(init),
+): OpenAI {
   const defaultHeaders: Record<string, string | null> = { ...(hasUserAgent(headers) ? {} : { "User-Agent": pigUserAgent() }), ...headers };
   if (!options.apiKey) defaultHeaders.Authorization = null;
-  return new OpenAI({
+  return make({
     apiKey: options.apiKey || "unused",
     baseURL: model.baseUrl,
     dangerouslyAllowBrowser: true,

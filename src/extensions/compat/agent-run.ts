@@ -202,7 +202,7 @@ export function loopConfig(setup: RunSetup, model: Model, tools: readonly AgentT
     model,
     stream: (m, context, options: StreamOptions) => answerEvents(setup, m, context, options.signal!),
     // The key and options are the Agent's, asked for by `answerEvents` at each call.
-    streamOptions: () => ({ apiKey: "" }),
+    streamOptions: async () => ({ apiKey: "" }),
     convert: toLlmMessages,
     rewriteWithSystem: (messages, signal) => requestMessages(setup, messages, signal),
     takeSteering: setup.takeSteering,

@@ -11,7 +11,7 @@ import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { commandCatalog } from "./commands/catalog.ts";
 import { findCommand } from "./commands/dispatch.ts";
-import { askDialog, confirmDialog, pickDialog, pickManyDialog } from "./dialogs.ts";
+import { askDialog, confirmDialog, pickDialog, pickManyDialog, type AskConfig } from "./dialogs.ts";
 import { listSessions, sessionIndex } from "../../session/catalog.ts";
 import { uniquePrefixes } from "../../session/id-prefix.ts";
 import { argumentProvider, commandArgumentProvider } from "./argument-completion.ts";
@@ -36,6 +36,7 @@ import { runKeyAction } from "./key-actions.ts";
 import { onStopSignal, STOP_EXIT_CODES } from "../stop-signals.ts";
 import { terminalSafe } from "../../util/terminal-safe.ts";
 import { hideUrlCredentials } from "../../util/redact.ts";
+import { accountLogins } from "./login/account-logins.ts";
 
 export class InteractiveApp implements InteractiveHost {
   theme: Theme;
@@ -45,6 +46,9 @@ export class InteractiveApp implements InteractiveHost {
   private readonly router: PromptRouter;
   private readonly commands: SlashCommand[] = builtinCommands();
   private readonly bridge: ExtensionBridge;
+  readonly subscriptions = accountLogins;
+  /** What Escape and Ctrl+C cancel while no dialog is open, when a command asked for it (`cancellable`). */
+  private cancelling: AbortController | undefined;
   private exitResolve: ((code: number) => void) | undefined;
   /** The theme file in use, watched while pig runs (theme-watch.ts). */
   private themeFile: { name: string; path: string } | undefined;
@@ -72,6 +76,7 @@ export class InteractiveApp implements InteractiveHost {
           sessions: () => (runtime.sessionDir ? listSessions(runtime.sessionDir) : []),
           providers: () => [...runtime.registry.providers],
           storedProviders: () => runtime.registry.storedAuthProviders(),
+          subscriptions: () => this.subscriptions.list(),
         }),
         commandArgumentProvider(() => this.bridge.completing()),
         slashCommandProvider(() => this.completions()),
@@ -229,6 +234,11 @@ export class InteractiveApp implements InteractiveHost {
    * When nothing runs, two quick Escapes on an empty prompt run `doubleEscapeAction` (/tree or /fork).
    */
   private async escape(): Promise<void> {
+    // A sign-in waiting for the browser is what the user looks at: Escape leaves it.
+    if (this.cancelling) {
+      this.cancelling.abort();
+      return;
+    }
     if (this.router.shellRunning) {
       // What was typed to run after it is not run. One text comes back to the editor as it was;
       // several are listed instead (joined, two `!` commands would run as one script) and stay in
@@ -261,6 +271,10 @@ export class InteractiveApp implements InteractiveHost {
 
   /** Ctrl+C: while something works it is stopped as by Escape (true); otherwise false. */
   private interrupt(): boolean {
+    if (this.cancelling) {
+      this.cancelling.abort();
+      return true;
+    }
     const working = this.router.shellRunning || this.session.isStreaming || this.session.isCompacting || this.controller.isCompacting;
     if (!working) return false;
     void this.escape().then(() => this.info("Stopped. Press Ctrl+C again to quit."));
@@ -371,8 +385,19 @@ export class InteractiveApp implements InteractiveHost {
   confirm(message: string, initial?: boolean, signal?: AbortSignal) {
     return this.dialog(() => confirmDialog(message, initial, signal));
   }
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }) {
+  ask(message: string, config?: AskConfig) {
     return this.dialog(() => askDialog(message, config));
+  }
+
+  async cancellable<T>(run: (cancel: AbortController) => Promise<T>): Promise<T> {
+    const cancel = new AbortController();
+    const outer = this.cancelling;
+    this.cancelling = cancel;
+    try {
+      return await run(cancel);
+    } finally {
+      this.cancelling = outer;
+    }
   }
 
   /** Every session id pig knows of, read once: the ids sessions of this run add are put in as they come. */

@@ -1,7 +1,9 @@
 /**
  * Tab completion of command arguments: model names after `/model `, session names or first
- * messages after `/resume `, providers after `/login ` and (those with a stored key) `/logout `.
+ * messages after `/resume `, providers after `/login ` (key providers and subscription logins,
+ * each said which) and (those with a stored login or key) `/logout `.
  */
+import type { SubscriptionLogin } from "../../ai/oauth/types.ts";
 import type { Model } from "../../ai/types.ts";
 import type { SessionSummary } from "../../session/catalog.ts";
 import type { CompletionItem, CompletionProvider } from "./input/index.ts";
@@ -13,6 +15,24 @@ export interface ArgumentSources {
   providers?: () => readonly string[];
   /** Providers with a key in auth.json (`/logout`). */
   storedProviders?: () => readonly string[];
+  /** The subscription logins (`/login`). */
+  subscriptions?: () => readonly SubscriptionLogin[];
+}
+
+/**
+ * What `/login <provider>` can complete: every key provider and every subscription login, the
+ * hint saying how each signs in (and the account's name, which matches too).
+ */
+export function loginItems(query: string, providers: readonly string[], subscriptions: readonly SubscriptionLogin[]): CompletionItem[] {
+  const accounts = new Map(subscriptions.map((login) => [login.provider, login.name]));
+  const keys = new Set(providers);
+  return [...new Set([...providers, ...accounts.keys()])]
+    .sort()
+    .filter((name) => `${name} ${accounts.get(name) ?? ""}`.toLowerCase().includes(query))
+    .map((name) => {
+      const ways = [...(accounts.has(name) ? [`subscription (${accounts.get(name)})`] : []), ...(keys.has(name) ? ["API key"] : [])];
+      return { value: name, label: name, hint: ways.join(" · ") };
+    });
 }
 
 function nameItems(from: number, cursor: number, query: string, names: readonly string[]) {
@@ -50,7 +70,9 @@ export function argumentProvider(sources: ArgumentSources): CompletionProvider {
       return { replaceFrom: resume.from, replaceTo: cursor, items };
     }
     const login = argumentOf(text, cursor, "login");
-    if (login && sources.providers) return nameItems(login.from, cursor, login.query, sources.providers());
+    if (login && (sources.providers || sources.subscriptions)) {
+      return { replaceFrom: login.from, replaceTo: cursor, items: loginItems(login.query, sources.providers?.() ?? [], sources.subscriptions?.() ?? []) };
+    }
     const logout = argumentOf(text, cursor, "logout");
     if (logout && sources.storedProviders) return nameItems(logout.from, cursor, logout.query, sources.storedProviders());
     return undefined;

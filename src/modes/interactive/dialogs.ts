@@ -23,8 +23,9 @@ export interface DialogStreams {
 }
 
 /** The line a closed dialog leaves: its question and the answer, or that it was cancelled. */
-export function closedDialogLine(message: string, answer: string | undefined): string {
+export function closedDialogLine(message: string, answer: string | undefined, closedAs?: string): string {
   const question = oneLine(message);
+  if (answer === undefined && closedAs !== undefined) return `${pc.dim("◇")} ${question} ${pc.dim(`· ${closedAs}`)}`;
   if (answer === undefined) return `${pc.red("■")} ${question} ${pc.dim("· cancelled")}`;
   return `${pc.green("◇")} ${question} ${pc.dim("·")} ${oneLine(answer)}`;
 }
@@ -51,13 +52,26 @@ export function optionMatches(search: string, option: { label?: string; hint?: s
     .every((word) => haystack.includes(word));
 }
 
+export interface AskConfig {
+  placeholder?: string;
+  initial?: string;
+  mask?: boolean;
+  signal?: AbortSignal;
+  abortedAs?: string;
+  answeredAs?: string;
+}
+
 /** A dialog whose signal aborts closes as cancelled. */
 export interface Dialogs {
   pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }): Promise<T | undefined>;
   /** Several options (Space toggles, type to filter, Enter accepts); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }): Promise<string | undefined>;
+  /**
+   * `abortedAs`: what the closed line says when `signal` closed the question (it was no longer
+   * needed); `answeredAs`: what it says instead of the answer (one not worth keeping on screen).
+   */
+  ask(message: string, config?: AskConfig): Promise<string | undefined>;
 }
 
 /** A dialog's text as shown: pig's colours kept, anything else that would act on the terminal shown. */
@@ -69,24 +83,47 @@ function shownOptions<T>(options: PickOption<T>[]): { value: number; label: stri
   return options.map((option, index) => ({ value: index, label: shown(option.label), ...(option.hint ? { hint: shown(option.hint) } : {}) }));
 }
 
+/**
+ * The caller's signal as the prompt sees it, cut off once the prompt has closed: clack keeps
+ * listening to a signal after its prompt is done, and a late abort would then switch the
+ * terminal out of raw mode under the prompt editor that has taken it back.
+ */
+function whileOpen(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; close(): void } {
+  if (!signal) return { signal: undefined, close: () => {} };
+  const inner = new AbortController();
+  const forward = (): void => inner.abort();
+  if (signal.aborted) inner.abort();
+  else signal.addEventListener("abort", forward, { once: true });
+  return { signal: inner.signal, close: () => signal.removeEventListener("abort", forward) };
+}
+
 export function createDialogs(streams: DialogStreams = {}): Dialogs {
   const input = streams.input ? { input: streams.input } : {};
   /**
    * Runs a clack prompt drawing into a frame of its own, then replaces the frame with one line:
    * `words(answer)`, or "cancelled". Undefined when cancelled.
    */
-  async function framed<T>(question: string, run: (output: DialogFrame, message: string) => Promise<T | symbol>, words: (answer: T) => string): Promise<{ answer: T } | undefined> {
+  async function framed<T>(
+    question: string,
+    run: (output: DialogFrame, message: string, signal: AbortSignal | undefined) => Promise<T | symbol>,
+    words: (answer: T) => string,
+    closed?: { signal: AbortSignal | undefined; as: string | undefined },
+  ): Promise<{ answer: T } | undefined> {
     const message = shown(question);
     const frame = new DialogFrame(streams.output ?? process.stdout);
+    const open = whileOpen(closed?.signal);
     let answer: T | symbol;
     try {
-      answer = await run(frame, message);
+      answer = await run(frame, message, open.signal);
     } catch (error) {
       frame.release();
       throw error;
+    } finally {
+      open.close();
     }
     const chosen = isCancel(answer) ? undefined : { answer: answer as T };
-    frame.replaceWith(closedDialogLine(message, chosen && shown(words(chosen.answer))));
+    const closedAs = !chosen && closed?.signal?.aborted && closed.as !== undefined ? shown(closed.as) : undefined;
+    frame.replaceWith(closedDialogLine(message, chosen && shown(words(chosen.answer)), closedAs));
     return chosen;
   }
   return {
@@ -96,11 +133,15 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
       // option typing (and its default value-to-label conversion) does not expect.
       const items = shownOptions(options);
       const initial = config.initial === undefined ? -1 : options.findIndex((option) => option.value === config.initial);
-      const common = { ...input, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}), ...(config.signal ? { signal: config.signal } : {}) };
+      const common = { ...input, options: items, maxItems: MAX_ITEMS, ...(initial >= 0 ? { initialValue: initial } : {}) };
       const chosen = await framed<number>(
         message,
-        (output, message) => (config.search ? autocomplete<number>({ ...common, message, output, filter: optionMatches }) : select<number>({ ...common, message, output })),
+        (output, message, signal) => {
+          const prompt = { ...common, message, output, ...(signal ? { signal } : {}) };
+          return config.search ? autocomplete<number>({ ...prompt, filter: optionMatches }) : select<number>(prompt);
+        },
         (index: number) => options[index]?.label ?? "",
+        { signal: config.signal, as: undefined },
       );
       return chosen && options[chosen.answer]?.value;
     },
@@ -119,27 +160,29 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
     async confirm(message, initial, signal) {
       const chosen = await framed<boolean>(
         message,
-        (output, message) => confirm({ ...input, output, message, ...(initial !== undefined ? { initialValue: initial } : {}), ...(signal ? { signal } : {}) }),
+        (output, message, open) => confirm({ ...input, output, message, ...(initial !== undefined ? { initialValue: initial } : {}), ...(open ? { signal: open } : {}) }),
         (yes: boolean) => (yes ? "Yes" : "No"),
+        { signal, as: undefined },
       );
       return chosen?.answer === true;
     },
     async ask(message, config = {}) {
       const chosen = await framed<string | undefined>(
         message,
-        (output, message) =>
+        (output, message, signal) =>
           config.mask
-            ? password({ ...input, output, message, ...(config.signal ? { signal: config.signal } : {}) })
+            ? password({ ...input, output, message, ...(signal ? { signal } : {}) })
             : text({
                 ...input,
                 output,
                 message,
-                ...(config.signal ? { signal: config.signal } : {}),
+                ...(signal ? { signal } : {}),
                 ...(config.placeholder ? { placeholder: shown(config.placeholder) } : {}),
                 ...(config.initial !== undefined ? { initialValue: terminalSafe(config.initial, { tabs: "show" }) } : {}),
               }),
         // A key typed into a masked question is never shown again.
-        (typed: string | undefined) => (config.mask ? "entered" : typed ? typed : "(empty)"),
+        (typed: string | undefined) => (config.mask ? "entered" : config.answeredAs !== undefined ? config.answeredAs : typed ? typed : "(empty)"),
+        { signal: config.signal, as: config.abortedAs },
       );
       return chosen && (chosen.answer ?? "");
     },

@@ -12,6 +12,8 @@ import type { SettingsStore } from "../../resources/settings-store.ts";
 import type { ExtensionRow } from "../../extensions/status.ts";
 import type { KeyBindings } from "./input/keybindings.ts";
 import type { Theme } from "./theme.ts";
+import type { SubscriptionLogins } from "./login/subscriptions.ts";
+import type { AskConfig } from "./dialogs.ts";
 
 export interface PickOption<T> {
   value: T;
@@ -54,8 +56,20 @@ export interface InteractiveHost {
   /** Several of a list (`initial` selected at first); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;
-  /** A line of text (`mask` hides it, for keys); undefined when cancelled. */
-  ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean; signal?: AbortSignal }): Promise<string | undefined>;
+  /**
+   * A line of text (`mask` hides it, for keys); undefined when cancelled, or when `signal` closed
+   * it (`abortedAs` is then what its closed line says instead of "cancelled"; `answeredAs` is
+   * what it says instead of the answer).
+   */
+  ask(message: string, config?: AskConfig): Promise<string | undefined>;
+
+  /** The subscription (OAuth) logins `/login` offers. */
+  readonly subscriptions: SubscriptionLogins;
+  /**
+   * Runs `run` with a controller that Escape or Ctrl+C aborts while no dialog is open (in a
+   * dialog they close the dialog): a long wait the user can leave, such as a sign-in.
+   */
+  cancellable<T>(run: (cancel: AbortController) => Promise<T>): Promise<T>;
 
   /** Prints tool result `number` (as its hint names it) in full; false when there is none. */
   expandResult(number: number): boolean;

@@ -10,6 +10,9 @@ import type { Runtime } from "../../runtime/runtime.ts";
 import { InteractiveApp } from "./app.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
 import { runFirstRunWizard } from "./wizard.ts";
+import { accountLogins } from "./login/account-logins.ts";
+import { escapeWatch } from "./login/escape-watch.ts";
+import { supportsHyperlinks } from "./render/wrap.ts";
 import { terminalSafe } from "../../util/terminal-safe.ts";
 import { writeStderr } from "../../util/stdio.ts";
 
@@ -30,12 +33,18 @@ export async function runInteractive(
       process.stdout.write(`${terminalSafe(warning)}\n`);
       shown.add(warning);
     }
+    // The keys are the dialogs' while one is open, and a waiting sign-in's otherwise.
+    const keys = escapeWatch();
     const chosen = await runFirstRunWizard({
-      ask: askDialog,
-      pick: pickDialog,
-      confirm: confirmDialog,
+      ask: (message, config) => keys.dialog(() => askDialog(message, config)),
+      pick: (message, options, config) => keys.dialog(() => pickDialog(message, options, config)),
+      confirm: (message, initial, signal) => keys.dialog(() => confirmDialog(message, initial, signal)),
       print: (text) => process.stdout.write(`${terminalSafe(text, { styled: true })}\n`),
       agentDir: runtime.agentDir,
+      registry: runtime.registry,
+      subscriptions: accountLogins,
+      cancellable: (run) => keys.cancellable(run),
+      hyperlinks: supportsHyperlinks(),
     });
     if (!chosen) {
       writeStderr("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");

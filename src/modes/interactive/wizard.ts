@@ -1,5 +1,6 @@
 /**
- * First run: no model can be used because no provider has a key. Offers the usual providers
+ * First run: no model can be used because no provider has a key. Offers signing in with an
+ * account (a subscription login, stored in `<agentDir>/auth.json`), the usual providers
  * (the key goes to `<agentDir>/auth.json`, mode 0600), an Ollama or LM Studio server found on
  * this machine, or any OpenAI-compatible URL (both written as a provider in
  * `<agentDir>/models.json`, with the models the server lists). Returns what was chosen, or
@@ -18,6 +19,10 @@ import { writeFileAtomic } from "../../resources/settings-store.ts";
 import { parseJsonc } from "../../util/jsonc.ts";
 import type { InteractiveHost } from "./host.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
+import type { SubscriptionLogin } from "../../ai/oauth/types.ts";
+import type { LoginSurface } from "./login/login-io.ts";
+import { signInWith } from "./login/sign-in.ts";
+import type { SubscriptionLogins } from "./login/subscriptions.ts";
 
 export interface WizardDeps extends Pick<InteractiveHost, "ask" | "pick" | "confirm" | "print"> {
   agentDir: string;
@@ -27,6 +32,12 @@ export interface WizardDeps extends Pick<InteractiveHost, "ask" | "pick" | "conf
   fetch?: (url: string, init: { signal: AbortSignal; headers?: Record<string, string> }) => Promise<Response>;
   /** How long a local server may take to answer the probe (default 500 ms). */
   probeTimeoutMs?: number;
+  /** The subscription logins offered first ("Sign in with an account"); none without it. */
+  subscriptions?: SubscriptionLogins;
+  /** Runs a sign-in with a controller Escape aborts while no dialog is open (none without it). */
+  cancellable?: <T>(run: (cancel: AbortController) => Promise<T>) => Promise<T>;
+  /** Whether the terminal shows OSC 8 links (for the sign-in page). */
+  hyperlinks?: boolean;
 }
 
 export interface WizardResult {
@@ -304,14 +315,52 @@ async function customStep(deps: WizardDeps, fetchFn: Fetch): Promise<Step> {
   return { provider: name, ...(model ? { model } : {}) };
 }
 
-type Choice = { kind: "cloud"; provider: CloudProvider } | { kind: "local"; found: Found } | { kind: "custom" };
+async function accountStep(deps: WizardDeps, subscriptions: SubscriptionLogins): Promise<Step> {
+  const logins = subscriptions.list();
+  const login = await deps.pick<SubscriptionLogin>(
+    "Sign in with which account?",
+    logins.map((l) => ({ value: l, label: l.name, hint: l.provider })),
+  );
+  if (!login) return "back";
+  const authPath = join(deps.agentDir, "auth.json");
+  const surface: LoginSurface = { ask: (m, c) => deps.ask(m, c), pick: (m, o, c) => deps.pick(m, o, c), print: deps.print };
+  deps.print(`Signing in to ${login.name} (${login.provider}). Escape cancels.`);
+  const run = (cancel: AbortController) => signInWith(login, { subscriptions, surface, authPath, cancel, hyperlinks: deps.hyperlinks ?? false });
+  const outcome = deps.cancellable ? await deps.cancellable(run) : await run(new AbortController());
+  if (outcome.kind === "cancelled") {
+    deps.print(`Sign-in to ${login.name} cancelled; nothing was stored.`);
+    return "back";
+  }
+  if (outcome.kind === "failed") {
+    deps.print(`Could not sign in to ${login.name} (${login.provider}): ${outcome.message}`);
+    return "back";
+  }
+  deps.print(`Signed in to ${login.name}; saved in ${authPath}.`);
+  const models: readonly Model[] = deps.registry?.modelsOf(login.provider) ?? catalogueModels(login.provider);
+  const ids = models.map((m) => m.id);
+  if (ids.length === 0) deps.print(`pig knows no ${login.provider} models yet; models.json can add them.`);
+  const model = await chooseModel(deps, ids, defaultModelOf(login.provider));
+  return { provider: login.provider, ...(model ? { model } : {}) };
+}
+
+/** The first few accounts by name: the hint stays one line. */
+function accountsHint(accounts: readonly SubscriptionLogin[]): string {
+  const names = accounts.slice(0, 3).map((a) => a.name);
+  return accounts.length > 3 ? `${names.join(", ")}, …` : names.join(", ");
+}
+
+type Choice = { kind: "account" } | { kind: "cloud"; provider: CloudProvider } | { kind: "local"; found: Found } | { kind: "custom" };
 
 export async function runFirstRunWizard(deps: WizardDeps): Promise<WizardResult | undefined> {
   const fetchFn: Fetch = deps.fetch ?? localFetch;
   deps.print("No model is set up yet: choose a provider to use.");
   const found = await probeLocalServers(fetchFn, deps.probeTimeoutMs ?? 500);
+  const accounts = deps.subscriptions?.list() ?? [];
   for (;;) {
     const options = [
+      ...(accounts.length > 0
+        ? [{ value: { kind: "account" } as Choice, label: "Sign in with an account (subscription)…", hint: accountsHint(accounts) }]
+        : []),
       ...CLOUD.map((provider) => ({ value: { kind: "cloud", provider } as Choice, label: provider.label, hint: "API key" })),
       ...found.map((f) => ({
         value: { kind: "local", found: f } as Choice,
@@ -323,7 +372,13 @@ export async function runFirstRunWizard(deps: WizardDeps): Promise<WizardResult 
     const choice = await deps.pick("Provider", options);
     if (!choice) return undefined;
     const step =
-      choice.kind === "cloud" ? await cloudStep(deps, choice.provider) : choice.kind === "local" ? await localStep(deps, choice.found) : await customStep(deps, fetchFn);
+      choice.kind === "account"
+        ? await accountStep(deps, deps.subscriptions!)
+        : choice.kind === "cloud"
+          ? await cloudStep(deps, choice.provider)
+          : choice.kind === "local"
+            ? await localStep(deps, choice.found)
+            : await customStep(deps, fetchFn);
     if (step !== "back") return step;
   }
 }

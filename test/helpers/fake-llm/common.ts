@@ -2,9 +2,10 @@
  * What the three wire formats share: the normalised answer ("plan") built from a script
  * response, chunking, server-made ids, default usage and provider-shaped error bodies.
  */
+import { azureErrorBody } from "./azure.ts";
 import type { ScriptError, ScriptResponse } from "./script.ts";
 
-export type Api = "chat" | "anthropic" | "responses" | "google" | "codex" | "bedrock" | "mistral" | "pi-messages";
+export type Api = "chat" | "anthropic" | "responses" | "google" | "codex" | "bedrock" | "mistral" | "pi-messages" | "azure";
 
 export interface PlannedToolCall {
   /** From the script, or undefined: each API then makes its own (`call_…`, `toolu_…`). */
@@ -106,6 +107,7 @@ export function makePlan(response: ScriptResponse, rawBody: string, body: unknow
 
 /** A JSON error body in the provider's shape, with the README's default types by status. */
 export function errorBody(api: Api, error: ScriptError): unknown {
+  if (api === "azure") return azureErrorBody(error);
   if (api === "anthropic") {
     const type =
       error.type ??

@@ -9,6 +9,7 @@
  *   await llm.close();
  */
 import { anthropicFrames } from "./anthropic.ts";
+import { azureRefusal } from "./azure.ts";
 import { bedrockErrorResponse, bedrockFrames, checkBedrockAuth, type BedrockAuth } from "./bedrock.ts";
 import { chatFrames } from "./chat.ts";
 import { codexErrorBody, codexRejection, requestBodyText } from "./codex.ts";
@@ -42,6 +43,8 @@ export interface RecordedRequest {
   method: string;
   /** URL path without the query, e.g. `/v1/chat/completions`. */
   path: string;
+  /** The query (`?api-version=v1`), when the URL has one. */
+  query?: string;
   /** Lower-case header names. */
   headers: Record<string, string>;
   /** The parsed JSON body (the raw text if it is not JSON). */
@@ -96,6 +99,7 @@ function routeOf(method: string, path: string): Api | "models" | undefined {
   if (method === "POST" && path.startsWith("/pi-messages/") && path.endsWith("/messages")) return "pi-messages";
   if (method === "POST" && path.endsWith("/chat/completions")) return "chat";
   if (method === "POST" && path.endsWith("/messages")) return "anthropic";
+  if (method === "POST" && path.endsWith("/openai/v1/responses")) return "azure";
   if (method === "POST" && path.endsWith("/codex/responses")) return "codex";
   if (method === "POST" && path.endsWith("/responses")) return "responses";
   if (method === "POST" && path.endsWith(":streamGenerateContent")) return "google";
@@ -260,6 +264,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         api: route,
         method: request.method,
         path: url.pathname,
+        ...(url.search ? { query: url.search } : {}),
         headers: Object.fromEntries(request.headers),
         body,
         served: selection.served,
@@ -269,7 +274,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       await beforeAnswer?.(record);
       const denied = route === "bedrock" && options.bedrockAuth ? checkBedrockAuth(request, raw, options.bedrockAuth) : undefined;
       if (denied !== undefined) return bedrockErrorResponse({ status: 403, message: denied }, requestIds.next("req_fake_"));
-      return (route === "codex" ? codexRejection(request.headers) : undefined) ?? answer(route, selection, raw, body, request.signal, url.pathname);
+      return (route === "codex" ? codexRejection(request.headers) : route === "azure" ? azureRefusal(request, url) : undefined) ?? answer(route, selection, raw, body, request.signal, url.pathname);
     },
     error(error) {
       return Response.json(errorBody("chat", { status: 500, message: `fake LLM server bug: ${error.message}` }), {

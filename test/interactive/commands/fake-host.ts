@@ -16,6 +16,25 @@ import type { InteractiveHost, PickOption } from "../../../src/modes/interactive
 import { loadTheme } from "../../../src/modes/interactive/theme.ts";
 import { KeyBindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { tempDir } from "../../helpers/tmp.ts";
+import type { LoginIO, SubscriptionLogin } from "../../../src/ai/oauth/types.ts";
+import type { AskConfig } from "../../../src/modes/interactive/dialogs.ts";
+import type { SubscriptionLogins } from "../../../src/modes/interactive/login/subscriptions.ts";
+
+/** Subscription logins whose flow is the test's own function (what it asks and tells, what it stores). */
+export class FakeSubscriptions implements SubscriptionLogins {
+  logins: SubscriptionLogin[] = [];
+  flow: (provider: string, io: LoginIO, authPath: string) => Promise<void> = async () => {
+    throw new Error("no flow scripted");
+  };
+  readonly signIns: string[] = [];
+  list(): readonly SubscriptionLogin[] {
+    return this.logins;
+  }
+  signIn(provider: string, io: LoginIO, authPath: string): Promise<void> {
+    this.signIns.push(provider);
+    return this.flow(provider, io, authPath);
+  }
+}
 
 /** A model that answers each request with the next text of `replies` ("ok" when they run out). */
 export function scriptedStream(replies: string[]): StreamFunction {
@@ -41,8 +60,11 @@ export interface TestRuntime {
   replies: string[];
 }
 
-/** Two models of provider "test" (alpha reasons, beta does not), keyed through models.json. */
-export function makeRuntime(options: { inMemory?: boolean } = {}): TestRuntime {
+/**
+ * Two models of provider "test" (alpha reasons, beta does not), keyed through models.json; the
+ * session starts on test/alpha, or on `model` (a built-in one has no key: the environment is empty).
+ */
+export function makeRuntime(options: { inMemory?: boolean; model?: { provider: string; id: string } } = {}): TestRuntime {
   const agentDir = tempDir();
   const sessionDir = tempDir();
   const cwd = tempDir();
@@ -70,7 +92,7 @@ export function makeRuntime(options: { inMemory?: boolean } = {}): TestRuntime {
   const session = new AgentSession({
     store,
     registry,
-    model: registry.find("test", "alpha"),
+    model: options.model ? registry.find(options.model.provider, options.model.id) : registry.find("test", "alpha"),
     thinkingLevel: "medium",
     tools: [],
     systemSections: () => ({ preamble: "system" }),
@@ -99,7 +121,7 @@ export class FakeHost implements InteractiveHost {
   readonly output: string[] = [];
   readonly picks: PickCall[] = [];
   readonly confirms: string[] = [];
-  readonly asks: { message: string; config?: { placeholder?: string; initial?: string; mask?: boolean } }[] = [];
+  readonly asks: { message: string; config?: AskConfig }[] = [];
   pickAnswers: PickAnswer[] = [];
   confirmAnswers: boolean[] = [];
   askAnswers: (string | undefined)[] = [];
@@ -110,6 +132,18 @@ export class FakeHost implements InteractiveHost {
   readonly theme = loadTheme("dark", [], false).theme;
   keybindings = KeyBindings.defaults();
   readonly themesApplied: string[] = [];
+  readonly subscriptions = new FakeSubscriptions();
+  /** The controller of the running `cancellable` (a test aborts it as Escape would). */
+  cancelling: AbortController | undefined;
+  async cancellable<T>(run: (cancel: AbortController) => Promise<T>): Promise<T> {
+    const cancel = new AbortController();
+    this.cancelling = cancel;
+    try {
+      return await run(cancel);
+    } finally {
+      this.cancelling = undefined;
+    }
+  }
   applyTheme(name: string): void {
     this.themesApplied.push(name);
   }
@@ -193,7 +227,7 @@ export class FakeHost implements InteractiveHost {
     if (answer === undefined) throw new Error(`unexpected confirm: ${message}`);
     return answer;
   }
-  async ask(message: string, config?: { placeholder?: string; initial?: string; mask?: boolean }): Promise<string | undefined> {
+  async ask(message: string, config?: AskConfig): Promise<string | undefined> {
     this.asks.push({ message, ...(config ? { config } : {}) });
     if (this.askAnswers.length === 0) throw new Error(`unexpected ask: ${message}`);
     return this.askAnswers.shift();
@@ -215,6 +249,6 @@ export class FakeHost implements InteractiveHost {
   }
 }
 
-export function makeHost(options: { inMemory?: boolean; noSessionDir?: boolean } = {}): FakeHost {
+export function makeHost(options: { inMemory?: boolean; noSessionDir?: boolean; model?: { provider: string; id: string } } = {}): FakeHost {
   return new FakeHost(makeRuntime(options), options.noSessionDir ?? false);
 }

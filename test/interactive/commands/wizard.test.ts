@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { ModelRegistry } from "../../../src/ai/registry.ts";
 import { localFetch, runFirstRunWizard, type WizardDeps } from "../../../src/modes/interactive/wizard.ts";
 import { tempDir } from "../../helpers/tmp.ts";
-import { FakeHost, makeRuntime } from "./fake-host.ts";
+import { FakeHost, FakeSubscriptions, makeRuntime } from "./fake-host.ts";
+import { LoginCancelled } from "../../../src/ai/oauth/types.ts";
 
 /** A fetch answering from a table of URL → JSON body; anything else is "connection refused". */
 function fakeFetch(table: Record<string, unknown>, seen: string[] = []): NonNullable<WizardDeps["fetch"]> {
@@ -183,5 +184,56 @@ describe("probing this machine", () => {
     } finally {
       server.stop(true);
     }
+  });
+});
+
+describe("first-run wizard: signing in with an account", () => {
+  function withAccounts() {
+    const w = wizard();
+    const subscriptions = new FakeSubscriptions();
+    subscriptions.logins = [{ provider: "anthropic", name: "Claude Pro/Max", flow: "browser" }];
+    const cancels: AbortController[] = [];
+    w.deps.subscriptions = subscriptions;
+    w.deps.cancellable = async (run) => {
+      const cancel = new AbortController();
+      cancels.push(cancel);
+      return run(cancel);
+    };
+    return { ...w, subscriptions, cancels };
+  }
+
+  test("offered first; after the sign-in the provider's recommended model is proposed and the session starts on it", async () => {
+    const { host, agentDir, deps, subscriptions } = withAccounts();
+    subscriptions.flow = async (provider, io, authPath) => {
+      io.tell({ kind: "device_code", userCode: "WXYZ-0001", verificationUri: "https://example.test/device" });
+      writeFileSync(authPath, JSON.stringify({ [provider]: { type: "oauth", access: "tok-0123456789", refresh: "rt-0123456789" } }));
+    };
+    host.pickAnswers = [{ label: "Sign in with an account" }, { label: "Claude Pro/Max" }, { value: "claude-sonnet-4-5" }];
+    const result = await runFirstRunWizard(deps);
+    expect(result).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(host.picks[0]!.options[0]).toMatchObject({ label: "Sign in with an account (subscription)…", hint: "Claude Pro/Max" });
+    expect(host.text).toContain("│  WXYZ-0001  │");
+    expect(host.text).toContain(`Signed in to Claude Pro/Max; saved in ${join(agentDir, "auth.json")}.`);
+    expect(host.picks[2]!.config?.initial).toBeDefined();
+  });
+
+  test("a cancelled or failed sign-in goes back to the list, nothing stored", async () => {
+    const { host, agentDir, deps, subscriptions, cancels } = withAccounts();
+    subscriptions.flow = async (_provider, io) => {
+      await new Promise<void>((resolve) => io.signal.addEventListener("abort", () => resolve(), { once: true }));
+      throw new LoginCancelled();
+    };
+    host.pickAnswers = [{ label: "Sign in with an account" }, { label: "Claude Pro/Max" }, { label: "Sign in with an account" }, { label: "Claude Pro/Max" }, "cancel"];
+    const running = runFirstRunWizard(deps);
+    while (cancels.length === 0) await Bun.sleep(1);
+    cancels[0]!.abort();
+    // The second try fails at once.
+    subscriptions.flow = async () => {
+      throw new Error("The token endpoint answered HTTP 500: upstream down");
+    };
+    expect(await running).toBeUndefined();
+    expect(host.text).toContain("Sign-in to Claude Pro/Max cancelled; nothing was stored.");
+    expect(host.text).toContain("Could not sign in to Claude Pro/Max (anthropic): The token endpoint answered HTTP 500: upstream down");
+    expect(() => readFileSync(join(agentDir, "auth.json"))).toThrow();
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * Kimi For Coding: the device flow of auth.kimi.com (its host may also be set with upstream's
+ * KIMI_CODE_OAUTH_HOST or KIMI_OAUTH_HOST). Requests carry the access token as a bearer token.
+ */
+import { deviceLogin } from "../device-login.ts";
+import { endpointsFor } from "../endpoints.ts";
+import { expiresAt, type OAuthCredential, type OAuthFlow } from "../flow.ts";
+import { requestJson, TokenReplySchema } from "../http.ts";
+import { LOGIN_PROVIDERS } from "../logins.ts";
+
+const CLIENT_ID = "17e5f671-d194-4dfb-9706-5516cb48c098";
+
+function host(env: NodeJS.ProcessEnv): string {
+  const fallback = env.KIMI_CODE_OAUTH_HOST || env.KIMI_OAUTH_HOST || "https://auth.kimi.com";
+  return endpointsFor("kimi-coding", { host: fallback }, env, LOGIN_PROVIDERS).host.replace(/\/+$/, "");
+}
+
+function credentialOf(reply: { access_token: string; refresh_token?: string | undefined; expires_in?: number | undefined }, what: string): OAuthCredential {
+  if (!reply.refresh_token || !reply.expires_in || reply.expires_in <= 0) throw new Error(`${what}: unexpected answer: "refresh_token" or "expires_in" is missing`);
+  return { type: "oauth", access: reply.access_token, refresh: reply.refresh_token, expires: expiresAt(reply.expires_in) };
+}
+
+export const kimiCodingFlow: OAuthFlow = {
+  async login({ io, env }) {
+    const base = host(env);
+    const reply = await deviceLogin({
+      io,
+      provider: "kimi-coding",
+      providerName: "Kimi",
+      clientId: CLIENT_ID,
+      deviceUrl: `${base}/api/oauth/device_authorization`,
+      tokenUrl: `${base}/api/oauth/token`,
+      defaultExpiresInSeconds: 15 * 60,
+    });
+    return credentialOf(reply, "Kimi device token");
+  },
+  async refresh(credential, signal, env) {
+    const what = "Kimi token refresh";
+    const form = { client_id: CLIENT_ID, grant_type: "refresh_token", refresh_token: credential.refresh };
+    const reply = await requestJson(`${host(env)}/api/oauth/token`, { what, form, signal, secrets: [credential.refresh] }, TokenReplySchema);
+    return credentialOf(reply, what);
+  },
+  requestAuth: (credential) => ({ apiKey: credential.access, headers: { Authorization: `Bearer ${credential.access}` } }),
+};

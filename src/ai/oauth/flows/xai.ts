@@ -1,0 +1,43 @@
+/** xAI (SuperGrok or X Premium): the device flow of auth.x.ai; the access token is the API key. */
+import { deviceLogin, type TokenReply } from "../device-login.ts";
+import { endpointsFor } from "../endpoints.ts";
+import { expiresAt, type OAuthCredential, type OAuthFlow } from "../flow.ts";
+import { requestJson, TokenReplySchema } from "../http.ts";
+import { LOGIN_PROVIDERS } from "../logins.ts";
+
+const CLIENT_ID = "b1a00492-073a-47ea-816f-4c329264a828";
+const SCOPE = "openid profile email offline_access grok-cli:access api:access";
+const DEFAULTS = { deviceCode: "https://auth.x.ai/oauth2/device/code", token: "https://auth.x.ai/oauth2/token" };
+const EXPIRY_SKEW_MS = 5 * 60_000;
+/** Used when the answer names no lifetime (upstream's value). */
+const DEFAULT_LIFETIME_S = 3600;
+
+const endpoints = (env: NodeJS.ProcessEnv) => endpointsFor("xai", DEFAULTS, env, LOGIN_PROVIDERS);
+
+function credentialOf(reply: TokenReply, what: string, previousRefresh?: string): OAuthCredential {
+  const refresh = reply.refresh_token || previousRefresh;
+  if (!refresh) throw new Error(`${what}: unexpected answer: "refresh_token" is missing`);
+  return { type: "oauth", access: reply.access_token, refresh, expires: expiresAt(reply.expires_in ?? DEFAULT_LIFETIME_S, EXPIRY_SKEW_MS) };
+}
+
+export const xaiFlow: OAuthFlow = {
+  async login({ io, env }) {
+    const urls = endpoints(env);
+    const reply = await deviceLogin({
+      io,
+      provider: "xai",
+      providerName: "xAI",
+      clientId: CLIENT_ID,
+      deviceUrl: urls.deviceCode,
+      tokenUrl: urls.token,
+      deviceFields: { scope: SCOPE, referrer: "pi" },
+    });
+    return credentialOf(reply, "xAI device token");
+  },
+  async refresh(credential, signal, env) {
+    const what = "xAI token refresh";
+    const form = { grant_type: "refresh_token", client_id: CLIENT_ID, refresh_token: credential.refresh };
+    const reply = await requestJson(endpoints(env).token, { what, form, signal, secrets: [credential.refresh] }, TokenReplySchema);
+    return credentialOf(reply, what, credential.refresh);
+  },
+};
