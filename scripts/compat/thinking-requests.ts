@@ -71,6 +71,8 @@ function models(): [string, Model][] {
     ["anthropic: opus 4.8, adaptive, tool changes", model("anthropic", "claude-opus-4-8")],
     ["anthropic: haiku 4.5, budget", model("anthropic", "claude-haiku-4-5")],
     ["anthropic: fable 5, fallbacks, off unsupported", model("anthropic", "claude-fable-5")],
+    ["anthropic: opus 5, effort changes mid-conversation", model("anthropic", "claude-opus-5")],
+    ["anthropic: fable 5.1, effort changes mid-conversation, tool changes", model("anthropic", "claude-fable-5-1")],
     ["anthropic: openrouter sonnet 4.6, session header", model("openrouter", "anthropic/claude-sonnet-4.6")],
     ["anthropic: fireworks, affinity header", model("fireworks", "accounts/fireworks/models/deepseek-v4-pro")],
   ];

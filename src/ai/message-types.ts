@@ -80,6 +80,8 @@ export type LlmAssistantMessage = {
   rawStopReason?: string;
   responseModel?: string;
   diagnostics?: unknown[];
+  /** Anthropic models whose effort changes mid-conversation: the effort this answer was given (Pi ≥ 0.87). */
+  providerThinkingLevel?: string;
 };
 
 export type LlmToolResultMessage = {

@@ -158,6 +158,7 @@ export const AssistantMessageSchema = v.looseObject({
   /** The provider's own word for why it stopped (Pi ≥ 0.87). */
   rawStopReason: v.optional(v.string()),
   diagnostics: v.optional(v.array(DiagnosticSchema)),
+  providerThinkingLevel: v.optional(v.string()),
 });
 
 export const ToolResultMessageSchema = v.looseObject({

@@ -8,9 +8,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { catalogueModels } from "../../src/ai/catalogue/index.ts";
-import { buildAnthropicRequest } from "../../src/ai/providers/anthropic-messages.ts";
-import type { Model } from "../../src/ai/types.ts";
+import { buildAnthropicRequest, streamAnthropicMessages } from "../../src/ai/providers/anthropic-messages.ts";
+import type { AssistantMessage, Model } from "../../src/ai/types.ts";
 import { pigUserAgent } from "../../src/ai/user-agent.ts";
+import { startFakeLlm } from "../helpers/fake-llm/server.ts";
 import { CREDENTIAL_MARKER, recordedExchanges } from "../helpers/wire-fixtures.ts";
 
 const API = "anthropic-messages";
@@ -57,6 +58,29 @@ describe.each(RUNS)("anthropic-messages, Pi 0.87.1 recording %s", (run) => {
         expect(request.headers["user-agent"]).toBe("pi (linux <os-release>; x64)");
         expect(ours.headers["user-agent"]).toBe("pig (linux <os-release>; x64)");
       }
+    }
+  });
+});
+
+describe("a model whose effort changes mid-conversation (Claude Opus 5)", () => {
+  test("the answer keeps the effort it was given where Pi keeps it, and the next request tells it back", async () => {
+    const opus5 = catalogueModels("anthropic").find((m) => m.id === "claude-opus-5")!;
+    const llm = await startFakeLlm({ script: [{ text: "first" }, { text: "second" }] });
+    try {
+      const m = { ...opus5, baseUrl: llm.url };
+      const first = [{ role: "user" as const, content: "one", timestamp: 1 }];
+      let answer: AssistantMessage | undefined;
+      for await (const event of streamAnthropicMessages(m, { systemPrompt: "s", messages: first }, { apiKey: "k", reasoning: "max" })) {
+        if (event.type === "done") answer = event.message;
+      }
+      expect(answer?.providerThinkingLevel).toBe("max");
+      expect(Object.keys(answer!).slice(0, 7)).toEqual(["role", "content", "api", "provider", "model", "providerThinkingLevel", "usage"]);
+      const messages = [...first, answer!, { role: "user" as const, content: "two", timestamp: 2 }];
+      for await (const _event of streamAnthropicMessages(m, { systemPrompt: "s", messages }, { apiKey: "k", reasoning: "low" }));
+      const sent = llm.requests[1]!.body as { messages: { role: string; output_config?: { effort: string } }[] };
+      expect(sent.messages.map((message) => message.output_config?.effort ?? message.role)).toEqual(["user", "max", "assistant", "user", "low"]);
+    } finally {
+      await llm.close();
     }
   });
 });

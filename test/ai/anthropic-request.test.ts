@@ -242,7 +242,7 @@ describe("message conversion", () => {
   ];
   const png = { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } };
 
-  test("the full set of rules (same output as upstream for the same input)", () => {
+  test("the full set of rules (same output as upstream Pi 0.87.1 for the same input)", () => {
     expect(convertAnthropicMessages(rich, claude, { cacheControl: { type: "ephemeral" } })).toEqual([
       { role: "user", content: [{ type: "text", text: "look" }, png] },
       {
@@ -250,6 +250,8 @@ describe("message conversion", () => {
         content: [
           { type: "thinking", thinking: "t1", signature: "sig1" },
           { type: "text", text: "nosig" },
+          // Pi 0.87.1 keeps signed thinking whose text is blank (0.73.1 dropped it).
+          { type: "thinking", thinking: "  ", signature: "s" },
           { type: "redacted_thinking", data: "REDACTED" },
           { type: "text", text: "hi" },
           { type: "tool_use", id: "toolu_1", name: "read", input: { path: "a" } },
@@ -367,6 +369,52 @@ describe("tools, headers, caching", () => {
     expect(request.headers["anthropic-beta"]).toBe("mid-conversation-tool-changes-2026-07-01");
     // Without tools there is nothing to change.
     expect(buildAnthropicRequest(model, { systemPrompt: "s", messages: hi }, { apiKey: "k" }).body.tools).toBeUndefined();
+  });
+
+  test("a model whose effort changes mid-conversation: each earlier answer's effort (as Pi stored it) before it, the current one last", () => {
+    const model = { ...claude, provider: "anthropic", compat: { supportsMidConvoEffort: true, forceAdaptiveThinking: true } };
+    const answer = (text: string, extra: Record<string, unknown>) =>
+      assistant([{ type: "text", text }], { provider: "anthropic", api: "anthropic-messages", model: "claude-x", stopReason: "stop", ...extra });
+    const messages: LlmMessage[] = [
+      { role: "user", content: "one", timestamp: 1 },
+      answer("a", { providerThinkingLevel: "max" }),
+      { role: "user", content: "two", timestamp: 2 },
+      answer("b", {}),
+      { role: "user", content: "three", timestamp: 3 },
+      answer("c", { provider: "other", providerThinkingLevel: "low" }),
+      { role: "user", content: "four", timestamp: 4 },
+    ];
+    const request = buildAnthropicRequest(model, { systemPrompt: "s", messages }, { apiKey: "k", reasoning: "medium", temperature: 0.3 });
+    expect(request.body.messages.map((m) => (m.role === "system" ? `effort ${m.output_config?.effort}` : m.role))).toEqual([
+      "user",
+      "effort max",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "effort medium",
+    ]);
+    expect(request.body.thinking).toEqual({ type: "adaptive", display: "summarized", block_binding: { prefix_mismatch_behavior: "drop_block" } });
+    expect(request.body.output_config).toEqual({ effort: "high" });
+    expect(request.body.temperature).toBeUndefined();
+    expect(request.headers["anthropic-beta"]).toBe("mid-conversation-output-config-2026-07-01,thinking-binding-controls-2026-08-01");
+  });
+
+  test("unsigned thinking is sent as text, or as thinking with an empty signature where the server takes it; signed empty thinking is kept", () => {
+    const messages: LlmMessage[] = [
+      { role: "user", content: "go", timestamp: 1 },
+      assistant([{ type: "thinking", thinking: "hmm" }, { type: "thinking", thinking: "", thinkingSignature: "sig" }, { type: "text", text: "ok" }], { model: "claude-x", stopReason: "stop" }),
+      { role: "user", content: "more", timestamp: 2 },
+    ];
+    const blocks = (model: Model) => buildAnthropicRequest(model, { systemPrompt: "", messages }, { apiKey: "k" }).body.messages[1]!.content;
+    expect(blocks(claude)).toEqual([{ type: "text", text: "hmm" }, { type: "thinking", thinking: "", signature: "sig" }, { type: "text", text: "ok" }]);
+    expect(blocks({ ...claude, compat: { allowEmptySignature: true } })).toEqual([
+      { type: "thinking", thinking: "hmm", signature: "" },
+      { type: "thinking", thinking: "", signature: "sig" },
+      { type: "text", text: "ok" },
+    ]);
   });
 
   test("fallback models: sent as `fallbacks` with the server-side fallback beta", () => {

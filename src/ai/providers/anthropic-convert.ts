@@ -82,6 +82,15 @@ export function prepareMessages(messages: readonly LlmMessage[], model: Model): 
   return closeToolCalls(transformed);
 }
 
+const EFFORTS = new Set(["low", "medium", "high", "xhigh", "max"]);
+
+/** The effort an earlier answer of this provider was given, as Pi stores it (`providerThinkingLevel`). */
+function answerEffort(message: LlmMessage, model: Model): string | undefined {
+  if (message.role !== "assistant" || message.api !== "anthropic-messages" || message.provider !== model.provider) return undefined;
+  const level = (message as { providerThinkingLevel?: unknown }).providerThinkingLevel;
+  return typeof level === "string" && EFFORTS.has(level) ? level : undefined;
+}
+
 function imageBlock(image: LlmImage): AnthropicContentBlock {
   if (image.data === undefined && image.url !== undefined) return { type: "image", source: { type: "url", url: image.url } };
   return { type: "image", source: { type: "base64", media_type: image.mimeType, data: image.data } };
@@ -108,7 +117,7 @@ function toolResultContent(content: (LlmText | LlmImage)[]): string | AnthropicC
 export function convertAnthropicMessages(
   messages: readonly LlmMessage[],
   model: Model,
-  opts: { cacheControl?: CacheControl; oauth?: boolean } = {},
+  opts: { cacheControl?: CacheControl; oauth?: boolean; allowEmptySignature?: boolean; effortMarkers?: boolean } = {},
 ): AnthropicMessageParam[] {
   const prepared = prepareMessages(messages, model);
   const out: AnthropicMessageParam[] = [];
@@ -132,14 +141,20 @@ export function convertAnthropicMessages(
           if (block.text.trim().length === 0) continue;
           blocks.push({ type: "text", text: stripLoneSurrogates(block.text) });
         } else if (block.type === "thinking") {
+          const signed = !!block.thinkingSignature && block.thinkingSignature.trim().length > 0;
           if (block.redacted) {
             blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });
-          } else if (block.thinking.trim().length === 0) {
+          } else if (block.thinking.trim().length === 0 && !signed) {
             continue;
-          } else if (!block.thinkingSignature || block.thinkingSignature.trim().length === 0) {
-            blocks.push({ type: "text", text: stripLoneSurrogates(block.thinking) });
+          } else if (!signed) {
+            // Unsigned (an aborted answer): plain text, unless the server takes thinking with an empty signature.
+            blocks.push(
+              opts.allowEmptySignature
+                ? { type: "thinking", thinking: stripLoneSurrogates(block.thinking), signature: "" }
+                : { type: "text", text: stripLoneSurrogates(block.thinking) },
+            );
           } else {
-            blocks.push({ type: "thinking", thinking: stripLoneSurrogates(block.thinking), signature: block.thinkingSignature });
+            blocks.push({ type: "thinking", thinking: stripLoneSurrogates(block.thinking), signature: block.thinkingSignature! });
           }
         } else if (block.type === "toolCall") {
           blocks.push({
@@ -150,7 +165,11 @@ export function convertAnthropicMessages(
           });
         }
       }
-      if (blocks.length > 0) out.push({ role: "assistant", content: blocks });
+      if (blocks.length === 0) continue;
+      // A model whose effort may change mid-conversation is told the effort each earlier answer had.
+      const effort = opts.effortMarkers ? answerEffort(message, model) : undefined;
+      if (effort) out.push({ role: "system", content: [], output_config: { effort } });
+      out.push({ role: "assistant", content: blocks });
     } else {
       const results: AnthropicContentBlock[] = [];
       let j = i;

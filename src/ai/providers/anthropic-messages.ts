@@ -43,7 +43,7 @@ import { ResponseWatch } from "../response-watch.ts";
 import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
 import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
 import { isOAuthToken } from "./anthropic-oauth.ts";
-import { buildAnthropicRequest, type AnthropicStreamOptions } from "./anthropic-request.ts";
+import { buildAnthropicRequest, midConversationEffort, type AnthropicStreamOptions } from "./anthropic-request.ts";
 import { anthropicMessageEvents, clearStreamingScratch } from "./anthropic-stream.ts";
 
 export {
@@ -97,7 +97,10 @@ async function* streamMessages(
   context: LlmContext,
   options: AnthropicStreamOptions,
 ): AsyncGenerator<AssistantMessageEvent> {
-  const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
+  const { usage, stopReason: _unset, timestamp, ...head } = newAssistantMessage(model);
+  // Pi's key order: the effort sits between the model and the usage.
+  const effort = midConversationEffort(model, options.reasoning);
+  const output: AssistantMessage = { ...head, ...(effort ? { providerThinkingLevel: effort } : {}), usage, stopReason: "pending", timestamp };
   const userSignal = options.signal;
   const controller = new AbortController();
   const onAbort = () => controller.abort(userSignal?.reason);

@@ -16,6 +16,8 @@ export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
 export const SERVER_SIDE_FALLBACK_BETA = "server-side-fallback-2026-07-01";
 export const MID_CONVERSATION_TOOL_CHANGES_BETA = "mid-conversation-tool-changes-2026-07-01";
+export const MID_CONVERSATION_OUTPUT_CONFIG_BETA = "mid-conversation-output-config-2026-07-01";
+export const THINKING_BINDING_CONTROLS_BETA = "thinking-binding-controls-2026-08-01";
 
 /**
  * A deferred tool Pi 0.87.1 declares whenever a model takes tool changes in the conversation
@@ -134,6 +136,15 @@ function sessionAffinityHeader(model: Model): string | undefined {
   return (model.compat?.sessionAffinityFormat ?? (openRouter ? "openrouter" : undefined)) === "openrouter" ? "x-session-id" : "x-session-affinity";
 }
 
+/**
+ * The effort a model whose effort changes mid-conversation (`compat.supportsMidConvoEffort`) is
+ * asked to answer at, which its answer keeps as `providerThinkingLevel`; undefined for others.
+ */
+export function midConversationEffort(model: Model, reasoning: ThinkingLevel | undefined): string | undefined {
+  if (model.compat?.supportsMidConvoEffort !== true) return undefined;
+  return reasoning && reasoning !== "off" ? adaptiveEffort(model, reasoning) : "high";
+}
+
 /** The request upstream sends for `context` (pure apart from PI_CACHE_RETENTION and the user agent's OS facts). */
 export function buildAnthropicRequest(model: Model, context: LlmContext, options: AnthropicStreamOptions, userAgent = pigUserAgent()): AnthropicRequest {
   const apiKey = options.apiKey ?? "";
@@ -148,6 +159,11 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   const adaptive = thinksAdaptively(model);
   const display = options.thinkingDisplay ?? "summarized";
   const fallbacks = fallbackModels(model);
+  // Claude models whose effort may change mid-conversation (`compat.supportsMidConvoEffort`) always
+  // think adaptively, at the current effort (high when thinking is not asked for), and are told
+  // each earlier answer's effort; a thinking block made at another effort is dropped, not refused.
+  const activeEffort = midConversationEffort(model, level);
+  const managed = activeEffort !== undefined;
 
   const fit = (tokens: number | undefined) => (tokens ? fitOutputToWindow(model, context, tokens) : tokens);
   const base = fit(options.maxTokens ?? defaultMaxTokens(model));
@@ -161,7 +177,12 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
 
   const body: AnthropicRequestBody = {
     model: model.id,
-    messages: convertAnthropicMessages(context.messages, model, { cacheControl, oauth }),
+    messages: convertAnthropicMessages(context.messages, model, {
+      cacheControl,
+      oauth,
+      allowEmptySignature: model.compat?.allowEmptySignature === true,
+      effortMarkers: managed,
+    }),
     max_tokens: maxTokens || Math.trunc(model.maxTokens / 3),
     stream: true,
   };
@@ -170,13 +191,18 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   if (oauth) system.push(withCache({ type: "text" as const, text: CLAUDE_CODE_IDENTITY }));
   if (context.systemPrompt) system.push(withCache({ type: "text" as const, text: stripLoneSurrogates(context.systemPrompt) }));
   if (system.length > 0) body.system = system;
-  if (options.temperature !== undefined && !level && model.compat?.supportsTemperature !== false) body.temperature = options.temperature;
+  if (managed) body.messages.push({ role: "system", content: [], output_config: { effort: activeEffort } });
+  if (options.temperature !== undefined && !level && !managed && model.compat?.supportsTemperature !== false) body.temperature = options.temperature;
   if (hasTools) {
     const toolCache = model.compat?.supportsCacheControlOnTools === false ? undefined : cacheControl;
     body.tools = convertAnthropicTools(model, context.tools!, { eagerInputStreaming: eager, cacheControl: toolCache, oauth });
     if (toolChanges) body.tools.push({ ...DEFERRED_TOOL_PLACEHOLDER });
   }
-  if (model.reasoning) {
+  if (managed) {
+    // The request's own effort stays "high" (as Pi sends it): the marker after the last message sets this answer's.
+    body.thinking = { type: "adaptive", display, block_binding: { prefix_mismatch_behavior: "drop_block" } };
+    body.output_config = { effort: "high" };
+  } else if (model.reasoning) {
     if (!level) {
       // A model that cannot turn thinking off (`thinkingLevelMap.off: null`) is not told to.
       if (model.thinkingLevelMap?.off !== null) body.thinking = { type: "disabled" };
@@ -194,6 +220,7 @@ export function buildAnthropicRequest(model: Model, context: LlmContext, options
   if (hasTools && !eager) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
   if (model.reasoning && level && (options.interleavedThinking ?? true) && !adaptive) betas.push(INTERLEAVED_THINKING_BETA);
   if (fallbacks.length > 0) betas.push(SERVER_SIDE_FALLBACK_BETA);
+  if (managed) betas.push(MID_CONVERSATION_OUTPUT_CONFIG_BETA, THINKING_BINDING_CONTROLS_BETA);
   if (toolChanges) betas.push(MID_CONVERSATION_TOOL_CHANGES_BETA);
 
   const headers: Record<string, string> = {};

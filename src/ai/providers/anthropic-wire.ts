@@ -22,8 +22,10 @@ export type AnthropicContentBlock =
     };
 
 export interface AnthropicMessageParam {
-  role: "user" | "assistant";
+  /** `system`: an effort marker (`content: []`, `output_config`) of models whose effort changes mid-conversation. */
+  role: "user" | "assistant" | "system";
   content: string | AnthropicContentBlock[];
+  output_config?: { effort: string };
 }
 
 export interface AnthropicTool {
@@ -48,7 +50,7 @@ export interface AnthropicRequestBody {
   tools?: AnthropicTool[];
   thinking?:
     | { type: "enabled"; budget_tokens: number; display: string }
-    | { type: "adaptive"; display: string }
+    | { type: "adaptive"; display: string; block_binding?: { prefix_mismatch_behavior: "drop_block" } }
     | { type: "disabled" };
   output_config?: { effort: string };
   /** Models Anthropic may answer with instead (`compat.allowedFallbackModels`). */
