@@ -153,7 +153,7 @@ describe("model calls an extension makes through pig", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const elsewhere = read(w.cwd, "elsewhere.json");
-    const how = 'No credentials for provider "anthropic" in pig (set ANTHROPIC_API_KEY, store a key with /login, or give the provider an "apiKey" in models.json)';
+    const how = 'No credentials for provider "anthropic" in pig (set ANTHROPIC_API_KEY, sign in or store a key with /login, or give the provider an "apiKey" in models.json)';
     expect(elsewhere.auth).toEqual({ ok: false, error: how });
     expect(elsewhere.hasConfiguredAuth).toBe(false);
     expect(elsewhere.answer).toMatchObject({
