@@ -6,6 +6,7 @@ import { localFetch, runFirstRunWizard, type WizardDeps } from "../../../src/mod
 import { tempDir } from "../../helpers/tmp.ts";
 import { FakeHost, FakeSubscriptions, makeRuntime } from "./fake-host.ts";
 import { LoginCancelled } from "../../../src/ai/oauth/types.ts";
+import { stripAnsi } from "../../../src/util/width.ts";
 
 /** A fetch answering from a table of URL → JSON body; anything else is "connection refused". */
 function fakeFetch(table: Record<string, unknown>, seen: string[] = []): NonNullable<WizardDeps["fetch"]> {
@@ -212,8 +213,9 @@ describe("first-run wizard: signing in with an account", () => {
     const result = await runFirstRunWizard(deps);
     expect(result).toEqual({ provider: "anthropic", model: "claude-sonnet-4-5" });
     expect(host.picks[0]!.options[0]).toMatchObject({ label: "Sign in with an account (subscription)…", hint: "Claude Pro/Max" });
-    expect(host.text).toContain("│  WXYZ-0001  │");
-    expect(host.text).toContain(`Signed in to Claude Pro/Max; saved in ${join(agentDir, "auth.json")}.`);
+    // Coloured where picocolors decides to colour (CI=true turns it on): compare the plain text.
+    expect(stripAnsi(host.text)).toContain("│  WXYZ-0001  │");
+    expect(stripAnsi(host.text)).toContain(`Signed in to Claude Pro/Max; saved in ${join(agentDir, "auth.json")}.`);
     expect(host.picks[2]!.config?.initial).toBeDefined();
   });
 
