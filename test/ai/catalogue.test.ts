@@ -149,3 +149,21 @@ describe("provider extras", () => {
     expect(listed.sort()).toEqual(adjusted.sort());
   });
 });
+
+describe("enabledModels patterns over the catalogue", () => {
+  test("a provider glob and a bare id name models of providers pig did not have before", async () => {
+    const { scopedModels } = await import("../../src/runtime/model-choice.ts");
+    const registry = emptyRegistry({ GEMINI_API_KEY: "g", DEEPSEEK_API_KEY: "d", TOGETHER_API_KEY: "t" });
+    const scoped = scopedModels(["google/gemini-2.5-*", "deepseek-v4-pro", "together/moonshotai/Kimi-K2.6:high"], registry);
+    // A glob's matches come in preference order (the highest id first): compare as sets.
+    expect(scoped.map((s) => `${s.model.provider}/${s.model.id}${s.thinking ? `:${s.thinking}` : ""}`).sort()).toEqual([
+      ...catalogueModelsOf("google").filter((id) => /^gemini-2\.5-/.test(id)).map((id) => `google/${id}`),
+      "deepseek/deepseek-v4-pro",
+      "together/moonshotai/Kimi-K2.6:high",
+    ].sort());
+  });
+});
+
+function catalogueModelsOf(provider: string): string[] {
+  return pi.providers.find((p) => p.id === provider)!.models.map(([id]) => id);
+}
