@@ -18,7 +18,7 @@ import type {
   StopReason,
 } from "../types.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
-import { errorText } from "./anthropic-errors.ts";
+import { errorText } from "./stream-failure.ts";
 import { fromClaudeCodeName } from "./anthropic-oauth.ts";
 
 const MESSAGE_EVENTS = new Set([
@@ -301,12 +301,4 @@ export async function* anthropicMessageEvents(
   }
   // An event stream with no message at all is as incomplete as one cut before its end.
   if (!sawStop) throw new Error(sawStart ? "Anthropic stream ended without message_stop" : "Anthropic stream ended without any message");
-}
-
-/** Drops what blocks carry only while they stream (when the answer fails midway). */
-export function clearStreamingScratch(output: AssistantMessage): void {
-  for (const block of output.content as StreamingBlock[]) {
-    delete block.index;
-    delete block.partialJson;
-  }
 }
