@@ -14,7 +14,7 @@
  * API does not define is treated as absent.
  */
 import * as v from "valibot";
-import { iterateSse, SseLimitError, type SseEvent } from "../sse.ts";
+import { iterateSse, type SseEvent } from "../sse.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import {
   doneEvent,
@@ -29,7 +29,7 @@ import {
 } from "../types.ts";
 import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
 import { postWithRetries } from "./retrying-post.ts";
-import { ABORTED_MESSAGE, closeQuietly, failureEvent, StreamAbort } from "./stream-failure.ts";
+import { ABORTED_MESSAGE, closeQuietly, failureEvent, nextSseEvent, StreamAbort } from "./stream-failure.ts";
 import { codexAccountId, CodexTokenError } from "./openai-codex-account.ts";
 import { buildCodexRequest } from "./openai-codex-request.ts";
 import { codexEventError, codexFailedResponseError, codexHttpFailure, CodexStreamError } from "./openai-codex-errors.ts";
@@ -49,13 +49,7 @@ const EventSchema = v.looseObject({ type: v.string() });
  */
 export async function* codexEvents(sse: AsyncIterator<SseEvent>, provider: string): AsyncGenerator<Json> {
   for (;;) {
-    let next: IteratorResult<SseEvent>;
-    try {
-      next = await sse.next();
-    } catch (error) {
-      if (error instanceof SseLimitError) throw new Error(`Malformed event stream from ${provider}: ${error.message}`);
-      throw new Error("terminated", { cause: error });
-    }
+    const next = await nextSseEvent(sse, provider);
     if (next.done) return;
     const data = next.value.data.trim();
     if (!data || data === "[DONE]") continue;

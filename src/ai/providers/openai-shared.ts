@@ -172,10 +172,7 @@ export function resolveCompat(model: Model): ResolvedCompat {
 
 // ── text ────────────────────────────────────────────────────────────────────
 
-/** Drops unpaired UTF-16 surrogates, which make strict JSON parsers on the server side fail. */
-export function sanitizeSurrogates(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
-}
+export { stripLoneSurrogates as sanitizeSurrogates } from "./content-text.ts";
 
 /** A data URL for an image block (or its URL when it has no inline data). */
 export function imageUrl(image: { mimeType: string; data?: string; url?: string }): string {

@@ -7,6 +7,7 @@
 import { REDACTED } from "../../util/redact.ts";
 import type { ResponseWatch } from "../response-watch.ts";
 import { retryAfterMs } from "../retry-after.ts";
+import { SseLimitError, type SseEvent } from "../sse.ts";
 import type { AssistantMessage, AssistantMessageEvent } from "../types.ts";
 
 export const ABORTED_MESSAGE = "Request was aborted";
@@ -123,4 +124,18 @@ function formatSeconds(ms: number): string {
 /** pig's own message for a server that asks to wait longer than `maxRetryDelayMs` (APIs without an SDK wording of it). */
 export function retryDelayTooLongMessage(retryAfterMs: number, maxRetryDelayMs: number): string {
   return `Server asked to retry after ${formatSeconds(retryAfterMs)}, more than the configured maximum of ${formatSeconds(maxRetryDelayMs)} (retry.provider.maxRetryDelayMs)`;
+}
+
+/**
+ * The next server-sent event. A connection lost mid-body reads "terminated", undici's wording,
+ * which upstream reports as it is; an event past the size limits names the provider.
+ */
+export async function nextSseEvent(events: AsyncIterator<SseEvent>, provider: string, signal?: AbortSignal): Promise<IteratorResult<SseEvent>> {
+  try {
+    return await events.next();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    if (error instanceof SseLimitError) throw new Error(`Malformed event stream from ${provider}: ${error.message}`);
+    throw new Error("terminated", { cause: error });
+  }
 }
