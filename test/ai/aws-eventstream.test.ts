@@ -8,7 +8,8 @@
 import { describe, expect, test } from "bun:test";
 import { crc32, decodeMessage, EventStreamError, iterateEventStream, type EventStreamMessage } from "../../src/ai/providers/aws-eventstream.ts";
 import { bedrockMessageEvents } from "../../src/ai/providers/bedrock-stream.ts";
-import { newAssistantMessage, type AssistantMessageEvent, type InvalidArguments, type Model } from "../../src/ai/types.ts";
+import type { AssistantMessageEvent, InvalidArguments, Model } from "../../src/ai/types.ts";
+import { pendingMessage } from "../helpers/stream-events.ts";
 import { encodeEventStreamMessage, exceptionFrame } from "../helpers/fake-llm/bedrock.ts";
 
 const encoder = new TextEncoder();
@@ -138,8 +139,7 @@ const MODEL: Model = {
 };
 
 async function read(frames: Uint8Array[]) {
-  const output = newAssistantMessage(MODEL);
-  output.stopReason = "pending";
+  const output = pendingMessage(MODEL);
   const invalid: InvalidArguments[] = [];
   const events: AssistantMessageEvent[] = [];
   let error: unknown;

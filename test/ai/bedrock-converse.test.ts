@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { streamBedrockConverse } from "../../src/ai/providers/bedrock-converse.ts";
 import type { BedrockStreamOptions } from "../../src/ai/providers/bedrock-request.ts";
 import type { AssistantMessageEvent, Model } from "../../src/ai/types.ts";
+import { collectEvents } from "../helpers/stream-events.ts";
 import { startFakeLlm, type FakeLlm, type Script } from "../helpers/fake-llm/server.ts";
 
 const KEYS = { accessKeyId: "AKIDUNIT0001", secretAccessKey: "unit-secret-7d3e9a01", sessionToken: "unit-session-token-55b2" };
@@ -41,10 +42,8 @@ function model(baseUrl: string): Model {
 }
 
 async function run(m: Model, options: Partial<BedrockStreamOptions>): Promise<AssistantMessageEvent[]> {
-  const events: AssistantMessageEvent[] = [];
   const context = { systemPrompt: "sys", messages: [{ role: "user" as const, content: "hi", timestamp: 1 }] };
-  for await (const event of streamBedrockConverse(m, context, { apiKey: "<authenticated>", env: ENV, ...options } as BedrockStreamOptions)) events.push(event);
-  return events;
+  return collectEvents(streamBedrockConverse(m, context, { apiKey: "<authenticated>", env: ENV, ...options } as BedrockStreamOptions));
 }
 
 describe("streamBedrockConverse", () => {

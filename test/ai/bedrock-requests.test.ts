@@ -10,17 +10,12 @@
  * SDK's own bookkeeping headers.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { buildBedrockBody } from "../../src/ai/providers/bedrock-request.ts";
 import { sha256Hex } from "../../src/ai/providers/aws-sigv4.ts";
 import { bedrockEndpoint, signedBedrockHeaders } from "../../src/ai/providers/bedrock-endpoint.ts";
-import type { LlmContext, Model, ThinkingLevel, ToolSpec } from "../../src/ai/types.ts";
-import { convertToLlm } from "../../src/session/convert.ts";
-import { SessionStore } from "../../src/session/store.ts";
-import { declaredToolSpecs } from "../helpers/declared-tools.ts";
+import type { Model } from "../../src/ai/types.ts";
+import { bodyPromptCalls, type SequencedRequest } from "../helpers/wire-fixtures.ts";
 
-const DIR = join(import.meta.dir, "..", "fixtures", "pi-0.87.1-wire", "bedrock-converse-stream");
 const MODEL_ID = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const REGION = "eu-west-1";
 
@@ -39,34 +34,11 @@ const MODEL: Model = {
   compat: { supportsStrictMode: true },
 };
 
-interface Recorded {
-  seq: number;
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: { system?: { text?: string }[]; toolConfig?: { tools: { toolSpec: Record<string, unknown> }[] } } & Record<string, unknown>;
-}
+type RecordedBody = { system?: { text?: string }[]; toolConfig?: { tools: { toolSpec: Record<string, unknown> }[] } } & Record<string, unknown>;
+type Recorded = SequencedRequest & { body: RecordedBody };
 
-function recorded(run: string): Recorded[] {
-  return readFileSync(join(DIR, `${run}.requests.jsonl`), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Recorded);
-}
-
-/** The context before each assistant answer of the session, in file order. */
-function contexts(run: string): { messages: LlmContext["messages"]; tools: ToolSpec[]; level: ThinkingLevel }[] {
-  const store = SessionStore.open(join(DIR, `${run}.jsonl`));
-  try {
-    return store.tree.records
-      .filter((record) => record.type === "message" && record.role === "assistant")
-      .map((record) => {
-        const context = store.buildContext(record.parentId as string);
-        return { messages: convertToLlm(context.messages), tools: declaredToolSpecs(context.messages), level: context.thinkingLevel as ThinkingLevel };
-      });
-  } finally {
-    store.close();
-  }
-}
-
-function systemPrompt(body: Recorded["body"]): string {
+/** The system prompt as Pi's body carried it (the agents' own words). */
+function systemPrompt(body: RecordedBody): string {
   return body.system?.[0]?.text ?? "";
 }
 
@@ -75,18 +47,14 @@ const SDK_ONLY = new Set(["amz-sdk-invocation-id", "amz-sdk-request", "x-amz-use
 
 describe("Bedrock requests equal Pi 0.87.1's", () => {
   for (const run of ["tool", "image"]) {
-    const requests = recorded(run);
-    const answers = contexts(run);
+    const calls = bodyPromptCalls<Recorded>("bedrock-converse-stream", run, systemPrompt);
     test(`${run}: one answer per recorded request`, () => {
-      expect(answers.length).toBe(requests.length);
-      expect(requests.length).toBeGreaterThan(0);
+      expect(calls.length).toBeGreaterThan(0);
     });
-    requests.forEach((request, i) => {
+    calls.forEach(({ request, context, thinkingLevel }) => {
       test(`${run} request ${request.seq}: path, body and signed header set`, () => {
-        const answer = answers[i]!;
         expect(request.body.toolConfig?.tools.every(({ toolSpec }) => toolSpec.strict === true)).toBe(true);
-        const context: LlmContext = { systemPrompt: systemPrompt(request.body), tools: answer.tools, messages: answer.messages };
-        const body = buildBedrockBody(MODEL, context, { apiKey: "<authenticated>", reasoning: answer.level, env: {} }, REGION);
+        const body = buildBedrockBody(MODEL, context, { apiKey: "<authenticated>", reasoning: thinkingLevel, env: {} }, REGION);
         expect(JSON.stringify(body)).toBe(JSON.stringify(request.body));
 
         const endpoint = bedrockEndpoint(MODEL, { AWS_REGION: REGION });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { streamGoogleGenerativeAI } from "../../src/ai/providers/google-generative-ai.ts";
 import { mapGoogleStopReason } from "../../src/ai/providers/google-stream.ts";
 import type { AssistantMessageEvent, Model } from "../../src/ai/types.ts";
+import { collectEvents, finalMessage as last } from "../helpers/stream-events.ts";
 
 let reply: { status?: number; body: string; contentType?: string } = { body: "" };
 let server: ReturnType<typeof Bun.serve>;
@@ -36,16 +37,7 @@ const parts = (...list: unknown[]) => ({ candidates: [{ content: { parts: list, 
 
 async function run(body: string, id?: string): Promise<AssistantMessageEvent[]> {
   reply = { body };
-  const events: AssistantMessageEvent[] = [];
-  for await (const event of streamGoogleGenerativeAI(model(id), { systemPrompt: "", messages: [] }, { apiKey: "key-123456789" })) events.push(event);
-  return events;
-}
-
-function last(events: AssistantMessageEvent[]) {
-  const end = events.at(-1)!;
-  if (end.type === "done") return end.message;
-  if (end.type === "error") return end.error;
-  throw new Error(`stream ended with ${end.type}`);
+  return collectEvents(streamGoogleGenerativeAI(model(id), { systemPrompt: "", messages: [] }, { apiKey: "key-123456789" }));
 }
 
 describe("Gemini stream", () => {

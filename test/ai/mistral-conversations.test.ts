@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { buildMistralRequest, fallbackToolCallId, mistralToolCallIds, mistralUrl } from "../../src/ai/providers/mistral-request.ts";
 import { mistralHttpErrorMessage } from "../../src/ai/providers/mistral-conversations.ts";
 import { mistralMessageEvents } from "../../src/ai/providers/mistral-stream.ts";
-import type { SseEvent } from "../../src/ai/sse.ts";
+import { collectEvents, pendingMessage, sseData } from "../helpers/stream-events.ts";
 import { newAssistantMessage, type AssistantMessageEvent, type InvalidArguments, type LlmContext, type LlmMessage, type Model } from "../../src/ai/types.ts";
 
 const MODEL: Model = {
@@ -129,13 +129,9 @@ describe("request", () => {
 });
 
 async function read(chunks: unknown[]): Promise<{ events: AssistantMessageEvent[]; output: ReturnType<typeof newAssistantMessage>; invalid: InvalidArguments[] }> {
-  const output = { ...newAssistantMessage(MODEL), stopReason: "pending" as const };
+  const output = pendingMessage(MODEL);
   const invalid: InvalidArguments[] = [];
-  async function* source(): AsyncGenerator<SseEvent> {
-    for (const chunk of chunks) yield { event: null, data: typeof chunk === "string" ? chunk : JSON.stringify(chunk), raw: [] };
-  }
-  const events: AssistantMessageEvent[] = [];
-  for await (const event of mistralMessageEvents(source(), MODEL, output, invalid, () => {})) events.push(event);
+  const events = await collectEvents(mistralMessageEvents(sseData(chunks), MODEL, output, invalid, () => {}));
   return { events, output, invalid };
 }
 

@@ -7,26 +7,12 @@
  * identically; the headers the backend reads must be equal.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { release } from "node:os";
-import { join } from "node:path";
 import { buildCodexBody, buildCodexHeaders } from "../../src/ai/providers/openai-codex-request.ts";
 import { codexAccountId } from "../../src/ai/providers/openai-codex-account.ts";
-import type { LlmMessage, Model, ThinkingLevel, ToolSpec } from "../../src/ai/types.ts";
-import { convertToLlm } from "../../src/session/convert.ts";
-import { SessionStore } from "../../src/session/store.ts";
-import { currentSystemMessage, declaredTools } from "../../src/session/system-messages.ts";
+import type { Model } from "../../src/ai/types.ts";
 import { fakeCodexToken, FAKE_CODEX_ACCOUNT_ID } from "../helpers/fake-jwt.ts";
-
-const DIR = join(import.meta.dir, "..", "fixtures", "pi-0.87.1-wire", "openai-codex-responses");
-
-interface Recorded {
-  seq: number;
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
+import { bodyPromptCalls, type BodyPromptCall, type SequencedRequest } from "../helpers/wire-fixtures.ts";
 
 /** Pi 0.87.1's built-in gpt-5.5 of `openai-codex`, pointed at the recording's server. */
 const GPT_55: Model = {
@@ -43,36 +29,9 @@ const GPT_55: Model = {
   maxTokens: 128000,
 };
 
-function requests(name: string): Recorded[] {
-  return readFileSync(join(DIR, `${name}.requests.jsonl`), "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Recorded);
-}
-
-interface Answered {
-  request: Recorded;
-  messages: LlmMessage[];
-  tools: ToolSpec[];
-  thinkingLevel: ThinkingLevel;
-  sessionId: string;
-}
-
 /** Each request with the context Pi had when it sent it: the session up to the answer's parent. */
-function answered(name: string): Answered[] {
-  const sent = requests(name);
-  const store = SessionStore.open(join(DIR, `${name}.session.jsonl`));
-  try {
-    const answers = store.tree.records.filter((r) => r.type === "message" && r.role === "assistant");
-    expect(answers).toHaveLength(sent.length);
-    return sent.map((request, i) => {
-      const context = store.buildContext(answers[i]!.parentId as string);
-      const tools = declaredTools(currentSystemMessage(context.messages)).map((t) => t as ToolSpec);
-      return { request, messages: convertToLlm(context.messages), tools, thinkingLevel: context.thinkingLevel as ThinkingLevel, sessionId: store.sessionId };
-    });
-  } finally {
-    store.close();
-  }
+function answered(name: string): BodyPromptCall<SequencedRequest>[] {
+  return bodyPromptCalls<SequencedRequest>("openai-codex-responses", name, (body) => body.instructions as string, `${name}.session.jsonl`);
 }
 
 /** The headers the backend reads (transport headers such as host and content-length left out). */
@@ -87,8 +46,7 @@ describe.each(["tool", "image", "tool-image"])("openai-codex-responses, Pi 0.87.
   test("every request body equals Pi's", () => {
     const all = answered(name);
     expect(all.length).toBeGreaterThan(0);
-    for (const { request, messages, tools, thinkingLevel, sessionId } of all) {
-      const context = { systemPrompt: request.body.instructions as string, messages, tools };
+    for (const { request, context, thinkingLevel, sessionId } of all) {
       const body = buildCodexBody(GPT_55, context, { apiKey: "token", reasoning: thinkingLevel, sessionId });
       expect(JSON.stringify(body, null, 1)).toBe(JSON.stringify(request.body, null, 1));
     }

@@ -9,6 +9,7 @@ import { streamOpenAICodexResponses } from "../../src/ai/providers/openai-codex-
 import type { AssistantMessageEvent, Model, StreamOptions } from "../../src/ai/types.ts";
 import { fakeCodexToken } from "../helpers/fake-jwt.ts";
 import { startFakeLlm, type FakeLlm, type Script } from "../helpers/fake-llm/server.ts";
+import { collectEvents, finalMessage as last } from "../helpers/stream-events.ts";
 
 const servers: FakeLlm[] = [];
 afterAll(async () => {
@@ -38,16 +39,8 @@ function model(llm: FakeLlm, id = "gpt-5.5"): Model {
 
 const CONTEXT = { systemPrompt: "Be brief.", messages: [{ role: "user" as const, content: "hi", timestamp: 0 }] };
 
-async function collect(llm: FakeLlm, options: Partial<StreamOptions> = {}, id?: string): Promise<AssistantMessageEvent[]> {
-  const events: AssistantMessageEvent[] = [];
-  for await (const event of streamOpenAICodexResponses(model(llm, id), CONTEXT, { apiKey: fakeCodexToken(), reasoning: "high", ...options })) events.push(event);
-  return events;
-}
-
-function last(events: AssistantMessageEvent[]) {
-  const end = events.at(-1)!;
-  if (end.type !== "done" && end.type !== "error") throw new Error(`stream ended with ${end.type}`);
-  return end.type === "done" ? end.message : end.error;
+function collect(llm: FakeLlm, options: Partial<StreamOptions> = {}, id?: string): Promise<AssistantMessageEvent[]> {
+  return collectEvents(streamOpenAICodexResponses(model(llm, id), CONTEXT, { apiKey: fakeCodexToken(), reasoning: "high", ...options }));
 }
 
 /** A raw event stream: each payload as a `data:` line. */

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { buildCompletionsRequest, streamOpenAICompletions } from "../../src/ai/providers/openai-completions.ts";
 import { buildResponsesRequest } from "../../src/ai/providers/openai-responses-request.ts";
 import { streamOpenAIResponses } from "../../src/ai/providers/openai-responses.ts";
-import type { AssistantMessage, AssistantMessageEvent, LlmContext, Model, StreamFunction, StreamOptions } from "../../src/ai/types.ts";
+import type { AssistantMessageEvent, LlmContext, Model, StreamFunction, StreamOptions } from "../../src/ai/types.ts";
+import { finalMessage as final } from "../helpers/stream-events.ts";
 import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
 import { fakeModel } from "../helpers/fake-model.ts";
 
@@ -131,12 +132,6 @@ async function collect(
   return events;
 }
 
-function final(events: AssistantMessageEvent[]): AssistantMessage {
-  const last = events[events.length - 1]!;
-  if (last.type === "done") return last.message;
-  if (last.type === "error") return last.error;
-  throw new Error(`stream ended with ${last.type}`);
-}
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null, id = "chatcmpl-test-1") {
   return { id, object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] };

@@ -10,6 +10,7 @@ import type { LlmContext, Model, ThinkingLevel } from "../../src/ai/types.ts";
 import { convertToLlm } from "../../src/session/convert.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { currentSystemMessage, declaredTools, systemPromptText } from "../../src/session/system-messages.ts";
+import { declaredToolSpecs } from "./declared-tools.ts";
 
 export const WIRE_087 = join(import.meta.dir, "..", "fixtures", "pi-0.87.1-wire");
 /** What the recordings carry in place of the fake key. */
@@ -59,6 +60,49 @@ export function recordedExchanges(api: string, run: string): RecordedExchange[] 
       };
       const entry = store.getEntry(answer.id) as { message: { model: string } };
       return { request, context, thinkingLevel: built.thinkingLevel as ThinkingLevel, sessionId: store.sessionId, modelId: entry.message.model };
+    });
+  } finally {
+    store.close();
+  }
+}
+
+/** A recorded request, numbered in the order it was sent. */
+export interface SequencedRequest extends WireRequest {
+  seq: number;
+}
+
+export interface BodyPromptCall<R extends SequencedRequest> {
+  request: R;
+  context: LlmContext;
+  thinkingLevel: ThinkingLevel;
+  sessionId: string;
+}
+
+/**
+ * The recordings of `run` (session file `<run>.jsonl` unless `sessionFile` names another): each request paired with the context of the
+ * answer it got, rebuilt up to that answer's parent with `convertToLlm`, the tools from the
+ * session's system message (as Pi's agent declared them) and the system prompt as the recorded
+ * body carried it (`systemPromptOf`; the agent's own words, pig's prompt differs).
+ */
+export function bodyPromptCalls<R extends SequencedRequest>(
+  api: string,
+  run: string,
+  systemPromptOf: (body: R["body"]) => string,
+  sessionFile = `${run}.jsonl`,
+): BodyPromptCall<R>[] {
+  const requests = readWireRequests(api, run) as R[];
+  const store = SessionStore.open(join(WIRE_087, api, sessionFile));
+  try {
+    const answers = store.tree.records.filter((record) => record.type === "message" && record.role === "assistant");
+    if (answers.length !== requests.length) throw new Error(`${api}/${run}: ${requests.length} requests but ${answers.length} answers`);
+    return requests.map((request, i) => {
+      const built = store.buildContext(answers[i]!.parentId as string);
+      return {
+        request,
+        context: { systemPrompt: systemPromptOf(request.body), tools: declaredToolSpecs(built.messages), messages: convertToLlm(built.messages) },
+        thinkingLevel: built.thinkingLevel as ThinkingLevel,
+        sessionId: store.sessionId,
+      };
     });
   } finally {
     store.close();

@@ -9,11 +9,11 @@
 // carries @pic.png). The fake server checks every SigV4 signature with pig's signer, so a run only
 // succeeds when pig signs exactly as the AWS SDK does. Saved per run: Pi's session file and every
 // request (method, path, headers with credential values replaced by a marker, body).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { startFakeLlm, type RecordedRequest, type Script } from "../../../test/helpers/fake-llm/server.ts";
+import type { Script } from "../../../test/helpers/fake-llm/server.ts";
 import { ensurePi } from "../../bench/pi-install.ts";
+import { maskOsRelease, runPi } from "./pi-run.ts";
 
 const REPO = resolve(import.meta.dir, "..", "..", "..");
 const OUT = join(REPO, "test", "fixtures", "pi-0.87.1-wire", "bedrock-converse-stream");
@@ -56,66 +56,41 @@ function redact(headers: Record<string, string>): Record<string, string> {
     if (name === "x-amz-security-token") out[name] = MARKER;
     else if (name === "authorization") {
       out[name] = value.replace(/Credential=[^/]+\//, `Credential=${MARKER}/`).replace(/Signature=[0-9a-f]+/, `Signature=${MARKER}`);
-    } else out[name] = value;
+    } else out[name] = name.endsWith("user-agent") ? maskOsRelease(value) : value;
   }
   return out;
-}
-
-function sessionFile(agentDir: string): string {
-  const root = join(agentDir, "sessions");
-  const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".jsonl"));
-  if (files.length !== 1) throw new Error(`expected one session file under ${root}, found ${files.length}`);
-  return join(root, files[0]!);
 }
 
 async function record(): Promise<void> {
   const pi = ensurePi("0.87.1");
   mkdirSync(OUT, { recursive: true });
   for (const run of RUNS) {
-    const root = mkdtempSync(join(tmpdir(), "pig-wire-bedrock-"));
-    const agentDir = join(root, "agent");
-    const cwd = join(root, "work");
-    mkdirSync(agentDir);
-    mkdirSync(cwd);
-    writeFileSync(join(cwd, "notes.txt"), "launch on Tuesday\n");
-    writeFileSync(join(cwd, "pic.png"), Buffer.from(PIXEL, "base64"));
-    const requests: RecordedRequest[] = [];
-    const llm = await startFakeLlm({ script: run.script, bedrockAuth: { credentials: CREDENTIALS }, onRequest: (r) => requests.push(r) });
-    try {
-      writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { "amazon-bedrock": { baseUrl: llm.url } } }, null, 2));
-      const proc = Bun.spawn(
-        [...pi.cmd, "-p", "--provider", "amazon-bedrock", "--model", MODEL, "--thinking", "high", ...run.args],
-        {
-          cwd,
-          env: {
-            PATH: `${pi.nodeBinDir}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-            HOME: agentDir,
-            PI_CODING_AGENT_DIR: agentDir,
-            PI_OFFLINE: "1",
-            PI_SKIP_VERSION_CHECK: "1",
-            PI_TELEMETRY: "0",
-            AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-            AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-            AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
-            AWS_REGION: REGION,
-            // The AWS SDK speaks HTTP/2 to Bedrock by default; the fake server speaks HTTP/1.1.
-            AWS_BEDROCK_FORCE_HTTP1: "1",
-          },
-          stdout: "pipe",
-          stderr: "pipe",
-        },
-      );
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      if (code !== 0) throw new Error(`pi (${run.name}) exited ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
-      console.log(`${run.name}: ${stdout.trim()}`);
-      const lines = requests.map((r) => JSON.stringify({ seq: r.seq, method: r.method, path: r.path, headers: redact(r.headers), body: r.body }));
-      writeFileSync(join(OUT, `${run.name}.requests.jsonl`), `${lines.join("\n")}\n`);
-      writeFileSync(join(OUT, `${run.name}.jsonl`), readFileSync(sessionFile(agentDir)));
-      writeFileSync(join(OUT, `${run.name}.script.json`), `${JSON.stringify(run.script, null, 2)}\n`);
-    } finally {
-      await llm.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    await runPi(
+      pi,
+      {
+        tempPrefix: "pig-wire-bedrock-",
+        files: { "notes.txt": "launch on Tuesday\n", "pic.png": Buffer.from(PIXEL, "base64") },
+        llm: { script: run.script, bedrockAuth: { credentials: CREDENTIALS } },
+        modelsJson: (url) => ({ providers: { "amazon-bedrock": { baseUrl: url } } }),
+        args: ["-p", "--provider", "amazon-bedrock", "--model", MODEL, "--thinking", "high", ...run.args],
+        env: () => ({
+          AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+          AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
+          AWS_REGION: REGION,
+          // The AWS SDK speaks HTTP/2 to Bedrock by default; the fake server speaks HTTP/1.1.
+          AWS_BEDROCK_FORCE_HTTP1: "1",
+        }),
+      },
+      ({ requests, sessionFile, stdout }) => {
+        console.log(`${run.name}: ${stdout.trim()}`);
+        // Bodies stay as sent: their length and hash are what the SDK signed.
+        const lines = requests.map((r) => JSON.stringify({ seq: r.seq, method: r.method, path: r.path, headers: redact(r.headers), body: r.body }));
+        writeFileSync(join(OUT, `${run.name}.requests.jsonl`), `${lines.join("\n")}\n`);
+        writeFileSync(join(OUT, `${run.name}.jsonl`), readFileSync(sessionFile));
+        writeFileSync(join(OUT, `${run.name}.script.json`), `${JSON.stringify(run.script, null, 2)}\n`);
+      },
+    );
   }
 }
 

@@ -4,14 +4,16 @@
 // and answers, once with an image in the prompt. Each run's session file and every request (method,
 // path, headers with credential values replaced by a marker, body) go to
 // test/fixtures/pi-0.87.1-wire/<api>/.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isCredentialHeader } from "../../../src/ai/credential-headers.ts";
-import { startFakeLlm, type RecordedRequest, type Script } from "../../../test/helpers/fake-llm/server.ts";
-import { ensurePi, piEnv } from "../../bench/pi-install.ts";
+import type { Script } from "../../../test/helpers/fake-llm/server.ts";
+import { ensurePi } from "../../bench/pi-install.ts";
+import { maskOsRelease, replaceAll, runPi } from "./pi-run.ts";
 
 export const CREDENTIAL_MARKER = "<credential>";
+/** The temp root as the fixtures show it. */
+const NEUTRAL_ROOT = "/home/dev/wire";
 /** A 4×4 red PNG. */
 const PICTURE = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg==", "base64");
 
@@ -60,36 +62,28 @@ export async function recordGoogleWire(options: RecordOptions): Promise<void> {
   const out = resolve(import.meta.dir, "..", "..", "..", "test", "fixtures", "pi-0.87.1-wire", options.api);
   mkdirSync(out, { recursive: true });
   for (const run of RUNS) {
-    const root = mkdtempSync(join(tmpdir(), `pig-wire-${options.api}-`));
-    const agentDir = join(root, "agent");
-    const cwd = join(root, "work");
-    mkdirSync(agentDir);
-    mkdirSync(cwd);
-    writeFileSync(join(cwd, "notes.txt"), "hello from the notes file\n");
-    writeFileSync(join(cwd, "pic.png"), PICTURE);
-    const requests: RecordedRequest[] = [];
-    const llm = await startFakeLlm({ script: run.script, onRequest: (request) => requests.push(request) });
-    try {
-      writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { [options.provider]: { baseUrl: options.baseUrl(llm.url) } } }, null, 2));
-      writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ quietStartup: true, enableInstallTelemetry: false }));
-      const cmd = [...pi.cmd, "-p", "--model", `${options.provider}/${options.model}`, "--thinking", options.thinking, ...run.prompt];
-      const env = { ...piEnv(pi, agentDir), HOME: root, ...options.env } as Record<string, string>;
-      const proc = Bun.spawn(cmd, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      if (code !== 0) throw new Error(`Pi failed (${code}) on ${run.name}:\n${stdout}\n${stderr}`);
-      console.log(`${options.api} ${run.name}: ${requests.length} requests; Pi said: ${stdout.trim()}`);
-      const sessions = join(agentDir, "sessions");
-      const folder = readdirSync(sessions)[0]!;
-      const file = readdirSync(join(sessions, folder)).find((name) => name.endsWith(".jsonl"))!;
-      copyFileSync(join(sessions, folder, file), join(out, `${run.name}.jsonl`));
-      const lines = requests.map((r) =>
-        JSON.stringify({ seq: r.seq, method: r.method, path: r.path, headers: redactedHeaders(r.headers), body: r.body, served: r.served }),
-      );
-      writeFileSync(join(out, `${run.name}.requests.jsonl`), `${lines.join("\n")}\n`);
-      writeFileSync(join(out, `${run.name}.script.json`), `${JSON.stringify(run.script, null, 2)}\n`);
-    } finally {
-      await llm.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    await runPi(
+      pi,
+      {
+        tempPrefix: `pig-wire-${options.api}-`,
+        files: { "notes.txt": "hello from the notes file\n", "pic.png": PICTURE },
+        llm: { script: run.script },
+        modelsJson: (url) => ({ providers: { [options.provider]: { baseUrl: options.baseUrl(url) } } }),
+        args: ["-p", "--model", `${options.provider}/${options.model}`, "--thinking", options.thinking, ...run.prompt],
+        env: () => options.env,
+        home: "root",
+      },
+      ({ root, requests, sessionFile, stdout }) => {
+        console.log(`${options.api} ${run.name}: ${requests.length} requests; Pi said: ${stdout.trim()}`);
+        // The temp root and the kernel release (in Pi's user agent) would differ on every machine.
+        const neutral = (text: string) => maskOsRelease(replaceAll(text, [[root, NEUTRAL_ROOT]]));
+        writeFileSync(join(out, `${run.name}.jsonl`), neutral(readFileSync(sessionFile, "utf8")));
+        const lines = requests.map((r) =>
+          JSON.stringify({ seq: r.seq, method: r.method, path: r.path, headers: redactedHeaders(r.headers), body: r.body, served: r.served }),
+        );
+        writeFileSync(join(out, `${run.name}.requests.jsonl`), neutral(`${lines.join("\n")}\n`));
+        writeFileSync(join(out, `${run.name}.script.json`), `${JSON.stringify(run.script, null, 2)}\n`);
+      },
+    );
   }
 }

@@ -12,12 +12,13 @@
  * A recording may log in through Pi's `auth.json` instead of a key variable (`authJson`, with the
  * `credential` its headers carry).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { release, tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { release } from "node:os";
 import { join } from "node:path";
 import { isCredentialHeader } from "../../../src/ai/credential-headers.ts";
 import { ensurePi, type PiInstall } from "../../bench/pi-install.ts";
-import { startFakeLlm, type Script } from "../../../test/helpers/fake-llm/server.ts";
+import type { Script } from "../../../test/helpers/fake-llm/server.ts";
+import { NEUTRAL_PI_PACKAGE, OS_RELEASE_MARKER, replaceAll, runPi } from "./pi-run.ts";
 
 export const CREDENTIAL_MARKER = "<credential>";
 export const FAKE_KEY = "fake-wire-key-0123456789";
@@ -55,18 +56,6 @@ export interface WireRecording {
   runs: WireRun[];
 }
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
-function neutral(text: string, replacements: [string, string][]): string {
-  let out = text;
-  for (const [from, to] of replacements) out = out.split(from).join(to);
-  return out;
-}
-
 function recordedHeaders(headers: Record<string, string>, credential: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -78,55 +67,34 @@ function recordedHeaders(headers: Record<string, string>, credential: string): R
 }
 
 async function recordRun(pi: PiInstall, recording: WireRecording, run: WireRun, outDir: string): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), "pig-wire-"));
-  try {
-    const agentDir = join(root, "agent");
-    const cwd = join(root, "work");
-    mkdirSync(agentDir);
-    mkdirSync(cwd);
-    writeFileSync(join(cwd, "notes.txt"), NOTES_TXT);
-    writeFileSync(join(cwd, "pic.png"), PIC_PNG);
-    const llm = await startFakeLlm({ script: run.script });
-    try {
-      const models = { providers: { [recording.provider]: { baseUrl: recording.baseUrl(llm.url) } } };
-      writeFileSync(join(agentDir, "models.json"), JSON.stringify(models, null, 2));
-      writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ quietStartup: true, enableInstallTelemetry: false }));
-      if (recording.authJson) writeFileSync(join(agentDir, "auth.json"), JSON.stringify(recording.authJson, null, 2), { mode: 0o600 });
-      const argv = [...pi.cmd, "-p", "--provider", recording.provider, "--model", run.model, "--thinking", run.thinking, ...run.prompt];
-      const env = {
-        PATH: `${pi.nodeBinDir}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-        HOME: agentDir,
-        PI_CODING_AGENT_DIR: agentDir,
-        PI_OFFLINE: "1",
-        PI_SKIP_VERSION_CHECK: "1",
-        PI_TELEMETRY: "0",
-        ...(recording.keyVariable ? { [recording.keyVariable]: FAKE_KEY } : {}),
-      };
-      const proc = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      if (code !== 0) throw new Error(`${run.name}: Pi exited with ${code}\n${stdout}\n${stderr}`);
-      const sessions = filesUnder(join(agentDir, "sessions")).filter((file) => file.endsWith(".jsonl"));
-      if (sessions.length !== 1) throw new Error(`${run.name}: expected one session file, found ${sessions.length}`);
+  await runPi(
+    pi,
+    {
+      tempPrefix: "pig-wire-",
+      files: { "notes.txt": NOTES_TXT, "pic.png": PIC_PNG },
+      llm: { script: run.script },
+      modelsJson: (url) => ({ providers: { [recording.provider]: { baseUrl: recording.baseUrl(url) } } }),
+      ...(recording.authJson ? { authJson: recording.authJson } : {}),
+      args: ["-p", "--provider", recording.provider, "--model", run.model, "--thinking", run.thinking, ...run.prompt],
+      env: () => (recording.keyVariable ? { [recording.keyVariable]: FAKE_KEY } : {}),
+    },
+    ({ root, cwd, url, requests, sessionFile, stdout }) => {
       const replacements: [string, string][] = [
         [cwd, `/home/dev/wire/${recording.api}/${run.name}/work`],
-        [pi.pkgDir, "/opt/pi/node_modules/@earendil-works/pi-coding-agent"],
+        [pi.pkgDir, NEUTRAL_PI_PACKAGE],
         [root, "/home/dev/temp"],
-        [llm.url, "http://127.0.0.1:4010"],
+        [url, "http://127.0.0.1:4010"],
         // The kernel release is in Pi's user agent.
-        [release(), "<os-release>"],
+        [release(), OS_RELEASE_MARKER],
       ];
-      writeFileSync(join(outDir, `${run.name}.session.jsonl`), neutral(readFileSync(sessions[0]!, "utf8"), replacements));
-      const lines = llm.requests.map((request) =>
+      writeFileSync(join(outDir, `${run.name}.session.jsonl`), replaceAll(readFileSync(sessionFile, "utf8"), replacements));
+      const lines = requests.map((request) =>
         JSON.stringify({ method: request.method, path: request.path, headers: recordedHeaders(request.headers, recording.credential ?? FAKE_KEY), body: request.body }),
       );
-      writeFileSync(join(outDir, `${run.name}.requests.jsonl`), neutral(`${lines.join("\n")}\n`, replacements));
-      console.log(`${recording.api}/${run.name}: ${llm.requests.length} requests; Pi said: ${stdout.trim().slice(0, 80)}`);
-    } finally {
-      await llm.close();
-    }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+      writeFileSync(join(outDir, `${run.name}.requests.jsonl`), replaceAll(`${lines.join("\n")}\n`, replacements));
+      console.log(`${recording.api}/${run.name}: ${requests.length} requests; Pi said: ${stdout.trim().slice(0, 80)}`);
+    },
+  );
 }
 
 /** Runs every recording of `recording` with Pi 0.87.1 and writes its fixtures. */

@@ -6,38 +6,14 @@ import { sentTools } from "../strict-tools.ts";
 import { closeToolCalls } from "../transform.ts";
 import type { LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, Model, ToolSpec } from "../types.ts";
 import { toClaudeCodeName } from "./anthropic-oauth.ts";
+import { IMAGE_ONLY_RESULT_TEXT, stripLoneSurrogates, TOOL_IMAGE_PLACEHOLDER, USER_IMAGE_PLACEHOLDER, withoutImages } from "./content-text.ts";
 import type { AnthropicContentBlock, AnthropicMessageParam, AnthropicTool, CacheControl } from "./anthropic-wire.ts";
 
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Drops unpaired UTF-16 surrogates (they make the request body invalid). */
-export function stripLoneSurrogates(text: string): string {
-  return text.replace(LONE_SURROGATES, "");
-}
+export { stripLoneSurrogates } from "./content-text.ts";
 
 /** Anthropic ids match ^[a-zA-Z0-9_-]{1,64}$: other characters become "_", the rest is cut at 64. */
 export function normalizeAnthropicToolCallId(id: string): string {
   return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
-}
-
-const USER_IMAGE_PLACEHOLDER = "(image omitted: model does not support images)";
-const TOOL_IMAGE_PLACEHOLDER = "(tool image omitted: model does not support images)";
-const IMAGE_ONLY_TOOL_RESULT_TEXT = "(see attached image)";
-
-/** For a model without image input: each run of images becomes one placeholder text. */
-function withoutImages(content: (LlmText | LlmImage)[], placeholder: string): (LlmText | LlmImage)[] {
-  const out: (LlmText | LlmImage)[] = [];
-  let afterPlaceholder = false;
-  for (const block of content) {
-    if (block.type === "image") {
-      if (!afterPlaceholder) out.push({ type: "text", text: placeholder });
-      afterPlaceholder = true;
-    } else {
-      out.push(block);
-      afterPlaceholder = block.text === placeholder;
-    }
-  }
-  return out;
 }
 
 /**
@@ -104,7 +80,7 @@ function toolResultContent(content: (LlmText | LlmImage)[]): string | AnthropicC
   const blocks = content.map((block): AnthropicContentBlock =>
     block.type === "text" ? { type: "text", text: stripLoneSurrogates(block.text) } : imageBlock(block),
   );
-  if (!blocks.some((block) => block.type === "text")) blocks.unshift({ type: "text", text: IMAGE_ONLY_TOOL_RESULT_TEXT });
+  if (!blocks.some((block) => block.type === "text")) blocks.unshift({ type: "text", text: IMAGE_ONLY_RESULT_TEXT });
   return blocks;
 }
 

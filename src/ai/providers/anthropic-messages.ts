@@ -35,16 +35,15 @@ import {
   type Model,
   type StreamFunction,
 } from "../types.ts";
-import { retryAfterMs } from "../retry-after.ts";
-import { sleep } from "../../util/wait.ts";
-import { connectionErrorMessage } from "../connection-error.ts";
 import { isCredentialHeader } from "../credential-headers.ts";
 import { ResponseWatch } from "../response-watch.ts";
-import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
-import { errorText, httpFailure, StreamFailure } from "./anthropic-errors.ts";
+import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
+import { httpFailure } from "./anthropic-errors.ts";
 import { isOAuthToken } from "./anthropic-oauth.ts";
 import { buildAnthropicRequest, midConversationEffort, type AnthropicStreamOptions } from "./anthropic-request.ts";
-import { anthropicMessageEvents, clearStreamingScratch } from "./anthropic-stream.ts";
+import { anthropicMessageEvents } from "./anthropic-stream.ts";
+import { DEFAULT_HEADERS_TIMEOUT_MS, postWithRetries, sdkBackoffMs, sdkRetryableStatus } from "./retrying-post.ts";
+import { ABORTED_MESSAGE, closeQuietly, failureEvent, StreamAbort } from "./stream-failure.ts";
 
 export {
   convertAnthropicMessages,
@@ -82,8 +81,8 @@ export type {
 } from "./anthropic-wire.ts";
 
 /** The Anthropic SDK's default request timeout (until the response headers arrive). */
-export const DEFAULT_TIMEOUT_MS = 600_000;
-export const ABORTED_MESSAGE = "Request was aborted";
+export const DEFAULT_TIMEOUT_MS = DEFAULT_HEADERS_TIMEOUT_MS;
+export { ABORTED_MESSAGE };
 
 /**
  * Streams the answer. Events carry `output` itself as `partial` (upstream does the same; take a
@@ -102,9 +101,7 @@ async function* streamMessages(
   const effort = midConversationEffort(model, options.reasoning);
   const output: AssistantMessage = { ...head, ...(effort ? { providerThinkingLevel: effort } : {}), usage, stopReason: "pending", timestamp };
   const userSignal = options.signal;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(userSignal?.reason);
-  userSignal?.addEventListener("abort", onAbort, { once: true });
+  const abort = new StreamAbort(userSignal);
   let events: AsyncGenerator<SseEvent> | undefined;
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
@@ -113,7 +110,7 @@ async function* streamMessages(
     const request = buildAnthropicRequest(model, context, options);
     const oauth = isOAuthToken(options.apiKey);
 
-    const response = await sendWithRetries(request, options, controller, userSignal, watch);
+    const response = await send(request, options, abort.controller, watch);
     if (!response.body) throw new Error("Attempted to iterate over an Anthropic response with no body");
 
     yield { type: "start", partial: output };
@@ -125,23 +122,10 @@ async function* streamMessages(
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error("An unknown error occurred");
     yield doneEvent(output.stopReason, output, invalidArguments);
   } catch (error) {
-    clearStreamingScratch(output);
-    const aborted = userSignal?.aborted === true;
-    output.stopReason = aborted ? "aborted" : "error";
-    // A fault the watch diagnosed says more than the "terminated" or "Connection error." it caused.
-    output.errorMessage = aborted ? ABORTED_MESSAGE : (watch.failure?.message ?? errorText(error));
-    const failure = error instanceof StreamFailure ? error : undefined;
-    yield {
-      type: "error",
-      reason: aborted ? "aborted" : "error",
-      error: output,
-      ...(failure?.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-      ...(failure?.retryDelayTooLong ? { retryDelayTooLong: true } : {}),
-    };
+    yield failureEvent(output, error, { signal: userSignal, watch });
   } finally {
-    userSignal?.removeEventListener("abort", onAbort);
-    if (events) await events.return(undefined).catch(() => {});
-    controller.abort();
+    await closeQuietly(events);
+    abort.release();
   }
 }
 
@@ -150,51 +134,25 @@ function carriesCredential(headers: Record<string, string> | undefined): boolean
   return Object.entries(headers ?? {}).some(([name, value]) => value !== "" && isCredentialHeader(name, value, undefined));
 }
 
-/** Statuses the HTTP client itself may retry (`retry.provider.maxRetries`), as the OpenAI SDK does. */
-function retryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
 /**
  * One request, tried again up to `retry.provider.maxRetries` times (0 by default: pig's own
  * retry loop handles failures) on a dropped connection or a retryable status, after the delay
- * the server asks for or an exponential one (0.5 s doubling, at most 8 s).
+ * the server asks for or an exponential one (0.5 s doubling, at most 8 s), as the SDK does.
  */
-async function sendWithRetries(
+async function send(
   request: ReturnType<typeof buildAnthropicRequest>,
   options: AnthropicStreamOptions,
   controller: AbortController,
-  userSignal: AbortSignal | undefined,
   watch: ResponseWatch,
 ): Promise<Response> {
-  const retries = Math.max(0, options.maxRetries ?? 0);
   const headers = presentHeaders(await finalHeaders(request.headers, options));
   const body = JSON.stringify(await finalPayload(request.body, options));
-  for (let attempt = 0; ; attempt++) {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    let response: Response | undefined;
-    let failure: Error | undefined;
-    try {
-      response = await watch.fetch(request.url, { method: "POST", headers, body, signal: controller.signal });
-    } catch (error) {
-      if (userSignal?.aborted) throw error;
-      failure = new Error(timedOut ? "Request timed out." : connectionErrorMessage(error), { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-    if (response) await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
-    if (response?.ok) return response;
-    const canRetry = attempt < retries && !timedOut && (failure !== undefined || retryableStatus(response!.status));
-    if (!canRetry) throw failure ?? (await httpFailure(response!, options.maxRetryDelayMs));
-    const requested = response ? retryAfterMs(response.headers) : undefined;
-    const cap = options.maxRetryDelayMs ?? 0;
-    if (requested !== undefined && cap > 0 && requested > cap) throw await httpFailure(response!, options.maxRetryDelayMs);
-    await response?.body?.cancel().catch(() => undefined);
-    await sleep(requested ?? Math.min(500 * 2 ** attempt, 8000), userSignal);
-    if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
-  }
+  return postWithRetries(request.url, { headers, body }, options, controller, watch, {
+    retries: Math.max(0, options.maxRetries ?? 0),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMessage: "Request timed out.",
+    retryableStatus: sdkRetryableStatus,
+    backoffMs: sdkBackoffMs,
+    httpFailure: (response) => httpFailure(response, options.maxRetryDelayMs),
+  });
 }

@@ -3,7 +3,7 @@
  * events while the message (blocks, usage, stop reason, response id) is built up.
  */
 import { parsePartialJson } from "../partial-json.ts";
-import { SseLimitError, type SseEvent } from "../sse.ts";
+import type { SseEvent } from "../sse.ts";
 import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { applyCost } from "../types.ts";
 import type {
@@ -18,7 +18,7 @@ import type {
   StopReason,
 } from "../types.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
-import { errorText } from "./anthropic-errors.ts";
+import { errorText, nextSseEvent } from "./stream-failure.ts";
 import { fromClaudeCodeName } from "./anthropic-oauth.ts";
 
 const MESSAGE_EVENTS = new Set([
@@ -163,15 +163,7 @@ export async function* anthropicMessageEvents(
   let sawStart = false;
   let sawStop = false;
   for (;;) {
-    let next: IteratorResult<SseEvent>;
-    try {
-      next = await events.next();
-    } catch (error) {
-      // undici's wording for a connection lost mid-body, which upstream reports as is.
-      if (userSignal?.aborted) throw error;
-      if (error instanceof SseLimitError) throw new Error(`Malformed event stream from ${model.provider}: ${error.message}`);
-      throw new Error("terminated", { cause: error });
-    }
+    const next = await nextSseEvent(events, model.provider, userSignal);
     if (next.done) break;
     const sse = next.value;
     if (sse.event === "error") throw new Error(sse.data);
@@ -301,12 +293,4 @@ export async function* anthropicMessageEvents(
   }
   // An event stream with no message at all is as incomplete as one cut before its end.
   if (!sawStop) throw new Error(sawStart ? "Anthropic stream ended without message_stop" : "Anthropic stream ended without any message");
-}
-
-/** Drops what blocks carry only while they stream (when the answer fails midway). */
-export function clearStreamingScratch(output: AssistantMessage): void {
-  for (const block of output.content as StreamingBlock[]) {
-    delete block.index;
-    delete block.partialJson;
-  }
 }

@@ -9,7 +9,6 @@
  * error: …", "Validation error: …"), `<status>: <body>` for an answer that is not Bedrock's, the
  * credential problem for missing or unreadable credentials. No retries here; the agent retries.
  */
-import { connectionErrorMessage } from "../connection-error.ts";
 import { ERROR_BODY_LIMIT, ResponseWatch } from "../response-watch.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import { doneEvent, newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type InvalidArguments, type LlmContext, type Model, type StreamFunction } from "../types.ts";
@@ -17,16 +16,16 @@ import { iterateEventStream } from "./aws-eventstream.ts";
 import { resolveBedrockAuth } from "./aws-credentials.ts";
 import { bedrockEndpoint, signedBedrockHeaders } from "./bedrock-endpoint.ts";
 import { buildBedrockBody, type BedrockStreamOptions } from "./bedrock-request.ts";
-import { bedrockMessageEvents, clearBedrockScratch, exceptionText } from "./bedrock-stream.ts";
-import { errorText, StreamFailure } from "./anthropic-errors.ts";
-import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
-import { REDACTED } from "../../util/redact.ts";
+import { bedrockMessageEvents, exceptionText } from "./bedrock-stream.ts";
+import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
+import { DEFAULT_HEADERS_TIMEOUT_MS, postWithRetries } from "./retrying-post.ts";
+import { ABORTED_MESSAGE, cleanScratch, errorText, failureEvent, StreamAbort, StreamFailure } from "./stream-failure.ts";
 
 export type { BedrockStreamOptions } from "./bedrock-request.ts";
 
-export const ABORTED_MESSAGE = "Request was aborted";
+export { ABORTED_MESSAGE };
 /** The AWS SDK's default: no timeout of its own until the answer starts (pig's idle timeout watches stalls). */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_HEADERS_TIMEOUT_MS;
 
 /** Names the signature covers or the transport owns: a caller's header of these names is dropped, as in Pi. */
 function reservedHeader(name: string): boolean {
@@ -39,9 +38,7 @@ export const streamBedrockConverse: StreamFunction = (model, context, options) =
 async function* streamConverse(model: Model, context: LlmContext, options: BedrockStreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const userSignal = options.signal;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(userSignal?.reason);
-  userSignal?.addEventListener("abort", onAbort, { once: true });
+  const abort = new StreamAbort(userSignal);
   // The event stream's own limit on a message's length (aws-eventstream.ts) stands in for the SSE ones.
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider, true);
   let body: ReadableStream<Uint8Array> | undefined;
@@ -50,7 +47,7 @@ async function* streamConverse(model: Model, context: LlmContext, options: Bedro
   try {
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     const env = options.env ?? process.env;
-    const auth = await resolveBedrockAuth(options.apiKey, env, controller.signal);
+    const auth = await resolveBedrockAuth(options.apiKey, env, abort.controller.signal);
     secrets = auth.kind === "bearer" ? [auth.token] : [auth.credentials.secretAccessKey, auth.credentials.sessionToken ?? ""];
     const endpoint = bedrockEndpoint(model, env, auth.kind === "sigv4" ? auth.profileRegion : undefined);
     const payload = JSON.stringify(await finalPayload(buildBedrockBody(model, context, options, endpoint.region), options));
@@ -73,7 +70,15 @@ async function* streamConverse(model: Model, context: LlmContext, options: Bedro
       delete headers["content-length"];
     }
 
-    const response = await send(endpoint.url, headers, payload, options, controller, userSignal, watch);
+    // Sent once, whatever retry.provider.maxRetries says: the agent retries.
+    const response = await postWithRetries(endpoint.url, { headers, body: payload }, options, abort.controller, watch, {
+      retries: 0,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMessage: "Request timed out.",
+      retryableStatus: () => false,
+      backoffMs: () => 0,
+      httpFailure,
+    });
     if (!response.body) throw new Error("Bedrock answered without a body");
     body = response.body;
     const invalidArguments: InvalidArguments[] = [];
@@ -81,60 +86,14 @@ async function* streamConverse(model: Model, context: LlmContext, options: Bedro
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (output.stopReason === "pending") throw new Error("Bedrock stream ended without a stop reason");
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error(output.errorMessage || "An unknown error occurred");
-    clearBedrockScratch(output);
+    cleanScratch(output);
     yield doneEvent(output.stopReason, output, invalidArguments);
   } catch (error) {
-    clearBedrockScratch(output);
-    const aborted = userSignal?.aborted === true;
-    output.stopReason = aborted ? "aborted" : "error";
-    output.errorMessage = aborted ? ABORTED_MESSAGE : scrub(watch.failure?.message ?? errorText(error), secrets);
-    const failure = error instanceof StreamFailure ? error : undefined;
-    yield {
-      type: "error",
-      reason: aborted ? "aborted" : "error",
-      error: output,
-      ...(failure?.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-    };
+    yield failureEvent(output, error, { signal: userSignal, watch, secrets });
   } finally {
-    userSignal?.removeEventListener("abort", onAbort);
     await body?.cancel().catch(() => undefined);
-    controller.abort();
+    abort.release();
   }
-}
-
-/** A server may quote what it was sent: no credential value stays in an error text. */
-function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(REDACTED);
-  return out;
-}
-
-async function send(
-  url: string,
-  headers: Record<string, string>,
-  payload: string,
-  options: BedrockStreamOptions,
-  controller: AbortController,
-  userSignal: AbortSignal | undefined,
-  watch: ResponseWatch,
-): Promise<Response> {
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  let response: Response;
-  try {
-    response = await watch.fetch(url, { method: "POST", headers, body: payload, signal: controller.signal });
-  } catch (error) {
-    if (userSignal?.aborted) throw error;
-    throw new Error(timedOut ? "Request timed out." : connectionErrorMessage(error), { cause: error });
-  } finally {
-    clearTimeout(timer);
-  }
-  await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
-  if (response.ok) return response;
-  throw await httpFailure(response);
 }
 
 /** Bedrock's error answer: `x-amzn-errortype` names the kind, the JSON body's `message` says why. */

@@ -100,14 +100,6 @@ function parsePayload<T extends v.GenericSchema>(schema: T, message: EventStream
 
 type StreamingBlock = (AssistantMessage["content"][number]) & { streamIndex?: number; partialJson?: string };
 
-/** Removes what only streaming needed (block indexes, argument text) from the message. */
-export function clearBedrockScratch(output: AssistantMessage): void {
-  for (const block of output.content as StreamingBlock[]) {
-    delete block.streamIndex;
-    delete block.partialJson;
-  }
-}
-
 /**
  * Turns the event-stream messages into events on `output` (which ends with the stop reason and
  * usage the answer gave). Throws a `BedrockException` for an exception message and an Error for

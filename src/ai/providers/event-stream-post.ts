@@ -4,28 +4,16 @@
  * the response watch (idle timeout, HTML pages, oversized events), HTTP errors worded by the API,
  * and the final `error` event every failure becomes. No retries here: the agent retries.
  */
-import { connectionErrorMessage } from "../connection-error.ts";
-import { ResponseWatch } from "../response-watch.ts";
+import type { ResponseWatch } from "../response-watch.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import { iterateSse, type SseEvent } from "../sse.ts";
 import type { AssistantMessage, AssistantMessageEvent, StreamOptions } from "../types.ts";
-import { cleanScratch, retryDelayTooLongMessage } from "./openai-shared.ts";
-import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
+import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
+import { DEFAULT_HEADERS_TIMEOUT_MS, postWithRetries } from "./retrying-post.ts";
+import { failureEvent as streamFailureEvent, retryDelayTooLongMessage, StreamFailure, type StreamAbort } from "./stream-failure.ts";
 
-/** How long to wait for the response headers when the settings do not say (the Anthropic SDK's default). */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 600_000;
-export const ABORTED_MESSAGE = "Request was aborted";
-
-/** A failed answer, with what the final `error` event carries besides the message. */
-export class StreamFailure extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-    readonly retryDelayTooLong?: boolean,
-  ) {
-    super(message);
-  }
-}
+export { DEFAULT_HEADERS_TIMEOUT_MS };
+export { ABORTED_MESSAGE, StreamFailure } from "./stream-failure.ts";
 
 export interface EventStreamRequest {
   url: string;
@@ -44,58 +32,44 @@ export async function postEventStream(
   request: EventStreamRequest,
   options: StreamOptions,
   watch: ResponseWatch,
-  signal: AbortSignal,
+  abort: StreamAbort,
   describe: DescribeHttpError,
 ): Promise<AsyncGenerator<SseEvent>> {
   const headers = presentHeaders(await finalHeaders(request.headers, options));
   const body = JSON.stringify(await finalPayload(request.body, options));
   // The timeout covers the wait for the headers only: an answer may stream for as long as it has content.
-  const timeout = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    timeout.abort();
-  }, options.timeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS);
-  let response: Response;
-  try {
-    response = await watch.fetch(request.url, { method: "POST", headers, body, signal: AbortSignal.any([signal, timeout.signal]) });
-  } catch (error) {
-    if (signal.aborted) throw new Error(ABORTED_MESSAGE);
-    throw new Error(timedOut ? "Request timed out." : connectionErrorMessage(error), { cause: error });
-  } finally {
-    clearTimeout(timer);
-  }
-  await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
-  if (!response.ok) {
-    const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
-    let message = describe(response.status, response.statusText, text);
-    const wait = retryAfterMs(response.headers);
-    const cap = options.maxRetryDelayMs ?? 0;
-    const tooLong = (response.status === 429 || response.status >= 500) && wait !== undefined && cap > 0 && wait > cap;
-    if (tooLong) message = `${message.replace(/[.\s]+$/, "")}. ${retryDelayTooLongMessage(wait, cap)}`;
-    throw new StreamFailure(message, wait, tooLong || undefined);
-  }
+  const response = await postWithRetries(request.url, { headers, body }, options, abort.controller, watch, {
+    retries: 0,
+    timeoutMs: options.timeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    timeoutMessage: "Request timed out.",
+    retryableStatus: () => false,
+    backoffMs: () => 0,
+    httpFailure: (answer) => httpFailure(answer, options.maxRetryDelayMs, describe),
+  });
   if (!response.body) throw new Error("The response has no body");
   return iterateSse(response.body);
+}
+
+/** The API's words for an HTTP error answer, with pig's note when the server asks to wait too long. */
+async function httpFailure(response: Response, maxRetryDelayMs: number | undefined, describe: DescribeHttpError): Promise<StreamFailure> {
+  const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  let message = describe(response.status, response.statusText, text);
+  const wait = retryAfterMs(response.headers);
+  const cap = maxRetryDelayMs ?? 0;
+  const tooLong = (response.status === 429 || response.status >= 500) && wait !== undefined && cap > 0 && wait > cap;
+  if (tooLong) message = `${message.replace(/[.\s]+$/, "")}. ${retryDelayTooLongMessage(wait, cap)}`;
+  return new StreamFailure(message, wait, tooLong || undefined);
+}
+
+/** A thrown string keeps its words (a request hook may throw one); anything else as `errorText` says. */
+function thrownText(error: unknown): string {
+  return error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
 }
 
 /**
  * The final `error` event for whatever ended a stream: an abort reads "Request was aborted", a
  * fault the watch diagnosed keeps its words, anything else its own message.
  */
-export function failureEvent(output: AssistantMessage, error: unknown, signal: AbortSignal | undefined, watch: ResponseWatch): AssistantMessageEvent {
-  cleanScratch(output);
-  const aborted = signal?.aborted === true;
-  output.stopReason = aborted ? "aborted" : "error";
-  output.errorMessage = aborted
-    ? ABORTED_MESSAGE
-    : (watch.failure?.message ?? (error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error)));
-  const failure = error instanceof StreamFailure ? error : undefined;
-  return {
-    type: "error",
-    reason: aborted ? "aborted" : "error",
-    error: output,
-    ...(failure?.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-    ...(failure?.retryDelayTooLong ? { retryDelayTooLong: true } : {}),
-  };
+export function failureEvent(output: AssistantMessage, error: unknown, abort: StreamAbort, watch: ResponseWatch): AssistantMessageEvent {
+  return streamFailureEvent(output, error, { signal: abort.signal, watch, describe: thrownText });
 }

@@ -12,21 +12,15 @@ import { geminiMajorVersion } from "../gemini-version.ts";
 import { sentTools } from "../strict-tools.ts";
 import { closeToolCalls } from "../transform.ts";
 import type { LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, Model, ToolSpec } from "../types.ts";
+import { IMAGE_ONLY_RESULT_TEXT, stripLoneSurrogates, TOOL_IMAGE_PLACEHOLDER, USER_IMAGE_PLACEHOLDER, withoutImages } from "./content-text.ts";
 import type { GoogleContent, GoogleFunctionDeclaration, GoogleInlineData, GooglePart } from "./google-wire.ts";
+
+export { stripLoneSurrogates } from "./content-text.ts";
 
 export type GoogleDialect = "gemini" | "vertex";
 
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const USER_IMAGE_PLACEHOLDER = "(image omitted: model does not support images)";
-const TOOL_IMAGE_PLACEHOLDER = "(tool image omitted: model does not support images)";
-const IMAGE_ONLY_RESULT = "(see attached image)";
 // Signatures are bytes on the wire (base64); anything else would fail the whole request.
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** Drops unpaired UTF-16 surrogates (they make the request body invalid). */
-export function stripLoneSurrogates(text: string): string {
-  return text.replace(LONE_SURROGATES, "");
-}
 
 /** Models that need the call id echoed in `functionCall` and `functionResponse`. */
 export function requiresToolCallId(modelId: string): boolean {
@@ -43,21 +37,6 @@ function takesImagesInFunctionResponse(modelId: string): boolean {
 function validSignature(same: boolean, signature: string | undefined): string | undefined {
   if (!same || !signature || signature.length % 4 !== 0 || !BASE64.test(signature)) return undefined;
   return signature;
-}
-
-function withoutImages(content: (LlmText | LlmImage)[], placeholder: string): (LlmText | LlmImage)[] {
-  const out: (LlmText | LlmImage)[] = [];
-  let afterPlaceholder = false;
-  for (const block of content) {
-    if (block.type === "image") {
-      if (!afterPlaceholder) out.push({ type: "text", text: placeholder });
-      afterPlaceholder = true;
-    } else {
-      out.push(block);
-      afterPlaceholder = block.text === placeholder;
-    }
-  }
-  return out;
 }
 
 /**
@@ -150,7 +129,7 @@ function toolResultParts(
     .map((block) => block.text)
     .join("\n");
   const images = model.input.includes("image") ? message.content.filter((block): block is LlmImage => block.type === "image") : [];
-  const value = text.length > 0 ? stripLoneSurrogates(text) : images.length > 0 ? IMAGE_ONLY_RESULT : "";
+  const value = text.length > 0 ? stripLoneSurrogates(text) : images.length > 0 ? IMAGE_ONLY_RESULT_TEXT : "";
   const imageParts = images.map((image) => ({ inlineData: inlineData(image, dialect) }));
   const nested = images.length > 0 && takesImagesInFunctionResponse(model.id);
   const response: GooglePart = {

@@ -4,12 +4,8 @@
  * server's requested wait when it asked for one longer than allowed.
  */
 import * as v from "valibot";
-import { retryAfterMs } from "../retry-after.ts";
 import { GoogleErrorBodySchema } from "./google-wire.ts";
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : JSON.stringify(error);
-}
+import { errorText, httpStatusFailure, type StreamFailure } from "./stream-failure.ts";
 
 /** `<status> <message> (<STATUS>)` from Google's error body; any other body is quoted as it came. */
 export function googleHttpErrorMessage(status: number, bodyText: string): string {
@@ -30,25 +26,8 @@ export function googleHttpErrorMessage(status: number, bodyText: string): string
   return text ? `${status} ${text}` : `${status} status code (no body)`;
 }
 
-/** A failure with the fields the final `error` event carries. */
-export class GoogleFailure extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-    readonly retryDelayTooLong?: boolean,
-  ) {
-    super(message);
-  }
-}
-
 /** The failure for an HTTP error answer; a retryable one asking to wait past `maxRetryDelayMs` says so. */
-export async function googleHttpFailure(response: Response, maxRetryDelayMs: number | undefined): Promise<GoogleFailure> {
+export async function googleHttpFailure(response: Response, maxRetryDelayMs: number | undefined): Promise<StreamFailure> {
   const text = await response.text().catch((error: unknown) => errorText(error));
-  let message = googleHttpErrorMessage(response.status, text);
-  const wait = retryAfterMs(response.headers);
-  const cap = maxRetryDelayMs ?? 0;
-  const retryable = response.status === 429 || response.status >= 500;
-  const tooLong = retryable && wait !== undefined && cap > 0 && wait > cap;
-  if (tooLong) message = `Server requested ${Math.ceil(wait / 1000)}s retry delay (max: ${Math.ceil(cap / 1000)}s). ${message}`;
-  return new GoogleFailure(message, wait, tooLong || undefined);
+  return httpStatusFailure(response, googleHttpErrorMessage(response.status, text), maxRetryDelayMs);
 }

@@ -3,22 +3,20 @@
  * shared body, sent where `target` says with the credentials it resolved, and the answer read as
  * Gemini's event stream. Nothing throws: every failure ends in an `error` event.
  */
-import { connectionErrorMessage } from "../connection-error.ts";
 import { ResponseWatch } from "../response-watch.ts";
-import { retryAfterMs } from "../retry-after.ts";
 import { iterateSse, type SseEvent } from "../sse.ts";
 import { doneEvent, newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamOptions } from "../types.ts";
-import { REDACTED } from "../../util/redact.ts";
-import { sleep } from "../../util/wait.ts";
-import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
+import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
 import type { GoogleDialect } from "./google-convert.ts";
-import { errorText, GoogleFailure, googleHttpFailure } from "./google-errors.ts";
+import { googleHttpFailure } from "./google-errors.ts";
 import { buildGoogleBody } from "./google-request.ts";
 import { googleMessageEvents } from "./google-stream.ts";
+import { DEFAULT_HEADERS_TIMEOUT_MS, postWithRetries, sdkBackoffMs, sdkRetryableStatus } from "./retrying-post.ts";
+import { ABORTED_MESSAGE, closeQuietly, failureEvent, StreamAbort } from "./stream-failure.ts";
 
-export const ABORTED_MESSAGE = "Request was aborted";
+export { ABORTED_MESSAGE };
 /** How long to wait for the response headers unless `retry.provider.timeoutMs` says otherwise. */
-export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_TIMEOUT_MS = DEFAULT_HEADERS_TIMEOUT_MS;
 
 /** Where one request goes and how it authenticates. */
 export interface GoogleTarget {
@@ -37,10 +35,6 @@ export interface GoogleApi {
   target(model: Model, options: StreamOptions, signal: AbortSignal): Promise<GoogleTarget>;
 }
 
-function retryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
 /** Credentials first, then the model's and the caller's headers (which may replace them), names without case. */
 function requestHeaders(model: Model, options: StreamOptions, target: GoogleTarget): Record<string, string> {
   const out: Record<string, string> = {};
@@ -55,29 +49,28 @@ function requestHeaders(model: Model, options: StreamOptions, target: GoogleTarg
   return out;
 }
 
-function hide(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join(REDACTED);
-  return out;
-}
-
 export async function* streamGoogle(api: GoogleApi, model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const userSignal = options.signal;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(userSignal?.reason);
-  userSignal?.addEventListener("abort", onAbort, { once: true });
+  const abort = new StreamAbort(userSignal);
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   let events: AsyncGenerator<SseEvent> | undefined;
   let secrets: string[] = [];
   try {
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     const body = buildGoogleBody(model, context, options, api.dialect);
-    const target = await api.target(model, options, controller.signal);
+    const target = await api.target(model, options, abort.controller.signal);
     secrets = target.secrets ?? [];
     const headers = presentHeaders(await finalHeaders(requestHeaders(model, options, target), options));
     const payload = JSON.stringify(await finalPayload(body, options));
-    const response = await send(target.url, headers, payload, options, controller, watch);
+    const response = await postWithRetries(target.url, { headers, body: payload }, options, abort.controller, watch, {
+      retries: Math.max(0, options.maxRetries ?? 0),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMessage: "Request timed out.",
+      retryableStatus: sdkRetryableStatus,
+      backoffMs: sdkBackoffMs,
+      httpFailure: (answer) => googleHttpFailure(answer, options.maxRetryDelayMs),
+    });
     if (!response.body) throw new Error(`${api.label} answered with no body`);
 
     yield { type: "start", partial: output };
@@ -88,63 +81,9 @@ export async function* streamGoogle(api: GoogleApi, model: Model, context: LlmCo
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error(output.errorMessage ?? "An unknown error occurred");
     yield doneEvent(output.stopReason, output, []);
   } catch (error) {
-    const aborted = userSignal?.aborted === true;
-    output.stopReason = aborted ? "aborted" : "error";
-    output.errorMessage = aborted ? ABORTED_MESSAGE : hide(watch.failure?.message ?? errorText(error), secrets);
-    const failure = error instanceof GoogleFailure ? error : undefined;
-    yield {
-      type: "error",
-      reason: aborted ? "aborted" : "error",
-      error: output,
-      ...(failure?.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-      ...(failure?.retryDelayTooLong ? { retryDelayTooLong: true } : {}),
-    };
+    yield failureEvent(output, error, { signal: userSignal, watch, secrets });
   } finally {
-    userSignal?.removeEventListener("abort", onAbort);
-    if (events) await events.return(undefined).catch(() => {});
-    controller.abort();
-  }
-}
-
-/**
- * One request, tried again up to `retry.provider.maxRetries` times (0 by default: the agent
- * retries) on a dropped connection or a retryable status, after the server's requested delay or
- * an exponential one (0.5 s doubling, at most 8 s).
- */
-async function send(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  options: StreamOptions,
-  controller: AbortController,
-  watch: ResponseWatch,
-): Promise<Response> {
-  const retries = Math.max(0, options.maxRetries ?? 0);
-  for (let attempt = 0; ; attempt++) {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    let response: Response | undefined;
-    let failure: Error | undefined;
-    try {
-      response = await watch.fetch(url, { method: "POST", headers, body, signal: controller.signal });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      failure = new Error(timedOut ? "Request timed out." : connectionErrorMessage(error), { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-    if (response) await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
-    if (response?.ok) return response;
-    const canRetry = attempt < retries && !timedOut && (failure !== undefined || retryableStatus(response!.status));
-    if (!canRetry) throw failure ?? (await googleHttpFailure(response!, options.maxRetryDelayMs));
-    const requested = response ? retryAfterMs(response.headers) : undefined;
-    const cap = options.maxRetryDelayMs ?? 0;
-    if (requested !== undefined && cap > 0 && requested > cap) throw await googleHttpFailure(response!, options.maxRetryDelayMs);
-    await response?.body?.cancel().catch(() => undefined);
-    await sleep(requested ?? Math.min(500 * 2 ** attempt, 8000), options.signal);
-    if (options.signal?.aborted) throw new Error(ABORTED_MESSAGE);
+    await closeQuietly(events);
+    abort.release();
   }
 }

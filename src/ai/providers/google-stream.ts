@@ -6,10 +6,11 @@
  * latest chunk that carries them.
  */
 import * as v from "valibot";
-import { SseLimitError, type SseEvent } from "../sse.ts";
+import type { SseEvent } from "../sse.ts";
 import { applyCost } from "../types.ts";
 import type { AssistantMessage, AssistantMessageEvent, LlmText, LlmThinking, LlmToolCall, Model, StopReason } from "../types.ts";
 import { GoogleChunkSchema, type GoogleChunk, type GoogleStreamPart } from "./google-wire.ts";
+import { nextSseEvent } from "./stream-failure.ts";
 
 const STOPPED_WITH_ERROR = new Set([
   "BLOCKLIST",
@@ -166,14 +167,7 @@ export async function* googleMessageEvents(
 ): AsyncGenerator<AssistantMessageEvent> {
   const state: Reading = { current: undefined, finishMessage: undefined, blocked: undefined };
   for (;;) {
-    let next: IteratorResult<SseEvent>;
-    try {
-      next = await events.next();
-    } catch (error) {
-      if (userSignal?.aborted) throw error;
-      if (error instanceof SseLimitError) throw new Error(`Malformed event stream from ${model.provider}: ${error.message}`);
-      throw new Error("terminated", { cause: error });
-    }
+    const next = await nextSseEvent(events, model.provider, userSignal);
     if (next.done) break;
     if (next.value.data.trim() === "") continue;
     const chunk = parseChunk(next.value, model.provider);

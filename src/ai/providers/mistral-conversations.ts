@@ -9,6 +9,7 @@ import { ResponseWatch } from "../response-watch.ts";
 import type { SseEvent } from "../sse.ts";
 import { doneEvent, newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type InvalidArguments, type LlmContext, type Model, type StreamFunction, type StreamOptions } from "../types.ts";
 import { ABORTED_MESSAGE, failureEvent, postEventStream } from "./event-stream-post.ts";
+import { closeQuietly, StreamAbort } from "./stream-failure.ts";
 import { buildMistralRequest, mistralUserAgent } from "./mistral-request.ts";
 import { mistralMessageEvents } from "./mistral-stream.ts";
 
@@ -25,24 +26,25 @@ export function mistralHttpErrorMessage(status: number, statusText: string, body
 async function* streamMistral(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
-  const signal = options.signal ?? new AbortController().signal;
+  const abort = new StreamAbort(options.signal);
   let events: AsyncGenerator<SseEvent> | undefined;
   try {
-    if (signal.aborted) throw new Error(ABORTED_MESSAGE);
+    if (abort.aborted) throw new Error(ABORTED_MESSAGE);
     if (!options.apiKey) throw new Error(`No API key for provider: ${model.provider}`);
     const request = buildMistralRequest(model, context, options, mistralUserAgent({ platform: platform(), release: release(), arch: arch() }));
-    events = await postEventStream(request, options, watch, signal, mistralHttpErrorMessage);
+    events = await postEventStream(request, options, watch, abort, mistralHttpErrorMessage);
     yield { type: "start", partial: output };
     const invalidArguments: InvalidArguments[] = [];
     yield* mistralMessageEvents(events, model, output, invalidArguments, () => watch.progress());
-    if (signal.aborted) throw new Error(ABORTED_MESSAGE);
+    if (abort.aborted) throw new Error(ABORTED_MESSAGE);
     if (output.stopReason === "pending") throw new Error("Mistral stream ended without a finish reason");
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error(output.errorMessage || "An unknown error occurred");
     yield doneEvent(output.stopReason, output, invalidArguments);
   } catch (error) {
-    yield failureEvent(output, error, signal, watch);
+    yield failureEvent(output, error, abort, watch);
   } finally {
-    if (events) await events.return(undefined).catch(() => {});
+    await closeQuietly(events);
+    abort.release();
   }
 }
 

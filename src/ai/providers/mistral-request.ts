@@ -7,6 +7,8 @@
  * `prompt_mode: "reasoning"` (Magistral) or `reasoning_effort` (the models listed in
  * `usesReasoningEffort`). Body keys come in the order Pi 0.87.1 sends them. Pure.
  */
+import { shortHash } from "../short-hash.ts";
+import { IMAGE_ONLY_RESULT_TEXT, TOOL_IMAGE_PLACEHOLDER, USER_IMAGE_PLACEHOLDER, withoutImages } from "./content-text.ts";
 import { sentTools } from "../strict-tools.ts";
 import { fitOutputToWindow } from "../output-room.ts";
 import type { LlmContext, LlmImage, LlmMessage, LlmText, Model, StreamOptions, ToolSpec } from "../types.ts";
@@ -15,8 +17,6 @@ import { imageUrl, prepareMessages, sanitizeSurrogates } from "./openai-shared.t
 type Json = Record<string, unknown>;
 
 export const MISTRAL_TOOL_CALL_ID_LENGTH = 9;
-export const USER_IMAGE_OMITTED = "(image omitted: model does not support images)";
-export const TOOL_IMAGE_OMITTED = "(tool image omitted: model does not support images)";
 const TOOL_IMAGE_OMITTED_NOTE = "[tool image omitted: model does not support images]";
 
 export interface MistralRequest {
@@ -25,29 +25,12 @@ export interface MistralRequest {
   body: Json;
 }
 
-/**
- * The 53-bit string hash known as cyrb53, in base 36 (two 32-bit halves): Pi derives Mistral
- * tool call ids from it, so a session moved between the two agents keeps its ids.
- */
-export function cyrb53Base36(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (h2 >>> 0).toString(36) + (h1 >>> 0).toString(36);
-}
-
 /** One candidate 9-character id for `id` (`attempt` > 0 after a collision). */
 function candidateId(id: string, attempt: number): string {
   const alphanumeric = id.replace(/[^a-zA-Z0-9]/g, "");
   if (attempt === 0 && alphanumeric.length === MISTRAL_TOOL_CALL_ID_LENGTH) return alphanumeric;
   const seed = attempt === 0 ? alphanumeric || id : `${alphanumeric || id}:${attempt}`;
-  return cyrb53Base36(seed).replace(/[^a-zA-Z0-9]/g, "").slice(0, MISTRAL_TOOL_CALL_ID_LENGTH);
+  return shortHash(seed).replace(/[^a-zA-Z0-9]/g, "").slice(0, MISTRAL_TOOL_CALL_ID_LENGTH);
 }
 
 /**
@@ -77,27 +60,11 @@ export function fallbackToolCallId(streamIndex: number): string {
   return candidateId(`toolcall:${streamIndex}`, 0);
 }
 
-/** Images replaced by a placeholder text (once per run of images) for a model without image input. */
-function withoutImages<T extends LlmText | LlmImage>(content: readonly T[], placeholder: string): (T | LlmText)[] {
-  const out: (T | LlmText)[] = [];
-  let afterPlaceholder = false;
-  for (const block of content) {
-    if (block.type === "image") {
-      if (!afterPlaceholder) out.push({ type: "text", text: placeholder });
-      afterPlaceholder = true;
-      continue;
-    }
-    out.push(block);
-    afterPlaceholder = (block as LlmText).text === placeholder;
-  }
-  return out;
-}
-
 function downgradeImages(messages: readonly LlmMessage[], model: Model): LlmMessage[] {
   if (model.input.includes("image")) return [...messages];
   return messages.map((message) => {
-    if (message.role === "user" && Array.isArray(message.content)) return { ...message, content: withoutImages(message.content, USER_IMAGE_OMITTED) };
-    if (message.role === "toolResult") return { ...message, content: withoutImages(message.content, TOOL_IMAGE_OMITTED) };
+    if (message.role === "user" && Array.isArray(message.content)) return { ...message, content: withoutImages(message.content, USER_IMAGE_PLACEHOLDER) };
+    if (message.role === "toolResult") return { ...message, content: withoutImages(message.content, TOOL_IMAGE_PLACEHOLDER) };
     return message;
   });
 }
@@ -106,7 +73,7 @@ function toolResultText(text: string, hasImages: boolean, supportsImages: boolea
   const prefix = isError ? "[tool error] " : "";
   const trimmed = text.trim();
   if (trimmed.length > 0) return `${prefix}${trimmed}${hasImages && !supportsImages ? `\n${TOOL_IMAGE_OMITTED_NOTE}` : ""}`;
-  if (hasImages) return `${prefix}${supportsImages ? "(see attached image)" : USER_IMAGE_OMITTED}`;
+  if (hasImages) return `${prefix}${supportsImages ? IMAGE_ONLY_RESULT_TEXT : USER_IMAGE_PLACEHOLDER}`;
   return `${prefix}(no tool output)`;
 }
 
@@ -125,7 +92,7 @@ export function convertMistralMessages(systemPrompt: string, messages: readonly 
         .filter((block) => block.type === "text" || supportsImages)
         .map((block) => (block.type === "text" ? { type: "text", text: sanitizeSurrogates(block.text) } : { type: "image_url", image_url: imageUrl(block) }));
       if (content.length > 0) out.push({ role: "user", content });
-      else if (hadImages && !supportsImages) out.push({ role: "user", content: USER_IMAGE_OMITTED });
+      else if (hadImages && !supportsImages) out.push({ role: "user", content: USER_IMAGE_PLACEHOLDER });
       continue;
     }
     if (message.role === "assistant") {

@@ -11,8 +11,7 @@
  *   message for `response.failed`.
  */
 import * as v from "valibot";
-import { retryAfterMs } from "../retry-after.ts";
-import { StreamFailure } from "./anthropic-errors.ts";
+import { httpStatusFailure, type StreamFailure } from "./stream-failure.ts";
 
 const ErrorBodySchema = v.looseObject({
   error: v.optional(
@@ -55,19 +54,10 @@ export function codexHttpErrorMessage(status: number, bodyText: string, provider
   return message;
 }
 
-function formatSeconds(ms: number): string {
-  return `${Math.ceil(ms / 1000)}s`;
-}
-
 /** The failure for an HTTP error answer, with the wait the server asked for (too long past `maxRetryDelayMs`). */
 export async function codexHttpFailure(response: Response, provider: string, maxRetryDelayMs: number | undefined): Promise<StreamFailure> {
   const text = await response.text().catch(() => "");
-  let message = codexHttpErrorMessage(response.status, text, provider);
-  const wait = retryAfterMs(response.headers);
-  const cap = maxRetryDelayMs ?? 0;
-  const tooLong = (response.status === 429 || response.status >= 500) && wait !== undefined && cap > 0 && wait > cap;
-  if (tooLong) message = `Server requested ${formatSeconds(wait)} retry delay (max: ${formatSeconds(cap)}). ${message}`;
-  return new StreamFailure(message, wait, tooLong || undefined);
+  return httpStatusFailure(response, codexHttpErrorMessage(response.status, text, provider), maxRetryDelayMs);
 }
 
 /** An in-stream failure the server reported (not a transport fault). */

@@ -14,11 +14,8 @@
  * API does not define is treated as absent.
  */
 import * as v from "valibot";
-import { iterateSse, SseLimitError, type SseEvent } from "../sse.ts";
-import { connectionErrorMessage } from "../connection-error.ts";
-import { retryAfterMs } from "../retry-after.ts";
+import { iterateSse, type SseEvent } from "../sse.ts";
 import { ResponseWatch } from "../response-watch.ts";
-import { sleep } from "../../util/wait.ts";
 import {
   doneEvent,
   newAssistantMessage,
@@ -30,8 +27,9 @@ import {
   type StreamFunction,
   type StreamOptions,
 } from "../types.ts";
-import { finalHeaders, finalPayload, headerRecord, presentHeaders } from "./request-hooks.ts";
-import { StreamFailure } from "./anthropic-errors.ts";
+import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
+import { postWithRetries } from "./retrying-post.ts";
+import { ABORTED_MESSAGE, closeQuietly, failureEvent, nextSseEvent, StreamAbort } from "./stream-failure.ts";
 import { codexAccountId, CodexTokenError } from "./openai-codex-account.ts";
 import { buildCodexRequest } from "./openai-codex-request.ts";
 import { codexEventError, codexFailedResponseError, codexHttpFailure, CodexStreamError } from "./openai-codex-errors.ts";
@@ -40,7 +38,6 @@ import { responsesEvents } from "./openai-responses-events.ts";
 
 type Json = Record<string, unknown>;
 
-const ABORTED = "Request was aborted";
 /** Upstream's compression level for Codex request bodies. */
 const ZSTD_LEVEL = 3;
 const STATUSES = new Set(["completed", "incomplete", "failed", "cancelled", "queued", "in_progress"]);
@@ -52,13 +49,7 @@ const EventSchema = v.looseObject({ type: v.string() });
  */
 export async function* codexEvents(sse: AsyncIterator<SseEvent>, provider: string): AsyncGenerator<Json> {
   for (;;) {
-    let next: IteratorResult<SseEvent>;
-    try {
-      next = await sse.next();
-    } catch (error) {
-      if (error instanceof SseLimitError) throw new Error(`Malformed event stream from ${provider}: ${error.message}`);
-      throw new Error("terminated", { cause: error });
-    }
+    const next = await nextSseEvent(sse, provider);
     if (next.done) return;
     const data = next.value.data.trim();
     if (!data || data === "[DONE]") continue;
@@ -84,18 +75,8 @@ export async function* codexEvents(sse: AsyncIterator<SseEvent>, provider: strin
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : JSON.stringify(error);
-}
-
 function retryable(status: number): boolean {
   return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
-}
-
-interface Send {
-  url: string;
-  headers: Record<string, string>;
-  body: Uint8Array<ArrayBuffer> | string;
 }
 
 /**
@@ -103,51 +84,26 @@ interface Send {
  * failures) after a dropped connection or a retryable status, waiting what the server asks or
  * 1 s doubling. `timeoutMs` bounds the wait for the response headers.
  */
-async function send(request: Send, model: Model, options: StreamOptions, controller: AbortController, watch: ResponseWatch): Promise<Response> {
-  const retries = Math.max(0, options.maxRetries ?? 0);
-  for (let attempt = 0; ; attempt++) {
-    let timedOut = false;
-    const timer =
-      options.timeoutMs !== undefined && options.timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            controller.abort();
-          }, options.timeoutMs)
-        : undefined;
-    let response: Response | undefined;
-    let failure: Error | undefined;
-    try {
-      response = await watch.fetch(request.url, { method: "POST", headers: request.headers, body: request.body, signal: controller.signal });
-    } catch (error) {
-      if (options.signal?.aborted) throw new Error(ABORTED);
-      failure = new Error(timedOut ? `Codex response headers timed out after ${options.timeoutMs}ms` : connectionErrorMessage(error), { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-    if (response) await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
-    if (response?.ok) return response;
-    const canRetry = attempt < retries && !timedOut && (failure !== undefined || retryable(response!.status));
-    if (!canRetry) throw failure ?? (await codexHttpFailure(response!, model.provider, options.maxRetryDelayMs));
-    const requested = response ? retryAfterMs(response.headers) : undefined;
-    const cap = options.maxRetryDelayMs ?? 0;
-    if (requested !== undefined && cap > 0 && requested > cap) throw await codexHttpFailure(response!, model.provider, options.maxRetryDelayMs);
-    await response?.body?.cancel().catch(() => undefined);
-    await sleep(requested ?? 1000 * 2 ** attempt, options.signal);
-    if (options.signal?.aborted) throw new Error(ABORTED);
-  }
+function send(request: { url: string; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> }, model: Model, options: StreamOptions, controller: AbortController, watch: ResponseWatch): Promise<Response> {
+  return postWithRetries(request.url, request, options, controller, watch, {
+    retries: Math.max(0, options.maxRetries ?? 0),
+    timeoutMs: options.timeoutMs !== undefined && options.timeoutMs > 0 ? options.timeoutMs : undefined,
+    timeoutMessage: `Codex response headers timed out after ${options.timeoutMs}ms`,
+    retryableStatus: retryable,
+    backoffMs: (attempt) => 1000 * 2 ** attempt,
+    httpFailure: (response) => codexHttpFailure(response, model.provider, options.maxRetryDelayMs),
+  });
 }
 
 async function* streamCodex(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const userSignal = options.signal;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(userSignal?.reason);
-  userSignal?.addEventListener("abort", onAbort, { once: true });
+  const abort = new StreamAbort(userSignal);
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   let sse: AsyncGenerator<SseEvent> | undefined;
   let events: AsyncGenerator<Json> | undefined;
   try {
-    if (userSignal?.aborted) throw new Error(ABORTED);
+    if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (!options.apiKey) throw new CodexTokenError(`No ChatGPT sign-in for ${model.provider}: run /login ${model.provider}`);
     const accountId = codexAccountId(options.apiKey, model.provider);
     const request = buildCodexRequest(model, context, options, accountId);
@@ -155,7 +111,7 @@ async function* streamCodex(model: Model, context: LlmContext, options: StreamOp
     const headers = presentHeaders(await finalHeaders(request.headers, options));
     headers["content-encoding"] = "zstd";
     const compressed = Bun.zstdCompressSync(body, { level: ZSTD_LEVEL });
-    const response = await send({ url: request.url, headers, body: new Uint8Array(compressed) }, model, options, controller, watch);
+    const response = await send({ url: request.url, headers, body: new Uint8Array(compressed) }, model, options, abort.controller, watch);
     if (!response.body) throw new Error("No response body");
 
     yield { type: "start", partial: output };
@@ -163,28 +119,16 @@ async function* streamCodex(model: Model, context: LlmContext, options: StreamOp
     events = codexEvents(sse, model.provider);
     const invalidArguments: InvalidArguments[] = [];
     const finished = yield* responsesEvents(events, { model, output, watch, invalidArguments, adjustUsage: priceServiceTier(model) });
-    if (userSignal?.aborted) throw new Error(ABORTED);
+    if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (!finished) throw new Error("Codex stream ended without a stop reason");
     if (output.stopReason === "error") throw new Error(output.errorMessage || "An unknown error occurred");
     yield doneEvent(output.stopReason as "stop" | "length" | "toolUse", output, invalidArguments);
   } catch (error) {
-    for (const block of output.content) delete (block as { partialJson?: string }).partialJson;
-    const aborted = userSignal?.aborted === true;
-    output.stopReason = aborted ? "aborted" : "error";
-    output.errorMessage = aborted ? ABORTED : (watch.failure?.message ?? errorText(error));
-    const failure = error instanceof StreamFailure ? error : undefined;
-    yield {
-      type: "error",
-      reason: aborted ? "aborted" : "error",
-      error: output,
-      ...(failure?.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-      ...(failure?.retryDelayTooLong ? { retryDelayTooLong: true } : {}),
-    };
+    yield failureEvent(output, error, { signal: userSignal, watch });
   } finally {
-    userSignal?.removeEventListener("abort", onAbort);
-    if (events) await events.return(undefined).catch(() => {});
-    if (sse) await sse.return(undefined).catch(() => {});
-    controller.abort();
+    await closeQuietly(events);
+    await closeQuietly(sse);
+    abort.release();
   }
 }
 

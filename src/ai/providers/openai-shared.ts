@@ -11,6 +11,7 @@ import { retryAfterMs as requestedWait, type HeaderReader } from "../retry-after
 import { connectionErrorMessage } from "../connection-error.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { headerRecord } from "./request-hooks.ts";
+import { cleanScratch, retryDelayTooLongMessage } from "./stream-failure.ts";
 import { pigUserAgent } from "../user-agent.ts";
 
 /** A request as built, before the SDK adds Authorization, content type and its own headers. */
@@ -171,10 +172,7 @@ export function resolveCompat(model: Model): ResolvedCompat {
 
 // ── text ────────────────────────────────────────────────────────────────────
 
-/** Drops unpaired UTF-16 surrogates, which make strict JSON parsers on the server side fail. */
-export function sanitizeSurrogates(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
-}
+export { stripLoneSurrogates as sanitizeSurrogates } from "./content-text.ts";
 
 /** A data URL for an image block (or its URL when it has no inline data). */
 export function imageUrl(image: { mimeType: string; data?: string; url?: string }): string {
@@ -254,15 +252,7 @@ export function mergeHeaders(...sources: (Record<string, string> | undefined)[])
   return out;
 }
 
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return Number.isInteger(seconds) ? `${seconds}s` : `${Math.ceil(seconds * 10) / 10}s`;
-}
-
-/** The clear message for a server that asks to wait longer than `maxRetryDelayMs`. */
-export function retryDelayTooLongMessage(retryAfterMs: number, maxRetryDelayMs: number): string {
-  return `Server asked to retry after ${formatSeconds(retryAfterMs)}, more than the configured maximum of ${formatSeconds(maxRetryDelayMs)} (retry.provider.maxRetryDelayMs)`;
-}
+export { retryDelayTooLongMessage } from "./stream-failure.ts";
 
 /**
  * A fetch that marks 429/5xx answers asking for a delay above `maxRetryDelayMs` as not to be
@@ -355,16 +345,7 @@ function isStreamCut(error: unknown): boolean {
   return /socket connection was closed|terminated|other side closed|premature close/i.test(error.message);
 }
 
-/** Strips the streaming scratch fields (`partialArgs`, `streamIndex`, `partialJson`) from blocks. */
-export function cleanScratch(message: AssistantMessage): void {
-  for (const block of message.content) {
-    const b = block as unknown as Record<string, unknown>;
-    delete b.partialArgs;
-    delete b.streamIndex;
-    delete b.partialJson;
-    delete b.index;
-  }
-}
+export { cleanScratch } from "./stream-failure.ts";
 
 /**
  * Turns whatever ended a stream into the final `error` event: aborts become "Request was

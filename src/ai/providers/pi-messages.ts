@@ -8,6 +8,7 @@ import { ResponseWatch } from "../response-watch.ts";
 import type { SseEvent } from "../sse.ts";
 import { doneEvent, newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamFunction, type StreamOptions } from "../types.ts";
 import { ABORTED_MESSAGE, failureEvent, postEventStream } from "./event-stream-post.ts";
+import { closeQuietly, StreamAbort } from "./stream-failure.ts";
 import { buildPiMessagesRequest } from "./pi-messages-request.ts";
 import { parsePiMessagesEvent, PiMessagesAssembler, type PiMessagesEnd } from "./pi-messages-stream.ts";
 
@@ -32,12 +33,12 @@ export function piMessagesHttpErrorMessage(status: number, statusText: string, b
 async function* streamMessages(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
-  const signal = options.signal ?? new AbortController().signal;
+  const abort = new StreamAbort(options.signal);
   let events: AsyncGenerator<SseEvent> | undefined;
   try {
-    if (signal.aborted) throw new Error(ABORTED_MESSAGE);
+    if (abort.aborted) throw new Error(ABORTED_MESSAGE);
     if (!options.apiKey) throw new Error(`No API key provided for provider "${model.provider}"`);
-    events = await postEventStream(buildPiMessagesRequest(model, context, options), options, watch, signal, piMessagesHttpErrorMessage);
+    events = await postEventStream(buildPiMessagesRequest(model, context, options), options, watch, abort, piMessagesHttpErrorMessage);
     yield { type: "start", partial: output };
     const assembler = new PiMessagesAssembler(output, model.provider);
     let end: PiMessagesEnd | undefined;
@@ -52,7 +53,7 @@ async function* streamMessages(model: Model, context: LlmContext, options: Strea
         break;
       }
     }
-    if (signal.aborted) throw new Error(ABORTED_MESSAGE);
+    if (abort.aborted) throw new Error(ABORTED_MESSAGE);
     if (!end) throw new Error(`${model.provider} stream ended without a terminal event`);
     if (end.type === "error") {
       yield { type: "error", reason: end.reason, error: output };
@@ -61,9 +62,10 @@ async function* streamMessages(model: Model, context: LlmContext, options: Strea
     assembler.checkWhole();
     yield doneEvent(end.reason, output, []);
   } catch (error) {
-    yield failureEvent(output, error, signal, watch);
+    yield failureEvent(output, error, abort, watch);
   } finally {
-    if (events) await events.return(undefined).catch(() => {});
+    await closeQuietly(events);
+    abort.release();
   }
 }
 

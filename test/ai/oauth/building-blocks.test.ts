@@ -1,8 +1,9 @@
-/** The pure parts of a login: PKCE, what a pasted answer holds, the endpoint overrides file. */
+/** The pure parts of a login: PKCE, what a pasted answer holds, the endpoint overrides file, the credential of a token answer. */
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { endpointsFor } from "../../../src/ai/oauth/endpoints.ts";
+import { tokenCredential } from "../../../src/ai/oauth/flow.ts";
 import { parsePastedCode } from "../../../src/ai/oauth/pasted-code.ts";
 import { challengeOf, createPkce, randomState } from "../../../src/ai/oauth/pkce.ts";
 import { tempDir } from "../../helpers/tmp.ts";
@@ -68,5 +69,28 @@ describe("PIG_OAUTH_ENDPOINTS", () => {
     expect(check("[]")).toStartWith("<file> (named by PIG_OAUTH_ENDPOINTS): must be an object of providers");
     const missing = join(tempDir(), "none.json");
     expect(() => endpointsFor("anthropic", defaults, { PIG_OAUTH_ENDPOINTS: missing }, ["anthropic"])).toThrow(`${missing} (named by PIG_OAUTH_ENDPOINTS) does not exist`);
+  });
+});
+
+describe("the credential of a token answer", () => {
+  test("access, refresh and an expiry `expires_in` seconds from now, less the provider's skew", () => {
+    const before = Date.now();
+    const credential = tokenCredential({ access_token: "a", refresh_token: "r", expires_in: 3600 }, "X token exchange", { skewMs: 60_000 });
+    expect(credential).toMatchObject({ type: "oauth", access: "a", refresh: "r" });
+    expect(credential.expires).toBeGreaterThanOrEqual(before + 3_540_000);
+    expect(credential.expires).toBeLessThanOrEqual(Date.now() + 3_540_000);
+  });
+
+  test("a refresh that does not rotate keeps the old refresh token; a missing lifetime takes the provider's default", () => {
+    const before = Date.now();
+    const credential = tokenCredential({ access_token: "a" }, "X token refresh", { previousRefresh: "old", defaultLifetimeS: 10 });
+    expect(credential.refresh).toBe("old");
+    expect(credential.expires).toBeGreaterThanOrEqual(before + 10_000);
+  });
+
+  test("what is missing is named, with what was asked", () => {
+    expect(() => tokenCredential({ access_token: "a", expires_in: 5 }, "X token exchange")).toThrow('X token exchange: unexpected answer: "refresh_token" or "expires_in" is missing');
+    expect(() => tokenCredential({ access_token: "a", refresh_token: "r" }, "X token exchange")).toThrow('"refresh_token" or "expires_in" is missing');
+    expect(() => tokenCredential({ access_token: "a" }, "X device token", { defaultLifetimeS: 10 })).toThrow('X device token: unexpected answer: "refresh_token" is missing');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { deviceLogin } from "../device-login.ts";
 import { endpointsFor } from "../endpoints.ts";
-import { expiresAt, type OAuthCredential, type OAuthFlow } from "../flow.ts";
+import { tokenCredential, type OAuthCredential, type OAuthFlow } from "../flow.ts";
 import { requestJson, TokenReplySchema } from "../http.ts";
 import { LOGIN_PROVIDERS } from "../logins.ts";
 
@@ -16,8 +16,9 @@ function host(env: NodeJS.ProcessEnv): string {
 }
 
 function credentialOf(reply: { access_token: string; refresh_token?: string | undefined; expires_in?: number | undefined }, what: string): OAuthCredential {
-  if (!reply.refresh_token || !reply.expires_in || reply.expires_in <= 0) throw new Error(`${what}: unexpected answer: "refresh_token" or "expires_in" is missing`);
-  return { type: "oauth", access: reply.access_token, refresh: reply.refresh_token, expires: expiresAt(reply.expires_in) };
+  // A lifetime of zero or less counts as none: the credential would be expired when stored.
+  const lifetime = reply.expires_in !== undefined && reply.expires_in > 0 ? reply.expires_in : undefined;
+  return tokenCredential({ ...reply, expires_in: lifetime }, what);
 }
 
 export const kimiCodingFlow: OAuthFlow = {

@@ -8,8 +8,7 @@ import * as v from "valibot";
 import { browserCode } from "../browser-login.ts";
 import { pollDeviceCode } from "../device-code.ts";
 import { endpointsFor } from "../endpoints.ts";
-import type { FlowContext, OAuthCredential, OAuthFlow } from "../flow.ts";
-import { expiresAt } from "../flow.ts";
+import { browserOrDeviceLogin, tokenCredential, type FlowContext, type OAuthCredential, type OAuthFlow } from "../flow.ts";
 import { oauthErrorCode, parseReply, refusal, request, requestJson, TokenReplySchema } from "../http.ts";
 import { LOGIN_PROVIDERS } from "../logins.ts";
 import { createPkce, randomState } from "../pkce.ts";
@@ -34,9 +33,7 @@ const endpoints = (env: NodeJS.ProcessEnv) => endpointsFor("openai-codex", DEFAU
 
 async function tokens(env: NodeJS.ProcessEnv, what: string, form: Record<string, string>, signal: AbortSignal, previousRefresh?: string): Promise<OAuthCredential> {
   const reply = await requestJson(endpoints(env).token, { what, form, signal, secrets: Object.values(form) }, TokenReplySchema);
-  const refresh = reply.refresh_token || previousRefresh;
-  if (!refresh || reply.expires_in === undefined) throw new Error(`${what}: unexpected answer: "refresh_token" or "expires_in" is missing`);
-  return { type: "oauth", access: reply.access_token, refresh, expires: expiresAt(reply.expires_in), accountId: codexAccountId(reply.access_token) };
+  return { ...tokenCredential(reply, what, { previousRefresh }), accountId: codexAccountId(reply.access_token) };
 }
 
 async function browserLogin({ io, env }: FlowContext): Promise<OAuthCredential> {
@@ -112,18 +109,15 @@ async function deviceLogin({ io, env }: FlowContext): Promise<OAuthCredential> {
 }
 
 export const openaiCodexFlow: OAuthFlow = {
-  async login(context) {
-    const method = await context.io.ask({
-      kind: "select",
+  login: browserOrDeviceLogin(
+    {
       message: "Sign in to ChatGPT with:",
-      options: [
-        { id: "browser", label: "A browser (default)" },
-        { id: "device_code", label: "A device code (no browser on this machine)" },
-      ],
-      signal: context.io.signal,
-    });
-    return method === "device_code" ? deviceLogin(context) : browserLogin(context);
-  },
+      browser: { id: "browser", label: "A browser (default)" },
+      device: { id: "device_code", label: "A device code (no browser on this machine)" },
+    },
+    browserLogin,
+    deviceLogin,
+  ),
   refresh: (credential, signal, env) =>
     tokens(env, "OpenAI Codex token refresh", { grant_type: "refresh_token", refresh_token: credential.refresh, client_id: CLIENT_ID }, signal, credential.refresh),
 };

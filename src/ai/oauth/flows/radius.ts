@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { browserCode } from "../browser-login.ts";
 import { pollDeviceCode } from "../device-code.ts";
 import { endpointsFor } from "../endpoints.ts";
-import type { FlowContext, OAuthCredential, OAuthFlow } from "../flow.ts";
+import { browserOrDeviceLogin, tokenCredential, type FlowContext, type OAuthCredential, type OAuthFlow } from "../flow.ts";
 import { oauthErrorCode, refusal, request, parseReply, requestJson, TokenReplySchema } from "../http.ts";
 import { LOGIN_PROVIDERS } from "../logins.ts";
 import { createPkce } from "../pkce.ts";
@@ -32,15 +32,8 @@ const DeviceSchema = v.looseObject({
 });
 
 function credentialOf(reply: v.InferOutput<typeof TokenReplySchema>, what: string): OAuthCredential {
-  if (!reply.refresh_token || reply.expires_in === undefined) throw new Error(`${what}: unexpected answer: "refresh_token" or "expires_in" is missing`);
   const scope = (reply as { scope?: unknown }).scope;
-  return {
-    type: "oauth",
-    access: reply.access_token,
-    refresh: reply.refresh_token,
-    expires: Date.now() + reply.expires_in * 1000 - EXPIRY_SKEW_MS,
-    ...(typeof scope === "string" ? { scope } : {}),
-  };
+  return { ...tokenCredential(reply, what, { skewMs: EXPIRY_SKEW_MS }), ...(typeof scope === "string" ? { scope } : {}) };
 }
 
 async function tokens(gateway: string, form: Record<string, string>, signal: AbortSignal, what: string): Promise<OAuthCredential> {
@@ -105,18 +98,15 @@ async function deviceCodeLogin({ io, env }: FlowContext): Promise<OAuthCredentia
 }
 
 export const radiusFlow: OAuthFlow = {
-  async login(context) {
-    const method = await context.io.ask({
-      kind: "select",
+  login: browserOrDeviceLogin(
+    {
       message: "Sign in to Radius with:",
-      options: [
-        { id: "browser", label: "A browser (recommended)" },
-        { id: "device-code", label: "A device code (signing in from another device)" },
-      ],
-      signal: context.io.signal,
-    });
-    return method === "device-code" ? deviceCodeLogin(context) : browserLogin(context);
-  },
+      browser: { id: "browser", label: "A browser (recommended)" },
+      device: { id: "device-code", label: "A device code (signing in from another device)" },
+    },
+    browserLogin,
+    deviceCodeLogin,
+  ),
   refresh: (credential, signal, env) =>
     tokens(gatewayOf(env), { grant_type: "refresh_token", client_id: CLIENT_ID, refresh_token: credential.refresh }, signal, "Radius token refresh"),
 };

@@ -1,7 +1,7 @@
 /** xAI (SuperGrok or X Premium): the device flow of auth.x.ai; the access token is the API key. */
-import { deviceLogin, type TokenReply } from "../device-login.ts";
+import { deviceLogin } from "../device-login.ts";
 import { endpointsFor } from "../endpoints.ts";
-import { expiresAt, type OAuthCredential, type OAuthFlow } from "../flow.ts";
+import { tokenCredential, type OAuthFlow } from "../flow.ts";
 import { requestJson, TokenReplySchema } from "../http.ts";
 import { LOGIN_PROVIDERS } from "../logins.ts";
 
@@ -14,11 +14,7 @@ const DEFAULT_LIFETIME_S = 3600;
 
 const endpoints = (env: NodeJS.ProcessEnv) => endpointsFor("xai", DEFAULTS, env, LOGIN_PROVIDERS);
 
-function credentialOf(reply: TokenReply, what: string, previousRefresh?: string): OAuthCredential {
-  const refresh = reply.refresh_token || previousRefresh;
-  if (!refresh) throw new Error(`${what}: unexpected answer: "refresh_token" is missing`);
-  return { type: "oauth", access: reply.access_token, refresh, expires: expiresAt(reply.expires_in ?? DEFAULT_LIFETIME_S, EXPIRY_SKEW_MS) };
-}
+const TERMS = { defaultLifetimeS: DEFAULT_LIFETIME_S, skewMs: EXPIRY_SKEW_MS };
 
 export const xaiFlow: OAuthFlow = {
   async login({ io, env }) {
@@ -32,12 +28,12 @@ export const xaiFlow: OAuthFlow = {
       tokenUrl: urls.token,
       deviceFields: { scope: SCOPE, referrer: "pi" },
     });
-    return credentialOf(reply, "xAI device token");
+    return tokenCredential(reply, "xAI device token", TERMS);
   },
   async refresh(credential, signal, env) {
     const what = "xAI token refresh";
     const form = { grant_type: "refresh_token", client_id: CLIENT_ID, refresh_token: credential.refresh };
     const reply = await requestJson(endpoints(env).token, { what, form, signal, secrets: [credential.refresh] }, TokenReplySchema);
-    return credentialOf(reply, what, credential.refresh);
+    return tokenCredential(reply, what, { ...TERMS, previousRefresh: credential.refresh });
   },
 };

@@ -1,0 +1,84 @@
+/**
+ * One POST of a streamed request over plain fetch, tried again up to `retries` times (0 by
+ * default: the agent retries) on a dropped connection or a retryable status, after the delay the
+ * server asks for or the API's backoff. A retryable answer asking to wait past
+ * `maxRetryDelayMs` is not retried: it fails with the API's words for it.
+ */
+import { connectionErrorMessage } from "../connection-error.ts";
+import type { ResponseWatch } from "../response-watch.ts";
+import { retryAfterMs } from "../retry-after.ts";
+import type { StreamOptions } from "../types.ts";
+import { sleep } from "../../util/wait.ts";
+import { headerRecord } from "./request-hooks.ts";
+import { ABORTED_MESSAGE, type StreamFailure } from "./stream-failure.ts";
+
+/** The SDKs' default bound on the wait for the response headers. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 600_000;
+
+export interface RetryPolicy {
+  /** How many times a failed attempt is tried again. */
+  retries: number;
+  /** Bound on the wait for the response headers of one attempt; none when undefined. */
+  timeoutMs: number | undefined;
+  /** The message of an attempt that timed out. */
+  timeoutMessage: string;
+  retryableStatus(status: number): boolean;
+  /** The wait before retry `attempt` (0 for the first) when the server names none. */
+  backoffMs(attempt: number): number;
+  /** The failure an HTTP error answer ends the stream with, in the API's words. */
+  httpFailure(response: Response): Promise<StreamFailure>;
+}
+
+/** The OpenAI and Anthropic SDKs' statuses worth another attempt. */
+export function sdkRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** The OpenAI and Anthropic SDKs' backoff: 0.5 s doubling, at most 8 s. */
+export function sdkBackoffMs(attempt: number): number {
+  return Math.min(500 * 2 ** attempt, 8000);
+}
+
+/**
+ * Sends the request until it is answered with success or fails for good; `controller` aborts
+ * the attempt (the caller's abort and the timeout both go through it).
+ */
+export async function postWithRetries(
+  url: string,
+  request: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> },
+  options: StreamOptions,
+  controller: AbortController,
+  watch: ResponseWatch,
+  policy: RetryPolicy,
+): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let timedOut = false;
+    const timer =
+      policy.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, policy.timeoutMs);
+    let response: Response | undefined;
+    let failure: Error | undefined;
+    try {
+      response = await watch.fetch(url, { method: "POST", headers: request.headers, body: request.body, signal: controller.signal });
+    } catch (error) {
+      if (options.signal?.aborted) throw new Error(ABORTED_MESSAGE);
+      failure = new Error(timedOut ? policy.timeoutMessage : connectionErrorMessage(error), { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response) await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
+    if (response?.ok) return response;
+    const canRetry = attempt < policy.retries && !timedOut && (failure !== undefined || policy.retryableStatus(response!.status));
+    if (!canRetry) throw failure ?? (await policy.httpFailure(response!));
+    const requested = response ? retryAfterMs(response.headers) : undefined;
+    const cap = options.maxRetryDelayMs ?? 0;
+    if (requested !== undefined && cap > 0 && requested > cap) throw await policy.httpFailure(response!);
+    await response?.body?.cancel().catch(() => undefined);
+    await sleep(requested ?? policy.backoffMs(attempt), options.signal);
+    if (options.signal?.aborted) throw new Error(ABORTED_MESSAGE);
+  }
+}
