@@ -3,32 +3,30 @@
  * where each one's flow lives: a flow module is loaded only when its login or refresh runs.
  */
 import type { OAuthFlow } from "./flow.ts";
+import { LOGIN_PROVIDERS, SUBSCRIPTION_LOGINS } from "./login-providers.ts";
 import type { SubscriptionLogin } from "./types.ts";
 
-interface LoginEntry extends SubscriptionLogin {
-  load(): Promise<OAuthFlow>;
-}
+/** Each provider's flow module, loaded when its login or renewal runs. */
+const FLOWS: Readonly<Record<string, () => Promise<OAuthFlow>>> = {
+  anthropic: async () => (await import("./flows/anthropic.ts")).anthropicFlow,
+  "openai-codex": async () => (await import("./flows/openai-codex.ts")).openaiCodexFlow,
+  "github-copilot": async () => (await import("./flows/github-copilot.ts")).githubCopilotFlow,
+  "kimi-coding": async () => (await import("./flows/kimi-coding.ts")).kimiCodingFlow,
+  xai: async () => (await import("./flows/xai.ts")).xaiFlow,
+  openrouter: async () => (await import("./flows/openrouter.ts")).openrouterFlow,
+  meta: async () => (await import("./flows/meta.ts")).metaFlow,
+  radius: async () => (await import("./flows/radius.ts")).radiusFlow,
+};
 
-const LOGINS: readonly LoginEntry[] = [
-  { provider: "anthropic", name: "Claude Pro/Max", flow: "browser", load: async () => (await import("./flows/anthropic.ts")).anthropicFlow },
-  { provider: "openai-codex", name: "ChatGPT Plus/Pro (Codex)", flow: "browser", load: async () => (await import("./flows/openai-codex.ts")).openaiCodexFlow },
-  { provider: "github-copilot", name: "GitHub Copilot", flow: "device", load: async () => (await import("./flows/github-copilot.ts")).githubCopilotFlow },
-  { provider: "kimi-coding", name: "Kimi For Coding", flow: "device", load: async () => (await import("./flows/kimi-coding.ts")).kimiCodingFlow },
-  { provider: "xai", name: "SuperGrok or X Premium (xAI)", flow: "device", load: async () => (await import("./flows/xai.ts")).xaiFlow },
-  { provider: "openrouter", name: "OpenRouter (an API key by signing in)", flow: "browser", load: async () => (await import("./flows/openrouter.ts")).openrouterFlow },
-  { provider: "meta", name: "Meta (Muse subscription)", flow: "device", load: async () => (await import("./flows/meta.ts")).metaFlow },
-  { provider: "radius", name: "Radius", flow: "browser", load: async () => (await import("./flows/radius.ts")).radiusFlow },
-];
-
-export const LOGIN_PROVIDERS: readonly string[] = LOGINS.map((login) => login.provider);
+export { LOGIN_PROVIDERS };
 
 export function loginList(): readonly SubscriptionLogin[] {
-  return LOGINS.map(({ provider, name, flow }) => ({ provider, name, flow }));
+  return SUBSCRIPTION_LOGINS.map((login) => ({ ...login }));
 }
 
 /** The flow of `provider`, loaded now; undefined for a provider without a subscription login. */
 export async function loadFlow(provider: string): Promise<OAuthFlow | undefined> {
-  return LOGINS.find((login) => login.provider === provider)?.load();
+  return Object.hasOwn(FLOWS, provider) ? FLOWS[provider]!() : undefined;
 }
 
 export function hasLogin(provider: string): boolean {

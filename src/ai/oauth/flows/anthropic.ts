@@ -7,7 +7,7 @@ import { browserCode } from "../browser-login.ts";
 import { endpointsFor } from "../endpoints.ts";
 import { expiresAt, type FlowContext, type OAuthCredential, type OAuthFlow } from "../flow.ts";
 import { requestJson, TokenReplySchema } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 import { createPkce, randomState } from "../pkce.ts";
 
 const CLIENT_ID = "9d1c250a-e61b-44d9-88ed-5944d1962f5e";

@@ -10,7 +10,7 @@ import { pollDeviceCode, standardPollResult } from "../device-code.ts";
 import { endpointsFor } from "../endpoints.ts";
 import type { FlowContext, OAuthCredential, OAuthFlow } from "../flow.ts";
 import { parseReply, request, requestJson } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 import { LoginFailed } from "../types.ts";
 
 const CLIENT_ID = "Iv1.b507a08c87ecfe98";

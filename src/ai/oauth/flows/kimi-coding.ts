@@ -6,7 +6,7 @@ import { deviceLogin } from "../device-login.ts";
 import { endpointsFor } from "../endpoints.ts";
 import { tokenCredential, type OAuthCredential, type OAuthFlow } from "../flow.ts";
 import { requestJson, TokenReplySchema } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 
 const CLIENT_ID = "17e5f671-d194-4dfb-9706-5516cb48c098";
 

@@ -9,7 +9,7 @@ import { deviceLogin } from "../device-login.ts";
 import { endpointsFor } from "../endpoints.ts";
 import type { OAuthCredential, OAuthFlow } from "../flow.ts";
 import { parseReply, refusal, request } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 
 const CLIENT_ID = "1031625952748946";
 const DEFAULTS = {

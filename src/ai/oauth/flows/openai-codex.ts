@@ -10,7 +10,7 @@ import { pollDeviceCode } from "../device-code.ts";
 import { endpointsFor } from "../endpoints.ts";
 import { browserOrDeviceLogin, tokenCredential, type FlowContext, type OAuthCredential, type OAuthFlow } from "../flow.ts";
 import { oauthErrorCode, parseReply, refusal, request, requestJson, TokenReplySchema } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 import { createPkce, randomState } from "../pkce.ts";
 import { codexAccountId } from "../../providers/openai-codex-account.ts";
 import { LoginFailed } from "../types.ts";

@@ -8,7 +8,7 @@ import { browserCode } from "../browser-login.ts";
 import { endpointsFor } from "../endpoints.ts";
 import type { OAuthFlow } from "../flow.ts";
 import { requestJson } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 import { createPkce } from "../pkce.ts";
 
 const DEFAULTS = { authorize: "https://openrouter.ai/auth", keys: "https://openrouter.ai/api/v1/auth/keys", callbackPort: 0 };

@@ -9,7 +9,7 @@ import { pollDeviceCode } from "../device-code.ts";
 import { endpointsFor } from "../endpoints.ts";
 import { browserOrDeviceLogin, tokenCredential, type FlowContext, type OAuthCredential, type OAuthFlow } from "../flow.ts";
 import { oauthErrorCode, refusal, request, parseReply, requestJson, TokenReplySchema } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 import { createPkce } from "../pkce.ts";
 
 const CLIENT_ID = "pi-gateway";

@@ -3,7 +3,7 @@ import { deviceLogin } from "../device-login.ts";
 import { endpointsFor } from "../endpoints.ts";
 import { tokenCredential, type OAuthFlow } from "../flow.ts";
 import { requestJson, TokenReplySchema } from "../http.ts";
-import { LOGIN_PROVIDERS } from "../logins.ts";
+import { LOGIN_PROVIDERS } from "../login-providers.ts";
 
 const CLIENT_ID = "b1a00492-073a-47ea-816f-4c329264a828";
 const SCOPE = "openid profile email offline_access grok-cli:access api:access";
