@@ -15,7 +15,9 @@ import type { Readable } from "node:stream";
 import { DialogFrame, type DialogTerminal } from "./dialog-frame.ts";
 import { stripAnsi } from "../../util/width.ts";
 import { terminalSafe } from "../../util/terminal-safe.ts";
-import type { PickOption } from "./host.ts";
+import type { AskConfig, PickOption } from "./host.ts";
+
+export type { AskConfig };
 
 export interface DialogStreams {
   input?: Readable;
@@ -52,14 +54,6 @@ export function optionMatches(search: string, option: { label?: string; hint?: s
     .every((word) => haystack.includes(word));
 }
 
-export interface AskConfig {
-  placeholder?: string;
-  initial?: string;
-  mask?: boolean;
-  signal?: AbortSignal;
-  abortedAs?: string;
-  answeredAs?: string;
-}
 
 /** A dialog whose signal aborts closes as cancelled. */
 export interface Dialogs {

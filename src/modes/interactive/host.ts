@@ -13,7 +13,16 @@ import type { ExtensionRow } from "../../extensions/status.ts";
 import type { KeyBindings } from "./input/keybindings.ts";
 import type { Theme } from "./theme.ts";
 import type { SubscriptionLogins } from "./login/subscriptions.ts";
-import type { AskConfig } from "./dialogs.ts";
+
+/** How a question is asked: its placeholder or initial text, masking, and what its closed line says when aborted or answered. */
+export interface AskConfig {
+  placeholder?: string;
+  initial?: string;
+  mask?: boolean;
+  signal?: AbortSignal;
+  abortedAs?: string;
+  answeredAs?: string;
+}
 
 export interface PickOption<T> {
   value: T;
