@@ -6,18 +6,14 @@ import { existsSync } from "node:fs";
 import type { OutputSnapshot } from "./bash-output.ts";
 import { commandEnv, type CommandEnvOptions } from "./command-env.ts";
 import { resolveShell } from "./shell.ts";
-import { runShellCommand } from "./shell-command.ts";
-import type { TruncationResult } from "./truncate.ts";
+import { runShellCommand, type BashDetails } from "./shell-command.ts";
 import type { ToolDefinition, ToolResult, ToolUpdate } from "./types.ts";
+
+export type { BashDetails };
 
 export interface BashArgs {
   command: string;
   timeout?: number;
-}
-
-export interface BashDetails {
-  truncation?: TruncationResult;
-  fullOutputPath?: string;
 }
 
 export interface BashToolOptions extends CommandEnvOptions {

@@ -3,15 +3,20 @@
  * it comes (throttled), kept to its tail with the whole of it in a temp file, and the outcome
  * as the model reads it — the output, or an error with the output and why it ended.
  */
-import type { BashDetails } from "./bash.ts";
 import { OutputAccumulator, type OutputSnapshot } from "./bash-output.ts";
 import type { SpillFiles } from "./spill-files.ts";
 import { runShell, type RunShellOptions, type RunShellOutcome } from "./shell.ts";
-import { DEFAULT_MAX_BYTES, formatSize } from "./truncate.ts";
+import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult } from "./truncate.ts";
 import type { ToolResult, ToolUpdate } from "./types.ts";
 
 /** Partial output is sent at most this often. */
 const UPDATE_INTERVAL_MS = 100;
+
+/** What a shell command's result carries besides its text: how the output was cut, and where all of it is. */
+export interface BashDetails {
+  truncation?: TruncationResult;
+  fullOutputPath?: string;
+}
 
 export interface ShellCommandRun extends Omit<RunShellOptions, "onData" | "timeoutMs"> {
   /** Seconds, as the tool's `timeout` argument gives it. */
