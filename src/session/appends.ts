@@ -1,8 +1,9 @@
 /**
  * The typed appends of a session, under Pi's `SessionManager.append…` names: each builds its
  * entry (entries.ts) as a child of the leaf and hands it to the store's one `append`, which puts
- * it in the tree and writes it. A base class of SessionStore, so that store.ts keeps to what a
- * session holds and how it reaches the disk, while callers still call `store.appendMessage(…)`.
+ * it in the tree and writes it. The store holds one and passes its calls on, so that store.ts
+ * keeps to what a session holds and how it reaches the disk, while callers still call
+ * `store.appendMessage(…)`.
  */
 import type { SessionContext } from "./context.ts";
 import * as make from "./entries.ts";
@@ -11,14 +12,31 @@ import { newEntryId } from "./ids.ts";
 import { currentSystemMessage } from "./system-messages.ts";
 import type { SessionTree } from "./tree.ts";
 
-export abstract class SessionAppends {
-  abstract readonly tree: SessionTree;
-  abstract get leafId(): string | null;
-  abstract branch(id: string): void;
-  abstract resetLeaf(): void;
-  abstract buildContext(leafId?: string | null): SessionContext;
-  /** Puts `entry` in the tree as the new leaf and writes it; returns its id (store.ts). */
-  protected abstract append(entry: SessionEntry): string;
+/** What the appends need of the session they append to (the store). */
+export interface AppendTarget {
+  readonly tree: SessionTree;
+  readonly leafId: string | null;
+  branch(id: string): void;
+  resetLeaf(): void;
+  buildContext(leafId?: string | null): SessionContext;
+  /** Puts `entry` in the tree as the new leaf and writes it; returns its id. */
+  append(entry: SessionEntry): string;
+}
+
+export class SessionAppends {
+  constructor(private readonly session: AppendTarget) {}
+
+  private get tree(): SessionTree {
+    return this.session.tree;
+  }
+
+  private get leafId(): string | null {
+    return this.session.leafId;
+  }
+
+  private append(entry: SessionEntry): string {
+    return this.session.append(entry);
+  }
 
   private nextPosition(): make.EntryPosition {
     return { id: newEntryId(this.tree), parentId: this.leafId, timestamp: new Date().toISOString() };
@@ -53,7 +71,7 @@ export abstract class SessionAppends {
   ): string {
     const parentId = options.parentId === undefined ? this.leafId : options.parentId;
     if (parentId !== null && !this.tree.has(parentId)) throw new Error(`Entry ${parentId} not found`);
-    const systemMessage = currentSystemMessage(this.buildContext(parentId).messages);
+    const systemMessage = currentSystemMessage(this.session.buildContext(parentId).messages);
     return this.appendAt(parentId, (at) =>
       make.compactionEntry(at, { summary, firstKeptEntryId, tokensBefore, details, usage, fromHook, systemMessage }),
     );
@@ -106,7 +124,7 @@ export abstract class SessionAppends {
   }
 
   private moveLeaf(id: string | null): void {
-    if (id === null) this.resetLeaf();
-    else this.branch(id);
+    if (id === null) this.session.resetLeaf();
+    else this.session.branch(id);
   }
 }

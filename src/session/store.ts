@@ -6,7 +6,7 @@
  * entry is written exactly once; an entry not written yet stays in the session, unsaved, and goes
  * out with the next write that succeeds. The file itself, its lock and its checks are
  * session-file.ts; going on in a new file when it changed under pig is relocate.ts. The typed
- * `append…` methods are in appends.ts; every one of them ends in `append` here.
+ * `append…` methods are appends.ts's, passed on from here; every one of them ends in `append` here.
  */
 import { join } from "node:path";
 import { SessionAppends } from "./appends.ts";
@@ -35,13 +35,14 @@ export interface OpenOptions {
   write?: boolean;
 }
 
-export class SessionStore extends SessionAppends {
+export class SessionStore {
   readonly tree: SessionTree;
   readonly diagnostics: LoadDiagnostic[];
   private leaf: string | null;
   private readonly pending: EntryRecord[] = [];
   private readonly placedListeners = new Set<(record: EntryRecord) => void>();
   private hasAssistant: boolean;
+  private readonly appends: SessionAppends;
 
   private constructor(
     private headerValue: SessionHeader,
@@ -53,7 +54,19 @@ export class SessionStore extends SessionAppends {
     loaded: LoadedFile | undefined,
     private writable: boolean,
   ) {
-    super();
+    const store = this;
+    this.appends = new SessionAppends({
+      get tree() {
+        return store.tree;
+      },
+      get leafId() {
+        return store.leafId;
+      },
+      branch: (id) => this.branch(id),
+      resetLeaf: () => this.resetLeaf(),
+      buildContext: (leafId) => this.buildContext(leafId),
+      append: (entry) => this.append(entry),
+    });
     const path = this.path;
     this.tree = new SessionTree(loaded?.records ?? []);
     // What the loader found line by line, and the links the tree found damaged, in line order.
@@ -246,7 +259,47 @@ export class SessionStore extends SessionAppends {
     return this.pending.map((r) => ({ id: r.id, type: r.type, ...(r.role !== undefined ? { role: r.role } : {}) }));
   }
 
-  protected append(entry: SessionEntry): string {
+  appendMessage(...args: Parameters<SessionAppends["appendMessage"]>): string {
+    return this.appends.appendMessage(...args);
+  }
+
+  appendModelChange(...args: Parameters<SessionAppends["appendModelChange"]>): string {
+    return this.appends.appendModelChange(...args);
+  }
+
+  appendThinkingLevelChange(...args: Parameters<SessionAppends["appendThinkingLevelChange"]>): string {
+    return this.appends.appendThinkingLevelChange(...args);
+  }
+
+  appendCompaction(...args: Parameters<SessionAppends["appendCompaction"]>): string {
+    return this.appends.appendCompaction(...args);
+  }
+
+  branchWithSummary(...args: Parameters<SessionAppends["branchWithSummary"]>): string {
+    return this.appends.branchWithSummary(...args);
+  }
+
+  appendCustomEntry(...args: Parameters<SessionAppends["appendCustomEntry"]>): string {
+    return this.appends.appendCustomEntry(...args);
+  }
+
+  appendCustomMessageEntry(...args: Parameters<SessionAppends["appendCustomMessageEntry"]>): string {
+    return this.appends.appendCustomMessageEntry(...args);
+  }
+
+  appendContextEdit(...args: Parameters<SessionAppends["appendContextEdit"]>): string {
+    return this.appends.appendContextEdit(...args);
+  }
+
+  appendLabelChange(...args: Parameters<SessionAppends["appendLabelChange"]>): string {
+    return this.appends.appendLabelChange(...args);
+  }
+
+  appendSessionInfo(...args: Parameters<SessionAppends["appendSessionInfo"]>): string {
+    return this.appends.appendSessionInfo(...args);
+  }
+
+  private append(entry: SessionEntry): string {
     const message = (entry as { message?: { role?: unknown } }).message;
     const role = entry.type === "message" && typeof message?.role === "string" ? message.role : undefined;
     const adopted: AdoptedEntry = { type: entry.type, id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, role, value: entry };
