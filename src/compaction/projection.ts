@@ -11,7 +11,7 @@
 import { isReplayableSystemMessage } from "../session/system-messages.ts";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "../session/context.ts";
 import type { AgentMessage, BranchSummaryEntry, CompactionEntry, CustomMessageEntry, SessionEntry } from "../session/format.ts";
-import { messageOf } from "./message-of.ts";
+import { messageOf } from "../session/message-of.ts";
 
 export interface ProjectedEntry {
   readonly entry: SessionEntry;
