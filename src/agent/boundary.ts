@@ -5,7 +5,7 @@
  * writes the drafts to the store.
  */
 import { estimateTokens } from "../compaction/tokens.ts";
-import { projectBranch } from "../session/context.ts";
+import { projectContext } from "../session/context.ts";
 import { convertToLlm } from "../session/convert.ts";
 import type { AgentMessage, SessionEntry } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
@@ -78,7 +78,7 @@ export function previewBoundary(input: PreviewInput): BoundaryContext {
     parentId = entry.id;
     return entry;
   });
-  const projection = projectBranch([...input.branch, ...drafted]);
+  const projection = projectContext([...input.branch, ...drafted]);
   const llmMessages = convertToLlm(projection.messages);
   const finalRole = llmMessages.at(-1)?.role;
   const runnable = llmMessages.some((message) => (message.role as string) !== "system") && finalRole !== "assistant";

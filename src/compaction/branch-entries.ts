@@ -10,7 +10,7 @@ import type {
   CustomMessageEntry,
   SessionEntry,
 } from "../session/format.ts";
-import { messageOf } from "./message-of.ts";
+import { messageOf } from "../session/message-of.ts";
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOps } from "./file-tracking.ts";
 import { estimateTokens } from "./tokens.ts";
 

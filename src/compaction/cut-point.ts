@@ -5,7 +5,8 @@
  * context, so custom messages and branch summaries weigh what they weigh for the model.
  */
 import type { AgentMessage } from "../session/format.ts";
-import { isLeftOut, type ProjectedEntry } from "./projection.ts";
+import type { ProjectedEntry } from "../session/context.ts";
+import { isLeftOut } from "./projection.ts";
 import { estimateTokens } from "./tokens.ts";
 
 export interface CutPoint {
@@ -23,7 +24,7 @@ const CUT_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "bashExecut
 const TURN_START_ROLES: ReadonlySet<string> = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 
 function has(projected: ProjectedEntry, roles: ReadonlySet<string>): boolean {
-  return projected.entry.type !== "compaction" && projected.messages.some((message: AgentMessage) => roles.has(message.role));
+  return projected.sourceEntry.type !== "compaction" && projected.messages.some((message: AgentMessage) => roles.has(message.role));
 }
 
 function tokensOf(projected: ProjectedEntry): number {
@@ -50,9 +51,9 @@ export function findTurnStartIndex(entries: readonly ProjectedEntry[], index: nu
  */
 function isOmittedAttemptSuffix(suffix: readonly ProjectedEntry[]): boolean {
   const omittedAnswer = suffix.some(
-    (projected) => projected.entry.type === "message" && (projected.entry as { message?: { role?: unknown } }).message?.role === "assistant" && isLeftOut(projected),
+    (projected) => projected.sourceEntry.type === "message" && (projected.sourceEntry as { message?: { role?: unknown } }).message?.role === "assistant" && isLeftOut(projected),
   );
-  return omittedAnswer && suffix.every((projected) => projected.entry.type !== "compaction" && projected.messages.length === 0);
+  return omittedAnswer && suffix.every((projected) => projected.sourceEntry.type !== "compaction" && projected.messages.length === 0);
 }
 
 /**
@@ -85,7 +86,7 @@ export function findCutPoint(entries: readonly ProjectedEntry[], start: number, 
 
   while (cut > start) {
     const previous = entries[cut - 1]!;
-    if (previous.entry.type === "compaction" || previous.messages.length > 0) break;
+    if (previous.sourceEntry.type === "compaction" || previous.messages.length > 0) break;
     cut--;
   }
 

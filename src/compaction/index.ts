@@ -20,7 +20,8 @@ export {
   type FileOps,
 } from "./file-tracking.ts";
 export { findCutPoint, findTurnStartIndex, findValidCutPoints, type CutPoint } from "./cut-point.ts";
-export { contextMessagesOf, projectBranch, type ProjectedEntry } from "./projection.ts";
+export { contextMessagesOf, type ProjectedEntry } from "../session/context.ts";
+export { projectBranch } from "./projection.ts";
 export {
   ALREADY_COMPACTED,
   hasNothingToSummarize,

@@ -5,7 +5,8 @@
 import type { AgentMessage, CompactionEntry, SessionEntry } from "../session/format.ts";
 import { findCutPoint } from "./cut-point.ts";
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOps } from "./file-tracking.ts";
-import { projectBranch, type ProjectedEntry } from "./projection.ts";
+import type { ProjectedEntry } from "../session/context.ts";
+import { projectBranch } from "./projection.ts";
 import { estimateContextTokens, estimateWithoutUsage } from "./tokens.ts";
 
 export interface CompactionSettings {
@@ -71,7 +72,7 @@ export function hasNothingToSummarize(preparation: Pick<CompactionPreparation, "
  */
 function summarizedMessages(entries: readonly ProjectedEntry[]): AgentMessage[] {
   return entries.flatMap((projected) =>
-    projected.entry.type === "compaction" ? [] : projected.messages.filter((message) => message.role !== "system"),
+    projected.sourceEntry.type === "compaction" ? [] : projected.messages.filter((message) => message.role !== "system"),
   );
 }
 
@@ -85,7 +86,7 @@ function currentTokens(projected: readonly ProjectedEntry[], branch: readonly Se
   const estimate = estimateContextTokens(messages);
   if (estimate.lastUsageIndex !== null) {
     let seen = 0;
-    const source = projected.find((p) => (seen += p.messages.length) > estimate.lastUsageIndex!)?.entry;
+    const source = projected.find((p) => (seen += p.messages.length) > estimate.lastUsageIndex!)?.sourceEntry;
     const usageAt = source ? branch.indexOf(source) : -1;
     let staleBefore = -1;
     branch.forEach((entry, index) => {
@@ -115,11 +116,11 @@ export function prepareCompaction(
   const omitted = options.omitted ?? new Set<string>();
   const projected = projectBranch(branch, omitted);
   // The latest compaction is projected first; older ones in its kept part contribute nothing.
-  const previous = projected[0]?.entry.type === "compaction" && projected[0].messages.length > 0 ? (projected[0].entry as CompactionEntry) : undefined;
+  const previous = projected[0]?.sourceEntry.type === "compaction" && projected[0].messages.length > 0 ? (projected[0].sourceEntry as CompactionEntry) : undefined;
   const boundaryStart = previous ? 1 : 0;
 
   const cut = findCutPoint(projected, boundaryStart, projected.length, settings.keepRecentTokens);
-  const firstKept = projected[cut.firstKeptEntryIndex]?.entry;
+  const firstKept = projected[cut.firstKeptEntryIndex]?.sourceEntry;
   if (!firstKept?.id) return { nothingToCompact: true, reason: "empty-branch", message: NOTHING_TO_COMPACT };
 
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;

@@ -5,7 +5,7 @@
  * on no path the model reads again. Pure.
  */
 import type { SessionEntry } from "../session/format.ts";
-import { messageOf } from "./message-of.ts";
+import { messageOf } from "../session/message-of.ts";
 
 export interface RecoveryPlan {
   /** The failed attempt and whatever followed it on the branch: left out of the context. */

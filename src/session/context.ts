@@ -2,8 +2,11 @@
  * The context of a branch: which messages the model sees, and the model and thinking level in
  * force, as upstream Pi's `buildSessionContext` computes them.
  *
- * `planContext` decides from records alone which entries contribute; only the entries it needs
- * are parsed (through `materialise`), so a caller can also stream stored messages unparsed.
+ * `planContext` is the one context projection: the model request, compaction (through
+ * `projectContext`) and the boundary hooks all read the context it plans, so none of them can
+ * reason about a context the model is not sent. It decides from records alone which entries
+ * contribute; only the entries it needs are parsed (through `materialise`), so a caller can
+ * also stream stored messages unparsed.
  */
 import type {
   AgentMessage,
@@ -19,6 +22,7 @@ import type {
   ThinkingLevelChangeEntry,
 } from "./format.ts";
 import type { EntryRecord } from "./records.ts";
+import { messageOf } from "./message-of.ts";
 import { isReplayableSystemMessage } from "./system-messages.ts";
 
 export interface ModelRef {
@@ -52,8 +56,12 @@ export interface ContextPlan {
 /** The parsed entry of a record; undefined for a line that turns out not to be valid JSON. */
 export type Materialise = (record: EntryRecord) => SessionEntry | undefined;
 
-/** Plans the context of `path` (root → leaf). */
-export function planContext(path: readonly EntryRecord[], materialise: Materialise): ContextPlan {
+/**
+ * Plans the context of `path` (root → leaf). An entry named in `omitted` stays in place but
+ * contributes nothing: that is how a compaction leaves out the failed attempt an overflow
+ * recovery retries (Pi writes a `context_edit` for it; pig writes none).
+ */
+export function planContext(path: readonly EntryRecord[], materialise: Materialise, omitted: ReadonlySet<string> = new Set()): ContextPlan {
   let thinkingLevel = "off";
   const modelSources: number[] = [];
   let compactionAt = -1;
@@ -76,16 +84,14 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
   });
 
   const items: ContextItem[] = [];
+  const contributes = (record: EntryRecord): boolean => !record.invalid && !omitted.has(record.id);
   const emit = (record: EntryRecord): void => {
-    if (record.invalid) return;
+    if (!contributes(record)) return;
     if (record.type === "message") {
       items.push({ kind: "stored", record });
-    } else if (record.type === "custom_message") {
-      const entry = materialise(record) as CustomMessageEntry | undefined;
-      if (entry) items.push({ kind: "made", message: customMessageOf(entry), record });
-    } else if (record.type === "branch_summary") {
-      const entry = materialise(record) as BranchSummaryEntry | undefined;
-      if (entry?.summary) items.push({ kind: "made", message: branchSummaryMessageOf(entry), record });
+    } else if (record.type === "custom_message" || record.type === "branch_summary") {
+      const entry = materialise(record);
+      for (const message of entry ? contextMessagesOf(entry) : []) items.push({ kind: "made", message, record });
     }
   };
 
@@ -95,8 +101,7 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
     const record = path[compactionAt]!;
     // The checkpoint (Pi ≥ 0.87) stands for every system message before the compaction; kept
     // ones are not replayed again. A compaction that keeps nothing names itself as first kept.
-    if (isReplayableSystemMessage(compaction.systemMessage)) items.push({ kind: "made", message: compaction.systemMessage, record });
-    items.push({ kind: "made", message: compactionSummaryMessageOf(compaction), record });
+    if (contributes(record)) for (const message of contextMessagesOf(compaction)) items.push({ kind: "made", message, record });
     const keptFrom = path.findIndex((record, index) => index < compactionAt && record.id === compaction.firstKeptEntryId);
     if (keptFrom >= 0) {
       for (const record of path.slice(keptFrom, compactionAt)) if (!(record.type === "message" && record.role === "system")) emit(record);
@@ -175,6 +180,30 @@ export function compactionSummaryMessageOf(entry: CompactionEntry): CompactionSu
 }
 
 /**
+ * The messages an entry stands for in a context, wherever it is (Pi's
+ * `sessionEntryToContextMessages`); the context decides where, and whether, they count.
+ */
+export function contextMessagesOf(entry: SessionEntry): AgentMessage[] {
+  switch (entry.type) {
+    case "message": {
+      const message = messageOf(entry);
+      return message ? [message] : [];
+    }
+    case "custom_message":
+      return [customMessageOf(entry as CustomMessageEntry)];
+    case "branch_summary":
+      return (entry as BranchSummaryEntry).summary ? [branchSummaryMessageOf(entry as BranchSummaryEntry)] : [];
+    case "compaction": {
+      const compaction = entry as CompactionEntry;
+      const summary = compactionSummaryMessageOf(compaction);
+      return isReplayableSystemMessage(compaction.systemMessage) ? [compaction.systemMessage, summary] : [summary];
+    }
+    default:
+      return [];
+  }
+}
+
+/**
  * Upstream's `buildSessionContext(entries, leafId)` over parsed entries: `leafId` null gives an
  * empty context, undefined (or unknown) falls back to the last entry.
  */
@@ -223,18 +252,31 @@ export interface ProjectedEntry {
   messages: AgentMessage[];
 }
 
+/** A branch projected through `planContext`: the span its context covers, entry by entry, and its messages. */
+export interface Projection {
+  /**
+   * Each entry of the span the context covers (from the latest compaction's first kept entry
+   * on, or from the compaction itself when it keeps nothing), in branch order, with the
+   * messages it contributes.
+   */
+  entries: ProjectedEntry[];
+  /** The context's messages, in the order the model reads them. */
+  messages: AgentMessage[];
+}
+
 /**
- * Upstream's session projection over a branch (root → leaf, parsed): the context's messages,
- * and each entry of the span the context covers (from a compaction on, when there is one) with
- * the messages it contributes. Context edits are not applied (pig keeps them, as written).
+ * Upstream's session projection over a branch (root → leaf, parsed), made by `planContext`,
+ * so it is the context the model is sent. Context edits are not applied (pig keeps them, as
+ * written); entries named in `omitted` contribute nothing.
  */
-export function projectBranch(branch: readonly SessionEntry[]): { entries: ProjectedEntry[]; messages: AgentMessage[] } {
+export function projectContext(branch: readonly SessionEntry[], omitted: ReadonlySet<string> = new Set()): Projection {
   const path = branch.map(recordOf);
-  const plan = planContext(path, materialiseParsed);
+  const plan = planContext(path, materialiseParsed, omitted);
   const byRecord = new Map<EntryRecord, AgentMessage[]>();
   const messages: AgentMessage[] = [];
   for (const item of plan.items) {
-    const message = item.kind === "made" ? item.message : (item.record.value as MessageEntry).message;
+    const message = item.kind === "made" ? item.message : messageOf(item.record.value as SessionEntry);
+    if (!message) continue;
     messages.push(message);
     const list = byRecord.get(item.record);
     if (list) list.push(message);

@@ -32,7 +32,7 @@ describe("findValidCutPoints", () => {
   test("never cuts at a compaction: the latest one leads the projection, older ones in its kept part add nothing", () => {
     const entries = chain(m(userMsg("a")), compaction("OLD", "e1"), m(userMsg("b")), compaction("NEW", "e2"), m(userMsg("c")));
     const projected = projectBranch(entries);
-    expect(projected.map((p) => [p.entry.id, p.messages.map((message) => message.role)])).toEqual([
+    expect(projected.map((p) => [p.sourceEntry.id, p.messages.map((message) => message.role)])).toEqual([
       ["e4", ["compactionSummary"]],
       ["e2", []],
       ["e3", ["user"]],

@@ -1,5 +1,5 @@
 /** The message of a `message` entry, when it has one with a role (a session file is read as it is). */
-import type { AgentMessage, SessionEntry } from "../session/format.ts";
+import type { AgentMessage, SessionEntry } from "./format.ts";
 
 export function messageOf(entry: SessionEntry): AgentMessage | undefined {
   if (entry.type !== "message") return undefined;
