@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"encoding/json"
+	"sync"
 )
 
 // Context is what a handler works with: a context.Context that ends when pig cancels the
@@ -11,6 +12,9 @@ import (
 type Context struct {
 	context.Context
 	x *Extension
+
+	readMu   sync.Mutex
+	readFail error // the first failed session-log read of GetEntries, GetBranch, GetLeafID or GetHeader
 }
 
 func (x *Extension) newContext(ctx context.Context, _ any) *Context {
@@ -139,20 +143,76 @@ func (c *Context) BoundaryContext(boundary string, entries []any) (json.RawMessa
 // with `state` and does not subscribe to the log.
 func (c *Context) GetSessionFile() string { return c.x.State().SessionFile }
 
-// GetEntries is every entry of the session, each the exact bytes of its line in the session
-// file (unknown fields included), in file order. The first call (of GetEntries, GetBranch or
-// GetLeafID) subscribes the extension to the session log; later appends keep the local copy
+// The session log is read in two forms. GetEntries, GetBranch, GetLeafID and GetHeader give
+// the value alone, as TypeScript's ctx.sessionManager does; the first of them subscribes to the
+// log, and that can fail (pig gone, a session file that is not what pig described). As with
+// bufio.Scanner and sql.Rows, the failure is then kept for Err, and every later Get read of
+// this Context gives an empty value without asking pig again. ReadEntries, ReadBranch,
+// ReadLeafID and ReadHeader return the error with the value instead, and try again each time.
+
+// GetEntries is every entry of the session, as ReadEntries; nil once a read has failed (Err).
+func (c *Context) GetEntries() []json.RawMessage { return firstFailureKept(c, c.ReadEntries) }
+
+// GetHeader is the session header line's exact bytes, as ReadHeader; nil once a read has failed (Err).
+func (c *Context) GetHeader() json.RawMessage { return firstFailureKept(c, c.ReadHeader) }
+
+// GetBranch is the active branch, as ReadBranch; nil once a read has failed (Err).
+func (c *Context) GetBranch() []BranchEntry { return firstFailureKept(c, c.ReadBranch) }
+
+// GetLeafID is the id of the active branch's last entry, as ReadLeafID; "" once a read has
+// failed (Err), as before the first entry.
+func (c *Context) GetLeafID() string { return firstFailureKept(c, c.ReadLeafID) }
+
+// Err is why the context ended, as for any context.Context. While it has not ended, Err is
+// the first failure of a Get read of the session log through this Context (nil when none
+// failed), so a handler checks it once after its reads. A Context used as a context.Context
+// by code that stops on a non-nil Err (rather than on Done) therefore stops after such a failure.
+func (c *Context) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	c.readMu.Lock()
+	defer c.readMu.Unlock()
+	return c.readFail
+}
+
+// firstFailureKept runs read unless an earlier one failed, keeping its first failure for Err.
+// The lock is not held while reading: a first read may wait for a large snapshot, and Err
+// must answer meanwhile.
+func firstFailureKept[T any](c *Context, read func() (T, error)) T {
+	var empty T
+	c.readMu.Lock()
+	failed := c.readFail != nil
+	c.readMu.Unlock()
+	if failed {
+		return empty
+	}
+	value, err := read()
+	if err != nil {
+		c.readMu.Lock()
+		if c.readFail == nil {
+			c.readFail = err
+		}
+		c.readMu.Unlock()
+		return empty
+	}
+	return value
+}
+
+// ReadEntries is every entry of the session, each the exact bytes of its line in the session
+// file (unknown fields included), in file order. The first read (of any of the session-log
+// reads) subscribes the extension to the session log; later appends keep the local copy
 // current. The bytes are shared: do not modify them.
-func (c *Context) GetEntries() ([]json.RawMessage, error) { return c.x.mirror.entries(c) }
+func (c *Context) ReadEntries() ([]json.RawMessage, error) { return c.x.mirror.entries(c) }
 
-// GetHeader is the session header line's exact bytes.
-func (c *Context) GetHeader() (json.RawMessage, error) { return c.x.mirror.header(c) }
+// ReadHeader is the session header line's exact bytes.
+func (c *Context) ReadHeader() (json.RawMessage, error) { return c.x.mirror.header(c) }
 
-// GetBranch is the active branch, root first, as flattened entries.
-func (c *Context) GetBranch() ([]BranchEntry, error) { return c.x.mirror.branch(c) }
+// ReadBranch is the active branch, root first, as flattened entries.
+func (c *Context) ReadBranch() ([]BranchEntry, error) { return c.x.mirror.branch(c) }
 
-// GetLeafID is the id of the active branch's last entry ("" before the first entry).
-func (c *Context) GetLeafID() (string, error) { return c.x.mirror.leaf(c) }
+// ReadLeafID is the id of the active branch's last entry ("" before the first entry).
+func (c *Context) ReadLeafID() (string, error) { return c.x.mirror.leaf(c) }
 
 // ToolContext is a Context for a running tool: Progress streams partial results.
 type ToolContext struct {

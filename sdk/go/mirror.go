@@ -88,7 +88,7 @@ func (m *mirror) ensure(c *Context) error {
 	case <-ready:
 		return nil
 	case <-c.Done():
-		return c.Err()
+		return c.Context.Err()
 	case <-m.x.peer.life.Done():
 		return ErrClosed
 	}

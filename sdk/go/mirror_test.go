@@ -9,31 +9,49 @@ import (
 	"testing"
 )
 
-// A reader tool: reports what GetEntries, GetBranch and GetLeafID see.
+// A reader tool: reports what GetEntries, GetBranch and GetLeafID see (the seed's forms, with
+// Err after them).
 func readerSetup(x *Extension) {
 	x.RegisterTool(Tool{Name: "read", Execute: func(c *ToolContext, _ json.RawMessage) (ToolResult, error) {
-		entries, err := c.GetEntries()
-		if err != nil {
+		entries := c.GetEntries()
+		branch := c.GetBranch()
+		leaf := c.GetLeafID()
+		if err := c.Err(); err != nil {
 			return ToolResult{}, err
 		}
-		branch, err := c.GetBranch()
-		if err != nil {
-			return ToolResult{}, err
-		}
-		leaf, err := c.GetLeafID()
-		if err != nil {
-			return ToolResult{}, err
-		}
-		ids := []string{}
-		for _, b := range branch {
-			ids = append(ids, b.ID+":"+b.Text)
-		}
-		lines := []string{}
-		for _, e := range entries {
-			lines = append(lines, string(e))
-		}
-		return ToolResult{Content: []Content{Text(mustJSON(map[string]any{"lines": lines, "branch": ids, "leaf": leaf}))}}, nil
+		return readoutOf(entries, branch, leaf), nil
 	}})
+}
+
+// The same reader through ReadEntries, ReadBranch and ReadLeafID.
+func errorReaderSetup(x *Extension) {
+	x.RegisterTool(Tool{Name: "read", Execute: func(c *ToolContext, _ json.RawMessage) (ToolResult, error) {
+		entries, err := c.ReadEntries()
+		if err != nil {
+			return ToolResult{}, err
+		}
+		branch, err := c.ReadBranch()
+		if err != nil {
+			return ToolResult{}, err
+		}
+		leaf, err := c.ReadLeafID()
+		if err != nil {
+			return ToolResult{}, err
+		}
+		return readoutOf(entries, branch, leaf), nil
+	}})
+}
+
+func readoutOf(entries []json.RawMessage, branch []BranchEntry, leaf string) ToolResult {
+	ids := []string{}
+	for _, b := range branch {
+		ids = append(ids, b.ID+":"+b.Text)
+	}
+	lines := []string{}
+	for _, e := range entries {
+		lines = append(lines, string(e))
+	}
+	return ToolResult{Content: []Content{Text(mustJSON(map[string]any{"lines": lines, "branch": ids, "leaf": leaf}))}}
 }
 
 type readout struct {
@@ -184,5 +202,77 @@ func TestLongMessagesTravelInPartsBothWays(t *testing.T) {
 	}
 	if answer.ID != 7 || answer.Result.Content[0].Text != big {
 		t.Fatalf("answer %d of %d bytes", answer.ID, len(answer.Result.Content[0].Text))
+	}
+}
+
+func TestBothFormsOfTheReadsSeeTheSameLog(t *testing.T) {
+	for name, setup := range map[string]func(*Extension){"Get": readerSetup, "Read": errorReaderSetup} {
+		t.Run(name, func(t *testing.T) {
+			h := startHost(t, setup, nil, map[string]hostMethod{"session.subscribe": func(h *fakeHost, id, _ json.RawMessage) {
+				h.answer(id, map[string]any{"header": header, "entries": []string{msg("a1", "", "one"), msg("b2", "a1", "two")}, "leafId": "b2"})
+			}})
+			out := readBack(t, h)
+			if len(out.Lines) != 2 || out.Lines[1] != msg("b2", "a1", "two") || strings.Join(out.Branch, ",") != "a1:one,b2:two" || out.Leaf != "b2" {
+				t.Fatalf("%+v", out)
+			}
+		})
+	}
+}
+
+func TestAFailedGetReadIsKeptForErrAndLaterGetReadsAreEmpty(t *testing.T) {
+	var subscribes atomic.Int32
+	h := startHost(t, func(x *Extension) {
+		x.RegisterTool(Tool{Name: "read", Execute: func(c *ToolContext, _ json.RawMessage) (ToolResult, error) {
+			report := map[string]any{"errBefore": c.Err() == nil}
+			report["entries"] = len(c.GetEntries())
+			first := c.Err()
+			// Pig would answer now; the Get reads do not ask again.
+			report["branch"] = len(c.GetBranch())
+			report["leaf"] = c.GetLeafID()
+			report["header"] = len(c.GetHeader())
+			report["subscribesAfterGets"] = subscribes.Load()
+			// The Read forms try again and give their own result.
+			entries, err := c.ReadEntries()
+			report["readEntries"], report["readErr"] = len(entries), err == nil
+			report["leafAfterRead"] = c.GetLeafID()
+			report["same"] = c.Err() == first
+			report["err"] = first.Error()
+			report["ended"] = c.Context.Context.Err() != nil // the request itself goes on
+			return ToolResult{Content: []Content{Text(mustJSON(report))}}, nil
+		}})
+		x.RegisterTool(Tool{Name: "again", Execute: func(c *ToolContext, _ json.RawMessage) (ToolResult, error) {
+			leaf := c.GetLeafID()
+			return ToolResult{Content: []Content{Text(mustJSON(map[string]any{"leaf": leaf, "ok": c.Err() == nil}))}}, nil
+		}})
+	}, nil, map[string]hostMethod{"session.subscribe": func(h *fakeHost, id, _ json.RawMessage) {
+		if subscribes.Add(1) == 1 {
+			h.send(map[string]any{"id": id, "error": map[string]any{"code": -32603, "message": "no log today"}})
+			return
+		}
+		h.answer(id, map[string]any{"header": header, "entries": []string{msg("a1", "", "one")}, "leafId": "a1"})
+	}})
+	call := func(name string) map[string]any {
+		id := h.request("tool.execute", map[string]any{"extension": "x", "name": name, "toolCallId": "c", "args": map[string]any{}})
+		r := result(t, h.answerTo(t, id))
+		var out map[string]any
+		if err := json.Unmarshal([]byte(r["content"].([]any)[0].(map[string]any)["text"].(string)), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	got := call("read")
+	want := map[string]any{"errBefore": true, "entries": 0.0, "branch": 0.0, "leaf": "", "header": 0.0, "subscribesAfterGets": 1.0,
+		"readEntries": 1.0, "readErr": true, "leafAfterRead": "", "same": true, "ended": false}
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("%s: %v, want %v (%v)", k, got[k], v, got)
+		}
+	}
+	if !strings.Contains(got["err"].(string), "no log today") {
+		t.Fatalf("err %v", got["err"])
+	}
+	// A handler's next Context starts without the failure.
+	if got = call("again"); got["leaf"] != "a1" || got["ok"] != true {
+		t.Fatalf("next context: %v", got)
 	}
 }

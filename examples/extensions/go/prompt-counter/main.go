@@ -23,8 +23,8 @@ type counter struct {
 
 // restore takes the count from the last entry of ours on the active branch.
 func (k *counter) restore(c *sdk.Context) error {
-	branch, err := c.GetBranch()
-	if err != nil {
+	branch := c.GetBranch()
+	if err := c.Err(); err != nil {
 		return err
 	}
 	count := 0

@@ -18,16 +18,10 @@ import (
 )
 
 func summary(c *sdk.Context) (string, error) {
-	entries, err := c.GetEntries()
-	if err != nil {
-		return "", err
-	}
-	branch, err := c.GetBranch()
-	if err != nil {
-		return "", err
-	}
-	leaf, err := c.GetLeafID()
-	if err != nil {
+	entries := c.GetEntries()
+	branch := c.GetBranch()
+	leaf := c.GetLeafID()
+	if err := c.Err(); err != nil {
 		return "", err
 	}
 	roles := []string{}
@@ -44,8 +38,8 @@ func summary(c *sdk.Context) (string, error) {
 }
 
 func export(c *sdk.Context, path string) error {
-	entries, err := c.GetEntries()
-	if err != nil {
+	entries := c.GetEntries()
+	if err := c.Err(); err != nil {
 		return err
 	}
 	var out bytes.Buffer

@@ -13,8 +13,8 @@ import (
 )
 
 func lastAnswer(c *sdk.Context) (string, error) {
-	branch, err := c.GetBranch()
-	if err != nil {
+	branch := c.GetBranch()
+	if err := c.Err(); err != nil {
 		return "", err
 	}
 	for i := len(branch) - 1; i >= 0; i-- {
