@@ -13,7 +13,8 @@
 import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
-import { discoverExtensions, type DiscoveryOptions, type ExtensionSource } from "../extensions/discovery.ts";
+import { discoverExtensions, type ExtensionSource } from "../extensions/discovery.ts";
+import { discoveryOptions } from "../extensions/discovery-options.ts";
 import type { ExtensionHost, ExtensionStatus } from "../extensions/host/host.ts";
 import { createRegistries, type ExtensionRegistries } from "../extensions/registries.ts";
 import type { ExtensionUI } from "../extensions/ui.ts";
@@ -25,7 +26,6 @@ import { installHost, type Installed } from "./extension-install.ts";
 import { ExtensionLaunch } from "./extension-launch.ts";
 import type { AddedTool } from "./tools-stage.ts";
 import type { DiscoveredPaths } from "./resources-stage.ts";
-import { installedPackages, settingsPackages } from "../resources/settings-packages.ts";
 
 export interface ExtensionStageInput {
   choice: ExtensionChoice;
@@ -96,28 +96,6 @@ export interface ExtensionRegistrations {
   extensions: RunExtensions;
   /** Once the session exists: extensions see it, hear of its events, and have set up for it. */
   attach(session: AgentSession, reason?: "startup" | "reload"): Promise<void>;
-}
-
-/**
- * Where the run's extensions are found. The project's own (its settings' list, its folder) only
- * in a trusted project; the project-trust stage uses the same with `trusted: false`, so the host
- * it starts holds exactly what an untrusted run loads.
- */
-export function discoveryOptions(input: Pick<ExtensionStageInput, "choice" | "cwd" | "agentDir" | "trusted" | "userSettings" | "projectSettings">): DiscoveryOptions {
-  const where = { agentDir: input.agentDir, cwd: input.cwd, trusted: input.trusted };
-  // Problems with packages are said by the resources stage, which reads the same settings.
-  const installed = installedPackages(settingsPackages(input.userSettings, input.trusted ? input.projectSettings : {}, where).packages, where).packages;
-  const packagePaths = installed.flatMap((pkg) => pkg.files.extensions.map((path) => ({ path, scope: pkg.scope })));
-  return {
-    ...(packagePaths.length > 0 ? { packagePaths } : {}),
-    cwd: input.cwd,
-    agentDir: input.agentDir,
-    projectTrusted: input.trusted,
-    ...(input.choice.paths ? { cliPaths: input.choice.paths } : {}),
-    noExtensions: input.choice.noExtensions ?? false,
-    ...(input.trusted && input.projectSettings.extensions ? { projectSettingsPaths: input.projectSettings.extensions } : {}),
-    ...(input.userSettings.extensions ? { userSettingsPaths: input.userSettings.extensions } : {}),
-  };
 }
 
 /** Extensions started before trust was decided, to ask `project_trust` (project-trust-stage.ts). */
