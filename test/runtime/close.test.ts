@@ -75,6 +75,24 @@ describe("createRuntime", () => {
     expect(await takeLock(w.session)).toBe("locked\n");
   });
 
+  test("a command-line value no extension takes, found once they have registered, lets go of the lock and stops them", async () => {
+    const w = world();
+    const refused = new Error("unknown option --no-such-flag");
+    const extensions = {
+      ...w.config.extensions,
+      flagValues: () => {
+        throw refused;
+      },
+    };
+    const failure = await createRuntime({ ...w.config, extensions }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBe(refused);
+    expect(await stopped(w.extensionPid())).toBe(true);
+    expect(await takeLock(w.session)).toBe("locked\n");
+  });
+
   test("close() stops the extensions and lets go of the lock, once however often it is called", async () => {
     const w = world();
     const runtime = await createRuntime({ ...w.config, model: undefined });
