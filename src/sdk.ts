@@ -172,8 +172,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const runtime = await createRuntime(runtimeConfig(options));
   const { session, controller } = runtime;
   if (runtime.extensions.loadErrors.length > 0) {
-    await runtime.extensions.shutdown();
-    session.dispose();
+    await runtime.close();
     throw new Error(runtime.extensions.loadErrors.join("\n"));
   }
   return {
@@ -204,9 +203,6 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     getMessages: () => [...session.messages],
     getState: () => controller.state(),
     getStats: () => controller.stats(),
-    dispose: async () => {
-      await runtime.extensions.shutdown();
-      session.dispose();
-    },
+    dispose: () => runtime.close(),
   };
 }

@@ -77,7 +77,7 @@ export async function runMain(argv: string[]): Promise<number> {
 function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExtensions): CliArgs {
   const ext = runtime.extensions;
   if (ext.loadErrors.length > 0) {
-    void ext.shutdown();
+    void runtime.close();
     throw new CliError(ext.loadErrors.map((e) => (e.startsWith("Error: ") ? e : `Error: ${e}`)).join("\n"));
   }
   const args = resolveExtensionFlags(parsed, ext.registries.flags);
@@ -96,8 +96,7 @@ async function printHelp(args: CliArgs, extensions: ModeExtensions): Promise<num
     writeStdout(mainHelp(extensions.registries.flags.list()));
     return 0;
   } finally {
-    await runtime.extensions.shutdown();
-    runtime.session.dispose();
+    await runtime.close();
   }
 }
 
@@ -109,8 +108,7 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: Mod
   try {
     args = settleExtensions(runtime, parsed, extensions);
   } catch (error) {
-    await runtime.extensions.shutdown();
-    runtime.session.dispose();
+    await runtime.close();
     throw error;
   }
   if (args.verbose) {
@@ -128,8 +126,7 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: Mod
   const { onStopSignal } = await import("../modes/stop-signals.ts");
   onStopSignal((code) => {
     void runtime.session.abort().finally(async () => {
-      await runtime.extensions.shutdown();
-      runtime.session.dispose();
+      await runtime.close();
       process.exit(code);
     });
   });
@@ -142,8 +139,7 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
   runtime.extensions.onShutdownRequest(() => {
     setImmediate(() => {
       void runtime.session.waitForIdle().then(async () => {
-        await runtime.extensions.shutdown();
-        runtime.session.dispose();
+        await runtime.close();
         process.exit(0);
       });
     });
@@ -170,8 +166,7 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
       },
     });
   } finally {
-    await runtime.extensions.shutdown();
-    runtime.session.dispose();
+    await runtime.close();
   }
 }
 
@@ -186,13 +181,11 @@ async function runNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeE
     prompts = buildPrompts(stdin, await readFileArgs(args.files, cwd), args.messages);
     if (prompts.length === 0) throw new UsageError("no prompt: give a message, @files, or pipe text on stdin");
   } catch (error) {
-    await runtime.extensions.shutdown();
-    session.dispose();
+    await runtime.close();
     throw error;
   }
   if (!session.model) {
-    await runtime.extensions.shutdown();
-    session.dispose();
+    await runtime.close();
     const { noModelsMessage } = await import("../ai/auth.ts");
     throw new CliError(noModelsMessage(join(runtime.agentDir, "models.json")));
   }
@@ -207,7 +200,6 @@ async function runNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeE
     if (error instanceof PromptError) throw new CliError(error.message);
     throw error;
   } finally {
-    await runtime.extensions.shutdown();
-    session.dispose();
+    await runtime.close();
   }
 }

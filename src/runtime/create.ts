@@ -4,6 +4,7 @@
  * front end (the command line, interactive mode, the SDK) builds its run here.
  */
 import { restoreModelAndThinking } from "../agent/model-restore.ts";
+import type { AgentSession } from "../agent/session.ts";
 import { ModelRegistry } from "../ai/registry.ts";
 import { agentDir as defaultAgentDir } from "../session/paths.ts";
 import type { RuntimeConfig } from "./config.ts";
@@ -23,6 +24,19 @@ import { selectRunTools } from "./tools-stage.ts";
 import { removeSpillLeftovers } from "../tools/spill-files.ts";
 
 export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
+  const held = new AsyncDisposableStack();
+  try {
+    return await buildRuntime(given, held);
+  } catch (error) {
+    // A failure part way lets go of what was acquired so far, last first. The failure is what
+    // the caller is told: a problem letting go must not replace it.
+    await held.disposeAsync().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `held`: what the run acquires goes there as it is acquired; the run takes it over at the end. */
+async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): Promise<Runtime> {
   let config = given;
   const agentDir = defaultAgentDir(config.env);
   // Shown in the order they arose, whichever stage found them.
@@ -52,24 +66,19 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     credentials: () => registry.credentialVars(),
     userSettings: () => SettingsStore.load({ agentDir, cwd: config.cwd, includeProject: false }).global,
   });
-  let opened: Awaited<ReturnType<typeof openSettingsAndSession>>;
-  try {
-    opened = await openSettingsAndSession(config, agentDir, warnings, asking);
-  } catch (error) {
+  // The host started early to ask about trust, if any. Stopping it again once the run's
+  // extensions took it over (or stopped it) does nothing.
+  held.defer(async () => {
     await asking.early()?.host.stop();
-    throw error;
-  }
+  });
+  const opened = await openSettingsAndSession(config, agentDir, warnings, asking);
+  let storeOwner: AgentSession | undefined;
+  // The session, once there is one, closes the store it has then (a new or resumed session replaces it).
+  held.defer(() => (storeOwner ? storeOwner.dispose() : opened.store.close()));
   const effective = opened.liveSettings();
 
   // The Piglet (named, or the session's own) is read once trust is known; its model is checked then.
-  let piglet: ReturnType<typeof choosePiglet>;
-  try {
-    piglet = choosePiglet(config, opened.store, { agentDir, cwd: opened.cwd, trusted: opened.trust.trusted }, warnings);
-  } catch (error) {
-    await asking.early()?.host.stop();
-    opened.store.close();
-    throw error;
-  }
+  const piglet = choosePiglet(config, opened.store, { agentDir, cwd: opened.cwd, trusted: opened.trust.trusted }, warnings);
   config = withPiglet(config, piglet);
   const where = { agentDir, cwd: opened.cwd, trusted: opened.trust.trusted };
   let currentPiglet = piglet?.piglet;
@@ -100,14 +109,11 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     env: config.env,
     models: registry,
   }, asking.early());
+  // Unwound before the session: what the extensions save at session_shutdown reaches its file.
+  held.defer(() => extensions.extensions.shutdown());
   if (!named) {
     if (!extensions.extensions.host) throw notFound;
-    try {
-      named = chooseNamedModel(config, registry, warnings);
-    } catch (error) {
-      await extensions.extensions.shutdown();
-      throw error;
-    }
+    named = chooseNamedModel(config, registry, warnings);
   }
   warnings.push(...extensions.extensions.warnings);
 
@@ -148,6 +154,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     },
     warnings,
   );
+  storeOwner = session;
   const startup = piglet ? { ...built, piglet: { name: piglet.piglet.name, path: piglet.piglet.filePath } } : built;
   // Recorded so that resuming the session restores it.
   if (piglet?.explicit) recordPiglet(session.store, piglet.piglet.name);
@@ -177,6 +184,9 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
   // After ctx.reload() / /reload the paths are asked again; the resources follow them.
   extensions.extensions.onReload(() => resources.reload());
 
+  const owned = held.move();
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= owned.disposeAsync());
   return {
     session,
     controller,
@@ -199,5 +209,7 @@ export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
     startup,
     extensions: extensions.extensions,
     reload: () => resources.reload(),
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }

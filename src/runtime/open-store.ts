@@ -87,7 +87,13 @@ export async function openSettingsAndSession(config: RuntimeConfig, agentDir: st
       `Stored session working directory does not exist: ${cwd}\nSession file: ${store.path}\nCurrent working directory: ${config.cwd}`,
     );
   }
-  decided ??= await trustAndSettings(config, cwd, agentDir, asking);
+  try {
+    decided ??= await trustAndSettings(config, cwd, agentDir, asking);
+  } catch (error) {
+    // The caller gets no store to close: a failure deciding trust lets go of its lock here.
+    store.close();
+    throw error;
+  }
   const { trust, settings } = decided;
   if (asking) warnings.push(...asking.warnings);
   if (trust.message) warnings.push(trust.message);

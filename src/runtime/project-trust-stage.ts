@@ -14,7 +14,8 @@ import type { Settings } from "../resources/settings.ts";
 import type { ExtensionChoice } from "./config.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import { ExtensionLaunch } from "./extension-launch.ts";
-import { discoveryOptions, type EarlyExtensions } from "./extensions-stage.ts";
+import { discoveryOptions } from "../extensions/discovery-options.ts";
+import type { EarlyExtensions } from "./extensions-stage.ts";
 import { startupDialogs } from "./startup-dialogs.ts";
 
 export interface TrustAskInput {

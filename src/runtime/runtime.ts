@@ -1,4 +1,7 @@
-/** What a built run hands the modes: the session, its controller, and what they read beside it. */
+/**
+ * What a built run hands the modes: the session, its controller, and what they read beside it.
+ * The run owns what it holds (the session file's lock, the extension processes) until `close()`.
+ */
 import type { RunExtensions } from "./extensions-stage.ts";
 import type { SessionController } from "../agent/controller.ts";
 import type { AgentSession } from "../agent/session.ts";
@@ -9,7 +12,7 @@ import type { LoadedResources } from "../resources/load-resources.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
 
-export interface Runtime {
+export interface Runtime extends AsyncDisposable {
   session: AgentSession;
   /** Whether this project's own resources (.pig/…) are in use. */
   trusted: boolean;
@@ -35,4 +38,10 @@ export interface Runtime {
   startup: StartupReportInput;
   /** The run's extensions: their registries, host, load errors, UI binding and shutdown. */
   extensions: RunExtensions;
+  /**
+   * Ends the run: the extensions hear `session_shutdown` and their processes stop, then the
+   * session file is let go (its lock released). Once: a second call gets the first one's
+   * promise. `[Symbol.asyncDispose]` is the same, for `await using`.
+   */
+  close(): Promise<void>;
 }

@@ -160,8 +160,7 @@ export async function runSessionChecks(input: SessionCheckInput): Promise<CheckR
     return [...findings, exitFinding(record.exit, input.limitMs, first !== undefined)];
   } finally {
     unsubscribe();
-    await extensions.shutdown().catch(() => undefined);
-    session.store.close();
+    await runtime.close().catch(() => undefined);
   }
 }
 

@@ -50,8 +50,7 @@ export async function runInteractive(
       writeStderr("pig: no model configured. Set a provider's API key (e.g. ANTHROPIC_API_KEY) or run pig again to use the setup.\n");
       return 1;
     }
-    await runtime.extensions.shutdown();
-    runtime.session.dispose();
+    await runtime.close();
     runtime = await createRuntime({ ...config, provider: chosen.provider, ...(chosen.model ? { model: `${chosen.provider}/${chosen.model}` } : {}) });
   }
   // What was said before the setup is not said again.
@@ -64,7 +63,6 @@ export async function runInteractive(
   try {
     return await app.run(initial);
   } finally {
-    await runtime.extensions.shutdown();
-    runtime.session.dispose();
+    await runtime.close();
   }
 }
