@@ -24,7 +24,7 @@ import {
   type SummaryRetry,
 } from "../compaction/index.ts";
 import { keptFrom, recoveryPlan, type RecoveryPlan } from "../compaction/recovery.ts";
-import type { AgentMessage, CompactionEntry, ThinkingLevel, Usage } from "../session/format.ts";
+import type { CompactionEntry, ThinkingLevel, Usage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CompactionSettings } from "../resources/settings-effective.ts";
 import type { CompactionReason, CompactionResult, SessionEvent, SummarySource } from "./events.ts";
