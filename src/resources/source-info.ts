@@ -3,7 +3,6 @@
  * from. The shape is Pi's `sourceInfo`, which extensions and RPC clients see, so the field names
  * and the values of `source`/`scope`/`origin` follow upstream exactly.
  */
-import { basename, dirname } from "node:path";
 import * as v from "valibot";
 
 export const SourceScopeSchema = v.picklist(["user", "project", "temporary"]);
@@ -58,18 +57,4 @@ export function cliExtensionSource(path: string): SourceInfo {
  */
 export function cliPathSource(path: string, scope: SourceScope, baseDir: string): SourceInfo {
   return make(path, "local", scope, "top-level", baseDir);
-}
-
-/** A path an extension returned from `resources_discover`, labelled with the extension's file name. */
-export function extensionResourceSource(path: string, extensionPath: string): SourceInfo {
-  if (extensionPath.startsWith("<")) {
-    return make(path, `extension:${extensionPath.replace(/[<>]/g, "")}`, "temporary", "top-level");
-  }
-  const name = basename(extensionPath).replace(/\.(ts|js)$/, "");
-  return make(path, `extension:${name}`, "temporary", "top-level", dirname(extensionPath));
-}
-
-/** Resources without a file: inline extension factories, SDK tools, built-in tools. */
-export function syntheticSource(kind: "inline" | "sdk" | "builtin", name: string | number): SourceInfo {
-  return make(`<${kind}:${name}>`, kind, "temporary", "top-level");
 }
