@@ -23,8 +23,11 @@ export const SourceInfoSchema = v.object({
 });
 export type SourceInfo = v.InferOutput<typeof SourceInfoSchema>;
 
-/** Settings scopes: the project's `.pig/settings.json` and the user's `<agentDir>/settings.json`. */
-export type SettingsScope = "user" | "project";
+/**
+ * Settings scopes as `sourceInfo` names them: the project's `.pig/settings.json` and the user's
+ * `<agentDir>/settings.json` (which the settings store, like `pig config`, calls `global`).
+ */
+export type SourceSettingsScope = "user" | "project";
 
 function make(path: string, source: string, scope: SourceScope, origin: SourceOrigin, baseDir?: string): SourceInfo {
   // Keep `baseDir` absent rather than undefined so serialised records match upstream's.
@@ -32,12 +35,12 @@ function make(path: string, source: string, scope: SourceScope, origin: SourceOr
 }
 
 /** A file found through a plain `skills`/`prompts`/`themes`/`extensions` settings entry. Upstream gives these no baseDir. */
-export function settingsEntrySource(path: string, scope: SettingsScope): SourceInfo {
+export function settingsEntrySource(path: string, scope: SourceSettingsScope): SourceInfo {
   return make(path, "local", scope, "top-level");
 }
 
 /** A file found in an auto-discovered directory; baseDir is the scope's settings base (`<cwd>/.pig` or the agent dir). */
-export function autoDiscoveredSource(path: string, scope: SettingsScope, settingsBaseDir: string): SourceInfo {
+export function autoDiscoveredSource(path: string, scope: SourceSettingsScope, settingsBaseDir: string): SourceInfo {
   return make(path, "auto", scope, "top-level", settingsBaseDir);
 }
 
