@@ -139,7 +139,6 @@ function measured(files: ReadonlyArray<{ entries: number; bytes: number }>, out:
   });
 }
 
-const perEntry = (m: Measured): string => `${((m.ms.total * 1000) / m.entries).toFixed(1)} µs/entry`;
 const steps = (m: Measured): string => `${STEPS.slice(1).map((s) => `${s} ${fmtMs(m.ms[s])}`).join(", ")}; total ${fmtMs(m.range[0])}–${fmtMs(m.range[1])}`;
 
 const args = commonArgs({ runs: 5, warmup: 1 });

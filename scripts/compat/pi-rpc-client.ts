@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import { type FakeLlm, type RecordedRequest, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { ensurePi, type PiRelease } from "../bench/pi-install.ts";
 
 // ---------------------------------------------------------------------------------------------

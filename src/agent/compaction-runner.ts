@@ -24,10 +24,10 @@ import {
   type SummaryRetry,
 } from "../compaction/index.ts";
 import { keptFrom, recoveryPlan, type RecoveryPlan } from "../compaction/recovery.ts";
-import type { AgentMessage, CompactionEntry, ThinkingLevel, Usage } from "../session/format.ts";
+import type { CompactionEntry, ThinkingLevel, Usage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CompactionSettings } from "../resources/settings-effective.ts";
-import type { CompactionReason, CompactionResult, SessionEvent, SummarySource } from "./events.ts";
+import type { CompactionReason, CompactionReport, SessionEvent, SummarySource } from "./events.ts";
 import type { Activity } from "./activity.ts";
 import type { Conversation } from "./conversation.ts";
 import type { AgentHooks } from "./hooks.ts";
@@ -83,7 +83,7 @@ export class CompactionError extends Error {
 }
 
 /** What a compaction reports (the `compact` response, `compaction_end`'s result), in Pi's key order. */
-export interface CompactionOutcome extends CompactionResult {
+export interface CompactionOutcome extends CompactionReport {
   /** The first kept entry as stored: the compaction's own id when it keeps nothing. */
   firstKeptEntryId: string;
   /** The estimated size of the compacted context. */

@@ -34,7 +34,8 @@ export type AgentEvent = Exclude<LoopEvent, { type: "agent_end" }> | { type: "ag
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
-export interface CompactionResult {
+/** What `compaction_end` reports; the stored entry is compaction's `CompactionResult`. */
+export interface CompactionReport {
   summary: string;
   firstKeptEntryId: string;
   tokensBefore: number;
@@ -54,7 +55,7 @@ export type SessionEvent =
   | {
       type: "compaction_end";
       reason: CompactionReason;
-      result?: CompactionResult;
+      result?: CompactionReport;
       aborted: boolean;
       willRetry: boolean;
       errorMessage?: string;

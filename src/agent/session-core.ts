@@ -9,9 +9,7 @@ import { missingKeyMessage } from "../ai/auth.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import { clampThinkingLevel } from "../ai/thinking.ts";
 import type { AssistantMessage, Model, StreamFunction, ThinkingBudgets } from "../ai/types.ts";
-import { blockImages, convertToLlm } from "../session/convert.ts";
-import type { AgentMessage, CustomMessage, SystemMessage, ThinkingLevel, ToolDeclaration, UserMessage } from "../session/format.ts";
-import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
+import type { AgentMessage, ThinkingLevel, ToolDeclaration } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import { SpillFiles } from "../tools/spill-files.ts";
 import type { AnyTool } from "../tools/types.ts";
@@ -20,21 +18,18 @@ import { Activity } from "./activity.ts";
 import { NO_COMMANDS, type CommandPort } from "./command-port.ts";
 import { CompactionRunner, summaryCallFor } from "./compaction-runner.ts";
 import { Conversation } from "./conversation.ts";
-import type { LoopEvent, PigEvent, SessionChange, SummarySource } from "./events.ts";
+import type { PigEvent, SessionChange, SummarySource } from "./events.ts";
 import { guardHooks } from "./hook-guard.ts";
-import { NO_HOOKS, type AgentHooks, type HookImage } from "./hooks.ts";
-import type { LoopConfig } from "./loop.ts";
+import { NO_HOOKS, type AgentHooks } from "./hooks.ts";
 import type { SummaryCall, SummaryRetryEvents } from "../compaction/index.ts";
-import { MessageQueue, userMessage, type QueueMode, type QueuedMessage } from "./queue.ts";
+import { MessageQueue, type QueueMode } from "./queue.ts";
 import { requestOptions } from "./request-options.ts";
 import { Retrier } from "./retry.ts";
-import { runWithRetries, type RunHost } from "./run.ts";
-import { PromptError, SessionSaveError } from "./errors.ts";
+import { PromptError } from "./errors.ts";
 import { SessionRecorder } from "./recorder.ts";
-import { submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 import { SecretRedactor } from "../util/redact.ts";
-import { redactAnswer, redactEvent } from "./redact-events.ts";
+import { redactEvent } from "./redact-events.ts";
 
 
 export interface SessionCoreOptions {

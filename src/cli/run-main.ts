@@ -38,7 +38,7 @@ export async function runMain(argv: string[]): Promise<number> {
     useNormalJitPolicy();
     return runRpc(args, process.cwd(), extensions);
   }
-  const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
+  const { readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
   const printMode = args.print || args.mode !== undefined || !isTerminal(0);
   if (args.resume && printMode) {
     throw new UsageError("-r/--resume opens a session picker and needs a terminal; stdin is not one (piped input means print mode)");

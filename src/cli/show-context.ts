@@ -1,5 +1,5 @@
 /** `pig sessions show`: the context of the active branch, as JSON or as readable text. */
-import type { AgentMessage, MessageEntry, SystemMessage } from "../session/format.ts";
+import type { AgentMessage, MessageEntry } from "../session/format.ts";
 import { isReplayableSystemMessage, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Output } from "./output.ts";

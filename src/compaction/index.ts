@@ -29,7 +29,7 @@ export {
   NOTHING_TO_COMPACT,
   prepareCompaction,
   type CompactionPreparation,
-  type CompactionSettings,
+  type CompactionBudget,
   type NothingToCompact,
   type PrepareOptions,
 } from "./prepare.ts";

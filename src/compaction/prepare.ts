@@ -9,7 +9,8 @@ import type { ProjectedEntry } from "../session/context.ts";
 import { projectBranch } from "./projection.ts";
 import { estimateContextTokens, estimateWithoutUsage } from "./tokens.ts";
 
-export interface CompactionSettings {
+/** The token budget of a compaction: the part of the compaction settings preparation reads. */
+export interface CompactionBudget {
   /** Headroom kept free in the context window; also sizes the summary's output budget. */
   reserveTokens: number;
   /** Estimated tokens of recent messages kept verbatim. */
@@ -41,7 +42,7 @@ export interface CompactionPreparation {
   /** The summary of the compaction this one builds on. */
   previousSummary?: string;
   fileOps: FileOps;
-  settings: CompactionSettings;
+  settings: CompactionBudget;
 }
 
 /**
@@ -106,7 +107,7 @@ function currentTokens(projected: readonly ProjectedEntry[], branch: readonly Se
  */
 export function prepareCompaction(
   branch: readonly SessionEntry[],
-  settings: CompactionSettings,
+  settings: CompactionBudget,
   options: PrepareOptions = {},
 ): CompactionPreparation | NothingToCompact | undefined {
   const last = branch[branch.length - 1];

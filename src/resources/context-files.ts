@@ -13,7 +13,8 @@ export type { ContextFile };
 /** Per directory the first of these that can be read is used (upper-case ones: upstream 0.73.1). */
 export const CONTEXT_FILE_NAMES = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"] as const;
 
-export interface ResourceDiagnostic {
+/** A context or prompt file that could not be read (resource discovery reports ResourceDiagnostic). */
+export interface ContextFileDiagnostic {
   level: "warning" | "error";
   path: string;
   message: string;
@@ -21,7 +22,7 @@ export interface ResourceDiagnostic {
 
 export interface ContextFilesResult {
   files: ContextFile[];
-  diagnostics: ResourceDiagnostic[];
+  diagnostics: ContextFileDiagnostic[];
 }
 
 export interface ContextFilesOptions {
@@ -32,7 +33,7 @@ export interface ContextFilesOptions {
 }
 
 /** A file that exists but cannot be read is reported and the next candidate is tried. */
-function fromDir(dir: string, diagnostics: ResourceDiagnostic[]): ContextFile | undefined {
+function fromDir(dir: string, diagnostics: ContextFileDiagnostic[]): ContextFile | undefined {
   for (const name of CONTEXT_FILE_NAMES) {
     const path = join(dir, name);
     if (!existsSync(path)) continue;
@@ -46,7 +47,7 @@ function fromDir(dir: string, diagnostics: ResourceDiagnostic[]): ContextFile | 
 }
 
 export function loadContextFiles(options: ContextFilesOptions): ContextFilesResult {
-  const diagnostics: ResourceDiagnostic[] = [];
+  const diagnostics: ContextFileDiagnostic[] = [];
   if (options.enabled === false) return { files: [], diagnostics };
   const files: ContextFile[] = [];
   const seen = new Set<string>();

@@ -126,8 +126,3 @@ export function samePackage(a: PackageSource, b: PackageSource): boolean {
   if (a.kind === "git" && b.kind === "git") return a.dir === b.dir;
   return a.kind === "local" && b.kind === "local" && a.path === b.path;
 }
-
-/** A short label for messages and `pig list`: the source as written, trimmed. */
-export function sourceLabel(source: PackageSource): string {
-  return source.raw.trim();
-}

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { ResourceDiagnostic } from "./context-files.ts";
+import type { ContextFileDiagnostic } from "./context-files.ts";
 
 export interface PromptFilesOptions {
   cwd: string;
@@ -23,11 +23,11 @@ export interface PromptFilesResult {
   customPrompt?: string;
   /** Added after the base prompt. */
   appendPrompt?: string;
-  diagnostics: ResourceDiagnostic[];
+  diagnostics: ContextFileDiagnostic[];
 }
 
 /** A flag value naming an existing file (relative to cwd) stands for the file's content. */
-function flagValue(value: string, cwd: string, what: string, diagnostics: ResourceDiagnostic[]): string {
+function flagValue(value: string, cwd: string, what: string, diagnostics: ContextFileDiagnostic[]): string {
   const path = resolve(cwd, value);
   if (value === "" || !existsSync(path)) return value;
   try {
@@ -43,7 +43,7 @@ function flagValue(value: string, cwd: string, what: string, diagnostics: Resour
 }
 
 /** The content of the first candidate that exists and can be read. */
-function firstFile(candidates: readonly string[], diagnostics: ResourceDiagnostic[]): string | undefined {
+function firstFile(candidates: readonly string[], diagnostics: ContextFileDiagnostic[]): string | undefined {
   for (const path of candidates) {
     if (!existsSync(path)) continue;
     try {
@@ -56,7 +56,7 @@ function firstFile(candidates: readonly string[], diagnostics: ResourceDiagnosti
 }
 
 export function resolvePromptFiles(options: PromptFilesOptions): PromptFilesResult {
-  const diagnostics: ResourceDiagnostic[] = [];
+  const diagnostics: ContextFileDiagnostic[] = [];
   const project = join(options.cwd, ".pig");
   const candidates = (name: string): string[] =>
     options.trusted ? [join(project, name), join(options.agentDir, name)] : [join(options.agentDir, name)];

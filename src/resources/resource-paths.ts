@@ -24,7 +24,7 @@ import {
   cliPathSource,
   packageSource,
   settingsEntrySource,
-  type SettingsScope,
+  type SourceSettingsScope,
   type SourceInfo,
   type SourceScope,
 } from "./source-info.ts";
@@ -204,14 +204,14 @@ interface Candidate {
   enabled: boolean;
 }
 
-function settingsCandidates(kind: ResourceKind, entries: readonly string[], scope: SettingsScope, baseDir: string, home: string): Candidate[] {
+function settingsCandidates(kind: ResourceKind, entries: readonly string[], scope: SourceSettingsScope, baseDir: string, home: string): Candidate[] {
   const { plain, patterns } = splitEntries(entries);
   const files = plain.flatMap((entry) => filesOfEntry(kind, resolveEntryPath(entry, baseDir, home)));
   const enabled = applyPatterns(files, patterns, baseDir);
   return files.map((path) => ({ path, sourceInfo: settingsEntrySource(path, scope), enabled: enabled.has(path) }));
 }
 
-function autoCandidates(files: readonly string[], entries: readonly string[], scope: SettingsScope, baseDir: string): Candidate[] {
+function autoCandidates(files: readonly string[], entries: readonly string[], scope: SourceSettingsScope, baseDir: string): Candidate[] {
   return files.map((path) => ({
     path,
     sourceInfo: autoDiscoveredSource(path, scope, baseDir),
@@ -281,7 +281,7 @@ export interface ScopeResourceFile {
  */
 export function scopeResourceFiles(
   kind: ResourceKind,
-  options: { scope: SettingsScope; entries: readonly string[]; cwd: string; agentDir: string; home: string },
+  options: { scope: SourceSettingsScope; entries: readonly string[]; cwd: string; agentDir: string; home: string },
 ): ScopeResourceFile[] {
   const { scope, entries, cwd, agentDir, home } = options;
   const base = scope === "project" ? projectConfigDir(cwd) : agentDir;

@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { THINKING_LEVELS } from "../session/format.ts";
+import type { ThinkingLevel } from "../session/format.ts";
 import type { Settings } from "./settings.ts";
 
 type Json = Record<string, unknown>;
@@ -37,7 +37,6 @@ export const settingsDefaults = {
 } as const;
 
 type Mode = (typeof settingsDefaults)["steeringMode"] | "all";
-type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 type Env = Record<string, string | undefined>;
 
 export interface RetrySettings {

@@ -3,7 +3,6 @@
  * from. The shape is Pi's `sourceInfo`, which extensions and RPC clients see, so the field names
  * and the values of `source`/`scope`/`origin` follow upstream exactly.
  */
-import { basename, dirname } from "node:path";
 import * as v from "valibot";
 
 export const SourceScopeSchema = v.picklist(["user", "project", "temporary"]);
@@ -24,8 +23,11 @@ export const SourceInfoSchema = v.object({
 });
 export type SourceInfo = v.InferOutput<typeof SourceInfoSchema>;
 
-/** Settings scopes: the project's `.pig/settings.json` and the user's `<agentDir>/settings.json`. */
-export type SettingsScope = "user" | "project";
+/**
+ * Settings scopes as `sourceInfo` names them: the project's `.pig/settings.json` and the user's
+ * `<agentDir>/settings.json` (which the settings store, like `pig config`, calls `global`).
+ */
+export type SourceSettingsScope = "user" | "project";
 
 function make(path: string, source: string, scope: SourceScope, origin: SourceOrigin, baseDir?: string): SourceInfo {
   // Keep `baseDir` absent rather than undefined so serialised records match upstream's.
@@ -33,12 +35,12 @@ function make(path: string, source: string, scope: SourceScope, origin: SourceOr
 }
 
 /** A file found through a plain `skills`/`prompts`/`themes`/`extensions` settings entry. Upstream gives these no baseDir. */
-export function settingsEntrySource(path: string, scope: SettingsScope): SourceInfo {
+export function settingsEntrySource(path: string, scope: SourceSettingsScope): SourceInfo {
   return make(path, "local", scope, "top-level");
 }
 
 /** A file found in an auto-discovered directory; baseDir is the scope's settings base (`<cwd>/.pig` or the agent dir). */
-export function autoDiscoveredSource(path: string, scope: SettingsScope, settingsBaseDir: string): SourceInfo {
+export function autoDiscoveredSource(path: string, scope: SourceSettingsScope, settingsBaseDir: string): SourceInfo {
   return make(path, "auto", scope, "top-level", settingsBaseDir);
 }
 
@@ -58,18 +60,4 @@ export function cliExtensionSource(path: string): SourceInfo {
  */
 export function cliPathSource(path: string, scope: SourceScope, baseDir: string): SourceInfo {
   return make(path, "local", scope, "top-level", baseDir);
-}
-
-/** A path an extension returned from `resources_discover`, labelled with the extension's file name. */
-export function extensionResourceSource(path: string, extensionPath: string): SourceInfo {
-  if (extensionPath.startsWith("<")) {
-    return make(path, `extension:${extensionPath.replace(/[<>]/g, "")}`, "temporary", "top-level");
-  }
-  const name = basename(extensionPath).replace(/\.(ts|js)$/, "");
-  return make(path, `extension:${name}`, "temporary", "top-level", dirname(extensionPath));
-}
-
-/** Resources without a file: inline extension factories, SDK tools, built-in tools. */
-export function syntheticSource(kind: "inline" | "sdk" | "builtin", name: string | number): SourceInfo {
-  return make(`<${kind}:${name}>`, kind, "temporary", "top-level");
 }

@@ -17,7 +17,6 @@ const REPLACE_REASON = { new: "new", switch: "resume", fork: "fork", clone: "for
 /** `reason`: `reload` when the extensions start after the session did (a Piglet switch). */
 export async function forwardSessionEvents(session: AgentSession, host: EventTarget, reason: "startup" | "reload" = "startup"): Promise<void> {
   let turnIndex = 0;
-  let file = session.store.path;
   let model: Model | undefined = session.model;
   let level = session.thinkingLevel;
   let leaf = session.store.leafId;
@@ -35,7 +34,6 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
     },
     after: async (change) => {
       const reason = REPLACE_REASON[change.reason];
-      file = session.store.path;
       leaf = session.store.leafId;
       host.sendStateNow();
       await host.ask("session_start", { reason, ...(change.previousSessionFile ? { previousSessionFile: change.previousSessionFile } : {}) });
@@ -90,7 +88,6 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
       case "fork":
       case "clone":
         // session_shutdown and session_start are sent around the replacement (onReplace above).
-        file = store.path;
         leaf = store.leafId;
         return;
       case "model": {

@@ -11,13 +11,11 @@ import {
   type UserMessage,
 } from "./format.ts";
 import type {
-  LlmAssistantMessage,
   LlmImage,
   LlmMessage,
   LlmText,
   LlmThinking,
   LlmToolCall,
-  LlmToolResultMessage,
   LlmUserMessage,
 } from "../ai/message-types.ts";
 

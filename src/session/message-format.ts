@@ -259,7 +259,3 @@ export type KnownAgentMessage =
   | BranchSummaryMessage
   | CompactionSummaryMessage;
 export type AgentMessage = KnownAgentMessage | UnknownRoleMessage;
-
-export function isKnownRole(role: string): role is KnownAgentMessage["role"] {
-  return KNOWN_ROLE_SET.has(role);
-}

@@ -34,11 +34,6 @@ function textOf(content: SystemMessage["content"] | undefined | null): string {
   return content.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("\n");
 }
 
-/** Whether a context declares a prompt or tools at all (a file from before Pi 0.87 does not). */
-export function hasSystemMessage(messages: readonly AgentMessage[]): boolean {
-  return messages.some(isSystem);
-}
-
 /**
  * Every system message of `messages` replayed into one: the prompt and tools in force after the
  * last of them. Undefined when there is none.

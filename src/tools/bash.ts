@@ -3,7 +3,6 @@
  * when long (with the full output in a temp file), streaming partial output while it runs.
  */
 import { existsSync } from "node:fs";
-import type { OutputSnapshot } from "./bash-output.ts";
 import { commandEnv, type CommandEnvOptions } from "./command-env.ts";
 import { resolveShell } from "./shell.ts";
 import { runShellCommand, type BashDetails } from "./shell-command.ts";

@@ -3,7 +3,7 @@
  * steering and follow-up queues, abort, and what reaches the session file.
  */
 import { describe, expect, test } from "bun:test";
-import { makeSession, MODEL, sleepTool, tool, types, until } from "../helpers/scripted-session.ts";
+import { makeSession, MODEL, tool, types, until } from "../helpers/scripted-session.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
 
 describe("a run", () => {

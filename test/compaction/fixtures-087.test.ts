@@ -18,7 +18,7 @@ import {
   isNothingToCompact,
   navigationTarget,
   prepareCompaction,
-  type CompactionSettings,
+  type CompactionBudget,
 } from "../../src/compaction/index.ts";
 import { settingsDefaults } from "../../src/resources/settings-effective.ts";
 import type { BranchSummaryEntry } from "../../src/session/format.ts";
@@ -37,7 +37,7 @@ afterEach(async () => {
 /** What the fake server counts for a request: its body's length / 4 in, the answer's / 4 out. */
 const promptTokens = (request: RecordedRequest) => Math.ceil(JSON.stringify(request.body).length / 4);
 
-async function replayCompactions(name: string, settings: CompactionSettings, contextWindow: number, focus: (index: number) => string | undefined) {
+async function replayCompactions(name: string, settings: CompactionBudget, contextWindow: number, focus: (index: number) => string | undefined) {
   llm = await startFakeLlm({ script: join(FIXTURES_087, `${name}.script.json`) });
   const store = SessionStore.open(join(FIXTURES_087, `${name}.jsonl`));
   const model = fakeModel(`${llm.url}/v1`, { contextWindow });

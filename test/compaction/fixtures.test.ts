@@ -23,7 +23,7 @@ import {
   prepareCompaction,
   TURN_PREFIX_INSTRUCTIONS,
   type CompactionPreparation,
-  type CompactionSettings,
+  type CompactionBudget,
 } from "../../src/compaction/index.ts";
 import type { BranchSummaryEntry, CompactionEntry } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
@@ -47,7 +47,7 @@ function openFixture(name: string): SessionStore {
   return SessionStore.open(join(FIXTURES, `${name}.jsonl`));
 }
 
-function prepareAt(store: SessionStore, entry: CompactionEntry, settings: CompactionSettings): CompactionPreparation {
+function prepareAt(store: SessionStore, entry: CompactionEntry, settings: CompactionBudget): CompactionPreparation {
   const prepared = prepareCompaction(store.getBranch(entry.parentId!), settings);
   if (!prepared || isNothingToCompact(prepared)) throw new Error("expected a preparation");
   return prepared;
@@ -65,7 +65,7 @@ function scriptOf(name: string): Script {
   return script as Script;
 }
 
-async function runCompactions(name: string, settings: CompactionSettings, contextWindow: number, focus: (index: number) => string | undefined) {
+async function runCompactions(name: string, settings: CompactionBudget, contextWindow: number, focus: (index: number) => string | undefined) {
   llm = await startFakeLlm({ script: scriptOf(name) });
   const store = openFixture(name);
   const fake = model(llm.url, contextWindow);

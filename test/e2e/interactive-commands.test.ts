@@ -1,7 +1,7 @@
 /**
  * Interactive pig's slash commands, completion and first-run setup in a real terminal (tmux).
  */
-import { describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script, ScriptResponse } from "../helpers/fake-llm/server.ts";

@@ -2,7 +2,7 @@
  * Interactive pig across sessions in a real terminal (tmux): resuming, deleting, forking and
  * moving around the tree.
  */
-import { describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { interactivePig, sessionEntries } from "../helpers/interactive-pig.ts";
@@ -80,7 +80,6 @@ describeNeeding("tmux", tmuxAvailable(), "interactive sessions over days", () =>
     withTrash.sendKeys("Enter");
     await withTrash.waitForExit();
 
-    const second = fileOf("second old session")!;
     const tmux = open(world);
     await tmux.waitFor("›");
     await deleteOne(tmux, "second old session");

@@ -4,7 +4,7 @@
  * at words, edits show their hunks.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
@@ -21,8 +21,6 @@ async function send(tmux: TmuxSession, text: string, wait: string | RegExp) {
   tmux.sendKeys("Enter");
   return tmux.waitFor(wait);
 }
-
-const idle = /↑\d/;
 
 describeNeeding("tmux", tmuxAvailable(), "the conversation on screen", () => {
   test("pig -c, /resume and /clone print the conversation as it looked, then a separator", async () => {

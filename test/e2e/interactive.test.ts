@@ -2,7 +2,7 @@
  * Interactive pig in a real terminal (tmux) against the fake server: what a person sees while
  * typing, streaming, queueing and stopping, and what ends up in the session file.
  */
-import { describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { asPi073Wire, blankOwnWords, eventEssence, joinBashUpdates, learnEntryIds, Normalizer, sortParallelEnds, sameOutputRoom, translateIds, withoutMessageCount, withoutToolSchemas, withPigErrorTexts } from "../helpers/normalize.ts";
 import { COMPACTION_WORLDS, RETRY_SETTINGS } from "../helpers/fixture-worlds.ts";
-import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
+import { createWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
 import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
 

@@ -41,11 +41,6 @@ export function catalogueModels(provider: string): readonly Model[] {
   return models;
 }
 
-/** Every catalogue model, provider by provider. */
-export function allCatalogueModels(): Model[] {
-  return PROVIDERS.flatMap((facts) => catalogueModels(facts.id));
-}
-
 /** Per provider: the model picked when only the provider is known. */
 export function defaultModelOf(provider: string): string | undefined {
   return providerFacts(provider)?.defaultModel;

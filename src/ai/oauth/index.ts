@@ -16,11 +16,6 @@ export function subscriptionLogins(): readonly SubscriptionLogin[] {
   return loginList();
 }
 
-/** Whether `provider` has a subscription login. */
-export function isSubscriptionProvider(provider: string): boolean {
-  return LOGIN_PROVIDERS.includes(provider);
-}
-
 /**
  * Runs `provider`'s login through `io` and stores the credential in `authPath` (under its lock,
  * mode 0600). Throws `LoginCancelled` when the user cancels, `LoginFailed` with what went wrong

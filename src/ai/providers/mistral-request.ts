@@ -11,7 +11,7 @@ import { shortHash } from "../short-hash.ts";
 import { IMAGE_ONLY_RESULT_TEXT, TOOL_IMAGE_PLACEHOLDER, USER_IMAGE_PLACEHOLDER, withoutImages } from "./content-text.ts";
 import { sentTools } from "../strict-tools.ts";
 import { fitOutputToWindow } from "../output-room.ts";
-import type { LlmContext, LlmImage, LlmMessage, LlmText, Model, StreamOptions, ToolSpec } from "../types.ts";
+import type { LlmContext, LlmImage, LlmMessage, Model, StreamOptions, ToolSpec } from "../types.ts";
 import { imageUrl, prepareMessages, sanitizeSurrogates } from "./openai-shared.ts";
 
 type Json = Record<string, unknown>;

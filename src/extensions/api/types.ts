@@ -269,8 +269,8 @@ export interface ExtensionAPI {
   registerShortcut(shortcut: string, options: { description?: string; handler: (ctx: ExtensionContext) => Promise<void> | void }): void;
   registerFlag(name: string, options: { description?: string; type: "boolean" | "string"; default?: boolean | string }): void;
   getFlag(name: string): boolean | string | undefined;
-  registerMessageRenderer<T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
-  registerEntryRenderer<T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
+  registerMessageRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
+  registerEntryRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
   registerMarkdownTransformer(transformer: unknown): void;
   sendMessage<T = unknown>(message: CustomMessage<T>, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
   sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp" }): void;

@@ -5,6 +5,7 @@
  *
  * Session lines are exact text: the host forwards them byte for byte, never re-serialising.
  */
+import type { ThinkingLevel } from "../../session/format.ts";
 import type { ContextUsage, SendMessageParams, SendUserMessageParams, StateParams } from "../protocol.ts";
 
 export interface SessionLogSnapshot {
@@ -35,8 +36,6 @@ export type SessionLogChange =
   | { type: "replaced"; snapshot: SessionLogSnapshot };
 
 export type SessionState = StateParams;
-
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
 export interface HostSessionPort {
   /** The current session log. Must be consistent with `onLog`: nothing appended between the two is lost or repeated. */

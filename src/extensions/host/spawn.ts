@@ -92,13 +92,3 @@ async function drainInto(stream: ReadableStream<Uint8Array>, log: CappedLog): Pr
     log.close();
   }
 }
-
-/** Whether any process of the group `pgid` still exists. */
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

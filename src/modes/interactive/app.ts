@@ -56,7 +56,7 @@ export class InteractiveApp implements InteractiveHost {
 
   constructor(
     private readonly runtime: Runtime,
-    private readonly config: RuntimeConfig,
+    _config: RuntimeConfig,
     extensions?: ModeExtensions,
   ) {
     const settings = runtime.settings.settings;

@@ -2,7 +2,7 @@
  * The input editor in a real terminal: demo.ts runs inside tmux at 80×24 and the tests type,
  * paste and read the screen back. Every wait has a timeout and every session is killed.
  */
-import { describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../helpers/tmp.ts";

@@ -5,4 +5,4 @@ export { fileMentionProvider, type FileMentionOptions } from "./file-mentions.ts
 export { pathCompletionProvider, type PathCompletionOptions } from "./path-completion.ts";
 export { historyPath, PromptHistory } from "./history.ts";
 export type { KeyEvent, KeyPress } from "./keys.ts";
-export { slashCommandProvider, type SlashCommand } from "./slash-commands.ts";
+export { slashCommandProvider, type CompletableCommand } from "./slash-commands.ts";

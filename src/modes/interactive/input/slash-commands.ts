@@ -7,7 +7,8 @@
 import type { CompletionItem, CompletionProvider } from "./completion.ts";
 import { rankFuzzy } from "./fuzzy.ts";
 
-export interface SlashCommand {
+/** A command as completion lists it: name, description, argument hint (the interactive SlashCommand runs). */
+export interface CompletableCommand {
   name: string;
   description?: string;
   /** What the command takes, e.g. "<name>"; shown before the description. */
@@ -25,14 +26,14 @@ function commandToken(text: string, cursor: number): { query: string; end: numbe
 }
 
 /** The hint a command is listed with: its argument hint and the first line of its description. */
-function commandHint(command: SlashCommand): string | undefined {
+function commandHint(command: CompletableCommand): string | undefined {
   const description = command.description?.trim().split("\n")[0]?.trim();
   const hint = [command.argumentHint, description].filter(Boolean).join("  ");
   return hint || undefined;
 }
 
 /** `commands` may be a function so the list can change (prompt templates, skills). */
-export function slashCommandProvider(commands: readonly SlashCommand[] | (() => readonly SlashCommand[])): CompletionProvider {
+export function slashCommandProvider(commands: readonly CompletableCommand[] | (() => readonly CompletableCommand[])): CompletionProvider {
   return async (text, cursor) => {
     const token = commandToken(text, cursor);
     if (!token) return undefined;

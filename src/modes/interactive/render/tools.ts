@@ -6,7 +6,7 @@
  * Success and failure differ in mark and colour; every row wraps to the terminal's width.
  */
 import type { ToolResult } from "../../../tools/types.ts";
-import { stringWidth, truncateToWidth } from "../../../util/width.ts";
+import { truncateToWidth } from "../../../util/width.ts";
 import type { Theme } from "../theme.ts";
 import { countChanges, hunkPreview, kindOf } from "./diff-view.ts";
 import { commandOutput, commandOutputLine, printable, printableLine } from "./terminal-text.ts";

@@ -102,7 +102,7 @@ export function toolRows(block: ToolBlock, blocks: ToolBlocks, s: TranscriptStyl
 export function bashCommandRows(message: BashExecutionMessage, s: TranscriptStyle, expanded: boolean): string[] {
   const t = s.theme;
   const rows = [`${t.fg("bashMode", message.excludeFromContext ? "!!" : "!")} ${t.bold(printable(message.command).replace(/\n/g, " "))}`];
-  const lines = message.output.replace(/\n+$/, "").split("\n").filter((l, i, all) => all.length > 1 || l !== "");
+  const lines = message.output.replace(/\n+$/, "").split("\n").filter((l, _i, all) => all.length > 1 || l !== "");
   const shown = expanded ? lines : lines.slice(-PREVIEW_LINES * 2);
   if (shown.length < lines.length) rows.push(`  ${t.fg("dim", `… ${lines.length - shown.length} earlier lines`)}`);
   rows.push(...commandOutputRows(shown, t, s.width));
