@@ -99,7 +99,7 @@ func (c *Context) SetModel(provider, id string) (bool, error) {
 	return r.OK, err
 }
 
-// SetThinkingLevel sets off, minimal, low, medium, high or xhigh.
+// SetThinkingLevel sets off, minimal, low, medium, high, xhigh or max (pig clamps it to what the model offers).
 func (c *Context) SetThinkingLevel(level string) error {
 	return c.Call("thinking.set", map[string]any{"level": level}, nil)
 }

@@ -8,6 +8,7 @@
  * one ignores them, which is how the protocol grows inside one major version.
  */
 import * as v from "valibot";
+import { THINKING_LEVELS } from "../ai/message-types.ts";
 import { MIN_MAX_FRAME_BYTES } from "./protocol-constants.ts";
 
 export {
@@ -115,7 +116,8 @@ export type ProviderSpec = v.InferOutput<typeof ProviderSpecSchema>;
 
 export const ModelRefSchema = v.looseObject({ provider: v.string(), id: v.string() });
 
-export const ThinkingLevelSchema = v.picklist(["off", "minimal", "low", "medium", "high", "xhigh"]);
+/** Upstream Pi 0.87.1's levels, `max` included (the session clamps a level to what the model offers). */
+export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
 
 // ---------------------------------------------------------------------------------------------
 // Handshake and registration (extension → host)

@@ -90,6 +90,10 @@ describe("calls from the extension", () => {
     expect(await call(t, "no.such", {})).toMatchObject({ code: -32601 });
     expect(await call(t, "session.setName", { name: 3 })).toMatchObject({ code: -32602, message: expect.stringContaining("name") });
     expect(await call(t, "context.usage", {})).toBeNull();
+    // Upstream 0.87.1's levels include max; a level outside them is refused naming the field.
+    expect(await call(t, "thinking.set", { level: "max" })).toEqual({});
+    expect(t.port.calls.at(-1)).toEqual(["setThinkingLevel", ["max"]]);
+    expect(await call(t, "thinking.set", { level: "extreme" })).toMatchObject({ code: -32602, message: expect.stringContaining("level") });
     expect(await call(t, "ui.confirm", { title: "t", message: "m" })).toEqual({ confirmed: false });
   });
 

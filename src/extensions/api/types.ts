@@ -5,8 +5,8 @@
  */
 import type { TSchema } from "typebox";
 
-
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+/** Upstream Pi 0.87.1's levels, `max` included (a model offers it where its thinking-level map says). */
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 export type ExtensionMode = "tui" | "rpc" | "json" | "print";
 
 export interface TextContent {

@@ -77,7 +77,7 @@ export class FakePort implements HostSessionPort {
   setLabel = this.record("setLabel");
   setActiveTools = (names: string[]) => void this.calls.push(["setActiveTools", names]);
   setModel = async () => true;
-  setThinkingLevel = () => {};
+  setThinkingLevel = (level: string) => void this.calls.push(["setThinkingLevel", [level]]);
   compact = this.record("compact");
   abort = () => {};
   shutdown = () => {};
