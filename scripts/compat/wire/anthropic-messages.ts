@@ -9,42 +9,21 @@
  * does not expire, so Pi never refreshes it; the requests identify as Claude Code): the same two
  * runs as `anthropic-oauth-thinking-tool` and `anthropic-oauth-image`.
  */
-import { recordWire, type WireRun } from "./pi-recording.ts";
+import { imageRun, namedOnCommandLine, recordWire, thinkingToolRun, type WireRun } from "./pi-recording.ts";
 
 /** A Claude subscription access token as Anthropic issues them (the `sk-ant-oat` prefix marks OAuth). */
 export const FAKE_OAUTH_TOKEN = "sk-ant-oat01-fake-wire-token-0123456789";
 
 function runs(prefix: string): WireRun[] {
-  return [
-    {
-      name: `${prefix}-thinking-tool`,
-      model: "claude-opus-4-8",
-      thinking: "high",
-      prompt: ["What does notes.txt say? Use the read tool."],
-      script: [
-        { thinking: "The user wants the notes. I will read the file.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
-        { thinking: "The file names the launch code.", text: "notes.txt says the launch code is PIG-42." },
-      ],
-    },
-    {
-      name: `${prefix}-image`,
-      model: "claude-sonnet-4-5",
-      thinking: "medium",
-      prompt: ["@pic.png", "What colour is this picture?"],
-      script: [{ thinking: "Two by two pixels, all red.", text: "It is red." }],
-    },
-  ];
+  return [thinkingToolRun(`${prefix}-thinking-tool`, "claude-opus-4-8", "high"), imageRun(`${prefix}-image`, "claude-sonnet-4-5", "medium")];
 }
-
-const only = process.argv.slice(2);
-const pick = (list: WireRun[]) => list.filter((run) => only.length === 0 || only.includes(run.name));
 
 await recordWire({
   api: "anthropic-messages",
   provider: "anthropic",
   keyVariable: "ANTHROPIC_API_KEY",
   baseUrl: (url) => url,
-  runs: pick(runs("anthropic")),
+  runs: namedOnCommandLine(runs("anthropic")),
 });
 await recordWire({
   api: "anthropic-messages",
@@ -52,5 +31,5 @@ await recordWire({
   authJson: { anthropic: { type: "oauth", access: FAKE_OAUTH_TOKEN, refresh: "fake-wire-refresh-token", expires: Date.UTC(2100, 0, 1) } },
   credential: FAKE_OAUTH_TOKEN,
   baseUrl: (url) => url,
-  runs: pick(runs("anthropic-oauth")),
+  runs: namedOnCommandLine(runs("anthropic-oauth")),
 });

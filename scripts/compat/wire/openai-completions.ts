@@ -11,54 +11,33 @@
  * - `zai`: GLM-5.3 and GLM-5.3 Flash (`thinkingFormat: "zai"`, `tool_stream`);
  * - `openrouter`: its default Kimi K2.6 (`thinkingFormat: "openrouter"`, session affinity headers).
  */
-import { recordWire, type WireRun } from "./pi-recording.ts";
+import { imageRun, namedOnCommandLine, recordWire, thinkingToolRun, type WireRun } from "./pi-recording.ts";
 import type { ScriptResponse } from "../../../test/helpers/fake-llm/server.ts";
 
 type ReasoningField = NonNullable<ScriptResponse["reasoningField"]>;
 
 function runs(prefix: string, toolModel: string, imageModel: string, thinking: string, reasoningField: ReasoningField): WireRun[] {
-  return [
-    {
-      name: `${prefix}-thinking-tool`,
-      model: toolModel,
-      thinking,
-      prompt: ["What does notes.txt say? Use the read tool."],
-      script: [
-        { thinking: "The user wants the notes. I will read the file.", reasoningField, toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
-        { thinking: "The file names the launch code.", reasoningField, text: "notes.txt says the launch code is PIG-42." },
-      ],
-    },
-    {
-      name: `${prefix}-image`,
-      model: imageModel,
-      thinking,
-      prompt: ["@pic.png", "What colour is this picture?"],
-      script: [{ thinking: "Two by two pixels, all red.", reasoningField, text: "It is red." }],
-    },
-  ];
+  return [thinkingToolRun(`${prefix}-thinking-tool`, toolModel, thinking, { reasoningField }), imageRun(`${prefix}-image`, imageModel, thinking, { reasoningField })];
 }
-
-const only = process.argv.slice(2);
-const pick = (list: WireRun[]) => list.filter((run) => only.length === 0 || only.includes(run.name));
 
 await recordWire({
   api: "openai-completions",
   provider: "deepseek",
   keyVariable: "DEEPSEEK_API_KEY",
   baseUrl: (url) => url,
-  runs: pick(runs("deepseek", "deepseek-flash", "deepseek-flash", "high", "reasoning_content")),
+  runs: namedOnCommandLine(runs("deepseek", "deepseek-flash", "deepseek-flash", "high", "reasoning_content")),
 });
 await recordWire({
   api: "openai-completions",
   provider: "zai",
   keyVariable: "ZAI_API_KEY",
   baseUrl: (url) => `${url}/api/coding/paas/v4`,
-  runs: pick(runs("zai", "glm-5.3", "glm-5.3-flash", "high", "reasoning_content")),
+  runs: namedOnCommandLine(runs("zai", "glm-5.3", "glm-5.3-flash", "high", "reasoning_content")),
 });
 await recordWire({
   api: "openai-completions",
   provider: "openrouter",
   keyVariable: "OPENROUTER_API_KEY",
   baseUrl: (url) => `${url}/api/v1`,
-  runs: pick(runs("openrouter", "moonshotai/kimi-k2.6", "moonshotai/kimi-k2.6", "high", "reasoning")),
+  runs: namedOnCommandLine(runs("openrouter", "moonshotai/kimi-k2.6", "moonshotai/kimi-k2.6", "high", "reasoning")),
 });

@@ -17,7 +17,7 @@ import { release } from "node:os";
 import { join } from "node:path";
 import { isCredentialHeader } from "../../../src/ai/credential-headers.ts";
 import { ensurePi, type PiInstall } from "../../bench/pi-install.ts";
-import type { Script } from "../../../test/helpers/fake-llm/server.ts";
+import type { Script, ScriptResponse } from "../../../test/helpers/fake-llm/server.ts";
 import { NEUTRAL_PI_PACKAGE, OS_RELEASE_MARKER, replaceAll, runPi } from "./pi-run.ts";
 
 export const CREDENTIAL_MARKER = "<credential>";
@@ -39,6 +39,40 @@ export interface WireRun {
   /** Pi's arguments after the options: the prompt, `@pic.png`. */
   prompt: string[];
   script: Script;
+}
+
+/** What each scripted answer carries besides its words (e.g. the field the reasoning travels in). */
+type AnswerExtras = Partial<ScriptResponse>;
+
+/** The run every API is recorded on: the model thinks, reads notes.txt with the `read` tool, then answers. */
+export function thinkingToolRun(name: string, model: string, thinking: string, extras: AnswerExtras = {}): WireRun {
+  return {
+    name,
+    model,
+    thinking,
+    prompt: ["What does notes.txt say? Use the read tool."],
+    script: [
+      { thinking: "The user wants the notes. I will read the file.", ...extras, toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
+      { thinking: "The file names the launch code.", ...extras, text: "notes.txt says the launch code is PIG-42." },
+    ],
+  };
+}
+
+/** The image run: `@pic.png` (a 2×2 red PNG) in the prompt; the model thinks and answers. */
+export function imageRun(name: string, model: string, thinking: string, extras: AnswerExtras = {}): WireRun {
+  return {
+    name,
+    model,
+    thinking,
+    prompt: ["@pic.png", "What colour is this picture?"],
+    script: [{ thinking: "Two by two pixels, all red.", ...extras, text: "It is red." }],
+  };
+}
+
+/** The runs the command line names (all of them when it names none): re-record one without the rest. */
+export function namedOnCommandLine(runs: WireRun[]): WireRun[] {
+  const only = process.argv.slice(2);
+  return runs.filter((run) => only.length === 0 || only.includes(run.name));
 }
 
 export interface WireRecording {
