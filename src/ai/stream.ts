@@ -23,7 +23,7 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
 const loaded = new Map<Api, StreamFunction>();
 
 /** The providers providers/provider-request.ts adjusts (its COPILOT_PROVIDER and Cloudflare's two). */
-const PROVIDERS_WITH_EXTRAS = new Set(["github-copilot", "cloudflare-workers-ai", "cloudflare-ai-gateway"]);
+export const PROVIDERS_WITH_EXTRAS: ReadonlySet<string> = new Set(["github-copilot", "cloudflare-workers-ai", "cloudflare-ai-gateway"]);
 
 function errorEnd(model: Model, message: string): AssistantMessageEvent {
   const error = newAssistantMessage(model);
