@@ -12,14 +12,9 @@ import type { FlowContext, OAuthCredential, OAuthFlow } from "../flow.ts";
 import { parseReply, request, requestJson } from "../http.ts";
 import { LOGIN_PROVIDERS } from "../login-providers.ts";
 import { LoginFailed } from "../types.ts";
+import { COPILOT_STATIC_HEADERS, copilotBaseUrlFromToken } from "../../providers/copilot-headers.ts";
 
 const CLIENT_ID = "Iv1.b507a08c87ecfe98";
-const COPILOT_HEADERS = {
-  "User-Agent": "GitHubCopilotChat/0.35.0",
-  "Editor-Version": "vscode/1.107.0",
-  "Editor-Plugin-Version": "copilot-chat/0.35.0",
-  "Copilot-Integration-Id": "vscode-chat",
-};
 const COPILOT_API_VERSION = "2026-06-01";
 const DEFAULTS = {
   deviceCode: "https://{domain}/login/device/code",
@@ -48,10 +43,8 @@ export function normalizeDomain(input: string): string | undefined {
 }
 
 /** Where Copilot requests go: the token's `proxy-ep` (proxy.X → api.X), else the enterprise's or the individual API. */
-export function copilotBaseUrl(token: string, enterpriseDomain: string | undefined): string {
-  const proxy = /(?:^|;)proxy-ep=([^;]+)/.exec(token)?.[1];
-  if (proxy) return `https://${proxy.replace(/^proxy\./, "api.")}`;
-  return enterpriseDomain ? `https://copilot-api.${enterpriseDomain}` : "https://api.individual.githubcopilot.com";
+function copilotBaseUrl(token: string, enterpriseDomain: string | undefined): string {
+  return copilotBaseUrlFromToken(token) ?? (enterpriseDomain ? `https://copilot-api.${enterpriseDomain}` : "https://api.individual.githubcopilot.com");
 }
 
 const DeviceSchema = v.looseObject({
@@ -78,7 +71,7 @@ async function copilotToken(env: NodeJS.ProcessEnv, githubToken: string, enterpr
   const urls = endpoints(env, enterpriseDomain ?? "github.com");
   const reply = await requestJson(
     urls.copilotToken,
-    { what: "GitHub Copilot token request", headers: { Authorization: `Bearer ${githubToken}`, ...COPILOT_HEADERS }, signal, secrets: [githubToken] },
+    { what: "GitHub Copilot token request", headers: { Authorization: `Bearer ${githubToken}`, ...COPILOT_STATIC_HEADERS }, signal, secrets: [githubToken] },
     CopilotTokenSchema,
   );
   return {
@@ -93,7 +86,7 @@ async function copilotToken(env: NodeJS.ProcessEnv, githubToken: string, enterpr
 /** The models the account may use, and those whose policy is still to be switched on. */
 async function accountModels(env: NodeJS.ProcessEnv, credential: OAuthCredential, enterpriseDomain: string | undefined, signal: AbortSignal) {
   const base = endpoints(env, enterpriseDomain ?? "github.com").copilotApi || copilotBaseUrl(credential.access, enterpriseDomain);
-  const headers = { Authorization: `Bearer ${credential.access}`, ...COPILOT_HEADERS, "X-GitHub-Api-Version": COPILOT_API_VERSION };
+  const headers = { Authorization: `Bearer ${credential.access}`, ...COPILOT_STATIC_HEADERS, "X-GitHub-Api-Version": COPILOT_API_VERSION };
   const reply = await requestJson(`${base}/models`, { what: "GitHub Copilot model list", headers, signal, secrets: [credential.access] }, ModelsSchema);
   const usable = reply.data.filter((m) => m.capabilities?.supports?.tool_calls !== false);
   const available = usable.filter((m) => m.model_picker_enabled === true && m.policy?.state !== "disabled").map((m) => m.id);
@@ -118,7 +111,7 @@ async function login({ io, env }: FlowContext): Promise<OAuthCredential> {
   const enterpriseDomain = normalizeDomain(input);
   if (input.trim() && !enterpriseDomain) throw new LoginFailed(`"${input.trim()}" is not a GitHub Enterprise URL or domain`);
   const urls = endpoints(env, enterpriseDomain ?? "github.com");
-  const headers = { "User-Agent": COPILOT_HEADERS["User-Agent"] };
+  const headers = { "User-Agent": COPILOT_STATIC_HEADERS["User-Agent"]! };
   const device = await requestJson(
     urls.deviceCode,
     { what: "GitHub device code request", headers, form: { client_id: CLIENT_ID, scope: "read:user" }, signal: io.signal },
