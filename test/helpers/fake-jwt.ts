@@ -10,8 +10,8 @@ function base64url(value: unknown): string {
 }
 
 /** A JWT whose payload is `payload` (no signature anyone checks). */
-export function fakeJwt(payload: Record<string, unknown>): string {
-  return `${base64url({ alg: "none", typ: "JWT" })}.${base64url(payload)}.fake-signature`;
+export function fakeJwt(payload: Record<string, unknown>, signature = "fake-signature"): string {
+  return `${base64url({ alg: "none", typ: "JWT" })}.${base64url(payload)}.${signature}`;
 }
 
 /** An access token for `accountId`, expiring in the year 2100. */

@@ -9,6 +9,7 @@
  * login at them (the file `PIG_OAUTH_ENDPOINTS` names).
  */
 import { createHash } from "node:crypto";
+import { fakeJwt as unsignedJwt } from "./fake-jwt.ts";
 
 export interface OAuthRequest {
   method: string;
@@ -51,10 +52,9 @@ interface Device {
 
 const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex");
 
-/** An unsigned JWT whose payload is `claims` (Codex reads the account id from it). */
+/** An unsigned JWT whose payload is `claims` (Codex reads the account id from it); each one differs by its signature. */
 export function fakeJwt(claims: Record<string, unknown>): string {
-  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.sig${random()}`;
+  return unsignedJwt(claims, `sig${random()}`);
 }
 
 export class FakeOAuth {
