@@ -19,13 +19,22 @@ export const AMBIENT_CREDENTIAL_VARS: readonly string[] = [
   "AWS_BEARER_TOKEN_BEDROCK",
 ];
 
-/** Where `gcloud auth application-default login` writes its credentials. */
-export function defaultAdcPath(env: NodeJS.ProcessEnv): string {
-  return join(env.HOME || homedir(), ".config", "gcloud", "application_default_credentials.json");
+/**
+ * The Application Default Credentials file to use and how it was found: the file named by
+ * `GOOGLE_APPLICATION_CREDENTIALS`, else gcloud's (`$CLOUDSDK_CONFIG`, else
+ * `~/.config/gcloud`; `%APPDATA%\gcloud` on Windows). Vertex AI's requests read the same file.
+ */
+export function credentialsPath(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): { file: string; origin: string } {
+  const named = env.GOOGLE_APPLICATION_CREDENTIALS?.trim();
+  if (named) return { file: named, origin: "GOOGLE_APPLICATION_CREDENTIALS" };
+  const configDir =
+    env.CLOUDSDK_CONFIG?.trim() ||
+    (platform === "win32" && env.APPDATA ? join(env.APPDATA, "gcloud") : join(env.HOME || homedir(), ".config", "gcloud"));
+  return { file: join(configDir, "application_default_credentials.json"), origin: "gcloud's default location" };
 }
 
 function hasVertexCredentials(env: NodeJS.ProcessEnv): boolean {
-  const file = env.GOOGLE_APPLICATION_CREDENTIALS || defaultAdcPath(env);
+  const file = credentialsPath(env).file;
   const project = env.GOOGLE_CLOUD_PROJECT || env.GCLOUD_PROJECT;
   return Boolean(project && env.GOOGLE_CLOUD_LOCATION && existsSync(file));
 }

@@ -77,6 +77,11 @@ describe("ambient credentials", () => {
     mkdirSync(join(dir, ".config", "gcloud"), { recursive: true });
     writeFileSync(join(dir, ".config", "gcloud", "application_default_credentials.json"), "{}");
     expect(ambientKey("google-vertex", { HOME: dir, GCLOUD_PROJECT: "p", GOOGLE_CLOUD_LOCATION: "global" })).toBe(AMBIENT_KEY);
+    // gcloud's login under $CLOUDSDK_CONFIG is the file the Vertex requests read, so it counts too.
+    const config = join(dir, "gcloud-config");
+    mkdirSync(config);
+    writeFileSync(join(config, "application_default_credentials.json"), "{}");
+    expect(ambientKey("google-vertex", { HOME: join(dir, "elsewhere"), CLOUDSDK_CONFIG: config, GCLOUD_PROJECT: "p", GOOGLE_CLOUD_LOCATION: "global" })).toBe(AMBIENT_KEY);
     expect(emptyRegistry(env).available().every((m) => m.provider === "google-vertex")).toBe(true);
     expect(emptyRegistry(env).available().length).toBeGreaterThan(0);
   });

@@ -20,8 +20,8 @@ import { join } from "node:path";
 import * as v from "valibot";
 import type { AwsCredentials } from "./aws-sigv4.ts";
 import { parseAwsIni, type IniSections } from "./aws-ini.ts";
+import { AMBIENT_KEY } from "../ambient-credentials.ts";
 
-export const AMBIENT_MARKER = "<authenticated>";
 
 type Env = Record<string, string | undefined>;
 
@@ -174,7 +174,7 @@ async function containerCredentials(env: Env, signal: AbortSignal | undefined): 
 
 /** What the stream signs or authenticates with; throws an `AwsCredentialError` naming what is missing or wrong. */
 export async function resolveBedrockAuth(apiKey: string | undefined, env: Env, signal?: AbortSignal): Promise<BedrockAuth> {
-  if (apiKey && apiKey !== AMBIENT_MARKER) return { kind: "bearer", token: apiKey, source: "API key" };
+  if (apiKey && apiKey !== AMBIENT_KEY) return { kind: "bearer", token: apiKey, source: "API key" };
   if (env.AWS_BEDROCK_SKIP_AUTH === "1") {
     return { kind: "sigv4", credentials: { accessKeyId: "dummy-access-key", secretAccessKey: "dummy-secret-key" }, source: "AWS_BEDROCK_SKIP_AUTH" };
   }

@@ -7,9 +7,10 @@
  * never a value from it.
  */
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import * as v from "valibot";
+import { credentialsPath } from "../ambient-credentials.ts";
+
+export { credentialsPath };
 
 export type Env = Record<string, string | undefined>;
 
@@ -49,16 +50,6 @@ export interface GoogleCredentials {
   tokenUrl: string;
   /** The file's text: a changed file is a new login, whose token is not the cached one. */
   fingerprint: string;
-}
-
-/** The credentials file to use and how it was found. */
-export function credentialsPath(env: Env, platform: NodeJS.Platform = process.platform): { file: string; origin: string } {
-  const named = env.GOOGLE_APPLICATION_CREDENTIALS?.trim();
-  if (named) return { file: named, origin: "GOOGLE_APPLICATION_CREDENTIALS" };
-  const configDir =
-    env.CLOUDSDK_CONFIG?.trim() ||
-    (platform === "win32" && env.APPDATA ? join(env.APPDATA, "gcloud") : join(env.HOME || homedir(), ".config", "gcloud"));
-  return { file: join(configDir, "application_default_credentials.json"), origin: "gcloud's default location" };
 }
 
 function fieldOf(issue: v.BaseIssue<unknown>): string {
