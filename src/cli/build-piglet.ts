@@ -9,7 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import type { BuiltInPigletData } from "../binary-identity.ts";
 import { discoverExtensions } from "../extensions/discovery.ts";
-import { loadPiglet, pigletName, PigletError, readPiglet, UnknownPigletError, type Piglet } from "../resources/piglets.ts";
+import type { Piglet } from "../resources/piglet.ts";
+import { loadPiglet, pigletName, PigletError, readPiglet, UnknownPigletError } from "../resources/piglets.ts";
 import { decideTrust } from "../resources/trust.ts";
 import { CliError } from "./errors.ts";
 

@@ -1,6 +1,7 @@
 /** `pig piglets list [--json]`: the Piglets there are (resources/piglets.ts), each read and checked. */
 import { parseArgs } from "node:util";
-import { findPiglets, readPiglet, type PigletFile, type PigletScope } from "../resources/piglets.ts";
+import type { PigletScope } from "../resources/piglet.ts";
+import { findPiglets, readPiglet, type PigletFile } from "../resources/piglets.ts";
 import { decideTrust } from "../resources/trust.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { dirname, join, resolve } from "node:path";
 import { binaryIdentity, type BuiltInPigletData } from "../binary-identity.ts";
 import { THINKING_LEVELS } from "../session/format.ts";
-import type { Piglet } from "./piglets.ts";
+import type { Piglet } from "./piglet.ts";
 
 /** What a built-in Piglet's messages name as its file. */
 export function builtInPigletPath(name: string): string {

@@ -13,27 +13,7 @@ import { readConfigText } from "../util/config-read.ts";
 import { JsoncError, parseJsonc } from "../util/jsonc.ts";
 import { builtInPiglet, builtInPigletPath, builtInPiglets, findBuiltInPiglet } from "./built-in-piglets.ts";
 import { fieldLine, FrontmatterError, misspeltFields, parseFrontmatter } from "./frontmatter.ts";
-
-/** `built-in`: carried inside a Piglet Binary (built-in-piglets.ts). */
-export type PigletScope = "user" | "project" | "built-in";
-
-export interface Piglet {
-  name: string;
-  description: string;
-  filePath: string;
-  scope: PigletScope;
-  model?: string;
-  thinking?: (typeof THINKING_LEVELS)[number];
-  tools?: string[];
-  /** Absolute paths (written relative to the Piglet's file). */
-  extensions?: string[];
-  skills?: string[];
-  prompts?: string[];
-  /** Replaces pig's system prompt. */
-  system?: string;
-  /** Appended to the system prompt. */
-  appendSystem?: string;
-}
+import type { Piglet, PigletScope } from "./piglet.ts";
 
 /** A Piglet file pig cannot use: the file, the line and the field at fault. */
 export class PigletError extends Error {

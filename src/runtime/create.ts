@@ -13,7 +13,8 @@ import { chooseNamedModel, scopedModels, startingChoice } from "./model-choice.t
 import { openSettingsAndSession } from "./open-store.ts";
 import { extensionTrustAsking } from "./project-trust-stage.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
-import { type DiscoveredPaths, loadRunResources } from "./resources-stage.ts";
+import { loadRunResources } from "./resources-stage.ts";
+import type { DiscoveredPaths } from "./run-extensions.ts";
 import type { Runtime } from "./runtime.ts";
 import { UserError } from "./errors.ts";
 import { findPiglets } from "../resources/piglets.ts";

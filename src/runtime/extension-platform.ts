@@ -22,8 +22,7 @@ import type { ExtensionChoice } from "./config.ts";
 import { forwardSessionEvents } from "./extension-events.ts";
 import { installHost, type Installed } from "./extension-install.ts";
 import type { ExtensionLaunch } from "./extension-launch.ts";
-import type { ExtensionReload, ExtensionStageInput, RunExtensions } from "./extensions-stage.ts";
-import type { DiscoveredPaths } from "./resources-stage.ts";
+import type { DiscoveredPaths, ExtensionReload, ExtensionStageInput, RunExtensions } from "./run-extensions.ts";
 import type { AddedTool } from "./tools-stage.ts";
 
 /** A host running the run's extensions, with what it put where the rest of pig looks. */

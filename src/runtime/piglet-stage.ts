@@ -8,7 +8,8 @@
 import { binaryIdentity } from "../binary-identity.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { fieldLine } from "../resources/frontmatter.ts";
-import { PigletError, UnknownPigletError, loadPiglet, type Piglet } from "../resources/piglets.ts";
+import type { Piglet } from "../resources/piglet.ts";
+import { PigletError, UnknownPigletError, loadPiglet } from "../resources/piglets.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { UserError } from "./errors.ts";

@@ -9,10 +9,10 @@
 import { basename } from "node:path";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
-import type { Piglet } from "../resources/piglets.ts";
+import type { Piglet } from "../resources/piglet.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { RuntimeConfig } from "./config.ts";
-import type { RunExtensions } from "./extensions-stage.ts";
+import type { RunExtensions } from "./run-extensions.ts";
 import { chooseNamedModel } from "./model-choice.ts";
 import { UserError } from "./errors.ts";
 import { pigletModelError, readRunPiglet, recordedPiglet, recordPiglet, withPiglet } from "./piglet-stage.ts";

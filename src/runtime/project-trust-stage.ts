@@ -15,7 +15,7 @@ import type { ExtensionChoice } from "./config.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import { ExtensionLaunch } from "./extension-launch.ts";
 import { discoveryOptions } from "../extensions/discovery-options.ts";
-import type { EarlyExtensions } from "./extensions-stage.ts";
+import type { EarlyExtensions } from "./run-extensions.ts";
 import { startupDialogs } from "./startup-dialogs.ts";
 
 export interface TrustAskInput {

@@ -6,19 +6,13 @@ import { resolve } from "node:path";
 import { loadResources, type LoadedResources } from "../resources/load-resources.ts";
 import type { RuntimeConfig } from "./config.ts";
 import type { OpenedSession } from "./open-store.ts";
+import type { DiscoveredPaths } from "./run-extensions.ts";
 import { installedPackages, settingsPackages } from "../resources/settings-packages.ts";
 
 export interface RunResources {
   current(): LoadedResources;
   /** Reads everything again; the next request uses it. */
   reload(): LoadedResources;
-}
-
-/** Resource paths the extensions added (`resources_discover`), as given: relative ones are the cwd's. */
-export interface DiscoveredPaths {
-  skillPaths: string[];
-  promptPaths: string[];
-  themePaths: string[];
 }
 
 /**

@@ -2,11 +2,12 @@
  * What a built run hands the modes: the session, its controller, and what they read beside it.
  * The run owns what it holds (the session file's lock, the extension processes) until `close()`.
  */
-import type { RunExtensions } from "./extensions-stage.ts";
+import type { RunExtensions } from "./run-extensions.ts";
 import type { SessionController } from "../agent/controller.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
-import type { Piglet, PigletFile } from "../resources/piglets.ts";
+import type { Piglet } from "../resources/piglet.ts";
+import type { PigletFile } from "../resources/piglets.ts";
 import type { PigletSwitch } from "./piglet-switch.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";

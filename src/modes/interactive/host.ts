@@ -4,7 +4,7 @@
  * terminal while they are open). One interface, so commands do not reach into the app.
  */
 import type { SessionController } from "../../agent/controller.ts";
-import type { Piglet } from "../../resources/piglets.ts";
+import type { Piglet } from "../../resources/piglet.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
 import type { LoadedResources } from "../../resources/load-resources.ts";

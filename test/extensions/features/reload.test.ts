@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import { ModelRegistry } from "../../../src/ai/registry.ts";
 import type { LoadedResources } from "../../../src/resources/load-resources.ts";
-import { startExtensions, type ExtensionRegistrations } from "../../../src/runtime/extensions-stage.ts";
+import { startExtensions } from "../../../src/runtime/extensions-stage.ts";
+import type { ExtensionRegistrations } from "../../../src/runtime/run-extensions.ts";
 import { makeSession, until } from "../../helpers/scripted-session.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
