@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 from .calls import HostCalls
 
 if TYPE_CHECKING:
-    from .extension import Extension
+    from .registered import Registered
     from .peer import Request
 
 
 class Context(HostCalls):
-    def __init__(self, ext: "Extension", request: "Request | None" = None):
+    def __init__(self, ext: "Registered", request: "Request | None" = None):
         self.ext = ext
         self._peer = ext._peer
         self._request = request

@@ -14,7 +14,7 @@ from .peer import HANDLER_FAILED, Peer, Request, RpcError
 from .results import ToolResult, to_wire
 
 if TYPE_CHECKING:
-    from .extension import Extension
+    from .registered import Registered
 
 
 async def call(fn: Callable, *args: Any) -> Any:
@@ -24,7 +24,7 @@ async def call(fn: Callable, *args: Any) -> Any:
 
 
 class Dispatch:
-    def __init__(self, ext: "Extension"):
+    def __init__(self, ext: "Registered"):
         self.ext = ext
 
     def install(self, peer: Peer) -> None:
