@@ -4,6 +4,7 @@
 // extends another of the module: the session is one object, its parts held by it, not inherited.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { importCycles } from "./helpers/import-cycles.ts";
 import { ownSubclasses } from "./helpers/inheritance.ts";
 import { checkLayering, importsOf, sourceFiles, withoutComments, type LayerViolation } from "./helpers/layering.ts";
 
@@ -18,6 +19,17 @@ describe("layering", () => {
     // The scan sees the imports that are there: a sanity floor, not a count to keep up to date.
     expect(edges.filter((e) => e.file.startsWith("agent/") && e.target.startsWith("session/")).length).toBeGreaterThan(10);
     expect(describeAll(checkLayering(edges))).toEqual([]);
+  });
+
+  test("no files of src/ import each other in a circle", () => {
+    const edges = sourceFiles(SRC).flatMap((file) => importsOf(file, SRC));
+    expect(importCycles(edges)).toEqual([]);
+  });
+
+  test("a circle of imports is found with all its files, whatever its length; a chain is not a circle", () => {
+    const edge = (file: string, target: string) => ({ file, line: 1, target });
+    const edges = [edge("r/a.ts", "r/b.ts"), edge("r/b.ts", "r/c.ts"), edge("r/c.ts", "r/a.ts"), edge("r/d.ts", "r/a.ts"), edge("s/x.ts", "s/y.ts"), edge("s/y.ts", "s/x.ts"), edge("t/p.ts", "t/q.ts"), edge("t/q.ts", "t/q.ts")];
+    expect(importCycles(edges)).toEqual([["r/a.ts", "r/b.ts", "r/c.ts"], ["s/x.ts", "s/y.ts"]]);
   });
 
   test("an import against a rule is reported with its file, line and rule", () => {
