@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { circles } from "./import-cycles.ts";
 
 /** One import in a source file: where it is and the module it names (both relative to `src/`). */
 export interface ImportEdge {
@@ -84,42 +85,13 @@ export function checkLayering(
   return out;
 }
 
-/** Each layer that is in a cycle, mapped to the set of layers of its cycle (Tarjan's components). */
+/** Each layer that is in a cycle, mapped to the set of layers of its cycle. */
 function cyclicLayers(edges: readonly { from: string; to: string }[]): Map<string, Set<string>> {
-  const next = new Map<string, Set<string>>();
-  for (const { from, to } of edges) {
-    if (!next.has(from)) next.set(from, new Set());
-    if (!next.has(to)) next.set(to, new Set());
-    next.get(from)!.add(to);
-  }
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
   const result = new Map<string, Set<string>>();
-  const visit = (node: string) => {
-    index.set(node, index.size);
-    low.set(node, index.get(node)!);
-    stack.push(node);
-    onStack.add(node);
-    for (const to of next.get(node)!) {
-      if (!index.has(to)) {
-        visit(to);
-        low.set(node, Math.min(low.get(node)!, low.get(to)!));
-      } else if (onStack.has(to)) {
-        low.set(node, Math.min(low.get(node)!, index.get(to)!));
-      }
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const group = new Set<string>();
-    for (let member = stack.pop()!; ; member = stack.pop()!) {
-      onStack.delete(member);
-      group.add(member);
-      if (member === node) break;
-    }
-    if (group.size > 1) for (const member of group) result.set(member, group);
-  };
-  for (const node of next.keys()) if (!index.has(node)) visit(node);
+  for (const circle of circles(edges)) {
+    const group = new Set(circle);
+    for (const member of circle) result.set(member, group);
+  }
   return result;
 }
 
