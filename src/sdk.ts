@@ -5,7 +5,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
-import type { SessionController, SessionState, SessionStats } from "./agent/controller.ts";
+import type { SessionState, SessionStats } from "./agent/session-report.ts";
 import type { PigEvent } from "./agent/events.ts";
 import type { NavigateOptions, NavigateResult } from "./agent/navigate.ts";
 import type { AgentSession } from "./agent/session.ts";
@@ -26,7 +26,7 @@ export type { SessionContext } from "./session/context.ts";
 export type { PigEvent, AgentEvent, LoopEvent, SessionEvent } from "./agent/events.ts";
 export type { Model } from "./ai/types.ts";
 export type { ToolResult, ToolContext } from "./tools/types.ts";
-export type { SessionState, SessionStats } from "./agent/controller.ts";
+export type { SessionState, SessionStats } from "./agent/session-report.ts";
 
 type Image = { type: "image"; data: string; mimeType: string };
 
@@ -108,7 +108,6 @@ export interface CreateAgentSessionOptions {
 /** The agent, driven from code. Events are the ones `pig --mode json` prints. */
 export interface PigSession {
   readonly agent: AgentSession;
-  readonly controller: SessionController;
   /** Sends `text` as a prompt the way typed input goes (extension commands, the input hook, skills and templates). */
   prompt(text: string, options?: { images?: Image[]; streamingBehavior?: "steer" | "followUp" }): Promise<void>;
   steer(text: string): void;
@@ -170,14 +169,13 @@ function runtimeConfig(options: CreateAgentSessionOptions): RuntimeConfig {
 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<PigSession> {
   const runtime = await createRuntime(runtimeConfig(options));
-  const { session, controller } = runtime;
+  const { session } = runtime;
   if (runtime.extensions.loadErrors.length > 0) {
     await runtime.close();
     throw new Error(runtime.extensions.loadErrors.join("\n"));
   }
   return {
     agent: session,
-    controller,
     prompt: (text, o) =>
       session.submit(text, {
         source: "interactive",
@@ -193,16 +191,16 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       for (const report of runtime.extensions.drainStartupErrors()) session.reportExtensionError(report);
       return unsubscribe;
     },
-    compact: (instructions) => controller.compact(instructions),
-    navigateTree: (targetId, o) => controller.navigateTree(targetId, o),
-    fork: (entryId) => controller.fork(entryId),
-    newSession: () => controller.newSession(),
-    switchSession: (path) => controller.switchSession(path),
-    setModel: (provider, modelId) => controller.setModel(provider, modelId),
-    setThinkingLevel: (level) => controller.setThinkingLevel(level),
+    compact: (instructions) => session.compact(instructions),
+    navigateTree: (targetId, o) => session.navigateTree(targetId, o),
+    fork: (entryId) => session.fork(entryId),
+    newSession: () => session.newSession(),
+    switchSession: (path) => session.switchSession(path),
+    setModel: (provider, modelId) => session.setModel(provider, modelId),
+    setThinkingLevel: (level) => session.setThinkingLevel(level),
     getMessages: () => [...session.messages],
-    getState: () => controller.state(),
-    getStats: () => controller.stats(),
+    getState: () => session.state(),
+    getStats: () => session.stats(),
     dispose: () => runtime.close(),
   };
 }

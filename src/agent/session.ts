@@ -90,11 +90,6 @@ export class AgentSession extends RunningSession {
     });
   }
 
-  /** @deprecated The session is its own controller; `controller.session` is the session itself. */
-  get session(): AgentSession {
-    return this;
-  }
-
   get cwd(): string {
     return this.options.cwd;
   }

@@ -147,9 +147,9 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
     return await runRpcMode({
-      controller: runtime.controller,
+      session: runtime.session,
       resources: () => runtime.resources,
-      cwd: runtime.controller.cwd,
+      cwd: runtime.session.cwd,
       extensions,
       piglets: {
         list: () => ({ current: runtime.piglet?.name ?? null, piglets: runtime.piglets.list() }),

@@ -4,7 +4,7 @@
  * answers `success: false` with the error's text.
  */
 import * as v from "valibot";
-import type { SessionController } from "../agent/controller.ts";
+import type { AgentSession } from "../agent/session.ts";
 import { THINKING_LEVELS } from "../session/format.ts";
 
 // Clients choose their ids: strings usually, numbers in some; any JSON value is echoed back as given.
@@ -71,7 +71,7 @@ export const COMMAND_TYPES: ReadonlySet<string> = new Set(CommandSchema.options.
 export type CommandResult = { data?: unknown };
 
 export interface CommandContext {
-  controller: SessionController;
+  session: AgentSession;
   /** Starts a prompt and resolves once it is accepted (queued or running), not when it ends. */
   startPrompt(text: string, images: { type: "image"; data: string; mimeType: string }[] | undefined, behavior?: "steer" | "followUp"): Promise<void>;
   compact(customInstructions?: string): Promise<unknown>;
@@ -96,8 +96,7 @@ export interface CommandContext {
 }
 
 export async function runCommand(command: Command, ctx: CommandContext): Promise<CommandResult> {
-  const { controller } = ctx;
-  const session = controller.session;
+  const { session } = ctx;
   switch (command.type) {
     case "prompt":
       await ctx.startPrompt(command.message, command.images, command.streamingBehavior);
@@ -111,49 +110,49 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
       return {};
     case "abort":
       // As upstream: queued messages stay for the next run (`clear_queue` takes them off).
-      await controller.abort({ keepQueued: true });
+      await session.abort({ keepQueued: true });
       return {};
     case "clear_queue":
       return { data: session.clearQueue() };
     case "new_session":
-      return { data: await controller.newSession(command.parentSession ? { parentSession: command.parentSession } : {}) };
+      return { data: await session.newSession(command.parentSession ? { parentSession: command.parentSession } : {}) };
     case "get_state":
-      return { data: controller.state() };
+      return { data: session.state() };
     case "set_piglet":
       if (!ctx.piglets) throw new Error("Piglets are not available in this run");
       // Its extensions may be replaced: never under a running turn.
-      if (session.isStreaming || controller.isCompacting) throw new Error("cannot switch Piglet while the agent is running; wait for agent_end or abort");
+      if (session.isStreaming || session.isCompacting) throw new Error("cannot switch Piglet while the agent is running; wait for agent_end or abort");
       return { data: await ctx.piglets.switch(command.name) };
     case "get_piglets":
       return { data: ctx.piglets?.list() ?? { piglets: [] } };
     case "get_messages":
       return { data: { messages: session.messages } };
     case "set_model":
-      return { data: controller.setModel(command.provider, command.modelId) };
+      return { data: session.setModel(command.provider, command.modelId) };
     case "cycle_model":
-      return { data: controller.cycleModel() };
+      return { data: session.cycleModel() };
     case "get_available_models":
-      return { data: { models: controller.availableModels() } };
+      return { data: { models: session.availableModels() } };
     case "set_thinking_level":
-      controller.setThinkingLevel(command.level);
+      session.setThinkingLevel(command.level);
       return {};
     case "cycle_thinking_level":
-      return { data: controller.cycleThinkingLevel() };
+      return { data: session.cycleThinkingLevel() };
     case "get_available_thinking_levels":
-      return { data: { levels: controller.availableThinkingLevels() } };
+      return { data: { levels: session.availableThinkingLevels() } };
     case "set_steering_mode":
-      controller.setSteeringMode(command.mode);
+      session.setSteeringMode(command.mode);
       return {};
     case "set_follow_up_mode":
-      controller.setFollowUpMode(command.mode);
+      session.setFollowUpMode(command.mode);
       return {};
     case "compact":
       return { data: await ctx.compact(command.customInstructions) };
     case "set_auto_compaction":
-      controller.setAutoCompaction(command.enabled);
+      session.setAutoCompaction(command.enabled);
       return {};
     case "set_auto_retry":
-      controller.setAutoRetry(command.enabled);
+      session.setAutoRetry(command.enabled);
       return {};
     case "abort_compaction":
       // Stops a compaction or branch summary and nothing else (`abort` stops the run too).
@@ -165,31 +164,31 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
     case "bash": {
       // The output streams as it comes, carrying the command's id; the response has the (possibly cut) whole.
       const id = command.id;
-      const { message: _recorded, ...result } = await controller.bash(command.command, {
+      const { message: _recorded, ...result } = await session.bash(command.command, {
         exclude: command.excludeFromContext ?? false,
         onOutput: (delta) => ctx.emit({ type: "bash_execution_update", ...(id !== undefined ? { id } : {}), delta }),
       });
       return { data: result };
     }
     case "abort_bash":
-      controller.abortBash();
+      session.abortBash();
       return {};
     case "get_session_stats":
       return { data: ctx.stats() };
     case "export_html":
       return { data: { path: ctx.exportHtml(command.outputPath) } };
     case "switch_session":
-      return { data: await controller.switchSession(command.sessionPath) };
+      return { data: await session.switchSession(command.sessionPath) };
     case "fork":
-      return { data: await controller.fork(command.entryId) };
+      return { data: await session.fork(command.entryId) };
     case "clone":
-      return { data: await controller.clone() };
+      return { data: await session.clone() };
     case "get_fork_messages":
-      return { data: { messages: controller.forkMessages() } };
+      return { data: { messages: session.forkMessages() } };
     case "get_entries":
       return { data: ctx.entries(command.since) };
     case "get_last_assistant_text": {
-      const text = controller.lastAssistantText();
+      const text = session.lastAssistantText();
       return { data: text === undefined ? {} : { text } };
     }
     case "set_session_name":
@@ -202,7 +201,7 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
     case "navigate_tree":
       return { data: await ctx.navigateTree(command) };
     case "set_label":
-      controller.setLabel(command.entryId, command.label);
+      session.setLabel(command.entryId, command.label);
       return {};
     case "get_tree":
       return { data: ctx.tree() };

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
-import type { SessionController } from "../agent/controller.ts";
+import type { AgentSession } from "../agent/session.ts";
 import { PromptError } from "../agent/session.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
 import { writeExportFile } from "../export/write-export.ts";
@@ -21,7 +21,7 @@ import { RpcUi, UiResponseSchema } from "./rpc-ui.ts";
 import { toWireEvent } from "./wire-event.ts";
 
 export interface RpcOptions {
-  controller: SessionController;
+  session: AgentSession;
   /** The run's resources now (a reload replaces them). */
   resources: () => LoadedResources;
   cwd: string;
@@ -50,8 +50,7 @@ function commandList(resources: LoadedResources, extensions: ModeExtensions | un
 }
 
 export async function runRpcMode(options: RpcOptions): Promise<number> {
-  const { controller } = options;
-  const session = controller.session;
+  const { session } = options;
   const ui = new RpcUi(writeRecord);
   const { extensions } = options;
   extensions?.bindUi?.(ui);
@@ -60,7 +59,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
   const inFlight = new Set<Promise<void>>();
 
   const ctx: CommandContext = {
-    controller,
+    session,
     async startPrompt(text, images, behavior) {
       // An extension command runs now, even while the agent works; the response waits for it.
       // Other text starts its run in this very tick (an abort in the same write must find it running).
@@ -83,15 +82,15 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       if (first === "done") return;
       run.catch((error: unknown) => writeRecord({ type: "prompt_error", error: error instanceof Error ? error.message : String(error) }));
     },
-    compact: (instructions) => controller.compact(instructions),
+    compact: (instructions) => session.compact(instructions),
     navigateTree: (c) =>
-      controller.navigateTree(c.targetId, {
+      session.navigateTree(c.targetId, {
         ...(c.summarize !== undefined ? { summarize: c.summarize } : {}),
         ...(c.customInstructions !== undefined ? { customInstructions: c.customInstructions } : {}),
         ...(c.replaceInstructions !== undefined ? { replaceInstructions: c.replaceInstructions } : {}),
         ...(c.label !== undefined ? { label: c.label } : {}),
       }),
-    stats: () => controller.stats(),
+    stats: () => session.stats(),
     exportHtml(outputPath) {
       const store = session.store;
       if (!store.path) throw new PromptError("Cannot export in-memory session to HTML");

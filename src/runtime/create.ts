@@ -1,7 +1,7 @@
 /**
  * From a `RuntimeConfig` to a ready run, in stages: the model named, settings and trust with the
- * session file, resources, extensions, tools, and last the session and its controller. Every
- * front end (the command line, interactive mode, the SDK) builds its run here.
+ * session file, resources, extensions, tools, and last the session. Every front end (the
+ * command line, interactive mode, the SDK) builds its run here.
  */
 import { restoreModelAndThinking } from "../agent/model-restore.ts";
 import type { AgentSession } from "../agent/session.ts";
@@ -138,7 +138,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   const tools = selectRunTools(config, effective, added, warnings, () => registry.credentialVars());
   removeSpillLeftovers();
 
-  const { session, controller, startup: built } = buildSession(
+  const { session, startup: built } = buildSession(
     {
       opened,
       resources,
@@ -190,7 +190,6 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   const close = () => (closing ??= owned.disposeAsync());
   return {
     session,
-    controller,
     trusted: opened.trust.trusted,
     get piglet() {
       return currentPiglet;

@@ -1,9 +1,8 @@
 /**
- * What a built run hands the modes: the session, its controller, and what they read beside it.
+ * What a built run hands the modes: the session and what they read beside it.
  * The run owns what it holds (the session file's lock, the extension processes) until `close()`.
  */
 import type { RunExtensions } from "./run-extensions.ts";
-import type { SessionController } from "../agent/controller.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { Piglet } from "../resources/piglet.ts";
@@ -25,7 +24,6 @@ export interface Runtime extends AsyncDisposable {
     /** Throws `UserError` for an unknown or unusable Piglet. */
     switch(name: string): Promise<PigletSwitch>;
   };
-  controller: SessionController;
   registry: ModelRegistry;
   agentDir: string;
   sessionDir: string | undefined;

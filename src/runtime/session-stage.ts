@@ -1,8 +1,7 @@
 /**
- * The run's `AgentSession` (its own controller), and what the startup report shows of
- * them: the last stage, when settings, resources, extensions, tools and the model are known.
+ * The run's `AgentSession`, and what the startup report shows of it: the last stage, when
+ * settings, resources, extensions, tools and the model are known.
  */
-import type { SessionController } from "../agent/controller.ts";
 import type { AgentHooks } from "../agent/hooks.ts";
 import type { Restored } from "../agent/model-restore.ts";
 import { AgentSession } from "../agent/session.ts";
@@ -27,7 +26,7 @@ export interface SessionStageInput {
   registry: ModelRegistry;
   agentDir: string;
   start: Restored;
-  /** Set when the run named its model (or the scope chose it): the controller keeps it across /new. */
+  /** Set when the run named its model (or the scope chose it): the session keeps it across /new. */
   chosenModel: Model | undefined;
   scoped: readonly ScopedModel[];
   /** Whether the session had messages when it was opened. */
@@ -42,7 +41,6 @@ export interface SessionStageInput {
 
 export interface BuiltSession {
   session: AgentSession;
-  controller: SessionController;
   startup: StartupReportInput;
 }
 
@@ -95,9 +93,7 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
   if (input.name !== undefined && input.name !== store.name) session.setSessionName(input.name);
   // Damage found in the session file while opening it and building its context: named, not hidden.
   warnings.push(...fileWarnings(store.diagnostics.map((d) => d.message)));
-  // One object: the session is its own controller.
-  const controller: SessionController = session;
-  return { session, controller, startup: startupReport(input, session.thinkingLevel) };
+  return { session, startup: startupReport(input, session.thinkingLevel) };
 }
 
 function startupReport(input: SessionStageInput, thinkingLevel: StartupReportInput["thinkingLevel"]): StartupReportInput {

@@ -80,8 +80,8 @@ export class InteractiveApp implements InteractiveHost {
         }),
         commandArgumentProvider(() => this.bridge.completing()),
         slashCommandProvider(() => this.completions()),
-        fileMentionProvider({ cwd: runtime.controller.cwd }),
-        pathCompletionProvider({ cwd: runtime.controller.cwd }),
+        fileMentionProvider({ cwd: runtime.session.cwd }),
+        pathCompletionProvider({ cwd: runtime.session.cwd }),
       ),
       completionAsTyped: slashCommandProvider(() => this.completions()),
       menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
@@ -103,7 +103,7 @@ export class InteractiveApp implements InteractiveHost {
         showThinking: !settings.hideThinkingBlock,
         codeBlockIndent: settings.markdown?.codeBlockIndent ?? settingsDefaults.markdown.codeBlockIndent,
         models: (provider, id) => runtime.registry.find(provider, id),
-        cwd: () => runtime.controller.cwd,
+        cwd: () => runtime.session.cwd,
       },
     );
     this.router = new PromptRouter({
@@ -112,7 +112,6 @@ export class InteractiveApp implements InteractiveHost {
       view: this.view,
       commands: this.commands,
       session: () => this.session,
-      controller: () => this.controller,
       theme: () => this.theme,
       extensionCommand: (text) => this.bridge.command(text),
       extensionNames: () => this.extensionCommands(),
@@ -121,8 +120,8 @@ export class InteractiveApp implements InteractiveHost {
     runtime.extensions.onReload(() => this.bridge.refreshShortcuts());
   }
 
-  get controller() {
-    return this.runtime.controller;
+  get session() {
+    return this.runtime.session;
   }
   get registry() {
     return this.runtime.registry;
@@ -137,7 +136,7 @@ export class InteractiveApp implements InteractiveHost {
     return this.runtime.agentDir;
   }
   get cwd() {
-    return this.runtime.controller.cwd;
+    return this.runtime.session.cwd;
   }
   get sessionDir() {
     return this.runtime.sessionDir;
@@ -147,10 +146,6 @@ export class InteractiveApp implements InteractiveHost {
   }
   get piglet() {
     return this.runtime.piglet;
-  }
-
-  private get session() {
-    return this.runtime.controller.session;
   }
 
   private completions() {
@@ -224,7 +219,7 @@ export class InteractiveApp implements InteractiveHost {
     setTimeout(() => {
       if (this.session.isStreaming) return;
       this.editor.setBusy(false);
-      const stats = this.controller.stats();
+      const stats = this.session.stats();
       this.editor.print(`${statusLine(stats, this.session.model, this.session.thinkingLevel, this.theme)}\n`);
     }, 0);
   }
@@ -246,13 +241,13 @@ export class InteractiveApp implements InteractiveHost {
       const held = this.router.takeHeld();
       if (held.length === 1) this.editor.prependText(held[0]!);
       else for (const text of held) this.info(`not run: ${text.split("\n")[0]}`);
-      this.controller.abortBash();
+      this.session.abortBash();
       return;
     }
     if (!this.session.isStreaming && !this.session.isCompacting) {
       // A branch summary (/tree) is stopped, and what was typed meanwhile goes back to the editor;
       // while another command works, Escape does nothing.
-      if (this.controller.abortBranchSummary()) {
+      if (this.session.abortBranchSummary()) {
         this.restoreQueued();
         return;
       }
@@ -275,7 +270,7 @@ export class InteractiveApp implements InteractiveHost {
       this.cancelling.abort();
       return true;
     }
-    const working = this.router.shellRunning || this.session.isStreaming || this.session.isCompacting || this.controller.isCompacting;
+    const working = this.router.shellRunning || this.session.isStreaming || this.session.isCompacting;
     if (!working) return false;
     void this.escape().then(() => this.info("Stopped. Press Ctrl+C again to quit."));
     return true;
@@ -304,7 +299,7 @@ export class InteractiveApp implements InteractiveHost {
     return runKeyAction(action, {
       editor: this.editor,
       view: this.view,
-      controller: this.controller,
+      session: this.session,
       settings: this.settings,
       thinkingLevel: () => this.session.thinkingLevel,
       runCommand: async (name) => {

@@ -1,9 +1,9 @@
 /**
  * What slash commands, pickers and the first-run wizard can use of the interactive mode: the
- * session controller, the editor, printing above the prompt, and dialogs (which take the
+ * session, the editor, printing above the prompt, and dialogs (which take the
  * terminal while they are open). One interface, so commands do not reach into the app.
  */
-import type { SessionController } from "../../agent/controller.ts";
+import type { AgentSession } from "../../agent/session.ts";
 import type { Piglet } from "../../resources/piglet.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
@@ -31,7 +31,7 @@ export interface PickOption<T> {
 }
 
 export interface InteractiveHost {
-  readonly controller: SessionController;
+  readonly session: AgentSession;
   readonly registry: ModelRegistry;
   readonly settings: SettingsStore;
   readonly resources: LoadedResources;

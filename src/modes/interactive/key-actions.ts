@@ -13,7 +13,7 @@ import { suspendToShell } from "./suspend.ts";
 export interface KeyActionHost {
   editor: InputEditor;
   view: EventView;
-  controller: Pick<AgentSession, "cycleModel" | "cycleThinkingLevel">;
+  session: Pick<AgentSession, "cycleModel" | "cycleThinkingLevel">;
   settings: Pick<SettingsStore, "drainDiagnostics">;
   thinkingLevel(): string;
   /** Runs the slash command `name` with no arguments. */
@@ -36,12 +36,12 @@ export async function runKeyAction(action: KeyAction, host: KeyActionHost): Prom
         break;
       case "app.model.cycleForward":
       case "app.model.cycleBackward": {
-        const next = host.controller.cycleModel(action === "app.model.cycleForward" ? "forward" : "backward");
+        const next = host.session.cycleModel(action === "app.model.cycleForward" ? "forward" : "backward");
         host.info(next ? `Model: ${next.model.provider}/${next.model.id}${next.model.reasoning ? ` (thinking: ${host.thinkingLevel()})` : ""}` : "Only one model is available.");
         break;
       }
       case "app.thinking.cycle": {
-        const next = host.controller.cycleThinkingLevel();
+        const next = host.session.cycleThinkingLevel();
         host.info(next ? `Thinking level: ${next.level}` : "This model has no thinking levels.");
         break;
       }

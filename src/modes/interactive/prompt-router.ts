@@ -10,7 +10,6 @@
  * ends, whether it worked or not. `@path` mentions attach their files.
  */
 import type { AgentSession } from "../../agent/session.ts";
-import type { SessionController } from "../../agent/controller.ts";
 import type { BashExecutionMessage } from "../../session/format.ts";
 import { attachMentions } from "./attachments.ts";
 import { commandCatalog, unknownCommandMessage } from "./commands/catalog.ts";
@@ -26,7 +25,6 @@ export interface PromptRouterDeps {
   view: EventView;
   commands: readonly SlashCommand[];
   session: () => AgentSession;
-  controller: () => SessionController;
   theme: () => Theme;
   /** The extension command `text` invokes (pig's own commands are matched first). */
   extensionCommand?: (text: string) => SlashCommand | undefined;
@@ -96,7 +94,7 @@ export class PromptRouter {
       const literal = /^\/\/[A-Za-z0-9]/.test(text);
       const typed = literal ? text.slice(1) : text;
       // `@path` mentions attach their files, before the message as `@file` arguments do.
-      const { files, attached, skipped } = await attachMentions(typed, this.deps.controller().cwd);
+      const { files, attached, skipped } = await attachMentions(typed, this.deps.session().cwd);
       if (attached.length > 0) editor.print(`${theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
       // Not dim: a mention that attached nothing is most often a slip the user wants to know of.
       for (const s of skipped) editor.print(`${theme.fg("warning", `not attached: @${s.path} (${s.reason})`)}\n`);
@@ -164,7 +162,7 @@ export class PromptRouter {
     view.shell.started();
     let message: BashExecutionMessage | undefined;
     try {
-      ({ message } = await this.deps.controller().bash(command, { exclude, onOutput: (chunk) => view.shell.output(chunk) }));
+      ({ message } = await this.deps.session().bash(command, { exclude, onOutput: (chunk) => view.shell.output(chunk) }));
     } finally {
       // Ended, or failed to start (a missing shell): the spinner stops either way.
       view.shell.finished(message);

@@ -126,7 +126,7 @@ describe("/login with an account", () => {
     expect(host.text).toContain("https://auth.example/authorize?state=s");
     expect(host.text).toContain(`info: Signed in to Claude Pro/Max (anthropic); saved in ${join(host.agentDir, "auth.json")}.`);
     expect(host.registry.hasKey("anthropic")).toBe(true);
-    expect(host.controller.session.model?.provider).toBe("test");
+    expect(host.session.model?.provider).toBe("test");
   });
 
   test("Escape in the account list goes back to how; Escape there ends /login", async () => {
@@ -158,14 +158,14 @@ describe("/login with an account", () => {
   test("without a usable model before, the signed-in provider's default model becomes current", async () => {
     const keyless = { provider: "openai", id: defaultModelOf("openai")! };
     const host = makeHost({ model: keyless });
-    expect(host.controller.session.model).toMatchObject(keyless);
+    expect(host.session.model).toMatchObject(keyless);
     expect(host.registry.hasKey("openai")).toBe(false);
     host.subscriptions.logins = [CLAUDE];
     storingFlow(host);
     await loginCommand.run(host, "Claude Pro/Max");
     expect(host.text).toMatch(/Signed in to Claude Pro\/Max \(anthropic\); saved in .* \d+ models? available: anthropic\//);
     expect(host.text).toContain(`info: Model: anthropic/${defaultModelOf("anthropic")}`);
-    expect(host.controller.session.model).toMatchObject({ provider: "anthropic", id: defaultModelOf("anthropic") });
+    expect(host.session.model).toMatchObject({ provider: "anthropic", id: defaultModelOf("anthropic") });
   });
 
   test("a cancelled sign-in stores nothing and says so; a failed one names the provider and the reason", async () => {

@@ -10,12 +10,12 @@ import { makeHost } from "./fake-host.ts";
 /** A session with two branches: one → two, and one → three (the current one). */
 async function branchedHost() {
   const host = makeHost();
-  const session = host.controller.session;
+  const session = host.session;
   await session.prompt("one");
   const firstAnswer = session.store.leafId!;
   await session.prompt("two");
-  host.controller.session.store.branch(firstAnswer);
-  host.controller.session.reloadContext();
+  host.session.store.branch(firstAnswer);
+  host.session.reloadContext();
   await session.prompt("three");
   return host;
 }
@@ -23,7 +23,7 @@ async function branchedHost() {
 describe("/export file.jsonl", () => {
   test("the current branch, lines as stored, under a new header with the same id", async () => {
     const host = await branchedHost();
-    const store = host.controller.session.store;
+    const store = host.session.store;
     const out = join(tempDir(), "branch.jsonl");
     await exportCommand.run(host, out);
     expect(host.text).toContain(`info: Exported to ${out}`);
@@ -77,7 +77,7 @@ describe("/import", () => {
     const source = await branchedHost();
     const file = join(tempDir(), "2026-01-01T00-00-00-000Z_imported.jsonl");
     await exportCommand.run(source, file);
-    return { file, id: source.controller.session.store.sessionId };
+    return { file, id: source.session.store.sessionId };
   }
 
   test("copies the file into the session directory and continues it", async () => {
@@ -86,8 +86,8 @@ describe("/import", () => {
     await importCommand.run(host, file);
     const dest = join(host.sessionDir!, basename(file));
     expect(host.text).toContain(`info: Imported ${file} as ${dest}`);
-    expect(host.controller.session.store.path).toBe(dest);
-    expect(host.controller.session.store.sessionId).toBe(id);
+    expect(host.session.store.path).toBe(dest);
+    expect(host.session.store.sessionId).toBe(id);
     const [header, ...entries] = readFileSync(dest, "utf8").split("\n");
     const [sourceHeader, ...sourceEntries] = readFileSync(file, "utf8").split("\n");
     expect(entries).toEqual(sourceEntries);
@@ -104,11 +104,11 @@ describe("/import", () => {
     const host = makeHost();
     await importCommand.run(host, file);
     expect(host.text).not.toContain("error:");
-    expect(host.controller.session.store.cwd).toBe(host.cwd);
-    const imported = JSON.parse(readFileSync(host.controller.session.store.path!, "utf8").split("\n")[0]!);
+    expect(host.session.store.cwd).toBe(host.cwd);
+    const imported = JSON.parse(readFileSync(host.session.store.path!, "utf8").split("\n")[0]!);
     expect(imported.extra).toEqual({ kept: true });
-    await host.controller.session.prompt("continue here");
-    expect(host.controller.session.store.buildContext().messages.length).toBeGreaterThan(2);
+    await host.session.prompt("continue here");
+    expect(host.session.store.buildContext().messages.length).toBeGreaterThan(2);
   });
 
   test("the same file already imported is opened again; a different one of that name is refused", async () => {
@@ -128,9 +128,9 @@ describe("/import", () => {
     const { file } = await exported();
     const host = makeHost();
     // A branch summary under way, as the session sees it.
-    const summary = host.controller.activity.begin("branchSummary");
+    const summary = host.session.activity.begin("branchSummary");
     await importCommand.run(host, file);
-    host.controller.activity.end("branchSummary", summary);
+    host.session.activity.end("branchSummary", summary);
     expect(host.text).toContain("Cannot import a session while the agent is running");
     expect(existsSync(join(host.sessionDir!, basename(file)))).toBe(false);
   });

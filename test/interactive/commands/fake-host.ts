@@ -1,5 +1,5 @@
 /**
- * A scripted `InteractiveHost` over a real session controller (temp agent and session
+ * A scripted `InteractiveHost` over a real session (temp agent and session
  * directories, a model that answers from a list): commands run exactly as in the app, and the
  * test reads what was printed and which dialogs were opened.
  */
@@ -50,7 +50,6 @@ export function scriptedStream(replies: string[]): StreamFunction {
 }
 
 export interface TestRuntime {
-  controller: AgentSession;
   session: AgentSession;
   registry: ModelRegistry;
   settings: SettingsStore;
@@ -104,8 +103,7 @@ export function makeRuntime(options: { inMemory?: boolean; model?: { provider: s
     settings,
     sessionDir: options.inMemory ? undefined : sessionDir,
   });
-  const controller = session;
-  return { controller, session, registry, settings, agentDir, sessionDir, cwd, replies };
+  return { session, registry, settings, agentDir, sessionDir, cwd, replies };
 }
 
 /** A pick answer: the option whose label contains the text, an exact value, or a cancel. */
@@ -154,13 +152,13 @@ export class FakeHost implements InteractiveHost {
     private readonly noSessionDir = false,
   ) {
     // As the interactive mode does: the conversation is shown again after every replacement.
-    runtime.controller.onSessionChange((change) => {
+    runtime.session.onSessionChange((change) => {
       if (replacesConversation(change)) this.changes++;
     });
   }
 
-  get controller() {
-    return this.runtime.controller;
+  get session() {
+    return this.runtime.session;
   }
   get registry() {
     return this.runtime.registry;

@@ -15,7 +15,7 @@ describe("/model", () => {
       ["test/beta", "32k context"],
     ]);
     expect((call.config?.initial as { id: string }).id).toBe("alpha");
-    expect(host.controller.session.model?.id).toBe("beta");
+    expect(host.session.model?.id).toBe("beta");
     expect(host.settings.settings.defaultModel).toBe("beta");
     expect(host.text).toContain("info: Model: test/beta");
   });
@@ -24,7 +24,7 @@ describe("/model", () => {
     const host = makeHost();
     await modelCommand.run(host, "test/beta");
     expect(host.picks).toHaveLength(0);
-    expect(host.controller.session.model?.id).toBe("beta");
+    expect(host.session.model?.id).toBe("beta");
   });
 
   test("a search narrows the list", async () => {
@@ -32,7 +32,7 @@ describe("/model", () => {
     host.pickAnswers = ["cancel"];
     await modelCommand.run(host, "bet");
     expect(host.picks[0]!.options.map((o) => o.label)).toEqual(["test/beta"]);
-    expect(host.controller.session.model?.id).toBe("alpha");
+    expect(host.session.model?.id).toBe("alpha");
   });
 
   test("a search matching nothing says so", async () => {

@@ -24,7 +24,7 @@ describe("/copy", () => {
   test("copies the last answer with the first tool found", async () => {
     const host = makeHost();
     host.runtime.replies.push("the answer");
-    await host.controller.session.prompt("q");
+    await host.session.prompt("q");
     const runs: { argv: string[]; input: string }[] = [];
     await createCopyCommand(clipboard({ xclip: 0, xsel: 0 }, runs)).run(host, "");
     expect(runs).toEqual([{ argv: ["/bin/xclip", "-selection", "clipboard"], input: "the answer" }]);
@@ -40,7 +40,7 @@ describe("/copy", () => {
 
   test("no clipboard tool: a clear message", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("q");
+    await host.session.prompt("q");
     await createCopyCommand(clipboard({})).run(host, "");
     expect(host.text).toContain("error: No clipboard tool found");
   });
@@ -48,7 +48,7 @@ describe("/copy", () => {
   test("no clipboard tool but a terminal: the text goes through OSC 52, and the message says so", async () => {
     const host = makeHost();
     host.runtime.replies.push("héllo");
-    await host.controller.session.prompt("q");
+    await host.session.prompt("q");
     const written: string[] = [];
     const deps = { ...clipboard({}), terminal: { write: (s: string) => void written.push(s), env: {} } };
     await createCopyCommand(deps).run(host, "");
@@ -58,7 +58,7 @@ describe("/copy", () => {
 
   test("tools that fail fall back to OSC 52 too, naming them", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("q");
+    await host.session.prompt("q");
     const written: string[] = [];
     const deps = { ...clipboard({ xclip: 1 }), terminal: { write: (s: string) => void written.push(s), env: {} } };
     await createCopyCommand(deps).run(host, "");
@@ -82,16 +82,16 @@ describe("/copy", () => {
 describe("/export", () => {
   test("writes the HTML page under the default name in the working directory", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("export me");
+    await host.session.prompt("export me");
     await exportCommand.run(host, "");
-    const path = join(host.cwd, defaultExportName(host.controller.session.store.path!));
+    const path = join(host.cwd, defaultExportName(host.session.store.path!));
     expect(host.text).toBe(`info: Exported to ${path}`);
     expect(readFileSync(path, "utf8")).toContain("export me");
   });
 
   test("a relative file name is taken from the working directory, an absolute one as is", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("q");
+    await host.session.prompt("q");
     await exportCommand.run(host, "out.html");
     expect(readFileSync(join(host.cwd, "out.html"), "utf8")).toStartWith("<!DOCTYPE html>");
     const absolute = join(tempDir(), "abs.html");
@@ -101,7 +101,7 @@ describe("/export", () => {
 
   test("refuses an in-memory session and one not written yet", async () => {
     const memory = makeHost({ inMemory: true });
-    await memory.controller.session.prompt("q");
+    await memory.session.prompt("q");
     await exportCommand.run(memory, "");
     expect(memory.text).toContain("error: Cannot export: this session is kept in memory only");
     const fresh = makeHost();
@@ -113,14 +113,14 @@ describe("/export", () => {
 describe("/compact", () => {
   test("summarises and shows the start of the summary", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("one");
-    await host.controller.session.prompt("two");
+    await host.session.prompt("one");
+    await host.session.prompt("two");
     host.runtime.replies.push(["## Goal", "a", "b", "c", "d", "e"].join("\n"));
     await compactCommand.run(host, "focus on tests");
     expect(host.text).toContain("info: Compacted 120 tokens into a summary:");
     expect(host.text).toContain("## Goal");
     expect(host.text).toMatch(/more lines\)/);
-    const store = host.controller.session.store;
+    const store = host.session.store;
     expect(store.branchRecords().some((r) => r.type === "compaction")).toBe(true);
   });
 

@@ -25,11 +25,11 @@ async function twoSessions(host: FakeHost): Promise<string> {
   const base = Date.now() - 10_000;
   try {
     setSystemTime(new Date(base));
-    await host.controller.session.prompt("first session");
-    const first = host.controller.session.store.path!;
+    await host.session.prompt("first session");
+    const first = host.session.store.path!;
     setSystemTime(new Date(base + 1000));
-    await host.controller.newSession();
-    await host.controller.session.prompt("second");
+    await host.session.newSession();
+    await host.session.prompt("second");
     // Only what the command under test changes is counted.
     host.changes = 0;
     return first;
@@ -68,15 +68,15 @@ describe("/resume", () => {
     // The system message declaring the prompt counts, as in Pi 0.87's session list.
     expect(options[0]!.hint).toBe("3 msgs · just now · current");
     expect(options[1]!.hint).toBe("3 msgs · just now");
-    expect(host.controller.session.store.path).toBe(first);
-    expect(host.controller.session.messages).toHaveLength(3);
+    expect(host.session.store.path).toBe(first);
+    expect(host.session.messages).toHaveLength(3);
     expect(host.changes).toBe(1);
   });
 
   test("a session's name is shown instead of its first message", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("first session");
-    host.controller.session.setSessionName("Named one");
+    await host.session.prompt("first session");
+    host.session.setSessionName("Named one");
     host.pickAnswers = ["cancel"];
     await createResumeCommand(deps(null)).run(host, "");
     expect(host.picks[0]!.options[0]!.label).toBe("Named one");
@@ -117,10 +117,10 @@ describe("/resume", () => {
   test("choosing the current session leaves it as it is", async () => {
     const host = makeHost();
     await twoSessions(host);
-    const path = host.controller.session.store.path;
+    const path = host.session.store.path;
     host.pickAnswers = [{ label: "second" }];
     await createResumeCommand(deps(null)).run(host, "");
-    expect(host.controller.session.store.path).toBe(path);
+    expect(host.session.store.path).toBe(path);
     expect(host.changes).toBe(0);
   });
 
@@ -155,7 +155,7 @@ describe("/resume", () => {
   test("the current session cannot be deleted", async () => {
     const host = makeHost();
     await twoSessions(host);
-    const current = host.controller.session.store.path!;
+    const current = host.session.store.path!;
     host.pickAnswers = [{ label: "Delete" }, { label: "second" }, "cancel"];
     await createResumeCommand(deps(null)).run(host, "");
     expect(existsSync(current)).toBe(true);

@@ -17,7 +17,7 @@ describe("/scoped-models", () => {
     await scopedModelsCommand.run(host, "");
     expect(host.pickManyCalls[0]!.options.map((o) => o.value)).toEqual(["test/alpha", "test/beta"]);
     expect(host.pickManyCalls[0]!.initial).toEqual([]);
-    expect(host.controller.scopedModels.map((m) => m.id)).toEqual(["beta"]);
+    expect(host.session.scopedModels.map((m) => m.id)).toEqual(["beta"]);
     expect(saved(host.agentDir).enabledModels).toEqual(["test/beta"]);
     expect(host.text).toContain("info: Ctrl+P cycles through 1 model.");
 
@@ -25,7 +25,7 @@ describe("/scoped-models", () => {
     host.confirmAnswers = [true];
     await scopedModelsCommand.run(host, "");
     expect(host.pickManyCalls[1]!.initial).toEqual(["test/beta"]);
-    expect(host.controller.scopedModels).toEqual([]);
+    expect(host.session.scopedModels).toEqual([]);
     expect(saved(host.agentDir).enabledModels).toBeUndefined();
   });
 
@@ -34,9 +34,9 @@ describe("/scoped-models", () => {
     host.pickManyAnswers = [["test/alpha", "test/beta"], "cancel"];
     host.confirmAnswers = [false];
     await scopedModelsCommand.run(host, "");
-    expect(host.controller.scopedModels.map((m) => m.id)).toEqual(["alpha", "beta"]);
+    expect(host.session.scopedModels.map((m) => m.id)).toEqual(["alpha", "beta"]);
     expect(saved(host.agentDir).enabledModels).toBeUndefined();
     await scopedModelsCommand.run(host, "");
-    expect(host.controller.scopedModels.map((m) => m.id)).toEqual(["alpha", "beta"]);
+    expect(host.session.scopedModels.map((m) => m.id)).toEqual(["alpha", "beta"]);
   });
 });

@@ -8,21 +8,21 @@ import { makeHost } from "./fake-host.ts";
 describe("/new and /clone", () => {
   test("/new replaces the session and tells the host", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("hello");
-    const before = host.controller.session.store.sessionId;
+    await host.session.prompt("hello");
+    const before = host.session.store.sessionId;
     await newCommand.run(host, "");
-    expect(host.controller.session.store.sessionId).not.toBe(before);
-    expect(host.controller.session.messages).toHaveLength(0);
+    expect(host.session.store.sessionId).not.toBe(before);
+    expect(host.session.messages).toHaveLength(0);
     expect(host.changes).toBe(1);
   });
 
   test("/clone keeps the conversation in a new session", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("hello");
-    const before = host.controller.session.store.sessionId;
+    await host.session.prompt("hello");
+    const before = host.session.store.sessionId;
     await cloneCommand.run(host, "");
-    expect(host.controller.session.store.sessionId).not.toBe(before);
-    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
+    expect(host.session.store.sessionId).not.toBe(before);
+    expect(host.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
     expect(host.changes).toBe(1);
   });
 });
@@ -31,9 +31,9 @@ describe("/name", () => {
   test("names the session from the argument", async () => {
     const host = makeHost();
     const events: unknown[] = [];
-    host.controller.session.subscribe((e) => events.push(e));
+    host.session.subscribe((e) => events.push(e));
     await nameCommand.run(host, "auth refactor");
-    expect(host.controller.session.store.name).toBe("auth refactor");
+    expect(host.session.store.name).toBe("auth refactor");
     // Announced once, by the session (the interactive view prints it); the command adds nothing.
     expect(events).toEqual([{ type: "session_info_changed", name: "auth refactor" }]);
     expect(host.text).toBe("");
@@ -41,18 +41,18 @@ describe("/name", () => {
 
   test("without an argument asks, offering the current name", async () => {
     const host = makeHost();
-    host.controller.session.setSessionName("old");
+    host.session.setSessionName("old");
     host.askAnswers = ["new name"];
     await nameCommand.run(host, "");
     expect(host.asks[0]!.config?.initial).toBe("old");
-    expect(host.controller.session.store.name).toBe("new name");
+    expect(host.session.store.name).toBe("new name");
   });
 
   test("a cancelled question changes nothing", async () => {
     const host = makeHost();
     host.askAnswers = [undefined];
     await nameCommand.run(host, "");
-    expect(host.controller.session.store.name).toBeUndefined();
+    expect(host.session.store.name).toBeUndefined();
     expect(host.output).toHaveLength(0);
   });
 });
@@ -60,10 +60,10 @@ describe("/name", () => {
 describe("/session", () => {
   test("reports file, id, entries, messages, tokens, cost and context", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("hello");
+    await host.session.prompt("hello");
     await sessionCommand.run(host, "");
     const text = host.text;
-    const store = host.controller.session.store;
+    const store = host.session.store;
     expect(text).toContain(`File:       ${store.path}`);
     expect(text).toContain(`ID:         ${store.sessionId}`);
     expect(text).toContain(`Entries:    ${store.tree.records.length}`);
@@ -94,8 +94,8 @@ describe("/session", () => {
 describe("/label", () => {
   test("labels the current entry, and a second label replaces it rather than labelling the label", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("hello");
-    const store = host.controller.session.store;
+    await host.session.prompt("hello");
+    const store = host.session.store;
     const answer = store.leafId!;
     await labelCommand.run(host, "first");
     await labelCommand.run(host, "second");
@@ -107,8 +107,8 @@ describe("/label", () => {
 
   test("no text on an entry without a label says there is none, and writes nothing", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("hello");
-    const store = host.controller.session.store;
+    await host.session.prompt("hello");
+    const store = host.session.store;
     const entries = store.tree.records.length;
     await labelCommand.run(host, "  ");
     expect(host.text).toContain("info: The current entry has no label to remove.");

@@ -39,9 +39,9 @@ describe("/settings", () => {
       "cancel",
     ];
     await settingsCommand.run(host, "");
-    expect(host.controller.session.thinkingLevel).toBe("high");
-    expect(host.controller.session.steering.mode).toBe("all");
-    expect(host.controller.autoCompactionEnabled).toBe(true);
+    expect(host.session.thinkingLevel).toBe("high");
+    expect(host.session.steering.mode).toBe("all");
+    expect(host.session.autoCompactionEnabled).toBe(true);
     expect(saved(host.agentDir)).toMatchObject({
       defaultThinkingLevel: "high",
       steeringMode: "all",
@@ -62,7 +62,7 @@ describe("/settings", () => {
 
   test("a model without reasoning has no levels to choose", async () => {
     const host = makeHost();
-    host.controller.setModel("test", "beta");
+    host.session.setModel("test", "beta");
     host.pickAnswers = [{ label: "Thinking level" }, "cancel"];
     await settingsCommand.run(host, "");
     expect(host.picks).toHaveLength(2);

@@ -22,7 +22,7 @@ function fakeGh(exitCode = 0): { deps: ShareDeps; dir: string } {
 describe("/share", () => {
   test("after a yes, uploads the HTML page with gh and prints the gist's address", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("share this conversation");
+    await host.session.prompt("share this conversation");
     const { deps, dir } = fakeGh();
     host.confirmAnswers = [true];
     await createShareCommand(deps).run(host, "");
@@ -34,7 +34,7 @@ describe("/share", () => {
 
   test("a no uploads nothing; gh failing is reported with its message", async () => {
     const host = makeHost();
-    await host.controller.session.prompt("q");
+    await host.session.prompt("q");
     const declined = fakeGh();
     host.confirmAnswers = [false];
     await createShareCommand(declined.deps).run(host, "");
@@ -50,7 +50,7 @@ describe("/share", () => {
     await createShareCommand(fakeGh().deps).run(empty, "");
     expect(empty.text).toContain("error: Nothing to share yet.");
     const host = makeHost();
-    await host.controller.session.prompt("q");
+    await host.session.prompt("q");
     await createShareCommand({ which: () => null, run: async () => ({ code: 0, stdout: "", stderr: "" }) }).run(host, "");
     expect(host.text).toContain("error: /share needs the GitHub CLI (gh)");
   });

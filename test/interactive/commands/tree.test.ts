@@ -4,11 +4,11 @@ import type { Theme } from "../../../src/modes/interactive/theme.ts";
 import { makeHost, type FakeHost } from "./fake-host.ts";
 
 async function conversation(host: FakeHost, ...prompts: string[]): Promise<void> {
-  for (const prompt of prompts) await host.controller.session.prompt(prompt);
+  for (const prompt of prompts) await host.session.prompt(prompt);
 }
 
 const userEntry = (host: FakeHost, text: string) =>
-  host.controller.forkMessages().find((m) => m.text === text)!.entryId;
+  host.session.forkMessages().find((m) => m.text === text)!.entryId;
 
 describe("/tree", () => {
   test("lists every entry, marks the active path and where you are", async () => {
@@ -34,7 +34,7 @@ describe("/tree", () => {
     await treeCommand.run(host, "");
     expect(host.editorText).toBe("two");
     expect(host.changes).toBe(1);
-    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
+    expect(host.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
   });
 
   test("summarising the branch left behind adds a branch summary", async () => {
@@ -43,7 +43,7 @@ describe("/tree", () => {
     host.runtime.replies.push("the summary of two");
     host.pickAnswers = [{ label: "user  two" }, { label: "Summarize" }];
     await treeCommand.run(host, "");
-    const store = host.controller.session.store;
+    const store = host.session.store;
     const summary = store.getEntry(store.leafId!) as { type: string; summary?: string };
     expect(summary.type).toBe("branch_summary");
     expect(summary.summary).toContain("the summary of two");
@@ -63,21 +63,21 @@ describe("/tree", () => {
   test("choosing where you already are does nothing", async () => {
     const host = makeHost();
     await conversation(host, "one");
-    const leaf = host.controller.session.store.leafId;
+    const leaf = host.session.store.leafId;
     host.pickAnswers = [{ label: "assistant" }];
     await treeCommand.run(host, "");
     expect(host.text).toContain("Already there");
-    expect(host.controller.session.store.leafId).toBe(leaf);
+    expect(host.session.store.leafId).toBe(leaf);
     expect(host.changes).toBe(0);
   });
 
   test("entries after a branch point are indented, labels shown, off-branch entries unmarked", async () => {
     const host = makeHost();
     await conversation(host, "one", "two");
-    await host.controller.navigateTree(userEntry(host, "two"));
+    await host.session.navigateTree(userEntry(host, "two"));
     await conversation(host, "three");
-    host.controller.setLabel(userEntry(host, "one"), "start");
-    const rows = treeRows(host.controller.session.store);
+    host.session.setLabel(userEntry(host, "one"), "start");
+    const rows = treeRows(host.session.store);
     const two = rows.find((r) => r.text.includes("user  two"))!;
     const three = rows.find((r) => r.text.includes("user  three"))!;
     const one = rows.find((r) => r.text.includes("user  one"))!;
@@ -95,11 +95,11 @@ describe("/tree drawing", () => {
   test("branches are drawn with connectors; a straight chain stays in its column", async () => {
     const host = makeHost();
     await conversation(host, "one", "two");
-    await host.controller.navigateTree(userEntry(host, "two"));
+    await host.session.navigateTree(userEntry(host, "two"));
     await conversation(host, "three");
-    host.controller.setLabel(userEntry(host, "three"), "later");
+    host.session.setLabel(userEntry(host, "three"), "later");
     await conversation(host, "four");
-    const drawn = treeRows(host.controller.session.store).map((r) => `${r.prefix}${r.text.split("  ")[0]} ${r.text.split("  ")[1] ?? ""}`.trimEnd());
+    const drawn = treeRows(host.session.store).map((r) => `${r.prefix}${r.text.split("  ")[0]} ${r.text.split("  ")[1] ?? ""}`.trimEnd());
     expect(drawn).toEqual([
       "model → test/alpha",
       "thinking → medium",
@@ -118,10 +118,10 @@ describe("/tree drawing", () => {
   test("model and thinking level changes and prompt declarations are dimmed; messages are not", async () => {
     const host = makeHost();
     await conversation(host, "one");
-    host.controller.session.setThinkingLevel("high");
+    host.session.setThinkingLevel("high");
     await conversation(host, "two");
     const theme = { fg: (token: string, text: string) => `<${token}>${text}</>` } as unknown as Theme;
-    const labels = treeRows(host.controller.session.store).map((r) => treeOption(r, undefined, theme).label);
+    const labels = treeRows(host.session.store).map((r) => treeOption(r, undefined, theme).label);
     expect(labels.filter((l) => l.includes("<dim>"))).toEqual(
       expect.arrayContaining([expect.stringContaining("<dim>thinking → high</>"), expect.stringContaining("<dim>prompt  preamble</>")]),
     );
@@ -133,15 +133,15 @@ describe("/fork", () => {
   test("offers user messages, newest preselected, and puts the chosen text back in the editor", async () => {
     const host = makeHost();
     await conversation(host, "one", "two");
-    const before = host.controller.session.store.sessionId;
+    const before = host.session.store.sessionId;
     const two = userEntry(host, "two");
     host.pickAnswers = [{ label: "two" }];
     await forkCommand.run(host, "");
     expect(host.picks[0]!.options.map((o) => o.label)).toEqual(["one", "two"]);
     expect(host.picks[0]!.config?.initial).toBe(two);
     expect(host.editorText).toBe("two");
-    expect(host.controller.session.store.sessionId).not.toBe(before);
-    expect(host.controller.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
+    expect(host.session.store.sessionId).not.toBe(before);
+    expect(host.session.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
     expect(host.changes).toBe(1);
   });
 

@@ -60,7 +60,7 @@ async function chooseKeyProvider(host: InteractiveHost): Promise<string | undefi
 
 /** Whether the session's model could be used before a new credential came. */
 function currentUsable(host: InteractiveHost): boolean {
-  const current = host.controller.session.model;
+  const current = host.session.model;
   return current !== undefined && host.registry.hasKey(current.provider);
 }
 
@@ -71,7 +71,7 @@ function reportNewCredential(host: InteractiveHost, provider: string, first: str
   host.info(`${first} ${availableWords(provider, available)}.`);
   const next = modelAfterLogin(provider, available, usableBefore);
   if (!next) return;
-  const chosen = host.controller.setModel(next.provider, next.id);
+  const chosen = host.session.setModel(next.provider, next.id);
   host.info(`Model: ${chosen.provider}/${chosen.id}`);
 }
 

@@ -29,7 +29,7 @@ export const compactCommand: SlashCommand = {
     // The spinner says it is compacting; the outcome is told once, here.
     let result;
     try {
-      result = await host.controller.compact(args.trim() || undefined);
+      result = await host.session.compact(args.trim() || undefined);
     } catch (error) {
       const refusal = REFUSALS[(error as Error).message];
       if (refusal) {

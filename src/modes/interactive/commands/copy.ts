@@ -11,7 +11,7 @@ export function createCopyCommand(deps: ClipboardDeps = defaultClipboardDeps): S
     name: "copy",
     description: "Copy the last answer to the clipboard",
     async run(host) {
-      const text = host.controller.lastAssistantText();
+      const text = host.session.lastAssistantText();
       if (!text) {
         host.warn("There is no answer to copy yet.");
         return;

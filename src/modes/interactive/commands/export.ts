@@ -15,7 +15,7 @@ export const exportCommand: SlashCommand = {
   description: "Export the session to an HTML file (or the current branch to a .jsonl session file)",
   argumentHint: "[file.html | file.jsonl]",
   async run(host, args) {
-    const store = host.controller.session.store;
+    const store = host.session.store;
     if (!store.path) {
       host.error("Cannot export: this session is kept in memory only (--no-session).");
       return;

@@ -6,7 +6,7 @@ import type { InteractiveHost } from "../host.ts";
  * and it is better to say so before a picker opens than after a choice was made.
  */
 export function refuseWhileRunning(host: InteractiveHost, what: string): boolean {
-  if (!host.controller.session.isStreaming && !host.controller.isCompacting) return false;
+  if (!host.session.isStreaming && !host.session.isCompacting) return false;
   host.warn(`Cannot ${what} while the agent is running. Wait for it to finish or press Escape.`);
   return true;
 }

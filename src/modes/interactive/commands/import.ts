@@ -81,7 +81,7 @@ export const importCommand: SlashCommand = {
       }
     }
     try {
-      if ((await host.controller.switchSession(dest)).cancelled) {
+      if ((await host.session.switchSession(dest)).cancelled) {
         if (copied) rmSync(dest, { force: true });
         return;
       }

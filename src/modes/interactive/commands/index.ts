@@ -1,6 +1,6 @@
 /**
  * The built-in slash commands of the interactive mode. Each is wrapped so that a failure (a
- * `PromptError` from the controller, a compaction error, a file that cannot be written) is
+ * `PromptError` from the session, a compaction error, a file that cannot be written) is
  * shown as an error line instead of escaping into the prompt loop.
  */
 import type { SlashCommand } from "../host.ts";

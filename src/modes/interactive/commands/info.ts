@@ -39,10 +39,10 @@ const LABEL_WIDTH = 12;
 const field = (label: string, value: string) => `${`${label}:`.padEnd(LABEL_WIDTH)}${value}`;
 
 export function sessionReport(host: InteractiveHost): string[] {
-  const { controller } = host;
-  const store = controller.session.store;
-  const stats = controller.stats();
-  const model = controller.session.model;
+  const { session } = host;
+  const store = session.store;
+  const stats = session.stats();
+  const model = session.model;
   // Every message of the file, as the token totals below count every answer (Pi 0.87's totals).
   const messages = store.tree.records.flatMap((r) => (r.type === "message" ? [{ role: r.role ?? "unknown" }] : []));
   const lines: string[] = [];
@@ -69,7 +69,7 @@ export function sessionReport(host: InteractiveHost): string[] {
     const percent = usage.percent === null ? "" : ` (${usage.percent.toFixed(1)}%)`;
     lines.push(field("Context", `${used} of ${formatTokens(usage.contextWindow)}${percent}`));
   }
-  if (model) lines.push(field("Model", `${model.provider}/${model.id} (thinking: ${controller.session.thinkingLevel})`));
+  if (model) lines.push(field("Model", `${model.provider}/${model.id} (thinking: ${session.thinkingLevel})`));
   return lines;
 }
 

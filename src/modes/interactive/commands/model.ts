@@ -28,8 +28,8 @@ export function modelOption(model: Model, current: Model | undefined): PickOptio
 }
 
 function switchTo(host: InteractiveHost, model: Model): void {
-  const chosen = host.controller.setModel(model.provider, model.id);
-  const level = host.controller.session.thinkingLevel;
+  const chosen = host.session.setModel(model.provider, model.id);
+  const level = host.session.thinkingLevel;
   host.info(`Model: ${key(chosen)}${chosen.reasoning ? ` (thinking: ${level})` : ""}`);
   for (const diagnostic of host.settings.drainDiagnostics()) host.warn(diagnostic.message);
 }
@@ -39,7 +39,7 @@ export const modelCommand: SlashCommand = {
   description: "Choose the model",
   argumentHint: "[search]",
   async run(host, args) {
-    const models = host.controller.availableModels();
+    const models = host.session.availableModels();
     if (models.length === 0) {
       host.warn("No models available: no provider has an API key. Set one (e.g. OPENAI_API_KEY) or add it to auth.json.");
       return;
@@ -51,7 +51,7 @@ export const modelCommand: SlashCommand = {
       host.warn(`No available model matches "${args}".`);
       return;
     }
-    const current = host.controller.session.model;
+    const current = host.session.model;
     const initial = current ? shown.find((m) => key(m) === key(current)) : undefined;
     const picked = await host.pick(
       "Model",

@@ -12,14 +12,14 @@ export function createResumeCommand(deps: ResumeDeps = defaultResumeDeps): Slash
     argumentHint: "[search]",
     async run(host, args) {
       if (refuseWhileRunning(host, "resume another session")) return;
-      const currentPath = host.controller.session.store.path;
+      const currentPath = host.session.store.path;
       const chosen = await chooseSession(host, args, currentPath, deps);
       if (!chosen) return;
       if (chosen.path === currentPath) {
         host.info("That is the current session.");
         return;
       }
-      if ((await host.controller.switchSession(chosen.path)).cancelled) return;
+      if ((await host.session.switchSession(chosen.path)).cancelled) return;
       host.info(`Resumed "${sessionTitle(chosen)}"`);
     },
   };

@@ -17,7 +17,7 @@ export const scopedModelsCommand: SlashCommand = {
       host.info("No model has a key configured; /login stores one.");
       return;
     }
-    const current = new Set(host.controller.scopedModels.map(ref));
+    const current = new Set(host.session.scopedModels.map(ref));
     const chosen = await host.pickMany(
       "Models to cycle with Ctrl+P (none selected: every available model)",
       available.map((model) => ({ value: ref(model), label: ref(model), ...(model.name && model.name !== model.id ? { hint: model.name } : {}) })),
@@ -25,7 +25,7 @@ export const scopedModelsCommand: SlashCommand = {
     );
     if (chosen === undefined) return;
     const models = available.filter((model) => chosen.includes(ref(model)));
-    host.controller.setScopedModels(models);
+    host.session.setScopedModels(models);
     host.info(models.length > 0 ? `Ctrl+P cycles through ${models.length} model${models.length === 1 ? "" : "s"}.` : "Ctrl+P cycles through every available model.");
     if (!(await host.confirm("Save this as enabledModels in the global settings?", false))) return;
     if (host.settings.setGlobal(["enabledModels"], models.length > 0 ? models.map(ref) : undefined)) {

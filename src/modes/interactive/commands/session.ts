@@ -7,7 +7,7 @@ export const newCommand: SlashCommand = {
   description: "Start a new session",
   async run(host) {
     if (refuseWhileRunning(host, "start a new session")) return;
-    if ((await host.controller.newSession()).cancelled) return;
+    if ((await host.session.newSession()).cancelled) return;
     host.info("New session started.");
   },
 };
@@ -17,7 +17,7 @@ export const cloneCommand: SlashCommand = {
   description: "Copy the current branch into a new session",
   async run(host) {
     if (refuseWhileRunning(host, "clone the session")) return;
-    if ((await host.controller.clone()).cancelled) return;
+    if ((await host.session.clone()).cancelled) return;
     host.info("Cloned the current branch into a new session.");
   },
 };
@@ -29,12 +29,12 @@ export const nameCommand: SlashCommand = {
   async run(host, args) {
     let name: string | undefined = args;
     if (!name) {
-      const current = host.controller.session.store.name;
+      const current = host.session.store.name;
       name = await host.ask("Session name", current ? { initial: current } : { placeholder: "e.g. refactor auth" });
       if (name === undefined || !name.trim()) return;
     }
     // The session announces the new name (session_info_changed), which the view prints.
-    host.controller.session.setSessionName(name);
+    host.session.setSessionName(name);
   },
 };
 

@@ -38,14 +38,14 @@ const QUEUE_MODES: readonly QueueMode[] = ["one-at-a-time", "all"];
 function queueSetting(label: string, which: "steering" | "followUps"): Setting {
   return {
     label,
-    current: (host) => host.controller.session[which].mode,
+    current: (host) => host.session[which].mode,
     async change(host) {
-      const mode = await pickValue(host, label, QUEUE_MODES, host.controller.session[which].mode, (m) =>
+      const mode = await pickValue(host, label, QUEUE_MODES, host.session[which].mode, (m) =>
         m === "all" ? "all: deliver every queued message at once" : "one-at-a-time: deliver queued messages one per turn",
       );
       if (mode === undefined) return false;
-      if (which === "steering") host.controller.setSteeringMode(mode);
-      else host.controller.setFollowUpMode(mode);
+      if (which === "steering") host.session.setSteeringMode(mode);
+      else host.session.setFollowUpMode(mode);
       return true;
     },
   };
@@ -67,17 +67,17 @@ function toggleSetting(label: string, get: (host: InteractiveHost) => boolean, s
 export const SETTINGS: readonly Setting[] = [
   {
     label: "Thinking level",
-    current: (host) => host.controller.session.thinkingLevel,
+    current: (host) => host.session.thinkingLevel,
     async change(host) {
-      const model = host.controller.session.model;
+      const model = host.session.model;
       const levels: readonly ThinkingLevel[] = model ? supportedThinkingLevels(model) : THINKING_LEVELS;
       if (levels.length < 2) {
         host.info(`${model ? `${model.provider}/${model.id}` : "This model"} does not support thinking levels.`);
         return true;
       }
-      const level = await pickValue(host, "Thinking level", levels, host.controller.session.thinkingLevel);
+      const level = await pickValue(host, "Thinking level", levels, host.session.thinkingLevel);
       if (level === undefined) return false;
-      host.controller.setThinkingLevel(level);
+      host.session.setThinkingLevel(level);
       return true;
     },
   },
@@ -96,13 +96,13 @@ export const SETTINGS: readonly Setting[] = [
   queueSetting("Follow-up mode", "followUps"),
   toggleSetting(
     "Auto-compaction",
-    (host) => host.controller.autoCompactionEnabled,
-    (host, on) => host.controller.setAutoCompaction(on),
+    (host) => host.session.autoCompactionEnabled,
+    (host, on) => host.session.setAutoCompaction(on),
   ),
   toggleSetting(
     "Auto-retry",
-    (host) => host.controller.session.retry.enabled,
-    (host, on) => host.controller.setAutoRetry(on),
+    (host) => host.session.retry.enabled,
+    (host, on) => host.session.setAutoRetry(on),
   ),
   toggleSetting(
     "Quiet startup",

@@ -30,7 +30,7 @@ export function createShareCommand(deps: ShareDeps = defaultShareDeps): SlashCom
     name: "share",
     description: "Upload the session as a secret GitHub gist (needs gh)",
     async run(host) {
-      const store = host.controller.session.store;
+      const store = host.session.store;
       if (!store.branchRecords().some((record) => record.type === "message")) {
         host.error("Nothing to share yet.");
         return;

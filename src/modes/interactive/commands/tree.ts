@@ -120,7 +120,7 @@ export const treeCommand: SlashCommand = {
   description: "Go to another point of the session tree",
   async run(host) {
     if (refuseWhileRunning(host, "move in the tree")) return;
-    const store = host.controller.session.store;
+    const store = host.session.store;
     const rows = treeRows(store);
     if (rows.length === 0) {
       host.info("The session is empty.");
@@ -140,7 +140,7 @@ export const treeCommand: SlashCommand = {
     const summary = await askSummary(host);
     if (!summary) return;
     if (summary.summarize) host.info("Summarizing the branch you are leaving…");
-    const result = await host.controller.navigateTree(target, summary);
+    const result = await host.session.navigateTree(target, summary);
     if (result.cancelled) {
       host.warn("Summary cancelled; stayed where you were.");
       return;
@@ -154,19 +154,19 @@ export const forkCommand: SlashCommand = {
   description: "Start a new session from before one of your messages",
   async run(host) {
     if (refuseWhileRunning(host, "fork")) return;
-    const messages = host.controller.forkMessages();
+    const messages = host.session.forkMessages();
     if (messages.length === 0) {
       host.info("No messages to fork from yet.");
       return;
     }
-    const active = new Set(host.controller.session.store.branchRecords().map((r) => r.id));
+    const active = new Set(host.session.store.branchRecords().map((r) => r.id));
     const entryId = await host.pick(
       "Fork from which message? (it comes back to the editor)",
       messages.map((m) => ({ value: m.entryId, label: oneLine(m.text), ...(active.has(m.entryId) ? {} : { hint: "other branch" }) })),
       { search: true, initial: messages.at(-1)!.entryId },
     );
     if (entryId === undefined) return;
-    const { text, cancelled } = await host.controller.fork(entryId);
+    const { text, cancelled } = await host.session.fork(entryId);
     if (cancelled) return;
     host.setEditorText(text);
     host.info("Forked into a new session.");
@@ -178,17 +178,17 @@ export const labelCommand: SlashCommand = {
   description: "Label the current entry (no text clears the label)",
   argumentHint: "[text]",
   async run(host, args) {
-    const target = currentEntryId(host.controller.session.store);
+    const target = currentEntryId(host.session.store);
     if (!target) {
       host.warn("Nothing to label yet.");
       return;
     }
     const label = args.trim();
-    if (!label && !host.controller.session.store.tree.labelOf(target)) {
+    if (!label && !host.session.store.tree.labelOf(target)) {
       host.info("The current entry has no label to remove. Give a text to label it: /label <text>");
       return;
     }
-    host.controller.setLabel(target, label || undefined);
+    host.session.setLabel(target, label || undefined);
     host.info(label ? `Labelled: ${label}` : "Label cleared.");
   },
 };

@@ -1,5 +1,5 @@
 /** The one dim line printed after each run: tokens, cache, cost, context use, model. */
-import type { SessionStats } from "../../../agent/controller.ts";
+import type { SessionStats } from "../../../agent/session-report.ts";
 import type { Model } from "../../../ai/types.ts";
 import type { Theme } from "../theme.ts";
 import { terminalSafe } from "../../../util/terminal-safe.ts";

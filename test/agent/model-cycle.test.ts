@@ -7,11 +7,11 @@ describe("cycling models", () => {
     const alpha = runtime.registry.find("test", "alpha")!;
     const beta = runtime.registry.find("test", "beta")!;
     const gamma = { ...beta, id: "gamma" };
-    const controller = runtime.session;
-    controller.setScopedModels([alpha, beta, gamma]);
-    const ids = (steps: ("forward" | "backward")[]) => steps.map((d) => controller.cycleModel(d)!.model.id);
+    const session = runtime.session;
+    session.setScopedModels([alpha, beta, gamma]);
+    const ids = (steps: ("forward" | "backward")[]) => steps.map((d) => session.cycleModel(d)!.model.id);
     expect(ids(["forward", "forward", "forward"])).toEqual(["beta", "gamma", "alpha"]);
     expect(ids(["backward", "backward", "backward"])).toEqual(["gamma", "beta", "alpha"]);
-    expect(controller.cycleModel("backward")!.isScoped).toBe(true);
+    expect(session.cycleModel("backward")!.isScoped).toBe(true);
   });
 });
