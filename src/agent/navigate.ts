@@ -6,8 +6,24 @@
 import { branchSummarySettings } from "../resources/settings-effective.ts";
 import { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } from "../compaction/index.ts";
 import type { SessionEntry, Usage } from "../session/format.ts";
+import type { Model } from "../ai/types.ts";
+import type { SummaryCall } from "../compaction/index.ts";
+import type { SessionStore } from "../session/store.ts";
 import { PromptError } from "./errors.ts";
-import type { RunningSession } from "./session-runs.ts";
+import type { SessionChange, SummarySource } from "./events.ts";
+import type { AgentHooks } from "./hooks.ts";
+
+/** What a move in the tree needs of the session. */
+export interface TreeSession {
+  readonly store: SessionStore;
+  readonly isStreaming: boolean;
+  readonly hooks: AgentHooks;
+  readonly model: Model | undefined;
+  summaryCall(signal: AbortSignal, source?: SummarySource): Promise<SummaryCall | undefined>;
+  /** Rebuilds the model's context from the file once the leaf moved. */
+  reloadContext(): void;
+  changed(reason: SessionChange["reason"]): void;
+}
 
 export interface NavigateOptions {
   summarize?: boolean;
@@ -33,7 +49,7 @@ export interface NavigateResult {
  * change the instructions and label; `signal` stops a summary being made (the move is then
  * cancelled).
  */
-export async function navigateTree(session: RunningSession, targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
+export async function navigateTree(session: TreeSession, targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
   const store = session.store;
   const oldLeaf = store.leafId;
   if (targetId === oldLeaf) return { cancelled: false };

@@ -7,8 +7,8 @@ import { contextUsage } from "../compaction/index.ts";
 import { contentText } from "../session/convert.ts";
 import type { AgentMessage, AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
-import type { QueueMode } from "./queue.ts";
-import type { RunningSession } from "./session-runs.ts";
+import type { CompactionSettings } from "../resources/settings-effective.ts";
+import type { MessageQueue, QueueMode } from "./queue.ts";
 import { sessionTotals, type SessionTotals } from "./session-stats.ts";
 
 export interface SessionState {
@@ -32,7 +32,20 @@ export interface SessionStats extends SessionTotals {
   contextUsage?: { tokens: number | null; contextWindow: number; percent: number | null };
 }
 
-export function sessionState(session: RunningSession): SessionState {
+/** What the reports read of the session. */
+export interface ReportedSession {
+  readonly store: SessionStore;
+  readonly model: Model | undefined;
+  readonly thinkingLevel: ThinkingLevel;
+  readonly isStreaming: boolean;
+  readonly isCompacting: boolean;
+  readonly steering: MessageQueue;
+  readonly followUps: MessageQueue;
+  readonly compaction: CompactionSettings;
+  readonly messages: readonly AgentMessage[];
+}
+
+export function sessionState(session: ReportedSession): SessionState {
   const store = session.store;
   return {
     ...(session.model ? { model: session.model } : {}),
@@ -50,7 +63,7 @@ export function sessionState(session: RunningSession): SessionState {
   };
 }
 
-export function sessionStats(session: RunningSession): SessionStats {
+export function sessionStats(session: ReportedSession): SessionStats {
   const store = session.store;
   const totals = sessionTotals(store.tree.records, store.readEntry);
   const usage = contextUsage({ messages: session.messages, branch: store.branchRecords(), entryOf: store.materialise, model: session.model });

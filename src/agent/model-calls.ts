@@ -1,0 +1,121 @@
+/**
+ * How the session calls models: the options of each request (key, headers, reasoning, HTTP
+ * limits, the hooks that watch it), the check that a prompt can run at all, the calls summaries
+ * are made with, and calls made for an extension outside the session's runs.
+ */
+import { missingKeyMessage } from "../ai/auth.ts";
+import type { ModelRegistry } from "../ai/registry.ts";
+import type { AssistantMessage, Model, StreamFunction, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
+import type { SummaryCall, SummaryRetryEvents } from "../compaction/index.ts";
+import type { RetrySettings } from "../resources/settings-effective.ts";
+import type { ThinkingLevel } from "../session/format.ts";
+import type { SecretRedactor } from "../util/redact.ts";
+import { summaryCallFor } from "./compaction-runner.ts";
+import { PromptError } from "./errors.ts";
+import type { PigEvent, SummarySource } from "./events.ts";
+import type { AgentHooks } from "./hooks.ts";
+import { redactAnswer } from "./redact-events.ts";
+import { requestOptions } from "./request-options.ts";
+
+/** A model call made outside the session's runs (for an extension): pig's stream and the request's options. */
+export interface OutsideCall {
+  stream: StreamFunction;
+  /** The key, headers and HTTP limits of the session's own requests to the model; no hooks. */
+  options: StreamOptions;
+  /** Cleans a failure text that could quote the key, as the session's own answers are. */
+  redact(answer: AssistantMessage): void;
+}
+
+export interface ModelCallPorts {
+  registry: ModelRegistry;
+  redactor: SecretRedactor;
+  /** The streaming function for an API (injectable for tests). */
+  streamFor: (model: Model) => StreamFunction;
+  /** Settings read for every request: `thinkingBudgets`. */
+  requestSettings?: (() => { thinkingBudgets?: ThinkingBudgets | undefined }) | undefined;
+  model(): Model | undefined;
+  level(): ThinkingLevel;
+  sessionId(): string;
+  retry(): RetrySettings;
+  /** The hooks that watch the session's own requests; undefined when none are attached. */
+  watchers(): AgentHooks | undefined;
+  emit(event: PigEvent): void;
+}
+
+export class ModelCalls {
+  constructor(private readonly ports: ModelCallPorts) {}
+
+  /** The options of a request to `model`; `watched`: the session's own, which the hooks see. */
+  requestOptions(model: Model, watched: boolean, signal?: AbortSignal): Promise<StreamOptions> {
+    const ports = this.ports;
+    return requestOptions(
+      model,
+      {
+        registry: ports.registry,
+        level: ports.level(),
+        sessionId: ports.sessionId(),
+        retry: ports.retry(),
+        thinkingBudgets: ports.requestSettings?.().thinkingBudgets,
+        redactor: ports.redactor,
+        hooks: watched ? ports.watchers() : undefined,
+      },
+      signal,
+    );
+  }
+
+  stream(model: Model): StreamFunction {
+    return this.ports.streamFor(model);
+  }
+
+  /** Checks that a prompt can run now; throws `PromptError` with upstream's wording if not. */
+  preflight(): Model {
+    const model = this.ports.model();
+    if (!model) {
+      throw new PromptError("No model selected.\n\nUse --model, set defaultProvider/defaultModel in settings, or add a provider in models.json.");
+    }
+    // Whether a key is configured; it is resolved (a `!command` run) once per run, not here.
+    if (!this.ports.registry.hasKey(model.provider)) {
+      throw new PromptError(missingKeyMessage(model.provider));
+    }
+    return model;
+  }
+
+  /**
+   * The model call summaries are made with, or undefined without a model or key. `source` names
+   * the summary in the `summarization_retry_*` events its retries report.
+   */
+  async summaryCall(signal: AbortSignal, source?: SummarySource): Promise<SummaryCall | undefined> {
+    const model = this.ports.model();
+    if (!model) return undefined;
+    const settings = this.ports.retry();
+    // Summaries retry passing failures like answers do, when retrying is on.
+    const retry = settings.enabled
+      ? {
+          maxRetries: settings.maxRetries,
+          baseDelayMs: settings.baseDelayMs,
+          maxDelayMs: settings.provider.maxRetryDelayMs,
+          ...(source ? { events: this.summaryRetryEvents(source) } : {}),
+        }
+      : undefined;
+    return summaryCallFor(model, await this.requestOptions(model, false, signal), this.ports.streamFor(model), signal, retry);
+  }
+
+  private summaryRetryEvents(source: SummarySource): SummaryRetryEvents {
+    const emit = (event: PigEvent) => this.ports.emit(event);
+    return {
+      scheduled: (attempt, maxAttempts, delayMs, errorMessage) => emit({ type: "summarization_retry_scheduled", attempt, maxAttempts, delayMs, errorMessage }),
+      attemptStart: () => emit({ type: "summarization_retry_attempt_start", ...source }),
+      finished: () => emit({ type: "summarization_retry_finished" }),
+    };
+  }
+
+  /**
+   * A call to `model` for an extension: pig's provider code and credentials, without the
+   * session's hooks (extensions watch the session's requests, not each other's) and without its
+   * thinking level (the caller says what it wants).
+   */
+  async outsideCall(model: Model, signal?: AbortSignal): Promise<OutsideCall> {
+    const { reasoning: _level, ...options } = await this.requestOptions(model, false, signal);
+    return { stream: this.ports.streamFor(model), options, redact: (answer) => redactAnswer(answer, this.ports.redactor) };
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The session's outward voice: the one event stream every mode renders (failure texts that
+ * could quote a key are cleaned first), the change notices front ends redraw on, and warnings
+ * that stop nothing. Listeners stay across every replacement of the session file.
+ */
+import { SecretRedactor } from "../util/redact.ts";
+import type { PigEvent, SessionChange } from "./events.ts";
+import { redactEvent } from "./redact-events.ts";
+
+export type Listener = (event: PigEvent) => void;
+
+/** An extension's failure in a hook, a command or a handler of its own. */
+export interface ExtensionFailure {
+  extensionPath: string;
+  event: string;
+  error: string;
+  stack?: string;
+}
+
+export class SessionEvents {
+  /** Knows the keys in use, so no event, answer or failure text carries one. */
+  readonly redactor = new SecretRedactor();
+  private readonly listeners = new Set<Listener>();
+  private readonly changeListeners = new Set<(change: SessionChange) => void>();
+  private readonly warningListeners = new Set<(text: string) => void>();
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Sends an event to every listener; a failure text quoting a key is shown without it. */
+  emit(event: PigEvent): void {
+    redactEvent(event, this.redactor);
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /**
+   * Told whenever what a front end shows of the session may have changed (another file, a move
+   * in the tree, a compaction, the model, the level, the name, the tools). Not an event of the
+   * stream: RPC and JSON clients speak upstream's protocol, which has no such line.
+   */
+  onSessionChange(listener: (change: SessionChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  changed(reason: SessionChange["reason"]): void {
+    const change: SessionChange = { type: "session_changed", reason };
+    for (const listener of this.changeListeners) listener(change);
+  }
+
+  /** Told of problems that stop nothing but that the user must know of (a session that cannot be saved). */
+  onWarning(listener: (text: string) => void): () => void {
+    this.warningListeners.add(listener);
+    return () => this.warningListeners.delete(listener);
+  }
+
+  warn(text: string): void {
+    for (const listener of this.warningListeners) listener(text);
+  }
+
+  /** An extension failed: told to every listener as an `extension_error` event. */
+  reportExtensionError(error: ExtensionFailure): void {
+    this.emit({ type: "extension_error", ...error });
+  }
+}

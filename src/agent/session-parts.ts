@@ -1,0 +1,172 @@
+/**
+ * The parts an `AgentSession` is a façade over, and how they are wired: each part is given what
+ * it needs (the other parts it works with, small functions for what may change), never the
+ * session as a whole. The retry and compaction settings are one shared record the user may
+ * switch on and off while the session runs.
+ */
+import type { Settings } from "../resources/settings.ts";
+import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
+import { SpillFiles } from "../tools/spill-files.ts";
+import { Activity } from "./activity.ts";
+import { AttachedExtensions } from "./attached-extensions.ts";
+import { CompactionRunner } from "./compaction-runner.ts";
+import { PromptError } from "./errors.ts";
+import type { PigEvent, SessionChange } from "./events.ts";
+import { ModelCalls } from "./model-calls.ts";
+import { ModelChoice } from "./model-choice.ts";
+import { OpenSession } from "./open-session.ts";
+import { SessionRecorder } from "./recorder.ts";
+import { Retrier } from "./retry.ts";
+import { RunController } from "./run-controller.ts";
+import { RunQueues } from "./run-queues.ts";
+import { SessionEvents, type ExtensionFailure } from "./session-events.ts";
+import { SessionLifecycle } from "./session-lifecycle.ts";
+import type { AgentSessionOptions } from "./session-options.ts";
+import { ToolRegistry } from "./tool-registry.ts";
+import { UserShell } from "./user-shell.ts";
+
+/** The retry and compaction settings in force (`/settings` and RPC switch them during a session). */
+export interface RunSettings {
+  retry: RetrySettings;
+  compaction: CompactionSettings;
+}
+
+export interface SessionParts {
+  events: SessionEvents;
+  activity: Activity;
+  spillFiles: SpillFiles;
+  tools: ToolRegistry;
+  runSettings: RunSettings;
+  extensions: AttachedExtensions;
+  open: OpenSession;
+  calls: ModelCalls;
+  compactor: CompactionRunner;
+  queues: RunQueues;
+  runs: RunController;
+  choice: ModelChoice;
+  lifecycle: SessionLifecycle;
+  shell: UserShell;
+  /** The settings in force (files merged with any overrides). */
+  settings(): Settings;
+}
+
+export function composeSession(options: AgentSessionOptions): SessionParts {
+  const { registry } = options;
+  const events = new SessionEvents();
+  const activity = new Activity();
+  const spillFiles = new SpillFiles();
+  const emit = (event: PigEvent) => events.emit(event);
+  const changed = (reason: SessionChange["reason"]) => events.changed(reason);
+  const report = (failure: ExtensionFailure) => events.reportExtensionError(failure);
+  const settings = (): Settings => options.effectiveSettings?.() ?? options.settings?.settings ?? {};
+  const open = new OpenSession(options.store, options.model, options.thinkingLevel, {
+    registry,
+    emit,
+    changed,
+    defaultThinkingLevel: options.defaultThinkingLevel,
+  });
+  const given = options.tools;
+  const tools = given instanceof ToolRegistry ? given : new ToolRegistry(given.map((tool) => ({ tool, source: { kind: "builtin" } })), given);
+  tools.onChange(() => changed("tools"));
+  const runSettings: RunSettings = { retry: options.retry, compaction: options.compaction ?? compactionSettings({}) };
+  const retrier = new Retrier(() => runSettings.retry, emit);
+  const extensions = new AttachedExtensions(report, options.commands);
+  const calls = new ModelCalls({
+    registry,
+    redactor: events.redactor,
+    streamFor: options.streamFor,
+    requestSettings: options.requestSettings,
+    model: () => open.model,
+    level: () => open.thinkingLevel,
+    sessionId: () => open.store.sessionId,
+    retry: () => runSettings.retry,
+    watchers: () => (extensions.hooked ? extensions.hooks : undefined),
+    emit,
+  });
+  const compactor = new CompactionRunner({
+    get store() {
+      return open.store;
+    },
+    get model() {
+      return open.model;
+    },
+    get thinkingLevel() {
+      return open.thinkingLevel;
+    },
+    get compaction() {
+      return runSettings.compaction;
+    },
+    get hooks() {
+      return extensions.hooks;
+    },
+    conversation: open.conversation,
+    activity,
+    emit,
+    changed,
+    summaryCall: (signal, source) => calls.summaryCall(signal, source),
+  });
+  const queues = new RunQueues(emit, { steering: options.steeringMode, followUp: options.followUpMode });
+  const recorder = new SessionRecorder(
+    () => open.store,
+    () => activity.isRunning,
+    () => activity.abort("run"),
+    (text) => events.warn(text),
+  );
+  const runs = new RunController(
+    { activity, conversation: open.conversation, retrier, compactor, recorder, queues, extensions, events, calls, tools },
+    {
+      store: () => open.store,
+      model: () => open.model,
+      retry: () => runSettings.retry,
+      cwd: options.cwd,
+      agentDir: options.agentDir,
+      spillFiles,
+      toolExecution: options.toolExecution ?? "parallel",
+      systemSections: options.systemSections,
+      expand: (text) => (options.expandInput ? options.expandInput(text) : text),
+      blockImages: () => options.requestSettings?.().blockImages === true,
+    },
+  );
+  const choice = new ModelChoice({
+    registry,
+    remember: (path, value) => options.settings?.setGlobal(path, value),
+    current: () => ({ model: open.model, level: open.thinkingLevel }),
+    switchModel: (model) => open.switchModel(model),
+    switchLevel: (level) => open.switchThinkingLevel(level),
+    ...(options.scopedModels ? { scopedModels: options.scopedModels } : {}),
+    ...(options.scopedThinking ? { scopedThinking: options.scopedThinking } : {}),
+    ...(options.chosenModel ? { chosenModel: options.chosenModel } : {}),
+  });
+  const lifecycle = new SessionLifecycle({
+    activity,
+    registry,
+    spillFiles,
+    cwd: options.cwd,
+    sessionDir: options.sessionDir,
+    store: () => open.store,
+    model: () => open.model,
+    hooks: () => extensions.hooks,
+    settings,
+    chosenModel: () => choice.chosenWithKey(),
+    replaceStore: (store, model, level) => {
+      // Held shell results belong to the file they were run in.
+      if (activity.isRunning) throw new PromptError("Cannot switch sessions while the agent is running.");
+      runs.dropHeld();
+      open.replace(store, model, level);
+    },
+    changed,
+    report,
+  });
+  const shell = new UserShell({
+    activity,
+    agentDir: options.agentDir,
+    spillFiles,
+    hooks: () => extensions.hooks,
+    cwd: () => open.store.cwd || options.cwd,
+    settings,
+    record: (message) => runs.recordUserMessage(message),
+  });
+  if (options.hooks) extensions.setHooks(options.hooks);
+  open.recordStartingState();
+  return { events, activity, spillFiles, tools, runSettings, extensions, open, calls, compactor, queues, runs, choice, lifecycle, shell, settings };
+}
