@@ -13,9 +13,7 @@ import type { SummaryCall } from "../compaction/index.ts";
 import { branchSummarySettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
 import type { AgentMessage, BashExecutionMessage, CustomMessage, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
-import type { Activity } from "./activity.ts";
 import type { CommandPort } from "./command-port.ts";
-import type { CompactionRunner } from "./compaction-runner.ts";
 import { PromptError, SessionSaveError } from "./errors.ts";
 import type { PigEvent, SessionChange, SummarySource } from "./events.ts";
 import type { AgentHooks, HookImage } from "./hooks.ts";
@@ -53,10 +51,6 @@ export class AgentSession {
   get cwd(): string {
     return this.options.cwd;
   }
-  /** What the session is busy with (a run, a compaction, a summary, a move, a shell command). */
-  get activity(): Activity {
-    return this.parts.activity;
-  }
   /** The context the model gets next (the active branch, as messages). */
   get messages(): readonly AgentMessage[] {
     return this.parts.open.conversation.messages;
@@ -90,8 +84,9 @@ export class AgentSession {
   set compaction(settings: CompactionSettings) {
     this.parts.runSettings.compaction = settings;
   }
-  get compactor(): CompactionRunner {
-    return this.parts.compactor;
+  /** Whether the latest compaction's content came from a `session_before_compact` handler. */
+  get compactionFromExtension(): boolean {
+    return this.parts.compactor.fromExtension;
   }
   get isStreaming(): boolean {
     return this.parts.activity.isRunning;

@@ -65,7 +65,7 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
           ...(failed.errorMessage !== undefined ? { errorMessage: failed.errorMessage } : {}),
           aborted: failed.aborted,
           willRetry: failed.willRetry,
-          fromExtension: session.compactor.fromExtension,
+          fromExtension: session.compactionFromExtension,
         });
         return;
       }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { exportCommand } from "../../../src/modes/interactive/commands/export.ts";
 import { importCommand } from "../../../src/modes/interactive/commands/import.ts";
+import { NO_HOOKS } from "../../../src/agent/hooks.ts";
 import { SessionStore } from "../../../src/session/store.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import { makeHost } from "./fake-host.ts";
@@ -126,11 +127,16 @@ describe("/import", () => {
 
   test("refused while a branch summary runs", async () => {
     const { file } = await exported();
-    const host = makeHost();
-    // A branch summary under way, as the session sees it.
-    const summary = host.session.activity.begin("branchSummary");
+    const host = await branchedHost();
+    // A branch summary under way: the tree hook holds the move until the import was tried.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    host.session.setHooks({ ...NO_HOOKS, sessionBeforeTree: () => held.then(() => ({ cancel: true })) });
+    const moving = host.session.navigateTree(host.session.forkMessages()[0]!.entryId, { summarize: true });
+    expect(host.session.isCompacting).toBe(true);
     await importCommand.run(host, file);
-    host.session.activity.end("branchSummary", summary);
+    release();
+    await moving;
     expect(host.text).toContain("Cannot import a session while the agent is running");
     expect(existsSync(join(host.sessionDir!, basename(file)))).toBe(false);
   });
