@@ -14,6 +14,7 @@ import { PromptError } from "./errors.ts";
 import type { PigEvent, SessionChange } from "./events.ts";
 import { ModelCalls } from "./model-calls.ts";
 import { ModelChoice } from "./model-choice.ts";
+import type { TreeSession } from "./navigate.ts";
 import { OpenSession } from "./open-session.ts";
 import { SessionRecorder } from "./recorder.ts";
 import { Retrier } from "./retry.ts";
@@ -46,6 +47,8 @@ export interface SessionParts {
   choice: ModelChoice;
   lifecycle: SessionLifecycle;
   shell: UserShell;
+  /** What a move in the tree works on (navigate.ts). */
+  tree: TreeSession;
   /** The settings in force (files merged with any overrides). */
   settings(): Settings;
 }
@@ -166,7 +169,24 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     settings,
     record: (message) => runs.recordUserMessage(message),
   });
+  const tree: TreeSession = {
+    get store() {
+      return open.store;
+    },
+    get isStreaming() {
+      return activity.isRunning;
+    },
+    get hooks() {
+      return extensions.hooks;
+    },
+    get model() {
+      return open.model;
+    },
+    summaryCall: (signal, source) => calls.summaryCall(signal, source),
+    reloadContext: () => open.conversation.reload(),
+    changed,
+  };
   if (options.hooks) extensions.setHooks(options.hooks);
   open.recordStartingState();
-  return { events, activity, spillFiles, tools, runSettings, extensions, open, calls, compactor, queues, runs, choice, lifecycle, shell, settings };
+  return { events, activity, spillFiles, tools, runSettings, extensions, open, calls, compactor, queues, runs, choice, lifecycle, shell, tree, settings };
 }

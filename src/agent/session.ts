@@ -9,13 +9,12 @@
  */
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
-import type { SummaryCall } from "../compaction/index.ts";
 import { branchSummarySettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
 import type { AgentMessage, BashExecutionMessage, CustomMessage, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CommandPort } from "./command-port.ts";
 import { PromptError, SessionSaveError } from "./errors.ts";
-import type { PigEvent, SessionChange, SummarySource } from "./events.ts";
+import type { PigEvent, SessionChange } from "./events.ts";
 import type { AgentHooks, HookImage } from "./hooks.ts";
 import type { OutsideCall } from "./model-calls.ts";
 import { navigateTree, type NavigateOptions, type NavigateResult } from "./navigate.ts";
@@ -112,9 +111,6 @@ export class AgentSession {
   onSessionChange(listener: (change: SessionChange) => void): () => void {
     return this.parts.events.onSessionChange(listener);
   }
-  changed(reason: SessionChange["reason"]): void {
-    this.parts.events.changed(reason);
-  }
   /** Told of problems that stop nothing but that the user must know of (a session that cannot be saved). */
   onWarning(listener: (text: string) => void): () => void {
     return this.parts.events.onWarning(listener);
@@ -123,15 +119,9 @@ export class AgentSession {
   reportExtensionError(error: ExtensionFailure): void {
     this.parts.events.reportExtensionError(error);
   }
-  get hooks(): AgentHooks {
-    return this.parts.extensions.hooks;
-  }
   /** Attaches the hooks (the extension host, once it is up); a hook that throws counts as doing nothing. */
   setHooks(hooks: AgentHooks): void {
     this.parts.extensions.setHooks(hooks);
-  }
-  get commands(): CommandPort {
-    return this.parts.extensions.commands;
   }
   setCommands(commands: CommandPort): void {
     this.parts.extensions.setCommands(commands);
@@ -266,7 +256,7 @@ export class AgentSession {
     const { activity } = this.parts;
     const work = activity.during(options.summarize ? "branchSummary" : "tree", (signal) => {
       options.signal?.addEventListener("abort", () => activity.abort(options.summarize ? "branchSummary" : "tree"), { once: true });
-      return navigateTree(this, targetId, { reserveTokens: branchSummarySettings(this.parts.settings()).reserveTokens, ...options, signal });
+      return navigateTree(this.parts.tree, targetId, { reserveTokens: branchSummarySettings(this.parts.settings()).reserveTokens, ...options, signal });
     });
     return activity.track(work);
   }
@@ -321,10 +311,6 @@ export class AgentSession {
   /** The next level the model supports; null for a model without reasoning. */
   cycleThinkingLevel(): { level: ThinkingLevel } | null {
     return this.parts.choice.cycleThinkingLevel();
-  }
-  /** The model call summaries are made with (see ModelCalls.summaryCall). */
-  summaryCall(signal: AbortSignal, source?: SummarySource): Promise<SummaryCall | undefined> {
-    return this.parts.calls.summaryCall(signal, source);
   }
   /** A call to `model` for an extension: pig's provider code and credentials, no session hooks. */
   outsideCall(model: Model, signal?: AbortSignal): Promise<OutsideCall> {
