@@ -8,7 +8,7 @@ import { findTool } from "./find.ts";
 import { grepTool, type SearchToolOptions } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { powershellTool, type PowerShellToolOptions } from "./powershell.ts";
-import type { ToolPresentation } from "./presentation.ts";
+import type { ExportedCall, ExportedResult, ToolPresentation } from "./presentation.ts";
 import { readTool, type ReadToolOptions } from "./read.ts";
 import type { AnyTool } from "./types.ts";
 import { writeTool } from "./write.ts";
@@ -41,6 +41,11 @@ export function defaultActiveTools(platform: string = process.platform): readonl
  */
 export function builtinPresentation(name: string): ToolPresentation | undefined {
   return BUILTIN_TOOLS.find((tool) => tool.name === name)?.presentation;
+}
+
+/** A call as the export draws it, for the built-in tool of that name; undefined for other tools. */
+export function presentBuiltinCall(name: string, args: Record<string, unknown>, result: ExportedResult | undefined): ExportedCall | undefined {
+  return builtinPresentation(name)?.exportCall?.(args, result);
 }
 
 export function createBuiltinTools(options: BuiltinToolOptions = {}): Record<BuiltinToolName, AnyTool> {
