@@ -28,6 +28,7 @@ import { Retrier } from "./retry.ts";
 import { PromptError } from "./errors.ts";
 import { SessionRecorder } from "./recorder.ts";
 import { ToolRegistry } from "./tool-registry.ts";
+import type { OutputLimits } from "../tools/output-bound.ts";
 import { SecretRedactor } from "../util/redact.ts";
 import { redactEvent } from "./redact-events.ts";
 
@@ -47,6 +48,8 @@ export interface SessionCoreOptions {
   steeringMode?: QueueMode;
   followUpMode?: QueueMode;
   toolExecution?: "parallel" | "sequential";
+  /** The bound on results of tools that do not bound their own (setting `toolOutput`; Pi's limits when absent). */
+  toolOutput?: OutputLimits;
   /** The streaming function for an API (injectable for tests). */
   streamFor: (model: Model) => StreamFunction;
   /** Rewrites typed input before it is sent or queued (`/skill:name`, prompt templates). */

@@ -18,6 +18,7 @@ import { PromptError } from "./errors.ts";
 import { SessionCore, toolDeclarations, type SessionCoreOptions } from "./session-core.ts";
 import { submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import { redactAnswer } from "./redact-events.ts";
+import { DEFAULT_OUTPUT_LIMITS } from "../tools/output-bound.ts";
 
 export class RunningSession extends SessionCore {
   protected readonly submitHost: SubmitHost;
@@ -351,6 +352,7 @@ export class RunningSession extends SessionCore {
       tools: this.toolRegistry.active,
       toolContext: { cwd: this.options.cwd, agentDir: this.options.agentDir, model, spillFiles: this.spillFiles },
       toolExecution: this.options.toolExecution ?? "parallel",
+      outputLimits: this.options.toolOutput ?? DEFAULT_OUTPUT_LIMITS,
       convert: (messages) => (this.options.requestSettings?.().blockImages ? blockImages(convertToLlm(messages)) : convertToLlm(messages)),
       takeSteering: () => this.take(this.steering),
       takeFollowUps: () => this.take(this.followUps),
