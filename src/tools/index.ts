@@ -3,7 +3,6 @@
  * order given; unlike upstream (which ignores unknown names silently) pig reports them.
  */
 import { bashTool, type BashToolOptions } from "./bash.ts";
-import { cwdTool } from "./cwd.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool, type SearchToolOptions } from "./grep.ts";
@@ -21,7 +20,7 @@ export type { BashToolOptions, ReadToolOptions, SearchToolOptions };
 export type BuiltinToolOptions = BashToolOptions & PowerShellToolOptions & ReadToolOptions & SearchToolOptions;
 
 /** Every built-in tool, in the order `--tools` lists them. A new built-in is its file and a line here. */
-const BUILTIN_TOOLS = [readTool, bashTool, editTool, writeTool, grepTool, findTool, lsTool, powershellTool, cwdTool] as const;
+const BUILTIN_TOOLS = [readTool, bashTool, editTool, writeTool, grepTool, findTool, lsTool, powershellTool] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOLS)[number]["name"];
 export const ALL_TOOL_NAMES: readonly BuiltinToolName[] = BUILTIN_TOOLS.map((tool) => tool.name);
