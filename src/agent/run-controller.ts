@@ -9,6 +9,7 @@ import { blockImages, convertToLlm } from "../session/convert.ts";
 import type { AgentMessage, CustomMessage, SystemMessage, ToolDeclaration, ToolResultMessage, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
+import type { OutputLimits } from "../tools/output-bound.ts";
 import type { SpillFiles } from "../tools/spill-files.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { Activity } from "./activity.ts";
@@ -54,6 +55,8 @@ export interface RunSetup {
   agentDir: string;
   spillFiles: SpillFiles;
   toolExecution: "parallel" | "sequential";
+  /** The bound on results of tools that do not bound their own. */
+  outputLimits: OutputLimits;
   /** The system prompt for the current tools, as named sections (re-asked before every prompt). */
   systemSections(tools: readonly AnyTool[]): Record<string, string>;
   /** Typed input as it is sent: `/skill:name` and prompt templates expanded. */
@@ -348,6 +351,7 @@ export class RunController {
       tools: tools.active,
       toolContext: { cwd: setup.cwd, agentDir: setup.agentDir, model, spillFiles: setup.spillFiles },
       toolExecution: setup.toolExecution,
+      outputLimits: setup.outputLimits,
       convert: (messages) => (setup.blockImages() ? blockImages(convertToLlm(messages)) : convertToLlm(messages)),
       takeSteering: () => queues.take(queues.steering),
       takeFollowUps: () => queues.take(queues.followUps),

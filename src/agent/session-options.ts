@@ -6,6 +6,7 @@ import type { CompactionSettings, RetrySettings } from "../resources/settings-ef
 import type { SettingsStore } from "../resources/settings-store.ts";
 import type { ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
+import type { OutputLimits } from "../tools/output-bound.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { CommandPort } from "./command-port.ts";
 import type { AgentHooks } from "./hooks.ts";
@@ -27,6 +28,8 @@ export interface AgentSessionOptions {
   steeringMode?: QueueMode;
   followUpMode?: QueueMode;
   toolExecution?: "parallel" | "sequential";
+  /** The bound on results of tools that do not bound their own (setting `toolOutput`; Pi's limits when absent). */
+  toolOutput?: OutputLimits;
   /** The streaming function for an API (injectable for tests). */
   streamFor: (model: Model) => StreamFunction;
   /** Rewrites typed input before it is sent or queued (`/skill:name`, prompt templates). */

@@ -6,6 +6,7 @@
  */
 import type { Settings } from "../resources/settings.ts";
 import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
+import { DEFAULT_OUTPUT_LIMITS } from "../tools/output-bound.ts";
 import { SpillFiles } from "../tools/spill-files.ts";
 import { Activity } from "./activity.ts";
 import { AttachedExtensions } from "./attached-extensions.ts";
@@ -125,6 +126,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
       agentDir: options.agentDir,
       spillFiles,
       toolExecution: options.toolExecution ?? "parallel",
+      outputLimits: options.toolOutput ?? DEFAULT_OUTPUT_LIMITS,
       systemSections: options.systemSections,
       expand: (text) => (options.expandInput ? options.expandInput(text) : text),
       blockImages: () => options.requestSettings?.().blockImages === true,

@@ -4,6 +4,7 @@
  * do, and each result is offered to the `toolResult` hook before its end is reported.
  */
 import type { ToolResultMessage } from "../session/format.ts";
+import { boundToolResult, type OutputLimits } from "../tools/output-bound.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
 import { validateToolArguments } from "../tools/validate.ts";
 import type { LoopEvent } from "./events.ts";
@@ -16,6 +17,8 @@ export interface ToolCallConfig {
   tools: readonly AnyTool[];
   toolContext: ToolContext;
   toolExecution: "parallel" | "sequential";
+  /** The bound on results of tools that do not bound their own (none when absent, as for an extension's own agent). */
+  outputLimits?: OutputLimits;
   /** May block a checked call; a throw blocks it too, with the thrown message. */
   toolCall?: (event: ToolCallHookEvent, signal?: AbortSignal) => Promise<ToolCallHookResult | undefined>;
   /** May patch a result (content, details, isError), errors included. */
@@ -112,6 +115,9 @@ async function run(p: Prepared, config: ToolCallConfig, emit: Emit, signal: Abor
     outcome = { result, isError: false };
   } catch (error) {
     outcome = { result: errorResult(error instanceof Error ? error.message : String(error)), isError: true };
+  }
+  if (config.outputLimits && !p.tool!.boundsOwnOutput) {
+    outcome = { ...outcome, result: boundToolResult(outcome.result, config.outputLimits, config.toolContext.spillFiles) };
   }
   outcome = await patched(p, outcome, config, signal);
   emit({ type: "tool_execution_end", toolCallId: base.toolCallId, toolName: base.toolName, result: outcome.result, isError: outcome.isError });

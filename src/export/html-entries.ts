@@ -25,6 +25,26 @@ export interface FoundResult {
 /** Finds (and claims) the result of a tool call by its id. */
 export type ResultLookup = (toolCallId: string) => FoundResult | undefined;
 
+/** A call's body: a shell command, a file's content, or replacements as a diff. */
+export interface PresentedBody {
+  kind: "command" | "file" | "diff";
+  text: string;
+}
+
+/** A call as its tool presents it: header parts (an argument, or a muted extra) and a body. */
+export interface PresentedCall {
+  head: readonly { kind: "argument" | "extra"; text: string }[];
+  body?: PresentedBody;
+}
+
+/**
+ * How a tool's call is drawn, given by the caller (the tools' definitions say it; the export
+ * knows no tool by name). Undefined: the arguments are shown as JSON.
+ */
+export type CallPresenter = (name: string, args: Obj, result: { isError: boolean; details: unknown } | undefined) => PresentedCall | undefined;
+
+const NO_PRESENTER: CallPresenter = () => undefined;
+
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
@@ -103,12 +123,12 @@ function contentHtml(content: unknown, markdown: boolean): string {
 // ── messages ────────────────────────────────────────────────────────────────
 
 /** A message entry's message as HTML ("" for messages that are not shown). */
-export function messageHtml(message: Obj, frame: EntryFrame, lookup: ResultLookup): string {
+export function messageHtml(message: Obj, frame: EntryFrame, lookup: ResultLookup, present: CallPresenter = NO_PRESENTER): string {
   switch (message.role) {
     case "user":
       return `${open("user", frame, "User")}${contentHtml(message.content, false)}</section>\n`;
     case "assistant":
-      return assistantHtml(message, frame, lookup);
+      return assistantHtml(message, frame, lookup, present);
     case "toolResult": {
       const tool = str(message.toolName) ?? "tool";
       return `${open("tool-only", frame, "Tool result", ` <span class="tool-name">${esc(tool)}</span>`)}${toolResultHtml(message, tool)}</section>\n`;
@@ -139,7 +159,7 @@ function usageHtml(message: Obj): string {
   return bits.length > 0 ? `<span class="usage">${bits.join(" · ")}</span>` : "";
 }
 
-function assistantHtml(message: Obj, frame: EntryFrame, lookup: ResultLookup): string {
+function assistantHtml(message: Obj, frame: EntryFrame, lookup: ResultLookup, present: CallPresenter): string {
   const parts: string[] = [];
   for (const block of blocksOf(message.content)) {
     switch (block.type) {
@@ -155,7 +175,7 @@ function assistantHtml(message: Obj, frame: EntryFrame, lookup: ResultLookup): s
       case "tool_use": {
         const id = str(block.id) ?? "";
         const args = isPlainObject(block.arguments) ? block.arguments : isPlainObject(block.input) ? block.input : {};
-        parts.push(toolCallHtml(str(block.name) ?? "tool", args, id ? lookup(id) : undefined));
+        parts.push(toolCallHtml(str(block.name) ?? "tool", args, id ? lookup(id) : undefined, present));
         break;
       }
       case "image":
@@ -187,63 +207,28 @@ function thinkingHtml(block: Obj): string {
 const code = (text: string): string => `<span class="tool-arg">${esc(text)}</span>`;
 const extra = (text: string): string => (text ? `<span class="tool-extra">${esc(text)}</span>` : "");
 
-/** Head and body of a call, by tool; undefined when the arguments are not the expected shape. */
-function callParts(name: string, args: Obj, result: FoundResult | undefined): { head: string; body: string } | undefined {
-  const path = str(args.path) ?? str(args.file_path);
-  switch (name) {
-    case "bash": {
-      const command = str(args.command);
-      if (command === undefined) return undefined;
-      const timeout = num(args.timeout);
-      return { head: timeout ? extra(`timeout ${timeout}s`) : "", body: `<pre class="cmd">$ ${esc(command)}</pre>` };
-    }
-    case "read": {
-      if (path === undefined) return undefined;
-      const offset = num(args.offset);
-      const limit = num(args.limit);
-      const range = offset || limit ? extra(`lines ${offset ?? 1}${limit ? `–${(offset ?? 1) + limit - 1}` : "–"}`) : "";
-      return { head: code(path) + range, body: "" };
-    }
-    case "write": {
-      const content = str(args.content);
-      if (path === undefined || content === undefined) return undefined;
-      const lines = content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
-      return { head: code(path) + extra(`${formatCount(lines)} line${lines === 1 ? "" : "s"}`), body: renderOutput(content, { className: "file" }) };
-    }
-    case "edit": {
-      if (path === undefined) return undefined;
-      const edits = Array.isArray(args.edits) ? args.edits.filter(isPlainObject) : args.oldText !== undefined ? [args] : [];
-      const hasDiff = result !== undefined && result.message.isError !== true && isPlainObject(result.message.details) && typeof result.message.details.diff === "string";
-      const body = hasDiff || edits.length === 0 ? "" : renderOutput(editsText(edits), { className: "diff", lineClass: diffLineClass });
-      return { head: code(path) + extra(`${edits.length} edit${edits.length === 1 ? "" : "s"}`), body };
-    }
-    case "grep":
-    case "find": {
-      const pattern = str(args.pattern);
-      if (pattern === undefined) return undefined;
-      const where = path ? ` in ${path}` : "";
-      const glob = str(args.glob) ? ` (${str(args.glob)})` : "";
-      return { head: code(pattern) + extra(`${where}${glob}`.trim()), body: "" };
-    }
-    case "ls":
-      return { head: code(path ?? "."), body: "" };
-    default:
-      return undefined;
+/** Head and body of a call as its tool presents them; undefined for a tool without a presentation or arguments not of the expected shape. */
+function callParts(name: string, args: Obj, result: FoundResult | undefined, present: CallPresenter): { head: string; body: string } | undefined {
+  const found = result ? { isError: result.message.isError === true, details: result.message.details } : undefined;
+  const call = present(name, args, found);
+  if (!call) return undefined;
+  const head = call.head.map((part) => (part.kind === "argument" ? code(part.text) : extra(part.text))).join("");
+  return { head, body: call.body ? bodyHtml(call.body) : "" };
+}
+
+function bodyHtml(body: PresentedBody): string {
+  switch (body.kind) {
+    case "command":
+      return `<pre class="cmd">$ ${esc(body.text)}</pre>`;
+    case "file":
+      return renderOutput(body.text, { className: "file" });
+    case "diff":
+      return renderOutput(body.text, { className: "diff", lineClass: diffLineClass });
   }
 }
 
-function editsText(edits: Obj[]): string {
-  return edits
-    .map((edit) => {
-      const minus = (str(edit.oldText) ?? "").split("\n").map((l) => `-${l}`);
-      const plus = (str(edit.newText) ?? "").split("\n").map((l) => `+${l}`);
-      return [...minus, ...plus].join("\n");
-    })
-    .join("\n...\n");
-}
-
-function toolCallHtml(name: string, args: Obj, result: FoundResult | undefined): string {
-  let parts = callParts(name, args, result);
+function toolCallHtml(name: string, args: Obj, result: FoundResult | undefined, present: CallPresenter): string {
+  let parts = callParts(name, args, result, present);
   if (!parts) {
     const json = JSON.stringify(args, null, 2) ?? "{}";
     parts = { head: "", body: json === "{}" ? "" : renderOutput(json, { className: "args" }) };

@@ -20,6 +20,7 @@ import {
   formatTime,
   marker,
   messageHtml,
+  type CallPresenter,
   type EntryFrame,
   type FoundResult,
 } from "./html-entries.ts";
@@ -35,6 +36,8 @@ export interface ExportHtmlOptions {
   tree?: boolean;
   /** The export time printed in the footer (default: now). */
   now?: Date;
+  /** How tools present their calls (default: none, every call's arguments as JSON). */
+  presentCall?: CallPresenter;
 }
 
 /** The session (its active branch) as a self-contained HTML document. */
@@ -63,7 +66,7 @@ export function writeSessionHtml(store: SessionStore, write: (chunk: string) => 
   );
   write(headerHtml(store, branch, stats, title));
   write(`<h2 class="section">Conversation</h2>\n<main class="branch">\n`);
-  writeBranch(store, branch, write);
+  writeBranch(store, branch, write, options.presentCall);
   write(`</main>\n`);
   if (options.tree !== false) write(overviewHtml(store, branch));
   const now = options.now ?? new Date();
@@ -182,7 +185,7 @@ function frameOf(store: SessionStore, record: EntryRecord): EntryFrame {
  * assistant message has calls, the results that follow it (up to the next user or assistant
  * message) are read ahead, matched by call id, and skipped when the walk reaches them.
  */
-function writeBranch(store: SessionStore, branch: EntryRecord[], write: (chunk: string) => void): void {
+function writeBranch(store: SessionStore, branch: EntryRecord[], write: (chunk: string) => void, presentCall?: CallPresenter): void {
   const ahead = new Map<EntryRecord, SessionEntry>();
   const claimed = new Set<EntryRecord>();
   const take = (record: EntryRecord): SessionEntry => {
@@ -207,7 +210,7 @@ function writeBranch(store: SessionStore, branch: EntryRecord[], write: (chunk: 
           const found = findResult(store, branch, index, callId, ahead, claimed);
           return found ? { message: found.message, frame: frameOf(store, found.record) } : undefined;
         };
-        write(messageHtml(message, frame, lookup) || hiddenAnchor(frame));
+        write(messageHtml(message, frame, lookup, presentCall) || hiddenAnchor(frame));
       } else {
         write(otherEntryHtml(entry, frame));
       }

@@ -9,6 +9,7 @@ import * as v from "valibot";
 import type { AgentSession } from "../agent/session.ts";
 import { PromptError } from "../agent/session.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
+import { presentBuiltinCall } from "../tools/index.ts";
 import { writeExportFile } from "../export/write-export.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import { describeIssues } from "../session/format.ts";
@@ -97,7 +98,7 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       if (!store.isFlushed) throw new PromptError("Nothing to export yet - start a conversation first");
       const target = outputPath ?? defaultExportName(store.path);
       const path = isAbsolute(target) ? target : resolve(options.cwd, target);
-      writeExportFile(path, exportSessionHtml(store));
+      writeExportFile(path, exportSessionHtml(store, { presentCall: presentBuiltinCall }));
       return path;
     },
     commands: () => commandList(options.resources(), extensions),

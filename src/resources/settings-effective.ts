@@ -6,6 +6,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ThinkingLevel } from "../session/format.ts";
+import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from "../tools/output-bound.ts";
 import type { Settings } from "./settings.ts";
 
 type Json = Record<string, unknown>;
@@ -26,6 +27,7 @@ export const settingsDefaults = {
   enableSkillCommands: true,
   terminal: { showImages: true, imageWidthCells: 60, clearOnShrink: false, showTerminalProgress: false },
   images: { autoResize: true, blockImages: false },
+  toolOutput: DEFAULT_OUTPUT_LIMITS,
   doubleEscapeAction: "tree",
   treeFilterMode: "default",
   editorPaddingX: 0,
@@ -61,6 +63,12 @@ export function retrySettings(settings: Settings): RetrySettings {
       idleTimeoutMs: retry.provider?.idleTimeoutMs ?? d.provider.idleTimeoutMs,
     },
   };
+}
+
+/** The bound on results of tools that do not bound their own: Pi's limits of the built-ins unless set. */
+export function toolOutputLimits(settings: Settings): OutputLimits {
+  const d = settingsDefaults.toolOutput;
+  return { maxLines: settings.toolOutput?.maxLines ?? d.maxLines, maxBytes: settings.toolOutput?.maxBytes ?? d.maxBytes };
 }
 
 export interface CompactionSettings {
@@ -120,6 +128,7 @@ export interface EffectiveSettings {
   enableSkillCommands: boolean;
   terminal: { showImages: boolean; imageWidthCells: number; clearOnShrink: boolean; showTerminalProgress: boolean };
   images: { autoResize: boolean; blockImages: boolean };
+  toolOutput: OutputLimits;
   enabledModels?: string[];
   doubleEscapeAction: "tree" | "fork" | "none";
   treeFilterMode: "default" | "no-tools" | "user-only" | "labeled-only" | "all";
@@ -172,6 +181,7 @@ export function effectiveSettings(s: Settings, env: Env = process.env, home: str
       autoResize: s.images?.autoResize ?? d.images.autoResize,
       blockImages: s.images?.blockImages ?? d.images.blockImages,
     },
+    toolOutput: toolOutputLimits(s),
     enabledModels: s.enabledModels ? [...s.enabledModels] : undefined,
     doubleEscapeAction: s.doubleEscapeAction ?? d.doubleEscapeAction,
     treeFilterMode: s.treeFilterMode ?? d.treeFilterMode,

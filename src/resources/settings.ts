@@ -19,6 +19,7 @@ const QueueMode = v.picklist(["all", "one-at-a-time"]);
 const nonNegative = v.pipe(v.number(), v.minValue(0));
 const strings = v.array(v.string());
 const positiveMs = v.pipe(v.number(), v.integer(), v.minValue(1));
+const positiveCount = v.pipe(v.number(), v.integer(), v.minValue(1));
 const opt = v.optional;
 
 /** A package source, or an object that filters which of its resources load. */
@@ -105,6 +106,8 @@ export const SettingsSchema = v.looseObject({
     }),
   ),
   images: opt(v.looseObject({ autoResize: opt(v.boolean()), blockImages: opt(v.boolean()) })),
+  /** pig only: the bound on what one result of a tool that does not bound its own (an extension's) gives the model. */
+  toolOutput: opt(v.looseObject({ maxLines: opt(positiveCount), maxBytes: opt(positiveCount) })),
   enabledModels: opt(strings),
   doubleEscapeAction: opt(v.picklist(["tree", "fork", "none"])),
   treeFilterMode: opt(v.picklist(["default", "no-tools", "user-only", "labeled-only", "all"])),

@@ -10,7 +10,7 @@ import { streamFor } from "../ai/stream.ts";
 import type { Model } from "../ai/types.ts";
 import { ensureDocs } from "../resources/docs.ts";
 import { inputExpander, skillsBlock } from "../resources/load-resources.ts";
-import { compactionSettings, retrySettings } from "../resources/settings-effective.ts";
+import { compactionSettings, retrySettings, toolOutputLimits } from "../resources/settings-effective.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
 import { buildSystemSections } from "../resources/system-prompt.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";
@@ -72,6 +72,7 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
     agentDir,
     retry: retrySettings(effective),
     compaction: compactionSettings(effective),
+    toolOutput: toolOutputLimits(effective),
     ...(effective.steeringMode ? { steeringMode: effective.steeringMode } : {}),
     ...(effective.followUpMode ? { followUpMode: effective.followUpMode } : {}),
     // An API an extension serves (registerProvider with streamSimple) comes before pig's own.

@@ -4,23 +4,16 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename, relative, sep } from "node:path";
+import * as v from "valibot";
 import { abortable } from "./abort.ts";
+import { defineTool } from "./define.ts";
 import { searchBuiltin, searchWithRipgrep, type GrepMatch } from "./grep-search.ts";
 import { listingResult } from "./listing.ts";
 import { resolveSearchRoot } from "./paths.ts";
+import { argument, extra, pathArgument, stringArgument, type ExportedCall } from "./presentation.ts";
 import { externalSearchAllowed, findRipgrep } from "./search-bin.ts";
 import { GREP_MAX_LINE_LENGTH, truncateLine, type TruncationResult } from "./truncate.ts";
-import type { ToolDefinition, ToolResult } from "./types.ts";
-
-export interface GrepArgs {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  ignoreCase?: boolean;
-  literal?: boolean;
-  context?: number;
-  limit?: number;
-}
+import type { ToolResult } from "./types.ts";
 
 export interface GrepDetails {
   /** The match limit, when it was reached. */
@@ -34,19 +27,26 @@ export interface SearchToolOptions {
   externalSearch?: boolean;
 }
 
-export const GREP_PARAMETERS = {
-  type: "object",
-  required: ["pattern"],
-  properties: {
-    pattern: { type: "string", description: "Search pattern (regex or literal string)" },
-    path: { type: "string", description: "Directory or file to search (default: current directory)" },
-    glob: { type: "string", description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" },
-    ignoreCase: { type: "boolean", description: "Case-insensitive search (default: false)" },
-    literal: { type: "boolean", description: "Treat pattern as literal string instead of regex (default: false)" },
-    context: { type: "number", description: "Number of lines to show before and after each match (default: 0)" },
-    limit: { type: "number", description: "Maximum number of matches to return (default: 100)" },
-  },
-};
+const GrepArguments = v.object({
+  pattern: v.pipe(v.string(), v.description("Search pattern (regex or literal string)")),
+  path: v.optional(v.pipe(v.string(), v.description("Directory or file to search (default: current directory)"))),
+  glob: v.optional(v.pipe(v.string(), v.description("Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"))),
+  ignoreCase: v.optional(v.pipe(v.boolean(), v.description("Case-insensitive search (default: false)"))),
+  literal: v.optional(v.pipe(v.boolean(), v.description("Treat pattern as literal string instead of regex (default: false)"))),
+  context: v.optional(v.pipe(v.number(), v.description("Number of lines to show before and after each match (default: 0)"))),
+  limit: v.optional(v.pipe(v.number(), v.description("Maximum number of matches to return (default: 100)"))),
+});
+export type GrepArgs = v.InferOutput<typeof GrepArguments>;
+
+/** The export's header for grep and find: the pattern, then where and which files. */
+export function searchExport(args: Record<string, unknown>): ExportedCall | undefined {
+  const pattern = stringArgument(args, "pattern");
+  if (pattern === undefined) return undefined;
+  const path = pathArgument(args);
+  const glob = stringArgument(args, "glob");
+  const where = path ? ` in ${path}` : "";
+  return { head: [argument(pattern), extra(`${where}${glob ? ` (${glob})` : ""}`.trim())] };
+}
 
 const DEFAULT_LIMIT = 100;
 
@@ -104,48 +104,54 @@ async function render(matches: GrepMatch[], root: string, isDirectory: boolean, 
   return { text: out.join("\n"), linesTruncated };
 }
 
-export function createGrepTool(options: SearchToolOptions = {}): ToolDefinition<GrepArgs, GrepDetails | undefined> {
-  return {
-    name: "grep",
-    label: "grep",
-    description: `Look for a regex (or, with literal, a plain string) in file contents and list each matching line with its file path and line number. Files ignored by .gitignore are skipped. Returns at most ${DEFAULT_LIMIT} matches or 50KB of output, whichever comes first, and cuts lines longer than ${GREP_MAX_LINE_LENGTH} characters.`,
-    parameters: GREP_PARAMETERS,
-    promptSnippet: "Search file contents for patterns (respects .gitignore)",
-    execute(_id, args, signal, _onUpdate, ctx): Promise<ToolResult<GrepDetails | undefined>> {
-      return abortable(signal, async () => {
-        const { root, isDirectory } = resolveSearchRoot(args.path, ctx.cwd);
-        const limit = Math.max(1, args.limit ?? DEFAULT_LIMIT);
-        const context = args.context && args.context > 0 ? Math.floor(args.context) : 0;
-        const query = {
-          pattern: args.pattern,
-          cwd: ctx.cwd,
-          root,
-          isDirectory,
-          glob: args.glob,
-          ignoreCase: args.ignoreCase ?? false,
-          literal: args.literal ?? false,
-          limit,
-          signal,
-        };
-        const rg = externalSearchAllowed(options.externalSearch) ? findRipgrep(ctx.agentDir) : undefined;
-        const found = rg ? await searchWithRipgrep(rg, query) : await searchBuiltin(query);
-        if (found.matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
+export const grepTool = defineTool({
+  name: "grep",
+  description: `Look for a regex (or, with literal, a plain string) in file contents and list each matching line with its file path and line number. Files ignored by .gitignore are skipped. Returns at most ${DEFAULT_LIMIT} matches or 50KB of output, whichever comes first, and cuts lines longer than ${GREP_MAX_LINE_LENGTH} characters.`,
+  arguments: GrepArguments,
+  promptSnippet: "Search file contents for patterns (respects .gitignore)",
+  presentation: {
+    summary: (args) =>
+      `${JSON.stringify(args.text("pattern") ?? "")}${args.text("path") ? ` in ${args.text("path")}` : ""}${args.text("glob") ? ` (${args.text("glob")})` : ""}`,
+    keep: "head",
+    output: "text",
+    exportCall: searchExport,
+  },
+  execute(_id, args, signal, _onUpdate, ctx, options: SearchToolOptions): Promise<ToolResult<GrepDetails | undefined>> {
+    return abortable(signal, async () => {
+      const { root, isDirectory } = resolveSearchRoot(args.path, ctx.cwd);
+      const limit = Math.max(1, args.limit ?? DEFAULT_LIMIT);
+      const context = args.context && args.context > 0 ? Math.floor(args.context) : 0;
+      const query = {
+        pattern: args.pattern,
+        cwd: ctx.cwd,
+        root,
+        isDirectory,
+        glob: args.glob,
+        ignoreCase: args.ignoreCase ?? false,
+        literal: args.literal ?? false,
+        limit,
+        signal,
+      };
+      const rg = externalSearchAllowed(options.externalSearch) ? findRipgrep(ctx.agentDir) : undefined;
+      const found = rg ? await searchWithRipgrep(rg, query) : await searchBuiltin(query);
+      if (found.matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
 
-        const rendered = await render(found.matches, root, isDirectory, context);
-        const limitNotice = {
-          text: `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`,
-          details: { matchLimitReached: limit },
-        };
-        const linesNotice = {
-          text: `Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`,
-          details: { linesTruncated: true },
-        };
-        return listingResult<GrepDetails>(
-          rendered.text,
-          found.limitReached ? limitNotice : undefined,
-          rendered.linesTruncated ? linesNotice : undefined,
-        );
-      });
-    },
-  };
-}
+      const rendered = await render(found.matches, root, isDirectory, context);
+      const limitNotice = {
+        text: `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`,
+        details: { matchLimitReached: limit },
+      };
+      const linesNotice = {
+        text: `Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`,
+        details: { linesTruncated: true },
+      };
+      return listingResult<GrepDetails>(
+        rendered.text,
+        found.limitReached ? limitNotice : undefined,
+        rendered.linesTruncated ? linesNotice : undefined,
+      );
+    });
+  },
+});
+
+export const createGrepTool = (options: SearchToolOptions = {}) => grepTool.create(options);

@@ -2,22 +2,28 @@
  * The built-in tools and which of them a session turns on. `--tools` is an allowlist in the
  * order given; unlike upstream (which ignores unknown names silently) pig reports them.
  */
-import { createBashTool, type BashToolOptions } from "./bash.ts";
-import { createEditTool } from "./edit.ts";
-import { createFindTool } from "./find.ts";
-import { createGrepTool, type SearchToolOptions } from "./grep.ts";
-import { createLsTool } from "./ls.ts";
-import { createPowerShellTool, type PowerShellToolOptions } from "./powershell.ts";
-import { createReadTool, type ReadToolOptions } from "./read.ts";
-import type { AnyTool, ToolDefinition } from "./types.ts";
-import { createWriteTool } from "./write.ts";
+import { bashTool, type BashToolOptions } from "./bash.ts";
+import { editTool } from "./edit.ts";
+import { findTool } from "./find.ts";
+import { grepTool, type SearchToolOptions } from "./grep.ts";
+import { lsTool } from "./ls.ts";
+import { powershellTool, type PowerShellToolOptions } from "./powershell.ts";
+import type { ExportedCall, ExportedResult, ToolPresentation } from "./presentation.ts";
+import { readTool, type ReadToolOptions } from "./read.ts";
+import type { AnyTool } from "./types.ts";
+import { writeTool } from "./write.ts";
 
 export { killRunningCommands, resolveShell, runShell, shellEnv } from "./shell.ts";
 export { validateToolArguments, type ValidationOutcome } from "./validate.ts";
 export type { BashToolOptions, ReadToolOptions, SearchToolOptions };
 
-export const ALL_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "powershell"] as const;
-export type BuiltinToolName = (typeof ALL_TOOL_NAMES)[number];
+export type BuiltinToolOptions = BashToolOptions & PowerShellToolOptions & ReadToolOptions & SearchToolOptions;
+
+/** Every built-in tool, in the order `--tools` lists them. A new built-in is its file and a line here. */
+const BUILTIN_TOOLS = [readTool, bashTool, editTool, writeTool, grepTool, findTool, lsTool, powershellTool] as const;
+
+export type BuiltinToolName = (typeof BUILTIN_TOOLS)[number]["name"];
+export const ALL_TOOL_NAMES: readonly BuiltinToolName[] = BUILTIN_TOOLS.map((tool) => tool.name);
 
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
   return (ALL_TOOL_NAMES as readonly string[]).includes(name);
@@ -29,24 +35,22 @@ export function defaultActiveTools(platform: string = process.platform): readonl
   return platform === "win32" ? DEFAULT_ACTIVE_TOOLS.map((name) => (name === "bash" ? "powershell" : name)) : DEFAULT_ACTIVE_TOOLS;
 }
 
-export type BuiltinToolOptions = BashToolOptions & PowerShellToolOptions & ReadToolOptions & SearchToolOptions;
+/**
+ * How the built-in tool of this name shows its calls and results, whoever runs the tool (an
+ * extension's tool of the same name takes over the name, and with it the presentation).
+ */
+export function builtinPresentation(name: string): ToolPresentation | undefined {
+  return BUILTIN_TOOLS.find((tool) => tool.name === name)?.presentation;
+}
 
-/** Widens a typed tool to the loop's view (arguments are validated against its schema first). */
-function loose<A, D>(tool: ToolDefinition<A, D>): AnyTool {
-  return tool as unknown as AnyTool;
+/** A call as the export draws it, for the built-in tool of that name; undefined for other tools. */
+export function presentBuiltinCall(name: string, args: Record<string, unknown>, result: ExportedResult | undefined): ExportedCall | undefined {
+  return builtinPresentation(name)?.exportCall?.(args, result);
 }
 
 export function createBuiltinTools(options: BuiltinToolOptions = {}): Record<BuiltinToolName, AnyTool> {
-  return {
-    read: loose(createReadTool(options)),
-    bash: loose(createBashTool(options)),
-    edit: loose(createEditTool()),
-    write: loose(createWriteTool()),
-    grep: loose(createGrepTool(options)),
-    find: loose(createFindTool(options)),
-    ls: loose(createLsTool()),
-    powershell: loose(createPowerShellTool(options)),
-  };
+  // fromEntries cannot know that the keys are exactly the names; BUILTIN_TOOLS lists each once.
+  return Object.fromEntries(BUILTIN_TOOLS.map((tool) => [tool.name, tool.create(options)])) as Record<BuiltinToolName, AnyTool>;
 }
 
 export interface ToolSelectionOptions {

@@ -2,16 +2,14 @@
 import { existsSync, statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
+import { defineTool } from "./define.ts";
 import { listingResult } from "./listing.ts";
 import { resolveToCwd } from "./paths.ts";
+import { argument, pathArgument } from "./presentation.ts";
 import type { TruncationResult } from "./truncate.ts";
-import type { ToolDefinition, ToolResult } from "./types.ts";
-
-export interface LsArgs {
-  path?: string;
-  limit?: number;
-}
+import type { ToolResult } from "./types.ts";
 
 export interface LsDetails {
   /** The entry limit, when more entries remained. */
@@ -19,57 +17,60 @@ export interface LsDetails {
   truncation?: TruncationResult;
 }
 
-export const LS_PARAMETERS = {
-  type: "object",
-  properties: {
-    path: { type: "string", description: "Directory to list (default: current directory)" },
-    limit: { type: "number", description: "Maximum number of entries to return (default: 500)" },
-  },
-};
+const LsArguments = v.object({
+  path: v.optional(v.pipe(v.string(), v.description("Directory to list (default: current directory)"))),
+  limit: v.optional(v.pipe(v.number(), v.description("Maximum number of entries to return (default: 500)"))),
+});
+export type LsArgs = v.InferOutput<typeof LsArguments>;
 
 const DEFAULT_LIMIT = 500;
 
-export function createLsTool(): ToolDefinition<LsArgs, LsDetails | undefined> {
-  return {
-    name: "ls",
-    label: "ls",
-    description: `List the entries of a directory in alphabetical order, including hidden ones; directories end with '/'. Returns at most ${DEFAULT_LIMIT} entries or 50KB of output, whichever comes first.`,
-    parameters: LS_PARAMETERS,
-    promptSnippet: "List directory contents",
-    execute(_id, args, signal, _onUpdate, ctx): Promise<ToolResult<LsDetails | undefined>> {
-      return abortable(signal, async () => {
-        const dir = resolveToCwd(args.path || ".", ctx.cwd);
-        const limit = args.limit ?? DEFAULT_LIMIT;
-        if (!existsSync(dir)) throw new Error(`Path not found: ${dir}`);
-        if (!statSync(dir).isDirectory()) throw new Error(`Not a directory: ${dir}`);
-        let names: string[];
+export const lsTool = defineTool({
+  name: "ls",
+  description: `List the entries of a directory in alphabetical order, including hidden ones; directories end with '/'. Returns at most ${DEFAULT_LIMIT} entries or 50KB of output, whichever comes first.`,
+  arguments: LsArguments,
+  promptSnippet: "List directory contents",
+  presentation: {
+    summary: (args) => args.text("path") ?? ".",
+    keep: "head",
+    output: "text",
+    exportCall: (args) => ({ head: [argument(pathArgument(args) ?? ".")] }),
+  },
+  execute(_id, args, signal, _onUpdate, ctx): Promise<ToolResult<LsDetails | undefined>> {
+    return abortable(signal, async () => {
+      const dir = resolveToCwd(args.path || ".", ctx.cwd);
+      const limit = args.limit ?? DEFAULT_LIMIT;
+      if (!existsSync(dir)) throw new Error(`Path not found: ${dir}`);
+      if (!statSync(dir).isDirectory()) throw new Error(`Not a directory: ${dir}`);
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        throw new Error(`Cannot read directory: ${(error as Error).message}`);
+      }
+      names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+      const lines: string[] = [];
+      let entryLimitReached = false;
+      for (const name of names) {
+        if (lines.length >= limit) {
+          entryLimitReached = true;
+          break;
+        }
+        throwIfAborted(signal);
         try {
-          names = await readdir(dir);
-        } catch (error) {
-          throw new Error(`Cannot read directory: ${(error as Error).message}`);
+          // stat (not lstat): a link to a directory is listed as a directory.
+          const info = await stat(join(dir, name));
+          lines.push(info.isDirectory() ? `${name}/` : name);
+        } catch {
+          // Broken links and entries that vanished are left out.
         }
-        names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
-        const lines: string[] = [];
-        let entryLimitReached = false;
-        for (const name of names) {
-          if (lines.length >= limit) {
-            entryLimitReached = true;
-            break;
-          }
-          throwIfAborted(signal);
-          try {
-            // stat (not lstat): a link to a directory is listed as a directory.
-            const info = await stat(join(dir, name));
-            lines.push(info.isDirectory() ? `${name}/` : name);
-          } catch {
-            // Broken links and entries that vanished are left out.
-          }
-        }
-        if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
+      }
+      if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
 
-        const limitNotice = { text: `${limit} entries limit reached. Use limit=${limit * 2} for more`, details: { entryLimitReached: limit } };
-        return listingResult<LsDetails>(lines.join("\n"), entryLimitReached ? limitNotice : undefined);
-      });
-    },
-  };
-}
+      const limitNotice = { text: `${limit} entries limit reached. Use limit=${limit * 2} for more`, details: { entryLimitReached: limit } };
+      return listingResult<LsDetails>(lines.join("\n"), entryLimitReached ? limitNotice : undefined);
+    });
+  },
+});
+
+export const createLsTool = () => lsTool.create(undefined);

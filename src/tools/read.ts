@@ -4,17 +4,14 @@
  */
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
+import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
+import { defineTool } from "./define.ts";
 import { detectImageMime, dimensionNote, IMAGE_SNIFF_BYTES, prepareImage, type ImageMime } from "./image.ts";
 import { resolveReadPath } from "./paths.ts";
+import { argument, extra, numberArgument, pathArgument } from "./presentation.ts";
 import { byteLength, DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate.ts";
-import type { ToolContent, ToolContext, ToolDefinition, ToolResult } from "./types.ts";
-
-export interface ReadArgs {
-  path: string;
-  offset?: number;
-  limit?: number;
-}
+import type { ToolContent, ToolContext, ToolResult } from "./types.ts";
 
 export interface ReadDetails {
   truncation?: TruncationResult;
@@ -25,15 +22,12 @@ export interface ReadToolOptions {
   autoResizeImages?: boolean;
 }
 
-export const READ_PARAMETERS = {
-  type: "object",
-  required: ["path"],
-  properties: {
-    path: { type: "string", description: "Path to the file to read (relative or absolute)" },
-    offset: { type: "number", description: "Line number to start reading from (1-indexed)" },
-    limit: { type: "number", description: "Maximum number of lines to read" },
-  },
-};
+const ReadArguments = v.object({
+  path: v.pipe(v.string(), v.description("Path to the file to read (relative or absolute)")),
+  offset: v.optional(v.pipe(v.number(), v.description("Line number to start reading from (1-indexed)"))),
+  limit: v.optional(v.pipe(v.number(), v.description("Maximum number of lines to read"))),
+});
+export type ReadArgs = v.InferOutput<typeof ReadArguments>;
 
 const IMAGE_OMITTED = "[Image omitted: could not be resized below the inline image size limit.]";
 const NO_VISION = "[Current model does not support images. The image will be omitted from this request.]";
@@ -90,29 +84,46 @@ function readText(content: string, args: ReadArgs): ToolResult<ReadDetails | und
   return { content: text(truncation.content), details: undefined };
 }
 
-export function createReadTool(options: ReadToolOptions = {}): ToolDefinition<ReadArgs, ReadDetails | undefined> {
-  const autoResize = options.autoResizeImages ?? true;
-  return {
-    name: "read",
-    label: "read",
-    description:
-      "Show a file's contents. Text files come back as plain lines (no line numbers), at most 2000 lines or 50KB per call, whichever comes first; a notice then gives the offset to continue from, so call again with offset (and limit) until you have what you need. Images (jpg, png, gif, webp) are returned as attachments.",
-    parameters: READ_PARAMETERS,
-    constrainedSampling: { type: "json_schema", strict: "prefer" },
-    promptSnippet: "Read file contents",
-    promptGuidelines: ["Use read to examine files instead of cat or sed."],
-    execute(_id, args, signal, _onUpdate, context) {
-      return abortable(signal, async () => {
-        const path = resolveReadPath(args.path, context.cwd);
-        await access(path, constants.R_OK);
-        throwIfAborted(signal);
-        // One read serves both the image check and the text.
-        const bytes = await readFile(path);
-        throwIfAborted(signal);
-        const mime = detectImageMime(bytes.subarray(0, IMAGE_SNIFF_BYTES));
-        if (mime) return { content: await readImage(bytes, mime, autoResize, context), details: undefined };
-        return readText(bytes.toString("utf8"), args);
-      });
+export const readTool = defineTool({
+  name: "read",
+  description:
+    "Show a file's contents. Text files come back as plain lines (no line numbers), at most 2000 lines or 50KB per call, whichever comes first; a notice then gives the offset to continue from, so call again with offset (and limit) until you have what you need. Images (jpg, png, gif, webp) are returned as attachments.",
+  arguments: ReadArguments,
+  constrainedSampling: { type: "json_schema", strict: "prefer" },
+  promptSnippet: "Read file contents",
+  promptGuidelines: ["Use read to examine files instead of cat or sed."],
+  presentation: {
+    summary(args) {
+      const offset = args.value("offset");
+      const limit = args.value("limit");
+      const range = offset !== undefined ? `:${String(offset)}${limit !== undefined ? `+${String(limit)}` : ""}` : "";
+      return `${args.text("path") ?? ""}${range}`;
     },
-  };
-}
+    keep: "head",
+    output: "text",
+    exportCall(args) {
+      const path = pathArgument(args);
+      if (path === undefined) return undefined;
+      const offset = numberArgument(args, "offset");
+      const limit = numberArgument(args, "limit");
+      const range = offset || limit ? [extra(`lines ${offset ?? 1}${limit ? `–${(offset ?? 1) + limit - 1}` : "–"}`)] : [];
+      return { head: [argument(path), ...range] };
+    },
+  },
+  execute(_id, args, signal, _onUpdate, context, options: ReadToolOptions): Promise<ToolResult<ReadDetails | undefined>> {
+    const autoResize = options.autoResizeImages ?? true;
+    return abortable(signal, async () => {
+      const path = resolveReadPath(args.path, context.cwd);
+      await access(path, constants.R_OK);
+      throwIfAborted(signal);
+      // One read serves both the image check and the text.
+      const bytes = await readFile(path);
+      throwIfAborted(signal);
+      const mime = detectImageMime(bytes.subarray(0, IMAGE_SNIFF_BYTES));
+      if (mime) return { content: await readImage(bytes, mime, autoResize, context), details: undefined };
+      return readText(bytes.toString("utf8"), args);
+    });
+  },
+});
+
+export const createReadTool = (options: ReadToolOptions = {}) => readTool.create(options);

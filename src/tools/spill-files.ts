@@ -43,17 +43,17 @@ export interface SpillFile {
 export class SpillFiles {
   private readonly paths = new Set<string>();
 
-  /** A new private file for a command's output, open for writing. */
-  open(): SpillFile {
-    const path = join(spillDir(), `bash-${randomBytes(8).toString("hex")}.log`);
+  /** A new private file for a command's output (or, `kind` "tool", a tool's), open for writing. */
+  open(kind: "bash" | "tool" = "bash"): SpillFile {
+    const path = join(spillDir(), `${kind}-${randomBytes(8).toString("hex")}.log`);
     const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
     this.paths.add(path);
     return { path, fd };
   }
 
   /** A new private file holding `data`; returns its path. */
-  write(data: string): string {
-    const file = this.open();
+  write(data: string, kind: "bash" | "tool" = "bash"): string {
+    const file = this.open(kind);
     try {
       writeSync(file.fd, data);
     } finally {

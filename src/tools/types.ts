@@ -45,6 +45,12 @@ export interface ToolDefinition<TArgs = Record<string, unknown>, TDetails = unkn
   promptGuidelines?: string[];
   /** `sequential` forces the whole batch it is part of to run one call at a time. */
   executionMode?: "parallel" | "sequential";
+  /**
+   * The tool keeps its results within the output limits itself, with notices of its own that say
+   * how to see more (the built-ins, whose descriptions promise Pi's limits); every other tool's
+   * results are bounded by the loop (output-bound.ts, setting `toolOutput`).
+   */
+  boundsOwnOutput?: boolean;
   /** Adjusts raw arguments before validation (e.g. accepting an older argument shape). */
   prepareArguments?: (args: Record<string, unknown>) => Record<string, unknown>;
   execute(

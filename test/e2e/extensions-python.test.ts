@@ -205,7 +205,12 @@ describe("the Python SDK beyond the examples", () => {
   test("messages over the frame limit cross both ways as $/part: a 9 MiB prompt in (input), a 9 MiB result out", async () => {
     const size = 9 * 1024 * 1024;
     const prompt = `${"é".repeat(size / 2)} \u2028 ${"\ud83d\udc37".repeat(7)}`;
-    const { client } = await rpc(["-e", TRACER], [{ toolCalls: [{ name: "sizes", arguments: { reply: size + 3 } }] }, { text: "sized" }]);
+    // What is tested is the socket carrying the result whole: the output bound, which would cut
+    // it for the model, is raised above it.
+    const toolOutput = { maxLines: 1_000_000, maxBytes: 4 * size };
+    const { client } = await rpc(["-e", TRACER], [{ toolCalls: [{ name: "sizes", arguments: { reply: size + 3 } }] }, { text: "sized" }], {
+      settings: { toolOutput },
+    });
     // 18 MiB through the socket in slices, both ways: on a loaded machine that is well over 20 s.
     await client.promptAndWait(prompt, 55_000);
     const end = client.lines.find((l) => l.type === "tool_execution_end") as Json;

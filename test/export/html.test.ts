@@ -2,14 +2,21 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { defaultExportName, exportSessionHtml, writeSessionHtml } from "../../src/export/html.ts";
+import { defaultExportName, exportSessionHtml as exportWith, writeSessionHtml as writeWith, type ExportHtmlOptions } from "../../src/export/html.ts";
 import { renderMarkdown, renderOutput } from "../../src/export/html-text.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
+import { presentBuiltinCall } from "../../src/tools/index.ts";
 import { assistant, user } from "../helpers/sessions.ts";
 import { FIXTURES, FIXTURES_087, tempDir } from "../helpers/tmp.ts";
 
 const NOW = new Date("2027-01-02T03:04:05.000Z");
+
+// The page as pig's commands export it: the built-in tools present their calls.
+const withTools = (options: ExportHtmlOptions): ExportHtmlOptions => ({ presentCall: presentBuiltinCall, ...options });
+const exportSessionHtml = (store: SessionStore, options: ExportHtmlOptions = {}) => exportWith(store, withTools(options));
+const writeSessionHtml = (store: SessionStore, write: (chunk: string) => void, options: ExportHtmlOptions = {}) =>
+  writeWith(store, write, withTools(options));
 
 function fixture(name: string, dir = FIXTURES): string {
   const store = SessionStore.open(join(dir, name));

@@ -12,6 +12,7 @@ import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
 import { generateDiffString } from "../../tools/edit-diff.ts";
 import { resolveToCwd } from "../../tools/paths.ts";
+import { builtinPresentation } from "../../tools/index.ts";
 import { wrapInput } from "./input/layout.ts";
 import { truncateToWidth } from "../../util/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
@@ -175,7 +176,7 @@ export class EventView {
         this.running.delete(event.toolCallId);
         if (this.liveTool === event.toolCallId) this.liveTool = undefined;
         const block: ToolBlock = { name: event.toolName, args: tool?.args ?? {}, result: event.result, isError: event.isError };
-        if (event.toolName === "write" && !event.isError && tool?.previous !== undefined) {
+        if (tool?.previous !== undefined && !event.isError) {
           const content = typeof block.args.content === "string" ? block.args.content : "";
           block.replacedDiff = tool.previous === content ? "" : generateDiffString(tool.previous, content).diff;
         }
@@ -303,7 +304,7 @@ export class EventView {
 
   /** What a write is about to replace, read before the tool runs (small text files only). */
   private previousContent(name: string, args: Record<string, unknown>): string | undefined {
-    if (name !== "write" || typeof args.path !== "string") return undefined;
+    if (builtinPresentation(name)?.change !== "written" || typeof args.path !== "string") return undefined;
     try {
       const path = resolveToCwd(args.path, this.cwd());
       if (!existsSync(path) || statSync(path).size > DIFF_MAX_BYTES) return undefined;

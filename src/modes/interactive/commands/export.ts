@@ -5,6 +5,7 @@
 import { rmSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { defaultExportName, exportSessionHtml } from "../../../export/html.ts";
+import { presentBuiltinCall } from "../../../tools/index.ts";
 import { writeExportFile } from "../../../export/write-export.ts";
 import { exportBranchJsonl } from "../../../session/export-jsonl.ts";
 import type { SlashCommand } from "../host.ts";
@@ -30,7 +31,7 @@ export const exportCommand: SlashCommand = {
     try {
       // A session file is never replaced by an export (it may be this very session, or another):
       // `wx` refuses an existing file.
-      writeExportFile(path, jsonl ? exportBranchJsonl(store) : exportSessionHtml(store), { exclusive: jsonl });
+      writeExportFile(path, jsonl ? exportBranchJsonl(store) : exportSessionHtml(store, { presentCall: presentBuiltinCall }), { exclusive: jsonl });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") {
         host.error(`Cannot export: ${path} already exists. Choose another name.`);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportSessionHtml } from "../../../export/html.ts";
+import { presentBuiltinCall } from "../../../tools/index.ts";
 import { writeExportFile } from "../../../export/write-export.ts";
 import type { SlashCommand } from "../host.ts";
 import { messageOf } from "./format.ts";
@@ -44,7 +45,7 @@ export function createShareCommand(deps: ShareDeps = defaultShareDeps): SlashCom
       const dir = mkdtempSync(join(tmpdir(), "pig-share-"));
       try {
         const file = join(dir, "session.html");
-        writeExportFile(file, exportSessionHtml(store));
+        writeExportFile(file, exportSessionHtml(store, { presentCall: presentBuiltinCall }));
         const result = await deps.run([gh, "gist", "create", "--desc", `pig session ${store.sessionId}`, file]);
         const url = result.stdout.trim().split("\n").find((line) => line.startsWith("https://"));
         if (result.code !== 0 || !url) {

@@ -5,6 +5,8 @@
  * how much it hides and how to see it (`/expand N`, N being the block's number in this view).
  * Success and failure differ in mark and colour; every row wraps to the terminal's width.
  */
+import { builtinPresentation } from "../../../tools/index.ts";
+import { oneLine } from "../../../tools/presentation.ts";
 import type { ToolResult } from "../../../tools/types.ts";
 import { truncateToWidth } from "../../../util/width.ts";
 import type { Theme } from "../theme.ts";
@@ -32,37 +34,18 @@ export interface BlockFormat {
   number?: number;
 }
 
-function oneLine(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 /**
  * The essence of a call's arguments: the command, the path, the pattern. A model wrote them:
  * every control in them is shown (before the summary is flattened to one line, so a carriage
  * return shows as one instead of becoming a space).
  */
 export function callSummary(name: string, args: Record<string, unknown>): string {
-  const s = (key: string) => (typeof args[key] === "string" ? terminalSafe(args[key] as string) : undefined);
-  switch (name) {
-    case "bash":
-    case "powershell":
-      return oneLine(s("command") ?? "");
-    case "read": {
-      const range = args.offset !== undefined ? `:${args.offset}${args.limit !== undefined ? `+${args.limit}` : ""}` : "";
-      return `${s("path") ?? ""}${range}`;
-    }
-    case "write":
-    case "edit":
-    case "ls":
-      return s("path") ?? ".";
-    case "grep":
-      return `${JSON.stringify(s("pattern") ?? "")}${s("path") ? ` in ${s("path")}` : ""}${s("glob") ? ` (${s("glob")})` : ""}`;
-    case "find":
-      return `${s("pattern") ?? ""}${s("path") ? ` in ${s("path")}` : ""}`;
-    default:
-      return oneLine(terminalSafe(JSON.stringify(args)));
-  }
+  const presentation = builtinPresentation(name);
+  if (!presentation) return oneLine(terminalSafe(JSON.stringify(args)));
+  return presentation.summary({
+    text: (key) => (typeof args[key] === "string" ? terminalSafe(args[key] as string) : undefined),
+    value: (key) => args[key],
+  });
 }
 
 export function formatToolCall(name: string, args: Record<string, unknown>, theme: Theme, width = 1_000): string {
@@ -80,7 +63,7 @@ function shownLines(name: string, text: string): string[] {
 }
 
 function isCommand(name: string): boolean {
-  return name === "bash" || name === "powershell";
+  return builtinPresentation(name)?.output === "command";
 }
 
 function linesOf(text: string): string[] {
@@ -101,7 +84,7 @@ function oneLineBody(line: string): Body {
 
 /** Which end of a long result a collapsed block keeps. */
 function keeps(name: string): "head" | "tail" {
-  return name === "bash" || name === "powershell" ? "tail" : "head";
+  return builtinPresentation(name)?.keep ?? "head";
 }
 
 interface Body {
@@ -144,21 +127,22 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
     return textBody(lines.length > 0 ? lines : ["(failed without a message)"], keeps(name), expanded, (l) => theme.fg("error", l));
   }
   const details = result.details as { diff?: unknown } | undefined;
-  if (name === "edit" && typeof details?.diff === "string") return diffBody(details.diff, theme, expanded);
-  if (name === "write") {
+  const change = builtinPresentation(name)?.change;
+  if (change === "diff" && typeof details?.diff === "string") return diffBody(details.diff, theme, expanded);
+  if (change === "written") {
     if (block.replacedDiff !== undefined) {
       if (block.replacedDiff === "") return oneLineBody(theme.fg("muted", "(the content did not change)"));
       return diffBody(block.replacedDiff, theme, expanded);
     }
     // A new file: the start of what was written.
     const content = typeof block.args.content === "string" ? block.args.content : "";
-    const body = textBody(shownLines("write", content), "head", expanded, (l) => theme.fg("toolDiffAdded", l));
+    const body = textBody(shownLines(name, content), "head", expanded, (l) => theme.fg("toolDiffAdded", l));
     return { ...body, summary: theme.fg("muted", printable(textOf(result))) };
   }
   const lines = shownLines(name, textOf(result));
   if (lines.length === 0) return oneLineBody(theme.fg("muted", "(no output)"));
   // A truncated command's notice (where the full output is) stays under the end of its output.
-  const notice = (name === "bash" || name === "powershell") && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
+  const notice = isCommand(name) && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
   if (notice !== undefined && lines.at(-1) === "") lines.pop();
   const body = textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", l));
   return notice === undefined ? body : { ...body, lines: [...body.lines, theme.fg("dim", notice)] };
