@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import * as v from "valibot";
 import { commandEnv, type CommandEnvOptions } from "./command-env.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { extra, numberArgument, oneLine, stringArgument, type ToolPresentation } from "./presentation.ts";
 import { runShellCommand, type BashDetails } from "./shell-command.ts";
 import { resolveShell } from "./shell.ts";
@@ -38,7 +38,7 @@ export const commandPresentation: ToolPresentation = {
   output: "command",
 };
 
-export const bashTool = defineTool({
+export const bashTool = defineBuiltinTool({
   name: "bash",
   description:
     "Run a bash command in the current working directory and get back its combined stdout and stderr. Long output keeps only its last 2000 lines or 50KB (whichever limit is reached first), and the complete output is written to a temp file you can inspect. Pass timeout (seconds) to stop commands that might hang.",

@@ -1,5 +1,5 @@
 /**
- * `defineTool`: a built-in tool declared once. Its valibot schema gives both the argument type
+ * `defineBuiltinTool`: a built-in tool declared once. Its valibot schema gives both the argument type
  * the tool's code sees and the JSON Schema the model is sent; its presentation says how the
  * terminal and the export show its calls. The definition makes the tool for a session's options
  * (`create`), and the registry of built-ins (index.ts) lists definitions.
@@ -43,7 +43,7 @@ export interface BuiltinTool<N extends string = string, O = unknown, D = unknown
   create(options: O): ToolDefinition<Record<string, unknown>, D>;
 }
 
-export function defineTool<const N extends string, S extends ArgumentsSchema, D, O = unknown>(spec: ToolSpec<N, S, D, O>): BuiltinTool<N, O, D> {
+export function defineBuiltinTool<const N extends string, S extends ArgumentsSchema, D, O = unknown>(spec: ToolSpec<N, S, D, O>): BuiltinTool<N, O, D> {
   const parameters = toolJsonSchema(spec.arguments);
   return {
     name: spec.name,

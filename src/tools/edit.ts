@@ -7,7 +7,7 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import * as v from "valibot";
 import { isPlainObject } from "../util/plain-object.ts";
 import { abortable, throwIfAborted } from "./abort.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { applyEdits, normalizeLineEndings } from "./edit-apply.ts";
 import { generateDiffString } from "./edit-diff.ts";
 import { withFileMutationQueue } from "./mutation-queue.ts";
@@ -95,7 +95,7 @@ function exportEdit(args: Record<string, unknown>, result: ExportedResult | unde
   return hasDiff || edits.length === 0 ? { head } : { head, body: { kind: "diff", text: editsText(edits) } };
 }
 
-export const editTool = defineTool({
+export const editTool = defineBuiltinTool({
   name: "edit",
   description:
     "Change one file by replacing exact text. Each entry in edits[] names an oldText that must occur exactly once in the file as it is now, and no two entries may overlap; all of them are located in the original file, not one after another. Changes that touch the same or neighbouring lines belong in a single entry, and oldText should not carry long unchanged stretches just to bridge distant changes.",

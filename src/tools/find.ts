@@ -1,7 +1,7 @@
 /** `find`: paths matching a glob under a directory, relative to it, .gitignore respected. */
 import * as v from "valibot";
 import { abortable } from "./abort.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { findBuiltin, findWithFd } from "./find-search.ts";
 import { searchExport, type SearchToolOptions } from "./grep.ts";
 import { listingResult } from "./listing.ts";
@@ -25,7 +25,7 @@ export type FindArgs = v.InferOutput<typeof FindArguments>;
 
 const DEFAULT_LIMIT = 1000;
 
-export const findTool = defineTool({
+export const findTool = defineBuiltinTool({
   name: "find",
   description: `Find files and directories whose path matches a glob pattern; results are relative to the searched directory and skip anything .gitignore excludes. Returns at most ${DEFAULT_LIMIT} results or 50KB of output, whichever comes first.`,
   arguments: FindArguments,

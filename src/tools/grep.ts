@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { basename, relative, sep } from "node:path";
 import * as v from "valibot";
 import { abortable } from "./abort.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { searchBuiltin, searchWithRipgrep, type GrepMatch } from "./grep-search.ts";
 import { listingResult } from "./listing.ts";
 import { resolveSearchRoot } from "./paths.ts";
@@ -104,7 +104,7 @@ async function render(matches: GrepMatch[], root: string, isDirectory: boolean, 
   return { text: out.join("\n"), linesTruncated };
 }
 
-export const grepTool = defineTool({
+export const grepTool = defineBuiltinTool({
   name: "grep",
   description: `Look for a regex (or, with literal, a plain string) in file contents and list each matching line with its file path and line number. Files ignored by .gitignore are skipped. Returns at most ${DEFAULT_LIMIT} matches or 50KB of output, whichever comes first, and cuts lines longer than ${GREP_MAX_LINE_LENGTH} characters.`,
   arguments: GrepArguments,

@@ -4,7 +4,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { listingResult } from "./listing.ts";
 import { resolveToCwd } from "./paths.ts";
 import { argument, pathArgument } from "./presentation.ts";
@@ -25,7 +25,7 @@ export type LsArgs = v.InferOutput<typeof LsArguments>;
 
 const DEFAULT_LIMIT = 500;
 
-export const lsTool = defineTool({
+export const lsTool = defineBuiltinTool({
   name: "ls",
   description: `List the entries of a directory in alphabetical order, including hidden ones; directories end with '/'. Returns at most ${DEFAULT_LIMIT} entries or 50KB of output, whichever comes first.`,
   arguments: LsArguments,

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { commandArguments, commandPresentation } from "./bash.ts";
 import { commandEnv, type CommandEnvOptions } from "./command-env.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { POWERSHELL_FLAGS, isPowerShellPath, powershellScript, resolvePowerShell } from "./powershell-args.ts";
 import { runShellCommand, type BashDetails } from "./shell-command.ts";
 import type { ToolResult, ToolUpdate } from "./types.ts";
@@ -23,7 +23,7 @@ function pathOf(env: Record<string, string>): string | undefined {
   return key ? env[key] : undefined;
 }
 
-export const powershellTool = defineTool({
+export const powershellTool = defineBuiltinTool({
   name: "powershell",
   description:
     "Run a PowerShell command in the current working directory and get back its combined output and error streams. Long output keeps only its last 2000 lines or 50KB (whichever limit is reached first), and the complete output is written to a temp file you can inspect. Pass timeout (seconds) to stop commands that might hang.",

@@ -6,7 +6,7 @@ import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { detectImageMime, dimensionNote, IMAGE_SNIFF_BYTES, prepareImage, type ImageMime } from "./image.ts";
 import { resolveReadPath } from "./paths.ts";
 import { argument, extra, numberArgument, pathArgument } from "./presentation.ts";
@@ -84,7 +84,7 @@ function readText(content: string, args: ReadArgs): ToolResult<ReadDetails | und
   return { content: text(truncation.content), details: undefined };
 }
 
-export const readTool = defineTool({
+export const readTool = defineBuiltinTool({
   name: "read",
   description:
     "Show a file's contents. Text files come back as plain lines (no line numbers), at most 2000 lines or 50KB per call, whichever comes first; a notice then gives the offset to continue from, so call again with offset (and limit) until you have what you need. Images (jpg, png, gif, webp) are returned as attachments.",

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
-import { defineTool } from "./define.ts";
+import { defineBuiltinTool } from "./define.ts";
 import { withFileMutationQueue } from "./mutation-queue.ts";
 import { resolveToCwd } from "./paths.ts";
 import { argument, extra, pathArgument, stringArgument } from "./presentation.ts";
@@ -14,7 +14,7 @@ const WriteArguments = v.object({
 });
 export type WriteArgs = v.InferOutput<typeof WriteArguments>;
 
-export const writeTool = defineTool({
+export const writeTool = defineBuiltinTool({
   name: "write",
   description:
     "Save content to a file, replacing the whole file if it already exists and creating it (and any missing parent directories) if it does not.",

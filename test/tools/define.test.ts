@@ -1,7 +1,7 @@
-/** defineTool: one valibot schema gives a tool its argument type and the JSON Schema the model is sent. */
+/** defineBuiltinTool: one valibot schema gives a tool its argument type and the JSON Schema the model is sent. */
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { defineTool } from "../../src/tools/define.ts";
+import { defineBuiltinTool } from "../../src/tools/define.ts";
 import { toolJsonSchema } from "../../src/tools/json-schema.ts";
 import { makeContext, textOf } from "./helpers.ts";
 
@@ -14,7 +14,7 @@ const Arguments = v.object({
 
 const presentation = { summary: () => "", keep: "head", output: "text" } as const;
 
-const echo = defineTool({
+const echo = defineBuiltinTool({
   name: "echo",
   description: "Says what it was given.",
   arguments: Arguments,
@@ -30,7 +30,7 @@ const echo = defineTool({
   },
 });
 
-describe("defineTool", () => {
+describe("defineBuiltinTool", () => {
   test("the JSON Schema keeps the schema's order and descriptions, with required entries listed before the properties", () => {
     expect(JSON.stringify(echo.parameters)).toBe(
       JSON.stringify({
