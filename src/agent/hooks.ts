@@ -10,6 +10,7 @@ import type { LlmMessage } from "../ai/types.ts";
 import type { ProjectedEntry } from "../session/context.ts";
 import type { AgentMessage, CustomMessage, SessionEntry, ToolResultMessage, Usage, UserContentBlock } from "../session/format.ts";
 import type { ToolContent } from "../tools/types.ts";
+import { HOOKED_EVENTS, type HookName } from "../util/extension-events.ts";
 
 export type HookImage = { type: "image"; data: string; mimeType: string };
 
@@ -231,24 +232,18 @@ export interface AgentHooks {
   listens(event: HookEventName): boolean;
 }
 
+/** The hooks but `listens`: one per row of the event table that an agent hook raises. */
+export type HookMethod = Exclude<keyof AgentHooks, "listens">;
+
+// The table and this interface name the same hooks; a hook added to one only compiles once it
+// is in the other.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const TABLE_NAMES_EVERY_HOOK: Same<HookName, HookMethod> = true;
+void TABLE_NAMES_EVERY_HOOK;
+
+/** Each hook returns its row's `none`: nothing is changed. */
 export const NO_HOOKS: AgentHooks = {
-  input: async () => ({ action: "continue" }),
-  beforeAgentStart: async () => undefined,
-  context: async () => undefined,
-  beforeProviderRequest: async () => undefined,
-  contextWithSystem: async () => undefined,
-  beforeProviderHeaders: async () => undefined,
-  afterProviderResponse: async () => undefined,
-  toolCall: async () => undefined,
-  toolResult: async () => undefined,
-  messageEnd: async () => undefined,
-  sessionBeforeCompact: async () => undefined,
-  sessionBeforeTree: async () => undefined,
-  sessionBeforeSwitch: async () => undefined,
-  sessionBeforeFork: async () => undefined,
-  userBash: async () => undefined,
-  turnEnd: async () => undefined,
-  beforeSettle: async () => undefined,
+  ...(Object.fromEntries(HOOKED_EVENTS.map(({ hook }) => [hook.name, async () => hook.none])) as unknown as Pick<AgentHooks, HookMethod>),
   // A set of hooks made from these with some replaced is asked for every hook: the rest do nothing.
   listens: () => true,
 };
