@@ -10,7 +10,7 @@ import type { LlmMessage } from "../ai/types.ts";
 import type { ProjectedEntry } from "../session/context.ts";
 import type { AgentMessage, CustomMessage, SessionEntry, ToolResultMessage, Usage, UserContentBlock } from "../session/format.ts";
 import type { ToolContent } from "../tools/types.ts";
-import { HOOKED_EVENTS, type HookName } from "../util/extension-events.ts";
+import { HOOKED_EVENTS, type HookedEventName, type HookName } from "../util/extension-events.ts";
 
 export type HookImage = { type: "image"; data: string; mimeType: string };
 
@@ -179,19 +179,8 @@ export interface BoundaryHookResult {
   continue: boolean;
 }
 
-/** Hook names, for `listens` (upstream's event names). */
-export type HookEventName =
-  | "input"
-  | "before_agent_start"
-  | "context"
-  | "context_with_system"
-  | "before_provider_request"
-  | "before_provider_headers"
-  | "tool_call"
-  | "tool_result"
-  | "message_end"
-  | "turn_end"
-  | "agent_before_settle";
+/** Hook names, for `listens` (upstream's event names): every event of the table a hook raises. */
+export type HookEventName = HookedEventName;
 
 /**
  * `signal` is the abort of whatever asked (the run, a prompt being submitted): once it fires a

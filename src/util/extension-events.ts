@@ -358,3 +358,16 @@ export const COMBINATOR_DOCS: Readonly<Record<CombinatorName, string>> = {
   "collect-messages-pass-prompt": "every `message` is collected; a non-empty `systemPrompt` is passed on",
   boundary: "`entries` and `continue`, each when present, replace the ones before (§3.1)",
 };
+
+/** The requests an agent hook raises: the host checks and combines their answers. */
+export type HookedRequestEventName = {
+  [K in ExtensionEventName]: Rows[K] extends { kind: "request"; hook: object } ? K : never;
+}[ExtensionEventName];
+
+/** The events an agent hook raises (what `AgentHooks.listens` is asked about). */
+export type HookedEventName = { [K in ExtensionEventName]: Rows[K] extends { hook: object } ? K : never }[ExtensionEventName];
+
+/** The hooks that raise notifications: nothing comes back, so the host derives them from here. */
+export type NotificationHookName = {
+  [K in ExtensionEventName]: Rows[K] extends { kind: "notification"; hook: { name: infer N } } ? N : never;
+}[ExtensionEventName];
