@@ -137,6 +137,14 @@ export interface ProviderResponseHookEvent {
   headers: Record<string, string>;
 }
 
+export interface ProviderStreamHookEvent {
+  provider: string;
+  api: string;
+  model: string;
+  /** One event of the answer's stream as the provider sent it (read-only). */
+  data: unknown;
+}
+
 /** An entry a boundary handler asks to append (upstream's session boundary drafts). */
 export type BoundaryDraft =
   | { type: "custom"; customType: string; data?: unknown }
@@ -204,6 +212,8 @@ export interface AgentHooks {
   contextWithSystem(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[] | undefined>;
   beforeProviderHeaders(headers: Record<string, string>, signal?: AbortSignal): Promise<Record<string, string | null> | undefined>;
   afterProviderResponse(event: ProviderResponseHookEvent): Promise<void>;
+  /** Each event of the answer's stream, before pig reads it; asked for only while someone listens. */
+  providerStreamEvent(event: ProviderStreamHookEvent): Promise<void>;
   toolCall(event: ToolCallHookEvent, signal?: AbortSignal): Promise<ToolCallHookResult | undefined>;
   toolResult(event: ToolResultHookEvent, signal?: AbortSignal): Promise<ToolResultHookResult | undefined>;
   /** A finished message (user, assistant, tool result, custom); a replacement must keep the role. */

@@ -221,6 +221,10 @@ export const EXTENSION_EVENTS = {
     hook: skipHook("beforeProviderHeaders"),
   },
   after_provider_response: notification("`{status, headers}`", { hook: skipHook("afterProviderResponse") }),
+  provider_stream_event: notification(
+    "`{provider, api, model, data}`: each event of the answer's stream as the provider sent it, before pig reads it (`data`: an SSE event's JSON, a Bedrock event as `{<type>: payload}`, an OpenAI SDK chunk); upstream Pi 1.x",
+    { hook: skipHook("providerStreamEvent") },
+  ),
   before_agent_start: {
     kind: "request",
     payload: "`{prompt, images?, systemPrompt}`",
