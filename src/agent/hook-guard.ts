@@ -18,7 +18,7 @@ export function guardHooks(hooks: AgentHooks, report: (failure: HookFailure) => 
       } catch (error) {
         // Upstream's event name is how an extension failure names the hook it happened in.
         report({ event, error: error instanceof Error ? error.message : String(error) });
-        return fallback;
+        return structuredClone(fallback);
       }
     };
   };

@@ -240,9 +240,9 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const TABLE_NAMES_EVERY_HOOK: Same<HookName, HookMethod> = true;
 void TABLE_NAMES_EVERY_HOOK;
 
-/** Each hook returns its row's `none`: nothing is changed. */
+/** Each hook returns its row's `none` (a copy: a caller may keep and change it): nothing is changed. */
 export const NO_HOOKS: AgentHooks = {
-  ...(Object.fromEntries(HOOKED_EVENTS.map(({ hook }) => [hook.name, async () => hook.none])) as unknown as Pick<AgentHooks, HookMethod>),
+  ...(Object.fromEntries(HOOKED_EVENTS.map(({ hook }) => [hook.name, async () => structuredClone(hook.none)])) as unknown as Pick<AgentHooks, HookMethod>),
   // A set of hooks made from these with some replaced is asked for every hook: the rest do nothing.
   listens: () => true,
 };
