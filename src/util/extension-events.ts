@@ -89,6 +89,8 @@ export interface RequestInfo extends EventCommon {
   combine: Combinator;
   /** A deadline the docs add to (`session_shutdown` at quit). */
   deadlineNote?: string;
+  /** Upstream's event carries the request's `AbortSignal` as `signal`; the runner puts it back (the wire has `$/cancel`). */
+  signalInPayload?: true;
 }
 
 export type EventInfo = NotificationInfo | RequestInfo;
@@ -150,6 +152,7 @@ export const EXTENSION_EVENTS = {
     result: "`{cancel, compaction:{summary, firstKeptEntryId, tokensBefore, details?}}`",
     deadline: "slow",
     safeDefault: "pig compacts itself",
+    signalInPayload: true,
     combine: { rule: "cancel-or-last" },
     hook: skipHook("sessionBeforeCompact"),
   },
@@ -170,6 +173,7 @@ export const EXTENSION_EVENTS = {
     result: "`{cancel, summary:{summary, details?}, customInstructions, replaceInstructions, label}`",
     deadline: "slow",
     safeDefault: "go ahead, pig summarises",
+    signalInPayload: true,
     combine: { rule: "cancel-or-last" },
     hook: skipHook("sessionBeforeTree"),
   },
