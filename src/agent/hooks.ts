@@ -10,6 +10,7 @@ import type { LlmMessage } from "../ai/types.ts";
 import type { ProjectedEntry } from "../session/context.ts";
 import type { AgentMessage, CustomMessage, SessionEntry, ToolResultMessage, Usage, UserContentBlock } from "../session/format.ts";
 import type { ToolContent } from "../tools/types.ts";
+import { HOOKED_EVENTS, type HookedEventName, type HookName } from "../util/extension-events.ts";
 
 export type HookImage = { type: "image"; data: string; mimeType: string };
 
@@ -136,6 +137,14 @@ export interface ProviderResponseHookEvent {
   headers: Record<string, string>;
 }
 
+export interface ProviderStreamHookEvent {
+  provider: string;
+  api: string;
+  model: string;
+  /** One event of the answer's stream as the provider sent it (read-only). */
+  data: unknown;
+}
+
 /** An entry a boundary handler asks to append (upstream's session boundary drafts). */
 export type BoundaryDraft =
   | { type: "custom"; customType: string; data?: unknown }
@@ -178,19 +187,8 @@ export interface BoundaryHookResult {
   continue: boolean;
 }
 
-/** Hook names, for `listens` (upstream's event names). */
-export type HookEventName =
-  | "input"
-  | "before_agent_start"
-  | "context"
-  | "context_with_system"
-  | "before_provider_request"
-  | "before_provider_headers"
-  | "tool_call"
-  | "tool_result"
-  | "message_end"
-  | "turn_end"
-  | "agent_before_settle";
+/** Hook names, for `listens` (upstream's event names): every event of the table a hook raises. */
+export type HookEventName = HookedEventName;
 
 /**
  * `signal` is the abort of whatever asked (the run, a prompt being submitted): once it fires a
@@ -214,6 +212,8 @@ export interface AgentHooks {
   contextWithSystem(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[] | undefined>;
   beforeProviderHeaders(headers: Record<string, string>, signal?: AbortSignal): Promise<Record<string, string | null> | undefined>;
   afterProviderResponse(event: ProviderResponseHookEvent): Promise<void>;
+  /** Each event of the answer's stream, before pig reads it; asked for only while someone listens. */
+  providerStreamEvent(event: ProviderStreamHookEvent): Promise<void>;
   toolCall(event: ToolCallHookEvent, signal?: AbortSignal): Promise<ToolCallHookResult | undefined>;
   toolResult(event: ToolResultHookEvent, signal?: AbortSignal): Promise<ToolResultHookResult | undefined>;
   /** A finished message (user, assistant, tool result, custom); a replacement must keep the role. */
@@ -231,24 +231,18 @@ export interface AgentHooks {
   listens(event: HookEventName): boolean;
 }
 
+/** The hooks but `listens`: one per row of the event table that an agent hook raises. */
+export type HookMethod = Exclude<keyof AgentHooks, "listens">;
+
+// The table and this interface name the same hooks; a hook added to one only compiles once it
+// is in the other.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const TABLE_NAMES_EVERY_HOOK: Same<HookName, HookMethod> = true;
+void TABLE_NAMES_EVERY_HOOK;
+
+/** Each hook returns its row's `none` (a copy: a caller may keep and change it): nothing is changed. */
 export const NO_HOOKS: AgentHooks = {
-  input: async () => ({ action: "continue" }),
-  beforeAgentStart: async () => undefined,
-  context: async () => undefined,
-  beforeProviderRequest: async () => undefined,
-  contextWithSystem: async () => undefined,
-  beforeProviderHeaders: async () => undefined,
-  afterProviderResponse: async () => undefined,
-  toolCall: async () => undefined,
-  toolResult: async () => undefined,
-  messageEnd: async () => undefined,
-  sessionBeforeCompact: async () => undefined,
-  sessionBeforeTree: async () => undefined,
-  sessionBeforeSwitch: async () => undefined,
-  sessionBeforeFork: async () => undefined,
-  userBash: async () => undefined,
-  turnEnd: async () => undefined,
-  beforeSettle: async () => undefined,
+  ...(Object.fromEntries(HOOKED_EVENTS.map(({ hook }) => [hook.name, async () => structuredClone(hook.none)])) as unknown as Pick<AgentHooks, HookMethod>),
   // A set of hooks made from these with some replaced is asked for every hook: the rest do nothing.
   listens: () => true,
 };

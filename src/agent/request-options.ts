@@ -57,5 +57,9 @@ export async function requestOptions(model: Model, inputs: RequestInputs, signal
           onResponse: (response: { status: number; headers: Record<string, string> }) => hooks.afterProviderResponse(response),
         }
       : {}),
+    // Every event of every answer would be copied for nobody otherwise.
+    ...(hooks?.listens("provider_stream_event")
+      ? { onStreamEvent: (data: unknown) => hooks.providerStreamEvent({ provider: model.provider, api: model.api, model: model.id, data }) }
+      : {}),
   };
 }

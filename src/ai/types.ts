@@ -176,6 +176,8 @@ export interface StreamOptions {
   onHeaders?: (headers: Record<string, string>) => Promise<Record<string, string | null> | undefined>;
   /** Called once the HTTP response has arrived, before its body is read (`after_provider_response`). */
   onResponse?: (response: { status: number; headers: Record<string, string> }) => void | Promise<void>;
+  /** Called with each event of the answer's stream as it is read, before pig reads it (`provider_stream_event`; ai/stream-observer.ts). */
+  onStreamEvent?: (data: unknown) => void | Promise<void>;
 }
 
 export type BudgetLevel = "minimal" | "low" | "medium" | "high";

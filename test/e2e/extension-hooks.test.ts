@@ -176,6 +176,18 @@ test("after_provider_response: the handler sees the status of every response", a
   expect(readFileSync(join(w.cwd, "statuses.txt"), "utf8")).toBe("200\n200\n");
 });
 
+test("provider_stream_event: the handler sees each event of the answer's stream, with the model that sent it", async () => {
+  const w = await world({ responses: [{ text: "streamed answer" }] });
+  const run = await w.run(["-p", "-e", ext("provider-stream"), "look"]);
+  expect(run.code).toBe(0);
+  const events = readFileSync(join(w.cwd, "stream-events.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  expect(events.length).toBeGreaterThan(1);
+  const [first] = events;
+  expect(first).toMatchObject({ provider: expect.any(String), api: expect.any(String), model: expect.any(String) });
+  for (const event of events) expect({ ...event, data: typeof event.data }).toEqual({ provider: first.provider, api: first.api, model: first.model, data: "object" });
+  expect(JSON.stringify(events.map((e) => e.data))).toContain("streamed");
+});
+
 test("session_before_compact: a supplied compaction is stored with fromHook, and the model writes no summary", async () => {
   const { w, client } = await rpc(["compact"], [{ text: "one" }, { text: "two" }], { settings: { compaction: { keepRecentTokens: 50 } } });
   await client.promptAndWait(`first ${words}`);

@@ -25,6 +25,7 @@
  * stall, an HTML page) in its words. There are no retries here; the agent retries.
  */
 import { iterateSse, type SseEvent } from "../sse.ts";
+import { observed, sseData } from "../stream-observer.ts";
 import {
   doneEvent,
   newAssistantMessage,
@@ -114,7 +115,7 @@ async function* streamMessages(
     if (!response.body) throw new Error("Attempted to iterate over an Anthropic response with no body");
 
     yield { type: "start", partial: output };
-    events = iterateSse(response.body);
+    events = observed(iterateSse(response.body), options.onStreamEvent, sseData);
     const invalidArguments: InvalidArguments[] = [];
     yield* anthropicMessageEvents(events, model, context, output, oauth, userSignal, invalidArguments, () => watch.progress());
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);

@@ -12,7 +12,8 @@
 import { ERROR_BODY_LIMIT, ResponseWatch } from "../response-watch.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import { doneEvent, newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type InvalidArguments, type LlmContext, type Model, type StreamFunction } from "../types.ts";
-import { iterateEventStream } from "./aws-eventstream.ts";
+import { observed } from "../stream-observer.ts";
+import { type EventStreamMessage, iterateEventStream } from "./aws-eventstream.ts";
 import { resolveBedrockAuth } from "./aws-credentials.ts";
 import { bedrockEndpoint, signedBedrockHeaders } from "./bedrock-endpoint.ts";
 import { buildBedrockBody, type BedrockStreamOptions } from "./bedrock-request.ts";
@@ -82,7 +83,7 @@ async function* streamConverse(model: Model, context: LlmContext, options: Bedro
     if (!response.body) throw new Error("Bedrock answered without a body");
     body = response.body;
     const invalidArguments: InvalidArguments[] = [];
-    yield* bedrockMessageEvents(iterateEventStream(body), model, output, invalidArguments, () => watch.progress());
+    yield* bedrockMessageEvents(observed(iterateEventStream(body), options.onStreamEvent, bedrockEventData), model, output, invalidArguments, () => watch.progress());
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (output.stopReason === "pending") throw new Error("Bedrock stream ended without a stop reason");
     if (output.stopReason === "error" || output.stopReason === "aborted") throw new Error(output.errorMessage || "An unknown error occurred");
@@ -111,4 +112,16 @@ async function httpFailure(response: Response): Promise<StreamFailure> {
   const wait = retryAfterMs(response.headers);
   if (kind && message !== undefined) return new StreamFailure(exceptionText(kind, message), wait);
   return new StreamFailure(`${response.status}: ${text || "(no body)"}`, wait);
+}
+
+/** A Bedrock event as the AWS SDK presents it: `{<event type>: payload}`. */
+function bedrockEventData(message: EventStreamMessage): unknown {
+  const text = new TextDecoder().decode(message.payload);
+  let payload: unknown = text;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    // An event whose payload is not JSON is shown as its text.
+  }
+  return { [String(message.headers[":event-type"] ?? message.headers[":exception-type"] ?? "event")]: payload };
 }

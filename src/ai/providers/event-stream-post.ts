@@ -7,6 +7,7 @@
 import type { ResponseWatch } from "../response-watch.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import { iterateSse, type SseEvent } from "../sse.ts";
+import { observed, sseData } from "../stream-observer.ts";
 import type { AssistantMessage, AssistantMessageEvent, StreamOptions } from "../types.ts";
 import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
 import { DEFAULT_HEADERS_TIMEOUT_MS, postWithRetries } from "./retrying-post.ts";
@@ -47,7 +48,7 @@ export async function postEventStream(
     httpFailure: (answer) => httpFailure(answer, options.maxRetryDelayMs, describe),
   });
   if (!response.body) throw new Error("The response has no body");
-  return iterateSse(response.body);
+  return observed(iterateSse(response.body), options.onStreamEvent, sseData);
 }
 
 /** The API's words for an HTTP error answer, with pig's note when the server asks to wait too long. */

@@ -5,6 +5,7 @@
  */
 import { ResponseWatch } from "../response-watch.ts";
 import { iterateSse, type SseEvent } from "../sse.ts";
+import { observed, sseData } from "../stream-observer.ts";
 import { doneEvent, newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type Model, type StreamOptions } from "../types.ts";
 import { finalHeaders, finalPayload, presentHeaders } from "./request-hooks.ts";
 import type { GoogleDialect } from "./google-convert.ts";
@@ -74,7 +75,7 @@ export async function* streamGoogle(api: GoogleApi, model: Model, context: LlmCo
     if (!response.body) throw new Error(`${api.label} answered with no body`);
 
     yield { type: "start", partial: output };
-    events = iterateSse(response.body);
+    events = observed(iterateSse(response.body), options.onStreamEvent, sseData);
     yield* googleMessageEvents(events, model, output, userSignal, () => watch.progress());
     if (userSignal?.aborted) throw new Error(ABORTED_MESSAGE);
     if (output.stopReason === "pending") throw new Error(`${api.label} stream ended without a finish reason`);

@@ -15,6 +15,7 @@
  */
 import * as v from "valibot";
 import { iterateSse, type SseEvent } from "../sse.ts";
+import { observed, sseData } from "../stream-observer.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import {
   doneEvent,
@@ -115,7 +116,7 @@ async function* streamCodex(model: Model, context: LlmContext, options: StreamOp
     if (!response.body) throw new Error("No response body");
 
     yield { type: "start", partial: output };
-    sse = iterateSse(response.body);
+    sse = observed(iterateSse(response.body), options.onStreamEvent, sseData);
     events = codexEvents(sse, model.provider);
     const invalidArguments: InvalidArguments[] = [];
     const finished = yield* responsesEvents(events, { model, output, watch, invalidArguments, adjustUsage: priceServiceTier(model) });

@@ -43,6 +43,7 @@ import { isPlainObject } from "../../util/plain-object.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import { fitOutputToWindow } from "../output-room.ts";
+import { observed } from "../stream-observer.ts";
 
 export { convertCompletionsMessages } from "./openai-completions-messages.ts";
 export { detectCompat, resolveCompat, type OpenAIRequest } from "./openai-shared.ts";
@@ -248,7 +249,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     const liveArguments = new StreamingArguments(parsePartialJson);
 
     let received = 0;
-    for await (const chunk of stream as unknown as AsyncIterable<ChatCompletionChunk>) {
+    for await (const chunk of observed(stream as unknown as AsyncIterable<ChatCompletionChunk>, options.onStreamEvent)) {
       received++;
       if (!chunk || typeof chunk !== "object") continue;
       // The first chunk opens the answer; after it only content, usage and the finish reason move it on.

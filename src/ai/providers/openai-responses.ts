@@ -4,6 +4,7 @@
  * the answer's events are read by openai-responses-events.ts.
  */
 import { ResponseWatch } from "../response-watch.ts";
+import { observed } from "../stream-observer.ts";
 import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import {
   doneEvent,
@@ -48,7 +49,7 @@ async function* streamResponses(wire: ResponsesWire, model: Model, context: LlmC
     yield { type: "start", partial: output };
 
     const invalidArguments: InvalidArguments[] = [];
-    const finished = yield* responsesEvents(stream as unknown as AsyncIterable<unknown>, { model, output, watch, invalidArguments, adjustUsage: priceServiceTier(model) });
+    const finished = yield* responsesEvents(observed(stream as unknown as AsyncIterable<unknown>, options.onStreamEvent), { model, output, watch, invalidArguments, adjustUsage: priceServiceTier(model) });
 
     if (options.signal?.aborted) throw new Error("Request was aborted");
     if (output.stopReason === "error") throw new Error(output.errorMessage || "Provider returned an error stop reason");

@@ -1,69 +1,28 @@
 /**
  * pig's agent hooks, answered by the extensions: each hook walks the subscribers in load order,
- * feeds each one the previous one's output, and applies upstream Pi's rule for combining
- * answers. Answers are checked with valibot; one that does not fit is reported and skipped.
+ * feeds each one the previous one's output, and combines the answers by the event's rule in
+ * the event table (upstream Pi's). Answers are checked with valibot (event-results.ts); one that
+ * does not fit is reported and skipped. Notifications are told and not waited for.
  */
 import * as v from "valibot";
 import type { AgentHooks, BeforeAgentStartHookResult, BoundaryDraft, BoundaryHookResult, BoundaryPreview, HookImage } from "../../agent/hooks.ts";
-import { type AgentMessage, AgentMessageSchema } from "../../session/message-format.ts";
+import type { AgentMessage } from "../../session/message-format.ts";
 import type { ToolContent } from "../../tools/types.ts";
+import { combinatorOf, extensionEvent, HOOKED_EVENTS, type HookedRequestEventName, type NotificationHookName } from "../../util/extension-events.ts";
 import { describeIssues } from "../connection.ts";
-import { BeforeAgentStartResultSchema as BeforeAgentStartResult, BoundaryResultSchema, ContentSchema } from "../protocol.ts";
 import type { OpenBoundaries } from "./boundaries.ts";
 import type { EventDispatcher } from "./dispatch.ts";
+import { RESULT_SCHEMAS, type ResultOf } from "./event-results.ts";
 
-const Images = v.optional(v.array(v.looseObject({ type: v.literal("image"), data: v.string(), mimeType: v.string() })));
-const InputResult = v.variant("action", [
-  v.looseObject({ action: v.literal("continue") }),
-  v.looseObject({ action: v.literal("transform"), text: v.string(), images: Images }),
-  v.looseObject({ action: v.literal("handled") }),
-]);
-const MessagesResult = v.looseObject({ messages: v.optional(v.array(AgentMessageSchema)) });
-const MessageResult = v.looseObject({ message: v.optional(AgentMessageSchema) });
-const ToolCallResult = v.looseObject({
-  block: v.optional(v.boolean()),
-  reason: v.optional(v.string()),
-  input: v.optional(v.record(v.string(), v.unknown())),
-});
-const ToolResultResult = v.looseObject({
-  content: v.optional(v.array(ContentSchema)),
-  details: v.optional(v.unknown()),
-  isError: v.optional(v.boolean()),
-});
-const CancelResult = v.looseObject({ cancel: v.optional(v.boolean()) });
-const CompactResult = v.looseObject({
-  cancel: v.optional(v.boolean()),
-  compaction: v.optional(
-    v.looseObject({ summary: v.string(), firstKeptEntryId: v.nullable(v.string()), tokensBefore: v.number(), details: v.optional(v.unknown()) }),
-  ),
-});
-const TreeResult = v.looseObject({
-  cancel: v.optional(v.boolean()),
-  summary: v.optional(v.looseObject({ summary: v.string(), details: v.optional(v.unknown()) })),
-  customInstructions: v.optional(v.string()),
-  replaceInstructions: v.optional(v.boolean()),
-  label: v.optional(v.string()),
-});
-const UserBashResult = v.looseObject({
-  result: v.optional(
-    v.looseObject({
-      output: v.string(),
-      exitCode: v.optional(v.number()),
-      cancelled: v.boolean(),
-      truncated: v.boolean(),
-      fullOutputPath: v.optional(v.string()),
-    }),
-  ),
-});
+type Json = Record<string, unknown>;
 
 /** The reason a tool call gets when the run is aborted while its guards are asked. */
 export const ABORTED_CALL = "Tool call aborted";
 
-const HeadersResult = v.object({ headers: v.optional(v.record(v.string(), v.nullable(v.string()))) });
-
 export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): AgentHooks {
   /** Each subscriber's checked, non-null answer, in order; `stop` ends the walk early. */
-  async function* answers<T>(event: string, schema: v.GenericSchema<unknown, T>, payload: () => unknown, signal?: AbortSignal) {
+  async function* answers<E extends HookedRequestEventName>(event: E, payload: () => unknown, signal?: AbortSignal): AsyncGenerator<{ id: string; value: ResultOf<E> }> {
+    const schema = RESULT_SCHEMAS[event] as v.GenericSchema<unknown, ResultOf<E>>;
     for (const id of d.targets(event)) {
       if (signal?.aborted) return;
       const a = await d.ask(id, event, payload(), signal);
@@ -78,6 +37,45 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
   }
 
   /**
+   * The answers to `event` combined by its rule in the event table, for the rules that need
+   * nothing but the answers: the payload as the last extension left it (`changed` when one
+   * did), and the answer that decided, when the rule has one decide.
+   */
+  async function combined<E extends HookedRequestEventName>(event: E, payload: Json, signal?: AbortSignal): Promise<{ payload: Json; changed: boolean; decided?: Json }> {
+    const rule = combinatorOf(event);
+    const current: Json = { ...payload };
+    let changed = false;
+    let last: Json | undefined;
+    for await (const { value } of answers(event, () => ({ ...current }), signal)) {
+      const answer = value as Json;
+      switch (rule.rule) {
+        case "replace-field":
+          if (answer[rule.field]) [current[rule.field], changed] = [answer[rule.field], true];
+          break;
+        case "replace-payload":
+          [current[rule.field], changed] = [answer, true];
+          break;
+        case "patch-fields":
+          for (const key of rule.fields) if (key in answer && answer[key] !== undefined) current[key] = answer[key];
+          changed = true;
+          break;
+        case "cancel-or-last":
+          if (answer.cancel) return { payload: current, changed, decided: answer };
+          last = answer;
+          break;
+        case "first-that-decides": {
+          const field = answer[rule.field];
+          if (field !== undefined && field !== null && (!rule.values || rule.values.includes(field as string))) return { payload: current, changed, decided: answer };
+          break;
+        }
+        default:
+          throw new Error(`${event} combines by ${rule.rule}, which its hook applies itself`);
+      }
+    }
+    return { payload: current, changed, ...(last ? { decided: last } : {}) };
+  }
+
+  /**
    * A boundary, as upstream chains it: each extension sees the drafts and `continue` the ones
    * before it left, and may replace them; the context preview is fetched on demand
    * (`session.boundaryContext`). Drafts that cannot be applied are reported; when the final
@@ -89,7 +87,7 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
       let entries: BoundaryDraft[] = [];
       let more = false;
       let valid = true;
-      for await (const { id: ext, value } of answers(event, BoundaryResultSchema, () => ({ ...base, entries, continue: more, boundary: id }), signal)) {
+      for await (const { id: ext, value } of answers(event, () => ({ ...base, entries, continue: more, boundary: id }), signal)) {
         if (value.entries !== undefined) {
           entries = value.entries as BoundaryDraft[];
           try {
@@ -106,7 +104,12 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
     });
   }
 
-  return {
+  // A notification's hook tells the subscribers and waits for nobody.
+  const notifications = Object.fromEntries(
+    HOOKED_EVENTS.filter(({ event }) => extensionEvent(event)?.kind === "notification").map(({ event, hook }) => [hook.name, async (payload: unknown) => d.notify(event, payload)]),
+  ) as unknown as Pick<AgentHooks, NotificationHookName>;
+
+  const requests: Omit<AgentHooks, NotificationHookName> = {
     listens(event) {
       return (event === "tool_call" ? d.guards(event) : d.targets(event)).length > 0;
     },
@@ -123,7 +126,7 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
       let text = event.text;
       let images: HookImage[] | undefined = event.images;
       let changed = false;
-      for await (const { value } of answers("input", InputResult, () => ({ ...event, text, images }), signal)) {
+      for await (const { value } of answers("input", () => ({ ...event, text, images }), signal)) {
         if (value.action === "handled") return { action: "handled" };
         if (value.action === "transform") {
           text = value.text;
@@ -138,7 +141,7 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
       let systemPrompt = event.systemPrompt;
       const messages: NonNullable<BeforeAgentStartHookResult["messages"]> = [];
       let promptChanged = false;
-      for await (const { value } of answers("before_agent_start", BeforeAgentStartResult, () => ({ ...event, systemPrompt }), signal)) {
+      for await (const { value } of answers("before_agent_start", () => ({ ...event, systemPrompt }), signal)) {
         // Several handlers of one extension answer as `messages` (all of them; `message` is its first).
         for (const m of value.messages ?? (value.message ? [value.message] : [])) {
           messages.push({ role: "custom", ...m } as (typeof messages)[number]);
@@ -153,27 +156,18 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
     },
 
     async context(messages, signal) {
-      let current: AgentMessage[] | undefined;
-      for await (const { value } of answers("context", MessagesResult, () => ({ messages: current ?? messages }), signal)) {
-        if (value.messages) current = value.messages as AgentMessage[];
-      }
-      return current;
+      const r = await combined("context", { messages }, signal);
+      return r.changed ? (r.payload.messages as AgentMessage[]) : undefined;
     },
 
     async contextWithSystem(messages, signal) {
-      let current: AgentMessage[] | undefined;
-      for await (const { value } of answers("context_with_system", MessagesResult, () => ({ messages: current ?? messages }), signal)) {
-        if (value.messages) current = value.messages as AgentMessage[];
-      }
-      return current;
+      const r = await combined("context_with_system", { messages }, signal);
+      return r.changed ? (r.payload.messages as AgentMessage[]) : undefined;
     },
 
     async beforeProviderRequest(payload, signal) {
-      let current: unknown;
-      for await (const { value } of answers("before_provider_request", v.unknown(), () => ({ payload: current ?? payload }), signal)) {
-        current = value;
-      }
-      return current;
+      const r = await combined("before_provider_request", { payload }, signal);
+      return r.changed ? r.payload.payload : undefined;
     },
 
     async beforeProviderHeaders(headers, signal) {
@@ -181,7 +175,7 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
       const current: Record<string, string> = { ...headers };
       const changes: Record<string, string | null> = {};
       let changed = false;
-      for await (const { value } of answers("before_provider_headers", HeadersResult, () => ({ headers: { ...current } }), signal)) {
+      for await (const { value } of answers("before_provider_headers", () => ({ headers: { ...current } }), signal)) {
         for (const [name, header] of Object.entries(value.headers ?? {})) {
           const lower = name.toLowerCase();
           for (const key of Object.keys(current)) if (key.toLowerCase() === lower) delete current[key];
@@ -194,10 +188,6 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
       return changed ? changes : undefined;
     },
 
-    async afterProviderResponse(event) {
-      d.notify("after_provider_response", event);
-    },
-
     async toolCall(event, signal) {
       // A guard that is down is asked all the same: it is waited for while it restarts, and blocks once it is gone.
       for (const id of d.guards("tool_call")) {
@@ -207,7 +197,7 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
         // Fail closed: a guard that cannot answer must not wave the call through.
         if (!a.ok) return { block: true, reason: a.error };
         if (a.value === null || a.value === undefined) continue;
-        const parsed = v.safeParse(ToolCallResult, a.value);
+        const parsed = v.safeParse(RESULT_SCHEMAS.tool_call, a.value);
         if (!parsed.success) {
           const reason = `Extension "${id}" returned an invalid tool_call result: ${describeIssues(parsed.issues)}`;
           d.report({ extensionPath: id, event: "tool_call", error: reason });
@@ -221,17 +211,9 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
     },
 
     async toolResult(event, signal) {
-      let content = event.content;
-      let details = event.details;
-      let isError = event.isError;
-      let changed = false;
-      for await (const { value } of answers("tool_result", ToolResultResult, () => ({ ...event, content, details, isError }), signal)) {
-        if (value.content) content = value.content as ToolContent[];
-        if ("details" in value) details = value.details;
-        if (value.isError !== undefined) isError = value.isError;
-        changed = true;
-      }
-      return changed ? { content, details, isError } : undefined;
+      const r = await combined("tool_result", { ...event }, signal);
+      if (!r.changed) return undefined;
+      return { content: r.payload.content as ToolContent[], details: r.payload.details, isError: r.payload.isError as boolean };
     },
 
     async messageEnd(message, signal) {
@@ -240,7 +222,7 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
         if (signal?.aborted) break;
         const a = await d.ask(id, "message_end", { message: current ?? message }, signal);
         if (!a.ok || a.value === null || a.value === undefined) continue;
-        const parsed = v.safeParse(MessageResult, a.value);
+        const parsed = v.safeParse(RESULT_SCHEMAS.message_end, a.value);
         if (!parsed.success) {
           d.report({ extensionPath: id, event: "message_end", error: `invalid message_end result: ${describeIssues(parsed.issues)}` });
           continue;
@@ -258,51 +240,35 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
 
     async sessionBeforeCompact(event) {
       const { signal, ...payload } = event;
-      let result: v.InferOutput<typeof CompactResult> | undefined;
-      for await (const { value } of answers("session_before_compact", CompactResult, () => payload, signal)) {
-        if (value.cancel) return { cancel: true };
-        result = value;
-      }
-      return result;
+      return cancelOrLast(await combined("session_before_compact", payload, signal)) as ResultOf<"session_before_compact"> | undefined;
     },
 
     async sessionBeforeTree(event) {
       const { signal, ...payload } = event;
-      let result: v.InferOutput<typeof TreeResult> | undefined;
-      for await (const { value } of answers("session_before_tree", TreeResult, () => payload, signal)) {
-        if (value.cancel) return { cancel: true };
-        result = value;
-      }
-      return result;
+      return cancelOrLast(await combined("session_before_tree", payload, signal)) as ResultOf<"session_before_tree"> | undefined;
     },
 
     async sessionBeforeSwitch(event) {
-      return cancelChain(answers("session_before_switch", CancelResult, () => event));
+      return cancelOrLast(await combined("session_before_switch", { ...event }));
     },
 
     async sessionBeforeFork(event) {
-      return cancelChain(answers("session_before_fork", CancelResult, () => event));
+      return cancelOrLast(await combined("session_before_fork", { ...event }));
     },
 
     async userBash(event) {
-      for await (const { value } of answers("user_bash", UserBashResult, () => event)) {
-        if (value.result) {
-          const { output, exitCode, cancelled, truncated, fullOutputPath } = value.result;
-          return { result: { output, exitCode, cancelled, truncated, ...(fullOutputPath ? { fullOutputPath } : {}) } };
-        }
-      }
-      return undefined;
+      const decided = (await combined("user_bash", { ...event })).decided as ResultOf<"user_bash"> | undefined;
+      if (!decided?.result) return undefined;
+      const { output, exitCode, cancelled, truncated, fullOutputPath } = decided.result;
+      return { result: { output, exitCode, cancelled, truncated, ...(fullOutputPath ? { fullOutputPath } : {}) } };
     },
   };
+  return { ...notifications, ...requests };
 }
 
-async function cancelChain(results: AsyncGenerator<{ value: { cancel?: boolean } }>): Promise<{ cancel?: boolean } | undefined> {
-  let last: { cancel?: boolean } | undefined;
-  for await (const { value } of results) {
-    if (value.cancel) return { cancel: true };
-    last = value;
-  }
-  return last;
+/** A cancel is answered as nothing but the cancel; otherwise the last answer stands. */
+function cancelOrLast(r: { decided?: Json }): Json | undefined {
+  return r.decided?.cancel ? { cancel: true } : r.decided;
 }
 
 /** Upstream handlers edit the arguments object in place; the agent holds on to that object. */

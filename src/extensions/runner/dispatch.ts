@@ -12,11 +12,10 @@ import type { Runtime } from "./runtime.ts";
 import type { SessionSnapshot } from "./session-mirror.ts";
 import { describe, RpcError } from "./peer.ts";
 import { ErrorCode } from "../protocol-constants.ts";
+import { extensionEvent } from "../../util/extension-events.ts";
 
 type Json = Record<string, unknown>;
 
-/** Events whose payload carries upstream's AbortSignal (which cannot cross the socket). */
-const SIGNAL_EVENTS = new Set(["session_before_compact", "session_before_tree"]);
 
 function recordOf(runtime: Runtime, params: Json): ExtensionRecord {
   const record = runtime.records.get(String(params.extension));
@@ -38,7 +37,9 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
     const handlers = record.handlers.get(name) ?? [];
     if (handlers.length === 0) return null;
     const payload = { ...((params.payload ?? {}) as Json) };
-    if (signal && SIGNAL_EVENTS.has(name)) payload.signal = signal;
+    // Upstream's event carries the AbortSignal, which cannot cross the socket: the request's stands in.
+    const row = extensionEvent(name);
+    if (signal && row?.kind === "request" && row.signalInPayload) payload.signal = signal;
     const ctx: ExtensionContext = createContext(runtime, record, { signal });
     return runEventHandlers(record.name, name, payload, handlers, ctx, (event, error) => reportError(record.id, event, error), {
       boundaryContext: (boundary, entries) => peer.requestSync("session.boundaryContext", { boundary, entries }, 30_000),

@@ -1,10 +1,11 @@
 /**
- * One extension's handlers for one event, run in registration order with upstream Pi's rules
- * for combining their results. The host combines across extensions; this is the same chain
+ * One extension's handlers for one event, run in registration order and combined by the event's
+ * rule in the event table (util/extension-events.ts), which is upstream Pi's. The host combines across extensions; this is the same chain
  * within one. A handler that throws is reported (on stderr and, through `onError`, to the host,
  * which makes it the session's `extension_error`) and skipped, except for `tool_call`, where a
  * throw blocks (the error goes back to the host as the answer, which blocks with its message).
  */
+import { combinatorOf } from "../../util/extension-events.ts";
 import type { ExtensionContext, ExtensionHandler } from "../api/types.ts";
 
 type Json = Record<string, unknown>;
@@ -48,8 +49,9 @@ export async function runEventHandlers(
   };
   const event: Json = { type: eventName, ...payload };
   const call = (h: ExtensionHandler): Promise<unknown> => Promise.resolve(h(event, ctx));
-  switch (eventName) {
-    case "tool_call": {
+  const combine = combinatorOf(eventName);
+  switch (combine.rule) {
+    case "block-or-edit": {
       const before = JSON.stringify(event.input);
       for (const handler of handlers) {
         const r = (await call(handler)) as Json | undefined;
@@ -59,55 +61,55 @@ export async function runEventHandlers(
       const after = JSON.stringify(event.input);
       return after !== before ? { input: event.input } : null;
     }
-    case "tool_result": {
+    case "patch-fields": {
       const patch: Json = {};
       await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
         if (!r) return;
-        for (const key of ["content", "details", "isError"] as const) {
+        for (const key of combine.fields) {
           if (r[key] !== undefined) event[key] = patch[key] = r[key];
         }
       });
       return Object.keys(patch).length > 0 ? patch : null;
     }
-    case "context":
-    case "context_with_system": {
+    case "replace-field": {
       let changed = false;
       await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
-        if (r?.messages) {
-          event.messages = r.messages;
+        if (r?.[combine.field]) {
+          event[combine.field] = r[combine.field];
           changed = true;
         }
       });
-      return changed ? { messages: event.messages } : null;
+      return changed ? { [combine.field]: event[combine.field] } : null;
     }
-    case "before_provider_request": {
+    case "replace-payload": {
       let changed = false;
       await each(eventName, handlers, async (h) => {
         const r = await call(h);
         if (r !== undefined) {
-          event.payload = r;
+          event[combine.field] = r;
           changed = true;
         }
       });
-      return changed ? event.payload : null;
+      return changed ? event[combine.field] : null;
     }
-    case "before_provider_headers": {
-      // Upstream's handlers edit `headers` in place (a returned `{headers}` is taken as well);
-      // across the socket the edits travel back, a removed header as `null`.
-      const headers = (event.headers && typeof event.headers === "object" ? event.headers : (event.headers = {})) as Record<string, unknown>;
-      const before: Record<string, unknown> = { ...headers };
+    case "merge-objects": {
+      // Upstream's handlers edit the object in place (a returned one is taken as well);
+      // across the socket the edits travel back, a removed key as `null`.
+      const field = combine.field;
+      const current = (event[field] && typeof event[field] === "object" ? event[field] : (event[field] = {})) as Record<string, unknown>;
+      const before: Record<string, unknown> = { ...current };
       await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
-        if (r?.headers && typeof r.headers === "object") Object.assign(headers, r.headers);
+        if (r?.[field] && typeof r[field] === "object") Object.assign(current, r[field]);
       });
       const changes: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(headers)) if (before[name] !== value) changes[name] = typeof value === "string" || value === null ? value : String(value);
-      for (const name of Object.keys(before)) if (!Object.hasOwn(headers, name)) changes[name] = null;
-      return Object.keys(changes).length > 0 ? { headers: changes } : null;
+      for (const [name, value] of Object.entries(current)) if (before[name] !== value) changes[name] = typeof value === "string" || value === null ? value : String(value);
+      for (const name of Object.keys(before)) if (!Object.hasOwn(current, name)) changes[name] = null;
+      return Object.keys(changes).length > 0 ? { [field]: changes } : null;
     }
-    case "input": {
+    case "handled-or-transform": {
       let transformed: Json | null = null;
       let handled = false;
       await each(eventName, handlers, async (h) => {
@@ -121,7 +123,7 @@ export async function runEventHandlers(
       });
       return handled ? { action: "handled" } : (transformed ?? null);
     }
-    case "before_agent_start": {
+    case "collect-messages-pass-prompt": {
       const messages: unknown[] = [];
       let systemPrompt: unknown;
       await each(eventName, handlers, async (h) => {
@@ -133,29 +135,17 @@ export async function runEventHandlers(
       if (messages.length === 0 && systemPrompt === undefined) return null;
       return { ...(messages[0] ? { message: messages[0] } : {}), ...(messages.length > 1 ? { messages } : {}), ...(systemPrompt !== undefined ? { systemPrompt } : {}) };
     }
-    case "message_end": {
-      let replaced = false;
-      await each(eventName, handlers, async (h) => {
-        const r = (await call(h)) as Json | undefined;
-        if (r?.message) {
-          event.message = r.message;
-          replaced = true;
-        }
-      });
-      return replaced ? { message: event.message } : null;
-    }
-    case "resources_discover": {
+    case "collect": {
       const out: Record<string, unknown[]> = {};
       await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
-        for (const key of ["skillPaths", "promptPaths", "themePaths"]) {
+        for (const key of combine.fields) {
           if (Array.isArray(r?.[key])) (out[key] ??= []).push(...(r[key] as unknown[]));
         }
       });
       return Object.keys(out).length > 0 ? out : null;
     }
-    case "turn_end":
-    case "agent_before_settle": {
+    case "boundary": {
       // Each handler sees the drafts and `continue` the ones before it left; `context` is the
       // preview of the context with those drafts, asked of the host when a handler reads it.
       const { boundary, ...rest } = payload;
@@ -185,25 +175,20 @@ export async function runEventHandlers(
       });
       return changed ? { entries, continue: more } : null;
     }
-    case "project_trust": {
-      // The first handler that says yes or no decides; undecided passes it on.
+    case "first-that-decides": {
+      // project_trust: the first yes or no decides, undecided passes it on; user_bash: the first result.
       let decided: unknown = null;
       await each(eventName, handlers, async (h) => {
         const r = (await call(h)) as Json | undefined;
-        if (r && (r.trusted === "yes" || r.trusted === "no")) return ((decided = r), true);
+        const value = r?.[combine.field];
+        if (value === undefined || value === null) return;
+        if (combine.values && !combine.values.includes(value as string)) return;
+        return ((decided = r), true);
       });
       return decided;
     }
-    case "user_bash": {
-      let first: unknown = null;
-      await each(eventName, handlers, async (h) => {
-        const r = await call(h);
-        if (r) return ((first = r), true);
-      });
-      return first;
-    }
-    default: {
-      // session_before_*: a truthy result replaces the previous one, `cancel` ends the chain.
+    case "cancel-or-last": {
+      // session_before_*: a non-null result replaces the previous one, `cancel` ends the chain.
       let last: unknown = null;
       await each(eventName, handlers, async (h) => {
         const r = await call(h);
@@ -211,6 +196,10 @@ export async function runEventHandlers(
         if ((r as Json | undefined)?.cancel === true) return true;
       });
       return last;
+    }
+    case "ignore": {
+      await each(eventName, handlers, async (h) => void (await call(h)));
+      return null;
     }
   }
 }

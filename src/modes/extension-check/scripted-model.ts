@@ -50,17 +50,22 @@ export function scriptedModel(extensionTools: () => ReadonlySet<string>): Stream
     }
     const toolUse = message.content.length > 0;
     message.stopReason = toolUse ? "toolUse" : "stop";
-    yield { type: "start", partial: { ...message, content: [] } };
+    // As a provider's stream is shown to the hooks, each event before pig reads it.
+    const shown = async (event: AssistantMessageEvent): Promise<AssistantMessageEvent> => {
+      await options.onStreamEvent?.({ type: event.type, ...(event.type === "text_delta" ? { delta: event.delta } : {}) });
+      return event;
+    };
+    yield await shown({ type: "start", partial: { ...message, content: [] } });
     if (!toolUse) {
       // A text answer streams, so message_update is raised.
       const text = "pig extension check: done";
       const partial = { ...message, content: [{ type: "text" as const, text: "" }] };
-      yield { type: "text_start", contentIndex: 0, partial };
+      yield await shown({ type: "text_start", contentIndex: 0, partial });
       partial.content[0]!.text = text;
-      yield { type: "text_delta", contentIndex: 0, delta: text, partial };
-      yield { type: "text_end", contentIndex: 0, content: text, partial };
+      yield await shown({ type: "text_delta", contentIndex: 0, delta: text, partial });
+      yield await shown({ type: "text_end", contentIndex: 0, content: text, partial });
       message.content.push({ type: "text", text });
     }
-    yield doneEvent(toolUse ? "toolUse" : "stop", message, []);
+    yield await shown(doneEvent(toolUse ? "toolUse" : "stop", message, []));
   };
 }

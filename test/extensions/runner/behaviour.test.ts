@@ -44,6 +44,15 @@ describe("extension runner behaviour", () => {
     expect((next as { content: unknown[] }).content).toEqual([{ type: "text", text: "again" }]);
   });
 
+  test("the events whose upstream object carries an AbortSignal get one, the others not", async () => {
+    const SIGNALS = fixture("ts", "signal-events.ts");
+    const h = await start([SIGNALS]);
+    const event = (name: string) => h.request("event", { extension: SIGNALS, event: name, payload: {} });
+    expect(await event("session_before_compact")).toEqual({ sawSignal: true });
+    expect(await event("session_before_tree")).toEqual({ sawSignal: true });
+    expect(await event("session_before_switch")).toEqual({ sawSignal: false });
+  });
+
   test("event handlers chain within the extension and return upstream's results", async () => {
     const h = await start([KINDS]);
     const event = (name: string, payload: unknown) => h.request("event", { extension: KINDS, event: name, payload });
