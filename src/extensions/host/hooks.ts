@@ -1,7 +1,8 @@
 /**
  * pig's agent hooks, answered by the extensions: each hook walks the subscribers in load order,
  * feeds each one the previous one's output, and combines the answers by the event's rule in
- * the event table (upstream Pi's). Answers are checked with valibot (event-results.ts); one that
+ * the event table (upstream Pi's), through the chain the runner combines one extension's
+ * handlers with (util/combine.ts). Answers are checked with valibot (event-results.ts); one that
  * does not fit is reported and skipped. Notifications are told and not waited for.
  */
 import * as v from "valibot";
