@@ -1,5 +1,5 @@
 /**
- * The text derived from the event table: the markdown table and rule list of
+ * The text derived from the event table: the markdown table and chaining rules of
  * docs/extension-protocol.md §3, and the JSON copy of the table. Pure functions, so the test
  * that the files are up to date and the script that writes them agree by construction.
  */
@@ -35,12 +35,18 @@ export function eventsMarkdown(): string {
     }
     lines.push(row(group, info));
   }
-  const used = new Set(EXTENSION_EVENT_NAMES.flatMap((n) => {
-    const info = extensionEvent(n)!;
-    return info.kind === "request" ? [info.combine.rule] : [];
-  }));
-  lines.push("", "How answers combine (the same rule for several handlers of one extension and for several extensions):", "");
-  for (const [rule, doc] of Object.entries(COMBINATOR_DOCS) as Array<[CombinatorName, string]>) if (used.has(rule)) lines.push(`- \`${rule}\`: ${doc}.`);
+  lines.push(
+    "",
+    "Chaining rules, as upstream Pi applies them in-process: the same rule for several handlers of one extension (the runner chains them) and for several extensions (pig chains them), each extension seeing the payload as the ones before it left it:",
+    "",
+  );
+  for (const [rule, doc] of Object.entries(COMBINATOR_DOCS) as Array<[CombinatorName, string]>) {
+    const events = EXTENSION_EVENT_NAMES.filter((n) => {
+      const info = extensionEvent(n)!;
+      return info.kind === "request" && !info.neverSent && info.combine.rule === rule;
+    });
+    if (events.length > 0) lines.push(`- \`${rule}\` (${events.map((n) => `\`${n}\``).join(", ")}): ${doc}.`);
+  }
   return lines.join("\n");
 }
 

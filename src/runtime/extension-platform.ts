@@ -18,6 +18,8 @@ import { discoveryOptions } from "../extensions/discovery-options.ts";
 import type { ExtensionHost, ExtensionStatus } from "../extensions/host/host.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { ExtensionUI } from "../extensions/ui.ts";
+import { startChain } from "../util/combine.ts";
+import { combinatorOf } from "../util/extension-events.ts";
 import type { ExtensionChoice } from "./config.ts";
 import { forwardSessionEvents } from "./extension-events.ts";
 import { installHost, type Installed } from "./extension-install.ts";
@@ -214,17 +216,13 @@ export class ExtensionPlatform implements RunExtensions {
     this.warnings = installed.warnings;
   }
 
-  // Every extension's answer, in load order; a malformed list is left out.
+  // Every extension's answer, in load order; what is not a path is left out.
   private async discoverResources(reason: "startup" | "reload"): Promise<void> {
-    const next = noPaths();
-    for (const { value } of await this.running().host.ask("resources_discover", { cwd: this.input.cwd, reason })) {
-      const answer = (value ?? {}) as Record<string, unknown>;
-      for (const key of ["skillPaths", "promptPaths", "themePaths"] as const) {
-        const list = answer[key];
-        if (Array.isArray(list)) next[key].push(...list.filter((p): p is string => typeof p === "string" && p.length > 0));
-      }
-    }
-    this.discovered = next;
+    const chain = startChain(combinatorOf("resources_discover"), { cwd: this.input.cwd, reason });
+    for (const { value } of await this.running().host.ask("resources_discover", { cwd: this.input.cwd, reason })) chain.step(value);
+    const collected = (chain.result() ?? {}) as Partial<Record<keyof DiscoveredPaths, unknown[]>>;
+    const paths = (key: keyof DiscoveredPaths): string[] => (collected[key] ?? []).filter((p): p is string => typeof p === "string" && p.length > 0);
+    this.discovered = { skillPaths: paths("skillPaths"), promptPaths: paths("promptPaths"), themePaths: paths("themePaths") };
   }
 
   /** `none` → `late`: a choice given later that finds extensions starts them, for the session there is. */

@@ -10,6 +10,8 @@ import * as v from "valibot";
 import { describeIssues } from "../extensions/connection.ts";
 import { discoverExtensions } from "../extensions/discovery.ts";
 import { ProjectTrustResultSchema } from "../extensions/protocol.ts";
+import { startChain } from "../util/combine.ts";
+import { combinatorOf } from "../util/extension-events.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { ExtensionChoice } from "./config.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
@@ -70,7 +72,9 @@ export function extensionTrustAsking(input: TrustAskInput): TrustAsking {
       const asking = host.subscribers("project_trust");
       if (asking.length === 0) return undefined;
       const dialogs = launch.mode === "interactive" && input.interactive && process.stdin.isTTY ? startupDialogs() : undefined;
-      const chain = async (): Promise<ExtensionTrustAnswer | undefined> => {
+      const decide = async (): Promise<ExtensionTrustAnswer | undefined> => {
+        const chain = startChain(combinatorOf("project_trust"), { cwd });
+        let decider: string | undefined;
         for (const extension of asking) {
           const answer = await host.askOne(extension, "project_trust", { cwd });
           if (!answer.ok) {
@@ -83,12 +87,16 @@ export function extensionTrustAsking(input: TrustAskInput): TrustAsking {
             warnings.push(`Extension "${extension}" project_trust error: invalid result: ${describeIssues(parsed.issues)}`);
             continue;
           }
-          if (parsed.output.trusted === "undecided") continue;
-          return { trusted: parsed.output.trusted === "yes", remember: parsed.output.remember === true, extension };
+          if (chain.step(parsed.output)) {
+            decider = extension;
+            break;
+          }
         }
-        return undefined;
+        const decided = chain.result() as v.InferOutput<typeof ProjectTrustResultSchema> | null;
+        if (!decided || decider === undefined) return undefined;
+        return { trusted: decided.trusted === "yes", remember: decided.remember === true, extension: decider };
       };
-      return dialogs ? launch.ui.withDialogs(dialogs, chain) : chain();
+      return dialogs ? launch.ui.withDialogs(dialogs, decide) : decide();
     },
   };
 }

@@ -351,19 +351,26 @@ export function combinatorOf(name: string): Combinator {
   return row?.kind === "request" ? row.combine : { rule: "ignore" };
 }
 
-/** What each rule does, for the docs and the JSON copy. */
+/**
+ * What each rule does: the chaining rules of docs/extension-protocol.md §3 and the JSON copy are
+ * written from these (scripts/docs/events-table.ts), each with the events that combine by it.
+ */
 export const COMBINATOR_DOCS: Readonly<Record<CombinatorName, string>> = {
-  ignore: "the answers carry nothing; every handler runs",
-  "first-that-decides": "the first answer whose field decides is the result; later handlers are not asked",
-  "cancel-or-last": "`cancel:true` stops the chain; otherwise the last non-null answer is the result",
-  "block-or-edit": "the first `block:true` wins and stops the chain; an edited `input` is passed on; a failing handler blocks",
-  "handled-or-transform": "`handled` stops the chain; `transform` passes its `text` (and `images`) on",
+  ignore: "the answers carry nothing; every handler runs, and the extension answers when they are done",
+  "first-that-decides":
+    "the first answer whose field decides is the result (`project_trust`: `trusted` of `yes` or `no`, `undecided` passing it on; `user_bash`: a `result`); later handlers are not asked",
+  "cancel-or-last": "`cancel:true` stops the chain at once; otherwise the last non-null answer is the result",
+  "block-or-edit":
+    "the first `block:true` wins and stops the chain (its `reason`, or `Tool execution was blocked`). Because an out-of-process handler cannot edit the host's object in place, it returns the edited arguments as `input`; the next one sees them and the tool runs with them, without new validation. **A failing handler blocks** (upstream blocks when a handler throws, and a permission check that times out must not let the call through): the reason names the extension",
+  "handled-or-transform":
+    "`transform` feeds its `text` (and `images`; earlier ones stay when a later transform leaves them out) to the next handler, the last being the result; `handled` stops the chain; `continue` alone is no answer",
   "replace-field": "a non-null field replaces the one the next handler sees; the last is the result",
-  "replace-payload": "the whole answer replaces the payload the next handler sees",
+  "replace-payload": "the whole answer replaces the payload the next handler sees; the last is the result",
   "patch-fields": "each present field replaces that field for the next handler; the result is the fields changed",
-  "merge-objects": "the changes add up, a later one winning per key (`null` deletes)",
+  "merge-objects": "the changes add up, a later one winning per name (names compared without case; `null` deletes); handlers may also edit the object in place",
   collect: "the arrays of every answer are collected in order",
-  "collect-messages-pass-prompt": "every `message` is collected; a non-empty `systemPrompt` is passed on",
+  "collect-messages-pass-prompt":
+    "every `message` is collected; a non-empty `systemPrompt` becomes the next handler's `systemPrompt`. An extension with several handlers that add a message answers with `messages` (all of them, in handler order); pig then uses `messages` and ignores `message` (which the runner sets to the first, for older hosts)",
   boundary: "`entries` and `continue`, each when present, replace the ones before (§3.1)",
 };
 

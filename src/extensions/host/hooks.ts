@@ -1,13 +1,15 @@
 /**
  * pig's agent hooks, answered by the extensions: each hook walks the subscribers in load order,
  * feeds each one the previous one's output, and combines the answers by the event's rule in
- * the event table (upstream Pi's). Answers are checked with valibot (event-results.ts); one that
+ * the event table (upstream Pi's), through the chain the runner combines one extension's
+ * handlers with (util/combine.ts). Answers are checked with valibot (event-results.ts); one that
  * does not fit is reported and skipped. Notifications are told and not waited for.
  */
 import * as v from "valibot";
-import type { AgentHooks, BeforeAgentStartHookResult, BoundaryDraft, BoundaryHookResult, BoundaryPreview, HookImage } from "../../agent/hooks.ts";
+import type { AgentHooks, BeforeAgentStartHookResult, BoundaryDraft, BoundaryHookResult, BoundaryPreview, InputHookResult } from "../../agent/hooks.ts";
 import type { AgentMessage } from "../../session/message-format.ts";
 import type { ToolContent } from "../../tools/types.ts";
+import { type Chain, startChain } from "../../util/combine.ts";
 import { combinatorOf, extensionEvent, HOOKED_EVENTS, type HookedRequestEventName, type NotificationHookName } from "../../util/extension-events.ts";
 import { describeIssues } from "../connection.ts";
 import type { OpenBoundaries } from "./boundaries.ts";
@@ -37,42 +39,17 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
   }
 
   /**
-   * The answers to `event` combined by its rule in the event table, for the rules that need
-   * nothing but the answers: the payload as the last extension left it (`changed` when one
-   * did), and the answer that decided, when the rule has one decide.
+   * The answers to `event` stepped through its chain (util/combine.ts, the event table's rule),
+   * each extension shown the payload as the ones before it left it; `accept` may refuse an
+   * answer that passed its schema (and reports why).
    */
-  async function combined<E extends HookedRequestEventName>(event: E, payload: Json, signal?: AbortSignal): Promise<{ payload: Json; changed: boolean; decided?: Json }> {
-    const rule = combinatorOf(event);
-    const current: Json = { ...payload };
-    let changed = false;
-    let last: Json | undefined;
-    for await (const { value } of answers(event, () => ({ ...current }), signal)) {
-      const answer = value as Json;
-      switch (rule.rule) {
-        case "replace-field":
-          if (answer[rule.field]) [current[rule.field], changed] = [answer[rule.field], true];
-          break;
-        case "replace-payload":
-          [current[rule.field], changed] = [answer, true];
-          break;
-        case "patch-fields":
-          for (const key of rule.fields) if (key in answer && answer[key] !== undefined) current[key] = answer[key];
-          changed = true;
-          break;
-        case "cancel-or-last":
-          if (answer.cancel) return { payload: current, changed, decided: answer };
-          last = answer;
-          break;
-        case "first-that-decides": {
-          const field = answer[rule.field];
-          if (field !== undefined && field !== null && (!rule.values || rule.values.includes(field as string))) return { payload: current, changed, decided: answer };
-          break;
-        }
-        default:
-          throw new Error(`${event} combines by ${rule.rule}, which its hook applies itself`);
-      }
+  async function chained<E extends HookedRequestEventName>(event: E, payload: Json, signal?: AbortSignal, accept?: (answer: ResultOf<E>, id: string) => boolean): Promise<Chain> {
+    const chain = startChain(combinatorOf(event), payload);
+    for await (const { id, value } of answers(event, () => ({ ...chain.payload }), signal)) {
+      if (accept && !accept(value, id)) continue;
+      if (chain.step(value)) break;
     }
-    return { payload: current, changed, ...(last ? { decided: last } : {}) };
+    return chain;
   }
 
   /**
@@ -84,23 +61,20 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
   async function boundary(event: "turn_end" | "agent_before_settle", base: object, preview: BoundaryPreview, signal?: AbortSignal): Promise<BoundaryHookResult | undefined> {
     if (d.targets(event).length === 0) return undefined;
     return boundaries.during(preview, async (id) => {
-      let entries: BoundaryDraft[] = [];
-      let more = false;
+      const chain = startChain(combinatorOf(event), { ...base, entries: [], continue: false, boundary: id });
       let valid = true;
-      for await (const { id: ext, value } of answers(event, () => ({ ...base, entries, continue: more, boundary: id }), signal)) {
-        if (value.entries !== undefined) {
-          entries = value.entries as BoundaryDraft[];
-          try {
-            preview(entries);
-            valid = true;
-          } catch (error) {
-            valid = false;
-            d.report({ extensionPath: ext, event, error: `Invalid boundary entries: ${(error as Error).message}` });
-          }
+      for await (const { id: ext, value } of answers(event, () => ({ ...chain.payload }), signal)) {
+        chain.step(value);
+        if (value.entries === undefined) continue;
+        try {
+          preview(chain.payload.entries as BoundaryDraft[]);
+          valid = true;
+        } catch (error) {
+          valid = false;
+          d.report({ extensionPath: ext, event, error: `Invalid boundary entries: ${(error as Error).message}` });
         }
-        if (value.continue !== undefined) more = value.continue;
       }
-      return valid ? { entries, continue: more } : { entries: [], continue: false };
+      return valid ? { entries: chain.payload.entries as BoundaryDraft[], continue: chain.payload.continue === true } : { entries: [], continue: false };
     });
   }
 
@@ -123,72 +97,39 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
     },
 
     async input(event, signal) {
-      let text = event.text;
-      let images: HookImage[] | undefined = event.images;
-      let changed = false;
-      for await (const { value } of answers("input", () => ({ ...event, text, images }), signal)) {
-        if (value.action === "handled") return { action: "handled" };
-        if (value.action === "transform") {
-          text = value.text;
-          images = value.images ?? images;
-          changed = true;
-        }
-      }
-      return changed ? { action: "transform", text, ...(images ? { images } : {}) } : { action: "continue" };
+      const r = (await chained("input", { ...event }, signal)).result() as InputHookResult | null;
+      return r ?? { action: "continue" };
     },
 
     async beforeAgentStart(event, signal) {
-      let systemPrompt = event.systemPrompt;
-      const messages: NonNullable<BeforeAgentStartHookResult["messages"]> = [];
-      let promptChanged = false;
-      for await (const { value } of answers("before_agent_start", () => ({ ...event, systemPrompt }), signal)) {
-        // Several handlers of one extension answer as `messages` (all of them; `message` is its first).
-        for (const m of value.messages ?? (value.message ? [value.message] : [])) {
-          messages.push({ role: "custom", ...m } as (typeof messages)[number]);
-        }
-        if (value.systemPrompt) {
-          systemPrompt = value.systemPrompt;
-          promptChanged = true;
-        }
-      }
-      if (messages.length === 0 && !promptChanged) return undefined;
-      return { ...(messages.length ? { messages } : {}), ...(promptChanged ? { systemPrompt } : {}) };
+      const r = (await chained("before_agent_start", { ...event }, signal)).result() as ResultOf<"before_agent_start"> | null;
+      if (!r) return undefined;
+      const messages = (r.messages ?? (r.message ? [r.message] : [])).map((m) => ({ role: "custom", ...m }) as NonNullable<BeforeAgentStartHookResult["messages"]>[number]);
+      return { ...(messages.length ? { messages } : {}), ...(r.systemPrompt !== undefined ? { systemPrompt: r.systemPrompt } : {}) };
     },
 
     async context(messages, signal) {
-      const r = await combined("context", { messages }, signal);
-      return r.changed ? (r.payload.messages as AgentMessage[]) : undefined;
+      const r = (await chained("context", { messages }, signal)).result() as { messages: AgentMessage[] } | null;
+      return r?.messages;
     },
 
     async contextWithSystem(messages, signal) {
-      const r = await combined("context_with_system", { messages }, signal);
-      return r.changed ? (r.payload.messages as AgentMessage[]) : undefined;
+      const r = (await chained("context_with_system", { messages }, signal)).result() as { messages: AgentMessage[] } | null;
+      return r?.messages;
     },
 
     async beforeProviderRequest(payload, signal) {
-      const r = await combined("before_provider_request", { payload }, signal);
-      return r.changed ? r.payload.payload : undefined;
+      return (await chained("before_provider_request", { payload }, signal)).result() ?? undefined;
     },
 
     async beforeProviderHeaders(headers, signal) {
-      // Each extension sees the headers as the ones before it left them; the changes add up.
-      const current: Record<string, string> = { ...headers };
-      const changes: Record<string, string | null> = {};
-      let changed = false;
-      for await (const { value } of answers("before_provider_headers", () => ({ headers: { ...current } }), signal)) {
-        for (const [name, header] of Object.entries(value.headers ?? {})) {
-          const lower = name.toLowerCase();
-          for (const key of Object.keys(current)) if (key.toLowerCase() === lower) delete current[key];
-          for (const key of Object.keys(changes)) if (key.toLowerCase() === lower) delete changes[key];
-          if (header !== null) current[name] = header;
-          changes[name] = header;
-          changed = true;
-        }
-      }
-      return changed ? changes : undefined;
+      const r = (await chained("before_provider_headers", { headers: { ...headers } }, signal)).result() as { headers: Record<string, string | null> } | null;
+      return r?.headers;
     },
 
     async toolCall(event, signal) {
+      // The agent's own event: an extension's edited `input` replaces the contents of the object it holds.
+      const chain = startChain(combinatorOf("tool_call"), event as unknown as Json);
       // A guard that is down is asked all the same: it is waited for while it restarts, and blocks once it is gone.
       for (const id of d.guards("tool_call")) {
         if (signal?.aborted) return { block: true, reason: ABORTED_CALL };
@@ -203,61 +144,48 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
           d.report({ extensionPath: id, event: "tool_call", error: reason });
           return { block: true, reason };
         }
-        const r = parsed.output;
-        if (r.input) replaceContents(event.input, r.input);
-        if (r.block) return { block: true, reason: r.reason ?? "Tool execution was blocked" };
+        if (chain.step(parsed.output)) return { block: true, reason: (chain.result() as ResultOf<"tool_call">).reason ?? "Tool execution was blocked" };
       }
       return undefined;
     },
 
     async toolResult(event, signal) {
-      const r = await combined("tool_result", { ...event }, signal);
-      if (!r.changed) return undefined;
-      return { content: r.payload.content as ToolContent[], details: r.payload.details, isError: r.payload.isError as boolean };
+      const chain = await chained("tool_result", { ...event }, signal);
+      if (chain.result() === null) return undefined;
+      const { content, details, isError } = chain.payload;
+      return { content: content as ToolContent[], details, isError: isError as boolean };
     },
 
     async messageEnd(message, signal) {
-      let current: AgentMessage | undefined;
-      for (const id of d.targets("message_end")) {
-        if (signal?.aborted) break;
-        const a = await d.ask(id, "message_end", { message: current ?? message }, signal);
-        if (!a.ok || a.value === null || a.value === undefined) continue;
-        const parsed = v.safeParse(RESULT_SCHEMAS.message_end, a.value);
-        if (!parsed.success) {
-          d.report({ extensionPath: id, event: "message_end", error: `invalid message_end result: ${describeIssues(parsed.issues)}` });
-          continue;
-        }
-        const next = parsed.output.message as AgentMessage | undefined;
-        if (!next) continue;
-        if (next.role !== message.role) {
-          d.report({ extensionPath: id, event: "message_end", error: "message_end handlers must return a message with the same role" });
-          continue;
-        }
-        current = next;
-      }
-      return current;
+      const sameRole = (answer: ResultOf<"message_end">, id: string): boolean => {
+        if (!answer.message || answer.message.role === message.role) return true;
+        d.report({ extensionPath: id, event: "message_end", error: "message_end handlers must return a message with the same role" });
+        return false;
+      };
+      const r = (await chained("message_end", { message }, signal, sameRole)).result() as { message: AgentMessage } | null;
+      return r?.message;
     },
 
     async sessionBeforeCompact(event) {
       const { signal, ...payload } = event;
-      return cancelOrLast(await combined("session_before_compact", payload, signal)) as ResultOf<"session_before_compact"> | undefined;
+      return cancelOrLast(await chained("session_before_compact", payload, signal)) as ResultOf<"session_before_compact"> | undefined;
     },
 
     async sessionBeforeTree(event) {
       const { signal, ...payload } = event;
-      return cancelOrLast(await combined("session_before_tree", payload, signal)) as ResultOf<"session_before_tree"> | undefined;
+      return cancelOrLast(await chained("session_before_tree", payload, signal)) as ResultOf<"session_before_tree"> | undefined;
     },
 
     async sessionBeforeSwitch(event) {
-      return cancelOrLast(await combined("session_before_switch", { ...event }));
+      return cancelOrLast(await chained("session_before_switch", { ...event }));
     },
 
     async sessionBeforeFork(event) {
-      return cancelOrLast(await combined("session_before_fork", { ...event }));
+      return cancelOrLast(await chained("session_before_fork", { ...event }));
     },
 
     async userBash(event) {
-      const decided = (await combined("user_bash", { ...event })).decided as ResultOf<"user_bash"> | undefined;
+      const decided = (await chained("user_bash", { ...event })).result() as ResultOf<"user_bash"> | null;
       if (!decided?.result) return undefined;
       const { output, exitCode, cancelled, truncated, fullOutputPath } = decided.result;
       return { result: { output, exitCode, cancelled, truncated, ...(fullOutputPath ? { fullOutputPath } : {}) } };
@@ -267,12 +195,7 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
 }
 
 /** A cancel is answered as nothing but the cancel; otherwise the last answer stands. */
-function cancelOrLast(r: { decided?: Json }): Json | undefined {
-  return r.decided?.cancel ? { cancel: true } : r.decided;
-}
-
-/** Upstream handlers edit the arguments object in place; the agent holds on to that object. */
-function replaceContents(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const key of Object.keys(target)) if (!(key in source)) delete target[key];
-  Object.assign(target, source);
+function cancelOrLast(chain: Chain): Json | undefined {
+  const last = chain.result() as Json | null;
+  return last?.cancel ? { cancel: true } : (last ?? undefined);
 }
