@@ -19,6 +19,7 @@ import { EventView } from "./event-view.ts";
 import { escapeTap, type EscapeState } from "./double-escape.ts";
 import { PromptRouter } from "./prompt-router.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
+import type { TranscriptStyle } from "./render/transcript.ts";
 import { combineProviders, fileMentionProvider, InputEditor, pathCompletionProvider, PromptHistory, slashCommandProvider } from "./input/index.ts";
 import { settingsDefaults } from "../../resources/settings-effective.ts";
 import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
@@ -418,6 +419,10 @@ export class InteractiveApp implements InteractiveHost {
       terminal: { columns: process.stdout.columns ?? 80, rows: process.stdout.rows ?? 24 },
     });
     write(`${banner.join("\n")}\n`);
+  }
+
+  transcriptStyle(): TranscriptStyle {
+    return this.view.style();
   }
 
   expandResult(number: number): boolean {

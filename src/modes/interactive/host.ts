@@ -11,6 +11,7 @@ import type { LoadedResources } from "../../resources/load-resources.ts";
 import type { SettingsStore } from "../../resources/settings-store.ts";
 import type { ExtensionRow } from "../../extensions/status.ts";
 import type { KeyBindings } from "./input/keybindings.ts";
+import type { TranscriptStyle } from "./render/transcript.ts";
 import type { Theme } from "./theme.ts";
 import type { SubscriptionLogins } from "./login/subscriptions.ts";
 
@@ -49,6 +50,9 @@ export interface InteractiveHost {
 
   /** Switches the colours at once (a missing or broken theme file is warned about; dark is used). */
   applyTheme(name: string): void;
+
+  /** How conversation rows are drawn now (colours, width, code blocks, links), for a command that prints some. */
+  transcriptStyle(): TranscriptStyle;
 
   /** Prints text above the prompt (a trailing newline is added when missing). */
   print(text: string): void;

@@ -14,6 +14,7 @@ import { SettingsStore } from "../../../src/resources/settings-store.ts";
 import { SessionStore } from "../../../src/session/store.ts";
 import type { InteractiveHost, PickOption } from "../../../src/modes/interactive/host.ts";
 import { loadTheme } from "../../../src/modes/interactive/theme.ts";
+import type { TranscriptStyle } from "../../../src/modes/interactive/render/transcript.ts";
 import { KeyBindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import type { LoginIO, SubscriptionLogin } from "../../../src/ai/oauth/types.ts";
@@ -229,6 +230,11 @@ export class FakeHost implements InteractiveHost {
     this.asks.push({ message, ...(config ? { config } : {}) });
     if (this.askAnswers.length === 0) throw new Error(`unexpected ask: ${message}`);
     return this.askAnswers.shift();
+  }
+
+  /** 80 columns, as a terminal that says nothing of its size. */
+  transcriptStyle(): TranscriptStyle {
+    return { theme: this.theme, width: 79, showThinking: true, codeBlockIndent: "  ", hyperlinks: false };
   }
 
   expanded: (number | "all")[] = [];

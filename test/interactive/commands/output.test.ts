@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compactCommand, summaryPreview } from "../../../src/modes/interactive/commands/compact.ts";
+import { compactCommand } from "../../../src/modes/interactive/commands/compact.ts";
+import { summaryRows } from "../../../src/modes/interactive/render/transcript.ts";
+import { stripAnsi } from "../../../src/util/width.ts";
+import { loadTheme } from "../../../src/modes/interactive/theme.ts";
 import { createCopyCommand } from "../../../src/modes/interactive/commands/copy.ts";
 import { copyToClipboard, osc52Sequence, type ClipboardDeps } from "../../../src/util/clipboard.ts";
 import { exportCommand } from "../../../src/modes/interactive/commands/export.ts";
@@ -117,9 +120,9 @@ describe("/compact", () => {
     await host.session.prompt("two");
     host.runtime.replies.push(["## Goal", "a", "b", "c", "d", "e"].join("\n"));
     await compactCommand.run(host, "focus on tests");
-    expect(host.text).toContain("info: Compacted 120 tokens into a summary:");
-    expect(host.text).toContain("## Goal");
-    expect(host.text).toMatch(/more lines\)/);
+    const shown = stripAnsi(host.text);
+    // The summary's own six lines, then the files read and changed that compaction appends.
+    expect(shown).toMatch(/Compacted 120 tokens into a summary:\n  │ ## Goal\n  │ a\n  │ b\n  │ c\n  … \d+ more lines of the summary/);
     const store = host.session.store;
     expect(store.branchRecords().some((r) => r.type === "compaction")).toBe(true);
   });
@@ -130,8 +133,23 @@ describe("/compact", () => {
     expect(host.text).toBe("info: Nothing to compact yet: the session is still small.");
   });
 
-  test("a long summary is cut to a few lines", () => {
-    expect(summaryPreview("a\n\nb")).toBe("  a\n  b");
-    expect(summaryPreview("1\n2\n3\n4\n5\n6")).toBe("  1\n  2\n  3\n  4\n  … (2 more lines)");
+  test("the summary is the model's Markdown rendered in a gutter: cut to its first rows, or whole", () => {
+    // In colour, as a terminal shows it: the markers become styles.
+    const style = { ...makeHost().transcriptStyle(), theme: loadTheme("dark", [], true).theme };
+    const summary = "## Goal\n\nFix the **off-by-one** in `range()`.\n\n- [x] found it\n- tests\n\n1. run\n2. ship";
+    const collapsed = summaryRows("Title:", summary, style, false).map(stripAnsi);
+    expect(collapsed).toEqual(["Title:", "  │ ## Goal", "  │ Fix the off-by-one in range().", "  │ • [x] found it", "  │ • tests", "  … 2 more lines of the summary"]);
+    const whole = summaryRows("Title:", summary, style, true).map(stripAnsi);
+    expect(whole.slice(-2)).toEqual(["  │ 1. run", "  │ 2. ship"]);
+  });
+
+  test("a summary row too long for the width wraps inside the gutter", () => {
+    const style = { ...makeHost().transcriptStyle(), width: 30 };
+    const rows = summaryRows("Title:", "one two three four five six seven eight nine ten eleven", style, true).map(stripAnsi);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows.slice(1)) {
+      expect(row.startsWith("  │ ")).toBe(true);
+      expect(row.length).toBeLessThanOrEqual(30);
+    }
   });
 });

@@ -1,19 +1,8 @@
 /** `/compact [instructions]`: summarise older messages now, and show the gist of the summary. */
 import { ALREADY_COMPACTED, NOTHING_TO_COMPACT } from "../../../compaction/prepare.ts";
 import type { SlashCommand } from "../host.ts";
+import { summaryRows } from "../render/transcript.ts";
 import { formatTokens } from "./format.ts";
-import { terminalSafe } from "../../../util/terminal-safe.ts";
-
-const PREVIEW_LINES = 4;
-
-/** The first few non-blank lines of a summary, so the screen is not flooded. */
-export function summaryPreview(summary: string): string {
-  // The model wrote the summary.
-  const lines = terminalSafe(summary).split("\n").filter((line) => line.trim());
-  const shown = lines.slice(0, PREVIEW_LINES).map((line) => `  ${line}`);
-  if (lines.length > PREVIEW_LINES) shown.push(`  … (${lines.length - PREVIEW_LINES} more lines)`);
-  return shown.join("\n");
-}
 
 /** What a refusal (not a failure) is told as. */
 const REFUSALS: Readonly<Record<string, string>> = {
@@ -38,7 +27,7 @@ export const compactCommand: SlashCommand = {
       }
       throw error;
     }
-    host.info(`Compacted ${formatTokens(result.tokensBefore)} tokens into a summary:`);
-    host.print(summaryPreview(result.summary));
+    // Shown as the replay shows the compaction entry: the summary's Markdown, its first rows.
+    host.print(summaryRows(`Compacted ${formatTokens(result.tokensBefore)} tokens into a summary:`, result.summary, host.transcriptStyle(), false).join("\n"));
   },
 };

@@ -12,6 +12,7 @@ import { MarkdownStream } from "./markdown.ts";
 import type { ToolBlocks } from "./tool-blocks.ts";
 import { formatToolCall, formatToolResult, PREVIEW_LINES, type ToolBlock } from "./tools.ts";
 import { commandOutputLine, printable, printableLine } from "./terminal-text.ts";
+import { stringWidth, stripAnsi } from "../../../util/width.ts";
 import { wrapLine } from "./wrap.ts";
 
 export interface TranscriptStyle {
@@ -124,15 +125,21 @@ export function bashStatusRows(message: BashExecutionMessage, t: Theme): string[
   return rows;
 }
 
-/** A summary that stands in for earlier messages (compaction) or an abandoned branch. */
+/** Rows of a summary shown collapsed: enough to see what it is about. */
+const SUMMARY_PREVIEW_ROWS = 4;
+
+/**
+ * A summary that stands in for earlier messages (compaction) or an abandoned branch: the
+ * model's Markdown rendered as answers are, inside a gutter, blank rows left out; collapsed, its
+ * first rows and how many more there are.
+ */
 export function summaryRows(title: string, summary: string, s: TranscriptStyle, expanded: boolean): string[] {
   const t = s.theme;
-  const lines = summary.split("\n").filter((l) => l.trim());
-  const shown = expanded ? lines : lines.slice(0, 4);
   const gutter = `  ${t.fg("border", "│")} `;
-  const rows = [t.fg("muted", printableLine(title))];
-  for (const line of shown) rows.push(...wrapLine(t.fg("muted", printableLine(line)), s.width, { first: gutter, rest: gutter }));
-  if (shown.length < lines.length) rows.push(`  ${t.fg("dim", `… ${lines.length - shown.length} more lines of the summary`)}`);
+  const rendered = markdownRows(summary, { ...s, width: Math.max(20, s.width - stringWidth(gutter)) }).filter((row) => stripAnsi(row).trim());
+  const shown = expanded ? rendered : rendered.slice(0, SUMMARY_PREVIEW_ROWS);
+  const rows = [t.fg("muted", printableLine(title)), ...shown.map((row) => `${gutter}${row}`)];
+  if (shown.length < rendered.length) rows.push(`  ${t.fg("dim", `… ${rendered.length - shown.length} more lines of the summary`)}`);
   return rows;
 }
 
