@@ -68,6 +68,8 @@ export class InteractiveApp implements InteractiveHost {
     this.themeFile = themePath ? { name: themeName, path: themePath } : undefined;
     const keys = loadKeybindings(runtime.agentDir);
     this.keybindings = keys.bindings;
+    // One listing of the project's files, cached, for Tab and for the list `@` opens as it is typed.
+    const mentions = fileMentionProvider({ cwd: runtime.session.cwd });
     this.editor = new InputEditor({
       keybindings: keys.bindings,
       history: PromptHistory.forAgentDir(runtime.agentDir),
@@ -81,10 +83,11 @@ export class InteractiveApp implements InteractiveHost {
         }),
         commandArgumentProvider(() => this.bridge.completing()),
         slashCommandProvider(() => this.completions()),
-        fileMentionProvider({ cwd: runtime.session.cwd }),
+        mentions,
         pathCompletionProvider({ cwd: runtime.session.cwd }),
       ),
       completionAsTyped: slashCommandProvider(() => this.completions()),
+      listsAsTyped: mentions,
       menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
       onSubmit: (text, kind) => void this.router.submit(text, kind),
       onEscape: () => void this.escape(),

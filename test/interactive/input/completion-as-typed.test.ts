@@ -1,7 +1,11 @@
 /** The command list that opens as a command name is typed (no Tab), driven through the editor. */
 import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { InputEditor, type SubmitKind } from "../../../src/modes/interactive/input/editor.ts";
+import { fileMentionProvider } from "../../../src/modes/interactive/input/file-mentions.ts";
 import { slashCommandProvider } from "../../../src/modes/interactive/input/slash-commands.ts";
 import { FakeTerminal } from "./fake-terminal.ts";
 
@@ -127,5 +131,71 @@ describe("the command list as a name is typed", () => {
     expect(terminal.lines()).toEqual(["› /se"]);
     await type("t");
     expect(terminal.lines()).toEqual(["› /set", "▸ /settings  Change settings"]);
+  });
+});
+
+describe("the file list as an @ mention is typed", () => {
+  /** A project of two files and a directory; its listing is read from disk, asynchronously. */
+  function mentionSetup() {
+    const cwd = mkdtempSync(join(tmpdir(), "pig-mentions-"));
+    mkdirSync(join(cwd, "src"));
+    writeFileSync(join(cwd, "src", "app.ts"), "");
+    writeFileSync(join(cwd, "README.md"), "");
+    const input = new FakeInput();
+    const terminal = new FakeTerminal(60, 12);
+    const submitted: [string, SubmitKind][] = [];
+    const commands = slashCommandProvider(COMMANDS);
+    const mentions = fileMentionProvider({ cwd });
+    const editor = new InputEditor({ input, output: terminal, colors: false, completion: mentions, completionAsTyped: commands, listsAsTyped: mentions, onSubmit: (text, kind) => submitted.push([text, kind]) });
+    editor.start();
+    /** Waits until the screen shows `lines` (the listing arrives after some reads of the disk). */
+    const screen = async (lines: string[]) => {
+      for (let i = 0; i < 2000 && JSON.stringify(terminal.lines()) !== JSON.stringify(lines); i++) await Bun.sleep(1);
+      expect(terminal.lines()).toEqual(lines);
+    };
+    return { input, editor, submitted, screen };
+  }
+
+  test("@ lists the project's files at once; typing narrows the list", async () => {
+    const { input, screen } = mentionSetup();
+    input.type("look at @");
+    await screen(["› look at @", "▸ README.md", "  src/"]);
+    input.type("app");
+    await screen(["› look at @app", "▸ src/app.ts"]);
+  });
+
+  test("Enter puts the highlighted file in and does not send; the next Enter sends", async () => {
+    const { input, editor, submitted, screen } = mentionSetup();
+    input.type("look at @READ");
+    await screen(["› look at @READ", "▸ README.md"]);
+    input.type("\r");
+    await screen(["› look at @README.md"]);
+    expect(editor.getText()).toBe("look at @README.md ");
+    expect(submitted).toEqual([]);
+    input.type("\r");
+    // The editor sends the text as it stands; the prompt router trims it.
+    expect(submitted).toEqual([["look at @README.md ", "enter"]]);
+  });
+
+  test("a directory chosen lists what it holds; a space after the mention closes the list", async () => {
+    const { input, screen } = mentionSetup();
+    input.type("@sr");
+    await screen(["› @sr", "▸ src/", "  src/app.ts"]);
+    input.type("\r");
+    await screen(["› @src/", "▸ src/app.ts"]);
+    input.type("app.ts ");
+    await screen(["› @src/app.ts"]);
+  });
+
+  test("an @ inside a word (an address) opens nothing; Escape closes the list", async () => {
+    const { input, editor, screen } = mentionSetup();
+    input.type("mail me@exa");
+    // The command provider and the file provider both answered nothing: the line alone.
+    await screen(["› mail me@exa"]);
+    editor.setText("");
+    input.type("@");
+    await screen(["› @", "▸ README.md", "  src/"]);
+    input.type("\x1b[27u");
+    await screen(["› @"]);
   });
 });

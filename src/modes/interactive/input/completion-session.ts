@@ -10,6 +10,10 @@
  * (the list moved), typed in full, or the only name the typed letters begin; otherwise what was
  * typed is submitted as it is, for the caller to say what it is (a misspelling, or a prefix
  * several names share). Enter on a bare `/` does nothing. Tab on it completes as Tab does.
+ *
+ * A third provider, also asked after every edit when the first has nothing, opens a list that
+ * then behaves as Tab's does (Enter puts the highlighted item in): the project's files while an
+ * `@` mention is typed.
  */
 import { CompletionMenu, tabOutcome, type CompletionProvider, type Replacement } from "./completion.ts";
 import type { EditorState } from "./editor-state.ts";
@@ -32,6 +36,8 @@ export class CompletionSession {
     private readonly changed: () => void,
     /** Asked after every edit; a list it answers opens without Tab. */
     private readonly asTyped?: CompletionProvider,
+    /** Asked after every edit when `asTyped` has nothing; its list opens without Tab and acts as Tab's. */
+    private readonly listsAsTyped?: CompletionProvider,
   ) {}
 
   get open(): boolean {
@@ -57,7 +63,7 @@ export class CompletionSession {
   edited(): void {
     this.generation++;
     if (this.menu && !this.opensItself) void this.request(true);
-    else if (this.asTyped) void this.requestAsTyped(this.asTyped);
+    else if (this.asTyped || this.listsAsTyped) void this.requestAsTyped();
   }
 
   /** Keys while the list is open; false lets the key act normally (the list closes unless it is Backspace). */
@@ -105,7 +111,11 @@ export class CompletionSession {
     if (commands && current && !menu.moved && /^\/?$/.test(menu.typed(this.state.text))) return true;
     this.close();
     if (!commands) {
-      if (current) this.apply(menu.accept());
+      if (current) {
+        this.apply(menu.accept());
+        // A directory put in lists what it holds at once, as typing its name would.
+        if (this.listsAsTyped) void this.requestAsTyped();
+      }
       return true;
     }
     // Run only what is clearly meant: the name chosen in the list, the one typed in full, or
@@ -153,19 +163,25 @@ export class CompletionSession {
     this.changed();
   }
 
-  /** Asks the provider consulted after every edit: its answer opens (or updates, or closes) its list. */
-  private async requestAsTyped(provider: CompletionProvider): Promise<void> {
+  /** Asks the providers consulted after every edit: the first answer opens (or updates, or closes) its list. */
+  private async requestAsTyped(): Promise<void> {
     const generation = ++this.generation;
     const { text, cursor } = this.state;
-    let result: Awaited<ReturnType<CompletionProvider>>;
-    try {
-      result = await provider(text, cursor);
-    } catch {
-      result = undefined;
-    }
+    const ask = async (provider: CompletionProvider | undefined) => {
+      if (!provider) return undefined;
+      try {
+        const result = await provider(text, cursor);
+        return result && result.items.length > 0 ? result : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const commands = await ask(this.asTyped);
+    const list = commands ? undefined : await ask(this.listsAsTyped);
     if (generation !== this.generation || this.state.text !== text || this.state.cursor !== cursor) return;
     const wasOpen = this.menu !== undefined;
-    this.show(result && result.items.length > 0 ? new CompletionMenu(result) : undefined, true);
+    const result = commands ?? list;
+    this.show(result ? new CompletionMenu(result) : undefined, commands !== undefined);
     if (wasOpen || this.menu) this.changed();
   }
 }

@@ -34,6 +34,8 @@ export interface InputEditorOptions {
   completion?: CompletionProvider;
   /** Asked after every edit, without Tab: a list it answers opens at once (slash command names). */
   completionAsTyped?: CompletionProvider;
+  /** Asked after every edit when `completionAsTyped` has nothing: its list opens at once and acts as Tab's (`@` file mentions). */
+  listsAsTyped?: CompletionProvider;
   /** Force plain mode (no raw input, no prompt drawing). */
   plain?: boolean;
   /** Colours of the prompt marker and completion list; default on for a TTY unless NO_COLOR. */

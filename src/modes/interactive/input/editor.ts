@@ -67,7 +67,7 @@ export class InputEditor {
       hint: (text) => colors.dim(text),
     };
     this.renderer = new PromptRenderer(this.output, { plain, style });
-    this.completion = new CompletionSession(this.state, options.completion, () => this.render(), options.completionAsTyped);
+    this.completion = new CompletionSession(this.state, options.completion, () => this.render(), options.completionAsTyped, options.listsAsTyped);
     this.modes = new TerminalModes(this.input, this.output, options.keyboardProtocol ?? true);
     if (options.history) this.state.setHistory(options.history.entries());
   }
