@@ -200,6 +200,46 @@ describe("lines and history", () => {
     expect(state.text).toBe("entry");
   });
 
+  test("a prompt sent with a large paste comes back from history with its token, and sends the paste again", () => {
+    const log = Array.from({ length: 40 }, (_, i) => `log line ${i}`).join("\n");
+    const state = stateWith("see ");
+    state.insertPaste(log);
+    state.insert(" why?");
+    const sent = state.expandedText;
+    state.noteSent();
+    state.setHistory(["earlier", sent]);
+    state.clear();
+    state.insertPaste(log.replaceAll("log", "draft"));
+    state.up();
+    expect(state.text).toBe("see [pasted 40 lines] why?");
+    expect(state.expandedText).toBe(sent);
+    // An entry without pastes shows as it was; the draft gets its own paste back.
+    state.up();
+    expect(state.text).toBe("earlier");
+    expect(state.expandedText).toBe("earlier");
+    state.down();
+    state.down();
+    expect(state.text).toBe("[pasted 40 lines]");
+    expect(state.expandedText).toContain("draft line 39");
+  });
+
+  test("a recalled entry's paste token stays one piece while the entry is edited", () => {
+    const log = Array.from({ length: 12 }, (_, i) => `${i}`).join("\n");
+    const state = stateWith("");
+    state.insertPaste(log);
+    const sent = state.expandedText;
+    state.noteSent();
+    state.setHistory([sent]);
+    state.clear();
+    state.up();
+    state.insert(" and this");
+    expect(state.browsingHistory).toBe(false);
+    expect(state.expandedText).toBe(`${log} and this`);
+    state.setText("[pasted 12 lines] and this");
+    // Text set anew holds no paste: the words are words.
+    expect(state.expandedText).toBe("[pasted 12 lines] and this");
+  });
+
   test("editing a shown entry makes it the text being typed", () => {
     const state = stateWith("draft", ["entry"]);
     state.up();

@@ -22,8 +22,14 @@ export class EditorState {
   private history: readonly string[] = [];
   /** Index into `history` being shown, or -1 for the draft. */
   private historyIndex = -1;
-  /** What was being typed before history browsing began. */
+  /** What was being typed before history browsing began, with its paste tokens. */
   private draft = "";
+  private draftPastes: ReadonlyMap<string, string> = new Map();
+  /**
+   * Prompts sent in this session that held large pastes, by the text sent: recalled from
+   * history, each shows again as it was typed, its pastes as tokens.
+   */
+  private readonly sentWithPastes = new Map<string, { shown: string; pastes: ReadonlyMap<string, string> }>();
   /** The display column Up/Down aim for, kept across consecutive vertical moves. */
   private goalColumn: number | undefined;
   /** The last text removed by a kill command, for Ctrl+Y. */
@@ -48,6 +54,11 @@ export class EditorState {
   /** Whether a history entry (rather than the draft) is being shown. */
   get browsingHistory(): boolean {
     return this.historyIndex !== -1;
+  }
+
+  /** The buffer is being sent: when it holds paste tokens, recalling it shows them again. */
+  noteSent(): void {
+    if (this.pasted.size > 0) this.sentWithPastes.set(this.expandedText, { shown: this.value, pastes: this.pasted.snapshot() });
   }
 
   setHistory(entries: readonly string[]): void {
@@ -177,18 +188,29 @@ export class EditorState {
   /** Shows the previous (older) entry, keeping the draft; the cursor goes to the end of its first line so Up keeps going back. */
   historyPrevious(): void {
     if (this.historyIndex === 0 || this.history.length === 0) return;
-    if (this.historyIndex === -1) this.draft = this.value;
+    if (this.historyIndex === -1) [this.draft, this.draftPastes] = [this.value, this.pasted.snapshot()];
     this.historyIndex = this.historyIndex === -1 ? this.history.length - 1 : this.historyIndex - 1;
-    const entry = this.history[this.historyIndex] ?? "";
-    this.show(entry, firstLineEnd(entry));
+    this.showEntry(this.history[this.historyIndex] ?? "", "first line");
   }
 
   /** Shows the next (newer) entry, or the draft after the newest; the cursor goes to the end. */
   historyNext(): void {
     if (this.historyIndex === -1) return;
     this.historyIndex = this.historyIndex + 1 >= this.history.length ? -1 : this.historyIndex + 1;
-    const text = this.historyIndex === -1 ? this.draft : (this.history[this.historyIndex] ?? "");
-    this.show(text, text.length);
+    if (this.historyIndex === -1) {
+      this.pasted.restore(this.draftPastes);
+      this.show(this.draft, this.draft.length);
+    } else {
+      this.showEntry(this.history[this.historyIndex] ?? "", "end");
+    }
+  }
+
+  /** A history entry as it was typed: a prompt sent here with large pastes shows their tokens again. */
+  private showEntry(entry: string, cursorAt: "first line" | "end"): void {
+    const sent = this.sentWithPastes.get(entry);
+    this.pasted.restore(sent?.pastes ?? new Map());
+    const shown = sent?.shown ?? entry;
+    this.show(shown, cursorAt === "end" ? shown.length : firstLineEnd(shown));
   }
 
   /** The cursor's line (0-based) and display column within that line. */

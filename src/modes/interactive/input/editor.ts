@@ -328,6 +328,7 @@ export class InputEditor {
   private submit(kind: SubmitKind): void {
     const text = this.state.expandedText;
     if (!text.trim()) return;
+    this.state.noteSent();
     this.options.history?.add(text);
     this.state.setHistory(this.options.history?.entries() ?? []);
     this.state.clear();

@@ -77,6 +77,17 @@ export class PastedBlocks {
   clear(): void {
     this.blocks.clear();
   }
+
+  /** The tokens and their pastes as they are now (to show the same buffer again later). */
+  snapshot(): ReadonlyMap<string, string> {
+    return new Map(this.blocks);
+  }
+
+  /** Holds exactly the tokens of `blocks` (a snapshot), forgetting any others. */
+  restore(blocks: ReadonlyMap<string, string>): void {
+    this.blocks.clear();
+    for (const [token, text] of blocks) this.blocks.set(token, text);
+  }
 }
 
 function escapeRegExp(text: string): string {
