@@ -88,7 +88,7 @@ export class InteractiveApp implements InteractiveHost {
       ),
       completionAsTyped: slashCommandProvider(() => this.completions()),
       listsAsTyped: mentions,
-      menuRows: Math.min(20, Math.max(3, Math.round(settings.autocompleteMaxVisible ?? settingsDefaults.autocompleteMaxVisible))),
+      menuRows: runtime.settings.effective().autocompleteMaxVisible,
       onSubmit: (text, kind) => void this.router.submit(text, kind),
       onEscape: () => void this.escape(),
       onInterrupt: () => this.interrupt(),
@@ -424,6 +424,12 @@ export class InteractiveApp implements InteractiveHost {
     write(`${banner.join("\n")}\n`);
   }
 
+  applyDisplaySettings(): void {
+    const settings = this.settings.effective();
+    this.view.showThinking = !settings.hideThinkingBlock;
+    this.editor.setMenuRows(settings.autocompleteMaxVisible);
+  }
+
   transcriptStyle(): TranscriptStyle {
     return this.view.style();
   }
@@ -467,3 +473,4 @@ export class InteractiveApp implements InteractiveHost {
 
   private exitCode: number | undefined;
 }
+

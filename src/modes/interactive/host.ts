@@ -51,6 +51,9 @@ export interface InteractiveHost {
   /** Switches the colours at once (a missing or broken theme file is warned about; dark is used). */
   applyTheme(name: string): void;
 
+  /** Reads again the settings the screen follows (thinking shown or hidden, completion rows), after `/settings` changed one. */
+  applyDisplaySettings(): void;
+
   /** How conversation rows are drawn now (colours, width, code blocks, links), for a command that prints some. */
   transcriptStyle(): TranscriptStyle;
 

@@ -232,6 +232,11 @@ export class FakeHost implements InteractiveHost {
     return this.askAnswers.shift();
   }
 
+  displaySettingsApplied = 0;
+  applyDisplaySettings(): void {
+    this.displaySettingsApplied++;
+  }
+
   /** 80 columns, as a terminal that says nothing of its size. */
   transcriptStyle(): TranscriptStyle {
     return { theme: this.theme, width: 79, showThinking: true, codeBlockIndent: "  ", hyperlinks: false };

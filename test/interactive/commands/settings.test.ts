@@ -20,6 +20,12 @@ describe("/settings", () => {
       "Auto-compaction=off",
       "Auto-retry=off",
       "Quiet startup=off",
+      "Hide thinking=off",
+      "Double-escape action=tree: two Escapes on an empty prompt open /tree",
+      "Skill commands=on",
+      "Autocomplete max items=5",
+      "Block images=off",
+      "Auto-resize images=on (from the next start)",
     ]);
     // Typing filters the menu.
     expect(host.picks[0]!.config?.search).toBe(true);
@@ -94,5 +100,38 @@ describe("/settings", () => {
     expect(host.text).toContain("warn: ");
     expect(host.text).toContain("not saving quietStartup");
     expect(readFileSync(join(host.agentDir, "settings.json"), "utf8")).toBe("{ not json");
+  });
+
+  test("the display settings apply at once, the others are read where they are used; all are saved globally", async () => {
+    const host = makeHost();
+    host.pickAnswers = [
+      { label: "Hide thinking" },
+      { value: true },
+      { label: "Autocomplete max items" },
+      { value: 10 },
+      { label: "Double-escape action" },
+      { value: "fork" },
+      { label: "Skill commands" },
+      { value: false },
+      { label: "Block images" },
+      { value: true },
+      { label: "Auto-resize images" },
+      { value: false },
+      "cancel",
+    ];
+    await settingsCommand.run(host, "");
+    expect(saved(host.agentDir)).toMatchObject({
+      hideThinkingBlock: true,
+      autocompleteMaxVisible: 10,
+      doubleEscapeAction: "fork",
+      enableSkillCommands: false,
+      images: { blockImages: true, autoResize: false },
+    });
+    // Thinking shown and the list's rows are the screen's: it reads them again after each of the two.
+    expect(host.displaySettingsApplied).toBe(2);
+    const effective = host.settings.effective();
+    expect([effective.hideThinkingBlock, effective.doubleEscapeAction, effective.images.blockImages]).toEqual([true, "fork", true]);
+    expect(host.text).toContain("info: Auto-resize images: off (from the next start)");
+    expect(host.text).toContain("info: Double-escape action: fork: two Escapes on an empty prompt open /fork");
   });
 });

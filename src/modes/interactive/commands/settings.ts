@@ -1,10 +1,13 @@
 /**
- * `/settings`: a menu of the settings worth changing mid-session. Each change applies now and
- * is saved to the global settings file; the menu comes back until it is closed, so several
- * things can be changed in one go.
+ * `/settings`: a menu of the settings worth changing mid-session — every one of upstream's
+ * `/settings` that pig has (docs/settings.md lists upstream's and where each stands), and pig's
+ * own thinking level and auto-retry. Each change applies now (or, where the value is read once
+ * at start, says so) and is saved to the global settings file; the menu comes back until it is
+ * closed, so several things can be changed in one go.
  */
 import { supportedThinkingLevels, THINKING_LEVELS } from "../../../ai/thinking.ts";
 import type { QueueMode } from "../../../agent/queue.ts";
+import type { EffectiveSettings } from "../../../resources/settings-effective.ts";
 import type { ThinkingLevel } from "../../../session/format.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import { detectThemeName, themeNames } from "../theme.ts";
@@ -18,7 +21,7 @@ interface Setting {
 
 const onOff = (value: boolean) => (value ? "on" : "off");
 
-async function pickValue<T extends string | boolean>(
+async function pickValue<T extends string | boolean | number>(
   host: InteractiveHost,
   message: string,
   values: readonly T[],
@@ -34,6 +37,34 @@ async function pickValue<T extends string | boolean>(
 }
 
 const QUEUE_MODES: readonly QueueMode[] = ["one-at-a-time", "all"];
+
+/** A setting kept in the settings file, with the values offered: saved globally, then `apply` (if any) makes it count now. */
+function choiceSetting<T extends string | boolean | number>(
+  label: string,
+  path: readonly string[],
+  values: readonly T[],
+  read: (settings: EffectiveSettings) => T,
+  describe: (value: T) => string = String,
+  apply?: (host: InteractiveHost) => void,
+): Setting {
+  return {
+    label,
+    current: (host) => describe(read(host.settings.effective())),
+    async change(host) {
+      const value = await pickValue(host, label, values, read(host.settings.effective()), describe);
+      if (value === undefined) return false;
+      host.settings.setGlobal([...path], value);
+      apply?.(host);
+      return true;
+    },
+  };
+}
+
+const onOffSetting = (label: string, path: readonly string[], read: (settings: EffectiveSettings) => boolean, apply?: (host: InteractiveHost) => void) =>
+  choiceSetting(label, path, [true, false], read, onOff, apply);
+
+/** Values pig reads once, when it starts: the row says so. */
+const fromNextStart = (value: boolean) => `${onOff(value)} (from the next start)`;
 
 function queueSetting(label: string, which: "steering" | "followUps"): Setting {
   return {
@@ -109,6 +140,25 @@ export const SETTINGS: readonly Setting[] = [
     (host) => host.settings.settings.quietStartup ?? false,
     (host, on) => host.settings.setGlobal(["quietStartup"], on),
   ),
+  onOffSetting("Hide thinking", ["hideThinkingBlock"], (s) => s.hideThinkingBlock, (host) => host.applyDisplaySettings()),
+  choiceSetting(
+    "Double-escape action",
+    ["doubleEscapeAction"],
+    ["tree", "fork", "none"] as const,
+    (s) => s.doubleEscapeAction,
+    (action) => (action === "none" ? "none: two Escapes do nothing" : `${action}: two Escapes on an empty prompt open /${action}`),
+  ),
+  onOffSetting("Skill commands", ["enableSkillCommands"], (s) => s.enableSkillCommands),
+  choiceSetting(
+    "Autocomplete max items",
+    ["autocompleteMaxVisible"],
+    [3, 5, 7, 10, 15, 20],
+    (s) => s.autocompleteMaxVisible,
+    String,
+    (host) => host.applyDisplaySettings(),
+  ),
+  onOffSetting("Block images", ["images", "blockImages"], (s) => s.images.blockImages),
+  choiceSetting("Auto-resize images", ["images", "autoResize"], [true, false], (s) => s.images.autoResize, fromNextStart),
 ];
 
 /** Says why a change was not saved (the settings store keeps it for this run only). */

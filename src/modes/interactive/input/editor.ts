@@ -361,6 +361,12 @@ export class InputEditor {
     }
   }
 
+  /** Rows of the completion list shown at once, from now on (setting `autocompleteMaxVisible`). */
+  setMenuRows(rows: number): void {
+    this.options.menuRows = rows;
+    this.render();
+  }
+
   private render(): void {
     const menu = this.completion.view();
     const view = {
