@@ -103,3 +103,30 @@ describe("failed answers in the view", () => {
     v.dispose();
   });
 });
+
+describe("an answer's blocks in the view", () => {
+  const partial = {} as never;
+  test("blocks whose ends all come when the answer ends print in the answer's order", () => {
+    const { v, text } = view();
+    const update = (assistantMessageEvent: object) => v.handle({ type: "message_update", message: partial, assistantMessageEvent } as never);
+    update({ type: "thinking_start", contentIndex: 0, partial });
+    update({ type: "thinking_delta", contentIndex: 0, delta: "weigh it\nchoose", partial });
+    update({ type: "text_start", contentIndex: 1, partial });
+    update({ type: "text_delta", contentIndex: 1, delta: "First.\n\nSecond", partial });
+    update({ type: "thinking_end", contentIndex: 0, content: "", partial });
+    update({ type: "text_end", contentIndex: 1, content: "", partial });
+    expect(text()).toBe("thinking: weigh it\nchoose\nFirst.\n\nSecond\n");
+    v.dispose();
+  });
+
+  test("thinking resumed after text goes on without a second introduction", () => {
+    const { v, text } = view();
+    const update = (assistantMessageEvent: object) => v.handle({ type: "message_update", message: partial, assistantMessageEvent } as never);
+    update({ type: "thinking_delta", contentIndex: 0, delta: "one", partial });
+    update({ type: "text_delta", contentIndex: 1, delta: "said", partial });
+    update({ type: "thinking_delta", contentIndex: 0, delta: "two", partial });
+    update({ type: "thinking_end", contentIndex: 0, content: "", partial });
+    expect(text()).toBe("thinking: one\nsaid\ntwo\n");
+    v.dispose();
+  });
+});

@@ -61,13 +61,24 @@ interface RunningTool {
   totalLines?: number;
 }
 
+/** A thinking block as it streams: its lines, whether any of it (or its hidden mark) was printed, its place in the answer. */
+interface StreamedThinking {
+  lines: LineSplitter;
+  printed: boolean;
+  index: number;
+}
+
 export class EventView {
   showThinking: boolean;
   /** The result blocks printed so far, numbered for `/expand N`. */
   readonly blocks = new ToolBlocks();
   private markdown: MarkdownStream | undefined;
-  /** The thinking block being streamed: its lines, and whether any of it (or its hidden mark) was printed. */
-  private thinking: { lines: LineSplitter; printed: boolean } | undefined;
+  /** The thinking block being streamed. */
+  private thinking: StreamedThinking | undefined;
+  /** The answer's block (content index) whose text or thinking is being shown. */
+  private streaming: number | undefined;
+  /** The answer's thinking blocks already begun on screen (a block resumed after another is not introduced again). */
+  private readonly thinkingShown = new Set<number>();
   private activity: string | undefined;
   private startedAt = 0;
   private frame = 0;
@@ -240,40 +251,60 @@ export class EventView {
     }
   }
 
+  /**
+   * A provider may end an answer's blocks only when the whole answer ends (OpenAI-compatible
+   * servers do): the view goes by the block each event belongs to, and a block another one
+   * follows is finished on screen then, so what was printed stays in the answer's order.
+   */
   private answerUpdate(e: Extract<PigEvent, { type: "message_update" }>["assistantMessageEvent"]): void {
     const t = this.theme;
-    if (e.type === "text_start") {
+    if (e.type === "text_start" || e.type === "text_delta") {
       this.activity = "writing";
-      this.markdown = new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent, width: () => this.width(), hyperlinks: this.hyperlinks });
-    } else if (e.type === "text_delta") {
-      this.activity = "writing";
-      this.markdown?.push(e.delta);
+      this.streamInto(e.contentIndex);
+      this.markdown ??= new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent, width: () => this.width(), hyperlinks: this.hyperlinks });
+      if (e.type === "text_delta") this.markdown.push(e.delta);
       // The line so far shows above the prompt until it is complete and printed.
       this.render();
-    } else if (e.type === "text_end") {
-      this.markdown?.end();
-      this.markdown = undefined;
-      this.render();
-    } else if (e.type === "thinking_start") {
+    } else if (e.type === "thinking_start" || e.type === "thinking_delta") {
       this.activity = "thinking";
-      this.thinking = { lines: new LineSplitter(), printed: false };
-      this.render();
-    } else if (e.type === "thinking_delta") {
-      this.activity = "thinking";
-      const thinking = (this.thinking ??= { lines: new LineSplitter(), printed: false });
-      if (this.showThinking) this.thinkingLines(thinking, thinking.lines.push(e.delta));
-      else if (!thinking.printed) {
-        thinking.printed = true;
-        this.out.print(`${hiddenThinking(t)}\n`);
+      this.streamInto(e.contentIndex);
+      const index = e.contentIndex;
+      const thinking = (this.thinking ??= { lines: new LineSplitter(), printed: this.thinkingShown.has(index), index });
+      if (e.type === "thinking_delta") {
+        if (this.showThinking) this.thinkingLines(thinking, thinking.lines.push(e.delta));
+        else if (!thinking.printed) {
+          this.thinkingShown.add(index);
+          thinking.printed = true;
+          this.out.print(`${hiddenThinking(t)}\n`);
+        }
       }
       this.render();
-    } else if (e.type === "thinking_end") this.endThinking();
+    } else if (e.type === "toolcall_start") this.streamInto(e.contentIndex);
+    else if ((e.type === "text_end" || e.type === "thinking_end") && this.streaming === e.contentIndex) this.finishStreamedBlock();
+  }
+
+  /** Events of block `index` arrive: the block shown so far, if another, is finished first. */
+  private streamInto(index: number): void {
+    if (this.streaming !== index) this.finishStreamedBlock();
+    this.streaming = index;
+  }
+
+  /** The block being shown is finished on screen: its last line printed. */
+  private finishStreamedBlock(): void {
+    this.streaming = undefined;
+    this.markdown?.end();
+    this.markdown = undefined;
+    if (this.thinking) this.endThinking();
+    this.render();
   }
 
   /** Thinking prints a whole (wrapped) line at a time, like the answer. */
-  private thinkingLines(thinking: { printed: boolean }, lines: readonly string[]): void {
+  private thinkingLines(thinking: StreamedThinking, lines: readonly string[]): void {
     const rows = lines.flatMap((line, i) => thinkingLineRows(line, !thinking.printed && i === 0, this.theme, this.width()));
-    if (lines.length > 0) thinking.printed = true;
+    if (lines.length > 0) {
+      thinking.printed = true;
+      this.thinkingShown.add(thinking.index);
+    }
     this.rows(rows);
   }
 
@@ -282,13 +313,11 @@ export class EventView {
     const last = thinking?.lines.take();
     if (thinking && last && this.showThinking) this.thinkingLines(thinking, [last]);
     this.thinking = undefined;
-    this.render();
   }
 
   private answerEnd(answer: AssistantMessage): void {
-    this.markdown?.end();
-    this.markdown = undefined;
-    if (this.thinking) this.endThinking();
+    this.finishStreamedBlock();
+    this.thinkingShown.clear();
     // An error waits: a retry that follows replaces it with its own line.
     if (answer.stopReason === "error") this.failed = answer;
     else this.rows(answerEndRows(answer, this.theme));
