@@ -130,3 +130,35 @@ describe("an answer's blocks in the view", () => {
     v.dispose();
   });
 });
+
+describe("tool calls in the view", () => {
+  const result = (text: string) => ({ content: [{ type: "text" as const, text }], details: {} });
+  test("calls run at once print in call order, each whole, however they end; the later ones show live meanwhile", () => {
+    const { v, text, status } = view();
+    v.handle({ type: "tool_execution_start", toolCallId: "a", toolName: "bash", args: { command: "one" } });
+    v.handle({ type: "tool_execution_start", toolCallId: "b", toolName: "bash", args: { command: "two" } });
+    v.handle({ type: "tool_execution_update", toolCallId: "b", toolName: "bash", args: {}, partialResult: result("b-out") });
+    v.handle({ type: "tool_execution_update", toolCallId: "a", toolName: "bash", args: {}, partialResult: result("a-out") });
+    expect(text()).toBe("● bash  one\n");
+    expect(status.at(-1)!.slice(0, 3)).toEqual(["  ┊ a-out", "● bash  two", "  ┊ b-out"]);
+    v.handle({ type: "tool_execution_end", toolCallId: "b", toolName: "bash", result: result("b-done"), isError: false });
+    expect(text()).toBe("● bash  one\n");
+    expect(status.at(-1)![2]).toMatch(/^ {2}done, took \d+ms$/);
+    v.handle({ type: "tool_execution_end", toolCallId: "a", toolName: "bash", result: result("a-done"), isError: true });
+    expect(text()).toMatch(/^● bash {2}one\n {2}✗ bash failed\n {2}│ a-done\n {2}took \d+ms\n● bash {2}two\n {2}│ b-done\n {2}took \d+ms\n$/);
+    expect(v.blocks.get(1)?.args).toEqual({ command: "one" });
+    expect(v.blocks.get(2)?.args).toEqual({ command: "two" });
+    v.dispose();
+  });
+
+  test("a call stopped before its end keeps its call line; a quick call on its own shows no time", () => {
+    const { v, text } = view();
+    v.handle({ type: "tool_execution_start", toolCallId: "a", toolName: "read", args: { path: "x" } });
+    v.handle({ type: "tool_execution_end", toolCallId: "a", toolName: "read", result: result("x"), isError: false });
+    v.handle({ type: "tool_execution_start", toolCallId: "b", toolName: "bash", args: { command: "sleep 9" } });
+    v.handle({ type: "tool_execution_start", toolCallId: "c", toolName: "bash", args: { command: "sleep 8" } });
+    v.handle({ type: "agent_end", messages: [] } as never);
+    expect(text()).toBe("● read  x\n  │ x\n● bash  sleep 9\n● bash  sleep 8\n");
+    v.dispose();
+  });
+});

@@ -6,18 +6,15 @@
  * line, and a spinner saying what pig is doing.
  */
 import { extensionErrorText } from "../extension-error.ts";
-import { existsSync, readFileSync, statSync } from "node:fs";
 import type { PigEvent } from "../../agent/events.ts";
 import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
-import { generateDiffString } from "../../tools/edit-diff.ts";
-import { resolveToCwd } from "../../tools/paths.ts";
-import { builtinPresentation } from "../../tools/index.ts";
 import { wrapInput } from "./input/layout.ts";
 import { truncateToWidth } from "../../util/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { ToolBlocks } from "./render/tool-blocks.ts";
-import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
+import { formatToolCall, formatToolResult } from "./render/tools.ts";
+import { ToolCallsView } from "./tool-calls-view.ts";
 import { answerEndRows, customRows, hiddenThinking, thinkingLineRows, userRows, type TranscriptStyle } from "./render/transcript.ts";
 import { LineSplitter } from "../../util/line-splitter.ts";
 import { ShellOutput } from "./shell-output.ts";
@@ -46,20 +43,6 @@ export interface ViewOptions {
 
 /** How many rows of the line being written show above the prompt (the end of it, when longer). */
 const LIVE_ROWS = 4;
-/** Rows of a running tool's output shown above the prompt. */
-const TOOL_LIVE_ROWS = 8;
-/** A file write replaces is read for its diff only up to this size. */
-const DIFF_MAX_BYTES = 1024 * 1024;
-
-interface RunningTool {
-  name: string;
-  args: Record<string, unknown>;
-  /** What a write is replacing (undefined for a new file or one too big to compare). */
-  previous?: string;
-  output?: string;
-  /** All the lines the command wrote so far, when it sends only the last ones. */
-  totalLines?: number;
-}
 
 /** A thinking block as it streams: its lines, whether any of it (or its hidden mark) was printed, its place in the answer. */
 interface StreamedThinking {
@@ -84,8 +67,8 @@ export class EventView {
   private frame = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
-  private readonly running = new Map<string, RunningTool>();
-  private liveTool: string | undefined;
+  /** The answer's tool calls, each its own block. */
+  private readonly tools: ToolCallsView;
   private failed: AssistantMessage | undefined;
   /** The retry chain under way: its last attempt, why, and whether the wait before it shows (counting down). */
   private retry: { attempt: number; max: number; until: number; reason: string; waiting: boolean } | undefined;
@@ -119,6 +102,7 @@ export class EventView {
     this.models = options.models ?? (() => undefined);
     this.cwd = options.cwd ?? (() => process.cwd());
     this.hyperlinks = options.hyperlinks ?? supportsHyperlinks();
+    this.tools = new ToolCallsView({ theme: () => this.theme, width: () => this.width(), print: (rows) => this.rows(rows), cwd: this.cwd }, this.blocks);
   }
 
   /** Columns to fit printed rows to (one less than the terminal, so no row leaves the cursor pending). */
@@ -148,6 +132,7 @@ export class EventView {
         this.startWorking("waiting for the model");
         break;
       case "agent_end":
+        this.tools.settle();
         this.stopWorking();
         break;
       case "message_start":
@@ -166,34 +151,20 @@ export class EventView {
         if (event.message.role === "assistant") this.answerEnd(event.message as AssistantMessage);
         break;
       case "tool_execution_start":
-        this.running.set(event.toolCallId, { name: event.toolName, args: event.args, previous: this.previousContent(event.toolName, event.args) });
-        this.activity = `running ${event.toolName}`;
-        this.out.print(`${formatToolCall(event.toolName, event.args, t, this.width())}\n`);
+        this.tools.started(event.toolCallId, event.toolName, event.args);
+        this.activity = `running ${this.tools.running().join(", ")}`;
+        this.render();
         break;
       case "tool_execution_update": {
-        const tool = this.running.get(event.toolCallId);
         const text = event.partialResult.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-        if (tool && text) {
-          tool.output = text;
-          const total = (event.partialResult.details as { truncation?: { totalLines?: unknown } } | undefined)?.truncation?.totalLines;
-          tool.totalLines = typeof total === "number" ? total : undefined;
-          this.liveTool = event.toolCallId;
-          this.render();
-        }
+        const total = (event.partialResult.details as { truncation?: { totalLines?: unknown } } | undefined)?.truncation?.totalLines;
+        if (this.tools.updated(event.toolCallId, text, typeof total === "number" ? total : undefined)) this.render();
         break;
       }
       case "tool_execution_end": {
-        const tool = this.running.get(event.toolCallId);
-        this.running.delete(event.toolCallId);
-        if (this.liveTool === event.toolCallId) this.liveTool = undefined;
-        const block: ToolBlock = { name: event.toolName, args: tool?.args ?? {}, result: event.result, isError: event.isError };
-        if (tool?.previous !== undefined && !event.isError) {
-          const content = typeof block.args.content === "string" ? block.args.content : "";
-          block.replacedDiff = tool.previous === content ? "" : generateDiffString(tool.previous, content).diff;
-        }
-        const number = this.blocks.add(block);
-        this.rows(formatToolResult(block, t, { expanded: this.blocks.expandedAll, width: this.width(), number }));
-        this.activity = this.running.size > 0 ? `running ${[...this.running.values()].map((r) => r.name).join(", ")}` : "waiting for the model";
+        this.tools.ended(event.toolCallId, event.result, event.isError);
+        const running = this.tools.running();
+        this.activity = running.length > 0 ? `running ${running.join(", ")}` : "waiting for the model";
         this.render();
         break;
       }
@@ -331,20 +302,6 @@ export class EventView {
     this.rows(answerEndRows({ stopReason: "error", errorMessage: readableError(answer.errorMessage ?? "the request failed") }, this.theme, where));
   }
 
-  /** What a write is about to replace, read before the tool runs (small text files only). */
-  private previousContent(name: string, args: Record<string, unknown>): string | undefined {
-    if (builtinPresentation(name)?.change !== "written" || typeof args.path !== "string") return undefined;
-    try {
-      const path = resolveToCwd(args.path, this.cwd());
-      if (!existsSync(path) || statSync(path).size > DIFF_MAX_BYTES) return undefined;
-      const text = readFileSync(path, "utf8");
-      // A binary file has no lines worth comparing.
-      return text.includes("\0") ? undefined : text;
-    } catch {
-      return undefined;
-    }
-  }
-
   /** Ctrl+O: the last tool result in full; false when there is none yet. */
   expandLast(): boolean {
     return this.expand(this.blocks.count);
@@ -390,8 +347,7 @@ export class EventView {
       lines.push(t.fg("muted", `${queued.length} queued (Alt+Up to edit):`));
       for (const q of queued) lines.push(t.fg("muted", truncateToWidth(`  ${printableLine(q.split("\n")[0]!)}`, width)));
     }
-    const live = this.liveTool ? this.running.get(this.liveTool) : undefined;
-    if (live?.output) lines.push(...liveOutputRows(live.output, t, width, TOOL_LIVE_ROWS, live.totalLines));
+    lines.push(...this.tools.liveRows());
     const pending = this.markdown?.pending ?? (this.showThinking ? this.thinking?.lines.pending : undefined);
     if (pending) {
       // Wrapped as the prompt wraps its input; the end of a long line, when it is longer.
