@@ -2,7 +2,7 @@
  * The live view shows an answer as the replay (`-c`, `/resume`, Alt+O) will: thinking above the
  * text it came before, each of several tool calls run at once in its own block (its call line,
  * its own live output, its result and how long it took) numbered for `/expand N` as the replay
- * numbers them.
+ * numbers them, and a replay that begins inside a tall block still shows that block's call line.
  */
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -147,6 +147,21 @@ describeNeeding("tmux", tmuxAvailable(), "the live view keeps the replay's order
       const blocks = toolBlocks(replayed);
       expect(blocks.map((b) => b.split("\n")[0])).toEqual(live.map((b) => b.split("\n")[0]));
       expect(blocks.map((b) => /\/expand (\d+)/.exec(b)?.[1])).toEqual(["1", undefined, "3", "4"]);
+    });
+
+    test(`the replay after Alt+O begins a tall result with its call line (${width} columns)`, async () => {
+      const world = await worldWith(
+        { responses: [{ toolCalls: [{ name: "bash", arguments: { command: "seq -f row-%g 200" } }] }, { text: "Counted." }] },
+        { settings: { replayScreens: 1 } },
+      );
+      expect((await world.run(["-p", "count"])).code).toBe(0);
+      const tmux = await pigIn(world, width, ["-c"]);
+      await tmux.waitFor("end of the saved conversation");
+      tmux.sendKeys("M-o");
+      // Collapsed, the result showed its last eight rows; whole, the rows above them show too.
+      const replay = await tmux.waitFor((s) => s.includes("│ row-180") && s.slice(s.indexOf("│ row-180")).includes("end of the saved conversation"));
+      // The result is cut where the screen ends, and says so under its call line.
+      expect(replay).toMatch(/● bash {2}seq -f row-%g 200\n {2}… \d+ earlier rows · \/expand 1\n {2}│ row-\d+\n(.*\n)* {2}│ row-200\nCounted\./);
     });
   }
 });
