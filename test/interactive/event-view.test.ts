@@ -106,28 +106,28 @@ describe("failed answers in the view", () => {
 
 describe("an answer's blocks in the view", () => {
   const partial = {} as never;
-  test("blocks whose ends all come when the answer ends print in the answer's order", () => {
+  /** What the view prints of an answer streamed as these events ([type, content index, delta]). */
+  const printed = (events: [string, number, string?][]) => {
     const { v, text } = view();
-    const update = (assistantMessageEvent: object) => v.handle({ type: "message_update", message: partial, assistantMessageEvent } as never);
-    update({ type: "thinking_start", contentIndex: 0, partial });
-    update({ type: "thinking_delta", contentIndex: 0, delta: "weigh it\nchoose", partial });
-    update({ type: "text_start", contentIndex: 1, partial });
-    update({ type: "text_delta", contentIndex: 1, delta: "First.\n\nSecond", partial });
-    update({ type: "thinking_end", contentIndex: 0, content: "", partial });
-    update({ type: "text_end", contentIndex: 1, content: "", partial });
-    expect(text()).toBe("thinking: weigh it\nchoose\nFirst.\n\nSecond\n");
+    for (const [type, contentIndex, delta] of events) v.handle({ type: "message_update", message: partial, assistantMessageEvent: { type, contentIndex, delta, content: "", partial } } as never);
     v.dispose();
+    return text();
+  };
+
+  test("blocks whose ends all come when the answer ends print in the answer's order", () => {
+    const events: [string, number, string?][] = [
+      ["thinking_start", 0],
+      ["thinking_delta", 0, "weigh it\nchoose"],
+      ["text_start", 1],
+      ["text_delta", 1, "First.\n\nSecond"],
+      ["thinking_end", 0],
+      ["text_end", 1],
+    ];
+    expect(printed(events)).toBe("thinking: weigh it\nchoose\nFirst.\n\nSecond\n");
   });
 
   test("thinking resumed after text goes on without a second introduction", () => {
-    const { v, text } = view();
-    const update = (assistantMessageEvent: object) => v.handle({ type: "message_update", message: partial, assistantMessageEvent } as never);
-    update({ type: "thinking_delta", contentIndex: 0, delta: "one", partial });
-    update({ type: "text_delta", contentIndex: 1, delta: "said", partial });
-    update({ type: "thinking_delta", contentIndex: 0, delta: "two", partial });
-    update({ type: "thinking_end", contentIndex: 0, content: "", partial });
-    expect(text()).toBe("thinking: one\nsaid\ntwo\n");
-    v.dispose();
+    expect(printed([["thinking_delta", 0, "one"], ["text_delta", 1, "said"], ["thinking_delta", 0, "two"], ["thinking_end", 0]])).toBe("thinking: one\nsaid\ntwo\n");
   });
 });
 
