@@ -151,6 +151,20 @@ describe("tool calls in the view", () => {
     v.dispose();
   });
 
+  test("more calls at once than fit above the prompt show one line each, then how many more", () => {
+    const { v, status } = view();
+    for (let i = 1; i <= 20; i++) {
+      v.handle({ type: "tool_execution_start", toolCallId: `c${i}`, toolName: "bash", args: { command: `job ${i}` } });
+      v.handle({ type: "tool_execution_update", toolCallId: `c${i}`, toolName: "bash", args: {}, partialResult: result("out\nmore\nlast") });
+    }
+    v.handle({ type: "tool_execution_end", toolCallId: "c2", toolName: "bash", result: result("x"), isError: false });
+    const rows = status.at(-1)!.filter((row) => !row.includes("Esc to stop"));
+    expect(rows).toHaveLength(16);
+    expect(rows.slice(0, 3)).toEqual(["  running", expect.stringMatching(/^● bash {2}job 2 · done, took \d+ms$/), "● bash  job 3 · running"]);
+    expect(rows.at(-1)).toBe("  … 5 more calls");
+    v.dispose();
+  });
+
   test("a call stopped before its end keeps its call line; a quick call on its own shows no time", () => {
     const { v, text } = view();
     v.handle({ type: "tool_execution_start", toolCallId: "a", toolName: "read", args: { path: "x" } });

@@ -139,6 +139,8 @@ export class EventView {
         if (event.message.role === "user") this.rows(userRows((event.message as { content: string }).content, this.style()));
         // An extension's message meant to be seen (sendMessage with display), as the transcript shows it.
         if (event.message.role === "custom" && event.message.display) this.rows(customRows(String(event.message.customType), event.message.content as string, this.style()));
+        // A new answer's blocks count from 0 again: whatever an answer that never ended left open is finished.
+        if (event.message.role === "assistant") this.finishStreamedBlock();
         if (event.message.role === "assistant" && this.retry?.waiting) {
           this.retry.waiting = false;
           this.activity = "waiting for the model";

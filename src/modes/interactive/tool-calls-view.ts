@@ -13,10 +13,13 @@ import { resolveToCwd } from "../../tools/paths.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { elapsedText, formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
+import { stringWidth, truncateToWidth } from "../../util/width.ts";
 import type { Theme } from "./theme.ts";
 
 /** Rows of running tools' output shown above the prompt, shared by the calls running at once. */
 const LIVE_ROWS = 8;
+/** At most this many rows for the calls above the prompt, however many run at once. */
+const MAX_LIVE_ROWS = 16;
 /** A call that took this long says so under its result, even on its own. */
 const SLOW_MS = 1000;
 /** A file write replaces is read for its diff only up to this size. */
@@ -105,12 +108,29 @@ export class ToolCallsView {
     const rows: string[] = [];
     for (const call of this.calls) {
       if (!call.announced) rows.push(this.callLine(call));
-      if (call.ended) {
-        const how = `${call.ended.isError ? "failed" : "done"}, took ${elapsedText(call.ended.ms)}`;
-        rows.push(`  ${t.fg(call.ended.isError ? "error" : "muted", how)}`);
-      } else if (call.output) rows.push(...liveOutputRows(call.output, t, width, share, call.totalLines));
+      if (call.ended) rows.push(`  ${this.endedText(call.ended)}`);
+      else if (call.output) rows.push(...liveOutputRows(call.output, t, width, share, call.totalLines));
     }
-    return rows;
+    return rows.length <= MAX_LIVE_ROWS ? rows : this.compactRows();
+  }
+
+  /** Too many calls at once for their output to fit: one line each (and how many more), so the prompt stays on the screen. */
+  private compactRows(): string[] {
+    const t = this.host.theme();
+    const width = this.host.width();
+    const rows = this.calls.map((call) => {
+      const state = call.ended ? this.endedText(call.ended) : t.fg("muted", "running");
+      if (call.announced) return `  ${state}`;
+      return `${truncateToWidth(this.callLine(call), Math.max(10, width - stringWidth(state) - 3))} · ${state}`;
+    });
+    if (rows.length <= MAX_LIVE_ROWS) return rows;
+    const more = rows.length - (MAX_LIVE_ROWS - 1);
+    return [...rows.slice(0, MAX_LIVE_ROWS - 1), `  ${t.fg("dim", `… ${more} more calls`)}`];
+  }
+
+  private endedText(ended: NonNullable<Call["ended"]>): string {
+    const how = `${ended.isError ? "failed" : "done"}, took ${elapsedText(ended.ms)}`;
+    return this.host.theme().fg(ended.isError ? "error" : "muted", how);
   }
 
   /** Prints, in call order, every block whose call and those before it have ended; then the call line of the first still running. */
