@@ -103,3 +103,76 @@ describe("failed answers in the view", () => {
     v.dispose();
   });
 });
+
+describe("an answer's blocks in the view", () => {
+  const partial = {} as never;
+  /** What the view prints of an answer streamed as these events ([type, content index, delta]). */
+  const printed = (events: [string, number, string?][]) => {
+    const { v, text } = view();
+    for (const [type, contentIndex, delta] of events) v.handle({ type: "message_update", message: partial, assistantMessageEvent: { type, contentIndex, delta, content: "", partial } } as never);
+    v.dispose();
+    return text();
+  };
+
+  test("blocks whose ends all come when the answer ends print in the answer's order", () => {
+    const events: [string, number, string?][] = [
+      ["thinking_start", 0],
+      ["thinking_delta", 0, "weigh it\nchoose"],
+      ["text_start", 1],
+      ["text_delta", 1, "First.\n\nSecond"],
+      ["thinking_end", 0],
+      ["text_end", 1],
+    ];
+    expect(printed(events)).toBe("thinking: weigh it\nchoose\nFirst.\n\nSecond\n");
+  });
+
+  test("thinking resumed after text goes on without a second introduction", () => {
+    expect(printed([["thinking_delta", 0, "one"], ["text_delta", 1, "said"], ["thinking_delta", 0, "two"], ["thinking_end", 0]])).toBe("thinking: one\nsaid\ntwo\n");
+  });
+});
+
+describe("tool calls in the view", () => {
+  const result = (text: string) => ({ content: [{ type: "text" as const, text }], details: {} });
+  test("calls run at once print in call order, each whole, however they end; the later ones show live meanwhile", () => {
+    const { v, text, status } = view();
+    v.handle({ type: "tool_execution_start", toolCallId: "a", toolName: "bash", args: { command: "one" } });
+    v.handle({ type: "tool_execution_start", toolCallId: "b", toolName: "bash", args: { command: "two" } });
+    v.handle({ type: "tool_execution_update", toolCallId: "b", toolName: "bash", args: {}, partialResult: result("b-out") });
+    v.handle({ type: "tool_execution_update", toolCallId: "a", toolName: "bash", args: {}, partialResult: result("a-out") });
+    expect(text()).toBe("● bash  one\n");
+    expect(status.at(-1)!.slice(0, 3)).toEqual(["  ┊ a-out", "● bash  two", "  ┊ b-out"]);
+    v.handle({ type: "tool_execution_end", toolCallId: "b", toolName: "bash", result: result("b-done"), isError: false });
+    expect(text()).toBe("● bash  one\n");
+    expect(status.at(-1)![2]).toMatch(/^ {2}done, took \d+ms$/);
+    v.handle({ type: "tool_execution_end", toolCallId: "a", toolName: "bash", result: result("a-done"), isError: true });
+    expect(text()).toMatch(/^● bash {2}one\n {2}✗ bash failed\n {2}│ a-done\n {2}took \d+ms\n● bash {2}two\n {2}│ b-done\n {2}took \d+ms\n$/);
+    expect(v.blocks.get(1)?.args).toEqual({ command: "one" });
+    expect(v.blocks.get(2)?.args).toEqual({ command: "two" });
+    v.dispose();
+  });
+
+  test("more calls at once than fit above the prompt show one line each, then how many more", () => {
+    const { v, status } = view();
+    for (let i = 1; i <= 20; i++) {
+      v.handle({ type: "tool_execution_start", toolCallId: `c${i}`, toolName: "bash", args: { command: `job ${i}` } });
+      v.handle({ type: "tool_execution_update", toolCallId: `c${i}`, toolName: "bash", args: {}, partialResult: result("out\nmore\nlast") });
+    }
+    v.handle({ type: "tool_execution_end", toolCallId: "c2", toolName: "bash", result: result("x"), isError: false });
+    const rows = status.at(-1)!.filter((row) => !row.includes("Esc to stop"));
+    expect(rows).toHaveLength(16);
+    expect(rows.slice(0, 3)).toEqual(["  running", expect.stringMatching(/^● bash {2}job 2 · done, took \d+ms$/), "● bash  job 3 · running"]);
+    expect(rows.at(-1)).toBe("  … 5 more calls");
+    v.dispose();
+  });
+
+  test("a call stopped before its end keeps its call line; a quick call on its own shows no time", () => {
+    const { v, text } = view();
+    v.handle({ type: "tool_execution_start", toolCallId: "a", toolName: "read", args: { path: "x" } });
+    v.handle({ type: "tool_execution_end", toolCallId: "a", toolName: "read", result: result("x"), isError: false });
+    v.handle({ type: "tool_execution_start", toolCallId: "b", toolName: "bash", args: { command: "sleep 9" } });
+    v.handle({ type: "tool_execution_start", toolCallId: "c", toolName: "bash", args: { command: "sleep 8" } });
+    v.handle({ type: "agent_end", messages: [] } as never);
+    expect(text()).toBe("● read  x\n  │ x\n● bash  sleep 9\n● bash  sleep 8\n");
+    v.dispose();
+  });
+});

@@ -62,6 +62,19 @@ describe("replayBranch", () => {
     expect(replay.rows).toEqual(["● bash  make", "  │ built"]);
   });
 
+  test("a result taller than the room left is cut under its call line, which says how much and names the block", () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join("\n");
+    const branch = [user("go"), answer([{ type: "toolCall", id: "c7", name: "bash", arguments: { command: "seq" } }]), result("c7", rows), answer([{ type: "text", text: "Done." }])];
+    const replay = replayBranch(source(branch), style, 10, Object.assign(new ToolBlocks(), { expandedAll: true }));
+    expect(replay.rows).toEqual(["● bash  seq", "  … 23 earlier rows · /expand 1", ...Array.from({ length: 7 }, (_, i) => `  │ row ${i + 24}`), "Done."]);
+  });
+
+  test("a long answer at the top is cut from its start, saying so", () => {
+    const text = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n");
+    const replay = replayBranch(source([user("go"), answer([{ type: "text", text }])]), style, 5, new ToolBlocks());
+    expect(replay.rows).toEqual(["  … 8 earlier rows", "line 9", "line 10", "line 11", "line 12"]);
+  });
+
   test("a budget of 0 prints nothing and counts every message", () => {
     const replay = replayBranch(source([user("a"), answer([{ type: "text", text: "b" }])]), style, 0, new ToolBlocks());
     expect(replay).toEqual({ rows: [], hiddenMessages: 2, shownMessages: 0 });

@@ -6,18 +6,15 @@
  * line, and a spinner saying what pig is doing.
  */
 import { extensionErrorText } from "../extension-error.ts";
-import { existsSync, readFileSync, statSync } from "node:fs";
 import type { PigEvent } from "../../agent/events.ts";
 import { RETRY_CANCELLED } from "../../agent/retry.ts";
 import type { AssistantMessage } from "../../ai/types.ts";
-import { generateDiffString } from "../../tools/edit-diff.ts";
-import { resolveToCwd } from "../../tools/paths.ts";
-import { builtinPresentation } from "../../tools/index.ts";
 import { wrapInput } from "./input/layout.ts";
 import { truncateToWidth } from "../../util/width.ts";
 import { inline, MarkdownStream } from "./render/markdown.ts";
 import { ToolBlocks } from "./render/tool-blocks.ts";
-import { formatToolCall, formatToolResult, liveOutputRows, type ToolBlock } from "./render/tools.ts";
+import { formatToolCall, formatToolResult } from "./render/tools.ts";
+import { ToolCallsView } from "./tool-calls-view.ts";
 import { answerEndRows, customRows, hiddenThinking, thinkingLineRows, userRows, type TranscriptStyle } from "./render/transcript.ts";
 import { LineSplitter } from "../../util/line-splitter.ts";
 import { ShellOutput } from "./shell-output.ts";
@@ -46,19 +43,12 @@ export interface ViewOptions {
 
 /** How many rows of the line being written show above the prompt (the end of it, when longer). */
 const LIVE_ROWS = 4;
-/** Rows of a running tool's output shown above the prompt. */
-const TOOL_LIVE_ROWS = 8;
-/** A file write replaces is read for its diff only up to this size. */
-const DIFF_MAX_BYTES = 1024 * 1024;
 
-interface RunningTool {
-  name: string;
-  args: Record<string, unknown>;
-  /** What a write is replacing (undefined for a new file or one too big to compare). */
-  previous?: string;
-  output?: string;
-  /** All the lines the command wrote so far, when it sends only the last ones. */
-  totalLines?: number;
+/** A thinking block as it streams: its lines, whether any of it (or its hidden mark) was printed, its place in the answer. */
+interface StreamedThinking {
+  lines: LineSplitter;
+  printed: boolean;
+  index: number;
 }
 
 export class EventView {
@@ -66,15 +56,19 @@ export class EventView {
   /** The result blocks printed so far, numbered for `/expand N`. */
   readonly blocks = new ToolBlocks();
   private markdown: MarkdownStream | undefined;
-  /** The thinking block being streamed: its lines, and whether any of it (or its hidden mark) was printed. */
-  private thinking: { lines: LineSplitter; printed: boolean } | undefined;
+  /** The thinking block being streamed. */
+  private thinking: StreamedThinking | undefined;
+  /** The answer's block (content index) whose text or thinking is being shown. */
+  private streaming: number | undefined;
+  /** The answer's thinking blocks already begun on screen (a block resumed after another is not introduced again). */
+  private readonly thinkingShown = new Set<number>();
   private activity: string | undefined;
   private startedAt = 0;
   private frame = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
-  private readonly running = new Map<string, RunningTool>();
-  private liveTool: string | undefined;
+  /** The answer's tool calls, each its own block. */
+  private readonly tools: ToolCallsView;
   private failed: AssistantMessage | undefined;
   /** The retry chain under way: its last attempt, why, and whether the wait before it shows (counting down). */
   private retry: { attempt: number; max: number; until: number; reason: string; waiting: boolean } | undefined;
@@ -108,6 +102,7 @@ export class EventView {
     this.models = options.models ?? (() => undefined);
     this.cwd = options.cwd ?? (() => process.cwd());
     this.hyperlinks = options.hyperlinks ?? supportsHyperlinks();
+    this.tools = new ToolCallsView({ theme: () => this.theme, width: () => this.width(), print: (rows) => this.rows(rows), cwd: this.cwd }, this.blocks);
   }
 
   /** Columns to fit printed rows to (one less than the terminal, so no row leaves the cursor pending). */
@@ -137,12 +132,15 @@ export class EventView {
         this.startWorking("waiting for the model");
         break;
       case "agent_end":
+        this.tools.settle();
         this.stopWorking();
         break;
       case "message_start":
         if (event.message.role === "user") this.rows(userRows((event.message as { content: string }).content, this.style()));
         // An extension's message meant to be seen (sendMessage with display), as the transcript shows it.
         if (event.message.role === "custom" && event.message.display) this.rows(customRows(String(event.message.customType), event.message.content as string, this.style()));
+        // A new answer's blocks count from 0 again: whatever an answer that never ended left open is finished.
+        if (event.message.role === "assistant") this.finishStreamedBlock();
         if (event.message.role === "assistant" && this.retry?.waiting) {
           this.retry.waiting = false;
           this.activity = "waiting for the model";
@@ -155,34 +153,20 @@ export class EventView {
         if (event.message.role === "assistant") this.answerEnd(event.message as AssistantMessage);
         break;
       case "tool_execution_start":
-        this.running.set(event.toolCallId, { name: event.toolName, args: event.args, previous: this.previousContent(event.toolName, event.args) });
-        this.activity = `running ${event.toolName}`;
-        this.out.print(`${formatToolCall(event.toolName, event.args, t, this.width())}\n`);
+        this.tools.started(event.toolCallId, event.toolName, event.args);
+        this.activity = `running ${this.tools.running().join(", ")}`;
+        this.render();
         break;
       case "tool_execution_update": {
-        const tool = this.running.get(event.toolCallId);
         const text = event.partialResult.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-        if (tool && text) {
-          tool.output = text;
-          const total = (event.partialResult.details as { truncation?: { totalLines?: unknown } } | undefined)?.truncation?.totalLines;
-          tool.totalLines = typeof total === "number" ? total : undefined;
-          this.liveTool = event.toolCallId;
-          this.render();
-        }
+        const total = (event.partialResult.details as { truncation?: { totalLines?: unknown } } | undefined)?.truncation?.totalLines;
+        if (this.tools.updated(event.toolCallId, text, typeof total === "number" ? total : undefined)) this.render();
         break;
       }
       case "tool_execution_end": {
-        const tool = this.running.get(event.toolCallId);
-        this.running.delete(event.toolCallId);
-        if (this.liveTool === event.toolCallId) this.liveTool = undefined;
-        const block: ToolBlock = { name: event.toolName, args: tool?.args ?? {}, result: event.result, isError: event.isError };
-        if (tool?.previous !== undefined && !event.isError) {
-          const content = typeof block.args.content === "string" ? block.args.content : "";
-          block.replacedDiff = tool.previous === content ? "" : generateDiffString(tool.previous, content).diff;
-        }
-        const number = this.blocks.add(block);
-        this.rows(formatToolResult(block, t, { expanded: this.blocks.expandedAll, width: this.width(), number }));
-        this.activity = this.running.size > 0 ? `running ${[...this.running.values()].map((r) => r.name).join(", ")}` : "waiting for the model";
+        this.tools.ended(event.toolCallId, event.result, event.isError);
+        const running = this.tools.running();
+        this.activity = running.length > 0 ? `running ${running.join(", ")}` : "waiting for the model";
         this.render();
         break;
       }
@@ -240,40 +224,60 @@ export class EventView {
     }
   }
 
+  /**
+   * A provider may end an answer's blocks only when the whole answer ends (OpenAI-compatible
+   * servers do): the view goes by the block each event belongs to, and a block another one
+   * follows is finished on screen then, so what was printed stays in the answer's order.
+   */
   private answerUpdate(e: Extract<PigEvent, { type: "message_update" }>["assistantMessageEvent"]): void {
     const t = this.theme;
-    if (e.type === "text_start") {
+    if (e.type === "text_start" || e.type === "text_delta") {
       this.activity = "writing";
-      this.markdown = new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent, width: () => this.width(), hyperlinks: this.hyperlinks });
-    } else if (e.type === "text_delta") {
-      this.activity = "writing";
-      this.markdown?.push(e.delta);
+      this.streamInto(e.contentIndex);
+      this.markdown ??= new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent, width: () => this.width(), hyperlinks: this.hyperlinks });
+      if (e.type === "text_delta") this.markdown.push(e.delta);
       // The line so far shows above the prompt until it is complete and printed.
       this.render();
-    } else if (e.type === "text_end") {
-      this.markdown?.end();
-      this.markdown = undefined;
-      this.render();
-    } else if (e.type === "thinking_start") {
+    } else if (e.type === "thinking_start" || e.type === "thinking_delta") {
       this.activity = "thinking";
-      this.thinking = { lines: new LineSplitter(), printed: false };
-      this.render();
-    } else if (e.type === "thinking_delta") {
-      this.activity = "thinking";
-      const thinking = (this.thinking ??= { lines: new LineSplitter(), printed: false });
-      if (this.showThinking) this.thinkingLines(thinking, thinking.lines.push(e.delta));
-      else if (!thinking.printed) {
-        thinking.printed = true;
-        this.out.print(`${hiddenThinking(t)}\n`);
+      this.streamInto(e.contentIndex);
+      const index = e.contentIndex;
+      const thinking = (this.thinking ??= { lines: new LineSplitter(), printed: this.thinkingShown.has(index), index });
+      if (e.type === "thinking_delta") {
+        if (this.showThinking) this.thinkingLines(thinking, thinking.lines.push(e.delta));
+        else if (!thinking.printed) {
+          this.thinkingShown.add(index);
+          thinking.printed = true;
+          this.out.print(`${hiddenThinking(t)}\n`);
+        }
       }
       this.render();
-    } else if (e.type === "thinking_end") this.endThinking();
+    } else if (e.type === "toolcall_start") this.streamInto(e.contentIndex);
+    else if ((e.type === "text_end" || e.type === "thinking_end") && this.streaming === e.contentIndex) this.finishStreamedBlock();
+  }
+
+  /** Events of block `index` arrive: the block shown so far, if another, is finished first. */
+  private streamInto(index: number): void {
+    if (this.streaming !== index) this.finishStreamedBlock();
+    this.streaming = index;
+  }
+
+  /** The block being shown is finished on screen: its last line printed. */
+  private finishStreamedBlock(): void {
+    this.streaming = undefined;
+    this.markdown?.end();
+    this.markdown = undefined;
+    if (this.thinking) this.endThinking();
+    this.render();
   }
 
   /** Thinking prints a whole (wrapped) line at a time, like the answer. */
-  private thinkingLines(thinking: { printed: boolean }, lines: readonly string[]): void {
+  private thinkingLines(thinking: StreamedThinking, lines: readonly string[]): void {
     const rows = lines.flatMap((line, i) => thinkingLineRows(line, !thinking.printed && i === 0, this.theme, this.width()));
-    if (lines.length > 0) thinking.printed = true;
+    if (lines.length > 0) {
+      thinking.printed = true;
+      this.thinkingShown.add(thinking.index);
+    }
     this.rows(rows);
   }
 
@@ -282,13 +286,11 @@ export class EventView {
     const last = thinking?.lines.take();
     if (thinking && last && this.showThinking) this.thinkingLines(thinking, [last]);
     this.thinking = undefined;
-    this.render();
   }
 
   private answerEnd(answer: AssistantMessage): void {
-    this.markdown?.end();
-    this.markdown = undefined;
-    if (this.thinking) this.endThinking();
+    this.finishStreamedBlock();
+    this.thinkingShown.clear();
     // An error waits: a retry that follows replaces it with its own line.
     if (answer.stopReason === "error") this.failed = answer;
     else this.rows(answerEndRows(answer, this.theme));
@@ -300,20 +302,6 @@ export class EventView {
     if (!answer) return;
     const where = `${whereText(answer, this.models)}${attempts > 1 ? `, gave up after ${attempts} attempts` : ""}`;
     this.rows(answerEndRows({ stopReason: "error", errorMessage: readableError(answer.errorMessage ?? "the request failed") }, this.theme, where));
-  }
-
-  /** What a write is about to replace, read before the tool runs (small text files only). */
-  private previousContent(name: string, args: Record<string, unknown>): string | undefined {
-    if (builtinPresentation(name)?.change !== "written" || typeof args.path !== "string") return undefined;
-    try {
-      const path = resolveToCwd(args.path, this.cwd());
-      if (!existsSync(path) || statSync(path).size > DIFF_MAX_BYTES) return undefined;
-      const text = readFileSync(path, "utf8");
-      // A binary file has no lines worth comparing.
-      return text.includes("\0") ? undefined : text;
-    } catch {
-      return undefined;
-    }
   }
 
   /** Ctrl+O: the last tool result in full; false when there is none yet. */
@@ -361,8 +349,7 @@ export class EventView {
       lines.push(t.fg("muted", `${queued.length} queued (Alt+Up to edit):`));
       for (const q of queued) lines.push(t.fg("muted", truncateToWidth(`  ${printableLine(q.split("\n")[0]!)}`, width)));
     }
-    const live = this.liveTool ? this.running.get(this.liveTool) : undefined;
-    if (live?.output) lines.push(...liveOutputRows(live.output, t, width, TOOL_LIVE_ROWS, live.totalLines));
+    lines.push(...this.tools.liveRows());
     const pending = this.markdown?.pending ?? (this.showThinking ? this.thinking?.lines.pending : undefined);
     if (pending) {
       // Wrapped as the prompt wraps its input; the end of a long line, when it is longer.

@@ -56,6 +56,20 @@ function summary(title: string, text: unknown, s: TranscriptStyle, blocks: ToolB
 const compacted = (tokensBefore: unknown) => `Compacted ${tokensBefore} tokens into a summary:`;
 const BRANCH_LEFT = "Summary of the branch left behind:";
 
+/** What one entry prints: its rows and, for a tool result, its block's number (its first row is the call line). */
+interface EntryView {
+  rows: string[];
+  block?: number;
+}
+
+function entryView(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, context: ReplayContext): EntryView {
+  if (entry.type === "message" && (entry as { message: { role: string } }).message.role === "toolResult") {
+    const rows = entryRows(entry, s, blocks, context);
+    return { rows, block: blocks.count };
+  }
+  return { rows: entryRows(entry, s, blocks, context) };
+}
+
 /** The rows one entry prints (none for bookkeeping entries: labels, names, extension state). */
 function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, context: ReplayContext): string[] {
   const t = s.theme;
@@ -150,19 +164,33 @@ export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: n
   // Forwards: the rows themselves, tool blocks numbered in the order they show.
   const tail = records.slice(start);
   const context = contextAt(source, records, start, messages - tail.filter(isMessage).length);
-  const perEntry: string[][] = [];
+  const perEntry: EntryView[] = [];
   const lastMessage = tail.findLastIndex(isMessage);
   tail.forEach((_, i) => {
     const entry = entries[start + i];
     context.settled = i > lastMessage;
-    perEntry.push(entry ? entryRows(entry, s, blocks, context) : []);
+    perEntry.push(entry ? entryView(entry, s, blocks, context) : { rows: [] });
   });
-  // Whole entries above the budget are dropped; the last one is cut from the top when it is taller.
-  let total = perEntry.reduce((n, r) => n + r.length, 0);
+  // Whole entries above the budget are dropped; the first one shown is cut from the top when the
+  // rest leave it less room than it takes.
+  let total = perEntry.reduce((n, e) => n + e.rows.length, 0);
   let first = 0;
-  while (first < perEntry.length - 1 && total - perEntry[first]!.length >= budget) total -= perEntry[first++]!.length;
-  const shown = perEntry.slice(first).flat();
-  const out = shown.length > budget ? shown.slice(-budget) : shown;
+  while (first < perEntry.length - 1 && total - perEntry[first]!.rows.length >= budget) total -= perEntry[first++]!.rows.length;
+  const shown = perEntry.slice(first);
+  if (total > budget) shown[0] = cutFromTop(shown[0]!, total - budget, s);
   const shownMessages = tail.slice(first).filter(isMessage).length;
-  return { rows: out, hiddenMessages: messages - shownMessages, shownMessages };
+  return { rows: shown.flatMap((e) => e.rows), hiddenMessages: messages - shownMessages, shownMessages };
+}
+
+/**
+ * An entry without its first `over` rows, and a line saying so in their place: a tool block
+ * keeps its call line above that line, which names the block for `/expand N`.
+ */
+function cutFromTop(entry: EntryView, over: number, s: TranscriptStyle): EntryView {
+  const head = entry.block !== undefined ? entry.rows.slice(0, 1) : [];
+  const body = entry.rows.slice(head.length);
+  // The line saying what is cut takes a row too.
+  const cut = Math.min(body.length, over + 1);
+  const what = `… ${cut} earlier row${cut === 1 ? "" : "s"}${entry.block !== undefined ? ` · /expand ${entry.block}` : ""}`;
+  return { ...entry, rows: [...head, `  ${s.theme.fg("dim", what)}`, ...body.slice(cut)] };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { countChanges, hunkPreview } from "../../../src/modes/interactive/render/diff-view.ts";
-import { formatToolResult, liveOutputRows, type ToolBlock } from "../../../src/modes/interactive/render/tools.ts";
+import { elapsedText, formatToolResult, liveOutputRows, type ToolBlock } from "../../../src/modes/interactive/render/tools.ts";
 import { loadTheme } from "../../../src/modes/interactive/theme.ts";
 
 const t = loadTheme("dark", [], false).theme;
@@ -53,5 +53,11 @@ describe("diff hunks", () => {
 
   test("a preview cut short counts the changed lines it leaves out", () => {
     expect(hunkPreview(diff, 3)).toEqual({ lines: [" 3 c", "-4 d", "+4 D"], hiddenChanges: 1 });
+  });
+});
+
+describe("how long a call took", () => {
+  test("as precise as is worth reading", () => {
+    expect([12, 999, 1000, 1480, 9999, 10_400, 59_999, 60_000, 125_000].map(elapsedText)).toEqual(["12ms", "999ms", "1.0s", "1.4s", "9.9s", "10s", "59s", "1m 00s", "2m 05s"]);
   });
 });

@@ -180,3 +180,12 @@ export function liveOutputRows(text: string, theme: Theme, width: number, rows: 
   const above = Math.max(totalLines ?? 0, lines.length) - Math.min(rows, lines.length);
   return above > 0 ? [`  ${theme.fg("dim", `… ${above} earlier line${above === 1 ? "" : "s"}`)}`, ...shown] : shown;
 }
+
+/** How long a call took, as precise as is worth reading: 12ms, 1.4s, 12s, 2m 05s. */
+export function elapsedText(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 10_000) return `${(Math.floor(ms / 100) / 10).toFixed(1)}s`;
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
