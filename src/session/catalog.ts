@@ -10,8 +10,8 @@ import { closeSync, fstatSync, readdirSync, readSync, realpathSync, statSync } f
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { SessionHeaderSchema, type SessionInfoEntry } from "./format.ts";
-import { lastEntryTime, lastWrittenAt, timeOf } from "./last-written.ts";
-import { decodeUtf8, latin1, scanLines, withReadFd } from "./lines.ts";
+import { entryLineTime, lastEntryTime, lastWrittenAt, timeOf } from "./last-written.ts";
+import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts";
 import { openRegularFile } from "./regular-file.ts";
 import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
 import { sessionsRoot } from "./paths.ts";
@@ -64,6 +64,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
     let firstMessage: string | undefined;
     let name: string | undefined;
     let messageCount = 0;
+    let lastLine: { offset: number; length: number } | undefined;
     let valid = true;
     scanLines(fd, (line) => {
       const { buf, start, length } = line;
@@ -74,6 +75,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
         if (!isSessionHeader(header)) valid = false;
         return valid;
       }
+      lastLine = { offset: line.offset, length };
       let type = TYPE_PREFIX.exec(head)?.[1];
       let role: string | undefined;
       let parsed: Json | undefined;
@@ -119,11 +121,20 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       firstMessage: firstMessage ?? "(no messages)",
       messageCount,
       created: new Date(created ?? mtimeMs),
-      modified: new Date(lastWrittenAt(created, lastEntryTime(fd), mtimeMs)),
+      modified: new Date(lastWrittenAt(created, lastLineTime(fd, lastLine), mtimeMs)),
     };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The last entry's time, from the last line the scan saw (read again alone, as small as it is);
+ * when that line has none (a write cut short), from the end of the file as `-c` reads it.
+ */
+function lastLineTime(fd: number, line: { offset: number; length: number } | undefined): number | undefined {
+  if (!line) return undefined;
+  return entryLineTime(decodeUtf8(readRange(fd, line.offset, line.length), 0, line.length)) ?? lastEntryTime(fd);
 }
 
 function jsonlFiles(dir: string): string[] {

@@ -13,7 +13,7 @@ import { decodeUtf8, readRange } from "./lines.ts";
 
 const NEWLINE = 0x0a;
 /** The end of the file read first; a last line longer than this widens the window. */
-const FIRST_WINDOW = 64 * 1024;
+const FIRST_WINDOW = 8 * 1024;
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +27,8 @@ export function timeOf(value: unknown): number | undefined {
   return undefined;
 }
 
-function entryTime(text: string): number | undefined {
+/** The time of one entry's line; undefined for a line that is no entry (torn, not JSON) or has no time. */
+export function entryLineTime(text: string): number | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -56,7 +57,7 @@ export function lastEntryTime(fd: number): number | undefined {
       if (nl < 0 && from > 0) break;
       const start = nl + 1;
       if (end > start) {
-        const time = entryTime(decodeUtf8(buf, start, end));
+        const time = entryLineTime(decodeUtf8(buf, start, end));
         if (time !== undefined) return time;
       }
       if (nl < 0) return undefined;

@@ -109,6 +109,18 @@ describe("summaries", () => {
     expect(mostRecentSession(dir).path).toBe(named);
   });
 
+  test("a torn last line (a write cut short) leaves the time of the entry before it, in the list and for --continue", () => {
+    const dir = tempDir();
+    const named = { type: "session_info", id: "s1", parentId: null, timestamp: "2026-12-31T00:00:00.000Z", name: "n" };
+    const torn = writeSession([HEADER, named, '{"type":"message","id":"u2","timestamp":"2027-06-01T00:'], { dir, name: "torn.jsonl", trailingNewline: false });
+    writeSession([HEADER, { ...named, timestamp: "2026-12-30T00:00:00.000Z" }], { dir, name: "whole.jsonl" });
+    expect(listSessions(dir).map((s) => [s.path, s.modified.toISOString()])).toEqual([
+      [torn, "2026-12-31T00:00:00.000Z"],
+      [join(dir, "whole.jsonl"), "2026-12-30T00:00:00.000Z"],
+    ]);
+    expect(mostRecentSession(dir).path).toBe(torn);
+  });
+
   test("a copy whose entries keep the source's times is listed at the time it was made (its header's)", () => {
     const dir = tempDir();
     writeSession([HEADER, msg("u1", null, user("source")), msg("a1", "u1", assistant("a")), msg("u2", "a1", user("said after the copy"))], { dir, name: "source.jsonl" });
