@@ -120,7 +120,7 @@ export class SessionLifecycle {
     this.refuseWhileRunning("clone");
     if (leaf === null) throw new PromptError("Cannot clone session: no current entry selected");
     if ((await this.ports.hooks().sessionBeforeFork({ entryId: leaf, position: "at" }))?.cancel) return { cancelled: true };
-    await this.adopt(createBranchedSession(this.ports.store(), leaf), "clone");
+    await this.adopt(createBranchedSession(this.ports.store(), leaf, "clone"), "clone");
     return { cancelled: false };
   }
 

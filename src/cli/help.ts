@@ -153,7 +153,7 @@ Errors go to stderr with exit code 1, usage errors with exit code 2.
 export const SESSIONS_COMMAND_HELP: Record<string, string> = {
   list: `Usage: pig sessions list [--all] [--json] [--session-dir <dir>]
 
-The sessions of this project, most recently active first: when, the id (as short as it
+The sessions of this project, the one written last first: when, the id (as short as it
 can be while unique), the number of messages, and the title (the session's name, else
 the words of its first message), then the file.
 

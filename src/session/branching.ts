@@ -2,18 +2,43 @@
  * New sessions made from existing ones: a branch copied into its own file (fork, clone), and a
  * whole session copied into another project (`--fork`). Copied entries keep their ids,
  * timestamps and bytes; the new file's header names the source in `parentSession`.
+ *
+ * A copy of a named session is named after it with a mark of what it is ("refactor (fork)"), in a
+ * `session_info` entry written with the copy: the two are told apart in every list, and the copy
+ * is listed at the time it was made (last-written.ts).
  */
 import { dirname } from "node:path";
 import type { MessageEntry, UserMessage } from "./format.ts";
 import { contentText } from "./convert.ts";
-import { labelEntry } from "./entries.ts";
+import { labelEntry, sessionInfoEntry } from "./entries.ts";
 import { newEntryId } from "./ids.ts";
 import { SessionFileError } from "./load.ts";
 import type { AdoptedEntry } from "./records.ts";
 import { SessionStore } from "./store.ts";
 
-/** Copies root → `leafId` (labels re-attached after it) into a new session in the same directory. */
-export function createBranchedSession(source: SessionStore, leafId: string | null, dir?: string): SessionStore {
+/** What a copy is, as its name says it: "name (fork)", "name (clone)". */
+export type CopyKind = "fork" | "clone";
+
+const COPY_MARK = / \((?:fork|clone)\)$/;
+
+/** The name of a copy of a session named `name`: a copy of a copy is marked once, by what it is now. */
+export function copyName(name: string, kind: CopyKind): string {
+  return `${name.replace(COPY_MARK, "")} (${kind})`;
+}
+
+/** The `session_info` entry naming a copy of `source`, when it has a name, as the copy's last entry. */
+function copyNameEntry(source: SessionStore, kind: CopyKind, parentId: string | null, ids: Set<string>): { entry: AdoptedEntry; text: string }[] {
+  if (!source.name) return [];
+  const entry = sessionInfoEntry({ id: newEntryId({ has: (id) => ids.has(id) }), parentId, timestamp: new Date().toISOString() }, copyName(source.name, kind));
+  ids.add(entry.id);
+  return [{ entry: { ...entry, value: entry }, text: JSON.stringify(entry) }];
+}
+
+/**
+ * Copies root → `leafId` (labels re-attached after it) into a new session in the same directory,
+ * named after the source with `kind` marked (a `/fork` or a `/clone`).
+ */
+export function createBranchedSession(source: SessionStore, leafId: string | null, kind: CopyKind, dir?: string): SessionStore {
   const targetDir = dir ?? (source.path ? dirname(source.path) : undefined);
   const target = SessionStore.create({
     cwd: source.cwd,
@@ -34,6 +59,7 @@ export function createBranchedSession(source: SessionStore, leafId: string | nul
     parentId = entry.id;
     copies.push({ entry: { ...entry, value: entry }, text: JSON.stringify(entry) });
   }
+  copies.push(...copyNameEntry(source, kind, parentId, ids));
   try {
     target.adoptAll([...path.map((record) => ({ entry: record, text: source.serializeRecord(record) })), ...copies]);
   } catch (error) {
@@ -60,11 +86,11 @@ export function forkSession(source: SessionStore, entryId: string, position: For
   const record = source.tree.get(entryId);
   if (position === "at") {
     if (!record) throw new Error(`Entry ${entryId} not found`);
-    return { store: createBranchedSession(source, entryId) };
+    return { store: createBranchedSession(source, entryId, "clone") };
   }
   if (!record || record.type !== "message" || record.role !== "user") throw new Error("Invalid entry ID for forking");
   const selectedText = contentText(((source.materialise(record) as MessageEntry).message as UserMessage).content);
-  return { store: createBranchedSession(source, record.parentId ?? null), selectedText };
+  return { store: createBranchedSession(source, record.parentId ?? null, "fork"), selectedText };
 }
 
 /** Copies every entry of `sourcePath` into a new session for `targetCwd` in `targetDir`, written at once. */
@@ -81,7 +107,12 @@ export function forkFrom(sourcePath: string, targetCwd: string, targetDir: strin
   try {
     const target = SessionStore.create({ cwd: targetCwd, dir: targetDir, parentSession: sourcePath });
     try {
-      target.adoptAll(source.tree.records.map((record) => ({ entry: record, text: source.serializeRecord(record) })));
+      const records = source.tree.records;
+      const ids = new Set(records.map((record) => record.id));
+      target.adoptAll([
+        ...records.map((record) => ({ entry: record, text: source.serializeRecord(record) })),
+        ...copyNameEntry(source, "fork", records.at(-1)?.id ?? null, ids),
+      ]);
       target.flush(true);
     } catch (error) {
       target.close();

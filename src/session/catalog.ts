@@ -6,10 +6,11 @@
  * read from its first bytes, and only the lines that carry the listed facts (the first user
  * message, names, the last message) are parsed.
  */
-import { closeSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, fstatSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { SessionHeaderSchema, type SessionInfoEntry } from "./format.ts";
+import { entryLineTime, lastEntryTime, lastWrittenAt, timeOf } from "./last-written.ts";
 import { decodeUtf8, latin1, readRange, scanLines, withReadFd } from "./lines.ts";
 import { openRegularFile } from "./regular-file.ts";
 import { matchMessagePrefix, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
@@ -32,6 +33,7 @@ export interface SessionSummary {
   /** Number of `message` entries, all roles. */
   messageCount: number;
   created: Date;
+  /** When the session was last written (last-written.ts): what every list is ordered by. */
   modified: Date;
 }
 
@@ -48,15 +50,6 @@ function parseObject(text: string): Json | undefined {
   }
 }
 
-function timeOf(value: unknown): number | undefined {
-  if (typeof value === "number") return value;
-  if (typeof value === "string") {
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? undefined : t;
-  }
-  return undefined;
-}
-
 /** The listing facts of one file, or undefined when it is not a session file. */
 export function summarizeSession(path: string): SessionSummary | undefined {
   let fd: number;
@@ -71,7 +64,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
     let firstMessage: string | undefined;
     let name: string | undefined;
     let messageCount = 0;
-    let lastActivity: { offset: number; length: number } | undefined;
+    let lastLine: { offset: number; length: number } | undefined;
     let valid = true;
     scanLines(fd, (line) => {
       const { buf, start, length } = line;
@@ -82,6 +75,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
         if (!isSessionHeader(header)) valid = false;
         return valid;
       }
+      lastLine = { offset: line.offset, length };
       let type = TYPE_PREFIX.exec(head)?.[1];
       let role: string | undefined;
       let parsed: Json | undefined;
@@ -100,7 +94,6 @@ export function summarizeSession(path: string): SessionSummary | undefined {
           const message = parsed?.message as Json | undefined;
           role = typeof message?.role === "string" ? message.role : undefined;
         }
-        if (role === "user" || role === "assistant") lastActivity = { offset: line.offset, length };
         if (role === "user" && firstMessage === undefined) {
           parsed ??= parseObject(decodeUtf8(buf, start, start + length));
           // A message with nothing in it (no words, files or images) names nothing: the next one may.
@@ -117,14 +110,8 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       }
     });
     if (!valid || !header) return undefined;
-    const stats = statSync(path);
+    const mtimeMs = fstatSync(fd).mtimeMs;
     const created = timeOf(header.timestamp);
-    let modified: number | undefined;
-    if (lastActivity) {
-      // Messages are appended in time order, so the last one in the file is the latest.
-      const entry = parseObject(decodeUtf8(readRange(fd, lastActivity.offset, lastActivity.length), 0, lastActivity.length));
-      modified = timeOf((entry?.message as Json | undefined)?.timestamp) ?? timeOf(entry?.timestamp);
-    }
     return {
       path,
       id: header.id as string,
@@ -133,12 +120,21 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       ...(typeof header.parentSession === "string" ? { parentSessionPath: header.parentSession } : {}),
       firstMessage: firstMessage ?? "(no messages)",
       messageCount,
-      created: new Date(created ?? stats.mtimeMs),
-      modified: new Date(modified ?? created ?? stats.mtimeMs),
+      created: new Date(created ?? mtimeMs),
+      modified: new Date(lastWrittenAt(created, lastLineTime(fd, lastLine), mtimeMs)),
     };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The last entry's time, from the last line the scan saw (read again alone, as small as it is);
+ * when that line has none (a write cut short), from the end of the file as `-c` reads it.
+ */
+function lastLineTime(fd: number, line: { offset: number; length: number } | undefined): number | undefined {
+  if (!line) return undefined;
+  return entryLineTime(decodeUtf8(readRange(fd, line.offset, line.length), 0, line.length)) ?? lastEntryTime(fd);
 }
 
 function jsonlFiles(dir: string): string[] {
@@ -151,8 +147,13 @@ function jsonlFiles(dir: string): string[] {
   }
 }
 
+/** Newest first; of two written in the same millisecond, the one whose file was started later (names begin with their time). */
+function newestFirst(a: { time: number; path: string }, b: { time: number; path: string }): number {
+  return b.time - a.time || (b.path > a.path ? 1 : b.path < a.path ? -1 : 0);
+}
+
 function byModifiedDesc(a: SessionSummary, b: SessionSummary): number {
-  return b.modified.getTime() - a.modified.getTime();
+  return newestFirst({ time: a.modified.getTime(), path: a.path }, { time: b.modified.getTime(), path: b.path });
 }
 
 /** Sessions in one directory, most recently active first. */
@@ -179,34 +180,37 @@ export function listAllSessions(agent: string): SessionSummary[] {
 /** The id and working directory of a session file's header (its first line, within 64 KiB). */
 export function readSessionHeader(path: string): { id: string; cwd: string } | undefined {
   try {
-    return withReadFd(path, (fd) => {
-      // Headers are a few hundred bytes: read a little, and more only while no line end is seen.
-      let buf = Buffer.allocUnsafe(2048);
-      let got = 0;
-      let end = -1;
-      while (got < 64 * 1024) {
-        if (got === buf.length) {
-          const bigger = Buffer.allocUnsafe(buf.length * 4);
-          buf.copy(bigger, 0, 0, got);
-          buf = bigger;
-        }
-        const n = readSync(fd, buf, got, buf.length - got, got);
-        if (n === 0) break;
-        const from = got;
-        got += n;
-        end = buf.subarray(from, got).indexOf(0x0a);
-        if (end >= 0) {
-          end += from;
-          break;
-        }
-      }
-      const header = parseObject(decodeUtf8(buf, 0, end >= 0 ? end : got));
-      if (!isSessionHeader(header)) return undefined;
-      return { id: header.id, cwd: typeof header.cwd === "string" ? header.cwd : "" };
-    });
+    const header = withReadFd(path, readHeader);
+    return header && { id: header.id, cwd: typeof header.cwd === "string" ? header.cwd : "" };
   } catch {
     return undefined;
   }
+}
+
+/** The header of an open session file, or undefined when its first line is none. */
+function readHeader(fd: number): (Json & { id: string }) | undefined {
+  // Headers are a few hundred bytes: read a little, and more only while no line end is seen.
+  let buf = Buffer.allocUnsafe(2048);
+  let got = 0;
+  let end = -1;
+  while (got < 64 * 1024) {
+    if (got === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 4);
+      buf.copy(bigger, 0, 0, got);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, got, buf.length - got, got);
+    if (n === 0) break;
+    const from = got;
+    got += n;
+    end = buf.subarray(from, got).indexOf(0x0a);
+    if (end >= 0) {
+      end += from;
+      break;
+    }
+  }
+  const header = parseObject(decodeUtf8(buf, 0, end >= 0 ? end : got));
+  return isSessionHeader(header) ? header : undefined;
 }
 
 /** The header check the loader makes: files that fail it are never listed or continued. */
@@ -258,23 +262,40 @@ export function sessionPrefixes(dir: string, agent: string, extra: readonly stri
 }
 
 /**
- * The most recently modified session file of `dir` (by mtime, as upstream's `--continue`), and
- * the newer `.jsonl` files passed over because they are not session files (to warn about).
+ * When each `.jsonl` file of a directory was last written: a session file by its entries
+ * (last-written.ts), anything else (`session: false`) by its mtime.
  */
-export function mostRecentSession(dir: string): { path?: string; skipped: string[] } {
-  const files = jsonlFiles(dir)
-    .flatMap((path) => {
+function lastWrittenFiles(dir: string): { path: string; time: number; session: boolean }[] {
+  return jsonlFiles(dir).flatMap((path) => {
+    try {
+      return [
+        withReadFd(path, (fd) => {
+          const header = readHeader(fd);
+          const mtimeMs = fstatSync(fd).mtimeMs;
+          if (!header) return { path, time: mtimeMs, session: false };
+          return { path, time: lastWrittenAt(timeOf(header.timestamp), lastEntryTime(fd), mtimeMs), session: true };
+        }),
+      ];
+    } catch {
+      // Not a regular file (said when it would have been newer), or a link to nothing (no file at all).
       try {
-        return [{ path, mtime: statSync(path).mtimeMs }];
+        return [{ path, time: statSync(path).mtimeMs, session: false }];
       } catch {
-        // A link to nothing is not a file at all.
         return [];
       }
-    })
-    .sort((a, b) => b.mtime - a.mtime);
+    }
+  });
+}
+
+/**
+ * The session of `dir` written last (the order of the listings and `/resume`), and the newer
+ * `.jsonl` files passed over because they are not session files (to warn about).
+ */
+export function mostRecentSession(dir: string): { path?: string; skipped: string[] } {
+  const files = lastWrittenFiles(dir).sort(newestFirst);
   const skipped: string[] = [];
   for (const file of files) {
-    if (readSessionHeader(file.path)) return { path: file.path, skipped };
+    if (file.session) return { path: file.path, skipped };
     skipped.push(file.path);
   }
   return { skipped };

@@ -80,23 +80,55 @@ describe("summaries", () => {
     expect(byFile).toEqual({ "files.jsonl": "explain a.ts", "empty.jsonl": "the second one" });
   });
 
-  test("most recently active first; --continue takes the newest file by mtime", () => {
+  test("one order everywhere: the session written last comes first in the list and is the one --continue takes, whatever the mtimes", () => {
     const dir = tempDir();
-    const old = writeSession([HEADER, msg("u1", null, user("old", 1000)), msg("a1", "u1", { ...assistant("a"), timestamp: 2000 })], { dir, name: "old.jsonl" });
-    const recent = writeSession([HEADER, msg("u1", null, user("recent", 5000))], { dir, name: "recent.jsonl" });
-    expect(listSessions(dir).map((s) => s.firstMessage)).toEqual(["recent", "old"]);
+    const old = writeSession([HEADER, msg("u1", null, user("old")), msg("a1", "u1", assistant("a"))], { dir, name: "old.jsonl" });
+    const recent = writeSession([HEADER, msg("u1", null, user("recent"))], { dir, name: "recent.jsonl" });
+    // Copied or checked out: the file times say the opposite of what was written in them.
     utimesSync(old, new Date(), new Date(Date.now() + 60_000));
     utimesSync(recent, new Date(), new Date(Date.now() - 60_000));
-    expect(mostRecentSession(dir)).toEqual({ path: old, skipped: [] });
+    expect(listSessions(dir).map((s) => s.firstMessage)).toEqual(["recent", "old"]);
+    expect(mostRecentSession(dir)).toEqual({ path: recent, skipped: [] });
     expect(mostRecentSession(tempDir())).toEqual({ skipped: [] });
     // A newer file that is not a session is passed over, and named.
     const broken = join(dir, "broken.jsonl");
     writeFileSync(broken, '{"type":"session","id":"no-timestamp"}\n');
     utimesSync(broken, new Date(), new Date(Date.now() + 120_000));
-    expect(mostRecentSession(dir)).toEqual({ path: old, skipped: [broken] });
+    expect(mostRecentSession(dir)).toEqual({ path: recent, skipped: [broken] });
     // A link to nothing is passed over quietly: it is not a file.
     symlinkSync(join(dir, "gone.jsonl"), join(dir, "dangling.jsonl"));
-    expect(mostRecentSession(dir)).toEqual({ path: old, skipped: [broken] });
+    expect(mostRecentSession(dir)).toEqual({ path: recent, skipped: [broken] });
+  });
+
+  test("any entry counts, not only messages: a session named last is the most recent", () => {
+    const dir = tempDir();
+    const named = writeSession([HEADER, msg("u1", null, user("named later")), { type: "session_info", id: "s1", parentId: "u1", timestamp: "2026-12-31T00:00:00.000Z", name: "n" }], { dir, name: "named.jsonl" });
+    writeSession([HEADER, msg("u1", null, user("asked later"))], { dir, name: "asked.jsonl" });
+    expect(listSessions(dir).map((s) => s.firstMessage)).toEqual(["named later", "asked later"]);
+    expect(listSessions(dir)[0]!.modified.toISOString()).toBe("2026-12-31T00:00:00.000Z");
+    expect(mostRecentSession(dir).path).toBe(named);
+  });
+
+  test("a torn last line (a write cut short) leaves the time of the entry before it, in the list and for --continue", () => {
+    const dir = tempDir();
+    const named = { type: "session_info", id: "s1", parentId: null, timestamp: "2026-12-31T00:00:00.000Z", name: "n" };
+    const torn = writeSession([HEADER, named, '{"type":"message","id":"u2","timestamp":"2027-06-01T00:'], { dir, name: "torn.jsonl", trailingNewline: false });
+    writeSession([HEADER, { ...named, timestamp: "2026-12-30T00:00:00.000Z" }], { dir, name: "whole.jsonl" });
+    expect(listSessions(dir).map((s) => [s.path, s.modified.toISOString()])).toEqual([
+      [torn, "2026-12-31T00:00:00.000Z"],
+      [join(dir, "whole.jsonl"), "2026-12-30T00:00:00.000Z"],
+    ]);
+    expect(mostRecentSession(dir).path).toBe(torn);
+  });
+
+  test("a copy whose entries keep the source's times is listed at the time it was made (its header's)", () => {
+    const dir = tempDir();
+    writeSession([HEADER, msg("u1", null, user("source")), msg("a1", "u1", assistant("a")), msg("u2", "a1", user("said after the copy"))], { dir, name: "source.jsonl" });
+    const copyHeader = { ...HEADER, id: "01a22b4b-0000-7000-8000-000000000002", timestamp: "2026-12-30T00:00:00.000Z", parentSession: join(dir, "source.jsonl") };
+    const copy = writeSession([copyHeader, msg("u1", null, user("copy")), msg("a1", "u1", assistant("a"))], { dir, name: "copy.jsonl" });
+    expect(listSessions(dir).map((s) => s.firstMessage)).toEqual(["copy", "source"]);
+    expect(listSessions(dir)[0]!.modified.toISOString()).toBe("2026-12-30T00:00:00.000Z");
+    expect(mostRecentSession(dir).path).toBe(copy);
   });
 });
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createBranchedSession, forkFrom, forkSession } from "../../src/session/branching.ts";
+import { copyName, createBranchedSession, forkFrom, forkSession } from "../../src/session/branching.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { assistant, HEADER, msg, user, writeSession } from "../helpers/sessions.ts";
@@ -153,6 +153,13 @@ describe("tree", () => {
 });
 
 describe("fork and clone", () => {
+  test("a copy's name marks what it is, once: a clone of a fork is a clone", () => {
+    expect(copyName("refactor auth", "fork")).toBe("refactor auth (fork)");
+    expect(copyName("refactor auth (fork)", "clone")).toBe("refactor auth (clone)");
+    expect(copyName("refactor auth (clone)", "clone")).toBe("refactor auth (clone)");
+    expect(copyName("(fork) of mine", "fork")).toBe("(fork) of mine (fork)");
+  });
+
   test("fork before a user message copies the path to its parent, bytes and labels included", () => {
     const source = SessionStore.open(fixtureCopy("08-branching-tree.jsonl"));
     const target = source.tree.records.find((r) => r.role === "user" && r.id === "6701436e")!;
@@ -195,14 +202,16 @@ describe("fork and clone", () => {
     source.close();
   });
 
-  test("forkFrom copies a whole session into another project and writes it at once", () => {
+  test("forkFrom copies a whole session into another project and writes it at once, named as a fork of it", () => {
     const source = fixtureCopy("10-extension-entries.jsonl");
     const dir = tempDir();
     const store = forkFrom(source, "/elsewhere", dir);
     const lines = readFileSync(store.path!, "utf8").trimEnd().split("\n");
     const original = readFileSync(source, "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0]!)).toMatchObject({ cwd: "/elsewhere", parentSession: source });
-    expect(lines.slice(1)).toEqual(original.slice(1));
+    expect(lines.slice(1, -1)).toEqual(original.slice(1));
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "session_info", parentId: JSON.parse(original.at(-1)!).id, name: "Extension fixture (fork)" });
+    expect(store.name).toBe("Extension fixture (fork)");
     store.close();
     const empty = join(tempDir(), "empty.jsonl");
     Bun.write(empty, "");
@@ -212,8 +221,9 @@ describe("fork and clone", () => {
   test("createBranchedSession to a chosen leaf", () => {
     const source = SessionStore.open(fixtureCopy("03-model-thinking-name.jsonl"));
     const leaf = source.tree.records[5]!.id;
-    const copy = createBranchedSession(source, leaf);
+    const copy = createBranchedSession(source, leaf, "clone");
     expect(copy.buildContext()).toEqual(source.buildContext(leaf));
+    expect(copy.name).toBe("Model & thinking fixture (clone)");
     copy.close();
     source.close();
   });
@@ -228,7 +238,7 @@ describe("a copied line that is no longer valid JSON", () => {
     // Another program changes the line under pig, same length: read back, it is not JSON any more.
     const bad = good.replace('"hi there"', '"hi" oops!');
     writeFileSync(path, readFileSync(path, "utf8").replace(good, bad));
-    const clone = createBranchedSession(source, "b0000002", dir);
+    const clone = createBranchedSession(source, "b0000002", "clone", dir);
     expect(clone.buildContext().messages.map((m) => m.role)).toEqual(["user"]);
     clone.appendMessage(assistant("answer") as AgentMessage);
     clone.appendMessage(user("next") as AgentMessage);

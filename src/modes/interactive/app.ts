@@ -29,6 +29,7 @@ import { statusLine } from "./render/status.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { followThemeFile } from "./theme-watch.ts";
 import { sessionBanner } from "./session-banner.ts";
+import { keyHintLines } from "./key-hint.ts";
 import type { ModeExtensions } from "../../extensions/registries.ts";
 import { ExtensionBridge } from "./extension-bridge.ts";
 import { extensionRows } from "../../extensions/status.ts";
@@ -165,8 +166,10 @@ export class InteractiveApp implements InteractiveHost {
     const color = wantsColor(process.stdout);
     // Before the prompt is drawn, through the same pass the prompt's printing makes (names, paths and descriptions come from files).
     const write = (text: string) => void process.stdout.write(terminalSafe(text, { styled: true }));
-    if (!this.settings.settings.quietStartup) write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
-    else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) write(`${line}\n`);
+    if (!this.settings.settings.quietStartup) {
+      write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
+      write(`${keyHintLines(this.keybindings, process.stdout.columns ?? 80, this.theme).join("\n")}\n`);
+    } else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) write(`${line}\n`);
     for (const warning of [...this.runtime.warnings, ...this.bridge.startupWarnings()]) write(`${this.theme.fg("warning", terminalSafe(warning))}\n`);
     // A continued or chosen session shows its conversation before the prompt.
     if (this.session.store.branchRecords().some((r) => r.type === "message")) this.showConversation(write);

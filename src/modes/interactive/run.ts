@@ -8,6 +8,8 @@ import type { PromptInput } from "../prompt-input.ts";
 import type { ModeExtensions } from "../../extensions/registries.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { InteractiveApp } from "./app.ts";
+import { comeBackCommand } from "./come-back-hint.ts";
+import { STOP_EXIT_CODES } from "../stop-signals.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
 import { runFirstRunWizard } from "./wizard.ts";
 import { accountLogins } from "./login/account-logins.ts";
@@ -60,9 +62,24 @@ export async function runInteractive(
   // ctx.shutdown() from an extension: once the agent is idle, pig quits as /quit does.
   const live = runtime;
   live.extensions.onShutdownRequest(() => void live.session.waitForIdle().then(() => app.exit()));
+  let code: number;
+  let comeBack: string | undefined;
   try {
-    return await app.run(initial);
+    code = await app.run(initial);
+    // Read before the session closes (it lets go of its file); printed after, below what closing prints.
+    const store = runtime.session.store;
+    comeBack = comeBackCommand({
+      saved: store.onDisk ? { id: store.sessionId } : undefined,
+      sessionDir: runtime.sessionDir,
+      agentDir: runtime.agentDir,
+      sessionDirFlag: config.sessionDir,
+    });
   } finally {
     await runtime.close();
   }
+  // A terminal that hung up is not there to read it.
+  if (comeBack && code !== STOP_EXIT_CODES.SIGHUP) {
+    process.stdout.write(`${app.theme.fg("dim", `To come back to this session: ${terminalSafe(comeBack)}`)}\n`);
+  }
+  return code;
 }
