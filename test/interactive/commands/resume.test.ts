@@ -18,13 +18,15 @@ function deps(trash: string | null, runs: string[][] = []): ResumeDeps {
 }
 
 /**
- * Two written sessions of the project; the host is in the second ("second"). Their messages
- * are dated a second apart: written within one millisecond, the two would tie in the order.
+ * Two written sessions of the project; the host is in the second ("second"). Each is begun and
+ * written a second apart (a session's time is when it was last written, its header included):
+ * written within one millisecond, the two would tie in the order.
  */
 async function twoSessions(host: FakeHost): Promise<string> {
   const base = Date.now() - 10_000;
   try {
     setSystemTime(new Date(base));
+    await host.session.newSession();
     await host.session.prompt("first session");
     const first = host.session.store.path!;
     setSystemTime(new Date(base + 1000));
