@@ -5,7 +5,7 @@ import { TreeBrowser } from "../../src/modes/interactive/tree/tree-browser.ts";
 import { applyKey } from "../../src/modes/interactive/tree/tree-picker.ts";
 import { layoutTree, readSessionTree, type TreeRow } from "../../src/modes/interactive/tree/tree-rows.ts";
 import { drawTree } from "../../src/modes/interactive/tree/tree-screen.ts";
-import { fitParts } from "../../src/modes/interactive/tree/fit.ts";
+import { fitParts, wrapParts } from "../../src/modes/interactive/tree/fit.ts";
 import { stringWidth, stripAnsi } from "../../src/util/width.ts";
 import { writeBranchedSession } from "../helpers/branched-session.ts";
 import { assistant, HEADER, msg, user, writeSession } from "../helpers/sessions.ts";
@@ -189,5 +189,19 @@ describe("the tree's frame", () => {
     expect(fitParts([{ text: "the quick brown fox jumps" }], 14)).toBe("the quick…");
     expect(fitParts([{ text: "abcdefghijklmnop" }], 6)).toBe("abcde…");
     expect(fitParts([{ text: "fits" }], 4)).toBe("fits");
+  });
+
+  test("wrapped text breaks at words, each part keeps its colour, and the last row allowed ends in an ellipsis", () => {
+    const parts = [{ text: "[label] ", style: (t: string) => `<${t}>` }, { text: "the quick brown fox jumps over" }];
+    expect(wrapParts(parts, 12, 5)).toEqual(["<[label] >the", "quick brown", "fox jumps", "over"]);
+    expect(wrapParts(parts, 12, 2)).toEqual(["<[label] >the", "quick brown…"]);
+    expect(wrapParts([{ text: "漢字漢字" }], 1, 8)).toEqual(["漢", "字", "漢", "字"]);
+  });
+
+  test("the selected entry wraps onto a few lines at a narrow width; where you are is said after it", () => {
+    const browser = new TreeBrowser(branched());
+    const frame = stripAnsi(drawTree(browser, { columns: 40, rows: 30 }, theme)).split("\n");
+    const at = frame.findIndex((line) => line.startsWith("│  ›"));
+    expect(frame.slice(at, at + 3)).toEqual(["│  ›       • assistant: The bound was", "│            exclusive where it had to", "│            be inclusive. ← here"]);
   });
 });

@@ -4,8 +4,9 @@
  * width; the text of entries and labels is made safe here (fit.ts), colours added after.
  */
 import pc from "picocolors";
+import { stringWidth } from "../../../util/width.ts";
 import type { Theme, ThemeToken } from "../theme.ts";
-import { fitParts, flatSafe, packItems, type Part } from "./fit.ts";
+import { fitParts, flatSafe, packItems, wrapParts, type Part } from "./fit.ts";
 import type { TreeBrowser } from "./tree-browser.ts";
 import { FILTER_NAMES, type TreeRow } from "./tree-rows.ts";
 
@@ -19,6 +20,8 @@ export const TREE_KEYS = ["↑↓ move", "←→ page", "Ctrl+←→ branch", "C
 
 const BAR = "│  ";
 const HERE = " ← here";
+/** Rows the selected entry may wrap onto, so that it can be read whole at a narrow width. */
+const SELECTED_ROWS = 4;
 
 /** Branch levels drawn in full at a width; deeper ones keep their last levels after an ellipsis. */
 function prefixRoom(columns: number): number {
@@ -56,14 +59,28 @@ function rowParts(row: TreeRow, theme: Theme, selected: boolean): Part[] {
   return parts;
 }
 
-function drawRow(row: TreeRow, selected: boolean, here: boolean, columns: number, theme: Theme): string {
+/**
+ * The lines of a row: one, cut to the width, or for the selected row as many as its text needs
+ * (up to a few), so that it can be read whole at a narrow width.
+ */
+function drawRow(row: TreeRow, selected: boolean, here: boolean, columns: number, theme: Theme): string[] {
   const cursor = selected ? theme.fg("accent", "›") : " ";
   const prefix = capPrefix(row.prefix, prefixRoom(columns));
+  // Under the row's own connector, the bar of its branch goes on (or nothing, for the last one).
+  const under = prefix.replace(/├─ $/, "│  ").replace(/└─ $/, "   ");
   const marker = row.onActivePath ? theme.fg("accent", "•") : " ";
-  const suffix = here ? theme.fg("dim", HERE) : "";
-  const used = BAR.length + 2 + prefix.length + 2 + (here ? HERE.length : 0);
-  const content = fitParts(rowParts(row, theme, selected), columns - used, (t) => theme.fg("dim", t));
-  return `${pc.gray(BAR)}${cursor} ${theme.fg("dim", prefix)}${marker} ${content}${suffix}`;
+  const room = columns - (BAR.length + 2 + prefix.length + 2);
+  const ellipsis = (t: string) => theme.fg("dim", t);
+  const parts = rowParts(row, theme, selected);
+  const content = selected ? wrapParts(parts, room, SELECTED_ROWS, ellipsis) : [fitParts(parts, room - (here ? HERE.length : 0), ellipsis)];
+  if (here) {
+    // Where you are is said after the text, on a line of its own when the last one is full.
+    if (stringWidth(content.at(-1)!) + HERE.length <= room) content[content.length - 1] += theme.fg("dim", HERE);
+    else content.push(theme.fg("dim", HERE.trim()));
+  }
+  return content.map((text, i) =>
+    i === 0 ? `${pc.gray(BAR)}${cursor} ${theme.fg("dim", prefix)}${marker} ${text}` : `${pc.gray(BAR)}  ${theme.fg("dim", under)}  ${text}`,
+  );
 }
 
 /** The first row of the window of `height` rows that keeps `selected` in view, near its middle. */
@@ -86,9 +103,13 @@ export function drawTree(browser: TreeBrowser, size: ScreenSize, theme: Theme): 
   if (rows.length === 0) {
     lines.push(`${pc.gray(BAR)}${theme.fg("dim", fitParts([{ text: browser.search ? "No entries match the search." : "No entries show with this filter." }], room))}`);
   }
-  const start = windowStart(browser.selected, rows.length, height);
-  const shown = rows.slice(start, start + height);
-  shown.forEach((row, i) => lines.push(drawRow(row, start + i === browser.selected, row.id === browser.currentId, columns, theme)));
+  const draw = (index: number) => drawRow(rows[index]!, index === browser.selected, rows[index]!.id === browser.currentId, columns, theme);
+  // The selected row may take several lines: the window holds fewer rows then.
+  const selectedLines = rows.length > 0 ? draw(browser.selected).length : 1;
+  const window = Math.max(1, height - (selectedLines - 1));
+  const start = windowStart(browser.selected, rows.length, window);
+  const shown = rows.slice(start, start + window);
+  shown.forEach((_row, i) => lines.push(...draw(start + i)));
   // The frame keeps the screen's whole height, whatever shows: after a resize, when the terminal
   // may have re-wrapped it, everything on the screen is the frame's to draw again.
   while (lines.length < size.rows - 1) lines.push(pc.gray("│"));
