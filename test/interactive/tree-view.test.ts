@@ -79,6 +79,28 @@ describe("the tree's rows", () => {
     ]);
   });
 
+  test("every kind of entry has its line: shell commands, summaries, aborted answers, other tools", () => {
+    const entry = (type: string, id: string, parentId: string, fields: object) => ({ type, id, parentId, timestamp: "2026-11-30T08:00:00.000Z", ...fields });
+    const lines: object[] = [
+      HEADER,
+      msg("u1", null, user("go")),
+      msg("s1", "u1", { role: "bashExecution", command: "ls -la", output: "", exitCode: 2, timestamp: 1 }),
+      msg("a1", "s1", { ...assistant(""), content: [{ type: "toolCall", id: "c1", name: "deploy", arguments: { target: "prod" } }], stopReason: "toolUse" }),
+      msg("r1", "a1", { role: "toolResult", toolCallId: "c1", toolName: "deploy", content: [{ type: "text", text: "done" }], isError: false, timestamp: 1 }),
+      msg("a2", "r1", { ...assistant(""), content: [], stopReason: "aborted" }),
+      entry("branch_summary", "b1", "a2", { fromId: "a2", summary: "tried the other way\nsecond line" }),
+    ];
+    const rows = layoutTree(readSessionTree(SessionStore.open(writeSession(lines))), "all").rows;
+    expect(rows.map((r) => [r.kind, r.text, r.failed])).toEqual([
+      ["user", "go", false],
+      ["shell", "! ls -la", true],
+      ["assistant", '[deploy: {"target":"prod"}]', false],
+      ["tool", '[deploy: {"target":"prod"}]', false],
+      ["assistant", "(aborted)", false],
+      ["summary", "branch summary  tried the other way", false],
+    ]);
+  });
+
   test("a chain of thousands of entries is laid out without recursion", () => {
     const lines: object[] = [HEADER];
     let parent: string | null = null;

@@ -4,6 +4,7 @@
  * thinking and name changes are internal. Entries of any shape are described, never thrown on.
  * The text is the session's as written: the tree's screen makes it safe for the terminal.
  */
+import { textOf } from "../../../export/html-entries.ts";
 import { describeRecord } from "../../../session/describe.ts";
 import type { SessionEntry } from "../../../session/format.ts";
 import type { EntryRecord } from "../../../session/records.ts";
@@ -36,13 +37,6 @@ function blocksOf(content: unknown): Record<string, unknown>[] {
   return Array.isArray(content) ? content.filter(isPlainObject) : [];
 }
 
-function textOf(content: unknown): string {
-  return blocksOf(content)
-    .flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : []))
-    .join(" ")
-    .trim();
-}
-
 /** The tool-call blocks of a message's content, by call id. */
 function callBlocks(content: unknown): [id: string, call: CallMade][] {
   return blocksOf(content).flatMap((block) =>
@@ -70,7 +64,7 @@ function describeMessage(message: Record<string, unknown>, calls: ReadonlyMap<st
     case "user":
       return view("user", userMessageTitle(message));
     case "assistant": {
-      const text = textOf(message.content);
+      const text = textOf(message.content).trim();
       const failed = message.stopReason === "error";
       if (text) return view("assistant", text, failed);
       if (failed) return view("assistant", typeof message.errorMessage === "string" && message.errorMessage ? message.errorMessage : "(error)", true);
