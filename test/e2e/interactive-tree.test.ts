@@ -5,6 +5,8 @@
  * (nothing changes, nothing of the picker stays in the scrollback).
  */
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { BRANCHED_TEXTS, writeBranchedSession } from "../helpers/branched-session.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
 import { createWorld } from "../helpers/pig-env.ts";
@@ -114,6 +116,21 @@ describeNeeding("tmux", tmuxAvailable(), "/tree", () => {
       expect(request).toContain("and then?");
     });
 
+    test(`${width} columns: Shift+L labels the selected entry; the label shows at once and stays in the session`, async () => {
+      const { tmux, world } = await openTree(width);
+      tmux.sendKeys("C-Left");
+      await tmux.waitFor((s) => selectedRow(s).includes("user: explain"));
+      tmux.sendKeys("L");
+      await tmux.waitFor("Label: █");
+      tmux.type("why");
+      tmux.sendKeys("Enter");
+      await tmux.waitFor((s) => selectedRow(s).includes("[why] user: explain") && s.includes("Search: type to filter"));
+      tmux.sendKeys("Escape");
+      await tmux.waitFor("■ Session tree · cancelled");
+      const entries = readFileSync(join(world.cwd, "branched.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(entries.filter((e) => e.type === "label").at(-1)).toMatchObject({ targetId: "u3", label: "why" });
+    });
+
     test(`${width} columns: Escape leaves the session where it was and the scrollback clean`, async () => {
       const { tmux, world } = await openTree(width);
       tmux.sendKeys("Up", "Up", "C-o");
@@ -143,7 +160,7 @@ describeNeeding("tmux", tmuxAvailable(), "/tree", () => {
     for (const line of screen.split("\n")) expect(line.length).toBeLessThanOrEqual(40);
     expect(selectedRow(screen)).toContain("⋯ model →");
     tmux.resize(100, 30);
-    screen = await tmux.waitFor("│  ↑↓ move · ←→ page · Ctrl+←→ branch · Ctrl+O filter · type to search · Enter go · Esc cancel");
+    screen = await tmux.waitFor("│  ↑↓ move · ←→ page · Ctrl+←→ branch · Ctrl+O filter · type to search · Shift+L label · Enter go");
     expect(screen.match(/◆ {2}Session tree/g)).toHaveLength(1);
     expect(selectedRow(screen)).toContain("⋯ model → fake/fake-reasoner");
     tmux.sendKeys("Escape");

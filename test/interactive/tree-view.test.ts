@@ -177,6 +177,32 @@ describe("moving in the tree", () => {
     expect(press("return")).toBe("choose");
   });
 
+  test("Shift+L writes the selected entry's label: typing goes to it, Enter keeps it, Escape gives it up", () => {
+    const browser = new TreeBrowser(branched());
+    const press = (name: string, extra: { shift?: boolean; char?: string } = {}) =>
+      applyKey(browser, extra.char, { name, ctrl: false, meta: false, shift: extra.shift ?? false, sequence: extra.char ?? "" }, 5);
+    browser.jumpBranch(-1);
+    browser.jumpBranch(-1);
+    expect(press("l", { shift: true, char: "L" })).toBe("handled");
+    expect(browser.labelDraft).toEqual({ id: "u2", text: "" });
+    for (const char of "tests") press(char, { char });
+    expect(browser.search).toBe("");
+    expect(press("return")).toBe("label");
+    expect(browser.finishLabel()).toEqual({ id: "u2", label: "tests" });
+    expect(browser.rows[browser.selected]).toMatchObject({ id: "u2", label: "tests" });
+    // Started again from the label it has; emptied, it removes it; Escape leaves it as it was.
+    press("l", { shift: true, char: "L" });
+    expect(browser.labelDraft!.text).toBe("tests");
+    press("x", { char: "x" });
+    press("escape");
+    expect(browser.labelDraft).toBeUndefined();
+    expect(browser.rows[browser.selected]!.label).toBe("tests");
+    press("l", { shift: true, char: "L" });
+    for (let i = 0; i < 5; i++) press("backspace");
+    expect(browser.finishLabel()).toEqual({ id: "u2", label: undefined });
+    expect(browser.rows[browser.selected]!.label).toBeUndefined();
+  });
+
   test("Enter on a search nothing matches chooses nothing", () => {
     const browser = new TreeBrowser(branched());
     browser.typeSearch("no such words");

@@ -376,8 +376,8 @@ export class InteractiveApp implements InteractiveHost {
   pick<T>(message: string, options: { value: T; label: string; hint?: string }[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }) {
     return this.dialog(() => pickDialog(message, options, config));
   }
-  pickInTree(tree: SessionTreeModel) {
-    return this.dialog(() => pickInTree(tree, this.theme));
+  pickInTree(tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void) {
+    return this.dialog(() => pickInTree(tree, this.theme, setLabel));
   }
   pickMany<T>(message: string, options: { value: T; label: string; hint?: string }[], initial: readonly T[]) {
     return this.dialog(() => pickManyDialog(message, options, initial));

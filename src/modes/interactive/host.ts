@@ -63,8 +63,11 @@ export interface InteractiveHost {
 
   /** A list to choose from (type to filter when `search`); undefined when cancelled (or `signal` aborts). */
   pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }): Promise<T | undefined>;
-  /** An entry of the session tree (`/tree`), with its filters and branch jumps; undefined when cancelled. */
-  pickInTree(tree: SessionTreeModel): Promise<string | undefined>;
+  /**
+   * An entry of the session tree (`/tree`), with its filters and branch jumps; undefined when
+   * cancelled. Labels written in it are kept by `setLabel` as they are written.
+   */
+  pickInTree(tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void): Promise<string | undefined>;
   /** Several of a list (`initial` selected at first); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;

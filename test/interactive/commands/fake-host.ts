@@ -211,13 +211,13 @@ export class FakeHost implements InteractiveHost {
     return found.value;
   }
   /** Answers for the tree picker: the entry chosen (by the tree it was shown), or undefined to cancel. */
-  treeAnswers: ((tree: SessionTreeModel) => string | undefined)[] = [];
+  treeAnswers: ((tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void) => string | undefined)[] = [];
   readonly treePicks: SessionTreeModel[] = [];
-  async pickInTree(tree: SessionTreeModel): Promise<string | undefined> {
+  async pickInTree(tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void): Promise<string | undefined> {
     this.treePicks.push(tree);
     const answer = this.treeAnswers.shift();
     if (answer === undefined) throw new Error("unexpected tree picker");
-    return answer(tree);
+    return answer(tree, setLabel);
   }
 
   /** Answers for pickMany: the values chosen, or "cancel". */

@@ -73,6 +73,19 @@ describe("/tree", () => {
     expect(host.changes).toBe(0);
   });
 
+  test("a label written in the tree is kept in the session, whether or not an entry is chosen", async () => {
+    const host = makeHost();
+    await conversation(host, "one", "two");
+    host.treeAnswers = [
+      (tree, setLabel) => {
+        setLabel(tree.entries.find((e) => e.view.text === "one")!.id, "start");
+        return undefined;
+      },
+    ];
+    await treeCommand.run(host, "");
+    expect(host.session.store.tree.labelOf(userEntry(host, "one"))?.label).toBe("start");
+  });
+
   test("entries off the active branch are not on it; labels come with their entries, not as entries", async () => {
     const host = makeHost();
     await conversation(host, "one", "two");

@@ -35,7 +35,7 @@ export const treeCommand: SlashCommand = {
       return;
     }
     const currentId = tree.currentId;
-    const target = await host.pickInTree(tree);
+    const target = await host.pickInTree(tree, (id, label) => host.session.setLabel(id, label));
     if (target === undefined) return;
     if (target === currentId) {
       host.info("Already there.");

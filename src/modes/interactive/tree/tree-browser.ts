@@ -8,6 +8,8 @@ import { layoutTree, TREE_FILTERS, type SessionTreeModel, type TreeFilter, type 
 export class TreeBrowser {
   filter: TreeFilter = "default";
   search = "";
+  /** A label being written for an entry (Shift+L): the entry and the text so far. */
+  labelDraft: { id: string; text: string } | undefined;
   layout: TreeLayout;
   selected = 0;
 
@@ -70,6 +72,36 @@ export class TreeBrowser {
 
   eraseSearch(): void {
     if (this.search) this.show(this.filter, [...this.search].slice(0, -1).join(""));
+  }
+
+  /** Starts writing the selected entry's label, from the one it has. */
+  startLabel(): void {
+    const id = this.chosen;
+    if (id === undefined) return;
+    this.labelDraft = { id, text: this.model.entries.find((e) => e.id === id)?.label ?? "" };
+  }
+
+  editLabel(edit: (text: string) => string): void {
+    if (this.labelDraft) this.labelDraft.text = edit(this.labelDraft.text);
+  }
+
+  cancelLabel(): void {
+    this.labelDraft = undefined;
+  }
+
+  /** The label written (undefined: removed), now shown on its entry; undefined when none was being written. */
+  finishLabel(): { id: string; label: string | undefined } | undefined {
+    const draft = this.labelDraft;
+    if (!draft) return undefined;
+    this.labelDraft = undefined;
+    const label = draft.text.trim() || undefined;
+    const entry = this.model.entries.find((e) => e.id === draft.id);
+    if (entry) {
+      if (label === undefined) delete entry.label;
+      else entry.label = label;
+    }
+    this.show(this.filter, this.search);
+    return { id: draft.id, label };
   }
 
   clearSearch(): void {

@@ -29,15 +29,31 @@ const SHOW_CURSOR = "\x1b[?25h";
 /** The keys that switch straight to a filter (each toggles back to the default view), as in Pi. */
 const FILTER_KEYS: Readonly<Record<string, TreeFilter>> = { d: "default", t: "no-tools", u: "user", l: "labelled", a: "all" };
 
-export type KeyOutcome = "handled" | "choose" | "cancel" | "ignored";
+export type KeyOutcome = "handled" | "choose" | "cancel" | "label" | "ignored";
 
-/** What a key does to the browser, or to the picker (Enter, Escape, Ctrl+C). */
+const handled = (action: () => void): KeyOutcome => {
+  action();
+  return "handled";
+};
+
+// Control characters never reach a search or a label.
+const printable = (char: string | undefined, key: Key): char is string => Boolean(char) && !key.ctrl && !key.meta && !/[\x00-\x1f\x7f-\x9f]/.test(char!);
+
+/** What a key does while a label is written: Enter saves it ("label"), Escape gives it up. */
+function applyLabelKey(browser: TreeBrowser, char: string | undefined, key: Key): KeyOutcome {
+  if (key.ctrl && key.name === "c") return "cancel";
+  if (key.name === "return" || key.name === "enter") return "label";
+  if (key.name === "escape") return handled(() => browser.cancelLabel());
+  if (key.name === "backspace") return handled(() => browser.editLabel((text) => [...text].slice(0, -1).join("")));
+  if (printable(char, key)) return handled(() => browser.editLabel((text) => text + char));
+  return "ignored";
+}
+
+/** What a key does to the browser, or to the picker (Enter, Escape, Ctrl+C, a label saved). */
 export function applyKey(browser: TreeBrowser, char: string | undefined, key: Key, page: number): KeyOutcome {
+  if (browser.labelDraft) return applyLabelKey(browser, char, key);
   const jump = key.ctrl || key.meta;
-  const handled = (action: () => void): KeyOutcome => {
-    action();
-    return "handled";
-  };
+  if (key.shift && key.name === "l" && !jump) return handled(() => browser.startLabel());
   switch (key.name) {
     case "return":
     case "enter":
@@ -68,16 +84,20 @@ export function applyKey(browser: TreeBrowser, char: string | undefined, key: Ke
   if (key.ctrl && key.name === "o") return handled(() => browser.cycleFilter(key.shift ? -1 : 1));
   const filter = key.ctrl && key.name ? FILTER_KEYS[key.name] : undefined;
   if (filter) return handled(() => browser.toggleFilter(filter));
-  // Printable text (a key, or a paste) searches; control characters never reach the query.
-  if (char && !key.ctrl && !key.meta && !/[\x00-\x1f\x7f-\x9f]/.test(char)) return handled(() => browser.typeSearch(char));
+  // Printable text (a key, or a paste) searches.
+  if (printable(char, key)) return handled(() => browser.typeSearch(char));
   return "ignored";
 }
 
+/** Keeps a label written in the tree (undefined: removes it). */
+export type LabelSetter = (entryId: string, label: string | undefined) => void;
+
 /**
- * Lets the user choose an entry of the session tree; its id, or undefined when cancelled. The
- * caller has released the terminal's input (the prompt editor is suspended).
+ * Lets the user choose an entry of the session tree; its id, or undefined when cancelled. Labels
+ * written meanwhile are kept by `setLabel` as they are written. The caller has released the
+ * terminal's input (the prompt editor is suspended).
  */
-export function pickInTree(model: SessionTreeModel, theme: Theme, streams: TreePickerStreams = {}): Promise<string | undefined> {
+export function pickInTree(model: SessionTreeModel, theme: Theme, setLabel: LabelSetter, streams: TreePickerStreams = {}): Promise<string | undefined> {
   const input = streams.input ?? process.stdin;
   const frame = new DialogFrame(streams.output ?? process.stdout);
   const browser = new TreeBrowser(model);
@@ -91,7 +111,11 @@ export function pickInTree(model: SessionTreeModel, theme: Theme, streams: TreeP
     const onKey = (char: string | undefined, key: Key | undefined): void => {
       const outcome = applyKey(browser, char, key ?? { name: char }, Math.max(1, frame.rows - 8));
       if (outcome === "handled") draw();
-      else if (outcome === "choose") close(browser.rows[browser.selected]);
+      else if (outcome === "label") {
+        const change = browser.finishLabel();
+        if (change) setLabel(change.id, change.label);
+        draw();
+      } else if (outcome === "choose") close(browser.rows[browser.selected]);
       else if (outcome === "cancel") close(undefined);
     };
     const close = (chosen: { id: string; text: string } | undefined): void => {

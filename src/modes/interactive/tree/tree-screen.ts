@@ -16,7 +16,9 @@ export interface ScreenSize {
 }
 
 /** The keys, as the help lines name them. */
-export const TREE_KEYS = ["↑↓ move", "←→ page", "Ctrl+←→ branch", "Ctrl+O filter", "type to search", "Enter go", "Esc cancel"];
+export const TREE_KEYS = ["↑↓ move", "←→ page", "Ctrl+←→ branch", "Ctrl+O filter", "type to search", "Shift+L label", "Enter go", "Esc cancel"];
+/** The keys while a label is written. */
+const LABEL_KEYS = ["Enter saves the label", "empty removes it", "Esc leaves it as it was"];
 
 const BAR = "│  ";
 const HERE = " ← here";
@@ -95,9 +97,11 @@ export function drawTree(browser: TreeBrowser, size: ScreenSize, theme: Theme): 
   const rows = browser.rows;
   const position = rows.length > 0 ? `${browser.selected + 1}/${rows.length}` : "0/0";
   const title = fitParts([{ text: "Session tree", style: pc.bold }, { text: ` · ${FILTER_NAMES[browser.filter]} · ${position}` }], room);
-  const help = packItems(TREE_KEYS, room).map((line) => `${pc.gray(BAR)}${theme.fg("dim", line)}`);
-  const search = browser.search ? fitParts([{ text: "Search: ", style: (t) => theme.fg("dim", t) }, { text: flatSafe(browser.search) }], room - 1) : theme.fg("dim", "Search: type to filter");
-  const head = [`${pc.cyan("◆")}  ${title}`, ...help, `${pc.gray(BAR)}${search}${browser.search ? "█" : ""}`];
+  const draft = browser.labelDraft;
+  const help = packItems(draft ? LABEL_KEYS : TREE_KEYS, room).map((line) => `${pc.gray(BAR)}${theme.fg("dim", line)}`);
+  const typed = (what: string, text: string) => `${fitParts([{ text: what, style: (t) => theme.fg("accent", t) }, { text: flatSafe(text) }], room - 1)}█`;
+  const search = draft ? typed("Label: ", draft.text) : browser.search ? typed("Search: ", browser.search) : theme.fg("dim", "Search: type to filter");
+  const head = [`${pc.cyan("◆")}  ${title}`, ...help, `${pc.gray(BAR)}${search}`];
   const height = Math.max(1, size.rows - head.length - 1);
   const lines = [...head];
   if (rows.length === 0) {
