@@ -87,10 +87,10 @@ describeNeeding("tmux", tmuxAvailable(), "interactive command line", () => {
     await tmux.waitFor("Resume a session (this project) · cancelled");
     tmux.type("/tree");
     tmux.sendKeys("Enter");
-    const tree = await tmux.waitFor("user  explain the notes");
+    const tree = await tmux.waitFor("user: explain the notes");
     expect(tree).not.toContain("<file");
     tmux.sendKeys("Escape");
-    await tmux.waitFor((screen) => screen.split("· cancelled").length === 3);
+    await tmux.waitFor("■ Session tree · cancelled");
     await send(tmux, "/export out.html", `Exported to ${join(world.cwd, "out.html")}`);
     const html = readFileSync(join(world.cwd, "out.html"), "utf8");
     expect(html).toContain("<title>explain the notes</title>");

@@ -82,27 +82,28 @@ describeNeeding("tmux", tmuxAvailable(), "interactive details", () => {
     expect(text).toBe(`Explain: ${lines.join("\n")}`);
   });
 
-  test("/tree draws its branches with connectors and dims model and thinking level changes", async () => {
+  test("/tree draws its branches with connectors and dims the folded model and thinking level changes", async () => {
     const { tmux } = await start(undefined, { settings: { branchSummary: { skipPrompt: true } } });
     await ask(tmux, "question one", /↑\d/);
     await ask(tmux, "question two", /question two[\s\S]*↑\d/);
-    await ask(tmux, "/tree", "Go to (• marks the current branch)");
+    await ask(tmux, "/tree", "Session tree · conversation");
     tmux.type("question one");
-    await tmux.waitFor("(1 match)");
+    await tmux.waitFor("Session tree · conversation · 1/1");
     tmux.sendKeys("Enter");
     // The move is done once pig has printed where it is now and the question is back in the editor
     // (at the end of the screen: the question's own line higher up is no sign).
     await tmux.waitFor((screen) => /Session [0-9a-f]{8,} · \d+ messages?/.test(screen) && /› question one\s*$/.test(screen));
     tmux.sendKeys("C-u");
     await ask(tmux, "another way", /another way[\s\S]*↑\d/);
-    const screen = await ask(tmux, "/tree", "you are here");
-    expect(screen).toMatch(/├─ user {2}question one\n.*│ {2}assistant {2}ok\n.*│ {2}user {2}question two\n.*│ {2}assistant {2}ok\n.*└─ user {2}another way\n.* {3}assistant {2}ok/);
-    // The settings entries have a colour of their own (the theme's dim); messages keep the text colour.
+    const screen = await ask(tmux, "/tree", "← here");
+    expect(screen).toMatch(/├─ {3}user: question one\n.*│ {4}assistant: ok\n.*│ {4}user: question two\n.*│ {4}assistant: ok\n.*└─ • user: another way\n.* {3}• assistant: ok ← here/);
+    // The folded settings entries have a colour of their own (the theme's dim); messages keep the text colour.
     const styled = tmux.captureStyled().split("\n");
     const row = (text: string) => styled.find((line) => line.includes(text))!;
-    expect(row("model → fake/fake-model")).toMatch(/\x1b\[38;[\d;]+mmodel → fake\/fake-model/);
-    expect(row("thinking → off")).toMatch(/\x1b\[38;[\d;]+mthinking → off/);
-    expect(row("user  question two")).not.toContain("\x1b[38;");
+    expect(row("model → fake/fake-model")).toMatch(/\x1b\[38;[\d;]+m⋯ model → fake\/fake-model · thinking → off/);
+    const question = styled.find((line) => line.includes("user:") && line.includes("question two"))!;
+    expect(question).toMatch(/user: (\x1b\[[\d;]*m)*question two/);
+    expect(question).not.toMatch(/\x1b\[38;[\d;]+mquestion two/);
   });
 
   test("Ctrl+C while the agent works stops it and keeps the draft; a second Ctrl+C quits", async () => {

@@ -261,9 +261,9 @@ describeNeeding("tmux", tmuxAvailable(), "pickers leave one line", () => {
     const { tmux } = await start(undefined);
     await command(tmux, "first question", /↑\d/);
     await command(tmux, "second question", /second question[\s\S]*↑\d/);
-    await command(tmux, "/tree", "Go to");
+    await command(tmux, "/tree", "Session tree · conversation");
     tmux.sendKeys("Escape");
-    let screen = await tmux.waitFor(/■ Go to .* · cancelled/);
+    let screen = await tmux.waitFor("■ Session tree · cancelled");
     expect(screen).not.toMatch(FRAME_ROW);
     await command(tmux, "/fork", "Fork from which message?");
     tmux.sendKeys("Enter");

@@ -96,7 +96,7 @@ describeNeeding("tmux", tmuxAvailable(), "interactive sessions over days", () =>
     tree.tmux.sendKeys("Enter");
     await tree.tmux.waitFor(/↑\d/);
     tree.tmux.sendKeys("Escape", "Escape");
-    await tree.tmux.waitFor("Go to (• marks the current branch)");
+    await tree.tmux.waitFor("Session tree · conversation");
 
     const fork = await start(undefined, { settings: { doubleEscapeAction: "fork" } });
     fork.tmux.type("question one");
@@ -118,9 +118,9 @@ describeNeeding("tmux", tmuxAvailable(), "interactive sessions over days", () =>
     await tmux.waitFor(/question two[\s\S]*↑\d/);
     tmux.type("/tree");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("Go to (• marks the current branch)");
+    await tmux.waitFor("Session tree · conversation");
     tmux.type("question one");
-    await tmux.waitFor("Search: question one█ (1 match)");
+    await tmux.waitFor((screen) => screen.includes("Search: question one█") && screen.includes("Session tree · conversation · 1/1"));
     tmux.sendKeys("Enter");
     // The move is done once pig says which session it is in now; the question is back to edit.
     // Navigating to before the first question leaves an empty context.

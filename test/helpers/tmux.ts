@@ -94,6 +94,11 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-t", "main"]);
   }
 
+  /** The scrollback and the visible screen, oldest row first (`capture-pane -S -`). */
+  captureHistory(): string {
+    return this.tmux(["capture-pane", "-p", "-S", "-", "-t", "main"]);
+  }
+
   /** The visible screen with its colours and attributes as escape sequences (`capture-pane -e`). */
   captureStyled(): string {
     return this.tmux(["capture-pane", "-p", "-e", "-t", "main"]);

@@ -47,14 +47,14 @@ describe("CursorTracker", () => {
 });
 
 describe("DialogFrame", () => {
-  test("passes the output on, then erases from the first row and writes one line", () => {
+  test("passes the output on, then writes one line over its first row and erases the rows below", () => {
     const { writes, terminal } = fakeTerminal(10, 24);
     const frame = new DialogFrame(terminal);
     frame.write("│\n◆  Pick\n│  ● a very long option\n└\n");
     frame.replaceWith("◇ Pick · a");
     expect(writes[0]).toBe("│\n◆  Pick\n│  ● a very long option\n└\n");
     // Six rows: the option takes three at 10 columns.
-    expect(writes[1]).toBe("\r\x1b[6A\x1b[J◇ Pick · a\r\n");
+    expect(writes[1]).toBe("\r\x1b[6A◇ Pick · a\r\n\x1b[J");
   });
 
   test("never goes further up than the screen, and cuts the line to its width", () => {
@@ -62,7 +62,7 @@ describe("DialogFrame", () => {
     const frame = new DialogFrame(terminal);
     frame.write("1\n2\n3\n4\n5\n6\n");
     frame.replaceWith("a line longer than eight");
-    expect(writes[1]).toBe("\r\x1b[3A\x1b[Ja line …\r\n");
+    expect(writes[1]).toBe("\r\x1b[3Aa line …\r\n\x1b[J");
   });
 
   test("reports the terminal's size to the dialog", () => {
@@ -97,7 +97,7 @@ describe("closed dialogs", () => {
     const pick = h.dialogs.pick("Which?", [{ value: 1, label: "first" }, { value: 2, label: "second" }]);
     await h.type("\x1b[B", "\r");
     expect(await pick).toBe(2);
-    expect(h.last()).toMatch(/^\r\x1b\[\d+A\x1b\[J◇ Which\? · second\r\n$/);
+    expect(h.last()).toMatch(/^\r\x1b\[\d+A◇ Which\? · second\x1b\[K\r\n\x1b\[J$/);
   });
 
   test("on a screen, what was above the dialog stays and its frame is gone, also when it scrolled", async () => {
@@ -145,13 +145,13 @@ describe("closed dialogs", () => {
     const ask = h1.dialogs.ask("Name?");
     await h1.type("Ada", "\r");
     expect(await ask).toBe("Ada");
-    expect(h1.last()).toContain("◇ Name? · Ada\r\n");
+    expect(h1.last()).toContain("◇ Name? · Ada\x1b[K\r\n");
 
     const h2 = harness();
     const key = h2.dialogs.ask("Key?", { mask: true });
     await h2.type("s3cret", "\r");
     expect(await key).toBe("s3cret");
-    expect(h2.last()).toContain("◇ Key? · entered\r\n");
+    expect(h2.last()).toContain("◇ Key? · entered\x1b[K\r\n");
     expect(h2.writes.join("")).not.toContain("s3cret");
   });
 
@@ -160,12 +160,12 @@ describe("closed dialogs", () => {
     const yes = h1.dialogs.confirm("Sure?", false);
     await h1.type("y");
     expect(await yes).toBe(true);
-    expect(h1.last()).toContain("◇ Sure? · Yes\r\n");
+    expect(h1.last()).toContain("◇ Sure? · Yes\x1b[K\r\n");
 
     const h2 = harness();
     const cancelled = h2.dialogs.confirm("Sure?");
     await h2.type("\x1b");
     expect(await cancelled).toBe(false);
-    expect(h2.last()).toContain("■ Sure? · cancelled\r\n");
+    expect(h2.last()).toContain("■ Sure? · cancelled\x1b[K\r\n");
   });
 });

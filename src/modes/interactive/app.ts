@@ -11,6 +11,8 @@ import type { PromptInput } from "../prompt-input.ts";
 import { builtinCommands } from "./commands/index.ts";
 import { commandCatalog } from "./commands/catalog.ts";
 import { findCommand } from "./commands/dispatch.ts";
+import { pickInTree } from "./tree/tree-picker.ts";
+import type { SessionTreeModel } from "./tree/tree-rows.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog, type AskConfig } from "./dialogs.ts";
 import { listSessions, sessionIndex } from "../../session/catalog.ts";
 import { uniquePrefixes } from "../../session/id-prefix.ts";
@@ -380,6 +382,9 @@ export class InteractiveApp implements InteractiveHost {
 
   pick<T>(message: string, options: { value: T; label: string; hint?: string }[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }) {
     return this.dialog(() => pickDialog(message, options, config));
+  }
+  pickInTree(tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void) {
+    return this.dialog(() => pickInTree(tree, this.theme, setLabel));
   }
   pickMany<T>(message: string, options: { value: T; label: string; hint?: string }[], initial: readonly T[]) {
     return this.dialog(() => pickManyDialog(message, options, initial));

@@ -8,7 +8,7 @@
  * scrolls the screen is erased as well, as long as it is not taller than the screen.
  */
 import { Writable } from "node:stream";
-import { advanceCursor, truncateToWidth } from "../../util/width.ts";
+import { advanceCursor, stringWidth, truncateToWidth } from "../../util/width.ts";
 
 /** What the frame needs of the terminal: `process.stdout` in pig, a fake in tests. */
 export interface DialogTerminal {
@@ -113,18 +113,42 @@ export class DialogFrame extends Writable {
     done();
   }
 
+  /** Back to the start of the dialog's first row (as far as the screen reaches). */
+  private backToStart(): string {
+    const up = Math.min(this.cursor.row, this.rows - 1);
+    this.cursor.row = 0;
+    this.cursor.column = 0;
+    return `\r${up > 0 ? `${CSI}${up}A` : ""}`;
+  }
+
+  /**
+   * Writes `frame` over what the dialog drew, each row overwritten and the rest of it erased,
+   * then everything below: a dialog that draws itself whole each time, at whatever size the
+   * terminal has now (after a resize, when the terminal re-wrapped the old frame, from the top
+   * of the screen). Rows are overwritten rather than the screen erased from its first cell,
+   * which terminals such as tmux take for a clear and keep in the scrollback.
+   */
+  redraw(frame: string): void {
+    this.write(`${this.backToStart()}${frame.split("\n").map((row) => this.overwriting(row)).join("\r\n")}${CSI}J`);
+  }
+
+  /**
+   * `row` and an erase of the rest of its line. A row that fills the width needs none, and must
+   * not get one: the cursor waits on its last column, which the erase would clear.
+   */
+  private overwriting(row: string): string {
+    return stringWidth(row) < this.columns ? `${row}${CSI}K` : row;
+  }
+
   /**
    * Erases what the dialog drew (from its first row down) and writes `line` in its place, cut to
    * the terminal's width; the cursor ends at the start of the row below it. Rows that scrolled
-   * above the screen cannot be reached and stay.
+   * above the screen cannot be reached and stay. (The line is written before the rows below are
+   * erased: see `redraw`.)
    */
   replaceWith(line: string): void {
     this.terminal.off?.("resize", this.onResize);
-    const up = Math.min(this.cursor.row, this.rows - 1);
-    const erase = `\r${up > 0 ? `${CSI}${up}A` : ""}${CSI}J`;
-    this.terminal.write(`${erase}${truncateToWidth(line, this.columns)}\r\n`);
-    this.cursor.row = 0;
-    this.cursor.column = 0;
+    this.terminal.write(`${this.backToStart()}${this.overwriting(truncateToWidth(line, this.columns))}\r\n${CSI}J`);
   }
 
   /** Stops following the terminal's size without touching the screen (a dialog that failed). */

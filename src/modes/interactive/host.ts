@@ -14,6 +14,7 @@ import type { KeyBindings } from "./input/keybindings.ts";
 import type { TranscriptStyle } from "./render/transcript.ts";
 import type { Theme } from "./theme.ts";
 import type { SubscriptionLogins } from "./login/subscriptions.ts";
+import type { SessionTreeModel } from "./tree/tree-rows.ts";
 
 /** How a question is asked: its placeholder or initial text, masking, and what its closed line says when aborted or answered. */
 export interface AskConfig {
@@ -69,6 +70,11 @@ export interface InteractiveHost {
 
   /** A list to choose from (type to filter when `search`); undefined when cancelled (or `signal` aborts). */
   pick<T>(message: string, options: PickOption<T>[], config?: { search?: boolean; initial?: T; signal?: AbortSignal }): Promise<T | undefined>;
+  /**
+   * An entry of the session tree (`/tree`), with its filters and branch jumps; undefined when
+   * cancelled. Labels written in it are kept by `setLabel` as they are written.
+   */
+  pickInTree(tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void): Promise<string | undefined>;
   /** Several of a list (`initial` selected at first); undefined when cancelled. */
   pickMany<T>(message: string, options: PickOption<T>[], initial: readonly T[]): Promise<T[] | undefined>;
   confirm(message: string, initial?: boolean, signal?: AbortSignal): Promise<boolean>;

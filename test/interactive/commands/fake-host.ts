@@ -17,6 +17,7 @@ import { loadTheme } from "../../../src/modes/interactive/theme.ts";
 import type { TranscriptStyle } from "../../../src/modes/interactive/render/transcript.ts";
 import { KeyBindings } from "../../../src/modes/interactive/input/keybindings.ts";
 import { tempDir } from "../../helpers/tmp.ts";
+import type { SessionTreeModel } from "../../../src/modes/interactive/tree/tree-rows.ts";
 import type { LoginIO, SubscriptionLogin } from "../../../src/ai/oauth/types.ts";
 import type { AskConfig } from "../../../src/modes/interactive/dialogs.ts";
 import type { SubscriptionLogins } from "../../../src/modes/interactive/login/subscriptions.ts";
@@ -210,6 +211,16 @@ export class FakeHost implements InteractiveHost {
     if (!found) throw new Error(`no option ${JSON.stringify(answer)} in "${message}": ${options.map((o) => o.label).join(" | ")}`);
     return found.value;
   }
+  /** Answers for the tree picker: the entry chosen (by the tree it was shown), or undefined to cancel. */
+  treeAnswers: ((tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void) => string | undefined)[] = [];
+  readonly treePicks: SessionTreeModel[] = [];
+  async pickInTree(tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void): Promise<string | undefined> {
+    this.treePicks.push(tree);
+    const answer = this.treeAnswers.shift();
+    if (answer === undefined) throw new Error("unexpected tree picker");
+    return answer(tree, setLabel);
+  }
+
   /** Answers for pickMany: the values chosen, or "cancel". */
   pickManyAnswers: (unknown[] | "cancel")[] = [];
   readonly pickManyCalls: { message: string; options: PickOption<unknown>[]; initial: readonly unknown[] }[] = [];

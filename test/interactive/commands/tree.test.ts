@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { forkCommand, treeCommand, treeOption, treeRows } from "../../../src/modes/interactive/commands/tree.ts";
-import type { Theme } from "../../../src/modes/interactive/theme.ts";
+import { forkCommand, treeCommand } from "../../../src/modes/interactive/commands/tree.ts";
+import type { SessionTreeModel } from "../../../src/modes/interactive/tree/tree-rows.ts";
 import { makeHost, type FakeHost } from "./fake-host.ts";
 
 async function conversation(host: FakeHost, ...prompts: string[]): Promise<void> {
@@ -10,27 +10,28 @@ async function conversation(host: FakeHost, ...prompts: string[]): Promise<void>
 const userEntry = (host: FakeHost, text: string) =>
   host.session.forkMessages().find((m) => m.text === text)!.entryId;
 
+/** The tree picker's answer: the entry whose text is `text`. */
+const choose = (text: string) => (tree: SessionTreeModel) => tree.entries.find((e) => e.view.text === text)!.id;
+
 describe("/tree", () => {
-  test("lists every entry, marks the active path and where you are", async () => {
+  test("offers every entry with where you are, on the active path", async () => {
     const host = makeHost();
     await conversation(host, "one", "two");
-    host.pickAnswers = ["cancel"];
+    host.treeAnswers = [() => undefined];
     await treeCommand.run(host, "");
-    const { options, config } = host.picks[0]!;
-    expect(config?.search).toBe(true);
-    const labels = options.map((o) => o.label);
-    expect(labels.some((l) => l.includes("user  one"))).toBe(true);
-    expect(labels.every((l) => l.startsWith("•"))).toBe(true);
-    const here = options.filter((o) => o.hint === "you are here");
-    expect(here).toHaveLength(1);
-    expect(here[0]!.value).toBe(config?.initial);
-    expect(here[0]!.label).toContain("assistant");
+    const tree = host.treePicks[0]!;
+    expect(tree.entries.filter((e) => e.view.kind === "user").map((e) => e.view.text)).toEqual(["one", "two"]);
+    expect(tree.entries.every((e) => e.onActivePath)).toBe(true);
+    expect(tree.currentId).toBe(tree.entries.at(-1)!.id);
+    expect(tree.entries.at(-1)!.view.kind).toBe("assistant");
+    expect(host.changes).toBe(0);
   });
 
   test("going to a user message puts its text in the editor, without a summary when declined", async () => {
     const host = makeHost();
     await conversation(host, "one", "two");
-    host.pickAnswers = [{ label: "user  two" }, { label: "No summary" }];
+    host.treeAnswers = [choose("two")];
+    host.pickAnswers = [{ label: "No summary" }];
     await treeCommand.run(host, "");
     expect(host.editorText).toBe("two");
     expect(host.changes).toBe(1);
@@ -41,7 +42,8 @@ describe("/tree", () => {
     const host = makeHost();
     await conversation(host, "one", "two");
     host.runtime.replies.push("the summary of two");
-    host.pickAnswers = [{ label: "user  two" }, { label: "Summarize" }];
+    host.treeAnswers = [choose("two")];
+    host.pickAnswers = [{ label: "Summarize" }];
     await treeCommand.run(host, "");
     const store = host.session.store;
     const summary = store.getEntry(store.leafId!) as { type: string; summary?: string };
@@ -54,9 +56,9 @@ describe("/tree", () => {
     const host = makeHost();
     host.settings.setGlobal(["branchSummary", "skipPrompt"], true);
     await conversation(host, "one", "two");
-    host.pickAnswers = [{ label: "user  two" }];
+    host.treeAnswers = [choose("two")];
     await treeCommand.run(host, "");
-    expect(host.picks).toHaveLength(1);
+    expect(host.picks).toHaveLength(0);
     expect(host.editorText).toBe("two");
   });
 
@@ -64,68 +66,41 @@ describe("/tree", () => {
     const host = makeHost();
     await conversation(host, "one");
     const leaf = host.session.store.leafId;
-    host.pickAnswers = [{ label: "assistant" }];
+    host.treeAnswers = [(tree) => tree.currentId];
     await treeCommand.run(host, "");
     expect(host.text).toContain("Already there");
     expect(host.session.store.leafId).toBe(leaf);
     expect(host.changes).toBe(0);
   });
 
-  test("entries after a branch point are indented, labels shown, off-branch entries unmarked", async () => {
+  test("a label written in the tree is kept in the session, whether or not an entry is chosen", async () => {
+    const host = makeHost();
+    await conversation(host, "one", "two");
+    host.treeAnswers = [
+      (tree, setLabel) => {
+        setLabel(tree.entries.find((e) => e.view.text === "one")!.id, "start");
+        return undefined;
+      },
+    ];
+    await treeCommand.run(host, "");
+    expect(host.session.store.tree.labelOf(userEntry(host, "one"))?.label).toBe("start");
+  });
+
+  test("entries off the active branch are not on it; labels come with their entries, not as entries", async () => {
     const host = makeHost();
     await conversation(host, "one", "two");
     await host.session.navigateTree(userEntry(host, "two"));
     await conversation(host, "three");
     host.session.setLabel(userEntry(host, "one"), "start");
-    const rows = treeRows(host.session.store);
-    const two = rows.find((r) => r.text.includes("user  two"))!;
-    const three = rows.find((r) => r.text.includes("user  three"))!;
-    const one = rows.find((r) => r.text.includes("user  one"))!;
-    expect(one.depth).toBe(0);
-    expect(one.label).toBe("start");
-    expect(two.depth).toBe(1);
-    expect(three.depth).toBe(1);
-    expect(two.onActivePath).toBe(false);
-    expect(three.onActivePath).toBe(true);
-    expect(rows.some((r) => r.text.startsWith("label"))).toBe(false);
-  });
-});
-
-describe("/tree drawing", () => {
-  test("branches are drawn with connectors; a straight chain stays in its column", async () => {
-    const host = makeHost();
-    await conversation(host, "one", "two");
-    await host.session.navigateTree(userEntry(host, "two"));
-    await conversation(host, "three");
-    host.session.setLabel(userEntry(host, "three"), "later");
-    await conversation(host, "four");
-    const drawn = treeRows(host.session.store).map((r) => `${r.prefix}${r.text.split("  ")[0]} ${r.text.split("  ")[1] ?? ""}`.trimEnd());
-    expect(drawn).toEqual([
-      "model → test/alpha",
-      "thinking → medium",
-      "prompt preamble",
-      "user one",
-      "assistant ok",
-      "├─ user two",
-      "│  assistant ok",
-      "└─ user three",
-      "   assistant ok",
-      "   user four",
-      "   assistant ok",
-    ]);
-  });
-
-  test("model and thinking level changes and prompt declarations are dimmed; messages are not", async () => {
-    const host = makeHost();
-    await conversation(host, "one");
-    host.session.setThinkingLevel("high");
-    await conversation(host, "two");
-    const theme = { fg: (token: string, text: string) => `<${token}>${text}</>` } as unknown as Theme;
-    const labels = treeRows(host.session.store).map((r) => treeOption(r, undefined, theme).label);
-    expect(labels.filter((l) => l.includes("<dim>"))).toEqual(
-      expect.arrayContaining([expect.stringContaining("<dim>thinking → high</>"), expect.stringContaining("<dim>prompt  preamble</>")]),
-    );
-    expect(labels.filter((l) => l.includes("user  ")).every((l) => !l.includes("<dim>"))).toBe(true);
+    host.treeAnswers = [() => undefined];
+    await treeCommand.run(host, "");
+    const entries = host.treePicks[0]!.entries;
+    const byText = (text: string) => entries.find((e) => e.view.text === text)!;
+    expect(byText("one").label).toBe("start");
+    expect(byText("two").onActivePath).toBe(false);
+    expect(byText("three").onActivePath).toBe(true);
+    expect(byText("two").parentId).toBe(byText("three").parentId!);
+    expect(entries.some((e) => e.view.text.startsWith("label"))).toBe(false);
   });
 });
 

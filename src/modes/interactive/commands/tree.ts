@@ -2,101 +2,10 @@
  * Moving within the session tree: `/tree` (go to any entry, optionally summarising the branch
  * left behind), `/fork` (a new session from before a user message) and `/label`.
  */
-import { describeRecord } from "../../../session/describe.ts";
-import type { EntryRecord } from "../../../session/records.ts";
-import type { SessionStore } from "../../../session/store.ts";
-import type { TreeNode } from "../../../session/tree.ts";
-import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
-import type { Theme } from "../theme.ts";
+import type { InteractiveHost, SlashCommand } from "../host.ts";
+import { currentEntryId, readSessionTree } from "../tree/tree-rows.ts";
 import { oneLine } from "./format.ts";
 import { refuseWhileRunning } from "./guards.ts";
-import { terminalSafe } from "../../../util/terminal-safe.ts";
-
-export interface TreeRow {
-  id: string;
-  /** Branch points above this entry (a straight chain stays at one depth). */
-  depth: number;
-  /** The connectors drawn before the entry ("│  ├─ "): where it hangs in the tree. */
-  prefix: string;
-  text: string;
-  label?: string;
-  onActivePath: boolean;
-  /** A change of model, thinking level or name rather than part of the conversation. */
-  isSettingChange: boolean;
-}
-
-// Labels are shown on the entries they name, not as entries of their own.
-// Usage entries are bookkeeping of what was spent, not a place to go back to (as in Pi).
-const isListed = (record: EntryRecord) => record.type !== "label" && record.type !== "usage";
-
-const SETTING_CHANGES = new Set(["model_change", "thinking_level_change", "session_info", "context_edit"]);
-const isSettingChange = (record: EntryRecord) => SETTING_CHANGES.has(record.type) || (record.type === "message" && record.role === "system");
-
-/** The last listed entry of the active branch: where "you are" (a trailing label entry aside). */
-export function currentEntryId(store: SessionStore): string | undefined {
-  return store.branchRecords().filter(isListed).at(-1)?.id;
-}
-
-/** The listed nodes under `nodes`: an entry that is not listed gives way to its children. */
-function listedNodes(nodes: readonly TreeNode[]): TreeNode[] {
-  return nodes.flatMap((node) => (isListed(node.record) ? [node] : listedNodes(node.children)));
-}
-
-interface Placed {
-  node: TreeNode;
-  depth: number;
-  /** Drawn before this entry. */
-  connector: string;
-  /** Drawn before the entries under it (the bars of branches still to come). */
-  indent: string;
-}
-
-/** Where the children of an entry go: a single child continues the chain, several branch off. */
-function placeChildren(children: readonly TreeNode[], parent: Omit<Placed, "node">): Placed[] {
-  if (children.length === 1) return [{ node: children[0]!, depth: parent.depth, connector: parent.indent, indent: parent.indent }];
-  return children.map((node, i) => {
-    const last = i === children.length - 1;
-    return { node, depth: parent.depth + 1, connector: `${parent.indent}${last ? "└─ " : "├─ "}`, indent: `${parent.indent}${last ? "   " : "│  "}` };
-  });
-}
-
-/** Every entry in tree order (depth first, children by time), with its place in the tree and description. */
-export function treeRows(store: SessionStore): TreeRow[] {
-  const active = new Set(store.branchRecords().map((r) => r.id));
-  const rows: TreeRow[] = [];
-  // Iterative, so a session with thousands of entries in one chain cannot overflow the stack.
-  const stack = placeChildren(listedNodes(store.tree.toNodes()), { depth: 0, connector: "", indent: "" }).reverse();
-  while (stack.length > 0) {
-    const placed = stack.pop()!;
-    const record = placed.node.record;
-    rows.push({
-      id: record.id,
-      depth: placed.depth,
-      prefix: placed.connector,
-      text: describeRecord(record, store.readEntry),
-      ...(placed.node.label ? { label: placed.node.label } : {}),
-      onActivePath: active.has(record.id),
-      isSettingChange: isSettingChange(record),
-    });
-    stack.push(...placeChildren(listedNodes(placed.node.children), placed).reverse());
-  }
-  return rows;
-}
-
-/** Branch levels drawn in full; deeper ones keep their last levels after an ellipsis. */
-const MAX_LEVELS = 8;
-const LEVEL_WIDTH = 3;
-
-export function treeOption(row: TreeRow, currentId: string | undefined, theme?: Theme): PickOption<string> {
-  const cap = MAX_LEVELS * LEVEL_WIDTH;
-  const prefix = row.prefix.length > cap ? `…${row.prefix.slice(-cap)}` : row.prefix;
-  const marker = row.onActivePath ? "•" : " ";
-  // Entry texts and labels come from the session file.
-  const label = row.label ? ` [${terminalSafe(row.label)}]` : "";
-  const text = row.isSettingChange && theme ? theme.fg("dim", terminalSafe(row.text)) : terminalSafe(row.text);
-  const hint = row.id === currentId ? "you are here" : undefined;
-  return { value: row.id, label: `${marker} ${prefix}${text}${label}`, ...(hint ? { hint } : {}) };
-}
 
 type SummaryChoice = "none" | "summary" | "custom";
 
@@ -120,18 +29,13 @@ export const treeCommand: SlashCommand = {
   description: "Go to another point of the session tree",
   async run(host) {
     if (refuseWhileRunning(host, "move in the tree")) return;
-    const store = host.session.store;
-    const rows = treeRows(store);
-    if (rows.length === 0) {
+    const tree = readSessionTree(host.session.store);
+    if (tree.entries.length === 0) {
       host.info("The session is empty.");
       return;
     }
-    const currentId = currentEntryId(store);
-    const target = await host.pick(
-      "Go to (• marks the current branch)",
-      rows.map((row) => treeOption(row, currentId, host.theme)),
-      { search: true, ...(currentId ? { initial: currentId } : {}) },
-    );
+    const currentId = tree.currentId;
+    const target = await host.pickInTree(tree, (id, label) => host.session.setLabel(id, label));
     if (target === undefined) return;
     if (target === currentId) {
       host.info("Already there.");
