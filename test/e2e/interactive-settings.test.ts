@@ -19,12 +19,15 @@ describeNeeding("tmux", tmuxAvailable(), "/settings", () => {
       const { tmux, world } = await start(script, { width });
       tmux.type("/settings");
       tmux.sendKeys("Enter");
-      const menu = await tmux.waitFor("Autocomplete max items");
-      for (const row of ["Quiet startup", "Hide thinking", "Double-escape action", "Skill commands"]) expect(menu).toContain(row);
+      const menu = await tmux.waitFor("Double-escape action");
+      for (const row of ["Quiet startup", "Hide thinking"]) expect(menu).toContain(row);
       // The rest of the list, found by typing.
       tmux.type("images");
       await tmux.waitFor(/Block images[\s\S]*Auto-resize images/);
       for (let i = 0; i < "images".length; i++) tmux.sendKeys("BSpace");
+      tmux.type("auto");
+      await tmux.waitFor(/Autocomplete max items/);
+      for (let i = 0; i < "auto".length; i++) tmux.sendKeys("BSpace");
       tmux.type("hide thi");
       await tmux.waitFor(/● Hide thinking[^\n]*\n(?:│\s*\n)*│\s+↑/);
       tmux.sendKeys("Enter");
@@ -44,4 +47,38 @@ describeNeeding("tmux", tmuxAvailable(), "/settings", () => {
       expect(JSON.parse(readFileSync(join(world.agentDir, "settings.json"), "utf8")).hideThinkingBlock).toBe(true);
     });
   }
+
+  for (const width of [100, 40]) {
+    test(`the tree filter chosen in /settings is the one /tree opens with (${width} columns)`, async () => {
+      const { tmux } = await start({ responses: [{ text: "first answer" }, { text: "second answer" }] }, { width });
+      tmux.type("one");
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("first answer");
+      tmux.type("two");
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("second answer");
+      tmux.type("/settings");
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("Double-escape action");
+      tmux.type("tree filter");
+      await tmux.waitFor(/● Tree filter mode/);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor(/● default/);
+      // default, no-tools, user-only: the third.
+      tmux.sendKeys("Down");
+      tmux.sendKeys("Down");
+      await tmux.waitFor(/● user-only/);
+      tmux.sendKeys("Enter");
+      await tmux.waitFor("Tree filter mode: user-only");
+      tmux.sendKeys("Escape");
+      await tmux.waitFor(/Tree filter mode: user-only[^\n]*(?:\n[^\n■]*)*\n■ Settings[^\n]*\n›/);
+      tmux.type("/tree");
+      tmux.sendKeys("Enter");
+      // The title names the filter; only the two user messages are listed.
+      const screen = await tmux.waitFor(/Session tree · user messages/);
+      expect(screen).toContain("one");
+      expect(screen).not.toContain("first answer");
+    });
+  }
 });
+

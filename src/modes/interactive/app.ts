@@ -12,7 +12,7 @@ import { builtinCommands } from "./commands/index.ts";
 import { commandCatalog } from "./commands/catalog.ts";
 import { findCommand } from "./commands/dispatch.ts";
 import { pickInTree } from "./tree/tree-picker.ts";
-import type { SessionTreeModel } from "./tree/tree-rows.ts";
+import { FILTER_OF_SETTING, type SessionTreeModel } from "./tree/tree-rows.ts";
 import { askDialog, confirmDialog, pickDialog, pickManyDialog, type AskConfig } from "./dialogs.ts";
 import { listSessions, sessionIndex } from "../../session/catalog.ts";
 import { uniquePrefixes } from "../../session/id-prefix.ts";
@@ -384,7 +384,8 @@ export class InteractiveApp implements InteractiveHost {
     return this.dialog(() => pickDialog(message, options, config));
   }
   pickInTree(tree: SessionTreeModel, setLabel: (entryId: string, label: string | undefined) => void) {
-    return this.dialog(() => pickInTree(tree, this.theme, setLabel));
+    const filter = FILTER_OF_SETTING[this.settings.effective().treeFilterMode];
+    return this.dialog(() => pickInTree(tree, this.theme, setLabel, {}, filter));
   }
   pickMany<T>(message: string, options: { value: T; label: string; hint?: string }[], initial: readonly T[]) {
     return this.dialog(() => pickManyDialog(message, options, initial));

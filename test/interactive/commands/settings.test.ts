@@ -22,6 +22,7 @@ describe("/settings", () => {
       "Quiet startup=off",
       "Hide thinking=off",
       "Double-escape action=tree: two Escapes on an empty prompt open /tree",
+      "Tree filter mode=default: /tree opens showing conversation",
       "Skill commands=on",
       "Autocomplete max items=5",
       "Block images=off",

@@ -11,6 +11,7 @@ import type { EffectiveSettings } from "../../../resources/settings-effective.ts
 import type { ThinkingLevel } from "../../../session/format.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import { detectThemeName, themeNames } from "../theme.ts";
+import { FILTER_NAMES, FILTER_OF_SETTING } from "../tree/tree-rows.ts";
 
 interface Setting {
   label: string;
@@ -147,6 +148,13 @@ export const SETTINGS: readonly Setting[] = [
     ["tree", "fork", "none"] as const,
     (s) => s.doubleEscapeAction,
     (action) => (action === "none" ? "none: two Escapes do nothing" : `${action}: two Escapes on an empty prompt open /${action}`),
+  ),
+  choiceSetting(
+    "Tree filter mode",
+    ["treeFilterMode"],
+    ["default", "no-tools", "user-only", "labeled-only", "all"] as const,
+    (s) => s.treeFilterMode,
+    (mode) => `${mode}: /tree opens showing ${FILTER_NAMES[FILTER_OF_SETTING[mode]]}`,
   ),
   onOffSetting("Skill commands", ["enableSkillCommands"], (s) => s.enableSkillCommands),
   choiceSetting(

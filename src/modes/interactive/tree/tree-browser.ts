@@ -6,7 +6,7 @@
 import { layoutTree, TREE_FILTERS, type SessionTreeModel, type TreeFilter, type TreeLayout, type TreeRow } from "./tree-rows.ts";
 
 export class TreeBrowser {
-  filter: TreeFilter = "default";
+  filter: TreeFilter;
   search = "";
   /** A label being written for an entry (Shift+L): the entry and the text so far. */
   labelDraft: { id: string; text: string } | undefined;
@@ -16,7 +16,10 @@ export class TreeBrowser {
   constructor(
     private readonly model: SessionTreeModel,
     initialId: string | undefined = model.currentId,
+    /** The filter it opens with (setting `treeFilterMode`). */
+    filter: TreeFilter = "default",
   ) {
+    this.filter = filter;
     this.layout = layoutTree(model, this.filter);
     this.selectEntry(initialId);
   }

@@ -97,10 +97,16 @@ export type LabelSetter = (entryId: string, label: string | undefined) => void;
  * written meanwhile are kept by `setLabel` as they are written. The caller has released the
  * terminal's input (the prompt editor is suspended).
  */
-export function pickInTree(model: SessionTreeModel, theme: Theme, setLabel: LabelSetter, streams: TreePickerStreams = {}): Promise<string | undefined> {
+export function pickInTree(
+  model: SessionTreeModel,
+  theme: Theme,
+  setLabel: LabelSetter,
+  streams: TreePickerStreams = {},
+  filter: TreeFilter = "default",
+): Promise<string | undefined> {
   const input = streams.input ?? process.stdin;
   const frame = new DialogFrame(streams.output ?? process.stdout);
-  const browser = new TreeBrowser(model);
+  const browser = new TreeBrowser(model, model.currentId, filter);
   const draw = (): void => {
     frame.write(SYNC_START);
     frame.redraw(drawTree(browser, { columns: frame.columns, rows: frame.rows }, theme));

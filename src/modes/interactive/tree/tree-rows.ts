@@ -25,6 +25,15 @@ export const FILTER_NAMES: Readonly<Record<TreeFilter, string>> = {
   all: "all entries",
 };
 
+/** The filter `/tree` opens with, from the setting `treeFilterMode` (upstream's names for the same five). */
+export const FILTER_OF_SETTING: Readonly<Record<"default" | "no-tools" | "user-only" | "labeled-only" | "all", TreeFilter>> = {
+  default: "default",
+  "no-tools": "no-tools",
+  "user-only": "user",
+  "labeled-only": "labelled",
+  all: "all",
+};
+
 /** One entry of the session as the tree knows it, in tree order (depth first, children by time). */
 export interface TreeEntry {
   id: string;
