@@ -12,7 +12,7 @@ import { applyEdits, modify } from "jsonc-parser";
 import * as v from "valibot";
 import { envKeyNames, saveApiKey } from "../../ai/auth.ts";
 import { catalogueModels, defaultModelOf, isCatalogueProvider } from "../../ai/catalogue/index.ts";
-import { applyModelsFile, readModelsFile } from "../../ai/models-file.ts";
+import { applyModelsFile, loadModelsFile, readModelsFile } from "../../ai/models-file.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
 import type { Model } from "../../ai/types.ts";
 import { writeFileAtomic } from "../../resources/settings-store.ts";
@@ -187,6 +187,12 @@ export function writeProvider(path: string, name: string, entry: ProviderEntry, 
       if (current.providers !== undefined && !isPlainObject(current.providers)) throw new Error('"providers" is not an object');
     } catch (error) {
       print(`${path} could not be read (${(error as Error).message}), so pig left it unchanged. Add this to it by hand:\n${snippet}`);
+      return false;
+    }
+    // A file with a mistake is the person's to fix: an edit now would mix pig's lines into it.
+    const fault = loadModelsFile(path).error;
+    if (fault !== undefined) {
+      print(`${fault}\nFix it first; pig left the file unchanged. Then add this to it:\n${snippet}`);
       return false;
     }
   }

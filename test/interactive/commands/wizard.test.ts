@@ -122,6 +122,18 @@ describe("first-run wizard", () => {
     expect(host.text).toContain('"ollama"');
   });
 
+  test("a models.json that parses but has a mistake is left byte for byte, the mistake named", async () => {
+    const { host, agentDir, deps } = wizard({ [OLLAMA_TAGS]: { models: [{ name: "llama" }] } });
+    const path = join(agentDir, "models.json");
+    const before = '{\n  "providers": {\n    "mine": { "baseUrl": "http://m", "api": "openai-completions", "apiKey": "k", "models": [{ "id": 5 }] }\n  }\n}\n';
+    writeFileSync(path, before);
+    host.pickAnswers = [{ label: "Ollama" }];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(host.text).toContain('"providers.mine.models.0.id" (line 3, column 101) must be a string, not 5');
+    expect(host.text).toContain("pig left the file unchanged");
+  });
+
   test("replacing a provider of the same name needs a confirmation", async () => {
     const { host, agentDir, deps } = wizard({ [OLLAMA_TAGS]: { models: [{ name: "llama" }] } });
     const path = join(agentDir, "models.json");
