@@ -183,8 +183,16 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   discovered = () => extensions.extensions.discoveredPaths();
   const hasPaths = (p: DiscoveredPaths) => p.skillPaths.length + p.promptPaths.length + p.themePaths.length > 0;
   if (hasPaths(extensions.extensions.discoveredPaths())) resources.reload();
+  // The settings files and the resources, read again; what the session keeps a copy of follows.
+  const reloadRun = () => {
+    // A change pig could not save yet (a busy lock) is tried once more before the files are read.
+    opened.settings.flush();
+    opened.settings.reload();
+    session.adoptSettings(opened.liveSettings());
+    return resources.reload();
+  };
   // After ctx.reload() / /reload the paths are asked again; the resources follow them.
-  extensions.extensions.onReload(() => resources.reload());
+  extensions.extensions.onReload(reloadRun);
 
   const owned = held.move();
   let closing: Promise<void> | undefined;
@@ -209,7 +217,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     warnings,
     startup,
     extensions: extensions.extensions,
-    reload: () => resources.reload(),
+    reload: reloadRun,
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -439,7 +439,9 @@ export class InteractiveApp implements InteractiveHost {
   async reload(): Promise<void> {
     const extensions = this.runtime.extensions.host ? await this.runtime.extensions.reload() : undefined;
     const fresh = this.runtime.reload();
-    this.info(`Reloaded: ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
+    // As upstream: the setting decides again, over a Ctrl+T toggle.
+    this.view.showThinking = !this.settings.settings.hideThinkingBlock;
+    this.info(`Reloaded: settings, ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
     if (extensions) reportExtensionReload(this, extensions);
   }
 

@@ -1,0 +1,62 @@
+/**
+ * `/reload` reads settings.json again and the session takes up what it keeps a copy of: turning
+ * automatic compaction on in the file compacts the next request, and a changed queue mode, retry
+ * or tool-output bound is what the next run uses.
+ */
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { interactivePig } from "../helpers/interactive-pig.ts";
+import { describeNeeding } from "../helpers/needs.ts";
+import type { Script } from "../helpers/fake-llm/server.ts";
+import { tmuxAvailable } from "../helpers/tmux.ts";
+
+const { start } = interactivePig();
+
+const SUMMARY = { when: "context summarization assistant", text: "## Goal\nKeep going.", repeat: 10 };
+const BASE = { defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true };
+
+function summaryRequests(requests: readonly { body: unknown }[]): number {
+  return requests.filter((r) => JSON.stringify(r.body).includes("context summarization assistant")).length;
+}
+
+describeNeeding("tmux", tmuxAvailable(), "/reload and the settings the session holds", () => {
+  test("compaction turned on in settings.json after the start compacts once /reload ran", async () => {
+    const script = {
+      // A long first answer: something older than the recent part for a summary to replace.
+      responses: [SUMMARY, { text: `first answer ${"lorem ipsum ".repeat(400)}` }, { text: "second answer", usage: { prompt_tokens: 18000, completion_tokens: 5 } }],
+    } as unknown as Script;
+    const compaction = { reserveTokens: 4000, keepRecentTokens: 10 };
+    const { world, tmux } = await start(script, { contextWindow: 20000, settings: { compaction: { ...compaction, enabled: false } } });
+    tmux.type("one");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("first answer");
+    writeFileSync(join(world.agentDir, "settings.json"), JSON.stringify({ ...BASE, compaction: { ...compaction, enabled: true } }, null, 2));
+    tmux.type("/reload");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Reloaded:");
+    tmux.type("two");
+    tmux.sendKeys("Enter");
+    // The answer's usage is past the threshold the file now allows: a summary follows it.
+    await tmux.waitFor("Compacted");
+    expect(summaryRequests(world.llm.requests)).toBe(1);
+  });
+
+  test("retries turned off in settings.json: after /reload a failed answer is not retried", async () => {
+    const script = { responses: [{ text: "first answer" }, { error: { status: 500, message: "boom from the server" }, repeat: 4 }] } as unknown as Script;
+    const { world, tmux } = await start(script);
+    tmux.type("one");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("first answer");
+    writeFileSync(join(world.agentDir, "settings.json"), JSON.stringify({ ...BASE, retry: { enabled: false } }, null, 2));
+    tmux.type("/reload");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Reloaded:");
+    tmux.type("two");
+    tmux.sendKeys("Enter");
+    // The failure is the run's end, said at once: no countdown to a next attempt.
+    const screen = await tmux.waitFor("Error: 500 boom from the server");
+    expect(screen).not.toContain("retrying");
+    expect(world.llm.requests).toHaveLength(2);
+  });
+});
