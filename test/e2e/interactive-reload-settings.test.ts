@@ -24,13 +24,14 @@ describeNeeding("tmux", tmuxAvailable(), "/reload and the settings the session h
   test("compaction turned on in settings.json after the start compacts once /reload ran", async () => {
     const script = {
       // A long first answer: something older than the recent part for a summary to replace.
-      responses: [SUMMARY, { text: `first answer ${"lorem ipsum ".repeat(400)}` }, { text: "second answer", usage: { prompt_tokens: 18000, completion_tokens: 5 } }],
+      responses: [SUMMARY, { text: `${"lorem ipsum ".repeat(400)}first-answer-ends-here` }, { text: "second answer", usage: { prompt_tokens: 18000, completion_tokens: 5 } }],
     } as unknown as Script;
     const compaction = { reserveTokens: 4000, keepRecentTokens: 10 };
     const { world, tmux } = await start(script, { contextWindow: 20000, settings: { compaction: { ...compaction, enabled: false } } });
     tmux.type("one");
     tmux.sendKeys("Enter");
-    await tmux.waitFor("first answer");
+    // Its end: the beginning scrolls off the screen.
+    await tmux.waitFor("first-answer-ends-here");
     writeFileSync(join(world.agentDir, "settings.json"), JSON.stringify({ ...BASE, compaction: { ...compaction, enabled: true } }, null, 2));
     tmux.type("/reload");
     tmux.sendKeys("Enter");
