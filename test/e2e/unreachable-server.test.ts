@@ -7,6 +7,7 @@
 import { expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { closedPort } from "../helpers/closed-port.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 import { createWorld, fakeModelsJson } from "../helpers/pig-env.ts";
@@ -14,13 +15,6 @@ import { tmuxAvailable } from "../helpers/tmux.ts";
 
 const { open, track, start } = interactivePig();
 
-/** A loopback port nothing listens on. */
-function closedPort(): number {
-  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = listener.port;
-  listener.stop(true);
-  return port;
-}
 
 describeNeeding("tmux", tmuxAvailable(), "a server pig cannot reach", () => {
   for (const width of [100, 40]) {
