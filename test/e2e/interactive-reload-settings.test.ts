@@ -60,4 +60,20 @@ describeNeeding("tmux", tmuxAvailable(), "/reload and the settings the session h
     expect(screen).not.toContain("retrying");
     expect(world.llm.requests).toHaveLength(2);
   });
+
+  test("a theme changed in settings.json is the one pig draws with after /reload", async () => {
+    const { world, tmux } = await start(undefined, { settings: { theme: "dark" } });
+    /** The colour sequences on the screen (tmux writes one where the style changes). */
+    const colours = (): Set<string> => new Set(tmux.captureStyled().match(/\x1b\[[0-9;]*m/g) ?? []);
+    tmux.type("/reload");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Reloaded:");
+    const dark = colours();
+    writeFileSync(join(world.agentDir, "settings.json"), JSON.stringify({ ...BASE, theme: "light" }, null, 2));
+    tmux.type("/reload");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor((screen) => screen.split("Reloaded:").length === 3);
+    // The second report is drawn in a colour the dark theme did not use.
+    expect([...colours()].filter((c) => !dark.has(c))).not.toEqual([]);
+  });
 });

@@ -439,8 +439,10 @@ export class InteractiveApp implements InteractiveHost {
   async reload(): Promise<void> {
     const extensions = this.runtime.extensions.host ? await this.runtime.extensions.reload() : undefined;
     const fresh = this.runtime.reload();
-    // As upstream: the setting decides again, over a Ctrl+T toggle.
+    // As upstream: the settings decide again (over a Ctrl+T toggle), and the theme they name is
+    // loaded again, from the theme files as they are now.
     this.view.showThinking = !this.settings.settings.hideThinkingBlock;
+    this.applyTheme(this.settings.settings.theme ?? detectThemeName());
     this.info(`Reloaded: settings, ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
     if (extensions) reportExtensionReload(this, extensions);
   }
