@@ -1,7 +1,7 @@
 /**
  * `/reload` reads settings.json again and the session takes up what it keeps a copy of: turning
  * automatic compaction on in the file compacts the next request, and a changed queue mode, retry
- * or tool-output bound is what the next run uses.
+ * or tool-output bound is what the next run uses; the theme and the keys follow their files.
  */
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -75,5 +75,15 @@ describeNeeding("tmux", tmuxAvailable(), "/reload and the settings the session h
     await tmux.waitFor((screen) => screen.split("Reloaded:").length === 3);
     // The second report is drawn in a colour the dark theme did not use.
     expect([...colours()].filter((c) => !dark.has(c))).not.toEqual([]);
+  });
+
+  test("a key bound in keybindings.json after the start works once /reload ran", async () => {
+    const { world, tmux } = await start(undefined);
+    writeFileSync(join(world.agentDir, "keybindings.json"), JSON.stringify({ "app.thinking.toggle": "ctrl+x" }));
+    tmux.type("/reload");
+    tmux.sendKeys("Enter");
+    await tmux.waitFor("Reloaded:");
+    tmux.sendKeys("C-x");
+    await tmux.waitFor("Thinking is hidden.");
   });
 });

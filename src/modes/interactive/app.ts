@@ -443,6 +443,10 @@ export class InteractiveApp implements InteractiveHost {
     // loaded again, from the theme files as they are now.
     this.view.showThinking = !this.settings.settings.hideThinkingBlock;
     this.applyTheme(this.settings.settings.theme ?? detectThemeName());
+    const keys = loadKeybindings(this.runtime.agentDir);
+    this.keybindings.adopt(keys.bindings);
+    for (const warning of keys.warnings) this.warn(warning);
+    this.bridge.refreshShortcuts();
     this.info(`Reloaded: settings, ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
     if (extensions) reportExtensionReload(this, extensions);
   }
