@@ -14,6 +14,9 @@ export function networkReason(cause: unknown): string | undefined {
   let text = cause.message.trim();
   // Bun adds advice meant for the programmer who called fetch, not for the person reading this.
   text = text.replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+  // Bun's words for a refusal ask whether the computer can reach the URL; what it means is that
+  // nothing listens on that port.
+  if (code === "ECONNREFUSED" && /Unable to connect/i.test(text)) text = "ECONNREFUSED: nothing is listening there (is the server running?)";
   if (typeof code === "string" && code && !text.includes(code)) text = text ? `${code}: ${text}` : code;
   if (!text) return undefined;
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;

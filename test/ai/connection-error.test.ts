@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { connectionFailure, isLoopbackUrl, refusedOnThisMachine } from "../../src/ai/connection-error.ts";
+import { connectionErrorMessage, connectionFailure, isLoopbackUrl, refusedOnThisMachine } from "../../src/ai/connection-error.ts";
 import { isRetryableError } from "../../src/ai/errors.ts";
 import type { AssistantMessage } from "../../src/ai/types.ts";
 
@@ -39,4 +39,9 @@ describe("a refused connection to this machine", () => {
     expect(isRetryableError(failed("Connection error. (ECONNRESET: socket closed)"), local)).toBe(true);
     expect(isRetryableError(failed("503 Service unavailable"), local)).toBe(true);
   });
+});
+
+test("a refusal reads as what it means, not as Bun's question to the programmer", () => {
+  const bun = Object.assign(new Error("Unable to connect. Is the computer able to access the url?"), { code: "ECONNREFUSED" });
+  expect(connectionErrorMessage(bun)).toBe("Connection error. (ECONNREFUSED: nothing is listening there (is the server running?))");
 });

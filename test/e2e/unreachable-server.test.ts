@@ -74,5 +74,6 @@ describeNeeding("tmux", tmuxAvailable(), "a server pig cannot reach", () => {
     const screen = await refused.waitFor("Error: Connection error. (ECONNREFUSED");
     expect(screen).not.toContain("retrying");
     expect(screen).toContain(`127.0.0.1:${port}`);
+    expect(screen).toContain("nothing is listening there (is the server running?)");
   });
 });
