@@ -8,6 +8,9 @@ import type { AgentMessage, UserMessage } from "../session/format.ts";
 
 export type QueueMode = "all" | "one-at-a-time";
 
+/** The mode of a queue the settings say nothing about (upstream's). */
+export const DEFAULT_QUEUE_MODE: QueueMode = "one-at-a-time";
+
 export interface QueuedMessage {
   /** What the user typed, shown in queue displays and given back on abort; none for a custom message. */
   text?: string;
@@ -17,7 +20,7 @@ export interface QueuedMessage {
 export class MessageQueue {
   private items: QueuedMessage[] = [];
 
-  constructor(public mode: QueueMode = "one-at-a-time") {}
+  constructor(public mode: QueueMode = DEFAULT_QUEUE_MODE) {}
 
   push(item: QueuedMessage): void {
     this.items.push(item);

@@ -45,7 +45,7 @@ export class Retrier {
     // A server that asks for a longer wait than allowed is not retried (upstream fails at once).
     const cap = settings.provider.maxRetryDelayMs;
     if (this.hint.tooLong || (cap > 0 && (this.hint.afterMs ?? 0) > cap)) return false;
-    return isRetryableError(answer, model.contextWindow);
+    return isRetryableError(answer, model);
   }
 
   /**

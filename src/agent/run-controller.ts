@@ -55,8 +55,8 @@ export interface RunSetup {
   agentDir: string;
   spillFiles: SpillFiles;
   toolExecution: "parallel" | "sequential";
-  /** The bound on results of tools that do not bound their own. */
-  outputLimits: OutputLimits;
+  /** The bound on results of tools that do not bound their own (as the settings say now). */
+  outputLimits(): OutputLimits;
   /** The system prompt for the current tools, as named sections (re-asked before every prompt). */
   systemSections(tools: readonly AnyTool[]): Record<string, string>;
   /** Typed input as it is sent: `/skill:name` and prompt templates expanded. */
@@ -351,7 +351,7 @@ export class RunController {
       tools: tools.active,
       toolContext: { cwd: setup.cwd, agentDir: setup.agentDir, model, spillFiles: setup.spillFiles },
       toolExecution: setup.toolExecution,
-      outputLimits: setup.outputLimits,
+      outputLimits: setup.outputLimits(),
       convert: (messages) => (setup.blockImages() ? blockImages(convertToLlm(messages)) : convertToLlm(messages)),
       takeSteering: () => queues.take(queues.steering),
       takeFollowUps: () => queues.take(queues.followUps),

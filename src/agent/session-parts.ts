@@ -1,12 +1,12 @@
 /**
  * The parts an `AgentSession` is a façade over, and how they are wired: each part is given what
  * it needs (the other parts it works with, small functions for what may change), never the
- * session as a whole. The retry and compaction settings are one shared record the user may
- * switch on and off while the session runs.
+ * session as a whole. The retry, compaction and tool-output settings are one shared record the
+ * user may switch while the session runs (`/settings`, RPC, `/reload` after the files changed).
  */
 import type { Settings } from "../resources/settings.ts";
 import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
-import { DEFAULT_OUTPUT_LIMITS } from "../tools/output-bound.ts";
+import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from "../tools/output-bound.ts";
 import { SpillFiles } from "../tools/spill-files.ts";
 import { Activity } from "./activity.ts";
 import { AttachedExtensions } from "./attached-extensions.ts";
@@ -27,10 +27,12 @@ import type { AgentSessionOptions } from "./session-options.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 import { UserShell } from "./user-shell.ts";
 
-/** The retry and compaction settings in force (`/settings` and RPC switch them during a session). */
+/** The settings of a run the session keeps in force (replaced whole when they change). */
 export interface RunSettings {
   retry: RetrySettings;
   compaction: CompactionSettings;
+  /** The bound on results of tools that do not bound their own. */
+  toolOutput: OutputLimits;
 }
 
 export interface SessionParts {
@@ -72,7 +74,11 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
   const given = options.tools;
   const tools = given instanceof ToolRegistry ? given : new ToolRegistry(given.map((tool) => ({ tool, source: { kind: "builtin" } })), given);
   tools.onChange(() => changed("tools"));
-  const runSettings: RunSettings = { retry: options.retry, compaction: options.compaction ?? compactionSettings({}) };
+  const runSettings: RunSettings = {
+    retry: options.retry,
+    compaction: options.compaction ?? compactionSettings({}),
+    toolOutput: options.toolOutput ?? DEFAULT_OUTPUT_LIMITS,
+  };
   const retrier = new Retrier(() => runSettings.retry, emit);
   const extensions = new AttachedExtensions(report, options.commands);
   const calls = new ModelCalls({
@@ -126,7 +132,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
       agentDir: options.agentDir,
       spillFiles,
       toolExecution: options.toolExecution ?? "parallel",
-      outputLimits: options.toolOutput ?? DEFAULT_OUTPUT_LIMITS,
+      outputLimits: () => runSettings.toolOutput,
       systemSections: options.systemSections,
       expand: (text) => (options.expandInput ? options.expandInput(text) : text),
       blockImages: () => options.requestSettings?.().blockImages === true,

@@ -9,7 +9,8 @@
  */
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
-import { branchSummarySettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
+import type { Settings } from "../resources/settings.ts";
+import { branchSummarySettings, compactionSettings, retrySettings, toolOutputLimits, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
 import type { AgentMessage, BashExecutionMessage, CustomMessage, ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CommandPort } from "./command-port.ts";
@@ -18,7 +19,7 @@ import type { PigEvent, SessionChange } from "./events.ts";
 import type { AgentHooks, HookImage } from "./hooks.ts";
 import type { OutsideCall } from "./model-calls.ts";
 import { navigateTree, type NavigateOptions, type NavigateResult } from "./navigate.ts";
-import type { MessageQueue, QueueMode } from "./queue.ts";
+import { DEFAULT_QUEUE_MODE, type MessageQueue, type QueueMode } from "./queue.ts";
 import type { ExtensionFailure, Listener } from "./session-events.ts";
 import type { Cancellable, ReplaceListener } from "./session-lifecycle.ts";
 import type { AgentSessionOptions } from "./session-options.ts";
@@ -315,6 +316,18 @@ export class AgentSession {
   /** A call to `model` for an extension: pig's provider code and credentials, no session hooks. */
   outsideCall(model: Model, signal?: AbortSignal): Promise<OutsideCall> {
     return this.parts.calls.outsideCall(model, signal);
+  }
+
+  /**
+   * Takes up `settings` again for what the session keeps a copy of (retry, compaction, the tool
+   * output bound, the queue modes): `/reload` after the files changed. Nothing is saved.
+   */
+  adoptSettings(settings: Settings): void {
+    this.retry = retrySettings(settings);
+    this.compaction = compactionSettings(settings);
+    this.parts.runSettings.toolOutput = toolOutputLimits(settings);
+    this.steering.mode = settings.steeringMode ?? DEFAULT_QUEUE_MODE;
+    this.followUps.mode = settings.followUpMode ?? DEFAULT_QUEUE_MODE;
   }
 
   // ── modes (each remembered as the default) ───────────────────────────────

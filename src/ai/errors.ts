@@ -2,7 +2,8 @@
  * Reading a failed answer: is it a context overflow (compaction can help) or a transient error
  * (a retry can help)? Patterns are upstream Pi 0.73.1's.
  */
-import type { AssistantMessage } from "./types.ts";
+import { refusedOnThisMachine } from "./connection-error.ts";
+import type { AssistantMessage, Model } from "./types.ts";
 
 const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /prompt is too long/i,
@@ -45,9 +46,13 @@ export function isContextOverflow(message: AssistantMessage, contextWindow: numb
   return false;
 }
 
-/** Whether a failed answer is worth retrying (and is not an overflow, which compaction handles). */
-export function isRetryableError(message: AssistantMessage, contextWindow: number): boolean {
+/**
+ * Whether a failed answer is worth retrying: not an overflow (compaction handles it), and not a
+ * refused connection to this machine (no server listens there; waiting will not start one).
+ */
+export function isRetryableError(message: AssistantMessage, model: Pick<Model, "contextWindow" | "baseUrl">): boolean {
   if (message.stopReason !== "error" || !message.errorMessage) return false;
-  if (isContextOverflow(message, contextWindow)) return false;
+  if (isContextOverflow(message, model.contextWindow)) return false;
+  if (refusedOnThisMachine(message.errorMessage, model.baseUrl)) return false;
   return RETRYABLE.test(message.errorMessage);
 }

@@ -1,14 +1,15 @@
 /**
  * `models.json`: custom providers and models, and changes to built-in ones. A file with a
- * mistake is ignored as a whole (built-ins stay) and the error names the file, the place and
- * what was expected; an unknown key is a warning and the rest of the file is used.
+ * mistake cannot be used as a whole, and the error names the file, the place (line, column,
+ * field) and what was expected; an unknown key is a warning and the rest of the file is used.
  */
 import * as v from "valibot";
 import { THINKING_LEVELS } from "./message-types.ts";
-import { checkConfig, joinIssues, notObjectWords } from "../util/config-issues.ts";
+import { checkConfig, joinIssues, notObjectWords, type ConfigIssue } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
-import { parseJsonc } from "../util/jsonc.ts";
+import { JsonPlaces, parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
+import { isCatalogueProvider } from "./catalogue/index.ts";
 import { APIS, type Api, type Model, type OpenAICompat } from "./types.ts";
 
 const positive = v.pipe(v.number(), v.check((n) => n > 0, "must be greater than 0"));
@@ -68,11 +69,13 @@ export class ModelsFileError extends Error {
   }
 }
 
-const IGNORED = "its providers and models are not used for this run (the built-in ones are)";
+/** Said after the error where the run goes on without the file (a listing of models). */
+export const MODELS_FILE_IGNORED = "its providers and models are not used for this run (the built-in ones are)";
 
 export interface ModelsFileRead {
   /** The checked file; undefined when there is none or it cannot be used (`error` says why). */
   file?: ModelsFile;
+  /** "<path>: <what, where>", when the file cannot be used. */
   error?: string;
   /** Unknown keys: reported, and the file is used without them. */
   warnings: string[];
@@ -82,7 +85,7 @@ export interface ModelsFileRead {
 export function loadModelsFile(path: string): ModelsFileRead {
   const read = readConfigText(path);
   if (read.kind === "absent") return { warnings: [] };
-  const fail = (what: string, warnings: string[] = []): ModelsFileRead => ({ error: `${path}: ${what}; ${IGNORED}`, warnings });
+  const fail = (what: string, warnings: string[] = []): ModelsFileRead => ({ error: `${path}: ${what}`, warnings });
   if (read.kind === "unreadable") return fail(read.reason);
   let raw: unknown;
   try {
@@ -94,7 +97,35 @@ export function loadModelsFile(path: string): ModelsFileRead {
   const checked = checkConfig(ModelsFileSchema, raw, read.text);
   const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
   if (!checked.success) return fail(joinIssues(checked.issues), warnings);
+  const broken = providerRuleIssues(checked.output, new JsonPlaces(read.text));
+  if (broken.length > 0) return fail(joinIssues(broken), warnings);
   return { file: checked.output, warnings };
+}
+
+/**
+ * What the schema cannot say about a provider: a custom one needs a URL, a key and an API for
+ * each model, and an entry must change something. Each names the field and its place.
+ */
+function providerRuleIssues(file: ModelsFile, places: JsonPlaces): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const at = (keys: (string | number)[], words: string) => {
+    const place = places.placeOf(keys);
+    issues.push({ path: keys, words: `"${keys.join(".")}"${place ? ` (${place})` : ""} ${words}` });
+  };
+  for (const [provider, config] of Object.entries(file.providers)) {
+    const key = ["providers", provider];
+    if (!config.models && !config.baseUrl && !config.headers && !config.compat && !config.modelOverrides) {
+      at(key, 'must set "baseUrl", "headers", "compat", "modelOverrides" or "models"');
+      continue;
+    }
+    if (isCatalogueProvider(provider) || !config.models) continue;
+    if (!config.baseUrl && config.models.some((m) => !m.baseUrl)) at([...key, "baseUrl"], "is missing (a custom provider needs the URL of its server)");
+    if (!config.apiKey) at([...key, "apiKey"], 'is missing (a custom provider needs a key, or "none" for a server that takes none)');
+    config.models.forEach((model, i) => {
+      if (!model.api && !config.api) at([...key, "models", i, "api"], 'is missing (set "api" on the model or the provider)');
+    });
+  }
+  return issues;
 }
 
 /** Reads and checks `path`; undefined when there is no file. Throws `ModelsFileError`. */
@@ -114,7 +145,7 @@ export function applyModelsFile(builtins: readonly Model[], file: ModelsFile, pa
     const own = models.filter((m) => m.provider === provider);
     const builtin = own.length > 0;
     if (!config.models && !config.baseUrl && !config.headers && !config.compat && !config.modelOverrides) {
-      throw new ModelsFileError(`${path}: "providers.${provider}" must set "baseUrl", "headers", "compat", "modelOverrides" or "models"; ${IGNORED}`);
+      throw new ModelsFileError(`${path}: "providers.${provider}" must set "baseUrl", "headers", "compat", "modelOverrides" or "models"`);
     }
     for (const model of own) {
       if (config.baseUrl) model.baseUrl = config.baseUrl;
@@ -126,13 +157,13 @@ export function applyModelsFile(builtins: readonly Model[], file: ModelsFile, pa
       const api = spec.api ?? config.api ?? (builtin ? own[0]!.api : undefined);
       const baseUrl = spec.baseUrl ?? config.baseUrl ?? (builtin ? own[0]!.baseUrl : undefined);
       if (!builtin && (!config.baseUrl && !spec.baseUrl)) {
-        throw new ModelsFileError(`${path}: "providers.${provider}.baseUrl" is required for a custom provider; ${IGNORED}`);
+        throw new ModelsFileError(`${path}: "providers.${provider}.baseUrl" is required for a custom provider`);
       }
       if (!builtin && !config.apiKey) {
-        throw new ModelsFileError(`${path}: "providers.${provider}.apiKey" is required for a custom provider; ${IGNORED}`);
+        throw new ModelsFileError(`${path}: "providers.${provider}.apiKey" is required for a custom provider`);
       }
       if (!api) {
-        throw new ModelsFileError(`${path}: model "${spec.id}" of "providers.${provider}" needs an "api", on the model or the provider; ${IGNORED}`);
+        throw new ModelsFileError(`${path}: model "${spec.id}" of "providers.${provider}" needs an "api", on the model or the provider`);
       }
       const model: Model = {
         id: spec.id,

@@ -9,7 +9,7 @@ import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, keyI
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
 import { catalogueModels, DEFAULT_ORDER, defaultModelOf, isCatalogueProvider, PROVIDERS } from "./catalogue/index.ts";
 import { hasLogin } from "./oauth/logins.ts";
-import { applyModelsFile, loadModelsFile, type ModelsFile } from "./models-file.ts";
+import { applyModelsFile, loadModelsFile, MODELS_FILE_IGNORED, type ModelsFile } from "./models-file.ts";
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
 import type { ExtensionProviderConfig } from "./extension-providers.ts";
 import type { Model, StreamFunction } from "./types.ts";
@@ -25,6 +25,8 @@ export class ModelRegistry {
    * entry is not used, and keys pig does not know.
    */
   readonly problems: string[] = [];
+  /** Why `models.json` cannot be used ("<path>: <field> (line, column) …"), when it cannot. */
+  readonly modelsFileError: string | undefined;
   private readonly file: ModelsFile | undefined;
   private auth: AuthFile = {};
   /** `<agentDir>/auth.json`. */
@@ -47,7 +49,7 @@ export class ModelRegistry {
     const modelsPath = join(options.agentDir, "models.json");
     let file: ModelsFile | undefined;
     const read = loadModelsFile(modelsPath);
-    if (read.error !== undefined) this.problems.push(read.error);
+    let fileError = read.error;
     this.problems.push(...read.warnings);
     try {
       file = read.file;
@@ -63,9 +65,11 @@ export class ModelRegistry {
     } catch (error) {
       file = undefined;
       this.fromFile.clear();
-      this.problems.push((error as Error).message);
+      fileError = (error as Error).message;
     }
     this.file = file;
+    this.modelsFileError = fileError;
+    if (fileError !== undefined) this.problems.push(`${fileError}; ${MODELS_FILE_IGNORED}`);
     this.authPath = join(options.agentDir, "auth.json");
     const auth = loadAuthFile(this.authPath, this.providers);
     this.auth = auth.auth;

@@ -90,7 +90,17 @@ function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExt
 /** `--help`: with the flags of the extensions this run would load (they are started to learn them). */
 async function printHelp(args: CliArgs, extensions: ModeExtensions): Promise<number> {
   const { createRuntime } = await import("../runtime/create.ts");
-  const runtime = await createRuntime(runtimeConfigFromArgs({ ...args, noSession: true }, { cwd: process.cwd(), interactive: false, registries: extensions.registries }));
+  const { ModelsFileUnusable } = await import("../runtime/errors.ts");
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime(runtimeConfigFromArgs({ ...args, noSession: true }, { cwd: process.cwd(), interactive: false, registries: extensions.registries }));
+  } catch (error) {
+    // The help is what someone reads to find out what is wrong: it shows, with the fault first.
+    if (!(error instanceof ModelsFileUnusable)) throw error;
+    writeStderr(`pig: ${error.message}\n`);
+    writeStdout(mainHelp([]));
+    return 0;
+  }
   try {
     for (const error of runtime.extensions.loadErrors) writeStderr(`Error: ${error}\n`);
     writeStdout(mainHelp(extensions.registries.flags.list()));

@@ -154,7 +154,7 @@ async function requestOnce(
         return {
           kind: "error",
           message: event.error.errorMessage,
-          retryable: isRetryableError(event.error, call.model.contextWindow),
+          retryable: isRetryableError(event.error, call.model),
           ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         };
       }

@@ -16,7 +16,7 @@ import { SettingsStore } from "../resources/settings-store.ts";
 import { loadRunResources } from "./resources-stage.ts";
 import type { DiscoveredPaths } from "./run-extensions.ts";
 import type { Runtime } from "./runtime.ts";
-import { UserError } from "./errors.ts";
+import { ModelsFileUnusable, UserError } from "./errors.ts";
 import { findPiglets } from "../resources/piglets.ts";
 import { choosePiglet, pigletModelError, recordPiglet, withPiglet } from "./piglet-stage.ts";
 import { followSessionPiglet, switchPiglet, type PigletSwitch } from "./piglet-switch.ts";
@@ -46,6 +46,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   // The model named is checked first: a wrong name fails before trust asks anything — unless
   // extensions may still register it (their providers), then it is checked again once they have.
   const registry = new ModelRegistry({ agentDir, env: config.env });
+  if (registry.modelsFileError !== undefined) throw new ModelsFileUnusable(registry.modelsFileError);
   warnings.push(...registry.problems);
   for (const provider of config.providers ?? []) registry.registerProvider(provider.name, provider.config, provider.stream);
   let named: ReturnType<typeof chooseNamedModel> | undefined;
@@ -182,8 +183,16 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   discovered = () => extensions.extensions.discoveredPaths();
   const hasPaths = (p: DiscoveredPaths) => p.skillPaths.length + p.promptPaths.length + p.themePaths.length > 0;
   if (hasPaths(extensions.extensions.discoveredPaths())) resources.reload();
+  // The settings files and the resources, read again; what the session keeps a copy of follows.
+  const reloadRun = () => {
+    // A change pig could not save yet (a busy lock) is tried once more before the files are read.
+    opened.settings.flush();
+    opened.settings.reload();
+    session.adoptSettings(opened.liveSettings());
+    return resources.reload();
+  };
   // After ctx.reload() / /reload the paths are asked again; the resources follow them.
-  extensions.extensions.onReload(() => resources.reload());
+  extensions.extensions.onReload(reloadRun);
 
   const owned = held.move();
   let closing: Promise<void> | undefined;
@@ -208,7 +217,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     warnings,
     startup,
     extensions: extensions.extensions,
-    reload: () => resources.reload(),
+    reload: reloadRun,
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -13,3 +13,14 @@ export class UserError extends Error {
     this.name = "UserError";
   }
 }
+
+/**
+ * `models.json` cannot be used: the run does not start, since running on other models than the
+ * ones the person wrote down (or setting one up over their file) would hide the mistake.
+ */
+export class ModelsFileUnusable extends UserError {
+  constructor(fault: string) {
+    super(`${fault}\nFix models.json and start pig again; pig has not changed the file.`);
+    this.name = "ModelsFileUnusable";
+  }
+}

@@ -27,7 +27,10 @@ export interface Runtime extends AsyncDisposable {
   registry: ModelRegistry;
   agentDir: string;
   sessionDir: string | undefined;
-  /** Reads context files, prompts, skills and templates again; the next request uses them. */
+  /**
+   * Reads the settings files, context files, prompts, skills and templates again: the session
+   * takes up the settings it keeps a copy of, and the next request uses the rest.
+   */
   reload(): LoadedResources;
   settings: SettingsStore;
   resources: LoadedResources;

@@ -1,12 +1,12 @@
 /** Waiting between attempts: the backoff delay, and a sleep an abort cuts short. */
 
 /**
- * The delay before retry `attempt` (1 for the first retry): `baseDelayMs` doubling each time,
- * or the server's requested delay when that is longer.
+ * The delay before retry `attempt` (1 for the first retry): the server's requested delay when it
+ * named one (`retry-after: 1` means one second, not the longer backoff), else `baseDelayMs`
+ * doubling each time. A request longer than allowed never gets here: it is not retried.
  */
 export function retryDelay(attempt: number, baseDelayMs: number, serverDelayMs?: number): number {
-  const backoff = baseDelayMs * 2 ** (attempt - 1);
-  return serverDelayMs !== undefined && serverDelayMs > backoff ? serverDelayMs : backoff;
+  return serverDelayMs ?? baseDelayMs * 2 ** (attempt - 1);
 }
 
 /** Resolves with true after `ms`, or with false as soon as `signal` aborts. */

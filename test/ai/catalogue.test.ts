@@ -140,7 +140,7 @@ describe("models.json and the new providers", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fireworks: {} } }));
     const registry = new ModelRegistry({ agentDir: dir, env: {} });
-    expect(registry.problems.join("\n")).toContain(`${join(dir, "models.json")}: "providers.fireworks" must set`);
+    expect(registry.modelsFileError).toStartWith(`${join(dir, "models.json")}: "providers.fireworks" (line 1, column 27) must set`);
   });
 });
 

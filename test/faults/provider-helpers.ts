@@ -180,13 +180,7 @@ export function answers(messages: Message[]): Message[] {
   return messages.filter((m) => m.role === "assistant");
 }
 
-/** A local port with nothing listening on it. */
-export function closedPort(): number {
-  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = listener.port;
-  listener.stop(true);
-  return port;
-}
+export { closedPort } from "../helpers/closed-port.ts";
 
 /**
  * A server that answers every request with the headers of an event stream and then nothing

@@ -2,9 +2,10 @@
  * One POST of a streamed request over plain fetch, tried again up to `retries` times (0 by
  * default: the agent retries) on a dropped connection or a retryable status, after the delay the
  * server asks for or the API's backoff. A retryable answer asking to wait past
- * `maxRetryDelayMs` is not retried: it fails with the API's words for it.
+ * `maxRetryDelayMs` is not retried: it fails with the API's words for it; nor is a refused
+ * connection to this machine.
  */
-import { connectionErrorMessage } from "../connection-error.ts";
+import { connectionErrorMessage, refusedOnThisMachine } from "../connection-error.ts";
 import type { ResponseWatch } from "../response-watch.ts";
 import { retryAfterMs } from "../retry-after.ts";
 import type { StreamOptions } from "../types.ts";
@@ -72,7 +73,9 @@ export async function postWithRetries(
     }
     if (response) await options.onResponse?.({ status: response.status, headers: headerRecord(response.headers) });
     if (response?.ok) return response;
-    const canRetry = attempt < policy.retries && !timedOut && (failure !== undefined || policy.retryableStatus(response!.status));
+    // Nothing listening on this machine is not a blip: the attempt fails at once, as the agent's do.
+    const refusedHere = failure !== undefined && refusedOnThisMachine(failure.message, url);
+    const canRetry = attempt < policy.retries && !timedOut && !refusedHere && (failure !== undefined || policy.retryableStatus(response!.status));
     if (!canRetry) throw failure ?? (await policy.httpFailure(response!));
     const requested = response ? retryAfterMs(response.headers) : undefined;
     const cap = options.maxRetryDelayMs ?? 0;

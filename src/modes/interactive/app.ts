@@ -462,7 +462,15 @@ export class InteractiveApp implements InteractiveHost {
   async reload(): Promise<void> {
     const extensions = this.runtime.extensions.host ? await this.runtime.extensions.reload() : undefined;
     const fresh = this.runtime.reload();
-    this.info(`Reloaded: ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
+    // As upstream: the settings decide again (over a Ctrl+T toggle), and the theme they name is
+    // loaded again, from the theme files as they are now.
+    this.view.showThinking = !this.settings.settings.hideThinkingBlock;
+    this.applyTheme(this.settings.settings.theme ?? detectThemeName());
+    const keys = loadKeybindings(this.runtime.agentDir);
+    this.keybindings.adopt(keys.bindings);
+    for (const warning of keys.warnings) this.warn(warning);
+    this.bridge.refreshShortcuts();
+    this.info(`Reloaded: settings, ${fresh.contextFiles.length} context files, ${fresh.skills.length} skills, ${fresh.templates.length} templates.`);
     if (extensions) reportExtensionReload(this, extensions);
   }
 

@@ -174,8 +174,8 @@ export function createDialogs(streams: DialogStreams = {}): Dialogs {
                 ...(config.placeholder ? { placeholder: shown(config.placeholder) } : {}),
                 ...(config.initial !== undefined ? { initialValue: terminalSafe(config.initial, { tabs: "show" }) } : {}),
               }),
-        // A key typed into a masked question is never shown again.
-        (typed: string | undefined) => (config.mask ? "entered" : config.answeredAs !== undefined ? config.answeredAs : typed ? typed : "(empty)"),
+        // A key typed into a masked question is never shown again; that none was typed may be.
+        (typed: string | undefined) => (config.mask ? (typed ? "entered" : "none") : config.answeredAs !== undefined ? config.answeredAs : typed ? typed : "(empty)"),
         { signal: config.signal, as: config.abortedAs },
       );
       return chosen && (chosen.answer ?? "");

@@ -12,9 +12,10 @@ import { applyEdits, modify } from "jsonc-parser";
 import * as v from "valibot";
 import { envKeyNames, saveApiKey } from "../../ai/auth.ts";
 import { catalogueModels, defaultModelOf, isCatalogueProvider } from "../../ai/catalogue/index.ts";
-import { applyModelsFile, readModelsFile } from "../../ai/models-file.ts";
+import { applyModelsFile, loadModelsFile, readModelsFile } from "../../ai/models-file.ts";
 import type { ModelRegistry } from "../../ai/registry.ts";
 import type { Model } from "../../ai/types.ts";
+import { connectionFailure, type ConnectionFailure } from "../../ai/connection-error.ts";
 import { writeFileAtomic } from "../../resources/settings-store.ts";
 import { parseJsonc } from "../../util/jsonc.ts";
 import type { InteractiveHost } from "./host.ts";
@@ -131,18 +132,31 @@ export const localFetch: Fetch = async (url, init) => {
   });
 };
 
-/** The JSON body of `url`, or undefined when it does not answer in time or is not JSON. */
-async function getJson(fetchFn: Fetch, url: string, timeoutMs: number, key?: string): Promise<unknown> {
+/** What a GET brought: a JSON body, an answer that is not one (its status), or no answer at all (why). */
+type Fetched = { kind: "json"; body: unknown } | { kind: "answered"; status: number } | { kind: "unreachable"; failure: ConnectionFailure };
+
+async function fetchJson(fetchFn: Fetch, url: string, timeoutMs: number, key?: string): Promise<Fetched> {
+  let response: Response;
   try {
-    const response = await fetchFn(url, {
+    response = await fetchFn(url, {
       signal: AbortSignal.timeout(timeoutMs),
       ...(key ? { headers: { Authorization: `Bearer ${key}` } } : {}),
     });
-    if (!response.ok) return undefined;
-    return (await response.json()) as unknown;
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { kind: "unreachable", failure: connectionFailure(error) };
   }
+  if (!response.ok) return { kind: "answered", status: response.status };
+  try {
+    return { kind: "json", body: (await response.json()) as unknown };
+  } catch {
+    return { kind: "answered", status: response.status };
+  }
+}
+
+/** The JSON body of `url`, or undefined when it does not answer in time or is not JSON. */
+async function getJson(fetchFn: Fetch, url: string, timeoutMs: number, key?: string): Promise<unknown> {
+  const fetched = await fetchJson(fetchFn, url, timeoutMs, key);
+  return fetched.kind === "json" ? fetched.body : undefined;
 }
 
 interface Found {
@@ -187,6 +201,12 @@ export function writeProvider(path: string, name: string, entry: ProviderEntry, 
       if (current.providers !== undefined && !isPlainObject(current.providers)) throw new Error('"providers" is not an object');
     } catch (error) {
       print(`${path} could not be read (${(error as Error).message}), so pig left it unchanged. Add this to it by hand:\n${snippet}`);
+      return false;
+    }
+    // A file with a mistake is the person's to fix: an edit now would mix pig's lines into it.
+    const fault = loadModelsFile(path).error;
+    if (fault !== undefined) {
+      print(`${fault}\nFix it first; pig left the file unchanged. Then add this to it:\n${snippet}`);
       return false;
     }
   }
@@ -269,13 +289,41 @@ async function localStep(deps: WizardDeps, found: Found): Promise<Step> {
 
 const NAME = /^[a-z0-9][a-z0-9._-]*$/i;
 
-async function customStep(deps: WizardDeps, fetchFn: Fetch): Promise<Step> {
-  const url = (await deps.ask("Server URL (OpenAI-compatible)", { placeholder: "http://localhost:8000/v1" }))?.trim().replace(/\/+$/, "");
-  if (!url) return "back";
-  if (!/^https?:\/\/[^/\s]+/i.test(url)) {
+/** The server's URL, without trailing slashes; undefined when the person backed out. */
+async function askServerUrl(deps: WizardDeps, previous?: string): Promise<string | undefined> {
+  for (;;) {
+    const url = (
+      await deps.ask("Server URL (OpenAI-compatible)", previous ? { initial: previous } : { placeholder: "http://localhost:8000/v1" })
+    )
+      ?.trim()
+      .replace(/\/+$/, "");
+    if (!url) return undefined;
+    if (/^https?:\/\/[^/\s]+/i.test(url)) return url;
     deps.print(`"${url}" is not an http(s) URL.`);
-    return "back";
   }
+}
+
+type Listing = { kind: "models"; ids: string[]; baseUrl: string } | { kind: "unlisted"; status?: number } | { kind: "unreachable"; failure: ConnectionFailure };
+
+/** The models `url` lists, under `/models` or `/v1/models` (the URL may be given with or without its /v1). */
+async function listServerModels(fetchFn: Fetch, url: string, key: string): Promise<Listing> {
+  const first = await fetchJson(fetchFn, `${url}/models`, 5000, key);
+  if (first.kind === "unreachable") return first;
+  const ids = first.kind === "json" ? openAiIds(first.body) : undefined;
+  if (ids && ids.length > 0) return { kind: "models", ids, baseUrl: url };
+  if (!/\/v1$/.test(url)) {
+    const second = await fetchJson(fetchFn, `${url}/v1/models`, 5000, key);
+    const more = second.kind === "json" ? openAiIds(second.body) : undefined;
+    if (more && more.length > 0) return { kind: "models", ids: more, baseUrl: `${url}/v1` };
+  }
+  return first.kind === "answered" ? { kind: "unlisted", status: first.status } : { kind: "unlisted" };
+}
+
+type Unreachable = "url" | "again" | "back";
+
+async function customStep(deps: WizardDeps, fetchFn: Fetch): Promise<Step> {
+  let url = await askServerUrl(deps);
+  if (!url) return "back";
   let name: string | undefined;
   for (;;) {
     name = (await deps.ask("A name for this provider", { initial: "custom" }))?.trim();
@@ -287,15 +335,31 @@ async function customStep(deps: WizardDeps, fetchFn: Fetch): Promise<Step> {
   const key = (await deps.ask("API key (leave empty if the server needs none)", { mask: true }))?.trim();
   if (key === undefined) return "back";
 
-  // The server may have been given with or without its /v1 part.
-  let baseUrl = url;
-  let ids = openAiIds(await getJson(fetchFn, `${url}/models`, 5000, key));
-  if (!ids && !/\/v1$/.test(url)) {
-    ids = openAiIds(await getJson(fetchFn, `${url}/v1/models`, 5000, key));
-    if (ids) baseUrl = `${url}/v1`;
+  let listing = await listServerModels(fetchFn, url, key);
+  // No connection is not "no models": say why, and let the URL be changed or the server started.
+  while (listing.kind === "unreachable") {
+    deps.print(`Could not connect to ${url}: ${listing.failure.words}.`);
+    const next = await deps.pick<Unreachable>("What now?", [
+      { value: "url", label: "Change the URL" },
+      { value: "again", label: "Try again", hint: "once the server is running" },
+      { value: "back", label: "Back to the providers" },
+    ]);
+    if (next === undefined || next === "back") return "back";
+    if (next === "url") {
+      const changed = await askServerUrl(deps, url);
+      if (!changed) return "back";
+      url = changed;
+    }
+    listing = await listServerModels(fetchFn, url, key);
   }
-  if (!ids || ids.length === 0) {
-    deps.print(`${url} did not list any models.`);
+  let ids: string[];
+  let baseUrl = url;
+  if (listing.kind === "models") {
+    ids = listing.ids;
+    baseUrl = listing.baseUrl;
+  } else {
+    const answered = listing.status === 401 || listing.status === 403 ? ` (it answered ${listing.status}: check the key)` : listing.status ? ` (it answered ${listing.status})` : "";
+    deps.print(`${url} answered but did not list any models${answered}.`);
     const id = (await deps.ask("Model id to use"))?.trim();
     if (!id) return "back";
     ids = [id];

@@ -128,7 +128,8 @@ async function runPig(world: PigWorld, args: string[], stdin?: string): Promise<
 /** Interactive pig in a window wide enough that no message wraps; the screen once all is shown. */
 async function runInteractive(world: PigWorld, args: string[], shown: (screen: string) => boolean): Promise<Outcome> {
   const tmux = TmuxSession.start({
-    command: withPermissions([pigBinary(), ...args]),
+    // A pig that stops at start leaves its words on a live pane (tmux's "Pane is dead" line would scroll them away).
+    command: ["sh", "-c", '"$@"; exec sleep 600', "sh", ...withPermissions([pigBinary(), ...args])],
     cwd: world.cwd,
     width: 400,
     height: 40,

@@ -8,12 +8,16 @@ import { FakeHost, FakeSubscriptions, makeRuntime } from "./fake-host.ts";
 import { LoginCancelled } from "../../../src/ai/oauth/types.ts";
 import { stripAnsi } from "../../../src/util/width.ts";
 
-/** A fetch answering from a table of URL → JSON body; anything else is "connection refused". */
+/**
+ * A fetch answering from a table of URL → JSON body: another path of a server in the table is
+ * 404, any other server "connection refused".
+ */
 function fakeFetch(table: Record<string, unknown>, seen: string[] = []): NonNullable<WizardDeps["fetch"]> {
   return async (url) => {
     seen.push(url);
-    if (!(url in table)) throw new Error("ECONNREFUSED");
-    return Response.json(table[url]);
+    if (url in table) return Response.json(table[url]);
+    if (Object.keys(table).some((known) => new URL(known).origin === new URL(url).origin)) return new Response("not found", { status: 404 });
+    throw Object.assign(new Error("ECONNREFUSED: Unable to connect"), { code: "ECONNREFUSED" });
   };
 }
 
@@ -122,6 +126,18 @@ describe("first-run wizard", () => {
     expect(host.text).toContain('"ollama"');
   });
 
+  test("a models.json that parses but has a mistake is left byte for byte, the mistake named", async () => {
+    const { host, agentDir, deps } = wizard({ [OLLAMA_TAGS]: { models: [{ name: "llama" }] } });
+    const path = join(agentDir, "models.json");
+    const before = '{\n  "providers": {\n    "mine": { "baseUrl": "http://m", "api": "openai-completions", "apiKey": "k", "models": [{ "id": 5 }] }\n  }\n}\n';
+    writeFileSync(path, before);
+    host.pickAnswers = [{ label: "Ollama" }];
+    expect(await runFirstRunWizard(deps)).toBeUndefined();
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(host.text).toContain('"providers.mine.models.0.id" (line 3, column 101) must be a string, not 5');
+    expect(host.text).toContain("pig left the file unchanged");
+  });
+
   test("replacing a provider of the same name needs a confirmation", async () => {
     const { host, agentDir, deps } = wizard({ [OLLAMA_TAGS]: { models: [{ name: "llama" }] } });
     const path = join(agentDir, "models.json");
@@ -147,14 +163,60 @@ describe("first-run wizard", () => {
     expect(seen).toContain("http://10.0.0.5:8000/models");
   });
 
-  test("a custom URL that lists nothing asks for the model id; built-in provider names are refused", async () => {
-    const { host, agentDir, deps } = wizard();
+  test("a custom URL that answers but lists nothing asks for the model id; built-in provider names are refused", async () => {
+    const { host, agentDir, deps } = wizard({ "http://localhost:9999/v1/models": { object: "list" } });
     host.pickAnswers = [{ label: "Another OpenAI-compatible" }];
     host.askAnswers = ["http://localhost:9999/v1", "openai", "mine", "", "my-model"];
     expect(await runFirstRunWizard(deps)).toEqual({ provider: "mine", model: "my-model" });
     expect(host.text).toContain('"openai" is a built-in provider');
     const registry = new ModelRegistry({ agentDir, env: {} });
     expect(registry.find("mine", "my-model")?.baseUrl).toBe("http://localhost:9999/v1");
+  });
+});
+
+describe("first-run wizard: a server that cannot be reached", () => {
+  /** A fetch failing as the network does: `code` on the error, as Bun and node:http set it. */
+  function failing(code: string, name = "TypeError"): NonNullable<WizardDeps["fetch"]> {
+    return async () => {
+      throw Object.assign(new Error(`${code}: failed`), { code, name });
+    };
+  }
+
+  for (const [code, words] of [
+    ["ECONNREFUSED", "nothing is listening there (connection refused)"],
+    ["ENOTFOUND", "the host name was not found (DNS)"],
+    ["DEPTH_ZERO_SELF_SIGNED_CERT", "the secure connection failed (TLS: DEPTH_ZERO_SELF_SIGNED_CERT)"],
+  ] as const) {
+    test(`${code}: says it could not connect and why, never "did not list any models"`, async () => {
+      const { host, deps } = wizard();
+      deps.fetch = failing(code);
+      host.pickAnswers = [{ label: "Another OpenAI-compatible" }, { label: "Back to the providers" }, "cancel"];
+      host.askAnswers = ["http://10.0.0.5:8000/v1", "lab", ""];
+      expect(await runFirstRunWizard(deps)).toBeUndefined();
+      expect(host.text).toContain(`Could not connect to http://10.0.0.5:8000/v1: ${words}.`);
+      expect(host.text).not.toContain("did not list any models");
+      // No model id was asked for: there is nothing to check it against.
+      expect(host.asks.map((a) => a.message)).not.toContain("Model id to use");
+    });
+  }
+
+  test("a timeout is named as one", async () => {
+    const { host, deps } = wizard();
+    deps.fetch = failing("ABORT_ERR", "TimeoutError");
+    host.pickAnswers = [{ label: "Another OpenAI-compatible" }, { label: "Back to the providers" }, "cancel"];
+    host.askAnswers = ["http://10.0.0.5:8000/v1", "lab", ""];
+    await runFirstRunWizard(deps);
+    expect(host.text).toContain("Could not connect to http://10.0.0.5:8000/v1: it did not answer in time.");
+  });
+
+  test("changing the URL asks it again (the old one offered) and goes on with the new one", async () => {
+    const { host, agentDir, deps } = wizard({ "http://127.0.0.1:8001/v1/models": { data: [{ id: "qwen" }] } });
+    host.pickAnswers = [{ label: "Another OpenAI-compatible" }, { label: "Change the URL" }];
+    host.askAnswers = ["http://127.0.0.1:8000/v1", "local", "", "http://127.0.0.1:8001/v1"];
+    expect(await runFirstRunWizard(deps)).toEqual({ provider: "local", model: "qwen" });
+    expect(host.asks[3]!.config?.initial).toBe("http://127.0.0.1:8000/v1");
+    const registry = new ModelRegistry({ agentDir, env: {} });
+    expect(registry.find("local", "qwen")?.baseUrl).toBe("http://127.0.0.1:8001/v1");
   });
 });
 

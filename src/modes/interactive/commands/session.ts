@@ -40,7 +40,7 @@ export const nameCommand: SlashCommand = {
 
 export const reloadCommand: SlashCommand = {
   name: "reload",
-  description: "Reload skills, prompt templates and context files",
+  description: "Reload settings, keybindings, skills, prompt templates and context files",
   async run(host) {
     // The host reports what was loaded.
     await host.reload();

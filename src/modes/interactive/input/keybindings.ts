@@ -193,8 +193,22 @@ export function normalizeKey(text: string): { key: string } | { error: string } 
 export class KeyBindings {
   private readonly byKey = new Map<string, KeyAction>();
 
-  constructor(private readonly keys: Readonly<Record<KeyAction, readonly string[]>>) {
-    for (const action of ACTIONS) for (const key of keys[action]) if (!this.byKey.has(key)) this.byKey.set(key, action);
+  constructor(private keys: Readonly<Record<KeyAction, readonly string[]>>) {
+    this.index();
+  }
+
+  /**
+   * Takes `other`'s bindings in place (`/reload` after keybindings.json changed): the editor and
+   * everything else holding this object follow at once.
+   */
+  adopt(other: KeyBindings): void {
+    this.keys = other.keys;
+    this.index();
+  }
+
+  private index(): void {
+    this.byKey.clear();
+    for (const action of ACTIONS) for (const key of this.keys[action]) if (!this.byKey.has(key)) this.byKey.set(key, action);
   }
 
   static defaults(platform: string = process.platform): KeyBindings {
