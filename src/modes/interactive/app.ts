@@ -462,9 +462,9 @@ export class InteractiveApp implements InteractiveHost {
   async reload(): Promise<void> {
     const extensions = this.runtime.extensions.host ? await this.runtime.extensions.reload() : undefined;
     const fresh = this.runtime.reload();
-    // As upstream: the settings decide again (over a Ctrl+T toggle), and the theme they name is
-    // loaded again, from the theme files as they are now.
-    this.view.showThinking = !this.settings.settings.hideThinkingBlock;
+    // As upstream: the settings decide again (over a Ctrl+T toggle, the completion rows too), and
+    // the theme they name is loaded again, from the theme files as they are now.
+    this.applyDisplaySettings();
     this.applyTheme(this.settings.settings.theme ?? detectThemeName());
     const keys = loadKeybindings(this.runtime.agentDir);
     this.keybindings.adopt(keys.bindings);
