@@ -108,6 +108,15 @@ describeNeeding("tmux", tmuxAvailable(), "the terminal's text: files and pig's o
       const altUp = hangingRows(keys, "Alt+Up ", 22).map((r) => r.slice(22).trim());
       expect(altUp.join(" ")).toBe("pull queued messages back into the editor");
       expect(altUp.length).toBe(width === 100 ? 1 : 3);
+      // Notices of the conversation and of the prompt too.
+      tmux.type("/name the long name of this session about the off-by-one in last.ts and its tests");
+      tmux.sendKeys("Enter");
+      await tmux.waitFor(/Session name: the long/);
+      tmux.type("look at @missing/folder/with/a/long/path/to/a/file/that/is/not/there.ts please");
+      tmux.sendKeys("Enter");
+      const notices = await tmux.waitFor(/not attached: @missing[\s\S]*↑\d/);
+      noRowCutByTheTerminal();
+      expect(notices.replace(/\n/g, " ")).toContain("Session name: the long name of this session about the off-by-one in last.ts and its tests");
     });
 
     test(`read of a binary file describes it, to the model and on the screen, instead of dumping it (${width} columns)`, async () => {

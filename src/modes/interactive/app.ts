@@ -103,7 +103,8 @@ export class InteractiveApp implements InteractiveHost {
     const builtinNames = this.commands.map((c) => c.name);
     this.bridge = new ExtensionBridge({ extensions, host: this, editor: this.editor, keybindings: keys.bindings, builtinNames, tty: !this.editor.plain });
     this.view = new EventView(
-      { print: (text) => this.editor.print(text), setStatus: (lines) => this.bridge.setViewStatus(lines), columns: () => process.stdout.columns ?? 80 },
+      // The view's rows fit already; its notices (a retry, the session's name) wrap as pig's own lines do.
+      { print: (text) => this.editor.print(wrapOwnText(text, this.columns(), { table: false })), setStatus: (lines) => this.bridge.setViewStatus(lines), columns: () => process.stdout.columns ?? 80 },
       theme,
       {
         showThinking: !settings.hideThinkingBlock,
