@@ -160,7 +160,7 @@ describeNeeding("tmux", tmuxAvailable(), "the terminal's text: files and pig's o
     expect(refused.stderr).toContain("@logo.bin: not a text file (ELF executable, 1.0KB)");
     expect(world.llm.requests).toHaveLength(0);
     const { tmux } = await start(undefined, { files: { "logo.bin": ELF } });
-    tmux.type("what is @logo.bin");
+    tmux.type("what is @logo.bin please");
     tmux.sendKeys("Enter");
     await tmux.waitFor("not attached: @logo.bin (not a text file (ELF executable, 1.0KB))");
   });
