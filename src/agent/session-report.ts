@@ -7,6 +7,7 @@ import { contextUsage } from "../compaction/index.ts";
 import { contentText } from "../session/convert.ts";
 import type { AgentMessage, AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
+import { userMessageTitle } from "../session/title.ts";
 import type { CompactionSettings } from "../resources/settings-effective.ts";
 import type { MessageQueue, QueueMode } from "./queue.ts";
 import { sessionTotals, type SessionTotals } from "./session-stats.ts";
@@ -81,8 +82,10 @@ export function forkMessages(store: SessionStore): { entryId: string; text: stri
     if (record.type !== "message" || record.role !== "user") continue;
     const entry = store.readEntry(record) as MessageEntry | undefined;
     if (!entry) continue;
-    const text = contentText((entry.message as UserMessage).content);
-    if (text) out.push({ entryId: record.id, text });
+    // A message without text (an image alone) is not offered, as upstream; the others are named
+    // as typed: attached files' `<file>` markup and expanded templates left out.
+    if (!contentText((entry.message as UserMessage).content)) continue;
+    out.push({ entryId: record.id, text: userMessageTitle(entry.message) });
   }
   return out;
 }

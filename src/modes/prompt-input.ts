@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { UserError } from "../runtime/errors.ts";
+import { nonTextKind, notTextReason } from "../tools/file-kind.ts";
 import { detectImageMime, dimensionNote, prepareImage } from "../tools/image.ts";
 import { isTerminal } from "../util/libc.ts";
 import { unreadableReason } from "../util/config-read.ts";
@@ -67,7 +68,7 @@ function directoryReason(written: string, path: string): string {
 }
 
 export interface Unattachable {
-  kind: "missing" | "directory" | "unreadable";
+  kind: "missing" | "directory" | "unreadable" | "not-text";
   /** In words: "no such file: /abs/path", "a directory; attach files inside it, e.g. @src/a.ts". */
   reason: string;
 }
@@ -93,7 +94,8 @@ function fileArgError(written: string, problem: Unattachable): UserError {
 
 /**
  * The text and images of `@file` arguments: text files inline, images attached (scaled down when
- * too large). A missing file, a directory, or a file that cannot be read is an error naming it.
+ * too large). A missing file, a directory, a file that cannot be read or one that is not text
+ * (tools/file-kind.ts) is an error naming it.
  */
 export async function readFileArgs(files: readonly string[], cwd: string): Promise<PromptInput> {
   let text = "";
@@ -119,6 +121,9 @@ export async function readFileArgs(files: readonly string[], cwd: string): Promi
       images.push({ type: "image", mimeType: image.mimeType, data: image.data });
       text += `<file name="${path}">${dimensionNote(image) ?? ""}</file>\n`;
     } else {
+      // A file that is not text is refused as a mention of it in the prompt is (attachments.ts).
+      const nonText = nonTextKind(bytes);
+      if (nonText) throw fileArgError(file, { kind: "not-text", reason: `not ${notTextReason(nonText, bytes.length)}` });
       text += `<file name="${path}">\n${bytes.toString("utf8")}\n</file>\n`;
     }
   }

@@ -15,6 +15,7 @@ import { newEntryId } from "./ids.ts";
 import { SessionFileError } from "./load.ts";
 import type { AdoptedEntry } from "./records.ts";
 import { SessionStore } from "./store.ts";
+import { editableText } from "./title.ts";
 
 /** What a copy is, as its name says it: "name (fork)", "name (clone)". */
 export type CopyKind = "fork" | "clone";
@@ -89,7 +90,9 @@ export function forkSession(source: SessionStore, entryId: string, position: For
     return { store: createBranchedSession(source, entryId, "clone") };
   }
   if (!record || record.type !== "message" || record.role !== "user") throw new Error("Invalid entry ID for forking");
-  const selectedText = contentText(((source.materialise(record) as MessageEntry).message as UserMessage).content);
+  const message = (source.materialise(record) as MessageEntry).message as UserMessage;
+  // An @-mention's attached files are not given back as `<file>` markup: the mention brings them again.
+  const selectedText = editableText(message, contentText(message.content));
   return { store: createBranchedSession(source, record.parentId ?? null, "fork"), selectedText };
 }
 

@@ -44,6 +44,14 @@ export function typedWords(text: string): { words: string; files: string[] } {
 }
 
 /**
+ * The text to give back to an editor for a user message (`/fork`): what was typed when pig
+ * recorded it, else the text sent (the message's text blocks, as upstream gives them back).
+ */
+export function editableText(message: unknown, sent: string): string {
+  return isPlainObject(message) && typeof message.typedText === "string" ? message.typedText : sent;
+}
+
+/**
  * What a user message is called: the words typed, else `[file …]` for attached files and
  * `[image]` (`[N images]`) for images alone; "" for a message with nothing in it. Messages of
  * any shape are read, never thrown on.

@@ -1,12 +1,14 @@
 /**
  * `read`: a text file's lines (a window of them with offset/limit, cut to the output limits with a
- * notice that says how to continue), or an image as an attachment.
+ * notice that says how to continue), an image as an attachment, or what a file that is not text
+ * is (tools/file-kind.ts) instead of its bytes.
  */
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
 import { defineBuiltinTool } from "./define.ts";
+import { nonTextKind, notTextNote } from "./file-kind.ts";
 import { detectImageMime, dimensionNote, IMAGE_SNIFF_BYTES, prepareImage, type ImageMime } from "./image.ts";
 import { resolveReadPath } from "./paths.ts";
 import { argument, extra, numberArgument, pathArgument } from "./presentation.ts";
@@ -87,7 +89,7 @@ function readText(content: string, args: ReadArgs): ToolResult<ReadDetails | und
 export const readTool = defineBuiltinTool({
   name: "read",
   description:
-    "Show a file's contents. Text files come back as plain lines (no line numbers), at most 2000 lines or 50KB per call, whichever comes first; a notice then gives the offset to continue from, so call again with offset (and limit) until you have what you need. Images (jpg, png, gif, webp) are returned as attachments.",
+    "Show a file's contents. Text files come back as plain lines (no line numbers), at most 2000 lines or 50KB per call, whichever comes first; a notice then gives the offset to continue from, so call again with offset (and limit) until you have what you need. Images (jpg, png, gif, webp) are returned as attachments; other files that are not text are described (type and size), not shown.",
   arguments: ReadArguments,
   constrainedSampling: { type: "json_schema", strict: "prefer" },
   promptSnippet: "Read file contents",
@@ -121,6 +123,8 @@ export const readTool = defineBuiltinTool({
       throwIfAborted(signal);
       const mime = detectImageMime(bytes.subarray(0, IMAGE_SNIFF_BYTES));
       if (mime) return { content: await readImage(bytes, mime, autoResize, context), details: undefined };
+      const nonText = nonTextKind(bytes);
+      if (nonText) return { content: [{ type: "text", text: notTextNote(args.path, nonText, bytes.length) }], details: undefined };
       return readText(bytes.toString("utf8"), args);
     });
   },

@@ -35,10 +35,14 @@ function withAnthropic(world: PigWorld, options: { fake?: boolean } = {}): void 
 const authPath = (world: PigWorld) => join(world.agentDir, "auth.json");
 const readAuth = (world: PigWorld) => JSON.parse(readFileSync(authPath(world), "utf8")) as Record<string, Record<string, unknown>>;
 
-/** Waits for `pattern` on the screen read with wrapped rows joined back into their lines; that screen. */
+/**
+ * Waits for `pattern` on the screen read with wrapped rows joined back into their lines (a URL
+ * the terminal wrapped, a notice pig wrapped at its words, joined by a space); that screen.
+ */
 async function waitJoined(tmux: TmuxSession, pattern: RegExp): Promise<string> {
-  await tmux.waitFor(() => pattern.test(tmux.captureJoined()));
-  return tmux.captureJoined();
+  const joined = () => tmux.captureJoined().replace(/\n/g, " ");
+  await tmux.waitFor(() => pattern.test(joined()));
+  return joined();
 }
 
 /** The sign-in URL as pig printed it: on the screen with the rows it wrapped onto joined back. */

@@ -41,7 +41,8 @@ describeNeeding("tmux", tmuxAvailable(), "the session file changed under interac
       const left = readFileSync(original!, "utf8");
       tmux.type("second question");
       tmux.sendKeys("Enter");
-      await tmux.waitFor(/changed on disk while pig had it open[\s\S]*goes on in a new file/);
+      // The notice wraps at words: its rows read back joined by spaces.
+      await tmux.waitFor((screen) => /changed on disk while pig had it open[\s\S]*goes on in a new file/.test(screen.replace(/\n/g, " ")));
       await tmux.waitFor((screen) => (screen.match(/↑\d/g) ?? []).length >= 2);
       tmux.type("third question");
       tmux.sendKeys("Enter");

@@ -26,7 +26,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive pig with a session folder 
     tmux.type("first question");
     tmux.sendKeys("Enter");
     // The notice is wider than the window: read it with its wrapped lines joined.
-    const unwrapped = (screen: string) => screen.replace(/\n/g, "");
+    // pig wraps the notice at words: its rows read back joined by spaces.
+    const unwrapped = (screen: string) => screen.replace(/\n/g, " ");
     await tmux.waitFor((screen) => /Cannot save this session: cannot write to .*\.jsonl: permission denied \(EACCES\)\. It goes on in memory only; nothing of it is saved\./.test(unwrapped(screen)));
     await tmux.waitFor(/↑\d/);
     tmux.type("second question");

@@ -26,8 +26,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive theme reload", () => {
     expect(/38;2;255;0;0|38;5;196/.test(styled)).toBe(true);
 
     writeFileSync(file, '{"name": "ocean", "colors": {');
-    // The message is longer than the 100-column window: read it with the wrap undone.
-    const screen = (await tmux.waitFor("not valid JSON")).replaceAll("\n", "");
+    // The message is longer than the 100-column window and wraps at words: read it with its rows joined.
+    const screen = (await tmux.waitFor("not valid JSON")).replaceAll("\n", " ");
     expect(screen).toContain(`${file}: not valid JSON: '}' is expected at line 1, column 30; keeping the current theme`);
     expect(screen).not.toContain("using the dark theme");
   });

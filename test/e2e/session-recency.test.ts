@@ -10,8 +10,8 @@ import { tmuxAvailable, type TmuxSession } from "../helpers/tmux.ts";
 
 const { start, open } = interactivePig();
 
-/** The screen with its wrapped lines joined: what pig printed, at any width. */
-const joined = (screen: string) => screen.replace(/\n/g, "");
+/** The screen with its wrapped lines joined: what pig printed, at any width (pig wraps its lines at words). */
+const joined = (screen: string) => screen.replace(/\n/g, " ");
 
 async function submit(tmux: TmuxSession, text: string, until: string | RegExp): Promise<void> {
   tmux.type(text);

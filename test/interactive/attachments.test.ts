@@ -24,7 +24,7 @@ describe("@ mentions", () => {
       { path: "src", reason: "a directory; attach files inside it, e.g. @src/app.ts" },
       { path: "nope.txt", reason: `no such file: ${join(cwd, "nope.txt")}` },
       { path: "big.log", reason: "larger than 256 KB" },
-      { path: "tool.bin", reason: "not a text file" },
+      { path: "tool.bin", reason: "not a text file (ELF executable, 7B)" },
     ]);
     expect(result.files.text).toContain(`<file name="${join(cwd, "src", "app.ts")}">\nexport const a = 1;\n\n</file>`);
     expect(result.files.images).toHaveLength(1);

@@ -123,6 +123,22 @@ describe("read text", () => {
   });
 });
 
+describe("read files that are not text", () => {
+  test("describes a binary file by its type and size instead of returning its bytes, whatever the window", async () => {
+    const ctx = makeContext();
+    writeFileSync(join(ctx.cwd, "archive.gz"), Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0x0a, 0x1b]));
+    const note = "[Binary file (gzip archive, 13B): not shown, as its bytes are not text. Inspect it with bash if needed (file, strings, xxd | head).]";
+    expect((await run(read, { path: "archive.gz" }, ctx)).content).toEqual([{ type: "text", text: note }]);
+    expect(textOf(await run(read, { path: "archive.gz", offset: 2, limit: 1 }, ctx))).toBe(note);
+  });
+
+  test("says a file in another encoding than UTF-8 is not shown and how to read it converted", async () => {
+    const ctx = makeContext();
+    writeFileSync(join(ctx.cwd, "old.txt"), Buffer.from("caf\xe9 cr\xe8me\n", "latin1"));
+    expect(textOf(await run(read, { path: "old.txt" }, ctx))).toContain("iconv -f latin1 -t utf-8 old.txt");
+  });
+});
+
 describe("read images", () => {
   test("attaches a small image unchanged, data before mimeType", async () => {
     const ctx = makeContext();

@@ -28,6 +28,7 @@ import type { KeyAction, KeyBindings } from "./input/keybindings.ts";
 import { loadKeybindings } from "./keybindings-file.ts";
 import { diagnosticLines, formatStartupReport } from "../../resources/startup-report.ts";
 import { statusLine } from "./render/status.ts";
+import { wrapOwnText } from "./render/wrap.ts";
 import { detectThemeName, loadTheme, wantsColor, type Theme } from "./theme.ts";
 import { followThemeFile } from "./theme-watch.ts";
 import { sessionBanner } from "./session-banner.ts";
@@ -104,7 +105,8 @@ export class InteractiveApp implements InteractiveHost {
     const builtinNames = this.commands.map((c) => c.name);
     this.bridge = new ExtensionBridge({ extensions, host: this, editor: this.editor, keybindings: keys.bindings, builtinNames, tty: !this.editor.plain });
     this.view = new EventView(
-      { print: (text) => this.editor.print(text), setStatus: (lines) => this.bridge.setViewStatus(lines), columns: () => process.stdout.columns ?? 80 },
+      // The view's rows fit already; its notices (a retry, the session's name) wrap as pig's own lines do.
+      { print: (text) => this.editor.print(wrapOwnText(text, this.columns(), { table: false })), setStatus: (lines) => this.bridge.setViewStatus(lines), columns: () => process.stdout.columns ?? 80 },
       theme,
       {
         showThinking: !settings.hideThinkingBlock,
@@ -167,10 +169,10 @@ export class InteractiveApp implements InteractiveHost {
   async run(initial: PromptInput[]): Promise<number> {
     const color = wantsColor(process.stdout);
     // Before the prompt is drawn, through the same pass the prompt's printing makes (names, paths and descriptions come from files).
-    const write = (text: string) => void process.stdout.write(terminalSafe(text, { styled: true }));
+    const write = (text: string) => void process.stdout.write(terminalSafe(wrapOwnText(text, this.columns()), { styled: true }));
     if (!this.settings.settings.quietStartup) {
       write(`${formatStartupReport(this.runtime.startup, { color })}\n`);
-      write(`${keyHintLines(this.keybindings, process.stdout.columns ?? 80, this.theme).join("\n")}\n`);
+      write(`${keyHintLines(this.keybindings, this.columns(), this.theme).join("\n")}\n`);
     } else for (const line of diagnosticLines(this.runtime.startup.diagnostics, color)) write(`${line}\n`);
     for (const warning of [...this.runtime.warnings, ...this.bridge.startupWarnings()]) write(`${this.theme.fg("warning", terminalSafe(warning))}\n`);
     // A continued or chosen session shows its conversation before the prompt.
@@ -229,7 +231,8 @@ export class InteractiveApp implements InteractiveHost {
       if (this.session.isStreaming) return;
       this.editor.setBusy(false);
       const stats = this.session.stats();
-      this.editor.print(`${statusLine(stats, this.session.model, this.session.thinkingLevel, this.theme)}\n`);
+      // Its parts are separated by two spaces too, but it is no table: its rows start at the margin.
+      this.editor.print(`${wrapOwnText(statusLine(stats, this.session.model, this.session.thinkingLevel, this.theme), this.columns(), { table: false })}\n`);
     }, 0);
   }
 
@@ -348,8 +351,14 @@ export class InteractiveApp implements InteractiveHost {
     });
   }
 
+  /** pig's own lines break at words (and a path at its `/`s), not wherever the terminal's edge falls. */
   print(text: string): void {
-    this.editor.print(text.endsWith("\n") ? text : `${text}\n`);
+    const fitted = wrapOwnText(text, this.columns());
+    this.editor.print(fitted.endsWith("\n") ? fitted : `${fitted}\n`);
+  }
+
+  private columns(): number {
+    return process.stdout.columns ?? 80;
   }
   // Notices carry names, paths and errors from outside pig: shown safe, URLs without their credentials.
   info(message: string): void {

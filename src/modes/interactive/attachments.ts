@@ -8,6 +8,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { readFileArgs, unattachable, type PromptInput } from "../prompt-input.ts";
+import { KIND_SNIFF_BYTES, nonTextKind, notTextReason } from "../../tools/file-kind.ts";
 import { detectImageMime } from "../../tools/image.ts";
 
 /** Text files larger than this are left as mentions. */
@@ -54,12 +55,14 @@ export async function attachMentions(text: string, cwd: string): Promise<Attache
     if (files.includes(path)) continue;
     const head = readHead(path);
     const image = detectImageMime(head) !== undefined;
-    if (!image && stat.size > MAX_ATTACHED_TEXT_BYTES) {
-      skipped.push({ path: written, reason: `larger than ${MAX_ATTACHED_TEXT_BYTES / 1024} KB` });
+    // The same rule as `@file` arguments and `read` (tools/file-kind.ts), before the size: what a file is matters more.
+    const nonText = image ? undefined : nonTextKind(head);
+    if (nonText) {
+      skipped.push({ path: written, reason: `not ${notTextReason(nonText, stat.size)}` });
       continue;
     }
-    if (!image && head.includes(0)) {
-      skipped.push({ path: written, reason: "not a text file" });
+    if (!image && stat.size > MAX_ATTACHED_TEXT_BYTES) {
+      skipped.push({ path: written, reason: `larger than ${MAX_ATTACHED_TEXT_BYTES / 1024} KB` });
       continue;
     }
     files.push(path);
@@ -71,7 +74,7 @@ export async function attachMentions(text: string, cwd: string): Promise<Attache
 
 /** The first bytes of a file, enough to recognise an image or a binary file. */
 function readHead(path: string): Uint8Array {
-  const head = Buffer.alloc(4096);
+  const head = Buffer.alloc(KIND_SNIFF_BYTES);
   const fd = openSync(path, "r");
   try {
     return head.subarray(0, readSync(fd, head, 0, head.length, 0));

@@ -46,7 +46,7 @@ export class PromptRouter {
    * started), so held texts are released strictly one after another.
    */
   async submit(text: string, kind: SubmitKind, handed: () => void = () => undefined): Promise<void> {
-    const { editor, host } = this.deps;
+    const { host } = this.deps;
     const session = this.deps.session();
     const theme = this.deps.theme();
     let signalled = false;
@@ -95,9 +95,9 @@ export class PromptRouter {
       const typed = literal ? text.slice(1) : text;
       // `@path` mentions attach their files, before the message as `@file` arguments do.
       const { files, attached, skipped } = await attachMentions(typed, this.deps.session().cwd);
-      if (attached.length > 0) editor.print(`${theme.fg("dim", `attached: ${attached.join(", ")}`)}\n`);
+      if (attached.length > 0) host.print(theme.fg("dim", `attached: ${attached.join(", ")}`));
       // Not dim: a mention that attached nothing is most often a slip the user wants to know of.
-      for (const s of skipped) editor.print(`${theme.fg("warning", `not attached: @${s.path} (${s.reason})`)}\n`);
+      for (const s of skipped) host.print(theme.fg("warning", `not attached: @${s.path} (${s.reason})`));
       // While the agent runs, Enter steers and Alt+Enter follows up; the queue shows (and Escape
       // gives back) what was typed, `//` included; the files go with the message.
       const run = session.submit(typed, {

@@ -4,10 +4,10 @@
  * branch as it looked live, a line counting the messages above that, and a closing rule.
  */
 import type { SessionStore } from "../../session/store.ts";
-import { stringWidth } from "../../util/width.ts";
 import { isConversationMessage, replayBranch } from "./replay.ts";
 import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";
+import { wrapLine } from "./render/wrap.ts";
 import { terminalSafe } from "../../util/terminal-safe.ts";
 
 export interface BannerInput {
@@ -29,10 +29,11 @@ export function sessionBanner(input: BannerInput): string[] {
   const records = store.branchRecords();
   const messages = records.filter(isConversationMessage).length;
   const header = `Session ${input.shortId}${store.name ? ` "${terminalSafe(store.name)}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
+  // Its path breaks at a `/`, not wherever the terminal's edge falls.
+  const out = wrapLine(t.fg("muted", header), input.terminal.columns);
   // The last screen keeps room for the session line, the line about what is above, the rule and the prompt.
-  const reserved = Math.ceil(stringWidth(header) / Math.max(1, input.terminal.columns)) + 4;
+  const reserved = out.length + 4;
   const budget = input.screens > 0 ? Math.max(1, input.screens * input.terminal.rows - reserved) : 0;
-  const out = [t.fg("muted", header)];
   if (budget === 0 || messages === 0) return out;
   // The branch as already read, not walked again.
   const replay = replayBranch({ branchRecords: () => records, readEntry: store.readEntry }, style, budget, input.blocks);

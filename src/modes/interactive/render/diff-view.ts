@@ -4,6 +4,9 @@
  * around each change, the rest of the context folded into `⋯`.
  */
 
+/** A changed or context line's sign and line number (`-12 `): a wrapped line's rows hang past it. */
+export const DIFF_LINE_HEAD = /^[-+ ] *\d+ /;
+
 export type DiffLineKind = "added" | "removed" | "context" | "gap";
 
 /** What a line of the compact diff is. */

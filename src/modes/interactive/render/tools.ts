@@ -10,7 +10,7 @@ import { oneLine } from "../../../tools/presentation.ts";
 import type { ToolResult } from "../../../tools/types.ts";
 import { truncateToWidth } from "../../../util/width.ts";
 import type { Theme } from "../theme.ts";
-import { countChanges, hunkPreview, kindOf } from "./diff-view.ts";
+import { countChanges, DIFF_LINE_HEAD, hunkPreview, kindOf } from "./diff-view.ts";
 import { commandOutput, commandOutputLine, printable, printableLine } from "./terminal-text.ts";
 import { terminalSafe } from "../../../util/terminal-safe.ts";
 import { wrapLine } from "./wrap.ts";
@@ -95,13 +95,15 @@ interface Body {
   where: "head" | "tail";
   /** A line before the body, e.g. an edit's `+3 −1`. */
   summary?: string;
+  /** What a wrapped line's rows hang past (a diff line's sign and number), so they do not read as lines of their own. */
+  hangAfter?: RegExp;
 }
 
 function diffBody(diff: string, theme: Theme, expanded: boolean): Body {
   const all = diff.split("\n");
   const { added, removed } = countChanges(all);
   const summary = `${theme.fg("toolDiffAdded", `+${added}`)} ${theme.fg("toolDiffRemoved", `−${removed}`)}`;
-  if (expanded) return { lines: all.map((l) => colourDiffLine(l, theme)), hidden: 0, hiddenWhat: "", where: "head", summary };
+  if (expanded) return { lines: all.map((l) => colourDiffLine(l, theme)), hidden: 0, hiddenWhat: "", where: "head", summary, hangAfter: DIFF_LINE_HEAD };
   const preview = hunkPreview(all, PREVIEW_LINES * 2);
   return {
     lines: preview.lines.map((l) => (l === "⋯" ? theme.fg("dim", "  ⋯") : colourDiffLine(l, theme))),
@@ -109,6 +111,7 @@ function diffBody(diff: string, theme: Theme, expanded: boolean): Body {
     hiddenWhat: preview.hiddenChanges === 1 ? "changed line" : "changed lines",
     where: "head",
     summary,
+    hangAfter: DIFF_LINE_HEAD,
   };
 }
 
@@ -165,7 +168,8 @@ export function formatToolResult(block: ToolBlock, theme: Theme, format: BlockFo
       ? `  ${theme.fg("dim", `… ${body.hidden} ${body.hiddenWhat}${format.number !== undefined ? ` · /expand ${format.number}` : ""}`)}`
       : undefined;
   if (hint && body.where === "tail") rows.push(hint);
-  for (const line of body.lines) rows.push(...wrapLine(line, format.width, under));
+  const lineRows = body.hangAfter ? { ...under, hangAfter: body.hangAfter } : under;
+  for (const line of body.lines) rows.push(...wrapLine(line, format.width, lineRows));
   if (hint && body.where === "head") rows.push(hint);
   return rows;
 }
