@@ -198,4 +198,13 @@ describe("the file list as an @ mention is typed", () => {
     input.type("\x1b[27u");
     await screen(["› @"]);
   });
+
+  test("a mention typed in full is sent by Enter, list or no list", async () => {
+    const { input, submitted, screen } = mentionSetup();
+    input.type("look at @README.md");
+    await screen(["› look at @README.md", "▸ README.md"]);
+    input.type("\r");
+    expect(submitted).toEqual([["look at @README.md", "enter"]]);
+  });
 });
+

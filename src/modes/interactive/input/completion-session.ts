@@ -112,7 +112,11 @@ export class CompletionSession {
     this.close();
     if (!commands) {
       if (current) {
-        this.apply(menu.accept());
+        const edit = menu.accept();
+        // What is typed is already the item (`@src/app.ts` in full): Enter sends, as it would
+        // had the list not opened.
+        if (!menu.moved && this.state.text.slice(edit.from, edit.to) === edit.text.trimEnd()) return false;
+        this.apply(edit);
         // A directory put in lists what it holds at once, as typing its name would.
         if (this.listsAsTyped) void this.requestAsTyped();
       }
