@@ -62,6 +62,31 @@ describe("replayBranch", () => {
     expect(replay.rows).toEqual(["● bash  make", "  │ built"]);
   });
 
+  test("tool blocks are numbered by their place in the branch, whatever part a replay shows (an Alt+O, a smaller budget)", () => {
+    const branch = [
+      user("go"),
+      answer([{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "first" } }]),
+      result("c1", "one"),
+      answer([{ type: "toolCall", id: "c2", name: "bash", arguments: { command: "second" } }]),
+      result("c2", "two"),
+      answer([{ type: "text", text: "Done." }]),
+    ];
+    const whole = new ToolBlocks();
+    replayBranch(source(branch), style, 100, whole);
+    expect([whole.get(1)?.args, whole.get(2)?.args]).toEqual([{ command: "first" }, { command: "second" }]);
+    // Only the second call fits: it keeps its number 2, and the first is counted, not shown.
+    const blocks = Object.assign(new ToolBlocks(), { expandedAll: true });
+    const replay = replayBranch(source(branch), style, 3, blocks);
+    expect(replay.rows).toEqual(["● bash  second", "  │ two", "Done."]);
+    expect(blocks.count).toBe(2);
+    expect(blocks.get(1)).toBeUndefined();
+    expect(blocks.get(2)?.args).toEqual({ command: "second" });
+    // Nothing shown at all (replayScreens 0): the results are still counted.
+    const none = new ToolBlocks();
+    replayBranch(source(branch), style, 0, none);
+    expect(none.count).toBe(2);
+  });
+
   test("a result taller than the room left is cut under its call line, which says how much and names the block", () => {
     const rows = Array.from({ length: 30 }, (_, i) => `row ${i + 1}`).join("\n");
     const branch = [user("go"), answer([{ type: "toolCall", id: "c7", name: "bash", arguments: { command: "seq" } }]), result("c7", rows), answer([{ type: "text", text: "Done." }])];

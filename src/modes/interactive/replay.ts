@@ -135,19 +135,25 @@ function contextAt(source: ReplaySource, records: EntryRecord[], start: number, 
   return context;
 }
 
+/** How many tool results `records` hold (each is a numbered block of the view). */
+const toolResultsIn = (records: readonly EntryRecord[]): number => records.filter((r) => r.type === "message" && r.role === "toolResult").length;
+
 /** A message of the conversation: what the user and the agent said, not the prompt declarations. */
 export const isConversationMessage = (r: EntryRecord): boolean => r.type === "message" && r.role !== "system";
 const isMessage = isConversationMessage;
 
 /**
  * The last `budget` rows of the branch (at least its last entry, cut from the top when that
- * alone is taller), numbering the tool blocks shown in `blocks` from 1.
+ * alone is taller), numbering the tool blocks shown in `blocks` by their place in the branch.
  */
 export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: number, blocks: ToolBlocks): Replay {
   const records = source.branchRecords();
   const messages = records.filter(isMessage).length;
   blocks.clear();
-  if (budget <= 0) return { rows: [], hiddenMessages: messages, shownMessages: 0 };
+  if (budget <= 0) {
+    blocks.skip(toolResultsIn(records));
+    return { rows: [], hiddenMessages: messages, shownMessages: 0 };
+  }
   // Backwards: how far up the budget reaches (a scratch numbering; the real one comes next).
   const scratch = new ToolBlocks();
   scratch.expandedAll = blocks.expandedAll;
@@ -161,7 +167,10 @@ export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: n
     entries[start] = entry;
     if (entry) rows += entryRows(entry, s, scratch, scratchContext).length;
   }
-  // Forwards: the rows themselves, tool blocks numbered in the order they show.
+  // Forwards: the rows themselves, tool blocks numbered by their place in the whole branch (the
+  // results above are counted, not read), so `/expand N` means the same block live, in any
+  // replay and after Alt+O.
+  blocks.skip(toolResultsIn(records.slice(0, start)));
   const tail = records.slice(start);
   const context = contextAt(source, records, start, messages - tail.filter(isMessage).length);
   const perEntry: EntryView[] = [];

@@ -34,9 +34,10 @@ export function sessionBanner(input: BannerInput): string[] {
   // The last screen keeps room for the session line, the line about what is above, the rule and the prompt.
   const reserved = out.length + 4;
   const budget = input.screens > 0 ? Math.max(1, input.screens * input.terminal.rows - reserved) : 0;
-  if (budget === 0 || messages === 0) return out;
-  // The branch as already read, not walked again.
+  // The branch as already read, not walked again. Nothing of it shown, its tool results are still
+  // counted: the next one is numbered after them, as a replay would number it.
   const replay = replayBranch({ branchRecords: () => records, readEntry: store.readEntry }, style, budget, input.blocks);
+  if (budget === 0 || messages === 0) return out;
   if (replay.hiddenMessages > 0) {
     const n = replay.hiddenMessages;
     out.push(t.fg("dim", `… ${n.toLocaleString("en-US")} earlier message${n === 1 ? "" : "s"} not shown (replayScreens: ${input.screens}; /export writes all of them)`));

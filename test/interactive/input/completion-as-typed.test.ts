@@ -206,5 +206,14 @@ describe("the file list as an @ mention is typed", () => {
     input.type("\r");
     expect(submitted).toEqual([["look at @README.md", "enter"]]);
   });
+
+  test("Tab completes in the list that opened as @ was typed: one file is put in, several extended to what they share", async () => {
+    const { input, editor, screen } = mentionSetup();
+    input.type("look at @READ");
+    await screen(["› look at @READ", "▸ README.md"]);
+    input.type("\t");
+    await screen(["› look at @README.md"]);
+    expect(editor.getText()).toBe("look at @README.md ");
+  });
 });
 

@@ -24,6 +24,8 @@ export class CompletionSession {
   private menu: CompletionMenu | undefined;
   /** Whether the open list opened by itself (from the provider asked after every edit). */
   private opensItself = false;
+  /** Whether the open list is one `listsAsTyped` opened (files of an `@` mention), not Tab. */
+  private listAsTyped = false;
   /** The buffer the open list was made for (it is out of date once the buffer differs). */
   private menuText = "";
   /** Bumped whenever a pending request becomes stale. */
@@ -51,6 +53,7 @@ export class CompletionSession {
   close(): void {
     this.menu = undefined;
     this.opensItself = false;
+    this.listAsTyped = false;
     this.generation++;
   }
 
@@ -72,7 +75,7 @@ export class CompletionSession {
     if (!menu) return false;
     switch (key.id) {
       case "tab":
-        if (this.opensItself && !menu.moved) {
+        if ((this.opensItself || this.listAsTyped) && !menu.moved) {
           // Tab completes as it does with no list open: one match is put in, several are
           // extended to what they share.
           this.close();
@@ -136,9 +139,10 @@ export class CompletionSession {
     this.state.replaceRange(edit.from, edit.to, edit.text);
   }
 
-  private show(menu: CompletionMenu | undefined, opensItself: boolean): void {
+  private show(menu: CompletionMenu | undefined, opensItself: boolean, listAsTyped = false): void {
     this.menu = menu;
     this.opensItself = menu !== undefined && opensItself;
+    this.listAsTyped = menu !== undefined && listAsTyped;
     this.menuText = this.state.text;
   }
 
@@ -155,7 +159,8 @@ export class CompletionSession {
     }
     if (generation !== this.generation || this.state.text !== text || this.state.cursor !== cursor) return;
     if (refresh) {
-      this.show(result && result.items.length > 0 ? new CompletionMenu(result) : undefined, false);
+      // A list that opened as an `@` mention was typed stays such a list as it narrows.
+      this.show(result && result.items.length > 0 ? new CompletionMenu(result) : undefined, false, this.listAsTyped);
     } else {
       const outcome = tabOutcome(text, result);
       if (outcome.kind === "insert") this.apply(outcome.edit);
@@ -185,7 +190,7 @@ export class CompletionSession {
     if (generation !== this.generation || this.state.text !== text || this.state.cursor !== cursor) return;
     const wasOpen = this.menu !== undefined;
     const result = commands ?? list;
-    this.show(result ? new CompletionMenu(result) : undefined, commands !== undefined);
+    this.show(result ? new CompletionMenu(result) : undefined, commands !== undefined, list !== undefined);
     if (wasOpen || this.menu) this.changed();
   }
 }
