@@ -27,11 +27,14 @@ export interface SubmitOptions {
   /** What a queue shows of this input (default: `text`). */
   queuedAs?: string;
   /**
-   * Told once the input has gone where it goes: queued, taken by a command or a hook, or a run
-   * started. Not told when the input is refused (the returned promise rejects instead).
+   * Told once the input has gone where it goes: taken by a command or a hook (`handled`), queued,
+   * or a run started. Not told when the input is refused (the returned promise rejects instead).
    */
-  onAccepted?: () => void;
+  onAccepted?: (disposition: InputDisposition) => void;
 }
+
+/** Where an input went (upstream 1.x's RPC `disposition`). */
+export type InputDisposition = "handled" | "queued" | "started";
 
 /** What the funnel needs of the session. */
 export interface SubmitHost {
@@ -49,14 +52,14 @@ export interface SubmitHost {
 
 export async function submitInput(host: SubmitHost, text: string, options: SubmitOptions): Promise<void> {
   let accepted = false;
-  const accept = (): void => {
+  const accept = (disposition: InputDisposition): void => {
     if (accepted) return;
     accepted = true;
-    options.onAccepted?.();
+    options.onAccepted?.(disposition);
   };
   const command = options.literal ? undefined : host.commands.match(text);
   if (command) {
-    accept();
+    accept("handled");
     try {
       await command({ source: options.source });
     } catch (error) {
@@ -88,7 +91,7 @@ export async function submitInput(host: SubmitHost, text: string, options: Submi
         });
   // Aborted while the hook decided: the input is dropped, as a run aborted at once would be.
   if (aborted || hooked.action === "handled") {
-    accept();
+    accept("handled");
     return;
   }
   if (hooked.action === "transform") {
@@ -102,8 +105,8 @@ export async function submitInput(host: SubmitHost, text: string, options: Submi
       throw new PromptError("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
     }
     host.enqueue(options.streamingBehavior, options.queuedAs ?? text, message);
-    accept();
+    accept("queued");
     return;
   }
-  await host.startPrompt(message, expanded, images, accept);
+  await host.startPrompt(message, expanded, images, () => accept("started"));
 }

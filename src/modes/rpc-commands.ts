@@ -3,6 +3,7 @@
  * command answers with one `response` line carrying the request's `id`; a command that fails
  * answers `success: false` with the error's text.
  */
+import type { InputDisposition } from "../agent/submit.ts";
 import * as v from "valibot";
 import type { AgentSession } from "../agent/session.ts";
 import { THINKING_LEVELS } from "../session/format.ts";
@@ -72,8 +73,8 @@ export type CommandResult = { data?: unknown };
 
 export interface CommandContext {
   session: AgentSession;
-  /** Starts a prompt and resolves once it is accepted (queued or running), not when it ends. */
-  startPrompt(text: string, images: { type: "image"; data: string; mimeType: string }[] | undefined, behavior?: "steer" | "followUp"): Promise<void>;
+  /** Starts a prompt and resolves once it is accepted (handled, queued or running) with where it went, not when it ends. */
+  startPrompt(text: string, images: { type: "image"; data: string; mimeType: string }[] | undefined, behavior?: "steer" | "followUp"): Promise<InputDisposition>;
   compact(customInstructions?: string): Promise<unknown>;
   navigateTree(command: Extract<Command, { type: "navigate_tree" }>): Promise<unknown>;
   stats(): unknown;
@@ -99,15 +100,15 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
   const { session } = ctx;
   switch (command.type) {
     case "prompt":
-      await ctx.startPrompt(command.message, command.images, command.streamingBehavior);
-      return {};
+      // Upstream 1.x says where the prompt went; 0.87.1's clients ignore the data.
+      return { data: { disposition: await ctx.startPrompt(command.message, command.images, command.streamingBehavior) } };
     case "steer":
     case "follow_up":
       ctx.assertQueueable(command.message);
       // Queued, expanded, with no input hook (as upstream); while idle it goes with the next run, right after its prompt.
       if (command.type === "steer") session.steer(command.message, command.images);
       else session.followUp(command.message, command.images);
-      return {};
+      return { data: { disposition: "queued" } };
     case "abort":
       // As upstream: queued messages stay for the next run (`clear_queue` takes them off).
       await session.abort({ keepQueued: true });

@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
 import type { AgentSession } from "../agent/session.ts";
 import { PromptError } from "../agent/session.ts";
+import type { InputDisposition } from "../agent/submit.ts";
 import { defaultExportName, exportSessionHtml } from "../export/html.ts";
 import { presentBuiltinCall } from "../tools/index.ts";
 import { writeExportFile } from "../export/write-export.ts";
@@ -67,21 +68,23 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
       const commands = extensions?.registries.commands;
       if (commands?.match(text)) {
         await runCommandIfAny(commands, text, commandContextFor(extensions, ui), (failure) => writeRecord({ type: "extension_error", ...failure }));
-        return;
+        return "handled";
       }
-      let accepted = (): void => undefined;
-      const acceptance = new Promise<"accepted">((resolve) => (accepted = () => resolve("accepted")));
+      let accepted = (_disposition: InputDisposition): void => undefined;
+      const acceptance = new Promise<InputDisposition>((resolve) => (accepted = resolve));
       const run = session.submit(text, {
         source: "rpc",
         ...(images ? { images } : {}),
         ...(behavior ? { streamingBehavior: behavior } : {}),
-        onAccepted: () => accepted(),
+        onAccepted: (disposition) => accepted(disposition),
       });
       // Refused (no model, no key, busy): the response says why. Accepted (queued, taken by a
       // command, or running): the response goes out now; a later failure is reported as an event.
       const first = await Promise.race([acceptance, run.then(() => "done" as const)]);
-      if (first === "done") return;
+      // Over before it was accepted (dropped on the way): no run started for it.
+      if (first === "done") return "handled";
       run.catch((error: unknown) => writeRecord({ type: "prompt_error", error: error instanceof Error ? error.message : String(error) }));
+      return first;
     },
     compact: (instructions) => session.compact(instructions),
     navigateTree: (c) =>

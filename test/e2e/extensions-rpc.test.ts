@@ -47,7 +47,8 @@ test("a command's select, confirm and input go to the client; its answers reach 
   const notice = await client.waitFor(uiRequest("notify"));
   expect(notice).toMatchObject({ message: `answers: ${JSON.stringify(expected)}`, notifyType: "info" });
   expect(JSON.parse(readFileSync(join(w.cwd, "answers.json"), "utf8"))).toEqual(expected);
-  expect(await response).toMatchObject({ type: "response", command: "prompt", success: true });
+  // Taken by the command: no run starts for it (upstream 1.x's disposition).
+  expect(await response).toMatchObject({ type: "response", command: "prompt", success: true, data: { disposition: "handled" } });
   const answeredAt = client.lines.findIndex((l) => l.type === "response" && l.id === "ask-1");
   expect(answeredAt).toBeGreaterThan(client.lines.indexOf(notice));
   // A command is not a prompt: the model was never asked.

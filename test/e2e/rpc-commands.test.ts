@@ -51,10 +51,11 @@ describe("rpc commands", () => {
       llm: { beforeAnswer: (request) => (request.seq === 1 ? first.held : undefined) },
     });
     const from = client.lines.length;
-    expect(await client.request({ type: "prompt", message: "begin" })).toMatchObject({ success: true });
+    // Each response says where its input went, as upstream 1.x's do (`data.disposition`).
+    expect(await client.request({ type: "prompt", message: "begin" })).toMatchObject({ success: true, data: { disposition: "started" } });
     await until(() => w.llm.requests.length === 1, "the first request");
-    expect(await client.request({ type: "steer", message: "steer msg" })).toMatchObject({ success: true });
-    expect(await client.request({ type: "follow_up", message: "follow msg" })).toMatchObject({ success: true });
+    expect(await client.request({ type: "steer", message: "steer msg" })).toMatchObject({ success: true, data: { disposition: "queued" } });
+    expect(await client.request({ type: "follow_up", message: "follow msg" })).toMatchObject({ success: true, data: { disposition: "queued" } });
     const state = dataOf(await client.request({ type: "get_state" }));
     expect(state).toMatchObject({ isStreaming: true, pendingMessageCount: 2 });
     first.release();

@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asPi073Wire, blankOwnWords, eventEssence, joinBashUpdates, learnEntryIds, Normalizer, sortParallelEnds, sameOutputRoom, translateIds, withoutMessageCount, withoutToolSchemas, withPigErrorTexts } from "../helpers/normalize.ts";
+import { asPi073Wire, asPi087Wire, blankOwnWords, eventEssence, joinBashUpdates, learnEntryIds, Normalizer, sortParallelEnds, sameOutputRoom, translateIds, withoutMessageCount, withoutToolSchemas, withPigErrorTexts } from "../helpers/normalize.ts";
 import { COMPACTION_WORLDS, RETRY_SETTINGS } from "../helpers/fixture-worlds.ts";
 import { createWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
@@ -142,7 +142,9 @@ describe.each(CASES)("rpc replay $name (Pi $pi)", ({ pi, name, world: options, r
     const ours = new Normalizer([[world.cwd, fixtureCwd]], { entryIds: true });
     const theirs = new Normalizer([], { entryIds: true });
     // pig speaks Pi 0.87.1's protocol: against 0.73.1, the parts that changed on purpose since are undone.
-    let [ourLines, piLines] = old ? [withoutMessageCount(asPi073Wire(client.lines)), withoutMessageCount(expected)] : [client.lines, withPigErrorTexts(expected)];
+    // And 1.x's additions (a prompt's `disposition`) are set aside against both.
+    const ours087 = asPi087Wire(client.lines);
+    let [ourLines, piLines] = old ? [withoutMessageCount(asPi073Wire(ours087)), withoutMessageCount(expected)] : [ours087, withPigErrorTexts(expected)];
     if (recovery) ({ ours: ourLines, theirs: piLines } = recoveredAsPig(piLines, ourLines, onlySessionFile(world.agentDir)));
     expect(essence(ourLines, ours)).toEqual(essence(piLines, theirs));
 

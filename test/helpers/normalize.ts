@@ -342,6 +342,24 @@ export function withoutSearchResults<T>(value: T): T {
 /** Events Pi 0.73.1 did not have: added by 0.80–0.82 (settled runs, RPC bash output, summary retries). */
 const NEWER_EVENTS = new Set(["agent_settled", "bash_execution_update", "summarization_retry_scheduled", "summarization_retry_attempt_start", "summarization_retry_finished"]);
 
+/** The commands whose responses say, since upstream 1.x, where the input went (`data.disposition`). */
+const DISPOSED = new Set(["prompt", "steer", "follow_up"]);
+
+/**
+ * pig's RPC wire as Pi 0.87.1 wrote it: what pig sends that 1.x added on top (a prompt's, a
+ * steer's and a follow-up's `data.disposition`) is set aside; everything else must match.
+ */
+export function asPi087Wire(lines: Json[]): Json[] {
+  return lines.map((line) => {
+    if (line.type !== "response" || !DISPOSED.has(line.command as string) || typeof line.data !== "object" || line.data === null) return line;
+    const { disposition, ...data } = line.data as Json;
+    void disposition;
+    const { data: _dropped, ...rest } = line;
+    void _dropped;
+    return Object.keys(data).length > 0 ? { ...rest, data } : rest;
+  });
+}
+
 /**
  * pig's wire lines as Pi 0.73.1 would have written them, for comparing with that version's
  * transcripts. pig speaks Pi 0.87.1's protocol, which changed on purpose since (docs/rpc.md,
