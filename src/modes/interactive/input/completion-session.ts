@@ -22,10 +22,11 @@ import type { MenuView } from "./layout.ts";
 
 export class CompletionSession {
   private menu: CompletionMenu | undefined;
-  /** Whether the open list opened by itself (from the provider asked after every edit). */
-  private opensItself = false;
-  /** Whether the open list is one `listsAsTyped` opened (files of an `@` mention), not Tab. */
-  private listAsTyped = false;
+  /**
+   * What opened the list: Tab, the command names asked after every edit (`asTyped`), or the
+   * lists asked after every edit when those have nothing (`listsAsTyped`: an `@` mention's files).
+   */
+  private openedBy: "tab" | "commands" | "typing" = "tab";
   /** The buffer the open list was made for (it is out of date once the buffer differs). */
   private menuText = "";
   /** Bumped whenever a pending request becomes stale. */
@@ -52,8 +53,7 @@ export class CompletionSession {
 
   close(): void {
     this.menu = undefined;
-    this.opensItself = false;
-    this.listAsTyped = false;
+    this.openedBy = "tab";
     this.generation++;
   }
 
@@ -65,7 +65,7 @@ export class CompletionSession {
   /** After typing or deleting: an open list follows what is typed; a pending answer is stale. */
   edited(): void {
     this.generation++;
-    if (this.menu && !this.opensItself) void this.request(true);
+    if (this.menu && this.openedBy !== "commands") void this.request(true);
     else if (this.asTyped || this.listsAsTyped) void this.requestAsTyped();
   }
 
@@ -75,7 +75,7 @@ export class CompletionSession {
     if (!menu) return false;
     switch (key.id) {
       case "tab":
-        if ((this.opensItself || this.listAsTyped) && !menu.moved) {
+        if (this.openedBy !== "tab" && !menu.moved) {
           // Tab completes as it does with no list open: one match is put in, several are
           // extended to what they share.
           this.close();
@@ -106,7 +106,7 @@ export class CompletionSession {
 
   /** Enter on the list: true when it was handled, false to let Enter submit the buffer. */
   private enter(menu: CompletionMenu): boolean {
-    const commands = this.opensItself;
+    const commands = this.openedBy === "commands";
     // Typed since the list was made, its answer not yet in: the list does not show what the
     // buffer holds, so nothing of it is put in.
     const current = this.state.text === this.menuText;
@@ -139,10 +139,9 @@ export class CompletionSession {
     this.state.replaceRange(edit.from, edit.to, edit.text);
   }
 
-  private show(menu: CompletionMenu | undefined, opensItself: boolean, listAsTyped = false): void {
+  private show(menu: CompletionMenu | undefined, openedBy: "tab" | "commands" | "typing"): void {
     this.menu = menu;
-    this.opensItself = menu !== undefined && opensItself;
-    this.listAsTyped = menu !== undefined && listAsTyped;
+    this.openedBy = menu === undefined ? "tab" : openedBy;
     this.menuText = this.state.text;
   }
 
@@ -160,13 +159,13 @@ export class CompletionSession {
     if (generation !== this.generation || this.state.text !== text || this.state.cursor !== cursor) return;
     if (refresh) {
       // A list that opened as an `@` mention was typed stays such a list as it narrows.
-      this.show(result && result.items.length > 0 ? new CompletionMenu(result) : undefined, false, this.listAsTyped);
+      this.show(result && result.items.length > 0 ? new CompletionMenu(result) : undefined, this.openedBy);
     } else {
       const outcome = tabOutcome(text, result);
       if (outcome.kind === "insert") this.apply(outcome.edit);
       if (outcome.kind === "menu") {
         if (outcome.edit) this.apply(outcome.edit);
-        this.show(outcome.menu, false);
+        this.show(outcome.menu, "tab");
       }
     }
     this.changed();
@@ -190,7 +189,7 @@ export class CompletionSession {
     if (generation !== this.generation || this.state.text !== text || this.state.cursor !== cursor) return;
     const wasOpen = this.menu !== undefined;
     const result = commands ?? list;
-    this.show(result ? new CompletionMenu(result) : undefined, commands !== undefined, list !== undefined);
+    this.show(result ? new CompletionMenu(result) : undefined, commands ? "commands" : "typing");
     if (wasOpen || this.menu) this.changed();
   }
 }
