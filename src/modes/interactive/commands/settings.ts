@@ -136,11 +136,7 @@ export const SETTINGS: readonly Setting[] = [
     (host) => host.session.retry.enabled,
     (host, on) => host.session.setAutoRetry(on),
   ),
-  toggleSetting(
-    "Quiet startup",
-    (host) => host.settings.settings.quietStartup ?? false,
-    (host, on) => host.settings.setGlobal(["quietStartup"], on),
-  ),
+  onOffSetting("Quiet startup", ["quietStartup"], (s) => s.quietStartup),
   onOffSetting("Hide thinking", ["hideThinkingBlock"], (s) => s.hideThinkingBlock, (host) => host.applyDisplaySettings()),
   choiceSetting(
     "Double-escape action",
