@@ -1,40 +1,28 @@
 // What one agent (pig's built binary, or upstream Pi) registers and sends, seen from outside:
-// the extension flags in `--help`, `get_commands` over RPC, and the first request one scripted
-// prompt makes to the fake LLM server (its tools with their schemas, its conversation). Shared by
-// the compatibility scripts that compare pig with Pi (pi-extensions.ts, pi-packages.ts).
+// the extension flags in `--help`, `get_commands` over RPC, the first request one scripted prompt
+// makes to the fake LLM server (system prompt, tools, messages, other fields), the UI calls and
+// extension errors the agent reports on the way, and the error flag of each extension tool when
+// the scripted model then calls it. Shared by the compatibility scripts that compare pig with Pi
+// (pi-extensions.ts, pi-packages.ts); the comparison itself is compare-observations.ts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { fakeModelsJson } from "../../test/helpers/fake-models.ts";
 import type { PiInstall } from "../bench/pi-install.ts";
+import type { Command, ExtensionError, Observation, Placeholders, ToolDeclaration, ToolOutcome, UiCall } from "./compare-observations.ts";
+import { collect, type Json, RpcSession } from "./rpc-session.ts";
+import { sampleArguments } from "./sample-arguments.ts";
 
-export type Json = Record<string, unknown>;
+export type { Json } from "./rpc-session.ts";
+export { collect } from "./rpc-session.ts";
 export type Agent = "pig" | "pi";
 
 export const PIG_BIN = join(resolve(import.meta.dir, "..", ".."), "dist", "pig");
 
-export interface Command {
-  name: string;
-  /** `extension`, `prompt` or `skill`. */
-  source: string;
-}
-
-/** What one agent made of one set-up. */
-export interface Observed {
-  loaded: boolean;
-  /** The load error or why the run did not finish. */
-  problem?: string;
-  tools: Record<string, unknown>;
-  commands: Command[];
-  flags: string[];
-  /** Roles and texts of the request's messages after the prompt (system messages left out). */
-  conversation: string[];
-  stderr: string;
-}
-
 /** A fresh agent dir and cwd for one run, and how to start the agent in them. */
 export interface World {
+  agent: Agent;
   work: string;
   agentDir: string;
   cwd: string;
@@ -65,7 +53,7 @@ export function makeWorld(llm: FakeLlm, agent: Agent, pi: PiInstall): World {
       : { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" }),
   };
   const command = agent === "pig" ? [PIG_BIN] : [...pi.cmd];
-  return { work, agentDir, cwd, env, command };
+  return { agent, work, agentDir, cwd, env, command };
 }
 
 /**
@@ -101,11 +89,6 @@ function flagsFromHelp(help: string): string[] {
   return out.sort();
 }
 
-export async function collect(stream: ReadableStream<Uint8Array>, into: { text: string }): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) into.text += decoder.decode(chunk, { stream: true });
-}
-
 /** Runs `argv` in the world to its end, with its output. */
 export async function runIn(world: World, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = Bun.spawn(argv, { cwd: world.cwd, env: world.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -115,103 +98,122 @@ export async function runIn(world: World, argv: string[]): Promise<{ code: numbe
   return { code: await child.exited, stdout: out.text, stderr: err.text };
 }
 
-/** One RPC run in `world`: `--help`, get_commands, then one prompt until the run ends (or the deadline passes). */
-export async function observe(llm: FakeLlm, world: World, extraArgs: string[]): Promise<Observed> {
+/** What differs between runs and agents in the world's text: its temp dir and the agent's install. */
+export function placeholders(world: World, pi: PiInstall): Placeholders {
+  return { world: world.work, install: world.agent === "pi" ? pi.pkgDir : join(world.agentDir, "docs") };
+}
+
+export interface ObserveOptions {
+  /** The event that ends a run: `agent_settled` (0.87.1 and later, and pig), `agent_end` (0.73.1). */
+  settledBy: "agent_settled" | "agent_end";
+  /** The baseline's tools: any other tool (or one declared differently) is called by the scripted model. */
+  baselineTools?: Record<string, ToolDeclaration>;
+}
+
+const PROMPT = "Say ok.";
+const TOOLS_PROMPT = "Call each tool once.";
+
+/** The text an `extension_ui_request` carries: every field but its id and type. */
+function uiCall(line: Json, phase: string): UiCall {
+  const { type: _type, id: _id, method, ...fields } = line;
+  return { phase, method: String(method), fields };
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { type?: string; text?: string }[] } | undefined)?.content;
+  if (!Array.isArray(content)) return typeof result === "string" ? result : "";
+  return content.map((c) => (c.type === "text" ? (c.text ?? "") : `[${c.type ?? "?"}]`)).join("");
+}
+
+/** The first request's parts, from the recorded body (Chat Completions, as models.json sets it). */
+function firstRequest(body: unknown): Pick<Observation, "systemPrompt" | "tools" | "messages" | "requestFields"> {
+  const { messages = [], tools: declared = [], ...requestFields } = (body ?? {}) as {
+    messages?: { role: string; content: unknown }[];
+    tools?: { function?: { name: string; description?: string; parameters: unknown } }[];
+  } & Json;
+  const system = messages.filter((m) => m.role === "system" || m.role === "developer");
+  const tools: Record<string, ToolDeclaration> = {};
+  for (const t of declared) if (t.function) tools[t.function.name] = { description: t.function.description ?? "", parameters: t.function.parameters };
+  return {
+    systemPrompt: system.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n\n"),
+    tools,
+    messages: messages
+      .filter((m) => m.role !== "system" && m.role !== "developer")
+      .map((m) => `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`),
+    requestFields,
+  };
+}
+
+/**
+ * One RPC run in `world`: `--help`, get_commands, one prompt until the run settles, then (when the
+ * world has tools the baseline does not) a prompt where the scripted model calls each of them.
+ */
+export async function observe(llm: FakeLlm, world: World, extraArgs: string[], options: ObserveOptions): Promise<Observation> {
   const base = [...world.command, ...extraArgs, "--provider", "fake", "--model", "fake-model"];
   const help = await runIn(world, [...base, "--help"]);
   // 0.73.1 prints its help on stderr, later releases on stdout.
   const flags = flagsFromHelp(`${help.stdout}\n${help.stderr}`);
 
   const before = llm.requests.length;
-  const child = Bun.spawn([...base, "--mode", "rpc", "--no-session"], { cwd: world.cwd, env: world.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const stderr = { text: "" };
-  void collect(child.stderr, stderr);
-  const lines: Json[] = [];
-  const waiters = new Set<() => void>();
-  void (async () => {
-    let buffer = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stdout) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        try {
-          lines.push(JSON.parse(line) as Json);
-        } catch {
-          // Not a protocol line (an extension printing to stdout): ignored.
-        }
-        for (const wake of waiters) wake();
-      }
-    }
-    for (const wake of waiters) wake();
-  })();
-  let exited = false;
-  void child.exited.then(() => {
-    exited = true;
-    for (const wake of waiters) wake();
-  });
-  const until = async (test: () => boolean, ms: number): Promise<boolean> => {
-    const deadline = Date.now() + ms;
-    while (!test()) {
-      if (exited || Date.now() > deadline) return test();
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          waiters.delete(wake);
-          resolve();
-        };
-        waiters.add(wake);
-        setTimeout(wake, 200);
-      });
-    }
-    return true;
-  };
-  const send = (command: Json) => child.stdin.write(`${JSON.stringify(command)}\n`);
-  send({ id: "c", type: "get_commands" });
-  const gotCommands = await until(() => lines.some((l) => l.type === "response" && l.id === "c"), 30_000);
-  const commandsLine = lines.find((l) => l.type === "response" && l.id === "c");
-  const commands = ((commandsLine?.data as { commands?: Json[] } | undefined)?.commands ?? [])
+  const rpc = new RpcSession([...base, "--mode", "rpc", "--no-session"], world.cwd, world.env);
+  const phases: { phase: string; from: number }[] = [{ phase: "start", from: 0 }];
+  const enter = (phase: string) => phases.push({ phase, from: rpc.lines.length });
+  const settled = (from: number, id: string) => () =>
+    rpc.lines.slice(from).some((l) => l.type === options.settledBy) || rpc.lines.some((l) => l.id === id && l.success === false);
+
+  rpc.send({ id: "c", type: "get_commands" });
+  const gotCommands = await rpc.until(() => rpc.lines.some((l) => l.type === "response" && l.id === "c"), 30_000);
+  const commandsLine = rpc.lines.find((l) => l.type === "response" && l.id === "c");
+  const commands: Command[] = ((commandsLine?.data as { commands?: Json[] } | undefined)?.commands ?? [])
     .map((c) => ({ name: String(c.name), source: String(c.source) }))
     .sort((a, b) => `${a.source} ${a.name}`.localeCompare(`${b.source} ${b.name}`));
   let problem: string | undefined;
-  if (!gotCommands) problem = exited ? `exited before answering (${stderr.text.trim().split("\n").slice(-1)[0] ?? ""})` : "no answer to get_commands";
+  if (!gotCommands) problem = rpc.exited ? `exited before answering (${rpc.stderr.text.trim().split("\n").slice(-1)[0] ?? ""})` : "no answer to get_commands";
+  let request: Pick<Observation, "systemPrompt" | "tools" | "messages" | "requestFields"> = firstRequest(undefined);
   if (!problem) {
-    send({ id: "p", type: "prompt", message: "Say ok." });
-    const ended = await until(() => lines.some((l) => l.type === "agent_end") || lines.some((l) => l.id === "p" && l.success === false), 30_000);
-    if (!ended) problem = "the prompt did not finish";
+    enter("prompt");
+    rpc.send({ id: "p", type: "prompt", message: PROMPT });
+    if (!(await rpc.until(settled(rpc.lines.length, "p"), 30_000))) problem = "the prompt did not finish";
+    request = firstRequest(llm.requests.slice(before).find((r) => r.body && typeof r.body === "object")?.body);
   }
-  child.kill("SIGTERM");
-  await child.exited;
-  const request = llm.requests.slice(before).find((r) => r.body && typeof r.body === "object");
-  const body = (request?.body ?? {}) as { tools?: { function?: { name: string; parameters: unknown } }[]; messages?: { role: string; content: unknown }[] };
-  const tools: Record<string, unknown> = {};
-  for (const t of body.tools ?? []) if (t.function) tools[t.function.name] = t.function.parameters;
-  const conversation = (body.messages ?? [])
-    .filter((m) => m.role !== "system" && m.role !== "developer")
-    .map((m) => `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
-  const loadError = /Failed to load extension[^\n]*/.exec(`${help.stderr}\n${stderr.text}`)?.[0];
+  const toCall = options.baselineTools
+    ? Object.entries(request.tools).filter(([name, declaration]) => JSON.stringify(declaration) !== JSON.stringify(options.baselineTools![name]))
+    : [];
+  if (!problem && toCall.length > 0 && !rpc.exited) {
+    // One call per turn, in a fixed order, so both agents run the same calls one after another.
+    llm.setScript({
+      responses: toCall.map(([name, declaration], i) => ({ toolCalls: [{ id: `call_${i + 1}`, name, arguments: sampleArguments(declaration.parameters) }] })),
+      fallback: { text: "ok" },
+    });
+    enter("tools");
+    rpc.send({ id: "t", type: "prompt", message: TOOLS_PROMPT });
+    await rpc.until(settled(rpc.lines.length, "t"), 20_000 + 5_000 * toCall.length);
+    // Back to "ok" for everything, whatever the run left unconsumed.
+    llm.setScript({ responses: [], fallback: { text: "ok" } });
+  }
+  await rpc.stop();
+
+  const phaseAt = (index: number) => phases.filter((p) => p.from <= index).at(-1)!.phase;
+  const ui = rpc.lines.flatMap((l, i) => (l.type === "extension_ui_request" ? [uiCall(l, phaseAt(i))] : []));
+  const errors: ExtensionError[] = rpc.lines.filter((l) => l.type === "extension_error").map((l) => ({ event: String(l.event), error: String(l.error) }));
+  const stderr = `${help.stderr}${rpc.stderr.text}`;
+  const loadError = /Failed to load extension[^\n]*/.exec(stderr)?.[0];
+  if (loadError) errors.unshift({ event: "load", error: loadError });
+  const toolOutcomes: Record<string, ToolOutcome> = {};
+  for (const l of rpc.lines) {
+    if (l.type === "tool_execution_end" && typeof l.toolName === "string" && !(l.toolName in toolOutcomes) && toCall.some(([name]) => name === l.toolName)) {
+      toolOutcomes[l.toolName] = { isError: l.isError === true, text: textOf(l.result) };
+    }
+  }
   return {
     loaded: !loadError && gotCommands,
     ...(loadError ? { problem: loadError } : problem ? { problem } : {}),
-    tools,
+    ...request,
     commands,
     flags,
-    conversation,
-    stderr: `${help.stderr}${stderr.text}`,
+    ui,
+    errors,
+    toolOutcomes,
+    stderr,
   };
-}
-
-export function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/**
- * What an agent registers with nothing added is left out of a comparison: its own commands, and
- * built-in tools left untouched (their schemas are each release's own; pig follows 0.87.1's).
- */
-export function withoutBaseline(run: Observed, baseline: Observed): Observed {
-  const tools: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(run.tools)) tools[name] = same(schema, baseline.tools[name]) ? "(built-in)" : schema;
-  const known = new Set(baseline.commands.map((c) => `${c.source} ${c.name}`));
-  return { ...run, tools, commands: run.commands.filter((c) => !known.has(`${c.source} ${c.name}`)) };
 }

@@ -1,33 +1,42 @@
-// Runs every example extension shipped with upstream Pi under pig and under Pi itself, and
-// compares what each registers (tools with their schemas, commands, flags) and what one scripted
-// prompt sends to the model. Prints a Markdown table (the one in docs/extensions.md).
+// Runs every example extension shipped with upstream Pi under pig and under Pi itself, each in
+// RPC mode against the fake LLM server, and compares what the extension does relative to each
+// agent's own baseline run (no extension): the system prompt section by section, the tools
+// declared to the model, the rest of the first request, commands and flags, the UI calls before
+// and during the prompt, extension errors, and the error flag of each of its tools when the
+// scripted model calls them (compare-observations.ts). Prints the Markdown of docs/extensions.md.
 //
-//   node_modules/.bin/bun scripts/compat/pi-extensions.ts               # Pi 0.87.1's examples
-//   node_modules/.bin/bun scripts/compat/pi-extensions.ts --pi 0.73.1   # the older set
+//   npm run build && node_modules/.bin/bun scripts/compat/pi-extensions.ts              # Pi's latest release
+//   node_modules/.bin/bun scripts/compat/pi-extensions.ts --pi 0.87.1                   # an older set
 //
-// Options: --only SUBSTRING (examples whose name contains it), --json FILE (the raw results),
-// --verbose (each agent's stderr). Pi is installed into $TMPDIR by scripts/bench/pi-install.ts when
-// missing; it is never a dependency of pig. The model is the in-process fake LLM server.
+// Options: --only SUBSTRING (examples whose name contains it), --json FILE (the raw observations),
+// --write-docs (replace the table in docs/extensions.md), --verbose (each agent's stderr), --keep
+// (keep the worlds). Pi is installed into $TMPDIR by scripts/bench/pi-install.ts when missing; it
+// is never a dependency of pig.
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type FakeLlm, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
-import { ensurePi, type PiRelease } from "../bench/pi-install.ts";
-import { type Agent, makeWorld, observe, type Observed, removeWorld, same, withoutBaseline } from "./observe-agent.ts";
+import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.ts";
+import { compareEffects, effectOf, type Observation, summariseEffect } from "./compare-observations.ts";
+import { explainedDifferences } from "./known-differences.ts";
+import { type Agent, makeWorld, observe, placeholders, removeWorld } from "./observe-agent.ts";
+import { differencesCell, replaceDocsTable, runLine } from "./compat-table.ts";
 
 const { values: argv } = parseArgs({
   args: Bun.argv.slice(2),
   options: {
-    pi: { type: "string", default: "0.87.1" },
+    pi: { type: "string", default: "latest" },
     only: { type: "string" },
     json: { type: "string" },
+    "write-docs": { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
 });
 const release = argv.pi as PiRelease;
-if (release !== "0.87.1" && release !== "0.73.1") throw new Error(`--pi must be 0.87.1 or 0.73.1, got ${argv.pi}`);
+if (!PI_RELEASE_NAMES.includes(release)) throw new Error(`--pi must be one of ${PI_RELEASE_NAMES.join(", ")}, got ${argv.pi}`);
 
+const started = Date.now();
 const pi = ensurePi(release);
 const examplesDir = join(pi.pkgDir, "examples", "extensions");
 
@@ -43,54 +52,69 @@ function examples(): { name: string; path: string }[] {
   return argv.only ? out.filter((e) => e.name.includes(argv.only!)) : out;
 }
 
+interface Run {
+  observation: Observation;
+  at: { world: string; install: string };
+}
+
 /** One example (or none) loaded with `-e`, in a world of its own. */
-async function rpcRun(llm: FakeLlm, agent: Agent, example: string | undefined): Promise<Observed> {
+async function rpcRun(llm: FakeLlm, agent: Agent, example: string | undefined, baseline?: Run): Promise<Run> {
   const world = makeWorld(llm, agent, pi);
   try {
-    return await observe(llm, world, example ? ["-e", example] : []);
+    const settledBy = agent === "pi" && release === "0.73.1" ? "agent_end" : "agent_settled";
+    const observation = await observe(llm, world, example ? ["-e", example] : [], { settledBy, ...(baseline ? { baselineTools: baseline.observation.tools } : {}) });
+    return { observation, at: placeholders(world, pi) };
   } finally {
     if (!argv.keep) removeWorld(world);
   }
 }
 
-const extensionCommands = (run: Observed) => run.commands.filter((c) => c.source === "extension").map((c) => c.name);
-
-function verdict(pigRun: Observed, piRun: Observed): { loads: string; registers: string; behaves: string } {
-  if (!piRun.loaded) return { loads: `no (Pi too: ${piRun.problem ?? "?"})`, registers: "–", behaves: "–" };
-  if (!pigRun.loaded) return { loads: `**no**: ${pigRun.problem ?? "?"}`, registers: "–", behaves: "–" };
-  const diffs: string[] = [];
-  if (!same(Object.keys(pigRun.tools).sort(), Object.keys(piRun.tools).sort())) diffs.push(`tools ${Object.keys(pigRun.tools).sort().join(",")} vs ${Object.keys(piRun.tools).sort().join(",")}`);
-  else for (const name of Object.keys(piRun.tools)) if (!same(pigRun.tools[name], piRun.tools[name])) diffs.push(`schema of ${name}`);
-  if (!same(extensionCommands(pigRun), extensionCommands(piRun))) diffs.push(`commands ${extensionCommands(pigRun).join(",")} vs ${extensionCommands(piRun).join(",")}`);
-  if (!same(pigRun.flags, piRun.flags)) diffs.push(`flags ${pigRun.flags.join(",")} vs ${piRun.flags.join(",")}`);
-  const behaves = same(pigRun.conversation, piRun.conversation) ? "yes" : "differs";
-  return { loads: "yes", registers: diffs.length === 0 ? "yes" : `**no**: ${diffs.join("; ")}`, behaves };
-}
-
 const llm = await startFakeLlm({ mode: "text" });
-const results: { name: string; pig: Observed; pi: Observed }[] = [];
+const rows: string[] = [];
+const raw: { name: string; pig: Run; pi: Run }[] = [];
+let baselines: { pig: Run; pi: Run } | undefined;
+let piLoads = 0;
+let pigLoads = 0;
+let sameCount = 0;
+let explainedCount = 0;
+const list = examples();
 try {
   const baseline = { pi: await rpcRun(llm, "pi", undefined), pig: await rpcRun(llm, "pig", undefined) };
-  for (const example of examples()) {
-    const piRun = withoutBaseline(await rpcRun(llm, "pi", example.path), baseline.pi);
-    const pigRun = withoutBaseline(await rpcRun(llm, "pig", example.path), baseline.pig);
-    results.push({ name: example.name, pig: pigRun, pi: piRun });
-    if (argv.verbose) console.error(`--- ${example.name}\n[pi] ${piRun.stderr}\n[pig] ${pigRun.stderr}`);
-    const v = verdict(pigRun, piRun);
-    console.error(`[compat] ${example.name}: loads ${v.loads}; registers ${v.registers}; behaves ${v.behaves}`);
+  baselines = baseline;
+  for (const example of list) {
+    const piRun = await rpcRun(llm, "pi", example.path, baseline.pi);
+    const pigRun = await rpcRun(llm, "pig", example.path, baseline.pig);
+    raw.push({ name: example.name, pig: pigRun, pi: piRun });
+    if (argv.verbose) console.error(`--- ${example.name}\n[pi] ${piRun.observation.stderr}\n[pig] ${pigRun.observation.stderr}`);
+    const piEffect = effectOf(piRun.observation, baseline.pi.observation, piRun.at, baseline.pi.at);
+    const pigEffect = effectOf(pigRun.observation, baseline.pig.observation, pigRun.at, baseline.pig.at);
+    const differences = compareEffects(pigEffect, piEffect);
+    const explained = explainedDifferences(example.name, differences);
+    if (piEffect.loaded) piLoads++;
+    if (piEffect.loaded && pigEffect.loaded) pigLoads++;
+    if (piEffect.loaded && differences.length === 0) sameCount++;
+    else if (piEffect.loaded && explained.unexplained.length === 0) explainedCount++;
+    const loads = !piEffect.loaded ? `no, in Pi neither (${piEffect.problem ?? "?"})` : pigEffect.loaded ? "yes" : `**no**: ${pigEffect.problem ?? "?"}`;
+    const does = piEffect.loaded ? summariseEffect(piEffect) || "nothing observable over RPC" : "–";
+    const cell = piEffect.loaded && pigEffect.loaded ? differencesCell(explained) : "–";
+    rows.push(`| ${example.name} | ${loads} | ${does} | ${cell} |`);
+    console.error(`[compat] ${example.name}: ${loads}; ${cell}`);
   }
 } finally {
   await llm.close();
 }
-if (argv.json) writeFileSync(argv.json, JSON.stringify(results, null, 2));
+// With the baselines and placeholders, so compare-observations.ts can be rerun on the file offline.
+if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline: baselines, examples: raw }, null, 2));
 
-console.log(`| example (Pi ${pi.version}) | loads | registers the same | same request |`);
-console.log("|---|---|---|---|");
-for (const r of results) {
-  const v = verdict(r.pig, r.pi);
-  console.log(`| ${r.name} | ${v.loads} | ${v.registers} | ${v.behaves} |`);
-}
-const counts = results.map((r) => verdict(r.pig, r.pi));
-const piLoads = results.filter((r) => r.pi.loaded).length;
-const equal = counts.filter((v) => v.registers === "yes").length;
-console.log(`\n${results.length} examples; ${piLoads} load in Pi; ${counts.filter((v) => v.loads === "yes").length} of those load in pig; ${equal} register the same.`);
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+const table = [
+  runLine(`node_modules/.bin/bun scripts/compat/pi-extensions.ts${release === "latest" ? "" : ` --pi ${release}`}`, `Pi ${pi.version}`, minutes),
+  "",
+  `| example (Pi ${pi.version}) | loads | what it does under Pi | under pig |`,
+  "|---|---|---|---|",
+  ...rows,
+  "",
+  `${list.length} examples; ${piLoads} load in Pi; ${pigLoads} of those load in pig; ${sameCount} do the same, ${explainedCount} more differ only where docs/decisions.md says why.`,
+].join("\n");
+console.log(table);
+if (argv["write-docs"] && !argv.only) replaceDocsTable("docs/extensions.md", "pi-extensions", table);

@@ -10,4 +10,12 @@ export const SUBJECTS: readonly { name: string; version: string; why: string }[]
   { name: "pi-themes", version: "1.0.1", why: "themes and an extension" },
   { name: "pi-plan-mode", version: "0.2.4", why: "built JavaScript importing the 0.73-era @mariozechner scope" },
   { name: "pi-lens", version: "3.8.73", why: "built JavaScript with a private copy of pi-tui; native modules" },
+  { name: "pi-aliases", version: "1.0.7", why: "commands that stand for built-in ones" },
+  { name: "pi-markdown-preview", version: "0.16.0", why: "a command rendering through the TUI and a browser" },
+  { name: "pi-mermaid", version: "0.3.0", why: "message rendering in the TUI" },
+  { name: "pi-sync-system-theme", version: "0.2.5", why: "terminal queries at start" },
+  { name: "pi-system-theme", version: "0.5.0", why: "a theme switch at session start" },
+  { name: "@baochunli/pi-collaborating-agents", version: "0.4.6", why: "a scoped name; an extension and skills; overlays" },
+  { name: "@aliou/pi-utils-settings", version: "0.19.2", why: "skills only, no extension" },
+  { name: "@aliou/pi-processes", version: "0.12.0", why: "three extensions in one package, tools and a skill" },
 ];

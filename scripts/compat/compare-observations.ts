@@ -1,0 +1,347 @@
+// The pure half of the extension comparison (pi-extensions.ts, pi-packages.ts): what an extension
+// changed in one agent's run relative to that agent's own baseline run (the same world without
+// the extension), and where pig's change differs from Pi's. No I/O here; observe-agent.ts records.
+//
+// Normalised before anything is compared, because it must differ between the two agents or runs:
+// - each world's temp directory (`<world>`) and the agent's install directory (`<install>`);
+// - the agent's name in text: "pig" is read as "pi";
+// - the built-in tools, which each agent describes in its own words: only a change an extension
+//   makes to them (a new description or schema relative to the baseline) is compared.
+// The rest of the system prompt is compared relative to the baseline too, so pig's and Pi's own
+// wording cancels out and only what the extension added, removed or rewrote is left.
+
+export interface Command {
+  name: string;
+  /** `extension`, `prompt` or `skill`. */
+  source: string;
+}
+
+export interface ToolDeclaration {
+  description: string;
+  parameters: unknown;
+}
+
+/** One `extension_ui_request` the agent wrote: its method and every field but the id. */
+export interface UiCall {
+  /** `start` (before the first prompt), `prompt` (during it), `tools` (while its tools were called). */
+  phase: string;
+  method: string;
+  fields: Record<string, unknown>;
+}
+
+/** One extension error the agent reported (an `extension_error` line, or a load failure on stderr). */
+export interface ExtensionError {
+  event: string;
+  error: string;
+}
+
+/** What the agent reported at the end of one call of a tool by the scripted model. */
+export interface ToolOutcome {
+  isError: boolean;
+  text: string;
+}
+
+/** What one agent made of one set-up, as observe-agent.ts records it. */
+export interface Observation {
+  loaded: boolean;
+  /** The load error or why the run did not finish. */
+  problem?: string;
+  /** The first request's system (or developer) message text. */
+  systemPrompt: string;
+  tools: Record<string, ToolDeclaration>;
+  /** Roles and texts of the first request's other messages. */
+  messages: string[];
+  /** The first request's other fields (model, stream options, …), messages and tools left out. */
+  requestFields: Record<string, unknown>;
+  commands: Command[];
+  flags: string[];
+  ui: UiCall[];
+  errors: ExtensionError[];
+  /** By tool name: the outcome when the scripted model called it (extension tools only). */
+  toolOutcomes: Record<string, ToolOutcome>;
+  stderr: string;
+}
+
+/** Paths that differ between runs and agents, replaced by a placeholder before comparing. */
+export interface Placeholders {
+  world: string;
+  install: string;
+}
+
+export function normaliseText(text: string, at: Placeholders): string {
+  let out = text;
+  if (at.install) out = out.split(at.install).join("<install>");
+  if (at.world) out = out.split(at.world).join("<world>");
+  // The real path of a temp dir can differ from the one given (macOS /private): both forms.
+  // "pig" as a word, not inside a path or a name like pig-bench.
+  return out.replace(/\/private<world>/g, "<world>").replace(/(?<![\w/.-])pig(?![\w/.-])/g, "pi");
+}
+
+/** Every string inside `value` normalised; the shape kept. */
+export function normaliseValue<T>(value: T, at: Placeholders): T {
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? normaliseText(v, at) : v))) as T;
+}
+
+/**
+ * The system prompt cut into named sections: `intro` (text before the first tag), each
+ * `<tag>…</tag>` block by its tag, and text between or after blocks as `text after <tag>`.
+ * Repeated names get `#2`, `#3`.
+ */
+export function promptSections(prompt: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const add = (name: string, body: string) => {
+    const text = body.trim();
+    if (text === "") return;
+    let key = name;
+    for (let n = 2; out.has(key); n++) key = `${name}#${n}`;
+    out.set(key, text);
+  };
+  const block = /^<([a-z][\w-]*)>\n[\s\S]*?\n<\/\1>$/gm;
+  let last = 0;
+  let previous = "intro";
+  for (const m of prompt.matchAll(block)) {
+    add(previous === "intro" ? "intro" : `text after <${previous}>`, prompt.slice(last, m.index));
+    add(`<${m[1]}>`, m[0]);
+    previous = m[1]!;
+    last = m.index + m[0].length;
+  }
+  add(previous === "intro" ? "intro" : `text after <${previous}>`, prompt.slice(last));
+  return out;
+}
+
+/** What an extension did to the system prompt, by section. */
+export interface PromptEffect {
+  added: Record<string, string>;
+  removed: string[];
+  /** Sections present in both whose lines changed: the lines added and the number removed. */
+  changed: Record<string, { addedLines: string[]; removedLines: number }>;
+}
+
+function lineChanges(before: string, after: string): { addedLines: string[]; removedLines: number } {
+  const left = before.split("\n");
+  const right = after.split("\n");
+  const pool = new Map<string, number>();
+  for (const line of left) pool.set(line, (pool.get(line) ?? 0) + 1);
+  const addedLines: string[] = [];
+  for (const line of right) {
+    const n = pool.get(line) ?? 0;
+    if (n > 0) pool.set(line, n - 1);
+    else addedLines.push(line);
+  }
+  let removedLines = 0;
+  for (const n of pool.values()) removedLines += n;
+  return { addedLines, removedLines };
+}
+
+export function promptEffect(run: string, baseline: string): PromptEffect {
+  const now = promptSections(run);
+  const before = promptSections(baseline);
+  const effect: PromptEffect = { added: {}, removed: [], changed: {} };
+  for (const [name, text] of now) {
+    const old = before.get(name);
+    if (old === undefined) effect.added[name] = text;
+    else if (old !== text) effect.changed[name] = lineChanges(old, text);
+  }
+  for (const name of before.keys()) if (!now.has(name)) effect.removed.push(name);
+  return effect;
+}
+
+/** What an extension did to one run, relative to the same agent's baseline run. */
+export interface Effect {
+  loaded: boolean;
+  problem?: string;
+  prompt: PromptEffect;
+  /** Tools added, or built-in tools whose declaration the extension changed. */
+  tools: Record<string, ToolDeclaration>;
+  toolsRemoved: string[];
+  /** The first request's messages, when they differ from the baseline's. */
+  messages?: string[];
+  /** Request fields added or changed relative to the baseline. */
+  requestFields: Record<string, unknown>;
+  commands: Command[];
+  flags: string[];
+  ui: UiCall[];
+  errors: ExtensionError[];
+  toolOutcomes: Record<string, ToolOutcome>;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The UI calls of `run` less those the baseline made too (each counted once). */
+function newUiCalls(run: UiCall[], baseline: UiCall[]): UiCall[] {
+  const pool = baseline.map((c) => JSON.stringify(c));
+  return run.filter((c) => {
+    const at = pool.indexOf(JSON.stringify(c));
+    if (at < 0) return true;
+    pool.splice(at, 1);
+    return false;
+  });
+}
+
+export function effectOf(runRaw: Observation, baselineRaw: Observation, runAt: Placeholders, baselineAt: Placeholders): Effect {
+  const run = normaliseValue({ ...runRaw, stderr: "" }, runAt);
+  const baseline = normaliseValue({ ...baselineRaw, stderr: "" }, baselineAt);
+  const tools: Record<string, ToolDeclaration> = {};
+  for (const [name, declaration] of Object.entries(run.tools)) if (!same(declaration, baseline.tools[name])) tools[name] = declaration;
+  const requestFields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(run.requestFields)) if (!same(value, baseline.requestFields[key])) requestFields[key] = value;
+  const knownCommands = new Set(baseline.commands.map((c) => `${c.source} ${c.name}`));
+  const baselineErrors = new Set(baseline.errors.map((e) => JSON.stringify(e)));
+  return {
+    loaded: run.loaded,
+    ...(run.problem !== undefined ? { problem: run.problem } : {}),
+    prompt: promptEffect(run.systemPrompt, baseline.systemPrompt),
+    tools,
+    toolsRemoved: Object.keys(baseline.tools).filter((name) => !(name in run.tools)),
+    ...(same(run.messages, baseline.messages) ? {} : { messages: run.messages }),
+    requestFields,
+    commands: run.commands.filter((c) => !knownCommands.has(`${c.source} ${c.name}`)),
+    flags: run.flags.filter((f) => !baseline.flags.includes(f)),
+    ui: newUiCalls(run.ui, baseline.ui),
+    errors: run.errors.filter((e) => !baselineErrors.has(JSON.stringify(e))),
+    toolOutcomes: run.toolOutcomes,
+  };
+}
+
+/** One way pig's effect differs from Pi's: the part of the comparison, and how. */
+export interface Difference {
+  part: "load" | "system prompt" | "tools" | "messages" | "request" | "commands" | "flags" | "ui" | "errors" | "tool results";
+  detail: string;
+}
+
+const names = (commands: Command[], source: string) =>
+  commands
+    .filter((c) => c.source === source)
+    .map((c) => c.name)
+    .sort();
+const list = (items: string[]) => (items.length === 0 ? "none" : items.join(", "));
+const short = (text: string, max = 80) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+function promptDifferences(pig: PromptEffect, pi: PromptEffect): string[] {
+  const out: string[] = [];
+  const addedPig = Object.keys(pig.added).sort();
+  const addedPi = Object.keys(pi.added).sort();
+  if (!same(addedPig, addedPi)) out.push(`adds ${list(addedPig)} vs ${list(addedPi)}`);
+  else for (const name of addedPi) if (pig.added[name] !== pi.added[name]) out.push(`${name} reads "${short(pig.added[name]!)}" vs "${short(pi.added[name]!)}"`);
+  if (!same([...pig.removed].sort(), [...pi.removed].sort())) out.push(`removes ${list(pig.removed)} vs ${list(pi.removed)}`);
+  const changedPig = Object.keys(pig.changed).sort();
+  const changedPi = Object.keys(pi.changed).sort();
+  if (!same(changedPig, changedPi)) out.push(`changes ${list(changedPig)} vs ${list(changedPi)}`);
+  else {
+    for (const name of changedPi) {
+      // Removed lines are the agent's own wording: only whether some were removed must agree.
+      const a = pig.changed[name]!;
+      const b = pi.changed[name]!;
+      if (!same(a.addedLines, b.addedLines)) out.push(`${name} gains "${short(a.addedLines.join(" / "))}" vs "${short(b.addedLines.join(" / "))}"`);
+      if (a.removedLines > 0 !== b.removedLines > 0) out.push(`${name} loses ${a.removedLines} vs ${b.removedLines} lines`);
+    }
+  }
+  return out;
+}
+
+function toolDifferences(pig: Effect, pi: Effect): string[] {
+  const out: string[] = [];
+  const pigNames = Object.keys(pig.tools).sort();
+  const piNames = Object.keys(pi.tools).sort();
+  if (!same(pigNames, piNames)) out.push(`declares ${list(pigNames)} vs ${list(piNames)}`);
+  else {
+    for (const name of piNames) {
+      if (pig.tools[name]!.description !== pi.tools[name]!.description) out.push(`description of ${name}`);
+      if (!same(pig.tools[name]!.parameters, pi.tools[name]!.parameters)) out.push(`schema of ${name}`);
+    }
+  }
+  if (!same(pig.toolsRemoved, pi.toolsRemoved)) out.push(`drops ${list(pig.toolsRemoved)} vs ${list(pi.toolsRemoved)}`);
+  return out;
+}
+
+const uiLabel = (c: UiCall) => {
+  const text = Object.values(c.fields).find((v) => typeof v === "string" && v !== "");
+  return `${c.phase}: ${c.method}${typeof text === "string" ? ` "${short(text, 40)}"` : ""}`;
+};
+
+function uiDifferences(pig: UiCall[], pi: UiCall[]): string[] {
+  const out: string[] = [];
+  for (const phase of ["start", "prompt", "tools"]) {
+    const a = pig.filter((c) => c.phase === phase);
+    const b = pi.filter((c) => c.phase === phase);
+    if (same(a, b)) continue;
+    const methodsA = a.map((c) => c.method);
+    const methodsB = b.map((c) => c.method);
+    if (!same(methodsA, methodsB)) out.push(`${phase}: ${list(methodsA)} vs ${list(methodsB)}`);
+    else
+      for (let i = 0; i < a.length; i++) {
+        if (!same(a[i], b[i])) out.push(`${uiLabel(a[i]!)} vs ${uiLabel(b[i]!)}`);
+      }
+  }
+  return out;
+}
+
+/** Errors are told apart by the event only: each runtime words a thrown TypeError its own way. */
+function errorDifferences(pig: ExtensionError[], pi: ExtensionError[]): string[] {
+  const events = (errors: ExtensionError[]) => errors.map((e) => e.event).sort();
+  if (same(events(pig), events(pi))) return [];
+  const label = (errors: ExtensionError[]) => list(errors.map((e) => `${e.event} ("${short(e.error, 60)}")`));
+  return [`${label(pig)} vs ${label(pi)}`];
+}
+
+function outcomeDifferences(pig: Record<string, ToolOutcome>, pi: Record<string, ToolOutcome>): string[] {
+  const out: string[] = [];
+  for (const name of [...new Set([...Object.keys(pi), ...Object.keys(pig)])].sort()) {
+    const a = pig[name];
+    const b = pi[name];
+    if (!a || !b) out.push(`${name} ${a ? "ran" : "did not run"} vs ${b ? "ran" : "did not run"}`);
+    else if (a.isError !== b.isError) out.push(`${name} isError ${a.isError} ("${short(a.text, 60)}") vs ${b.isError} ("${short(b.text, 60)}")`);
+  }
+  return out;
+}
+
+/** Where pig's effect differs from Pi's; empty when they are the same. */
+export function compareEffects(pig: Effect, pi: Effect): Difference[] {
+  if (!pi.loaded || !pig.loaded) {
+    return pig.loaded === pi.loaded ? [] : [{ part: "load", detail: pig.loaded ? `loads in pig only (Pi: ${pi.problem ?? "?"})` : `does not load in pig: ${pig.problem ?? "?"}` }];
+  }
+  const out: Difference[] = [];
+  const add = (part: Difference["part"], details: string[]) => {
+    for (const detail of details) out.push({ part, detail });
+  };
+  add("system prompt", promptDifferences(pig.prompt, pi.prompt));
+  add("tools", toolDifferences(pig, pi));
+  if (!same(pig.messages, pi.messages)) add("messages", [`${short((pig.messages ?? ["unchanged"]).join(" | "), 120)} vs ${short((pi.messages ?? ["unchanged"]).join(" | "), 120)}`]);
+  const fieldsPig = Object.keys(pig.requestFields).sort();
+  const fieldsPi = Object.keys(pi.requestFields).sort();
+  if (!same(fieldsPig, fieldsPi)) add("request", [`changes ${list(fieldsPig)} vs ${list(fieldsPi)}`]);
+  else add("request", fieldsPi.filter((k) => !same(pig.requestFields[k], pi.requestFields[k])).map((k) => `value of ${k}`));
+  for (const source of ["extension", "skill", "prompt"]) {
+    const a = names(pig.commands, source);
+    const b = names(pi.commands, source);
+    if (!same(a, b)) add("commands", [`${source}: ${list(a)} vs ${list(b)}`]);
+  }
+  if (!same([...pig.flags].sort(), [...pi.flags].sort())) add("flags", [`${list(pig.flags)} vs ${list(pi.flags)}`]);
+  add("ui", uiDifferences(pig.ui, pi.ui));
+  add("errors", errorDifferences(pig.errors, pi.errors));
+  add("tool results", outcomeDifferences(pig.toolOutcomes, pi.toolOutcomes));
+  return out;
+}
+
+/** A short account of what the extension did under Pi, for the tables. */
+export function summariseEffect(effect: Effect): string {
+  const parts: string[] = [];
+  const commands = names(effect.commands, "extension");
+  if (commands.length > 0) parts.push(`commands ${commands.map((c) => `/${c}`).join(", ")}`);
+  const tools = Object.keys(effect.tools).sort();
+  if (tools.length > 0) parts.push(`tools ${tools.join(", ")}`);
+  if (effect.flags.length > 0) parts.push(`flags ${effect.flags.map((f) => `--${f}`).join(", ")}`);
+  const sections = [...Object.keys(effect.prompt.added), ...Object.keys(effect.prompt.changed)];
+  if (sections.length > 0 || effect.prompt.removed.length > 0) parts.push("system prompt");
+  if (effect.messages) parts.push("messages");
+  if (Object.keys(effect.requestFields).length > 0) parts.push("request fields");
+  const methods = [...new Set(effect.ui.map((c) => c.method))];
+  if (methods.length > 0) parts.push(`UI ${methods.join(", ")}`);
+  if (effect.errors.length > 0) parts.push(`errors in ${[...new Set(effect.errors.map((e) => e.event))].join(", ")}`);
+  const failed = Object.entries(effect.toolOutcomes).filter(([, o]) => o.isError);
+  if (Object.keys(effect.toolOutcomes).length > 0) parts.push(`${Object.keys(effect.toolOutcomes).length} tool calls (${failed.length} isError)`);
+  return parts.join("; ");
+}

@@ -1,0 +1,29 @@
+// Differences between pig and Pi that the extension comparison finds on purpose: each one names
+// the docs/decisions.md entry that says why. Matched by subject (an example's or a package's
+// name, or "*" for every subject), the part of the comparison, and a pattern on its detail.
+import type { Difference } from "./compare-observations.ts";
+
+export interface KnownDifference {
+  subject: string;
+  part: Difference["part"];
+  detail: RegExp;
+  /** The docs/decisions.md entry, e.g. "D123". */
+  decision: string;
+}
+
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [];
+
+export interface Explained {
+  explained: { difference: Difference; decision: string }[];
+  unexplained: Difference[];
+}
+
+export function explainedDifferences(subject: string, differences: readonly Difference[], known: readonly KnownDifference[] = KNOWN_DIFFERENCES): Explained {
+  const out: Explained = { explained: [], unexplained: [] };
+  for (const difference of differences) {
+    const match = known.find((k) => (k.subject === "*" || k.subject === subject) && k.part === difference.part && k.detail.test(difference.detail));
+    if (match) out.explained.push({ difference, decision: match.decision });
+    else out.unexplained.push(difference);
+  }
+  return out;
+}
