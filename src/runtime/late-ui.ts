@@ -3,15 +3,23 @@
  * notify) before any mode is up, so calls go to the headless defaults until the mode binds its
  * own UI. Extensions learn whether they have a UI once, when they start, so `hasUI` says what the
  * mode will offer from the start; and what they put on screen before the mode is up (a status,
- * a widget, the title, set in session_start say) is kept and shown once it is.
+ * a widget, the title, set in session_start say) is kept and shown once it is, with the notices
+ * they gave meanwhile when the mode will have someone to read them (upstream's RPC clients get a
+ * session_start notice), in the order they came.
  */
 import type { DialogOptions, ExtensionUI, NoticeType, WidgetPlacement } from "../extensions/ui.ts";
 
+/** Notices kept before the bind at most; older ones are dropped first. */
+const MAX_EARLY_NOTICES = 100;
+
 export class LateUi implements ExtensionUI {
   private bound = false;
-  private readonly statuses = new Map<string, string | undefined>();
-  private readonly widgets = new Map<string, { lines: readonly string[] | undefined; options?: { placement?: WidgetPlacement } }>();
-  private title: string | undefined;
+  /**
+   * What to show at the bind, by what it sets (`status:KEY`, `widget:KEY`, `title`, or one key per
+   * notice): a later status for a key replaces the earlier one in its place.
+   */
+  private readonly early = new Map<string, (ui: ExtensionUI) => void>();
+  private notices = 0;
   /** Dialogs before any mode is up (the project trust question), while `withDialogs` runs. */
   private dialogs: ExtensionUI | undefined;
 
@@ -25,12 +33,8 @@ export class LateUi implements ExtensionUI {
     this.target = target;
     if (this.bound) return;
     this.bound = true;
-    for (const [key, text] of this.statuses) target.setStatus(key, text);
-    for (const [key, widget] of this.widgets) target.setWidget(key, widget.lines, widget.options);
-    if (this.title !== undefined) target.setTitle(this.title);
-    this.statuses.clear();
-    this.widgets.clear();
-    this.title = undefined;
+    for (const show of this.early.values()) show(target);
+    this.early.clear();
   }
 
   /** Sends dialogs and notices to `ui` while `body` runs (before a mode binds its own). */
@@ -63,18 +67,23 @@ export class LateUi implements ExtensionUI {
     return this.asker.editor(title, prefill);
   }
   notify(message: string, type?: NoticeType): void {
+    if (!this.bound && !this.dialogs && this.willHaveUI) {
+      this.early.set(`notice:${this.notices++}`, (ui) => ui.notify(message, type));
+      if (this.notices > MAX_EARLY_NOTICES) this.early.delete(`notice:${this.notices - MAX_EARLY_NOTICES - 1}`);
+      return;
+    }
     this.asker.notify(message, type);
   }
   setStatus(key: string, text: string | undefined): void {
-    if (!this.bound) this.statuses.set(key, text);
+    if (!this.bound) this.early.set(`status:${key}`, (ui) => ui.setStatus(key, text));
     this.target.setStatus(key, text);
   }
   setWidget(key: string, lines: readonly string[] | undefined, options?: { placement?: WidgetPlacement }): void {
-    if (!this.bound) this.widgets.set(key, options ? { lines, options } : { lines });
+    if (!this.bound) this.early.set(`widget:${key}`, (ui) => ui.setWidget(key, lines, options));
     this.target.setWidget(key, lines, options);
   }
   setTitle(title: string): void {
-    if (!this.bound) this.title = title;
+    if (!this.bound) this.early.set("title", (ui) => ui.setTitle(title));
     this.target.setTitle(title);
   }
   setEditorText(text: string): void {

@@ -83,3 +83,18 @@ test('prompt "/mark …" while idle runs the extension command with its argument
   expect(JSON.stringify(w.llm.requests[0]!.body)).not.toContain("/mark");
   expect(await client.close()).toBe(0);
 });
+
+test("notices and a status from session_start reach the client, in the order given, before any command", async () => {
+  const w = await world();
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", join(import.meta.dir, "..", "fixtures", "extensions", "e2e2", "start-notice.ts")] }));
+  await client.waitFor((l) => uiRequest("notify")(l) && l.message === "second-start-notice");
+  const early = client.lines.filter((l) => l.type === "extension_ui_request").map((l) => [l.method, l.message ?? l.statusText, l.notifyType]);
+  expect(early).toEqual([
+    ["notify", "first-start-notice", "info"],
+    ["setStatus", "status-at-start", undefined],
+    ["notify", "second-start-notice", "warning"],
+  ]);
+  // Nothing was asked of pig yet: they came at start.
+  expect(client.lines.some((l) => l.type === "response")).toBe(false);
+  expect(await client.close()).toBe(0);
+});

@@ -50,3 +50,30 @@ test("statuses, widgets and the title set before the bind are shown at the bind,
   expect(second.calls).toEqual([]);
   expect(calls.at(-1)).toEqual(["status", "a", "three"]);
 });
+
+test("notices given before the bind reach a mode with a UI at the bind, in order with the statuses", () => {
+  const late = new LateUi(HEADLESS_UI, true);
+  late.notify("one", "info");
+  late.setStatus("s", "early");
+  late.notify("two", "warning");
+  const calls: unknown[][] = [];
+  late.bind({ ...HEADLESS_UI, hasUI: true, notify: (...args) => void calls.push(["notify", ...args]), setStatus: (...args) => void calls.push(["status", ...args]) });
+  expect(calls).toEqual([
+    ["notify", "one", "info"],
+    ["status", "s", "early"],
+    ["notify", "two", "warning"],
+  ]);
+});
+
+test("a mode without a UI gets no early notices; at most the last 100 are kept", () => {
+  const headless = new LateUi(HEADLESS_UI, false);
+  headless.notify("lost");
+  const seen: string[] = [];
+  headless.bind({ ...HEADLESS_UI, notify: (message) => void seen.push(message) });
+  expect(seen).toEqual([]);
+  const late = new LateUi(HEADLESS_UI, true);
+  for (let i = 0; i < 150; i++) late.notify(`n${i}`);
+  late.bind({ ...HEADLESS_UI, hasUI: true, notify: (message) => void seen.push(message) });
+  expect(seen).toHaveLength(100);
+  expect(seen[0]).toBe("n50");
+});
