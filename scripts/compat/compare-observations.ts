@@ -6,7 +6,9 @@
 // - each world's temp directory (`<world>`) and the agent's install directory (`<install>`);
 // - the agent's name in text: "pig" is read as "pi";
 // - the built-in tools, which each agent describes in its own words: only a change an extension
-//   makes to them (a new description or schema relative to the baseline) is compared.
+//   makes to them (a new description or schema relative to the baseline) is compared;
+// - the instructions each agent writes around the skills it lists (`<skills>`): only the
+//   `<available_skills>` list is compared.
 // The rest of the system prompt is compared relative to the baseline too, so pig's and Pi's own
 // wording cancels out and only what the extension added, removed or rewrote is left.
 
@@ -220,12 +222,21 @@ const short = (text: string, max = 80) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** What of an added section is the extension's: all of it, but for the agent's own words around a list. */
+export function comparableSection(name: string, text: string): string {
+  if (name.startsWith("<skills>")) {
+    const at = text.indexOf("<available_skills>");
+    return at < 0 ? text : text.slice(at, text.indexOf("</available_skills>", at) + "</available_skills>".length);
+  }
+  return text;
+}
+
 function promptDifferences(pig: PromptEffect, pi: PromptEffect): string[] {
   const out: string[] = [];
   const addedPig = Object.keys(pig.added).sort();
   const addedPi = Object.keys(pi.added).sort();
   if (!same(addedPig, addedPi)) out.push(`adds ${list(addedPig)} vs ${list(addedPi)}`);
-  else for (const name of addedPi) if (pig.added[name] !== pi.added[name]) out.push(`${name} reads "${short(pig.added[name]!)}" vs "${short(pi.added[name]!)}"`);
+  else for (const name of addedPi) if (comparableSection(name, pig.added[name]!) !== comparableSection(name, pi.added[name]!)) out.push(`${name} reads "${short(pig.added[name]!)}" vs "${short(pi.added[name]!)}"`);
   if (!same([...pig.removed].sort(), [...pi.removed].sort())) out.push(`removes ${list(pig.removed)} vs ${list(pi.removed)}`);
   const changedPig = Object.keys(pig.changed).sort();
   const changedPi = Object.keys(pi.changed).sort();

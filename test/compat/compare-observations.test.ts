@@ -48,6 +48,18 @@ describe("system prompt sections", () => {
     expect(compareEffects(pig, pi)).toEqual([{ part: "system prompt", detail: "adds none vs text after <cwd>" }]);
   });
 
+  test("a skills block is compared by its list, not by each agent's words around it", () => {
+    const list = "<available_skills>\n  <skill>\n    <name>x</name>\n  </skill>\n</available_skills>";
+    const { pi, pig } = effects(
+      { systemPrompt: `${PI_PROMPT.replace("w1", "w3")}\n\n<skills>\nThe following skills provide instructions.\n\n${list}\n</skills>` },
+      { systemPrompt: `${PIG_PROMPT.replace("w2", "w4")}\n\n<skills>\nThe skills below hold extra instructions.\n\n${list}\n</skills>` },
+    );
+    expect(Object.keys(pi.prompt.added)).toEqual(["<skills>"]);
+    expect(compareEffects(pig, pi)).toEqual([]);
+    const other = effects({ systemPrompt: `${PI_PROMPT.replace("w1", "w3")}\n\n<skills>\n${list}\n</skills>` }, { systemPrompt: `${PIG_PROMPT.replace("w2", "w4")}\n\n<skills>\n${list.replace(">x<", ">y<")}\n</skills>` });
+    expect(compareEffects(other.pig, other.pi)[0]?.part).toBe("system prompt");
+  });
+
   test("a replaced prompt removes the same sections in both, whatever their own words", () => {
     const { pi, pig } = effects({ systemPrompt: "You are a cat." }, { systemPrompt: "You are a cat." });
     expect(pi.prompt.removed.sort()).toEqual(["<cwd>", "<rules>", "<tools>"]);
