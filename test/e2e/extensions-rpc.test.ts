@@ -5,7 +5,7 @@
  * Fixtures: test/fixtures/extensions/e2e2/.
  */
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PigWorld } from "../helpers/pig-env.ts";
 import { extensionWorlds } from "../helpers/extension-worlds.ts";
@@ -84,7 +84,7 @@ test('prompt "/mark …" while idle runs the extension command with its argument
   expect(await client.close()).toBe(0);
 });
 
-test("notices and a status from session_start reach the client, in the order given, before any command", async () => {
+test("notices and a status from session_start reach the client, in the order given, before any command; a TUI-only call does not", async () => {
   const w = await world();
   const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", join(import.meta.dir, "..", "fixtures", "extensions", "e2e2", "start-notice.ts")] }));
   await client.waitFor((l) => uiRequest("notify")(l) && l.message === "second-start-notice");
@@ -96,5 +96,11 @@ test("notices and a status from session_start reach the client, in the order giv
   ]);
   // Nothing was asked of pig yet: they came at start.
   expect(client.lines.some((l) => l.type === "response")).toBe(false);
+  await client.request({ type: "get_state" });
   expect(await client.close()).toBe(0);
+  // The footer pig cannot draw is told in the extension's log only: the client heard nothing of it.
+  expect(client.lines.filter((l) => l.type === "extension_ui_request")).toHaveLength(3);
+  const logs = join(w.agentDir, "extensions", "logs");
+  const logged = readdirSync(logs).map((name) => readFileSync(join(logs, name), "utf8")).join("\n");
+  expect(logged).toContain("ctx.ui.setFooter() needs Pi's full-screen TUI");
 });

@@ -2,7 +2,7 @@
  * `ctx.ui` over the connection. Dialogs, notices, status, widgets (as lines), the title and the
  * editor text go to the host's `ui.*`. Calls that need Pi's full-screen TUI (custom components,
  * footers, headers, overlays, editor components, …) do nothing: the first such call of each
- * extension shows one notice saying so. Nothing here throws at the extension.
+ * extension shows one notice saying so (on stderr in RPC mode). Nothing here throws at the extension.
  */
 import type { ExtensionUIContext, ExtensionUIDialogOptions, ThemeLike } from "../api/types.ts";
 import { plainTheme } from "../compat/theme.ts";
@@ -26,7 +26,9 @@ export function createUi(runtime: Runtime, record: ExtensionRecord): ExtensionUI
     if (record.tuiNoticeShown) return;
     record.tuiNoticeShown = true;
     const message = `${record.name}: ctx.ui.${what}() needs Pi's full-screen TUI, which pig's line UI does not have; calls like it are ignored.`;
-    if (runtime.hasUI) notify(message, "warning");
+    // An RPC client is a program, not someone looking at pig's line UI: upstream's RPC mode
+    // ignores these calls without a word, so the client hears of it neither; stderr does.
+    if (runtime.hasUI && runtime.mode !== "rpc") notify(message, "warning");
     else process.stderr.write(`${message}\n`);
   };
   let editorText = "";

@@ -113,6 +113,14 @@ describe("extension runner behaviour", () => {
     expect(h.all("ui.notify")).toHaveLength(3);
   });
 
+  test("in RPC mode the TUI-only notice goes to stderr, not to the client", async () => {
+    const path = fixture("ts", "tui-only.ts");
+    const h = await start([path], { mode: "rpc" });
+    await h.request("command.run", { extension: path, name: "fancy", args: "" });
+    expect(h.all("ui.notify").map((r) => r.params)).toEqual([{ message: "custom gave undefined; theme ok" }]);
+    await h.waitFor(() => h.stderr.includes("ctx.ui.setFooter() needs Pi's full-screen TUI"), "the stderr notice");
+  });
+
   test("pi.exec runs without a shell with upstream's result shape, timeouts kill", async () => {
     const h = await start([KINDS]);
     await h.request("command.run", { extension: KINDS, name: "run", args: "" });
