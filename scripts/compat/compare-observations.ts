@@ -79,9 +79,14 @@ export function normaliseText(text: string, at: Placeholders): string {
   return out.replace(/\/private<world>/g, "<world>").replace(/(?<![\w/.-])pig(?![\w/.-])/g, "pi");
 }
 
+/** `value` with `change` applied to every string inside it; the shape kept. */
+function mapStrings<T>(value: T, change: (text: string) => string): T {
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? change(v) : v))) as T;
+}
+
 /** Every string inside `value` normalised; the shape kept. */
 export function normaliseValue<T>(value: T, at: Placeholders): T {
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? normaliseText(v, at) : v))) as T;
+  return mapStrings(value, (text) => normaliseText(text, at));
 }
 
 /**
@@ -268,24 +273,46 @@ function toolDifferences(pig: Effect, pi: Effect): string[] {
   return out;
 }
 
-const uiLabel = (c: UiCall) => {
-  const text = Object.values(c.fields).find((v) => typeof v === "string" && v !== "");
-  return `${c.phase}: ${c.method}${typeof text === "string" ? ` "${short(text, 40)}"` : ""}`;
-};
+/** What is on screen after a phase's calls, by what each sets (`setStatus:KEY`, …), and the rest in order. */
+const STATE_METHODS: Record<string, string> = { setStatus: "statusKey", setWidget: "widgetKey", setTitle: "" };
+
+/**
+ * A phase's UI calls as compared: notices and dialogs in order; statuses, widgets and the title
+ * by their last value (how often an extension updates its status while a run streams depends on
+ * timing, not on the agent).
+ */
+export function uiSummary(calls: UiCall[]): { said: string[]; shown: Record<string, string> } {
+  const said: string[] = [];
+  const shown: Record<string, string> = {};
+  for (const c of calls) {
+    const keyField = STATE_METHODS[c.method];
+    const { [keyField ?? ""]: key, ...rest } = c.fields;
+    const value = JSON.stringify(keyField === undefined ? c.fields : rest);
+    if (keyField === undefined) said.push(`${c.method} ${value}`);
+    else shown[`${c.method}${key === undefined ? "" : `:${String(key)}`}`] = value;
+  }
+  return { said, shown };
+}
+
+/** Text with the SGR sequences a theme adds taken out (pig's extension runtime styles nothing). */
+export const unstyled = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
 
 function uiDifferences(pig: UiCall[], pi: UiCall[]): string[] {
   const out: string[] = [];
   for (const phase of ["start", "prompt", "tools"]) {
-    const a = pig.filter((c) => c.phase === phase);
-    const b = pi.filter((c) => c.phase === phase);
+    const a = uiSummary(pig.filter((c) => c.phase === phase));
+    const b = uiSummary(pi.filter((c) => c.phase === phase));
     if (same(a, b)) continue;
-    const methodsA = a.map((c) => c.method);
-    const methodsB = b.map((c) => c.method);
-    if (!same(methodsA, methodsB)) out.push(`${phase}: ${list(methodsA)} vs ${list(methodsB)}`);
-    else
-      for (let i = 0; i < a.length; i++) {
-        if (!same(a[i], b[i])) out.push(`${uiLabel(a[i]!)} vs ${uiLabel(b[i]!)}`);
-      }
+    const plain = (calls: UiCall[]) => uiSummary(calls.filter((c) => c.phase === phase).map((c) => ({ ...c, fields: mapStrings(c.fields, unstyled) })));
+    if (same(plain(pig), plain(pi))) {
+      out.push(`${phase}: the same text, styled by Pi's theme and plain in pig`);
+      continue;
+    }
+    if (!same(a.said, b.said)) out.push(`${phase}: says ${short(list(a.said), 100)} vs ${short(list(b.said), 100)}`);
+    const keys = [...new Set([...Object.keys(a.shown), ...Object.keys(b.shown)])].sort();
+    for (const key of keys) {
+      if (a.shown[key] !== b.shown[key]) out.push(`${phase}: ${key} ${short(a.shown[key] ?? "not set", 60)} vs ${short(b.shown[key] ?? "not set", 60)}`);
+    }
   }
   return out;
 }

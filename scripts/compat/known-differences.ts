@@ -11,7 +11,10 @@ export interface KnownDifference {
   decision: string;
 }
 
-export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [];
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
+  // ctx.ui.theme styles nothing in pig's extension runtime: a status or widget built with it is plain text.
+  { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, decision: "D59" },
+];
 
 export interface Explained {
   explained: { difference: Difference; decision: string }[];

@@ -88,7 +88,17 @@ describe("what else an extension changes", () => {
     const { pi, pig } = effects({ ui: [notify] }, { ui: [{ ...notify, fields: { message: "Loaded /tmp/w4/cwd", notifyType: "info" } }] });
     expect(compareEffects(pig, pi)).toEqual([]);
     const missing = effects({ ui: [notify] }, {});
-    expect(compareEffects(missing.pig, missing.pi)).toEqual([{ part: "ui", detail: "start: none vs notify" }]);
+    expect(compareEffects(missing.pig, missing.pi)).toEqual([{ part: "ui", detail: 'start: says none vs notify {"message":"Loaded <world>/cwd","notifyType":"info"}' }]);
+  });
+
+  test("statuses count by their last value in a phase; a theme's styling is told apart", () => {
+    const status = (text: string) => ({ phase: "prompt", method: "setStatus", fields: { statusKey: "s", statusText: text } });
+    const { pi, pig } = effects({ ui: [status("1"), status("2"), status("done")] }, { ui: [status("2"), status("done")] });
+    expect(compareEffects(pig, pi)).toEqual([]);
+    const styled = effects({ ui: [status("\u001b[38;5;2m✓\u001b[39m done")] }, { ui: [status("✓ done")] });
+    expect(compareEffects(styled.pig, styled.pi)).toEqual([{ part: "ui", detail: "prompt: the same text, styled by Pi's theme and plain in pig" }]);
+    const other = effects({ ui: [status("a")] }, { ui: [status("b")] });
+    expect(compareEffects(other.pig, other.pi)).toEqual([{ part: "ui", detail: 'prompt: setStatus:s {"statusText":"b"} vs {"statusText":"a"}' }]);
   });
 
   test("errors are compared by event, not by each runtime's wording", () => {
