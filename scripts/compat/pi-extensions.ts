@@ -8,19 +8,21 @@
 //   npm run build && node_modules/.bin/bun scripts/compat/pi-extensions.ts              # Pi's latest release
 //   node_modules/.bin/bun scripts/compat/pi-extensions.ts --pi 0.87.1                   # an older set
 //
-// Options: --only SUBSTRING (examples whose name contains it), --json FILE (the raw observations),
+// Options: --only SUBSTRING (examples whose name contains it), --jobs N (examples compared at
+// once, 2 by default; pig and Pi run side by side in each), --json FILE (the raw observations),
 // --write-docs (replace the table in docs/extensions.md), --verbose (each agent's stderr), --keep
 // (keep the worlds). Pi is installed into $TMPDIR by scripts/bench/pi-install.ts when missing; it
 // is never a dependency of pig.
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type FakeLlm, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import type { FakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.ts";
 import { compareEffects, effectOf, type Observation, summariseEffect } from "./compare-observations.ts";
 import { explainedDifferences } from "./known-differences.ts";
 import { type Agent, makeWorld, observe, placeholders, removeWorld } from "./observe-agent.ts";
 import { differencesCell, replaceDocsTable, runLine } from "./compat-table.ts";
+import { inWorkers, withLlms } from "./workers.ts";
 
 const { values: argv } = parseArgs({
   args: Bun.argv.slice(2),
@@ -29,6 +31,7 @@ const { values: argv } = parseArgs({
     only: { type: "string" },
     json: { type: "string" },
     "write-docs": { type: "boolean", default: false },
+    jobs: { type: "string", default: "2" },
     verbose: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
@@ -69,52 +72,58 @@ async function rpcRun(llm: FakeLlm, agent: Agent, example: string | undefined, b
   }
 }
 
-const llm = await startFakeLlm({ mode: "text" });
-const rows: string[] = [];
-const raw: { name: string; pig: Run; pi: Run }[] = [];
-let baselines: { pig: Run; pi: Run } | undefined;
-let piLoads = 0;
-let pigLoads = 0;
-let sameCount = 0;
-let explainedCount = 0;
-const list = examples();
-try {
-  const baseline = { pi: await rpcRun(llm, "pi", undefined), pig: await rpcRun(llm, "pig", undefined) };
-  baselines = baseline;
-  for (const example of list) {
-    const piRun = await rpcRun(llm, "pi", example.path, baseline.pi);
-    const pigRun = await rpcRun(llm, "pig", example.path, baseline.pig);
-    raw.push({ name: example.name, pig: pigRun, pi: piRun });
-    if (argv.verbose) console.error(`--- ${example.name}\n[pi] ${piRun.observation.stderr}\n[pig] ${pigRun.observation.stderr}`);
-    const piEffect = effectOf(piRun.observation, baseline.pi.observation, piRun.at, baseline.pi.at);
-    const pigEffect = effectOf(pigRun.observation, baseline.pig.observation, pigRun.at, baseline.pig.at);
-    const differences = compareEffects(pigEffect, piEffect);
-    const explained = explainedDifferences(example.name, differences);
-    if (piEffect.loaded) piLoads++;
-    if (piEffect.loaded && pigEffect.loaded) pigLoads++;
-    if (piEffect.loaded && differences.length === 0) sameCount++;
-    else if (piEffect.loaded && explained.unexplained.length === 0) explainedCount++;
-    const loads = !piEffect.loaded ? `no, in Pi neither (${piEffect.problem ?? "?"})` : pigEffect.loaded ? "yes" : `**no**: ${pigEffect.problem ?? "?"}`;
-    const does = piEffect.loaded ? summariseEffect(piEffect) || "nothing observable over RPC" : "–";
-    const cell = piEffect.loaded && pigEffect.loaded ? differencesCell(explained) : "–";
-    rows.push(`| ${example.name} | ${loads} | ${does} | ${cell} |`);
-    console.error(`[compat] ${example.name}: ${loads}; ${cell}`);
-  }
-} finally {
-  await llm.close();
+/** What one example's row says, and its counts. */
+interface Row {
+  line: string;
+  piLoads: boolean;
+  pigLoads: boolean;
+  same: boolean;
+  explained: boolean;
 }
-// With the baselines and placeholders, so compare-observations.ts can be rerun on the file offline.
-if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline: baselines, examples: raw }, null, 2));
 
+function row(name: string, piRun: Run, pigRun: Run, baseline: { pi: Run; pig: Run }): Row {
+  const piEffect = effectOf(piRun.observation, baseline.pi.observation, piRun.at, baseline.pi.at);
+  const pigEffect = effectOf(pigRun.observation, baseline.pig.observation, pigRun.at, baseline.pig.at);
+  const explained = explainedDifferences(name, compareEffects(pigEffect, piEffect));
+  const loads = !piEffect.loaded ? `no, in Pi neither (${piEffect.problem ?? "?"})` : pigEffect.loaded ? "yes" : `**no**: ${pigEffect.problem ?? "?"}`;
+  const does = piEffect.loaded ? summariseEffect(piEffect) || "nothing observable over RPC" : "–";
+  const cell = piEffect.loaded && pigEffect.loaded ? differencesCell(explained) : "–";
+  return {
+    line: `| ${name} | ${loads} | ${does} | ${cell} |`,
+    piLoads: piEffect.loaded,
+    pigLoads: piEffect.loaded && pigEffect.loaded,
+    same: piEffect.loaded && cell === "the same",
+    explained: piEffect.loaded && pigEffect.loaded && cell !== "the same" && explained.unexplained.length === 0,
+  };
+}
+
+const list = examples();
+const baseline = await withLlms(async (llms) => {
+  const [piRun, pigRun] = await Promise.all([rpcRun(llms.pi, "pi", undefined), rpcRun(llms.pig, "pig", undefined)]);
+  return { pi: piRun, pig: pigRun };
+});
+const raw: { name: string; pig: Run; pi: Run }[] = [];
+const rows = await inWorkers(list, Number(argv.jobs), async (example, llms) => {
+  const [piRun, pigRun] = await Promise.all([rpcRun(llms.pi, "pi", example.path, baseline.pi), rpcRun(llms.pig, "pig", example.path, baseline.pig)]);
+  raw.push({ name: example.name, pig: pigRun, pi: piRun });
+  if (argv.verbose) console.error(`--- ${example.name}\n[pi] ${piRun.observation.stderr}\n[pig] ${pigRun.observation.stderr}`);
+  const result = row(example.name, piRun, pigRun, baseline);
+  console.error(`[compat] ${result.line}`);
+  return result;
+});
+// With the baselines and placeholders, so compare-observations.ts can be rerun on the file offline.
+if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline, examples: raw }, null, 2));
+
+const count = (test: (r: Row) => boolean) => rows.filter(test).length;
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const table = [
   runLine(`node_modules/.bin/bun scripts/compat/pi-extensions.ts${release === "latest" ? "" : ` --pi ${release}`}`, `Pi ${pi.version}`, minutes),
   "",
   `| example (Pi ${pi.version}) | loads | what it does under Pi | under pig |`,
   "|---|---|---|---|",
-  ...rows,
+  ...rows.map((r) => r.line),
   "",
-  `${list.length} examples; ${piLoads} load in Pi; ${pigLoads} of those load in pig; ${sameCount} do the same, ${explainedCount} more differ only where docs/decisions.md says why.`,
+  `${list.length} examples; ${count((r) => r.piLoads)} load in Pi; ${count((r) => r.pigLoads)} of those load in pig; ${count((r) => r.same)} do the same, ${count((r) => r.explained)} more differ only where docs/decisions.md says why.`,
 ].join("\n");
 console.log(table);
 if (argv["write-docs"] && !argv.only) replaceDocsTable("docs/extensions.md", "pi-extensions", table);
