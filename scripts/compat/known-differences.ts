@@ -14,6 +14,8 @@ export interface KnownDifference {
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   // ctx.ui.theme styles nothing in pig's extension runtime: a status or widget built with it is plain text.
   { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, decision: "D59" },
+  // The example shows the length of the agent's own system prompt.
+  { subject: "system-prompt-header.ts", part: "ui", detail: /^prompt: setStatus:system-prompt \{"statusText":"System: \d+ chars"\} vs \{"statusText":"System: \d+ chars"\}$/, decision: "D60" },
 ];
 
 export interface Explained {
