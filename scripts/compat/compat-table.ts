@@ -6,12 +6,12 @@ import type { Explained } from "./known-differences.ts";
 
 const escapeCell = (text: string) => text.replaceAll("|", "\\|").replace(/\s+/g, " ");
 
-/** "the same", or each difference by part, the deliberate ones with their decision. */
+/** "the same", or each difference by part, the explained ones with why. */
 export function differencesCell(result: Explained): string {
   if (result.unexplained.length === 0 && result.explained.length === 0) return "the same";
   const parts = [
     ...result.unexplained.map((d) => `**${d.part}**: ${escapeCell(d.detail)}`),
-    ...result.explained.map((e) => `${e.difference.part}: ${escapeCell(e.difference.detail)} (${e.decision})`),
+    ...result.explained.map((e) => `${e.difference.part}: ${escapeCell(e.difference.detail)} (${e.why})`),
   ];
   return parts.join("; ");
 }

@@ -1,25 +1,28 @@
-// Differences between pig and Pi that the extension comparison finds on purpose: each one names
-// the docs/decisions.md entry that says why. Matched by subject (an example's or a package's
-// name, or "*" for every subject), the part of the comparison, and a pattern on its detail.
+// Differences between pig and Pi that the extension comparison finds and that are not faults: a
+// deliberate one names the docs/decisions.md entry that says why; one that comes from the subject
+// itself (a name drawn at random each run) says so. Matched by subject (an example's or a
+// package's name, or "*" for every subject), the part of the comparison, and a pattern on its detail.
 import type { Difference } from "./compare-observations.ts";
 
 export interface KnownDifference {
   subject: string;
   part: Difference["part"];
   detail: RegExp;
-  /** The docs/decisions.md entry, e.g. "D123". */
-  decision: string;
+  /** The docs/decisions.md entry ("D59"), or why the subject differs from run to run. */
+  why: string;
 }
 
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   // ctx.ui.theme styles nothing in pig's extension runtime: a status or widget built with it is plain text.
-  { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, decision: "D59" },
+  { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, why: "D59" },
   // The example shows the length of the agent's own system prompt.
-  { subject: "system-prompt-header.ts", part: "ui", detail: /^prompt: setStatus:system-prompt \{"statusText":"System: \d+ chars"\} vs \{"statusText":"System: \d+ chars"\}$/, decision: "D60" },
+  { subject: "system-prompt-header.ts", part: "ui", detail: /^prompt: setStatus:system-prompt \{"statusText":"System: \d+ chars"\} vs \{"statusText":"System: \d+ chars"\}$/, why: "D60" },
+  // The package names each session at random (and styles the name: D59).
+  { subject: "@baochunli/pi-collaborating-agents", part: "ui", detail: /setStatus:collab/, why: "a name drawn at random each session" },
 ];
 
 export interface Explained {
-  explained: { difference: Difference; decision: string }[];
+  explained: { difference: Difference; why: string }[];
   unexplained: Difference[];
 }
 
@@ -27,7 +30,7 @@ export function explainedDifferences(subject: string, differences: readonly Diff
   const out: Explained = { explained: [], unexplained: [] };
   for (const difference of differences) {
     const match = known.find((k) => (k.subject === "*" || k.subject === subject) && k.part === difference.part && k.detail.test(difference.detail));
-    if (match) out.explained.push({ difference, decision: match.decision });
+    if (match) out.explained.push({ difference, why: match.why });
     else out.unexplained.push(difference);
   }
   return out;

@@ -123,7 +123,7 @@ const table = [
   "|---|---|---|---|",
   ...rows.map((r) => r.line),
   "",
-  `${list.length} examples; ${count((r) => r.piLoads)} load in Pi; ${count((r) => r.pigLoads)} of those load in pig; ${count((r) => r.same)} do the same, ${count((r) => r.explained)} more differ only where docs/decisions.md says why.`,
+  `${list.length} examples; ${count((r) => r.piLoads)} load in Pi; ${count((r) => r.pigLoads)} of those load in pig; ${count((r) => r.same)} do the same, ${count((r) => r.explained)} more differ only where the table says why (docs/decisions.md or the subject itself).`,
 ].join("\n");
 console.log(table);
 if (argv["write-docs"] && !argv.only) replaceDocsTable("docs/extensions.md", "pi-extensions", table);

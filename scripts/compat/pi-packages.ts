@@ -8,19 +8,22 @@
 //   npm run build && node_modules/.bin/bun scripts/compat/pi-packages.ts              # Pi's latest release
 //   node_modules/.bin/bun scripts/compat/pi-packages.ts --pi 0.87.1
 //
-// Options: --only SUBSTRING (packages whose name contains it), --json FILE (the raw observations),
+// Options: --only SUBSTRING (packages whose name contains it), --jobs N (packages compared at
+// once, 2 by default), --from-json FILE (compare a saved --json run again, starting nothing),
+// --json FILE (the raw observations),
 // --write-docs (replace the table in docs/packages.md), --verbose (each agent's stderr), --keep
 // (keep the temp dirs). Needs the npm registry; not part of `npm test`. Pi and Node 22 are
 // installed into $TMPDIR by scripts/bench/pi-install.ts.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type FakeLlm, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import type { FakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.ts";
 import { type Command, compareEffects, effectOf, type Observation, summariseEffect } from "./compare-observations.ts";
 import { differencesCell, replaceDocsTable, runLine } from "./compat-table.ts";
 import { explainedDifferences } from "./known-differences.ts";
 import { type Agent, makeWorld, observe, placeholders, removeWorld, runIn } from "./observe-agent.ts";
 import { SUBJECTS } from "./pi-package-subjects.ts";
+import { inWorkers, withLlms } from "./workers.ts";
 
 const { values: argv } = parseArgs({
   args: Bun.argv.slice(2),
@@ -29,6 +32,8 @@ const { values: argv } = parseArgs({
     only: { type: "string" },
     json: { type: "string" },
     "write-docs": { type: "boolean", default: false },
+    jobs: { type: "string", default: "2" },
+    "from-json": { type: "string" },
     verbose: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
@@ -73,47 +78,61 @@ const names = (commands: Command[], source: string) =>
     .map((c) => c.name.replace(/^skill:/, ""))
     .join(", ") || "–";
 
-const llm = await startFakeLlm({ mode: "text" });
-const rows: string[] = [];
-const raw: { name: string; version: string; pig: Result; pi: Result }[] = [];
-let baselines: { pig: Result; pi: Result } | undefined;
-let sameCount = 0;
-let explainedCount = 0;
-const subjects = argv.only ? SUBJECTS.filter((s) => s.name.includes(argv.only!)) : SUBJECTS;
-try {
-  const baseline = { pi: await installAndObserve(llm, "pi", undefined), pig: await installAndObserve(llm, "pig", undefined) };
-  baselines = baseline;
-  for (const subject of subjects) {
-    const piRun = await installAndObserve(llm, "pi", subject, baseline.pi.observation);
-    const pigRun = await installAndObserve(llm, "pig", subject, baseline.pig.observation);
-    raw.push({ name: subject.name, version: subject.version, pig: pigRun, pi: piRun });
-    if (argv.verbose) console.error(`--- ${subject.name}\n[pi] ${piRun.observation?.stderr ?? ""}\n[pig] ${pigRun.observation?.stderr ?? ""}`);
-    const label = `\`${subject.name}@${subject.version}\``;
-    let piSide: string;
-    let pigSide: string;
-    if (piRun.installProblem || !piRun.observation) {
-      piSide = `Pi could not install it: ${piRun.installProblem ?? "?"}`;
-      pigSide = pigRun.installProblem ? `could not install it either: ${pigRun.installProblem}` : "–";
-    } else if (pigRun.installProblem || !pigRun.observation) {
-      piSide = summariseEffect(effectOf(piRun.observation, baseline.pi.observation!, piRun.at, baseline.pi.at));
-      pigSide = `**pig could not install it**: ${pigRun.installProblem ?? "?"}`;
-    } else {
-      const piEffect = effectOf(piRun.observation, baseline.pi.observation!, piRun.at, baseline.pi.at);
-      const pigEffect = effectOf(pigRun.observation, baseline.pig.observation!, pigRun.at, baseline.pig.at);
-      const registered = [`skills: ${names(piEffect.commands, "skill")}`, `prompts: ${names(piEffect.commands, "prompt")}`].join("; ");
-      piSide = piEffect.loaded ? `${summariseEffect(piEffect) || "nothing observable over RPC"}; ${registered}` : `does not load: ${piEffect.problem ?? "?"}`;
-      const explained = explainedDifferences(subject.name, compareEffects(pigEffect, piEffect));
-      pigSide = differencesCell(explained);
-      if (pigSide === "the same") sameCount++;
-      else if (explained.unexplained.length === 0) explainedCount++;
-    }
-    rows.push(`| ${label} | ${piSide} | ${pigSide} |`);
-    console.error(`[compat] ${subject.name}@${subject.version}: ${pigSide}`);
-  }
-} finally {
-  await llm.close();
+interface Compared {
+  name: string;
+  version: string;
+  pig: Result;
+  pi: Result;
 }
-if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline: baselines, packages: raw }, null, 2));
+interface Row {
+  line: string;
+  same: boolean;
+  explained: boolean;
+}
+
+function row(r: Compared, baseline: { pig: Result; pi: Result }): Row {
+  const label = `\`${r.name}@${r.version}\``;
+  const effect = (run: Result, base: Result) => effectOf(run.observation!, base.observation!, run.at, base.at);
+  if (r.pi.installProblem || !r.pi.observation) {
+    const pigSide = r.pig.installProblem ? `could not install it either: ${r.pig.installProblem}` : "–";
+    return { line: `| ${label} | Pi could not install it: ${r.pi.installProblem ?? "?"} | ${pigSide} |`, same: false, explained: false };
+  }
+  const piEffect = effect(r.pi, baseline.pi);
+  const registered = [`skills: ${names(piEffect.commands, "skill")}`, `prompts: ${names(piEffect.commands, "prompt")}`].join("; ");
+  const piSide = piEffect.loaded ? `${summariseEffect(piEffect) || "nothing observable over RPC"}; ${registered}` : `does not load: ${piEffect.problem ?? "?"}`;
+  if (r.pig.installProblem || !r.pig.observation) return { line: `| ${label} | ${piSide} | **pig could not install it**: ${r.pig.installProblem ?? "?"} |`, same: false, explained: false };
+  const explained = explainedDifferences(r.name, compareEffects(effect(r.pig, baseline.pig), piEffect));
+  const pigSide = differencesCell(explained);
+  return { line: `| ${label} | ${piSide} | ${pigSide} |`, same: pigSide === "the same", explained: pigSide !== "the same" && explained.unexplained.length === 0 };
+}
+
+const subjects = argv.only ? SUBJECTS.filter((s) => s.name.includes(argv.only!)) : SUBJECTS;
+let baseline: { pig: Result; pi: Result };
+let compared: Compared[];
+if (argv["from-json"]) {
+  // A saved run (--json), compared again: no agent is started.
+  const saved = JSON.parse(readFileSync(argv["from-json"], "utf8")) as { baseline: typeof baseline; packages: Compared[] };
+  baseline = saved.baseline;
+  compared = saved.packages.filter((p) => subjects.some((s) => s.name === p.name));
+} else {
+  baseline = await withLlms(async (llms) => {
+    const [piRun, pigRun] = await Promise.all([installAndObserve(llms.pi, "pi", undefined), installAndObserve(llms.pig, "pig", undefined)]);
+    return { pi: piRun, pig: pigRun };
+  });
+  compared = await inWorkers(subjects, Number(argv.jobs), async (subject, llms) => {
+    const [piRun, pigRun] = await Promise.all([
+      installAndObserve(llms.pi, "pi", subject, baseline.pi.observation),
+      installAndObserve(llms.pig, "pig", subject, baseline.pig.observation),
+    ]);
+    if (argv.verbose) console.error(`--- ${subject.name}\n[pi] ${piRun.observation?.stderr ?? ""}\n[pig] ${pigRun.observation?.stderr ?? ""}`);
+    const result = { name: subject.name, version: subject.version, pig: pigRun, pi: piRun };
+    console.error(`[compat] ${row(result, baseline).line}`);
+    return result;
+  });
+}
+if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline, packages: compared }, null, 2));
+const rows = compared.map((r) => row(r, baseline));
+const count = (test: (r: Row) => boolean) => rows.filter(test).length;
 
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const table = [
@@ -121,9 +140,9 @@ const table = [
   "",
   `| package | what it does under Pi ${pi.version} | under pig |`,
   "|---|---|---|",
-  ...rows,
+  ...rows.map((r) => r.line),
   "",
-  `${subjects.length} packages; ${sameCount} do the same under pig as under Pi, ${explainedCount} more differ only where docs/decisions.md says why.`,
+  `${rows.length} packages; ${count((r) => r.same)} do the same under pig as under Pi, ${count((r) => r.explained)} more differ only where the table says why (docs/decisions.md or the subject itself).`,
 ].join("\n");
 console.log(table);
 if (argv["write-docs"] && !argv.only) replaceDocsTable("docs/packages.md", "pi-packages", table);

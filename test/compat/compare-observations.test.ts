@@ -135,8 +135,8 @@ describe("what else an extension changes", () => {
   });
 
   test("a known difference is explained by its decision", () => {
-    const result = explainedDifferences("x.ts", [{ part: "ui", detail: "start: none vs setWidget" }], [{ subject: "*", part: "ui", detail: /setWidget/, decision: "D1" }]);
-    expect(result).toEqual({ explained: [{ difference: { part: "ui", detail: "start: none vs setWidget" }, decision: "D1" }], unexplained: [] });
+    const result = explainedDifferences("x.ts", [{ part: "ui", detail: "start: none vs setWidget" }], [{ subject: "*", part: "ui", detail: /setWidget/, why: "D1" }]);
+    expect(result).toEqual({ explained: [{ difference: { part: "ui", detail: "start: none vs setWidget" }, why: "D1" }], unexplained: [] });
   });
 });
 
