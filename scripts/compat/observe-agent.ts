@@ -111,6 +111,15 @@ export interface ObserveOptions {
 }
 
 const PROMPT = "Say ok.";
+/** Deadlines: long, since a loaded machine can take many seconds to start an agent with a package. */
+const ANSWER_MS = 90_000;
+const NO_ANSWER = "no answer to get_commands";
+const UNFINISHED = "the prompt did not finish";
+
+/** Whether a run ran out of time (rather than failing): worth running again. */
+export function ranOutOfTime(observation: Observation): boolean {
+  return observation.problem === NO_ANSWER || observation.problem === UNFINISHED;
+}
 const TOOLS_PROMPT = "Call each tool once.";
 
 /** The text an `extension_ui_request` carries: every field but its id and type. */
@@ -162,18 +171,18 @@ export async function observe(llm: FakeLlm, world: World, extraArgs: string[], o
     rpc.lines.slice(from).some((l) => l.type === options.settledBy) || rpc.lines.some((l) => l.id === id && l.success === false);
 
   rpc.send({ id: "c", type: "get_commands" });
-  const gotCommands = await rpc.until(() => rpc.lines.some((l) => l.type === "response" && l.id === "c"), 30_000);
+  const gotCommands = await rpc.until(() => rpc.lines.some((l) => l.type === "response" && l.id === "c"), ANSWER_MS);
   const commandsLine = rpc.lines.find((l) => l.type === "response" && l.id === "c");
   const commands: Command[] = ((commandsLine?.data as { commands?: Json[] } | undefined)?.commands ?? [])
     .map((c) => ({ name: String(c.name), source: String(c.source) }))
     .sort((a, b) => `${a.source} ${a.name}`.localeCompare(`${b.source} ${b.name}`));
   let problem: string | undefined;
-  if (!gotCommands) problem = rpc.exited ? `exited before answering (${rpc.stderr.text.trim().split("\n").slice(-1)[0] ?? ""})` : "no answer to get_commands";
+  if (!gotCommands) problem = rpc.exited ? `exited before answering (${rpc.stderr.text.trim().split("\n").slice(-1)[0] ?? ""})` : NO_ANSWER;
   let request: Pick<Observation, "systemPrompt" | "tools" | "messages" | "requestFields"> = firstRequest(undefined);
   if (!problem) {
     enter("prompt");
     rpc.send({ id: "p", type: "prompt", message: PROMPT });
-    if (!(await rpc.until(settled(rpc.lines.length, "p"), 30_000))) problem = "the prompt did not finish";
+    if (!(await rpc.until(settled(rpc.lines.length, "p"), ANSWER_MS))) problem = UNFINISHED;
     request = firstRequest(llm.requests.slice(before).find((r) => r.body && typeof r.body === "object")?.body);
   }
   const toCall = options.baselineTools
@@ -187,7 +196,7 @@ export async function observe(llm: FakeLlm, world: World, extraArgs: string[], o
     });
     enter("tools");
     rpc.send({ id: "t", type: "prompt", message: TOOLS_PROMPT });
-    await rpc.until(settled(rpc.lines.length, "t"), 20_000 + 5_000 * toCall.length);
+    await rpc.until(settled(rpc.lines.length, "t"), ANSWER_MS + 10_000 * toCall.length);
     // Back to "ok" for everything, whatever the run left unconsumed.
     llm.setScript({ responses: [], fallback: { text: "ok" } });
   }

@@ -20,7 +20,7 @@ import type { FakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.ts";
 import { compareEffects, effectOf, type Observation, summariseEffect } from "./compare-observations.ts";
 import { explainedDifferences } from "./known-differences.ts";
-import { type Agent, makeWorld, observe, placeholders, removeWorld } from "./observe-agent.ts";
+import { type Agent, makeWorld, observe, placeholders, ranOutOfTime, removeWorld } from "./observe-agent.ts";
 import { differencesCell, replaceDocsTable, runLine } from "./compat-table.ts";
 import { inWorkers, withLlms } from "./workers.ts";
 
@@ -60,16 +60,20 @@ interface Run {
   at: { world: string; install: string };
 }
 
-/** One example (or none) loaded with `-e`, in a world of its own. */
-async function rpcRun(llm: FakeLlm, agent: Agent, example: string | undefined, baseline?: Run): Promise<Run> {
+/** One example (or none) loaded with `-e`, in a world of its own; again (twice at most) when it ran out of time. */
+async function rpcRun(llm: FakeLlm, agent: Agent, example: string | undefined, baseline?: Run, attempt = 1): Promise<Run> {
   const world = makeWorld(llm, agent, pi);
+  let run: Run;
   try {
     const settledBy = agent === "pi" && release === "0.73.1" ? "agent_end" : "agent_settled";
     const observation = await observe(llm, world, example ? ["-e", example] : [], { settledBy, ...(baseline ? { baselineTools: baseline.observation.tools } : {}) });
-    return { observation, at: placeholders(world, pi) };
+    run = { observation, at: placeholders(world, pi) };
   } finally {
     if (!argv.keep) removeWorld(world);
   }
+  if (!ranOutOfTime(run.observation) || attempt >= 3) return run;
+  console.error(`[compat] ${example ?? "baseline"} under ${agent}: ${run.observation.problem}; once more`);
+  return rpcRun(llm, agent, example, baseline, attempt + 1);
 }
 
 /** What one example's row says, and its counts. */

@@ -21,7 +21,7 @@ import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.
 import { type Command, compareEffects, effectOf, type Observation, summariseEffect } from "./compare-observations.ts";
 import { differencesCell, replaceDocsTable, runLine } from "./compat-table.ts";
 import { explainedDifferences } from "./known-differences.ts";
-import { type Agent, makeWorld, observe, placeholders, removeWorld, runIn } from "./observe-agent.ts";
+import { type Agent, makeWorld, observe, placeholders, ranOutOfTime, removeWorld, runIn } from "./observe-agent.ts";
 import { SUBJECTS } from "./pi-package-subjects.ts";
 import { inWorkers, withLlms } from "./workers.ts";
 
@@ -51,7 +51,16 @@ interface Result {
   at: { world: string; install: string };
 }
 
+/** installOnce, again (twice at most) when the run ran out of time. */
 async function installAndObserve(llm: FakeLlm, agent: Agent, subject: { name: string; version: string } | undefined, baseline?: Observation): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await installOnce(llm, agent, subject, baseline);
+    if (!result.observation || !ranOutOfTime(result.observation) || attempt >= 3) return result;
+    console.error(`[compat] ${subject?.name ?? "baseline"} under ${agent}: ${result.observation.problem}; once more`);
+  }
+}
+
+async function installOnce(llm: FakeLlm, agent: Agent, subject: { name: string; version: string } | undefined, baseline?: Observation): Promise<Result> {
   const world = makeWorld(llm, agent, pi);
   const at = placeholders(world, pi);
   try {
