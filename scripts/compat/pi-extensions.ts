@@ -10,10 +10,11 @@
 //
 // Options: --only SUBSTRING (examples whose name contains it), --jobs N (examples compared at
 // once, 2 by default; pig and Pi run side by side in each), --json FILE (the raw observations),
+// --from-json FILE (compare a saved --json run again, starting no agent),
 // --write-docs (replace the table in docs/extensions.md), --verbose (each agent's stderr), --keep
 // (keep the worlds). Pi is installed into $TMPDIR by scripts/bench/pi-install.ts when missing; it
 // is never a dependency of pig.
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { FakeLlm } from "../../test/helpers/fake-llm/server.ts";
@@ -32,6 +33,7 @@ const { values: argv } = parseArgs({
     json: { type: "string" },
     "write-docs": { type: "boolean", default: false },
     jobs: { type: "string", default: "2" },
+    "from-json": { type: "string" },
     verbose: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
@@ -102,21 +104,28 @@ function row(name: string, piRun: Run, pigRun: Run, baseline: { pi: Run; pig: Ru
 }
 
 const list = examples();
-const baseline = await withLlms(async (llms) => {
-  const [piRun, pigRun] = await Promise.all([rpcRun(llms.pi, "pi", undefined), rpcRun(llms.pig, "pig", undefined)]);
-  return { pi: piRun, pig: pigRun };
-});
-const raw: { name: string; pig: Run; pi: Run }[] = [];
-const rows = await inWorkers(list, Number(argv.jobs), async (example, llms) => {
-  const [piRun, pigRun] = await Promise.all([rpcRun(llms.pi, "pi", example.path, baseline.pi), rpcRun(llms.pig, "pig", example.path, baseline.pig)]);
-  raw.push({ name: example.name, pig: pigRun, pi: piRun });
-  if (argv.verbose) console.error(`--- ${example.name}\n[pi] ${piRun.observation.stderr}\n[pig] ${pigRun.observation.stderr}`);
-  const result = row(example.name, piRun, pigRun, baseline);
-  console.error(`[compat] ${result.line}`);
-  return result;
-});
-// With the baselines and placeholders, so compare-observations.ts can be rerun on the file offline.
+let baseline: { pi: Run; pig: Run };
+let raw: { name: string; pig: Run; pi: Run }[];
+if (argv["from-json"]) {
+  // A saved run (--json), compared again: no agent is started.
+  const saved = JSON.parse(readFileSync(argv["from-json"], "utf8")) as { baseline: typeof baseline; examples: typeof raw };
+  baseline = saved.baseline;
+  raw = list.flatMap((e) => saved.examples.filter((r) => r.name === e.name));
+} else {
+  baseline = await withLlms(async (llms) => {
+    const [piRun, pigRun] = await Promise.all([rpcRun(llms.pi, "pi", undefined), rpcRun(llms.pig, "pig", undefined)]);
+    return { pi: piRun, pig: pigRun };
+  });
+  raw = await inWorkers(list, Number(argv.jobs), async (example, llms) => {
+    const [piRun, pigRun] = await Promise.all([rpcRun(llms.pi, "pi", example.path, baseline.pi), rpcRun(llms.pig, "pig", example.path, baseline.pig)]);
+    if (argv.verbose) console.error(`--- ${example.name}\n[pi] ${piRun.observation.stderr}\n[pig] ${pigRun.observation.stderr}`);
+    console.error(`[compat] ${row(example.name, piRun, pigRun, baseline).line}`);
+    return { name: example.name, pig: pigRun, pi: piRun };
+  });
+}
+// With the baselines and placeholders, so the comparison can be made again offline (--from-json).
 if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline, examples: raw }, null, 2));
+const rows = raw.map((r) => row(r.name, r.pi, r.pig, baseline));
 
 const count = (test: (r: Row) => boolean) => rows.filter(test).length;
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
@@ -127,7 +136,7 @@ const table = [
   "|---|---|---|---|",
   ...rows.map((r) => r.line),
   "",
-  `${list.length} examples; ${count((r) => r.piLoads)} load in Pi; ${count((r) => r.pigLoads)} of those load in pig; ${count((r) => r.same)} do the same, ${count((r) => r.explained)} more differ only where the table says why (docs/decisions.md or the subject itself).`,
+  `${rows.length} examples; ${count((r) => r.piLoads)} load in Pi; ${count((r) => r.pigLoads)} of those load in pig; ${count((r) => r.same)} do the same, ${count((r) => r.explained)} more differ only where the table says why (docs/decisions.md or the subject itself).`,
 ].join("\n");
 console.log(table);
 if (argv["write-docs"] && !argv.only) replaceDocsTable("docs/extensions.md", "pi-extensions", table);
