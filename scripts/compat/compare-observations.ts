@@ -236,39 +236,33 @@ export function comparableSection(name: string, text: string): string {
   return text;
 }
 
+/** Two records by key: different keys make one line; otherwise `each` compares the values of each key. */
+function byKey<T>(verb: string, a: Record<string, T>, b: Record<string, T>, each: (name: string, x: T, y: T) => string[]): string[] {
+  const keysA = Object.keys(a).sort();
+  const keysB = Object.keys(b).sort();
+  if (!same(keysA, keysB)) return [`${verb} ${list(keysA)} vs ${list(keysB)}`];
+  return keysB.flatMap((name) => each(name, a[name]!, b[name]!));
+}
+
 function promptDifferences(pig: PromptEffect, pi: PromptEffect): string[] {
-  const out: string[] = [];
-  const addedPig = Object.keys(pig.added).sort();
-  const addedPi = Object.keys(pi.added).sort();
-  if (!same(addedPig, addedPi)) out.push(`adds ${list(addedPig)} vs ${list(addedPi)}`);
-  else for (const name of addedPi) if (comparableSection(name, pig.added[name]!) !== comparableSection(name, pi.added[name]!)) out.push(`${name} reads "${short(pig.added[name]!)}" vs "${short(pi.added[name]!)}"`);
+  const out = byKey("adds", pig.added, pi.added, (name, a, b) =>
+    comparableSection(name, a) === comparableSection(name, b) ? [] : [`${name} reads "${short(a)}" vs "${short(b)}"`],
+  );
   if (!same([...pig.removed].sort(), [...pi.removed].sort())) out.push(`removes ${list(pig.removed)} vs ${list(pi.removed)}`);
-  const changedPig = Object.keys(pig.changed).sort();
-  const changedPi = Object.keys(pi.changed).sort();
-  if (!same(changedPig, changedPi)) out.push(`changes ${list(changedPig)} vs ${list(changedPi)}`);
-  else {
-    for (const name of changedPi) {
-      // Removed lines are the agent's own wording: only whether some were removed must agree.
-      const a = pig.changed[name]!;
-      const b = pi.changed[name]!;
-      if (!same(a.addedLines, b.addedLines)) out.push(`${name} gains "${short(a.addedLines.join(" / "))}" vs "${short(b.addedLines.join(" / "))}"`);
-      if (a.removedLines > 0 !== b.removedLines > 0) out.push(`${name} loses ${a.removedLines} vs ${b.removedLines} lines`);
-    }
-  }
-  return out;
+  // Removed lines are the agent's own wording: only whether some were removed must agree.
+  return out.concat(
+    byKey("changes", pig.changed, pi.changed, (name, a, b) => [
+      ...(same(a.addedLines, b.addedLines) ? [] : [`${name} gains "${short(a.addedLines.join(" / "))}" vs "${short(b.addedLines.join(" / "))}"`]),
+      ...(a.removedLines > 0 === b.removedLines > 0 ? [] : [`${name} loses ${a.removedLines} vs ${b.removedLines} lines`]),
+    ]),
+  );
 }
 
 function toolDifferences(pig: Effect, pi: Effect): string[] {
-  const out: string[] = [];
-  const pigNames = Object.keys(pig.tools).sort();
-  const piNames = Object.keys(pi.tools).sort();
-  if (!same(pigNames, piNames)) out.push(`declares ${list(pigNames)} vs ${list(piNames)}`);
-  else {
-    for (const name of piNames) {
-      if (pig.tools[name]!.description !== pi.tools[name]!.description) out.push(`description of ${name}`);
-      if (!same(pig.tools[name]!.parameters, pi.tools[name]!.parameters)) out.push(`schema of ${name}`);
-    }
-  }
+  const out = byKey("declares", pig.tools, pi.tools, (name, a, b) => [
+    ...(a.description === b.description ? [] : [`description of ${name}`]),
+    ...(same(a.parameters, b.parameters) ? [] : [`schema of ${name}`]),
+  ]);
   if (!same(pig.toolsRemoved, pi.toolsRemoved)) out.push(`drops ${list(pig.toolsRemoved)} vs ${list(pi.toolsRemoved)}`);
   return out;
 }
@@ -348,10 +342,7 @@ export function compareEffects(pig: Effect, pi: Effect): Difference[] {
   add("system prompt", promptDifferences(pig.prompt, pi.prompt));
   add("tools", toolDifferences(pig, pi));
   if (!same(pig.messages, pi.messages)) add("messages", [`${short((pig.messages ?? ["unchanged"]).join(" | "), 120)} vs ${short((pi.messages ?? ["unchanged"]).join(" | "), 120)}`]);
-  const fieldsPig = Object.keys(pig.requestFields).sort();
-  const fieldsPi = Object.keys(pi.requestFields).sort();
-  if (!same(fieldsPig, fieldsPi)) add("request", [`changes ${list(fieldsPig)} vs ${list(fieldsPi)}`]);
-  else add("request", fieldsPi.filter((k) => !same(pig.requestFields[k], pi.requestFields[k])).map((k) => `value of ${k}`));
+  add("request", byKey("changes", pig.requestFields, pi.requestFields, (name, a, b) => (same(a, b) ? [] : [`value of ${name}`])));
   for (const source of ["extension", "skill", "prompt"]) {
     const a = names(pig.commands, source);
     const b = names(pi.commands, source);
