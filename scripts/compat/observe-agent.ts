@@ -98,9 +98,12 @@ export async function runIn(world: World, argv: string[]): Promise<{ code: numbe
   return { code: await child.exited, stdout: out.text, stderr: err.text };
 }
 
-/** What differs between runs and agents in the world's text: its temp dir and the agent's install. */
+/**
+ * What differs between runs and agents in the world's text: its temp dir, and Pi's package (its
+ * documentation in Pi's prompt; the examples, with their skills and files, under both agents).
+ */
 export function placeholders(world: World, pi: PiInstall): Placeholders {
-  return { world: world.work, install: world.agent === "pi" ? pi.pkgDir : join(world.agentDir, "docs") };
+  return { world: world.work, install: pi.pkgDir };
 }
 
 export interface ObserveOptions {
