@@ -16,10 +16,19 @@ export function differencesCell(result: Explained): string {
   return parts.join("; ");
 }
 
+/** When a run was made and how long it took (kept in its --json file, for a comparison made again from it). */
+export interface RunTime {
+  day: string;
+  minutes: string;
+}
+
+export function runTime(startedAt: number): RunTime {
+  return { day: new Date().toISOString().slice(0, 10), minutes: ((Date.now() - startedAt) / 60_000).toFixed(1) };
+}
+
 /** The line above a table: the command that made it, against what, when and how long it took. */
-export function runLine(command: string, against: string, minutes: string): string {
-  const day = new Date().toISOString().slice(0, 10);
-  return `Made by \`npm run build && ${command}\` against ${against} on ${day} (${minutes} min).`;
+export function runLine(command: string, against: string, time: RunTime): string {
+  return `Made by \`npm run build && ${command}\` against ${against} on ${time.day} (${time.minutes} min).`;
 }
 
 export function replaceDocsTable(docsPath: string, name: string, markdown: string): void {

@@ -22,7 +22,7 @@ import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.
 import { compareEffects, effectOf, type Observation, summariseEffect } from "./compare-observations.ts";
 import { explainedDifferences } from "./known-differences.ts";
 import { type Agent, makeWorld, observe, placeholders, ranOutOfTime, removeWorld } from "./observe-agent.ts";
-import { differencesCell, replaceDocsTable, runLine } from "./compat-table.ts";
+import { differencesCell, replaceDocsTable, runLine, type RunTime, runTime } from "./compat-table.ts";
 import { inWorkers, withLlms } from "./workers.ts";
 
 const { values: argv } = parseArgs({
@@ -106,10 +106,12 @@ function row(name: string, piRun: Run, pigRun: Run, baseline: { pi: Run; pig: Ru
 const list = examples();
 let baseline: { pi: Run; pig: Run };
 let raw: { name: string; pig: Run; pi: Run }[];
+let savedTime: RunTime | undefined;
 if (argv["from-json"]) {
   // A saved run (--json), compared again: no agent is started.
-  const saved = JSON.parse(readFileSync(argv["from-json"], "utf8")) as { baseline: typeof baseline; examples: typeof raw };
+  const saved = JSON.parse(readFileSync(argv["from-json"], "utf8")) as { time?: RunTime; baseline: typeof baseline; examples: typeof raw };
   baseline = saved.baseline;
+  savedTime = saved.time;
   raw = list.flatMap((e) => saved.examples.filter((r) => r.name === e.name));
 } else {
   baseline = await withLlms(async (llms) => {
@@ -124,13 +126,13 @@ if (argv["from-json"]) {
   });
 }
 // With the baselines and placeholders, so the comparison can be made again offline (--from-json).
-if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline, examples: raw }, null, 2));
+const time = savedTime ?? runTime(started);
+if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, time, baseline, examples: raw }, null, 2));
 const rows = raw.map((r) => row(r.name, r.pi, r.pig, baseline));
 
 const count = (test: (r: Row) => boolean) => rows.filter(test).length;
-const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const table = [
-  runLine(`node_modules/.bin/bun scripts/compat/pi-extensions.ts${release === "latest" ? "" : ` --pi ${release}`}`, `Pi ${pi.version}`, minutes),
+  runLine(`node_modules/.bin/bun scripts/compat/pi-extensions.ts${release === "latest" ? "" : ` --pi ${release}`}`, `Pi ${pi.version}`, time),
   "",
   `| example (Pi ${pi.version}) | loads | what it does under Pi | under pig |`,
   "|---|---|---|---|",

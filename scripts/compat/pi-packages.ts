@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import type { FakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.ts";
 import { type Command, compareEffects, effectOf, type Observation, summariseEffect } from "./compare-observations.ts";
-import { differencesCell, replaceDocsTable, runLine } from "./compat-table.ts";
+import { differencesCell, replaceDocsTable, runLine, type RunTime, runTime } from "./compat-table.ts";
 import { explainedDifferences } from "./known-differences.ts";
 import { type Agent, makeWorld, observe, placeholders, ranOutOfTime, removeWorld, runIn } from "./observe-agent.ts";
 import { SUBJECTS } from "./pi-package-subjects.ts";
@@ -118,10 +118,12 @@ function row(r: Compared, baseline: { pig: Result; pi: Result }): Row {
 const subjects = argv.only ? SUBJECTS.filter((s) => s.name.includes(argv.only!)) : SUBJECTS;
 let baseline: { pig: Result; pi: Result };
 let compared: Compared[];
+let savedTime: RunTime | undefined;
 if (argv["from-json"]) {
   // A saved run (--json), compared again: no agent is started.
-  const saved = JSON.parse(readFileSync(argv["from-json"], "utf8")) as { baseline: typeof baseline; packages: Compared[] };
+  const saved = JSON.parse(readFileSync(argv["from-json"], "utf8")) as { time?: RunTime; baseline: typeof baseline; packages: Compared[] };
   baseline = saved.baseline;
+  savedTime = saved.time;
   compared = saved.packages.filter((p) => subjects.some((s) => s.name === p.name));
 } else {
   baseline = await withLlms(async (llms) => {
@@ -139,13 +141,13 @@ if (argv["from-json"]) {
     return result;
   });
 }
-if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, baseline, packages: compared }, null, 2));
+const time = savedTime ?? runTime(started);
+if (argv.json) writeFileSync(argv.json, JSON.stringify({ pi: pi.version, time, baseline, packages: compared }, null, 2));
 const rows = compared.map((r) => row(r, baseline));
 const count = (test: (r: Row) => boolean) => rows.filter(test).length;
 
-const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const table = [
-  runLine(`node_modules/.bin/bun scripts/compat/pi-packages.ts${release === "latest" ? "" : ` --pi ${release}`}`, `Pi ${pi.version} and the npm registry`, minutes),
+  runLine(`node_modules/.bin/bun scripts/compat/pi-packages.ts${release === "latest" ? "" : ` --pi ${release}`}`, `Pi ${pi.version} and the npm registry`, time),
   "",
   `| package | what it does under Pi ${pi.version} | under pig |`,
   "|---|---|---|",
