@@ -77,12 +77,18 @@ export interface ExecOptions {
   signal?: AbortSignal;
   timeout?: number;
   cwd?: string;
+  /** Byte cap on stdout and stderr together; going over it ends the command (default 256 MiB). */
+  maxBuffer?: number;
 }
 export interface ExecResult {
   stdout: string;
   stderr: string;
+  /** The exit code, or 128 + the signal's number when a signal ended the command. */
   code: number;
+  /** pig ended the command: timeout, abort, or output over `maxBuffer`. */
   killed: boolean;
+  /** The output went over `maxBuffer`: stdout and stderr are cut, and `code` is not 0. */
+  truncated: boolean;
 }
 
 export interface EventBus {
