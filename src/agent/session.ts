@@ -318,6 +318,11 @@ export class AgentSession {
     return this.parts.calls.outsideCall(model, signal);
   }
 
+  /** The settings in force: the files merged, with any overrides applied. */
+  effectiveSettings(): Settings {
+    return this.parts.settings();
+  }
+
   /**
    * Takes up `settings` again for what the session keeps a copy of (retry, compaction, the tool
    * output bound, the queue modes): `/reload` after the files changed. Nothing is saved.

@@ -253,6 +253,8 @@ export const StateParamsSchema = v.looseObject({
   contextUsage: v.optional(v.nullable(ContextUsageSchema)),
   /** The providers pig holds credentials for, with their kind: names only, never a key. */
   credentials: v.optional(v.record(v.string(), CredentialKindSchema)),
+  /** The settings in force (global and trusted project files merged, overrides applied): `pi.getSettings()`. */
+  settings: v.optional(v.record(v.string(), v.unknown())),
 });
 export type StateParams = v.InferOutput<typeof StateParamsSchema>;
 

@@ -122,6 +122,7 @@ export class ExtensionSessionPort implements HostSessionPort {
       systemPrompt: systemPromptText(currentSystemMessage(session.messages)),
       flags: this.flagValues,
       credentials: session.registry.credentialKinds(),
+      settings: session.effectiveSettings(),
     };
   }
 

@@ -287,6 +287,8 @@ export interface ExtensionAPI {
   exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
   getActiveTools(): string[];
   getAllTools(): ToolInfo[];
+  /** A copy of the settings in force: global and project settings merged, with overrides applied. */
+  getSettings(): Record<string, unknown>;
   setActiveTools(toolNames: string[]): void;
   getCommands(): SlashCommandInfo[];
   setModel(model: Model): Promise<boolean>;

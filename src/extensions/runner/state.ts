@@ -22,6 +22,8 @@ export interface HostState {
   contextUsage?: ContextUsage | null;
   /** The providers pig holds credentials for, and their kind (never a key). */
   credentials?: Record<string, "key" | "oauth">;
+  /** The settings in force, as pig merged them. */
+  settings?: Record<string, unknown>;
 }
 
 export class StateMirror {
