@@ -299,7 +299,13 @@ export const SendMessageParamsSchema = v.looseObject({
 export type SendMessageParams = v.InferOutput<typeof SendMessageParamsSchema>;
 export const SendUserMessageParamsSchema = v.looseObject({
   content: v.union([v.string(), v.array(ContentSchema)]),
-  options: v.optional(v.looseObject({ deliverAs: v.optional(DeliverAsSchema) })),
+  options: v.optional(
+    v.looseObject({
+      deliverAs: v.optional(DeliverAsSchema),
+      /** Upstream 1.x: the text is input as typed — a command runs, `/skill:…` and templates expand. */
+      expandPromptTemplates: v.optional(v.boolean()),
+    }),
+  ),
 });
 export type SendUserMessageParams = v.InferOutput<typeof SendUserMessageParamsSchema>;
 export const AppendEntryParamsSchema = v.looseObject({ customType: v.string(), data: v.optional(v.unknown()) });

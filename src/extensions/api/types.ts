@@ -279,7 +279,11 @@ export interface ExtensionAPI {
   registerEntryRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
   registerMarkdownTransformer(transformer: unknown): void;
   sendMessage<T = unknown>(message: CustomMessage<T>, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
-  sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp" }): void;
+  /**
+   * Sends a user message. With `expandPromptTemplates: true` the text is taken as typed input: a
+   * command runs, skills and prompt templates expand; otherwise it reaches the model as it is.
+   */
+  sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp"; expandPromptTemplates?: boolean }): void;
   appendEntry<T = unknown>(customType: string, data?: T): void;
   setSessionName(name: string): void;
   getSessionName(): string | undefined;
