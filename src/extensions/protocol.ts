@@ -28,6 +28,8 @@ export {
   type ModelAuthParams,
   ModelAuthResultSchema,
   type ModelAuthResult,
+  ModelListResultSchema,
+  type ModelListResult,
   type ModelCallContext,
   type ModelCallMessage,
   type ModelCallOptions,
@@ -255,6 +257,8 @@ export const StateParamsSchema = v.looseObject({
   credentials: v.optional(v.record(v.string(), CredentialKindSchema)),
   /** The settings in force (global and trusted project files merged, overrides applied): `pi.getSettings()`. */
   settings: v.optional(v.record(v.string(), v.unknown())),
+  /** Which model list `model.list` would answer with: a process may keep its copy while this stays the same. */
+  modelsRevision: v.optional(v.number()),
 });
 export type StateParams = v.InferOutput<typeof StateParamsSchema>;
 
@@ -354,6 +358,7 @@ export const HOST_METHODS = {
   "tools.setActive": SetActiveToolsParamsSchema,
   "model.set": ModelRefSchema,
   "model.auth": ModelAuthParamsSchema,
+  "model.list": Empty,
   "model.stream": ModelStreamParamsSchema,
   "thinking.set": ThinkingSetParamsSchema,
   "agent.compact": CompactParamsSchema,

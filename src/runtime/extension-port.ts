@@ -123,6 +123,7 @@ export class ExtensionSessionPort implements HostSessionPort {
       flags: this.flagValues,
       credentials: session.registry.credentialKinds(),
       settings: session.effectiveSettings(),
+      modelsRevision: session.registry.revision,
     };
   }
 

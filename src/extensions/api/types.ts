@@ -213,6 +213,23 @@ export interface ModelRegistry {
   stream(model: Model, context: ModelCallContext, options?: Record<string, unknown>): ModelCallStream;
   streamSimple(model: Model, context: ModelCallContext, options?: Record<string, unknown>): ModelCallStream;
   complete(model: Model, context: ModelCallContext, options?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Upstream 1.x: asks pig for its model list again. */
+  refresh(options?: unknown): Promise<{ aborted: boolean; errors: ReadonlyMap<string, Error> }>;
+  /** Upstream 1.x's typed lists: pig's models are all of type "chat"; other types have none. */
+  findOfType(type: string, provider: string, modelId: string): Model | undefined;
+  getModelOfType(type: string, provider: string, modelId: string): Model | undefined;
+  getModelsOfType(type: string, provider?: string): readonly Model[];
+  getAvailableOfType(type: string, provider?: string, options?: unknown): Promise<readonly Model[]>;
+  /** A provider as a list of models; its credentials stay in pig, so it carries no `auth`. */
+  getProvider(provider: string): { id: string; name: string; baseUrl?: string; getModels(): readonly Model[] } | undefined;
+  /** Upstream 1.x's classifier and image models: pig has none, so these answer with an error result (they never reject). */
+  classify(model: Model, context: unknown, options?: unknown): Promise<Record<string, unknown>>;
+  generateImages(model: Model, context: unknown, options?: unknown): Promise<Record<string, unknown>>;
+  registerProvider(name: unknown, config?: unknown): void;
+  unregisterProvider(name: string): void;
+  getRegisteredProviderConfig(name: string): unknown;
+  getRegisteredNativeProvider(name: string): unknown;
+  getRegisteredProviderIds(): readonly string[];
 }
 
 export interface ExtensionContext {

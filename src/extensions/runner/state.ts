@@ -24,6 +24,8 @@ export interface HostState {
   credentials?: Record<string, "key" | "oauth">;
   /** The settings in force, as pig merged them. */
   settings?: Record<string, unknown>;
+  /** Which model list pig has: the runner's copy of it stays good while this does not change. */
+  modelsRevision?: number;
 }
 
 export class StateMirror {
