@@ -6,13 +6,11 @@
  * extension) the emit is relayed and the reply comes back later: the requester waits for it.
  */
 import { expect, test } from "bun:test";
-import { join, resolve } from "node:path";
-import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { resolve } from "node:path";
+import { extensionWorlds, runReportingTool } from "../helpers/extension-worlds.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 
 const { world } = extensionWorlds();
-
-type Json = Record<string, any>;
 
 const RESPONDER = `
 export default function (pi) {
@@ -77,29 +75,24 @@ async def answer(data):
 ext.run()
 `;
 
-function report(w: { llm: { requests: { body: unknown }[] } }): Json {
-  const tool = (w.llm.requests[1]!.body as { messages: Json[] }).messages.find((m) => m.role === "tool")!;
-  return JSON.parse(typeof tool.content === "string" ? tool.content : tool.content.map((p: Json) => p.text ?? "").join(""));
-}
-
 test("in one runner, emit returns with the other extension's reply and its changes to the payload; a failing listener stops nothing", async () => {
-  const w = await world([{ toolCalls: [{ name: "ask_bus", arguments: {} }] }, { text: "done" }], {
+  const { run, report } = await runReportingTool(world, "ask_bus", {
     files: { "ext/responder.ts": RESPONDER, "ext/requester.ts": REQUESTER },
+    pigArgs: ["-e", "ext/responder.ts", "-e", "ext/requester.ts"],
   });
-  const run = await w.run(["-p", "-e", join(w.cwd, "ext", "responder.ts"), "-e", join(w.cwd, "ext", "requester.ts"), "ask"]);
   expect(run.code).toBe(0);
-  expect(report(w).sameProcess).toEqual({ replies: [{ id: 1, sum: 5 }], product: 6, after: true, threw: null });
+  expect(report.sameProcess).toEqual({ replies: [{ id: 1, sum: 5 }], product: 6, after: true, threw: null });
 });
 
 describeNeeding("python3", Bun.which("python3") !== null, "across processes", () => {
   test("a Python extension's reply to a TypeScript extension's request arrives, relayed, once the requester waits for it", async () => {
-    const w = await world([{ toolCalls: [{ name: "ask_bus", arguments: { python: true } }] }, { text: "done" }], {
+    const { run, report } = await runReportingTool(world, "ask_bus", {
+      args: { python: true },
       files: { "ext/responder.ts": RESPONDER, "ext/requester.ts": REQUESTER, "ext/responder.py": PYTHON_RESPONDER },
+      pigArgs: ["-e", "ext/responder.ts", "-e", "ext/requester.ts", "-e", "ext/responder.py"],
     });
-    const run = await w.run(["-p", "-e", join(w.cwd, "ext", "responder.ts"), "-e", join(w.cwd, "ext", "requester.ts"), "-e", join(w.cwd, "ext", "responder.py"), "ask"]);
     expect(run.code).toBe(0);
-    const got = report(w);
-    expect(got.sameProcess.replies).toEqual([{ id: 1, sum: 5 }]);
-    expect(got.python).toEqual({ id: 7, sum: 9, from: "python" });
+    expect(report.sameProcess.replies).toEqual([{ id: 1, sum: 5 }]);
+    expect(report.python).toEqual({ id: 7, sum: 9, from: "python" });
   });
 });

@@ -4,12 +4,9 @@
  * signal ends reports 128 + the signal's number; a bad `maxBuffer` is a RangeError.
  */
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { extensionWorlds, runReportingTool } from "../helpers/extension-worlds.ts";
 
 const { world } = extensionWorlds();
-
-type Json = Record<string, any>;
 
 const EXTENSION = `
 export default function (pi) {
@@ -37,12 +34,9 @@ export default function (pi) {
 `;
 
 test("pi.exec: maxBuffer cuts and ends the command with truncated: true; a signal's death is 128 + its number", async () => {
-  const w = await world([{ toolCalls: [{ name: "run_commands", arguments: {} }] }, { text: "done" }], { files: { "ext/exec.ts": EXTENSION } });
-  const run = await w.run(["-p", "-e", join(w.cwd, "ext", "exec.ts"), "run them"]);
+  const { run, report } = await runReportingTool(world, "run_commands", { files: { "ext/exec.ts": EXTENSION }, pigArgs: ["-e", "ext/exec.ts"] });
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
-  const tool = (w.llm.requests[1]!.body as { messages: Json[] }).messages.find((m) => m.role === "tool")!;
-  const report = JSON.parse(typeof tool.content === "string" ? tool.content : tool.content.map((p: Json) => p.text ?? "").join(""));
   // 12 bytes in all: the first chunk of stdout whole, then two bytes of stderr (or the other way round).
   expect(report.cut.stdout.length + report.cut.stderr.length).toBe(12);
   expect(report.cut).toMatchObject({ code: 143, killed: true, truncated: true });

@@ -5,12 +5,9 @@
  * carries its headers, which may hold a key.
  */
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { extensionWorlds, runReportingTool } from "../helpers/extension-worlds.ts";
 
 const { world } = extensionWorlds();
-
-type Json = Record<string, any>;
 
 const EXTENSION = `
 export default function (pi) {
@@ -55,12 +52,9 @@ export default function (pi) {
 `;
 
 test("ctx.modelRegistry lists pig's models; getAvailable holds only those whose provider has credentials; 1.x's typed lists answer", async () => {
-  const w = await world([{ toolCalls: [{ name: "models_report", arguments: {} }] }, { text: "done" }], { files: { "ext/models.ts": EXTENSION } });
-  const run = await w.run(["-p", "-e", join(w.cwd, "ext", "models.ts"), "report"]);
+  const { run, report } = await runReportingTool(world, "models_report", { files: { "ext/models.ts": EXTENSION }, pigArgs: ["-e", "ext/models.ts"] });
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
-  const tool = (w.llm.requests[1]!.body as { messages: Json[] }).messages.find((m) => m.role === "tool")!;
-  const report = JSON.parse(typeof tool.content === "string" ? tool.content : tool.content.map((p: Json) => p.text ?? "").join(""));
   // Built-in providers pig has no key for are listed, but not available.
   expect(report.providers).toContain("fake");
   expect(report.providers).toContain("extra");

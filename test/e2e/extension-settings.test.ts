@@ -3,12 +3,9 @@
  * settings in force, global and project files merged.
  */
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { extensionWorlds, runReportingTool } from "../helpers/extension-worlds.ts";
 
 const { world } = extensionWorlds();
-
-type Json = Record<string, any>;
 
 const EXTENSION = `
 export default function (pi) {
@@ -28,15 +25,13 @@ export default function (pi) {
 `;
 
 test("pi.getSettings() gives a copy of the merged settings: global and project files, the project's values winning", async () => {
-  const w = await world([{ toolCalls: [{ name: "settings_report", arguments: {} }] }, { text: "done" }], {
+  const { run, report } = await runReportingTool(world, "settings_report", {
     settings: { compaction: { keepRecentTokens: 1234, reserveTokens: 5000 }, steeringMode: "all" },
     files: { "ext/settings.ts": EXTENSION, ".pig/settings.json": JSON.stringify({ compaction: { reserveTokens: 999 }, hideThinkingBlock: true }) },
+    pigArgs: ["--trust", "-e", "ext/settings.ts"],
   });
-  const run = await w.run(["-p", "--trust", "-e", join(w.cwd, "ext", "settings.ts"), "report"]);
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
-  const tool = (w.llm.requests[1]!.body as { messages: Json[] }).messages.find((m) => m.role === "tool")!;
-  const report = JSON.parse(typeof tool.content === "string" ? tool.content : tool.content.map((p: Json) => p.text ?? "").join(""));
   expect(report.second).toMatchObject({
     defaultProvider: "fake",
     defaultModel: "fake-model",

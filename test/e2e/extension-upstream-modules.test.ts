@@ -4,12 +4,9 @@
  * work, and calling one it does not gives an error naming the module and the name.
  */
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { extensionWorlds, runReportingTool } from "../helpers/extension-worlds.ts";
 
 const { world } = extensionWorlds();
-
-type Json = Record<string, any>;
 
 const EXTENSION = `
 import { Type } from "@earendil-works/pi-ai";
@@ -55,13 +52,10 @@ export default function (pi) {
 `;
 
 test("an extension importing 1.x-only names from every package loads; a name pig lacks fails only when called, naming module and name", async () => {
-  const w = await world([{ toolCalls: [{ name: "upstream_names", arguments: {} }] }, { text: "done" }], { files: { "ext/upstream.ts": EXTENSION } });
-  const run = await w.run(["-p", "-e", join(w.cwd, "ext", "upstream.ts"), "report"]);
+  const { w, run, report } = await runReportingTool(world, "upstream_names", { files: { "ext/upstream.ts": EXTENSION }, pigArgs: ["-e", "ext/upstream.ts"] });
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   expect(w.llm.requests).toHaveLength(2);
-  const tool = (w.llm.requests[1]!.body as { messages: Json[] }).messages.find((m) => m.role === "tool")!;
-  const report = JSON.parse(typeof tool.content === "string" ? tool.content : tool.content.map((p: Json) => p.text ?? "").join(""));
   expect(report.kinds).toEqual(["function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function"]);
   expect(report.truncated).toBe("a");
   expect(report.text).toBe("function");

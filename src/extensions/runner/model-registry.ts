@@ -72,8 +72,12 @@ class HostModelList {
   }
 }
 
+/** One list per runtime: every context's registry shares the copy. */
+const lists = new WeakMap<Runtime, HostModelList>();
+
 export function modelRegistry(runtime: Runtime): ModelRegistry {
-  const list = new HostModelList(runtime);
+  const list = lists.get(runtime) ?? new HostModelList(runtime);
+  lists.set(runtime, list);
   const all = (): Model[] => [...list.models];
   const kind = (provider: string) => runtime.state.value.credentials?.[provider];
   // A host that does not say which providers have credentials: every model it shows may be called.
