@@ -61,7 +61,7 @@ export function packageEntries(pkgDir: string): Map<string, string> {
   const map = typeof pkg.exports === "object" && pkg.exports !== null && Object.keys(pkg.exports).every((k) => k.startsWith(".")) ? (pkg.exports as Record<string, unknown>) : { ".": pkg.exports };
   for (const [key, value] of Object.entries(map)) {
     const target = importTarget(value);
-    if (!target || !/\.[cm]?js$/.test(target.replace("*", "x.js"))) continue;
+    if (!target || !/\.[cm]?js$/.test(target)) continue;
     const sub = key === "." ? "" : key.slice(1);
     if (!key.includes("*")) {
       // A subpath whose file the package does not ship (0.73.1's "./hooks") cannot be imported at all.
@@ -69,8 +69,9 @@ export function packageEntries(pkgDir: string): Map<string, string> {
       continue;
     }
     const [before, after] = target.split("*") as [string, string];
-    const base = join(pkgDir, before);
-    for (const file of filesUnder(dirname(base))) {
+    // The folder the pattern's fixed part names ("./dist/providers/" → dist/providers).
+    const folder = before.endsWith("/") ? join(pkgDir, before) : dirname(join(pkgDir, before));
+    for (const file of filesUnder(folder)) {
       const rel = relative(pkgDir, file);
       const full = `./${rel}`;
       if (!full.startsWith(before) || !full.endsWith(after) || file.endsWith(".map")) continue;
