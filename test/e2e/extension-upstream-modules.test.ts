@@ -12,9 +12,10 @@ const EXTENSION = `
 import { Type } from "@earendil-works/pi-ai";
 import { StreamingJsonParser, formatUserAgent } from "@earendil-works/pi-ai";
 import { anthropicProvider } from "@earendil-works/pi-ai/providers/anthropic";
-import { createMcpExtension, formatReadLineRange, truncateHead } from "@earendil-works/pi-coding-agent";
+import { ToolCallArgumentsStream } from "@earendil-works/pi-ai/utils/streaming-json";
+import { createMcpExtension, createToolSearchExtension, formatReadLineRange, truncateHead } from "@earendil-works/pi-coding-agent";
 import { runToolCall } from "@earendil-works/pi-agent-core";
-import { colorToHex, mixColors, Text } from "@earendil-works/pi-tui";
+import { colorToHex, mixColors, renderFakeCursor, Text } from "@earendil-works/pi-tui";
 import { McpClient, createMcpToolName } from "@earendil-works/pi-mcp";
 import { authorizeMcp } from "@earendil-works/pi-mcp/oauth";
 import { obj, str } from "@earendil-works/pi-schema";
@@ -37,8 +38,16 @@ export default function (pi) {
         kinds: [StreamingJsonParser, formatUserAgent, anthropicProvider, createMcpExtension, formatReadLineRange, runToolCall, colorToHex, mixColors, McpClient, createMcpToolName, authorizeMcp, obj, str, renderDeclarations, telemetryNow, createTypedMetrics].map((x) => typeof x),
         truncated: truncateHead("a\\nb\\nc", { maxLines: 1 }).content,
         text: typeof new Text("x", 0, 0).render,
+        lineRange: formatReadLineRange(10, 5),
+        cursor: renderFakeCursor("x"),
+        streamed: (() => {
+          const args = new ToolCallArgumentsStream();
+          const partial = args.append('{"path": "a.t');
+          args.append('s"}');
+          return { partial, final: args.finish() };
+        })(),
         calls: [
-          attempt(() => formatReadLineRange(1, 2)),
+          attempt(() => createToolSearchExtension()),
           attempt(() => new McpClient({})),
           attempt(() => str()),
           attempt(() => anthropicProvider()),
@@ -59,8 +68,11 @@ test("an extension importing 1.x-only names from every package loads; a name pig
   expect(report.kinds).toEqual(["function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function", "function"]);
   expect(report.truncated).toBe("a");
   expect(report.text).toBe("function");
+  expect(report.lineRange).toBe(":10-14");
+  expect(report.cursor).toBe("x");
+  expect(report.streamed).toEqual({ partial: { path: "a.t" }, final: { arguments: { path: "a.ts" } } });
   expect(report.calls).toEqual([
-    "formatReadLineRange from pi-coding-agent is not available in pig's extension runtime",
+    "createToolSearchExtension from pi-coding-agent is not available in pig's extension runtime",
     "McpClient from pi-mcp is not available in pig's extension runtime",
     "str from pi-schema is not available in pig's extension runtime",
     "anthropicProvider from pi-ai/providers/anthropic is not available in pig's extension runtime",
