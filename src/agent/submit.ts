@@ -69,35 +69,15 @@ export async function submitInput(host: SubmitHost, text: string, options: Submi
   }
   // The title is made of what was typed, not of what a hook made of it.
   const typed = options.typedText ?? text;
-  let images = options.images;
   // Without hooks nothing is awaited before the run starts: an abort read right after the
   // prompt (an RPC abort in the same stdin chunk) must find the run to stop.
-  let aborted = false;
-  const hooked: InputHookResult =
-    host.hooks === NO_HOOKS
-      ? { action: "continue" }
-      : await (host.duringPrompt ?? ((body) => body(new AbortController().signal)))(async (signal) => {
-          const result = await host.hooks.input(
-            {
-              text,
-              ...(images ? { images } : {}),
-              source: options.source,
-              ...(host.isStreaming && options.streamingBehavior ? { streamingBehavior: options.streamingBehavior } : {}),
-            },
-            signal,
-          );
-          aborted = signal.aborted;
-          return result;
-        });
-  // Aborted while the hook decided: the input is dropped, as a run aborted at once would be.
-  if (aborted || hooked.action === "handled") {
+  const hooked = host.hooks === NO_HOOKS ? { text, images: options.images } : await inputHook(host, text, options.images, options.source, options.streamingBehavior, host.duringPrompt);
+  if (hooked === "handled") {
     accept("handled");
     return;
   }
-  if (hooked.action === "transform") {
-    text = hooked.text;
-    if (hooked.images) images = hooked.images;
-  }
+  text = hooked.text;
+  const images = hooked.images;
   const expanded = `${options.prefix ?? ""}${options.literal ? text : host.expand(text)}`;
   const message = userMessage(expanded, images, typed);
   if (host.isStreaming) {
@@ -109,4 +89,47 @@ export async function submitInput(host: SubmitHost, text: string, options: Submi
     return;
   }
   await host.startPrompt(message, expanded, images, () => accept("started"));
+}
+
+/**
+ * Asks the input hook about `text` (upstream's `input` event): `"handled"` when a handler took it
+ * (or an abort came while it decided: the input is dropped, as a run aborted at once would be),
+ * else the text and images to go on with, as given or rewritten. `streamingBehavior` reaches the
+ * hook only while a run goes on. `during`: the signal an abort fires, when there is one.
+ */
+async function inputHook(
+  host: SubmitHost,
+  text: string,
+  images: HookImage[] | undefined,
+  source: InputSource,
+  streamingBehavior: "steer" | "followUp" | undefined,
+  during: SubmitHost["duringPrompt"],
+): Promise<"handled" | { text: string; images: HookImage[] | undefined }> {
+  let aborted = false;
+  const event = { text, ...(images ? { images } : {}), source, ...(host.isStreaming && streamingBehavior ? { streamingBehavior } : {}) };
+  const hooked: InputHookResult = await (during ?? ((body) => body(new AbortController().signal)))(async (signal) => {
+    const result = await host.hooks.input(event, signal);
+    aborted = signal.aborted;
+    return result;
+  });
+  if (aborted || hooked.action === "handled") return "handled";
+  if (hooked.action === "transform") return { text: hooked.text, images: hooked.images ?? images };
+  return { text, images };
+}
+
+/**
+ * A steer or a follow-up asked for as such (RPC `steer`/`follow_up`), as upstream queues it: the
+ * input hook has its say (a handler may take it or rewrite it), then it is expanded and queued,
+ * while a run goes on or not (idle, it goes with the next run, right after its prompt).
+ */
+export async function queueInput(
+  host: SubmitHost,
+  kind: "steer" | "followUp",
+  text: string,
+  options: { source: InputSource; images?: HookImage[] },
+): Promise<Exclude<InputDisposition, "started">> {
+  const hooked = await inputHook(host, text, options.images, options.source, kind, undefined);
+  if (hooked === "handled") return "handled";
+  host.enqueue(kind, hooked.text, userMessage(host.expand(hooked.text), hooked.images, hooked.text));
+  return "queued";
 }

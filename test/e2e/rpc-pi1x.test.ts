@@ -1,0 +1,102 @@
+/**
+ * What upstream Pi 1.x changed in RPC (docs/rpc.md, "Changes in Pi 1.x"), through the built
+ * binary with a real extension file: a session_start handler's notices and entries reach the
+ * client at startup too (and `--mode json` writes the entries), and `steer`/`follow_up` go
+ * through the input hook, which may take one (`disposition: "handled"`) or rewrite it.
+ * Fixture: test/fixtures/extensions/rpc-1x/.
+ */
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { extensionWorlds } from "../helpers/extension-worlds.ts";
+import { type Line, RpcClient } from "../helpers/rpc-client.ts";
+import { pigBinary } from "../helpers/binary.ts";
+
+const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "rpc-1x", "input-and-start.ts");
+
+const { world, track } = extensionWorlds();
+
+const notice = (prefix: string) => (l: Line) => l.type === "extension_ui_request" && l.method === "notify" && String(l.message).startsWith(prefix);
+const userTexts = (body: unknown): string[] =>
+  ((body as { messages: { role: string; content: unknown }[] }).messages ?? [])
+    .filter((m) => m.role === "user")
+    .map((m) => (typeof m.content === "string" ? m.content : (m.content as { type: string; text?: string }[]).map((p) => p.text ?? "").join("")));
+
+test("a session_start handler's notice and entry reach the RPC client at startup, before any command is answered", async () => {
+  const w = await world();
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", EXT] }));
+  const state = await client.request({ type: "get_state" });
+  expect(state.success).toBe(true);
+  const at = (predicate: (l: Line) => boolean) => client.lines.findIndex(predicate);
+  const startNotice = at(notice("session-start-notice: startup"));
+  const appended = at((l) => l.type === "entry_appended" && (l.entry as { customType?: string }).customType === "start-mark");
+  expect(client.lines[startNotice]).toMatchObject({ notifyType: "info", message: "session-start-notice: startup" });
+  expect(client.lines[appended]).toMatchObject({ entry: { type: "custom", customType: "start-mark", data: { reason: "startup" } } });
+  // Told as they happened: the notice, then the entry, both before the first response.
+  expect(startNotice).toBeLessThan(appended);
+  expect(appended).toBeLessThan(client.lines.indexOf(state));
+  // Later sessions are told as before (once each).
+  expect(await client.request({ type: "new_session" })).toMatchObject({ success: true });
+  await client.waitFor(notice("session-start-notice: new"));
+  expect(client.lines.filter(notice("session-start-notice:"))).toHaveLength(2);
+  expect(await client.close()).toBe(0);
+});
+
+test("--mode json writes the entry a session_start handler appended at startup, after the header", async () => {
+  const w = await world();
+  const proc = Bun.spawn([pigBinary(), "--mode", "json", "-e", EXT, "plain question"], { cwd: w.cwd, env: w.env, stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  expect(code).toBe(0);
+  const lines = out.trim().split("\n").map((l) => JSON.parse(l) as Line);
+  expect(lines[0]!.type).toBe("session");
+  const appended = lines.findIndex((l) => l.type === "entry_appended");
+  expect(lines[appended]).toMatchObject({ entry: { customType: "start-mark", data: { reason: "startup" } } });
+  expect(appended).toBeLessThan(lines.findIndex((l) => l.type === "agent_start"));
+  // JSON mode has no UI: the notice is not part of its stream (as upstream).
+  expect(out).not.toContain("session-start-notice");
+});
+
+test("steer and follow_up go through the input hook: taken is 'handled' and never sent, rewritten is queued as rewritten", async () => {
+  // The first answer is held until the queue holds what the test sent.
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const w = await world({ responses: [{ text: "first answer" }, { text: "after the steer" }, { text: "after the follow-up" }] });
+  w.llm.setBeforeAnswer((request) => (request.seq === 1 ? held : undefined));
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", EXT] }));
+  const from = client.lines.length;
+  expect(await client.request({ type: "prompt", message: "first question" })).toMatchObject({ success: true, data: { disposition: "started" } });
+  await client.waitFor((l) => l.type === "agent_start", undefined, from);
+
+  const dropped = await client.request({ type: "steer", message: "drop this steer" });
+  expect(dropped).toMatchObject({ success: true, command: "steer", data: { disposition: "handled" } });
+  const rewritten = await client.request({ type: "follow_up", message: "rewrite the follow-up" });
+  expect(rewritten).toMatchObject({ success: true, command: "follow_up", data: { disposition: "queued" } });
+  const kept = await client.request({ type: "steer", message: "plain steer" });
+  expect(kept).toMatchObject({ success: true, data: { disposition: "queued" } });
+  // The hook heard each with its source and, as a run was going, how it is queued.
+  await client.waitFor(notice("input-seen: drop this steer | source=rpc | behavior=steer"));
+  await client.waitFor(notice("input-seen: rewrite the follow-up | source=rpc | behavior=followUp"));
+  await client.waitFor(notice("input-seen: plain steer | source=rpc | behavior=steer"));
+  const queue = (await client.request({ type: "get_state" })).data as { pendingMessageCount: number };
+  expect(queue.pendingMessageCount).toBe(2);
+
+  release();
+  await client.waitFor((l) => l.type === "agent_settled", 20_000, from);
+  // The steer goes with the run's next request, the follow-up once it would have stopped.
+  expect(w.llm.requests).toHaveLength(3);
+  expect(userTexts(w.llm.requests[1]!.body)).toEqual(["first question", "plain steer"]);
+  expect(userTexts(w.llm.requests[2]!.body)).toEqual(["first question", "plain steer", "REWRITTEN the follow-up"]);
+  expect(JSON.stringify(w.llm.requests.map((r) => r.body))).not.toContain("drop this steer");
+  expect(await client.close()).toBe(0);
+});
+
+test("a steer while idle goes through the input hook too, without a streaming behaviour, and waits for the next run", async () => {
+  const w = await world({ responses: [{ text: "answer" }] });
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", EXT] }));
+  expect(await client.request({ type: "steer", message: "rewrite idle steer" })).toMatchObject({ success: true, data: { disposition: "queued" } });
+  await client.waitFor(notice("input-seen: rewrite idle steer | source=rpc | behavior=none"));
+  expect(await client.request({ type: "follow_up", message: "drop idle follow-up" })).toMatchObject({ success: true, data: { disposition: "handled" } });
+  expect(w.llm.requests).toHaveLength(0);
+  await client.promptAndWait("now run");
+  expect(userTexts(w.llm.requests[0]!.body)).toEqual(["now run", "REWRITTEN idle steer"]);
+  expect(await client.close()).toBe(0);
+});
