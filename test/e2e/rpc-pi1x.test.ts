@@ -100,3 +100,14 @@ test("a steer while idle goes through the input hook too, without a streaming be
   expect(userTexts(w.llm.requests[0]!.body)).toEqual(["now run", "REWRITTEN idle steer"]);
   expect(await client.close()).toBe(0);
 });
+
+test("get_last_assistant_text passes over a failed answer without text for the one before (upstream 1.x)", async () => {
+  const w = await world({ responses: [{ text: "the good answer" }, { error: { status: 400, message: "bad request from the fake model" } }] });
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env }));
+  await client.promptAndWait("first");
+  await client.promptAndWait("second");
+  const messages = ((await client.request({ type: "get_messages" })).data as { messages: { role: string; stopReason?: string }[] }).messages;
+  expect(messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+  expect((await client.request({ type: "get_last_assistant_text" })).data).toEqual({ text: "the good answer" });
+  expect(await client.close()).toBe(0);
+});
