@@ -111,3 +111,23 @@ test("get_last_assistant_text passes over a failed answer without text for the o
   expect((await client.request({ type: "get_last_assistant_text" })).data).toEqual({ text: "the good answer" });
   expect(await client.close()).toBe(0);
 });
+
+const SHUTDOWN = join(import.meta.dir, "..", "fixtures", "extensions", "rpc-1x", "shutdown.ts");
+
+test("ctx.shutdown() from a command: the command finishes and answers, then pig exits 0 with stdin still open", async () => {
+  const w = await world();
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", SHUTDOWN] }));
+  const response = await client.request({ type: "prompt", message: "/leave-after-work" });
+  expect(response).toMatchObject({ success: true, data: { disposition: "handled" } });
+  const done = client.lines.findIndex(notice("work finished after the shutdown request"));
+  expect(done).toBeGreaterThanOrEqual(0);
+  expect(done).toBeLessThan(client.lines.indexOf(response));
+  expect(await client.exited()).toBe(0);
+});
+
+test("ctx.shutdown() from a timer while idle: pig exits 0 without waiting for another command", async () => {
+  const w = await world();
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", SHUTDOWN] }));
+  expect(await client.request({ type: "prompt", message: "/leave-later" })).toMatchObject({ success: true, data: { disposition: "handled" } });
+  expect(await client.exited()).toBe(0);
+});
