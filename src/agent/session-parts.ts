@@ -167,6 +167,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     },
     changed,
     report,
+    warn: (text) => events.warn(text),
   });
   const shell = new UserShell({
     activity,

@@ -6,7 +6,8 @@
  * Fixture: test/fixtures/extensions/rpc-1x/.
  */
 import { expect, test } from "bun:test";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { extensionWorlds } from "../helpers/extension-worlds.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { pigBinary } from "../helpers/binary.ts";
@@ -130,4 +131,43 @@ test("ctx.shutdown() from a timer while idle: pig exits 0 without waiting for an
   const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", SHUTDOWN] }));
   expect(await client.request({ type: "prompt", message: "/leave-later" })).toMatchObject({ success: true, data: { disposition: "handled" } });
   expect(await client.exited()).toBe(0);
+});
+
+test("an image-only steer is delivered and leaves the queue empty (upstream 1.x)", async () => {
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const w = await world({ responses: [{ text: "first" }, { text: "saw the image" }] }, { input: ["text", "image"] });
+  w.llm.setBeforeAnswer((request) => (request.seq === 1 ? held : undefined));
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env }));
+  const from = client.lines.length;
+  await client.request({ type: "prompt", message: "look" });
+  await client.waitFor((l) => l.type === "agent_start", undefined, from);
+  const pixel = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64").toString("base64");
+  expect(await client.request({ type: "steer", message: "", images: [{ type: "image", data: pixel, mimeType: "image/png" }] })).toMatchObject({ success: true, data: { disposition: "queued" } });
+  expect(((await client.request({ type: "get_state" })).data as { pendingMessageCount: number }).pendingMessageCount).toBe(1);
+  release();
+  await client.waitFor((l) => l.type === "agent_settled", 20_000, from);
+  expect(w.llm.requests).toHaveLength(2);
+  expect(JSON.stringify(w.llm.requests[1]!.body)).toContain(pixel);
+  expect(((await client.request({ type: "get_state" })).data as { pendingMessageCount: number }).pendingMessageCount).toBe(0);
+  const lastQueue = client.lines.filter((l) => l.type === "queue_update").at(-1);
+  expect(lastQueue).toMatchObject({ steering: [], followUp: [] });
+  expect(await client.close()).toBe(0);
+});
+
+test("switch_session to a session whose model is gone says so on stderr and goes on with another (upstream 1.x)", async () => {
+  const w = await world({ responses: [{ text: "on the old model" }] });
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env }));
+  await client.promptAndWait("remember me");
+  const file = String(((await client.request({ type: "get_state" })).data as { sessionFile: string }).sessionFile);
+  // The same conversation, as if written on a model models.json no longer has.
+  const gone = join(dirname(file), "gone-model-session.jsonl");
+  writeFileSync(gone, readFileSync(file, "utf8").replaceAll('"fake-model"', '"vanished-model"'));
+  expect(await client.request({ type: "new_session" })).toMatchObject({ success: true });
+  expect(await client.request({ type: "switch_session", sessionPath: gone })).toMatchObject({ success: true, data: { cancelled: false } });
+  const state = (await client.request({ type: "get_state" })).data as { model: { id: string }; sessionFile: string };
+  expect([state.model.id, state.sessionFile]).toEqual(["fake-model", gone]);
+  expect(await client.close()).toBe(0);
+  expect(client.stderr.join("\n")).toContain("Could not restore model fake/vanished-model. Using fake/fake-model");
+  expect(client.stderr.filter((l) => l.includes("Could not restore model"))).toHaveLength(1);
 });
