@@ -29,6 +29,7 @@ import type { Retrier } from "./retry.ts";
 import { runWithRetries, type RunHost } from "./run.ts";
 import type { RunQueues } from "./run-queues.ts";
 import type { SessionEvents } from "./session-events.ts";
+import { preparePromptImages } from "./prompt-images.ts";
 import { queueInput, submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
@@ -63,6 +64,8 @@ export interface RunSetup {
   expand(text: string): string;
   /** `images.blockImages` as it is now. */
   blockImages(): boolean;
+  /** `images.autoResize` as it is now: input's images are scaled down to the limits. */
+  autoResizeImages(): boolean;
 }
 
 export class RunController {
@@ -111,6 +114,7 @@ export class RunController {
       enqueue: (kind, shown, message) => queues.enqueue(kind, shown, message),
       startPrompt: (message, expanded, images, accepted) => this.startPrompt(message, expanded, images, accepted),
       duringPrompt: (body) => activity.during("prompt", body),
+      prepareImages: (images) => preparePromptImages(images, setup.autoResizeImages()),
     };
   }
 

@@ -8,6 +8,7 @@ import type { UserMessage } from "../session/format.ts";
 import { PromptError } from "./errors.ts";
 import type { CommandPort } from "./command-port.ts";
 import { NO_HOOKS, type AgentHooks, type HookImage, type InputHookResult, type InputSource } from "./hooks.ts";
+import { withImageHints, type PreparedImages } from "./prompt-images.ts";
 import { userMessage } from "./queue.ts";
 
 export interface SubmitOptions {
@@ -46,6 +47,8 @@ export interface SubmitHost {
   enqueue(kind: "steer" | "followUp", shown: string, message: UserMessage): void;
   /** Starts a run on `message` (the before-agent-start hook has its say first); resolves when the run is over. */
   startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void>;
+  /** Makes the input's images fit to send (prompt-images.ts); without it they go as given. */
+  prepareImages?(images: readonly HookImage[]): Promise<PreparedImages>;
   /** Runs a pre-run hook under a signal an abort fires (no run exists to stop yet). */
   duringPrompt?<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
@@ -77,8 +80,10 @@ export async function submitInput(host: SubmitHost, text: string, options: Submi
     return;
   }
   text = hooked.text;
-  const images = hooked.images;
-  const expanded = `${options.prefix ?? ""}${options.literal ? text : host.expand(text)}`;
+  // Only input with images waits here: without, the run still starts in this tick.
+  const fitting = fitImages(host, hooked.images);
+  const { images, hints } = fitting instanceof Promise ? await fitting : fitting;
+  const expanded = withImageHints(`${options.prefix ?? ""}${options.literal ? text : host.expand(text)}`, hints);
   const message = userMessage(expanded, images, typed);
   if (host.isStreaming) {
     if (!options.streamingBehavior) {
@@ -130,6 +135,15 @@ export async function queueInput(
 ): Promise<Exclude<InputDisposition, "started">> {
   const hooked = await inputHook(host, text, options.images, options.source, kind, undefined);
   if (hooked === "handled") return "handled";
-  host.enqueue(kind, hooked.text, userMessage(host.expand(hooked.text), hooked.images, hooked.text));
+  const { images, hints } = await fitImages(host, hooked.images);
+  host.enqueue(kind, hooked.text, userMessage(withImageHints(host.expand(hooked.text), hints), images, hooked.text));
   return "queued";
+}
+
+type Fitted = { images: HookImage[] | undefined; hints: string[] };
+
+/** The images made fit to send; a promise only when there are images to look at. */
+function fitImages(host: SubmitHost, images: HookImage[] | undefined): Fitted | Promise<Fitted> {
+  if (!images || images.length === 0 || !host.prepareImages) return { images, hints: [] };
+  return host.prepareImages(images);
 }

@@ -171,3 +171,29 @@ test("switch_session to a session whose model is gone says so on stderr and goes
   expect(client.stderr.join("\n")).toContain("Could not restore model fake/vanished-model. Using fake/fake-model");
   expect(client.stderr.filter((l) => l.includes("Could not restore model"))).toHaveLength(1);
 });
+
+test("images of a prompt and of a steer are scaled down to the limits, with a note after the text (upstream 1.x)", async () => {
+  const blue = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAD0lEQVR4nGNgYPgPQzAWADXeBfvilmCeAAAAAElFTkSuQmCC", "base64");
+  const wide = Buffer.from(await new Bun.Image(blue).resize(2400, 60).png().bytes()).toString("base64");
+  const image = { type: "image", data: wide, mimeType: "image/png" };
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const w = await world({ responses: [{ text: "first" }, { text: "second" }] }, { input: ["text", "image"] });
+  w.llm.setBeforeAnswer((request) => (request.seq === 1 ? held : undefined));
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env }));
+  const from = client.lines.length;
+  expect(await client.request({ type: "prompt", message: "the prompt's image", images: [image] })).toMatchObject({ data: { disposition: "started" } });
+  await client.waitFor((l) => l.type === "agent_start", undefined, from);
+  expect(await client.request({ type: "steer", message: "the steer's image", images: [image] })).toMatchObject({ data: { disposition: "queued" } });
+  release();
+  await client.waitFor((l) => l.type === "agent_settled", 20_000, from);
+  const note = "[Image: original 2400x60, displayed at 2000x50. Multiply coordinates by 1.20 to map to original image.]";
+  const users = (w.llm.requests[1]!.body as { messages: { role: string; content: { type: string; text?: string; image_url?: { url: string } }[] }[] }).messages.filter((m) => m.role === "user");
+  expect(users.map((m) => m.content.find((p) => p.type === "text")?.text)).toEqual([`the prompt's image\n\n${note}`, `the steer's image\n\n${note}`]);
+  for (const m of users) {
+    const url = m.content.find((p) => p.type === "image_url")!.image_url!.url;
+    const meta = await new Bun.Image(Buffer.from(url.slice(url.indexOf(",") + 1), "base64")).metadata();
+    expect([meta.width, meta.height]).toEqual([2000, 50]);
+  }
+  expect(await client.close()).toBe(0);
+});
