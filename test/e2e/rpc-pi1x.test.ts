@@ -11,6 +11,8 @@ import { dirname, join } from "node:path";
 import { extensionWorlds } from "../helpers/extension-worlds.ts";
 import { type Line, RpcClient } from "../helpers/rpc-client.ts";
 import { pigBinary } from "../helpers/binary.ts";
+import type { Script } from "../helpers/fake-llm/server.ts";
+import type { WorldOptions } from "../helpers/pig-env.ts";
 
 const EXT = join(import.meta.dir, "..", "fixtures", "extensions", "rpc-1x", "input-and-start.ts");
 
@@ -21,6 +23,23 @@ const userTexts = (body: unknown): string[] =>
   ((body as { messages: { role: string; content: unknown }[] }).messages ?? [])
     .filter((m) => m.role === "user")
     .map((m) => (typeof m.content === "string" ? m.content : (m.content as { type: string; text?: string }[]).map((p) => p.text ?? "").join("")));
+
+/**
+ * A client on a world whose first answer is held until `release()`: a run is going while the
+ * test queues what it checks. The prompt that starts it has been answered `started` and the run
+ * has begun (`from`: the client's lines before it).
+ */
+async function runningWorld(responses: Script, options: WorldOptions = {}, args: string[] = [], prompt: Line = { type: "prompt", message: "first question" }) {
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const w = await world(responses, options);
+  w.llm.setBeforeAnswer((request) => (request.seq === 1 ? held : undefined));
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args }));
+  const from = client.lines.length;
+  expect(await client.request(prompt)).toMatchObject({ success: true, data: { disposition: "started" } });
+  await client.waitFor((l) => l.type === "agent_start", undefined, from);
+  return { w, client, from, release };
+}
 
 test("a session_start handler's notice and entry reach the RPC client at startup, before any command is answered", async () => {
   const w = await world();
@@ -58,14 +77,7 @@ test("--mode json writes the entry a session_start handler appended at startup, 
 
 test("steer and follow_up go through the input hook: taken is 'handled' and never sent, rewritten is queued as rewritten", async () => {
   // The first answer is held until the queue holds what the test sent.
-  let release = (): void => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const w = await world({ responses: [{ text: "first answer" }, { text: "after the steer" }, { text: "after the follow-up" }] });
-  w.llm.setBeforeAnswer((request) => (request.seq === 1 ? held : undefined));
-  const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", EXT] }));
-  const from = client.lines.length;
-  expect(await client.request({ type: "prompt", message: "first question" })).toMatchObject({ success: true, data: { disposition: "started" } });
-  await client.waitFor((l) => l.type === "agent_start", undefined, from);
+  const { w, client, from, release } = await runningWorld({ responses: [{ text: "first answer" }, { text: "after the steer" }, { text: "after the follow-up" }] }, {}, ["-e", EXT]);
 
   const dropped = await client.request({ type: "steer", message: "drop this steer" });
   expect(dropped).toMatchObject({ success: true, command: "steer", data: { disposition: "handled" } });
@@ -134,14 +146,7 @@ test("ctx.shutdown() from a timer while idle: pig exits 0 without waiting for an
 });
 
 test("an image-only steer is delivered and leaves the queue empty (upstream 1.x)", async () => {
-  let release = (): void => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const w = await world({ responses: [{ text: "first" }, { text: "saw the image" }] }, { input: ["text", "image"] });
-  w.llm.setBeforeAnswer((request) => (request.seq === 1 ? held : undefined));
-  const client = track(new RpcClient({ cwd: w.cwd, env: w.env }));
-  const from = client.lines.length;
-  await client.request({ type: "prompt", message: "look" });
-  await client.waitFor((l) => l.type === "agent_start", undefined, from);
+  const { w, client, from, release } = await runningWorld({ responses: [{ text: "first" }, { text: "saw the image" }] }, { input: ["text", "image"] });
   const pixel = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64").toString("base64");
   expect(await client.request({ type: "steer", message: "", images: [{ type: "image", data: pixel, mimeType: "image/png" }] })).toMatchObject({ success: true, data: { disposition: "queued" } });
   expect(((await client.request({ type: "get_state" })).data as { pendingMessageCount: number }).pendingMessageCount).toBe(1);
@@ -176,14 +181,8 @@ test("images of a prompt and of a steer are scaled down to the limits, with a no
   const blue = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAD0lEQVR4nGNgYPgPQzAWADXeBfvilmCeAAAAAElFTkSuQmCC", "base64");
   const wide = Buffer.from(await new Bun.Image(blue).resize(2400, 60).png().bytes()).toString("base64");
   const image = { type: "image", data: wide, mimeType: "image/png" };
-  let release = (): void => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const w = await world({ responses: [{ text: "first" }, { text: "second" }] }, { input: ["text", "image"] });
-  w.llm.setBeforeAnswer((request) => (request.seq === 1 ? held : undefined));
-  const client = track(new RpcClient({ cwd: w.cwd, env: w.env }));
-  const from = client.lines.length;
-  expect(await client.request({ type: "prompt", message: "the prompt's image", images: [image] })).toMatchObject({ data: { disposition: "started" } });
-  await client.waitFor((l) => l.type === "agent_start", undefined, from);
+  const prompt = { type: "prompt", message: "the prompt's image", images: [image] };
+  const { w, client, from, release } = await runningWorld({ responses: [{ text: "first" }, { text: "second" }] }, { input: ["text", "image"] }, [], prompt);
   expect(await client.request({ type: "steer", message: "the steer's image", images: [image] })).toMatchObject({ data: { disposition: "queued" } });
   release();
   await client.waitFor((l) => l.type === "agent_settled", 20_000, from);

@@ -15,6 +15,8 @@ function recordingUi(): { ui: ExtensionUI; calls: unknown[][] } {
     setStatus: (...args) => void calls.push(["status", ...args]),
     setWidget: (...args) => void calls.push(["widget", ...args]),
     setTitle: (...args) => void calls.push(["title", ...args]),
+    notify: (...args) => void calls.push(["notify", ...args]),
+    setEditorText: (...args) => void calls.push(["editor", ...args]),
   };
   return { ui, calls };
 }
@@ -57,13 +59,7 @@ test("notices and the editor text given before the bind are shown at the bind, e
   late.notify("second", "warning");
   late.setEditorText("draft one");
   late.setEditorText("draft two");
-  const calls: unknown[][] = [];
-  const ui: ExtensionUI = {
-    ...HEADLESS_UI,
-    hasUI: true,
-    notify: (...args) => void calls.push(["notify", ...args]),
-    setEditorText: (...args) => void calls.push(["editor", ...args]),
-  };
+  const { ui, calls } = recordingUi();
   late.bind(ui);
   expect(calls).toEqual([
     ["notify", "first", "info"],
