@@ -27,21 +27,31 @@ export class SessionEvents {
   /** pig's own listeners (the extension host's forwarding): they do not end the startup's keeping. */
   private readonly observers = new Set<Listener>();
   /**
-   * What was told before a front end (a mode, an SDK caller) listened: what extensions did in
-   * `session_start` at startup (an entry appended, a message sent). The first front end to
-   * subscribe is told it, in order, as upstream's modes are; later ones are not.
+   * What was told between `keepForFirstListener()` and the first front end's subscribing (a
+   * mode, an SDK caller): what extensions did in `session_start` at startup (an entry appended, a
+   * message sent). That front end is told it, in order, as upstream's modes are; later ones are not.
    */
-  private early: PigEvent[] | undefined = [];
+  private early: PigEvent[] | undefined;
+  private subscribed = false;
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private readonly warningListeners = new Set<(text: string) => void>();
 
   /** A front end's listener; the first one is told first what happened before any listened. */
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
+    this.subscribed = true;
     const early = this.early;
     this.early = undefined;
     for (const event of early ?? []) listener(event);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * From now until a front end subscribes, events are kept for it (the extensions' startup; what
+   * pig itself did before, such as naming the session for `--name`, is not told, as upstream).
+   */
+  keepForFirstListener(): void {
+    if (!this.subscribed) this.early ??= [];
   }
 
   /** One of pig's own listeners: told every event from now on, like a front end's. */

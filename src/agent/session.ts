@@ -105,6 +105,10 @@ export class AgentSession {
   subscribe(listener: Listener): () => void {
     return this.parts.events.subscribe(listener);
   }
+  /** Keeps what happens from now for the first front end to subscribe (the extensions' startup). */
+  keepEventsForFirstListener(): void {
+    this.parts.events.keepForFirstListener();
+  }
   /** One of pig's own listeners (the extension host): every event from now on, nothing kept from before. */
   observe(listener: Listener): () => void {
     return this.parts.events.observe(listener);

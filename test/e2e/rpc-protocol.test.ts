@@ -200,6 +200,8 @@ describe("--name (Pi 0.78)", () => {
   test("names the session before anything runs, in RPC and print mode", async () => {
     const { client } = await rpc([{ text: "named" }], {}, ["--name", "  Nightly check  "]);
     expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ sessionName: "Nightly check" });
+    // Named before the client listened: no session_info_changed line for it, as upstream.
+    expect(client.lines.filter((l) => l.type === "session_info_changed")).toEqual([]);
     const w = await createWorld({ llm: { script: [{ text: "named too" }] } });
     worlds.push(w);
     const result = await w.run(["-n", "Print run", "-p", "hi"]);
