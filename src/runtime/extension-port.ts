@@ -47,7 +47,7 @@ export class ExtensionSessionPort implements HostSessionPort {
       }
       this.stateChanged();
     });
-    session.subscribe((event) => {
+    session.observe((event) => {
       if (event.type === "agent_start" || event.type === "agent_end" || event.type === "queue_update") this.stateChanged();
     });
     this.stateChanged();

@@ -3,15 +3,21 @@
  * notify) before any mode is up, so calls go to the headless defaults until the mode binds its
  * own UI. Extensions learn whether they have a UI once, when they start, so `hasUI` says what the
  * mode will offer from the start; and what they put on screen before the mode is up (a status,
- * a widget, the title, set in session_start say) is kept and shown once it is.
+ * a widget, the title, a notice, the editor's text — in session_start, say) is kept and shown
+ * once it is, as upstream's modes show what a startup session_start handler did.
  */
 import type { DialogOptions, ExtensionUI, NoticeType, WidgetPlacement } from "../extensions/ui.ts";
+
+const MAX_KEPT_NOTICES = 100;
 
 export class LateUi implements ExtensionUI {
   private bound = false;
   private readonly statuses = new Map<string, string | undefined>();
   private readonly widgets = new Map<string, { lines: readonly string[] | undefined; options?: { placement?: WidgetPlacement } }>();
   private title: string | undefined;
+  /** Notices in the order given (bounded: a handler looping on notify does not fill memory). */
+  private readonly notices: Array<{ message: string; type: NoticeType | undefined }> = [];
+  private editorText: string | undefined;
   /** Dialogs before any mode is up (the project trust question), while `withDialogs` runs. */
   private dialogs: ExtensionUI | undefined;
 
@@ -28,9 +34,13 @@ export class LateUi implements ExtensionUI {
     for (const [key, text] of this.statuses) target.setStatus(key, text);
     for (const [key, widget] of this.widgets) target.setWidget(key, widget.lines, widget.options);
     if (this.title !== undefined) target.setTitle(this.title);
+    for (const notice of this.notices) target.notify(notice.message, notice.type);
+    if (this.editorText !== undefined) target.setEditorText(this.editorText);
     this.statuses.clear();
     this.widgets.clear();
     this.title = undefined;
+    this.notices.length = 0;
+    this.editorText = undefined;
   }
 
   /** Sends dialogs and notices to `ui` while `body` runs (before a mode binds its own). */
@@ -63,7 +73,8 @@ export class LateUi implements ExtensionUI {
     return this.asker.editor(title, prefill);
   }
   notify(message: string, type?: NoticeType): void {
-    this.asker.notify(message, type);
+    if (this.dialogs || this.bound) this.asker.notify(message, type);
+    else if (this.notices.length < MAX_KEPT_NOTICES) this.notices.push({ message, type });
   }
   setStatus(key: string, text: string | undefined): void {
     if (!this.bound) this.statuses.set(key, text);
@@ -78,6 +89,7 @@ export class LateUi implements ExtensionUI {
     this.target.setTitle(title);
   }
   setEditorText(text: string): void {
+    if (!this.bound) this.editorText = text;
     this.target.setEditorText(text);
   }
   getEditorText(): string {
