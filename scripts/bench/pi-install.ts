@@ -9,6 +9,8 @@ export const PI_RELEASES = {
   "0.73.1": { package: "@mariozechner/pi-coding-agent", version: "0.73.1", node: "system" },
   "0.87.1": { package: "@earendil-works/pi-coding-agent", version: "0.87.1", node: "22" },
   latest: { package: "@earendil-works/pi-coding-agent", version: "latest", node: "22" },
+  // The 1.x release pig's RPC was last checked against by name (the same install as `latest` while it is the newest).
+  "1.6.0": { package: "@earendil-works/pi-coding-agent", version: "1.6.0", node: "22" },
 } as const;
 export type PiRelease = keyof typeof PI_RELEASES;
 export const PI_RELEASE_NAMES = Object.keys(PI_RELEASES) as PiRelease[];

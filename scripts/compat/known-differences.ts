@@ -8,16 +8,16 @@ export interface KnownDifference {
   subject: string;
   part: Difference["part"];
   detail: RegExp;
-  /** The docs/decisions.md entry ("D59"), or why the subject differs from run to run. */
+  /** The docs/decisions.md entry ("D63"), or why the subject differs from run to run. */
   why: string;
 }
 
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   // ctx.ui.theme styles nothing in pig's extension runtime: a status or widget built with it is plain text.
-  { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, why: "D59" },
+  { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, why: "D63" },
   // The example shows the length of the agent's own system prompt.
-  { subject: "system-prompt-header.ts", part: "ui", detail: /^prompt: setStatus:system-prompt \{"statusText":"System: \d+ chars"\} vs \{"statusText":"System: \d+ chars"\}$/, why: "D60" },
-  // The package names each session at random (and styles the name: D59).
+  { subject: "system-prompt-header.ts", part: "ui", detail: /^prompt: setStatus:system-prompt \{"statusText":"System: \d+ chars"\} vs \{"statusText":"System: \d+ chars"\}$/, why: "D64" },
+  // The package names each session at random (and styles the name: D63).
   { subject: "@baochunli/pi-collaborating-agents", part: "ui", detail: /setStatus:collab/, why: "a name drawn at random each session" },
 ];
 

@@ -1,11 +1,11 @@
 // Drives `pig --mode rpc` with upstream Pi's own RpcClient class (the one Pi ships for embedding
-// it; 0.87.1 by default, 0.73.1 with --pi 0.73.1) and checks every result the way a client of that
-// version would, one named case at a time.
+// it; 0.87.1 by default, 0.73.1 with --pi 0.73.1, the newest 1.x with --pi latest or --pi 1.6.0) and
+// checks every result the way a client of that version would, one named case at a time.
 //
 //   node_modules/.bin/bun scripts/compat/pi-rpc-client.ts              # against dist/pig
 //   node_modules/.bin/bun scripts/compat/pi-rpc-client.ts --target pi  # the same cases against Pi itself
 //
-// Options: --pi 0.87.1|0.73.1 (whose client, and for --target pi whose agent), --target pig|pi,
+// Options: --pi 0.87.1|0.73.1|latest|1.6.0 (whose client, and for --target pi whose agent), --target pig|pi,
 // --keep (leave the temp dir), --verbose (print the agent's stderr), --only SUBSTRING (run only
 // the cases whose name contains it; cases still share one process, so later cases may depend on
 // earlier ones).
@@ -19,7 +19,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type FakeLlm, type RecordedRequest, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
-import { ensurePi, type PiRelease } from "../bench/pi-install.ts";
+import { ensurePi, PI_RELEASE_NAMES, type PiRelease } from "../bench/pi-install.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -37,13 +37,15 @@ const { values: argv } = parseArgs({
 const target = argv.target;
 if (target !== "pig" && target !== "pi") throw new Error(`--target must be pig or pi, got ${target}`);
 const release = argv.pi as PiRelease;
-if (release !== "0.87.1" && release !== "0.73.1") throw new Error(`--pi must be 0.87.1 or 0.73.1, got ${argv.pi}`);
-/** Pi 0.87.1's protocol and client (agent_settled, delta-only updates, the newer commands); else 0.73.1's. */
-const NEW = release === "0.87.1";
+if (!PI_RELEASE_NAMES.includes(release)) throw new Error(`--pi must be one of ${PI_RELEASE_NAMES.join(", ")}, got ${argv.pi}`);
+/** Pi 0.87.1's protocol and client or a later one (agent_settled, delta-only updates, the newer commands); else 0.73.1's. */
+const NEW = release !== "0.73.1";
 
 const REPO = resolve(import.meta.dir, "..", "..");
 const PIG_BIN = join(REPO, "dist", "pig");
 const EXEC_PIG = join(import.meta.dir, "exec-pig.cjs");
+/** Loaded with a 1.x client: a command, an input handler and a session_start notice, for the 1.x cases. */
+const EXTENSION_1X = join(import.meta.dir, "rpc-1x-extension.ts");
 
 // ---------------------------------------------------------------------------------------------
 // Pi's RpcClient, typed after dist/modes/rpc/rpc-client.d.ts of both versions (the package is
@@ -54,6 +56,8 @@ type Json = Record<string, unknown>;
 type AgentEvent = Json & { type: string };
 type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 type QueueMode = "all" | "one-at-a-time";
+/** 1.x: where a prompt, steer or follow-up went. */
+type Disposition = "started" | "queued" | "handled";
 
 interface RpcClientOptions {
   cliPath?: string;
@@ -69,9 +73,11 @@ interface PiRpcClient {
   stop(): Promise<void>;
   onEvent(listener: (event: AgentEvent) => void): () => void;
   getStderr(): string;
-  prompt(message: string, images?: unknown[]): Promise<void>;
-  steer(message: string, images?: unknown[]): Promise<void>;
-  followUp(message: string, images?: unknown[]): Promise<void>;
+  /** 1.x: resolves with the prompt's disposition, and takes a streaming behaviour. */
+  prompt(message: string, images?: unknown[], streamingBehavior?: "steer" | "followUp"): Promise<Disposition | undefined>;
+  /** 1.x: resolves with the message's disposition. */
+  steer(message: string, images?: unknown[]): Promise<Disposition | undefined>;
+  followUp(message: string, images?: unknown[]): Promise<Disposition | undefined>;
   abort(): Promise<void>;
   /** 0.87.1 */
   clearQueue(): Promise<{ steering: string[]; followUp: string[] }>;
@@ -212,6 +218,8 @@ const pi = ensurePi(release);
 process.env.PATH = `${pi.nodeBinDir}:${process.env.PATH ?? ""}`;
 const { RpcClient } = (await import(pathToFileURL(pi.indexModule).href)) as { RpcClient: RpcClientClass };
 if (typeof RpcClient !== "function") throw new Error(`${pi.packageName}@${pi.version} does not export RpcClient from its main entry`);
+/** A 1.x client and protocol: dispositions, input hooks on steers and follow-ups, and the other 1.x cases. */
+const V1 = NEW && Number(pi.version.split(".")[0]) >= 1;
 
 if (target === "pig") ensurePigBuilt();
 
@@ -293,7 +301,7 @@ function newestMtime(dir: string): number {
 //   - every raw response (wrapping the private `send`): Pi's client drops the response of the
 //     commands without data (prompt, steer, set_thinking_level…), so a refusal would go unseen.
 
-const client = new RpcClient({ cliPath, cwd, env });
+const client = new RpcClient({ cliPath, cwd, env, ...(V1 ? { args: ["-e", EXTENSION_1X] } : {}) });
 const events: AgentEvent[] = [];
 const responses: { command: Json; response: RpcResponse }[] = [];
 let exited: { code: number | null; signal: string | null; at: number } | undefined;
@@ -465,6 +473,13 @@ await check("get_state: fresh session", async () => {
   state.sessionId = s.sessionId as string;
   if (s.sessionFile !== undefined) state.sessionFile = str(s.sessionFile, "sessionFile");
 });
+
+if (V1) {
+  await check("session_start: the startup notice reaches the client (1.x)", async () => {
+    const notice = await waitForEvent((e) => e.type === "extension_ui_request" && e.method === "notify" && e.message === "compat session_start: startup", 0, 5000, "the startup notice");
+    eq(notice.notifyType, "info", "notifyType");
+  });
+}
 
 await check("get_available_models", async () => {
   const models = await client.getAvailableModels();
@@ -829,7 +844,10 @@ await check("prompt with thinking: reasoning_effort and thinking events", async 
   const req = requestsSince(mark)[0];
   ok(req, "no model request");
   const body = obj(req.body, "body");
-  eq([body.model, body.reasoning_effort, chatMessages(req)[0]?.role], ["fake-reasoner", "high", "developer"], "request [model,reasoning_effort,messages[0].role]");
+  // The system prompt's role is the provider format's, not the protocol's: Pi 1.x sends `developer`
+  // only to api.openai.com and `system` to other hosts (this fake one); pig and 0.87.1 send `developer`.
+  const role = target === "pi" && V1 ? "system" : "developer";
+  eq([body.model, body.reasoning_effort, chatMessages(req)[0]?.role], ["fake-reasoner", "high", role], "request [model,reasoning_effort,messages[0].role]");
   const kinds = new Set(eventsOf(evs, "message_update").map((e) => obj(e.assistantMessageEvent, "assistantMessageEvent").type));
   for (const k of ["thinking_start", "thinking_delta", "thinking_end", "text_delta"]) ok(kinds.has(k), `no ${k} update (got ${show([...kinds])})`);
   const final = obj(eventsOf(evs, "message_end").at(-1)?.message, "assistant");
@@ -1066,7 +1084,9 @@ await check("prompt while streaming without streamingBehavior is refused", async
   const collected = client.collectEvents(20_000);
   await client.prompt("Slow one");
   await waitForEvent((e) => e.type === "agent_start", mark, 10_000, "agent_start");
-  await client.prompt("Second prompt while busy");
+  // A 1.x client reads the response's data, so it throws on a refusal; an older one resolves.
+  if (V1) await rejects(() => client.prompt("Second prompt while busy"), "second prompt");
+  else await client.prompt("Second prompt while busy");
   const r = lastResponse("prompt");
   eq(r.success, false, `response to the second prompt (${show(r)}) success`);
   ok(str(r.error, "error").length > 0, "empty error");
@@ -1130,6 +1150,75 @@ if (NEW) {
     eq(eventsOf(evs, "message_end").map((e) => textOf(obj(e.message, "m"))).filter((t) => t !== ""), ["Queue behind me", "Only answer."], "messages of the run");
     eq(requestsSince(requests).length, 1, "model requests");
     eq(await client.clearQueue(), { steering: [], followUp: [] }, "clear_queue on empty queues");
+  });
+}
+
+if (V1) {
+  const userTexts = (list: readonly AgentEvent[]): string[] =>
+    eventsOf(list, "message_end")
+      .map((e) => obj(e.message, "message"))
+      .filter((m) => m.role === "user")
+      .map(textOf);
+  const notified = (message: string) => (e: AgentEvent) => e.type === "extension_ui_request" && e.method === "notify" && e.message === message;
+
+  await check("prompt: disposition started (1.x)", async () => {
+    llm.setScript({ responses: [{ text: "Started answer." }] });
+    const mark = events.length;
+    eq(await client.prompt("Start and say so"), "started", "disposition");
+    await waitSettled(mark);
+    eq(eventsOf(events.slice(mark), "agent_start").length, 1, "agent_start events");
+  });
+
+  await check("prompt: an extension command is handled, and no run starts (1.x)", async () => {
+    const mark = events.length;
+    const requests = llm.requests.length;
+    eq(await client.prompt("/compat-command with args"), "handled", "disposition");
+    await waitForEvent(notified("compat command ran: with args"), mark, 5000, "the command's notice");
+    const state = await client.getState();
+    eq([state.isStreaming, eventsOf(events.slice(mark), "agent_start").length, llm.requests.length - requests], [false, 0, 0], "[isStreaming,agent_start events,model requests]");
+  });
+
+  await check("prompt: taken by an input handler is handled, and no run starts (1.x)", async () => {
+    const mark = events.length;
+    const requests = llm.requests.length;
+    eq(await client.prompt("compat-drop this prompt"), "handled", "disposition");
+    const state = await client.getState();
+    eq([state.isStreaming, eventsOf(events.slice(mark), "agent_start").length, llm.requests.length - requests], [false, 0, 0], "[isStreaming,agent_start events,model requests]");
+  });
+
+  await check("prompt with streamingBehavior while a run goes on: queued as a steer and a follow-up (1.x)", async () => {
+    llm.setScript({ responses: [{ text: "Busy answer.", delayMs: 1000 }, { text: "After the steer." }, { text: "After the follow-up." }] });
+    const mark = events.length;
+    const collected = client.collectEvents(20_000);
+    eq(await client.prompt("Busy prompt"), "started", "first disposition");
+    await waitForEvent((e) => e.type === "agent_start", mark, 10_000, "agent_start");
+    eq(await client.prompt("compat steer by prompt", undefined, "steer"), "queued", "steer disposition");
+    eq(await client.prompt("compat follow-up by prompt", undefined, "followUp"), "queued", "followUp disposition");
+    const evs = await collected;
+    eq(userTexts(evs), ["Busy prompt", "compat steer by prompt", "compat follow-up by prompt"], "user messages of the run");
+  });
+
+  await check("steer and followUp: queued, handled by an input handler, or queued as rewritten (1.x)", async () => {
+    llm.setScript({ responses: [{ text: "Long answer.", delayMs: 1000 }, { text: "Steered." }, { text: "Followed." }] });
+    const mark = events.length;
+    const requests = llm.requests.length;
+    const collected = client.collectEvents(20_000);
+    await client.prompt("Long one");
+    await waitForEvent((e) => e.type === "agent_start", mark, 10_000, "agent_start");
+    eq(await client.steer("compat-drop this steer"), "handled", "dropped steer disposition");
+    eq(await client.steer("compat-rewrite the steer"), "queued", "rewritten steer disposition");
+    eq(await client.followUp("plain compat follow-up"), "queued", "follow-up disposition");
+    const evs = await collected;
+    eq(userTexts(evs), ["Long one", "rewritten: the steer", "plain compat follow-up"], "user messages of the run");
+    ok(!requestsSince(requests).some((r) => bodyText(r).includes("compat-drop")), "a request carries the steer an input handler took");
+  });
+
+  await check("get_last_assistant_text: a failed answer without text is passed over (1.x)", async () => {
+    llm.setScript({ responses: [{ text: "Kept answer." }, { error: { status: 400, message: "compat bad request" } }] });
+    await client.promptAndWait("Answer me", undefined, 20_000);
+    await client.promptAndWait("Fail me", undefined, 20_000);
+    eq((await conversation()).at(-1)?.stopReason, "error", "last message's stopReason");
+    eq(await client.getLastAssistantText(), "Kept answer.", "text");
   });
 }
 

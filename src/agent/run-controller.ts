@@ -19,7 +19,7 @@ import type { CompactionRunner } from "./compaction-runner.ts";
 import type { Conversation } from "./conversation.ts";
 import { PromptError } from "./errors.ts";
 import type { LoopEvent, PigEvent } from "./events.ts";
-import type { HookImage, ToolCallHookEvent, ToolResultHookEvent } from "./hooks.ts";
+import type { HookImage, InputSource, ToolCallHookEvent, ToolResultHookEvent } from "./hooks.ts";
 import type { LoopConfig } from "./loop.ts";
 import type { ModelCalls } from "./model-calls.ts";
 import { userMessage } from "./queue.ts";
@@ -29,7 +29,8 @@ import type { Retrier } from "./retry.ts";
 import { runWithRetries, type RunHost } from "./run.ts";
 import type { RunQueues } from "./run-queues.ts";
 import type { SessionEvents } from "./session-events.ts";
-import { submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
+import { preparePromptImages } from "./prompt-images.ts";
+import { queueInput, submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
 /** The parts a run works with, shared with the rest of the session. */
@@ -63,6 +64,8 @@ export interface RunSetup {
   expand(text: string): string;
   /** `images.blockImages` as it is now. */
   blockImages(): boolean;
+  /** `images.autoResize` as it is now: input's images are scaled down to the limits. */
+  autoResizeImages(): boolean;
 }
 
 export class RunController {
@@ -111,6 +114,7 @@ export class RunController {
       enqueue: (kind, shown, message) => queues.enqueue(kind, shown, message),
       startPrompt: (message, expanded, images, accepted) => this.startPrompt(message, expanded, images, accepted),
       duringPrompt: (body) => activity.during("prompt", body),
+      prepareImages: (images) => preparePromptImages(images, setup.autoResizeImages()),
     };
   }
 
@@ -137,7 +141,12 @@ export class RunController {
     await this.startPrompt(message, expanded, options.images, () => undefined);
   }
 
-  /** Queues a steer or a follow-up: expanded, no input hook, as upstream. */
+  /** A steer or a follow-up asked for as such: the input hook, expansion, the queue (submit.ts). */
+  queueInput(kind: "steer" | "followUp", text: string, options: { source: InputSource; images?: HookImage[] }): Promise<"handled" | "queued"> {
+    return queueInput(this.submitHost, kind, text, options);
+  }
+
+  /** Queues a steer or a follow-up as the program wrote it: expanded, no input hook. */
   queue(kind: "steer" | "followUp", text: string, images?: HookImage[]): void {
     this.parts.queues.enqueue(kind, text, userMessage(this.setup.expand(text), images, text));
   }

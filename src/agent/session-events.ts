@@ -9,6 +9,9 @@ import { redactEvent } from "./redact-events.ts";
 
 export type Listener = (event: PigEvent) => void;
 
+/** How many events before the first front end listens are kept for it (startup makes a handful). */
+const MAX_EARLY_EVENTS = 1000;
+
 /** An extension's failure in a hook, a command or a handler of its own. */
 export interface ExtensionFailure {
   extensionPath: string;
@@ -21,17 +24,48 @@ export class SessionEvents {
   /** Knows the keys in use, so no event, answer or failure text carries one. */
   readonly redactor = new SecretRedactor();
   private readonly listeners = new Set<Listener>();
+  /** pig's own listeners (the extension host's forwarding): they do not end the startup's keeping. */
+  private readonly observers = new Set<Listener>();
+  /**
+   * What was told between `keepForFirstListener()` and the first front end's subscribing (a
+   * mode, an SDK caller): what extensions did in `session_start` at startup (an entry appended, a
+   * message sent). That front end is told it, in order, as upstream's modes are; later ones are not.
+   */
+  private early: PigEvent[] | undefined;
+  private subscribed = false;
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private readonly warningListeners = new Set<(text: string) => void>();
 
+  /** A front end's listener; the first one is told first what happened before any listened. */
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
+    this.subscribed = true;
+    const early = this.early;
+    this.early = undefined;
+    for (const event of early ?? []) listener(event);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * From now until a front end subscribes, events are kept for it (the extensions' startup; what
+   * pig itself did before, such as naming the session for `--name`, is not told, as upstream).
+   */
+  keepForFirstListener(): void {
+    if (!this.subscribed) this.early ??= [];
+  }
+
+  /** One of pig's own listeners: told every event from now on, like a front end's. */
+  observe(listener: Listener): () => void {
+    this.observers.add(listener);
+    return () => this.observers.delete(listener);
   }
 
   /** Sends an event to every listener; a failure text quoting a key is shown without it. */
   emit(event: PigEvent): void {
     redactEvent(event, this.redactor);
+    for (const observer of this.observers) observer(event);
+    // Bounded: an SDK caller that never listens does not make pig keep a whole run.
+    if (this.early && this.early.length < MAX_EARLY_EVENTS) this.early.push(event);
     for (const listener of this.listeners) listener(event);
   }
 

@@ -55,6 +55,8 @@ export interface LifecyclePorts {
   replaceStore(store: SessionStore, model: Model | undefined, thinkingLevel: ThinkingLevel): void;
   changed(reason: SessionChange["reason"]): void;
   report(failure: ExtensionFailure): void;
+  /** Tells the user something that stops nothing (the session's model could not be restored). */
+  warn(text: string): void;
 }
 
 export class SessionLifecycle {
@@ -147,6 +149,8 @@ export class SessionLifecycle {
     for (const listener of [...this.listeners]) await this.tell(() => listener.before?.(event));
     const restored = restoreModelAndThinking({ store, registry: ports.registry, settings: ports.settings(), ...(model ? { model } : {}) });
     ports.replaceStore(store, restored.model ?? ports.model(), restored.thinkingLevel);
+    // Said after a switch or fork as at startup (upstream 1.x), not only when the run began.
+    if (restored.warning) ports.warn(restored.warning);
     // A fork or clone carries the messages that name the spill files along; a new or other session does not.
     const sameConversation = reason === "fork" || reason === "clone" || (event.previousSessionFile !== undefined && event.previousSessionFile === event.targetSessionFile);
     if (!sameConversation) ports.spillFiles.removeAll();

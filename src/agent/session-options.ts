@@ -38,7 +38,7 @@ export interface AgentSessionOptions {
   /** `defaultThinkingLevel` as it is now: the level a reasoning model starts at after one that could not reason. */
   defaultThinkingLevel?: () => ThinkingLevel | undefined;
   /** Settings read for every request: `thinkingBudgets` and `images.blockImages`. */
-  requestSettings?: () => { thinkingBudgets?: ThinkingBudgets | undefined; blockImages?: boolean | undefined };
+  requestSettings?: () => { thinkingBudgets?: ThinkingBudgets | undefined; blockImages?: boolean | undefined; autoResizeImages?: boolean | undefined };
   hooks?: AgentHooks;
   commands?: CommandPort;
   /** Where choices are remembered (default model, thinking level, modes); absent: nowhere. */

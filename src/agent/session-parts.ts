@@ -136,6 +136,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
       systemSections: options.systemSections,
       expand: (text) => (options.expandInput ? options.expandInput(text) : text),
       blockImages: () => options.requestSettings?.().blockImages === true,
+      autoResizeImages: () => options.requestSettings?.().autoResizeImages !== false,
     },
   );
   const choice = new ModelChoice({
@@ -167,6 +168,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     },
     changed,
     report,
+    warn: (text) => events.warn(text),
   });
   const shell = new UserShell({
     activity,

@@ -90,13 +90,20 @@ export function forkMessages(store: SessionStore): { entryId: string; text: stri
   return out;
 }
 
+/**
+ * The last answer's text (RPC `get_last_assistant_text`, `/copy`), by upstream 1.x's rule: an
+ * answer without text that did not end normally (aborted, failed, or only calling tools) is
+ * passed over for the one before; an answer that ended normally is the last one even without
+ * text, which gives no text.
+ */
 export function lastAssistantText(messages: readonly AgentMessage[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== "assistant") continue;
     const answer = message as AssistantMessage;
-    if (answer.stopReason === "aborted" && answer.content.length === 0) continue;
-    return contentText(answer.content).trim();
+    const text = contentText(answer.content).trim();
+    if (answer.stopReason !== "stop" && !text) continue;
+    return text || undefined;
   }
   return undefined;
 }

@@ -16,7 +16,7 @@ import type { SessionStore } from "../session/store.ts";
 import type { CommandPort } from "./command-port.ts";
 import { PromptError, SessionSaveError } from "./errors.ts";
 import type { PigEvent, SessionChange } from "./events.ts";
-import type { AgentHooks, HookImage } from "./hooks.ts";
+import type { AgentHooks, HookImage, InputSource } from "./hooks.ts";
 import type { OutsideCall } from "./model-calls.ts";
 import { navigateTree, type NavigateOptions, type NavigateResult } from "./navigate.ts";
 import { DEFAULT_QUEUE_MODE, type MessageQueue, type QueueMode } from "./queue.ts";
@@ -101,8 +101,17 @@ export class AgentSession {
 
   // ── events and extensions ────────────────────────────────────────────────
 
+  /** A front end's listener: the first one is also told what extensions did at startup (session-events.ts). */
   subscribe(listener: Listener): () => void {
     return this.parts.events.subscribe(listener);
+  }
+  /** Keeps what happens from now for the first front end to subscribe (the extensions' startup). */
+  keepEventsForFirstListener(): void {
+    this.parts.events.keepForFirstListener();
+  }
+  /** One of pig's own listeners (the extension host): every event from now on, nothing kept from before. */
+  observe(listener: Listener): () => void {
+    return this.parts.events.observe(listener);
   }
   /** Sends an event to every listener; a failure text quoting a key is shown without it. */
   emit(event: PigEvent): void {
@@ -163,7 +172,15 @@ export class AgentSession {
     return this.parts.runs.continue();
   }
 
-  /** Queues a steer (RPC `steer`, the SDK): expanded, no input hook, as upstream. */
+  /**
+   * A steer or a follow-up as upstream 1.x takes RPC's `steer`/`follow_up`: the input hook may take
+   * it (`"handled"`) or rewrite it; then it is expanded and queued (`"queued"`), idle or not.
+   */
+  queueInput(kind: "steer" | "followUp", text: string, options: { source: InputSource; images?: HookImage[] }): Promise<"handled" | "queued"> {
+    return this.parts.runs.queueInput(kind, text, options);
+  }
+
+  /** Queues a steer (an extension's message, the SDK): expanded, no input hook. */
   steer(text: string, images?: HookImage[]): void {
     this.parts.runs.queue("steer", text, images);
   }
@@ -316,6 +333,11 @@ export class AgentSession {
   /** A call to `model` for an extension: pig's provider code and credentials, no session hooks. */
   outsideCall(model: Model, signal?: AbortSignal): Promise<OutsideCall> {
     return this.parts.calls.outsideCall(model, signal);
+  }
+
+  /** The settings in force: the files merged, with any overrides applied. */
+  effectiveSettings(): Settings {
+    return this.parts.settings();
   }
 
   /**

@@ -39,8 +39,48 @@ export function sanitizeOutput(text: string): string {
   return text.replace(ANSI, "").replace(/\r/g, "").replace(CONTROL, "");
 }
 
+const COMPLETE_ESCAPE = /^\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/;
+/** An escape sequence longer than this is not waited for: it is cleaned as it is. */
+const MAX_HELD = 4096;
+
+/**
+ * Where an escape sequence that is not finished yet starts at the end of `text` (its rest is in
+ * the next piece of output), if one does.
+ */
+export function unfinishedEscapeAt(text: string): number | undefined {
+  // An OSC (a title, a link) runs to BEL or ESC \; its body cannot hold another ESC.
+  const osc = text.lastIndexOf("\x1b]");
+  if (osc >= 0 && !/\x07|\x1b\\/.test(text.slice(osc + 2))) return text.length - osc <= MAX_HELD ? osc : undefined;
+  const at = text.lastIndexOf("\x1b");
+  if (at < 0 || COMPLETE_ESCAPE.test(text.slice(at))) return undefined;
+  return text.length - at <= MAX_HELD ? at : undefined;
+}
+
+/**
+ * Cleans output that arrives in pieces: a colour code cut between two pieces waits for its rest
+ * instead of leaving fragments such as `[3` and `1m` (upstream 1.x does the same).
+ */
+export class PieceSanitizer {
+  private held = "";
+
+  push(text: string): string {
+    const all = this.held + text;
+    const cut = unfinishedEscapeAt(all);
+    this.held = cut === undefined ? "" : all.slice(cut);
+    return sanitizeOutput(cut === undefined ? all : all.slice(0, cut));
+  }
+
+  /** What was held at the end of the output: a cut colour code is dropped, anything else cleaned as it is. */
+  end(): string {
+    const rest = this.held;
+    this.held = "";
+    return /^\x1b(?:\[[0-?]*[ -/]*)?$/.test(rest) ? "" : sanitizeOutput(rest);
+  }
+}
+
 export async function runUserBash(command: string, options: UserBashOptions): Promise<UserBashResult> {
   const decoder = new TextDecoder();
+  const clean = new PieceSanitizer();
   let kept = "";
   let full = "";
   let rawBytes = 0;
@@ -53,7 +93,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
     ...(options.signal ? { signal: options.signal } : {}),
     onData: (chunk) => {
       rawBytes += chunk.length;
-      const text = sanitizeOutput(decoder.decode(chunk, { stream: true }));
+      const text = clean.push(decoder.decode(chunk, { stream: true }));
       full += text;
       kept += text;
       if (kept.length > KEEP_CHARS) kept = kept.slice(kept.length - KEEP_CHARS);
@@ -61,7 +101,7 @@ export async function runUserBash(command: string, options: UserBashOptions): Pr
       if (text) options.onOutput?.(text);
     },
   });
-  const rest = sanitizeOutput(decoder.decode());
+  const rest = clean.push(decoder.decode()) + clean.end();
   if (rest) options.onOutput?.(rest);
   full += rest;
   kept += rest;

@@ -19,6 +19,8 @@ export interface RegistryOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+let listRevisions = 0;
+
 export class ModelRegistry {
   /**
    * What is wrong with `models.json` or `auth.json`, each naming its file: why a file or an
@@ -39,6 +41,8 @@ export class ModelRegistry {
   private readonly lists = new Map<string, Model[]>();
   /** Every model, provider by provider; rebuilt after a provider's list changes. */
   private everything: Model[] | undefined;
+  /** Changes whenever the model list does; numbered across registries, so a new one never repeats an old one's. */
+  private listRevision = ++listRevisions;
   /** Extension providers, in registration order. */
   private readonly extensionProviders = new Map<string, ExtensionProviderConfig>();
   /** API implementations extensions serve, by API name, with the provider that registered each. */
@@ -102,6 +106,11 @@ export class ModelRegistry {
   get models(): Model[] {
     this.everything ??= this.providerIds().flatMap((provider) => this.modelsOf(provider));
     return this.everything;
+  }
+
+  /** Which model list this is: another number once an extension's provider changed it. */
+  get revision(): number {
+    return this.listRevision;
   }
 
   /** Reads `auth.json` again (after /login or /logout); entries with a mistake are left out. */
@@ -295,6 +304,7 @@ export class ModelRegistry {
     if (stream && config.api) this.apiStreams.set(config.api, { provider: name, stream });
     applyProviderConfig(this.modelsOf(name), name, config);
     this.everything = undefined;
+    this.listRevision = ++listRevisions;
   }
 
   /** `unregisterProvider(name)`: the models as they were, with the other registrations again. */
@@ -303,6 +313,7 @@ export class ModelRegistry {
     for (const [api, entry] of this.apiStreams) if (entry.provider === name) this.apiStreams.delete(api);
     this.lists.delete(name);
     this.everything = undefined;
+    this.listRevision = ++listRevisions;
   }
 
   /** The implementation an extension serves for `api`, if one does. */

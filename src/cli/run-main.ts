@@ -145,18 +145,15 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: Mod
 
 async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
   const { runtime } = await startNonInteractive(parsed, cwd, extensions);
-  // ctx.shutdown() from an extension: after the response of the command being handled, once idle.
-  runtime.extensions.onShutdownRequest(() => {
-    setImmediate(() => {
-      void runtime.session.waitForIdle().then(async () => {
-        await runtime.close();
-        process.exit(0);
-      });
-    });
-  });
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
     return await runRpcMode({
+      // ctx.shutdown() from an extension: rpc.ts says when it is due.
+      onShutdownRequest: (listener) => runtime.extensions.onShutdownRequest(listener),
+      leave: async () => {
+        await runtime.close();
+        process.exit(0);
+      },
       session: runtime.session,
       resources: () => runtime.resources,
       cwd: runtime.session.cwd,

@@ -57,6 +57,10 @@ export const ModelStreamResultSchema = v.looseObject({
   message: v.looseObject({ role: v.literal("assistant"), content: v.array(Block), stopReason: v.string() }),
 });
 
+/** `model.list`: every model pig knows, without `headers` (a header a models.json gives may carry a key). */
+export const ModelListResultSchema = v.looseObject({ models: v.array(v.looseObject({ provider: v.string(), id: v.string() })) });
+export type ModelListResult = v.InferOutput<typeof ModelListResultSchema>;
+
 export const ModelAuthParamsSchema = v.looseObject({ provider: v.string(), id: v.optional(v.string()) });
 export type ModelAuthParams = v.InferOutput<typeof ModelAuthParamsSchema>;
 

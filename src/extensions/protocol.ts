@@ -28,6 +28,8 @@ export {
   type ModelAuthParams,
   ModelAuthResultSchema,
   type ModelAuthResult,
+  ModelListResultSchema,
+  type ModelListResult,
   type ModelCallContext,
   type ModelCallMessage,
   type ModelCallOptions,
@@ -253,6 +255,10 @@ export const StateParamsSchema = v.looseObject({
   contextUsage: v.optional(v.nullable(ContextUsageSchema)),
   /** The providers pig holds credentials for, with their kind: names only, never a key. */
   credentials: v.optional(v.record(v.string(), CredentialKindSchema)),
+  /** The settings in force (global and trusted project files merged, overrides applied): `pi.getSettings()`. */
+  settings: v.optional(v.record(v.string(), v.unknown())),
+  /** Which model list `model.list` would answer with: a process may keep its copy while this stays the same. */
+  modelsRevision: v.optional(v.number()),
 });
 export type StateParams = v.InferOutput<typeof StateParamsSchema>;
 
@@ -297,7 +303,13 @@ export const SendMessageParamsSchema = v.looseObject({
 export type SendMessageParams = v.InferOutput<typeof SendMessageParamsSchema>;
 export const SendUserMessageParamsSchema = v.looseObject({
   content: v.union([v.string(), v.array(ContentSchema)]),
-  options: v.optional(v.looseObject({ deliverAs: v.optional(DeliverAsSchema) })),
+  options: v.optional(
+    v.looseObject({
+      deliverAs: v.optional(DeliverAsSchema),
+      /** Upstream 1.x: the text is input as typed — a command runs, `/skill:…` and templates expand. */
+      expandPromptTemplates: v.optional(v.boolean()),
+    }),
+  ),
 });
 export type SendUserMessageParams = v.InferOutput<typeof SendUserMessageParamsSchema>;
 export const AppendEntryParamsSchema = v.looseObject({ customType: v.string(), data: v.optional(v.unknown()) });
@@ -346,6 +358,7 @@ export const HOST_METHODS = {
   "tools.setActive": SetActiveToolsParamsSchema,
   "model.set": ModelRefSchema,
   "model.auth": ModelAuthParamsSchema,
+  "model.list": Empty,
   "model.stream": ModelStreamParamsSchema,
   "thinking.set": ThinkingSetParamsSchema,
   "agent.compact": CompactParamsSchema,

@@ -105,10 +105,16 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
     case "steer":
     case "follow_up":
       ctx.assertQueueable(command.message);
-      // Queued, expanded, with no input hook (as upstream); while idle it goes with the next run, right after its prompt.
-      if (command.type === "steer") session.steer(command.message, command.images);
-      else session.followUp(command.message, command.images);
-      return { data: { disposition: "queued" } };
+      // As upstream 1.x: the input hook may take it ("handled") or rewrite it; else it is expanded and
+      // queued ("queued"), and while idle it goes with the next run, right after its prompt.
+      return {
+        data: {
+          disposition: await session.queueInput(command.type === "steer" ? "steer" : "followUp", command.message, {
+            source: "rpc",
+            ...(command.images ? { images: command.images } : {}),
+          }),
+        },
+      };
     case "abort":
       // As upstream: queued messages stay for the next run (`clear_queue` takes them off).
       await session.abort({ keepQueued: true });

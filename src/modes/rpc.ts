@@ -33,6 +33,10 @@ export interface RpcOptions {
   piglets?: CommandContext["piglets"];
   /** Extension commands (`prompt` with "/name args" runs one) and the UI their handlers get. */
   extensions?: ModeExtensions;
+  /** Where an extension's `ctx.shutdown()` is heard. */
+  onShutdownRequest?: (listener: () => void) => void;
+  /** Ends pig once a shutdown an extension asked for is due (the run closed, exit code 0). */
+  leave?: () => Promise<void>;
 }
 
 type Json = Record<string, unknown>;
@@ -59,6 +63,18 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
   const unsubscribe = session.subscribe((event) => writeRecord(toWireEvent(event)));
   for (const report of extensions?.drainStartupErrors?.() ?? []) session.reportExtensionError(report);
   const inFlight = new Set<Promise<void>>();
+  /** No command is being handled (an extension command's prompt has answered) and nothing runs. */
+  const quiet = async (): Promise<void> => {
+    for (;;) {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      await session.waitForIdle();
+      if (inFlight.size === 0) return;
+    }
+  };
+  // ctx.shutdown(), as upstream 1.x: at once when idle (from a timer, say); otherwise once the
+  // command being handled has answered and the run has settled. Looked at on the next tick, so
+  // the handler that asked is heard out first.
+  options.onShutdownRequest?.(() => setImmediate(() => void quiet().then(() => options.leave?.())));
 
   const ctx: CommandContext = {
     session,

@@ -179,6 +179,8 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     return done;
   };
   followSessionPiglet(session, () => currentPiglet, (name) => switchTo(name, true));
+  // What extensions do in session_start reaches the mode that comes up next (session-events.ts).
+  session.keepEventsForFirstListener();
   await extensions.attach(session);
   discovered = () => extensions.extensions.discoveredPaths();
   const hasPaths = (p: DiscoveredPaths) => p.skillPaths.length + p.promptPaths.length + p.themePaths.length > 0;

@@ -39,7 +39,7 @@ export async function forwardSessionEvents(session: AgentSession, host: EventTar
       await host.ask("session_start", { reason, ...(change.previousSessionFile ? { previousSessionFile: change.previousSessionFile } : {}) });
     },
   });
-  session.subscribe((event) => {
+  session.observe((event) => {
     const { type, ...payload } = event as { type: string } & Record<string, unknown>;
     switch (type) {
       case "agent_start":

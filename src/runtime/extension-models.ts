@@ -17,6 +17,10 @@ export class ExtensionModelPort implements HostModelPort {
     return this.session()?.registry.find(provider, id);
   }
 
+  list(): Model[] {
+    return this.session()?.registry.models ?? [];
+  }
+
   credentials(provider: string): CredentialKind | undefined {
     return this.session()?.registry.credentialKind(provider);
   }

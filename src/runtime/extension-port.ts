@@ -47,7 +47,7 @@ export class ExtensionSessionPort implements HostSessionPort {
       }
       this.stateChanged();
     });
-    session.subscribe((event) => {
+    session.observe((event) => {
       if (event.type === "agent_start" || event.type === "agent_end" || event.type === "queue_update") this.stateChanged();
     });
     this.stateChanged();
@@ -122,6 +122,8 @@ export class ExtensionSessionPort implements HostSessionPort {
       systemPrompt: systemPromptText(currentSystemMessage(session.messages)),
       flags: this.flagValues,
       credentials: session.registry.credentialKinds(),
+      settings: session.effectiveSettings(),
+      modelsRevision: session.registry.revision,
     };
   }
 
@@ -164,13 +166,20 @@ export class ExtensionSessionPort implements HostSessionPort {
     const text = blocks.flatMap((b) => (b.type === "text" ? [String((b as { text: unknown }).text)] : [])).join("\n");
     const images = blocks.filter((b): b is HookImage => b.type === "image") as HookImage[];
     const deliverAs = params.options?.deliverAs;
-    if (!session.isIdle) {
-      if (deliverAs === "followUp") session.followUp(text, images);
-      else if (deliverAs === "steer") session.steer(text, images);
-      else throw new Error("The agent is busy: sendUserMessage needs deliverAs \"steer\" or \"followUp\" while it works");
-      return;
-    }
-    void session.prompt(text, { ...(images.length > 0 ? { images } : {}) });
+    // Input as upstream's sendUserMessage makes it: the input hook sees it (source "extension");
+    // only with expandPromptTemplates does a command run or a template expand. Answered once the
+    // input has gone where it goes (a command, a queue, a run), not when a run it starts is over.
+    await new Promise<void>((placed, refused) => {
+      session
+        .submit(text, {
+          source: "extension",
+          ...(images.length > 0 ? { images } : {}),
+          ...(deliverAs === "steer" || deliverAs === "followUp" ? { streamingBehavior: deliverAs } : {}),
+          literal: params.options?.expandPromptTemplates !== true,
+          onAccepted: () => placed(),
+        })
+        .then(() => placed(), refused);
+    });
   }
 
   async appendEntry(customType: string, data: unknown): Promise<void> {

@@ -3,9 +3,9 @@
  * notify) before any mode is up, so calls go to the headless defaults until the mode binds its
  * own UI. Extensions learn whether they have a UI once, when they start, so `hasUI` says what the
  * mode will offer from the start; and what they put on screen before the mode is up (a status,
- * a widget, the title, set in session_start say) is kept and shown once it is, with the notices
- * they gave meanwhile when the mode will have someone to read them (upstream's RPC clients get a
- * session_start notice), in the order they came.
+ * a widget, the title, the editor's text, set in session_start say) is kept and shown once it
+ * is, with the notices they gave meanwhile when the mode will have someone to read them, in the
+ * order they came, as upstream's modes show what a startup session_start handler did.
  */
 import type { DialogOptions, ExtensionUI, NoticeType, WidgetPlacement } from "../extensions/ui.ts";
 
@@ -15,8 +15,8 @@ const MAX_EARLY_NOTICES = 100;
 export class LateUi implements ExtensionUI {
   private bound = false;
   /**
-   * What to show at the bind, by what it sets (`status:KEY`, `widget:KEY`, `title`, or one key per
-   * notice): a later status for a key replaces the earlier one in its place.
+   * What to show at the bind, by what it sets (`status:KEY`, `widget:KEY`, `title`, `editor`, or
+   * one key per notice): a later status for a key replaces the earlier one in its place.
    */
   private readonly early = new Map<string, (ui: ExtensionUI) => void>();
   private notices = 0;
@@ -87,6 +87,7 @@ export class LateUi implements ExtensionUI {
     this.target.setTitle(title);
   }
   setEditorText(text: string): void {
+    if (!this.bound) this.early.set("editor", (ui) => ui.setEditorText(text));
     this.target.setEditorText(text);
   }
   getEditorText(): string {

@@ -80,7 +80,7 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
     defaultThinkingLevel: () => liveSettings().defaultThinkingLevel,
     requestSettings: () => {
       const now = liveSettings();
-      return { thinkingBudgets: now.thinkingBudgets, blockImages: now.images?.blockImages };
+      return { thinkingBudgets: now.thinkingBudgets, blockImages: now.images?.blockImages, autoResizeImages: now.images?.autoResize };
     },
     expandInput: (text) => inputExpander(resources.current(), (message) => writeStderr(`pig: warning: ${message}\n`))(text),
     hooks: input.hooks,

@@ -185,10 +185,23 @@ describe("new commands", () => {
   });
 });
 
+describe("bash output (Pi 1.x)", () => {
+  test("a colour code the shell writes in two pieces leaves no fragment, streamed or in the response", async () => {
+    const { client } = await rpc([{ text: "ok" }]);
+    // The code is cut after "\x1b[3"; the pieces reach pig apart (the sleep), as a slow program's do.
+    const response = await client.request({ type: "bash", id: "c1", command: "printf '\\033[3'; sleep 0.3; printf '1mred\\033[0m plain\\n'" });
+    expect(dataOf(response)).toMatchObject({ output: "red plain\n", exitCode: 0 });
+    const updates = client.lines.filter((l) => l.type === "bash_execution_update" && l.id === "c1");
+    expect(updates.map((u) => u.delta).join("")).toBe("red plain\n");
+  });
+});
+
 describe("--name (Pi 0.78)", () => {
   test("names the session before anything runs, in RPC and print mode", async () => {
     const { client } = await rpc([{ text: "named" }], {}, ["--name", "  Nightly check  "]);
     expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ sessionName: "Nightly check" });
+    // Named before the client listened: no session_info_changed line for it, as upstream.
+    expect(client.lines.filter((l) => l.type === "session_info_changed")).toEqual([]);
     const w = await createWorld({ llm: { script: [{ text: "named too" }] } });
     worlds.push(w);
     const result = await w.run(["-n", "Print run", "-p", "hi"]);

@@ -15,6 +15,8 @@ function recordingUi(): { ui: ExtensionUI; calls: unknown[][] } {
     setStatus: (...args) => void calls.push(["status", ...args]),
     setWidget: (...args) => void calls.push(["widget", ...args]),
     setTitle: (...args) => void calls.push(["title", ...args]),
+    notify: (...args) => void calls.push(["notify", ...args]),
+    setEditorText: (...args) => void calls.push(["editor", ...args]),
   };
   return { ui, calls };
 }
@@ -76,4 +78,32 @@ test("a mode without a UI gets no early notices; at most the last 100 are kept",
   late.bind({ ...HEADLESS_UI, hasUI: true, notify: (message) => void seen.push(message) });
   expect(seen).toHaveLength(100);
   expect(seen[0]).toBe("n50");
+});
+
+test("notices and the editor text given before the bind are shown at the bind, every notice in order, once", () => {
+  const late = new LateUi(HEADLESS_UI, true);
+  late.notify("first", "info");
+  late.notify("second", "warning");
+  late.setEditorText("draft one");
+  late.setEditorText("draft two");
+  const { ui, calls } = recordingUi();
+  late.bind(ui);
+  expect(calls).toEqual([
+    ["notify", "first", "info"],
+    ["notify", "second", "warning"],
+    ["editor", "draft two"],
+  ]);
+  late.notify("after", undefined);
+  late.bind(ui);
+  expect(calls.slice(3)).toEqual([["notify", "after", undefined]]);
+});
+
+test("a notice while a startup dialog is up goes to that dialog's UI, not to the kept ones", async () => {
+  const late = new LateUi(HEADLESS_UI, true);
+  const asked: unknown[][] = [];
+  await late.withDialogs({ ...HEADLESS_UI, notify: (...args) => void asked.push(args) }, async () => late.notify("trust?", "info"));
+  const calls: unknown[][] = [];
+  late.bind({ ...HEADLESS_UI, notify: (...args) => void calls.push(args) });
+  expect(asked).toEqual([["trust?", "info"]]);
+  expect(calls).toEqual([]);
 });

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "bun:test";
 import type { Script } from "./fake-llm/server.ts";
-import { createWorld, type PigWorld, type WorldOptions } from "./pig-env.ts";
+import { createWorld, type PigRun, type PigWorld, type WorldOptions } from "./pig-env.ts";
 import type { RpcClient } from "./rpc-client.ts";
 
 export const EXTENSION_FIXTURES = join(import.meta.dir, "..", "fixtures", "extensions");
@@ -68,4 +68,22 @@ export function onlySessionEntries(dir: string): Json[] {
   walk(dir, 1);
   expect(files).toHaveLength(1);
   return readJsonLines(files[0]!);
+}
+
+/**
+ * Runs `pig -p` in a world whose model calls the extension tool `tool` once (with `args`) and then
+ * says "done"; gives the run and the tool's result as the model got it, parsed as JSON (the tools
+ * of these tests report what they saw as one JSON text).
+ */
+export async function runReportingTool(
+  world: (script: Script, options: WorldOptions) => Promise<PigWorld>,
+  tool: string,
+  options: WorldOptions & { pigArgs: string[]; args?: Json },
+): Promise<{ w: PigWorld; run: PigRun; report: Json }> {
+  const { pigArgs, args, ...worldOptions } = options;
+  const w = await world([{ toolCalls: [{ name: tool, arguments: args ?? {} }] }, { text: "done" }], worldOptions);
+  const run = await w.run(["-p", ...pigArgs.map((a) => (a.startsWith("ext/") ? join(w.cwd, a) : a)), `use ${tool}`]);
+  const result = w.llm.requests[1] && (w.llm.requests[1].body as { messages: Json[] }).messages.find((m) => m.role === "tool");
+  const text = result ? (typeof result.content === "string" ? result.content : result.content.map((p: Json) => p.text ?? "").join("")) : "null";
+  return { w, run, report: JSON.parse(text) as Json };
 }

@@ -175,6 +175,11 @@ export class RpcClient {
     }
   }
 
+  /** Waits for pig to exit on its own (stdin stays open), with its exit code. */
+  exited(): Promise<number> {
+    return this.proc.exited;
+  }
+
   /** Closes stdin and waits for pig to exit. */
   async close(): Promise<number> {
     (this.proc.stdin as import("bun").FileSink).end();

@@ -77,12 +77,18 @@ export interface ExecOptions {
   signal?: AbortSignal;
   timeout?: number;
   cwd?: string;
+  /** Byte cap on stdout and stderr together; going over it ends the command (default 256 MiB). */
+  maxBuffer?: number;
 }
 export interface ExecResult {
   stdout: string;
   stderr: string;
+  /** The exit code, or 128 + the signal's number when a signal ended the command. */
   code: number;
+  /** pig ended the command: timeout, abort, or output over `maxBuffer`. */
   killed: boolean;
+  /** The output went over `maxBuffer`: stdout and stderr are cut, and `code` is not 0. */
+  truncated: boolean;
 }
 
 export interface EventBus {
@@ -207,6 +213,23 @@ export interface ModelRegistry {
   stream(model: Model, context: ModelCallContext, options?: Record<string, unknown>): ModelCallStream;
   streamSimple(model: Model, context: ModelCallContext, options?: Record<string, unknown>): ModelCallStream;
   complete(model: Model, context: ModelCallContext, options?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Upstream 1.x: asks pig for its model list again. */
+  refresh(options?: unknown): Promise<{ aborted: boolean; errors: ReadonlyMap<string, Error> }>;
+  /** Upstream 1.x's typed lists: pig's models are all of type "chat"; other types have none. */
+  findOfType(type: string, provider: string, modelId: string): Model | undefined;
+  getModelOfType(type: string, provider: string, modelId: string): Model | undefined;
+  getModelsOfType(type: string, provider?: string): readonly Model[];
+  getAvailableOfType(type: string, provider?: string, options?: unknown): Promise<readonly Model[]>;
+  /** A provider as a list of models; its credentials stay in pig, so it carries no `auth`. */
+  getProvider(provider: string): { id: string; name: string; baseUrl?: string; getModels(): readonly Model[] } | undefined;
+  /** Upstream 1.x's classifier and image models: pig has none, so these answer with an error result (they never reject). */
+  classify(model: Model, context: unknown, options?: unknown): Promise<Record<string, unknown>>;
+  generateImages(model: Model, context: unknown, options?: unknown): Promise<Record<string, unknown>>;
+  registerProvider(name: unknown, config?: unknown): void;
+  unregisterProvider(name: string): void;
+  getRegisteredProviderConfig(name: string): unknown;
+  getRegisteredNativeProvider(name: string): unknown;
+  getRegisteredProviderIds(): readonly string[];
 }
 
 export interface ExtensionContext {
@@ -273,7 +296,11 @@ export interface ExtensionAPI {
   registerEntryRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
   registerMarkdownTransformer(transformer: unknown): void;
   sendMessage<T = unknown>(message: CustomMessage<T>, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
-  sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp" }): void;
+  /**
+   * Sends a user message. With `expandPromptTemplates: true` the text is taken as typed input: a
+   * command runs, skills and prompt templates expand; otherwise it reaches the model as it is.
+   */
+  sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp"; expandPromptTemplates?: boolean }): void;
   appendEntry<T = unknown>(customType: string, data?: T): void;
   setSessionName(name: string): void;
   getSessionName(): string | undefined;
@@ -281,6 +308,8 @@ export interface ExtensionAPI {
   exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
   getActiveTools(): string[];
   getAllTools(): ToolInfo[];
+  /** A copy of the settings in force: global and project settings merged, with overrides applied. */
+  getSettings(): Record<string, unknown>;
   setActiveTools(toolNames: string[]): void;
   getCommands(): SlashCommandInfo[];
   setModel(model: Model): Promise<boolean>;

@@ -17,6 +17,7 @@ export { Type } from "typebox";
 export { clampThinkingLevel, supportedThinkingLevels as getSupportedThinkingLevels } from "../../ai/thinking.ts";
 export { StringEnum };
 export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
+export { parseStreamingJson, parseToolCallArguments, ToolCallArgumentsStream } from "./tool-call-arguments.ts";
 
 type Json = Record<string, unknown>;
 

@@ -16,6 +16,7 @@ import { Container, Editor, Loader } from "./tui.ts";
 
 export * from "./tools.ts";
 export { copyToClipboard } from "./clipboard.ts";
+export { formatReadLineRange } from "./line-range.ts";
 export { getLanguageFromPath, highlightCode } from "./highlight.ts";
 export { convertToPng, detectSupportedImageMimeTypeFromFile, formatDimensionNote, resizeImage } from "./images.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, truncateLine, truncateTail, withFileMutationQueue, VERSION };

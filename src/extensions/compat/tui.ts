@@ -9,6 +9,11 @@ type Lines = string[];
 
 export const CURSOR_MARKER = "\x1b_pi:c\x07";
 
+/** Upstream draws a cursor over `text` with its own markers; pig's lines are plain, so the text shows as it is. */
+export function renderFakeCursor(text: string): string {
+  return text;
+}
+
 export function visibleWidth(text: string): number {
   return stringWidth(text);
 }

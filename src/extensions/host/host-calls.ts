@@ -8,7 +8,7 @@ import type { BoundaryDraft } from "../../agent/hooks.ts";
 import { RpcError } from "../connection.ts";
 import { ErrorCode, type HostMethod, type HostMethodParams, type SessionSnapshot } from "../protocol.ts";
 import type { ExtensionUI } from "../ui.ts";
-import { modelAuth, modelStream, type HostModelPort } from "./model-calls.ts";
+import { modelAuth, modelList, modelStream, type HostModelPort } from "./model-calls.ts";
 import type { HostSessionPort } from "./session-port.ts";
 
 export interface CallerContext {
@@ -89,6 +89,7 @@ export function createHostCalls(
     "tools.setActive": (p) => (port.setActiveTools(p.names), OK),
     "model.set": async (p) => ({ ok: await port.setModel(p.provider, p.id) }),
     "model.auth": (p) => modelAuth(models, p),
+    "model.list": () => modelList(models),
     "model.stream": (p, ctx) => modelStream(models, p, ctx.signal, (event) => ctx.progress(event)),
     "thinking.set": (p) => (port.setThinkingLevel(p.level), OK),
     "agent.compact": async (p) => (await port.compact(p.customInstructions), OK),

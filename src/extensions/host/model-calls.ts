@@ -11,7 +11,7 @@ import { noCredentialsMessage } from "../../ai/auth.ts";
 import { emptyUsage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type LlmMessage, type Model, type ToolSpec } from "../../ai/types.ts";
 import type { AgentMessage } from "../../session/format.ts";
 import { currentSystemMessage, declaredTools, systemPromptText } from "../../session/system-messages.ts";
-import type { ModelAuthParams, ModelAuthResult, ModelCallContext, ModelCallMessage, ModelCallOptions, ModelStreamParams } from "../protocol.ts";
+import type { ModelAuthParams, ModelAuthResult, ModelListResult, ModelCallContext, ModelCallMessage, ModelCallOptions, ModelStreamParams } from "../protocol.ts";
 
 export type CredentialKind = "key" | "oauth";
 
@@ -19,6 +19,8 @@ export type CredentialKind = "key" | "oauth";
 export interface HostModelPort {
   /** The model pig knows by this provider and id (built in, models.json, an extension's provider). */
   find(provider: string, id: string): Model | undefined;
+  /** Every model pig knows (built in, models.json, extensions' providers). */
+  list?(): Model[];
   /** The kind of credentials pig holds for `provider`, undefined when it holds none. */
   credentials(provider: string): CredentialKind | undefined;
   /**
@@ -78,6 +80,11 @@ export function callOptions(options: ModelCallOptions | undefined): ModelCallOpt
   if (!options?.headers) return { ...options };
   const headers = Object.fromEntries(Object.entries(options.headers).filter(([name]) => !CREDENTIAL_HEADER.test(name)));
   return { ...options, headers };
+}
+
+/** Every model pig knows, as an extension may see it: no `headers`, which may carry a key. */
+export function modelList(port: HostModelPort | undefined): ModelListResult {
+  return { models: (port?.list?.() ?? []).map(({ headers: _headers, ...model }) => model) };
 }
 
 export function modelAuth(port: HostModelPort | undefined, params: ModelAuthParams): ModelAuthResult {

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
+import { UPSTREAM_MODULES } from "../compat/upstream-modules.ts";
 
 type Exports = Record<string, unknown>;
 
@@ -30,10 +31,9 @@ function missing(module: string, name: string): unknown {
  * Our exports, plus a stub for every other name upstream's module has. The list of upstream's
  * names loads with the first Pi module an extension imports, not with the runner.
  */
-async function withUpstreamNames(upstream: string, own: Exports): Promise<Exports> {
-  const { UPSTREAM_EXPORTS } = await import("../compat/upstream-names.ts");
+function withUpstreamNames(upstream: string, names: readonly string[], own: Exports): Exports {
   const out: Exports = {};
-  for (const name of UPSTREAM_EXPORTS[upstream] ?? []) out[name] = missing(upstream, name);
+  for (const name of names) out[name] = missing(upstream, name);
   for (const [name, value] of Object.entries(own)) if (name !== "default") out[name] = value;
   out.default = out;
   return out;
@@ -47,22 +47,49 @@ function plain(own: Exports): Exports {
 
 type Loader = () => Promise<Exports>;
 
+/** pig's stand-in for the root of each upstream package that has one; subpaths share it (below). */
+const STAND_INS: Record<string, () => Promise<Exports>> = {
+  "pi-coding-agent": () => import("../compat/coding-agent.ts"),
+  "pi-ai": () => import("../compat/ai.ts"),
+  "pi-agent-core": () => import("../compat/agent-core.ts"),
+  "pi-tui": () => import("../compat/tui.ts"),
+};
+
+/**
+ * What pig implements of an upstream module. `pi-ai/compat` is pi-ai's surface (upstream
+ * re-exports it whole); any other subpath gets, from its package's stand-in, the names upstream's
+ * package root exports too: upstream's root re-exports them from that subpath, so they are the
+ * same value.
+ */
+async function ownExports(upstream: string, upstreamNames: Readonly<Record<string, readonly string[]>>): Promise<Exports> {
+  if (upstream === "pi-ai/compat") return STAND_INS["pi-ai"]!();
+  const slash = upstream.indexOf("/");
+  const root = slash < 0 ? upstream : upstream.slice(0, slash);
+  const load = STAND_INS[root];
+  if (!load) return {};
+  const standIn = await load();
+  if (slash < 0) return standIn;
+  const atRoot = new Set(upstreamNames[root] ?? []);
+  const shared: Exports = {};
+  for (const name of upstreamNames[upstream] ?? []) if (atRoot.has(name) && name in standIn) shared[name] = standIn[name];
+  return shared;
+}
+
 /**
  * Every specifier served, with how to load its exports: each module (TypeBox, the Pi package
- * stand-ins) is a chunk of its own, loaded the first time it is needed. Both scopes of a Pi
- * package share one exports object; `typebox` and `@sinclair/typebox` each get their own.
+ * stand-ins) is a chunk of its own, loaded the first time it is needed. Every module upstream's
+ * packages have answers under both scopes, the two sharing one exports object; `typebox` and
+ * `@sinclair/typebox` each get their own.
  */
 function hostModuleLoaders(): Map<string, Loader> {
   const modules = new Map<string, Loader>();
-  const pi: [string, Loader][] = [
-    ["pi-coding-agent", once(async () => withUpstreamNames("pi-coding-agent", await import("../compat/coding-agent.ts")))],
-    ["pi-ai", once(async () => withUpstreamNames("pi-ai", await import("../compat/ai.ts")))],
-    ["pi-ai/compat", once(async () => withUpstreamNames("pi-ai/compat", await import("../compat/ai.ts")))],
-    ["pi-ai/oauth", once(async () => withUpstreamNames("pi-ai/oauth", {}))],
-    ["pi-agent-core", once(async () => withUpstreamNames("pi-agent-core", await import("../compat/agent-core.ts")))],
-    ["pi-tui", once(async () => withUpstreamNames("pi-tui", await import("../compat/tui.ts")))],
-  ];
-  for (const scope of ["@earendil-works", "@mariozechner"]) for (const [name, load] of pi) modules.set(`${scope}/${name}`, load);
+  for (const upstream of UPSTREAM_MODULES) {
+    const load = once(async () => {
+      const { UPSTREAM_EXPORTS } = await import("../compat/upstream-names.ts");
+      return withUpstreamNames(upstream, UPSTREAM_EXPORTS[upstream] ?? [], await ownExports(upstream, UPSTREAM_EXPORTS));
+    });
+    for (const scope of ["@earendil-works", "@mariozechner"]) modules.set(`${scope}/${upstream}`, load);
+  }
   // TypeBox under a name of pig's own (package.json "imports"): run from the sources, an
   // `import("typebox")` made once the plugin is registered would be answered by the plugin.
   const tb: [string, () => Promise<Exports>][] = [

@@ -106,6 +106,11 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
       requireActive(record);
       return runtime.state.value.allTools.map((t) => ({ ...t }));
     },
+    getSettings() {
+      requireActive(record);
+      // A copy, as upstream's: changing it changes nothing in pig.
+      return structuredClone(runtime.state.value.settings ?? {});
+    },
     setActiveTools(names) {
       act("tools.setActive", { names });
     },

@@ -22,6 +22,10 @@ export interface HostState {
   contextUsage?: ContextUsage | null;
   /** The providers pig holds credentials for, and their kind (never a key). */
   credentials?: Record<string, "key" | "oauth">;
+  /** The settings in force, as pig merged them. */
+  settings?: Record<string, unknown>;
+  /** Which model list pig has: the runner's copy of it stays good while this does not change. */
+  modelsRevision?: number;
 }
 
 export class StateMirror {

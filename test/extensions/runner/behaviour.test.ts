@@ -125,12 +125,14 @@ describe("extension runner behaviour", () => {
     const h = await start([KINDS]);
     await h.request("command.run", { extension: KINDS, name: "run", args: "" });
     expect(h.find("session.appendEntry", (p) => p.customType === "exec")?.params.data).toEqual({
-      result: { stdout: "out\n", stderr: "err\n", code: 3, killed: false },
+      result: { stdout: "out\n", stderr: "err\n", code: 3, killed: false, truncated: false },
       missing: { code: 1, killed: false },
     });
     await h.request("command.run", { extension: KINDS, name: "run", args: "slow" });
-    const slow = h.all("session.appendEntry").filter((r) => r.params.customType === "exec")[1]?.params.data as { result: { killed: boolean } };
+    const slow = h.all("session.appendEntry").filter((r) => r.params.customType === "exec")[1]?.params.data as { result: { killed: boolean; code: number } };
     expect(slow.result.killed).toBe(true);
+    // Ended by SIGTERM: 128 + 15, as a shell reports it.
+    expect(slow.result.code).toBe(143);
   });
 
   test("providers register their JSON config; streamSimple is served through provider.stream", async () => {
