@@ -153,23 +153,18 @@ export function promptEffect(run: string, baseline: string): PromptEffect {
   return effect;
 }
 
-/** What an extension did to one run, relative to the same agent's baseline run. */
-export interface Effect {
-  loaded: boolean;
-  problem?: string;
+/**
+ * What an extension did to one run, relative to the same agent's baseline run: request fields
+ * added or changed, commands and flags added, UI calls and errors beyond the baseline's, and the
+ * outcomes of its tools' calls.
+ */
+export interface Effect extends Pick<Observation, "loaded" | "problem" | "requestFields" | "commands" | "flags" | "ui" | "errors" | "toolOutcomes"> {
   prompt: PromptEffect;
   /** Tools added, or built-in tools whose declaration the extension changed. */
   tools: Record<string, ToolDeclaration>;
   toolsRemoved: string[];
   /** The first request's messages, when they differ from the baseline's. */
   messages?: string[];
-  /** Request fields added or changed relative to the baseline. */
-  requestFields: Record<string, unknown>;
-  commands: Command[];
-  flags: string[];
-  ui: UiCall[];
-  errors: ExtensionError[];
-  toolOutcomes: Record<string, ToolOutcome>;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
