@@ -261,10 +261,11 @@ export class RunController {
     const first = activity.begin("run");
     const run = runWithRetries(this.runHost, prompts, first)
       .finally(() => {
+        const aborted = activity.runWasAborted;
         activity.endRun();
         this.runSystemPrompt = undefined;
         // Told once the session is idle again: a client that asks for the state now hears so.
-        events.emit({ type: "agent_settled" });
+        events.emit({ type: "agent_settled", aborted });
       })
       .then(() => recorder.throwIfFailed());
     activity.startRun(run);

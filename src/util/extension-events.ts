@@ -249,7 +249,7 @@ export const EXTENSION_EVENTS = {
     combine: { rule: "boundary" },
     hook: skipHook("beforeSettle"),
   },
-  agent_settled: notification("`{}`"),
+  agent_settled: notification("`{aborted}`: true when the run ended because it was stopped (upstream 1.x)"),
   ui_prompt_start: notification(
     '`{reason:"ui_prompt", kind, title?}`, to every extension, around an extension\'s blocking select, confirm, input or editor (the outermost one when several are open)',
   ),

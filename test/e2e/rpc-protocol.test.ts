@@ -73,7 +73,7 @@ describe("streaming on the wire (Pi 0.84+)", () => {
     await client.promptAndWait("run it");
     await client.waitFor((l) => l.type === "agent_settled");
     expectDeltaOnly(client.lines);
-    expect(client.lines.at(-1)).toEqual({ type: "agent_settled" });
+    expect(client.lines.at(-1)).toEqual({ type: "agent_settled", aborted: false });
   });
 
   test("JSON mode prints the same wire form", async () => {
@@ -84,7 +84,7 @@ describe("streaming on the wire (Pi 0.84+)", () => {
     const lines = result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Line);
     expect(lines[0]).toMatchObject({ type: "session" });
     expectDeltaOnly(lines);
-    expect(lines.at(-1)).toEqual({ type: "agent_settled" });
+    expect(lines.at(-1)).toEqual({ type: "agent_settled", aborted: false });
   });
 
   test("a retried answer: willRetry on the failed run's end, one agent_settled after the retry", async () => {
