@@ -5,6 +5,7 @@
  */
 import type { AssistantMessage, Model } from "../ai/types.ts";
 import type { RetrySettings } from "../resources/settings-effective.ts";
+import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
 import type { AgentMessage, CustomMessage, SystemMessage, ToolDeclaration, ToolResultMessage, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
@@ -19,7 +20,7 @@ import type { CompactionRunner } from "./compaction-runner.ts";
 import type { Conversation } from "./conversation.ts";
 import { PromptError } from "./errors.ts";
 import type { LoopEvent, PigEvent } from "./events.ts";
-import type { HookImage, ToolCallHookEvent, ToolResultHookEvent } from "./hooks.ts";
+import type { HookImage, RunTrigger, ToolCallHookEvent, ToolResultHookEvent } from "./hooks.ts";
 import type { LoopConfig } from "./loop.ts";
 import type { ModelCalls } from "./model-calls.ts";
 import { userMessage } from "./queue.ts";
@@ -29,6 +30,7 @@ import type { Retrier } from "./retry.ts";
 import { runWithRetries, type RunHost } from "./run.ts";
 import type { RunQueues } from "./run-queues.ts";
 import type { SessionEvents } from "./session-events.ts";
+import type { PromptOptionsPort } from "./session-options.ts";
 import { submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 
@@ -59,6 +61,8 @@ export interface RunSetup {
   outputLimits(): OutputLimits;
   /** The system prompt for the current tools, as named sections (re-asked before every prompt). */
   systemSections(tools: readonly AnyTool[]): Record<string, string>;
+  /** Its structured inputs, and the sections made from them once a hook edited them. */
+  promptOptions: PromptOptionsPort;
   /** Typed input as it is sent: `/skill:name` and prompt templates expanded. */
   expand(text: string): string;
   /** `images.blockImages` as it is now. */
@@ -74,6 +78,10 @@ export class RunController {
   private readonly nextTurn: CustomMessage[] = [];
   /** A system prompt a hook chose for the run in progress. */
   private runSystemPrompt: string | undefined;
+  /** The prompt's inputs as a hook edited them for the run in progress. */
+  private runOptions: SystemPromptOptions | undefined;
+  /** The system prompt of the run in progress, as it was sent (`ctx.getSystemPrompt()`). */
+  private runPrompt: string | undefined;
   private turnsSinceCollection = 0;
   /** Turns of the current run so far; the index of the turn that ended last. */
   private turnIndex = 0;
@@ -143,37 +151,89 @@ export class RunController {
   }
 
   private async startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void> {
-    const { activity, extensions, calls, queues } = this.parts;
+    const { activity, calls, queues } = this.parts;
     calls.preflight();
-    // Custom messages an extension sent for the next turn go right after the prompt (upstream's order).
-    let prompts: AgentMessage[] = [message, ...this.nextTurn.splice(0)];
-    this.runSystemPrompt = undefined;
-    if (extensions.hooked) {
-      const update = this.loadoutUpdate();
-      const messages = this.parts.conversation.messages;
-      const base = systemPromptText(currentSystemMessage(update ? [...messages, update] : messages));
-      // Under the prompt's own signal (no run exists yet): an abort ends the hook and the prompt with it.
-      const hooks = extensions.hooks;
-      const { hooked, aborted } = await activity.during("prompt", async (signal) => {
-        const result = await hooks.beforeAgentStart({ prompt: expanded, ...(images ? { images } : {}), systemPrompt: base }, signal);
-        return { hooked: result, aborted: signal.aborted };
-      });
-      if (aborted) {
+    this.forgetRunPrompt();
+    let added: CustomMessage[] = [];
+    // Without a hook the run starts in this very tick (an abort right after the prompt must find it).
+    if (this.startHooked()) {
+      const hooked = await this.beforeRun({ messageType: "user", prompt: expanded, ...(images ? { images } : {}) });
+      if (hooked === undefined) {
         accepted();
         return;
       }
-      const custom = (hooked?.messages ?? []).map((m): CustomMessage => ({ ...m, role: "custom", timestamp: Date.now() }) as CustomMessage);
-      prompts.push(...custom);
-      if (hooked?.systemPrompt) this.runSystemPrompt = hooked.systemPrompt;
       // A run may have started while the hook worked (another client's prompt): refused, as any busy prompt is.
       if (activity.isRunning) throw new PromptError("Agent is already processing.");
+      added = hooked;
     }
+    // Custom messages an extension sent for the next turn go right after the prompt (upstream's order).
+    let prompts: AgentMessage[] = [message, ...this.nextTurn.splice(0), ...added];
     this.flushHeld();
     // Steering typed while idle goes right after the prompt.
     prompts = [...prompts, ...queues.take(queues.steering)];
     const run = this.start(prompts);
     accepted();
     await run;
+  }
+
+  /**
+   * `before_agent_start` for the run `trigger` starts: the custom messages its handlers add, or
+   * undefined when the prompt was aborted while they worked. The system prompt they chose, or
+   * the inputs they edited, hold for that run.
+   */
+  private async beforeRun(trigger: RunTrigger): Promise<CustomMessage[] | undefined> {
+    const { activity, extensions } = this.parts;
+    const update = this.loadoutUpdate();
+    const messages = this.parts.conversation.messages;
+    const systemPrompt = systemPromptText(currentSystemMessage(update ? [...messages, update] : messages));
+    const systemPromptOptions = this.promptOptions();
+    // Under the prompt's own signal (no run exists yet): an abort ends the hook and the prompt with it.
+    const hooks = extensions.hooks;
+    const { hooked, aborted } = await activity.during("prompt", async (signal) => {
+      const result = await hooks.beforeAgentStart({ ...trigger, systemPrompt, systemPromptOptions }, signal);
+      return { hooked: result, aborted: signal.aborted };
+    });
+    if (aborted) return undefined;
+    const edited = hooked?.systemPromptOptions;
+    if (edited) this.useOptions(edited);
+    const forced = hooked?.systemPrompt || edited?.forceSystemPrompt;
+    if (forced) this.runSystemPrompt = forced;
+    return (hooked?.messages ?? []).map((m): CustomMessage => ({ ...m, role: "custom", timestamp: Date.now() }) as CustomMessage);
+  }
+
+  private startHooked(): boolean {
+    const { extensions } = this.parts;
+    return extensions.hooked && extensions.hooks.listens("before_agent_start");
+  }
+
+  /** A new run starts with the session's prompt, until its hooks say otherwise. */
+  private forgetRunPrompt(): void {
+    this.runSystemPrompt = undefined;
+    this.runOptions = undefined;
+  }
+
+  /** The prompt's structured inputs for the tools active now (upstream's `getSystemPromptOptions()`). */
+  promptOptions(): SystemPromptOptions {
+    const { tools } = this.parts;
+    return this.setup.promptOptions.of(tools.active, tools.all().map((registered) => registered.tool));
+  }
+
+  /**
+   * The run's prompt inputs as a hook left them. A changed tool selection changes the active
+   * tools, as upstream (the same as `setActiveTools` in the handler); the run's prompt is made
+   * from the rest.
+   */
+  private useOptions(options: SystemPromptOptions): void {
+    const { tools } = this.parts;
+    const before = tools.activeToolNames;
+    const selected = options.selectedTools;
+    if (selected.length !== before.length || selected.some((name, i) => name !== before[i])) tools.setActive(selected);
+    this.runOptions = { ...options, selectedTools: [...tools.activeToolNames] };
+  }
+
+  /** The system prompt now: the run's while one runs, otherwise the one the session declares. */
+  get systemPrompt(): string {
+    return this.runPrompt ?? systemPromptText(currentSystemMessage(this.parts.conversation.messages));
   }
 
   /** An extension's `sendMessage`, delivered as upstream does (see AgentSession.sendCustomMessage). */
@@ -189,9 +249,22 @@ export class RunController {
     }
     if (options.triggerTurn) {
       calls.preflight();
-      this.runSystemPrompt = undefined;
+      this.forgetRunPrompt();
+      // Upstream 1.x: a custom message that starts a run passes before_agent_start too, and
+      // takes the messages sent for the next turn with it.
+      let added: CustomMessage[] = [];
+      if (this.startHooked()) {
+        const hooked = await this.beforeRun({ messageType: "custom", message });
+        if (hooked === undefined) return;
+        // A run started while the hook worked: the message joins it, as one sent while busy does.
+        if (activity.isRunning) {
+          queues.enqueueCustom("steer", message);
+          return;
+        }
+        added = hooked;
+      }
       this.flushHeld();
-      await this.start([message, ...queues.take(queues.steering)]);
+      await this.start([message, ...this.nextTurn.splice(0), ...added, ...queues.take(queues.steering)]);
       return;
     }
     conversation.append(message);
@@ -204,7 +277,7 @@ export class RunController {
   async continue(): Promise<void> {
     if (this.parts.activity.isRunning) throw new PromptError("Agent is already processing.");
     this.parts.calls.preflight();
-    this.runSystemPrompt = undefined;
+    this.forgetRunPrompt();
     await this.start([]);
   }
 
@@ -247,7 +320,8 @@ export class RunController {
    */
   loadoutUpdate(): SystemMessage | undefined {
     const tools = this.parts.tools.active;
-    return loadoutUpdate(this.parts.conversation.messages, this.setup.systemSections(tools), toolDeclarations(tools), Date.now());
+    const sections = this.runOptions ? this.setup.promptOptions.sections(this.runOptions) : this.setup.systemSections(tools);
+    return loadoutUpdate(this.parts.conversation.messages, sections, toolDeclarations(tools), Date.now());
   }
 
   private start(prompts: AgentMessage[]): Promise<void> {
@@ -255,6 +329,8 @@ export class RunController {
     recorder.reset();
     // Ahead of the run's messages, like Pi: the model reads the prompt it is given before them.
     const update = this.loadoutUpdate();
+    const messages = this.parts.conversation.messages;
+    this.runPrompt = this.runSystemPrompt ?? systemPromptText(currentSystemMessage(update ? [...messages, update] : messages));
     if (update) prompts = [update, ...prompts];
     // Made here, not when the first turn begins: an abort that comes before that (an RPC abort
     // in the same stdin chunk as its prompt) must stop this run.
@@ -264,6 +340,8 @@ export class RunController {
         const aborted = activity.runWasAborted;
         activity.endRun();
         this.runSystemPrompt = undefined;
+        this.runOptions = undefined;
+        this.runPrompt = undefined;
         // Told once the session is idle again: a client that asks for the state now hears so.
         events.emit({ type: "agent_settled", aborted });
       })

@@ -6,6 +6,7 @@
  */
 import type { Settings } from "../resources/settings.ts";
 import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
+import { promptOptionsOf, sectionsFromOptions } from "../resources/system-prompt-options.ts";
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from "../tools/output-bound.ts";
 import { SpillFiles } from "../tools/spill-files.ts";
 import { Activity } from "./activity.ts";
@@ -23,7 +24,7 @@ import { RunController } from "./run-controller.ts";
 import { RunQueues } from "./run-queues.ts";
 import { SessionEvents, type ExtensionFailure } from "./session-events.ts";
 import { SessionLifecycle } from "./session-lifecycle.ts";
-import type { AgentSessionOptions } from "./session-options.ts";
+import type { AgentSessionOptions, PromptOptionsPort } from "./session-options.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 import { UserShell } from "./user-shell.ts";
 
@@ -134,6 +135,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
       toolExecution: options.toolExecution ?? "parallel",
       outputLimits: () => runSettings.toolOutput,
       systemSections: options.systemSections,
+      promptOptions: options.promptOptions ?? defaultPromptOptions(options.cwd),
       expand: (text) => (options.expandInput ? options.expandInput(text) : text),
       blockImages: () => options.requestSettings?.().blockImages === true,
     },
@@ -197,4 +199,12 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
   if (options.hooks) extensions.setHooks(options.hooks);
   open.recordStartingState();
   return { events, activity, spillFiles, tools, runSettings, extensions, open, calls, compactor, queues, runs, choice, lifecycle, shell, tree, settings };
+}
+
+/** The prompt's structured inputs when the session was given none: the tools and the working directory. */
+function defaultPromptOptions(cwd: string): PromptOptionsPort {
+  return {
+    of: (active, all) => promptOptionsOf({ cwd, tools: all, selected: active.map((tool) => tool.name) }),
+    sections: (options) => sectionsFromOptions(options),
+  };
 }

@@ -7,6 +7,7 @@
  * a move in the tree, the modes remembered as defaults) are put together here. Event listeners
  * and queues survive every replacement of the session file.
  */
+import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
 import type { Settings } from "../resources/settings.ts";
@@ -88,6 +89,16 @@ export class AgentSession {
   get compactionFromExtension(): boolean {
     return this.parts.compactor.fromExtension;
   }
+  /** The system prompt now: the run's while one runs (as its hooks left it), otherwise the session's. */
+  get systemPrompt(): string {
+    return this.parts.runs.systemPrompt;
+  }
+
+  /** The prompt's structured inputs for the tools active now (upstream's `getSystemPromptOptions()`). */
+  systemPromptOptions(): SystemPromptOptions {
+    return this.parts.runs.promptOptions();
+  }
+
   get isStreaming(): boolean {
     return this.parts.activity.isRunning;
   }

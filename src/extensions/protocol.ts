@@ -183,6 +183,22 @@ export const ExtensionErrorParamsSchema = v.looseObject({
 // ---------------------------------------------------------------------------------------------
 // Host → extension
 
+/** Upstream's structured system-prompt inputs (`before_agent_start`'s `systemPromptOptions`), as a handler may have edited them. */
+export const SystemPromptOptionsSchema = v.looseObject({
+  customPrompt: v.optional(v.string()),
+  forceSystemPrompt: v.optional(v.string()),
+  selectedTools: v.array(v.string()),
+  hiddenTools: v.array(v.string()),
+  toolSnippets: v.record(v.string(), v.string()),
+  toolGuidelines: v.record(v.string(), v.array(v.string())),
+  promptGuidelines: v.array(v.string()),
+  appendSystemPrompt: v.string(),
+  sections: v.record(v.string(), v.string()),
+  cwd: v.string(),
+  contextFiles: v.array(v.object({ path: v.string(), content: v.string() })),
+  skills: v.array(v.looseObject({ name: v.string(), description: v.string(), filePath: v.string(), baseDir: v.string(), disableModelInvocation: v.boolean() })),
+});
+
 /** A custom message an extension adds to a prompt (`before_agent_start`). */
 export const CustomMessageResultSchema = v.looseObject({ customType: v.string(), content: v.unknown(), display: v.boolean(), details: v.optional(v.unknown()) });
 /**
@@ -194,6 +210,8 @@ export const BeforeAgentStartResultSchema = v.looseObject({
   message: v.optional(CustomMessageResultSchema),
   messages: v.optional(v.array(CustomMessageResultSchema)),
   systemPrompt: v.optional(v.string()),
+  /** The event's `systemPromptOptions` as the handlers left them, sent only when they changed (upstream 1.x edits them in place). */
+  systemPromptOptions: v.optional(SystemPromptOptionsSchema),
 });
 export const EventParamsSchema = v.looseObject({ extension: v.string(), event: v.string(), payload: v.optional(v.unknown()) });
 export type EventParams = v.InferOutput<typeof EventParamsSchema>;

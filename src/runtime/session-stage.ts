@@ -13,6 +13,7 @@ import { inputExpander, skillsBlock } from "../resources/load-resources.ts";
 import { compactionSettings, retrySettings, toolOutputLimits } from "../resources/settings-effective.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
 import { buildSystemSections } from "../resources/system-prompt.ts";
+import { promptOptionsOf, sectionsFromOptions } from "../resources/system-prompt-options.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { VERSION } from "../version.ts";
@@ -67,6 +68,21 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
         ...(skills ? { skillsBlock: skills } : {}),
         ...(docsDir ? { docsDir } : {}),
       });
+    },
+    promptOptions: {
+      of: (active, all) => {
+        const now = resources.current();
+        return promptOptionsOf({
+          cwd,
+          tools: all,
+          selected: active.map((tool) => tool.name),
+          ...(now.customPrompt !== undefined ? { customPrompt: now.customPrompt } : {}),
+          ...(now.appendPrompt ? { appendPrompt: now.appendPrompt } : {}),
+          contextFiles: now.contextFiles,
+          skills: now.skills,
+        });
+      },
+      sections: (options) => sectionsFromOptions(options, docsDir),
     },
     cwd,
     agentDir,

@@ -59,3 +59,55 @@ test("agent_settled.aborted: true for a run stopped by abort, false for one that
     { type: "agent_settled", aborted: false },
   ]);
 });
+
+const systemText = (w: PigWorld, index: number): string =>
+  ((w.llm.requests[index]!.body as { messages: { role: string; content: unknown }[] }).messages ?? [])
+    .filter((m) => m.role === "system")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
+
+test("before_agent_start: messageType and systemPromptOptions; edits in place make the run's prompt, which ctx.getSystemPrompt() returns during it", async () => {
+  const { w, client } = await rpc(["prompt-options"]);
+  const notes = () => writtenJsonLines(join(w.cwd, "before-start.jsonl"));
+  const turns = () => writtenJsonLines(join(w.cwd, "turn-prompt.jsonl"));
+
+  await client.promptAndWait("follow the house rules");
+  expect(notes()).toEqual([
+    {
+      messageType: "user",
+      prompt: "follow the house rules",
+      message: null,
+      optionKeys: ["appendSystemPrompt", "contextFiles", "cwd", "hiddenTools", "promptGuidelines", "sections", "selectedTools", "skills", "toolGuidelines", "toolSnippets"],
+      selectedTools: ["read", "bash", "edit", "write"],
+      readSnippet: "string",
+      cwdIsCwd: true,
+      sameAsContext: true,
+    },
+  ]);
+  // The edited inputs made the prompt the model got: the section after the working directory, the rule among the rules.
+  const first = systemText(w, 0);
+  expect(first).toContain("<house_rules>\nAnswer in haiku.\n</house_rules>");
+  expect(first).toContain("- Prefer tabs over spaces\n");
+  expect(first.indexOf("<house_rules>")).toBeGreaterThan(first.indexOf("<cwd>"));
+  await until(() => turns().length === 1, "the first turn");
+  expect(turns()[0]!.prompt).toContain("<house_rules>");
+
+  // The edits held for that run only.
+  await client.promptAndWait("plain question");
+  await until(() => turns().length === 2, "the second turn");
+  expect(turns()[1]!.prompt).not.toContain("house_rules");
+  expect(turns()[1]!.prompt).not.toContain("Prefer tabs");
+
+  // A returned prompt is the run's: sent, and what ctx.getSystemPrompt() says during the run.
+  await client.promptAndWait("the forced one");
+  await until(() => turns().length === 3, "the third turn");
+  expect(turns()[2]!.prompt).toBe("You are a forced prompt.");
+  expect(systemText(w, 2)).toContain("You are a forced prompt.");
+
+  // A custom message that starts a run passes the hook too.
+  await client.promptAndWait("/kick");
+  await until(() => notes().length === 4, "the custom message's before_agent_start");
+  expect(notes()[3]).toMatchObject({ messageType: "custom", prompt: null, message: "kick" });
+  expect(w.llm.requests).toHaveLength(4);
+  expect(JSON.stringify(w.llm.requests[3]!.body)).toContain("kicked off");
+});

@@ -154,6 +154,8 @@ export class ExtensionHost {
 
   /** An observe-only event, to its running subscribers; never waits. */
   notify(event: string, payload: unknown): void {
+    // A state change queued before this event is told first: a handler reads the state the event happened in.
+    this.flushState();
     this.dispatcher.notify(event, payload);
   }
 
@@ -305,12 +307,16 @@ export class ExtensionHost {
   private queueState(): void {
     if (this.stateQueued) return;
     this.stateQueued = true;
-    queueMicrotask(() => {
-      this.stateQueued = false;
-      if (this.stopped) return;
-      const state = this.options.port.state();
-      for (const p of this.processes) p.notify("state", state);
-    });
+    queueMicrotask(() => this.flushState());
+  }
+
+  /** Sends the queued state change, if one is queued (once, however many changes it holds). */
+  private flushState(): void {
+    if (!this.stateQueued) return;
+    this.stateQueued = false;
+    if (this.stopped) return;
+    const state = this.options.port.state();
+    for (const p of this.processes) p.notify("state", state);
   }
 
   private owner(): ProcessOwner {
