@@ -111,3 +111,23 @@ test("before_agent_start: messageType and systemPromptOptions; edits in place ma
   expect(w.llm.requests).toHaveLength(4);
   expect(JSON.stringify(w.llm.requests[3]!.body)).toContain("kicked off");
 });
+
+test("provider_stream_event: upstream's members, each chunk of the answer as sent, between the answer's message_start and message_end, before the update made of it", async () => {
+  const w = await world([{ text: "hello there friend", chunkSize: 6 }]);
+  const run = await w.run(["-p", "-e", ext("stream-sequence"), "hello"]);
+  expect(run.code).toBe(0);
+  const seen = writtenJsonLines(join(w.cwd, "stream-sequence.jsonl")).filter((e) => e.role === undefined || e.role === "assistant");
+  const names = seen.map((e) => (e.update ? `update:${e.update}` : e.name));
+  const chunks = seen.filter((e) => e.name === "provider_stream_event");
+  expect(names[0]).toBe("message_start");
+  expect(names.at(-1)).toBe("message_end");
+  // Every chunk of the answer (role, three pieces of text, the finish, the usage), in the order the server sent them.
+  expect(chunks.map((c) => c.keys)).toEqual(chunks.map(() => ["api", "data", "model", "provider", "type"]));
+  expect(chunks[0]).toMatchObject({ provider: "fake", api: "openai-completions", model: "fake-model" });
+  const text = chunks.map((c) => c.data.choices?.[0]?.delta?.content ?? "").join("");
+  expect(text).toBe("hello there friend");
+  expect(chunks.at(-1)!.data.usage).toMatchObject({ completion_tokens: expect.any(Number) });
+  // The raw chunk comes before the update pig makes of it: no text delta before the first text chunk.
+  const firstText = seen.findIndex((e) => e.name === "provider_stream_event" && e.data.choices?.[0]?.delta?.content);
+  expect(names.indexOf("update:text_delta")).toBeGreaterThan(firstText);
+});

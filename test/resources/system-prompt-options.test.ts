@@ -8,7 +8,7 @@ import { skillsPromptBlock } from "../../src/resources/skills.ts";
 import { buildSystemSections } from "../../src/resources/system-prompt.ts";
 import { createBuiltinTools } from "../../src/tools/index.ts";
 
-const all = createBuiltinTools("/w");
+const all = createBuiltinTools();
 const active = [all.read, all.bash, all.edit, all.write];
 const tools = Object.values(all);
 const skill = { name: "deploy", description: "Ship it", filePath: "/s/deploy/SKILL.md", baseDir: "/s/deploy", disableModelInvocation: false };
