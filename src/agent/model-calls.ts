@@ -5,7 +5,9 @@
  */
 import { missingKeyMessage } from "../ai/auth.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
+import { clampThinkingLevel, isThinkingLevel } from "../ai/thinking.ts";
 import type { AssistantMessage, Model, StreamFunction, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
+import { latestResponse, type RouteRequest, type RoutedPair } from "../ai/virtual-models.ts";
 import type { SummaryCall, SummaryRetryEvents } from "../compaction/index.ts";
 import type { RetrySettings } from "../resources/settings-effective.ts";
 import type { ThinkingLevel } from "../session/format.ts";
@@ -24,6 +26,14 @@ export interface OutsideCall {
   options: StreamOptions;
   /** Cleans a failure text that could quote the key, as the session's own answers are. */
   redact(answer: AssistantMessage): void;
+}
+
+/** Where one request of a virtual model goes. */
+export interface Routed {
+  model: Model;
+  thinkingLevel: ThinkingLevel;
+  /** The router's new state, when it returned one. */
+  state?: unknown;
 }
 
 export interface ModelCallPorts {
@@ -45,14 +55,17 @@ export interface ModelCallPorts {
 export class ModelCalls {
   constructor(private readonly ports: ModelCallPorts) {}
 
-  /** The options of a request to `model`; `watched`: the session's own, which the hooks see. */
-  requestOptions(model: Model, watched: boolean, signal?: AbortSignal): Promise<StreamOptions> {
+  /**
+   * The options of a request to `model`; `watched`: the session's own, which the hooks see.
+   * `level`: the routed level of a virtual model's request, instead of the session's.
+   */
+  requestOptions(model: Model, watched: boolean, signal?: AbortSignal, level?: ThinkingLevel): Promise<StreamOptions> {
     const ports = this.ports;
     return requestOptions(
       model,
       {
         registry: ports.registry,
-        level: ports.level(),
+        level: level ?? ports.level(),
         sessionId: ports.sessionId(),
         retry: ports.retry(),
         thinkingBudgets: ports.requestSettings?.().thinkingBudgets,
@@ -65,6 +78,35 @@ export class ModelCalls {
 
   stream(model: Model): StreamFunction {
     return this.ports.streamFor(model);
+  }
+
+  /**
+   * Where a virtual model's request goes: its router's choice, which must be a physical model of
+   * the catalogue whose provider has credentials (upstream's errors otherwise), at a level the
+   * model offers. Throws when routing fails; the request then ends as an error answer.
+   */
+  async route(model: Model, request: Omit<RouteRequest, "model" | "previous" | "failed"> & { failed?: AssistantMessage }, signal?: AbortSignal): Promise<Routed> {
+    const { registry } = this.ports;
+    const name = `Virtual model ${model.provider}/${model.id}`;
+    const router = registry.virtualRouter(model.provider, model.id);
+    if (!router) throw new Error(`${name} is not registered.`);
+    const { failed, ...rest } = request;
+    const pairOf = (answer: AssistantMessage | undefined): RoutedPair | undefined => {
+      const physical = answer && registry.physicalModel(answer.provider, answer.model);
+      return physical && { model: physical, ...(answer.thinkingLevel ? { thinkingLevel: answer.thinkingLevel as ThinkingLevel } : {}) };
+    };
+    const previous = pairOf(latestResponse(request.messages as { role: string }[]));
+    const failedPair = pairOf(failed);
+    const answer = await router(
+      { ...rest, model, ...(previous ? { previous } : {}), ...(failedPair && failed ? { failed: { ...failedPair, message: failed } } : {}) },
+      signal,
+    );
+    const target = registry.physicalModel(answer.model.provider, answer.model.id);
+    const routed = `${name} routed to ${answer.model.provider}/${answer.model.id}`;
+    if (!target) throw new Error(`${routed}, which is not a physical model.`);
+    if (!registry.hasKey(target.provider)) throw new Error(`${routed}, which has no credentials.`);
+    const asked = isThinkingLevel(answer.thinkingLevel) ? answer.thinkingLevel : "off";
+    return { model: target, thinkingLevel: clampThinkingLevel(target, asked), ...(answer.state !== undefined ? { state: answer.state } : {}) };
   }
 
   /** Checks that a prompt can run now; throws `PromptError` with upstream's wording if not. */

@@ -4,10 +4,11 @@
  * stopping. Each run goes through run.ts (retries, overflow recovery, compaction) and the loop.
  */
 import type { AssistantMessage, Model } from "../ai/types.ts";
+import { isVirtualModel } from "../ai/virtual-models.ts";
 import type { RetrySettings } from "../resources/settings-effective.ts";
 import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
-import type { AgentMessage, CustomMessage, SystemMessage, ToolDeclaration, ToolResultMessage, UserMessage } from "../session/format.ts";
+import type { AgentMessage, CustomMessage, SystemMessage, ThinkingLevel, ToolDeclaration, ToolResultMessage, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { OutputLimits } from "../tools/output-bound.ts";
@@ -26,6 +27,7 @@ import type { ModelCalls } from "./model-calls.ts";
 import { userMessage } from "./queue.ts";
 import type { SessionRecorder } from "./recorder.ts";
 import { redactAnswer } from "./redact-events.ts";
+import { routeRequests } from "./virtual-route.ts";
 import type { Retrier } from "./retry.ts";
 import { runWithRetries, type RunHost } from "./run.ts";
 import type { RunQueues } from "./run-queues.ts";
@@ -52,6 +54,8 @@ export interface RunParts {
 export interface RunSetup {
   store(): SessionStore;
   model(): Model | undefined;
+  /** The session's thinking level. */
+  level(): ThinkingLevel;
   retry(): RetrySettings;
   cwd: string;
   agentDir: string;
@@ -99,7 +103,7 @@ export class RunController {
       compactor,
       recorder,
       preflight: () => parts.calls.preflight(),
-      loopConfig: (model) => this.loopConfig(model),
+      loopConfig: (model, retrying) => this.loopConfig(model, retrying),
       onLoopEvent: (event) => this.onLoopEvent(event),
       takeQueued: () => queues.takeAll(),
       beforeSettle: async (answer, signal) => extensions.hooked && settleBoundary(this.boundaryHost(), outcomeOf(answer), signal),
@@ -418,12 +422,21 @@ export class RunController {
     };
   }
 
-  private loopConfig(model: Model): LoopConfig {
-    const { extensions, calls, tools, queues, compactor, retrier } = this.parts;
+  private loopConfig(model: Model, retrying?: AssistantMessage): LoopConfig {
+    const { extensions, calls, tools, queues, compactor, retrier, events } = this.parts;
     const setup = this.setup;
     const hooks = extensions.hooked ? extensions.hooks : undefined;
     return {
       model,
+      ...(isVirtualModel(model)
+        ? {
+            route: routeRequests(
+              model,
+              { calls, store: () => setup.store(), level: () => setup.level(), appended: (entry) => events.emit({ type: "entry_appended", entry }) },
+              retrying,
+            ),
+          }
+        : {}),
       stream: calls.stream(model),
       // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
       streamOptions: (signal) => calls.requestOptions(model, true, signal),

@@ -128,6 +128,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     {
       store: () => open.store,
       model: () => open.model,
+      level: () => open.thinkingLevel,
       retry: () => runSettings.retry,
       cwd: options.cwd,
       agentDir: options.agentDir,

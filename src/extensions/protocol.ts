@@ -119,6 +119,19 @@ export const ModelRefSchema = v.looseObject({ provider: v.string(), id: v.string
 /** Upstream Pi 0.87.1's levels, `max` included (the session clamps a level to what the model offers). */
 export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
 
+/** `pi.registerVirtualModel` without its `route` (upstream 1.x); `unregister` withdraws it. */
+export const VirtualModelSpecSchema = v.looseObject({
+  provider: v.string(),
+  id: v.string(),
+  name: v.optional(v.string()),
+  thinkingLevels: v.optional(v.array(ThinkingLevelSchema)),
+  contextWindow: v.optional(v.number()),
+  maxTokens: v.optional(v.number()),
+  input: v.optional(v.array(v.picklist(["text", "image"]))),
+  unregister: v.optional(v.boolean()),
+});
+export type VirtualModelSpec = v.InferOutput<typeof VirtualModelSpecSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Handshake and registration (extension → host)
 
@@ -156,6 +169,7 @@ export const RegisterParamsSchema = v.looseObject({
   providers: v.optional(v.array(ProviderSpecSchema), []),
   renderers: v.optional(v.array(v.string()), []),
   events: v.optional(v.array(v.string()), []),
+  virtualModels: v.optional(v.array(VirtualModelSpecSchema), []),
 });
 /** As received (lists filled in); `RegisterParamsInput` is what a sender may leave out. */
 export type RegisterParams = v.InferOutput<typeof RegisterParamsSchema>;
@@ -249,6 +263,10 @@ export const ProviderStreamParamsSchema = v.looseObject({
   options: v.optional(v.unknown()),
 });
 export const ProviderStreamResultSchema = v.looseObject({ message: v.unknown() });
+/** A virtual model's router asked for one request: upstream's `request` (models as objects), without its signal. */
+export const VirtualModelRouteParamsSchema = v.looseObject({ extension: v.string(), provider: v.string(), id: v.string(), request: JsonObject });
+/** The router's choice: a model by name, its level, and state to keep on the branch (absent: unchanged). */
+export const VirtualModelRouteResultSchema = v.looseObject({ model: ModelRefSchema, thinkingLevel: v.optional(v.string()), state: v.optional(v.unknown()) });
 
 export const ToolInfoSchema = v.looseObject({ name: v.string(), description: v.string(), parameters: v.unknown(), sourceInfo: v.optional(v.unknown()) });
 export const CommandInfoSchema = v.looseObject({ name: v.string(), description: v.optional(v.string()), source: v.string() });
@@ -391,6 +409,7 @@ export const EXTENSION_METHODS = {
   "command.complete": CommandCompleteParamsSchema,
   "shortcut.run": ShortcutRunParamsSchema,
   "provider.stream": ProviderStreamParamsSchema,
+  "virtualModel.route": VirtualModelRouteParamsSchema,
   state: StateParamsSchema,
   "session.appended": SessionAppendedParamsSchema,
   "session.leaf": SessionLeafParamsSchema,

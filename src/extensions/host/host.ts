@@ -32,6 +32,7 @@ import type { HostModelPort } from "./model-calls.ts";
 import { ExtensionListener } from "./listener.ts";
 import { type ExtensionCommand, type ExtensionFlag, type ExtensionShortcut, listCommands, listFlags, listShortcuts } from "./registered.ts";
 import { type ExtensionProvider, listProviders } from "./providers.ts";
+import { type ExtensionVirtualModel, listVirtualModels } from "./virtual-models.ts";
 import { RegistrationStore } from "./registry.ts";
 import { Replicator } from "./replication.ts";
 import { runnerCommand } from "./runner-command.ts";
@@ -214,6 +215,11 @@ export class ExtensionHost {
   /** The providers the extensions registered, each with the way to stream through its extension. */
   providers(): ExtensionProvider[] {
     return listProviders(this.liveRegistrations(), (id, method, params, opts) => this.route(id).request(id, method, params, opts));
+  }
+
+  /** The virtual models the extensions registered, each with the way to ask its router. */
+  virtualModels(): ExtensionVirtualModel[] {
+    return listVirtualModels(this.liveRegistrations(), (id, method, params, opts) => this.route(id).request(id, method, params, opts));
   }
 
   /** Registrations changed (a tool registered at run time, a restart, a failure). */
