@@ -7,7 +7,9 @@ import { missingKeyMessage } from "../ai/auth.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import { clampThinkingLevel, isThinkingLevel } from "../ai/thinking.ts";
 import type { AssistantMessage, Model, StreamFunction, StreamOptions, ThinkingBudgets } from "../ai/types.ts";
-import { latestResponse, type RouteRequest, type RoutedPair } from "../ai/virtual-models.ts";
+import { isVirtualModel, latestResponse, type RouteRequest, type RoutedPair } from "../ai/virtual-models.ts";
+import { convertToLlm } from "../session/convert.ts";
+import type { AgentMessage } from "../session/format.ts";
 import type { SummaryCall, SummaryRetryEvents } from "../compaction/index.ts";
 import type { RetrySettings } from "../resources/settings-effective.ts";
 import type { ThinkingLevel } from "../session/format.ts";
@@ -21,6 +23,8 @@ import { requestOptions } from "./request-options.ts";
 
 /** A model call made outside the session's runs (for an extension): pig's stream and the request's options. */
 export interface OutsideCall {
+  /** The model the call goes to: the one asked for, or where a virtual model's router sent it. */
+  model: Model;
   stream: StreamFunction;
   /** The key, headers and HTTP limits of the session's own requests to the model; no hooks. */
   options: StreamOptions;
@@ -45,6 +49,8 @@ export interface ModelCallPorts {
   requestSettings?: (() => { thinkingBudgets?: ThinkingBudgets | undefined }) | undefined;
   model(): Model | undefined;
   level(): ThinkingLevel;
+  /** The session's conversation (a virtual model's router reads it for a direct request too). */
+  conversation(): readonly AgentMessage[];
   sessionId(): string;
   retry(): RetrySettings;
   /** The hooks that watch the session's own requests; undefined when none are attached. */
@@ -139,7 +145,18 @@ export class ModelCalls {
           ...(source ? { events: this.summaryRetryEvents(source) } : {}),
         }
       : undefined;
-    return summaryCallFor(model, await this.requestOptions(model, false, signal), this.ports.streamFor(model), signal, retry);
+    const target = await this.direct(model, signal);
+    return summaryCallFor(target.model, await this.requestOptions(target.model, false, signal, target.level), this.ports.streamFor(target.model), signal, retry);
+  }
+
+  /**
+   * Where a request made outside the agent loop goes (a summary, an extension's call): a virtual
+   * model's router is asked with reason `direct`, without state, as upstream.
+   */
+  private async direct(model: Model, signal?: AbortSignal): Promise<{ model: Model; level?: ThinkingLevel }> {
+    if (!isVirtualModel(model)) return { model };
+    const routed = await this.route(model, { reason: "direct", thinkingLevel: this.ports.level(), messages: convertToLlm(this.ports.conversation()) }, signal);
+    return { model: routed.model, level: routed.thinkingLevel };
   }
 
   private summaryRetryEvents(source: SummarySource): SummaryRetryEvents {
@@ -157,7 +174,8 @@ export class ModelCalls {
    * thinking level (the caller says what it wants).
    */
   async outsideCall(model: Model, signal?: AbortSignal): Promise<OutsideCall> {
-    const { reasoning: _level, ...options } = await this.requestOptions(model, false, signal);
-    return { stream: this.ports.streamFor(model), options, redact: (answer) => redactAnswer(answer, this.ports.redactor) };
+    const target = (await this.direct(model, signal)).model;
+    const { reasoning: _level, ...options } = await this.requestOptions(target, false, signal);
+    return { model: target, stream: this.ports.streamFor(target), options, redact: (answer) => redactAnswer(answer, this.ports.redactor) };
   }
 }

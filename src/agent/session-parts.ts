@@ -7,6 +7,7 @@
 import type { Settings } from "../resources/settings.ts";
 import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
 import { promptOptionsOf, sectionsFromOptions } from "../resources/system-prompt-options.ts";
+import { limitsModel } from "../ai/virtual-models.ts";
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from "../tools/output-bound.ts";
 import { SpillFiles } from "../tools/spill-files.ts";
 import { Activity } from "./activity.ts";
@@ -89,6 +90,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     requestSettings: options.requestSettings,
     model: () => open.model,
     level: () => open.thinkingLevel,
+    conversation: () => open.conversation.messages,
     sessionId: () => open.store.sessionId,
     retry: () => runSettings.retry,
     watchers: () => (extensions.hooked ? extensions.hooks : undefined),
@@ -98,8 +100,9 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     get store() {
       return open.store;
     },
+    // A virtual model's limits are those of the model that answered last.
     get model() {
-      return open.model;
+      return limitsModel(open.model, open.conversation.messages, (provider, id) => registry.physicalModel(provider, id));
     },
     get thinkingLevel() {
       return open.thinkingLevel;

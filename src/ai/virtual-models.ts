@@ -86,3 +86,14 @@ export function latestResponse(messages: readonly { role: string }[]): Assistant
   }
   return undefined;
 }
+
+/**
+ * The model whose limits (context window, output) count for the selection: for a virtual model,
+ * the physical model of the latest answer (upstream's rule), else the virtual model's own.
+ */
+export function limitsModel(selected: Model | undefined, messages: readonly { role: string }[], physical: (provider: string, id: string) => Model | undefined): Model | undefined {
+  if (!selected || !isVirtualModel(selected)) return selected;
+  const latest = latestResponse(messages);
+  return (latest && physical(latest.provider, latest.model)) ?? selected;
+}
+

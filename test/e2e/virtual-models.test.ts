@@ -16,7 +16,9 @@ type Json = Record<string, any>;
 const dataOf = (response: Line) => response.data as Json;
 
 test("requests go where the router sends them, turn by turn; the session keeps the selection, each answer its physical model", async () => {
-  const w = await world([{ text: "easy answer" }, { toolCalls: [{ name: "bash", arguments: { command: "echo routed" } }] }, { text: "hard answer" }]);
+  const w = await world([{ text: "easy answer" }, { toolCalls: [{ name: "bash", arguments: { command: "echo routed" } }] }, { text: "hard answer" }, { text: "the summary" }], {
+    settings: { compaction: { keepRecentTokens: 1 } },
+  });
   const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: ["-e", ROUTER] }));
   const routes = () => writtenJsonLines(join(w.cwd, "routes.jsonl"));
 
@@ -57,6 +59,11 @@ test("requests go where the router sends them, turn by turn; the session keeps t
   const failed = (dataOf(await client.request({ type: "get_messages" })).messages as Json[]).at(-1)!;
   expect(failed).toMatchObject({ role: "assistant", stopReason: "error", provider: "router", model: "auto" });
   expect(failed.errorMessage).toBe("Virtual model router/auto routed to nope/missing, which is not a physical model.");
+
+  // A request outside the agent loop (a compaction's summary) is routed too: reason direct, no state.
+  expect(await client.request({ type: "compact" }, 20_000)).toMatchObject({ success: true, data: { summary: "the summary" } });
+  expect(routes().at(-1)).toMatchObject({ reason: "direct", state: null, previous: "fake/fake-reasoner:high" });
+  expect(w.llm.requests.map((r) => (r.body as Json).model).at(-1)).toBe("fake-reasoner");
   expect(client.stderr).toEqual([]);
 });
 
