@@ -74,3 +74,26 @@ test("--model names a virtual model in print mode", async () => {
   expect(run.stdout).toBe("routed from the command line\n");
   expect(w.llm.requests.map((r) => (r.body as Json).model)).toEqual(["fake-reasoner"]);
 });
+
+test("a retried request is routed with reason retry and the failed answer; a resumed session is on the virtual model again", async () => {
+  const w = await world([{ error: { status: 503, message: "overloaded" } }, { text: "second time lucky" }, { text: "resumed" }], {
+    settings: { retry: { enabled: true, maxRetries: 2, baseDelayMs: 10 } },
+  });
+  const sessions = join(w.cwd, "sessions");
+  const first = await w.run(["-p", "--session-dir", sessions, "-e", ROUTER, "--model", "router/auto", "a hard one"]);
+  expect(first.stdout).toBe("second time lucky\n");
+  const routes = writtenJsonLines(join(w.cwd, "routes.jsonl"));
+  expect(routes.map((r) => [r.reason, r.failed])).toEqual([
+    ["user", null],
+    ["retry", "fake/fake-reasoner:error"],
+  ]);
+  expect(w.llm.requests.map((r) => (r.body as Json).model)).toEqual(["fake-reasoner", "fake-reasoner"]);
+
+  // Continued without --model: the session's selection, the virtual model, routes again.
+  const again = await w.run(["-p", "--session-dir", sessions, "-c", "-e", ROUTER, "an easy one"]);
+  expect(again.stderr).toBe("");
+  expect(again.stdout).toBe("resumed\n");
+  expect(writtenJsonLines(join(w.cwd, "routes.jsonl")).at(-1)).toMatchObject({ reason: "user", model: "router/auto" });
+  expect((w.llm.requests.at(-1)!.body as Json).model).toBe("fake-model");
+});
+
