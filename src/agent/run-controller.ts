@@ -8,9 +8,8 @@ import { isVirtualModel } from "../ai/virtual-models.ts";
 import type { RetrySettings } from "../resources/settings-effective.ts";
 import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
-import type { AgentMessage, CustomMessage, SystemMessage, ThinkingLevel, ToolDeclaration, ToolResultMessage, UserMessage } from "../session/format.ts";
+import type { AgentMessage, CustomMessage, ThinkingLevel, ToolResultMessage, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
-import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { OutputLimits } from "../tools/output-bound.ts";
 import type { SpillFiles } from "../tools/spill-files.ts";
 import type { AnyTool } from "../tools/types.ts";
@@ -21,12 +20,13 @@ import type { CompactionRunner } from "./compaction-runner.ts";
 import type { Conversation } from "./conversation.ts";
 import { PromptError } from "./errors.ts";
 import type { LoopEvent, PigEvent } from "./events.ts";
-import type { HookImage, RunTrigger, ToolCallHookEvent, ToolResultHookEvent } from "./hooks.ts";
+import type { HookImage, ToolCallHookEvent, ToolResultHookEvent } from "./hooks.ts";
 import type { LoopConfig } from "./loop.ts";
 import type { ModelCalls } from "./model-calls.ts";
 import { userMessage } from "./queue.ts";
 import type { SessionRecorder } from "./recorder.ts";
 import { redactAnswer } from "./redact-events.ts";
+import { RunPrompt } from "./run-prompt.ts";
 import { routeRequests } from "./virtual-route.ts";
 import type { Retrier } from "./retry.ts";
 import { runWithRetries, type RunHost } from "./run.ts";
@@ -80,12 +80,8 @@ export class RunController {
   private readonly heldBash: AgentMessage[] = [];
   /** Custom messages sent with `deliverAs: "nextTurn"`, for the next prompt. */
   private readonly nextTurn: CustomMessage[] = [];
-  /** A system prompt a hook chose for the run in progress. */
-  private runSystemPrompt: string | undefined;
-  /** The prompt's inputs as a hook edited them for the run in progress. */
-  private runOptions: SystemPromptOptions | undefined;
-  /** The system prompt of the run in progress, as it was sent (`ctx.getSystemPrompt()`). */
-  private runPrompt: string | undefined;
+  /** The system prompt of the run: what before_agent_start chose, what the run declares. */
+  private readonly runPrompt: RunPrompt;
   private turnsSinceCollection = 0;
   /** Turns of the current run so far; the index of the turn that ended last. */
   private turnIndex = 0;
@@ -96,6 +92,7 @@ export class RunController {
     private readonly setup: RunSetup,
   ) {
     const { activity, conversation, retrier, compactor, recorder, queues, extensions } = parts;
+    this.runPrompt = new RunPrompt(parts, setup);
     this.runHost = {
       activity,
       conversation,
@@ -157,11 +154,11 @@ export class RunController {
   private async startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void> {
     const { activity, calls, queues } = this.parts;
     calls.preflight();
-    this.forgetRunPrompt();
+    this.runPrompt.forget();
     let added: CustomMessage[] = [];
     // Without a hook the run starts in this very tick (an abort right after the prompt must find it).
-    if (this.startHooked()) {
-      const hooked = await this.beforeRun({ messageType: "user", prompt: expanded, ...(images ? { images } : {}) });
+    if (this.runPrompt.hooked) {
+      const hooked = await this.runPrompt.beforeRun({ messageType: "user", prompt: expanded, ...(images ? { images } : {}) });
       if (hooked === undefined) {
         accepted();
         return;
@@ -180,64 +177,14 @@ export class RunController {
     await run;
   }
 
-  /**
-   * `before_agent_start` for the run `trigger` starts: the custom messages its handlers add, or
-   * undefined when the prompt was aborted while they worked. The system prompt they chose, or
-   * the inputs they edited, hold for that run.
-   */
-  private async beforeRun(trigger: RunTrigger): Promise<CustomMessage[] | undefined> {
-    const { activity, extensions } = this.parts;
-    const update = this.loadoutUpdate();
-    const messages = this.parts.conversation.messages;
-    const systemPrompt = systemPromptText(currentSystemMessage(update ? [...messages, update] : messages));
-    const systemPromptOptions = this.promptOptions();
-    // Under the prompt's own signal (no run exists yet): an abort ends the hook and the prompt with it.
-    const hooks = extensions.hooks;
-    const { hooked, aborted } = await activity.during("prompt", async (signal) => {
-      const result = await hooks.beforeAgentStart({ ...trigger, systemPrompt, systemPromptOptions }, signal);
-      return { hooked: result, aborted: signal.aborted };
-    });
-    if (aborted) return undefined;
-    const edited = hooked?.systemPromptOptions;
-    if (edited) this.useOptions(edited);
-    const forced = hooked?.systemPrompt || edited?.forceSystemPrompt;
-    if (forced) this.runSystemPrompt = forced;
-    return (hooked?.messages ?? []).map((m): CustomMessage => ({ ...m, role: "custom", timestamp: Date.now() }) as CustomMessage);
-  }
-
-  private startHooked(): boolean {
-    const { extensions } = this.parts;
-    return extensions.hooked && extensions.hooks.listens("before_agent_start");
-  }
-
-  /** A new run starts with the session's prompt, until its hooks say otherwise. */
-  private forgetRunPrompt(): void {
-    this.runSystemPrompt = undefined;
-    this.runOptions = undefined;
-  }
-
   /** The prompt's structured inputs for the tools active now (upstream's `getSystemPromptOptions()`). */
   promptOptions(): SystemPromptOptions {
-    const { tools } = this.parts;
-    return this.setup.promptOptions.of(tools.active, tools.all().map((registered) => registered.tool));
-  }
-
-  /**
-   * The run's prompt inputs as a hook left them. A changed tool selection changes the active
-   * tools, as upstream (the same as `setActiveTools` in the handler); the run's prompt is made
-   * from the rest.
-   */
-  private useOptions(options: SystemPromptOptions): void {
-    const { tools } = this.parts;
-    const before = tools.activeToolNames;
-    const selected = options.selectedTools;
-    if (selected.length !== before.length || selected.some((name, i) => name !== before[i])) tools.setActive(selected);
-    this.runOptions = { ...options, selectedTools: [...tools.activeToolNames] };
+    return this.runPrompt.options();
   }
 
   /** The system prompt now: the run's while one runs, otherwise the one the session declares. */
   get systemPrompt(): string {
-    return this.runPrompt ?? systemPromptText(currentSystemMessage(this.parts.conversation.messages));
+    return this.runPrompt.systemPrompt;
   }
 
   /** An extension's `sendMessage`, delivered as upstream does (see AgentSession.sendCustomMessage). */
@@ -253,12 +200,12 @@ export class RunController {
     }
     if (options.triggerTurn) {
       calls.preflight();
-      this.forgetRunPrompt();
+      this.runPrompt.forget();
       // Upstream 1.x: a custom message that starts a run passes before_agent_start too, and
       // takes the messages sent for the next turn with it.
       let added: CustomMessage[] = [];
-      if (this.startHooked()) {
-        const hooked = await this.beforeRun({ messageType: "custom", message });
+      if (this.runPrompt.hooked) {
+        const hooked = await this.runPrompt.beforeRun({ messageType: "custom", message });
         if (hooked === undefined) return;
         // A run started while the hook worked: the message joins it, as one sent while busy does.
         if (activity.isRunning) {
@@ -281,7 +228,7 @@ export class RunController {
   async continue(): Promise<void> {
     if (this.parts.activity.isRunning) throw new PromptError("Agent is already processing.");
     this.parts.calls.preflight();
-    this.forgetRunPrompt();
+    this.runPrompt.forget();
     await this.start([]);
   }
 
@@ -318,23 +265,11 @@ export class RunController {
 
   // ── the run ──────────────────────────────────────────────────────────────
 
-  /**
-   * The system message that declares the prompt and tools pig has now, when the context does not
-   * declare them already (a new session, a session Pi wrote, tools or resources that changed).
-   */
-  loadoutUpdate(): SystemMessage | undefined {
-    const tools = this.parts.tools.active;
-    const sections = this.runOptions ? this.setup.promptOptions.sections(this.runOptions) : this.setup.systemSections(tools);
-    return loadoutUpdate(this.parts.conversation.messages, sections, toolDeclarations(tools), Date.now());
-  }
-
   private start(prompts: AgentMessage[]): Promise<void> {
     const { activity, recorder, events } = this.parts;
     recorder.reset();
     // Ahead of the run's messages, like Pi: the model reads the prompt it is given before them.
-    const update = this.loadoutUpdate();
-    const messages = this.parts.conversation.messages;
-    this.runPrompt = this.runSystemPrompt ?? systemPromptText(currentSystemMessage(update ? [...messages, update] : messages));
+    const update = this.runPrompt.declare();
     if (update) prompts = [update, ...prompts];
     // Made here, not when the first turn begins: an abort that comes before that (an RPC abort
     // in the same stdin chunk as its prompt) must stop this run.
@@ -343,9 +278,7 @@ export class RunController {
       .finally(() => {
         const aborted = activity.runWasAborted;
         activity.endRun();
-        this.runSystemPrompt = undefined;
-        this.runOptions = undefined;
-        this.runPrompt = undefined;
+        this.runPrompt.end();
         // Told once the session is idle again: a client that asks for the state now hears so.
         events.emit({ type: "agent_settled", aborted });
       })
@@ -450,7 +383,7 @@ export class RunController {
       beforeRequest: () => compactor.beforeRequest(),
       onStreamError: (hint) => retrier.noteStreamError(hint),
       finishMessage: (message) => this.finishMessage(message),
-      ...(this.runSystemPrompt ? { systemPrompt: this.runSystemPrompt } : {}),
+      ...(this.runPrompt.forced ? { systemPrompt: this.runPrompt.forced } : {}),
       // Only the hooks someone handles: a context nobody rewrites is not copied for every call.
       ...(hooks?.listens("context") ? { rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal) } : {}),
       ...(hooks?.listens("context_with_system")
@@ -470,14 +403,4 @@ export class RunController {
         : {}),
     };
   }
-}
-
-/** What the model is told of each tool. */
-function toolDeclarations(tools: readonly AnyTool[]): ToolDeclaration[] {
-  return tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    ...(tool.constrainedSampling ? { constrainedSampling: tool.constrainedSampling } : {}),
-  }));
 }
