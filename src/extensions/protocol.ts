@@ -394,6 +394,8 @@ export const HOST_METHODS = {
   "session.switch": SessionSwitchParamsSchema,
   "agent.reload": Empty,
   "context.usage": Empty,
+  /** `ctx.getSystemPromptOptions()` in a command (upstream 1.x): the prompt's structured inputs now. */
+  "session.systemPromptOptions": Empty,
   "bus.emit": BusMessageParamsSchema,
   "extension.error": ExtensionErrorParamsSchema,
 } as const;

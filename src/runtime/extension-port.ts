@@ -223,6 +223,10 @@ export class ExtensionSessionPort implements HostSessionPort {
     return this.live.stats().contextUsage ?? undefined;
   }
 
+  systemPromptOptions(): Record<string, unknown> {
+    return { ...this.live.systemPromptOptions() };
+  }
+
   newSession(options: { parentSession?: string }): Promise<{ cancelled: boolean }> {
     return this.live.newSession(options);
   }

@@ -5,6 +5,7 @@
  * Fixtures: test/fixtures/extensions/run-events/.
  */
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
@@ -103,6 +104,10 @@ test("before_agent_start: messageType and systemPromptOptions; edits in place ma
   await until(() => turns().length === 3, "the third turn");
   expect(turns()[2]!.prompt).toBe("You are a forced prompt.");
   expect(systemText(w, 2)).toContain("You are a forced prompt.");
+
+  // A command reads the inputs as they are now (the run's edits are gone).
+  await client.promptAndWait("/prompt-options");
+  expect(JSON.parse(readFileSync(join(w.cwd, "command-options.json"), "utf8"))).toEqual({ selectedTools: ["read", "bash", "edit", "write"], cwdIsCwd: true, sections: {} });
 
   // A custom message that starts a run passes the hook too.
   await client.promptAndWait("/kick");
