@@ -11,6 +11,7 @@ import type { Script } from "../helpers/fake-llm/server.ts";
 import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
 import { EXTENSION_FIXTURES, extensionWorlds, writtenJsonLines } from "../helpers/extension-worlds.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
+import { gate, until } from "../helpers/waits.ts";
 
 const ext = (name: string) => join(EXTENSION_FIXTURES, "run-events", `${name}.ts`);
 const { world, track } = extensionWorlds();
@@ -19,22 +20,6 @@ async function rpc(extensions: string[], script?: Script, options: WorldOptions 
   const w = await world(script, options);
   const client = track(new RpcClient({ cwd: w.cwd, env: w.env, args: extensions.flatMap((name) => ["-e", ext(name)]) }));
   return { w, client };
-}
-
-/** A promise a test resolves to let a held answer go. */
-function gate(): { held: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  return { held, release };
-}
-
-/** Resolves once `check` holds; fails the test with `what` if it never does. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
 }
 
 test("agent_settled.aborted: true for a run stopped by abort, false for one that finished, to the extension and on the wire", async () => {

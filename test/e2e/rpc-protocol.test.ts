@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
+import { gate, until } from "../helpers/waits.ts";
 
 const worlds: PigWorld[] = [];
 const clients: RpcClient[] = [];
@@ -25,22 +26,6 @@ async function rpc(script: Script, options: WorldOptions = {}, args: string[] = 
 
 const dataOf = (response: Line) => response.data as Record<string, unknown>;
 const deltaOf = (line: Line) => line.assistantMessageEvent as Line;
-
-/** A promise a test resolves to let a held answer go. */
-function gate(): { held: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  return { held, release };
-}
-
-/** Resolves once `check` holds; fails the test with `what` if it never does. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
 
 const TOOL_TURN: Script = [{ toolCalls: [{ name: "bash", arguments: { command: "echo ran" } }] }, { text: "All done here.", chunkSize: 4 }];
 
