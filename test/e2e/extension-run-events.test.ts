@@ -5,7 +5,7 @@
  * Fixtures: test/fixtures/extensions/run-events/.
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import type { PigWorld, WorldOptions } from "../helpers/pig-env.ts";
@@ -92,11 +92,13 @@ test("before_agent_start: messageType and systemPromptOptions; edits in place ma
 
   // A command reads the inputs as they are now (the run's edits are gone).
   await client.promptAndWait("/prompt-options");
+  await until(() => existsSync(join(w.cwd, "command-options.json")), "the command's note");
   expect(JSON.parse(readFileSync(join(w.cwd, "command-options.json"), "utf8"))).toEqual({ selectedTools: ["read", "bash", "edit", "write"], cwdIsCwd: true, sections: {} });
 
-  // A custom message that starts a run passes the hook too.
+  // A custom message that starts a run passes the hook too (the command only sends it: its run follows).
+  const from = client.lines.length;
   await client.promptAndWait("/kick");
-  await until(() => notes().length === 4, "the custom message's before_agent_start");
+  await client.waitFor((l) => l.type === "agent_settled", 15_000, from);
   expect(notes()[3]).toMatchObject({ messageType: "custom", prompt: null, message: "kick" });
   expect(w.llm.requests).toHaveLength(4);
   expect(JSON.stringify(w.llm.requests[3]!.body)).toContain("kicked off");
