@@ -30,6 +30,8 @@ test("requests go where the router sends them, turn by turn; the session keeps t
   expect(await client.request({ type: "set_thinking_level", level: "high" })).toMatchObject({ success: true });
 
   await client.promptAndWait("an easy question");
+  // The context counts against the window of the model that answered (the virtual model has none of its own).
+  expect(dataOf(await client.request({ type: "get_session_stats" })).contextUsage).toMatchObject({ contextWindow: 128000 });
   await client.promptAndWait("a hard question");
   expect(w.llm.requests.map((r) => (r.body as Json).model)).toEqual(["fake-model", "fake-reasoner", "fake-reasoner"]);
   expect(routes().map((r) => [r.reason, r.model, r.thinkingLevel, r.previous, r.state, r.hasSignal])).toEqual([
