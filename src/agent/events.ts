@@ -72,8 +72,11 @@ export type SessionEvent =
   | { type: "summarization_retry_finished" }
   /** An extension's handler failed (`event` names which: an event name, `command`, …); what runs next goes on. */
   | { type: "extension_error"; extensionPath: string; event: string; error: string; stack?: string }
-  /** A prompt's run is over, with its retries, compactions and queued messages: nothing more follows on its own. */
-  | { type: "agent_settled" };
+  /**
+   * A prompt's run is over, with its retries, compactions and queued messages: nothing more
+   * follows on its own. `aborted`: it ended because it was stopped (upstream 1.x).
+   */
+  | { type: "agent_settled"; aborted: boolean };
 
 /** Why what a front end shows of the session may have changed. */
 export type SessionChangeReason =

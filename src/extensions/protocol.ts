@@ -121,6 +121,19 @@ export const ModelRefSchema = v.looseObject({ provider: v.string(), id: v.string
 /** Upstream Pi 0.87.1's levels, `max` included (the session clamps a level to what the model offers). */
 export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
 
+/** `pi.registerVirtualModel` without its `route` (upstream 1.x); `unregister` withdraws it. */
+export const VirtualModelSpecSchema = v.looseObject({
+  provider: v.string(),
+  id: v.string(),
+  name: v.optional(v.string()),
+  thinkingLevels: v.optional(v.array(ThinkingLevelSchema)),
+  contextWindow: v.optional(v.number()),
+  maxTokens: v.optional(v.number()),
+  input: v.optional(v.array(v.picklist(["text", "image"]))),
+  unregister: v.optional(v.boolean()),
+});
+export type VirtualModelSpec = v.InferOutput<typeof VirtualModelSpecSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Handshake and registration (extension → host)
 
@@ -158,6 +171,7 @@ export const RegisterParamsSchema = v.looseObject({
   providers: v.optional(v.array(ProviderSpecSchema), []),
   renderers: v.optional(v.array(v.string()), []),
   events: v.optional(v.array(v.string()), []),
+  virtualModels: v.optional(v.array(VirtualModelSpecSchema), []),
 });
 /** As received (lists filled in); `RegisterParamsInput` is what a sender may leave out. */
 export type RegisterParams = v.InferOutput<typeof RegisterParamsSchema>;
@@ -185,6 +199,22 @@ export const ExtensionErrorParamsSchema = v.looseObject({
 // ---------------------------------------------------------------------------------------------
 // Host → extension
 
+/** Upstream's structured system-prompt inputs (`before_agent_start`'s `systemPromptOptions`), as a handler may have edited them. */
+export const SystemPromptOptionsSchema = v.looseObject({
+  customPrompt: v.optional(v.string()),
+  forceSystemPrompt: v.optional(v.string()),
+  selectedTools: v.array(v.string()),
+  hiddenTools: v.array(v.string()),
+  toolSnippets: v.record(v.string(), v.string()),
+  toolGuidelines: v.record(v.string(), v.array(v.string())),
+  promptGuidelines: v.array(v.string()),
+  appendSystemPrompt: v.string(),
+  sections: v.record(v.string(), v.string()),
+  cwd: v.string(),
+  contextFiles: v.array(v.object({ path: v.string(), content: v.string() })),
+  skills: v.array(v.looseObject({ name: v.string(), description: v.string(), filePath: v.string(), baseDir: v.string(), disableModelInvocation: v.boolean() })),
+});
+
 /** A custom message an extension adds to a prompt (`before_agent_start`). */
 export const CustomMessageResultSchema = v.looseObject({ customType: v.string(), content: v.unknown(), display: v.boolean(), details: v.optional(v.unknown()) });
 /**
@@ -196,6 +226,8 @@ export const BeforeAgentStartResultSchema = v.looseObject({
   message: v.optional(CustomMessageResultSchema),
   messages: v.optional(v.array(CustomMessageResultSchema)),
   systemPrompt: v.optional(v.string()),
+  /** The event's `systemPromptOptions` as the handlers left them, sent only when they changed (upstream 1.x edits them in place). */
+  systemPromptOptions: v.optional(SystemPromptOptionsSchema),
 });
 export const EventParamsSchema = v.looseObject({ extension: v.string(), event: v.string(), payload: v.optional(v.unknown()) });
 export type EventParams = v.InferOutput<typeof EventParamsSchema>;
@@ -233,6 +265,10 @@ export const ProviderStreamParamsSchema = v.looseObject({
   options: v.optional(v.unknown()),
 });
 export const ProviderStreamResultSchema = v.looseObject({ message: v.unknown() });
+/** A virtual model's router asked for one request: upstream's `request` (models as objects), without its signal. */
+export const VirtualModelRouteParamsSchema = v.looseObject({ extension: v.string(), provider: v.string(), id: v.string(), request: JsonObject });
+/** The router's choice: a model by name, its level, and state to keep on the branch (absent: unchanged). */
+export const VirtualModelRouteResultSchema = v.looseObject({ model: ModelRefSchema, thinkingLevel: v.optional(v.string()), state: v.optional(v.unknown()) });
 
 export const ToolInfoSchema = v.looseObject({ name: v.string(), description: v.string(), parameters: v.unknown(), sourceInfo: v.optional(v.unknown()) });
 export const CommandInfoSchema = v.looseObject({ name: v.string(), description: v.optional(v.string()), source: v.string() });
@@ -371,6 +407,8 @@ export const HOST_METHODS = {
   "session.switch": SessionSwitchParamsSchema,
   "agent.reload": Empty,
   "context.usage": Empty,
+  /** `ctx.getSystemPromptOptions()` in a command (upstream 1.x): the prompt's structured inputs now. */
+  "session.systemPromptOptions": Empty,
   "bus.emit": BusMessageParamsSchema,
   "extension.error": ExtensionErrorParamsSchema,
 } as const;
@@ -386,6 +424,7 @@ export const EXTENSION_METHODS = {
   "command.complete": CommandCompleteParamsSchema,
   "shortcut.run": ShortcutRunParamsSchema,
   "provider.stream": ProviderStreamParamsSchema,
+  "virtualModel.route": VirtualModelRouteParamsSchema,
   state: StateParamsSchema,
   "session.appended": SessionAppendedParamsSchema,
   "session.leaf": SessionLeafParamsSchema,

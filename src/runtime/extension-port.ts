@@ -12,7 +12,6 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { describeIssues, type ThinkingLevel } from "../session/format.ts";
 import { CustomMessageSchema, type CustomMessage } from "../session/message-format.ts";
-import { currentSystemMessage, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 
 export interface PortHooks {
@@ -119,7 +118,7 @@ export class ExtensionSessionPort implements HostSessionPort {
       commands: [],
       isIdle: session.isIdle,
       hasPendingMessages: (state.pendingMessageCount ?? 0) > 0,
-      systemPrompt: systemPromptText(currentSystemMessage(session.messages)),
+      systemPrompt: session.systemPrompt,
       flags: this.flagValues,
       credentials: session.registry.credentialKinds(),
       settings: session.effectiveSettings(),
@@ -231,6 +230,10 @@ export class ExtensionSessionPort implements HostSessionPort {
 
   contextUsage(): ContextUsage | undefined {
     return this.live.stats().contextUsage ?? undefined;
+  }
+
+  systemPromptOptions(): Record<string, unknown> {
+    return { ...this.live.systemPromptOptions() };
   }
 
   newSession(options: { parentSession?: string }): Promise<{ cancelled: boolean }> {

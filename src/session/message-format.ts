@@ -159,6 +159,8 @@ export const AssistantMessageSchema = v.looseObject({
   rawStopReason: v.optional(v.string()),
   diagnostics: v.optional(v.array(DiagnosticSchema)),
   providerThinkingLevel: v.optional(v.string()),
+  /** The level the answer was requested at (Pi 1.x; pig writes it for a virtual model's routed requests). */
+  thinkingLevel: v.optional(v.string()),
 });
 
 export const ToolResultMessageSchema = v.looseObject({

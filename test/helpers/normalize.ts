@@ -144,6 +144,9 @@ export function eventEssence(event: Json): Json | undefined {
       return { type, message: message(event.message), toolResults: (event.toolResults as unknown[]).map(message) };
     case "agent_end":
       return { type, messages: (event.messages as unknown[]).map(message) };
+    case "agent_settled":
+      // `aborted` is upstream 1.x's addition, which Pi 0.87.1's recordings lack.
+      return { type };
     default:
       return event;
   }
@@ -347,10 +350,12 @@ const DISPOSED = new Set(["prompt", "steer", "follow_up"]);
 
 /**
  * pig's RPC wire as Pi 0.87.1 wrote it: what pig sends that 1.x added on top (a prompt's, a
- * steer's and a follow-up's `data.disposition`) is set aside; everything else must match.
+ * steer's and a follow-up's `data.disposition`, `agent_settled.aborted`) is set aside;
+ * everything else must match.
  */
 export function asPi087Wire(lines: Json[]): Json[] {
   return lines.map((line) => {
+    if (line.type === "agent_settled") return { type: "agent_settled" };
     if (line.type !== "response" || !DISPOSED.has(line.command as string) || typeof line.data !== "object" || line.data === null) return line;
     const { disposition, ...data } = line.data as Json;
     void disposition;

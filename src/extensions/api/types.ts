@@ -317,7 +317,40 @@ export interface ExtensionAPI {
   setThinkingLevel(level: ThinkingLevel): void;
   registerProvider(name: string | Record<string, any>, config?: Record<string, any>): void;
   unregisterProvider(name: string): void;
+  /** Upstream 1.x: a selectable model whose every request `route` sends to a physical model. */
+  registerVirtualModel<State = unknown>(definition: VirtualModelDefinition<State>): void;
+  unregisterVirtualModel(provider: string, id: string): void;
   events: EventBus;
 }
 
 export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;
+
+/** Why a virtual model's request is made (upstream 1.x). */
+export type VirtualModelRouteReason = "user" | "continuation" | "retry" | "direct";
+
+/** What a virtual model's router is asked for one request. */
+export interface VirtualModelRouteRequest<State = unknown> {
+  model: Model;
+  thinkingLevel: ThinkingLevel;
+  reason: VirtualModelRouteReason;
+  previous?: { model: Model; thinkingLevel?: ThinkingLevel };
+  failed?: { model: Model; thinkingLevel?: ThinkingLevel; message: Record<string, any> };
+  state?: State;
+  messages: Record<string, any>[];
+  signal?: AbortSignal;
+}
+
+/** `pi.registerVirtualModel`'s definition (upstream 1.x). */
+export interface VirtualModelDefinition<State = unknown> {
+  provider: string;
+  id: string;
+  name?: string;
+  thinkingLevels?: ThinkingLevel[];
+  contextWindow?: number;
+  maxTokens?: number;
+  input?: ("text" | "image")[];
+  route(
+    request: VirtualModelRouteRequest<State>,
+    ctx: ExtensionContext,
+  ): { model: Model; thinkingLevel: ThinkingLevel; state?: State } | Promise<{ model: Model; thinkingLevel: ThinkingLevel; state?: State }>;
+}

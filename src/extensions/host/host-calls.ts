@@ -97,6 +97,7 @@ export function createHostCalls(
     "agent.shutdown": () => (port.shutdown(), OK),
     "agent.waitForIdle": async () => (await port.waitForIdle(), OK),
     "context.usage": () => port.contextUsage() ?? null,
+    "session.systemPromptOptions": () => port.systemPromptOptions?.() ?? {},
     "bus.emit": (p, ctx) => (ctx.emitBus(p.channel, p.data), OK),
     "extension.error": (p, ctx) => (ctx.reportError(p), OK),
     "session.new": (p, ctx) => {

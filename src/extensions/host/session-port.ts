@@ -67,6 +67,8 @@ export interface HostSessionPort {
   shutdown(): void;
   waitForIdle(): Promise<void>;
   contextUsage(): ContextUsage | undefined;
+  /** The prompt's structured inputs for the tools active now (upstream 1.x's `systemPromptOptions`); a port without a session has none. */
+  systemPromptOptions?(): Record<string, unknown>;
 
   // Command-context calls: the host allows them only while a command of the caller runs.
   newSession(options: { parentSession?: string }): Promise<{ cancelled: boolean }>;

@@ -105,6 +105,18 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
     return streamProvider(live, params.model, params.context, params.options as Json | undefined, req.signal, req.progress);
   });
 
+  peer.onRequest("virtualModel.route", async (params, req) => {
+    const record = recordOf(runtime, params);
+    const name = `${String(params.provider)}/${String(params.id)}`;
+    const route = record.virtualModels.get(name);
+    if (!route) throw new RpcError(ErrorCode.InvalidParams, `Virtual model ${name} is not registered by ${record.name}`);
+    const request = { ...(params.request as Json), signal: req.signal } as unknown as Parameters<typeof route>[0];
+    const chosen = await route(request, createContext(runtime, record, { signal: req.signal }));
+    const model = chosen?.model as { provider?: unknown; id?: unknown } | undefined;
+    if (!model || typeof model.provider !== "string" || typeof model.id !== "string") throw new Error(`Virtual model ${name}'s route returned no model.`);
+    return { model: { provider: model.provider, id: model.id }, ...(chosen.thinkingLevel ? { thinkingLevel: chosen.thinkingLevel } : {}), ...(chosen.state !== undefined ? { state: chosen.state } : {}) };
+  });
+
   peer.onNotification("state", (params) => {
     // Flag values are known only once every extension has registered its flags (the command
     // line is parsed twice), so they come with the state rather than with the handshake.

@@ -5,7 +5,8 @@
  */
 import type { ExtensionAPI, ExtensionHandler, Model, ThinkingLevel, ToolDefinition } from "../api/types.ts";
 import { execCommand } from "./exec.ts";
-import { providerSpec } from "./providers.ts";
+import type { VirtualModelSpec } from "../protocol.ts";
+import { jsonPart, providerSpec } from "./providers.ts";
 import type { ExtensionRecord } from "./record.ts";
 import { fireAndForget, requireActive, type Runtime } from "./runtime.ts";
 
@@ -139,6 +140,18 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
     unregisterProvider(name) {
       record.providers.delete(name);
       record.addProvider({ name, config: { unregister: true } });
+      registered();
+    },
+    registerVirtualModel(definition) {
+      const { route, ...spec } = definition;
+      if (typeof route !== "function") throw new Error(`Virtual model ${spec.provider}/${spec.id} needs a route function.`);
+      record.virtualModels.set(`${spec.provider}/${spec.id}`, route.bind(definition));
+      record.addVirtualModel(jsonPart(spec) as VirtualModelSpec);
+      registered();
+    },
+    unregisterVirtualModel(provider, id) {
+      record.virtualModels.delete(`${provider}/${id}`);
+      record.addVirtualModel({ provider, id, unregister: true });
       registered();
     },
     events: runtime.bus.api(),

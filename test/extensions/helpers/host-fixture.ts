@@ -83,6 +83,7 @@ export class FakePort implements HostSessionPort {
   shutdown = () => {};
   waitForIdle = async () => {};
   contextUsage = () => undefined;
+  systemPromptOptions = () => ({ cwd: "/fake" });
   newSession = async () => ({ cancelled: false });
   fork = async () => ({ cancelled: false });
   navigateTree = async () => ({ cancelled: false });
