@@ -81,6 +81,20 @@ export const ImageContentSchema = v.looseObject({ type: v.literal("image"), data
 export const ContentSchema = v.variant("type", [TextContentSchema, ImageContentSchema]);
 export type WireContent = v.InferOutput<typeof ContentSchema>;
 
+export const ToolExposureSchema = v.picklist(["direct", "model-only", "codemode", "deferred", "hidden"]);
+export const ToolNamespaceSchema = v.looseObject({
+  name: v.string(),
+  aliases: v.optional(v.array(v.string())),
+  description: v.optional(v.string()),
+  instructions: v.optional(v.string()),
+});
+export const ToolAnnotationsSchema = v.looseObject({
+  readOnlyHint: v.optional(v.boolean()),
+  destructiveHint: v.optional(v.boolean()),
+  idempotentHint: v.optional(v.boolean()),
+  openWorldHint: v.optional(v.boolean()),
+});
+
 export const ToolSpecSchema = v.looseObject({
   name: v.pipe(v.string(), v.minLength(1)),
   label: v.optional(v.string()),
@@ -90,6 +104,14 @@ export const ToolSpecSchema = v.looseObject({
   promptSnippet: v.optional(v.string()),
   promptGuidelines: v.optional(v.array(v.string())),
   executionMode: v.optional(v.picklist(["parallel", "sequential"])),
+  /** How the model reaches the tool (upstream Pi 1.x); `direct` when absent. */
+  exposure: v.optional(ToolExposureSchema),
+  /** `false`: registering does not activate the tool. */
+  defaultActive: v.optional(v.boolean()),
+  namespace: v.optional(ToolNamespaceSchema),
+  annotations: v.optional(ToolAnnotationsSchema),
+  /** JSON Schema of a successful result's `structuredContent`. */
+  outputSchema: v.optional(JsonObject),
 });
 export type ToolSpec = v.InferOutput<typeof ToolSpecSchema>;
 
@@ -211,6 +233,8 @@ export const ToolExecuteResultSchema = v.looseObject({
   details: v.optional(v.unknown()),
   isError: v.optional(v.boolean()),
   terminate: v.optional(v.boolean()),
+  /** Data matching the tool's `outputSchema`, for programmatic callers; never sent to the model. */
+  structuredContent: v.optional(v.unknown()),
 });
 export type ToolExecuteResult = v.InferOutput<typeof ToolExecuteResultSchema>;
 /** The `value` of a `$/progress` for a `tool.execute`. */

@@ -3,7 +3,7 @@
  * replaces a built-in), and which of them are active (`--tools`, `--no-tools`, `--exclude-tools`,
  * the `defaultTools` setting). Tools registered later go through the same limits.
  */
-import { ToolRegistry, type RegisteredTool, type ToolSource } from "../agent/tool-registry.ts";
+import { activatesOnRegistration, isDeclarable, ToolRegistry, type RegisteredTool, type ToolSource } from "../agent/tool-registry.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { Settings } from "../resources/settings.ts";
 import { createBuiltinTools, selectTools } from "../tools/index.ts";
@@ -41,18 +41,23 @@ export function selectRunTools(
     exclude: config.excludeTools ? [...config.excludeTools] : [],
   });
   warnings.push(...selection.warnings);
-  // An extension's tool is active unless the limits keep it out, also when it takes the name of
-  // a built-in that is off by default (upstream: registering activates).
-  const active = [...selection.tools];
+  // An extension's tool is active unless its exposure, `defaultActive: false` or the limits keep
+  // it out, also when it takes the name of a built-in that is off by default (upstream:
+  // registering activates). Naming a tool activates only one that can be declared; a hidden
+  // tool is never active.
+  const named = config.tools ?? (config.noTools ? [] : (settings.defaultTools ?? []));
+  const active = selection.tools.filter((tool) => isDeclarable(tool) && (named.includes(tool.name) || activatesOnRegistration(tool)));
   for (const entry of added) {
     if (entry.source.kind !== "extension" || active.some((t) => t.name === entry.tool.name)) continue;
     const name = entry.tool.name;
-    if (config.noTools || (config.tools && !config.tools.includes(name)) || config.excludeTools?.includes(name)) continue;
+    if (!isDeclarable(entry.tool) || config.excludeTools?.includes(name)) continue;
+    if (!named.includes(name) && (!activatesOnRegistration(entry.tool) || config.noTools || config.tools)) continue;
     active.push(entry.tool);
   }
   return new ToolRegistry([...all.values()], active, {
     ...(config.tools ? { allowlist: config.tools } : {}),
     noTools: config.noTools ?? false,
     ...(config.excludeTools ? { exclude: config.excludeTools } : {}),
+    ...(!config.tools && !config.noTools && settings.defaultTools ? { named: settings.defaultTools } : {}),
   });
 }

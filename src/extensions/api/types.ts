@@ -35,9 +35,27 @@ export interface Model<_Api = any> {
 export interface AgentToolResult<TDetails = unknown> {
   content: (TextContent | ImageContent)[];
   details: TDetails;
+  /** Report a failure without throwing: the model sees `content` as an error (Pi ≥ 1.x). */
+  isError?: boolean;
+  /** Data matching the tool's `outputSchema`, for programmatic callers; not sent to the model. */
+  structuredContent?: unknown;
   terminate?: boolean;
 }
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: { content: (TextContent | ImageContent)[]; details?: TDetails }) => void;
+
+export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "hidden";
+export interface ToolNamespace {
+  name: string;
+  aliases?: readonly string[];
+  description?: string;
+  instructions?: string;
+}
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
 
 export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, _TState = any> {
   name: string;
@@ -48,6 +66,14 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
   parameters: TParams;
   prepareArguments?: (args: unknown) => any;
   executionMode?: "sequential" | "parallel";
+  /** How the model reaches the tool (Pi ≥ 1.x); `direct` when absent. */
+  exposure?: ToolExposure;
+  /** `false`: registering does not activate the tool. */
+  defaultActive?: boolean;
+  namespace?: ToolNamespace;
+  annotations?: ToolAnnotations;
+  /** JSON Schema of `structuredContent` in successful results. */
+  outputSchema?: TSchema;
   renderShell?: "default" | "self";
   execute(
     toolCallId: string,
@@ -251,6 +277,10 @@ export interface ToolInfo {
   name: string;
   description: string;
   parameters: unknown;
+  promptGuidelines?: string[];
+  exposure?: ToolExposure;
+  namespace?: ToolNamespace;
+  annotations?: ToolAnnotations;
   sourceInfo?: unknown;
 }
 export interface SlashCommandInfo {

@@ -25,7 +25,14 @@ function recordOf(runtime: Runtime, params: Json): ExtensionRecord {
 
 function toolResult(result: AgentToolResult | undefined): Json {
   const content = Array.isArray(result?.content) ? result.content : [];
-  return { content, details: result?.details ?? {}, ...(result?.terminate ? { terminate: true } : {}) };
+  return {
+    content,
+    details: result?.details ?? {},
+    // Only `true` marks an error, as upstream: other values never set the flag.
+    ...(result?.isError === true ? { isError: true } : {}),
+    ...(result?.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    ...(result?.terminate ? { terminate: true } : {}),
+  };
 }
 
 export function installDispatch(runtime: Runtime, onShutdown: (reason: string) => void): void {
