@@ -31,6 +31,8 @@ import type { RunQueues } from "./run-queues.ts";
 import type { SessionEvents } from "./session-events.ts";
 import { submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
+import { NestedToolCallRunner, type NestedCallOptions, type NestedCallOutcome } from "./nested-tool-calls.ts";
+import type { ToolCallConfig } from "./tool-calls.ts";
 
 /** The parts a run works with, shared with the rest of the session. */
 export interface RunParts {
@@ -75,6 +77,9 @@ export class RunController {
   /** A system prompt a hook chose for the run in progress. */
   private runSystemPrompt: string | undefined;
   private turnsSinceCollection = 0;
+  /** The tool calls' configuration of the run in progress, for the calls tools make (`ctx.executeTool`). */
+  private runToolConfig: ToolCallConfig | undefined;
+  private readonly nested: NestedToolCallRunner;
   /** Turns of the current run so far; the index of the turn that ended last. */
   private turnIndex = 0;
   private lastTurnIndex = 0;
@@ -84,6 +89,12 @@ export class RunController {
     private readonly setup: RunSetup,
   ) {
     const { activity, conversation, retrier, compactor, recorder, queues, extensions } = parts;
+    this.nested = new NestedToolCallRunner({
+      config: () => (activity.isRunning ? this.runToolConfig : undefined),
+      signal: () => activity.signal("run"),
+      callable: () => parts.tools.callable(),
+      emit: (event) => this.onLoopEvent(event),
+    });
     this.runHost = {
       activity,
       conversation,
@@ -263,6 +274,8 @@ export class RunController {
       .finally(() => {
         activity.endRun();
         this.runSystemPrompt = undefined;
+        this.runToolConfig = undefined;
+        this.nested.clear();
         // Told once the session is idle again: a client that asks for the state now hears so.
         events.emit({ type: "agent_settled" });
       })
@@ -339,7 +352,21 @@ export class RunController {
     };
   }
 
+  /**
+   * Runs `name` for the tool call `parentToolCallId` while it runs (upstream's `ctx.executeTool`):
+   * never throws for a tool's failure, which comes back as an error result.
+   */
+  executeNestedTool(parentToolCallId: string, name: string, args: unknown, options: NestedCallOptions = {}): Promise<NestedCallOutcome> {
+    return this.nested.execute(parentToolCallId, name, args, options);
+  }
+
   private loopConfig(model: Model): LoopConfig {
+    const config = this.buildLoopConfig(model);
+    this.runToolConfig = config;
+    return config;
+  }
+
+  private buildLoopConfig(model: Model): LoopConfig {
     const { extensions, calls, tools, queues, compactor, retrier } = this.parts;
     const setup = this.setup;
     const hooks = extensions.hooked ? extensions.hooks : undefined;
@@ -348,7 +375,10 @@ export class RunController {
       stream: calls.stream(model),
       // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
       streamOptions: (signal) => calls.requestOptions(model, true, signal),
-      tools: tools.active,
+      // Read at each batch: a tool activated during the run (tool_search) can be called in its next turn.
+      get tools() {
+        return tools.active;
+      },
       toolContext: { cwd: setup.cwd, agentDir: setup.agentDir, model, spillFiles: setup.spillFiles },
       toolExecution: setup.toolExecution,
       outputLimits: setup.outputLimits(),
@@ -358,6 +388,7 @@ export class RunController {
       beforeRequest: () => compactor.beforeRequest(),
       onStreamError: (hint) => retrier.noteStreamError(hint),
       finishMessage: (message) => this.finishMessage(message),
+      takeNestedCalls: (toolCallId) => this.nested.take(toolCallId),
       ...(this.runSystemPrompt ? { systemPrompt: this.runSystemPrompt } : {}),
       // Only the hooks someone handles: a context nobody rewrites is not copied for every call.
       ...(hooks?.listens("context") ? { rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal) } : {}),

@@ -26,6 +26,7 @@ import type { AgentSessionOptions } from "./session-options.ts";
 import { composeSession, type SessionParts } from "./session-parts.ts";
 import { forkMessages, lastAssistantText, sessionState, sessionStats, type SessionState, type SessionStats } from "./session-report.ts";
 import type { SubmitOptions } from "./submit.ts";
+import type { NestedCallOptions, NestedCallOutcome } from "./nested-tool-calls.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { UserBashResult } from "./user-bash.ts";
 
@@ -161,6 +162,14 @@ export class AgentSession {
   /** Runs the agent on the current context without a new message (e.g. after a compaction). */
   continue(): Promise<void> {
     return this.parts.runs.continue();
+  }
+
+  /**
+   * Runs another tool for the tool call `parentToolCallId` while it runs (upstream Pi 1.x's
+   * `ctx.executeTool`): the model's checks and hooks, events with `parentToolCallId`, no message.
+   */
+  executeNestedTool(parentToolCallId: string, name: string, args: unknown, options?: NestedCallOptions): Promise<NestedCallOutcome> {
+    return this.parts.runs.executeNestedTool(parentToolCallId, name, args, options);
   }
 
   /** Queues a steer (RPC `steer`, the SDK): expanded, no input hook, as upstream. */

@@ -328,6 +328,17 @@ export const AppendEntryParamsSchema = v.looseObject({ customType: v.string(), d
 export const SetNameParamsSchema = v.looseObject({ name: v.string() });
 export const SetLabelParamsSchema = v.looseObject({ entryId: v.string(), label: v.optional(v.nullable(v.string())) });
 export const SetActiveToolsParamsSchema = v.looseObject({ names: v.array(v.string()) });
+/** A running tool calls another (`ctx.executeTool`, upstream Pi 1.x): `toolCallId` is the running call's. */
+export const ToolsCallParamsSchema = v.looseObject({ toolCallId: v.string(), name: v.string(), args: v.optional(v.unknown()) });
+export const ToolsCallResultSchema = v.looseObject({
+  /** The result as the tool gave it (its content blocks in whichever of upstream's shapes it used). */
+  result: v.looseObject({ ...ToolExecuteResultSchema.entries, content: v.array(v.unknown()) }),
+  isError: v.boolean(),
+  durationMs: v.optional(v.number()),
+  /** The id pig gave the call: `<toolCallId>/<n>`. */
+  toolCallId: v.string(),
+});
+export type ToolsCallResult = v.InferOutput<typeof ToolsCallResultSchema>;
 export const ThinkingSetParamsSchema = v.looseObject({ level: ThinkingLevelSchema });
 export const CompactParamsSchema = v.looseObject({ customInstructions: v.optional(v.string()) });
 export const SessionNewParamsSchema = v.looseObject({ parentSession: v.optional(v.string()) });
@@ -368,6 +379,7 @@ export const HOST_METHODS = {
   "session.setName": SetNameParamsSchema,
   "session.setLabel": SetLabelParamsSchema,
   "tools.setActive": SetActiveToolsParamsSchema,
+  "tools.call": ToolsCallParamsSchema,
   "model.set": ModelRefSchema,
   "model.auth": ModelAuthParamsSchema,
   "model.stream": ModelStreamParamsSchema,

@@ -80,7 +80,7 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
     params: any,
     signal: AbortSignal | undefined,
     onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
-    ctx: ExtensionContext,
+    ctx: ExtensionToolContext,
   ): Promise<AgentToolResult<TDetails>>;
   renderCall?: (...args: any[]) => any;
   renderResult?: (...args: any[]) => any;
@@ -273,11 +273,45 @@ export interface CustomMessage<T = unknown> {
   details?: T;
 }
 
+/** A tool another tool may call, as `ctx.tools` lists it (upstream's `AgentTool`). */
+export interface CallableTool {
+  name: string;
+  label: string;
+  description: string;
+  parameters: unknown;
+  outputSchema?: unknown;
+  executionMode?: "sequential" | "parallel";
+  execute(toolCallId: string, params: unknown, signal?: AbortSignal, onUpdate?: AgentToolUpdateCallback): Promise<AgentToolResult>;
+}
+
+export interface ExecuteToolOptions {
+  /** The calling tool's signal when absent. */
+  signal?: AbortSignal;
+  /** Partial results of the called tool, besides the `tool_execution_update` events. */
+  onUpdate?: AgentToolUpdateCallback;
+}
+
+/** What `ctx.executeTool` resolves to; it never rejects for a tool's failure (upstream's `AgentToolCallOutcome`). */
+export interface ToolCallOutcome {
+  toolCall: { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
+  result: AgentToolResult;
+  isError: boolean;
+  durationMs?: number;
+}
+
+/** The context a tool's `execute` gets: the extension context plus the tools it may call (Pi ≥ 1.x). */
+export interface ExtensionToolContext extends ExtensionContext {
+  readonly tools: readonly CallableTool[];
+  executeTool(name: string, args: unknown, options?: ExecuteToolOptions): Promise<ToolCallOutcome>;
+}
+
 export interface ToolInfo {
   name: string;
   description: string;
   parameters: unknown;
   promptGuidelines?: string[];
+  outputSchema?: unknown;
+  executionMode?: "sequential" | "parallel";
   exposure?: ToolExposure;
   namespace?: ToolNamespace;
   annotations?: ToolAnnotations;

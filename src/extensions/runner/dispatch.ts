@@ -5,6 +5,7 @@
 import type { AgentToolResult, ExtensionContext } from "../api/types.ts";
 import { createCommandContext, createContext } from "./context.ts";
 import { runEventHandlers } from "./events.ts";
+import { createToolContext } from "./tool-context.ts";
 import { streamProvider } from "./providers.ts";
 import type { ExtensionRecord } from "./record.ts";
 import type { HostState } from "./state.ts";
@@ -75,7 +76,7 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
       const onUpdate = (partial: { content: unknown[]; details?: unknown }): void => {
         req.progress({ content: partial?.content ?? [], ...(partial?.details !== undefined ? { details: partial.details } : {}) });
       };
-      const ctx = createContext(runtime, record, { signal: req.signal });
+      const ctx = createToolContext(runtime, record, String(params.toolCallId), req.signal);
       return toolResult(await tool.execute(String(params.toolCallId), args, req.signal, onUpdate, ctx));
     } catch (error) {
       return { content: [{ type: "text", text: describe(error) }], details: {}, isError: true };
