@@ -25,6 +25,8 @@ export interface LoopConfig extends ToolCallConfig {
   takeSteering: () => AgentMessage[];
   /** Follow-up messages to deliver now (the agent would stop otherwise). */
   takeFollowUps: () => AgentMessage[];
+  /** Before each request: the system message declaring what changed in the tools and prompt, if anything did. */
+  loadoutUpdate?: () => AgentMessage | undefined;
   /** Called before each model call; may compact the context (in place) so the request fits. */
   beforeRequest?: () => Promise<void>;
   /** Told what the server said about retrying when an answer fails. */
@@ -72,6 +74,10 @@ export async function runAgentLoop(
       emit({ type: "turn_start" });
       for (const message of pending) await add(message);
       pending = [];
+      // Tools or prompt sections that changed since the transcript declared them (a tool
+      // activated another, as tool_search does) are declared before the next request, as upstream.
+      const update = config.loadoutUpdate?.();
+      if (update) await add(update);
       const { message: assistant, invalidArguments } = await streamAssistant(context.messages, config, emit, signal);
       // In the context before it is announced, like every other message.
       context.append(assistant);

@@ -389,6 +389,7 @@ export class RunController {
       onStreamError: (hint) => retrier.noteStreamError(hint),
       finishMessage: (message) => this.finishMessage(message),
       takeNestedCalls: (toolCallId) => this.nested.take(toolCallId),
+      loadoutUpdate: () => this.loadoutUpdate(),
       ...(this.runSystemPrompt ? { systemPrompt: this.runSystemPrompt } : {}),
       // Only the hooks someone handles: a context nobody rewrites is not copied for every call.
       ...(hooks?.listens("context") ? { rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal) } : {}),

@@ -7,6 +7,7 @@ import { activatesOnRegistration, isDeclarable, ToolRegistry, type RegisteredToo
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { Settings } from "../resources/settings.ts";
 import { createBuiltinTools, selectTools } from "../tools/index.ts";
+import { createToolSearchTool } from "../tools/tool-search.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { RuntimeConfig } from "./config.ts";
 
@@ -32,6 +33,14 @@ export function selectRunTools(
     autoResizeImages: settings.images?.autoResize ?? true,
   });
   for (const tool of Object.values(builtins)) all.set(tool.name, { tool, source: { kind: "builtin" } });
+  // Upstream's built-in tool_search, inactive until named; it works on the registry made below.
+  let registry: ToolRegistry | undefined;
+  const search = createToolSearchTool({
+    all: () => registry?.all().map((entry) => entry.tool) ?? [],
+    activeNames: () => registry?.activeToolNames ?? [],
+    setActive: (names) => registry?.setActive(names),
+  });
+  all.set(search.name, { tool: search, source: { kind: "builtin" } });
   for (const entry of added) all.set(entry.tool.name, entry);
   const byName = Object.fromEntries([...all].map(([name, entry]) => [name, entry.tool]));
   const selection = selectTools(byName, {
@@ -54,10 +63,11 @@ export function selectRunTools(
     if (!named.includes(name) && (!activatesOnRegistration(entry.tool) || config.noTools || config.tools)) continue;
     active.push(entry.tool);
   }
-  return new ToolRegistry([...all.values()], active, {
+  registry = new ToolRegistry([...all.values()], active, {
     ...(config.tools ? { allowlist: config.tools } : {}),
     noTools: config.noTools ?? false,
     ...(config.excludeTools ? { exclude: config.excludeTools } : {}),
     ...(!config.tools && !config.noTools && settings.defaultTools ? { named: settings.defaultTools } : {}),
   });
+  return registry;
 }

@@ -130,3 +130,52 @@ test("naming a tool that is inactive by default activates it; naming a hidden on
   expect(run.code).toBe(0);
   expect(declaredNames(w.llm.requests[0]!.body as Json)).toEqual(["later", "read"]);
 });
+
+const DEFERRED = `
+const obj = (properties, required = []) => ({ type: "object", properties, required });
+export default function (pi) {
+  pi.registerTool({
+    name: "lookup_weather", label: "Weather", description: "Look up the current weather for a city", exposure: "deferred",
+    namespace: { name: "forecasts", description: "Weather services" },
+    parameters: obj({ city: { type: "string", description: "City name" } }, ["city"]),
+    async execute(_id, params) { return { content: [{ type: "text", text: "sunny in " + params.city }], details: {} }; },
+  });
+  pi.registerTool({
+    name: "search_issues", label: "Issues", description: "Search project issues by keyword", exposure: "deferred",
+    parameters: obj({ query: { type: "string" } }, ["query"]),
+    async execute() { return { content: [{ type: "text", text: "no issues" }], details: {} }; },
+  });
+}
+`;
+
+test("tool_search finds a deferred tool and loads it: the next request of the same run declares it and the model can call it", async () => {
+  const script = [
+    { toolCalls: [{ name: "tool_search", arguments: { query: "weather in a city" } }] },
+    { toolCalls: [{ name: "lookup_weather", arguments: { city: "Oslo" } }] },
+    { text: "It is sunny." },
+  ];
+  // The defaultTools setting names it (`--tools` would be an allowlist keeping the deferred tools out).
+  const w = await world(script, { files: { "ext/deferred.ts": DEFERRED }, settings: { defaultTools: ["read", "tool_search"] } });
+  const run = await w.run(["-p", "-e", join(w.cwd, "ext", "deferred.ts"), "weather in Oslo?"]);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(run.stdout.trim()).toBe("It is sunny.");
+  expect(w.llm.requests).toHaveLength(3);
+  const bodies = w.llm.requests.map((r) => r.body as Json);
+  expect(declaredNames(bodies[0]!)).toEqual(["read", "tool_search"]);
+  expect(declaredNames(bodies[1]!)).toEqual(["lookup_weather", "read", "tool_search"]);
+  const toolTexts = (body: Json) => body.messages.filter((m: Json) => m.role === "tool").map((m: Json) => (typeof m.content === "string" ? m.content : m.content.map((c: Json) => c.text).join("")));
+  expect(toolTexts(bodies[1]!)[0]).toBe("Loaded 1 tool, callable from your next call:\n- lookup_weather: Look up the current weather for a city");
+  expect(toolTexts(bodies[2]!)[1]).toBe("sunny in Oslo");
+  // The session records the loaded tool as a change of the tools, before the request that declares it.
+  const entries = onlySessionEntries(join(w.agentDir, "sessions"));
+  const added = entries.filter((e) => e.type === "message" && e.message.role === "system" && (e.message.toolsAdded ?? []).some((t: Json) => t.name === "lookup_weather"));
+  expect(added).toHaveLength(1);
+});
+
+test("tool_search is registered inactive: without naming it, it is not declared", async () => {
+  const w = await world([{ text: "fine" }], { files: { "ext/deferred.ts": DEFERRED } });
+  const run = await w.run(["-p", "-e", join(w.cwd, "ext", "deferred.ts"), "hello"]);
+  expect(run.code).toBe(0);
+  expect(declaredNames(w.llm.requests[0]!.body as Json)).toEqual(["bash", "edit", "read", "write"]);
+});
