@@ -179,3 +179,31 @@ test("tool_search is registered inactive: without naming it, it is not declared"
   expect(run.code).toBe(0);
   expect(declaredNames(w.llm.requests[0]!.body as Json)).toEqual(["bash", "edit", "read", "write"]);
 });
+
+test("registerToolRenderer is accepted: the extension loads, its tools run, and no error is reported", async () => {
+  const extension = `
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+export default function (pi) {
+  let resolved = 0;
+  pi.registerToolRenderer((toolName, next) => {
+    resolved++;
+    return next() ?? { renderCall: () => { throw new Error("pig draws its own tool blocks"); } };
+  });
+  pi.registerTool({
+    name: "drawn", label: "Drawn", description: "A tool with a renderer", parameters: { type: "object", properties: {} },
+    async execute() { return { content: [{ type: "text", text: "drawn ran" }], details: {} }; },
+  });
+  pi.on("agent_end", () => writeFileSync(join(process.cwd(), "resolved.txt"), String(resolved)));
+}
+`;
+  const w = await world([{ toolCalls: [{ name: "drawn", arguments: {} }] }, { text: "done" }], { files: { "ext/renderer.ts": extension } });
+  const run = await w.run(["--mode", "json", "-p", "-e", join(w.cwd, "ext", "renderer.ts"), "draw"]);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as Json);
+  expect(events.filter((e) => e.type === "extension_error")).toEqual([]);
+  expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ toolName: "drawn", isError: false, result: { content: [{ type: "text", text: "drawn ran" }] } });
+  // pig draws its own blocks: the resolver was kept, never asked.
+  expect(readFileSync(join(w.cwd, "resolved.txt"), "utf8")).toBe("0");
+});

@@ -57,6 +57,14 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Upstream's slot renderers of a tool (they return TUI components). */
+export interface ToolRenderers {
+  renderShell?: "default" | "self";
+  renderCall?: (...args: any[]) => any;
+  renderResult?: (...args: any[]) => any;
+}
+export type ToolRendererResolver = (toolName: string, next: () => ToolRenderers | undefined) => ToolRenderers | undefined;
+
 export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, _TState = any> {
   name: string;
   label: string;
@@ -335,6 +343,11 @@ export interface ExtensionAPI {
   getFlag(name: string): boolean | string | undefined;
   registerMessageRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
   registerEntryRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
+  /**
+   * Chooses how calls to a tool are drawn (Pi ≥ 1.x). Accepted and kept; pig's line-oriented
+   * interactive mode draws its own tool blocks and calls no renderer (docs/decisions.md).
+   */
+  registerToolRenderer(resolver: ToolRendererResolver): void;
   registerMarkdownTransformer(transformer: unknown): void;
   sendMessage<T = unknown>(message: CustomMessage<T>, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
   sendUserMessage(content: string | (TextContent | ImageContent)[], options?: { deliverAs?: "steer" | "followUp" }): void;

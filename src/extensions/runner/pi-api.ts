@@ -86,6 +86,10 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
       registered();
     },
     registerEntryRenderer() {},
+    registerToolRenderer(resolver) {
+      if (typeof resolver !== "function") throw new TypeError("registerToolRenderer expects a function (toolName, next) => renderers");
+      record.toolRenderers.push(resolver);
+    },
     registerMarkdownTransformer() {},
     sendMessage(message, options) {
       act("agent.sendMessage", { message, ...(options ? { options } : {}) });

@@ -3,7 +3,7 @@
  * extensions share a runner process; each has its own record, so each registers and fails on
  * its own.
  */
-import type { ExtensionHandler, RegisteredCommand, ToolDefinition } from "../api/types.ts";
+import type { ExtensionHandler, RegisteredCommand, ToolDefinition, ToolRendererResolver } from "../api/types.ts";
 import type { CommandSpec, FlagSpec, ProviderSpec, RegisterParams, ShortcutSpec, ToolSpec } from "../protocol.ts";
 
 export interface ShortcutEntry {
@@ -24,6 +24,8 @@ export class ExtensionRecord {
   readonly flags = new Map<string, FlagEntry>();
   readonly providers = new Map<string, Record<string, unknown>>();
   readonly handlers = new Map<string, ExtensionHandler[]>();
+  /** `registerToolRenderer`'s resolvers, in registration order (pig draws no TUI components). */
+  readonly toolRenderers: ToolRendererResolver[] = [];
   /** False while the factory runs: Pi's action methods refuse to work then. */
   active = false;
   /** Set once the first `register` went out; later registrations are sent as they happen. */
