@@ -67,8 +67,13 @@ function textOf(result: ToolResult): string {
 }
 
 export class NestedToolCallRunner {
-  /** By call id: the recorder of the model-issued call it belongs to, and the next child number. */
-  private readonly scopes = new Map<string, { recorder: NestedCallRecorder; next: number }>();
+  /**
+   * By call id: the recorder of the model-issued call it belongs to, the next child number, and
+   * whether the call holds the queue of sequential calls (its own nested calls then run freely).
+   */
+  private readonly scopes = new Map<string, { recorder: NestedCallRecorder; next: number; holdsQueue: boolean }>();
+  /** Nested calls that must not run alongside others (sequential execution, a sequential tool) wait here. */
+  private queueTail: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: NestedCallHost) {}
 
@@ -76,25 +81,34 @@ export class NestedToolCallRunner {
     const config = this.host.config();
     const runSignal = this.host.signal();
     let scope = this.scopes.get(parentToolCallId);
-    if (!scope) this.scopes.set(parentToolCallId, (scope = { recorder: new NestedCallRecorder(), next: 1 }));
+    if (!scope) this.scopes.set(parentToolCallId, (scope = { recorder: new NestedCallRecorder(), next: 1, holdsQueue: false }));
     const id = `${parentToolCallId}/${scope.next++}`;
     if (!config || !runSignal) {
       return { toolCallId: id, result: { content: [{ type: "text", text: "No tool call is running: executeTool works only while a tool runs" }], details: {} }, isError: true };
     }
     const callArgs = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     const record = scope.recorder.start(id, name, callArgs);
+    const tools = this.host.callable();
+    const exclusive = !scope.holdsQueue && (config.toolExecution === "sequential" || tools.find((tool) => tool.name === name)?.executionMode === "sequential");
     // Calls this call makes belong to the same model-issued call.
-    this.scopes.set(id, { recorder: scope.recorder, next: 1 });
+    this.scopes.set(id, { recorder: scope.recorder, next: 1, holdsQueue: scope.holdsQueue || exclusive });
     const signal = options.signal ? AbortSignal.any([runSignal, options.signal]) : runSignal;
     const emit = (event: LoopEvent): void => {
       if (event.type === "tool_execution_update" && event.toolCallId === id) options.onUpdate?.(event.partialResult);
       this.host.emit(event);
     };
+    let release: (() => void) | undefined;
+    if (exclusive) {
+      const previous = this.queueTail;
+      this.queueTail = new Promise((resolve) => (release = resolve));
+      await previous;
+    }
     let outcome: NestedOutcome;
     try {
-      outcome = await executeNestedToolCall({ type: "toolCall", id, name, arguments: callArgs }, parentToolCallId, this.host.callable(), config, emit, signal);
+      outcome = await executeNestedToolCall({ type: "toolCall", id, name, arguments: callArgs }, parentToolCallId, tools, config, emit, signal);
     } finally {
       this.scopes.delete(id);
+      release?.();
     }
     if (record) {
       record.status = outcome.isError ? "error" : "ok";
