@@ -34,7 +34,7 @@ export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "
 /** A group of related tools, such as one MCP server's (upstream's `ToolNamespace`). */
 export interface ToolNamespace {
   name: string;
-  aliases?: string[];
+  aliases?: readonly string[];
   description?: string;
   instructions?: string;
 }

@@ -4,6 +4,7 @@
  * shapes here are deliberately loose: pig's line UI does not draw components.
  */
 import type { TSchema } from "typebox";
+import type { ToolAnnotations, ToolExposure, ToolNamespace } from "../../tools/types.ts";
 
 /** Upstream Pi 0.87.1's levels, `max` included (a model offers it where its thinking-level map says). */
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
@@ -43,19 +44,8 @@ export interface AgentToolResult<TDetails = unknown> {
 }
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: { content: (TextContent | ImageContent)[]; details?: TDetails }) => void;
 
-export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "hidden";
-export interface ToolNamespace {
-  name: string;
-  aliases?: readonly string[];
-  description?: string;
-  instructions?: string;
-}
-export interface ToolAnnotations {
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
+// One definition for every source of tools (extensions, MCP servers, the built-ins).
+export type { ToolAnnotations, ToolExposure, ToolNamespace };
 
 /** Upstream's slot renderers of a tool (they return TUI components). */
 export interface ToolRenderers {
