@@ -157,8 +157,9 @@ function resultMessage(p: Prepared, outcome: Outcome, config: ToolCallConfig): T
     ...(outcome.result.details !== undefined ? { details: outcome.result.details } : {}),
     isError: outcome.isError,
     ...durationOf(outcome),
-    ...(nested ? { nestedCalls: nested } : {}),
     timestamp: Date.now(),
+    // Last, where upstream adds it to the finished message.
+    ...(nested ? { nestedCalls: nested } : {}),
   } as ToolResultMessage;
 }
 

@@ -110,6 +110,8 @@ test("exposure and defaultActive decide the declarations; structured content and
   // getAllTools reports exposure, namespace and annotations; the active set is what is declared.
   const tools = JSON.parse(readFileSync(join(w.cwd, "tools.json"), "utf8")) as { all: Json[]; active: string[] };
   const byName = Object.fromEntries(tools.all.map((t) => [t.name, t]));
+  // Pi's fields: the output schema is not among them.
+  expect(byName.visible.outputSchema).toBeUndefined();
   expect(byName.visible).toMatchObject({ exposure: "direct", namespace: { name: "demo", aliases: ["d"], description: "Demo tools" }, annotations: { readOnlyHint: true, openWorldHint: false } });
   expect(Object.fromEntries(tools.all.map((t) => [t.name, t.exposure]))).toEqual({
     visible: "direct",

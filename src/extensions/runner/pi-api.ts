@@ -119,7 +119,8 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
     },
     getAllTools() {
       requireActive(record);
-      return runtime.state.value.allTools.map((t) => ({ ...t }));
+      // Pi's fields only: the output schema and execution mode are in the state for `ctx.tools`.
+      return runtime.state.value.allTools.map(({ outputSchema: _schema, executionMode: _mode, ...info }) => ({ ...info }));
     },
     setActiveTools(names) {
       act("tools.setActive", { names });
