@@ -88,6 +88,8 @@ export class NestedToolCallRunner {
     }
     const callArgs = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     const record = scope.recorder.start(id, name, callArgs);
+    // The record times the whole call (checks and hooks included), as upstream's does.
+    const started = performance.now();
     const tools = this.host.callable();
     const exclusive = !scope.holdsQueue && (config.toolExecution === "sequential" || tools.find((tool) => tool.name === name)?.executionMode === "sequential");
     // Calls this call makes belong to the same model-issued call.
@@ -112,7 +114,7 @@ export class NestedToolCallRunner {
     }
     if (record) {
       record.status = outcome.isError ? "error" : "ok";
-      if (outcome.durationMs !== undefined) record.durationMs = outcome.durationMs;
+      record.durationMs = Math.round(performance.now() - started);
       if (outcome.isError) record.error = textOf(outcome.result).slice(0, NESTED_CALL_LIMITS.maxErrorChars);
     }
     return { ...outcome, toolCallId: id };

@@ -33,15 +33,16 @@ export function selectRunTools(
     autoResizeImages: settings.images?.autoResize ?? true,
   });
   for (const tool of Object.values(builtins)) all.set(tool.name, { tool, source: { kind: "builtin" } });
-  // Upstream's built-in tool_search, inactive until named; it works on the registry made below.
+  for (const entry of added) all.set(entry.tool.name, entry);
+  // Upstream's built-in tool_search, inactive until named and listed after the extensions' tools
+  // (an extension's own tool_search replaces it); it works on the registry made below.
   let registry: ToolRegistry | undefined;
   const search = createToolSearchTool({
     all: () => registry?.all().map((entry) => entry.tool) ?? [],
     activeNames: () => registry?.activeToolNames ?? [],
     setActive: (names) => registry?.setActive(names),
   });
-  all.set(search.name, { tool: search, source: { kind: "builtin" } });
-  for (const entry of added) all.set(entry.tool.name, entry);
+  if (!all.has(search.name)) all.set(search.name, { tool: search, source: { kind: "builtin" } });
   const byName = Object.fromEntries([...all].map(([name, entry]) => [name, entry.tool]));
   const selection = selectTools(byName, {
     tools: config.tools ? [...config.tools] : settings.defaultTools,

@@ -45,6 +45,7 @@ test("nested calls get ids under their caller's, and the caller's record lists t
   ]);
   const record = nested.take("call_1")!;
   expect(record.complete).toBe(true);
+  expect(record.calls.every((c) => typeof c.durationMs === "number")).toBe(true);
   expect(record.calls.map((c) => [c.id, c.status])).toEqual([
     ["call_1/1", "ok"],
     ["call_1/1/1", "ok"],
