@@ -59,6 +59,8 @@ export interface BeforeAgentStartHookResult {
 export interface ToolCallHookEvent {
   toolCallId: string;
   toolName: string;
+  /** Set for a call another tool made through `ctx.executeTool` (Pi ≥ 1.x). */
+  parentToolCallId?: string;
   /** The validated arguments; a hook may edit them in place (no re-validation, as upstream). */
   input: Record<string, unknown>;
 }
@@ -71,15 +73,20 @@ export interface ToolCallHookResult {
 export interface ToolResultHookEvent {
   toolCallId: string;
   toolName: string;
+  parentToolCallId?: string;
   input: Record<string, unknown>;
   content: ToolContent[];
   details: unknown;
+  /** The result's data for programmatic callers (Pi ≥ 1.x), when the tool gave any. */
+  structuredContent?: unknown;
   isError: boolean;
 }
 
 export interface ToolResultHookResult {
   content?: ToolContent[];
   details?: unknown;
+  /** Replacing `content` without it drops the structured content, as upstream. */
+  structuredContent?: unknown;
   isError?: boolean;
 }
 

@@ -30,6 +30,8 @@ export interface LoopConfig extends ToolCallConfig {
    * stream and options, the level it was routed at). A failure ends the call as an error answer.
    */
   route?: (messages: readonly AgentMessage[], signal: AbortSignal) => Promise<RoutedCall>;
+  /** Before each request: the system message declaring what changed in the tools and prompt, if anything did. */
+  loadoutUpdate?: () => AgentMessage | undefined;
   /** Called before each model call; may compact the context (in place) so the request fits. */
   beforeRequest?: () => Promise<void>;
   /** Told what the server said about retrying when an answer fails. */
@@ -85,6 +87,10 @@ export async function runAgentLoop(
       emit({ type: "turn_start" });
       for (const message of pending) await add(message);
       pending = [];
+      // Tools or prompt sections that changed since the transcript declared them (a tool
+      // activated another, as tool_search does) are declared before the next request, as upstream.
+      const update = config.loadoutUpdate?.();
+      if (update) await add(update);
       const { message: assistant, invalidArguments } = await streamAssistant(context.messages, config, emit, signal);
       // In the context before it is announced, like every other message.
       context.append(assistant);

@@ -36,6 +36,8 @@ import { preparePromptImages } from "./prompt-images.ts";
 import type { PromptOptionsPort } from "./session-options.ts";
 import { queueInput, submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
+import { NestedToolCallRunner, type NestedCallOptions, type NestedCallOutcome } from "./nested-tool-calls.ts";
+import type { ToolCallConfig } from "./tool-calls.ts";
 
 /** The parts a run works with, shared with the rest of the session. */
 export interface RunParts {
@@ -86,6 +88,9 @@ export class RunController {
   /** The system prompt of the run: what before_agent_start chose, what the run declares. */
   private readonly runPrompt: RunPrompt;
   private turnsSinceCollection = 0;
+  /** The tool calls' configuration of the run in progress, for the calls tools make (`ctx.executeTool`). */
+  private runToolConfig: ToolCallConfig | undefined;
+  private readonly nested: NestedToolCallRunner;
   /** Turns of the current run so far; the index of the turn that ended last. */
   private turnIndex = 0;
   private lastTurnIndex = 0;
@@ -96,6 +101,12 @@ export class RunController {
   ) {
     const { activity, conversation, retrier, compactor, recorder, queues, extensions } = parts;
     this.runPrompt = new RunPrompt(parts, setup);
+    this.nested = new NestedToolCallRunner({
+      config: () => (activity.isRunning ? this.runToolConfig : undefined),
+      signal: () => activity.signal("run"),
+      callable: () => parts.tools.callable(),
+      emit: (event) => this.onLoopEvent(event),
+    });
     this.runHost = {
       activity,
       conversation,
@@ -288,6 +299,8 @@ export class RunController {
         const aborted = activity.runWasAborted;
         activity.endRun();
         this.runPrompt.end();
+        this.runToolConfig = undefined;
+        this.nested.clear();
         // Told once the session is idle again: a client that asks for the state now hears so.
         events.emit({ type: "agent_settled", aborted });
       })
@@ -364,7 +377,21 @@ export class RunController {
     };
   }
 
+  /**
+   * Runs `name` for the tool call `parentToolCallId` while it runs (upstream's `ctx.executeTool`):
+   * never throws for a tool's failure, which comes back as an error result.
+   */
+  executeNestedTool(parentToolCallId: string, name: string, args: unknown, options: NestedCallOptions = {}): Promise<NestedCallOutcome> {
+    return this.nested.execute(parentToolCallId, name, args, options);
+  }
+
   private loopConfig(model: Model, retrying?: AssistantMessage): LoopConfig {
+    const config = this.buildLoopConfig(model, retrying);
+    this.runToolConfig = config;
+    return config;
+  }
+
+  private buildLoopConfig(model: Model, retrying?: AssistantMessage): LoopConfig {
     const { extensions, calls, tools, queues, compactor, retrier, events } = this.parts;
     const setup = this.setup;
     const hooks = extensions.hooked ? extensions.hooks : undefined;
@@ -382,7 +409,10 @@ export class RunController {
       stream: calls.stream(model),
       // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
       streamOptions: (signal) => calls.requestOptions(model, true, signal),
-      tools: tools.active,
+      // Read at each batch: a tool activated during the run (tool_search) can be called in its next turn.
+      get tools() {
+        return tools.active;
+      },
       toolContext: { cwd: setup.cwd, agentDir: setup.agentDir, model, spillFiles: setup.spillFiles },
       toolExecution: setup.toolExecution,
       outputLimits: setup.outputLimits(),
@@ -392,6 +422,9 @@ export class RunController {
       beforeRequest: () => compactor.beforeRequest(),
       onStreamError: (hint) => retrier.noteStreamError(hint),
       finishMessage: (message) => this.finishMessage(message),
+      takeNestedCalls: (toolCallId) => this.nested.take(toolCallId),
+      // Before each later request: tools activated during the run are declared, and the run's prompt follows.
+      loadoutUpdate: () => this.runPrompt.declare(),
       ...(this.runPrompt.forced ? { systemPrompt: this.runPrompt.forced } : {}),
       // Only the hooks someone handles: a context nobody rewrites is not copied for every call.
       ...(hooks?.listens("context") ? { rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal) } : {}),

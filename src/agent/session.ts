@@ -28,6 +28,7 @@ import type { AgentSessionOptions } from "./session-options.ts";
 import { composeSession, type SessionParts } from "./session-parts.ts";
 import { forkMessages, lastAssistantText, sessionState, sessionStats, type SessionState, type SessionStats } from "./session-report.ts";
 import type { SubmitOptions } from "./submit.ts";
+import type { NestedCallOptions, NestedCallOutcome } from "./nested-tool-calls.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { UserBashResult } from "./user-bash.ts";
 
@@ -203,6 +204,14 @@ export class AgentSession {
    */
   queueInput(kind: "steer" | "followUp", text: string, options: { source: InputSource; images?: HookImage[] }): Promise<"handled" | "queued"> {
     return this.parts.runs.queueInput(kind, text, options);
+  }
+
+  /**
+   * Runs another tool for the tool call `parentToolCallId` while it runs (upstream Pi 1.x's
+   * `ctx.executeTool`): the model's checks and hooks, events with `parentToolCallId`, no message.
+   */
+  executeNestedTool(parentToolCallId: string, name: string, args: unknown, options?: NestedCallOptions): Promise<NestedCallOutcome> {
+    return this.parts.runs.executeNestedTool(parentToolCallId, name, args, options);
   }
 
   /** Queues a steer (an extension's message, the SDK): expanded, no input hook. */

@@ -83,6 +83,20 @@ export const ImageContentSchema = v.looseObject({ type: v.literal("image"), data
 export const ContentSchema = v.variant("type", [TextContentSchema, ImageContentSchema]);
 export type WireContent = v.InferOutput<typeof ContentSchema>;
 
+export const ToolExposureSchema = v.picklist(["direct", "model-only", "codemode", "deferred", "hidden"]);
+export const ToolNamespaceSchema = v.looseObject({
+  name: v.string(),
+  aliases: v.optional(v.array(v.string())),
+  description: v.optional(v.string()),
+  instructions: v.optional(v.string()),
+});
+export const ToolAnnotationsSchema = v.looseObject({
+  readOnlyHint: v.optional(v.boolean()),
+  destructiveHint: v.optional(v.boolean()),
+  idempotentHint: v.optional(v.boolean()),
+  openWorldHint: v.optional(v.boolean()),
+});
+
 export const ToolSpecSchema = v.looseObject({
   name: v.pipe(v.string(), v.minLength(1)),
   label: v.optional(v.string()),
@@ -92,6 +106,14 @@ export const ToolSpecSchema = v.looseObject({
   promptSnippet: v.optional(v.string()),
   promptGuidelines: v.optional(v.array(v.string())),
   executionMode: v.optional(v.picklist(["parallel", "sequential"])),
+  /** How the model reaches the tool (upstream Pi 1.x); `direct` when absent. */
+  exposure: v.optional(ToolExposureSchema),
+  /** `false`: registering does not activate the tool. */
+  defaultActive: v.optional(v.boolean()),
+  namespace: v.optional(ToolNamespaceSchema),
+  annotations: v.optional(ToolAnnotationsSchema),
+  /** JSON Schema of a successful result's `structuredContent`. */
+  outputSchema: v.optional(JsonObject),
 });
 export type ToolSpec = v.InferOutput<typeof ToolSpecSchema>;
 
@@ -245,6 +267,8 @@ export const ToolExecuteResultSchema = v.looseObject({
   details: v.optional(v.unknown()),
   isError: v.optional(v.boolean()),
   terminate: v.optional(v.boolean()),
+  /** Data matching the tool's `outputSchema`, for programmatic callers; never sent to the model. */
+  structuredContent: v.optional(v.unknown()),
 });
 export type ToolExecuteResult = v.InferOutput<typeof ToolExecuteResultSchema>;
 /** The `value` of a `$/progress` for a `tool.execute`. */
@@ -352,6 +376,17 @@ export const AppendEntryParamsSchema = v.looseObject({ customType: v.string(), d
 export const SetNameParamsSchema = v.looseObject({ name: v.string() });
 export const SetLabelParamsSchema = v.looseObject({ entryId: v.string(), label: v.optional(v.nullable(v.string())) });
 export const SetActiveToolsParamsSchema = v.looseObject({ names: v.array(v.string()) });
+/** A running tool calls another (`ctx.executeTool`, upstream Pi 1.x): `toolCallId` is the running call's. */
+export const ToolsCallParamsSchema = v.looseObject({ toolCallId: v.string(), name: v.string(), args: v.optional(v.unknown()) });
+export const ToolsCallResultSchema = v.looseObject({
+  /** The result as the tool gave it (its content blocks in whichever of upstream's shapes it used). */
+  result: v.looseObject({ ...ToolExecuteResultSchema.entries, content: v.array(v.unknown()) }),
+  isError: v.boolean(),
+  durationMs: v.optional(v.number()),
+  /** The id pig gave the call: `<toolCallId>/<n>`. */
+  toolCallId: v.string(),
+});
+export type ToolsCallResult = v.InferOutput<typeof ToolsCallResultSchema>;
 export const ThinkingSetParamsSchema = v.looseObject({ level: ThinkingLevelSchema });
 export const CompactParamsSchema = v.looseObject({ customInstructions: v.optional(v.string()) });
 export const SessionNewParamsSchema = v.looseObject({ parentSession: v.optional(v.string()) });
@@ -392,6 +427,7 @@ export const HOST_METHODS = {
   "session.setName": SetNameParamsSchema,
   "session.setLabel": SetLabelParamsSchema,
   "tools.setActive": SetActiveToolsParamsSchema,
+  "tools.call": ToolsCallParamsSchema,
   "model.set": ModelRefSchema,
   "model.auth": ModelAuthParamsSchema,
   "model.list": Empty,

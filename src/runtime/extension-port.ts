@@ -6,7 +6,7 @@
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { HookImage } from "../agent/hooks.ts";
-import type { ContextUsage, SendMessageParams, SendUserMessageParams } from "../extensions/protocol.ts";
+import type { ContextUsage, SendMessageParams, SendUserMessageParams, ToolsCallResult } from "../extensions/protocol.ts";
 import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../extensions/host/session-port.ts";
 import { resolve } from "node:path";
 import * as v from "valibot";
@@ -113,6 +113,12 @@ export class ExtensionSessionPort implements HostSessionPort {
         name: tool.name,
         description: tool.description,
         parameters: tool.parameters,
+        ...(tool.promptGuidelines ? { promptGuidelines: tool.promptGuidelines } : {}),
+        exposure: tool.exposure ?? "direct",
+        ...(tool.namespace ? { namespace: tool.namespace } : {}),
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        ...(tool.executionMode ? { executionMode: tool.executionMode } : {}),
         sourceInfo: source.kind === "extension" ? { path: source.path, source: "extension" } : { path: `<${source.kind}>`, source: source.kind },
       })),
       commands: [],
@@ -198,6 +204,26 @@ export class ExtensionSessionPort implements HostSessionPort {
   setActiveTools(names: string[]): void {
     this.live.toolRegistry.setActive(names);
     this.stateChanged();
+  }
+
+  async callTool(toolCallId: string, name: string, args: unknown, signal: AbortSignal, onUpdate: (partial: { content: unknown[]; details?: unknown }) => void): Promise<ToolsCallResult> {
+    const outcome = await this.live.executeNestedTool(toolCallId, name, args, {
+      signal,
+      onUpdate: (partial) => onUpdate({ content: partial.content, ...(partial.details !== undefined ? { details: partial.details } : {}) }),
+    });
+    const { result } = outcome;
+    return {
+      result: {
+        content: result.content,
+        ...(result.details !== undefined ? { details: result.details } : {}),
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+        ...(result.isError !== undefined ? { isError: result.isError } : {}),
+        ...(result.terminate ? { terminate: true } : {}),
+      },
+      isError: outcome.isError,
+      ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+      toolCallId: outcome.toolCallId,
+    };
   }
 
   async setModel(provider: string, id: string): Promise<boolean> {

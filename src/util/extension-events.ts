@@ -280,7 +280,7 @@ export const EXTENSION_EVENTS = {
   },
   tool_execution_start: notification("as pig's RPC events"),
   tool_execution_update: notification("as pig's RPC events"),
-  tool_execution_end: notification("as pig's RPC events"),
+  tool_execution_end: notification("as pig's RPC events: `durationMs` when the tool ran, and `parentToolCallId` on the events of a call another tool made (`ctx.executeTool`); upstream Pi 1.x"),
   model_select: notification("`{model, previousModel?, source}`"),
   thinking_level_select: notification("`{level, previousLevel}`"),
   user_bash: {
@@ -303,7 +303,7 @@ export const EXTENSION_EVENTS = {
   },
   tool_call: {
     kind: "request",
-    payload: "`{toolCallId, toolName, input}`",
+    payload: "`{toolCallId, toolName, input, parentToolCallId?}` (`parentToolCallId`: a call another tool made, upstream Pi 1.x)",
     result: "`{block, reason, input}`",
     deadline: "interactive",
     safeDefault: "blocked",
@@ -312,11 +312,11 @@ export const EXTENSION_EVENTS = {
   },
   tool_result: {
     kind: "request",
-    payload: "`{toolCallId, toolName, input, content, details, isError}`",
-    result: "`{content, details, isError}` (field-wise)",
+    payload: "`{toolCallId, toolName, input, content, details, structuredContent?, isError, parentToolCallId?}`",
+    result: "`{content, details, structuredContent, isError}` (field-wise; new `content` without `structuredContent` drops it)",
     deadline: "quick",
     safeDefault: "unchanged",
-    combine: { rule: "patch-fields", fields: ["content", "details", "isError"] },
+    combine: { rule: "patch-fields", fields: ["content", "details", "structuredContent", "isError"] },
     hook: skipHook("toolResult"),
   },
 } as const satisfies Record<string, EventInfo>;

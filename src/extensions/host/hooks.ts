@@ -156,9 +156,15 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
 
     async toolResult(event, signal) {
       const chain = await chained("tool_result", { ...event }, signal);
-      if (chain.result() === null) return undefined;
-      const { content, details, isError } = chain.payload;
-      return { content: content as ToolContent[], details, isError: isError as boolean };
+      // Only the fields a handler changed: new content without new structured content drops the old one.
+      const patch = chain.result() as Json | null;
+      if (patch === null) return undefined;
+      return {
+        ...(patch.content !== undefined ? { content: patch.content as ToolContent[] } : {}),
+        ...(patch.details !== undefined ? { details: patch.details } : {}),
+        ...(patch.structuredContent !== undefined ? { structuredContent: patch.structuredContent } : {}),
+        ...(patch.isError !== undefined ? { isError: patch.isError as boolean } : {}),
+      };
     },
 
     async messageEnd(message, signal) {

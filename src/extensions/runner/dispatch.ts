@@ -5,6 +5,7 @@
 import type { AgentToolResult, ExtensionContext } from "../api/types.ts";
 import { createCommandContext, createContext } from "./context.ts";
 import { runEventHandlers } from "./events.ts";
+import { createToolContext } from "./tool-context.ts";
 import { streamProvider } from "./providers.ts";
 import type { ExtensionRecord } from "./record.ts";
 import type { HostState } from "./state.ts";
@@ -25,7 +26,14 @@ function recordOf(runtime: Runtime, params: Json): ExtensionRecord {
 
 function toolResult(result: AgentToolResult | undefined): Json {
   const content = Array.isArray(result?.content) ? result.content : [];
-  return { content, details: result?.details ?? {}, ...(result?.terminate ? { terminate: true } : {}) };
+  return {
+    content,
+    details: result?.details ?? {},
+    // Only `true` marks an error, as upstream: other values never set the flag.
+    ...(result?.isError === true ? { isError: true } : {}),
+    ...(result?.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    ...(result?.terminate ? { terminate: true } : {}),
+  };
 }
 
 export function installDispatch(runtime: Runtime, onShutdown: (reason: string) => void): void {
@@ -68,7 +76,7 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
       const onUpdate = (partial: { content: unknown[]; details?: unknown }): void => {
         req.progress({ content: partial?.content ?? [], ...(partial?.details !== undefined ? { details: partial.details } : {}) });
       };
-      const ctx = createContext(runtime, record, { signal: req.signal });
+      const ctx = createToolContext(runtime, record, String(params.toolCallId), req.signal);
       return toolResult(await tool.execute(String(params.toolCallId), args, req.signal, onUpdate, ctx));
     } catch (error) {
       return { content: [{ type: "text", text: describe(error) }], details: {}, isError: true };

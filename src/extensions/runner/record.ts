@@ -3,7 +3,7 @@
  * extensions share a runner process; each has its own record, so each registers and fails on
  * its own.
  */
-import type { ExtensionHandler, RegisteredCommand, ToolDefinition, VirtualModelDefinition } from "../api/types.ts";
+import type { ExtensionHandler, RegisteredCommand, ToolDefinition, ToolRendererResolver, VirtualModelDefinition } from "../api/types.ts";
 import type { CommandSpec, FlagSpec, ProviderSpec, RegisterParams, ShortcutSpec, ToolSpec, VirtualModelSpec } from "../protocol.ts";
 
 /** A virtual model's `route`, kept here: the host asks it with `virtualModel.route`. */
@@ -29,6 +29,8 @@ export class ExtensionRecord {
   /** Routers of the virtual models, by `provider/id`. */
   readonly virtualModels = new Map<string, VirtualModelRoute>();
   readonly handlers = new Map<string, ExtensionHandler[]>();
+  /** `registerToolRenderer`'s resolvers, in registration order (pig draws no TUI components). */
+  readonly toolRenderers: ToolRendererResolver[] = [];
   /** False while the factory runs: Pi's action methods refuse to work then. */
   active = false;
   /** Set once the first `register` went out; later registrations are sent as they happen. */
