@@ -46,6 +46,7 @@ export class BenchPort implements HostSessionPort {
   setName = async () => {};
   setLabel = async () => {};
   setActiveTools = () => {};
+  callTool = async (toolCallId: string) => ({ result: { content: [] }, isError: false, toolCallId: `${toolCallId}/1` });
   setModel = async () => true;
   setThinkingLevel = () => {};
   compact = async () => {};

@@ -45,7 +45,7 @@ var ruleFields = map[string][]string{
 	"message_end":             {"message"},
 	"before_provider_request": {"payload"},
 	"before_provider_headers": {"headers"},
-	"tool_result":             {"content", "details", "isError"},
+	"tool_result":             {"content", "details", "structuredContent", "isError"},
 	"cache_warming_decision":  {"action"},
 	"resources_discover":      {"skillPaths", "promptPaths", "themePaths"},
 	"user_bash":               {"result"},

@@ -59,6 +59,8 @@ type ToolCallEvent struct {
 	ToolCallID string          `json:"toolCallId"`
 	ToolName   string          `json:"toolName"`
 	Input      json.RawMessage `json:"input"`
+	// ParentToolCallID is set for a call another tool made (Pi 1.x's ctx.executeTool).
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
 }
 
 // ToolCallResult blocks the call (with Reason) or replaces its Input. The zero value lets it run.
@@ -81,6 +83,10 @@ type ToolResultEvent struct {
 	Content    []Content       `json:"content"`
 	Details    json.RawMessage `json:"details"`
 	IsError    bool            `json:"isError"`
+	// StructuredContent is the tool's data for programmatic callers (Pi 1.x); never sent to the model.
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	// ParentToolCallID is set for a call another tool made (Pi 1.x's ctx.executeTool).
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
 }
 
 // ToolResultPatch replaces the fields that are set.

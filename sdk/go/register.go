@@ -53,6 +53,8 @@ type ToolResult struct {
 	Details   any       `json:"details,omitempty"`
 	IsError   bool      `json:"isError,omitempty"`
 	Terminate bool      `json:"terminate,omitempty"`
+	// StructuredContent matches the tool's output schema (Pi 1.x); callers get it, the model does not.
+	StructuredContent any `json:"structuredContent,omitempty"`
 }
 
 // Command is a slash command. Run gets the text after the command name ("" if none).

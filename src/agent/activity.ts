@@ -12,6 +12,8 @@ export class Activity {
   /** Everything under way that `waitForIdle` waits for (the run, compactions, tree moves). */
   private readonly pending = new Set<Promise<unknown>>();
   private runValue: Promise<void> | undefined;
+  /** Whether the run under way (or the last one) was asked to stop (upstream's `agent_settled.aborted`). */
+  private runAbortRequested = false;
 
   /** A fresh controller for `work`; a previous one of the same kind is forgotten, not stopped. */
   begin(work: Work): AbortController {
@@ -64,11 +66,17 @@ export class Activity {
   /** Marks `run` as the session's run until it ends. */
   startRun(run: Promise<void>): void {
     this.runValue = run;
+    this.runAbortRequested = false;
     this.track(run);
   }
 
   endRun(): void {
     this.runValue = undefined;
+  }
+
+  /** The current (or last) run was stopped by `stopAll` — a user's abort, not a failure. */
+  get runWasAborted(): boolean {
+    return this.runAbortRequested;
   }
 
   get isRunning(): boolean {
@@ -94,6 +102,7 @@ export class Activity {
 
   /** Stops the run (and its retry wait), a compaction and a branch summary; a shell command is left alone. */
   stopAll(): void {
+    if (this.isRunning) this.runAbortRequested = true;
     for (const work of ["prompt", "run", "retry", "compaction", "branchSummary", "tree"] as const) this.abort(work);
   }
 

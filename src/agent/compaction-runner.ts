@@ -150,7 +150,8 @@ export class CompactionRunner {
       this.host.conversation.dropLast(last);
       return (await this.auto("overflow", true)) ? "retry" : "failed";
     }
-    if (this.thresholdTokens(last, fresh) > model.contextWindow - compaction.reserveTokens) {
+    // An unknown window (a virtual model before its first answer) is never past the threshold.
+    if (model.contextWindow > 0 && this.thresholdTokens(last, fresh) > model.contextWindow - compaction.reserveTokens) {
       return (await this.auto("threshold", false)) ? "compacted" : "none";
     }
     return "none";

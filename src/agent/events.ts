@@ -5,6 +5,7 @@
  */
 import type { AssistantMessage, AssistantMessageEvent } from "../ai/types.ts";
 import type { AgentMessage, SessionEntry, ToolResultMessage, Usage } from "../session/format.ts";
+import type { NestedToolCalls } from "../session/message-format.ts";
 import type { ToolResult } from "../tools/types.ts";
 
 /** What the agent loop reports. */
@@ -16,15 +17,28 @@ export type LoopEvent =
   | { type: "message_start"; message: AgentMessage }
   | { type: "message_update"; assistantMessageEvent: AssistantMessageEvent; message: AssistantMessage }
   | { type: "message_end"; message: AgentMessage }
-  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown>; parentToolCallId?: string }
   | {
       type: "tool_execution_update";
       toolCallId: string;
       toolName: string;
       args: Record<string, unknown>;
       partialResult: ToolResult;
+      parentToolCallId?: string;
     }
-  | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean };
+  | {
+      type: "tool_execution_end";
+      toolCallId: string;
+      toolName: string;
+      result: ToolResult;
+      isError: boolean;
+      /** Milliseconds `execute` took (Pi ≥ 1.x); absent when the tool did not run (not found, invalid, blocked). */
+      durationMs?: number;
+      /** Set on the events of a call another tool made through `ctx.executeTool` (Pi ≥ 1.x). */
+      parentToolCallId?: string;
+    };
+
+export type { NestedToolCalls };
 
 /**
  * The loop's events as the session passes them on: `agent_end` says whether a retry of the
@@ -72,8 +86,11 @@ export type SessionEvent =
   | { type: "summarization_retry_finished" }
   /** An extension's handler failed (`event` names which: an event name, `command`, …); what runs next goes on. */
   | { type: "extension_error"; extensionPath: string; event: string; error: string; stack?: string }
-  /** A prompt's run is over, with its retries, compactions and queued messages: nothing more follows on its own. */
-  | { type: "agent_settled" };
+  /**
+   * A prompt's run is over, with its retries, compactions and queued messages: nothing more
+   * follows on its own. `aborted`: it ended because it was stopped (upstream 1.x).
+   */
+  | { type: "agent_settled"; aborted: boolean };
 
 /** Why what a front end shows of the session may have changed. */
 export type SessionChangeReason =

@@ -7,6 +7,7 @@
  * Event names and result shapes follow upstream Pi's extension events of the same names.
  */
 import type { LlmMessage } from "../ai/types.ts";
+import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import type { ProjectedEntry } from "../session/context.ts";
 import type { AgentMessage, CustomMessage, SessionEntry, ToolResultMessage, Usage, UserContentBlock } from "../session/format.ts";
 import type { ToolContent } from "../tools/types.ts";
@@ -29,24 +30,37 @@ export type InputHookResult =
   | { action: "transform"; text: string; images?: HookImage[] }
   | { action: "handled" };
 
-export interface BeforeAgentStartHookEvent {
-  /** The prompt after skill and template expansion. */
-  prompt: string;
-  images?: HookImage[];
+/** What starts a run (upstream 1.x's `messageType`): a user's prompt or an extension's custom message. */
+export type RunTrigger =
+  | {
+      messageType: "user";
+      /** The prompt after skill and template expansion. */
+      prompt: string;
+      images?: HookImage[];
+    }
+  | { messageType: "custom"; message: CustomMessage };
+
+export type BeforeAgentStartHookEvent = RunTrigger & {
   /** The system prompt the run would use. */
   systemPrompt: string;
-}
+  /** Its structured inputs, which handlers may edit (upstream's `systemPromptOptions`). */
+  systemPromptOptions: SystemPromptOptions;
+};
 
 export interface BeforeAgentStartHookResult {
   /** Custom messages to add after the user message (each persisted as a `custom_message`). */
   messages?: Omit<CustomMessage, "timestamp">[];
   /** A non-empty prompt replaces the system prompt for this run only. */
   systemPrompt?: string;
+  /** The structured inputs as the handlers left them, when they changed; the run's prompt is made from them. */
+  systemPromptOptions?: SystemPromptOptions;
 }
 
 export interface ToolCallHookEvent {
   toolCallId: string;
   toolName: string;
+  /** Set for a call another tool made through `ctx.executeTool` (Pi ≥ 1.x). */
+  parentToolCallId?: string;
   /** The validated arguments; a hook may edit them in place (no re-validation, as upstream). */
   input: Record<string, unknown>;
 }
@@ -59,15 +73,20 @@ export interface ToolCallHookResult {
 export interface ToolResultHookEvent {
   toolCallId: string;
   toolName: string;
+  parentToolCallId?: string;
   input: Record<string, unknown>;
   content: ToolContent[];
   details: unknown;
+  /** The result's data for programmatic callers (Pi ≥ 1.x), when the tool gave any. */
+  structuredContent?: unknown;
   isError: boolean;
 }
 
 export interface ToolResultHookResult {
   content?: ToolContent[];
   details?: unknown;
+  /** Replacing `content` without it drops the structured content, as upstream. */
+  structuredContent?: unknown;
   isError?: boolean;
 }
 

@@ -25,6 +25,13 @@ export interface LoopConfig extends ToolCallConfig {
   takeSteering: () => AgentMessage[];
   /** Follow-up messages to deliver now (the agent would stop otherwise). */
   takeFollowUps: () => AgentMessage[];
+  /**
+   * A virtual model's: asked before each model call where it goes (the physical model, its
+   * stream and options, the level it was routed at). A failure ends the call as an error answer.
+   */
+  route?: (messages: readonly AgentMessage[], signal: AbortSignal) => Promise<RoutedCall>;
+  /** Before each request: the system message declaring what changed in the tools and prompt, if anything did. */
+  loadoutUpdate?: () => AgentMessage | undefined;
   /** Called before each model call; may compact the context (in place) so the request fits. */
   beforeRequest?: () => Promise<void>;
   /** Told what the server said about retrying when an answer fails. */
@@ -42,6 +49,14 @@ export interface LoopConfig extends ToolCallConfig {
    * context; true asks for one more model request even though the model stopped.
    */
   finishTurn?: (answer: AssistantMessage, toolResults: ToolResultMessage[], signal: AbortSignal) => Promise<boolean>;
+}
+
+/** One model call of a virtual model, as its router sent it. */
+export interface RoutedCall {
+  model: Model;
+  stream: StreamFunction;
+  options: StreamOptions;
+  thinkingLevel: string;
 }
 
 type Emit = (event: LoopEvent) => void;
@@ -72,6 +87,10 @@ export async function runAgentLoop(
       emit({ type: "turn_start" });
       for (const message of pending) await add(message);
       pending = [];
+      // Tools or prompt sections that changed since the transcript declared them (a tool
+      // activated another, as tool_search does) are declared before the next request, as upstream.
+      const update = config.loadoutUpdate?.();
+      if (update) await add(update);
       const { message: assistant, invalidArguments } = await streamAssistant(context.messages, config, emit, signal);
       // In the context before it is announced, like every other message.
       context.append(assistant);
@@ -197,8 +216,15 @@ export async function streamAssistant(
     ...(loadout && !config.systemPrompt ? { system: loadout } : {}),
   };
   let options: StreamOptions;
+  let model = config.model;
+  let stream = config.stream;
+  let routedLevel: string | undefined;
   try {
-    options = await config.streamOptions(signal);
+    if (config.route) {
+      const routed = await config.route(messages, signal);
+      ({ model, stream, options } = routed);
+      routedLevel = routed.thinkingLevel;
+    } else options = await config.streamOptions(signal);
   } catch (error) {
     // The request could not be made (a key command failed, a login could not be renewed): an
     // answer that says why, like any other failed request.
@@ -213,7 +239,7 @@ export async function streamAssistant(
   let started = false;
   let final: AssistantMessage | undefined;
   let invalidArguments = NONE;
-  for await (const event of underOwnSignal(signal, (own) => config.stream(config.model, context, { ...options, signal: own }))) {
+  for await (const event of underOwnSignal(signal, (own) => stream(model, context, { ...options, signal: own }))) {
     switch (event.type) {
       case "start":
         started = true;
@@ -246,7 +272,9 @@ export async function streamAssistant(
         emit({ type: "message_update", assistantMessageEvent: event, message: snapshot(event.partial) });
     }
   }
-  if (!final) throw new Error(`the ${config.model.api} stream ended without a final message`);
+  if (!final) throw new Error(`the ${model.api} stream ended without a final message`);
+  // A routed answer says at which level it was asked for (the router's `previous` reads it back).
+  if (routedLevel !== undefined) final.thinkingLevel = routedLevel;
   if (!started) emit({ type: "message_start", message: final });
   // The caller adds the answer to the context, then emits its message_end.
   return { message: final, invalidArguments };

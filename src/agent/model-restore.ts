@@ -6,6 +6,7 @@
  */
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { Model } from "../ai/types.ts";
+import { isVirtualModel } from "../ai/virtual-models.ts";
 import { type Settings } from "../resources/settings.ts";
 import { settingsDefaults } from "../resources/settings-effective.ts";
 import type { ThinkingLevel } from "../session/format.ts";
@@ -34,7 +35,8 @@ export function restoreModelAndThinking(input: RestoreInput): Restored {
   let model = input.model;
   let warning: string | undefined;
   if (!model && hasMessages && context.model) {
-    const restored = registry.find(context.model.provider, context.model.modelId);
+    // A virtual model's selection holds over the physical models its answers name (upstream 1.x).
+    const restored = virtualSelection(store, registry) ?? registry.find(context.model.provider, context.model.modelId);
     if (restored && registry.hasKey(restored.provider)) model = restored;
     else warning = `Could not restore model ${context.model.provider}/${context.model.modelId}`;
   }
@@ -46,3 +48,15 @@ export function restoreModelAndThinking(input: RestoreInput): Restored {
     input.thinking ?? (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (settings.defaultThinkingLevel ?? settingsDefaults.defaultThinkingLevel));
   return { model, thinkingLevel, ...(warning ? { warning } : {}) };
 }
+
+/**
+ * The virtual model the branch's last `model_change` selected, while one is registered: its
+ * answers name the physical models it routed to, so the last answer's model is not the choice.
+ */
+function virtualSelection(store: SessionStore, registry: ModelRegistry): Model | undefined {
+  const change = store.branchRecords().findLast((r) => r.type === "model_change")?.value;
+  if (change?.type !== "model_change" || typeof change.provider !== "string" || typeof change.modelId !== "string") return undefined;
+  const model = registry.find(change.provider, change.modelId);
+  return model && isVirtualModel(model) ? model : undefined;
+}
+

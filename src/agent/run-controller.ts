@@ -4,11 +4,12 @@
  * stopping. Each run goes through run.ts (retries, overflow recovery, compaction) and the loop.
  */
 import type { AssistantMessage, Model } from "../ai/types.ts";
+import { isVirtualModel } from "../ai/virtual-models.ts";
 import type { RetrySettings } from "../resources/settings-effective.ts";
+import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import { blockImages, convertToLlm } from "../session/convert.ts";
-import type { AgentMessage, CustomMessage, SystemMessage, ToolDeclaration, ToolResultMessage, UserMessage } from "../session/format.ts";
+import type { AgentMessage, CustomMessage, ThinkingLevel, ToolResultMessage, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
-import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
 import type { OutputLimits } from "../tools/output-bound.ts";
 import type { SpillFiles } from "../tools/spill-files.ts";
 import type { AnyTool } from "../tools/types.ts";
@@ -25,13 +26,18 @@ import type { ModelCalls } from "./model-calls.ts";
 import { userMessage } from "./queue.ts";
 import type { SessionRecorder } from "./recorder.ts";
 import { redactAnswer } from "./redact-events.ts";
+import { RunPrompt } from "./run-prompt.ts";
+import { routeRequests } from "./virtual-route.ts";
 import type { Retrier } from "./retry.ts";
 import { runWithRetries, type RunHost } from "./run.ts";
 import type { RunQueues } from "./run-queues.ts";
 import type { SessionEvents } from "./session-events.ts";
 import { preparePromptImages } from "./prompt-images.ts";
+import type { PromptOptionsPort } from "./session-options.ts";
 import { queueInput, submitInput, type SubmitHost, type SubmitOptions } from "./submit.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
+import { NestedToolCallRunner, type NestedCallOptions, type NestedCallOutcome } from "./nested-tool-calls.ts";
+import type { ToolCallConfig } from "./tool-calls.ts";
 
 /** The parts a run works with, shared with the rest of the session. */
 export interface RunParts {
@@ -51,6 +57,8 @@ export interface RunParts {
 export interface RunSetup {
   store(): SessionStore;
   model(): Model | undefined;
+  /** The session's thinking level. */
+  level(): ThinkingLevel;
   retry(): RetrySettings;
   cwd: string;
   agentDir: string;
@@ -60,6 +68,8 @@ export interface RunSetup {
   outputLimits(): OutputLimits;
   /** The system prompt for the current tools, as named sections (re-asked before every prompt). */
   systemSections(tools: readonly AnyTool[]): Record<string, string>;
+  /** Its structured inputs, and the sections made from them once a hook edited them. */
+  promptOptions: PromptOptionsPort;
   /** Typed input as it is sent: `/skill:name` and prompt templates expanded. */
   expand(text: string): string;
   /** `images.blockImages` as it is now. */
@@ -75,9 +85,12 @@ export class RunController {
   private readonly heldBash: AgentMessage[] = [];
   /** Custom messages sent with `deliverAs: "nextTurn"`, for the next prompt. */
   private readonly nextTurn: CustomMessage[] = [];
-  /** A system prompt a hook chose for the run in progress. */
-  private runSystemPrompt: string | undefined;
+  /** The system prompt of the run: what before_agent_start chose, what the run declares. */
+  private readonly runPrompt: RunPrompt;
   private turnsSinceCollection = 0;
+  /** The tool calls' configuration of the run in progress, for the calls tools make (`ctx.executeTool`). */
+  private runToolConfig: ToolCallConfig | undefined;
+  private readonly nested: NestedToolCallRunner;
   /** Turns of the current run so far; the index of the turn that ended last. */
   private turnIndex = 0;
   private lastTurnIndex = 0;
@@ -87,6 +100,13 @@ export class RunController {
     private readonly setup: RunSetup,
   ) {
     const { activity, conversation, retrier, compactor, recorder, queues, extensions } = parts;
+    this.runPrompt = new RunPrompt(parts, setup);
+    this.nested = new NestedToolCallRunner({
+      config: () => (activity.isRunning ? this.runToolConfig : undefined),
+      signal: () => activity.signal("run"),
+      callable: () => parts.tools.callable(),
+      emit: (event) => this.onLoopEvent(event),
+    });
     this.runHost = {
       activity,
       conversation,
@@ -94,7 +114,7 @@ export class RunController {
       compactor,
       recorder,
       preflight: () => parts.calls.preflight(),
-      loopConfig: (model) => this.loopConfig(model),
+      loopConfig: (model, retrying) => this.loopConfig(model, retrying),
       onLoopEvent: (event) => this.onLoopEvent(event),
       takeQueued: () => queues.takeAll(),
       beforeSettle: async (answer, signal) => extensions.hooked && settleBoundary(this.boundaryHost(), outcomeOf(answer), signal),
@@ -152,37 +172,39 @@ export class RunController {
   }
 
   private async startPrompt(message: UserMessage, expanded: string, images: HookImage[] | undefined, accepted: () => void): Promise<void> {
-    const { activity, extensions, calls, queues } = this.parts;
+    const { activity, calls, queues } = this.parts;
     calls.preflight();
-    // Custom messages an extension sent for the next turn go right after the prompt (upstream's order).
-    let prompts: AgentMessage[] = [message, ...this.nextTurn.splice(0)];
-    this.runSystemPrompt = undefined;
-    if (extensions.hooked) {
-      const update = this.loadoutUpdate();
-      const messages = this.parts.conversation.messages;
-      const base = systemPromptText(currentSystemMessage(update ? [...messages, update] : messages));
-      // Under the prompt's own signal (no run exists yet): an abort ends the hook and the prompt with it.
-      const hooks = extensions.hooks;
-      const { hooked, aborted } = await activity.during("prompt", async (signal) => {
-        const result = await hooks.beforeAgentStart({ prompt: expanded, ...(images ? { images } : {}), systemPrompt: base }, signal);
-        return { hooked: result, aborted: signal.aborted };
-      });
-      if (aborted) {
+    this.runPrompt.forget();
+    let added: CustomMessage[] = [];
+    // Without a hook the run starts in this very tick (an abort right after the prompt must find it).
+    if (this.runPrompt.hooked) {
+      const hooked = await this.runPrompt.beforeRun({ messageType: "user", prompt: expanded, ...(images ? { images } : {}) });
+      if (hooked === undefined) {
         accepted();
         return;
       }
-      const custom = (hooked?.messages ?? []).map((m): CustomMessage => ({ ...m, role: "custom", timestamp: Date.now() }) as CustomMessage);
-      prompts.push(...custom);
-      if (hooked?.systemPrompt) this.runSystemPrompt = hooked.systemPrompt;
       // A run may have started while the hook worked (another client's prompt): refused, as any busy prompt is.
       if (activity.isRunning) throw new PromptError("Agent is already processing.");
+      added = hooked;
     }
+    // Custom messages an extension sent for the next turn go right after the prompt (upstream's order).
+    let prompts: AgentMessage[] = [message, ...this.nextTurn.splice(0), ...added];
     this.flushHeld();
     // Steering typed while idle goes right after the prompt.
     prompts = [...prompts, ...queues.take(queues.steering)];
     const run = this.start(prompts);
     accepted();
     await run;
+  }
+
+  /** The prompt's structured inputs for the tools active now (upstream's `getSystemPromptOptions()`). */
+  promptOptions(): SystemPromptOptions {
+    return this.runPrompt.options();
+  }
+
+  /** The system prompt now: the run's while one runs, otherwise the one the session declares. */
+  get systemPrompt(): string {
+    return this.runPrompt.systemPrompt;
   }
 
   /** An extension's `sendMessage`, delivered as upstream does (see AgentSession.sendCustomMessage). */
@@ -198,9 +220,22 @@ export class RunController {
     }
     if (options.triggerTurn) {
       calls.preflight();
-      this.runSystemPrompt = undefined;
+      this.runPrompt.forget();
+      // Upstream 1.x: a custom message that starts a run passes before_agent_start too, and
+      // takes the messages sent for the next turn with it.
+      let added: CustomMessage[] = [];
+      if (this.runPrompt.hooked) {
+        const hooked = await this.runPrompt.beforeRun({ messageType: "custom", message });
+        if (hooked === undefined) return;
+        // A run started while the hook worked: the message joins it, as one sent while busy does.
+        if (activity.isRunning) {
+          queues.enqueueCustom("steer", message);
+          return;
+        }
+        added = hooked;
+      }
       this.flushHeld();
-      await this.start([message, ...queues.take(queues.steering)]);
+      await this.start([message, ...this.nextTurn.splice(0), ...added, ...queues.take(queues.steering)]);
       return;
     }
     conversation.append(message);
@@ -213,7 +248,7 @@ export class RunController {
   async continue(): Promise<void> {
     if (this.parts.activity.isRunning) throw new PromptError("Agent is already processing.");
     this.parts.calls.preflight();
-    this.runSystemPrompt = undefined;
+    this.runPrompt.forget();
     await this.start([]);
   }
 
@@ -250,30 +285,24 @@ export class RunController {
 
   // ── the run ──────────────────────────────────────────────────────────────
 
-  /**
-   * The system message that declares the prompt and tools pig has now, when the context does not
-   * declare them already (a new session, a session Pi wrote, tools or resources that changed).
-   */
-  loadoutUpdate(): SystemMessage | undefined {
-    const tools = this.parts.tools.active;
-    return loadoutUpdate(this.parts.conversation.messages, this.setup.systemSections(tools), toolDeclarations(tools), Date.now());
-  }
-
   private start(prompts: AgentMessage[]): Promise<void> {
     const { activity, recorder, events } = this.parts;
     recorder.reset();
     // Ahead of the run's messages, like Pi: the model reads the prompt it is given before them.
-    const update = this.loadoutUpdate();
+    const update = this.runPrompt.declare();
     if (update) prompts = [update, ...prompts];
     // Made here, not when the first turn begins: an abort that comes before that (an RPC abort
     // in the same stdin chunk as its prompt) must stop this run.
     const first = activity.begin("run");
     const run = runWithRetries(this.runHost, prompts, first)
       .finally(() => {
+        const aborted = activity.runWasAborted;
         activity.endRun();
-        this.runSystemPrompt = undefined;
+        this.runPrompt.end();
+        this.runToolConfig = undefined;
+        this.nested.clear();
         // Told once the session is idle again: a client that asks for the state now hears so.
-        events.emit({ type: "agent_settled" });
+        events.emit({ type: "agent_settled", aborted });
       })
       .then(() => recorder.throwIfFailed());
     activity.startRun(run);
@@ -348,16 +377,42 @@ export class RunController {
     };
   }
 
-  private loopConfig(model: Model): LoopConfig {
-    const { extensions, calls, tools, queues, compactor, retrier } = this.parts;
+  /**
+   * Runs `name` for the tool call `parentToolCallId` while it runs (upstream's `ctx.executeTool`):
+   * never throws for a tool's failure, which comes back as an error result.
+   */
+  executeNestedTool(parentToolCallId: string, name: string, args: unknown, options: NestedCallOptions = {}): Promise<NestedCallOutcome> {
+    return this.nested.execute(parentToolCallId, name, args, options);
+  }
+
+  private loopConfig(model: Model, retrying?: AssistantMessage): LoopConfig {
+    const config = this.buildLoopConfig(model, retrying);
+    this.runToolConfig = config;
+    return config;
+  }
+
+  private buildLoopConfig(model: Model, retrying?: AssistantMessage): LoopConfig {
+    const { extensions, calls, tools, queues, compactor, retrier, events } = this.parts;
     const setup = this.setup;
     const hooks = extensions.hooked ? extensions.hooks : undefined;
     return {
       model,
+      ...(isVirtualModel(model)
+        ? {
+            route: routeRequests(
+              model,
+              { calls, store: () => setup.store(), level: () => setup.level(), appended: (entry) => events.emit({ type: "entry_appended", entry }) },
+              retrying,
+            ),
+          }
+        : {}),
       stream: calls.stream(model),
       // The key and headers are resolved for every request, as upstream does (a `!command` runs again).
       streamOptions: (signal) => calls.requestOptions(model, true, signal),
-      tools: tools.active,
+      // Read at each batch: a tool activated during the run (tool_search) can be called in its next turn.
+      get tools() {
+        return tools.active;
+      },
       toolContext: { cwd: setup.cwd, agentDir: setup.agentDir, model, spillFiles: setup.spillFiles },
       toolExecution: setup.toolExecution,
       outputLimits: setup.outputLimits(),
@@ -367,7 +422,10 @@ export class RunController {
       beforeRequest: () => compactor.beforeRequest(),
       onStreamError: (hint) => retrier.noteStreamError(hint),
       finishMessage: (message) => this.finishMessage(message),
-      ...(this.runSystemPrompt ? { systemPrompt: this.runSystemPrompt } : {}),
+      takeNestedCalls: (toolCallId) => this.nested.take(toolCallId),
+      // Before each later request: tools activated during the run are declared, and the run's prompt follows.
+      loadoutUpdate: () => this.runPrompt.declare(),
+      ...(this.runPrompt.forced ? { systemPrompt: this.runPrompt.forced } : {}),
       // Only the hooks someone handles: a context nobody rewrites is not copied for every call.
       ...(hooks?.listens("context") ? { rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal) } : {}),
       ...(hooks?.listens("context_with_system")
@@ -387,14 +445,4 @@ export class RunController {
         : {}),
     };
   }
-}
-
-/** What the model is told of each tool. */
-function toolDeclarations(tools: readonly AnyTool[]): ToolDeclaration[] {
-  return tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    ...(tool.constrainedSampling ? { constrainedSampling: tool.constrainedSampling } : {}),
-  }));
 }

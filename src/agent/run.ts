@@ -22,7 +22,8 @@ export interface RunHost {
   readonly recorder: SessionRecorder;
   /** The model to run on; throws when the run cannot go on (no model, no key). */
   preflight(): Model;
-  loopConfig(model: Model): LoopConfig;
+  /** `retrying`: the failed answer the loop's first request retries (a virtual model's router is told). */
+  loopConfig(model: Model, retrying?: AssistantMessage): LoopConfig;
   onLoopEvent(event: LoopEvent): void;
   /** Steering, then follow-ups, taken off their queues. */
   takeQueued(): AgentMessage[];
@@ -38,12 +39,14 @@ export async function runWithRetries(host: RunHost, prompts: AgentMessage[], fir
   await new Promise((resolve) => setImmediate(resolve));
   let next = prompts;
   let pending: AbortController | undefined = first;
+  let retrying: AssistantMessage | undefined;
   for (;;) {
     const model = host.preflight();
     const controller = pending ?? activity.begin("run");
     pending = undefined;
     retrier.startRequest();
-    await runAgentLoop(next, conversation, host.loopConfig(model), host.onLoopEvent, controller.signal);
+    await runAgentLoop(next, conversation, host.loopConfig(model, retrying), host.onLoopEvent, controller.signal);
+    retrying = undefined;
     const messages = conversation.messages;
     const last = messages[messages.length - 1];
     const answer = last?.role === "assistant" ? (last as AssistantMessage) : undefined;
@@ -56,14 +59,17 @@ export async function runWithRetries(host: RunHost, prompts: AgentMessage[], fir
       return;
     }
     if (answer && retrier.shouldRetry(answer, model)) {
-      const retrying = await activity.during("retry", (signal) => retrier.wait(answer, () => conversation.dropLast(answer), signal));
-      if (!retrying) return;
+      const again = await activity.during("retry", (signal) => retrier.wait(answer, () => conversation.dropLast(answer), signal));
+      if (!again) return;
+      retrying = answer;
       next = [];
       continue;
     }
     retrier.finish(answer, false);
     const outcome = await compactor.afterRun(answer);
     if (outcome === "retry") {
+      // An overflow compacted: the request is made again (upstream tells the router so too).
+      if (answer?.stopReason === "error") retrying = answer;
       next = [];
       continue;
     }

@@ -4,6 +4,7 @@ import type { Model, StreamFunction, ThinkingBudgets } from "../ai/types.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { CompactionSettings, RetrySettings } from "../resources/settings-effective.ts";
 import type { SettingsStore } from "../resources/settings-store.ts";
+import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import type { ThinkingLevel } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { OutputLimits } from "../tools/output-bound.ts";
@@ -12,6 +13,11 @@ import type { CommandPort } from "./command-port.ts";
 import type { AgentHooks } from "./hooks.ts";
 import type { QueueMode } from "./queue.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
+
+export interface PromptOptionsPort {
+  of(active: readonly AnyTool[], all: readonly AnyTool[]): SystemPromptOptions;
+  sections(options: SystemPromptOptions): Record<string, string>;
+}
 
 export interface AgentSessionOptions {
   store: SessionStore;
@@ -22,6 +28,12 @@ export interface AgentSessionOptions {
   tools: AnyTool[] | ToolRegistry;
   /** The system prompt for the current tools, as named sections (re-asked before every prompt). */
   systemSections: (tools: readonly AnyTool[]) => Record<string, string>;
+  /**
+   * The prompt's structured inputs (upstream's `systemPromptOptions`) for the active tools, and
+   * the sections made from them once `before_agent_start` edited them. Absent: made from the
+   * tools and the working directory alone.
+   */
+  promptOptions?: PromptOptionsPort;
   cwd: string;
   agentDir: string;
   retry: RetrySettings;

@@ -6,6 +6,8 @@
  */
 import type { Settings } from "../resources/settings.ts";
 import { compactionSettings, type CompactionSettings, type RetrySettings } from "../resources/settings-effective.ts";
+import { promptOptionsOf, sectionsFromOptions } from "../resources/system-prompt-options.ts";
+import { limitsModel } from "../ai/virtual-models.ts";
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from "../tools/output-bound.ts";
 import { SpillFiles } from "../tools/spill-files.ts";
 import { Activity } from "./activity.ts";
@@ -23,7 +25,7 @@ import { RunController } from "./run-controller.ts";
 import { RunQueues } from "./run-queues.ts";
 import { SessionEvents, type ExtensionFailure } from "./session-events.ts";
 import { SessionLifecycle } from "./session-lifecycle.ts";
-import type { AgentSessionOptions } from "./session-options.ts";
+import type { AgentSessionOptions, PromptOptionsPort } from "./session-options.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 import { UserShell } from "./user-shell.ts";
 
@@ -88,6 +90,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     requestSettings: options.requestSettings,
     model: () => open.model,
     level: () => open.thinkingLevel,
+    conversation: () => open.conversation.messages,
     sessionId: () => open.store.sessionId,
     retry: () => runSettings.retry,
     watchers: () => (extensions.hooked ? extensions.hooks : undefined),
@@ -97,8 +100,9 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     get store() {
       return open.store;
     },
+    // A virtual model's limits are those of the model that answered last.
     get model() {
-      return open.model;
+      return limitsModel(open.model, open.conversation.messages, (provider, id) => registry.physicalModel(provider, id));
     },
     get thinkingLevel() {
       return open.thinkingLevel;
@@ -127,6 +131,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
     {
       store: () => open.store,
       model: () => open.model,
+      level: () => open.thinkingLevel,
       retry: () => runSettings.retry,
       cwd: options.cwd,
       agentDir: options.agentDir,
@@ -134,6 +139,7 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
       toolExecution: options.toolExecution ?? "parallel",
       outputLimits: () => runSettings.toolOutput,
       systemSections: options.systemSections,
+      promptOptions: options.promptOptions ?? defaultPromptOptions(options.cwd),
       expand: (text) => (options.expandInput ? options.expandInput(text) : text),
       blockImages: () => options.requestSettings?.().blockImages === true,
       autoResizeImages: () => options.requestSettings?.().autoResizeImages !== false,
@@ -199,4 +205,12 @@ export function composeSession(options: AgentSessionOptions): SessionParts {
   if (options.hooks) extensions.setHooks(options.hooks);
   open.recordStartingState();
   return { events, activity, spillFiles, tools, runSettings, extensions, open, calls, compactor, queues, runs, choice, lifecycle, shell, tree, settings };
+}
+
+/** The prompt's structured inputs when the session was given none: the tools and the working directory. */
+function defaultPromptOptions(cwd: string): PromptOptionsPort {
+  return {
+    of: (active, all) => promptOptionsOf({ cwd, tools: all, selected: active.map((tool) => tool.name) }),
+    sections: (options) => sectionsFromOptions(options),
+  };
 }

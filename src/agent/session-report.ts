@@ -37,6 +37,8 @@ export interface SessionStats extends SessionTotals {
 export interface ReportedSession {
   readonly store: SessionStore;
   readonly model: Model | undefined;
+  /** The model whose limits count (a virtual model's: the one that answered last). */
+  readonly limitsModel: Model | undefined;
   readonly thinkingLevel: ThinkingLevel;
   readonly isStreaming: boolean;
   readonly isCompacting: boolean;
@@ -67,7 +69,7 @@ export function sessionState(session: ReportedSession): SessionState {
 export function sessionStats(session: ReportedSession): SessionStats {
   const store = session.store;
   const totals = sessionTotals(store.tree.records, store.readEntry);
-  const usage = contextUsage({ messages: session.messages, branch: store.branchRecords(), entryOf: store.materialise, model: session.model });
+  const usage = contextUsage({ messages: session.messages, branch: store.branchRecords(), entryOf: store.materialise, model: session.limitsModel });
   return {
     ...(store.path ? { sessionFile: store.path } : {}),
     sessionId: store.sessionId,

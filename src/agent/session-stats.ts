@@ -65,3 +65,18 @@ export function sessionTotals(records: readonly EntryRecord[], read: (record: En
   }
   return totals;
 }
+
+/** The cost of the answers by the model that gave them (`provider/id`), in the order each first answered. */
+export function costByModel(records: readonly EntryRecord[], read: (record: EntryRecord) => SessionEntry | undefined): [string, number][] {
+  const costs = new Map<string, number>();
+  for (const record of records) {
+    if (record.invalid || record.type !== "message" || record.role !== "assistant") continue;
+    const message = (read(record) as { message?: { provider?: unknown; model?: unknown; usage?: unknown } } | undefined)?.message;
+    const usage = usageOf(message?.usage);
+    if (!message || !usage) continue;
+    const name = `${String(message.provider)}/${String(message.model)}`;
+    costs.set(name, (costs.get(name) ?? 0) + (usage.cost?.total ?? 0));
+  }
+  return [...costs];
+}
+

@@ -7,6 +7,8 @@
  * a move in the tree, the modes remembered as defaults) are put together here. Event listeners
  * and queues survive every replacement of the session file.
  */
+import { isVirtualModel, latestResponse, limitsModel } from "../ai/virtual-models.ts";
+import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
 import type { AssistantMessage, Model } from "../ai/types.ts";
 import type { Settings } from "../resources/settings.ts";
@@ -26,6 +28,7 @@ import type { AgentSessionOptions } from "./session-options.ts";
 import { composeSession, type SessionParts } from "./session-parts.ts";
 import { forkMessages, lastAssistantText, sessionState, sessionStats, type SessionState, type SessionStats } from "./session-report.ts";
 import type { SubmitOptions } from "./submit.ts";
+import type { NestedCallOptions, NestedCallOutcome } from "./nested-tool-calls.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import type { UserBashResult } from "./user-bash.ts";
 
@@ -88,6 +91,29 @@ export class AgentSession {
   get compactionFromExtension(): boolean {
     return this.parts.compactor.fromExtension;
   }
+  /** A virtual model's last routed answer: the physical model and level it went to (the footer shows it). */
+  routedTo(): { provider: string; model: string; thinkingLevel?: string } | undefined {
+    const model = this.model;
+    if (!model || !isVirtualModel(model)) return undefined;
+    const answer = latestResponse(this.messages);
+    return answer && { provider: answer.provider, model: answer.model, ...(answer.thinkingLevel ? { thinkingLevel: answer.thinkingLevel } : {}) };
+  }
+
+  /** The model whose limits count now: a virtual model's are those of the model that answered last. */
+  get limitsModel(): Model | undefined {
+    return limitsModel(this.model, this.messages, (provider, id) => this.registry.physicalModel(provider, id));
+  }
+
+  /** The system prompt now: the run's while one runs (as its hooks left it), otherwise the session's. */
+  get systemPrompt(): string {
+    return this.parts.runs.systemPrompt;
+  }
+
+  /** The prompt's structured inputs for the tools active now (upstream's `getSystemPromptOptions()`). */
+  systemPromptOptions(): SystemPromptOptions {
+    return this.parts.runs.promptOptions();
+  }
+
   get isStreaming(): boolean {
     return this.parts.activity.isRunning;
   }
@@ -178,6 +204,14 @@ export class AgentSession {
    */
   queueInput(kind: "steer" | "followUp", text: string, options: { source: InputSource; images?: HookImage[] }): Promise<"handled" | "queued"> {
     return this.parts.runs.queueInput(kind, text, options);
+  }
+
+  /**
+   * Runs another tool for the tool call `parentToolCallId` while it runs (upstream Pi 1.x's
+   * `ctx.executeTool`): the model's checks and hooks, events with `parentToolCallId`, no message.
+   */
+  executeNestedTool(parentToolCallId: string, name: string, args: unknown, options?: NestedCallOptions): Promise<NestedCallOutcome> {
+    return this.parts.runs.executeNestedTool(parentToolCallId, name, args, options);
   }
 
   /** Queues a steer (an extension's message, the SDK): expanded, no input hook. */

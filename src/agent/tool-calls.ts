@@ -7,7 +7,7 @@ import type { ToolResultMessage } from "../session/format.ts";
 import { boundToolResult, type OutputLimits } from "../tools/output-bound.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../tools/types.ts";
 import { validateToolArguments } from "../tools/validate.ts";
-import type { LoopEvent } from "./events.ts";
+import type { LoopEvent, NestedToolCalls } from "./events.ts";
 import type { ToolCallHookEvent, ToolCallHookResult, ToolResultHookEvent, ToolResultHookResult } from "./hooks.ts";
 
 export type ToolCallBlock = { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
@@ -21,8 +21,10 @@ export interface ToolCallConfig {
   outputLimits?: OutputLimits;
   /** May block a checked call; a throw blocks it too, with the thrown message. */
   toolCall?: (event: ToolCallHookEvent, signal?: AbortSignal) => Promise<ToolCallHookResult | undefined>;
-  /** May patch a result (content, details, isError), errors included. */
+  /** May patch a result (content, details, structuredContent, isError), errors included. */
   toolResult?: (event: ToolResultHookEvent, signal?: AbortSignal) => Promise<ToolResultHookResult | undefined>;
+  /** The record of the calls a model-issued call made through `ctx.executeTool` (taken once, for its result message). */
+  takeNestedCalls?: (toolCallId: string) => NestedToolCalls | undefined;
 }
 
 type Emit = (event: LoopEvent) => void;
@@ -33,11 +35,15 @@ interface Prepared {
   args: Record<string, unknown>;
   /** Set when preflight failed or the call was blocked: the error text for the model. */
   error?: string;
+  /** The call of the tool that made this one (`ctx.executeTool`); absent for the model's calls. */
+  parentToolCallId?: string;
 }
 
 interface Outcome {
   result: ToolResult;
   isError: boolean;
+  /** Milliseconds `execute` took (monotonic clock); absent when the tool did not run. */
+  durationMs?: number;
 }
 
 const NONE: ReadonlyMap<object, string> = new Map();
@@ -72,7 +78,8 @@ async function gate(p: Prepared, config: ToolCallConfig, signal: AbortSignal): P
   if (p.error !== undefined || !config.toolCall) return;
   try {
     // The run's signal: an abort ends a hook that is still deciding, and the call is blocked.
-    const verdict = await config.toolCall({ toolCallId: p.call.id, toolName: p.call.name, input: p.args }, signal);
+    const parent = p.parentToolCallId !== undefined ? { parentToolCallId: p.parentToolCallId } : {};
+    const verdict = await config.toolCall({ toolCallId: p.call.id, toolName: p.call.name, ...parent, input: p.args }, signal);
     if (verdict?.block) p.error = verdict.reason ?? "Tool execution was blocked";
   } catch (error) {
     // As upstream: a hook that fails blocks the call rather than letting it run unchecked.
@@ -82,28 +89,39 @@ async function gate(p: Prepared, config: ToolCallConfig, signal: AbortSignal): P
 
 async function patched(p: Prepared, outcome: Outcome, config: ToolCallConfig, signal: AbortSignal): Promise<Outcome> {
   if (!config.toolResult) return outcome;
+  const { structuredContent } = outcome.result;
   const patch = await config.toolResult({
     toolCallId: p.call.id,
     toolName: p.call.name,
+    ...(p.parentToolCallId !== undefined ? { parentToolCallId: p.parentToolCallId } : {}),
     input: p.args,
     content: outcome.result.content,
     details: outcome.result.details,
+    ...(structuredContent !== undefined ? { structuredContent } : {}),
     isError: outcome.isError,
   }, signal);
   if (!patch) return outcome;
+  // As upstream: structured content not replaced along with the content may no longer match it.
+  const structured = patch.structuredContent ?? (patch.content !== undefined ? undefined : structuredContent);
+  const { structuredContent: _old, ...rest } = outcome.result;
   return {
+    ...outcome,
     result: {
-      ...outcome.result,
+      ...rest,
       ...(patch.content !== undefined ? { content: patch.content } : {}),
       ...(patch.details !== undefined ? { details: patch.details } : {}),
+      ...(structured !== undefined ? { structuredContent: structured } : {}),
     },
     isError: patch.isError ?? outcome.isError,
   };
 }
 
 async function run(p: Prepared, config: ToolCallConfig, emit: Emit, signal: AbortSignal): Promise<Outcome> {
-  const base = { toolCallId: p.call.id, toolName: p.call.name, args: p.call.arguments };
+  const parent = p.parentToolCallId !== undefined ? { parentToolCallId: p.parentToolCallId } : {};
+  const base = { toolCallId: p.call.id, toolName: p.call.name, args: p.call.arguments, ...parent };
   let outcome: Outcome;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
   try {
     const result = await p.tool!.execute(
       p.call.id,
@@ -112,19 +130,25 @@ async function run(p: Prepared, config: ToolCallConfig, emit: Emit, signal: Abor
       (partialResult) => emit({ type: "tool_execution_update", ...base, partialResult }),
       config.toolContext,
     );
-    outcome = { result, isError: false };
+    // Only a returned `isError: true` marks the result an error (upstream: other values never do).
+    outcome = { result, isError: result.isError === true, durationMs: elapsed() };
   } catch (error) {
-    outcome = { result: errorResult(error instanceof Error ? error.message : String(error)), isError: true };
+    outcome = { result: errorResult(error instanceof Error ? error.message : String(error)), isError: true, durationMs: elapsed() };
   }
   if (config.outputLimits && !p.tool!.boundsOwnOutput) {
     outcome = { ...outcome, result: boundToolResult(outcome.result, config.outputLimits, config.toolContext.spillFiles) };
   }
   outcome = await patched(p, outcome, config, signal);
-  emit({ type: "tool_execution_end", toolCallId: base.toolCallId, toolName: base.toolName, result: outcome.result, isError: outcome.isError });
+  emit({ type: "tool_execution_end", toolCallId: base.toolCallId, toolName: base.toolName, result: outcome.result, isError: outcome.isError, ...durationOf(outcome), ...parent });
   return outcome;
 }
 
-function resultMessage(p: Prepared, outcome: Outcome): ToolResultMessage {
+function durationOf(outcome: Outcome): { durationMs?: number } {
+  return outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {};
+}
+
+function resultMessage(p: Prepared, outcome: Outcome, config: ToolCallConfig): ToolResultMessage {
+  const nested = config.takeNestedCalls?.(p.call.id);
   return {
     role: "toolResult",
     toolCallId: p.call.id,
@@ -132,8 +156,41 @@ function resultMessage(p: Prepared, outcome: Outcome): ToolResultMessage {
     content: outcome.result.content,
     ...(outcome.result.details !== undefined ? { details: outcome.result.details } : {}),
     isError: outcome.isError,
+    ...durationOf(outcome),
     timestamp: Date.now(),
+    // Last, where upstream adds it to the finished message.
+    ...(nested ? { nestedCalls: nested } : {}),
   } as ToolResultMessage;
+}
+
+/** What a call another tool made (`ctx.executeTool`) comes back as; it never throws for a tool's failure. */
+export interface NestedOutcome {
+  result: ToolResult;
+  isError: boolean;
+  durationMs?: number;
+}
+
+/**
+ * One call a running tool makes: announced, checked against `tools` (the callable ones), gated
+ * and run through the hooks like the model's calls, its events carrying `parentToolCallId`. It
+ * adds no message: the result goes back to the calling tool only.
+ */
+export async function executeNestedToolCall(
+  call: ToolCallBlock,
+  parentToolCallId: string,
+  tools: readonly AnyTool[],
+  config: ToolCallConfig,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<NestedOutcome> {
+  const p: Prepared = { ...prepare(call, tools, undefined), parentToolCallId };
+  emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments, parentToolCallId });
+  if (signal.aborted && p.error === undefined) p.error = "Tool execution was aborted";
+  await gate(p, config, signal);
+  if (p.error === undefined) return run(p, config, emit, signal);
+  const result = errorResult(p.error);
+  emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError: true, parentToolCallId });
+  return { result, isError: true };
 }
 
 /**
@@ -163,7 +220,7 @@ export async function executeToolCalls(
   const results: ToolResultMessage[] = [];
   const deliver = async (p: Prepared, outcome: Outcome) => {
     outcomes.push(outcome);
-    const message = resultMessage(p, outcome);
+    const message = resultMessage(p, outcome, config);
     await add(message);
     results.push(message);
   };

@@ -4,7 +4,22 @@
  * prompt declares whatever is active then (session/system-messages.ts compares it with what the
  * transcript declared). `--tools` / `--no-tools` keep their say over tools that arrive later.
  */
-import type { AnyTool } from "../tools/types.ts";
+import type { AnyTool, ToolExposure } from "../tools/types.ts";
+
+export function exposureOf(tool: AnyTool): ToolExposure {
+  return tool.exposure ?? "direct";
+}
+
+/** Whether activating the tool declares it to the model (upstream: `direct` and `model-only`). */
+export function isDeclarable(tool: AnyTool): boolean {
+  const exposure = exposureOf(tool);
+  return exposure === "direct" || exposure === "model-only";
+}
+
+/** Whether registering the tool activates it: declarable, unless it says `defaultActive: false`. */
+export function activatesOnRegistration(tool: AnyTool): boolean {
+  return isDeclarable(tool) && tool.defaultActive !== false;
+}
 
 export type ToolSource = { kind: "builtin" } | { kind: "sdk" } | { kind: "extension"; path: string };
 
@@ -20,6 +35,8 @@ export interface ToolLimits {
   noTools?: boolean;
   /** `--exclude-tools`: never activated by registering. */
   exclude?: readonly string[];
+  /** The `defaultTools` setting (no `--tools`): a declarable tool named there is activated by registering even with `defaultActive: false`. */
+  named?: readonly string[];
 }
 
 export type ToolsChange = { kind: "registered" | "unregistered" | "activated"; names: string[] };
@@ -59,14 +76,37 @@ export class ToolRegistry {
 
   /**
    * Adds `tool` (a tool of the same name is replaced, as an extension's tool replaces a
-   * built-in) and activates it unless the limits keep it out. Activity of a replaced name stays.
+   * built-in) and activates it unless its exposure, `defaultActive` or the limits keep it out.
+   * Activity of a replaced name stays, except that a tool replaced by a `hidden` one is withdrawn
+   * and one that becomes declarable (from `hidden`, say) is activated like a new tool.
    */
   register(tool: AnyTool, source: ToolSource): void {
-    const replaced = this.known.has(tool.name);
+    const previous = this.known.get(tool.name)?.tool;
     this.known.set(tool.name, { tool, source });
-    const activates = !this.limits.noTools && this.allowed(tool.name) && !(this.limits.exclude ?? []).includes(tool.name);
-    if (!replaced && activates) this.activeNames.push(tool.name);
+    if (exposureOf(tool) === "hidden") this.activeNames = this.activeNames.filter((n) => n !== tool.name);
+    else if ((!previous || !activatesOnRegistration(previous)) && this.activatesNow(tool) && !this.activeNames.includes(tool.name)) this.activeNames.push(tool.name);
     this.emit({ kind: "registered", names: [tool.name] });
+  }
+
+  /** Whether registering `tool` now activates it, under the limits. */
+  activatesNow(tool: AnyTool): boolean {
+    if (!isDeclarable(tool) || (this.limits.exclude ?? []).includes(tool.name)) return false;
+    // Naming a tool (`--tools`, the `defaultTools` setting) activates it even when it is not active by default.
+    if (this.limits.allowlist?.includes(tool.name) || this.limits.named?.includes(tool.name)) return true;
+    return tool.defaultActive !== false && !this.limits.noTools && this.allowed(tool.name);
+  }
+
+  /**
+   * The tools another tool may run (`ctx.executeTool`): the active `direct` ones and every
+   * `codemode` or `deferred` one, active or not (upstream Pi 1.x).
+   */
+  callable(): AnyTool[] {
+    return this.all()
+      .map((entry) => entry.tool)
+      .filter((tool) => {
+        const exposure = exposureOf(tool);
+        return exposure === "codemode" || exposure === "deferred" || (exposure === "direct" && this.activeNames.includes(tool.name));
+      });
   }
 
   /** Forgets `name` (and deactivates it); false when it was not known. */
@@ -77,10 +117,13 @@ export class ToolRegistry {
     return true;
   }
 
-  /** Makes exactly these tools active, in this order; unknown names and names the allowlist excludes are ignored. */
+  /** Makes exactly these tools active, in this order; unknown and `hidden` names and names the allowlist excludes are ignored. */
   setActive(names: readonly string[]): void {
     const next: string[] = [];
-    for (const name of names) if (this.known.has(name) && this.allowed(name) && !next.includes(name)) next.push(name);
+    for (const name of names) {
+      const tool = this.known.get(name)?.tool;
+      if (tool && exposureOf(tool) !== "hidden" && this.allowed(name) && !next.includes(name)) next.push(name);
+    }
     this.activeNames = next;
     this.emit({ kind: "activated", names: next });
   }

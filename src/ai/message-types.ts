@@ -82,6 +82,8 @@ export type LlmAssistantMessage = {
   diagnostics?: unknown[];
   /** Anthropic models whose effort changes mid-conversation: the effort this answer was given (Pi ≥ 0.87). */
   providerThinkingLevel?: string;
+  /** The level this answer was requested at; pig records it for a virtual model's routed requests (Pi 1.x). */
+  thinkingLevel?: string;
 };
 
 export type LlmToolResultMessage = {

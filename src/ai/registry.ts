@@ -4,6 +4,7 @@
  * first time something asks for them (ai/catalogue), so a run that names one provider never
  * parses the others'.
  */
+import type { RouteAnswer, RouteRequest } from "./virtual-models.ts";
 import { join } from "node:path";
 import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, keyIsBearerToken, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
 import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
@@ -13,6 +14,9 @@ import { applyModelsFile, loadModelsFile, MODELS_FILE_IGNORED, type ModelsFile }
 import { applyProviderConfig, mergeProviderConfig, parseProviderConfig, validateProviderConfig } from "./extension-providers.ts";
 import type { ExtensionProviderConfig } from "./extension-providers.ts";
 import type { Model, StreamFunction } from "./types.ts";
+
+/** Asks a virtual model's router which physical model one request goes to (ai/virtual-models.ts). */
+export type VirtualRouter = (request: RouteRequest, signal?: AbortSignal) => Promise<RouteAnswer>;
 
 export interface RegistryOptions {
   agentDir: string;
@@ -47,6 +51,10 @@ export class ModelRegistry {
   private readonly extensionProviders = new Map<string, ExtensionProviderConfig>();
   /** API implementations extensions serve, by API name, with the provider that registered each. */
   private readonly apiStreams = new Map<string, { provider: string; stream: StreamFunction }>();
+  /** Virtual models extensions registered, by provider, then id. */
+  private readonly virtualModels = new Map<string, Map<string, Model>>();
+  /** Their routers, by `provider/id`. */
+  private readonly routers = new Map<string, VirtualRouter>();
 
   constructor(options: RegistryOptions) {
     this.env = options.env ?? process.env;
@@ -82,7 +90,7 @@ export class ModelRegistry {
 
   /** Every provider that may have models: the catalogue's, then models.json's, then extensions'. */
   private providerIds(): string[] {
-    return [...new Set([...PROVIDERS.map((p) => p.id), ...this.fromFile.keys(), ...this.extensionProviders.keys()])];
+    return [...new Set([...PROVIDERS.map((p) => p.id), ...this.fromFile.keys(), ...this.extensionProviders.keys(), ...this.virtualModels.keys()])];
   }
 
   /** `provider`'s models before extensions: the catalogue's, with models.json applied. Shared: copy before changing. */
@@ -90,8 +98,56 @@ export class ModelRegistry {
     return this.fromFile.get(provider) ?? catalogueModels(provider);
   }
 
-  /** `provider`'s models in this run (the live list: extensions' registrations change it in place). */
+  /**
+   * `provider`'s models in this run: its physical ones, then the virtual models registered under
+   * it, each hiding a physical model of the same id (upstream's rule).
+   */
   modelsOf(provider: string): Model[] {
+    const physical = this.physicalOf(provider);
+    const virtual = this.virtualModels.get(provider);
+    if (!virtual || virtual.size === 0) return physical;
+    return [...physical.filter((m) => !virtual.has(m.id)), ...virtual.values()];
+  }
+
+  /** A model a request can be sent to: in the catalogue and not virtual. */
+  physicalModel(provider: string, id: string): Model | undefined {
+    return this.physicalOf(provider).find((m) => m.id === id);
+  }
+
+  /**
+   * An extension's `registerVirtualModel`: listed under its provider from now on (again: the new
+   * one replaces the old). Refused when the provider has a physical model of that id.
+   */
+  registerVirtualModel(model: Model, router: VirtualRouter): void {
+    if (!model.provider || !model.id) throw new Error("Virtual model provider and id must not be empty.");
+    if (this.physicalModel(model.provider, model.id)) throw new Error(`Virtual model ${model.provider}/${model.id} conflicts with a physical model.`);
+    const models = this.virtualModels.get(model.provider) ?? new Map<string, Model>();
+    models.set(model.id, model);
+    this.virtualModels.set(model.provider, models);
+    this.routers.set(`${model.provider}/${model.id}`, router);
+    this.everything = undefined;
+  }
+
+  unregisterVirtualModel(provider: string, id: string): void {
+    const models = this.virtualModels.get(provider);
+    if (!models?.delete(id)) return;
+    if (models.size === 0) this.virtualModels.delete(provider);
+    this.routers.delete(`${provider}/${id}`);
+    this.everything = undefined;
+  }
+
+  /** The router of a registered virtual model. */
+  virtualRouter(provider: string, id: string): VirtualRouter | undefined {
+    return this.routers.get(`${provider}/${id}`);
+  }
+
+  /** A provider that only lists virtual models needs no credentials (upstream marks it configured). */
+  private onlyVirtual(provider: string): boolean {
+    return this.virtualModels.has(provider) && this.physicalOf(provider).length === 0;
+  }
+
+  /** `provider`'s physical models in this run (the live list: extensions' registrations change it in place). */
+  private physicalOf(provider: string): Model[] {
     let list = this.lists.get(provider);
     if (!list) {
       list = this.baseOf(provider).map((m) => ({ ...m }));
@@ -153,13 +209,13 @@ export class ModelRegistry {
   foreignHosts(provider: string): string[] {
     const own = this.ownHosts(provider);
     if (own.size === 0 || credentialKind(provider, this.sources({ withExtensions: false })) === undefined) return [];
-    const hosts = new Set(this.modelsOf(provider).map((m) => hostOf(m.baseUrl)));
+    const hosts = new Set(this.physicalOf(provider).map((m) => hostOf(m.baseUrl)));
     return [...hosts].filter((host) => !own.has(host));
   }
 
   /** Where `provider`'s models send their requests now. */
   hostsOf(provider: string): string[] {
-    return [...new Set(this.modelsOf(provider).map((m) => hostOf(m.baseUrl)))];
+    return [...new Set(this.physicalOf(provider).map((m) => hostOf(m.baseUrl)))];
   }
 
   /**
@@ -218,7 +274,7 @@ export class ModelRegistry {
   }
 
   hasKey(provider: string): boolean {
-    return hasApiKey(provider, this.sources());
+    return this.onlyVirtual(provider) || hasApiKey(provider, this.sources());
   }
 
   /** Whether `provider`'s credentials are an API key or an OAuth login (undefined: none). */
@@ -240,7 +296,7 @@ export class ModelRegistry {
   /** Models whose provider has a key configured. */
   available(): Model[] {
     const sources = this.sources();
-    return this.providerIds().filter((p) => hasApiKey(p, sources)).flatMap((p) => this.modelsOf(p));
+    return this.providerIds().filter((p) => this.onlyVirtual(p) || hasApiKey(p, sources)).flatMap((p) => this.modelsOf(p));
   }
 
   /** The key as configured now, without renewing a subscription login (requests use `requestAuth`). */
@@ -302,7 +358,7 @@ export class ModelRegistry {
     validateProviderConfig(name, config);
     this.extensionProviders.set(name, config);
     if (stream && config.api) this.apiStreams.set(config.api, { provider: name, stream });
-    applyProviderConfig(this.modelsOf(name), name, config);
+    applyProviderConfig(this.physicalOf(name), name, config);
     this.everything = undefined;
     this.listRevision = ++listRevisions;
   }

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { canonicalBlock } from "../session/convert.ts";
-import type { AgentMessage } from "../session/format.ts";
+import { NestedToolCallsSchema, type AgentMessage } from "../session/format.ts";
 
 export interface FileOps {
   readonly read: Set<string>;
@@ -23,8 +23,25 @@ export function createFileOps(): FileOps {
   return { read: new Set(), written: new Set(), edited: new Set() };
 }
 
-/** Adds the paths of an assistant message's `read` / `write` / `edit` calls (string `path` only). */
+function addFileOp(name: string, args: unknown, ops: FileOps): void {
+  if (typeof args !== "object" || args === null) return;
+  const path = (args as { path?: unknown }).path;
+  if (typeof path !== "string" || path === "") return;
+  if (name === "read") ops.read.add(path);
+  else if (name === "write") ops.written.add(path);
+  else if (name === "edit") ops.edited.add(path);
+}
+
+/**
+ * Adds the paths of an assistant message's `read` / `write` / `edit` calls (string `path` only),
+ * and of those a tool made through `ctx.executeTool`, recorded on its result (`nestedCalls`, Pi 1.x).
+ */
 export function addFileOpsFromMessage(message: AgentMessage, ops: FileOps): void {
+  if (message.role === "toolResult") {
+    const parsed = v.safeParse(NestedToolCallsSchema, (message as { nestedCalls?: unknown }).nestedCalls);
+    if (parsed.success) for (const call of parsed.output.calls) addFileOp(call.name, call.arguments, ops);
+    return;
+  }
   if (message.role !== "assistant") return;
   const content = (message as { content?: unknown }).content;
   if (!Array.isArray(content)) return;
@@ -32,12 +49,7 @@ export function addFileOpsFromMessage(message: AgentMessage, ops: FileOps): void
     if (typeof raw !== "object" || raw === null || typeof (raw as { type?: unknown }).type !== "string") continue;
     // `tool_use` blocks (another writer's spelling) count as tool calls, as everywhere in pig.
     const block = canonicalBlock(raw as { type: string });
-    if (block?.type !== "toolCall" || typeof block.arguments !== "object" || block.arguments === null) continue;
-    const path = block.arguments.path;
-    if (typeof path !== "string" || path === "") continue;
-    if (block.name === "read") ops.read.add(path);
-    else if (block.name === "write") ops.written.add(path);
-    else if (block.name === "edit") ops.edited.add(path);
+    if (block?.type === "toolCall") addFileOp(block.name, block.arguments, ops);
   }
 }
 

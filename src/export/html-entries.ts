@@ -5,6 +5,8 @@
  * Entries come from disk and are only shape-checked on load, so every field is read defensively:
  * a missing or oddly typed field renders as little as possible, never as an exception.
  */
+import * as v from "valibot";
+import { NestedToolCallsSchema } from "../session/format.ts";
 import { cleanOutput, diffLineClass, escapeHtml as esc, formatCount, oneLine, renderMarkdown, renderOutput } from "./html-text.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 
@@ -261,7 +263,28 @@ export function toolResultHtml(message: Obj, toolName: string): string {
   for (const block of blocks) if (block.type === "image") parts.push(imageHtml(block));
   const full = details ? str(details.fullOutputPath) : undefined;
   if (full) parts.push(`<div class="trunc-note">Full output was saved to ${esc(full)}</div>`);
+  const nested = nestedCallsText(message.nestedCalls);
+  if (nested) parts.push(renderOutput(nested, { className: "nested", previewLines: 1 }));
   return parts.join("");
+}
+
+const NESTED_STATUS = { ok: "✓", error: "✗", unfinished: "…" } as const;
+
+/**
+ * The calls a tool made to other tools (`nestedCalls`, Pi 1.x), one line each with its
+ * arguments and time, an error under its call; undefined when there are none.
+ */
+export function nestedCallsText(value: unknown): string | undefined {
+  const parsed = v.safeParse(NestedToolCallsSchema, value);
+  if (!parsed.success || parsed.output.calls.length === 0) return undefined;
+  const { calls, complete } = parsed.output;
+  const lines = calls.map((call) => {
+    const args = call.arguments ? JSON.stringify(call.arguments) : `[arguments left out, ${call.argumentsBytes ?? "?"} bytes]`;
+    const time = call.durationMs !== undefined ? ` ${call.durationMs}ms` : "";
+    const error = call.error ? `\n    ${call.error.split("\n").join("\n    ")}` : "";
+    return `${NESTED_STATUS[call.status]} ${call.name} ${args}${time}${error}`;
+  });
+  return [`Nested calls: ${calls.length}${complete ? "" : " (incomplete record)"}`, ...lines].join("\n");
 }
 
 function bashHtml(message: Obj, frame: EntryFrame): string {

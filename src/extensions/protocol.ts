@@ -83,6 +83,20 @@ export const ImageContentSchema = v.looseObject({ type: v.literal("image"), data
 export const ContentSchema = v.variant("type", [TextContentSchema, ImageContentSchema]);
 export type WireContent = v.InferOutput<typeof ContentSchema>;
 
+export const ToolExposureSchema = v.picklist(["direct", "model-only", "codemode", "deferred", "hidden"]);
+export const ToolNamespaceSchema = v.looseObject({
+  name: v.string(),
+  aliases: v.optional(v.array(v.string())),
+  description: v.optional(v.string()),
+  instructions: v.optional(v.string()),
+});
+export const ToolAnnotationsSchema = v.looseObject({
+  readOnlyHint: v.optional(v.boolean()),
+  destructiveHint: v.optional(v.boolean()),
+  idempotentHint: v.optional(v.boolean()),
+  openWorldHint: v.optional(v.boolean()),
+});
+
 export const ToolSpecSchema = v.looseObject({
   name: v.pipe(v.string(), v.minLength(1)),
   label: v.optional(v.string()),
@@ -92,6 +106,14 @@ export const ToolSpecSchema = v.looseObject({
   promptSnippet: v.optional(v.string()),
   promptGuidelines: v.optional(v.array(v.string())),
   executionMode: v.optional(v.picklist(["parallel", "sequential"])),
+  /** How the model reaches the tool (upstream Pi 1.x); `direct` when absent. */
+  exposure: v.optional(ToolExposureSchema),
+  /** `false`: registering does not activate the tool. */
+  defaultActive: v.optional(v.boolean()),
+  namespace: v.optional(ToolNamespaceSchema),
+  annotations: v.optional(ToolAnnotationsSchema),
+  /** JSON Schema of a successful result's `structuredContent`. */
+  outputSchema: v.optional(JsonObject),
 });
 export type ToolSpec = v.InferOutput<typeof ToolSpecSchema>;
 
@@ -120,6 +142,19 @@ export const ModelRefSchema = v.looseObject({ provider: v.string(), id: v.string
 
 /** Upstream Pi 0.87.1's levels, `max` included (the session clamps a level to what the model offers). */
 export const ThinkingLevelSchema = v.picklist(THINKING_LEVELS);
+
+/** `pi.registerVirtualModel` without its `route` (upstream 1.x); `unregister` withdraws it. */
+export const VirtualModelSpecSchema = v.looseObject({
+  provider: v.string(),
+  id: v.string(),
+  name: v.optional(v.string()),
+  thinkingLevels: v.optional(v.array(ThinkingLevelSchema)),
+  contextWindow: v.optional(v.number()),
+  maxTokens: v.optional(v.number()),
+  input: v.optional(v.array(v.picklist(["text", "image"]))),
+  unregister: v.optional(v.boolean()),
+});
+export type VirtualModelSpec = v.InferOutput<typeof VirtualModelSpecSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Handshake and registration (extension → host)
@@ -158,6 +193,7 @@ export const RegisterParamsSchema = v.looseObject({
   providers: v.optional(v.array(ProviderSpecSchema), []),
   renderers: v.optional(v.array(v.string()), []),
   events: v.optional(v.array(v.string()), []),
+  virtualModels: v.optional(v.array(VirtualModelSpecSchema), []),
 });
 /** As received (lists filled in); `RegisterParamsInput` is what a sender may leave out. */
 export type RegisterParams = v.InferOutput<typeof RegisterParamsSchema>;
@@ -185,6 +221,22 @@ export const ExtensionErrorParamsSchema = v.looseObject({
 // ---------------------------------------------------------------------------------------------
 // Host → extension
 
+/** Upstream's structured system-prompt inputs (`before_agent_start`'s `systemPromptOptions`), as a handler may have edited them. */
+export const SystemPromptOptionsSchema = v.looseObject({
+  customPrompt: v.optional(v.string()),
+  forceSystemPrompt: v.optional(v.string()),
+  selectedTools: v.array(v.string()),
+  hiddenTools: v.array(v.string()),
+  toolSnippets: v.record(v.string(), v.string()),
+  toolGuidelines: v.record(v.string(), v.array(v.string())),
+  promptGuidelines: v.array(v.string()),
+  appendSystemPrompt: v.string(),
+  sections: v.record(v.string(), v.string()),
+  cwd: v.string(),
+  contextFiles: v.array(v.object({ path: v.string(), content: v.string() })),
+  skills: v.array(v.looseObject({ name: v.string(), description: v.string(), filePath: v.string(), baseDir: v.string(), disableModelInvocation: v.boolean() })),
+});
+
 /** A custom message an extension adds to a prompt (`before_agent_start`). */
 export const CustomMessageResultSchema = v.looseObject({ customType: v.string(), content: v.unknown(), display: v.boolean(), details: v.optional(v.unknown()) });
 /**
@@ -196,6 +248,8 @@ export const BeforeAgentStartResultSchema = v.looseObject({
   message: v.optional(CustomMessageResultSchema),
   messages: v.optional(v.array(CustomMessageResultSchema)),
   systemPrompt: v.optional(v.string()),
+  /** The event's `systemPromptOptions` as the handlers left them, sent only when they changed (upstream 1.x edits them in place). */
+  systemPromptOptions: v.optional(SystemPromptOptionsSchema),
 });
 export const EventParamsSchema = v.looseObject({ extension: v.string(), event: v.string(), payload: v.optional(v.unknown()) });
 export type EventParams = v.InferOutput<typeof EventParamsSchema>;
@@ -213,6 +267,8 @@ export const ToolExecuteResultSchema = v.looseObject({
   details: v.optional(v.unknown()),
   isError: v.optional(v.boolean()),
   terminate: v.optional(v.boolean()),
+  /** Data matching the tool's `outputSchema`, for programmatic callers; never sent to the model. */
+  structuredContent: v.optional(v.unknown()),
 });
 export type ToolExecuteResult = v.InferOutput<typeof ToolExecuteResultSchema>;
 /** The `value` of a `$/progress` for a `tool.execute`. */
@@ -233,6 +289,10 @@ export const ProviderStreamParamsSchema = v.looseObject({
   options: v.optional(v.unknown()),
 });
 export const ProviderStreamResultSchema = v.looseObject({ message: v.unknown() });
+/** A virtual model's router asked for one request: upstream's `request` (models as objects), without its signal. */
+export const VirtualModelRouteParamsSchema = v.looseObject({ extension: v.string(), provider: v.string(), id: v.string(), request: JsonObject });
+/** The router's choice: a model by name, its level, and state to keep on the branch (absent: unchanged). */
+export const VirtualModelRouteResultSchema = v.looseObject({ model: ModelRefSchema, thinkingLevel: v.optional(v.string()), state: v.optional(v.unknown()) });
 
 export const ToolInfoSchema = v.looseObject({ name: v.string(), description: v.string(), parameters: v.unknown(), sourceInfo: v.optional(v.unknown()) });
 export const CommandInfoSchema = v.looseObject({ name: v.string(), description: v.optional(v.string()), source: v.string() });
@@ -316,6 +376,17 @@ export const AppendEntryParamsSchema = v.looseObject({ customType: v.string(), d
 export const SetNameParamsSchema = v.looseObject({ name: v.string() });
 export const SetLabelParamsSchema = v.looseObject({ entryId: v.string(), label: v.optional(v.nullable(v.string())) });
 export const SetActiveToolsParamsSchema = v.looseObject({ names: v.array(v.string()) });
+/** A running tool calls another (`ctx.executeTool`, upstream Pi 1.x): `toolCallId` is the running call's. */
+export const ToolsCallParamsSchema = v.looseObject({ toolCallId: v.string(), name: v.string(), args: v.optional(v.unknown()) });
+export const ToolsCallResultSchema = v.looseObject({
+  /** The result as the tool gave it (its content blocks in whichever of upstream's shapes it used). */
+  result: v.looseObject({ ...ToolExecuteResultSchema.entries, content: v.array(v.unknown()) }),
+  isError: v.boolean(),
+  durationMs: v.optional(v.number()),
+  /** The id pig gave the call: `<toolCallId>/<n>`. */
+  toolCallId: v.string(),
+});
+export type ToolsCallResult = v.InferOutput<typeof ToolsCallResultSchema>;
 export const ThinkingSetParamsSchema = v.looseObject({ level: ThinkingLevelSchema });
 export const CompactParamsSchema = v.looseObject({ customInstructions: v.optional(v.string()) });
 export const SessionNewParamsSchema = v.looseObject({ parentSession: v.optional(v.string()) });
@@ -356,6 +427,7 @@ export const HOST_METHODS = {
   "session.setName": SetNameParamsSchema,
   "session.setLabel": SetLabelParamsSchema,
   "tools.setActive": SetActiveToolsParamsSchema,
+  "tools.call": ToolsCallParamsSchema,
   "model.set": ModelRefSchema,
   "model.auth": ModelAuthParamsSchema,
   "model.list": Empty,
@@ -371,6 +443,8 @@ export const HOST_METHODS = {
   "session.switch": SessionSwitchParamsSchema,
   "agent.reload": Empty,
   "context.usage": Empty,
+  /** `ctx.getSystemPromptOptions()` in a command (upstream 1.x): the prompt's structured inputs now. */
+  "session.systemPromptOptions": Empty,
   "bus.emit": BusMessageParamsSchema,
   "extension.error": ExtensionErrorParamsSchema,
 } as const;
@@ -386,6 +460,7 @@ export const EXTENSION_METHODS = {
   "command.complete": CommandCompleteParamsSchema,
   "shortcut.run": ShortcutRunParamsSchema,
   "provider.stream": ProviderStreamParamsSchema,
+  "virtualModel.route": VirtualModelRouteParamsSchema,
   state: StateParamsSchema,
   "session.appended": SessionAppendedParamsSchema,
   "session.leaf": SessionLeafParamsSchema,

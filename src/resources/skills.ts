@@ -154,7 +154,7 @@ function escapeXml(text: string): string {
  * `disable-model-invocation`), or "" when there are none. The XML layout is the Agent Skills
  * one upstream uses; the instruction lines are pig's own.
  */
-export function skillsPromptBlock(skills: readonly Skill[]): string {
+export function skillsPromptBlock(skills: readonly Pick<Skill, "name" | "description" | "filePath" | "disableModelInvocation">[]): string {
   const visible = skills.filter((s) => !s.disableModelInvocation);
   if (visible.length === 0) return "";
   const lines = [

@@ -9,9 +9,12 @@ export interface ContextFile {
   content: string;
 }
 
+/** What the prompt says of a tool. */
+export type PromptTool = Pick<AnyTool, "name" | "promptSnippet" | "promptGuidelines">;
+
 export interface SystemPromptInput {
   cwd: string;
-  tools: readonly AnyTool[];
+  tools: readonly PromptTool[];
   /** Replaces the default base (SYSTEM.md or --system-prompt). */
   customPrompt?: string;
   /** APPEND_SYSTEM.md or --append-system-prompt values, already joined. */
@@ -21,13 +24,20 @@ export interface SystemPromptInput {
   skillsBlock?: string;
   /** Where pig's own documentation lives (shown so the model can read it when asked about pig). */
   docsDir?: string;
+  /** Rules of an extension's own, after the tools' (upstream's `promptGuidelines`). */
+  promptGuidelines?: readonly string[];
+  /** Sections of an extension's own, after the working directory, each in its tag (upstream's `sections`). */
+  sections?: Readonly<Record<string, string>>;
 }
+
+/** A section's name is its tag: upstream's rule for the names extensions give theirs. */
+const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
 
 function oneLine(text: string): string {
   return text.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
 }
 
-function guidelines(tools: readonly AnyTool[]): string[] {
+function guidelines(tools: readonly PromptTool[], extra: readonly string[] = []): string[] {
   const names = new Set(tools.map((t) => t.name));
   const out: string[] = [];
   // With a search tool active, its own description says when to use it (Pi ≥ 0.87 has no rule then).
@@ -38,6 +48,7 @@ function guidelines(tools: readonly AnyTool[]): string[] {
     out.push("Use powershell for file operations such as Get-ChildItem and Select-String");
   }
   for (const tool of tools) out.push(...(tool.promptGuidelines ?? []));
+  out.push(...extra.map((rule) => rule.trim()).filter(Boolean));
   out.push("Keep your answers short and to the point", "Name file paths clearly whenever you work with files");
   return [...new Set(out)];
 }
@@ -76,7 +87,7 @@ export function buildSystemSections(input: SystemPromptInput): Record<string, st
         "You are an expert coding assistant working inside pig, a terminal coding agent. You help people by reading files, running commands, editing code and writing new files.",
       ],
       ["tools", `${toolLines}\n\nThe project may provide further tools of its own; use them as their descriptions say.`],
-      ["rules", guidelines(input.tools).map((g) => `- ${g}`).join("\n")],
+      ["rules", guidelines(input.tools, input.promptGuidelines).map((g) => `- ${g}`).join("\n")],
     );
     if (input.docsDir) bodies.push(["docs", docsSection(input.docsDir)]);
   }
@@ -87,6 +98,13 @@ export function buildSystemSections(input: SystemPromptInput): Record<string, st
   }
   if (input.skillsBlock && input.tools.some((t) => t.name === "read")) bodies.push(["skills", input.skillsBlock.trim()]);
   bodies.push(["cwd", input.cwd.replace(/\\/g, "/")]);
+  // As upstream: a section named like one of pig's replaces its text where it stands.
+  for (const [name, body] of Object.entries(input.sections ?? {})) {
+    if (!body || !SECTION_NAME.test(name) || name === "preamble") continue;
+    const same = bodies.find(([taken]) => taken === name);
+    if (same) same[1] = body;
+    else bodies.push([name, body]);
+  }
   return Object.fromEntries(bodies.map(([name, body]) => [name, name === "preamble" ? body : tagged(name, body)]));
 }
 

@@ -9,7 +9,7 @@ import { ModelRegistry } from "../ai/registry.ts";
 import { agentDir as defaultAgentDir } from "../session/paths.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { startExtensions } from "./extensions-stage.ts";
-import { chooseNamedModel, scopedModels, startingChoice } from "./model-choice.ts";
+import { chooseNamedModel, exactlyNamed, scopedModels, startingChoice } from "./model-choice.ts";
 import { openSettingsAndSession } from "./open-store.ts";
 import { extensionTrustAsking } from "./project-trust-stage.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
@@ -116,6 +116,10 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   if (!named) {
     if (!extensions.extensions.host) throw notFound;
     named = chooseNamedModel(config, registry, warnings);
+  } else if (extensions.extensions.host) {
+    // A model an extension registered is named exactly only now (`--model router/auto`).
+    const exact = exactlyNamed(config, registry);
+    if (exact && (exact.provider !== named.model?.provider || exact.id !== named.model?.id)) named = { ...named, model: exact };
   }
   warnings.push(...extensions.extensions.warnings);
 

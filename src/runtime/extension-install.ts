@@ -10,6 +10,7 @@ import type { ExtensionHost } from "../extensions/host/host.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import { isBuiltinToolName } from "../tools/index.ts";
 import { syncProviders, type ProviderErrorReport } from "./extension-providers.ts";
+import { syncVirtualModels } from "./extension-virtual-models.ts";
 import type { RunNotices } from "./run-notices.ts";
 
 export interface Installed {
@@ -58,6 +59,7 @@ export function installHost(host: ExtensionHost, ids: readonly string[], targets
     registries.shortcuts.register(shortcut.key, { ...(shortcut.description ? { description: shortcut.description } : {}), handler: () => shortcut.run() }, shortcut.extension);
   }
   const undoProviders = syncProviders(host, models, { report, notice: (text) => notices.say(text), ...(modelsChanged ? { changed: modelsChanged } : {}) });
+  const undoVirtualModels = syncVirtualModels(host, models, { report, ...(modelsChanged ? { changed: modelsChanged } : {}) });
   let undoTools = (): void => {};
   return {
     warnings,
@@ -83,6 +85,7 @@ export function installHost(host: ExtensionHost, ids: readonly string[], targets
     uninstall() {
       undoTools();
       undoProviders();
+      undoVirtualModels();
       for (const id of ids) {
         registries.commands.unregisterFrom(id);
         registries.flags.unregisterFrom(id);

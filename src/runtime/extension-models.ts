@@ -45,7 +45,7 @@ export class ExtensionModelPort implements HostModelPort {
       yield { type: "error", reason: error.stopReason, error };
       return;
     }
-    const level = options.reasoning ? clampThinkingLevel(model, options.reasoning) : "off";
+    const level = options.reasoning ? clampThinkingLevel(call.model, options.reasoning) : "off";
     const { sessionId: _session, ...base } = call.options;
     const request: StreamOptions = {
       ...base,
@@ -58,7 +58,7 @@ export class ExtensionModelPort implements HostModelPort {
       ...(options.thinkingBudgets ? { thinkingBudgets: options.thinkingBudgets as ThinkingBudgets } : {}),
       signal,
     };
-    for await (const event of call.stream(model, context, request)) {
+    for await (const event of call.stream(call.model, context, request)) {
       if (event.type === "error") call.redact(event.error);
       yield event;
     }

@@ -6,13 +6,12 @@
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { HookImage } from "../agent/hooks.ts";
-import type { ContextUsage, SendMessageParams, SendUserMessageParams } from "../extensions/protocol.ts";
+import type { ContextUsage, SendMessageParams, SendUserMessageParams, ToolsCallResult } from "../extensions/protocol.ts";
 import type { HostSessionPort, SessionLogChange, SessionLogSnapshot, SessionState } from "../extensions/host/session-port.ts";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { describeIssues, type ThinkingLevel } from "../session/format.ts";
 import { CustomMessageSchema, type CustomMessage } from "../session/message-format.ts";
-import { currentSystemMessage, systemPromptText } from "../session/system-messages.ts";
 import type { SessionStore } from "../session/store.ts";
 
 export interface PortHooks {
@@ -114,12 +113,18 @@ export class ExtensionSessionPort implements HostSessionPort {
         name: tool.name,
         description: tool.description,
         parameters: tool.parameters,
+        ...(tool.promptGuidelines ? { promptGuidelines: tool.promptGuidelines } : {}),
+        exposure: tool.exposure ?? "direct",
+        ...(tool.namespace ? { namespace: tool.namespace } : {}),
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        ...(tool.executionMode ? { executionMode: tool.executionMode } : {}),
         sourceInfo: source.kind === "extension" ? { path: source.path, source: "extension" } : { path: `<${source.kind}>`, source: source.kind },
       })),
       commands: [],
       isIdle: session.isIdle,
       hasPendingMessages: (state.pendingMessageCount ?? 0) > 0,
-      systemPrompt: systemPromptText(currentSystemMessage(session.messages)),
+      systemPrompt: session.systemPrompt,
       flags: this.flagValues,
       credentials: session.registry.credentialKinds(),
       settings: session.effectiveSettings(),
@@ -201,6 +206,26 @@ export class ExtensionSessionPort implements HostSessionPort {
     this.stateChanged();
   }
 
+  async callTool(toolCallId: string, name: string, args: unknown, signal: AbortSignal, onUpdate: (partial: { content: unknown[]; details?: unknown }) => void): Promise<ToolsCallResult> {
+    const outcome = await this.live.executeNestedTool(toolCallId, name, args, {
+      signal,
+      onUpdate: (partial) => onUpdate({ content: partial.content, ...(partial.details !== undefined ? { details: partial.details } : {}) }),
+    });
+    const { result } = outcome;
+    return {
+      result: {
+        content: result.content,
+        ...(result.details !== undefined ? { details: result.details } : {}),
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+        ...(result.isError !== undefined ? { isError: result.isError } : {}),
+        ...(result.terminate ? { terminate: true } : {}),
+      },
+      isError: outcome.isError,
+      ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+      toolCallId: outcome.toolCallId,
+    };
+  }
+
   async setModel(provider: string, id: string): Promise<boolean> {
     const session = this.live;
     const model = session.availableModels().find((m) => m.provider === provider && m.id === id);
@@ -231,6 +256,10 @@ export class ExtensionSessionPort implements HostSessionPort {
 
   contextUsage(): ContextUsage | undefined {
     return this.live.stats().contextUsage ?? undefined;
+  }
+
+  systemPromptOptions(): Record<string, unknown> {
+    return { ...this.live.systemPromptOptions() };
   }
 
   newSession(options: { parentSession?: string }): Promise<{ cancelled: boolean }> {

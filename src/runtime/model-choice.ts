@@ -59,6 +59,18 @@ export function namedModel(
 }
 
 /**
+ * The model `--model` (with `--provider`) names exactly, `provider/id`, among the models the
+ * registry has now: one an extension registered (a provider's, a virtual model) is known only
+ * once the extensions have started, after a looser match may have picked another.
+ */
+export function exactlyNamed(config: Pick<RuntimeConfig, "provider" | "model">, registry: ModelRegistry): Model | undefined {
+  if (!config.model) return undefined;
+  const pattern = parseModelPattern(config.model, registry.providers);
+  const provider = config.provider ?? pattern.provider;
+  return provider ? registry.find(provider, pattern.pattern) : undefined;
+}
+
+/**
  * The named model, with the registry's problems first in the error when there is none: a
  * models.json pig could not use may be why. A key given for the run is set on its provider.
  */

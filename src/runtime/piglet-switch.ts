@@ -90,7 +90,12 @@ export async function switchPiglet(name: string, input: PigletSwitchInput): Prom
   const added = registry.all().filter((entry) => entry.source.kind !== "builtin");
   const names = [...selectRunTools(next, input.settings(), added, warnings, () => input.registry.credentialVars()).activeToolNames];
   registry.setLimits(
-    { ...(next.tools ? { allowlist: next.tools } : {}), noTools: next.noTools ?? false, ...(next.excludeTools ? { exclude: next.excludeTools } : {}) },
+    {
+      ...(next.tools ? { allowlist: next.tools } : {}),
+      noTools: next.noTools ?? false,
+      ...(next.excludeTools ? { exclude: next.excludeTools } : {}),
+      ...(!next.tools && !next.noTools && input.settings().defaultTools ? { named: input.settings().defaultTools } : {}),
+    },
     names,
   );
   result.tools = [...registry.activeToolNames];

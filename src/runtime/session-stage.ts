@@ -9,11 +9,12 @@ import type { ModelRegistry } from "../ai/registry.ts";
 import { streamFor } from "../ai/stream.ts";
 import type { Model } from "../ai/types.ts";
 import { ensureDocs } from "../resources/docs.ts";
-import { inputExpander, skillsBlock } from "../resources/load-resources.ts";
+import { inputExpander } from "../resources/load-resources.ts";
 import { compactionSettings, retrySettings, toolOutputLimits } from "../resources/settings-effective.ts";
 import type { StartupReportInput } from "../resources/startup-report.ts";
-import { buildSystemSections } from "../resources/system-prompt.ts";
+import { promptOptionsOf, sectionsFromOptions } from "../resources/system-prompt-options.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";
+import type { AnyTool } from "../tools/types.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { VERSION } from "../version.ts";
 import { scopedThinking, type ScopedModel } from "./model-choice.ts";
@@ -49,25 +50,27 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
   const { store, cwd, liveSettings } = opened;
   const effective = liveSettings();
   const docsDir = ensureDocs(agentDir);
+  const promptOptions = (active: readonly AnyTool[], all: readonly AnyTool[]) => {
+    const now = resources.current();
+    return promptOptionsOf({
+      cwd,
+      tools: all,
+      selected: active.map((tool) => tool.name),
+      ...(now.customPrompt !== undefined ? { customPrompt: now.customPrompt } : {}),
+      ...(now.appendPrompt ? { appendPrompt: now.appendPrompt } : {}),
+      contextFiles: now.contextFiles,
+      skills: now.skills,
+    });
+  };
   const session = new AgentSession({
     store,
     registry,
     model: start.model,
     thinkingLevel: start.thinkingLevel,
     tools: input.tools,
-    systemSections: (tools) => {
-      const now = resources.current();
-      const skills = skillsBlock(now);
-      return buildSystemSections({
-        cwd,
-        tools,
-        ...(now.customPrompt !== undefined ? { customPrompt: now.customPrompt } : {}),
-        ...(now.appendPrompt ? { appendPrompt: now.appendPrompt } : {}),
-        contextFiles: now.contextFiles,
-        ...(skills ? { skillsBlock: skills } : {}),
-        ...(docsDir ? { docsDir } : {}),
-      });
-    },
+    // The prompt is made from its structured inputs (upstream 1.x's), which extensions may edit.
+    systemSections: (tools) => sectionsFromOptions(promptOptions(tools, tools), docsDir),
+    promptOptions: { of: promptOptions, sections: (options) => sectionsFromOptions(options, docsDir) },
     cwd,
     agentDir,
     retry: retrySettings(effective),

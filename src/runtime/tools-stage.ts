@@ -3,10 +3,11 @@
  * replaces a built-in), and which of them are active (`--tools`, `--no-tools`, `--exclude-tools`,
  * the `defaultTools` setting). Tools registered later go through the same limits.
  */
-import { ToolRegistry, type RegisteredTool, type ToolSource } from "../agent/tool-registry.ts";
+import { activatesOnRegistration, isDeclarable, ToolRegistry, type RegisteredTool, type ToolSource } from "../agent/tool-registry.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { Settings } from "../resources/settings.ts";
 import { createBuiltinTools, selectTools } from "../tools/index.ts";
+import { createToolSearchTool } from "../tools/tool-search.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { RuntimeConfig } from "./config.ts";
 
@@ -33,6 +34,15 @@ export function selectRunTools(
   });
   for (const tool of Object.values(builtins)) all.set(tool.name, { tool, source: { kind: "builtin" } });
   for (const entry of added) all.set(entry.tool.name, entry);
+  // Upstream's built-in tool_search, inactive until named and listed after the extensions' tools
+  // (an extension's own tool_search replaces it); it works on the registry made below.
+  let registry: ToolRegistry | undefined;
+  const search = createToolSearchTool({
+    all: () => registry?.all().map((entry) => entry.tool) ?? [],
+    activeNames: () => registry?.activeToolNames ?? [],
+    setActive: (names) => registry?.setActive(names),
+  });
+  if (!all.has(search.name)) all.set(search.name, { tool: search, source: { kind: "builtin" } });
   const byName = Object.fromEntries([...all].map(([name, entry]) => [name, entry.tool]));
   const selection = selectTools(byName, {
     tools: config.tools ? [...config.tools] : settings.defaultTools,
@@ -41,18 +51,24 @@ export function selectRunTools(
     exclude: config.excludeTools ? [...config.excludeTools] : [],
   });
   warnings.push(...selection.warnings);
-  // An extension's tool is active unless the limits keep it out, also when it takes the name of
-  // a built-in that is off by default (upstream: registering activates).
-  const active = [...selection.tools];
+  // An extension's tool is active unless its exposure, `defaultActive: false` or the limits keep
+  // it out, also when it takes the name of a built-in that is off by default (upstream:
+  // registering activates). Naming a tool activates only one that can be declared; a hidden
+  // tool is never active.
+  const named = config.tools ?? (config.noTools ? [] : (settings.defaultTools ?? []));
+  const active = selection.tools.filter((tool) => isDeclarable(tool) && (named.includes(tool.name) || activatesOnRegistration(tool)));
   for (const entry of added) {
     if (entry.source.kind !== "extension" || active.some((t) => t.name === entry.tool.name)) continue;
     const name = entry.tool.name;
-    if (config.noTools || (config.tools && !config.tools.includes(name)) || config.excludeTools?.includes(name)) continue;
+    if (!isDeclarable(entry.tool) || config.excludeTools?.includes(name)) continue;
+    if (!named.includes(name) && (!activatesOnRegistration(entry.tool) || config.noTools || config.tools)) continue;
     active.push(entry.tool);
   }
-  return new ToolRegistry([...all.values()], active, {
+  registry = new ToolRegistry([...all.values()], active, {
     ...(config.tools ? { allowlist: config.tools } : {}),
     noTools: config.noTools ?? false,
     ...(config.excludeTools ? { exclude: config.excludeTools } : {}),
+    ...(!config.tools && !config.noTools && settings.defaultTools ? { named: settings.defaultTools } : {}),
   });
+  return registry;
 }

@@ -159,7 +159,29 @@ export const AssistantMessageSchema = v.looseObject({
   rawStopReason: v.optional(v.string()),
   diagnostics: v.optional(v.array(DiagnosticSchema)),
   providerThinkingLevel: v.optional(v.string()),
+  /** The level the answer was requested at (Pi 1.x; pig writes it for a virtual model's routed requests). */
+  thinkingLevel: v.optional(v.string()),
 });
+
+/** A call a tool made to another tool (`ctx.executeTool`, Pi ≥ 1.x): kept for the record, never sent to the model. */
+export const NestedToolCallRecordSchema = v.looseObject({
+  id: v.string(),
+  name: v.string(),
+  /** Left out when over the size limits; `argumentsBytes` then gives their size. */
+  arguments: v.optional(v.record(v.string(), v.unknown())),
+  argumentsBytes: v.optional(v.number()),
+  status: v.picklist(["ok", "error", "unfinished"]),
+  durationMs: v.optional(v.number()),
+  error: v.optional(v.string()),
+});
+
+export const NestedToolCallsSchema = v.looseObject({
+  calls: v.array(NestedToolCallRecordSchema),
+  /** False when calls were dropped, arguments left out, or calls had not finished. */
+  complete: v.boolean(),
+});
+export type NestedToolCalls = v.InferOutput<typeof NestedToolCallsSchema>;
+export type NestedToolCallRecord = v.InferOutput<typeof NestedToolCallRecordSchema>;
 
 export const ToolResultMessageSchema = v.looseObject({
   role: v.literal("toolResult"),
@@ -169,6 +191,9 @@ export const ToolResultMessageSchema = v.looseObject({
   details: v.optional(v.unknown()),
   isError: v.boolean(),
   timestamp: v.number(),
+  /** Milliseconds the tool's execution took (Pi ≥ 1.x); absent when it did not run. */
+  durationMs: v.optional(v.number()),
+  nestedCalls: v.optional(NestedToolCallsSchema),
 });
 
 export const BashExecutionMessageSchema = v.looseObject({

@@ -1,8 +1,8 @@
 /**
  * What a tool is, for the agent loop and for every source of tools (built-ins now, SDK and
  * extension tools later): a name, a JSON Schema for its arguments, and an `execute` that returns
- * content for the model plus details for the UI. A tool signals failure by throwing; the loop
- * turns the error's message into an error result.
+ * content for the model plus details for the UI. A tool signals failure by throwing (the loop
+ * turns the error's message into an error result) or by returning a result with `isError`.
  */
 import type { ConstrainedSampling, JsonSchema, LlmImage, LlmText, Model } from "../ai/types.ts";
 import type { SpillFiles } from "./spill-files.ts";
@@ -12,8 +12,39 @@ export type ToolContent = LlmText | LlmImage;
 export interface ToolResult<TDetails = unknown> {
   content: ToolContent[];
   details?: TDetails;
+  /**
+   * A failure reported without throwing (Pi ≥ 1.x): the model gets `content` as an error result,
+   * and `details` and `structuredContent` stay for the UI and the tools that called this one.
+   */
+  isError?: boolean;
+  /** Machine-readable result matching the tool's `outputSchema`; never sent to the model. */
+  structuredContent?: unknown;
   /** When every result of a batch sets this, the loop makes no further model call for it. */
   terminate?: boolean;
+}
+
+/**
+ * How the model reaches a tool (upstream Pi 1.x): `direct` is declared while active and callable
+ * by other tools while active; `model-only` is declared while active, never callable; `codemode`
+ * and `deferred` are callable whenever registered and declared only once activated (`tool_search`
+ * activates `deferred` and `codemode` ones); `hidden` is registered but unreachable.
+ */
+export type ToolExposure = "direct" | "model-only" | "codemode" | "deferred" | "hidden";
+
+/** A group of related tools, such as one MCP server's (upstream's `ToolNamespace`). */
+export interface ToolNamespace {
+  name: string;
+  aliases?: readonly string[];
+  description?: string;
+  instructions?: string;
+}
+
+/** Hints about what a tool does, with the meaning of MCP tool annotations; never verified. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export type ToolUpdate<TDetails = unknown> = (partial: ToolResult<TDetails>) => void;
@@ -51,6 +82,15 @@ export interface ToolDefinition<TArgs = Record<string, unknown>, TDetails = unkn
    * results are bounded by the loop (output-bound.ts, setting `toolOutput`).
    */
   boundsOwnOutput?: boolean;
+  /** How the model reaches the tool; `direct` when absent. */
+  exposure?: ToolExposure;
+  /** `false`: registering does not activate it (`--tools`, `defaultTools` or `setActiveTools` do). */
+  defaultActive?: boolean;
+  /** The group the tool belongs to (any source of tools may set it: extensions, MCP servers). */
+  namespace?: ToolNamespace;
+  annotations?: ToolAnnotations;
+  /** JSON Schema of `structuredContent` in successful results. */
+  outputSchema?: JsonSchema;
   /** Adjusts raw arguments before validation (e.g. accepting an older argument shape). */
   prepareArguments?: (args: Record<string, unknown>) => Record<string, unknown>;
   execute(

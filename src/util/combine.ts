@@ -135,6 +135,8 @@ export function startChain(combine: Combinator, payload: Json): Chain {
     case "collect-messages-pass-prompt": {
       const messages: unknown[] = [];
       let promptChanged = false;
+      // Upstream's handlers edit `systemPromptOptions` in place; what they leave is told when it differs.
+      const optionsAtStart = JSON.stringify(payload.systemPromptOptions);
       return {
         payload,
         step(answer) {
@@ -143,14 +145,18 @@ export function startChain(combine: Combinator, payload: Json): Chain {
           const added = Array.isArray(answer.messages) ? answer.messages : answer.message ? [answer.message] : [];
           messages.push(...(added as unknown[]));
           if (typeof answer.systemPrompt === "string" && answer.systemPrompt) [payload.systemPrompt, promptChanged] = [answer.systemPrompt, true];
+          // Another process's edits come back as its answer's options: the next one sees them.
+          if (isObject(answer.systemPromptOptions)) payload.systemPromptOptions = answer.systemPromptOptions;
           return false;
         },
         result() {
-          if (messages.length === 0 && !promptChanged) return null;
+          const optionsChanged = payload.systemPromptOptions !== undefined && JSON.stringify(payload.systemPromptOptions) !== optionsAtStart;
+          if (messages.length === 0 && !promptChanged && !optionsChanged) return null;
           return {
             ...(messages[0] ? { message: messages[0] } : {}),
             ...(messages.length > 1 ? { messages: [...messages] } : {}),
             ...(promptChanged ? { systemPrompt: payload.systemPrompt } : {}),
+            ...(optionsChanged ? { systemPromptOptions: payload.systemPromptOptions } : {}),
           };
         },
       };

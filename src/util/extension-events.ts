@@ -231,8 +231,9 @@ export const EXTENSION_EVENTS = {
   ),
   before_agent_start: {
     kind: "request",
-    payload: "`{prompt, images?, systemPrompt}`",
-    result: "`{message:{customType, content, display, details?}, messages:[…], systemPrompt}`",
+    payload:
+      '`{messageType:"user", prompt, images?, systemPrompt, systemPromptOptions}` for a prompt, `{messageType:"custom", message, systemPrompt, systemPromptOptions}` for a custom message that starts a run (upstream 1.x)',
+    result: "`{message:{customType, content, display, details?}, messages:[…], systemPrompt, systemPromptOptions}`",
     deadline: "interactive",
     safeDefault: "nothing added, base prompt",
     combine: { rule: "collect-messages-pass-prompt" },
@@ -249,7 +250,7 @@ export const EXTENSION_EVENTS = {
     combine: { rule: "boundary" },
     hook: skipHook("beforeSettle"),
   },
-  agent_settled: notification("`{}`"),
+  agent_settled: notification("`{aborted}`: true when the run ended because it was stopped (upstream 1.x)"),
   ui_prompt_start: notification(
     '`{reason:"ui_prompt", kind, title?}`, to every extension, around an extension\'s blocking select, confirm, input or editor (the outermost one when several are open)',
   ),
@@ -279,7 +280,7 @@ export const EXTENSION_EVENTS = {
   },
   tool_execution_start: notification("as pig's RPC events"),
   tool_execution_update: notification("as pig's RPC events"),
-  tool_execution_end: notification("as pig's RPC events"),
+  tool_execution_end: notification("as pig's RPC events: `durationMs` when the tool ran, and `parentToolCallId` on the events of a call another tool made (`ctx.executeTool`); upstream Pi 1.x"),
   model_select: notification("`{model, previousModel?, source}`"),
   thinking_level_select: notification("`{level, previousLevel}`"),
   user_bash: {
@@ -302,7 +303,7 @@ export const EXTENSION_EVENTS = {
   },
   tool_call: {
     kind: "request",
-    payload: "`{toolCallId, toolName, input}`",
+    payload: "`{toolCallId, toolName, input, parentToolCallId?}` (`parentToolCallId`: a call another tool made, upstream Pi 1.x)",
     result: "`{block, reason, input}`",
     deadline: "interactive",
     safeDefault: "blocked",
@@ -311,11 +312,11 @@ export const EXTENSION_EVENTS = {
   },
   tool_result: {
     kind: "request",
-    payload: "`{toolCallId, toolName, input, content, details, isError}`",
-    result: "`{content, details, isError}` (field-wise)",
+    payload: "`{toolCallId, toolName, input, content, details, structuredContent?, isError, parentToolCallId?}`",
+    result: "`{content, details, structuredContent, isError}` (field-wise; new `content` without `structuredContent` drops it)",
     deadline: "quick",
     safeDefault: "unchanged",
-    combine: { rule: "patch-fields", fields: ["content", "details", "isError"] },
+    combine: { rule: "patch-fields", fields: ["content", "details", "structuredContent", "isError"] },
     hook: skipHook("toolResult"),
   },
 } as const satisfies Record<string, EventInfo>;
@@ -370,7 +371,7 @@ export const COMBINATOR_DOCS: Readonly<Record<CombinatorName, string>> = {
   "merge-objects": "the changes add up, a later one winning per name (names compared without case; `null` deletes); handlers may also edit the object in place",
   collect: "the arrays of every answer are collected in order",
   "collect-messages-pass-prompt":
-    "every `message` is collected; a non-empty `systemPrompt` becomes the next handler's `systemPrompt`. An extension with several handlers that add a message answers with `messages` (all of them, in handler order); pig then uses `messages` and ignores `message` (which the runner sets to the first, for older hosts)",
+    "every `message` is collected; a non-empty `systemPrompt` becomes the next handler's `systemPrompt`. An extension with several handlers that add a message answers with `messages` (all of them, in handler order); pig then uses `messages` and ignores `message` (which the runner sets to the first, for older hosts). Handlers edit `systemPromptOptions` in place, as upstream; an extension whose handlers changed them answers with the whole edited `systemPromptOptions`, which the next extension is shown and the run's prompt is made from",
   boundary: "`entries` and `continue`, each when present, replace the ones before (§3.1)",
 };
 

@@ -35,7 +35,7 @@ describe("sendCustomMessage", () => {
     expect(store.getEntry(entry.id)).toMatchObject({ type: "custom_message", customType: "note", content: "remember this", display: true, details: { n: 1 } });
   });
 
-  test("idle with triggerTurn: a run with the message as its prompt, without the input and before_agent_start hooks", async () => {
+  test("idle with triggerTurn: a run with the message as its prompt, without the input hook; before_agent_start is told it is a custom message (upstream 1.x)", async () => {
     const asked: string[] = [];
     const hooks: AgentHooks = {
       ...NO_HOOKS,
@@ -43,8 +43,8 @@ describe("sendCustomMessage", () => {
         asked.push("input");
         return { action: "continue" };
       },
-      beforeAgentStart: async () => {
-        asked.push("before_agent_start");
+      beforeAgentStart: async (event) => {
+        asked.push(`before_agent_start:${event.messageType}:${event.messageType === "custom" ? event.message.customType : ""}`);
         return undefined;
       },
     };
@@ -53,7 +53,7 @@ describe("sendCustomMessage", () => {
     expect(types(events)).toContain("agent_start");
     expect(seen).toHaveLength(1);
     expect(sent(seen[0]!.messages.at(-1), "do the thing")).toBe(true);
-    expect(asked).toEqual([]);
+    expect(asked).toEqual([`before_agent_start:custom:${custom("do the thing").customType}`]);
     expect(session.messages.map((m) => m.role).slice(-2)).toEqual(["custom", "assistant"]);
   });
 

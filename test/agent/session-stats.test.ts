@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionTotals } from "../../src/agent/session-stats.ts";
+import { costByModel, sessionTotals } from "../../src/agent/session-stats.ts";
 import { SessionStore } from "../../src/session/store.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -38,3 +38,29 @@ describe("sessionTotals", () => {
     });
   });
 });
+
+describe("costByModel", () => {
+  test("the answers' cost by the model that gave them, in the order each first answered", () => {
+    const answer = (id: string, parentId: string, model: string, cost: number) => ({
+      type: "message",
+      ...at(id, parentId),
+      message: { role: "assistant", content: [], api: "x", provider: "fake", model, usage: usage(1, 1, cost), stopReason: "stop", timestamp: 2 },
+    });
+    const lines = [
+      { type: "session", version: 3, id: "s", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/w" },
+      { type: "message", ...at("u1", null), message: { role: "user", content: [{ type: "text", text: "a" }], timestamp: 1 } },
+      answer("a1", "u1", "small", 0.25),
+      answer("a2", "a1", "large", 1),
+      answer("a3", "a2", "small", 0.5),
+    ];
+    const path = join(tempDir(), "s.jsonl");
+    writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    const store = SessionStore.open(path);
+    expect(costByModel(store.tree.records, store.readEntry)).toEqual([
+      ["fake/small", 0.75],
+      ["fake/large", 1],
+    ]);
+    store.close();
+  });
+});
+

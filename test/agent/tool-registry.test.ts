@@ -12,6 +12,35 @@ const bash = tool("bash", async () => "b");
 const extra = tool("extra", async () => "e");
 
 describe("ToolRegistry", () => {
+  test("exposure and defaultActive decide what registering activates; hidden tools cannot be activated; callable tools are the active direct ones and every codemode or deferred one", () => {
+    const registry = new ToolRegistry([{ tool: read, source: { kind: "builtin" } }], [read]);
+    const ext = { kind: "extension" as const, path: "/ext/a.ts" };
+    registry.register({ ...tool("later", async () => "l"), defaultActive: false }, ext);
+    registry.register({ ...tool("deferred", async () => "d"), exposure: "deferred" }, ext);
+    registry.register({ ...tool("script", async () => "s"), exposure: "codemode" }, ext);
+    registry.register({ ...tool("hidden", async () => "h"), exposure: "hidden" }, ext);
+    registry.register({ ...tool("orchestrator", async () => "o"), exposure: "model-only" }, ext);
+    expect(registry.activeToolNames).toEqual(["read", "orchestrator"]);
+    expect(registry.callable().map((t) => t.name)).toEqual(["read", "deferred", "script"]);
+    registry.setActive(["read", "later", "deferred", "hidden"]);
+    expect(registry.activeToolNames).toEqual(["read", "later", "deferred"]);
+    // Re-registering as hidden withdraws a tool; becoming declarable again activates it like a new one.
+    registry.register({ ...tool("later", async () => "l"), exposure: "hidden" }, ext);
+    expect(registry.activeToolNames).toEqual(["read", "deferred"]);
+    registry.register(tool("later", async () => "l"), ext);
+    expect(registry.activeToolNames).toEqual(["read", "deferred", "later"]);
+  });
+
+  test("a tool inactive by default is activated by naming it (--tools, the defaultTools setting)", () => {
+    const allow = new ToolRegistry([], [], { allowlist: ["later"] });
+    allow.register({ ...tool("later", async () => "l"), defaultActive: false }, { kind: "sdk" });
+    expect(allow.activeToolNames).toEqual(["later"]);
+    const named = new ToolRegistry([], [], { named: ["later"] });
+    named.register({ ...tool("later", async () => "l"), defaultActive: false }, { kind: "sdk" });
+    named.register({ ...tool("other", async () => "o"), defaultActive: false }, { kind: "sdk" });
+    expect(named.activeToolNames).toEqual(["later"]);
+  });
+
   test("a registered tool is known with its source and becomes active; every change is told", () => {
     const registry = new ToolRegistry([{ tool: read, source: { kind: "builtin" } }], [read]);
     const changes: ToolsChange[] = [];

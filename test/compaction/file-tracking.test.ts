@@ -24,6 +24,30 @@ describe("file tracking", () => {
     expect([...ops.edited]).toEqual(["c.ts"]);
   });
 
+  test("counts the read, write and edit calls a tool made (nestedCalls on its result), the arguments it kept", () => {
+    const ops = createFileOps();
+    const result = {
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "script",
+      content: [],
+      isError: false,
+      timestamp: 0,
+      nestedCalls: {
+        calls: [
+          { id: "c1/1", name: "read", arguments: { path: "n.ts" }, status: "ok" },
+          { id: "c1/2", name: "edit", arguments: { path: "m.ts" }, status: "error" },
+          { id: "c1/3", name: "write", argumentsBytes: 99999, status: "ok" },
+        ],
+        complete: false,
+      },
+    } as AgentMessage;
+    addFileOpsFromMessage(result, ops);
+    expect([...ops.read]).toEqual(["n.ts"]);
+    expect([...ops.edited]).toEqual(["m.ts"]);
+    expect([...ops.written]).toEqual([]);
+  });
+
   test("lists modified files (written or edited) sorted, and read files only when not modified", () => {
     const ops = createFileOps();
     for (const path of ["z.ts", "a.ts", "both.ts"]) ops.read.add(path);

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asPi073Wire, blankOwnWords, eventEssence, Normalizer, sortParallelEnds, withoutSearchResults, withoutToolSchemas } from "../helpers/normalize.ts";
+import { asPi073Wire, asPi087Wire, blankOwnWords, eventEssence, Normalizer, sortParallelEnds, withoutSearchResults, withoutToolSchemas } from "../helpers/normalize.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { FIXTURES, FIXTURES_087 } from "../helpers/tmp.ts";
 
@@ -89,7 +89,8 @@ describe.each(REPLAYS)("replay $name (Pi $pi)", (r) => {
     const { world, result, fixtureCwd, wire } = await replay(r);
     const old = r.pi === "0.73.1";
     const request = (body: Record<string, unknown>) => (old ? withoutToolSchemas(body) : r.noSearch ? withoutSearchResults(body) : body);
-    const events = (lines: Record<string, unknown>[]) => (old ? asPi073Wire(lines) : r.noSearch ? withoutSearchResults(lines) : lines);
+    // Against 0.87.1's and 0.73.1's recordings, what pig writes as 1.x does is set aside (asPi087Wire).
+    const events = (lines: Record<string, unknown>[]) => (old ? asPi073Wire(asPi087Wire(lines)) : r.noSearch ? withoutSearchResults(asPi087Wire(lines)) : asPi087Wire(lines));
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
 

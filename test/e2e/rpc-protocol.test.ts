@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Script } from "../helpers/fake-llm/server.ts";
 import { createWorld, type PigWorld, type WorldOptions } from "../helpers/pig-env.ts";
 import { RpcClient, type Line } from "../helpers/rpc-client.ts";
+import { gate, until } from "../helpers/waits.ts";
 
 const worlds: PigWorld[] = [];
 const clients: RpcClient[] = [];
@@ -25,22 +26,6 @@ async function rpc(script: Script, options: WorldOptions = {}, args: string[] = 
 
 const dataOf = (response: Line) => response.data as Record<string, unknown>;
 const deltaOf = (line: Line) => line.assistantMessageEvent as Line;
-
-/** A promise a test resolves to let a held answer go. */
-function gate(): { held: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  return { held, release };
-}
-
-/** Resolves once `check` holds; fails the test with `what` if it never does. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
 
 const TOOL_TURN: Script = [{ toolCalls: [{ name: "bash", arguments: { command: "echo ran" } }] }, { text: "All done here.", chunkSize: 4 }];
 
@@ -73,7 +58,7 @@ describe("streaming on the wire (Pi 0.84+)", () => {
     await client.promptAndWait("run it");
     await client.waitFor((l) => l.type === "agent_settled");
     expectDeltaOnly(client.lines);
-    expect(client.lines.at(-1)).toEqual({ type: "agent_settled" });
+    expect(client.lines.at(-1)).toEqual({ type: "agent_settled", aborted: false });
   });
 
   test("JSON mode prints the same wire form", async () => {
@@ -84,7 +69,7 @@ describe("streaming on the wire (Pi 0.84+)", () => {
     const lines = result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Line);
     expect(lines[0]).toMatchObject({ type: "session" });
     expectDeltaOnly(lines);
-    expect(lines.at(-1)).toEqual({ type: "agent_settled" });
+    expect(lines.at(-1)).toEqual({ type: "agent_settled", aborted: false });
   });
 
   test("a retried answer: willRetry on the failed run's end, one agent_settled after the retry", async () => {

@@ -409,3 +409,27 @@ describe("header totals", () => {
     expect(page).toContain("stray");
   });
 });
+
+describe("nested calls", () => {
+  test("a tool result lists the calls its tool made, with arguments, time and errors, escaped", () => {
+    const store = memoryStore();
+    store.appendMessage(user("go") as AgentMessage);
+    store.appendMessage(toolCallMessage([{ id: "c1", name: "script", arguments: {} }]));
+    store.appendMessage(
+      toolResult("c1", "script", "ran", {
+        nestedCalls: {
+          calls: [
+            { id: "c1/1", name: "read", arguments: { path: "<b>a.ts</b>" }, status: "ok", durationMs: 3 },
+            { id: "c1/2", name: "bash", argumentsBytes: 9000, status: "error", durationMs: 1, error: "boom\nsecond line" },
+          ],
+          complete: false,
+        },
+      }),
+    );
+    const page = mainOf(exportSessionHtml(store, { now: NOW }));
+    expect(page).toContain("Nested calls: 2 (incomplete record)");
+    expect(page).toContain("✓ read {&quot;path&quot;:&quot;&lt;b&gt;a.ts&lt;/b&gt;&quot;} 3ms");
+    expect(page).toContain("✗ bash [arguments left out, 9000 bytes] 1ms\n    boom\n    second line");
+    expect(page).not.toContain("<b>a.ts</b>");
+  });
+});

@@ -144,6 +144,9 @@ export function eventEssence(event: Json): Json | undefined {
       return { type, message: message(event.message), toolResults: (event.toolResults as unknown[]).map(message) };
     case "agent_end":
       return { type, messages: (event.messages as unknown[]).map(message) };
+    case "agent_settled":
+      // `aborted` is upstream 1.x's addition, which Pi 0.87.1's recordings lack.
+      return { type };
     default:
       return event;
   }
@@ -345,12 +348,24 @@ const NEWER_EVENTS = new Set(["agent_settled", "bash_execution_update", "summari
 /** The commands whose responses say, since upstream 1.x, where the input went (`data.disposition`). */
 const DISPOSED = new Set(["prompt", "steer", "follow_up"]);
 
+/** Pi 1.x's timing of a tool's run (`durationMs` on its `tool_execution_end` and its result message), which 0.87.1 did not write. */
+function withoutToolTimings<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutToolTimings) as T;
+  if (!value || typeof value !== "object") return value;
+  const out = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, withoutToolTimings(v)])) as Json;
+  if (out.role !== "toolResult" && out.type !== "tool_execution_end") return out as T;
+  const { durationMs: _timing, ...rest } = out;
+  return rest as T;
+}
+
 /**
  * pig's RPC wire as Pi 0.87.1 wrote it: what pig sends that 1.x added on top (a prompt's, a
- * steer's and a follow-up's `data.disposition`) is set aside; everything else must match.
+ * steer's and a follow-up's `data.disposition`, `agent_settled.aborted`, the tools' `durationMs`)
+ * is set aside; everything else must match.
  */
 export function asPi087Wire(lines: Json[]): Json[] {
-  return lines.map((line) => {
+  return lines.map(withoutToolTimings).map((line) => {
+    if (line.type === "agent_settled") return { type: "agent_settled" };
     if (line.type !== "response" || !DISPOSED.has(line.command as string) || typeof line.data !== "object" || line.data === null) return line;
     const { disposition, ...data } = line.data as Json;
     void disposition;

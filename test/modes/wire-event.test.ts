@@ -49,7 +49,7 @@ describe("toWireEvent", () => {
     const events: PigEvent[] = [
       { type: "message_end", message },
       { type: "agent_end", messages: [message], willRetry: false },
-      { type: "agent_settled" },
+      { type: "agent_settled", aborted: false },
       { type: "summarization_retry_attempt_start", source: "compaction", reason: "manual" },
     ];
     for (const event of events) expect(toWireEvent(event) as unknown).toBe(event);

@@ -102,3 +102,20 @@ test("edits made in place count as answers: headers (a removed one as null) and 
   call.step({ input: { command: "pwd" } });
   expect(input).toEqual({ command: "pwd" });
 });
+
+test("before_agent_start: options edited in place are the result; another extension's edited options are what the next one sees", () => {
+  const options = () => ({ selectedTools: ["read"], sections: {} as Record<string, string>, promptGuidelines: [] as string[] });
+  const untouched = startChain(combinatorOf("before_agent_start"), { systemPrompt: "p", systemPromptOptions: options() });
+  untouched.step(undefined);
+  expect(untouched.result()).toBeNull();
+
+  const inPlace = startChain(combinatorOf("before_agent_start"), { systemPrompt: "p", systemPromptOptions: options() });
+  (inPlace.payload.systemPromptOptions as { sections: Record<string, string> }).sections.rules_of_the_house = "Be brief.";
+  inPlace.step(undefined);
+  expect(inPlace.result()).toEqual({ systemPromptOptions: { ...options(), sections: { rules_of_the_house: "Be brief." } } });
+
+  const across = startChain(combinatorOf("before_agent_start"), { systemPrompt: "p", systemPromptOptions: options() });
+  across.step({ systemPromptOptions: { ...options(), promptGuidelines: ["Prefer tabs"] } });
+  expect(across.payload.systemPromptOptions).toEqual({ ...options(), promptGuidelines: ["Prefer tabs"] });
+  expect(across.result()).toEqual({ systemPromptOptions: { ...options(), promptGuidelines: ["Prefer tabs"] } });
+});

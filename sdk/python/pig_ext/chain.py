@@ -48,7 +48,7 @@ _FIELDS: dict[str, tuple] = {
     "message_end": ("message",),
     "before_provider_request": ("payload",),
     "before_provider_headers": ("headers",),
-    "tool_result": ("content", "details", "isError"),
+    "tool_result": ("content", "details", "structuredContent", "isError"),
     "cache_warming_decision": ("action",),
     "resources_discover": ("skillPaths", "promptPaths", "themePaths"),
     "user_bash": ("result",),

@@ -43,10 +43,11 @@ class ToolResult:
     details: Any = None
     is_error: bool | None = None
     terminate: bool | None = None
+    structured_content: Any = None  # Pi 1.x: data for programmatic callers, never sent to the model
 
     def to_wire(self) -> dict:
         content = [text(self.content)] if isinstance(self.content, str) else to_wire(self.content)
-        out = _wire(self, {"is_error": "isError"})
+        out = _wire(self, {"is_error": "isError", "structured_content": "structuredContent"})
         out["content"] = content
         return out
 

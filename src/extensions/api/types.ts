@@ -4,6 +4,7 @@
  * shapes here are deliberately loose: pig's line UI does not draw components.
  */
 import type { TSchema } from "typebox";
+import type { ToolAnnotations, ToolExposure, ToolNamespace } from "../../tools/types.ts";
 
 /** Upstream Pi 0.87.1's levels, `max` included (a model offers it where its thinking-level map says). */
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
@@ -35,9 +36,24 @@ export interface Model<_Api = any> {
 export interface AgentToolResult<TDetails = unknown> {
   content: (TextContent | ImageContent)[];
   details: TDetails;
+  /** Report a failure without throwing: the model sees `content` as an error (Pi ≥ 1.x). */
+  isError?: boolean;
+  /** Data matching the tool's `outputSchema`, for programmatic callers; not sent to the model. */
+  structuredContent?: unknown;
   terminate?: boolean;
 }
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: { content: (TextContent | ImageContent)[]; details?: TDetails }) => void;
+
+// One definition for every source of tools (extensions, MCP servers, the built-ins).
+export type { ToolAnnotations, ToolExposure, ToolNamespace };
+
+/** Upstream's slot renderers of a tool (they return TUI components). */
+export interface ToolRenderers {
+  renderShell?: "default" | "self";
+  renderCall?: (...args: any[]) => any;
+  renderResult?: (...args: any[]) => any;
+}
+export type ToolRendererResolver = (toolName: string, next: () => ToolRenderers | undefined) => ToolRenderers | undefined;
 
 export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, _TState = any> {
   name: string;
@@ -48,13 +64,21 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
   parameters: TParams;
   prepareArguments?: (args: unknown) => any;
   executionMode?: "sequential" | "parallel";
+  /** How the model reaches the tool (Pi ≥ 1.x); `direct` when absent. */
+  exposure?: ToolExposure;
+  /** `false`: registering does not activate the tool. */
+  defaultActive?: boolean;
+  namespace?: ToolNamespace;
+  annotations?: ToolAnnotations;
+  /** JSON Schema of `structuredContent` in successful results. */
+  outputSchema?: TSchema;
   renderShell?: "default" | "self";
   execute(
     toolCallId: string,
     params: any,
     signal: AbortSignal | undefined,
     onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
-    ctx: ExtensionContext,
+    ctx: ExtensionToolContext,
   ): Promise<AgentToolResult<TDetails>>;
   renderCall?: (...args: any[]) => any;
   renderResult?: (...args: any[]) => any;
@@ -270,10 +294,48 @@ export interface CustomMessage<T = unknown> {
   details?: T;
 }
 
+/** A tool another tool may call, as `ctx.tools` lists it (upstream's `AgentTool`). */
+export interface CallableTool {
+  name: string;
+  label: string;
+  description: string;
+  parameters: unknown;
+  outputSchema?: unknown;
+  executionMode?: "sequential" | "parallel";
+  execute(toolCallId: string, params: unknown, signal?: AbortSignal, onUpdate?: AgentToolUpdateCallback): Promise<AgentToolResult>;
+}
+
+export interface ExecuteToolOptions {
+  /** The calling tool's signal when absent. */
+  signal?: AbortSignal;
+  /** Partial results of the called tool, besides the `tool_execution_update` events. */
+  onUpdate?: AgentToolUpdateCallback;
+}
+
+/** What `ctx.executeTool` resolves to; it never rejects for a tool's failure (upstream's `AgentToolCallOutcome`). */
+export interface ToolCallOutcome {
+  toolCall: { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> };
+  result: AgentToolResult;
+  isError: boolean;
+  durationMs?: number;
+}
+
+/** The context a tool's `execute` gets: the extension context plus the tools it may call (Pi ≥ 1.x). */
+export interface ExtensionToolContext extends ExtensionContext {
+  readonly tools: readonly CallableTool[];
+  executeTool(name: string, args: unknown, options?: ExecuteToolOptions): Promise<ToolCallOutcome>;
+}
+
 export interface ToolInfo {
   name: string;
   description: string;
   parameters: unknown;
+  promptGuidelines?: string[];
+  outputSchema?: unknown;
+  executionMode?: "sequential" | "parallel";
+  exposure?: ToolExposure;
+  namespace?: ToolNamespace;
+  annotations?: ToolAnnotations;
   sourceInfo?: unknown;
 }
 export interface SlashCommandInfo {
@@ -294,6 +356,11 @@ export interface ExtensionAPI {
   getFlag(name: string): boolean | string | undefined;
   registerMessageRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
   registerEntryRenderer<_T = unknown>(customType: string, renderer: (...args: any[]) => any): void;
+  /**
+   * Chooses how calls to a tool are drawn (Pi ≥ 1.x). Accepted and kept; pig's line-oriented
+   * interactive mode draws its own tool blocks and calls no renderer (docs/decisions.md).
+   */
+  registerToolRenderer(resolver: ToolRendererResolver): void;
   registerMarkdownTransformer(transformer: unknown): void;
   sendMessage<T = unknown>(message: CustomMessage<T>, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
   /**
@@ -317,7 +384,40 @@ export interface ExtensionAPI {
   setThinkingLevel(level: ThinkingLevel): void;
   registerProvider(name: string | Record<string, any>, config?: Record<string, any>): void;
   unregisterProvider(name: string): void;
+  /** Upstream 1.x: a selectable model whose every request `route` sends to a physical model. */
+  registerVirtualModel<State = unknown>(definition: VirtualModelDefinition<State>): void;
+  unregisterVirtualModel(provider: string, id: string): void;
   events: EventBus;
 }
 
 export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;
+
+/** Why a virtual model's request is made (upstream 1.x). */
+export type VirtualModelRouteReason = "user" | "continuation" | "retry" | "direct";
+
+/** What a virtual model's router is asked for one request. */
+export interface VirtualModelRouteRequest<State = unknown> {
+  model: Model;
+  thinkingLevel: ThinkingLevel;
+  reason: VirtualModelRouteReason;
+  previous?: { model: Model; thinkingLevel?: ThinkingLevel };
+  failed?: { model: Model; thinkingLevel?: ThinkingLevel; message: Record<string, any> };
+  state?: State;
+  messages: Record<string, any>[];
+  signal?: AbortSignal;
+}
+
+/** `pi.registerVirtualModel`'s definition (upstream 1.x). */
+export interface VirtualModelDefinition<State = unknown> {
+  provider: string;
+  id: string;
+  name?: string;
+  thinkingLevels?: ThinkingLevel[];
+  contextWindow?: number;
+  maxTokens?: number;
+  input?: ("text" | "image")[];
+  route(
+    request: VirtualModelRouteRequest<State>,
+    ctx: ExtensionContext,
+  ): { model: Model; thinkingLevel: ThinkingLevel; state?: State } | Promise<{ model: Model; thinkingLevel: ThinkingLevel; state?: State }>;
+}

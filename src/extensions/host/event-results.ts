@@ -24,6 +24,7 @@ const ToolCallResult = v.looseObject({
 const ToolResultResult = v.looseObject({
   content: v.optional(v.array(ContentSchema)),
   details: v.optional(v.unknown()),
+  structuredContent: v.optional(v.unknown()),
   isError: v.optional(v.boolean()),
 });
 const CancelResult = v.looseObject({ cancel: v.optional(v.boolean()) });

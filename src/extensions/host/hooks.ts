@@ -7,6 +7,7 @@
  */
 import * as v from "valibot";
 import type { AgentHooks, BeforeAgentStartHookResult, BoundaryDraft, BoundaryHookResult, BoundaryPreview, InputHookResult } from "../../agent/hooks.ts";
+import type { SystemPromptOptions } from "../../resources/system-prompt-options.ts";
 import type { AgentMessage } from "../../session/message-format.ts";
 import type { ToolContent } from "../../tools/types.ts";
 import { type Chain, startChain } from "../../util/combine.ts";
@@ -105,7 +106,11 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
       const r = (await chained("before_agent_start", { ...event }, signal)).result() as ResultOf<"before_agent_start"> | null;
       if (!r) return undefined;
       const messages = (r.messages ?? (r.message ? [r.message] : [])).map((m) => ({ role: "custom", ...m }) as NonNullable<BeforeAgentStartHookResult["messages"]>[number]);
-      return { ...(messages.length ? { messages } : {}), ...(r.systemPrompt !== undefined ? { systemPrompt: r.systemPrompt } : {}) };
+      return {
+        ...(messages.length ? { messages } : {}),
+        ...(r.systemPrompt !== undefined ? { systemPrompt: r.systemPrompt } : {}),
+        ...(r.systemPromptOptions ? { systemPromptOptions: r.systemPromptOptions as SystemPromptOptions } : {}),
+      };
     },
 
     async context(messages, signal) {
@@ -151,9 +156,15 @@ export function createHooks(d: EventDispatcher, boundaries: OpenBoundaries): Age
 
     async toolResult(event, signal) {
       const chain = await chained("tool_result", { ...event }, signal);
-      if (chain.result() === null) return undefined;
-      const { content, details, isError } = chain.payload;
-      return { content: content as ToolContent[], details, isError: isError as boolean };
+      // Only the fields a handler changed: new content without new structured content drops the old one.
+      const patch = chain.result() as Json | null;
+      if (patch === null) return undefined;
+      return {
+        ...(patch.content !== undefined ? { content: patch.content as ToolContent[] } : {}),
+        ...(patch.details !== undefined ? { details: patch.details } : {}),
+        ...(patch.structuredContent !== undefined ? { structuredContent: patch.structuredContent } : {}),
+        ...(patch.isError !== undefined ? { isError: patch.isError as boolean } : {}),
+      };
     },
 
     async messageEnd(message, signal) {

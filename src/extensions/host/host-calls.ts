@@ -87,6 +87,7 @@ export function createHostCalls(
     "session.setName": async (p) => (await port.setName(p.name), OK),
     "session.setLabel": async (p) => (await port.setLabel(p.entryId, p.label ?? undefined), OK),
     "tools.setActive": (p) => (port.setActiveTools(p.names), OK),
+    "tools.call": (p, ctx) => port.callTool(p.toolCallId, p.name, p.args, ctx.signal, (partial) => ctx.progress(partial)),
     "model.set": async (p) => ({ ok: await port.setModel(p.provider, p.id) }),
     "model.auth": (p) => modelAuth(models, p),
     "model.list": () => modelList(models),
@@ -97,6 +98,7 @@ export function createHostCalls(
     "agent.shutdown": () => (port.shutdown(), OK),
     "agent.waitForIdle": async () => (await port.waitForIdle(), OK),
     "context.usage": () => port.contextUsage() ?? null,
+    "session.systemPromptOptions": () => port.systemPromptOptions?.() ?? {},
     "bus.emit": (p, ctx) => (ctx.emitBus(p.channel, p.data), OK),
     "extension.error": (p, ctx) => (ctx.reportError(p), OK),
     "session.new": (p, ctx) => {

@@ -32,6 +32,7 @@ import type { HostModelPort } from "./model-calls.ts";
 import { ExtensionListener } from "./listener.ts";
 import { type ExtensionCommand, type ExtensionFlag, type ExtensionShortcut, listCommands, listFlags, listShortcuts } from "./registered.ts";
 import { type ExtensionProvider, listProviders } from "./providers.ts";
+import { type ExtensionVirtualModel, listVirtualModels } from "./virtual-models.ts";
 import { RegistrationStore } from "./registry.ts";
 import { Replicator } from "./replication.ts";
 import { runnerCommand } from "./runner-command.ts";
@@ -154,6 +155,8 @@ export class ExtensionHost {
 
   /** An observe-only event, to its running subscribers; never waits. */
   notify(event: string, payload: unknown): void {
+    // A state change queued before this event is told first: a handler reads the state the event happened in.
+    this.flushState();
     this.dispatcher.notify(event, payload);
   }
 
@@ -212,6 +215,11 @@ export class ExtensionHost {
   /** The providers the extensions registered, each with the way to stream through its extension. */
   providers(): ExtensionProvider[] {
     return listProviders(this.liveRegistrations(), (id, method, params, opts) => this.route(id).request(id, method, params, opts));
+  }
+
+  /** The virtual models the extensions registered, each with the way to ask its router. */
+  virtualModels(): ExtensionVirtualModel[] {
+    return listVirtualModels(this.liveRegistrations(), (id, method, params, opts) => this.route(id).request(id, method, params, opts));
   }
 
   /** Registrations changed (a tool registered at run time, a restart, a failure). */
@@ -305,12 +313,16 @@ export class ExtensionHost {
   private queueState(): void {
     if (this.stateQueued) return;
     this.stateQueued = true;
-    queueMicrotask(() => {
-      this.stateQueued = false;
-      if (this.stopped) return;
-      const state = this.options.port.state();
-      for (const p of this.processes) p.notify("state", state);
-    });
+    queueMicrotask(() => this.flushState());
+  }
+
+  /** Sends the queued state change, if one is queued (once, however many changes it holds). */
+  private flushState(): void {
+    if (!this.stateQueued) return;
+    this.stateQueued = false;
+    if (this.stopped) return;
+    const state = this.options.port.state();
+    for (const p of this.processes) p.notify("state", state);
   }
 
   private owner(): ProcessOwner {

@@ -4,7 +4,7 @@
  * and until then the old record stays visible (tools keep working names while it restarts).
  * Names are first come, first served across extensions, as in upstream Pi.
  */
-import type { CommandSpec, Diagnostic, FlagSpec, ProviderSpec, RegisterParams, ShortcutSpec, ToolSpec } from "../protocol.ts";
+import type { CommandSpec, Diagnostic, FlagSpec, ProviderSpec, RegisterParams, ShortcutSpec, ToolSpec, VirtualModelSpec } from "../protocol.ts";
 
 export interface Registration {
   generation: number;
@@ -15,6 +15,8 @@ export interface Registration {
   providers: Map<string, ProviderSpec>;
   renderers: Set<string>;
   events: Set<string>;
+  /** Virtual models by `provider/id`. */
+  virtualModels: Map<string, VirtualModelSpec>;
 }
 
 function empty(generation: number): Registration {
@@ -27,6 +29,7 @@ function empty(generation: number): Registration {
     providers: new Map(),
     renderers: new Set(),
     events: new Set(),
+    virtualModels: new Map(),
   };
 }
 
@@ -88,6 +91,11 @@ export class RegistrationStore {
     }
     for (const name of params.renderers) r.renderers.add(name);
     for (const e of params.events) r.events.add(e);
+    // As providers: `unregisterVirtualModel` is a registration marked `unregister`.
+    for (const m of params.virtualModels ?? []) {
+      if (m.unregister === true) r.virtualModels.delete(`${m.provider}/${m.id}`);
+      else r.virtualModels.set(`${m.provider}/${m.id}`, m);
+    }
     this.changed();
     return diagnostics;
   }

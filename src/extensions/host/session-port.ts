@@ -6,7 +6,7 @@
  * Session lines are exact text: the host forwards them byte for byte, never re-serialising.
  */
 import type { ThinkingLevel } from "../../session/format.ts";
-import type { ContextUsage, SendMessageParams, SendUserMessageParams, StateParams } from "../protocol.ts";
+import type { ContextUsage, SendMessageParams, SendUserMessageParams, StateParams, ToolsCallResult } from "../protocol.ts";
 
 export interface SessionLogSnapshot {
   /** The first line of the session file, without its LF. */
@@ -59,6 +59,11 @@ export interface HostSessionPort {
   /** Throws `Entry <id> not found` for an unknown entry. */
   setLabel(entryId: string, label: string | undefined): Promise<void>;
   setActiveTools(names: string[]): void;
+  /**
+   * Runs the tool `name` for the running tool call `toolCallId` (upstream's `ctx.executeTool`);
+   * a tool's failure is an error result, never a throw.
+   */
+  callTool(toolCallId: string, name: string, args: unknown, signal: AbortSignal, onUpdate: (partial: { content: unknown[]; details?: unknown }) => void): Promise<ToolsCallResult>;
   /** False when the model has no configured credentials. */
   setModel(provider: string, id: string): Promise<boolean>;
   setThinkingLevel(level: ThinkingLevel): void;
@@ -67,6 +72,8 @@ export interface HostSessionPort {
   shutdown(): void;
   waitForIdle(): Promise<void>;
   contextUsage(): ContextUsage | undefined;
+  /** The prompt's structured inputs for the tools active now (upstream 1.x's `systemPromptOptions`); a port without a session has none. */
+  systemPromptOptions?(): Record<string, unknown>;
 
   // Command-context calls: the host allows them only while a command of the caller runs.
   newSession(options: { parentSession?: string }): Promise<{ cancelled: boolean }>;

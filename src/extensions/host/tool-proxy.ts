@@ -26,6 +26,11 @@ export function toolProxy(extension: string, spec: ToolSpec, route: ToolRoute): 
     ...(spec.promptSnippet !== undefined ? { promptSnippet: spec.promptSnippet } : {}),
     ...(spec.promptGuidelines ? { promptGuidelines: spec.promptGuidelines } : {}),
     ...(spec.executionMode ? { executionMode: spec.executionMode } : {}),
+    ...(spec.exposure ? { exposure: spec.exposure } : {}),
+    ...(spec.defaultActive !== undefined ? { defaultActive: spec.defaultActive } : {}),
+    ...(spec.namespace ? { namespace: spec.namespace } : {}),
+    ...(spec.annotations ? { annotations: spec.annotations } : {}),
+    ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
     async execute(toolCallId, args, signal, onUpdate) {
       const raw = await route.request(
         extension,
@@ -42,21 +47,15 @@ export function toolProxy(extension: string, spec: ToolSpec, route: ToolRoute): 
       const parsed = v.safeParse(ToolExecuteResultSchema, raw);
       if (!parsed.success) throw new Error(`Extension "${extension}" returned an invalid result for ${spec.name}: ${describeIssues(parsed.issues)}`);
       const result = parsed.output;
-      const content = result.content as ToolContent[];
-      // A pig tool reports failure by throwing; the loop turns the message into the error result.
-      if (result.isError) throw new Error(textOf(content) || `${spec.name} failed`);
+      // A returned `isError` (and a throw in the extension, which its runner answers the same way)
+      // keeps the details and structured content with the error, as upstream.
       return {
-        content,
+        content: result.content as ToolContent[],
         ...(result.details !== undefined ? { details: result.details } : {}),
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+        ...(result.isError === true ? { isError: true } : {}),
         ...(result.terminate ? { terminate: true } : {}),
       };
     },
   };
-}
-
-function textOf(content: readonly ToolContent[]): string {
-  return content
-    .filter((c): c is Extract<ToolContent, { type: "text" }> => c.type === "text")
-    .map((c) => c.text)
-    .join("\n");
 }

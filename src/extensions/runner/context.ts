@@ -89,7 +89,8 @@ export function createCommandContext(runtime: Runtime, record: ExtensionRecord, 
     return result;
   };
   return Object.assign(ctx, {
-    getSystemPromptOptions: () => ({ cwd: runtime.state.value.cwd }),
+    // Asked of pig when read (it may hold whole context files: not sent with every state).
+    getSystemPromptOptions: () => runtime.peer.requestSync<Record<string, unknown>>("session.systemPromptOptions", {}, 30_000),
     waitForIdle: () => runtime.peer.request("agent.waitForIdle", {}).then(() => undefined),
     newSession: async (opts?: Parameters<ExtensionCommandContext["newSession"]>[0]) =>
       then(await ask("session.new", opts?.parentSession ? { parentSession: opts.parentSession } : {}), opts?.withSession),

@@ -5,6 +5,7 @@
 import type { AgentToolResult, ExtensionContext } from "../api/types.ts";
 import { createCommandContext, createContext } from "./context.ts";
 import { runEventHandlers } from "./events.ts";
+import { createToolContext } from "./tool-context.ts";
 import { streamProvider } from "./providers.ts";
 import type { ExtensionRecord } from "./record.ts";
 import type { HostState } from "./state.ts";
@@ -25,7 +26,14 @@ function recordOf(runtime: Runtime, params: Json): ExtensionRecord {
 
 function toolResult(result: AgentToolResult | undefined): Json {
   const content = Array.isArray(result?.content) ? result.content : [];
-  return { content, details: result?.details ?? {}, ...(result?.terminate ? { terminate: true } : {}) };
+  return {
+    content,
+    details: result?.details ?? {},
+    // Only `true` marks an error, as upstream: other values never set the flag.
+    ...(result?.isError === true ? { isError: true } : {}),
+    ...(result?.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    ...(result?.terminate ? { terminate: true } : {}),
+  };
 }
 
 export function installDispatch(runtime: Runtime, onShutdown: (reason: string) => void): void {
@@ -68,7 +76,7 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
       const onUpdate = (partial: { content: unknown[]; details?: unknown }): void => {
         req.progress({ content: partial?.content ?? [], ...(partial?.details !== undefined ? { details: partial.details } : {}) });
       };
-      const ctx = createContext(runtime, record, { signal: req.signal });
+      const ctx = createToolContext(runtime, record, String(params.toolCallId), req.signal);
       return toolResult(await tool.execute(String(params.toolCallId), args, req.signal, onUpdate, ctx));
     } catch (error) {
       return { content: [{ type: "text", text: describe(error) }], details: {}, isError: true };
@@ -103,6 +111,18 @@ export function installDispatch(runtime: Runtime, onShutdown: (reason: string) =
     const live = record.providers.get(String(params.provider));
     if (!live) throw new RpcError(ErrorCode.InvalidParams, `Provider ${String(params.provider)} is not registered by ${record.name}`);
     return streamProvider(live, params.model, params.context, params.options as Json | undefined, req.signal, req.progress);
+  });
+
+  peer.onRequest("virtualModel.route", async (params, req) => {
+    const record = recordOf(runtime, params);
+    const name = `${String(params.provider)}/${String(params.id)}`;
+    const route = record.virtualModels.get(name);
+    if (!route) throw new RpcError(ErrorCode.InvalidParams, `Virtual model ${name} is not registered by ${record.name}`);
+    const request = { ...(params.request as Json), signal: req.signal } as unknown as Parameters<typeof route>[0];
+    const chosen = await route(request, createContext(runtime, record, { signal: req.signal }));
+    const model = chosen?.model as { provider?: unknown; id?: unknown } | undefined;
+    if (!model || typeof model.provider !== "string" || typeof model.id !== "string") throw new Error(`Virtual model ${name}'s route returned no model.`);
+    return { model: { provider: model.provider, id: model.id }, ...(chosen.thinkingLevel ? { thinkingLevel: chosen.thinkingLevel } : {}), ...(chosen.state !== undefined ? { state: chosen.state } : {}) };
   });
 
   peer.onNotification("state", (params) => {

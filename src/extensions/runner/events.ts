@@ -44,10 +44,11 @@ export async function runEventHandlers(
   const { boundary, ...rest } = payload;
   const chain = startChain(combine, { type: eventName, ...(combine.rule === "boundary" ? rest : payload) });
   if (combine.rule === "boundary") showBoundaryContext(chain.payload, String(boundary), services);
+  const handlerCtx = eventName === "before_agent_start" ? withChainedPrompt(ctx, chain.payload) : ctx;
   for (const handler of handlers) {
     let answer: unknown;
     try {
-      answer = await handler(chain.payload, ctx);
+      answer = await handler(chain.payload, handlerCtx);
     } catch (error) {
       // The error goes back to the host as the answer, which blocks with its message.
       if (failureEndsChain(combine)) throw error;
@@ -74,4 +75,14 @@ function showBoundaryContext(event: Json, boundary: string, services?: EventServ
       return cached.value;
     },
   });
+}
+
+/**
+ * Inside `before_agent_start`, `ctx.getSystemPrompt()` is the prompt as the handlers so far left
+ * it (upstream's rule), not the session's: the context's other members are the same.
+ */
+function withChainedPrompt(ctx: ExtensionContext, event: Json): ExtensionContext {
+  const chained = Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)) as ExtensionContext;
+  chained.getSystemPrompt = () => String(event.systemPrompt ?? "");
+  return chained;
 }

@@ -4,22 +4,34 @@
  * refuse to run while the factory is still loading.
  */
 import type { ExtensionAPI, ExtensionHandler, Model, ThinkingLevel, ToolDefinition } from "../api/types.ts";
+import type { ToolSpec } from "../protocol.ts";
 import { execCommand } from "./exec.ts";
-import { providerSpec } from "./providers.ts";
+import type { VirtualModelSpec } from "../protocol.ts";
+import { jsonPart, providerSpec } from "./providers.ts";
 import type { ExtensionRecord } from "./record.ts";
 import { fireAndForget, requireActive, type Runtime } from "./runtime.ts";
 
-function toolSpec(tool: ToolDefinition) {
+function toolSpec(tool: ToolDefinition): ToolSpec {
   return {
     name: tool.name,
     label: tool.label ?? tool.name,
     description: tool.description ?? "",
     // TypeBox 1.x schemas are plain JSON Schema objects; the JSON round trip drops symbols.
-    parameters: JSON.parse(JSON.stringify(tool.parameters ?? { type: "object", properties: {} })) as Record<string, unknown>,
+    parameters: plainJson(tool.parameters ?? { type: "object", properties: {} }),
     ...(tool.promptSnippet !== undefined ? { promptSnippet: tool.promptSnippet } : {}),
     ...(tool.promptGuidelines !== undefined ? { promptGuidelines: tool.promptGuidelines } : {}),
     ...(tool.executionMode !== undefined ? { executionMode: tool.executionMode } : {}),
+    ...(tool.exposure !== undefined ? { exposure: tool.exposure } : {}),
+    ...(tool.defaultActive !== undefined ? { defaultActive: tool.defaultActive } : {}),
+    ...(tool.namespace !== undefined ? { namespace: plainJson(tool.namespace) as ToolSpec["namespace"] } : {}),
+    ...(tool.annotations !== undefined ? { annotations: plainJson(tool.annotations) as ToolSpec["annotations"] } : {}),
+    ...(tool.outputSchema !== undefined ? { outputSchema: plainJson(tool.outputSchema) } : {}),
   };
+}
+
+/** A schema or option object as JSON (TypeBox's symbols and functions do not cross the socket). */
+function plainJson(value: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }
 
 export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAPI {
@@ -75,6 +87,10 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
       registered();
     },
     registerEntryRenderer() {},
+    registerToolRenderer(resolver) {
+      if (typeof resolver !== "function") throw new TypeError("registerToolRenderer expects a function (toolName, next) => renderers");
+      record.toolRenderers.push(resolver);
+    },
     registerMarkdownTransformer() {},
     sendMessage(message, options) {
       act("agent.sendMessage", { message, ...(options ? { options } : {}) });
@@ -104,7 +120,8 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
     },
     getAllTools() {
       requireActive(record);
-      return runtime.state.value.allTools.map((t) => ({ ...t }));
+      // Pi's fields only: the output schema and execution mode are in the state for `ctx.tools`.
+      return runtime.state.value.allTools.map(({ outputSchema: _schema, executionMode: _mode, ...info }) => ({ ...info }));
     },
     getSettings() {
       requireActive(record);
@@ -139,6 +156,18 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
     unregisterProvider(name) {
       record.providers.delete(name);
       record.addProvider({ name, config: { unregister: true } });
+      registered();
+    },
+    registerVirtualModel(definition) {
+      const { route, ...spec } = definition;
+      if (typeof route !== "function") throw new Error(`Virtual model ${spec.provider}/${spec.id} needs a route function.`);
+      record.virtualModels.set(`${spec.provider}/${spec.id}`, route.bind(definition));
+      record.addVirtualModel(jsonPart(spec) as VirtualModelSpec);
+      registered();
+    },
+    unregisterVirtualModel(provider, id) {
+      record.virtualModels.delete(`${provider}/${id}`);
+      record.addVirtualModel({ provider, id, unregister: true });
       registered();
     },
     events: runtime.bus.api(),

@@ -10,7 +10,7 @@ export interface ProviderRegistration {
   live: Record<string, unknown>;
 }
 
-function jsonPart(value: unknown): unknown {
+export function jsonPart(value: unknown): unknown {
   if (typeof value === "function") return undefined;
   if (Array.isArray(value)) return value.map(jsonPart);
   if (value && typeof value === "object") {

@@ -3,8 +3,11 @@
  * extensions share a runner process; each has its own record, so each registers and fails on
  * its own.
  */
-import type { ExtensionHandler, RegisteredCommand, ToolDefinition } from "../api/types.ts";
-import type { CommandSpec, FlagSpec, ProviderSpec, RegisterParams, ShortcutSpec, ToolSpec } from "../protocol.ts";
+import type { ExtensionHandler, RegisteredCommand, ToolDefinition, ToolRendererResolver, VirtualModelDefinition } from "../api/types.ts";
+import type { CommandSpec, FlagSpec, ProviderSpec, RegisterParams, ShortcutSpec, ToolSpec, VirtualModelSpec } from "../protocol.ts";
+
+/** A virtual model's `route`, kept here: the host asks it with `virtualModel.route`. */
+export type VirtualModelRoute = VirtualModelDefinition["route"];
 
 export interface ShortcutEntry {
   description?: string;
@@ -23,7 +26,11 @@ export class ExtensionRecord {
   readonly shortcuts = new Map<string, ShortcutEntry>();
   readonly flags = new Map<string, FlagEntry>();
   readonly providers = new Map<string, Record<string, unknown>>();
+  /** Routers of the virtual models, by `provider/id`. */
+  readonly virtualModels = new Map<string, VirtualModelRoute>();
   readonly handlers = new Map<string, ExtensionHandler[]>();
+  /** `registerToolRenderer`'s resolvers, in registration order (pig draws no TUI components). */
+  readonly toolRenderers: ToolRendererResolver[] = [];
   /** False while the factory runs: Pi's action methods refuse to work then. */
   active = false;
   /** Set once the first `register` went out; later registrations are sent as they happen. */
@@ -56,6 +63,9 @@ export class ExtensionRecord {
   addProvider(spec: ProviderSpec): void {
     this.pending.providers.push(spec);
   }
+  addVirtualModel(spec: VirtualModelSpec): void {
+    this.pending.virtualModels.push(spec);
+  }
   addRenderer(customType: string): void {
     this.pending.renderers.push(customType);
   }
@@ -80,8 +90,9 @@ interface Registrations {
   providers: ProviderSpec[];
   renderers: string[];
   events: string[];
+  virtualModels: VirtualModelSpec[];
 }
 
 function empty(): Registrations {
-  return { tools: [], commands: [], shortcuts: [], flags: [], providers: [], renderers: [], events: [] };
+  return { tools: [], commands: [], shortcuts: [], flags: [], providers: [], renderers: [], events: [], virtualModels: [] };
 }

@@ -104,8 +104,11 @@ function toolFindings({ runtime, record }: FindingsInput): CheckResult[] {
   const out: CheckResult[] = [];
   for (const { tool } of runtime.extensions.host!.toolsWithOwners()) {
     const name = `tools.${tool.name}`;
-    const ends = record.events.filter((e): e is Extract<PigEvent, { type: "tool_execution_end" }> => e.type === "tool_execution_end" && e.toolName === tool.name);
-    const updates = record.events.filter((e) => e.type === "tool_execution_update" && e.toolName === tool.name).length;
+    // The model's calls only: a call another tool made (`parentToolCallId`) is that tool's business.
+    const ends = record.events.filter(
+      (e): e is Extract<PigEvent, { type: "tool_execution_end" }> => e.type === "tool_execution_end" && e.toolName === tool.name && e.parentToolCallId === undefined,
+    );
+    const updates = record.events.filter((e) => e.type === "tool_execution_update" && e.toolName === tool.name && e.parentToolCallId === undefined).length;
     const end = ends[0];
     if (!end) out.push({ name, status: "fail", detail: "called by the model, but no result came back" });
     else if (end.isError && PROCESS_GONE.test(resultText(end))) out.push({ name, status: "fail", detail: resultText(end) });

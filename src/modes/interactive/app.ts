@@ -232,7 +232,8 @@ export class InteractiveApp implements InteractiveHost {
       this.editor.setBusy(false);
       const stats = this.session.stats();
       // Its parts are separated by two spaces too, but it is no table: its rows start at the margin.
-      this.editor.print(`${wrapOwnText(statusLine(stats, this.session.model, this.session.thinkingLevel, this.theme), this.columns(), { table: false })}\n`);
+      const line = statusLine(stats, this.session.model, this.session.thinkingLevel, this.theme, this.session.routedTo());
+      this.editor.print(`${wrapOwnText(line, this.columns(), { table: false })}\n`);
     }, 0);
   }
 

@@ -153,17 +153,21 @@ export class EventView {
         if (event.message.role === "assistant") this.answerEnd(event.message as AssistantMessage);
         break;
       case "tool_execution_start":
+        // A call another tool made (`ctx.executeTool`) belongs to its parent's block: the calling tool reports it.
+        if (event.parentToolCallId !== undefined) break;
         this.tools.started(event.toolCallId, event.toolName, event.args);
         this.activity = `running ${this.tools.running().join(", ")}`;
         this.render();
         break;
       case "tool_execution_update": {
+        if (event.parentToolCallId !== undefined) break;
         const text = event.partialResult.content.map((b) => (b.type === "text" ? b.text : "")).join("");
         const total = (event.partialResult.details as { truncation?: { totalLines?: unknown } } | undefined)?.truncation?.totalLines;
         if (this.tools.updated(event.toolCallId, text, typeof total === "number" ? total : undefined)) this.render();
         break;
       }
       case "tool_execution_end": {
+        if (event.parentToolCallId !== undefined) break;
         this.tools.ended(event.toolCallId, event.result, event.isError);
         const running = this.tools.running();
         this.activity = running.length > 0 ? `running ${running.join(", ")}` : "waiting for the model";

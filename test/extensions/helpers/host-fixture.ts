@@ -76,6 +76,10 @@ export class FakePort implements HostSessionPort {
   setName = this.record("setName");
   setLabel = this.record("setLabel");
   setActiveTools = (names: string[]) => void this.calls.push(["setActiveTools", names]);
+  callTool = async (toolCallId: string, name: string, args: unknown) => {
+    this.calls.push(["callTool", [toolCallId, name, args]]);
+    return { result: { content: [] }, isError: false, toolCallId: `${toolCallId}/1` };
+  };
   setModel = async () => true;
   setThinkingLevel = (level: string) => void this.calls.push(["setThinkingLevel", [level]]);
   compact = this.record("compact");
@@ -83,6 +87,7 @@ export class FakePort implements HostSessionPort {
   shutdown = () => {};
   waitForIdle = async () => {};
   contextUsage = () => undefined;
+  systemPromptOptions = () => ({ cwd: "/fake" });
   newSession = async () => ({ cancelled: false });
   fork = async () => ({ cancelled: false });
   navigateTree = async () => ({ cancelled: false });

@@ -2,6 +2,7 @@
  * pig's extension host and the TypeScript runner together, with upstream's examples: the two
  * halves of pig-ext/1 agree on registrations, events, tool calls, commands and replication.
  */
+import { promptOptionsOf } from "../../../src/resources/system-prompt-options.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { ExtensionSource } from "../../../src/extensions/discovery.ts";
 import { writeFileSync } from "node:fs";
@@ -63,7 +64,7 @@ describe("before_agent_start with several handlers in one extension", () => {
   test("every handler's message reaches the prompt, in order", async () => {
     t = await startTestHost([tsSource(fixture("ts", "two-messages.ts"))]);
     expect(t.host.loadErrors).toEqual([]);
-    const result = await t.host.hooks().beforeAgentStart({ prompt: "hi", systemPrompt: "base" });
+    const result = await t.host.hooks().beforeAgentStart({ messageType: "user", prompt: "hi", systemPrompt: "base", systemPromptOptions: promptOptionsOf({ cwd: "/w", tools: [], selected: [] }) });
     expect(result?.messages?.map((m) => [m.customType, m.content, m.display])).toEqual([
       ["first", "one", true],
       ["second", "two", false],

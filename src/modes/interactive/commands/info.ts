@@ -3,6 +3,8 @@ import type { InteractiveHost, SlashCommand } from "../host.ts";
 import type { KeyAction, KeyBindings } from "../input/keybindings.ts";
 import { formatTokens } from "./format.ts";
 import { terminalSafe } from "../../../util/terminal-safe.ts";
+import { costByModel } from "../../../agent/session-stats.ts";
+import { isVirtualModel } from "../../../ai/virtual-models.ts";
 
 /** What one message of each role is called in `/session`, singular and plural. */
 const ROLE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
@@ -63,6 +65,10 @@ export function sessionReport(host: InteractiveHost): string[] {
     ),
   );
   lines.push(field("Cost", `$${stats.cost.toFixed(4)}`));
+  // A virtual model's answers come from the models it routed to: each one's share (upstream's /session).
+  if (model && isVirtualModel(model)) {
+    for (const [name, cost] of costByModel(store.tree.records, store.readEntry)) lines.push(`${" ".repeat(LABEL_WIDTH)}${terminalSafe(name)} $${cost.toFixed(4)}`);
+  }
   const usage = stats.contextUsage;
   if (usage) {
     const used = usage.tokens === null ? "unknown" : formatTokens(usage.tokens);

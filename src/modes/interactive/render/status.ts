@@ -11,13 +11,25 @@ export function compactNumber(n: number): string {
   return String(n);
 }
 
-export function statusLine(stats: SessionStats, model: Model | undefined, thinking: string, theme: Theme): string {
+/** Where a virtual model's last request went: the physical model and the level it was asked at. */
+export interface RoutedTo {
+  provider: string;
+  model: string;
+  thinkingLevel?: string | undefined;
+}
+
+export function statusLine(stats: SessionStats, model: Model | undefined, thinking: string, theme: Theme, routed?: RoutedTo): string {
   const parts = [`↑${compactNumber(stats.tokens.input)} ↓${compactNumber(stats.tokens.output)}`];
   if (stats.tokens.cacheRead || stats.tokens.cacheWrite) parts.push(`cache ${compactNumber(stats.tokens.cacheRead)}r/${compactNumber(stats.tokens.cacheWrite)}w`);
   parts.push(`$${stats.cost.toFixed(stats.cost < 1 ? 4 : 2)}`);
   const usage = stats.contextUsage;
   if (usage && usage.percent !== null) parts.push(`${usage.percent.toFixed(1)}% of ${compactNumber(usage.contextWindow)}`);
   // Provider and model names come from models.json and extensions.
-  if (model) parts.push(`${terminalSafe(`${model.provider}/${model.id}`)}${model.reasoning ? ` · ${thinking}` : ""}`);
+  if (model) {
+    const selected = `${terminalSafe(`${model.provider}/${model.id}`)}${model.reasoning ? ` · ${thinking}` : ""}`;
+    // A virtual model: the selection, then where it sent the last request (upstream's footer).
+    const to = routed ? ` → ${terminalSafe(`${routed.provider}/${routed.model}`)}${routed.thinkingLevel ? ` · ${terminalSafe(routed.thinkingLevel)}` : ""}` : "";
+    parts.push(`${selected}${to}`);
+  }
   return theme.fg("dim", parts.join("  "));
 }
