@@ -147,6 +147,8 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     env: config.env,
     credentials: () => registry.credentialVars(),
     registries: extensions.extensions.registries,
+    registered: () => extensions.extensions.mcpServers(),
+    onRegisteredChange: (listener) => extensions.extensions.onMcpServersChange(listener),
     say: (text) => extensions.extensions.notice(text),
   });
 

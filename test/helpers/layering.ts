@@ -33,7 +33,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   modes: ["runtime", "extensions", "agent", "export", ...BELOW_AGENT],
   "sdk.ts": ["runtime", "extensions", "agent", ...BELOW_AGENT],
   runtime: ["extensions", "agent", "mcp", ...BELOW_AGENT],
-  extensions: ["agent", ...BELOW_AGENT],
+  extensions: ["agent", "mcp", ...BELOW_AGENT],
   agent: BELOW_AGENT,
   export: ["session", "ai", "util"],
   compaction: ["session", "ai", "util"],
