@@ -58,6 +58,7 @@ Prompt and tools:
   -t, --tools <a,b,...>            Tools to enable (read, bash, edit, write, grep, find, ls)
       --exclude-tools <a,b,...>    Tools to leave out
   -nt, --no-tools                  No tools at all
+      --no-mcp                     Connect no MCP server (mcp.json and extensions' servers)
   -e, --extension <path>           Load an extension (file, directory or manifest; repeatable)
   -ne, --no-extensions             Load only the extensions given with -e
 

@@ -139,7 +139,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   ];
   const tools = selectRunTools(config, effective, added, warnings, () => registry.credentialVars());
   removeSpillLeftovers();
-  const mcp = await prepareMcp({
+  const mcp = config.noMcp ? undefined : await prepareMcp({
     agentDir,
     cwd: opened.cwd,
     trusted: opened.trust.trusted,

@@ -52,6 +52,14 @@ test("-p: the tools of a stdio and an HTTP server are declared to the model unde
   expect(toolMessages(w.llm.requests[1]!.body as Json)).toEqual(["local echo: hi", "7"]);
 });
 
+test("--no-mcp: no server is started for the run", async () => {
+  const w = await world(undefined, { agentFiles: { "mcp.json": mcpJson({ local: stdio("local") }) } });
+  const run = await w.run(["-p", "--no-mcp", "hello"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout.trim()).toBe("ok");
+  expect(declaredNames(w.llm.requests[0]!.body as Json).some((n) => n.startsWith("mcp__"))).toBe(false);
+});
+
 test("-p: an isError result reaches the model as the tool's error, and the session records it so", async () => {
   const w = await world([{ toolCalls: [{ name: "mcp__local__fail", arguments: {} }] }, { text: "noted" }], {
     agentFiles: { "mcp.json": mcpJson({ local: stdio("local") }) },
