@@ -8,7 +8,7 @@
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { extensionWorlds, onlySessionEntries } from "../helpers/extension-worlds.ts";
 import { startMcpHttpServer } from "../helpers/mcp/http-server.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
@@ -50,6 +50,18 @@ test("-p: the tools of a stdio and an HTTP server are declared to the model unde
   expect(echo.function.description).toBe("Echoes the text back (local)");
   expect(echo.function.parameters.properties.text.type).toBe("string");
   expect(toolMessages(w.llm.requests[1]!.body as Json)).toEqual(["local echo: hi", "7"]);
+});
+
+test("-p: the stdio server is stopped when pig exits", async () => {
+  const w = await world();
+  const pidFile = join(w.cwd, "server.pid");
+  writeFileSync(join(w.agentDir, "mcp.json"), mcpJson({ local: stdio("local", { env: { MCP_TEST_PID_FILE: pidFile } }) }));
+  const run = await w.run(["-p", "hello"]);
+  expect(run.code).toBe(0);
+  const pid = Number(readFileSync(pidFile, "utf8"));
+  expect(pid).toBeGreaterThan(0);
+  // pig waits for its servers to stop before it exits: the process is gone by now.
+  expect(() => process.kill(pid, 0)).toThrow();
 });
 
 test("--no-mcp: no server is started for the run", async () => {
