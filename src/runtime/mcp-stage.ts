@@ -74,15 +74,21 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
 
   // Loaded now when configured, else when an extension first registers a server.
   if (configured || input.registered().length > 0) await load();
-  const started = () => registry !== undefined && servers !== undefined;
+  /** Set once the servers were started (with the session's registry): later changes go to them. */
+  let running: McpServers | undefined;
+  const startOnce = (made: McpServers) => {
+    if (running || closed || !registry) return;
+    running = made;
+    made.start(input.registered());
+  };
   input.onRegisteredChange(() => {
     if (closed) return;
-    const registered = input.registered();
-    if (servers && started()) {
-      for (const error of servers.setRegistered(registered)) input.say(error);
+    if (running) {
+      for (const error of running.setRegistered(input.registered())) input.say(error);
       return;
     }
-    if (registered.length > 0 && registry) void load().then((made) => !closed && made.start(input.registered()));
+    // Several registrations in a row while the module loads start it once, with all of them.
+    if (input.registered().length > 0 && registry) void load().then(startOnce);
   });
 
   return {
@@ -100,7 +106,7 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
         : base,
     start(tools) {
       registry = tools;
-      servers?.start(input.registered());
+      if (servers) startOnce(servers);
     },
     async close() {
       closed = true;

@@ -64,6 +64,18 @@ test("-p: the stdio server is stopped when pig exits", async () => {
   expect(() => process.kill(pid, 0)).toThrow();
 });
 
+test("--tools keeps the MCP tools unless it names some, as upstream's does; --exclude-tools takes mcp__ patterns", async () => {
+  const w = await world(undefined, { agentFiles: { "mcp.json": mcpJson({ local: stdio("local"), remote: { url: http.url } }) } });
+  const mcpNames = () => declaredNames(w.llm.requests.at(-1)!.body as Json).filter((n) => n !== "read");
+  const plain = await w.run(["-p", "--tools", "read", "hello"]);
+  expect(plain.stderr).toBe("");
+  expect(mcpNames()).toHaveLength(10);
+  await w.run(["-p", "--tools", "read,mcp__remote__*", "hello"]);
+  expect(mcpNames().sort()).toEqual(["add", "dot", "echo", "fail", "grow"].map((t) => `mcp__remote__${t}`));
+  await w.run(["-p", "--exclude-tools", "mcp__local__*,mcp__remote__grow", "hello"]);
+  expect(declaredNames(w.llm.requests.at(-1)!.body as Json).filter((n) => n.startsWith("mcp__")).sort()).toEqual(["add", "dot", "echo", "fail"].map((t) => `mcp__remote__${t}`));
+});
+
 test("--no-mcp: no server is started for the run", async () => {
   const w = await world(undefined, { agentFiles: { "mcp.json": mcpJson({ local: stdio("local") }) } });
   const run = await w.run(["-p", "--no-mcp", "hello"]);
