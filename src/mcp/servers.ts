@@ -184,7 +184,10 @@ export class McpServers {
     const lines = only ? [] : this.configErrors.map((error) => `config: ${error}`);
     for (const entry of only ?? this.entries) {
       const state = entry.connection?.state;
-      if (state === "failed" || state === "needs-sign-in") lines.push(`${entry.name}: ${this.describe(entry)}`);
+      if (state !== "failed" && state !== "needs-sign-in") continue;
+      // The last line a stdio server wrote is most often why it stopped.
+      const said = entry.connection?.stderr?.trim().split("\n").at(-1);
+      lines.push(`${entry.name}: ${this.describe(entry)}${said ? ` (stderr: ${said})` : ""}`);
     }
     if (lines.length > 0) this.options.report(`MCP servers need attention:\n${lines.join("\n")}`);
   }

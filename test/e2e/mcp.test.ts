@@ -114,8 +114,18 @@ test("-p: a server that fails to start is reported once with its stderr, a disab
   expect(names.filter((n) => n.startsWith("mcp__")).every((n) => n.startsWith("mcp__good__"))).toBe(true);
   expect(run.stderr.match(/MCP servers need attention/g)).toHaveLength(1);
   expect(run.stderr).toContain(`config: ${join(w.agentDir, "mcp.json")}: invalid server name "bad name!"`);
-  expect(run.stderr).toContain("broken: failed: the connection closed: the server exited (code 3)");
+  expect(run.stderr).toContain("broken: failed: the connection closed: the server exited (code 3) (stderr: cannot open the database)");
   expect(run.stderr).not.toContain("off:");
+});
+
+test("-p: what a failing server wrote reaches the terminal through the sanitiser: escape sequences are shown, not obeyed", async () => {
+  const w = await world(undefined, { agentFiles: { "mcp.json": mcpJson({ evil: stdio("evil", { env: { MCP_TEST_FAIL: "\u001b]0;pwned\u0007\u001b[2J gone" } }) }) } });
+  const run = await w.run(["-p", "hello"]);
+  expect(run.code).toBe(0);
+  // The stderr line is there, its control characters made visible.
+  expect(run.stderr).toContain("evil: failed: the connection closed: the server exited (code 3) (stderr: ␛]0;pwned␇␛[2J gone)");
+  expect(run.stderr).not.toContain("\u001b");
+  expect(run.stderr).not.toContain("\u0007");
 });
 
 test("a project's mcp.json is read only when the project is trusted; its entry without a command switches a user's server off there", async () => {
