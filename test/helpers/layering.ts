@@ -29,8 +29,8 @@ const OPEN_TO_ALL: ReadonlySet<string> = new Set(["version.ts", "binary-identity
 
 /** Each layer and the other layers it may import (its own files it always may). */
 export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
-  cli: ["modes", "runtime", "extensions", "agent", "export", ...BELOW_AGENT],
-  modes: ["runtime", "extensions", "agent", "export", ...BELOW_AGENT],
+  cli: ["modes", "runtime", "extensions", "agent", "export", "mcp", ...BELOW_AGENT],
+  modes: ["runtime", "extensions", "agent", "export", "mcp", ...BELOW_AGENT],
   "sdk.ts": ["runtime", "extensions", "agent", ...BELOW_AGENT],
   runtime: ["extensions", "agent", ...BELOW_AGENT],
   extensions: ["agent", ...BELOW_AGENT],
@@ -41,6 +41,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   tools: ["ai", "util"],
   session: ["ai", "util"],
   ai: ["util"],
+  mcp: ["ai", "util"],
   util: [],
   "version.ts": [],
   "binary-identity.ts": [],
