@@ -124,7 +124,7 @@ function noticeText(notice: LoginNotice): string {
 }
 
 /** Questions answered by lines on stdin; a pasted code that never comes leaves the browser path waiting. */
-function terminalIO(lines: StdinLines, signal: AbortSignal, preferDevice: boolean): LoginIO {
+export function terminalIO(lines: StdinLines, signal: AbortSignal, preferDevice: boolean): LoginIO {
   return {
     signal,
     tell: (notice) => writeStderr(noticeText(notice)),

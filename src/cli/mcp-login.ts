@@ -1,0 +1,136 @@
+/**
+ * `pig mcp login <server>` and `pig mcp logout <server>`: signing in to an OAuth-protected MCP
+ * server from a shell, as `pig login` does for providers — the page to open goes to stderr, and
+ * the redirect URL from a browser on another machine is read from stdin. Exit codes: 0 signed in
+ * (or out), 1 failed, 130 cancelled, 2 a usage mistake.
+ */
+import { parseArgs } from "node:util";
+import { loadMcpConfig, mcpConfigPaths, type ConfiguredServer } from "../mcp/config.ts";
+import { oauthServer } from "../mcp/oauth/configured.ts";
+import { LoginCancelled, LoginFailed } from "../ai/oauth/types.ts";
+import { mcpAuthStore, signInToMcpServer, signOutOfMcpServer, type McpOAuthServer } from "../mcp/oauth/index.ts";
+import { decideTrust } from "../resources/trust.ts";
+import { agentDir } from "../session/paths.ts";
+import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
+import { CliError, tidyParseError, UsageError } from "./errors.ts";
+import { terminalIO } from "./login.ts";
+import { StdinLines } from "./stdin-lines.ts";
+
+export const MCP_LOGIN_HELP = `Usage: pig mcp login <server> [-l] [--timeout <seconds>]
+       pig mcp logout <server> [-l]
+
+Sign in to an MCP server that uses OAuth, or delete its stored sign-in. pig prints the page to
+open on stderr and waits for the browser; when the browser runs on another machine, paste the
+URL it ends on on stdin. Sign-ins are stored in <agent dir>/mcp-auth.json (mode 0600).
+
+Options:
+  -l, --local          The server must be defined in the project's .pig/mcp.json
+  --timeout <seconds>  Give up the whole sign-in after this long (default 300)
+  -h, --help           Show this help
+
+Exit status: 0 done, 1 failed, 130 cancelled (Ctrl+C), 2 a usage mistake.
+`;
+
+const HELP = "pig mcp login --help";
+const DEFAULT_TIMEOUT_S = 300;
+
+function parse(command: "login" | "logout", argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { local: { type: "boolean", short: "l" }, timeout: { type: "string" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (error) {
+    throw new UsageError(`mcp ${command}: ${tidyParseError(error)}`, HELP);
+  }
+}
+
+/** Server `name` as mcp.json defines it (the project's file only when the project is trusted). */
+async function findServer(command: "login" | "logout", name: string, local: boolean, env: NodeJS.ProcessEnv, cwd: string): Promise<McpOAuthServer> {
+  const dir = agentDir(env);
+  const trust = await decideTrust({ cwd, agentDir: dir, interactive: false });
+  if (local && !trust.trusted) throw new CliError(`mcp ${command} -l: ${trust.project} is not a trusted project, so pig does not read its .pig/mcp.json`);
+  const loaded = loadMcpConfig(dir, cwd, trust.trusted);
+  const found: ConfiguredServer | undefined = loaded.servers.find((server) => server.name === name);
+  const paths = mcpConfigPaths(dir, cwd, trust.trusted);
+  if (!found || (local && found.source !== paths.project && found.override !== paths.project)) {
+    const problem = loaded.errors.find((error) => error.includes(`"${name}"`));
+    const where = local ? paths.project : [paths.user, paths.project].filter(Boolean).join(" or ");
+    throw new CliError(problem ?? `mcp ${command}: no MCP server "${name}" in ${where}`);
+  }
+  const server = oauthServer(name, found.config);
+  if (typeof server === "string") throw new CliError(`mcp ${command}: ${server}`);
+  return server;
+}
+
+function timeoutOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_S;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`mcp login: --timeout must be a positive number of seconds, not "${value}"`, HELP);
+  return seconds;
+}
+
+export async function runMcpLogin(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  const parsed = parse("login", argv);
+  if (parsed.values.help) {
+    writeStdout(MCP_LOGIN_HELP);
+    return 0;
+  }
+  const [name, ...extra] = parsed.positionals;
+  if (!name || extra.length > 0) throw new UsageError("mcp login: name one MCP server to sign in to", HELP);
+  const seconds = timeoutOf(parsed.values.timeout);
+  const server = await findServer("login", name, parsed.values.local ?? false, env, cwd);
+  const store = mcpAuthStore(agentDir(env));
+  const cancel = new AbortController();
+  const limit = AbortSignal.timeout(seconds * 1000);
+  const signal = AbortSignal.any([cancel.signal, limit]);
+  const onSignal = () => cancel.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const lines = new StdinLines();
+  try {
+    const result = await signInToMcpServer(server, { store, io: terminalIO(lines, signal, false), env });
+    const how = result === "refreshed" ? " with the stored refresh token" : "";
+    writeStderr(terminalSafe(`Signed in to MCP server "${name}"${how}; the sign-in is stored in ${store.path}.\n`));
+    return 0;
+  } catch (error) {
+    if (limit.aborted && !cancel.signal.aborted) {
+      writeStderr(`pig: mcp login: gave up after ${seconds} s (--timeout); nothing was stored\n`);
+      return 1;
+    }
+    if (error instanceof LoginCancelled || cancel.signal.aborted) {
+      writeStderr("pig: mcp login cancelled; nothing was stored\n");
+      return 130;
+    }
+    if (error instanceof LoginFailed) {
+      writeStderr(terminalSafe(`pig: mcp login failed: ${error.message}\n`));
+      return 1;
+    }
+    throw error;
+  } finally {
+    lines.close();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+export async function runMcpLogout(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  const parsed = parse("logout", argv);
+  if (parsed.values.help) {
+    writeStdout(MCP_LOGIN_HELP);
+    return 0;
+  }
+  const [name, ...extra] = parsed.positionals;
+  if (!name || extra.length > 0) throw new UsageError("mcp logout: name one MCP server to sign out of", HELP);
+  const server = await findServer("logout", name, parsed.values.local ?? false, env, cwd);
+  const store = mcpAuthStore(agentDir(env));
+  if (!signOutOfMcpServer(store, server)) {
+    writeStderr(terminalSafe(`pig: no sign-in of MCP server "${name}" is stored in ${store.path}\n`));
+    return 1;
+  }
+  writeStderr(terminalSafe(`Signed out of MCP server "${name}": its tokens and registered client are deleted from ${store.path}.\n`));
+  return 0;
+}
