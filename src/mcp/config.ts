@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { readConfigText } from "../util/config-read.ts";
 import { mcpNamespace } from "./naming.ts";
+import { checkOAuthSettings } from "./oauth/settings.ts";
 
 export const MCP_EXPOSURES = ["codemode", "deferred", "direct", "hidden"] as const;
 export type McpExposure = (typeof MCP_EXPOSURES)[number];
@@ -99,6 +100,8 @@ export function validateServerEntry(name: string, raw: unknown): McpServerConfig
   if (entry.type === "sse") return `server "${name}": the legacy SSE transport is not supported; use the server's streamable-HTTP URL (often /mcp instead of /sse)`;
   if (entry.url !== undefined && (entry.type === undefined || entry.type !== "stdio")) {
     if (!URL.canParse(entry.url) || !/^https?:$/.test(new URL(entry.url).protocol)) return `server "${name}": url must be an http or https URL`;
+    const oauthProblem = checkOAuthSettings(entry.oauth);
+    if (oauthProblem) return `server "${name}": ${oauthProblem}`;
     return { ...entry, transport: "http", url: entry.url };
   }
   if (entry.command !== undefined && (entry.type === undefined || entry.type === "stdio")) return { ...entry, transport: "stdio", command: entry.command };

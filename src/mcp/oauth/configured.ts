@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import type { McpServerConfig } from "../config.ts";
 import type { McpOAuthServer } from "./server.ts";
-import { McpOAuthConfigSchema, oauthConfigProblem } from "./settings.ts";
+import { checkOAuthSettings, McpOAuthConfigSchema } from "./settings.ts";
 
 function hasAuthorizationHeader(headers: Record<string, string> | undefined): boolean {
   return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
@@ -14,18 +14,6 @@ function hasAuthorizationHeader(headers: Record<string, string> | undefined): bo
 /** Whether `config` is a server pig signs in to with OAuth. */
 export function usesOAuth(config: McpServerConfig): config is McpServerConfig & { transport: "http"; url: string } {
   return config.transport === "http" && !hasAuthorizationHeader(config.headers);
-}
-
-/** `config.oauth` checked; the problem, worded with the field at fault, when there is one. */
-export function checkOAuthSettings(oauth: unknown): string | undefined {
-  if (oauth === undefined) return undefined;
-  const parsed = v.safeParse(McpOAuthConfigSchema, oauth);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const where = issue.path?.map((step) => String(step.key)).join(".");
-    return `oauth${where ? `.${where}` : ""}: ${issue.message}`;
-  }
-  return oauthConfigProblem(parsed.output);
 }
 
 /** The sign-in view of server `name`, or why it has none. */

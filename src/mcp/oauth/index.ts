@@ -4,13 +4,16 @@
  * are stored in `<agent dir>/mcp-auth.json`.
  */
 import { join } from "node:path";
+import * as v from "valibot";
+import { oauthAuthorizer, type OAuthAuthorizer } from "./http-authorizer.ts";
+import { checkOAuthSettings, McpOAuthConfigSchema } from "./settings.ts";
 import { MCP_AUTH_FILE, McpAuthStore } from "./store.ts";
 
-export { oauthAuthorizer, type OAuthAuthorizer } from "./http-authorizer.ts";
+export { oauthAuthorizer, type OAuthAuthorizer };
 export { parseChallenge, type Challenge } from "./discovery.ts";
 export { signIn as signInToMcpServer, type SignInContext, type SignInResult } from "./sign-in.ts";
 export { configuredClient, signInHint, type McpOAuthServer } from "./server.ts";
-export { McpOAuthConfigSchema, oauthConfigProblem, type McpOAuthConfig } from "./settings.ts";
+export { checkOAuthSettings, McpOAuthConfigSchema, oauthConfigProblem, type McpOAuthConfig } from "./settings.ts";
 export { McpAuthFileError, McpAuthStore, MCP_AUTH_FILE } from "./store.ts";
 
 /** The store in `agentDir`. */
@@ -21,4 +24,19 @@ export function mcpAuthStore(agentDir: string): McpAuthStore {
 /** Deletes the stored sign-in of a server (its tokens and the client pig registered); false when none was stored. */
 export function signOutOfMcpServer(store: McpAuthStore, server: { name: string; url: string }): boolean {
   return store.remove(server);
+}
+
+/**
+ * The authorizers of a run's HTTP servers: one per server, reading and renewing its sign-in in
+ * `agentDir`'s mcp-auth.json. `oauthOf` gives a server's `oauth` value from mcp.json; a server
+ * whose value is invalid gets none (the configuration error is reported when mcp.json is read).
+ */
+export function mcpAuthorizers(options: { agentDir: string; env: NodeJS.ProcessEnv; oauthOf: (server: string) => unknown }): (server: string, url: string) => OAuthAuthorizer | undefined {
+  const store = mcpAuthStore(options.agentDir);
+  return (name, url) => {
+    const raw = options.oauthOf(name);
+    if (checkOAuthSettings(raw) !== undefined) return undefined;
+    const oauth = raw === undefined ? undefined : v.parse(McpOAuthConfigSchema, raw);
+    return oauthAuthorizer({ name, url, ...(oauth ? { oauth } : {}) }, { store, env: options.env });
+  };
 }

@@ -57,6 +57,18 @@ export function oauthConfigProblem(config: McpOAuthConfig): string | undefined {
   return undefined;
 }
 
+/** A server's `oauth` value checked whole; the problem, worded with the field at fault, when there is one. */
+export function checkOAuthSettings(oauth: unknown): string | undefined {
+  if (oauth === undefined) return undefined;
+  const parsed = v.safeParse(McpOAuthConfigSchema, oauth);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = issue.path?.map((step) => String(step.key)).join(".");
+    return `oauth${where ? `.${where}` : ""}: ${issue.message}`;
+  }
+  return oauthConfigProblem(parsed.output);
+}
+
 /** Where the browser returns to: the loopback address and path to listen on, and the redirect URI to send. */
 export interface LoopbackRedirect {
   /** The address the callback server listens on (`localhost` is served on 127.0.0.1). */

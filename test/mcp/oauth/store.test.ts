@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { validateServerEntry } from "../../../src/mcp/config.ts";
 import { loopbackRedirect, oauthConfigProblem, resolveClientSecret } from "../../../src/mcp/oauth/settings.ts";
 import { McpAuthFileError, McpAuthStore, storeKeys } from "../../../src/mcp/oauth/store.ts";
 import { tempDir } from "../../helpers/tmp.ts";
@@ -72,5 +73,11 @@ describe("oauth settings", () => {
     expect(resolveClientSecret("${SECRET}", { SECRET: "s3" }, "x")).toBe("s3");
     expect(resolveClientSecret("!echo from-command", {}, "x")).toBe("from-command");
     expect(() => resolveClientSecret("${MISSING}", {}, "x")).toThrow('The oauth.clientSecret of MCP server "x" names ${MISSING}, which is not set');
+  });
+
+  test("mcp.json reports a server's oauth mistake with the field, and keeps a good one", () => {
+    expect(validateServerEntry("docs", { url: "https://x.example/mcp", oauth: { callbackPort: "8765" } })).toBe('server "docs": oauth.callbackPort: Invalid type: Expected number but received "8765"');
+    expect(validateServerEntry("docs", { url: "https://x.example/mcp", oauth: { clientRegistration: "cimd" } })).toContain("pig has no Client ID Metadata Document");
+    expect(validateServerEntry("docs", { url: "https://x.example/mcp", oauth: { clientId: "c", scope: "read" } })).toMatchObject({ transport: "http", oauth: { clientId: "c" } });
   });
 });
