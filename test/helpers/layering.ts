@@ -32,7 +32,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   cli: ["modes", "runtime", "extensions", "agent", "export", "mcp", ...BELOW_AGENT],
   modes: ["runtime", "extensions", "agent", "export", "mcp", ...BELOW_AGENT],
   "sdk.ts": ["runtime", "extensions", "agent", ...BELOW_AGENT],
-  runtime: ["extensions", "agent", ...BELOW_AGENT],
+  runtime: ["extensions", "agent", "mcp", ...BELOW_AGENT],
   extensions: ["agent", ...BELOW_AGENT],
   agent: BELOW_AGENT,
   export: ["session", "ai", "util"],
