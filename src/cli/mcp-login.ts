@@ -7,15 +7,13 @@
 import { parseArgs } from "node:util";
 import { loadMcpConfig, mcpConfigPaths, type ConfiguredServer } from "../mcp/config.ts";
 import { oauthServer } from "../mcp/oauth/configured.ts";
-import { LoginCancelled, LoginFailed } from "../ai/oauth/types.ts";
 import { mcpAuthStore, signInToMcpServer, signOutOfMcpServer, type McpOAuthServer } from "../mcp/oauth/index.ts";
 import { decideTrust } from "../resources/trust.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 import { terminalSafe } from "../util/terminal-safe.ts";
 import { CliError, tidyParseError, UsageError } from "./errors.ts";
-import { terminalIO } from "./login.ts";
-import { StdinLines } from "./stdin-lines.ts";
+import { terminalSignIn } from "./login.ts";
 
 export const MCP_LOGIN_HELP = `Usage: pig mcp login <server> [-l] [--timeout <seconds>]
        pig mcp logout <server> [-l]
@@ -84,37 +82,12 @@ export async function runMcpLogin(argv: string[], env: NodeJS.ProcessEnv = proce
   const seconds = timeoutOf(parsed.values.timeout);
   const server = await findServer("login", name, parsed.values.local ?? false, env, cwd);
   const store = mcpAuthStore(agentDir(env));
-  const cancel = new AbortController();
-  const limit = AbortSignal.timeout(seconds * 1000);
-  const signal = AbortSignal.any([cancel.signal, limit]);
-  const onSignal = () => cancel.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  const lines = new StdinLines();
-  try {
-    const result = await signInToMcpServer(server, { store, io: terminalIO(lines, signal, false), env });
+  const limit = { signal: AbortSignal.timeout(seconds * 1000), words: `gave up after ${seconds} s (--timeout)` };
+  return terminalSignIn("mcp login", { limit }, async (io) => {
+    const result = await signInToMcpServer(server, { store, io, env });
     const how = result === "refreshed" ? " with the stored refresh token" : "";
-    writeStderr(terminalSafe(`Signed in to MCP server "${name}"${how}; the sign-in is stored in ${store.path}.\n`));
-    return 0;
-  } catch (error) {
-    if (limit.aborted && !cancel.signal.aborted) {
-      writeStderr(`pig: mcp login: gave up after ${seconds} s (--timeout); nothing was stored\n`);
-      return 1;
-    }
-    if (error instanceof LoginCancelled || cancel.signal.aborted) {
-      writeStderr("pig: mcp login cancelled; nothing was stored\n");
-      return 130;
-    }
-    if (error instanceof LoginFailed) {
-      writeStderr(terminalSafe(`pig: mcp login failed: ${error.message}\n`));
-      return 1;
-    }
-    throw error;
-  } finally {
-    lines.close();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+    return `Signed in to MCP server "${name}"${how}; the sign-in is stored in ${store.path}.`;
+  });
 }
 
 export async function runMcpLogout(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
