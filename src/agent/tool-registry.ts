@@ -6,7 +6,7 @@
  */
 import type { AnyTool } from "../tools/types.ts";
 
-export type ToolSource = { kind: "builtin" } | { kind: "sdk" } | { kind: "extension"; path: string };
+export type ToolSource = { kind: "builtin" } | { kind: "sdk" } | { kind: "extension"; path: string } | { kind: "mcp"; server: string };
 
 export interface RegisteredTool {
   tool: AnyTool;

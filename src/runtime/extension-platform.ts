@@ -114,6 +114,10 @@ export class ExtensionPlatform implements RunExtensions {
     this.launch.notices.bind(sink);
   }
 
+  notice(text: string): void {
+    this.launch.notices.say(text);
+  }
+
   onShutdownRequest(handler: () => void): void {
     this.launch.onShutdownRequest(handler);
   }

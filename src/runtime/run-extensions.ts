@@ -61,6 +61,8 @@ export interface RunExtensions {
    * provider with the user's credentials pointed elsewhere); the ones raised before come first.
    */
   bindNotices(sink: (text: string) => void): void;
+  /** Tells the user something once, where the notices go (MCP's problems at start-up, say). */
+  notice(text: string): void;
   /** ctx.shutdown() from an extension: the mode says what it means (default: nothing). */
   onShutdownRequest(handler: () => void): void;
   /**

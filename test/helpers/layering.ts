@@ -38,6 +38,8 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   export: ["session", "ai", "util"],
   compaction: ["session", "ai", "util"],
   resources: ["tools", "session", "ai", "util"],
+  // MCP clients and their tools; the runtime wires them into a run.
+  mcp: ["tools", "ai", "util"],
   tools: ["ai", "util"],
   session: ["ai", "util"],
   ai: ["util"],
