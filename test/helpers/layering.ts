@@ -30,7 +30,7 @@ const OPEN_TO_ALL: ReadonlySet<string> = new Set(["version.ts", "binary-identity
 /** Each layer and the other layers it may import (its own files it always may). */
 export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   cli: ["modes", "runtime", "extensions", "agent", "export", "mcp", ...BELOW_AGENT],
-  modes: ["runtime", "extensions", "agent", "export", "mcp", ...BELOW_AGENT],
+  modes: ["runtime", "extensions", "agent", "export", ...BELOW_AGENT],
   "sdk.ts": ["runtime", "extensions", "agent", ...BELOW_AGENT],
   runtime: ["extensions", "agent", "mcp", ...BELOW_AGENT],
   extensions: ["agent", ...BELOW_AGENT],
@@ -43,7 +43,6 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   tools: ["ai", "util"],
   session: ["ai", "util"],
   ai: ["util"],
-  mcp: ["ai", "util"],
   util: [],
   "version.ts": [],
   "binary-identity.ts": [],
