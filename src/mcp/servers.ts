@@ -13,6 +13,7 @@ import { McpServerConnection } from "./connection.ts";
 import type { LaunchContext } from "./launch.ts";
 import { mcpNamespace, mcpToolName } from "./naming.ts";
 import { mcpTool } from "./tool.ts";
+import { signInHint } from "./oauth/server.ts";
 
 /** Where the servers' tools go: the run's tool registry. */
 export interface McpToolSink {
@@ -181,7 +182,8 @@ export class McpServers {
     const lines = only ? [] : this.configErrors.map((error) => `config: ${error}`);
     for (const entry of only ?? this.entries) {
       const state = entry.connection?.state;
-      if (state === "failed" || state === "needs-sign-in") lines.push(`${entry.name}: ${this.describe(entry)}`);
+      if (state === "failed") lines.push(`${entry.name}: ${this.describe(entry)}`);
+      if (state === "needs-sign-in") lines.push(`${entry.name}: ${this.describe(entry)}: ${signInHint(entry.name)}`);
     }
     if (lines.length > 0) this.options.report(`MCP servers need attention:\n${lines.join("\n")}`);
   }

@@ -45,12 +45,15 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
   const { hasMcpConfig } = await import("../mcp/config.ts");
   if (!hasMcpConfig(input.agentDir, input.cwd, input.trusted)) return undefined;
   const { McpServers } = await import("../mcp/servers.ts");
+  const { McpAuthorizers } = await import("../mcp/oauth/index.ts");
   let registry: ToolRegistry | undefined;
+  // A server's sign-in follows its current entry in mcp.json (its `oauth` settings).
+  const authorizers = new McpAuthorizers({ agentDir: input.agentDir, env: input.env as NodeJS.ProcessEnv, oauthOf: (name) => servers.find(name)?.config.oauth });
   const servers = new McpServers({
     agentDir: input.agentDir,
     cwd: input.cwd,
     trusted: input.trusted,
-    launch: { cwd: input.cwd, env: input.env, credentials: input.credentials },
+    launch: { cwd: input.cwd, env: input.env, credentials: input.credentials, authorizerFor: (name, url) => authorizers.for(name, url) },
     info: { name: "pig", version: VERSION },
     tools: {
       register: (tool, server) => registry?.register(tool, { kind: "mcp", server }),
@@ -58,7 +61,7 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
     },
     report: (text) => input.say(text),
   });
-  input.registries.commands.register(mcpCommand(servers, input.interactive), BUILTIN_SOURCE);
+  input.registries.commands.register(mcpCommand(servers, input.interactive, { servers, authorizers, env: input.env, interactive: input.interactive }), BUILTIN_SOURCE);
   return {
     servers,
     hooks: (base) => ({

@@ -11,6 +11,7 @@ import { MCP_AUTH_FILE, McpAuthStore } from "./store.ts";
 
 export { oauthAuthorizer, type OAuthAuthorizer };
 export { parseChallenge, type Challenge } from "./discovery.ts";
+import type { Challenge } from "./discovery.ts";
 export { signIn as signInToMcpServer, type SignInContext, type SignInResult } from "./sign-in.ts";
 export { configuredClient, signInHint, type McpOAuthServer } from "./server.ts";
 export { checkOAuthSettings, McpOAuthConfigSchema, oauthConfigProblem, type McpOAuthConfig } from "./settings.ts";
@@ -27,16 +28,30 @@ export function signOutOfMcpServer(store: McpAuthStore, server: { name: string; 
 }
 
 /**
- * The authorizers of a run's HTTP servers: one per server, reading and renewing its sign-in in
- * `agentDir`'s mcp-auth.json. `oauthOf` gives a server's `oauth` value from mcp.json; a server
- * whose value is invalid gets none (the configuration error is reported when mcp.json is read).
+ * The authorizers of a run's HTTP servers: one per connection, reading and renewing the server's
+ * sign-in in `agentDir`'s mcp-auth.json. `oauthOf` gives a server's `oauth` value from mcp.json;
+ * a server whose value is invalid gets none (the error is reported when mcp.json is read). The
+ * latest authorizer of each server is kept, so a sign-in can follow the server's last challenge.
  */
-export function mcpAuthorizers(options: { agentDir: string; env: NodeJS.ProcessEnv; oauthOf: (server: string) => unknown }): (server: string, url: string) => OAuthAuthorizer | undefined {
-  const store = mcpAuthStore(options.agentDir);
-  return (name, url) => {
-    const raw = options.oauthOf(name);
+export class McpAuthorizers {
+  readonly store: McpAuthStore;
+  private readonly latest = new Map<string, OAuthAuthorizer>();
+
+  constructor(private readonly options: { agentDir: string; env: NodeJS.ProcessEnv; oauthOf: (server: string) => unknown }) {
+    this.store = mcpAuthStore(options.agentDir);
+  }
+
+  for(name: string, url: string): OAuthAuthorizer | undefined {
+    const raw = this.options.oauthOf(name);
     if (checkOAuthSettings(raw) !== undefined) return undefined;
     const oauth = raw === undefined ? undefined : v.parse(McpOAuthConfigSchema, raw);
-    return oauthAuthorizer({ name, url, ...(oauth ? { oauth } : {}) }, { store, env: options.env });
-  };
+    const authorizer = oauthAuthorizer({ name, url, ...(oauth ? { oauth } : {}) }, { store: this.store, env: this.options.env });
+    this.latest.set(name, authorizer);
+    return authorizer;
+  }
+
+  /** The last challenge `name` answered with (its scope, its metadata URL), for the sign-in that follows. */
+  challengeOf(name: string): Challenge | undefined {
+    return this.latest.get(name)?.challenge;
+  }
 }
