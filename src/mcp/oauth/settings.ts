@@ -4,7 +4,6 @@
  * field at fault and the server is left out, rather than sending a user to a page that fails.
  */
 import * as v from "valibot";
-import { resolveConfigValue } from "../../ai/auth.ts";
 
 export const CLIENT_REGISTRATIONS = ["auto", "dcr", "cimd"] as const;
 
@@ -87,15 +86,4 @@ export function loopbackRedirect(config: McpOAuthConfig): LoopbackRedirect {
   const port = url.port ? Number(url.port) : (config.callbackPort ?? 0);
   const fixedUri = url.port ? config.callbackUrl : port ? `${url.protocol}//${url.host}:${port}${url.pathname}` : undefined;
   return { host: url.hostname === "localhost" ? "localhost" : "127.0.0.1", port, path: url.pathname, fixedUri };
-}
-
-/** The client secret as configured: `${NAME}` from the environment, `!command` its output, or the literal. */
-export function resolveClientSecret(value: string | undefined, env: NodeJS.ProcessEnv, server: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (value.startsWith("!")) return resolveConfigValue(value, env, `the oauth.clientSecret of MCP server "${server}"`);
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-    const found = env[name];
-    if (found === undefined) throw new Error(`The oauth.clientSecret of MCP server "${server}" names \${${name}}, which is not set`);
-    return found;
-  });
 }

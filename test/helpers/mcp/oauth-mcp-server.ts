@@ -178,19 +178,29 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
     requiredScopes: options.requiredScopes ?? [],
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
   });
-  router.post("/mcp", express.json(), bearer, async (req, res) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = mcpServer(provider);
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+  // One SDK transport per session (the session id header), as a server that keeps sessions; none is
+  // closed while it is in use, so an answer is never cut off by the end of the request before it.
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  router.all("/mcp", express.json(), bearer, async (req, res) => {
+    const id = req.headers["mcp-session-id"];
+    let transport = typeof id === "string" ? sessions.get(id) : undefined;
+    if (!transport) {
+      if (typeof id === "string") {
+        res.status(404).end();
+        return;
+      }
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
+      });
+      created.onclose = () => {
+        if (created.sessionId) sessions.delete(created.sessionId);
+      };
+      await mcpServer(provider).connect(created);
+      transport = created;
+    }
     await transport.handleRequest(req, res, req.body);
   });
-  // Stateless: no stream to resume, no session to end.
-  router.get("/mcp", bearer, (_req, res) => void res.status(405).set("Allow", "POST").end());
-  router.delete("/mcp", bearer, (_req, res) => void res.status(405).set("Allow", "POST").end());
   routes = router;
   return {
     url: mcpUrl.href,
@@ -203,10 +213,10 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
       provider.accessTokens.clear();
       provider.refreshTokens.clear();
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
   };
 }

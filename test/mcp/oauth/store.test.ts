@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateServerEntry } from "../../../src/mcp/config.ts";
-import { loopbackRedirect, oauthConfigProblem, resolveClientSecret } from "../../../src/mcp/oauth/settings.ts";
+import { resolveClientSecret } from "../../../src/mcp/oauth/server.ts";
+import { loopbackRedirect, oauthConfigProblem } from "../../../src/mcp/oauth/settings.ts";
 import { McpAuthFileError, McpAuthStore, storeKeys } from "../../../src/mcp/oauth/store.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 
@@ -72,7 +73,8 @@ describe("oauth settings", () => {
   test("a client secret from the environment or a command", () => {
     expect(resolveClientSecret("${SECRET}", { SECRET: "s3" }, "x")).toBe("s3");
     expect(resolveClientSecret("!echo from-command", {}, "x")).toBe("from-command");
-    expect(() => resolveClientSecret("${MISSING}", {}, "x")).toThrow('The oauth.clientSecret of MCP server "x" names ${MISSING}, which is not set');
+    expect(resolveClientSecret("${MISSING}", {}, "x")).toBeUndefined();
+    expect(() => resolveClientSecret("!exit 3", {}, "x")).toThrow('server "x": oauth.clientSecret: the command "exit 3" failed');
   });
 
   test("mcp.json reports a server's oauth mistake with the field, and keeps a good one", () => {
