@@ -5,6 +5,7 @@
  * is read. Upstream Pi's layout: keyed by the server's namespace and URL (`mcp__name|url`), so a
  * user moving between Pi and pig keeps their sign-ins; Pi's older key by URL alone is taken over.
  */
+import { join } from "node:path";
 import * as v from "valibot";
 import { readConfigText } from "../../util/config-read.ts";
 import { withFileLock, withFileLockAsync } from "../../util/file-lock.ts";
@@ -134,6 +135,11 @@ export class McpAuthStore {
       { staleMs: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS, ...(signal ? { signal } : {}) },
     );
   }
+}
+
+/** The store in `agentDir`. */
+export function mcpAuthStore(agentDir: string): McpAuthStore {
+  return new McpAuthStore(join(agentDir, MCP_AUTH_FILE));
 }
 
 /** Expiry of a token answer: `expires_in` seconds from now, or none. */
