@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { approve } from "../helpers/mcp/browser-io.ts";
+import { mcpAuthStore, signInToMcpServer } from "../../src/mcp/oauth/index.ts";
+import { approve, browserIO } from "../helpers/mcp/browser-io.ts";
 import { startOAuthMcpServer, type OAuthMcpServer, type OAuthMcpServerOptions } from "../helpers/mcp/oauth-mcp-server.ts";
 import { PigProcess } from "../helpers/login-process.ts";
 import type { Script } from "../helpers/fake-llm/server.ts";
@@ -54,27 +55,32 @@ const toolMessages = (body: unknown): string[] =>
 const WHOAMI = { toolCalls: [{ name: "mcp__docs__whoami", arguments: { greeting: "hi" } }] };
 
 describe("pig mcp login", () => {
-  test("login, a run whose tool call carries the token, a run after it expired (renewed), logout, and a run that then needs sign-in", async () => {
-    const w = await setUp({}, [WHOAMI, { text: "first" }, WHOAMI, { text: "second" }, { text: "third" }]);
+  test("pig mcp login, then a -p run whose tool call carries the stored token", async () => {
+    const w = await setUp({}, [WHOAMI, { text: "first" }]);
     const login = w.pig(["mcp", "login", "docs"]);
     const [, url] = await login.waitForStderr(AUTHORIZE_LINE);
     await fetch(await approve(url!));
     expect(await login.exited).toBe(0);
-    const signedIn = w.stored();
     const client = w.mcp.log.registrations[0]!.client_id;
 
-    const first = await w.world.run(["-p", "who am i"]);
-    expect(first.stderr).toBe("");
-    expect(first.stdout.trim()).toBe("first");
+    const run = await w.world.run(["-p", "who am i"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe("first");
     expect(toolMessages(w.world.llm.requests[1]!.body)).toEqual([`hi from the protected server: client ${client} with scopes [mcp:tools]`]);
-    expect(w.mcp.log.toolCalls.at(-1)?.token).toBe(signedIn.tokens.access_token);
+    expect(w.mcp.log.toolCalls.at(-1)?.token).toBe(w.stored().tokens.access_token);
+  });
 
+  test("a run after the token expired renews it with the refresh token; after pig mcp logout a run needs sign-in", async () => {
+    const w = await setUp({}, [WHOAMI, { text: "renewed" }, { text: "signed out" }]);
+    // Signed in beforehand (the sign-in itself is the test above's).
+    await signInToMcpServer({ name: "docs", url: w.mcp.url }, { store: mcpAuthStore(w.world.agentDir), io: browserIO(), env: {} });
+    const signedIn = w.stored();
     // Time passes on the server's side: it refuses the token, pig renews it and calls again.
     w.mcp.expireAccessTokens();
-    const second = await w.world.run(["-p", "who am i again"]);
-    expect(second.stderr).toBe("");
-    expect(second.stdout.trim()).toBe("second");
-    expect(toolMessages(w.world.llm.requests[3]!.body)).toEqual([`hi from the protected server: client ${client} with scopes [mcp:tools]`]);
+    const run = await w.world.run(["-p", "who am i"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe("renewed");
+    expect(toolMessages(w.world.llm.requests[1]!.body)[0]).toStartWith("hi from the protected server");
     expect(w.mcp.log.refreshes).toBe(1);
     const renewed = w.stored();
     expect(renewed.tokens.access_token).not.toBe(signedIn.tokens.access_token);
@@ -84,11 +90,10 @@ describe("pig mcp login", () => {
 
     const logout = await w.world.run(["mcp", "logout", "docs"]);
     expect(logout.code).toBe(0);
-    const third = await w.world.run(["-p", "and now"]);
-    expect(third.stdout.trim()).toBe("third");
-    expect(third.stderr).toContain("docs: needs sign-in: run /mcp login docs (or pig mcp login docs) to sign in");
+    const after = await w.world.run(["-p", "and now"]);
+    expect(after.stdout.trim()).toBe("signed out");
+    expect(after.stderr).toContain("docs: needs sign-in: run /mcp login docs (or pig mcp login docs) to sign in");
   });
-
 
   test("signs in through the browser and the loopback callback; logout deletes the sign-in", async () => {
     const w = await setUp();
