@@ -54,7 +54,15 @@ export class ToolRegistry {
   }
 
   private allowed(name: string): boolean {
-    return this.limits.allowlist === undefined || this.limits.allowlist.includes(name);
+    const list = this.limits.allowlist;
+    if (list === undefined) return true;
+    // Upstream 1.x: `--tools` leaves MCP tools alone unless an entry names some (`mcp__radius__*`).
+    if (isMcpToolName(name) && !list.some(isMcpToolName)) return true;
+    return list.some((entry) => namePatternMatches(entry, name));
+  }
+
+  private excluded(name: string): boolean {
+    return (this.limits.exclude ?? []).some((entry) => namePatternMatches(entry, name));
   }
 
   /**
@@ -64,7 +72,7 @@ export class ToolRegistry {
   register(tool: AnyTool, source: ToolSource): void {
     const replaced = this.known.has(tool.name);
     this.known.set(tool.name, { tool, source });
-    const activates = !this.limits.noTools && this.allowed(tool.name) && !(this.limits.exclude ?? []).includes(tool.name);
+    const activates = !this.limits.noTools && this.allowed(tool.name) && !this.excluded(tool.name);
     if (!replaced && activates) this.activeNames.push(tool.name);
     this.emit({ kind: "registered", names: [tool.name] });
   }
@@ -100,4 +108,20 @@ export class ToolRegistry {
   private emit(change: ToolsChange): void {
     for (const listener of this.listeners) listener(change);
   }
+}
+
+/** MCP servers' tools are named `mcp__<server>__<tool>`. */
+function isMcpToolName(name: string): boolean {
+  return name.startsWith("mcp__");
+}
+
+/** An exact name, or an MCP pattern whose `*` matches any characters (`mcp__radius__*`). */
+function namePatternMatches(entry: string, name: string): boolean {
+  if (entry === name) return true;
+  if (!isMcpToolName(entry) || !entry.includes("*")) return false;
+  const source = entry
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${source}$`).test(name);
 }

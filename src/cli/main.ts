@@ -47,9 +47,9 @@ async function run(argv: string[]): Promise<number> {
     const { runLogin, runLogout } = await import("./login.ts");
     return first === "login" ? runLogin(argv.slice(1)) : runLogout(argv.slice(1));
   }
-  if (first === "mcp" && (argv[1] === "login" || argv[1] === "logout")) {
-    const { runMcpLogin, runMcpLogout } = await import("./mcp-login.ts");
-    return argv[1] === "login" ? runMcpLogin(argv.slice(2)) : runMcpLogout(argv.slice(2));
+  if (first === "mcp") {
+    const { runMcp } = await import("./mcp.ts");
+    return runMcp(argv.slice(1));
   }
   if (first === "piglets") {
     const { runPiglets } = await import("./piglets.ts");

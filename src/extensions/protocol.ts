@@ -156,6 +156,8 @@ export const RegisterParamsSchema = v.looseObject({
   providers: v.optional(v.array(ProviderSpecSchema), []),
   renderers: v.optional(v.array(v.string()), []),
   events: v.optional(v.array(v.string()), []),
+  /** `pi.registerMcpServer` (an `mcpServers` entry as `config`) and, with `config: null`, `unregisterMcpServer`. */
+  mcpServers: v.optional(v.array(v.looseObject({ name: v.string(), config: v.nullable(v.record(v.string(), v.unknown())) })), []),
 });
 /** As received (lists filled in); `RegisterParamsInput` is what a sender may leave out. */
 export type RegisterParams = v.InferOutput<typeof RegisterParamsSchema>;

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { readConfigText } from "../util/config-read.ts";
+import { isPlainObject } from "../util/plain-object.ts";
 import { mcpNamespace } from "./naming.ts";
 import { checkOAuthSettings } from "./oauth/settings.ts";
 
@@ -94,8 +95,9 @@ function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
  */
 export function validateServerEntry(name: string, raw: unknown): McpServerConfig | string {
   if (!SERVER_NAME.test(name)) return `invalid server name "${name}" (use letters, digits, "_" and "-")`;
+  if (!isPlainObject(raw)) return `server "${name}": must be an object`;
   const parsed = v.safeParse(McpServerEntrySchema, raw);
-  if (!parsed.success) return `server "${name}": ${typeof raw === "object" && raw !== null && !Array.isArray(raw) ? issueText(parsed.issues) : "must be an object"}`;
+  if (!parsed.success) return `server "${name}": ${issueText(parsed.issues)}`;
   const entry = parsed.output;
   if (entry.type === "sse") return `server "${name}": the legacy SSE transport is not supported; use the server's streamable-HTTP URL (often /mcp instead of /sse)`;
   if (entry.url !== undefined && (entry.type === undefined || entry.type !== "stdio")) {
@@ -109,9 +111,7 @@ export function validateServerEntry(name: string, raw: unknown): McpServerConfig
 }
 
 function isOverride(raw: unknown): raw is Record<string, unknown> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
-  const entry = raw as Record<string, unknown>;
-  return entry.command === undefined && entry.url === undefined && entry.type === undefined;
+  return isPlainObject(raw) && raw.command === undefined && raw.url === undefined && raw.type === undefined;
 }
 
 function readFile(path: string, scope: "user" | "project", servers: Map<string, ConfiguredServer>, errors: string[]): boolean {
@@ -129,8 +129,8 @@ function readFile(path: string, scope: "user" | "project", servers: Map<string, 
     return true;
   }
   const file = v.safeParse(FileSchema, json);
-  if (!file.success || typeof json !== "object" || json === null || Array.isArray(json)) {
-    errors.push(`${path}: ${file.success ? 'expected an object with an "mcpServers" object' : file.issues[0]!.message}`);
+  if (!file.success || !isPlainObject(json) || (json.mcpServers !== undefined && !isPlainObject(json.mcpServers))) {
+    errors.push(`${path}: ${isPlainObject(json) ? '"mcpServers" must be an object' : 'expected an object with an "mcpServers" object'}`);
     return true;
   }
   for (const [name, raw] of Object.entries(file.output.mcpServers ?? {})) {

@@ -40,6 +40,8 @@ export interface McpServersOptions {
 
 export interface ServerEntry extends ConfiguredServer {
   enabled: boolean;
+  /** A registered server's config as registered (JSON), to tell a new registration from the same one. */
+  registeredAs?: string;
   connection?: McpServerConnection;
   ready?: Promise<void>;
 }
@@ -85,8 +87,9 @@ export class McpServers {
 
   /** The servers extensions registered now: new ones connect, dropped ones close. Returns the registration errors. */
   setRegistered(registered: readonly RegisteredServer[]): string[] {
-    const names = new Set(registered.map((r) => r.name));
-    for (const entry of this.entries.filter((e) => e.scope === "extension" && !names.has(e.name))) void this.remove(entry);
+    // A server gone, or registered again with another config, is closed (and then connected anew).
+    const now = new Map(registered.map((r) => [r.name, JSON.stringify(r.config)]));
+    for (const entry of this.entries.filter((e) => e.scope === "extension" && now.get(e.name) !== e.registeredAs)) void this.remove(entry);
     const before = new Set(this.entries.map((e) => e.name));
     const errors = this.addRegistered(registered.filter((r) => !before.has(r.name)));
     const added = this.entries.filter((e) => !before.has(e.name) && e.enabled);
@@ -108,7 +111,7 @@ export class McpServers {
         errors.push(`${server.extensionPath}: ${config}`);
         continue;
       }
-      this.entries.push({ name: server.name, config, scope: "extension", source: server.extensionPath, enabled: config.enabled !== false });
+      this.entries.push({ name: server.name, config, scope: "extension", source: server.extensionPath, enabled: config.enabled !== false, registeredAs: JSON.stringify(server.config) });
     }
     return errors;
   }

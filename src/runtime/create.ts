@@ -139,7 +139,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   ];
   const tools = selectRunTools(config, effective, added, warnings, () => registry.credentialVars());
   removeSpillLeftovers();
-  const mcp = await prepareMcp({
+  const mcp = config.noMcp ? undefined : await prepareMcp({
     agentDir,
     cwd: opened.cwd,
     trusted: opened.trust.trusted,
@@ -147,6 +147,8 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     env: config.env,
     credentials: () => registry.credentialVars(),
     registries: extensions.extensions.registries,
+    registered: () => extensions.extensions.mcpServers(),
+    onRegisteredChange: (listener) => extensions.extensions.onMcpServersChange(listener),
     say: (text) => extensions.extensions.notice(text),
   });
 

@@ -68,6 +68,9 @@ describe("pig mcp login", () => {
     expect(run.stdout.trim()).toBe("first");
     expect(toolMessages(w.world.llm.requests[1]!.body)).toEqual([`hi from the protected server: client ${client} with scopes [mcp:tools]`]);
     expect(w.mcp.log.toolCalls.at(-1)?.token).toBe(w.stored().tokens.access_token);
+    const list = await w.world.run(["mcp", "list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toStartWith("docs: connected, 1 tool (user: ");
   });
 
   test("a run after the token expired renews it with the refresh token; after pig mcp logout a run needs sign-in", async () => {
@@ -93,6 +96,9 @@ describe("pig mcp login", () => {
     const after = await w.world.run(["-p", "and now"]);
     expect(after.stdout.trim()).toBe("signed out");
     expect(after.stderr).toContain("docs: needs sign-in: run /mcp login docs (or pig mcp login docs) to sign in");
+    const list = await w.world.run(["mcp", "list"]);
+    expect(list.code).toBe(1);
+    expect(list.stdout).toStartWith("docs: needs sign-in (pig mcp login docs) (user: ");
   });
 
   test("signs in through the browser and the loopback callback; logout deletes the sign-in", async () => {

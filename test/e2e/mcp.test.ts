@@ -8,7 +8,7 @@
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { extensionWorlds, onlySessionEntries } from "../helpers/extension-worlds.ts";
 import { startMcpHttpServer } from "../helpers/mcp/http-server.ts";
 import { RpcClient } from "../helpers/rpc-client.ts";
@@ -50,6 +50,38 @@ test("-p: the tools of a stdio and an HTTP server are declared to the model unde
   expect(echo.function.description).toBe("Echoes the text back (local)");
   expect(echo.function.parameters.properties.text.type).toBe("string");
   expect(toolMessages(w.llm.requests[1]!.body as Json)).toEqual(["local echo: hi", "7"]);
+});
+
+test("-p: the stdio server is stopped when pig exits", async () => {
+  const w = await world();
+  const pidFile = join(w.cwd, "server.pid");
+  writeFileSync(join(w.agentDir, "mcp.json"), mcpJson({ local: stdio("local", { env: { MCP_TEST_PID_FILE: pidFile } }) }));
+  const run = await w.run(["-p", "hello"]);
+  expect(run.code).toBe(0);
+  const pid = Number(readFileSync(pidFile, "utf8"));
+  expect(pid).toBeGreaterThan(0);
+  // pig waits for its servers to stop before it exits: the process is gone by now.
+  expect(() => process.kill(pid, 0)).toThrow();
+});
+
+test("--tools keeps the MCP tools unless it names some, as upstream's does; --exclude-tools takes mcp__ patterns", async () => {
+  const w = await world(undefined, { agentFiles: { "mcp.json": mcpJson({ local: stdio("local"), remote: { url: http.url } }) } });
+  const mcpNames = () => declaredNames(w.llm.requests.at(-1)!.body as Json).filter((n) => n !== "read");
+  const plain = await w.run(["-p", "--tools", "read", "hello"]);
+  expect(plain.stderr).toBe("");
+  expect(mcpNames()).toHaveLength(10);
+  await w.run(["-p", "--tools", "read,mcp__remote__*", "hello"]);
+  expect(mcpNames().sort()).toEqual(["add", "dot", "echo", "fail", "grow"].map((t) => `mcp__remote__${t}`));
+  await w.run(["-p", "--exclude-tools", "mcp__local__*,mcp__remote__grow", "hello"]);
+  expect(declaredNames(w.llm.requests.at(-1)!.body as Json).filter((n) => n.startsWith("mcp__")).sort()).toEqual(["add", "dot", "echo", "fail"].map((t) => `mcp__remote__${t}`));
+});
+
+test("--no-mcp: no server is started for the run", async () => {
+  const w = await world(undefined, { agentFiles: { "mcp.json": mcpJson({ local: stdio("local") }) } });
+  const run = await w.run(["-p", "--no-mcp", "hello"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout.trim()).toBe("ok");
+  expect(declaredNames(w.llm.requests[0]!.body as Json).some((n) => n.startsWith("mcp__"))).toBe(false);
 });
 
 test("-p: an isError result reaches the model as the tool's error, and the session records it so", async () => {

@@ -23,6 +23,8 @@ export class ExtensionRecord {
   readonly shortcuts = new Map<string, ShortcutEntry>();
   readonly flags = new Map<string, FlagEntry>();
   readonly providers = new Map<string, Record<string, unknown>>();
+  /** `pi.registerMcpServer`: this extension's servers, by name. */
+  readonly mcpServers = new Map<string, Record<string, unknown>>();
   readonly handlers = new Map<string, ExtensionHandler[]>();
   /** False while the factory runs: Pi's action methods refuse to work then. */
   active = false;
@@ -56,6 +58,9 @@ export class ExtensionRecord {
   addProvider(spec: ProviderSpec): void {
     this.pending.providers.push(spec);
   }
+  addMcpServer(name: string, config: Record<string, unknown> | null): void {
+    this.pending.mcpServers.push({ name, config });
+  }
   addRenderer(customType: string): void {
     this.pending.renderers.push(customType);
   }
@@ -80,8 +85,9 @@ interface Registrations {
   providers: ProviderSpec[];
   renderers: string[];
   events: string[];
+  mcpServers: { name: string; config: Record<string, unknown> | null }[];
 }
 
 function empty(): Registrations {
-  return { tools: [], commands: [], shortcuts: [], flags: [], providers: [], renderers: [], events: [] };
+  return { tools: [], commands: [], shortcuts: [], flags: [], providers: [], renderers: [], events: [], mcpServers: [] };
 }
