@@ -33,9 +33,17 @@ Exit status: 0 done, 1 failed, 130 cancelled (Ctrl+C), 2 a usage mistake.
 const HELP = "pig mcp login --help";
 const DEFAULT_TIMEOUT_S = 300;
 
-function parse(command: "login" | "logout", argv: string[]) {
+interface Invocation {
+  name: string;
+  local: boolean;
+  timeout: string | undefined;
+}
+
+/** The server named on the command line and the options; undefined after printing the help. */
+function parse(command: "login" | "logout", argv: string[]): Invocation | undefined {
+  let parsed;
   try {
-    return parseArgs({
+    parsed = parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -44,6 +52,14 @@ function parse(command: "login" | "logout", argv: string[]) {
   } catch (error) {
     throw new UsageError(`mcp ${command}: ${tidyParseError(error)}`, HELP);
   }
+  if (parsed.values.help) {
+    writeStdout(MCP_LOGIN_HELP);
+    return undefined;
+  }
+  const [name, ...extra] = parsed.positionals;
+  if (!name || extra.length > 0) throw new UsageError(`mcp ${command}: name one MCP server to sign ${command === "login" ? "in to" : "out of"}`, HELP);
+  if (command === "logout" && parsed.values.timeout !== undefined) throw new UsageError("mcp logout: --timeout is an option of mcp login", HELP);
+  return { name, local: parsed.values.local ?? false, timeout: parsed.values.timeout };
 }
 
 /** Server `name` as mcp.json defines it (the project's file only when the project is trusted). */
@@ -72,15 +88,11 @@ function timeoutOf(value: string | undefined): number {
 }
 
 export async function runMcpLogin(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
-  const parsed = parse("login", argv);
-  if (parsed.values.help) {
-    writeStdout(MCP_LOGIN_HELP);
-    return 0;
-  }
-  const [name, ...extra] = parsed.positionals;
-  if (!name || extra.length > 0) throw new UsageError("mcp login: name one MCP server to sign in to", HELP);
-  const seconds = timeoutOf(parsed.values.timeout);
-  const server = await findServer("login", name, parsed.values.local ?? false, env, cwd);
+  const invoked = parse("login", argv);
+  if (!invoked) return 0;
+  const { name } = invoked;
+  const seconds = timeoutOf(invoked.timeout);
+  const server = await findServer("login", name, invoked.local, env, cwd);
   const store = mcpAuthStore(agentDir(env));
   const limit = { signal: AbortSignal.timeout(seconds * 1000), words: `gave up after ${seconds} s (--timeout)` };
   return terminalSignIn("mcp login", { limit }, async (io) => {
@@ -91,14 +103,10 @@ export async function runMcpLogin(argv: string[], env: NodeJS.ProcessEnv = proce
 }
 
 export async function runMcpLogout(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
-  const parsed = parse("logout", argv);
-  if (parsed.values.help) {
-    writeStdout(MCP_LOGIN_HELP);
-    return 0;
-  }
-  const [name, ...extra] = parsed.positionals;
-  if (!name || extra.length > 0) throw new UsageError("mcp logout: name one MCP server to sign out of", HELP);
-  const server = await findServer("logout", name, parsed.values.local ?? false, env, cwd);
+  const invoked = parse("logout", argv);
+  if (!invoked) return 0;
+  const { name } = invoked;
+  const server = await findServer("logout", name, invoked.local, env, cwd);
   const store = mcpAuthStore(agentDir(env));
   if (!signOutOfMcpServer(store, server)) {
     writeStderr(terminalSafe(`pig: no sign-in of MCP server "${name}" is stored in ${store.path}\n`));

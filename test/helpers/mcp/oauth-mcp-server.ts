@@ -11,7 +11,6 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express, { type Response as ExpressResponse } from "express";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
@@ -20,6 +19,7 @@ import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/serv
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import * as z from "zod";
+import { McpSessions } from "./sessions.ts";
 
 export interface OAuthMcpServerOptions {
   /** Seconds an access token lives (`expires_in`). */
@@ -178,29 +178,8 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
     requiredScopes: options.requiredScopes ?? [],
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
   });
-  // One SDK transport per session (the session id header), as a server that keeps sessions; none is
-  // closed while it is in use, so an answer is never cut off by the end of the request before it.
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  router.all("/mcp", express.json(), bearer, async (req, res) => {
-    const id = req.headers["mcp-session-id"];
-    let transport = typeof id === "string" ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (typeof id === "string") {
-        res.status(404).end();
-        return;
-      }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
-      });
-      created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
-      };
-      await mcpServer(provider).connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res, req.body);
-  });
+  const sessions = new McpSessions(() => mcpServer(provider));
+  router.all("/mcp", express.json(), bearer, (req, res) => sessions.handle(req, res, req.body));
   routes = router;
   return {
     url: mcpUrl.href,
@@ -214,7 +193,7 @@ export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): 
       provider.refreshTokens.clear();
     },
     close: async () => {
-      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      await sessions.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
