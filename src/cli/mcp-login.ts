@@ -5,7 +5,8 @@
  * (or out), 1 failed, 130 cancelled, 2 a usage mistake.
  */
 import { parseArgs } from "node:util";
-import { loadMcpConfig, mcpConfigPaths, type ConfiguredServer } from "../mcp/config.ts";
+import { loadMcpConfig, type ConfiguredServer } from "../mcp/config.ts";
+import { mcpConfigPaths } from "../mcp/paths.ts";
 import { oauthServer } from "../mcp/oauth/configured.ts";
 import { mcpAuthStore, signInToMcpServer, signOutOfMcpServer, type McpOAuthServer } from "../mcp/oauth/index.ts";
 import { decideTrust } from "../resources/trust.ts";

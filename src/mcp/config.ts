@@ -8,12 +8,13 @@
  * are still read.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import * as v from "valibot";
 import { readConfigText } from "../util/config-read.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 import { mcpNamespace } from "./naming.ts";
 import { checkOAuthSettings } from "./oauth/settings.ts";
+import { mcpConfigPaths } from "./paths.ts";
 
 export const MCP_EXPOSURES = ["codemode", "deferred", "direct", "hidden"] as const;
 export type McpExposure = (typeof MCP_EXPOSURES)[number];
@@ -77,11 +78,6 @@ const FileSchema = v.looseObject({
   mcpServers: v.optional(v.record(v.string(), v.unknown(), '"mcpServers" must be an object')),
   autoEnableCodemode: v.optional(v.boolean("autoEnableCodemode must be true or false")),
 });
-
-/** The user's and the trusted project's files, in the order they are read. */
-export function mcpConfigPaths(agentDir: string, cwd: string, trusted: boolean): { user: string; project?: string } {
-  return { user: join(agentDir, "mcp.json"), ...(trusted ? { project: join(cwd, ".pig", "mcp.json") } : {}) };
-}
 
 function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0]!;
@@ -175,12 +171,6 @@ export function loadMcpConfig(agentDir: string, cwd: string, trusted: boolean): 
   if (readFile(paths.user, "user", servers, errors)) files.push(paths.user);
   if (paths.project && readFile(paths.project, "project", servers, errors)) files.push(paths.project);
   return { servers: [...servers.values()], errors, files };
-}
-
-/** Whether any file MCP reads exists: without one (and without registered servers) MCP is not loaded. */
-export function hasMcpConfig(agentDir: string, cwd: string, trusted: boolean): boolean {
-  const paths = mcpConfigPaths(agentDir, cwd, trusted);
-  return existsSync(paths.user) || (paths.project !== undefined && existsSync(paths.project));
 }
 
 /**

@@ -15,6 +15,7 @@ import type { ToolRegistry } from "../agent/tool-registry.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { McpServers, RegisteredServer } from "../mcp/servers.ts";
+import { hasMcpConfig } from "../mcp/paths.ts";
 import { VERSION } from "../version.ts";
 import { mcpCommand } from "./mcp-command.ts";
 
@@ -46,7 +47,6 @@ const BUILTIN_SOURCE = { path: "builtin:mcp", source: "builtin", scope: "user", 
 
 export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefined> {
   if (input.registries.commands.commands().some((command) => command.name === "mcp")) return undefined;
-  const { hasMcpConfig } = await import("../mcp/config.ts");
   const configured = hasMcpConfig(input.agentDir, input.cwd, input.trusted);
   let registry: ToolRegistry | undefined;
   let servers: McpServers | undefined;
