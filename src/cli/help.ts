@@ -19,6 +19,8 @@ Usage:
   pig mcp list [--json]            Connect the MCP servers of mcp.json and list them (--help)
   pig login <provider>, pig logout <provider>
                                    Sign in with a subscription, or remove a login (--help)
+  pig mcp login <server>, pig mcp logout <server>
+                                   Sign in to an OAuth MCP server, or delete its sign-in (--help)
   pig extension check <path>       Check that an extension keeps pig-ext/1 (--help)
   pig build -e <ext> -o <out>      Build a Piglet Binary: pig with extensions linked in (--help)
 

@@ -13,6 +13,7 @@ import * as v from "valibot";
 import { readConfigText } from "../util/config-read.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 import { mcpNamespace } from "./naming.ts";
+import { checkOAuthSettings } from "./oauth/settings.ts";
 import { mcpConfigPaths } from "./paths.ts";
 
 export const MCP_EXPOSURES = ["codemode", "deferred", "direct", "hidden"] as const;
@@ -97,6 +98,8 @@ export function validateServerEntry(name: string, raw: unknown): McpServerConfig
   if (entry.type === "sse") return `server "${name}": the legacy SSE transport is not supported; use the server's streamable-HTTP URL (often /mcp instead of /sse)`;
   if (entry.url !== undefined && (entry.type === undefined || entry.type !== "stdio")) {
     if (!URL.canParse(entry.url) || !/^https?:$/.test(new URL(entry.url).protocol)) return `server "${name}": url must be an http or https URL`;
+    const oauthProblem = checkOAuthSettings(entry.oauth);
+    if (oauthProblem) return `server "${name}": ${oauthProblem}`;
     return { ...entry, transport: "http", url: entry.url };
   }
   if (entry.command !== undefined && (entry.type === undefined || entry.type === "stdio")) return { ...entry, transport: "stdio", command: entry.command };

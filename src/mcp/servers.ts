@@ -13,6 +13,7 @@ import { McpServerConnection } from "./connection.ts";
 import type { LaunchContext } from "./launch.ts";
 import { mcpNamespace, mcpToolName } from "./naming.ts";
 import { mcpTool } from "./tool.ts";
+import { signInHint } from "./oauth/server.ts";
 
 /** Where the servers' tools go: the run's tool registry. */
 export interface McpToolSink {
@@ -185,6 +186,10 @@ export class McpServers {
     for (const entry of only ?? this.entries) {
       const state = entry.connection?.state;
       if (state !== "failed" && state !== "needs-sign-in") continue;
+      if (state === "needs-sign-in") {
+        lines.push(`${entry.name}: ${this.describe(entry)}: ${signInHint(entry.name)}`);
+        continue;
+      }
       // The last line a stdio server wrote is most often why it stopped.
       const said = entry.connection?.stderr?.trim().split("\n").at(-1);
       lines.push(`${entry.name}: ${this.describe(entry)}${said ? ` (stderr: ${said})` : ""}`);

@@ -54,12 +54,14 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
   let closed = false;
 
   const load = (): Promise<McpServers> =>
-    (loading ??= import("../mcp/servers.ts").then(({ McpServers }) => {
-      const made = new McpServers({
+    (loading ??= Promise.all([import("../mcp/servers.ts"), import("../mcp/oauth/index.ts")]).then(([{ McpServers }, { McpAuthorizers }]) => {
+      // A server's sign-in follows its current entry in mcp.json (its `oauth` settings).
+      const authorizers = new McpAuthorizers({ agentDir: input.agentDir, env: input.env as NodeJS.ProcessEnv, oauthOf: (name) => made.find(name)?.config.oauth });
+      const made: McpServers = new McpServers({
         agentDir: input.agentDir,
         cwd: input.cwd,
         trusted: input.trusted,
-        launch: { cwd: input.cwd, env: input.env, credentials: input.credentials },
+        launch: { cwd: input.cwd, env: input.env, credentials: input.credentials, authorizerFor: (name, url) => authorizers.for(name, url) },
         info: { name: "pig", version: VERSION },
         tools: {
           register: (tool, server) => registry?.register(tool, { kind: "mcp", server }),
@@ -67,7 +69,7 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
         },
         report: (text) => input.say(text),
       });
-      input.registries.commands.register(mcpCommand(made, input.interactive), BUILTIN_SOURCE);
+      input.registries.commands.register(mcpCommand(made, input.interactive, { servers: made, authorizers, env: input.env, interactive: input.interactive }), BUILTIN_SOURCE);
       servers = made;
       return made;
     }));

@@ -57,5 +57,5 @@ test("exits 0 when every enabled server connects; the project's file counts only
   const none = await world();
   const empty = await none.run(["mcp", "list"]);
   expect(empty.stdout).toBe(`No MCP servers configured. Add them to ${none.agentDir}/mcp.json or .pig/mcp.json.\n`);
-  expect((await none.run(["mcp", "lst"])).stderr).toContain("pig: mcp: unknown subcommand lst (the one there is: list)");
+  expect((await none.run(["mcp", "lst"])).stderr).toContain("pig: mcp: unknown subcommand lst (those there are: list, login, logout)");
 });

@@ -3,9 +3,8 @@
  * transport per session (the session id header), on a free port of 127.0.0.1.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { McpSessions } from "./sessions.ts";
 import { addTestTools } from "./tools.ts";
 
 export interface McpHttpServer {
@@ -16,7 +15,11 @@ export interface McpHttpServer {
 }
 
 export async function startMcpHttpServer(label = "http", options: { requireToken?: string } = {}): Promise<McpHttpServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new McpSessions(() => {
+    const server = new McpServer({ name: `test-${label}`, version: "1.0.0" });
+    addTestTools(server, label);
+    return server;
+  });
   const requests: McpHttpServer["requests"] = [];
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     requests.push({ method: req.method ?? "", headers: req.headers });
@@ -24,26 +27,7 @@ export async function startMcpHttpServer(label = "http", options: { requireToken
       res.writeHead(401, { "www-authenticate": 'Bearer realm="test"' }).end();
       return;
     }
-    const id = req.headers["mcp-session-id"];
-    let transport = typeof id === "string" ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (typeof id === "string") {
-        res.writeHead(404).end();
-        return;
-      }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
-      });
-      created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
-      };
-      const server = new McpServer({ name: `test-${label}`, version: "1.0.0" });
-      addTestTools(server, label);
-      await server.connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res);
+    await sessions.handle(req, res);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const address = http.address();
@@ -52,7 +36,7 @@ export async function startMcpHttpServer(label = "http", options: { requireToken
     url: `http://127.0.0.1:${port}/mcp`,
     requests,
     close: async () => {
-      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      await sessions.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
