@@ -42,7 +42,7 @@ describe("layering", () => {
     expect(describeAll(violations)).toEqual([
       "src/ai/types.ts:7: ai → session: ai may import only util",
       "src/modes/interactive/run.ts:6: modes → cli: nothing imports cli but cli itself (it is the entry point)",
-      "src/runtime/create.ts:3: runtime → modes: runtime may import only extensions, agent, compaction, resources, tools, session, ai, util",
+      "src/runtime/create.ts:3: runtime → modes: runtime may import only extensions, agent, mcp, compaction, resources, tools, session, ai, util",
     ]);
   });
 

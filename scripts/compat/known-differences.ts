@@ -8,18 +8,18 @@ export interface KnownDifference {
   subject: string;
   part: Difference["part"];
   detail: RegExp;
-  /** The docs/decisions.md entry ("D68"), or why the subject differs from run to run. */
+  /** The docs/decisions.md entry ("D74"), or why the subject differs from run to run. */
   why: string;
 }
 
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   // ctx.ui.theme styles nothing in pig's extension runtime: a status or widget built with it is plain text.
-  { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, why: "D68" },
+  { subject: "*", part: "ui", detail: /styled by Pi's theme and plain in pig/, why: "D74" },
   // The example shows the length of the agent's own system prompt.
-  { subject: "system-prompt-header.ts", part: "ui", detail: /^prompt: setStatus:system-prompt \{"statusText":"System: \d+ chars"\} vs \{"statusText":"System: \d+ chars"\}$/, why: "D69" },
+  { subject: "system-prompt-header.ts", part: "ui", detail: /^prompt: setStatus:system-prompt \{"statusText":"System: \d+ chars"\} vs \{"statusText":"System: \d+ chars"\}$/, why: "D75" },
   // Pi 1.6.0's find passes fd a flag the fd of the machine that ran the comparison may not know.
   { subject: "minimal-mode.ts", part: "tool results", detail: /^find isError false .* vs true \("error: Found argument '--no-require-git'/, why: "Pi's find needs a newer fd than the machine's" },
-  // The package names each session at random (and styles the name: D68).
+  // The package names each session at random (and styles the name: D74).
   { subject: "@baochunli/pi-collaborating-agents", part: "ui", detail: /setStatus:collab/, why: "a name drawn at random each session" },
 ];
 

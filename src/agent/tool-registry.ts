@@ -21,7 +21,7 @@ export function activatesOnRegistration(tool: AnyTool): boolean {
   return isDeclarable(tool) && tool.defaultActive !== false;
 }
 
-export type ToolSource = { kind: "builtin" } | { kind: "sdk" } | { kind: "extension"; path: string };
+export type ToolSource = { kind: "builtin" } | { kind: "sdk" } | { kind: "extension"; path: string } | { kind: "mcp"; server: string };
 
 export interface RegisteredTool {
   tool: AnyTool;
@@ -71,7 +71,15 @@ export class ToolRegistry {
   }
 
   private allowed(name: string): boolean {
-    return this.limits.allowlist === undefined || this.limits.allowlist.includes(name);
+    const list = this.limits.allowlist;
+    if (list === undefined) return true;
+    // Upstream 1.x: `--tools` leaves MCP tools alone unless an entry names some (`mcp__radius__*`).
+    if (isMcpToolName(name) && !list.some(isMcpToolName)) return true;
+    return list.some((entry) => namePatternMatches(entry, name));
+  }
+
+  private excluded(name: string): boolean {
+    return (this.limits.exclude ?? []).some((entry) => namePatternMatches(entry, name));
   }
 
   /**
@@ -90,9 +98,9 @@ export class ToolRegistry {
 
   /** Whether registering `tool` now activates it, under the limits. */
   activatesNow(tool: AnyTool): boolean {
-    if (!isDeclarable(tool) || (this.limits.exclude ?? []).includes(tool.name)) return false;
+    if (!isDeclarable(tool) || this.excluded(tool.name)) return false;
     // Naming a tool (`--tools`, the `defaultTools` setting) activates it even when it is not active by default.
-    if (this.limits.allowlist?.includes(tool.name) || this.limits.named?.includes(tool.name)) return true;
+    if (this.limits.allowlist?.some((entry) => namePatternMatches(entry, tool.name)) || this.limits.named?.includes(tool.name)) return true;
     return tool.defaultActive !== false && !this.limits.noTools && this.allowed(tool.name);
   }
 
@@ -143,4 +151,20 @@ export class ToolRegistry {
   private emit(change: ToolsChange): void {
     for (const listener of this.listeners) listener(change);
   }
+}
+
+/** MCP servers' tools are named `mcp__<server>__<tool>`. */
+function isMcpToolName(name: string): boolean {
+  return name.startsWith("mcp__");
+}
+
+/** An exact name, or an MCP pattern whose `*` matches any characters (`mcp__radius__*`). */
+function namePatternMatches(entry: string, name: string): boolean {
+  if (entry === name) return true;
+  if (!isMcpToolName(entry) || !entry.includes("*")) return false;
+  const source = entry
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${source}$`).test(name);
 }

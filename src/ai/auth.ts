@@ -3,8 +3,6 @@
  * provider's environment variable, then `models.json`. `models.json` values may name an
  * environment variable or, with a leading `!`, a shell command whose output is the key.
  */
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import * as v from "valibot";
 import { closestName } from "../util/closest.ts";
 import { checkConfig, joinIssues, notObjectWords } from "../util/config-issues.ts";
@@ -12,6 +10,7 @@ import { readConfigText } from "../util/config-read.ts";
 import { withFileLock } from "../util/file-lock.ts";
 import { JsonPlaces, parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
+import { privateFileTarget, writePrivateJson } from "../util/private-file.ts";
 import { ambientHint, ambientKey } from "./ambient-credentials.ts";
 import { providerFacts } from "./catalogue/index.ts";
 
@@ -126,19 +125,12 @@ export const AUTH_LOCK_STALE_MS = 60_000;
 
 /** The file to lock and write: where a symlinked auth.json points; its folder made (0700). */
 export function authTarget(path: string): string {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  return existsSync(path) ? realpathSync(path) : path;
+  return privateFileTarget(path);
 }
 
 /** Writes `auth` whole through a temp file (mode 0600) renamed over `target`; the caller holds the lock. */
 export function writeAuthFile(target: string, auth: AuthFile): void {
-  const temp = `${target}.tmp-${process.pid}`;
-  try {
-    writeFileSync(temp, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temp, target);
-  } finally {
-    rmSync(temp, { force: true });
-  }
+  writePrivateJson(target, auth);
 }
 
 /**

@@ -16,8 +16,11 @@ Usage:
   pig --mode json [options] [@files...] [messages...]
   pig sessions <command> [options] Look into saved sessions (pig sessions --help)
   pig piglets list [--json]        The Piglets (named agents) there are
+  pig mcp list [--json]            Connect the MCP servers of mcp.json and list them (--help)
   pig login <provider>, pig logout <provider>
                                    Sign in with a subscription, or remove a login (--help)
+  pig mcp login <server>, pig mcp logout <server>
+                                   Sign in to an OAuth MCP server, or delete its sign-in (--help)
   pig extension check <path>       Check that an extension keeps pig-ext/1 (--help)
   pig build -e <ext> -o <out>      Build a Piglet Binary: pig with extensions linked in (--help)
 
@@ -58,6 +61,7 @@ Prompt and tools:
   -t, --tools <a,b,...>            Tools to enable (read, bash, edit, write, grep, find, ls)
       --exclude-tools <a,b,...>    Tools to leave out
   -nt, --no-tools                  No tools at all
+      --no-mcp                     Connect no MCP server (mcp.json and extensions' servers)
   -e, --extension <path>           Load an extension (file, directory or manifest; repeatable)
   -ne, --no-extensions             Load only the extensions given with -e
 

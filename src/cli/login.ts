@@ -10,6 +10,7 @@ import { removeAuthEntry, loadAuthFile } from "../ai/auth.ts";
 import { LoginCancelled, LoginFailed, signIn, subscriptionLogins, type LoginIO, type LoginNotice, type LoginQuestion } from "../ai/oauth/index.ts";
 import { agentDir } from "../session/paths.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { terminalSafe } from "../util/terminal-safe.ts";
 import { tidyParseError, UsageError } from "./errors.ts";
 import { StdinLines } from "./stdin-lines.ts";
 
@@ -61,22 +62,43 @@ export async function runLogin(argv: string[], env: NodeJS.ProcessEnv = process.
   const login = subscriptionLogins().find((l) => l.provider === provider);
   if (!login) throw new UsageError(`login: "${provider}" has no subscription login; those are: ${providersLine()}`, HELP);
   const authPath = join(agentDir(env), "auth.json");
+  return terminalSignIn("login", { preferDevice: parsed.values.device ?? false }, async (io) => {
+    await signIn(provider, io, authPath, { env });
+    return `Signed in to ${provider} (${login.name}); the login is stored in ${authPath}.`;
+  });
+}
+
+export interface TerminalSignInOptions {
+  preferDevice?: boolean;
+  /** Ends the sign-in when it aborts (`--timeout`), reported as `limitWords`. */
+  limit?: { signal: AbortSignal; words: string };
+}
+
+/**
+ * Runs a sign-in with questions on stdin and notices on stderr: Ctrl+C (or SIGTERM) cancels it.
+ * `run` returns the line that says it worked. The exit code: 0 done, 1 failed, 130 cancelled.
+ */
+export async function terminalSignIn(command: string, options: TerminalSignInOptions, run: (io: LoginIO) => Promise<string>): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const lines = new StdinLines();
+  const signal = options.limit ? AbortSignal.any([controller.signal, options.limit.signal]) : controller.signal;
   try {
-    await signIn(provider, terminalIO(lines, controller.signal, parsed.values.device ?? false), authPath, { env });
-    writeStderr(`Signed in to ${provider} (${login.name}); the login is stored in ${authPath}.\n`);
+    writeStderr(`${terminalSafe(await run(terminalIO(lines, signal, options.preferDevice ?? false)))}\n`);
     return 0;
   } catch (error) {
+    if (options.limit?.signal.aborted && !controller.signal.aborted) {
+      writeStderr(`pig: ${command}: ${options.limit.words}; nothing was stored\n`);
+      return 1;
+    }
     if (error instanceof LoginCancelled || controller.signal.aborted) {
-      writeStderr("pig: login cancelled; nothing was stored\n");
+      writeStderr(`pig: ${command} cancelled; nothing was stored\n`);
       return 130;
     }
     if (error instanceof LoginFailed) {
-      writeStderr(`pig: login failed: ${error.message}\n`);
+      writeStderr(`pig: ${command} failed: ${terminalSafe(error.message)}\n`);
       return 1;
     }
     throw error;

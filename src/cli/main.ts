@@ -47,6 +47,10 @@ async function run(argv: string[]): Promise<number> {
     const { runLogin, runLogout } = await import("./login.ts");
     return first === "login" ? runLogin(argv.slice(1)) : runLogout(argv.slice(1));
   }
+  if (first === "mcp") {
+    const { runMcp } = await import("./mcp.ts");
+    return runMcp(argv.slice(1));
+  }
   if (first === "piglets") {
     const { runPiglets } = await import("./piglets.ts");
     return runPiglets(argv.slice(1));

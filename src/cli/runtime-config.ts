@@ -50,6 +50,7 @@ export function runtimeConfigFromArgs(
     ...(tools ? { tools } : {}),
     noTools: args.noTools ?? false,
     ...(excludeTools ? { excludeTools } : {}),
+    ...(args.noMcp ? { noMcp: true } : {}),
     ...(models ? { models } : {}),
     ...(trust !== undefined ? { trust } : {}),
     ...(args.name !== undefined ? { name: args.name } : {}),

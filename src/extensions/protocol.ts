@@ -194,6 +194,8 @@ export const RegisterParamsSchema = v.looseObject({
   renderers: v.optional(v.array(v.string()), []),
   events: v.optional(v.array(v.string()), []),
   virtualModels: v.optional(v.array(VirtualModelSpecSchema), []),
+  /** `pi.registerMcpServer` (an `mcpServers` entry as `config`) and, with `config: null`, `unregisterMcpServer`. */
+  mcpServers: v.optional(v.array(v.looseObject({ name: v.string(), config: v.nullable(v.record(v.string(), v.unknown())) })), []),
 });
 /** As received (lists filled in); `RegisterParamsInput` is what a sender may leave out. */
 export type RegisterParams = v.InferOutput<typeof RegisterParamsSchema>;

@@ -32,7 +32,8 @@ export type ProjectResourceKind =
   | "piglets"
   | "system-prompt"
   | "append-system-prompt"
-  | "agents-skills";
+  | "agents-skills"
+  | "mcp";
 
 export interface ProjectResource {
   /** A file or directory path; for `package`, the package source as written in the settings. */
@@ -132,6 +133,8 @@ export function findProjectResources(cwd: string, home: string = homedir()): Pro
   }
   if (isFile(join(dir, "SYSTEM.md"))) found.push({ path: join(dir, "SYSTEM.md"), kind: "system-prompt" });
   if (isFile(join(dir, "APPEND_SYSTEM.md"))) found.push({ path: join(dir, "APPEND_SYSTEM.md"), kind: "append-system-prompt" });
+  // MCP servers are programs to start and places to send requests to.
+  if (isFile(join(dir, "mcp.json"))) found.push({ path: join(dir, "mcp.json"), kind: "mcp" });
   for (const skills of agentsSkillDirs(cwd, home)) {
     if (nonEmptyDir(skills)) found.push({ path: skills, kind: "agents-skills" });
   }

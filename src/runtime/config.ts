@@ -66,6 +66,8 @@ export interface RuntimeConfig {
   tools?: readonly string[];
   noTools?: boolean;
   excludeTools?: readonly string[];
+  /** `--no-mcp`: no MCP server connects this run (upstream 1.x's flag). */
+  noMcp?: boolean;
   /** Model patterns Ctrl+P cycles through; absent: the `enabledModels` setting. */
   models?: readonly string[];
   /** Whether the project's own resources may be used; absent: the saved decision, or ask. */

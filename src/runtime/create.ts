@@ -22,6 +22,7 @@ import { choosePiglet, pigletModelError, recordPiglet, withPiglet } from "./pigl
 import { followSessionPiglet, switchPiglet, type PigletSwitch } from "./piglet-switch.ts";
 import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
+import { prepareMcp } from "./mcp-stage.ts";
 import { removeSpillLeftovers } from "../tools/spill-files.ts";
 
 export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
@@ -142,6 +143,18 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   ];
   const tools = selectRunTools(config, effective, added, warnings, () => registry.credentialVars());
   removeSpillLeftovers();
+  const mcp = config.noMcp ? undefined : await prepareMcp({
+    agentDir,
+    cwd: opened.cwd,
+    trusted: opened.trust.trusted,
+    interactive: config.interactive,
+    env: config.env,
+    credentials: () => registry.credentialVars(),
+    registries: extensions.extensions.registries,
+    registered: () => extensions.extensions.mcpServers(),
+    onRegisteredChange: (listener) => extensions.extensions.onMcpServersChange(listener),
+    say: (text) => extensions.extensions.notice(text),
+  });
 
   const { session, startup: built } = buildSession(
     {
@@ -154,13 +167,18 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
       scoped,
       hasMessages,
       tools,
-      hooks: extensions.hooks,
+      hooks: mcp ? mcp.hooks(extensions.hooks) : extensions.hooks,
       name: config.name,
       extensions: extensions.extensions.status().flatMap((s) => (s.state === "load-failed" ? [] : [s.id])),
     },
     warnings,
   );
   storeOwner = session;
+  if (mcp) {
+    mcp.start(session.toolRegistry);
+    // Closed before the session and the extensions (last deferred, first undone).
+    held.defer(() => mcp.close());
+  }
   const startup = piglet ? { ...built, piglet: { name: piglet.piglet.name, path: piglet.piglet.filePath } } : built;
   // Recorded so that resuming the session restores it.
   if (piglet?.explicit) recordPiglet(session.store, piglet.piglet.name);

@@ -45,6 +45,9 @@ export class ExtensionPlatform implements RunExtensions {
   private reloading: Promise<ExtensionReload> | undefined;
   private discovered: DiscoveredPaths = noPaths();
   private readonly reloadListeners: Array<(result: ExtensionReload) => void> = [];
+  private readonly mcpListeners: Array<() => void> = [];
+  /** The extensions' MCP servers as last told (JSON), so only a change is told. */
+  private mcpSeen = "[]";
   private readonly hooksOf = new WeakMap<ExtensionHost, AgentHooks>();
   /** Fixed when the extensions start (at start, or late): later reloads say theirs in their result. */
   loadErrors: string[];
@@ -112,6 +115,33 @@ export class ExtensionPlatform implements RunExtensions {
 
   bindNotices(sink: (text: string) => void): void {
     this.launch.notices.bind(sink);
+  }
+
+  mcpServers(): Array<{ name: string; config: Record<string, unknown>; extensionPath: string }> {
+    return this.state.kind === "none" ? [] : this.state.host.mcpServers();
+  }
+
+  onMcpServersChange(listener: () => void): void {
+    this.mcpListeners.push(listener);
+  }
+
+  /**
+   * The extensions' MCP servers changed: once the session exists the extensions hear
+   * `mcp_servers_change` with all of them (upstream's event; registrations made while loading
+   * are read with `pi.getMcpServers()` at `session_start`), and the run's MCP follows.
+   */
+  private mcpServersChanged(host: ExtensionHost): void {
+    if (this.state.kind === "none" || this.state.host !== host) return;
+    const servers = host.mcpServers();
+    const text = JSON.stringify(servers);
+    if (text === this.mcpSeen) return;
+    this.mcpSeen = text;
+    if (this.session) host.notify("mcp_servers_change", { servers });
+    for (const listener of this.mcpListeners) listener();
+  }
+
+  notice(text: string): void {
+    this.launch.notices.say(text);
   }
 
   onShutdownRequest(handler: () => void): void {
@@ -183,6 +213,7 @@ export class ExtensionPlatform implements RunExtensions {
   }
 
   private install(host: ExtensionHost, ids: string[]): Installed {
+    host.onChange(() => this.mcpServersChanged(host));
     return installHost(host, ids, {
       registries: this.registries,
       models: this.input.models,
@@ -212,6 +243,7 @@ export class ExtensionPlatform implements RunExtensions {
       throw error;
     }
     this.state = { kind, host, ids, installed };
+    this.mcpServersChanged(host);
     this.loadErrors = [...found.errors, ...host.loadErrors];
     this.warnings = installed.warnings;
   }
@@ -250,6 +282,7 @@ export class ExtensionPlatform implements RunExtensions {
     const ids = again.sources.map((s) => s.id);
     const installed = this.install(host, ids);
     this.state = { kind: this.state.kind === "late" ? "late" : "started", host, ids, installed };
+    this.mcpServersChanged(host);
     const warnings = [...installed.warnings];
     try {
       this.applyFlagValues();

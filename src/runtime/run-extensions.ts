@@ -61,6 +61,12 @@ export interface RunExtensions {
    * provider with the user's credentials pointed elsewhere); the ones raised before come first.
    */
   bindNotices(sink: (text: string) => void): void;
+  /** The MCP servers the extensions registered, in load order. */
+  mcpServers(): Array<{ name: string; config: Record<string, unknown>; extensionPath: string }>;
+  /** Told when the extensions' MCP servers change (registered or removed after they loaded, a reload). */
+  onMcpServersChange(listener: () => void): void;
+  /** Tells the user something once, where the notices go (MCP's problems at start-up, say). */
+  notice(text: string): void;
   /** ctx.shutdown() from an extension: the mode says what it means (default: nothing). */
   onShutdownRequest(handler: () => void): void;
   /**

@@ -86,6 +86,8 @@ export function selectTools(available: Readonly<Record<string, AnyTool>>, option
   if (options.tools) {
     names = [];
     for (const name of options.tools) {
+      // MCP tools arrive once their servers connect; the registry applies these entries then.
+      if (name.startsWith("mcp__")) continue;
       if (!(name in available)) unknown(name, options.toolsSource ?? "--tools");
       else if (!names.includes(name)) names.push(name);
     }
@@ -96,7 +98,7 @@ export function selectTools(available: Readonly<Record<string, AnyTool>>, option
     names.sort((a, b) => order(a, defaults) - order(b, defaults));
   }
   for (const name of options.exclude ?? []) {
-    if (!(name in available)) unknown(name, "the exclude list");
+    if (!(name in available) && !name.startsWith("mcp__")) unknown(name, "the exclude list");
   }
   const excluded = new Set(options.exclude ?? []);
   return { tools: names.filter((name) => !excluded.has(name)).map((name) => available[name] as AnyTool), warnings };

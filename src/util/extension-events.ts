@@ -119,6 +119,9 @@ export const EXTENSION_EVENTS = {
     safeDefault: "no extra paths",
     combine: { rule: "collect", fields: ["skillPaths", "promptPaths", "themePaths"] },
   },
+  mcp_servers_change: notification(
+    "`{servers:[{name, config, extensionPath}]}`: every MCP server extensions registered, after `pi.registerMcpServer`/`unregisterMcpServer` once the session exists (those registered while loading are read with `pi.getMcpServers()` at `session_start`); upstream Pi 1.x",
+  ),
   session_start: {
     kind: "request",
     payload: "`{reason, previousSessionFile?}`",

@@ -54,6 +54,22 @@ describe("ToolRegistry", () => {
     expect(changes.map((c) => c.kind)).toEqual(["registered", "unregistered"]);
   });
 
+  test("--tools leaves MCP tools alone unless an entry names some; entries and exclusions may be mcp__ patterns", () => {
+    const echo = tool("mcp__local__echo", async () => "e");
+    const add = tool("mcp__remote__add", async () => "a");
+    const plain = new ToolRegistry([{ tool: read, source: { kind: "builtin" } }], [read], { allowlist: ["read"] });
+    plain.register(echo, { kind: "mcp", server: "local" });
+    expect(plain.activeToolNames).toEqual(["read", "mcp__local__echo"]);
+    const only = new ToolRegistry([{ tool: read, source: { kind: "builtin" } }], [read], { allowlist: ["read", "mcp__remote__*"] });
+    only.register(echo, { kind: "mcp", server: "local" });
+    only.register(add, { kind: "mcp", server: "remote" });
+    expect(only.activeToolNames).toEqual(["read", "mcp__remote__add"]);
+    const without = new ToolRegistry([], [], { exclude: ["mcp__local__*"] });
+    without.register(echo, { kind: "mcp", server: "local" });
+    without.register(add, { kind: "mcp", server: "remote" });
+    expect(without.activeToolNames).toEqual(["mcp__remote__add"]);
+  });
+
   test("setActive takes exactly the names given, ignoring unknown ones", () => {
     const registry = new ToolRegistry([read, bash, extra].map((t) => ({ tool: t, source: { kind: "builtin" as const } })), [read]);
     registry.setActive(["extra", "nope", "bash", "extra"]);

@@ -29,15 +29,17 @@ const OPEN_TO_ALL: ReadonlySet<string> = new Set(["version.ts", "binary-identity
 
 /** Each layer and the other layers it may import (its own files it always may). */
 export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
-  cli: ["modes", "runtime", "extensions", "agent", "export", ...BELOW_AGENT],
+  cli: ["modes", "runtime", "extensions", "agent", "mcp", "export", ...BELOW_AGENT],
   modes: ["runtime", "extensions", "agent", "export", ...BELOW_AGENT],
   "sdk.ts": ["runtime", "extensions", "agent", ...BELOW_AGENT],
-  runtime: ["extensions", "agent", ...BELOW_AGENT],
-  extensions: ["agent", ...BELOW_AGENT],
+  runtime: ["extensions", "agent", "mcp", ...BELOW_AGENT],
+  extensions: ["agent", "mcp", ...BELOW_AGENT],
   agent: BELOW_AGENT,
   export: ["session", "ai", "util"],
   compaction: ["session", "ai", "util"],
   resources: ["tools", "session", "ai", "util"],
+  // MCP clients and their tools; the runtime wires them into a run.
+  mcp: ["tools", "ai", "util"],
   tools: ["ai", "util"],
   session: ["ai", "util"],
   ai: ["util"],

@@ -21,6 +21,8 @@ export interface ReceivedCode {
   code: string;
   /** The state that came back with it (the expected one when a bare code was pasted). */
   state: string | undefined;
+  /** The `iss` that came back with it (RFC 9207); undefined when the server sent none or a bare code was pasted. */
+  iss?: string;
 }
 
 export async function receiveCode(wait: CodeWait): Promise<ReceivedCode> {
@@ -46,9 +48,15 @@ export async function receiveCode(wait: CodeWait): Promise<ReceivedCode> {
       if (wait.state !== undefined && parsed.state !== undefined && parsed.state !== wait.state) {
         throw new LoginFailed(`The pasted redirect URL belongs to another sign-in (its state does not match this one); paste the URL from this sign-in's link.`);
       }
-      return { code: parsed.code, state: parsed.state ?? wait.state };
+      return { code: parsed.code, state: parsed.state ?? wait.state, ...(parsed.iss ? { iss: parsed.iss } : {}) };
     });
-  const fromBrowser = wait.server ? wait.server.code.then((code): ReceivedCode => ({ code, state: wait.state })) : new Promise<never>(() => {});
+  const server = wait.server;
+  const fromBrowser = server
+    ? server.code.then(async (code): Promise<ReceivedCode> => {
+        const iss = await server.issuer;
+        return { code, state: wait.state, ...(iss ? { iss } : {}) };
+      })
+    : new Promise<never>(() => {});
   try {
     return await Promise.race([fromBrowser, pasted, cancelled]);
   } finally {

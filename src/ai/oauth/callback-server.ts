@@ -13,8 +13,8 @@ export interface CallbackSpec {
   path: string;
   /** The `state` this login sent; undefined when the provider uses none (the path is secret then). */
   state: string | undefined;
-  /** The host the redirect URI names: the provider registered `localhost` or `127.0.0.1`. */
-  redirectHost: "localhost" | "127.0.0.1";
+  /** The host the redirect URI names: the provider registered `localhost` or `127.0.0.1` (an MCP server's configured URI may name `[::1]`). */
+  redirectHost: "localhost" | "127.0.0.1" | "[::1]";
   /** The provider's name for pages and messages: "Anthropic". */
   providerName: string;
 }
@@ -23,6 +23,8 @@ export interface CallbackServer {
   redirectUri: string;
   /** Resolves with the code of the first callback with the right `state`; rejects when the provider reports an error. */
   code: Promise<string>;
+  /** The `iss` that came with the code (RFC 9207), when the server sent one; settled once `code` is. */
+  issuer: Promise<string | undefined>;
   close(): void;
 }
 
@@ -36,11 +38,13 @@ export function startCallbackServer(spec: CallbackSpec): CallbackServer {
   });
   // Nobody may be awaiting yet when the provider reports an error.
   code.catch(() => {});
+  let issuer: string | undefined;
   let done = false;
   const page = (status: number, ok: boolean, heading: string, detail?: string) =>
     new Response(callbackPage(ok, heading, detail), { status, headers: HTML });
   const server = Bun.serve({
-    hostname: "127.0.0.1",
+    // Never an address another machine can reach: `[::1]` only when the redirect URI names it.
+    hostname: spec.redirectHost === "[::1]" ? "::1" : "127.0.0.1",
     port: spec.port,
     fetch(request) {
       const url = new URL(request.url);
@@ -60,6 +64,7 @@ export function startCallbackServer(spec: CallbackSpec): CallbackServer {
       const value = params.get("code");
       if (!value) return page(400, false, "The answer carries no authorization code.", "pig is still waiting; start again from the link pig showed.");
       done = true;
+      issuer = params.get("iss") ?? undefined;
       settle.resolve(value);
       return page(200, true, `Signed in to ${spec.providerName}.`);
     },
@@ -67,6 +72,10 @@ export function startCallbackServer(spec: CallbackSpec): CallbackServer {
   return {
     redirectUri: `http://${spec.redirectHost}:${server.port}${spec.path}`,
     code,
+    issuer: code.then(
+      () => issuer,
+      () => undefined,
+    ),
     close: () => {
       done = true;
       // Lets the page being answered finish; no new connection is accepted.

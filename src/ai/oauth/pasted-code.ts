@@ -7,6 +7,8 @@
 export interface PastedCode {
   code?: string;
   state?: string;
+  /** The authorization server's `iss` in a pasted redirect URL (RFC 9207). */
+  iss?: string;
 }
 
 export function parsePastedCode(input: string): PastedCode {
@@ -28,5 +30,6 @@ export function parsePastedCode(input: string): PastedCode {
 function fromParams(params: URLSearchParams): PastedCode {
   const code = params.get("code");
   const state = params.get("state");
-  return { ...(code ? { code } : {}), ...(state ? { state } : {}) };
+  const iss = params.get("iss");
+  return { ...(code ? { code } : {}), ...(state ? { state } : {}), ...(iss ? { iss } : {}) };
 }

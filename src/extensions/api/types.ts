@@ -387,7 +387,26 @@ export interface ExtensionAPI {
   /** Upstream 1.x: a selectable model whose every request `route` sends to a physical model. */
   registerVirtualModel<State = unknown>(definition: VirtualModelDefinition<State>): void;
   unregisterVirtualModel(provider: string, id: string): void;
+  /**
+   * Adds an MCP server for this run, shaped as an `mcpServers` entry of `mcp.json`; a server of
+   * the same name in `mcp.json` wins. Throws for an invalid config or a name another extension took.
+   */
+  registerMcpServer(name: string, config: McpServerConfig): void;
+  /** Removes a server this extension registered (its connection closes). */
+  unregisterMcpServer(name: string): void;
+  /** The servers extensions of this process registered. */
+  getMcpServers(): RegisteredMcpServer[];
   events: EventBus;
+}
+
+/** An `mcpServers` entry: `command`/`args`/`env`/`cwd` (stdio) or `url`/`headers`/`oauth` (streamable HTTP), and `enabled`, `description`, `timeout`, `exposure`, `toolExposure`. */
+export type McpServerConfig = Record<string, unknown>;
+
+export interface RegisteredMcpServer {
+  name: string;
+  config: McpServerConfig;
+  /** The extension that registered it. */
+  extensionPath: string;
 }
 
 export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;

@@ -222,6 +222,11 @@ export class ExtensionHost {
     return listVirtualModels(this.liveRegistrations(), (id, method, params, opts) => this.route(id).request(id, method, params, opts));
   }
 
+  /** The MCP servers the extensions registered (`pi.registerMcpServer`), in load order. */
+  mcpServers(): Array<{ name: string; config: Record<string, unknown>; extensionPath: string }> {
+    return this.registry.mcpServers();
+  }
+
   /** Registrations changed (a tool registered at run time, a restart, a failure). */
   onChange(listener: () => void): () => void {
     return this.registry.onChange(listener);

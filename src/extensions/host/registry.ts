@@ -17,6 +17,7 @@ export interface Registration {
   events: Set<string>;
   /** Virtual models by `provider/id`. */
   virtualModels: Map<string, VirtualModelSpec>;
+  mcpServers: Map<string, Record<string, unknown>>;
 }
 
 function empty(generation: number): Registration {
@@ -30,6 +31,7 @@ function empty(generation: number): Registration {
     renderers: new Set(),
     events: new Set(),
     virtualModels: new Map(),
+    mcpServers: new Map(),
   };
 }
 
@@ -89,6 +91,12 @@ export class RegistrationStore {
       if (p.config.unregister === true) r.providers.delete(p.name);
       else r.providers.set(p.name, p);
     }
+    for (const server of params.mcpServers) {
+      const owner = server.config === null ? undefined : this.ownerOf("mcpServers", server.name, extension);
+      if (owner) diagnostics.push({ type: "error", message: `MCP server "${server.name}" is already registered by extension "${owner}"` });
+      else if (server.config === null) r.mcpServers.delete(server.name);
+      else r.mcpServers.set(server.name, server.config);
+    }
     for (const name of params.renderers) r.renderers.add(name);
     for (const e of params.events) r.events.add(e);
     // As providers: `unregisterVirtualModel` is a registration marked `unregister`.
@@ -115,7 +123,12 @@ export class RegistrationStore {
     return () => this.listeners.delete(listener);
   }
 
-  private ownerOf(kind: "tools" | "flags", name: string, self: string): string | undefined {
+  /** Every extension's MCP servers, in load order. */
+  mcpServers(): Array<{ name: string; config: Record<string, unknown>; extensionPath: string }> {
+    return this.entries().flatMap(([id, r]) => [...r.mcpServers].map(([name, config]) => ({ name, config, extensionPath: id })));
+  }
+
+  private ownerOf(kind: "tools" | "flags" | "mcpServers", name: string, self: string): string | undefined {
     for (const [id, r] of this.byExtension) {
       if (id !== self && r[kind].has(name)) return id;
     }

@@ -5,6 +5,8 @@
  */
 import type { ExtensionAPI, ExtensionHandler, Model, ThinkingLevel, ToolDefinition } from "../api/types.ts";
 import type { ToolSpec } from "../protocol.ts";
+import { validateServerEntry } from "../../mcp/config.ts";
+import { mcpNamespace } from "../../mcp/naming.ts";
 import { execCommand } from "./exec.ts";
 import type { VirtualModelSpec } from "../protocol.ts";
 import { jsonPart, providerSpec } from "./providers.ts";
@@ -169,6 +171,30 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
       record.virtualModels.delete(`${provider}/${id}`);
       record.addVirtualModel({ provider, id, unregister: true });
       registered();
+    },
+    // Checked here, as upstream throws at the call; the host connects them (src/mcp/).
+    registerMcpServer(name, config) {
+      const checked = validateServerEntry(name, config);
+      if (typeof checked === "string") throw new Error(`Invalid MCP server registered by extension "${record.path}": ${checked}`);
+      for (const other of runtime.records.values()) {
+        for (const taken of other.mcpServers.keys()) {
+          if (other === record && taken === name) continue;
+          if (taken === name) throw new Error(`MCP server "${name}" is already registered by extension "${other.path}"`);
+          if (mcpNamespace(taken) === mcpNamespace(name)) throw new Error(`MCP server "${name}" conflicts with registered server "${taken}"`);
+        }
+      }
+      const copy = structuredClone(config) as Record<string, unknown>;
+      record.mcpServers.set(name, copy);
+      record.addMcpServer(name, copy);
+      registered();
+    },
+    unregisterMcpServer(name) {
+      if (!record.mcpServers.delete(name)) return;
+      record.addMcpServer(name, null);
+      registered();
+    },
+    getMcpServers() {
+      return [...runtime.records.values()].flatMap((r) => [...r.mcpServers].map(([name, config]) => ({ name, config: structuredClone(config), extensionPath: r.path })));
     },
     events: runtime.bus.api(),
   };

@@ -28,6 +28,8 @@ export class ExtensionRecord {
   readonly providers = new Map<string, Record<string, unknown>>();
   /** Routers of the virtual models, by `provider/id`. */
   readonly virtualModels = new Map<string, VirtualModelRoute>();
+  /** `pi.registerMcpServer`: this extension's servers, by name. */
+  readonly mcpServers = new Map<string, Record<string, unknown>>();
   readonly handlers = new Map<string, ExtensionHandler[]>();
   /** `registerToolRenderer`'s resolvers, in registration order (pig draws no TUI components). */
   readonly toolRenderers: ToolRendererResolver[] = [];
@@ -66,6 +68,9 @@ export class ExtensionRecord {
   addVirtualModel(spec: VirtualModelSpec): void {
     this.pending.virtualModels.push(spec);
   }
+  addMcpServer(name: string, config: Record<string, unknown> | null): void {
+    this.pending.mcpServers.push({ name, config });
+  }
   addRenderer(customType: string): void {
     this.pending.renderers.push(customType);
   }
@@ -91,8 +96,9 @@ interface Registrations {
   renderers: string[];
   events: string[];
   virtualModels: VirtualModelSpec[];
+  mcpServers: { name: string; config: Record<string, unknown> | null }[];
 }
 
 function empty(): Registrations {
-  return { tools: [], commands: [], shortcuts: [], flags: [], providers: [], renderers: [], events: [], virtualModels: [] };
+  return { tools: [], commands: [], shortcuts: [], flags: [], providers: [], renderers: [], events: [], virtualModels: [], mcpServers: [] };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { browserCommand, browserUnavailable, isWebUrl, openBrowser } from "../../../src/modes/interactive/login/open-browser.ts";
+import { browserCommand, browserUnavailable, isWebUrl, openBrowser } from "../../../src/util/open-browser.ts";
 
 describe("opening the sign-in page", () => {
   test("PIG_NO_BROWSER turns it off; without a display on Linux it is not tried", () => {

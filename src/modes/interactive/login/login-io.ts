@@ -7,7 +7,7 @@
 import { LoginCancelled, type LoginIO, type LoginNotice, type LoginQuestion } from "../../../ai/oauth/types.ts";
 import type { PickOption } from "../host.ts";
 import { noticeLines, type NoticeStyle } from "./login-notices.ts";
-import { browserUnavailable, openBrowser } from "./open-browser.ts";
+import { browserUnavailable, openBrowser } from "../../../util/open-browser.ts";
 
 /** The dialogs and printing a login needs (the host's, or the first-run setup's). */
 export interface LoginSurface {
