@@ -3,6 +3,11 @@
  * extensions that wrap or override a built-in. The runner is the pig binary, so these are
  * pig's own tools, bound to the given cwd. Pi's pluggable `operations` (remote file systems,
  * spawn hooks) are not supported: the tools always work on the local machine.
+ *
+ * What each factory hands back follows Pi 1.6.0: a `*ToolDefinition` carries the tool's prompt
+ * snippet and guidelines, while the plain `create*Tool` gives a bare agent tool without them, except
+ * `createBashTool`, which keeps its own. An extension that re-registers the bare read, edit or write
+ * tool therefore drops their lines from the system prompt's `<tools>` and `<rules>`, as in Pi.
  */
 import { agentDir } from "../../session/paths.ts";
 import { createBashTool as pigBash } from "../../tools/bash.ts";
@@ -28,15 +33,17 @@ export interface CompatTool {
   execute(toolCallId: string, params: Record<string, unknown>, signal?: AbortSignal, onUpdate?: Update, ctx?: { cwd?: string; model?: unknown }): Promise<ToolResult>;
 }
 
-function bind(make: () => unknown, cwd: string): CompatTool {
+function bind(make: () => unknown, cwd: string, withPrompt: boolean): CompatTool {
   const tool = make() as AnyTool;
+  const promptSnippet = withPrompt ? tool.promptSnippet : undefined;
+  const promptGuidelines = withPrompt ? tool.promptGuidelines : undefined;
   return {
     name: tool.name,
     label: tool.label,
     description: tool.description,
     parameters: tool.parameters,
-    ...(tool.promptSnippet !== undefined ? { promptSnippet: tool.promptSnippet } : {}),
-    ...(tool.promptGuidelines !== undefined ? { promptGuidelines: tool.promptGuidelines } : {}),
+    ...(promptSnippet !== undefined ? { promptSnippet } : {}),
+    ...(promptGuidelines !== undefined ? { promptGuidelines: [...promptGuidelines] } : {}),
     ...(tool.executionMode !== undefined ? { executionMode: tool.executionMode } : {}),
     ...(tool.prepareArguments !== undefined ? { prepareArguments: tool.prepareArguments } : {}),
     execute(toolCallId, params, signal, onUpdate, ctx) {
@@ -56,22 +63,27 @@ const factories = {
   ls: () => pigLs(),
 };
 
-const make = (name: keyof typeof factories) => (cwd: string = process.cwd(), _options?: unknown) => bind(factories[name], cwd);
+type ToolName = keyof typeof factories;
 
-export const createReadTool = make("read");
-export const createBashTool = make("bash");
-export const createEditTool = make("edit");
-export const createWriteTool = make("write");
-export const createGrepTool = make("grep");
-export const createFindTool = make("find");
-export const createLsTool = make("ls");
-export const createReadToolDefinition = createReadTool;
-export const createBashToolDefinition = createBashTool;
-export const createEditToolDefinition = createEditTool;
-export const createWriteToolDefinition = createWriteTool;
-export const createGrepToolDefinition = createGrepTool;
-export const createFindToolDefinition = createFindTool;
-export const createLsToolDefinition = createLsTool;
+/** A `*ToolDefinition` factory: the tool with its prompt snippet and guidelines. */
+const definition = (name: ToolName) => (cwd: string = process.cwd(), _options?: unknown) => bind(factories[name], cwd, true);
+/** A bare agent-tool factory: no prompt snippet or guidelines (bash alone keeps them, as in Pi). */
+const agentTool = (name: ToolName) => (cwd: string = process.cwd(), _options?: unknown) => bind(factories[name], cwd, name === "bash");
+
+export const createReadTool = agentTool("read");
+export const createBashTool = agentTool("bash");
+export const createEditTool = agentTool("edit");
+export const createWriteTool = agentTool("write");
+export const createGrepTool = agentTool("grep");
+export const createFindTool = agentTool("find");
+export const createLsTool = agentTool("ls");
+export const createReadToolDefinition = definition("read");
+export const createBashToolDefinition = definition("bash");
+export const createEditToolDefinition = definition("edit");
+export const createWriteToolDefinition = definition("write");
+export const createGrepToolDefinition = definition("grep");
+export const createFindToolDefinition = definition("find");
+export const createLsToolDefinition = definition("ls");
 
 export function createCodingTools(cwd: string = process.cwd()): CompatTool[] {
   return [createReadTool(cwd), createBashTool(cwd), createEditTool(cwd), createWriteTool(cwd)];
