@@ -62,6 +62,13 @@ describe("upstream Pi 0.87.1 examples", () => {
     });
   }
 
+  test("ssh re-registers the bare read, write and edit tools without prompt lines, bash with its own (as Pi 1.6.0)", () => {
+    const tools = h.registrations(ex("ssh.ts")).tools as { name: string; promptSnippet?: string; promptGuidelines?: string[] }[];
+    const prompt = Object.fromEntries(tools.map((t) => [t.name, { snippet: t.promptSnippet, guidelines: t.promptGuidelines }]));
+    for (const name of ["read", "write", "edit"]) expect(prompt[name]).toEqual({ snippet: undefined, guidelines: undefined });
+    expect(prompt.bash?.snippet).toBe("Execute bash commands (ls, grep, find, etc.)");
+  });
+
   test("hello's tool answers", async () => {
     const result = await h.request("tool.execute", { extension: ex("hello.ts"), name: "hello", toolCallId: "h1", args: { name: "World" } });
     expect(result).toEqual({ content: [{ type: "text", text: "Hello, World!" }], details: { greeted: "World" } });
