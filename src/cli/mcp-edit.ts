@@ -39,7 +39,7 @@ HTTP servers (--url <url>, streamable HTTP):
   --oauth-client-secret <secret>   its secret (\${VAR} or !command keep it out of the file)
   --oauth-callback-port <port>     the sign-in's redirect port
   --oauth-client-name <name>       the name a dynamically registered client gets
-  --oauth-client-registration <mode>  ${CLIENT_REGISTRATIONS.join(", ")} (pig has no cimd document)
+  --oauth-client-registration <mode>  auto or dcr (cimd needs a Client ID Metadata Document pig has not)
 `;
 
 const HINT = "pig mcp --help";

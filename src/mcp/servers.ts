@@ -292,10 +292,13 @@ export class McpServers {
   async enabledSettled(signal?: AbortSignal): Promise<void> {
     const ready = this.entries.flatMap((e) => (e.enabled && e.ready ? [e.ready] : []));
     if (ready.length === 0 || signal?.aborted) return;
+    let onAbort = () => {};
     await new Promise<void>((resolve) => {
-      signal?.addEventListener("abort", () => resolve(), { once: true });
+      onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort, { once: true });
       void Promise.all(ready).then(() => resolve());
     });
+    signal?.removeEventListener("abort", onAbort);
   }
 
   /** Waits for every connection under way (`/mcp` reports settled states). */
