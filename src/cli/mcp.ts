@@ -1,5 +1,5 @@
 /**
- * `pig mcp list`: connects every enabled server of `mcp.json` (the user's, and a trusted
+ * `pig mcp list` (and the way to `add`, `remove`, `login` and `logout`): connects every enabled server of `mcp.json` (the user's, and a trusted
  * project's) and prints its state, tools and errors, as upstream's `pi mcp list` does; exits 1
  * when an entry is invalid or an enabled server did not connect. Extensions are not loaded, so
  * servers they register are not listed.
@@ -16,6 +16,8 @@ import { VERSION } from "../version.ts";
 import { tidyParseError, UsageError } from "./errors.ts";
 
 export const MCP_HELP = `Usage: pig mcp list [--trust | --no-trust] [--json]
+       pig mcp add <server> [options] (--url <url> | -- <command> [args...]), pig mcp remove <server> [-l]
+                (add a server to mcp.json or remove it: pig mcp add --help)
        pig mcp login <server> [-l] [--timeout <seconds>], pig mcp logout <server> [-l]
                 (sign in to an OAuth MCP server, or delete its sign-in: pig mcp login --help)
 
@@ -78,6 +80,10 @@ function lines(reports: readonly ServerReport[], errors: readonly string[], dir:
 }
 
 export async function runMcp(argv: string[]): Promise<number> {
+  if (argv[0] === "add" || argv[0] === "remove") {
+    const { runMcpAdd, runMcpRemove } = await import("./mcp-edit.ts");
+    return argv[0] === "add" ? runMcpAdd(argv.slice(1)) : runMcpRemove(argv.slice(1));
+  }
   if (argv[0] === "login" || argv[0] === "logout") {
     const { runMcpLogin, runMcpLogout } = await import("./mcp-login.ts");
     return argv[0] === "login" ? runMcpLogin(argv.slice(1)) : runMcpLogout(argv.slice(1));
@@ -93,7 +99,7 @@ export async function runMcp(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, ...rest] = parsed.positionals;
-  if (command !== "list" || rest.length > 0) throw new UsageError(command === undefined ? "mcp: name a subcommand (list, login or logout)" : `mcp: unknown subcommand ${command} (those there are: list, login, logout)`, "pig mcp --help");
+  if (command !== "list" || rest.length > 0) throw new UsageError(command === undefined ? "mcp: name a subcommand (list, add, remove, login or logout)" : `mcp: unknown subcommand ${command} (those there are: list, add, remove, login, logout)`, "pig mcp --help");
   if (parsed.values.trust && parsed.values["no-trust"]) throw new UsageError("mcp: --trust and --no-trust cannot be combined", "pig mcp --help");
   const cwd = process.cwd();
   const dir = agentDir();

@@ -12,13 +12,17 @@ import { loadMcpConfig, saveServerEnabled, validateServerEntry, type ConfiguredS
 import { McpServerConnection } from "./connection.ts";
 import type { LaunchContext } from "./launch.ts";
 import { mcpNamespace, mcpToolName } from "./naming.ts";
+import { MCP_SERVERS_SECTION, renderServersSection } from "./servers-section.ts";
 import { mcpTool } from "./tool.ts";
+import { serverNamespace } from "./tool-shape.ts";
 import { signInHint } from "./oauth/server.ts";
 
 /** Where the servers' tools go: the run's tool registry. */
 export interface McpToolSink {
   register(tool: AnyTool, server: string): void;
   unregister(name: string): void;
+  /** Activates the run's tool of this name (`tool_search`), when it has one. */
+  activate(name: string): void;
 }
 
 export interface RegisteredServer {
@@ -81,8 +85,28 @@ export class McpServers {
     this.configErrors = loaded.errors;
     this.entries = loaded.servers.map((server) => ({ ...server, enabled: server.config.enabled !== false }));
     this.addRegistered(registered);
+    this.activateToolSearch();
     const starting = this.entries.filter((e) => e.enabled).map((e) => this.connect(e));
     void Promise.all(starting).then(() => this.reportProblems(undefined));
+  }
+
+  /** Exposures the server's tools can have, known from its entry before it connects. */
+  private configuredExposures(entry: Pick<ServerEntry, "config">): Set<McpExposure> {
+    return new Set([entry.config.exposure ?? "codemode", ...Object.values(entry.config.toolExposure ?? {})]);
+  }
+
+  /** Servers with `deferred` tools need `tool_search` to be reached: it is activated for them, as upstream does. */
+  private activateToolSearch(): void {
+    if (this.entries.some((e) => e.enabled && this.configuredExposures(e).has("deferred"))) this.options.tools.activate("tool_search");
+  }
+
+  /** Sets the system prompt's `mcp_servers` section (the enabled servers with `deferred` tools) in `sections`; false when there is none. */
+  addServersSection(sections: Record<string, string>): boolean {
+    const listed = this.entries.filter((e) => e.enabled && this.configuredExposures(e).has("deferred"));
+    const section = renderServersSection(listed.map((e) => ({ name: e.name, description: e.config.description, instructions: e.connection?.instructions })));
+    if (section === undefined) return false;
+    sections[MCP_SERVERS_SECTION] = section;
+    return true;
   }
 
   /** The servers extensions registered now: new ones connect, dropped ones close. Returns the registration errors. */
@@ -93,6 +117,7 @@ export class McpServers {
     const before = new Set(this.entries.map((e) => e.name));
     const errors = this.addRegistered(registered.filter((r) => !before.has(r.name)));
     const added = this.entries.filter((e) => !before.has(e.name) && e.enabled);
+    this.activateToolSearch();
     void Promise.all(added.map((e) => this.connect(e))).then(() => this.reportProblems(added));
     return errors;
   }
@@ -154,15 +179,24 @@ export class McpServers {
       const known = [...this.owners].find(([, o]) => o.server === connection.name && o.tool === tool.name)?.[0];
       const name = known ?? mcpToolName(connection.name, tool.name, (candidate) => this.owners.has(candidate));
       this.owners.set(name, { server: connection.name, tool: tool.name });
-      this.options.tools.register(mcpTool(name, connection, tool), connection.name);
+      const namespace = serverNamespace(connection.name, entry?.config.description, connection.instructions);
+      this.options.tools.register(mcpTool({ name, exposure: this.exposureOf(entry!, tool.name), namespace }, connection, tool), connection.name);
     }
   }
 
-  /** Waits (once, for the first prompt) until the enabled servers are connected or failed, at most `ms`; false when some were still connecting. */
+  /**
+   * Waits (once, for the first prompt) until the enabled servers with declared tools (`direct`,
+   * and `codemode` which pig declares) are connected or failed, at most `ms`, so the first
+   * request declares their tools; false when some were still connecting.
+   */
   async waitForStartup(signal?: AbortSignal, ms = STARTUP_WAIT_MS): Promise<boolean> {
     if (this.waitedForStartup) return true;
     this.waitedForStartup = true;
-    const ready = this.entries.flatMap((e) => (e.enabled && e.ready ? [e.ready] : []));
+    const declared = (e: ServerEntry) => {
+      const exposures = this.configuredExposures(e);
+      return exposures.has("direct") || exposures.has("codemode");
+    };
+    const ready = this.entries.flatMap((e) => (e.enabled && declared(e) && e.ready ? [e.ready] : []));
     if (ready.length === 0) return true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -254,6 +288,19 @@ export class McpServers {
     return lines.join("\n");
   }
 
+  /** Waits for the enabled servers under way, unless `signal` ends first (`tool_search` searches their tools). */
+  async enabledSettled(signal?: AbortSignal): Promise<void> {
+    const ready = this.entries.flatMap((e) => (e.enabled && e.ready ? [e.ready] : []));
+    if (ready.length === 0 || signal?.aborted) return;
+    let onAbort = () => {};
+    await new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      void Promise.all(ready).then(() => resolve());
+    });
+    signal?.removeEventListener("abort", onAbort);
+  }
+
   /** Waits for every connection under way (`/mcp` reports settled states). */
   async settled(): Promise<void> {
     await Promise.all(this.entries.map((e) => e.ready));
@@ -266,6 +313,7 @@ export class McpServers {
     if (entry.enabled === enabled) return `MCP server "${name}" is already ${enabled ? "enabled" : "disabled"}.`;
     if (entry.scope !== "extension") saveServerEnabled(entry.override ?? entry.source, name, enabled);
     entry.enabled = enabled;
+    if (enabled) this.activateToolSearch();
     if (!enabled) {
       await this.closeEntry(entry);
       return `Disabled MCP server "${name}".`;

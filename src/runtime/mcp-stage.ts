@@ -6,9 +6,10 @@
  * `mcp.json` and connects no registered server.
  *
  * The servers connect in the background once the session exists; their tools join the session's
- * tool registry as they arrive. The first prompt waits for the servers still connecting, up to
- * upstream's bound, so its request declares their tools; a server registered later does not
- * hold up a prompt.
+ * tool registry as they arrive. The first prompt waits for the servers whose tools are declared,
+ * up to upstream's bound, so its request declares them; `tool_search` waits for the servers still
+ * connecting, so it can load their deferred tools; a server registered later does not hold up a
+ * prompt. Every prompt's system prompt lists the servers with deferred tools (`mcp_servers`).
  */
 import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";
@@ -16,6 +17,7 @@ import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { McpServers, RegisteredServer } from "../mcp/servers.ts";
 import { hasMcpConfig } from "../mcp/paths.ts";
+import { TOOL_SEARCH_NAME } from "../tools/tool-search.ts";
 import { VERSION } from "../version.ts";
 import { mcpCommand } from "./mcp-command.ts";
 
@@ -66,6 +68,10 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
         tools: {
           register: (tool, server) => registry?.register(tool, { kind: "mcp", server }),
           unregister: (name) => void registry?.unregister(name),
+          activate: (name) => {
+            const active = registry?.activeToolNames ?? [];
+            if (registry?.get(name) && !active.includes(name)) registry.setActive([...active, name]);
+          },
         },
         report: (text) => input.say(text),
       });
@@ -100,10 +106,20 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
             ...base,
             beforeAgentStart: async (event, signal) => {
               await servers?.waitForStartup(signal);
-              return base.beforeAgentStart(event, signal);
+              // The options were made before the wait: the tools that arrived meanwhile are active too
+              // (a handler returning the options would otherwise withdraw them).
+              if (registry) event.systemPromptOptions.selectedTools = [...registry.activeToolNames];
+              // Upstream's built-in MCP extension sets the section before the other extensions see the options.
+              if (!servers?.addServersSection(event.systemPromptOptions.sections)) return base.beforeAgentStart(event, signal);
+              const result = await base.beforeAgentStart(event, signal);
+              return { ...result, systemPromptOptions: result?.systemPromptOptions ?? event.systemPromptOptions };
+            },
+            toolCall: async (event, signal) => {
+              if (event.toolName === TOOL_SEARCH_NAME) await servers?.enabledSettled(signal);
+              return base.toolCall(event, signal);
             },
             // Without extensions nothing else is asked for.
-            listens: (event) => event === "before_agent_start" || (base !== NO_HOOKS && base.listens(event)),
+            listens: (event) => event === "before_agent_start" || event === "tool_call" || (base !== NO_HOOKS && base.listens(event)),
           }
         : base,
     start(tools) {

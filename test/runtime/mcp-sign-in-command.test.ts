@@ -31,7 +31,7 @@ async function setUp(): Promise<{ mcp: OAuthMcpServer; servers: McpServers; auth
     trusted: true,
     launch: { cwd: agentDir, env: {}, credentials: () => new CredentialVars(), authorizerFor: (name, url) => authorizers.for(name, url) },
     info: { name: "pig", version: "test" },
-    tools: { register: () => {}, unregister: () => {} },
+    tools: { register: () => {}, unregister: () => {}, activate: () => {} },
     report: () => {},
   });
   const started = servers;
