@@ -80,10 +80,25 @@ async function manage(signIns: McpSignIns, ctx: CommandContext): Promise<void> {
   if (chosen) await run(signIns, chosen, row.name, ctx);
 }
 
+const MCP_DESCRIPTION = "Manage MCP servers: list them, reconnect, enable or disable, sign in or out";
+
+/**
+ * `/mcp` before MCP is loaded: there from the start, as upstream's built-in command is, even with
+ * no server configured; its first use loads MCP (`load`) and hands over to the real command.
+ */
+export function lazyMcpCommand(load: () => Promise<CommandDefinition>, loaded: () => CommandDefinition | undefined): CommandDefinition {
+  return {
+    name: "mcp",
+    description: MCP_DESCRIPTION,
+    getArgumentCompletions: (prefix) => loaded()?.getArgumentCompletions?.(prefix) ?? ACTIONS.filter((a) => a.startsWith(prefix.trimStart())).map((a) => ({ value: `${a} `, label: a })),
+    handler: async (args, ctx) => (await load()).handler(args, ctx),
+  };
+}
+
 export function mcpCommand(servers: McpServers, interactive: boolean, signIns: McpSignIns): CommandDefinition {
   return {
     name: "mcp",
-    description: "Manage MCP servers: list them, reconnect, enable or disable, sign in or out",
+    description: MCP_DESCRIPTION,
     getArgumentCompletions(prefix: string): ArgumentCompletion[] | null {
       const [action, server, ...rest] = prefix.trimStart().split(/\s+/);
       if (rest.length > 0) return null;

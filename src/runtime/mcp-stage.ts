@@ -14,12 +14,13 @@
 import { NO_HOOKS, type AgentHooks } from "../agent/hooks.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
+import type { CommandDefinition } from "../extensions/commands.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { McpServers, RegisteredServer } from "../mcp/servers.ts";
 import { hasMcpConfig } from "../mcp/paths.ts";
 import { TOOL_SEARCH_NAME } from "../tools/tool-search.ts";
 import { VERSION } from "../version.ts";
-import { mcpCommand } from "./mcp-command.ts";
+import { lazyMcpCommand, mcpCommand } from "./mcp-command.ts";
 
 export interface McpStageInput {
   agentDir: string;
@@ -53,6 +54,7 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
   let registry: ToolRegistry | undefined;
   let servers: McpServers | undefined;
   let loading: Promise<McpServers> | undefined;
+  let command: CommandDefinition | undefined;
   let closed = false;
 
   const load = (): Promise<McpServers> =>
@@ -75,7 +77,7 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
         },
         report: (text) => input.say(text),
       });
-      input.registries.commands.register(mcpCommand(made, input.interactive, { servers: made, authorizers, env: input.env, interactive: input.interactive }), BUILTIN_SOURCE);
+      command = mcpCommand(made, input.interactive, { servers: made, authorizers, env: input.env, interactive: input.interactive });
       servers = made;
       return made;
     }));
@@ -89,6 +91,13 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
     running = made;
     made.start(input.registered());
   };
+  // `/mcp` exists from the start, configured or not; its first use loads MCP if nothing did yet.
+  const loadCommand = async (): Promise<CommandDefinition> => {
+    const made = await load();
+    startOnce(made);
+    return command!;
+  };
+  input.registries.commands.register(lazyMcpCommand(loadCommand, () => command), BUILTIN_SOURCE);
   input.onRegisteredChange(() => {
     if (closed) return;
     if (running) {

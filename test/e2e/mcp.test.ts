@@ -198,3 +198,13 @@ test("an extension that registers its own /mcp replaces the built-in support: no
   await client.promptAndWait("hello");
   expect(declaredNames(w.llm.requests[0]!.body as Json).some((n) => n.startsWith("mcp__"))).toBe(false);
 });
+
+test("rpc: without any mcp.json, /mcp is listed as upstream's built-in command and says that no server is configured", async () => {
+  const w = await world();
+  const client = track(new RpcClient({ cwd: w.cwd, env: w.env }));
+  const commands = await client.request({ type: "get_commands" });
+  expect((commands.data as Json).commands.find((c: Json) => c.name === "mcp")).toMatchObject({ source: "extension", sourceInfo: { path: "builtin:mcp" } });
+  expect(await mcpStatus(client)).toStartWith("No MCP servers configured.");
+  // Loaded by that first use: an action on an unknown server is answered, not refused.
+  expect(await mcpStatus(client, "reconnect nope")).toBe('No MCP server named "nope".');
+});

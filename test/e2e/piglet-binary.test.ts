@@ -37,6 +37,7 @@ function normalise(value: unknown, w: PigWorld): unknown {
     .replaceAll(w.agentDir, "<agent>")
     .replace(/"(id|parentId|sessionId|responseId)":"[^"]*"/g, '"$1":"<id>"')
     .replace(/"timestamp":("[^"]*"|\d+)/g, '"timestamp":"<time>"')
+    .replace(/"durationMs":\d+/g, '"durationMs":"<ms>"')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>");
   return JSON.parse(text);
 }
@@ -104,7 +105,7 @@ test("linked into a Piglet Binary, extensions register and behave exactly as wit
   expect(linked.greeterPid).toBe(linked.pigPid);
   expect(outside.greeterPid).not.toBe(outside.pigPid);
 
-  expect(linked.commands.map((c) => c.name)).toEqual(["greet-pid", "greet-log", "count"]);
+  expect(linked.commands.map((c) => c.name)).toEqual(["greet-pid", "greet-log", "count", "mcp"]);
   expect(linked.commands).toEqual(outside.commands);
 
   // Two model requests each; the tool offered, its result (from a synchronous session read) and
@@ -142,7 +143,7 @@ test("a Piglet Binary still loads -e extensions out of process, after its linked
   const listed = await client.request({ type: "get_commands" });
   const names = ((listed.data as { commands: Json[] }).commands ?? []).filter((c) => c.source === "extension").map((c) => c.name);
   // The greeter given again with -e is the linked one, not a second copy.
-  expect(names).toEqual(["greet-pid", "greet-log", "count", "where"]);
+  expect(names).toEqual(["greet-pid", "greet-log", "count", "where", "mcp"]);
   await client.promptAndWait("/where");
   const where = await client.waitFor(notice("extra pid "));
   expect(Number(String(where.message).slice("extra pid ".length))).not.toBe(client.pid);
@@ -152,7 +153,7 @@ test("a Piglet Binary still loads -e extensions out of process, after its linked
   const bare = track(new RpcClient({ cwd: w.cwd, env: w.env, binary: PIGLET, args: ["--no-extensions", "-e", EXTRA] }));
   const bareListed = await bare.request({ type: "get_commands" });
   const bareNames = ((bareListed.data as { commands: Json[] }).commands ?? []).filter((c) => c.source === "extension").map((c) => c.name);
-  expect(bareNames).toEqual(["greet-pid", "greet-log", "count", "where"]);
+  expect(bareNames).toEqual(["greet-pid", "greet-log", "count", "where", "mcp"]);
   expect(await bare.close()).toBe(0);
 });
 
