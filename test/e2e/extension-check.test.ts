@@ -114,8 +114,9 @@ test("every event the scripted session can raise reaches an extension that subsc
   expect(code).toBe(0);
   const events = results.filter((r) => r.name.startsWith("events."));
   const skipped = events.filter((r) => r.status === "skip").map((r) => r.name).sort();
-  // What the check cannot raise without the extension's help (dialogs, a failing compaction), and what pig never sends.
-  expect(skipped).toEqual(["events.cache_warming_decision", "events.session_compact_failed", "events.ui_prompt_end", "events.ui_prompt_start"]);
+  // What the check cannot raise without the extension's help (dialogs, a failing compaction, an
+  // MCP server it registers), and what pig never sends.
+  expect(skipped).toEqual(["events.cache_warming_decision", "events.mcp_servers_change", "events.session_compact_failed", "events.ui_prompt_end", "events.ui_prompt_start"]);
   expect(events.filter((r) => r.status === "pass").length).toBe(events.length - skipped.length);
   expect(statusOf(results)).toMatchObject({ "events.project_trust": "pass", "events.user_bash": "pass", "events.session_before_tree": "pass", "events.model_select": "pass" });
 });

@@ -95,7 +95,8 @@ export async function runSessionChecks(input: SessionCheckInput): Promise<CheckR
 
     // The scripted session: a prompt whose answer calls every tool, then each command.
     await withLimit(session.submit(CHECK_PROMPT, { source: "rpc" }), input.limitMs);
-    for (const command of extensions.registries.commands.list().filter((c) => c.source === "extension")) {
+    // The extension's own commands: not pig's built-in ones registered the same way (`/mcp`).
+    for (const command of extensions.registries.commands.list().filter((c) => c.source === "extension" && c.sourceInfo.source !== "builtin")) {
       const outcome = await withLimit(session.submit(`/${command.name}`, { source: "rpc" }), input.limitMs).then(
         (r) => (r === "late" ? "late" : "done"),
         (e: unknown) => `failed: ${(e as Error).message}`,
