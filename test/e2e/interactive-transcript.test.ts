@@ -213,7 +213,8 @@ describeNeeding("tmux", tmuxAvailable(), "text that fits the terminal", () => {
     // Narrower: what is printed from now on fits the new width.
     tmux.resize(50, 30);
     await tmux.waitFor((s) => s.split("\n").every((row) => row.length <= 50));
-    const after = await send(tmux, "again", "resize.");
+    // The whole answer, not only its last rows as the live view shows them while it streams.
+    const after = await send(tmux, "again", /After[\s\S]*resize\./);
     const rows = between(after, "After", "resize.");
     expect(`${rows.join(" ")} resize.`.replace(/\s+/g, " ")).toBe(`After ${WORDS} resize.`);
     for (const row of rows) expect(row.length).toBeLessThan(50);
