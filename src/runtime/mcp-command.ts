@@ -80,6 +80,11 @@ async function manage(signIns: McpSignIns, ctx: CommandContext): Promise<void> {
   if (chosen) await run(signIns, chosen, row.name, ctx);
 }
 
+/** The actions whose names start with `typed`, each completing to the name and a space. */
+function actionCompletions(typed: string): ArgumentCompletion[] {
+  return ACTIONS.filter((a) => a.startsWith(typed)).map((a) => ({ value: `${a} `, label: a }));
+}
+
 const MCP_DESCRIPTION = "Manage MCP servers: list them, reconnect, enable or disable, sign in or out";
 
 /**
@@ -90,7 +95,13 @@ export function lazyMcpCommand(load: () => Promise<CommandDefinition>, loaded: (
   return {
     name: "mcp",
     description: MCP_DESCRIPTION,
-    getArgumentCompletions: (prefix) => loaded()?.getArgumentCompletions?.(prefix) ?? ACTIONS.filter((a) => a.startsWith(prefix.trimStart())).map((a) => ({ value: `${a} `, label: a })),
+    getArgumentCompletions(prefix) {
+      const real = loaded();
+      if (real) return real.getArgumentCompletions?.(prefix) ?? null;
+      // No server is known before MCP loads: only the action names complete.
+      const [action, server] = prefix.trimStart().split(/\s+/);
+      return server === undefined ? actionCompletions(action ?? "") : null;
+    },
     handler: async (args, ctx) => (await load()).handler(args, ctx),
   };
 }
@@ -102,7 +113,7 @@ export function mcpCommand(servers: McpServers, interactive: boolean, signIns: M
     getArgumentCompletions(prefix: string): ArgumentCompletion[] | null {
       const [action, server, ...rest] = prefix.trimStart().split(/\s+/);
       if (rest.length > 0) return null;
-      if (server === undefined) return ACTIONS.filter((a) => a.startsWith(action ?? "")).map((a) => ({ value: `${a} `, label: a }));
+      if (server === undefined) return actionCompletions(action ?? "");
       if (!(ACTIONS as readonly string[]).includes(action!)) return null;
       const items = servers
         .rows()
