@@ -35,7 +35,8 @@ describeNeeding("tmux", tmuxAvailable(), "errors and notices", () => {
     tmux.sendKeys("Enter");
     const waiting = await tmux.waitFor(/retrying in \d+(\.\d+)?m?s \(1\/3\)/);
     expect(waiting).toContain("overloaded now · Esc to stop");
-    const done = await tmux.waitFor("Recovered answer.");
+    // The note of the retry is printed when the retried answer is over, after its text appears.
+    const done = await tmux.waitFor(/Recovered answer\.[\s\S]*\(retried once after/);
     expect(done).not.toContain("Error:");
     expect(done).not.toMatch(/retrying in/);
     expect(count(done, "overloaded now")).toBe(1);
