@@ -33,6 +33,8 @@ export interface ReleaseOptions {
   cacheDir: string;
   /** Put into the file names: `pig-<version>-<target>`. */
   version: string;
+  /** Build the binaries as this version (what `pig --version` says) rather than package.json's. */
+  defineVersion?: boolean;
   log?: (line: string) => void;
 }
 
@@ -62,6 +64,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
       ...COMPILE_FLAGS,
       ...PIG_FLAGS,
       ...targetBuildFlags(target, runtime),
+      ...(options.defineVersion ? ["--define", `PIG_RELEASE_VERSION=${JSON.stringify(options.version)}`] : []),
       "--outfile",
       path,
     ];
@@ -83,7 +86,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
 }
 
 function usage(message: string): never {
-  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir]`);
+  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z]`);
   process.exit(2);
 }
 
@@ -92,7 +95,7 @@ if (import.meta.main) {
   try {
     ({ values } = parseArgs({
       args: Bun.argv.slice(2),
-      options: { targets: { type: "string" }, out: { type: "string" }, cache: { type: "string" } },
+      options: { targets: { type: "string" }, out: { type: "string" }, cache: { type: "string" }, version: { type: "string" } },
     }));
   } catch (error) {
     usage((error as Error).message);
@@ -104,12 +107,15 @@ if (import.meta.main) {
   } catch (error) {
     usage((error as Error).message);
   }
-  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+  const { version: packageVersion } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+  if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) usage(`--version ${JSON.stringify(values.version)}: not a version (expected MAJOR.MINOR.PATCH, e.g. 1.2.0)`);
+  const version = values.version ?? packageVersion;
   const started = performance.now();
   try {
     await buildRelease({
       targets,
       version,
+      defineVersion: values.version !== undefined,
       outDir: resolve(values.out ?? join(root, "dist", "release")),
       cacheDir: resolve(values.cache ?? defaultRuntimeCache()),
     });

@@ -1,4 +1,10 @@
 import pkg from "../package.json" with { type: "json" };
 
-/** pig's version, from package.json (inlined into the binary at build time). */
-export const VERSION: string = pkg.version;
+/** Set by `scripts/release.ts --version` at build time; absent in a plain build. */
+declare const PIG_RELEASE_VERSION: string | undefined;
+
+/**
+ * pig's version: the one a release was built as, else package.json's (inlined into the binary at
+ * build time either way).
+ */
+export const VERSION: string = typeof PIG_RELEASE_VERSION === "string" ? PIG_RELEASE_VERSION : pkg.version;
