@@ -31,7 +31,10 @@ const OPEN_TO_ALL: ReadonlySet<string> = new Set(["version.ts", "binary-identity
 export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   cli: ["modes", "runtime", "extensions", "agent", "mcp", "export", ...BELOW_AGENT],
   modes: ["runtime", "extensions", "agent", "export", ...BELOW_AGENT],
-  "sdk.ts": ["runtime", "extensions", "agent", ...BELOW_AGENT],
+  "sdk.ts": ["sdk", "runtime", "extensions", "agent", ...BELOW_AGENT],
+  // The RPC client for Node and Bun: it runs pig as a process, so it takes only the wire's types
+  // from modes and below (type-only, held by the SDK package's build) and pure helpers from util.
+  sdk: ["modes", "agent", ...BELOW_AGENT],
   runtime: ["extensions", "agent", "mcp", ...BELOW_AGENT],
   extensions: ["agent", "mcp", ...BELOW_AGENT],
   agent: BELOW_AGENT,
