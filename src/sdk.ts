@@ -12,8 +12,8 @@ import type { AgentSession } from "./agent/session.ts";
 import type { Model } from "./ai/types.ts";
 import type { RuntimeConfig, SessionChoice } from "./runtime/config.ts";
 import { createRuntime } from "./runtime/create.ts";
-import type { Settings } from "./resources/settings.ts";
 import type { AgentMessage, ThinkingLevel } from "./session/format.ts";
+import type { CreateAgentSessionOptions } from "./sdk/session-options.ts";
 import type { JsonSchema } from "./ai/types.ts";
 import type { AnyTool, ToolContext, ToolResult } from "./tools/types.ts";
 
@@ -27,6 +27,8 @@ export type { PigEvent, AgentEvent, LoopEvent, SessionEvent } from "./agent/even
 export type { Model } from "./ai/types.ts";
 export type { ToolResult, ToolContext } from "./tools/types.ts";
 export type { SessionState, SessionStats } from "./agent/session-report.ts";
+export type { CreateAgentSessionOptions } from "./sdk/session-options.ts";
+export { RpcClient, RpcCommandError, RpcConnectionError, PromptError } from "./sdk/index.ts";
 
 type Image = { type: "image"; data: string; mimeType: string };
 
@@ -66,43 +68,6 @@ export function defineTool<TArgs>(spec: ToolSpecification<TArgs>): AnyTool {
       return typeof out === "string" ? { content: [{ type: "text", text: out }] } : out;
     },
   };
-}
-
-export interface CreateAgentSessionOptions {
-  /** Working directory of the session (default: process.cwd()). */
-  cwd?: string;
-  /** Agent directory (default: PIG_CODING_AGENT_DIR or ~/.pig/agent). */
-  agentDir?: string;
-  /** "memory": never written; "new" (default): a new file; "continue": the most recent; or a file. */
-  session?: "memory" | "new" | "continue" | { path: string };
-  sessionDir?: string;
-  /** `provider/id`, an id, or a pattern as `--model` takes. */
-  model?: string;
-  provider?: string;
-  apiKey?: string;
-  thinkingLevel?: ThinkingLevel;
-  /**
-   * A Piglet by name (`<agentDir>/piglets/`, a trusted project's `.pig/piglets/`): its model,
-   * thinking, tools, extensions, skills, templates and system prompt fill what these options leave unset.
-   */
-  piglet?: string;
-  /** Built-in tools to enable by name (default: read, bash, edit, write); [] for none. */
-  tools?: string[];
-  /** Tools of your own, always enabled. */
-  customTools?: AnyTool[];
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  skills?: boolean;
-  promptTemplates?: boolean;
-  contextFiles?: boolean;
-  /** Whether the project's own resources (.pig/…) may be used (default false). */
-  trustProject?: boolean;
-  /** Settings that win over the settings files. */
-  settings?: Settings;
-  /** Extension files or directories to load (as `-e`), besides the discovered ones. */
-  extensions?: string[];
-  /** Load only `extensions`, none discovered in the agent dir or project. */
-  noExtensions?: boolean;
 }
 
 /** The agent, driven from code. Events are the ones `pig --mode json` prints. */

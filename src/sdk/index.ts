@@ -1,12 +1,14 @@
 /**
  * What `pig-coding-agent` exports to programs on Node (≥ 20) and Bun: the RPC client that drives
- * the installed `pig --mode rpc`, its errors, and the protocol's types. Node's standard library
- * only at run time.
+ * the installed `pig --mode rpc`, `createAgentSession` over it, their errors, and the protocol's
+ * types. Node's standard library only at run time.
  */
 export { RpcClient, type PromptOptions, type RpcClientOptions, type RpcEventListener, type UiAnswer } from "./rpc-client.ts";
 export { RpcCommandError, RpcConnectionError } from "./rpc-connection.ts";
 export { PromptError, failureKindOf, type PromptFailureKind, type PromptResult } from "./prompt-failure.ts";
 export { findPigBinary } from "./find-binary.ts";
+export { createAgentSession, sessionArgs, type RpcSession, type RpcSessionOptions } from "./rpc-session.ts";
+export type { CreateAgentSessionOptions } from "./session-options.ts";
 export type {
   AgentMessage,
   BashResult,

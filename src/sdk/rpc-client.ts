@@ -110,24 +110,25 @@ export class RpcClient {
    */
   async prompt(message: string, options: PromptOptions = {}): Promise<PromptResult> {
     const connection = this.live();
-    // Listening before sending: the run's first events come right after the response.
+    // Listening before sending: the run's events can come in the same read as the response.
     const events: RpcEvent[] = [];
+    /** Where the response came among the events: those before it belong to an earlier run. */
+    let answeredAt: number | undefined;
     let finished = (_error?: Error): void => undefined;
     const over = new Promise<void>((resolve, reject) => (finished = (error) => (error ? reject(error) : resolve())));
     const stopListening = connection.onEvent((event) => {
       events.push(event);
-      if (event.type === "agent_settled" || event.type === "prompt_error") finished();
+      if (answeredAt !== undefined && (event.type === "agent_settled" || event.type === "prompt_error")) finished();
     });
     const stopEnd = connection.onEnd((error) => finished(error));
     const onAbort = () => void this.abort().catch(() => undefined);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       if (options.signal?.aborted) throw new PromptError("aborted", "the prompt was aborted before it was sent", promptResult("handled", []));
-      const disposition = await this.startPrompt(message, options);
-      // What came before the response belongs to an earlier run.
-      events.length = 0;
+      const data = await connection.call(promptCommand(message, options), () => (answeredAt = events.length));
+      const disposition = dispositionOf(data);
       if (disposition !== "handled") await over;
-      const result = promptResult(disposition, events);
+      const result = promptResult(disposition, events.slice(answeredAt));
       const failure = promptFailure(result);
       if (failure) throw failure;
       return result;
@@ -140,13 +141,7 @@ export class RpcClient {
 
   /** Sends a prompt and resolves once pig accepted it, with where it went (upstream Pi's `prompt()`). */
   async startPrompt(message: string, options: Omit<PromptOptions, "signal"> = {}): Promise<InputDisposition> {
-    const data = await this.send({
-      type: "prompt",
-      message,
-      ...(options.images ? { images: options.images } : {}),
-      ...(options.streamingBehavior ? { streamingBehavior: options.streamingBehavior } : {}),
-    });
-    return dispositionOf(data);
+    return dispositionOf(await this.send(promptCommand(message, options)));
   }
 
   /** Sends a prompt and waits for its run; the events it produced. Rejects as `prompt()` does. */
@@ -324,6 +319,15 @@ export class RpcClient {
     if (ended) throw ended;
     return this.connection;
   }
+}
+
+function promptCommand(message: string, options: Omit<PromptOptions, "signal">): OutgoingCommand {
+  return {
+    type: "prompt",
+    message,
+    ...(options.images ? { images: options.images } : {}),
+    ...(options.streamingBehavior ? { streamingBehavior: options.streamingBehavior } : {}),
+  };
 }
 
 function dispositionOf(data: unknown): InputDisposition {

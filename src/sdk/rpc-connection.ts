@@ -37,6 +37,8 @@ export class RpcConnectionError extends Error {
 
 interface Pending {
   command: string;
+  /** Told as the response is read, before any line after it. */
+  onAnswered?: () => void;
   resolve(data: unknown): void;
   reject(error: Error): void;
 }
@@ -125,12 +127,16 @@ export class RpcConnection {
     return () => this.endListeners.delete(listener);
   }
 
-  /** Sends a command; resolves with its response's `data`, rejects with pig's error or the connection's end. */
-  call(command: { type: string } & Record<string, unknown>): Promise<unknown> {
+  /**
+   * Sends a command; resolves with its response's `data`, rejects with pig's error or the
+   * connection's end. `onAnswered` runs when the response is read, before the lines after it
+   * (which may come in the same read, ahead of the promise's continuation).
+   */
+  call(command: { type: string } & Record<string, unknown>, onAnswered?: () => void): Promise<unknown> {
     if (this.ended) return Promise.reject(this.ended);
     const id = `sdk-${++this.nextId}`;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { command: command.type, resolve, reject });
+      this.pending.set(id, { command: command.type, resolve, reject, ...(onAnswered ? { onAnswered } : {}) });
       this.child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
     });
   }
@@ -175,6 +181,7 @@ export class RpcConnection {
       const waiting = typeof response.id === "string" ? this.pending.get(response.id) : undefined;
       if (waiting) {
         this.pending.delete(response.id as string);
+        waiting.onAnswered?.();
         if (response.success) waiting.resolve(response.data);
         else waiting.reject(new RpcCommandError(waiting.command, response.error));
       } else if (response.command === "parse" && !response.success) {

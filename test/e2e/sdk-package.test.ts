@@ -50,9 +50,24 @@ try {
 }
 `;
 
+// The session API on Node: the options as in process, the session in the pig process.
+const SESSION = `import { createAgentSession } from "pig-coding-agent";
+const session = await createAgentSession({ cwd: process.env.WORK_DIR, agentDir: process.env.AGENT_DIR, session: "memory", tools: ["read"], piglet: process.argv[2] });
+let streamed = "";
+session.subscribe((event) => {
+  if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") streamed += event.assistantMessageEvent.delta;
+});
+const result = await session.prompt("hello");
+const state = await session.getState();
+const roles = (await session.getMessages()).map((m) => m.role);
+await session.dispose();
+console.log(JSON.stringify({ streamed, text: result.text, roles, sessionFile: state.sessionFile ?? null }));
+`;
+
 // Every exported name, used so that a wrong declaration is an error under "strict".
 const CHECK = `import {
-  RpcClient, RpcCommandError, RpcConnectionError, PromptError, failureKindOf, findPigBinary,
+  RpcClient, RpcCommandError, RpcConnectionError, PromptError, failureKindOf, findPigBinary, createAgentSession, sessionArgs,
+  type CreateAgentSessionOptions, type RpcSession, type RpcSessionOptions,
   type AgentMessage, type BashResult, type Command, type CommandType, type CompactionReport, type ExtensionUiRequest,
   type ImageContent, type InputDisposition, type Model, type OutgoingCommand, type PromptFailureKind, type PromptOptions,
   type PromptResult, type RpcClientOptions, type RpcEvent, type RpcEventListener, type RpcResponse, type SessionEntry,
@@ -104,6 +119,12 @@ try {
   }
 }
 await client.stop();
+const sessionOptions: CreateAgentSessionOptions = { session: "memory", tools: [], thinkingLevel: "low" };
+const rpcOptions: RpcSessionOptions = { ...sessionOptions, binary: "/usr/local/bin/pig" };
+const session: RpcSession = await createAgentSession(rpcOptions);
+session.subscribe((event) => console.log(event.type));
+console.log((await session.prompt("hi")).text, (await session.getStats()).sessionId, sessionArgs(sessionOptions));
+await session.dispose();
 console.log(agentDir(), defaultSessionDir("/tmp", agentDir()));
 export default function extension(pi: ExtensionAPI): void {
   pi.on("session_start", (_event: unknown, ctx: ExtensionContext) => ctx.ui.notify("hi", "info"));
@@ -130,6 +151,7 @@ beforeAll(async () => {
   const local = ["valibot", "typebox", "typescript", "@types/node", "undici-types"].map((name) => join(ROOT, "node_modules", name));
   mustRun(await run(["npm", "install", "--offline", "--no-audit", "--no-fund", join(packed, tarball!), ...local], project, npmEnv), "npm install");
   writeFileSync(join(project, "ask.mjs"), ASK);
+  writeFileSync(join(project, "session.mjs"), SESSION);
   writeFileSync(join(project, "check.ts"), CHECK);
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify(TSCONFIG));
   // The `node` on PATH is Node 20; pig itself comes from PIG_BINARY.
@@ -176,6 +198,32 @@ describe("pig-coding-agent installed from its tarball", () => {
     }
   });
 
+  test("Node 20: createAgentSession runs the session in pig: events stream, the answer and the messages come back, nothing is written", async () => {
+    const world = await createWorld({ llm: { script: [{ text: "Hello from a session." }] } });
+    try {
+      const ran = await run(["node", "session.mjs"], project, { ...nodeEnv, WORK_DIR: world.cwd, AGENT_DIR: world.agentDir });
+      expect(ran.stderr).toBe("");
+      expect(JSON.parse(ran.stdout)).toEqual({ streamed: "Hello from a session.", text: "Hello from a session.", roles: ["system", "user", "assistant"], sessionFile: null });
+      const tools = (world.llm.requests[0]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
+      expect(tools).toEqual(["read"]);
+    } finally {
+      await world.close();
+    }
+  });
+
+  test("Node 20: createAgentSession rejects with pig's own words when pig refuses an option", async () => {
+    const world = await createWorld();
+    try {
+      const ran = await run(["node", "session.mjs", "no-such-piglet"], project, { ...nodeEnv, WORK_DIR: world.cwd, AGENT_DIR: world.agentDir });
+      expect(ran.code).not.toBe(0);
+      expect(ran.stderr).toContain("createAgentSession: pig did not start: pig rpc: pig exited with code");
+      expect(ran.stderr).toContain("no-such-piglet");
+      expect(world.llm.requests.length).toBe(0);
+    } finally {
+      await world.close();
+    }
+  });
+
   test("without PIG_BINARY, a binary package or pig on PATH, start() names each place it looked", async () => {
     const world = await createWorld();
     try {
@@ -197,6 +245,6 @@ describe("pig-coding-agent installed from its tarball", () => {
     expect(ran.code).toBe(0);
     // The names the program imports are all the package's values: a new export gets checked too.
     const loaded = await run(["node", "-e", 'import("pig-coding-agent").then((m) => console.log(Object.keys(m).sort().join(",")))'], project, nodeEnv);
-    expect(loaded.stdout.trim()).toBe("PromptError,RpcClient,RpcCommandError,RpcConnectionError,failureKindOf,findPigBinary");
+    expect(loaded.stdout.trim()).toBe("PromptError,RpcClient,RpcCommandError,RpcConnectionError,createAgentSession,failureKindOf,findPigBinary,sessionArgs");
   }, 180_000);
 });

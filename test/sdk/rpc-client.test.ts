@@ -11,6 +11,8 @@ import { failureKindOf, promptFailure, promptResult } from "../../src/sdk/prompt
 import { RpcClient } from "../../src/sdk/rpc-client.ts";
 import { RpcCommandError, RpcConnectionError } from "../../src/sdk/rpc-connection.ts";
 import type { RpcEvent } from "../../src/sdk/rpc-types.ts";
+import { sessionArgs } from "../../src/sdk/rpc-session.ts";
+import type { AnyTool } from "../../src/tools/types.ts";
 import { pigBinary } from "../helpers/binary.ts";
 import { createWorld } from "../helpers/pig-env.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -149,6 +151,24 @@ describe("RpcClient and a pig that misbehaves", () => {
 });
 
 describe("RpcClient.prompt and its signal", () => {
+  test("a run whose lines come in the same read as the response is the prompt's; a settle before the response is not", async () => {
+    const answer = JSON.stringify({ type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "all at once" }], stopReason: "stop" } });
+    const lines = [
+      JSON.stringify({ type: "agent_settled", aborted: false }),
+      JSON.stringify({ type: "response", id: "sdk-1", command: "prompt", success: true, data: { disposition: "started" } }),
+      answer,
+      JSON.stringify({ type: "agent_settled", aborted: false }),
+    ];
+    // One printf: one write, so the client reads the response and the run together.
+    const pig = executable(tempDir("pig-fake-"), "pig", `#!/bin/sh\nread line\nprintf '%s\\n' ${lines.map((l) => `'${l}'`).join(" ")}\ncat >/dev/null\n`);
+    const client = new RpcClient({ binary: pig });
+    await client.start();
+    const result = await client.prompt("hi");
+    expect(result.text).toBe("all at once");
+    expect(result.events.map((e) => e.type)).toEqual(["message_end", "agent_settled"]);
+    await client.stop();
+  });
+
   test("aborting the signal while the answer is held stops the run: prompt() rejects with kind aborted", async () => {
     let arrived = (): void => undefined;
     const requested = new Promise<void>((resolve) => (arrived = resolve));
@@ -179,5 +199,44 @@ describe("RpcClient.prompt and its signal", () => {
       release();
       await world.close();
     }
+  });
+});
+
+describe("createAgentSession over RPC: the options as pig's flags", () => {
+  test("each option becomes its flag; the project is untrusted unless the program says so", () => {
+    expect(sessionArgs({})).toEqual(["--no-trust"]);
+    expect(
+      sessionArgs({
+        session: "memory",
+        sessionDir: "/s",
+        provider: "fake",
+        model: "fake-model",
+        apiKey: "k",
+        thinkingLevel: "high",
+        piglet: "reviewer",
+        tools: ["read", "grep"],
+        systemPrompt: "Be brief.",
+        appendSystemPrompt: "Also kind.",
+        skills: false,
+        promptTemplates: false,
+        contextFiles: false,
+        trustProject: true,
+        extensions: ["a.ts", "b.ts"],
+        noExtensions: true,
+      }),
+    ).toEqual([
+      "--no-session", "--session-dir", "/s", "--provider", "fake", "--model", "fake-model", "--api-key", "k", "--thinking", "high",
+      "--piglet", "reviewer", "--tools", "read,grep", "--system-prompt", "Be brief.", "--append-system-prompt", "Also kind.",
+      "--no-skills", "--no-prompt-templates", "--no-context-files", "--trust", "--extension", "a.ts", "--extension", "b.ts", "--no-extensions",
+    ]);
+    expect(sessionArgs({ session: "continue", tools: [] })).toEqual(["--continue", "--no-tools", "--no-trust"]);
+    expect(sessionArgs({ session: { path: "/x.jsonl" } })).toEqual(["--session", "/x.jsonl", "--no-trust"]);
+  });
+
+  test("custom tools and settings overrides cannot cross to the pig process: the error says what to do instead", () => {
+    const tool = { name: "weather" } as AnyTool;
+    expect(() => sessionArgs({ customTools: [tool] })).toThrow("customTools (weather) run in your program");
+    expect(() => sessionArgs({ customTools: [tool] })).toThrow("Register the tool in an extension");
+    expect(() => sessionArgs({ settings: { quietStartup: true } })).toThrow("Put them in settings.json of the agent directory");
   });
 });
