@@ -2,7 +2,7 @@
  * Ask one question and stream the answer to stdout.
  * Run: bun examples/sdk/basic.ts "What is in this directory?"
  */
-import { createAgentSession } from "pig";
+import { createAgentSession } from "pig-coding-agent";
 
 const session = await createAgentSession({ session: "memory", tools: ["read", "ls"] });
 session.subscribe((event) => {

@@ -4,7 +4,7 @@
  * Run: bun examples/sdk/custom-tool.ts
  */
 import * as v from "valibot";
-import { createAgentSession, defineTool } from "pig";
+import { createAgentSession, defineTool } from "pig-coding-agent";
 
 const weather = defineTool({
   name: "weather",

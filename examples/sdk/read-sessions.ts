@@ -3,8 +3,8 @@
  * of the most recent one.
  * Run: bun examples/sdk/read-sessions.ts [session-directory]
  */
-import { listSessions, SessionStore } from "pig";
-import { resolveSessionDir } from "pig/session-paths";
+import { listSessions, SessionStore } from "pig-coding-agent";
+import { resolveSessionDir } from "pig-coding-agent/session-paths";
 
 const dir = process.argv[2] ?? resolveSessionDir(process.cwd());
 const [latest] = listSessions(dir);

@@ -4,7 +4,7 @@
  * Run: bun examples/sdk/with-extension.ts [file …]
  */
 import { join } from "node:path";
-import { createAgentSession } from "pig";
+import { createAgentSession } from "pig-coding-agent";
 
 const extension = join(import.meta.dir, "..", "extensions", "progress-tool.ts");
 const session = await createAgentSession({ session: "memory", extensions: [extension], noExtensions: true });

@@ -79,3 +79,27 @@ test("an extension importing 1.x-only names from every package loads; a name pig
     "createTypedMetrics from pi-telemetry is not available in pig's extension runtime",
   ]);
 });
+
+const PACKAGE_NAMES = `
+import { Type } from "pig-coding-agent/extension";
+import * as pig from "pig/extension";
+
+export default function (pi) {
+  pi.registerTool({
+    name: "package_names",
+    label: "Package names",
+    description: "Reports what the npm package's name gives",
+    parameters: Type.Object({}),
+    async execute() {
+      return { content: [{ type: "text", text: JSON.stringify({ object: typeof Type.Object, same: Type === pig.Type }) }], details: {} };
+    },
+  });
+}
+`;
+
+test("an extension importing pig-coding-agent/extension (the npm package's name) gets pig's extension API", async () => {
+  const { run, report } = await runReportingTool(world, "package_names", { files: { "ext/package.ts": PACKAGE_NAMES }, pigArgs: ["-e", "ext/package.ts"] });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(report).toEqual({ object: "function", same: true });
+});

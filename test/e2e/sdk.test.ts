@@ -132,7 +132,7 @@ describe("the package", () => {
     writeFileSync(
       join(project, "src", "main.ts"),
       [
-        'import { SessionStore, buildContext, defineTool, createAgentSession } from "pig";',
+        'import { SessionStore, buildContext, defineTool, createAgentSession } from "pig-coding-agent";',
         `const store = SessionStore.open(${JSON.stringify(join(ROOT, "test/fixtures/pi-0.73.1/01-basic-text.jsonl"))});`,
         "const entries = store.getBranch();",
         "console.log(buildContext(entries).messages.length, typeof defineTool, typeof createAgentSession);",

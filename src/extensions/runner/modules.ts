@@ -105,7 +105,9 @@ function hostModuleLoaders(): Map<string, Loader> {
   ];
   // Legacy `@sinclair/typebox` is served by TypeBox 1.x, as upstream aliases it.
   for (const root of ["typebox", "@sinclair/typebox"]) for (const [sub, load] of tb) modules.set(root + sub, once(async () => plain(await load())));
-  modules.set("pig/extension", once(async () => plain(await import("../api/index.ts"))));
+  // The extension API under pig's name and under the npm package's, whose `/extension` export gives its types.
+  const api = once(async () => plain(await import("../api/index.ts")));
+  for (const name of ["pig/extension", "pig-coding-agent/extension"]) modules.set(name, api);
   return modules;
 }
 
