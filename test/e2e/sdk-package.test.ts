@@ -167,8 +167,9 @@ async function ask(runtime: string, world: PigWorld, extraEnv: Record<string, st
 
 describe("pig-coding-agent installed from its tarball", () => {
   test("Node 20: RpcClient.prompt() resolves with the answer", async () => {
+    // The package's floor (engines: node >= 20); this machine's `node` is 20.
     const version = await run(["node", "--version"], project, nodeEnv);
-    expect(version.stdout).toStartWith("v20.");
+    expect(Number(/^v(\d+)\./.exec(version.stdout)?.[1])).toBeGreaterThanOrEqual(20);
     const world = await createWorld({ llm: { script: [{ text: "Hello from the fake model." }] } });
     try {
       expect(await ask("node", world)).toMatchObject({ ok: true, text: "Hello from the fake model.", disposition: "started" });
