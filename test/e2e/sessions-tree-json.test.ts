@@ -1,0 +1,122 @@
+/**
+ * `pig sessions tree --json` through the built binary: the same tree the text shows, as one flat
+ * list a script can walk (every entry once, children by id, the active branch and the leaf), in
+ * the documented shape (SessionTreeJsonSchema); damaged files say which entries are damaged, and
+ * errors name the session or the file with nothing on stdout.
+ */
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import { SessionTreeJsonSchema, type SessionTreeJson } from "../../src/cli/show-tree-json.ts";
+import { runPig } from "../helpers/binary.ts";
+import { FIXTURES, tempDir } from "../helpers/tmp.ts";
+
+/** A HOME of its own, so that ids are looked up among no one's sessions but the test's. */
+function env(): Record<string, string> {
+  const home = tempDir("pig-tree-home-");
+  return { HOME: home, PIG_CODING_AGENT_DIR: join(home, "agent") };
+}
+
+function treeJson(path: string): SessionTreeJson {
+  const run = runPig(["sessions", "tree", path, "--json"], { env: env() });
+  expect(run.code).toBe(0);
+  return v.parse(SessionTreeJsonSchema, JSON.parse(run.stdout));
+}
+
+const at = (n: number) => `2026-11-30T10:${String(Math.floor(n / 60)).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}.000Z`;
+const header = (dir: string) => JSON.stringify({ type: "session", version: 3, id: "01a232c8-0000-7000-8000-00000000000d", timestamp: at(0), cwd: dir });
+function message(id: string, parentId: string | null, role: "user" | "assistant", text: string, n: number): string {
+  const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return JSON.stringify({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at(n),
+    message: { role, content: [{ type: "text", text }], timestamp: Date.parse(at(n)), ...(role === "assistant" ? { api: "openai-completions", provider: "p", model: "m", stopReason: "stop", usage } : {}) },
+  });
+}
+
+describe("pig sessions tree --json", () => {
+  const fixture = join(FIXTURES, "08-branching-tree.jsonl");
+
+  test("a branching session: every entry once, in the text tree's order, children and active branch consistent", () => {
+    const tree = treeJson(fixture);
+    const text = runPig(["sessions", "tree", fixture], { env: env() }).stdout;
+    // The text tree's rows name the entries in the same order.
+    const textIds = text.trimEnd().split("\n").slice(1).map((row) => /([0-9a-f]{8})  /.exec(row)![1]);
+    expect(tree.entries.map((e) => e.id)).toEqual(textIds as string[]);
+    expect(tree.path).toBe(fixture);
+    const byId = new Map(tree.entries.map((e) => [e.id, e]));
+    for (const entry of tree.entries) {
+      for (const child of entry.children) expect(byId.get(child)?.parentId).toBe(entry.id);
+    }
+    expect(tree.roots).toEqual(tree.entries.filter((e) => e.parentId === null).map((e) => e.id));
+    expect(tree.activePath.at(-1)).toBe(tree.leafId!);
+    expect(tree.leafId).toBe("1e0630d1");
+    expect(tree.entries.filter((e) => e.active).map((e) => e.id).sort()).toEqual([...tree.activePath].sort());
+    // The branch point (the first answer) has three children, the last of them on the active branch.
+    expect(byId.get("8e2384d1")!.children).toEqual(["cac8741e", "8e4cd0d6", "6701436e"]);
+    expect(byId.get("8e2384d1")!.children.map((id) => byId.get(id)!.active)).toEqual([false, false, true]);
+    expect(byId.get("b964e182")).toMatchObject({ type: "message", role: "user", preview: "user  A", label: "start-of-session", active: true });
+    expect(byId.get("1e0630d1")).toMatchObject({ type: "label", preview: "label 1ceb8f6d cleared", children: [] });
+  });
+
+  test("a damaged file: reused ids told apart by line, a missing parent and a cut cycle named", () => {
+    const dir = tempDir();
+    const path = join(dir, "damaged.jsonl");
+    const lines = [
+      header(dir),
+      message("aaaa0001", null, "user", "one", 1),
+      message("aaaa0002", "aaaa0001", "assistant", "two", 2),
+      message("aaaa0001", "aaaa0002", "user", "three", 3),
+      message("cccc0001", "cccc0002", "user", "cycle one", 5),
+      message("cccc0002", "cccc0001", "assistant", "cycle two", 6),
+      message("dddd0001", "missing0", "user", "orphan", 7),
+    ];
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const run = runPig(["sessions", "tree", path, "--json"], { env: env() });
+    expect(run.code).toBe(0);
+    // The warnings go to stderr, naming the file and line; stdout is the JSON alone.
+    expect(run.stderr).toContain(`${path}:4: entry id aaaa0001 is used by an earlier line too`);
+    const tree = v.parse(SessionTreeJsonSchema, JSON.parse(run.stdout));
+    expect(tree.entries).toHaveLength(6);
+    expect(tree.entries.filter((e) => e.id === "aaaa0001").map((e) => e.line).sort()).toEqual([2, 4]);
+    expect(tree.entries.find((e) => e.id === "dddd0001")).toMatchObject({ problem: "parent-missing", parentId: "missing0" });
+    // Two cycles: cccc0001 ↔ cccc0002, and the reused aaaa0001 whose parent's parent is itself.
+    const cut = tree.entries.filter((e) => e.problem === "parent-cycle-cut").map((e) => e.id);
+    expect(cut).toHaveLength(2);
+    expect(cut.some((id) => id.startsWith("cccc"))).toBe(true);
+    expect(tree.roots).toContain("dddd0001");
+  });
+
+  test("a long chain stays a flat list: no entry nests another", () => {
+    const dir = tempDir();
+    const path = join(dir, "long.jsonl");
+    const lines = [header(dir)];
+    for (let i = 0; i < 600; i++) lines.push(message(`e${String(i).padStart(7, "0")}`, i === 0 ? null : `e${String(i - 1).padStart(7, "0")}`, i % 2 ? "assistant" : "user", `turn ${i}`, i + 1));
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const tree = treeJson(path);
+    expect(tree.entries).toHaveLength(600);
+    expect(tree.activePath).toHaveLength(600);
+    expect(tree.entries.at(-1)).toMatchObject({ id: "e0000599", children: [], active: true, preview: "assistant  turn 599" });
+  });
+
+  test("errors name the session or the file, exit 1, and print no JSON", () => {
+    const dir = tempDir();
+    const cases: [string, string][] = [
+      ["deadbeef", "pig: No session found matching 'deadbeef'\n"],
+      [join(dir, "nope.jsonl"), `pig: Session file not found: ${join(dir, "nope.jsonl")}\n`],
+    ];
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, "garbage\n");
+    cases.push([bad, `pig: ${bad} is not a session file: its first line is not JSON\n`]);
+    const empty = join(dir, "empty.jsonl");
+    writeFileSync(empty, "");
+    cases.push([empty, `pig: Session file is empty: ${empty}\n`]);
+    for (const [arg, stderr] of cases) {
+      const run = runPig(["sessions", "tree", arg, "--json"], { env: env() });
+      expect({ arg, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ arg, code: 1, stdout: "", stderr });
+    }
+  });
+});
