@@ -5,11 +5,11 @@
  * errors name the session or the file with nothing on stdout.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { SessionTreeJsonSchema, type SessionTreeJson } from "../../src/cli/show-tree-json.ts";
 import { runPig } from "../helpers/binary.ts";
+import { assistant, HEADER, msg, user, writeSession } from "../helpers/sessions.ts";
 import { FIXTURES, tempDir } from "../helpers/tmp.ts";
 
 /** A HOME of its own, so that ids are looked up among no one's sessions but the test's. */
@@ -24,18 +24,7 @@ function treeJson(path: string): SessionTreeJson {
   return v.parse(SessionTreeJsonSchema, JSON.parse(run.stdout));
 }
 
-const at = (n: number) => `2026-11-30T10:${String(Math.floor(n / 60)).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}.000Z`;
-const header = (dir: string) => JSON.stringify({ type: "session", version: 3, id: "01a232c8-0000-7000-8000-00000000000d", timestamp: at(0), cwd: dir });
-function message(id: string, parentId: string | null, role: "user" | "assistant", text: string, n: number): string {
-  const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  return JSON.stringify({
-    type: "message",
-    id,
-    parentId,
-    timestamp: at(n),
-    message: { role, content: [{ type: "text", text }], timestamp: Date.parse(at(n)), ...(role === "assistant" ? { api: "openai-completions", provider: "p", model: "m", stopReason: "stop", usage } : {}) },
-  });
-}
+const message = (id: string, parentId: string | null, role: "user" | "assistant", text: string) => msg(id, parentId, role === "user" ? user(text) : assistant(text));
 
 describe("pig sessions tree --json", () => {
   const fixture = join(FIXTURES, "08-branching-tree.jsonl");
@@ -63,18 +52,15 @@ describe("pig sessions tree --json", () => {
   });
 
   test("a damaged file: reused ids told apart by line, a missing parent and a cut cycle named", () => {
-    const dir = tempDir();
-    const path = join(dir, "damaged.jsonl");
-    const lines = [
-      header(dir),
-      message("aaaa0001", null, "user", "one", 1),
-      message("aaaa0002", "aaaa0001", "assistant", "two", 2),
-      message("aaaa0001", "aaaa0002", "user", "three", 3),
-      message("cccc0001", "cccc0002", "user", "cycle one", 5),
-      message("cccc0002", "cccc0001", "assistant", "cycle two", 6),
-      message("dddd0001", "missing0", "user", "orphan", 7),
-    ];
-    writeFileSync(path, `${lines.join("\n")}\n`);
+    const path = writeSession([
+      HEADER,
+      message("aaaa0001", null, "user", "one"),
+      message("aaaa0002", "aaaa0001", "assistant", "two"),
+      message("aaaa0001", "aaaa0002", "user", "three"),
+      message("cccc0001", "cccc0002", "user", "cycle one"),
+      message("cccc0002", "cccc0001", "assistant", "cycle two"),
+      message("dddd0001", "missing0", "user", "orphan"),
+    ]);
     const run = runPig(["sessions", "tree", path, "--json"], { env: env() });
     expect(run.code).toBe(0);
     // The warnings go to stderr, naming the file and line; stdout is the JSON alone.
@@ -91,11 +77,9 @@ describe("pig sessions tree --json", () => {
   });
 
   test("a long chain stays a flat list: no entry nests another", () => {
-    const dir = tempDir();
-    const path = join(dir, "long.jsonl");
-    const lines = [header(dir)];
-    for (let i = 0; i < 600; i++) lines.push(message(`e${String(i).padStart(7, "0")}`, i === 0 ? null : `e${String(i - 1).padStart(7, "0")}`, i % 2 ? "assistant" : "user", `turn ${i}`, i + 1));
-    writeFileSync(path, `${lines.join("\n")}\n`);
+    const id = (i: number) => `e${String(i).padStart(7, "0")}`;
+    const turns = Array.from({ length: 600 }, (_, i) => message(id(i), i === 0 ? null : id(i - 1), i % 2 ? "assistant" : "user", `turn ${i}`));
+    const path = writeSession([HEADER, ...turns]);
     const tree = treeJson(path);
     expect(tree.entries).toHaveLength(600);
     expect(tree.activePath).toHaveLength(600);
@@ -108,11 +92,9 @@ describe("pig sessions tree --json", () => {
       ["deadbeef", "pig: No session found matching 'deadbeef'\n"],
       [join(dir, "nope.jsonl"), `pig: Session file not found: ${join(dir, "nope.jsonl")}\n`],
     ];
-    const bad = join(dir, "bad.jsonl");
-    writeFileSync(bad, "garbage\n");
+    const bad = writeSession(["garbage"], { dir, name: "bad.jsonl" });
     cases.push([bad, `pig: ${bad} is not a session file: its first line is not JSON\n`]);
-    const empty = join(dir, "empty.jsonl");
-    writeFileSync(empty, "");
+    const empty = writeSession([], { dir, name: "empty.jsonl", trailingNewline: false });
     cases.push([empty, `pig: Session file is empty: ${empty}\n`]);
     for (const [arg, stderr] of cases) {
       const run = runPig(["sessions", "tree", arg, "--json"], { env: env() });
