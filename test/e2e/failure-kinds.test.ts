@@ -1,8 +1,9 @@
 /**
  * How a headless run says why it failed: each kind of failure (a bad key, a rate limit, a server
  * error, a server nobody answers on, a context too long, an answer cut at the output limit) has
- * its own exit code in `-p` and `--mode json`, and JSON mode's last line (`agent_settled`) names
- * it as `failureKind`. Through the built binary, against the fake LLM server.
+ * its own exit code in `-p` and `--mode json` (so has a run an extension stopped), and JSON
+ * mode's last line (`agent_settled`) names it as `failureKind`. Through the built binary,
+ * against the fake LLM server.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -76,6 +77,19 @@ describe("a failed answer's kind", () => {
     } finally {
       await unreachable.close();
     }
+  });
+
+  test("aborted: an extension that stops the run exits 9 in -p and --mode json", async () => {
+    const stop = join(world.cwd, "stop.ts");
+    writeFileSync(stop, "export default function (pi) { pi.on(\"turn_start\", (_event, ctx) => { ctx.abort(); }); }\n");
+    // The answer never comes on its own: only the extension's abort ends the run.
+    world.llm.setScript({ responses: [{ hang: true }], fallback: { hang: true } });
+    const print = await world.run(["--no-session", "-e", stop, "-p", "hello"]);
+    expect(print.stderr).toBe("Request was aborted\n");
+    expect(print.code).toBe(9);
+    const json = await world.run(["--no-session", "-e", stop, "--mode", "json", "hello"]);
+    expect(lastLine(json.stdout)).toEqual({ type: "agent_settled", aborted: true, failureKind: "aborted" });
+    expect(json.code).toBe(9);
   });
 
   test("a good answer exits 0 and its agent_settled has no failureKind", async () => {
