@@ -135,13 +135,14 @@ Commands:
                                            --all: of every project
   show <session> [--json]                  The context of the active branch, as the model
                                            would get it; --json: {messages, thinkingLevel, model}
-  tree <session>                           The entry tree, with roles, labels and the leaf
+  tree <session> [--json]                  The entry tree, with roles, labels and the leaf;
+                                           --json: {id, leafId, activePath, roots, entries}
   name <session> <name>                    Append a session name (an empty name clears it)
   label <session> <entryId> [label]        Append a label for an entry (no label: clear it)
 
 Options:
   --session-dir <dir>    Look for sessions in <dir> instead of this project's directory
-  --json                 Machine-readable output (list, show)
+  --json                 Machine-readable output (list, show, tree)
   -h, --help             Show this help; 'pig sessions <command> --help' shows one command's
 
 <session> is a path to a .jsonl file or a prefix of a session id; a prefix that
@@ -177,9 +178,16 @@ Options:
 
 <session> is a path to a .jsonl file or a prefix of a session id.
 `,
-  tree: `Usage: pig sessions tree <session> [--session-dir <dir>]
+  tree: `Usage: pig sessions tree <session> [--json] [--session-dir <dir>]
 
 The session's entry tree, with roles, labels and the leaf.
+
+Options:
+  --json                 {id, path, name, leafId, activePath, roots, entries}: every
+                         entry once, in the tree's order, as {id, parentId, type, role?,
+                         timestamp, line, preview, label?, active, children, problem?}
+                         (docs/sessions.md)
+  --session-dir <dir>    Look for <session> in <dir> too
 
 <session> is a path to a .jsonl file or a prefix of a session id.
 `,

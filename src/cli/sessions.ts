@@ -12,6 +12,7 @@ import { closestName } from "../util/closest.ts";
 import { Output } from "./output.ts";
 import { contextEditNote, writeContextJson, writeContextText } from "./show-context.ts";
 import { writeTree } from "./show-tree.ts";
+import { writeTreeJson } from "./show-tree-json.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 
 interface SessionsArgs {
@@ -60,7 +61,7 @@ function parse(argv: string[]): SessionsArgs {
 const OPERANDS: Record<string, { min: number; max: number; usage: string }> = {
   list: { min: 0, max: 0, usage: "list [--all] [--json]" },
   show: { min: 1, max: 1, usage: "show <session> [--json]" },
-  tree: { min: 1, max: 1, usage: "tree <session>" },
+  tree: { min: 1, max: 1, usage: "tree <session> [--json]" },
   name: { min: 2, max: 2, usage: "name <session> <name>" },
   label: { min: 2, max: 3, usage: "label <session> <entryId> [label]" },
 };
@@ -83,8 +84,8 @@ export async function runSessions(argv: string[]): Promise<number> {
     throw new UsageError(`sessions: usage: pig sessions ${spec.usage}`, commandHelp);
   }
   if (args.all && args.command !== "list") throw new UsageError("sessions: --all goes with list", commandHelp);
-  if (args.json && args.command !== "list" && args.command !== "show") {
-    throw new UsageError(`sessions: --json goes with list and show, not ${args.command}`, commandHelp);
+  if (args.json && args.command !== "list" && args.command !== "show" && args.command !== "tree") {
+    throw new UsageError(`sessions: --json goes with list, show and tree, not ${args.command}`, commandHelp);
   }
   const cwd = process.cwd();
   // The global `sessionDir` setting counts here as it does for `pig` itself.
@@ -106,7 +107,7 @@ export async function runSessions(argv: string[]): Promise<number> {
         });
         break;
       case "tree":
-        withStore(args.operands[0]!, cwd, dir, (store) => writeTree(out, store));
+        withStore(args.operands[0]!, cwd, dir, (store) => (args.json ? writeTreeJson(out, store) : writeTree(out, store)));
         break;
       case "name":
         appendTo(args.operands[0]!, cwd, dir, (store) => store.appendSessionInfo(args.operands[1]!));

@@ -5,7 +5,7 @@
  */
 export { RpcClient, type PromptOptions, type RpcClientOptions, type RpcEventListener, type UiAnswer } from "./rpc-client.ts";
 export { RpcCommandError, RpcConnectionError } from "./rpc-connection.ts";
-export { PromptError, failureKindOf, type PromptFailureKind, type PromptResult } from "./prompt-failure.ts";
+export { PromptError, type PromptFailureKind, type PromptResult } from "./prompt-failure.ts";
 export { findPigBinary } from "./find-binary.ts";
 export { createAgentSession, sessionArgs, type RpcSession, type RpcSessionOptions } from "./rpc-session.ts";
 export type { CreateAgentSessionOptions } from "./session-options.ts";

@@ -1,28 +1,18 @@
 /**
  * Why a prompt's run failed, as a kind a program can branch on and the provider's own text: the
- * error `RpcClient.prompt()` rejects with. The kind is read from the final answer the way pig's
- * retry rules read it (a leading HTTP status, the connection error's words, the overflow patterns).
+ * error `RpcClient.prompt()` rejects with. The kind is read from the final answer by the rules
+ * `-p` and `--mode json` use for their exit codes (ai/failure-kind.ts).
  */
-import { isContextOverflow } from "../ai/errors.ts";
+import { failureKind, type FailureKind } from "../ai/failure-kind.ts";
 import type { AgentMessage, AssistantMessage } from "../session/format.ts";
 import type { InputDisposition, RpcEvent } from "./rpc-types.ts";
 
-export type PromptFailureKind =
-  /** The provider refused the credentials (401, 403). */
-  | "auth"
-  | "rate_limit"
-  /** The provider failed (5xx, an overloaded service). */
-  | "server_error"
-  /** No answer came: the connection was refused, the host unknown, the request timed out. */
-  | "unreachable"
-  | "context_overflow"
-  /** The answer stopped at the model's output limit (`stopReason: "length"`). */
-  | "cut_off"
-  /** The run was stopped (`abort()`). */
-  | "aborted"
-  /** pig accepted the prompt and then could not run it (a `prompt_error` event). */
-  | "prompt_error"
-  | "other";
+/**
+ * How the run failed: `auth` (401, 403), `rate_limit`, `server_error` (5xx, overloaded),
+ * `unreachable` (refused, unknown host, timed out), `context_overflow`, `cut_off` (the output
+ * limit), `aborted`, `other`; or `prompt_error`: pig accepted the prompt and could not run it.
+ */
+export type PromptFailureKind = FailureKind | "prompt_error";
 
 /** What a prompt's run produced. */
 export interface PromptResult {
@@ -50,21 +40,6 @@ export class PromptError extends Error {
   }
 }
 
-const UNREACHABLE = /^Connection error\.|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|timed? ?out|fetch failed|socket hang up|ECONNRESET/i;
-
-/** The kind of an answer that ended in an error, from its error text. */
-export function failureKindOf(errorMessage: string): PromptFailureKind {
-  const status = /^(\d{3})\b/.exec(errorMessage.trim())?.[1];
-  // The overflow rules read only these fields of a failed answer.
-  const probe = { stopReason: "error", errorMessage, usage: { input: 0, cacheRead: 0, output: 0 } } as unknown as Parameters<typeof isContextOverflow>[0];
-  if (isContextOverflow(probe, Number.POSITIVE_INFINITY)) return "context_overflow";
-  if (status === "401" || status === "403") return "auth";
-  if (status === "429" || /rate.?limit|too many requests/i.test(errorMessage)) return "rate_limit";
-  if ((status && status.startsWith("5")) || /overloaded|service.?unavailable/i.test(errorMessage)) return "server_error";
-  if (UNREACHABLE.test(errorMessage)) return "unreachable";
-  return "other";
-}
-
 function contentText(message: AssistantMessage): string {
   return message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
 }
@@ -82,11 +57,10 @@ export function promptFailure(result: PromptResult): PromptError | undefined {
   if (refused?.type === "prompt_error") return new PromptError("prompt_error", refused.error, result);
   const answer = result.message;
   if (!answer) return undefined;
-  if (answer.stopReason === "error") {
-    const text = answer.errorMessage || "the answer ended in an error";
-    return new PromptError(failureKindOf(text), text, result);
-  }
-  if (answer.stopReason === "aborted") return new PromptError("aborted", answer.errorMessage || "the run was aborted", result);
-  if (answer.stopReason === "length") return new PromptError("cut_off", "the answer was cut off at the model's output limit (raise its maxTokens or ask for less)", result);
-  return undefined;
+  // The model's context window is pig's to know: an overflow is told by the provider's words here.
+  const kind = failureKind(answer as Parameters<typeof failureKind>[0], Number.POSITIVE_INFINITY);
+  if (!kind) return undefined;
+  if (kind === "cut_off") return new PromptError(kind, "the answer was cut off at the model's output limit (raise its maxTokens or ask for less)", result);
+  if (kind === "aborted") return new PromptError(kind, answer.errorMessage || "the run was aborted", result);
+  return new PromptError(kind, answer.errorMessage || "the answer ended in an error", result);
 }

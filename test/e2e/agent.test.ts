@@ -112,10 +112,10 @@ describe("retries", () => {
     expect(JSON.stringify(w.llm.requests[2]!.body)).not.toContain("slow down");
   });
 
-  test("when retries run out the error is reported and the exit code is 1", async () => {
+  test("when retries run out the error is reported and the exit code is a server error's", async () => {
     const w = await world([{ error: { status: 503, message: "down" }, repeat: 3 }], { settings: FAST_RETRY });
     const result = await w.run(["-p", "go"]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(5);
     // A line per retry, then what failed, where, and after how many attempts.
     expect(result.stderr).toBe(
       "pig: fake/fake-model: 503 down — retry 1/2 in 20ms\n" +
@@ -131,7 +131,8 @@ describe("retries", () => {
       settings: { retry: { ...FAST_RETRY.retry, provider: { maxRetryDelayMs: 1000 } } },
     });
     const result = await w.run(["-p", "go"]);
-    expect(result.code).toBe(1);
+    // Still a rate limit (4), only one not worth waiting for.
+    expect(result.code).toBe(4);
     expect(result.stderr).toContain("600");
     expect(result.stderr).toContain("maxRetryDelayMs");
     expect(w.llm.requests).toHaveLength(1);

@@ -33,7 +33,7 @@ describe("flags", () => {
     const missing = runPig(["sessions", "show"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("usage: pig sessions show <session> [--json]");
-    expect(runPig(["sessions", "tree", "x", "--json"]).stderr).toContain("--json goes with list and show");
+    expect(runPig(["sessions", "name", "x", "y", "--json"]).stderr).toContain("--json goes with list, show and tree, not name");
   });
 });
 

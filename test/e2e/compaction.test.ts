@@ -109,7 +109,9 @@ describe("automatic compaction", () => {
     const ends = events(result.stdout).filter((e) => e.type === "compaction_end");
     expect(ends.at(-1)).toMatchObject({ reason: "overflow", willRetry: false });
     expect(String(ends.at(-1)!.errorMessage)).toContain("Context overflow recovery failed");
-    expect(result.code).toBe(1);
+    // The run's last line and its exit code say it was an overflow (docs/cli-integration.md).
+    expect(events(result.stdout).at(-1)).toMatchObject({ type: "agent_settled", failureKind: "context_overflow" });
+    expect(result.code).toBe(7);
   });
 
   test("an answer that completes but reports more input than the window: compacted after it, no second answer", async () => {

@@ -98,7 +98,8 @@ describe("Gemini API (google-generative-ai)", () => {
   test("an HTTP error ends the run with Google's message and status", async () => {
     const w = await world([{ error: { status: 429, message: "Resource has been exhausted (e.g. check quota)." } }]);
     const result = await w.run(["-p", "--model", "gem/gemini-2.5-flash", "hi"]);
-    expect(result.code).toBe(1);
+    // A rate limit's own exit code (docs/cli-integration.md).
+    expect(result.code).toBe(4);
     expect(result.stderr).toContain("429 Resource has been exhausted (e.g. check quota). (RESOURCE_EXHAUSTED)");
     expect(sessionMessages(w).at(-1)).toMatchObject({ stopReason: "error", errorMessage: "429 Resource has been exhausted (e.g. check quota). (RESOURCE_EXHAUSTED)" });
   });

@@ -118,7 +118,7 @@ describe("openai-codex through dist/pig", () => {
   test("a refused sign-in (401) names the server's message and how to sign in again", async () => {
     const w = await codexWorld([{ error: { status: 401, message: "Your authentication token has expired." } }]);
     const run = await w.run([...MODEL_ARGS, "-p", "hello"]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(3);
     expect(run.stderr).toContain("401 Your authentication token has expired. Your ChatGPT sign-in was refused: run /login openai-codex to sign in again");
     expect(run.stderr).not.toContain(fakeCodexToken());
   });

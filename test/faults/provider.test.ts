@@ -9,6 +9,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { FailureKind } from "../../src/ai/failure-kind.ts";
+import { EXIT_CODES } from "../../src/modes/run-outcome.ts";
 import type { Script, ScriptResponse } from "../helpers/fake-llm/server.ts";
 import type { FixtureApi } from "../helpers/pig-env.ts";
 import { interactivePig } from "../helpers/interactive-pig.ts";
@@ -63,13 +65,15 @@ interface GiveUp {
   baseUrl?: string;
   /** JSON mode: retries are `auto_retry_*` events on stdout; the final line is still on stderr. */
   json?: boolean;
+  /** The kind of failure the exit code says (docs/cli-integration.md); `other` (1) when not given. */
+  kind?: FailureKind;
 }
 
-/** A case that gives up: exit code 1, each retry visible, and the final line on stderr. */
+/** A case that gives up: the exit code of its kind, each retry visible, and the final line on stderr. */
 async function expectGiveUp(api: FixtureApi, script: Script, attempts: number, reason: RegExp, options: GiveUp = {}) {
   const w = await faultWorld(api, script, options);
   const run = await runPig(w, options.json ? ["--mode", "json", "go"] : ["-p", "go"]);
-  expect(run.code).toBe(1);
+  expect(run.code).toBe(EXIT_CODES[options.kind ?? "other"]);
   if (options.json) {
     const retries = jsonEvents(run.stdout).filter((e) => String(e.type).startsWith("auto_retry"));
     const starts = Array.from({ length: attempts - 1 }, (_, i) => ({ type: "auto_retry_start", attempt: i + 1 }));
@@ -101,7 +105,7 @@ describe("provider faults", () => {
         // Exponential backoff from baseDelayMs: 10 ms, then 20 ms.
         expect(retryLines(run.stderr).map((l) => l.replace(/.* — /, ""))).toEqual(["retry 1/2 in 10ms", "retry 2/2 in 20ms"]);
       } else {
-        const { shown } = await expectGiveUp(api, [{ ...limited(api), repeat: 3 }], 3, /Rate limit reached for fake-model/);
+        const { shown } = await expectGiveUp(api, [{ ...limited(api), repeat: 3 }], 3, /Rate limit reached for fake-model/, { kind: "rate_limit" });
         expect(shown).toStartWith("429 ");
       }
     });
@@ -120,7 +124,7 @@ describe("provider faults", () => {
       if (waitMs === undefined) {
         // Above retry.provider.maxRetryDelayMs: no retry, and the message says why.
         const settings = { retry: { ...FAST_RETRY, provider: { maxRetryDelayMs: 5000 } } };
-        const { w, shown } = await expectGiveUp(api, [limited, ok], 1, /600s/, { settings });
+        const { w, shown } = await expectGiveUp(api, [limited, ok], 1, /600s/, { settings, kind: "rate_limit" });
         expect(shown).toMatch(/max/i);
         expect(w.llm.requests).toHaveLength(1);
         return;
@@ -149,7 +153,7 @@ describe("provider faults", () => {
     const cases = APIS.flatMap((api) => errors.map((error, i) => ({ api, error, giveUp: i === 1 })));
     const failures = await runCases("HTTP 500, 502, 503, 529", cases, (c) => `${c.api} ${c.error.status}${c.giveUp ? " gives up" : ""}`, async ({ api, error, giveUp }) => {
       if (giveUp) {
-        await expectGiveUp(api, [{ error, repeat: 3 }], 3, new RegExp(`^${error.status} .*${error.message}`), { json: true });
+        await expectGiveUp(api, [{ error, repeat: 3 }], 3, new RegExp(`^${error.status} .*${error.message}`), { json: true, kind: "server_error" });
         return;
       }
       const { run } = await expectRecovery(api, [{ error }, ok], 1);
@@ -161,7 +165,7 @@ describe("provider faults", () => {
   test("connection refused on this machine: not retried (nothing listens there), an end that says where and why", async () => {
     const failures = await runCases("connection refused", APIS, (api) => api, async (api) => {
       const port = closedPort();
-      const { shown } = await expectGiveUp(api, [ok], 1, /^Connection error\. \(ECONNREFUSED\b/, { baseUrl: `http://127.0.0.1:${port}` });
+      const { shown } = await expectGiveUp(api, [ok], 1, /^Connection error\. \(ECONNREFUSED\b/, { baseUrl: `http://127.0.0.1:${port}`, kind: "unreachable" });
       // Never the bare words that once left a person guessing.
       expect(shown).not.toBe("Connection error.");
     });
@@ -205,6 +209,7 @@ describe("provider faults", () => {
           await expectGiveUp(api, [ok], 2, /^Stream idle timeout: the server sent nothing for 1s after its headers \(retry\.provider\.idleTimeoutMs\)$/, {
             settings,
             baseUrl: server.url,
+            kind: "unreachable",
           });
           expect(server.requests()).toBe(2);
         } finally {
@@ -309,7 +314,7 @@ describe("provider faults", () => {
         // The session keeps the server's own text.
         expect(answers(messages)[0]!.errorMessage).toContain("<title>502 Bad Gateway</title>");
       } else if (variant === "502 gives up") {
-        const { shown } = await expectGiveUp(api, [{ ...badGateway, repeat: 3 }], 3, /^502 \(an HTML page: 502 Bad Gateway\)$/);
+        const { shown } = await expectGiveUp(api, [{ ...badGateway, repeat: 3 }], 3, /^502 \(an HTML page: 502 Bad Gateway\)$/, { kind: "server_error" });
         expect(shown).not.toContain("<");
       } else {
         await expectGiveUp(api, [portal, ok], 1, /^The server answered 200 with an HTML page instead of an event stream: Sign in to Guest Wi-Fi$/);

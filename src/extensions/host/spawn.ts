@@ -71,7 +71,7 @@ export function spawnExtension(options: SpawnOptions): SpawnedProcess {
  * The program's path, found as spawning it directly would find it: behind the guard's `sh` a
  * missing program would only be an exit code 127, not the error that names it.
  */
-function programPath(file: string, options: SpawnOptions): string {
+export function programPath(file: string, options: Pick<SpawnOptions, "cwd" | "env">): string {
   if (file.includes("/")) {
     const path = isAbsolute(file) ? file : resolve(options.cwd, file);
     if (!existsSync(path)) throw new Error(`ENOENT: no such file or directory, posix_spawn '${file}'`);

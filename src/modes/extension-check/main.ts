@@ -10,9 +10,10 @@ import { discoverExtensions } from "../../extensions/discovery.ts";
 import { groupIntoProcesses } from "../../extensions/host/host.ts";
 import { runnerCommand } from "../../extensions/host/runner-command.ts";
 import { MANIFEST_FILE } from "../../extensions/manifest.ts";
-import { checkBadToken, checkUnsupportedProtocol } from "./launch-checks.ts";
+import { checkBadToken, checkUnsupportedProtocol, programProblem } from "./launch-checks.ts";
 import { formatReport, type CheckResult } from "./report.ts";
 import { runSessionChecks } from "./session-checks.ts";
+import { withoutRepeatedStderr } from "./stderr-tail.ts";
 import { terminalSafe } from "../../util/terminal-safe.ts";
 
 export const CHECK_USAGE = `Usage: pig extension check [--json] [--limit <ms>] <file|dir|pig-extension.json>
@@ -106,7 +107,16 @@ async function runChecks(path: string, scratch: string, limitMs: number): Promis
   if (found.sources.length === 0) return [{ name: "launch", status: "fail", detail: found.errors.join("; ") || `no extension at ${path}` }];
   const [spec] = groupIntoProcesses(found.sources, runnerCommand());
   const launch = { spec: spec!, cwd: scratch, logDir: join(scratch, "logs"), env: process.env, exitMs: Math.min(limitMs, 5_000) };
+  const problem = programProblem(launch.spec, scratch, process.env);
+  if (problem) {
+    const notRun = "not run: the program could not be started";
+    return [
+      { name: "launch", status: "fail", detail: `the program could not be started: ${problem}` },
+      { name: "launch.bad-token", status: "skip", detail: notRun },
+      { name: "launch.version", status: "skip", detail: notRun },
+    ];
+  }
   const early = [await checkBadToken(launch), await checkUnsupportedProtocol(launch)];
   const session = await runSessionChecks({ path, scratch, env: process.env, limitMs });
-  return [...session.slice(0, 1), ...early, ...session.slice(1)];
+  return withoutRepeatedStderr([...session.slice(0, 1), ...early, ...session.slice(1)]);
 }

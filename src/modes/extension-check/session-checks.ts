@@ -18,6 +18,7 @@ import type { CheckResult } from "./report.ts";
 import { argsFor } from "./schema-args.ts";
 import { CHECK_MODEL, CHECK_PROMPT, CHECK_PROVIDER, CHECK_PROVIDER_CONFIG, scriptedModel } from "./scripted-model.ts";
 import { ScriptedUi } from "./scripted-ui.ts";
+import { logsTail } from "./stderr-tail.ts";
 
 export interface SessionCheckInput {
   /** What `-e` would be given: a file, a directory, or a manifest. */
@@ -32,6 +33,19 @@ export interface SessionCheckInput {
 const PING_MS = 100;
 
 export async function runSessionChecks(input: SessionCheckInput): Promise<CheckResult[]> {
+  const results = await sessionChecks(input);
+  // The host logs each process's stderr under the check's agent directory, gone once the check ends.
+  return withStderr(results, logsTail(join(input.scratch, "agent", "extensions", "logs")));
+}
+
+/** The extension's stderr with the first check that failed: what it said as it went wrong. */
+export function withStderr(results: CheckResult[], stderr: string | undefined): CheckResult[] {
+  const first = results.findIndex((r) => r.status === "fail" && !r.stderr);
+  if (!stderr || first < 0) return results;
+  return results.map((r, i) => (i === first ? { ...r, stderr } : r));
+}
+
+async function sessionChecks(input: SessionCheckInput): Promise<CheckResult[]> {
   const cwd = join(input.scratch, "project");
   const agentDir = join(input.scratch, "agent");
   mkdirSync(cwd, { recursive: true });
