@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"pig/sdk/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
 )
 
 type result struct {

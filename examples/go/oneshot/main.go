@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"pig/sdk/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
 )
 
 func main() {

@@ -19,8 +19,8 @@ import (
 	"strings"
 	"time"
 
-	"pig/sdk/rpc"
-	"pig/sdk/sessionfile"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/sessionfile"
 )
 
 // stats are one file's figures.

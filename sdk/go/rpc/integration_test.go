@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"pig/sdk/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
 )
 
 type pigWorld struct {
