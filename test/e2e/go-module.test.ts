@@ -42,8 +42,10 @@ const RPC_PROGRAM = `package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"${MODULE}/rpc"
 )
@@ -54,13 +56,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	res, err := c.PromptAndWait(context.Background(), os.Args[2], nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := c.PromptAndWait(ctx, os.Args[2], nil)
+	if errors.Is(err, rpc.ErrAborted) {
+		fmt.Fprintln(os.Stderr, "aborted:", err)
+		os.Exit(3)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	fmt.Println(res.Text)
-	if err := c.Close(); err != nil {
+	if err := c.Close(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
