@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { extensionWorlds } from "../helpers/extension-worlds.ts";
 import { pigBinary } from "../helpers/binary.ts";
 import { describeNeeding } from "../helpers/needs.ts";
+import { runProgram as run, runProgramOk as ok } from "../helpers/run-program.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
@@ -18,25 +19,6 @@ const MODULE = "github.com/pig-coding-agent/pig/sdk/go";
 const VERSION = "1.2.3";
 
 const { world } = extensionWorlds();
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a program to its end without blocking the fake model, which lives in this process. */
-async function run(argv: string[], cwd: string, env: Record<string, string>): Promise<Ran> {
-  const proc = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
-
-async function ok(argv: string[], cwd: string, env: Record<string, string>): Promise<Ran> {
-  const ran = await run(argv, cwd, env);
-  if (ran.code !== 0) throw new Error(`${argv.join(" ")} in ${cwd} exited ${ran.code}:\n${ran.stderr}${ran.stdout}`);
-  return ran;
-}
 
 const RPC_PROGRAM = `package main
 
