@@ -114,6 +114,8 @@ describeNeeding("go", GO !== null, "Go module through a module proxy", () => {
       GOSUMDB: "off",
       GOFLAGS: "-mod=mod",
       GOWORK: "off",
+      // A newer go must not fetch another toolchain: only the proxy directory is reachable.
+      GOTOOLCHAIN: "local",
       GO111MODULE: "on",
       CGO_ENABLED: "0",
     };
