@@ -145,6 +145,7 @@ if (import.meta.main) {
     if (values["go-proxy"]) {
       const go = writeGoProxy({ repoRoot: root, moduleDir: "sdk/go", version, proxyDir: join(outDir, "goproxy") });
       console.log(`go module ${go.module}@${go.version}: ${go.files.length} files, ${go.zipPath}\n  go.sum: ${go.goSum.join("\n          ")}`);
+      if (go.uncommitted.length > 0) console.error(`release: warning: uncommitted changes in ${go.uncommitted.join(", ")}: the tag sdk/go/${go.version} will not hold the files packed`);
     }
     if (values.wheel) {
       for (const p of buildPythonPackages({ sdkDir: join(root, "sdk", "python"), version, outDir: join(outDir, "python") })) console.log(`python ${p.sha256}  ${p.path}`);

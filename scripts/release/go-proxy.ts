@@ -35,6 +35,8 @@ export interface GoProxyResult {
   files: string[];
   /** The two lines `go get` writes to a consumer's go.sum. */
   goSum: string[];
+  /** Files of the module changed since the last commit: the tag will not hold what was packed. */
+  uncommitted: string[];
 }
 
 /** Go's case encoding for paths in a proxy (`!` before each upper-case letter, made lower). */
@@ -84,6 +86,15 @@ function trackedFiles(repoRoot: string, moduleDir: string): string[] {
     .map((p) => p.slice(prefix.length));
 }
 
+function uncommittedFiles(repoRoot: string, moduleDir: string): string[] {
+  const proc = Bun.spawnSync(["git", "status", "--porcelain", "--", moduleDir], { cwd: repoRoot, stdout: "pipe", stderr: "pipe" });
+  return proc.stdout
+    .toString()
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => l.slice(3));
+}
+
 /** The time of the checkout's last commit, so the same sources give the same `.info`. */
 function commitTime(repoRoot: string): string {
   const proc = Bun.spawnSync(["git", "log", "-1", "--format=%ct"], { cwd: repoRoot, stdout: "pipe", stderr: "pipe" });
@@ -122,6 +133,7 @@ export function writeGoProxy(options: GoProxyOptions): GoProxyResult {
     version,
     zipPath,
     files,
+    uncommitted: uncommittedFiles(options.repoRoot, options.moduleDir),
     goSum: [`${module} ${version} ${goHash1(entries)}`, `${module} ${version}/go.mod ${goHash1([{ name: "go.mod", data: goMod }])}`],
   };
 }
