@@ -4,6 +4,8 @@
  *
  *   bun scripts/release.ts                          # the five release targets
  *   bun scripts/release.ts --targets linux-x64-musl,windows-x64-baseline --out /tmp/rel
+ *   bun scripts/release.ts --version 1.2.0 --go-proxy --no-binaries   # only <out>/goproxy/
+ *   bun scripts/release.ts --version 1.2.0 --wheel --no-binaries      # only <out>/python/
  *
  * The runtimes for other platforms are fetched once with `npm pack` into a cache directory
  * (`--cache`, default ~/.cache/pig/bun-runtimes); after that the build needs no network.
@@ -24,6 +26,8 @@ import {
   type BuildTarget,
 } from "../src/cli/build-target.ts";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
+import { writeGoProxy } from "./release/go-proxy.ts";
+import { buildPythonPackages, pythonVersion } from "./release/python-wheel.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -86,7 +90,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
 }
 
 function usage(message: string): never {
-  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z]`);
+  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z] [--go-proxy] [--wheel] [--no-binaries]`);
   process.exit(2);
 }
 
@@ -95,7 +99,15 @@ if (import.meta.main) {
   try {
     ({ values } = parseArgs({
       args: Bun.argv.slice(2),
-      options: { targets: { type: "string" }, out: { type: "string" }, cache: { type: "string" }, version: { type: "string" } },
+      options: {
+        targets: { type: "string" },
+        out: { type: "string" },
+        cache: { type: "string" },
+        version: { type: "string" },
+        "go-proxy": { type: "boolean" },
+        wheel: { type: "boolean" },
+        "no-binaries": { type: "boolean" },
+      },
     }));
   } catch (error) {
     usage((error as Error).message);
@@ -110,15 +122,34 @@ if (import.meta.main) {
   const { version: packageVersion } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
   if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) usage(`--version ${JSON.stringify(values.version)}: not a version (expected MAJOR.MINOR.PATCH, e.g. 1.2.0)`);
   const version = values.version ?? packageVersion;
+  // Before any building: a version the wheel cannot carry fails the release at once.
+  if (values.wheel) {
+    try {
+      pythonVersion(version);
+    } catch (error) {
+      usage((error as Error).message);
+    }
+  }
   const started = performance.now();
+  const outDir = resolve(values.out ?? join(root, "dist", "release"));
   try {
-    await buildRelease({
-      targets,
-      version,
-      defineVersion: values.version !== undefined,
-      outDir: resolve(values.out ?? join(root, "dist", "release")),
-      cacheDir: resolve(values.cache ?? defaultRuntimeCache()),
-    });
+    if (!values["no-binaries"]) {
+      await buildRelease({
+        targets,
+        version,
+        defineVersion: values.version !== undefined,
+        outDir,
+        cacheDir: resolve(values.cache ?? defaultRuntimeCache()),
+      });
+    }
+    if (values["go-proxy"]) {
+      const go = writeGoProxy({ repoRoot: root, moduleDir: "sdk/go", version, proxyDir: join(outDir, "goproxy") });
+      console.log(`go module ${go.module}@${go.version}: ${go.files.length} files, ${go.zipPath}\n  go.sum: ${go.goSum.join("\n          ")}`);
+      if (go.uncommitted.length > 0) console.error(`release: warning: uncommitted changes in ${go.uncommitted.join(", ")}: the tag sdk/go/${go.version} will not hold the files packed`);
+    }
+    if (values.wheel) {
+      for (const p of buildPythonPackages({ sdkDir: join(root, "sdk", "python"), version, outDir: join(outDir, "python") })) console.log(`python ${p.sha256}  ${p.path}`);
+    }
   } catch (error) {
     console.error(`release: ${(error as Error).message}`);
     process.exit(1);

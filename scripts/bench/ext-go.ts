@@ -36,7 +36,7 @@ import (
 	"log"
 	"time"
 
-	"pig/sdk"
+	sdk "github.com/pig-coding-agent/pig/sdk/go"
 )
 
 func main() {
@@ -92,7 +92,7 @@ try {
   // The Go extension: its own module, the SDK taken from this checkout.
   const goDir = join(work, "go-ext");
   mkdirSync(goDir);
-  writeFileSync(join(goDir, "go.mod"), `module bench/goext\n\ngo 1.19\n\nrequire pig/sdk v0.0.0\n\nreplace pig/sdk => ${SDK}\n`);
+  writeFileSync(join(goDir, "go.mod"), `module bench/goext\n\ngo 1.19\n\nrequire github.com/pig-coding-agent/pig/sdk/go v0.0.0\n\nreplace github.com/pig-coding-agent/pig/sdk/go => ${SDK}\n`);
   writeFileSync(join(goDir, "main.go"), GO_SOURCE);
   const build = Bun.spawnSync([go, "build", "-o", "bench-go", "."], { cwd: goDir, stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`go build failed:\n${build.stderr.toString()}`);

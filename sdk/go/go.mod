@@ -1,3 +1,3 @@
-module pig/sdk
+module github.com/pig-coding-agent/pig/sdk/go
 
 go 1.19

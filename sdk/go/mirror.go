@@ -9,7 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"pig/sdk/sessionfile"
+	"github.com/pig-coding-agent/pig/sdk/go/sessionfile"
 )
 
 // BranchEntry is one entry of the active branch, flattened (see sessionfile.Entry).

@@ -37,14 +37,18 @@ const INTEGRATION_SCRIPT: Script = [
   { when: "echoed-by-bash", text: "The tool ran." },
   { when: "integration-tool", toolCalls: [{ name: "bash", arguments: { command: "echo echoed-by-bash" } }] },
   { when: "integration-dangerous", toolCalls: [{ name: "bash", arguments: { command: "rm -rf ./nothing-here" } }] },
-  { when: "integration-hang", hang: true, repeat: 3 },
+  // Before the hanging entry: the request also holds the aborted prompt before it.
+  { when: "integration-after-abort", text: "Still here." },
+  { when: "integration-hang", hang: true, repeat: 5 },
 ];
 
 const INTEGRATION_TESTS = [
   "TestIntegrationPromptAndWaitReturnsTheAnswerAndItsEvents",
   "TestIntegrationToolCallsAndUserBashStream",
   "TestIntegrationExtensionUIRequestsReachTheCallbacks",
-  "TestIntegrationACancelledWaitLeavesTheRunToAbort",
+  "TestIntegrationCancellingThePromptsContextAbortsTheRun",
+  "TestIntegrationAPromptPastItsDeadlineIsAbortedWithTheDeadlineError",
+  "TestIntegrationARunAbortedBySomeoneElseIsErrAborted",
   "TestIntegrationAKilledPigEndsEveryWaitAndCall",
   "TestIntegrationSIGTERMStopsTheRunThenPigExitsWith143",
   "TestIntegrationSessionModelAndQueueCommands",

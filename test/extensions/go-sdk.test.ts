@@ -20,9 +20,9 @@ function go(dir: string, args: string[]): { code: number; output: string } {
 describeNeeding("go", GO !== null, "Go SDK", () => {
   test("go test -race ./... passes in sdk/go", () => {
     const run = go(join(ROOT, "sdk", "go"), ["test", "-race", "-count=1", "./..."]);
-    expect(run.output).toMatch(/^ok\s+pig\/sdk\s/m);
-    expect(run.output).toMatch(/^ok\s+pig\/sdk\/sessionfile\s/m);
-    expect(run.output).toMatch(/^ok\s+pig\/sdk\/rpc\s/m);
+    expect(run.output).toMatch(/^ok\s+github\.com\/pig-coding-agent\/pig\/sdk\/go\s/m);
+    expect(run.output).toMatch(/^ok\s+github\.com\/pig-coding-agent\/pig\/sdk\/go\/sessionfile\s/m);
+    expect(run.output).toMatch(/^ok\s+github\.com\/pig-coding-agent\/pig\/sdk\/go\/rpc\s/m);
     expect(run.code).toBe(0);
   }, 180_000);
 

@@ -2,6 +2,6 @@ module pig/examples
 
 go 1.19
 
-require pig/sdk v0.0.0
+require github.com/pig-coding-agent/pig/sdk/go v0.0.0
 
-replace pig/sdk => ../../../sdk/go
+replace github.com/pig-coding-agent/pig/sdk/go => ../../../sdk/go

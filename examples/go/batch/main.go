@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"pig/sdk/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
 )
 
 type result struct {
@@ -89,15 +89,15 @@ func runOne(pig string, args []string, dir, prompt string, timeout time.Duration
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	res, err := c.PromptAndWait(ctx, prompt, nil)
+	// Out of time, the run was aborted before PromptAndWait returned: pig gets 10 s to exit,
+	// then it is killed.
+	stop, cancelStop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelStop()
 	if err != nil {
-		// Give up on this directory: stop its run, and its pig if it does not stop.
-		stop, cancelStop := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancelStop()
-		_ = c.Abort(stop)
-		_ = c.Shutdown(stop)
+		_ = c.Close(stop)
 		return "", err
 	}
-	if err := c.Close(); err != nil {
+	if err := c.Close(stop); err != nil {
 		return "", err
 	}
 	return res.Text, nil

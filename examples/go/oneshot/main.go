@@ -7,13 +7,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
 	"time"
 
-	"pig/sdk/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
 )
 
 func main() {
@@ -63,14 +64,16 @@ func run(pig, model, dir string, timeout time.Duration, prompt string) error {
 		defer cancel()
 	}
 	res, err := c.PromptAndWait(ctx, prompt, nil)
+	// Out of time, the run was aborted before PromptAndWait returned; pig gets 10 s to exit.
+	stop, cancelStop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelStop()
 	if err != nil {
-		// Out of time, or the answer failed: stop the run, and pig with it.
-		stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = c.Abort(stop)
-		_ = c.Shutdown(stop)
+		_ = c.Close(stop)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("no answer within %s, the run was stopped", timeout)
+		}
 		return err
 	}
 	fmt.Println(res.Text)
-	return c.Close()
+	return c.Close(stop)
 }

@@ -19,8 +19,8 @@ import (
 	"strings"
 	"time"
 
-	"pig/sdk/rpc"
-	"pig/sdk/sessionfile"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/sessionfile"
 )
 
 // stats are one file's figures.
@@ -160,10 +160,10 @@ func askPig(pig, path string) (*rpc.SessionStats, error) {
 	defer cancel()
 	st, err := c.GetSessionStats(ctx)
 	if err != nil {
-		_ = c.Shutdown(ctx)
+		_ = c.Close(ctx)
 		return nil, err
 	}
-	return st, c.Close()
+	return st, c.Close(ctx)
 }
 
 // sessions are the .jsonl files named, directories searched.

@@ -230,17 +230,18 @@ func (c *Client) Err() error {
 	return c.err
 }
 
-// Close ends pig's input and waits for it to exit: pig finishes what it was asked first
-// (a running prompt included; Abort before Close to stop it). It returns as Wait does.
-func (c *Client) Close() error {
+// Close ends pig's input and waits for it to exit: pig finishes what it was asked first (a
+// running prompt included; Abort before Close to stop it, or give PromptAndWait a context
+// that ends). It returns as Wait does. When ctx ends first, a started pig is killed (and
+// waited for) and the error is ctx's (errors.Is(err, context.DeadlineExceeded)); an attached
+// client just returns it.
+func (c *Client) Close(ctx context.Context) error {
 	c.closeInput()
-	return c.Wait()
-}
-
-// Shutdown is Close with a deadline: when ctx ends first, a started pig is killed (and
-// waited for) and ctx.Err() returned; an attached client just returns ctx.Err().
-func (c *Client) Shutdown(ctx context.Context) error {
-	c.closeInput()
+	select {
+	case <-c.done:
+		return c.Wait()
+	default:
+	}
 	select {
 	case <-c.done:
 		return c.Wait()
@@ -248,6 +249,7 @@ func (c *Client) Shutdown(ctx context.Context) error {
 		if c.proc != nil {
 			_ = c.Kill()
 			<-c.done
+			return fmt.Errorf("pig rpc: pig was killed, it had not exited when the context ended: %w", ctx.Err())
 		}
 		return ctx.Err()
 	}
@@ -255,7 +257,7 @@ func (c *Client) Shutdown(ctx context.Context) error {
 
 // Wait waits for the client to end and for the event callbacks to have run, and returns nil
 // when pig exited with code 0 (an attached client: when its output ended cleanly), or the
-// error that ended it. A callback must not call Wait, Close or Shutdown (it would wait for
+// error that ended it. A callback must not call Wait or Close (it would wait for
 // itself).
 func (c *Client) Wait() error {
 	<-c.done

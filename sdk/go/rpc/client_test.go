@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestAnswersThatComeOutOfOrderReachTheirOwnCallers(t *testing.T) {
@@ -397,19 +398,62 @@ func TestACancelledContextEndsTheWaitAndTheLateAnswerIsDropped(t *testing.T) {
 	}
 }
 
-func TestACancelledPromptAndWaitLeavesNoWaiter(t *testing.T) {
+func TestACancelledPromptAndWaitAbortsTheRunWaitsForItsEndAndLeavesNoWaiter(t *testing.T) {
+	f := newFake(t, Options{})
+	ctx, cancel := context.WithCancel(ctxFor(t))
+	var res *PromptResult
+	done := async(func() (err error) { res, err = f.client.PromptAndWait(ctx, "q", nil); return err })
+	f.respond(f.expect("prompt"), nil)
+	f.respond(f.expect("get_state"), map[string]any{"isStreaming": true})
+	f.write(`{"type":"agent_start"}`)
+	cancel()
+	// The client stops the run, and waits for its end.
+	f.respond(f.expect("abort"), nil)
+	f.write(`{"type":"message_end","message":{"role":"assistant","content":[],"stopReason":"aborted"}}`)
+	f.write(`{"type":"agent_end","messages":[]}`)
+	f.write(`{"type":"agent_settled"}`)
+	err := await(t, done)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrAborted) {
+		t.Fatalf("got %v", err)
+	}
+	equal(t, err.Error(), "pig rpc prompt: the run was aborted: context canceled")
+	if res == nil || res.Message == nil || res.Message.StopReason != "aborted" || len(res.Events) != 4 {
+		t.Fatalf("result %+v", res)
+	}
+	if f.client.waiterCount() != 0 || f.client.pendingCount() != 0 {
+		t.Fatal("the cancelled wait left state behind")
+	}
+}
+
+func TestACancelledPromptAndWaitGivesUpOnAPigThatDoesNotEndTheRun(t *testing.T) {
+	saved := abortGrace
+	abortGrace = 50 * time.Millisecond
+	t.Cleanup(func() { abortGrace = saved })
 	f := newFake(t, Options{})
 	ctx, cancel := context.WithCancel(ctxFor(t))
 	done := async(func() error { _, err := f.client.PromptAndWait(ctx, "q", nil); return err })
 	f.respond(f.expect("prompt"), nil)
 	f.respond(f.expect("get_state"), map[string]any{"isStreaming": true})
-	f.write(`{"type":"agent_start"}`)
 	cancel()
-	if err := await(t, done); err != context.Canceled {
+	// abort is sent and never answered: the wait ends after the grace period all the same.
+	f.expect("abort")
+	if err := await(t, done); !errors.Is(err, context.Canceled) || !errors.Is(err, ErrAborted) {
 		t.Fatalf("got %v", err)
 	}
-	if f.client.waiterCount() != 0 || f.client.pendingCount() != 0 {
-		t.Fatal("the cancelled wait left state behind")
+}
+
+func TestAPromptWhoseContextIsDoneIsNotSent(t *testing.T) {
+	f := newFake(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := f.client.PromptAndWait(ctx, "q", nil); !errors.Is(err, context.Canceled) || errors.Is(err, ErrAborted) {
+		t.Fatalf("got %v", err)
+	}
+	live := ctxFor(t)
+	next := async(func() error { _, err := f.client.GetState(live); return err })
+	f.respond(f.expect("get_state"), map[string]any{})
+	if err := await(t, next); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -501,7 +545,7 @@ func TestStartRunsTheBinaryWithArgsDirAndEnvAndReportsItsExit(t *testing.T) {
 	if c.PID() <= 0 || c.ExitCode() != -1 {
 		t.Fatalf("pid %d, exit code %d while running", c.PID(), c.ExitCode())
 	}
-	if err := c.Close(); err != nil {
+	if err := c.Close(ctx); err != nil {
 		t.Fatalf("Close after a clean exit: %v", err)
 	}
 	equal(t, c.ExitCode(), 0)
@@ -555,15 +599,15 @@ func TestAKilledPigEndsItsPendingCalls(t *testing.T) {
 	equal(t, c.ExitCode(), -1)
 }
 
-func TestShutdownKillsAPigThatDoesNotExitBeforeItsContextEnds(t *testing.T) {
+func TestCloseKillsAPigThatDoesNotExitBeforeItsContextEnds(t *testing.T) {
 	c, err := Start(Options{Binary: os.Args[0], Env: append(os.Environ(), "PIG_RPC_FAKE_PROCESS=1", "PIG_RPC_FAKE_LINGER=1")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	over, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := c.Shutdown(over); err != context.Canceled {
-		t.Fatalf("Shutdown: %v", err)
+	if err := c.Close(over); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("Close: %v", err)
 	}
 	var exit *ExitError
 	if err := c.Wait(); !errors.As(err, &exit) || !strings.Contains(exit.State, "killed") {

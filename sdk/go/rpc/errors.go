@@ -13,6 +13,24 @@ import (
 // connection to pig ends.
 var ErrClosed = errors.New("pig rpc: the connection to pig is closed")
 
+// ErrAborted is what the error of PromptAndWait is (to errors.Is) when the run was aborted:
+// by Abort, by another client or an extension, or by PromptAndWait itself when its context
+// ended (the error is then the context's error too).
+var ErrAborted = errors.New("pig rpc: the run was aborted")
+
+// abortError is an aborted run, with the context error that made the client abort it (nil
+// when someone else did).
+type abortError struct{ cause error }
+
+func (e *abortError) Error() string {
+	if e.cause != nil {
+		return "the run was aborted: " + e.cause.Error()
+	}
+	return "the run was aborted"
+}
+func (e *abortError) Is(target error) bool { return target == ErrAborted }
+func (e *abortError) Unwrap() error        { return e.cause }
+
 var errEOF = &closedError{cause: io.EOF}
 
 // closedError is an ended connection, with why.

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 
-	"pig/sdk/internal/jsonscan"
+	"github.com/pig-coding-agent/pig/sdk/go/internal/jsonscan"
 )
 
 // ErrLineTooLong is the reading error for a line over Options.MaxLineBytes.

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"pig/sdk/rpc"
+	"github.com/pig-coding-agent/pig/sdk/go/rpc"
 )
 
 type pigWorld struct {
@@ -154,7 +154,7 @@ func TestIntegrationPromptAndWaitReturnsTheAnswerAndItsEvents(t *testing.T) {
 	if strings.Join(roles, ",") != "system,user,assistant" {
 		t.Fatalf("roles %v", roles)
 	}
-	check(t, c.Close())
+	check(t, c.Close(ctx))
 	// The callbacks saw the deltas (they run before the client ends).
 	if deltas.String() != "The answer is 42." {
 		t.Fatalf("deltas %q", deltas.String())
@@ -201,7 +201,7 @@ func TestIntegrationToolCallsAndUserBashStream(t *testing.T) {
 	if out.Output != "one\ntwo\n" || out.ExitCode == nil || *out.ExitCode != 3 || streamed.String() != out.Output {
 		t.Fatalf("bash %+v, streamed %q", out, streamed.String())
 	}
-	check(t, c.Close())
+	check(t, c.Close(ctx))
 }
 
 func TestIntegrationExtensionUIRequestsReachTheCallbacks(t *testing.T) {
@@ -305,34 +305,92 @@ func TestIntegrationExtensionUIRequestsReachTheCallbacks(t *testing.T) {
 	if n := recv(notices); n != "warning: Command blocked by user" {
 		t.Fatalf("notice %q", n)
 	}
-	check(t, c.Close())
+	check(t, c.Close(ctx))
 }
 
-func TestIntegrationACancelledWaitLeavesTheRunToAbort(t *testing.T) {
+// hangingPrompt runs a prompt the fake model never answers under promptCtx, and returns once
+// its turn started: abort(c) then ends it; the result is PromptAndWait's.
+func hangingPrompt(t *testing.T, ctx context.Context, c *rpc.Client, promptCtx context.Context, abort func()) (*rpc.PromptResult, error) {
+	t.Helper()
+	turns := c.Subscribe(rpc.EventTurnStart)
+	defer turns.Close()
+	type outcome struct {
+		res *rpc.PromptResult
+		err error
+	}
+	waited := make(chan outcome, 1)
+	go func() {
+		res, err := c.PromptAndWait(promptCtx, "integration-hang: never answered", nil)
+		waited <- outcome{res, err}
+	}()
+	until(t, ctx, turns, func(rpc.Event) bool { return true })
+	abort()
+	got := <-waited
+	return got.res, got.err
+}
+
+// expectRunOver checks that PromptAndWait returned after the run ended: the last event is
+// agent_settled, the answer says aborted, and pig is idle.
+func expectRunOver(t *testing.T, ctx context.Context, c *rpc.Client, res *rpc.PromptResult) {
+	t.Helper()
+	if res == nil || len(res.Events) == 0 || res.Events[len(res.Events)-1].EventType() != rpc.EventAgentSettled {
+		t.Fatalf("the result does not end with the run: %+v", res)
+	}
+	if res.Message == nil || res.Message.StopReason != "aborted" {
+		t.Fatalf("final answer %+v", res.Message)
+	}
+	if must(c.GetState(ctx))(t).IsStreaming {
+		t.Fatal("the run goes on after PromptAndWait returned")
+	}
+}
+
+func TestIntegrationCancellingThePromptsContextAbortsTheRun(t *testing.T) {
 	w := world(t)
 	ctx := deadline(t)
 	c := w.start(t, rpc.Options{})
-	sub := c.Subscribe(rpc.EventTurnStart)
-	defer sub.Close()
-	waitCtx, cancel := context.WithCancel(ctx)
-	waited := make(chan error, 1)
-	go func() {
-		_, err := c.PromptAndWait(waitCtx, "integration-hang: never answered", nil)
-		waited <- err
-	}()
-	until(t, ctx, sub, func(rpc.Event) bool { return true })
-	cancel()
-	if err := <-waited; err != context.Canceled {
+	promptCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	res, err := hangingPrompt(t, ctx, c, promptCtx, cancel)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, rpc.ErrAborted) {
 		t.Fatalf("PromptAndWait: %v", err)
 	}
-	if !must(c.GetState(ctx))(t).IsStreaming {
-		t.Fatal("the run stopped with the wait")
+	expectRunOver(t, ctx, c, res)
+	// pig goes on: the next prompt is answered.
+	if next := must(c.PromptAndWait(ctx, "integration-after-abort: still there?", nil))(t); next.Text != "Still here." {
+		t.Fatalf("next answer %q", next.Text)
 	}
-	check(t, c.Abort(ctx))
-	if must(c.GetState(ctx))(t).IsStreaming {
-		t.Fatal("the run goes on after abort")
+	check(t, c.Close(ctx))
+}
+
+func TestIntegrationAPromptPastItsDeadlineIsAbortedWithTheDeadlineError(t *testing.T) {
+	w := world(t)
+	ctx := deadline(t)
+	c := w.start(t, rpc.Options{})
+	// The model never answers, so the deadline is what ends the run, however late it fires.
+	promptCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	res, err := c.PromptAndWait(promptCtx, "integration-hang: too slow", nil)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, rpc.ErrAborted) {
+		t.Fatalf("PromptAndWait: %v", err)
 	}
-	check(t, c.Close())
+	expectRunOver(t, ctx, c, res)
+	check(t, c.Close(ctx))
+}
+
+func TestIntegrationARunAbortedBySomeoneElseIsErrAborted(t *testing.T) {
+	w := world(t)
+	ctx := deadline(t)
+	c := w.start(t, rpc.Options{})
+	res, err := hangingPrompt(t, ctx, c, ctx, func() { check(t, c.Abort(ctx)) })
+	if !errors.Is(err, rpc.ErrAborted) || errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		t.Fatalf("PromptAndWait: %v", err)
+	}
+	var ce *rpc.CommandError
+	if !errors.As(err, &ce) || ce.Command != "prompt" || err.Error() != "pig rpc prompt: the run was aborted" {
+		t.Fatalf("error %#v", err)
+	}
+	expectRunOver(t, ctx, c, res)
+	check(t, c.Close(ctx))
 }
 
 func TestIntegrationAKilledPigEndsEveryWaitAndCall(t *testing.T) {
@@ -383,7 +441,7 @@ func TestIntegrationSIGTERMStopsTheRunThenPigExitsWith143(t *testing.T) {
 	check(t, c.Signal(syscall.SIGTERM))
 	// pig aborts the run first: the wait ends with the run, before pig exits.
 	got := <-waited
-	if got.err != nil || got.res.Events[len(got.res.Events)-1].EventType() != rpc.EventAgentSettled {
+	if !errors.Is(got.err, rpc.ErrAborted) || got.res.Events[len(got.res.Events)-1].EventType() != rpc.EventAgentSettled {
 		t.Fatalf("PromptAndWait: %v", got.err)
 	}
 	var exit *rpc.ExitError
@@ -546,5 +604,5 @@ func TestIntegrationSessionModelAndQueueCommands(t *testing.T) {
 	if _, err := c.Do(ctx, "no_such_command", nil); !errors.As(err, &ce) || ce.Message != "Unknown command: no_such_command" {
 		t.Fatalf("unknown command: %v", err)
 	}
-	check(t, c.Close())
+	check(t, c.Close(ctx))
 }

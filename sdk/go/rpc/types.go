@@ -3,7 +3,7 @@ package rpc
 import (
 	"encoding/json"
 
-	"pig/sdk/sessionfile"
+	"github.com/pig-coding-agent/pig/sdk/go/sessionfile"
 )
 
 // keepRaw decodes data into v (a value of a local type without the UnmarshalJSON method

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"pig/sdk/internal/jsonscan"
+	"github.com/pig-coding-agent/pig/sdk/go/internal/jsonscan"
 )
 
 // quickLinks reads the top-level "id" and "parentId" of a JSON object line without decoding

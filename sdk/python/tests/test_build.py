@@ -1,6 +1,7 @@
 """The in-tree build backend packs the SDK without any package from an index."""
 import os
 import sys
+import tarfile
 import tempfile
 import unittest
 import zipfile
@@ -23,6 +24,28 @@ class Backend(unittest.TestCase):
         for module in modules:
             self.assertIn(f"{module},sha256=", record)
         self.assertEqual(pig_ext_build.get_requires_for_build_wheel(), [])
+
+    def test_the_version_setting_is_the_wheels_and_the_packages_and_a_bad_one_is_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            name = pig_ext_build.build_wheel(d, {"version": "2.0.0rc1"})
+            self.assertEqual(name, "pig_ext-2.0.0rc1-py3-none-any.whl")
+            with zipfile.ZipFile(os.path.join(d, name)) as wheel:
+                self.assertIn('__version__ = "2.0.0rc1"\n', wheel.read("pig_ext/__init__.py").decode())
+                self.assertIn("Version: 2.0.0rc1\n", wheel.read("pig_ext-2.0.0rc1.dist-info/METADATA").decode())
+            with self.assertRaisesRegex(ValueError, r"config setting version='2\.0\.0-rc\.1': not a version in PEP 440's normal form"):
+                pig_ext_build.build_wheel(d, {"version": "2.0.0-rc.1"})
+
+    def test_the_sdist_builds_the_same_version_again(self):
+        with tempfile.TemporaryDirectory() as d:
+            name = pig_ext_build.build_sdist(d, {"version": "3.1.4"})
+            self.assertEqual(name, "pig_ext-3.1.4.tar.gz")
+            with tarfile.open(os.path.join(d, name)) as sdist:
+                pyproject = sdist.extractfile("pig_ext-3.1.4/pyproject.toml").read().decode()
+                init = sdist.extractfile("pig_ext-3.1.4/pig_ext/__init__.py").read().decode()
+                names = set(sdist.getnames())
+        self.assertIn('\nversion = "3.1.4"\n', pyproject)
+        self.assertIn('__version__ = "3.1.4"\n', init)
+        self.assertLessEqual({"pig_ext-3.1.4/PKG-INFO", "pig_ext-3.1.4/_build/pig_ext_build.py", "pig_ext-3.1.4/README.md"}, names)
 
 
 if __name__ == "__main__":

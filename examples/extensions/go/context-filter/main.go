@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"pig/sdk"
+	sdk "github.com/pig-coding-agent/pig/sdk/go"
 )
 
 const limit = 4000

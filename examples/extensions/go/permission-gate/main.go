@@ -10,7 +10,7 @@ import (
 	"log"
 	"regexp"
 
-	"pig/sdk"
+	sdk "github.com/pig-coding-agent/pig/sdk/go"
 )
 
 var risky = []*regexp.Regexp{

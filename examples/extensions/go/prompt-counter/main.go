@@ -11,7 +11,7 @@ import (
 	"log"
 	"sync"
 
-	"pig/sdk"
+	sdk "github.com/pig-coding-agent/pig/sdk/go"
 )
 
 const entryType = "prompt-counter"

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"pig/sdk"
+	sdk "github.com/pig-coding-agent/pig/sdk/go"
 )
 
 func summary(c *sdk.Context) (string, error) {

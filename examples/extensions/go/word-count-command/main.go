@@ -9,7 +9,7 @@ import (
 	"log"
 	"strings"
 
-	"pig/sdk"
+	sdk "github.com/pig-coding-agent/pig/sdk/go"
 )
 
 func lastAnswer(c *sdk.Context) (string, error) {
