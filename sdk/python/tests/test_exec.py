@@ -18,7 +18,9 @@ class Exec(unittest.IsolatedAsyncioTestCase):
         self.assertIn("No such file", missing.stderr)
 
     async def test_a_timeout_kills_the_program(self):
-        r = await exec_command(sys.executable, ["-c", "import time; print('started', flush=True); time.sleep(60)"], timeout=0.5)
+        # The timeout must outlast the child's start on a loaded machine (it prints before it
+        # sleeps); -S skips site-packages so that start is short.
+        r = await exec_command(sys.executable, ["-S", "-c", "import time; print('started', flush=True); time.sleep(60)"], timeout=3)
         self.assertTrue(r.killed)
         self.assertEqual(r.stdout, "started\n")
 
