@@ -1,5 +1,5 @@
 /**
- * `pig install <source> [-l]`, `pig remove|uninstall <source> [-l]`, `pig update [source]` and
+ * `pig install <source> [-l]`, `pig remove|uninstall <source> [-l]`, `pig update <source>|--extensions` (update.ts routes them here) and
  * `pig list`: packages (resources/package-source.ts, package-install.ts) recorded in the user's
  * settings, or with `-l` the project's (`.pig/settings.json`). On a terminal a spinner shows the
  * step under way; elsewhere each step is one line on stderr. npm's and git's own output is
@@ -24,7 +24,8 @@ export const PACKAGE_COMMANDS = ["install", "remove", "uninstall", "update", "li
 export const PACKAGES_HELP = `Usage:
   pig install <source> [-l]     Install a package and record it in settings
   pig remove <source> [-l]      Remove it (also: uninstall)
-  pig update [source]           Update unpinned packages (all, or the one named)
+  pig update <source>           Update one package (pig update --extensions: all unpinned ones;
+                                pig update alone updates pig itself, see pig update --help)
   pig list                      The packages of the user's and the project's settings
   pig config [-l] [--trust]     Choose which resources of each package load (checklists)
 
