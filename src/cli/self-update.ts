@@ -4,7 +4,7 @@
  * newest release or to `--to X.Y.Z`. Anything else (built from source, a system package, a
  * Piglet Binary) is not pig's to replace: the command says what to do instead and fails.
  */
-import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { binaryIdentity } from "../binary-identity.ts";
 import { readTarGzEntry, readZipEntry } from "../util/single-file-archive.ts";
@@ -97,6 +97,11 @@ export async function selfUpdate(options: SelfUpdateOptions, log: (line: string)
     return 0;
   }
   const { receipt, binary, receiptPath } = install;
+  try {
+    accessSync(dirname(binary), constants.W_OK);
+  } catch {
+    throw new CliError(`no write permission on ${dirname(binary)}, so pig cannot replace ${binary} (run pig update as the user who installed it)`);
+  }
   const file = manifest.files.find((f) => f.target === receipt.target);
   if (!file) throw new CliError(`pig ${wanted} has no archive for ${receipt.target} (release.json lists ${manifest.files.map((f) => f.target).join(", ") || "none"})`);
   log(`Downloading ${file.name} of pig ${wanted} from ${base}`);

@@ -6,8 +6,8 @@
  */
 import { parseArgs } from "node:util";
 import { VERSION_PATTERN } from "../util/release-files.ts";
-import { writeStdout } from "../util/stdio.ts";
-import { tidyParseError, UsageError } from "./errors.ts";
+import { writeStderr, writeStdout } from "../util/stdio.ts";
+import { CliError, tidyParseError, UsageError } from "./errors.ts";
 import { runPackages } from "./packages.ts";
 import { selfUpdate } from "./self-update.ts";
 
@@ -80,7 +80,16 @@ export async function runUpdate(argv: string[]): Promise<number> {
   if (to !== undefined && !VERSION_PATTERN.test(to)) throw new UsageError(`update: --to ${JSON.stringify(values.to)}: not a version (expected MAJOR.MINOR.PATCH, e.g. 1.2.0)`, "pig update --help");
 
   let code = 0;
-  if (self) code = await selfUpdate({ ...(to !== undefined ? { to } : {}), check: values.check === true, force: values.force === true }, (line) => writeStdout(`${line}\n`));
+  if (self) {
+    const updating = selfUpdate({ ...(to !== undefined ? { to } : {}), check: values.check === true, force: values.force === true }, (line) => writeStdout(`${line}\n`));
+    if (!packages) return updating;
+    // --all: pig's own failure is said, and the packages are still updated.
+    code = await updating.catch((error: unknown) => {
+      if (!(error instanceof CliError)) throw error;
+      writeStderr(`pig: ${error.message}\n`);
+      return error.exitCode;
+    });
+  }
   if (packages) {
     const rest = [
       ...(source !== undefined ? [source] : []),

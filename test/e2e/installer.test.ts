@@ -4,7 +4,7 @@
  * two versions. Building them takes ~30 s, so they are kept in the temp directory under a hash of
  * the sources (as release.test.ts does) and a re-run with nothing changed reuses them.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +13,9 @@ import { hostTargetId } from "../../src/cli/build-target.ts";
 import { archiveName } from "../../src/util/release-files.ts";
 import { withPermissions } from "../helpers/permissions.ts";
 import { tempDir } from "../helpers/tmp.ts";
+
+// Each test installs or updates a 120 MB binary several times; on two loaded cores that is slow.
+setDefaultTimeout(180_000);
 
 const root = join(import.meta.dir, "..", "..");
 const OLD = "0.90.1";
@@ -280,12 +283,16 @@ describe("pig update", () => {
     expect(JSON.parse(readFileSync(join(bin, ".pig-install.json"), "utf8")).version).toBe(OLD);
   });
 
-  test("mistakes on the command line name the flag", async () => {
+  test("mistakes on the command line name the flag; a directory pig cannot write to is said before anything is downloaded", async () => {
     const { bin, env } = world();
     await installed(bin, OLD, env);
     const pig = join(bin, "pig");
     expect(await run([pig, "update", "--to", "latest"], env)).toEqual({ code: 2, stdout: "", stderr: 'pig: update: --to "latest": not a version (expected MAJOR.MINOR.PATCH, e.g. 1.2.0)\nRun \'pig update --help\' for usage.\n' });
     expect(await run([pig, "update", "--extensions", "--check"], env)).toEqual({ code: 2, stdout: "", stderr: "pig: update: --check applies to pig itself, not to packages\nRun 'pig update --help' for usage.\n" });
+    chmodSync(bin, 0o555);
+    const denied = await run(withPermissions([pig, "update"]), env);
+    chmodSync(bin, 0o755);
+    expect(denied).toEqual({ code: 1, stdout: "", stderr: `pig: no write permission on ${bin}, so pig cannot replace ${pig} (run pig update as the user who installed it)\n` });
     expect(await versionOf(pig)).toBe(OLD);
   });
 });
