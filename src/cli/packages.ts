@@ -274,6 +274,15 @@ function noteUntrustedProject(cwd: string, dir: string): void {
   if (project.length > 0) writeStderr(`pig: ${project.length} package(s) of the project's settings left out: the project is not trusted (--trust includes them)\n`);
 }
 
+/** The package commands' flags; `pig update` takes them too and passes them on. */
+export const PACKAGE_OPTIONS = {
+  local: { type: "boolean", short: "l" },
+  trust: { type: "boolean" },
+  "no-trust": { type: "boolean" },
+  "ignore-scripts": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -281,13 +290,7 @@ export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], ar
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        local: { type: "boolean", short: "l" },
-        trust: { type: "boolean" },
-        "no-trust": { type: "boolean" },
-        "ignore-scripts": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: PACKAGE_OPTIONS,
     });
   } catch (error) {
     throw new UsageError(`${command}: ${tidyParseError(error)}`, "pig install --help");

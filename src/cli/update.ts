@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { VERSION_PATTERN } from "../util/release-files.ts";
 import { writeStderr, writeStdout } from "../util/stdio.ts";
 import { CliError, tidyParseError, UsageError } from "./errors.ts";
-import { runPackages } from "./packages.ts";
+import { PACKAGE_OPTIONS, runPackages } from "./packages.ts";
 import { selfUpdate } from "./self-update.ts";
 
 export const UPDATE_HELP = `Usage:
@@ -47,11 +47,7 @@ export async function runUpdate(argv: string[]): Promise<number> {
         to: { type: "string" },
         check: { type: "boolean" },
         force: { type: "boolean" },
-        local: { type: "boolean", short: "l" },
-        trust: { type: "boolean" },
-        "no-trust": { type: "boolean" },
-        "ignore-scripts": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
+        ...PACKAGE_OPTIONS,
       },
     });
   } catch (error) {
