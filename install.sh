@@ -159,6 +159,8 @@ command -v tar >/dev/null 2>&1 || fail "tar is not installed: install it and run
 
 # --- download and check --------------------------------------------------------------------
 
+# The temporary files are private; what is installed gets the user's usual permissions back.
+user_umask="$(umask)"
 umask 077
 tmp="$(mktemp -d 2>/dev/null || mktemp -d -t pig-install)" || fail "could not create a temporary directory"
 cleanup() { rm -rf "$tmp"; }
@@ -200,6 +202,7 @@ fi
 
 # --- install -------------------------------------------------------------------------------
 
+umask "$user_umask"
 if ! mkdir -p "$prefix" 2>/dev/null; then
   fail "no write permission: cannot create $prefix (choose another directory with --prefix DIR)"
 fi

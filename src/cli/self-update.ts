@@ -4,7 +4,7 @@
  * newest release or to `--to X.Y.Z`. Anything else (built from source, a system package, a
  * Piglet Binary) is not pig's to replace: the command says what to do instead and fails.
  */
-import { accessSync, constants, existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { binaryIdentity } from "../binary-identity.ts";
 import { readTarGzEntry, readZipEntry } from "../util/single-file-archive.ts";
@@ -116,8 +116,13 @@ export async function selfUpdate(options: SelfUpdateOptions, log: (line: string)
   replaceWithStaged(stageBeside(binary, data), binary, wanted);
   // The receipt follows the binary; written aside and renamed like it.
   const staged = `${receiptPath}.new.${process.pid}`;
-  writeFileSync(staged, formatInstallReceipt({ ...receipt, version: wanted }), { mode: 0o644 });
-  renameSync(staged, receiptPath);
+  try {
+    writeFileSync(staged, formatInstallReceipt({ ...receipt, version: wanted }), { mode: 0o644 });
+    renameSync(staged, receiptPath);
+  } catch (error) {
+    rmSync(staged, { force: true });
+    throw new CliError(`${describeChange(VERSION, wanted)} (${binary}), but could not record it in ${receiptPath}: ${(error as Error).message}`);
+  }
   log(`${describeChange(VERSION, wanted)} (${binary})`);
   return 0;
 }
