@@ -6,6 +6,7 @@
  *   bun scripts/release.ts --targets linux-x64-musl,windows-x64-baseline --out /tmp/rel
  *   bun scripts/release.ts --version 1.2.0 --go-proxy --no-binaries   # only <out>/goproxy/
  *   bun scripts/release.ts --version 1.2.0 --wheel --no-binaries      # only <out>/python/
+ *   bun scripts/release.ts --archives               # also the installer's files (release/archives.ts)
  *
  * The runtimes for other platforms are fetched once with `npm pack` into a cache directory
  * (`--cache`, default ~/.cache/pig/bun-runtimes); after that the build needs no network.
@@ -26,6 +27,7 @@ import {
   type BuildTarget,
 } from "../src/cli/build-target.ts";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
+import { writeReleaseArchives } from "./release/archives.ts";
 import { writeGoProxy } from "./release/go-proxy.ts";
 import { buildPythonPackages, pythonVersion } from "./release/python-wheel.ts";
 
@@ -90,7 +92,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
 }
 
 function usage(message: string): never {
-  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z] [--go-proxy] [--wheel] [--no-binaries]`);
+  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z] [--archives] [--go-proxy] [--wheel] [--no-binaries]`);
   process.exit(2);
 }
 
@@ -104,6 +106,7 @@ if (import.meta.main) {
         out: { type: "string" },
         cache: { type: "string" },
         version: { type: "string" },
+        archives: { type: "boolean" },
         "go-proxy": { type: "boolean" },
         wheel: { type: "boolean" },
         "no-binaries": { type: "boolean" },
@@ -133,14 +136,16 @@ if (import.meta.main) {
   const started = performance.now();
   const outDir = resolve(values.out ?? join(root, "dist", "release"));
   try {
+    if (values.archives && values["no-binaries"]) usage("--archives needs the binaries: leave out --no-binaries");
     if (!values["no-binaries"]) {
-      await buildRelease({
+      const binaries = await buildRelease({
         targets,
         version,
         defineVersion: values.version !== undefined,
         outDir,
         cacheDir: resolve(values.cache ?? defaultRuntimeCache()),
       });
+      if (values.archives) writeReleaseArchives(binaries, outDir, version, (line) => console.log(line));
     }
     if (values["go-proxy"]) {
       const go = writeGoProxy({ repoRoot: root, moduleDir: "sdk/go", version, proxyDir: join(outDir, "goproxy") });

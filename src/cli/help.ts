@@ -23,6 +23,8 @@ Usage:
                                    Sign in to an OAuth MCP server, or delete its sign-in (--help)
   pig extension check <path>       Check that an extension keeps pig-ext/1 (--help)
   pig build -e <ext> -o <out>      Build a Piglet Binary: pig with extensions linked in (--help)
+  pig update [--to X.Y.Z]          Update pig itself to the newest release or to X.Y.Z
+                                   (--check only looks; packages: --extensions; --help)
 
 Modes:
   -p, --print                      Run the prompt, print the final answer, exit

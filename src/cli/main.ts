@@ -35,7 +35,11 @@ async function run(argv: string[]): Promise<number> {
     const { runSessions } = await import("./sessions.ts");
     return runSessions(argv.slice(1));
   }
-  if (first === "install" || first === "remove" || first === "uninstall" || first === "update" || first === "list") {
+  if (first === "update") {
+    const { runUpdate } = await import("./update.ts");
+    return runUpdate(argv.slice(1));
+  }
+  if (first === "install" || first === "remove" || first === "uninstall" || first === "list") {
     const { runPackages } = await import("./packages.ts");
     return runPackages(first, argv.slice(1));
   }

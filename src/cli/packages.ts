@@ -1,5 +1,5 @@
 /**
- * `pig install <source> [-l]`, `pig remove|uninstall <source> [-l]`, `pig update [source]` and
+ * `pig install <source> [-l]`, `pig remove|uninstall <source> [-l]`, `pig update <source>|--extensions` (update.ts routes them here) and
  * `pig list`: packages (resources/package-source.ts, package-install.ts) recorded in the user's
  * settings, or with `-l` the project's (`.pig/settings.json`). On a terminal a spinner shows the
  * step under way; elsewhere each step is one line on stderr. npm's and git's own output is
@@ -24,7 +24,8 @@ export const PACKAGE_COMMANDS = ["install", "remove", "uninstall", "update", "li
 export const PACKAGES_HELP = `Usage:
   pig install <source> [-l]     Install a package and record it in settings
   pig remove <source> [-l]      Remove it (also: uninstall)
-  pig update [source]           Update unpinned packages (all, or the one named)
+  pig update <source>           Update one package (pig update --extensions: all unpinned ones;
+                                pig update alone updates pig itself, see pig update --help)
   pig list                      The packages of the user's and the project's settings
   pig config [-l] [--trust]     Choose which resources of each package load (checklists)
 
@@ -273,6 +274,15 @@ function noteUntrustedProject(cwd: string, dir: string): void {
   if (project.length > 0) writeStderr(`pig: ${project.length} package(s) of the project's settings left out: the project is not trusted (--trust includes them)\n`);
 }
 
+/** The package commands' flags; `pig update` takes them too and passes them on. */
+export const PACKAGE_OPTIONS = {
+  local: { type: "boolean", short: "l" },
+  trust: { type: "boolean" },
+  "no-trust": { type: "boolean" },
+  "ignore-scripts": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -280,13 +290,7 @@ export async function runPackages(command: (typeof PACKAGE_COMMANDS)[number], ar
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        local: { type: "boolean", short: "l" },
-        trust: { type: "boolean" },
-        "no-trust": { type: "boolean" },
-        "ignore-scripts": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: PACKAGE_OPTIONS,
     });
   } catch (error) {
     throw new UsageError(`${command}: ${tidyParseError(error)}`, "pig install --help");

@@ -121,12 +121,12 @@ test("a project's packages (-l) load only in a trusted project; one named but no
   expect((await commandsOf(w, ["--trust"])).names).toContain("prompt:greet");
 
   // Not yet trusted (no decision remembered): update and list leave the project's package out.
-  const untrusted = pig(w, ["update"]);
+  const untrusted = pig(w, ["update", "--extensions"]);
   expect(untrusted.code).toBe(0);
   expect(untrusted.stdout).not.toContain(`file://${repo}@v1`);
   expect(untrusted.stderr).toContain("1 package(s) of the project's settings left out: the project is not trusted (--trust includes them)");
   expect(pig(w, ["list"]).stdout).toBe("No packages (pig install <source> adds one).\n");
-  const updated = pig(w, ["update", "--trust"]);
+  const updated = pig(w, ["update", "--extensions", "--trust"]);
   expect(updated.code).toBe(0);
   expect(updated.stdout).toContain(`file://${repo}@v1: pinned (skipped)`);
 
