@@ -13,6 +13,7 @@ import { hostTargetId } from "../../src/cli/build-target.ts";
 import { archiveName } from "../../src/util/release-files.ts";
 import { withPermissions } from "../helpers/permissions.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { userDir } from "../../src/util/process-dir.ts";
 
 // Each test installs or updates a 120 MB binary several times; on two loaded cores that is slow.
 setDefaultTimeout(180_000);
@@ -64,7 +65,7 @@ let releaseUrl: string;
 const requested: string[] = [];
 
 beforeAll(() => {
-  const parent = join(tmpdir(), "pig-installer-test");
+  const parent = userDir(tmpdir(), "pig-installer-test");
   const cache = join(parent, inputsHash());
   mkdirSync(cache, { recursive: true });
   releases.set(OLD, releaseArchives(cache, OLD));

@@ -15,6 +15,7 @@ import { buildRelease } from "../../scripts/release.ts";
 import { RELEASE_TARGET_IDS, checkExecutable, readHead, defaultRuntimeCache, fetchRuntime, hostTargetId, parseTarget } from "../../src/cli/build-target.ts";
 import { describeNeeding, inCI } from "../helpers/needs.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { userDir } from "../../src/util/process-dir.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const targets = RELEASE_TARGET_IDS.map((id) => parseTarget(id));
@@ -52,7 +53,7 @@ function inputsHash(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-const outDir = join(tmpdir(), "pig-release-test", inputsHash());
+const outDir = join(userDir(tmpdir(), "pig-release-test"), inputsHash());
 // A build kept from an earlier run needs no runtimes.
 const missing = existsSync(join(outDir, "SHA256SUMS")) ? null : await runtimesMissing();
 if (missing !== null && !inCI()) console.warn(`release binaries skipped: ${missing}`);

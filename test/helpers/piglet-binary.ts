@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { userDir } from "../../src/util/process-dir.ts";
 
 const root = join(import.meta.dir, "..", "..");
 
@@ -46,7 +47,7 @@ export interface PigletBuildOptions {
 
 /** The Piglet Binary with `extensions` linked in (absolute paths, in load order). */
 export function pigletBinary(extensions: readonly string[], more: PigletBuildOptions = {}): string {
-  const cache = join(tmpdir(), "pig-piglet-cache");
+  const cache = userDir(tmpdir(), "pig-piglet-cache");
   const dir = join(cache, pigletCacheKey(extensions, more));
   const out = join(dir, "pig");
   if (existsSync(out)) return out;
