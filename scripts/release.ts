@@ -2,7 +2,7 @@
  * Release binaries: pig built for every platform Bun runs on, with the same flags as `dist/pig`
  * (build-flags.ts), into `dist/release/` with a SHA256SUMS file. docs/release.md tells the steps.
  *
- *   bun scripts/release.ts                          # the five release targets
+ *   bun scripts/release.ts                          # the seven release targets
  *   bun scripts/release.ts --targets linux-x64-musl,windows-x64-baseline --out /tmp/rel
  *
  * The runtimes for other platforms are fetched once with `npm pack` into a cache directory
