@@ -4,6 +4,7 @@
  *
  *   bun scripts/release.ts                          # the seven release targets
  *   bun scripts/release.ts --targets linux-x64-musl,windows-x64-baseline --out /tmp/rel
+ *   bun scripts/release.ts --npm                    # and the npm packages, into <out>/npm
  *
  * The runtimes for other platforms are fetched once with `npm pack` into a cache directory
  * (`--cache`, default ~/.cache/pig/bun-runtimes); after that the build needs no network.
@@ -24,6 +25,7 @@ import {
   type BuildTarget,
 } from "../src/cli/build-target.ts";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
+import { releaseNpmPackages } from "./release/npm-packages.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -86,7 +88,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
 }
 
 function usage(message: string): never {
-  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z]`);
+  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z] [--npm]`);
   process.exit(2);
 }
 
@@ -95,7 +97,7 @@ if (import.meta.main) {
   try {
     ({ values } = parseArgs({
       args: Bun.argv.slice(2),
-      options: { targets: { type: "string" }, out: { type: "string" }, cache: { type: "string" }, version: { type: "string" } },
+      options: { targets: { type: "string" }, out: { type: "string" }, cache: { type: "string" }, version: { type: "string" }, npm: { type: "boolean" } },
     }));
   } catch (error) {
     usage((error as Error).message);
@@ -111,14 +113,16 @@ if (import.meta.main) {
   if (values.version !== undefined && !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) usage(`--version ${JSON.stringify(values.version)}: not a version (expected MAJOR.MINOR.PATCH, e.g. 1.2.0)`);
   const version = values.version ?? packageVersion;
   const started = performance.now();
+  const outDir = resolve(values.out ?? join(root, "dist", "release"));
   try {
-    await buildRelease({
+    const binaries = await buildRelease({
       targets,
       version,
       defineVersion: values.version !== undefined,
-      outDir: resolve(values.out ?? join(root, "dist", "release")),
+      outDir,
       cacheDir: resolve(values.cache ?? defaultRuntimeCache()),
     });
+    if (values.npm) await releaseNpmPackages(root, binaries.map((b) => ({ targetId: b.target.id, path: b.path })), version, outDir);
   } catch (error) {
     console.error(`release: ${(error as Error).message}`);
     process.exit(1);
