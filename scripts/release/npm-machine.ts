@@ -84,7 +84,7 @@ export function noBinaryMessage(machine: Machine, lookup: BinaryLookup | undefin
   }
   return [
     `no binary for this machine (${machine.description}): the package ${lookup.packageName} is not installed.`,
-    `It is an optional dependency of ${MAIN_PACKAGE}, left out when npm runs with --omit=optional, --no-optional or omit=optional in .npmrc.`,
-    `Reinstall with it: npm install -g ${MAIN_PACKAGE} --include=optional`,
+    `It is an optional dependency of ${MAIN_PACKAGE}, left out by npm's --omit=optional (or omit=optional in .npmrc), or by an install made on another platform.`,
+    `Reinstall ${MAIN_PACKAGE} with it: npm install ${MAIN_PACKAGE} --include=optional (with -g for a global install)`,
   ];
 }

@@ -90,7 +90,7 @@ describe("the npm launcher", () => {
     expect(got).toEqual({ stdout: "", stderr: noBinaryMessage(machine, { found: false, packageName: platformPackage }).map((l) => `pig: ${l}\n`).join(""), code: 1, signal: null });
     expect(got.stderr).toContain(`the package ${platformPackage} is not installed`);
     expect(got.stderr).toContain(machine.description);
-    expect(got.stderr).toContain("--include=optional");
+    expect(got.stderr).toContain("npm install pig-coding-agent --include=optional");
   });
 
   test("on a machine pig is not released for, the message lists the targets and points to a source build", () => {
