@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bundleNpmScript } from "../../scripts/release/npm-packages.ts";
-import { noBinaryMessage, thisMachine } from "../../scripts/release/npm-machine.ts";
+import { noBinaryMessage, onMusl, thisMachine } from "../../scripts/release/npm-machine.ts";
 import { platformPackageName } from "../../src/util/platform-package.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -101,6 +101,11 @@ describe("the npm launcher", () => {
       "Build pig from source for this machine: https://github.com/pig-coding-agent/pig#install",
     ]);
   });
+});
+
+test("musl or glibc: the launcher's quick answer is what Node's diagnostic report says", () => {
+  const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
+  expect(onMusl()).toBe(process.platform === "linux" && header?.glibcVersionRuntime === undefined);
 });
 
 describe("the npm install script", () => {
