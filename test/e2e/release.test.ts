@@ -100,7 +100,7 @@ describeNeeding("the Bun runtime packages (npm registry)", missing === null || i
         preloaded: false,
       });
     }
-  }, 300_000);
+  }, 600_000);
 
   test("pig build --target: a Piglet Binary for another platform, its linked extension inside", async () => {
     const out = join(tempDir("pig-build-target-"), "piglet");
