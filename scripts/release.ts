@@ -2,11 +2,12 @@
  * Release binaries: pig built for every platform Bun runs on, with the same flags as `dist/pig`
  * (build-flags.ts), into `dist/release/` with a SHA256SUMS file. docs/release.md tells the steps.
  *
- *   bun scripts/release.ts                          # the five release targets
+ *   bun scripts/release.ts                          # the seven release targets
  *   bun scripts/release.ts --targets linux-x64-musl,windows-x64-baseline --out /tmp/rel
  *   bun scripts/release.ts --version 1.2.0 --go-proxy --no-binaries   # only <out>/goproxy/
  *   bun scripts/release.ts --version 1.2.0 --wheel --no-binaries      # only <out>/python/
  *   bun scripts/release.ts --archives               # also the installer's files (release/archives.ts)
+ *   bun scripts/release.ts --npm                    # and the npm packages, into <out>/npm
  *
  * The runtimes for other platforms are fetched once with `npm pack` into a cache directory
  * (`--cache`, default ~/.cache/pig/bun-runtimes); after that the build needs no network.
@@ -30,6 +31,7 @@ import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
 import { writeReleaseArchives } from "./release/archives.ts";
 import { writeGoProxy } from "./release/go-proxy.ts";
 import { buildPythonPackages, pythonVersion } from "./release/python-wheel.ts";
+import { releaseNpmPackages } from "./release/npm-packages.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -92,7 +94,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
 }
 
 function usage(message: string): never {
-  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z] [--archives] [--go-proxy] [--wheel] [--no-binaries]`);
+  console.error(`release: ${message}\nusage: bun scripts/release.ts [--targets a,b,…] [--out dir] [--cache dir] [--version X.Y.Z] [--npm] [--archives] [--go-proxy] [--wheel] [--no-binaries]`);
   process.exit(2);
 }
 
@@ -106,6 +108,7 @@ if (import.meta.main) {
         out: { type: "string" },
         cache: { type: "string" },
         version: { type: "string" },
+        npm: { type: "boolean" },
         archives: { type: "boolean" },
         "go-proxy": { type: "boolean" },
         wheel: { type: "boolean" },
@@ -136,7 +139,7 @@ if (import.meta.main) {
   const started = performance.now();
   const outDir = resolve(values.out ?? join(root, "dist", "release"));
   try {
-    if (values.archives && values["no-binaries"]) usage("--archives needs the binaries: leave out --no-binaries");
+    if ((values.archives || values.npm) && values["no-binaries"]) usage(`${values.npm ? "--npm" : "--archives"} needs the binaries: leave out --no-binaries`);
     if (!values["no-binaries"]) {
       const binaries = await buildRelease({
         targets,
@@ -146,6 +149,7 @@ if (import.meta.main) {
         cacheDir: resolve(values.cache ?? defaultRuntimeCache()),
       });
       if (values.archives) writeReleaseArchives(binaries, outDir, version, (line) => console.log(line));
+      if (values.npm) await releaseNpmPackages(binaries.map((b) => ({ targetId: b.target.id, path: b.path })), version, outDir);
     }
     if (values["go-proxy"]) {
       const go = writeGoProxy({ repoRoot: root, moduleDir: "sdk/go", version, proxyDir: join(outDir, "goproxy") });

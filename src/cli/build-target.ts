@@ -35,8 +35,11 @@ export interface BuildTarget {
   format: ExecutableFormat;
 }
 
-/** What a release is made of: one binary for each platform Bun runs on. */
-export const RELEASE_TARGET_IDS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
+/**
+ * What a release is made of: one binary for each platform Bun runs on, Alpine's musl Linux
+ * included (the npm packages of platform-package.ts name the same seven).
+ */
+export const RELEASE_TARGET_IDS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
 
 const TARGET_SYNTAX = "<os>-<arch>[-musl][-baseline] with os linux, darwin or windows and arch x64 or arm64";
 

@@ -14,7 +14,7 @@ import { CliError } from "./errors.ts";
 import { formatInstallReceipt, parseInstallReceipt, RECEIPT_FILE, type InstallReceipt } from "./install-receipt.ts";
 import { fetchReleaseManifest, fetchVerifiedArchive } from "./release-download.ts";
 import { replaceWithStaged, stageBeside } from "./replace-binary.ts";
-import { findNpmInstall, updateNpmInstall } from "./update-npm.ts";
+import { findNpmInstall, npmReleasedVersion, updateNpmInstall } from "./update-npm.ts";
 
 export interface SelfUpdateOptions {
   /** A version to go to (up or down) instead of the newest. */
@@ -73,8 +73,14 @@ function describeChange(from: string, to: string): string {
 export async function selfUpdate(options: SelfUpdateOptions, log: (line: string) => void): Promise<number> {
   const install = findInstall();
   const base = process.env.PIG_RELEASE_URL || (install.kind === "installer" ? install.receipt.releaseUrl : DEFAULT_RELEASE_URL);
-  const manifest = await fetchReleaseManifest(base, options.to);
-  const wanted = manifest.version;
+  // An npm install asks the registry it came from; an installer install, the release files.
+  const manifest = install.kind === "installer" ? await fetchReleaseManifest(base, options.to) : undefined;
+  let wanted: string;
+  try {
+    wanted = manifest ? manifest.version : await npmReleasedVersion(options.to ?? "latest");
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
   const order = compareVersions(wanted, VERSION);
   if (options.check) {
     if (options.to !== undefined) log(order === 0 ? `pig ${VERSION} is the version running` : `pig ${wanted} is released (this is ${VERSION}): pig update --to ${wanted} installs it`);
@@ -102,8 +108,9 @@ export async function selfUpdate(options: SelfUpdateOptions, log: (line: string)
   } catch {
     throw new CliError(`no write permission on ${dirname(binary)}, so pig cannot replace ${binary} (run pig update as the user who installed it)`);
   }
-  const file = manifest.files.find((f) => f.target === receipt.target);
-  if (!file) throw new CliError(`pig ${wanted} has no archive for ${receipt.target} (release.json lists ${manifest.files.map((f) => f.target).join(", ") || "none"})`);
+  const files = manifest?.files ?? [];
+  const file = files.find((f) => f.target === receipt.target);
+  if (!file) throw new CliError(`pig ${wanted} has no archive for ${receipt.target} (release.json lists ${files.map((f) => f.target).join(", ") || "none"})`);
   log(`Downloading ${file.name} of pig ${wanted} from ${base}`);
   const archive = await fetchVerifiedArchive(base, wanted, receipt.target);
   const inner = binaryNameInArchive(receipt.target);

@@ -35,6 +35,8 @@ describe("parseTarget", () => {
     expect(got).toEqual([
       ["linux-x64", "bun-linux-x64", "@oven/bun-linux-x64", "elf", ""],
       ["linux-arm64", "bun-linux-arm64", "@oven/bun-linux-aarch64", "elf", ""],
+      ["linux-x64-musl", "bun-linux-x64-musl", "@oven/bun-linux-x64-musl", "elf", ""],
+      ["linux-arm64-musl", "bun-linux-arm64-musl", "@oven/bun-linux-aarch64-musl", "elf", ""],
       ["darwin-x64", "bun-darwin-x64", "@oven/bun-darwin-x64", "macho", ""],
       ["darwin-arm64", "bun-darwin-arm64", "@oven/bun-darwin-aarch64", "macho", ""],
       ["windows-x64", "bun-windows-x64", "@oven/bun-windows-x64", "pe", ".exe"],

@@ -1,5 +1,5 @@
 /**
- * The release build: pig for all five platforms, each checked for its executable format, CPU and
+ * The release build: pig for all seven release targets, each checked for its executable format, CPU and
  * size, and the one for this machine run. Building takes ~15 s, so the result is kept in a temp
  * directory keyed by a hash of everything that goes into it (sources, build flags, Bun version):
  * a re-run with nothing changed only checks. Needs the Bun runtime packages from the npm registry
@@ -101,7 +101,7 @@ describeNeeding("the Bun runtime packages (npm registry)", missing === null || i
         preloaded: false,
       });
     }
-  }, 300_000);
+  }, 600_000);
 
   test("pig build --target: a Piglet Binary for another platform, its linked extension inside", async () => {
     const out = join(tempDir("pig-build-target-"), "piglet");
