@@ -138,13 +138,13 @@ describeNeeding("tmux", tmuxAvailable(), "secrets", () => {
       const ok = await run(`print ${name}`, ["-e", recorder, "--model", `${name}/m`, "-p", "run it"]);
       expect(ok.stderr).toBe("");
       expect(ok.code).toBe(0);
-      expect((await run(`print ${name} refused`, ["--model", `${name}/m`, "-c", "-p", "again"])).code).toBe(1);
+      expect((await run(`print ${name} refused`, ["--model", `${name}/m`, "-c", "-p", "again"])).code).toBe(3); // auth
     }
     // The subscription login: renewed before the first request (its new tokens are secrets
     // too), then refused by a provider that echoes the token it got.
     w.llm.setScript([longOutput, { text: "answer with the login" }, refusal("sk-ant-oat01-pigsecret-renewed-1")]);
     expect(await run("print login", ["-e", recorder, "--model", "anthropic/m", "-p", "run it"])).toMatchObject({ code: 0, stderr: "" });
-    expect((await run("print login refused", ["--model", "anthropic/m", "-c", "-p", "again"])).code).toBe(1);
+    expect((await run("print login refused", ["--model", "anthropic/m", "-c", "-p", "again"])).code).toBe(3); // auth
     issued.push(...oauth.issuedTokens);
     expect(oauth.tokenCalls("refresh_token")).toHaveLength(1);
     expect(w.llm.requests.some((r) => r.headers.authorization === "Bearer sk-ant-oat01-pigsecret-renewed-1")).toBe(true);
