@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { archiveName, binaryNameInArchive, formatSha256Sums, type ReleaseManifest } from "../../src/util/release-files.ts";
-import { tarGzOneFile, zipOneFile } from "../../src/util/single-file-archive.ts";
+import { tarGzOneFile } from "../../src/util/single-file-archive.ts";
+import { zipArchive } from "./zip.ts";
 
 const root = join(import.meta.dir, "..", "..");
 
@@ -28,7 +29,8 @@ export function writeReleaseArchives(binaries: readonly BuiltBinary[], outDir: s
     const id = binary.target.id;
     const name = archiveName(id);
     const data = readFileSync(binary.path);
-    const archive = name.endsWith(".zip") ? zipOneFile(binaryNameInArchive(id), data, 0o755, mtime) : tarGzOneFile(binaryNameInArchive(id), data, 0o755, mtime);
+    const inner = binaryNameInArchive(id);
+    const archive = name.endsWith(".zip") ? zipArchive([{ name: inner, data, mode: 0o755, mtime }]) : tarGzOneFile(inner, data, 0o755, mtime);
     writeFileSync(join(dir, name), archive);
     const sha256 = createHash("sha256").update(archive).digest("hex");
     files.push({ target: id, name, sha256, bytes: archive.length });

@@ -1,21 +1,30 @@
 /**
- * A zip archive writer (deflate, no directory entries, one fixed timestamp) for the release's
- * Go module zip: a few dozen files, so the whole archive is built in memory. The timestamp is
- * fixed so the same sources give the same bytes.
+ * The release's zip writer (deflate, no directory entries, fixed timestamps): the Go module zip
+ * (a few dozen files) and the Windows binary's archive (one). The whole archive is built in
+ * memory; the dates are given, never the clock's, so the same files give the same bytes.
  */
-import { deflateRawSync } from "node:zlib";
-// The zlib CRC-32, which Bedrock's event stream uses too.
-import { crc32 } from "../../src/ai/providers/aws-eventstream.ts";
+import { crc32, deflateRawSync } from "node:zlib";
 
 export interface ZipEntry {
   /** The path inside the archive, `/`-separated. */
   name: string;
   data: Uint8Array;
+  /** Its Unix permission bits (default 0644). */
+  mode?: number;
+  /** Its date in seconds since 1970, stored in UTC (default 1980-01-01 00:00, the earliest DOS date). */
+  mtime?: number;
 }
 
 /** 1980-01-01 00:00, the earliest DOS date: what reproducible zips use. */
-const DOS_TIME = 0;
-const DOS_DATE = (0 << 9) | (1 << 5) | 1;
+const DOS_EPOCH = { time: 0, day: (0 << 9) | (1 << 5) | 1 };
+
+function dosDateTime(seconds: number): { time: number; day: number } {
+  const date = new Date(seconds * 1000);
+  return {
+    time: (date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | Math.floor(date.getUTCSeconds() / 2),
+    day: ((date.getUTCFullYear() - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate(),
+  };
+}
 const UTF8_NAMES = 1 << 11;
 const DEFLATE = 8;
 
@@ -28,14 +37,15 @@ export function zipArchive(entries: readonly ZipEntry[]): Uint8Array {
     const name = Buffer.from(entry.name, "utf8");
     const compressed = deflateRawSync(entry.data, { level: 9 });
     const crc = crc32(entry.data);
+    const { time, day } = entry.mtime === undefined ? DOS_EPOCH : dosDateTime(entry.mtime);
     if (entry.data.length >= 0xffffffff || offset >= 0xffffffff) throw new Error(`zip: ${entry.name} is too large for a zip without ZIP64`);
     // The fields the local header and the central directory entry share, in the same order.
     const shared = (header: Buffer, at: number) => {
       header.writeUInt16LE(20, at); // version needed: 2.0, deflate
       header.writeUInt16LE(UTF8_NAMES, at + 2);
       header.writeUInt16LE(DEFLATE, at + 4);
-      header.writeUInt16LE(DOS_TIME, at + 6);
-      header.writeUInt16LE(DOS_DATE, at + 8);
+      header.writeUInt16LE(time, at + 6);
+      header.writeUInt16LE(day, at + 8);
       header.writeUInt32LE(crc, at + 10);
       header.writeUInt32LE(compressed.length, at + 14);
       header.writeUInt32LE(entry.data.length, at + 18);
@@ -49,7 +59,7 @@ export function zipArchive(entries: readonly ZipEntry[]): Uint8Array {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, so the mode below is read
     shared(central, 6);
-    central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
+    central.writeUInt32LE(((0o100000 | (entry.mode ?? 0o644)) << 16) >>> 0, 38); // a regular file with its mode
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
     offset += local.length + name.length + compressed.length;

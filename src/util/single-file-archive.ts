@@ -1,11 +1,12 @@
 /**
  * The one-file archives a pig release ships its binary in: a gzipped ustar tarball (Linux, macOS)
- * or a zip (Windows), each holding only the binary. Written and read here rather than by `tar`
- * or `unzip`, so building a release and `pig update` need no outside program, the entry's mode
- * is exactly 0755, and reading takes only the one named regular file (no links, no paths that
- * climb out of a directory). A damaged archive throws: gzip and zip carry a CRC, tar a header sum.
+ * or a zip (Windows), each holding only the binary. The tarball is written here and the zip by
+ * the release's zip writer (scripts/release/zip.ts); both are read here rather than by `tar` or
+ * `unzip`, so building a release and `pig update` need no outside program, the entry's mode is
+ * exactly 0755, and reading takes only the one named regular file (no links, no paths that climb
+ * out of a directory). A damaged archive throws: gzip and zip carry a CRC, tar a header sum.
  */
-import { crc32, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
+import { crc32, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
 
 const BLOCK = 512;
 
@@ -88,56 +89,6 @@ export function readTarGzEntry(archive: Uint8Array, name: string): { data: Uint8
     offset = start + Math.ceil(size / BLOCK) * BLOCK;
   }
   throw new Error(`no file ${name} in the archive`);
-}
-
-function dosDateTime(date: Date): { time: number; day: number } {
-  return {
-    time: (date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | Math.floor(date.getUTCSeconds() / 2),
-    day: ((date.getUTCFullYear() - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate(),
-  };
-}
-
-/** A zip holding one deflated file `name` (with a Unix mode, for unzip on Unix). */
-export function zipOneFile(name: string, data: Uint8Array, mode: number, mtime: number): Uint8Array {
-  if (data.length >= 0xffffffff) throw new Error("zip: file too large for a zip without zip64");
-  const nameBytes = Buffer.from(name, "utf8");
-  const packed = deflateRawSync(data, { level: 9 });
-  const crc = crc32(data);
-  const { time, day } = dosDateTime(new Date(mtime * 1000));
-  const local = Buffer.alloc(30 + nameBytes.length);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(0x0800, 6); // UTF-8 name
-  local.writeUInt16LE(8, 8);
-  local.writeUInt16LE(time, 10);
-  local.writeUInt16LE(day, 12);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(packed.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  nameBytes.copy(local, 30);
-  const central = Buffer.alloc(46 + nameBytes.length);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE((3 << 8) | 20, 4); // made on Unix, so the mode below counts
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(0x0800, 8);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt16LE(time, 12);
-  central.writeUInt16LE(day, 14);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(packed.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  central.writeUInt32LE(((0o100000 | mode) << 16) >>> 0, 38);
-  central.writeUInt32LE(0, 42);
-  nameBytes.copy(central, 46);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length, 12);
-  end.writeUInt32LE(local.length + packed.length, 16);
-  return Buffer.concat([local, packed, central, end]);
 }
 
 /** The contents of the file `name` in a zip; throws when the zip is damaged or the file is not there. */

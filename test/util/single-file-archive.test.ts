@@ -3,7 +3,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { readTarGzEntry, readZipEntry, tarGzOneFile, zipOneFile } from "../../src/util/single-file-archive.ts";
+import { zipArchive } from "../../scripts/release/zip.ts";
+import { readTarGzEntry, readZipEntry, tarGzOneFile } from "../../src/util/single-file-archive.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const payload = new Uint8Array(70_000).map((_, i) => (i * 31) % 251);
@@ -50,14 +51,14 @@ describe("tar.gz with one file", () => {
 describe("zip with one file", () => {
   test("Python's zipfile reads it, CRC checked, with the same bytes", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "pig.zip"), zipOneFile("pig.exe", payload, 0o755, MTIME));
+    writeFileSync(join(dir, "pig.zip"), zipArchive([{ name: "pig.exe", data: payload, mode: 0o755, mtime: MTIME }]));
     const python = spawnSync("python3", ["-c", "import sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; sys.stdout.buffer.write(z.read('pig.exe'))", join(dir, "pig.zip")]);
     expect(python.stderr.toString()).toBe("");
     expect(new Uint8Array(python.stdout)).toEqual(payload);
   });
 
   test("reads back its own zip; a damaged one is refused", () => {
-    const good = zipOneFile("pig.exe", payload, 0o755, MTIME);
+    const good = zipArchive([{ name: "pig.exe", data: payload, mode: 0o755, mtime: MTIME }]);
     expect(readZipEntry(good, "pig.exe")).toEqual(payload);
     expect(() => readZipEntry(good, "pig")).toThrow("no file pig in the archive");
     const flipped = new Uint8Array(good);
