@@ -3,54 +3,11 @@
  * target's binary package is installed. Bundled into those two scripts (plain JavaScript run by
  * Node ≥ 20 or Bun), so it uses only Node's own modules.
  */
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { onMusl } from "../../src/util/c-library.ts";
 import { MAIN_PACKAGE, NPM_TARGETS, binaryPathInPackage, describeMachine, platformPackageName, targetForMachine, type NpmTarget } from "../../src/util/platform-package.ts";
-
-interface ReportHeader {
-  glibcVersionRuntime?: string;
-}
-
-/**
- * What `/usr/bin/ldd` says the C library is: glibc's is a script naming the GNU C Library, musl's
- * is musl's loader itself. The cheapest test (a file read; Node's report costs ~30 ms of CPU).
- */
-function libcOfLdd(): "glibc" | "musl" | undefined {
-  try {
-    const text = readFileSync("/usr/bin/ldd", "latin1");
-    if (text.includes("musl")) return "musl";
-    if (text.includes("GNU C Library") || text.includes("GLIBC")) return "glibc";
-  } catch {
-    // No ldd: ask Node.
-  }
-  return undefined;
-}
-
-/**
- * Whether this Linux runs on musl (Alpine): ldd says so, else Node's diagnostic report, which
- * names the glibc it runs on and none on musl, else a musl loader in /lib.
- */
-export function onMusl(): boolean {
-  if (process.platform !== "linux") return false;
-  const ldd = libcOfLdd();
-  if (ldd) return ldd === "musl";
-  try {
-    const report = process.report as (NodeJS.ProcessReport & { excludeNetwork?: boolean }) | undefined;
-    // The report would otherwise list network interfaces, which can be slow to look up.
-    if (report) report.excludeNetwork = true;
-    const got = report?.getReport() as unknown;
-    const header = (typeof got === "string" ? (JSON.parse(got) as { header?: ReportHeader }) : (got as { header?: ReportHeader } | undefined))?.header;
-    if (header) return header.glibcVersionRuntime === undefined;
-  } catch {
-    // No usable report: fall through to the loader.
-  }
-  try {
-    return readdirSync("/lib").some((name) => name.startsWith("ld-musl-"));
-  } catch {
-    return false;
-  }
-}
 
 export interface Machine {
   /** `linux x64 (glibc)`, for messages. */

@@ -6,6 +6,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
+import { onMusl } from "../util/c-library.ts";
 import { binaryPathInPackage, describeMachine, platformPackageName, targetForMachine } from "../util/platform-package.ts";
 
 /** What the search reads of the machine; the real one by default, a made-up one in tests. */
@@ -18,17 +19,10 @@ export interface BinarySearchPlaces {
   resolve(specifier: string): string;
 }
 
-/** Whether this Linux runs on musl: Node's report names glibc's version only where glibc is the C library. */
-function isMusl(): boolean {
-  if (process.platform !== "linux") return false;
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  return !report?.header?.glibcVersionRuntime;
-}
-
 /** This machine, with `env` for PIG_BINARY and PATH (pig's environment, which may differ from this process's). */
 export function machinePlaces(env: Record<string, string | undefined> = process.env): BinarySearchPlaces {
   const require = createRequire(import.meta.url);
-  return { env, platform: process.platform, arch: process.arch, musl: isMusl(), resolve: (s) => require.resolve(s) };
+  return { env, platform: process.platform, arch: process.arch, musl: onMusl(), resolve: (s) => require.resolve(s) };
 }
 
 function isExecutableFile(path: string): boolean {

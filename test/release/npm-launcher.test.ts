@@ -8,7 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bundleNpmScript } from "../../scripts/release/npm-packages.ts";
-import { noBinaryMessage, onMusl, thisMachine } from "../../scripts/release/npm-machine.ts";
+import { noBinaryMessage, thisMachine } from "../../scripts/release/npm-machine.ts";
+import { onMusl } from "../../src/util/c-library.ts";
 import { platformPackageName } from "../../src/util/platform-package.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
