@@ -28,8 +28,13 @@ export interface PiInstall {
   dir: string;
   /** The `pi` CLI entry (node_modules/.bin/pi); runs on the Node found on PATH. */
   bin: string;
-  /** argv that starts Pi's CLI on the Node it needs: `[node, dist/cli.js]`. */
+  /**
+   * argv that starts Pi as its `pi` command does: the Node it needs running the package's `bin`
+   * (read from its package.json; `dist/bundle/cli.js` from 0.74 on), never another entry.
+   */
   cmd: readonly string[];
+  /** The package's `bin.pi`, as written in its package.json (relative to the package dir). */
+  binEntry: string;
   /** The Node binary Pi runs on, and its directory (to put first on PATH for code that spawns `node`). */
   node: string;
   nodeBinDir: string;
@@ -60,19 +65,32 @@ export function ensurePi(release: PiRelease = "0.73.1"): PiInstall {
     dir: base,
     bin: join(base, "node_modules", ".bin", "pi"),
     cmd: [nodePath, join(pkgDir, "dist", "cli.js")],
+    binEntry: "dist/cli.js",
     node: nodePath,
     nodeBinDir: dirname(nodePath),
     pkgDir,
     indexModule: join(pkgDir, "dist", "index.js"),
     sessionManagerModule: join(pkgDir, "dist", "core", "session-manager.js"),
   };
-  if (isInstalled(install)) return install;
+  if (!isInstalled(install)) {
+    mkdirSync(base, { recursive: true });
+    npmInstall(base, `${spec.package}@${version}`);
+    writeFileSync(join(base, STAMP), `${version}\n`);
+    if (!isInstalled(install)) throw new Error(`npm reported success but ${install.bin} or ${pkgDir} is missing`);
+  }
+  const binEntry = packageBin(pkgDir, "pi");
+  return { ...install, binEntry, cmd: [nodePath, join(pkgDir, binEntry)] };
+}
 
-  mkdirSync(base, { recursive: true });
-  npmInstall(base, `${spec.package}@${version}`);
-  writeFileSync(join(base, STAMP), `${version}\n`);
-  if (!isInstalled(install)) throw new Error(`npm reported success but ${install.bin} or ${pkgDir} is missing`);
-  return install;
+/** The file a package's `bin` names for `command` (what npm links into node_modules/.bin). */
+export function packageBin(pkgDir: string, command: string): string {
+  const file = join(pkgDir, "package.json");
+  const pkg: unknown = JSON.parse(readFileSync(file, "utf8"));
+  const bin = typeof pkg === "object" && pkg !== null && "bin" in pkg ? pkg.bin : undefined;
+  const entry = typeof bin === "string" ? bin : typeof bin === "object" && bin !== null && command in bin ? (bin as Record<string, unknown>)[command] : undefined;
+  if (typeof entry !== "string" || entry === "") throw new Error(`${file}: no "bin" entry for ${command}`);
+  if (!existsSync(join(pkgDir, entry))) throw new Error(`${file}: "bin".${command} names ${entry}, which is missing`);
+  return entry.replace(/^\.\//, "");
 }
 
 function npmInstall(prefix: string, what: string): void {
