@@ -5,13 +5,14 @@
 // binary built with source maps (`bun scripts/build.ts --sourcemap /tmp/pig-sm`); dist/pig shows
 // its chunks' names and lines instead.
 //   node_modules/.bin/bun scripts/bench/profile.ts [--pig PATH] [--runs N] [--top N] [--keep]
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import * as v from "valibot";
 import { startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { CpuProfileSchema, summariseProfiles, type FunctionTime, type ProfileSummary } from "./cpu-profile.ts";
+import { writeFakeAgentDir } from "./fake-agent.ts";
 import { median, pigEnv, requirePig } from "./measure.ts";
 import { shellLine } from "./report.ts";
 
@@ -61,11 +62,8 @@ const llm = await startFakeLlm({ mode: "text", onRequest: () => void requests++ 
 try {
   const agentDir = join(work, "agent");
   const cwd = join(work, "cwd");
-  mkdirSync(agentDir);
+  writeFakeAgentDir(agentDir, llm.url);
   mkdirSync(cwd);
-  const model = { id: "fake-model", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 16384 };
-  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: `${llm.url}/v1`, api: "openai-completions", apiKey: "fake-key", models: [model] } } }));
-  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true }));
   const env = pigEnv(agentDir);
   console.log(`# Profile of ${pig}\n`);
   console.log(`fake LLM at ${llm.url}; agent dir ${agentDir}; ${runs} timed and ${runs} profiled runs per case, sampling every ${intervalUs} µs\n`);
