@@ -14,7 +14,9 @@ let parserModule: JsoncParser | undefined;
  * run should pay only when a file has comments, a mistake, or is edited in place.
  */
 function jsoncParser(): JsoncParser {
-  parserModule ??= require("jsonc-parser") as JsoncParser;
+  // The ES module build: `require("jsonc-parser")` would take the package's UMD `main`, whose
+  // own requires the compiled binary cannot resolve.
+  parserModule ??= require("jsonc-parser/lib/esm/main.js") as JsoncParser;
   return parserModule;
 }
 
