@@ -157,7 +157,7 @@ function printCase(name: string, command: string, usage: readonly Usage[], summa
   console.log(`| ${med((u) => u.wallMs)} ms | ${med((u) => u.cpuMs)} ms | ${med((u) => u.userMs)} ms | ${med((u) => u.sysMs)} ms | ${med((u) => u.rssMb)} MB |\n`);
   console.log(`Medians of ${usage.length} runs; CPU from the run's rusage, peak RSS from GNU time's %M.`);
   console.log(`Profiled: ${summary.sampledMs.toFixed(1)} ms sampled per run (mean of ${summary.profiles}); the profiler itself adds time.\n`);
-  if (summary.files.every((f) => f.url.startsWith("$bunfs/") || f.url.startsWith("(") || f.url.startsWith("node:"))) {
+  if (!summary.files.some((f) => f.url.startsWith("src/"))) {
     console.log("(No source maps in this binary: build one with `bun scripts/build.ts --sourcemap /tmp/pig-sm` and pass `--pig /tmp/pig-sm` for source file names.)\n");
   }
   printFunctions(`Self time by function (top ${top}), ms per run`, summary.functions.slice(0, top));
