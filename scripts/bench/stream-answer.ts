@@ -2,6 +2,7 @@
 // inline code, bold and links, fenced code in several languages, tables, bullet and numbered
 // lists) of a given size, counted as ~4 characters a token, with one numbered heading per
 // section so the screen's scrollback can be checked for every section, and a last line to wait for.
+import { Rng } from "./gen-sessions.ts";
 
 /** Characters counted as one token (the usual rule of thumb for English text and code). */
 export const CHARS_PER_TOKEN = 4;
@@ -11,18 +12,6 @@ export interface StreamAnswer {
   sections: number;
   /** The answer's last line: on screen once the whole answer has been drawn. */
   lastLine: string;
-}
-
-/** A small seeded generator (mulberry32): the same answer for the same seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ["the", "stream", "parser", "returns", "a", "buffer", "when", "each", "line", "is", "complete", "and", "the", "renderer", "writes", "it", "once", "to", "scrollback", "while", "tokens", "arrive", "from", "model", "with", "tables", "lists", "code", "blocks", "terminal", "width", "wraps", "words", "at", "boundaries"];
@@ -37,11 +26,11 @@ const CODE: Record<string, (n: number) => string[]> = {
 };
 const LANGUAGES = Object.keys(CODE);
 
-function sentence(next: () => number): string {
-  const length = 8 + Math.floor(next() * 12);
-  const words = Array.from({ length }, () => WORDS[Math.floor(next() * WORDS.length)]!);
-  const at = Math.floor(next() * length);
-  const r = next();
+function sentence(rng: Rng): string {
+  const length = 8 + Math.floor(rng.next() * 12);
+  const words = Array.from({ length }, () => WORDS[Math.floor(rng.next() * WORDS.length)]!);
+  const at = Math.floor(rng.next() * length);
+  const r = rng.next();
   if (r < 0.25) words[at] = `\`${words[at]}()\``;
   else if (r < 0.45) words[at] = `**${words[at]}**`;
   else if (r < 0.55) words[at] = `[${words[at]}](https://example.com/${words[at]})`;
@@ -49,9 +38,9 @@ function sentence(next: () => number): string {
   return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
 }
 
-function section(n: number, next: () => number): string[] {
+function section(n: number, rng: Rng): string[] {
   const lines = [`## Section ${n}`, ""];
-  const paragraph = () => Array.from({ length: 3 + Math.floor(next() * 4) }, () => sentence(next)).join(" ");
+  const paragraph = () => Array.from({ length: 3 + Math.floor(rng.next() * 4) }, () => sentence(rng)).join(" ");
   lines.push(paragraph(), "");
   const language = LANGUAGES[n % LANGUAGES.length]!;
   lines.push(`\`\`\`${language}`, ...CODE[language]!(n), "```", "");
@@ -59,10 +48,10 @@ function section(n: number, next: () => number): string[] {
   if (n % 2 === 0) {
     lines.push("| name | lines | share | note |", "| --- | ---: | ---: | --- |");
     for (let row = 0; row < 4 + (n % 3); row++) {
-      lines.push(`| file${n}_${row}.ts | ${Math.floor(next() * 900) + 10} | ${(next() * 100).toFixed(1)}% | ${WORDS[Math.floor(next() * WORDS.length)]} |`);
+      lines.push(`| file${n}_${row}.ts | ${Math.floor(rng.next() * 900) + 10} | ${(rng.next() * 100).toFixed(1)}% | ${WORDS[Math.floor(rng.next() * WORDS.length)]} |`);
     }
   } else {
-    for (let item = 0; item < 4; item++) lines.push(`${n % 3 === 0 ? `${item + 1}.` : "-"} ${sentence(next)}`);
+    for (let item = 0; item < 4; item++) lines.push(`${n % 3 === 0 ? `${item + 1}.` : "-"} ${sentence(rng)}`);
   }
   lines.push("");
   return lines;
@@ -70,13 +59,13 @@ function section(n: number, next: () => number): string[] {
 
 /** An answer of about `tokens` tokens (`tokens × CHARS_PER_TOKEN` characters, give or take a section). */
 export function streamAnswer(tokens: number, seed = 1): StreamAnswer {
-  const next = random(seed);
+  const rng = new Rng(seed);
   const target = tokens * CHARS_PER_TOKEN;
   const lines: string[] = [];
   let length = 0;
   let sections = 0;
   while (length < target) {
-    const more = section(++sections, next);
+    const more = section(++sections, rng);
     lines.push(...more);
     length += more.reduce((sum, line) => sum + line.length + 1, 0);
   }
