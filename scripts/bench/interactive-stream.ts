@@ -187,7 +187,7 @@ try {
       notes: [
         `the answer: ${answer.text.length} characters of generated Markdown (${answer.sections} sections), counted as ${CHARS_PER_TOKEN} characters a token; sent in chunks of ${TOKENS_PER_CHUNK} tokens every ${chunkIntervalMs.toFixed(1)} ms on a fixed schedule (the fake LLM's chunkIntervalMs), OpenAI chat completions`,
         `every side streams at the same time, from its own server, in its own tmux pane (TERM=xterm-256color, ${WIDTH}×${HEIGHT}): wall time is shared, CPU time is each side's own`,
-        "Pi 1.6.0 keeps the conversation in its own view and leaves only its last screen in the terminal's scrollback, so its heading count is not a check of its output; the window ending with its last line on the screen is",
+        "Pi 1.6.0 draws in the terminal's alternate screen and scrolls its conversation itself, so the terminal's scrollback holds none of it and its heading count is not a check of its output; the window ending with its last line on the screen is",
         "the window runs from the request's arrival to the first screen read (every 250 ms) showing the last line; CPU time is utime + stime from /proc of the pane's process tree",
         ...sides.filter((s) => s.endAt === undefined).map((s) => `${s.label} never showed the last line: no figures`),
       ],
