@@ -18,6 +18,8 @@ export interface CommonArgs {
   keep: boolean;
   /** A pig binary other than dist/pig (say, an older build to compare with). */
   pigBin: string | undefined;
+  /** The values of the script's own string options (named in `ownOptions`), when given. */
+  own: Record<string, string | undefined>;
 }
 
 export const OPTIONS_HELP = `options:
@@ -30,10 +32,11 @@ export const OPTIONS_HELP = `options:
   --pig PATH         measure this pig binary instead of dist/pig
   --pi-entry module|index   where Pi's SessionManager is imported from`;
 
-export function commonArgs(defaults: { runs: number; warmup: number }): CommonArgs {
+export function commonArgs(defaults: { runs: number; warmup: number }, ownOptions: readonly string[] = []): CommonArgs {
   const { values } = parseArgs({
     args: Bun.argv.slice(2),
     options: {
+      ...Object.fromEntries(ownOptions.map((name) => [name, { type: "string" as const }])),
       runs: { type: "string" },
       warmup: { type: "string" },
       pi: { type: "string" },
@@ -60,6 +63,7 @@ export function commonArgs(defaults: { runs: number; warmup: number }): CommonAr
     piEntry: entry,
     keep: values.keep ?? false,
     pigBin: values.pig,
+    own: Object.fromEntries(ownOptions.map((name) => [name, ownValue((values as Record<string, unknown>)[name])])),
   };
 }
 
@@ -72,6 +76,8 @@ export function piReleases(list: string): PiRelease[] {
   }
   return PI_RELEASE_NAMES.filter((name) => asked.includes(name));
 }
+
+const ownValue = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 function positiveInt(name: string, raw: string, allowZero = false): number {
   const n = Number(raw);

@@ -43,10 +43,18 @@ export function stripAnsi(text: string): string {
   return text.includes("\x1b") ? text.replace(ANSI, "") : text;
 }
 
+// Printable ASCII: one column a character, each its own grapheme. Most of what a stream prints
+// is, and segmenting it into graphemes was the largest cost of measuring it.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+// Any ASCII: every character is its own grapheme ("\r\n" is one, and moves the cursor as "\r" then "\n" do).
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Columns `text` takes on one row, escape sequences ignored. */
 export function stringWidth(text: string): number {
+  const plain = stripAnsi(text);
+  if (PRINTABLE_ASCII.test(plain)) return plain.length;
   let width = 0;
-  for (const g of graphemes(stripAnsi(text))) width += graphemeWidth(g);
+  for (const g of graphemes(plain)) width += graphemeWidth(g);
   return width;
 }
 
@@ -129,7 +137,8 @@ export function advanceColumn(column: number, text: string, columns: number): nu
  */
 export function advanceCursor(at: { row: number; column: number }, text: string, columns: number): { row: number; column: number } {
   let { row, column: col } = at;
-  for (const g of graphemes(stripAnsi(text))) {
+  const plain = stripAnsi(text);
+  for (const g of ASCII.test(plain) ? plain : graphemes(plain)) {
     if (g === "\n" || g === "\r\n") {
       row++;
       col = 0;
@@ -137,7 +146,7 @@ export function advanceCursor(at: { row: number; column: number }, text: string,
     else if (g === "\t") col = Math.min(columns - 1, (Math.floor(col / 8) + 1) * 8);
     else if (g === "\b") col = Math.max(0, Math.min(col, columns - 1) - 1);
     else {
-      const w = graphemeWidth(g);
+      const w = g.length === 1 && g >= " " && g < "\x7f" ? 1 : graphemeWidth(g);
       if (w === 0) continue;
       if (col + w > columns) {
         row++;

@@ -1,4 +1,4 @@
-/** Timing and connection faults: chunkDelayMs, stallAfterChunks (+ abort), disconnectAfterChunks. */
+/** Timing and connection faults: chunkDelayMs, chunkIntervalMs, stallAfterChunks (+ abort), disconnectAfterChunks. */
 import { afterEach, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { type FakeLlm, type FakeLlmOptions, type Script, startFakeLlm } from "../helpers/fake-llm/server.ts";
@@ -35,6 +35,16 @@ describe("timing", () => {
     for await (const _chunk of await client.chat.completions.create(request)) count += 1;
     // role, 2 text chunks, finish, [DONE]: 5 frames, so 4 waits of 40 ms (a lower bound even under load).
     expect(count).toBe(4);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(155);
+  });
+
+  test("chunkIntervalMs sends frame i no earlier than i intervals after the first, and the whole text", async () => {
+    const { client } = await start([{ text: "abcdefghijklmnop", chunkIntervalMs: 40 }]);
+    const started = performance.now();
+    let text = "";
+    for await (const chunk of await client.chat.completions.create(request)) text += chunk.choices[0]?.delta.content ?? "";
+    // role, 2 text chunks, finish, [DONE]: the last frame is due 4 intervals after the first.
+    expect(text).toBe("abcdefghijklmnop");
     expect(performance.now() - started).toBeGreaterThanOrEqual(155);
   });
 });

@@ -43,6 +43,13 @@ import { terminalSafe } from "../../util/terminal-safe.ts";
 import { hideUrlCredentials } from "../../util/redact.ts";
 import { accountLogins } from "./login/account-logins.ts";
 
+/**
+ * At most ~30 writes a second to the terminal while output streams in: a fast answer arrives in
+ * pieces of a few characters, and drawing the prompt area under each one cost most of the CPU
+ * time of the view (interactive-stream.ts).
+ */
+const FRAME_MS = 33;
+
 export class InteractiveApp implements InteractiveHost {
   theme: Theme;
   readonly keybindings: KeyBindings;
@@ -76,6 +83,7 @@ export class InteractiveApp implements InteractiveHost {
     const mentions = fileMentionProvider({ cwd: runtime.session.cwd });
     this.editor = new InputEditor({
       keybindings: keys.bindings,
+      frameMs: FRAME_MS,
       history: PromptHistory.forAgentDir(runtime.agentDir),
       completion: combineProviders(
         argumentProvider({

@@ -44,6 +44,12 @@ export interface ViewOptions {
 /** How many rows of the line being written show above the prompt (the end of it, when longer). */
 const LIVE_ROWS = 4;
 
+/**
+ * The line being written is redrawn at most this often: a fast stream sends a piece every few
+ * ms, and wrapping and styling the line for each piece cost more than the rest of the view.
+ */
+const LIVE_FRAME_MS = 33;
+
 /** A thinking block as it streams: its lines, whether any of it (or its hidden mark) was printed, its place in the answer. */
 interface StreamedThinking {
   lines: LineSplitter;
@@ -66,6 +72,8 @@ export class EventView {
   private startedAt = 0;
   private frame = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** A redraw of the line being written, due within LIVE_FRAME_MS. */
+  private liveFrame: ReturnType<typeof setTimeout> | undefined;
   private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
   /** The answer's tool calls, each its own block. */
   private readonly tools: ToolCallsView;
@@ -241,7 +249,7 @@ export class EventView {
       this.markdown ??= new MarkdownStream(t, (text) => this.out.print(text), { codeBlockIndent: this.codeBlockIndent, width: () => this.width(), hyperlinks: this.hyperlinks });
       if (e.type === "text_delta") this.markdown.push(e.delta);
       // The line so far shows above the prompt until it is complete and printed.
-      this.render();
+      this.renderSoon();
     } else if (e.type === "thinking_start" || e.type === "thinking_delta") {
       this.activity = "thinking";
       this.streamInto(e.contentIndex);
@@ -255,7 +263,7 @@ export class EventView {
           this.out.print(`${hiddenThinking(t)}\n`);
         }
       }
-      this.render();
+      this.renderSoon();
     } else if (e.type === "toolcall_start") this.streamInto(e.contentIndex);
     else if ((e.type === "text_end" || e.type === "thinking_end") && this.streaming === e.contentIndex) this.finishStreamedBlock();
   }
@@ -344,7 +352,14 @@ export class EventView {
     this.render();
   }
 
+  /** Redraws within a frame: the pieces of a stream that arrive meanwhile are drawn once. */
+  private renderSoon(): void {
+    this.liveFrame ??= setTimeout(() => this.render(), LIVE_FRAME_MS);
+  }
+
   private render(): void {
+    if (this.liveFrame !== undefined) clearTimeout(this.liveFrame);
+    this.liveFrame = undefined;
     const t = this.theme;
     const width = this.width();
     const lines: string[] = [];
@@ -377,5 +392,7 @@ export class EventView {
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.liveFrame !== undefined) clearTimeout(this.liveFrame);
+    this.liveFrame = undefined;
   }
 }

@@ -52,6 +52,11 @@ const ResponseSchema = v.strictObject({
   usage: v.optional(UsageSchema),
   delayMs: v.optional(count),
   chunkDelayMs: v.optional(count),
+  /**
+   * Frames on a fixed schedule instead: frame i is sent `i × chunkIntervalMs` after the first, so
+   * a late timer or a slow reader does not lower the stream's average rate (a paced stream).
+   */
+  chunkIntervalMs: v.optional(positive),
   chunkSize: v.optional(positive),
   stallAfterChunks: v.optional(count),
   /**

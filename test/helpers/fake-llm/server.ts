@@ -222,6 +222,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       frames,
       {
         chunkDelayMs: response.chunkDelayMs ?? 0,
+        ...(response.chunkIntervalMs !== undefined ? { chunkIntervalMs: response.chunkIntervalMs } : {}),
         stallAfterChunks: response.stallAfterChunks,
         ...(response.stallKeepAlive !== undefined
           ? { stallKeepAlive: { text: response.stallKeepAlive, everyMs: response.stallKeepAliveMs ?? 50 } }

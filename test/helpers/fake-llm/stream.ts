@@ -5,6 +5,8 @@
 
 export interface StreamTiming {
   chunkDelayMs: number;
+  /** Frame i no earlier than `i × chunkIntervalMs` after the first frame (the schedule does not drift). */
+  chunkIntervalMs?: number;
   /** Send this many frames, then nothing until the client disconnects. */
   stallAfterChunks: number | undefined;
   /** While stalled, send `text` every `everyMs` instead of nothing (keep-alives that carry no answer). */
@@ -26,6 +28,7 @@ const DISCONNECT_GRACE_MS = 100;
 
 export function frameStream(frames: (string | Uint8Array)[], timing: StreamTiming, open: OpenStreams): ReadableStream<Uint8Array> {
   let next = 0;
+  let firstSentAt = 0;
   let stopped = false;
   let wake: () => void = () => {};
   const woken = new Promise<void>((resolve) => {
@@ -82,6 +85,12 @@ export function frameStream(frames: (string | Uint8Array)[], timing: StreamTimin
       }
       if (next > 0 && timing.chunkDelayMs > 0) {
         await Promise.race([Bun.sleep(timing.chunkDelayMs), woken]);
+        if (stopped) return drop(controller);
+      }
+      if (next === 0) firstSentAt = performance.now();
+      else if (timing.chunkIntervalMs !== undefined) {
+        const wait = firstSentAt + next * timing.chunkIntervalMs - performance.now();
+        if (wait > 0) await Promise.race([Bun.sleep(wait), woken]);
         if (stopped) return drop(controller);
       }
       const frame = frames[next++] ?? "";

@@ -123,3 +123,69 @@ describe("plain mode", () => {
     expect(written).toEqual(["hello\n"]);
   });
 });
+
+describe("frames", () => {
+  /** A renderer writing at most once a frame, on a clock the test moves; and its terminal's writes counted. */
+  function framed(columns: number) {
+    const terminal = new FakeTerminal(columns, 10);
+    let writes = 0;
+    const write = terminal.write.bind(terminal);
+    terminal.write = (text: string) => {
+      writes++;
+      return write(text);
+    };
+    let now = 1000;
+    const renderer = new PromptRenderer(terminal, { frameMs: 33, now: () => now });
+    return { terminal, renderer, writes: () => writes, tick: (ms: number) => (now += ms) };
+  }
+
+  test("what comes within a frame is written once, and leaves the screen as writing each piece at once does", () => {
+    const pieces = ["abc", "defghijkl", "mn\nsecond line\n", "0123456789", "\nwide 中", "文 end\npartial"];
+    const { terminal: direct, renderer: plain } = setup(10);
+    const f = framed(10);
+    f.renderer.setView({ text: "typed", cursor: 5, status: [] });
+    f.renderer.redraw();
+    f.tick(40);
+    const before = f.writes();
+    for (const [i, piece] of pieces.entries()) {
+      plain.print(piece);
+      f.renderer.print(piece);
+      const status = [`status ${i}`];
+      plain.setView({ text: "typed", cursor: 5, status });
+      f.renderer.setView({ text: "typed", cursor: 5, status });
+    }
+    // The first piece followed a quiet moment and was written at once; the rest waits for the frame.
+    expect(f.writes() - before).toBe(1);
+    f.renderer.flush();
+    expect(f.writes() - before).toBe(2);
+    expect(f.terminal.lines()).toEqual(direct.lines());
+    expect({ x: f.terminal.x, y: f.terminal.y }).toEqual({ x: direct.x, y: direct.y });
+  });
+
+  test("after a quiet frame a change is written at once; clear writes what was pending first", () => {
+    const f = framed(40);
+    f.renderer.setView({ text: "", cursor: 0, status: [] });
+    f.renderer.redraw();
+    f.tick(40);
+    f.renderer.print("one\n");
+    f.renderer.print("two\n");
+    expect(f.terminal.lines()).toEqual(["one", "›"]);
+    f.renderer.clear();
+    expect(f.terminal.lines()).toEqual(["one", "two"]);
+    f.renderer.redraw();
+    f.tick(40);
+    f.renderer.setView({ text: "x", cursor: 1, status: [] });
+    expect(f.terminal.lines()).toEqual(["one", "two", "› x"]);
+  });
+
+  test("a pending frame is written by itself when the frame is over", async () => {
+    const terminal = new FakeTerminal(40, 10);
+    const renderer = new PromptRenderer(terminal, { frameMs: 5 });
+    renderer.setView({ text: "", cursor: 0, status: [] });
+    renderer.redraw();
+    renderer.print("one\n");
+    renderer.print("two\n");
+    while (!terminal.lines().includes("two")) await Bun.sleep(1);
+    expect(terminal.lines()).toEqual(["one", "two", "›"]);
+  });
+});

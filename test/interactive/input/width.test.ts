@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { advanceColumn, stringWidth, truncateToWidth } from "../../../src/util/width.ts";
+import { advanceColumn, advanceCursor, graphemeWidth, graphemes, stringWidth, truncateToWidth } from "../../../src/util/width.ts";
 
 describe("string width", () => {
   test("ASCII, CJK and emoji", () => {
@@ -53,5 +53,23 @@ describe("terminal cursor column", () => {
   test("tabs stop every eight columns and colours take no room", () => {
     expect(advanceColumn(3, "\t", 80)).toBe(8);
     expect(advanceColumn(0, "\x1b[1mab\x1b[0m", 80)).toBe(2);
+  });
+});
+
+describe("ASCII measured without segmenting", () => {
+  // The grapheme-by-grapheme measure the ASCII shortcut must agree with.
+  const bySegments = (text: string) => graphemes(text).reduce((sum, g) => sum + graphemeWidth(g), 0);
+
+  test("an ASCII text's width is the one its graphemes add up to, controls counting nothing", () => {
+    for (const text of ["", "plain words", "a\tb", "bell\x07 and del\x7f", "code(x) { return [1, 2]; }"]) expect(stringWidth(text)).toBe(bySegments(text));
+  });
+
+  test("the cursor moves through ASCII (CRLF, tabs, backspace, controls) as through the same text after a wide character", () => {
+    const texts = ["abc\r\ndef", "tab\tstop\bx", "0123456789abc", "a\x01b\rcd\n\ne"];
+    for (const text of texts) {
+      // "中" first forces the grapheme path; it takes two columns, which the expected value starts from.
+      const wide = advanceCursor({ row: 0, column: 0 }, `中${text}`, 10);
+      expect(advanceCursor({ row: 0, column: 2 }, text, 10)).toEqual(wide);
+    }
   });
 });

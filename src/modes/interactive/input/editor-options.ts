@@ -43,6 +43,8 @@ export interface InputEditorOptions {
   /** Ask the terminal for unambiguous keys (kitty protocol, xterm modifyOtherKeys) so Shift+Enter is seen. */
   keyboardProtocol?: boolean;
   escapeTimeoutMs?: number;
+  /** Least time between two writes to the terminal while output keeps coming (default 0: each change at once); see PromptRenderer. */
+  frameMs?: number;
   /** Which key runs which action (default: the built-in keys). */
   keybindings?: KeyBindings;
   /** Rows of the completion list shown at once (setting `autocompleteMaxVisible`). */

@@ -66,7 +66,7 @@ export class InputEditor {
       selected: (text) => colors.inverse(text),
       hint: (text) => colors.dim(text),
     };
-    this.renderer = new PromptRenderer(this.output, { plain, style });
+    this.renderer = new PromptRenderer(this.output, { plain, style, ...(options.frameMs !== undefined ? { frameMs: options.frameMs } : {}) });
     this.completion = new CompletionSession(this.state, options.completion, () => this.render(), options.completionAsTyped, options.listsAsTyped);
     this.modes = new TerminalModes(this.input, this.output, options.keyboardProtocol ?? true);
     if (options.history) this.state.setHistory(options.history.entries());
@@ -198,6 +198,8 @@ export class InputEditor {
   }
 
   private readonly restoreTerminal = (): void => {
+    // What a frame still held is written before the terminal is given back.
+    this.renderer.flush();
     if (!this.plain) this.modes.leave();
   };
 

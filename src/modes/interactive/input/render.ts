@@ -11,6 +11,12 @@
  *
  * Without a terminal (plain mode) nothing is drawn and output passes through.
  *
+ * With `frameMs`, writes are coalesced into frames: a print or a view change right after a
+ * quiet moment is written at once (a key's echo is not delayed), and what follows within
+ * `frameMs` of the last write is gathered and written as one, output and prompt together. A fast
+ * stream then costs one layout and one write a frame instead of one per piece. Anything that
+ * hands the terminal over (`clear`, `redraw`, `resized`, `flush`) writes what is pending first.
+ *
  * Everything printed is made terminal-safe here (util/terminal-safe.ts, keeping pig's colours
  * and links): the transcript's last door to the terminal, so text a surface forgot to make safe
  * still cannot move the cursor, erase what is on screen or reach the clipboard.
@@ -45,6 +51,10 @@ function layoutKey(layout: Layout): string {
 export interface PromptRendererOptions {
   plain?: boolean;
   style?: LayoutStyle;
+  /** Least time between two writes while output keeps coming (0: every change is written at once). */
+  frameMs?: number;
+  /** The clock frames are timed by (tests pass a fake one). */
+  now?: () => number;
 }
 
 export class PromptRenderer {
@@ -64,6 +74,13 @@ export class PromptRenderer {
   private partialColumns = 0;
   /** The output's text style, reset for the prompt and restored when output continues. */
   private readonly outputStyle = new SgrState();
+  private readonly frameMs: number;
+  private readonly now: () => number;
+  /** Output not written yet (frames), and whether the view changed since the last write. */
+  private pendingOutput = "";
+  private viewChanged = false;
+  private frameTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly out: TerminalOutput,
@@ -71,6 +88,8 @@ export class PromptRenderer {
   ) {
     this.plain = options.plain ?? false;
     this.style = options.style ?? PLAIN_STYLE;
+    this.frameMs = options.frameMs ?? 0;
+    this.now = options.now ?? performance.now.bind(performance);
   }
 
   private get columns(): number {
@@ -85,6 +104,36 @@ export class PromptRenderer {
   setView(view: PromptView): void {
     this.view = view;
     if (!this.visible) return;
+    if (this.frameMs > 0) {
+      this.viewChanged = true;
+      this.scheduleFrame();
+      return;
+    }
+    this.drawView();
+  }
+
+  /** Writes what is pending now (before something else uses the terminal, or at exit). */
+  flush(): void {
+    if (this.frameTimer !== undefined) clearTimeout(this.frameTimer);
+    this.frameTimer = undefined;
+    const output = this.pendingOutput;
+    const viewChanged = this.viewChanged;
+    this.pendingOutput = "";
+    this.viewChanged = false;
+    // Printing draws the prompt under the output, so a changed view needs no draw of its own.
+    if (output) this.writeOutput(output);
+    else if (viewChanged && this.visible) this.drawView();
+  }
+
+  /** At once after a quiet moment; otherwise once a frame has passed since the last write. */
+  private scheduleFrame(): void {
+    if (this.frameTimer !== undefined) return;
+    const wait = this.lastWriteAt + this.frameMs - this.now();
+    if (wait <= 0) this.flush();
+    else this.frameTimer = setTimeout(() => this.flush(), wait);
+  }
+
+  private drawView(): void {
     // Unchanged rows are not rewritten (renders come in bursts: a key, then a status update).
     const layout = this.layout();
     if (this.drawn && this.drawn.key === layoutKey(layout)) return;
@@ -103,6 +152,7 @@ export class PromptRenderer {
    */
   clear(): void {
     if (this.plain) return;
+    this.flush();
     let sequence = this.eraseSequence();
     if (!this.promptBelowPartial && this.partialColumn > 0) sequence += "\r\n";
     this.visible = false;
@@ -118,6 +168,7 @@ export class PromptRenderer {
   /** Draws the prompt area below the output (again). */
   redraw(): void {
     if (this.plain) return;
+    this.flush();
     this.visible = true;
     let sequence = this.eraseSequence();
     if (!this.promptBelowPartial && this.partialColumn > 0) {
@@ -131,6 +182,7 @@ export class PromptRenderer {
   /** After a resize: the partial row and the drawn rows were laid out for the old width. */
   resized(): void {
     if (this.plain) return;
+    this.flush();
     if (this.partial) this.partialColumn = advanceColumn(0, this.partial, this.columns);
     this.partialColumns = this.columns;
     if (this.visible) this.write(this.eraseSequence() + this.drawSequence());
@@ -144,6 +196,16 @@ export class PromptRenderer {
       this.out.write(text);
       return;
     }
+    if (this.frameMs > 0) {
+      // Printing a + b at once leaves the screen as printing a, then b, does.
+      this.pendingOutput += text;
+      this.scheduleFrame();
+      return;
+    }
+    this.writeOutput(text);
+  }
+
+  private writeOutput(text: string): void {
     let sequence = this.eraseSequence();
     let body = text;
     if (this.promptBelowPartial) {
@@ -191,6 +253,7 @@ export class PromptRenderer {
   }
 
   private write(sequence: string): void {
+    this.lastWriteAt = this.now();
     this.out.write(`${SYNC_START}${HIDE_CURSOR}${sequence}${SHOW_CURSOR}${SYNC_END}`);
   }
 
