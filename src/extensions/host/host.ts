@@ -36,6 +36,7 @@ import { type ExtensionVirtualModel, listVirtualModels } from "./virtual-models.
 import { RegistrationStore } from "./registry.ts";
 import { Replicator } from "./replication.ts";
 import { runnerCommand } from "./runner-command.ts";
+import { preparePeerUid } from "../../util/socket-peer.ts";
 import type { HostSessionPort } from "./session-port.ts";
 import { createSocketDir, type SocketDir } from "./socket-dir.ts";
 import { DEFAULT_TIMING, type HostTiming } from "./timing.ts";
@@ -137,7 +138,7 @@ export class ExtensionHost {
 
   static async start(options: ExtensionHostOptions): Promise<ExtensionHost> {
     const host = new ExtensionHost(options);
-    await Promise.all(
+    const starting = Promise.all(
       host.processes
         .filter((p) => !p.spec.lazy)
         .map((p) =>
@@ -146,6 +147,10 @@ export class ExtensionHost {
           }),
         ),
     );
+    // The processes are spawned: while they start, the check of a connection's peer gets ready,
+    // so that the first handshake does not wait for it.
+    preparePeerUid();
+    await starting;
     return host;
   }
 
