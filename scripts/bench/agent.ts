@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import { writeFakeAgentDir } from "./fake-agent-dir.ts";
 import { commonArgs } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
 import { cleanup, type Contender, dropPageCache, interleave, maxRss, median, medianMs, pigEnv, requirePig, type RunOptions, runOnce, type RunSample } from "./measure.ts";
@@ -69,13 +70,13 @@ try {
   const sides = new Map<Contender, AgentSide>();
   if (pig !== undefined) {
     const agentDir = join(work, "agent-pig");
-    writeAgentDir(agentDir, `${llm.url}/v1`);
+    writeFakeAgentDir(agentDir, `${llm.url}/v1`);
     const cmd = [pig, "-p", PROMPT];
     sides.set("pig", { cmd, opts: { env: pigEnv(agentDir), cwd }, agentDir, line: shellLine(cmd, { PIG_CODING_AGENT_DIR: agentDir }) });
   }
   for (const p of pis) {
     const agentDir = join(work, `agent-pi-${p.version}`);
-    writeAgentDir(agentDir, `${llm.url}/v1`);
+    writeFakeAgentDir(agentDir, `${llm.url}/v1`);
     const cmd = [...p.cmd, "-p", PROMPT];
     sides.set(p.release, { cmd, opts: { env: piEnv(p, agentDir), cwd }, agentDir, line: shellLine(cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir }) });
   }
@@ -223,19 +224,3 @@ function requestGaps(s: AgentSample): number[] {
   return s.arrivals.slice(1).map((x, i) => x - (s.arrivals[i] ?? x));
 }
 
-function writeAgentDir(dir: string, baseUrl: string): void {
-  mkdirSync(dir, { recursive: true });
-  const model = {
-    id: "fake-model",
-    name: "fake-model",
-    reasoning: false,
-    input: ["text"],
-    contextWindow: 128000,
-    maxTokens: 16384,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  };
-  const models = { providers: { fake: { baseUrl, api: "openai-completions", apiKey: "fake-key", models: [model] } } };
-  writeFileSync(join(dir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
-  const settings = { defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true, enableInstallTelemetry: false };
-  writeFileSync(join(dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
-}

@@ -2,22 +2,25 @@
 // request, on generated linear branches of 10,000, 20,000 and 40,000 entries:
 //   SessionStore.open(FILE) → store.getBranch() → prepareCompaction(branch, settings)
 //   → serializeConversation(convertToLlm(preparation.messagesToSummarize))
-// Every measured Pi release does the same at 40,000 entries, for comparison:
-//   SessionManager.open(FILE).getBranch() → prepareCompaction(branch, settings)
-//   → serializeConversation(convertToLlm(preparation.messagesToSummarize))
-// Each side runs in its own child process (pig: Bun on src/, Pi: Node on its dist/), which times
-// the steps in-process: `--warmup` unmeasured rounds, then `--runs` measured ones, with a full GC
-// (untimed) before each run so one run's garbage is not collected inside the next one's time.
-// pig's child measures all three sizes, alternating them round by round, so background load
-// spreads over every size instead of skewing the growth ratio.
+// pig's steps are timed in a child process (Bun on src/): `--warmup` unmeasured rounds, then
+// `--runs` measured ones, with a full GC (untimed) before each run so one run's garbage is not
+// collected inside the next one's time. The child measures all three sizes, alternating them
+// round by round, so background load spreads over every size instead of skewing the growth ratio.
 // The target is that pig's time grows no faster than linearly: t(40k) / t(10k) ≤ 4.5.
+// Against Pi, the commands race as a user runs them, at 40,000 entries: `--mode rpc --session
+// COPY` and a `compact` command, from the spawn until the summary request reaches the fake LLM
+// server (pig's built binary; each Pi release through its package's bin). That is start-up, the
+// open, the preparation and the serialisation; the process is stopped once the request is in.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { writeSession } from "./gen-sessions.ts";
 import { commonArgs } from "./options.ts";
-import { ensurePis, type PiInstall, type PiRelease } from "./pi-install.ts";
-import { cleanup, median } from "./measure.ts";
+import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
+import { cleanup, interleave, median, pigEnv, requirePig } from "./measure.ts";
+import { type CompactSample, type CompactSide, RequestWaiter, timeCompactCommand } from "./compact-command.ts";
+import { writeFakeAgentDir } from "./fake-agent-dir.ts";
+import { startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { fmtMB, fmtMs, fmtNumber, printReport, type Row, shellLine } from "./report.ts";
 
 const SIZES = [10_000, 20_000, 40_000] as const;
@@ -69,45 +72,6 @@ for (let i = 0; i < Number(runs); i++) {
 console.log(JSON.stringify(out));
 `;
 
-const PI_SCRIPT = `import { createHash } from "node:crypto";
-import { pathToFileURL } from "node:url";
-const [core, runs, warmup, settingsJson, ...files] = process.argv.slice(2);
-const load = (p) => import(pathToFileURL(core + "/" + p).href);
-const { SessionManager } = await load("session-manager.js");
-const { prepareCompaction } = await load("compaction/compaction.js");
-const { serializeConversation } = await load("compaction/utils.js");
-const { convertToLlm } = await load("messages.js");
-const settings = JSON.parse(settingsJson);
-function once(file) {
-  const t0 = performance.now();
-  const manager = SessionManager.open(file);
-  const t1 = performance.now();
-  const branch = manager.getBranch();
-  const t2 = performance.now();
-  const prep = prepareCompaction(branch, settings);
-  const t3 = performance.now();
-  if (prep === undefined) throw new Error("nothing to compact in " + file);
-  const text = serializeConversation(convertToLlm(prep.messagesToSummarize));
-  const t4 = performance.now();
-  return { ms: { total: t4 - t0, open: t1 - t0, branch: t2 - t1, prepare: t3 - t2, serialize: t4 - t3 }, result: {
-    branchLength: branch.length, firstKeptEntryId: prep.firstKeptEntryId, isSplitTurn: prep.isSplitTurn,
-    messagesToSummarize: prep.messagesToSummarize.length, turnPrefixMessages: prep.turnPrefixMessages.length,
-    tokensBefore: prep.tokensBefore, serializedChars: text.length, serializedSha1: createHash("sha1").update(text).digest("hex"),
-  } };
-}
-for (let i = 0; i < Number(warmup); i++) for (const file of files) { globalThis.gc(); once(file); }
-const out = files.map(() => ({ samples: [], result: undefined }));
-for (let i = 0; i < Number(runs); i++) {
-  for (let j = 0; j < files.length; j++) {
-    const k = (i + j) % files.length;
-    globalThis.gc();
-    const r = once(files[k]);
-    out[k].samples.push(r.ms);
-    out[k].result = r.result;
-  }
-}
-console.log(JSON.stringify(out));
-`;
 
 type Step = "total" | "open" | "branch" | "prepare" | "serialize";
 const STEPS: readonly Step[] = ["total", "open", "branch", "prepare", "serialize"];
@@ -143,20 +107,22 @@ const steps = (m: Measured): string => `${STEPS.slice(1).map((s) => `${s} ${fmtM
 
 const args = commonArgs({ runs: 5, warmup: 1 });
 if (args.runs < 5) console.error(`[bench] note: --runs ${args.runs} is below the 5 runs this benchmark is meant to report`);
+const pig = args.piOnly ? undefined : requirePig(args);
 const pis = ensurePis(args.pi);
 const src = resolve(import.meta.dir, "..", "..", "src");
 const work = mkdtempSync(join(tmpdir(), "pig-bench-compaction-"));
 try {
   const pigScript = join(work, "pig-prep.ts");
-  const piScript = join(work, "pi-prep.mjs");
   await Bun.write(pigScript, PIG_SCRIPT);
-  await Bun.write(piScript, PI_SCRIPT);
   const head = [String(args.runs), String(args.warmup), JSON.stringify(SETTINGS)];
 
+  // The sessions' recorded working directory: the commands run there (both refuse a missing one).
+  const cwd = join(work, "cwd");
+  await Bun.write(join(cwd, ".keep"), "");
   const files: Array<{ entries: number; bytes: number; path: string }> = [];
   for (const entries of SIZES) {
     const path = join(work, `session-${entries}.jsonl`);
-    const gen = await writeSession(path, { targetBytes: Math.round(entries * BYTES_PER_ENTRY), entries, seed: 1 });
+    const gen = await writeSession(path, { targetBytes: Math.round(entries * BYTES_PER_ENTRY), entries, seed: 1, cwd });
     files.push({ entries, bytes: gen.bytes, path });
     console.error(`[bench] generated ${path}: ${fmtMB(gen.bytes)}, ${gen.lines} lines`);
   }
@@ -172,45 +138,59 @@ try {
   }
   const piFile = files.find((f) => f.entries === PI_SIZE);
   if (piFile === undefined) throw new Error(`no ${PI_SIZE}-entry session`);
-  // Each release's own dist/core: the four modules exist under the same paths in every measured release.
-  const piCmd = (p: PiInstall) => [p.node, "--expose-gc", piScript, join(p.pkgDir, "dist", "core"), ...head, piFile.path];
-  const piRuns = new Map<PiRelease, Measured>();
-  for (const p of pis) {
-    console.error(`[bench] measuring Pi ${p.version} at ${PI_SIZE} entries…`);
-    const [run] = measured([piFile], await runChild(piCmd(p)));
-    if (run === undefined) throw new Error(`Pi ${p.version} was not measured`);
-    piRuns.set(p.release, run);
-    console.error(`[bench] pi ${p.version} ${run.entries}: ${fmtMs(run.ms.total)} (${steps(run)})`);
-  }
 
-  // Untimed: every side must have planned the same compaction, or a ratio compares different work.
-  const notes: string[] = [];
-  const pigAtPi = pigRuns.find((m) => m.entries === PI_SIZE);
-  for (const p of pis) {
-    const run = piRuns.get(p.release)!;
-    if (pigAtPi === undefined) continue;
-    const diff = Object.keys(run.result).filter((k) => !Bun.deepEquals(pigAtPi.result[k], run.result[k]));
-    notes.push(
-      diff.length === 0
-        ? `pig and Pi ${p.version} prepared the same compaction: ${JSON.stringify(run.result)}`
-        : `pig and Pi ${p.version} preparations DIFFER (the ratio compares different work) in ${diff.map((k) => `${k} (pig ${JSON.stringify(pigAtPi.result[k])}, Pi ${JSON.stringify(run.result[k])})`).join(", ")}`,
-    );
+  // The commands, raced in interleaved rounds at 40,000 entries: pig's binary and each Pi's bin.
+  const waiter = new RequestWaiter();
+  const llm = await startFakeLlm({ mode: "text", onRequest: (r) => waiter.arrived(r) });
+  const compactSettings = { compaction: { enabled: true, ...SETTINGS } };
+  const sides = new Map<"pig" | PiRelease, CompactSide>();
+  const lines: { pig: string; pi: Partial<Record<PiRelease, string>> } = { pig: "(not run: --pi-only)", pi: {} };
+  const shown = (cmd: readonly string[], env: Record<string, string>) => `echo '{"type":"compact"}' | ${shellLine([...cmd, "--mode", "rpc", "--session", "COPY_OF_40K.jsonl"], env)}`;
+  if (pig !== undefined) {
+    const agentDir = join(work, "agent-pig");
+    writeFakeAgentDir(agentDir, `${llm.url}/v1`, { settings: compactSettings });
+    sides.set("pig", { cmd: [pig], env: pigEnv(agentDir), cwd });
+    lines.pig = `${shown([pig], { PIG_CODING_AGENT_DIR: agentDir })}  (steps: ${shellLine(pigCmd)})`;
   }
-  for (const n of notes) console.error(`[bench] ${n}`);
+  for (const p of pis) {
+    const agentDir = join(work, `agent-pi-${p.version}`);
+    writeFakeAgentDir(agentDir, `${llm.url}/v1`, { settings: compactSettings });
+    sides.set(p.release, { cmd: p.cmd, env: piEnv(p, agentDir), cwd });
+    lines.pi[p.release] = shown(p.cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir });
+  }
+  let raced: Map<"pig" | PiRelease, CompactSample[]>;
+  let run = 0;
+  try {
+    raced = await interleave("compact command", [...sides.keys()], args.runs, args.warmup, (key) => timeCompactCommand(sides.get(key)!, piFile.path, work, waiter, run++));
+  } finally {
+    llm.close();
+  }
+  const racedMs = (key: "pig" | PiRelease) => median((raced.get(key) ?? []).map((x) => x.ms));
+  const bodies = (key: "pig" | PiRelease) => median((raced.get(key) ?? []).map((x) => x.bodyChars));
+  const notes: string[] = [];
+  for (const p of pis) {
+    if (!sides.has("pig")) break;
+    notes.push(`summary request body at ${PI_SIZE.toLocaleString("en-US")} entries: pig ${(bodies("pig") / 1e6).toFixed(1)} M characters, Pi ${p.version} ${(bodies(p.release) / 1e6).toFixed(1)} M (each serialises the same messages to summarise; 1.6.0 leaves thinking out)`);
+  }
 
   const dash = Object.fromEntries(pis.map((p) => [p.release, "—"])) as Partial<Record<PiRelease, string>>;
-  const rows: Row[] = files.map((f) => {
-    const m = pigRuns.find((x) => x.entries === f.entries);
-    const isPi = f.entries === PI_SIZE;
-    return {
-      metric: `${f.entries.toLocaleString("en-US")} entries / ${fmtMB(f.bytes)} (median)`,
-      pig: m?.ms.total,
-      pi: isPi ? Object.fromEntries([...piRuns].map(([r, run]) => [r, run.ms.total])) : {},
-      ...(isPi ? {} : { piNote: dash }),
+  const rows: Row[] = [
+    {
+      metric: `\`--mode rpc --session\` + \`compact\` of ${PI_SIZE.toLocaleString("en-US")} entries / ${fmtMB(piFile.bytes)}: spawn → summary request (median)`,
+      pig: sides.has("pig") ? racedMs("pig") : undefined,
+      pi: Object.fromEntries(pis.map((p) => [p.release, racedMs(p.release)])),
       format: fmtMs,
       ratio: "speed",
-    };
-  });
+    },
+    ...files.map((f): Row => ({
+      metric: `pig's steps, ${f.entries.toLocaleString("en-US")} entries / ${fmtMB(f.bytes)} (median, in-process)`,
+      pig: pigRuns.find((x) => x.entries === f.entries)?.ms.total,
+      pi: {},
+      piNote: dash,
+      format: fmtMs,
+      ratio: "none",
+    })),
+  ];
   const at = (entries: number): Measured | undefined => pigRuns.find((m) => m.entries === entries);
   const t10 = at(SIZES[0]);
   const t20 = at(SIZES[1]);
@@ -229,17 +209,16 @@ try {
 
   printReport(
     {
-      title: `compaction-prep: open → getBranch → prepareCompaction → serializeConversation(convertToLlm(…)), no LLM call; median of ${args.runs} in-process runs after ${args.warmup} warm-up; reserveTokens ${SETTINGS.reserveTokens}, keepRecentTokens ${SETTINGS.keepRecentTokens}`,
+      title: `compaction-prep: everything before the summary request; median of ${args.runs} after ${args.warmup} warm-up; reserveTokens ${SETTINGS.reserveTokens}, keepRecentTokens ${SETTINGS.keepRecentTokens}`,
       releases: pis,
       rows,
-      commands: { pig: args.piOnly ? "(not run: --pi-only)" : shellLine(pigCmd), pi: Object.fromEntries(pis.map((p) => [p.release, shellLine(piCmd(p))])) },
-      notes: [...notes, "the growth target is pig's own (t(40k) / t(10k)); Pi is measured at 40,000 entries only, for the ratio"],
+      commands: lines,
+      notes: [...notes, "the growth target is pig's own steps, in-process (open → getBranch → prepareCompaction → serializeConversation(convertToLlm(…))): t(40k) / t(10k); the race with Pi is the command at 40,000 entries"],
     },
     args.check,
   );
   console.log("steps (medians; total = fastest–slowest run):");
   for (const m of pigRuns) console.log(`  pig ${String(m.entries).padStart(6)}: ${steps(m)}`);
-  for (const p of pis) console.log(`  pi ${p.version} ${String(PI_SIZE).padStart(6)}: ${steps(piRuns.get(p.release)!)}`);
   if (t10 !== undefined && t40 !== undefined) {
     console.log(`  pig growth t(40k)/t(10k) per step: ${STEPS.map((s) => `${s} ${(t40.ms[s] / t10.ms[s]).toFixed(2)}`).join(", ")}`);
   }

@@ -30,6 +30,8 @@ export interface RunOptions {
   cwd?: string;
   /** Also measure peak RSS (wraps the command in GNU time, costing ~1 ms of wall time). */
   rss?: boolean;
+  /** The exit code a run must end with (default 0): a refusal can be the work being timed. */
+  exitCode?: number;
 }
 
 export interface RunSample {
@@ -62,7 +64,7 @@ export async function runOnce(cmd: readonly string[], opts: RunOptions = {}): Pr
   const polled = opts.rss && rssFile === undefined ? pollVmHwm(proc) : undefined;
   const code = await proc.exited;
   const ms = performance.now() - start;
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}:\n${(await stderr).slice(-2000)}`);
+  if (code !== (opts.exitCode ?? 0)) throw new Error(`${cmd.join(" ")} exited with ${code}:\n${(await stderr).slice(-2000)}`);
   let maxRssBytes = Number.NaN;
   if (rssFile !== undefined) {
     maxRssBytes = Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1)) * 1024;

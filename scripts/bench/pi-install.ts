@@ -78,8 +78,12 @@ export function ensurePi(release: PiRelease = "0.73.1"): PiInstall {
     writeFileSync(join(base, STAMP), `${version}\n`);
     if (!isInstalled(install)) throw new Error(`npm reported success but ${install.bin} or ${pkgDir} is missing`);
   }
-  const binEntry = packageBin(pkgDir, "pi");
-  return { ...install, binEntry, cmd: [nodePath, join(pkgDir, binEntry)] };
+  return { ...install, binEntry: packageBin(pkgDir, "pi"), cmd: piCommand(nodePath, pkgDir) };
+}
+
+/** How the `pi` command starts an installed package: its Node running the file its `bin` names. */
+export function piCommand(node: string, pkgDir: string): string[] {
+  return [node, join(pkgDir, packageBin(pkgDir, "pi"))];
 }
 
 /** The file a package's `bin` names for `command` (what npm links into node_modules/.bin). */

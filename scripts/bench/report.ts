@@ -147,6 +147,9 @@ export interface RecordedTarget {
   ratio: string;
   target: string;
   met: string;
+  /** The commands that made the figures: pig's, and the latest Pi's. */
+  pigCommand?: string;
+  latestCommand?: string;
 }
 
 // all.ts names a file here; each benchmark appends its targets to it as JSON lines.
@@ -166,6 +169,8 @@ function record(report: Report): void {
       ratio: ratioText(row.ratio, row.pig, row.pi.latest),
       target: targetText(row.target),
       met: metText(row),
+      pigCommand: report.commands.pig,
+      ...(latest === undefined ? {} : { latestCommand: report.commands.pi.latest ?? "(not run)" }),
     };
     appendFileSync(file, `${JSON.stringify(entry)}\n`);
   }
@@ -176,6 +181,14 @@ export function printOverview(entries: readonly RecordedTarget[]): void {
   console.log("\n=== targets, against the latest Pi ===");
   const body = entries.map((e) => [e.benchmark, e.metric, e.pig, e.latest, e.ratio, e.target, e.met]);
   for (const line of table(["benchmark", "metric", "pig", "latest Pi", "ratio", "target", "met"], body)) console.log(line);
+  // The command lines behind the rows, once per benchmark.
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (seen.has(e.benchmark) || e.pigCommand === undefined) continue;
+    seen.add(e.benchmark);
+    console.log(`${e.benchmark}: pig: ${e.pigCommand}`);
+    if (e.latestCommand !== undefined) console.log(`${e.benchmark}: latest Pi: ${e.latestCommand}`);
+  }
 }
 
 /** Shell-quotes argv for the printed, copy-pasteable command lines. */

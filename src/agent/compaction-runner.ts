@@ -24,7 +24,7 @@ import {
   type SummaryRetry,
 } from "../compaction/index.ts";
 import { keptFrom, recoveryPlan, type RecoveryPlan } from "../compaction/recovery.ts";
-import type { CompactionEntry, ThinkingLevel, Usage } from "../session/format.ts";
+import type { CompactionEntry, SessionEntry, ThinkingLevel, Usage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CompactionSettings } from "../resources/settings-effective.ts";
 import type { CompactionReason, CompactionReport, SessionEvent, SummarySource } from "./events.ts";
@@ -97,6 +97,8 @@ const OVERFLOW_GAVE_UP =
 /** A compaction that can go ahead: its preparation, and for an overflow recovery the failed attempt. */
 interface Planned {
   preparation: CompactionPreparation;
+  /** The branch the preparation was made from: handed to the hook as it is, not read again. */
+  branch: SessionEntry[];
   recovery?: RecoveryPlan | undefined;
 }
 
@@ -260,7 +262,7 @@ export class CompactionRunner {
       if (strict) throw new CompactionError(preparation.message);
       return undefined;
     }
-    return { preparation, recovery };
+    return { preparation, recovery, branch };
   }
 
   /**
@@ -268,7 +270,7 @@ export class CompactionRunner {
    * cancel it, or hand over a compaction of its own, which is stored as made by a hook.
    */
   private async run(
-    { preparation, recovery }: Planned,
+    { preparation, recovery, branch }: Planned,
     reason: CompactionReason,
     customInstructions: string | undefined,
     willRetry: boolean,
@@ -277,7 +279,7 @@ export class CompactionRunner {
       const store = this.host.store;
       const hooked = await this.host.hooks.sessionBeforeCompact({
         preparation,
-        branchEntries: store.getBranch(),
+        branchEntries: branch,
         ...(customInstructions ? { customInstructions } : {}),
         reason,
         willRetry,

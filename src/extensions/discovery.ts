@@ -19,12 +19,11 @@ import { linkedExtensions } from "./linked.ts";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
-import { collectExtensionFiles, extensionEntryPoints } from "../resources/resource-files.ts";
+import { collectExtensionFiles, EXTENSION_MANIFEST_FILE as MANIFEST_FILE, extensionEntryPoints } from "../resources/resource-files.ts";
 import { expandTilde } from "../resources/resource-paths.ts";
 import { applyPatterns, enabledByOverrides, splitEntries } from "../resources/resource-patterns.ts";
 import { readLocalPackage } from "../resources/packages.ts";
 import { temporaryPackageDir } from "../resources/temporary-package-place.ts";
-import { MANIFEST_FILE, ManifestError, readManifest } from "./manifest.ts";
 import type { CommandSpec, ToolSpec } from "./protocol.ts";
 
 export type ExtensionOrigin = "cli" | "project-settings" | "project" | "user-settings" | "user";
@@ -199,6 +198,9 @@ function sourcesOf(path: string, origin: ExtensionOrigin, errors: string[]): Ext
 
 function fromManifest(file: string, origin: ExtensionOrigin, errors: string[]): ExtensionSource[] {
   try {
+    // Loaded when a manifest is found: its schemas and the protocol's are not a cost of a run
+    // without manifests.
+    const { readManifest, ManifestError } = require("./manifest.ts") as typeof import("./manifest.ts");
     const { manifest, main, command } = readManifest(file);
     const base = {
       id: file,

@@ -12,10 +12,9 @@ import {
   chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { applyEdits, modify } from "jsonc-parser";
 import * as v from "valibot";
 import { withFileLock, type LockOptions } from "../util/file-lock.ts";
-import { parseJsonc } from "../util/jsonc.ts";
+import { editJsonc, parseJsonc } from "../util/jsonc.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 import { expectedWords } from "../util/config-issues.ts";
 import { globalSettingsPath, mergeSettings, migrateSettings, projectSettingsPath, readSettingsScope, SettingsSchema, type Settings, type SettingsDiagnostic, type SettingsProblem } from "./settings.ts";
@@ -101,13 +100,13 @@ function updatedText(current: string | undefined, paths: readonly (readonly stri
   for (const path of ordered) {
     const value = getIn(settings, path);
     try {
-      text = applyEdits(text, modify(text, [...path], value, { formattingOptions }));
+      text = editJsonc(text, [...path], value, formattingOptions);
     } catch {
       // Something on the way is not an object: replace the whole top-level key instead.
       const top = path[0]!;
       const parsed = parseJsonc(text) as Json;
       const whole = setIn({ [top]: parsed[top] }, path, value)[top];
-      text = applyEdits(text, modify(text, [top], whole, { formattingOptions }));
+      text = editJsonc(text, [top], whole, formattingOptions);
     }
   }
   return text;

@@ -53,8 +53,8 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   for (const provider of config.providers ?? []) registry.registerProvider(provider.name, provider.config, provider.stream);
   // The shared extension runner starts now, beside the rest of the start-up; the extensions
   // stage takes it over if it fits the extensions found, and it is stopped otherwise.
-  const prestarted = prestartRunner({ choice: config.extensions ?? {}, cwd: config.cwd, agentDir, env: config.env, credentials: () => registry.credentialVars() });
-  held.defer(() => prestarted?.stop());
+  const prestarting = prestartRunner({ choice: config.extensions ?? {}, cwd: config.cwd, agentDir, env: config.env, credentials: () => registry.credentialVars() });
+  held.defer(async () => (await prestarting.catch(() => undefined))?.stop());
   let named: ReturnType<typeof chooseNamedModel> | undefined;
   let notFound: unknown;
   try {
@@ -105,6 +105,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   let discovered: (() => DiscoveredPaths) | undefined;
   const resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
 
+  const prestarted = await prestarting.catch(() => undefined);
   const extensions = await startExtensions({
     choice: config.extensions ?? {},
     cwd: opened.cwd,

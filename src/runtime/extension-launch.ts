@@ -7,7 +7,7 @@
 import type { AgentSession } from "../agent/session.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { ExtensionSource } from "../extensions/discovery.ts";
-import { startExtensionHost, type ExtensionHost } from "../extensions/host/host.ts";
+import type { ExtensionHost } from "../extensions/host/host.ts";
 import type { PrestartedRunner } from "../extensions/host/prestart.ts";
 import { HEADLESS_UI } from "../extensions/ui.ts";
 import type { ExtensionChoice } from "./config.ts";
@@ -72,8 +72,11 @@ export class ExtensionLaunch {
     return this.early.splice(0);
   }
 
-  start(sources: readonly ExtensionSource[]): Promise<ExtensionHost> {
+  async start(sources: readonly ExtensionSource[]): Promise<ExtensionHost> {
     const { cwd, agentDir, env, eventMs } = this.input;
+    // Imported when a host starts: its ~60 modules (and their top-level work) are not a cost of a
+    // run without extensions.
+    const { startExtensionHost } = await import("../extensions/host/host.ts");
     return startExtensionHost({
       sources,
       port: this.port,

@@ -7,11 +7,10 @@
  */
 import type { CommandDefinition, CommandContext, ArgumentCompletion } from "../extensions/commands.ts";
 import type { McpServers, ServerRow } from "../mcp/servers.ts";
+import { ACTIONS, actionCompletions, MCP_DESCRIPTION, type Action } from "./mcp-lazy-command.ts";
 import { mcpLogin, mcpLogout, signedIn, signsIn, type McpSignIns } from "./mcp-sign-in.ts";
 
 export const MCP_USAGE = "Usage: /mcp, /mcp reconnect [server], /mcp enable <server>, /mcp disable <server>, /mcp login <server>, /mcp logout <server>";
-const ACTIONS = ["reconnect", "enable", "disable", "login", "logout"] as const;
-type Action = (typeof ACTIONS)[number];
 
 /** Runs `action` on server `name`; the sign-in actions tell their outcome themselves. */
 async function run(signIns: McpSignIns, action: Action, name: string, ctx: CommandContext): Promise<void> {
@@ -81,31 +80,6 @@ async function manage(signIns: McpSignIns, ctx: CommandContext): Promise<void> {
 }
 
 /** The actions whose names start with `typed`, each completing to the name and a space. */
-function actionCompletions(typed: string): ArgumentCompletion[] {
-  return ACTIONS.filter((a) => a.startsWith(typed)).map((a) => ({ value: `${a} `, label: a }));
-}
-
-const MCP_DESCRIPTION = "Manage MCP servers: list them, reconnect, enable or disable, sign in or out";
-
-/**
- * `/mcp` before MCP is loaded: there from the start, as upstream's built-in command is, even with
- * no server configured; its first use loads MCP (`load`) and hands over to the real command.
- */
-export function lazyMcpCommand(load: () => Promise<CommandDefinition>, loaded: () => CommandDefinition | undefined): CommandDefinition {
-  return {
-    name: "mcp",
-    description: MCP_DESCRIPTION,
-    getArgumentCompletions(prefix) {
-      const real = loaded();
-      if (real) return real.getArgumentCompletions?.(prefix) ?? null;
-      // No server is known before MCP loads: only the action names complete.
-      const [action, server] = prefix.trimStart().split(/\s+/);
-      return server === undefined ? actionCompletions(action ?? "") : null;
-    },
-    handler: async (args, ctx) => (await load()).handler(args, ctx),
-  };
-}
-
 export function mcpCommand(servers: McpServers, interactive: boolean, signIns: McpSignIns): CommandDefinition {
   return {
     name: "mcp",

@@ -20,7 +20,7 @@ import type { McpServers, RegisteredServer } from "../mcp/servers.ts";
 import { hasMcpConfig } from "../mcp/paths.ts";
 import { TOOL_SEARCH_NAME } from "../tools/tool-search.ts";
 import { VERSION } from "../version.ts";
-import { lazyMcpCommand, mcpCommand } from "./mcp-command.ts";
+import { lazyMcpCommand } from "./mcp-lazy-command.ts";
 
 export interface McpStageInput {
   agentDir: string;
@@ -58,7 +58,7 @@ export async function prepareMcp(input: McpStageInput): Promise<McpRun | undefin
   let closed = false;
 
   const load = (): Promise<McpServers> =>
-    (loading ??= Promise.all([import("../mcp/servers.ts"), import("../mcp/oauth/index.ts")]).then(([{ McpServers }, { McpAuthorizers }]) => {
+    (loading ??= Promise.all([import("../mcp/servers.ts"), import("../mcp/oauth/index.ts"), import("./mcp-command.ts")]).then(([{ McpServers }, { McpAuthorizers }, { mcpCommand }]) => {
       // A server's sign-in follows its current entry in mcp.json (its `oauth` settings).
       const authorizers = new McpAuthorizers({ agentDir: input.agentDir, env: input.env as NodeJS.ProcessEnv, oauthOf: (name) => made.find(name)?.config.oauth });
       const made: McpServers = new McpServers({

@@ -25,10 +25,14 @@ export interface RunPiglet {
 
 /** The name of the Piglet the session's active branch last switched to. */
 export function recordedPiglet(store: SessionStore): string | undefined {
-  const branch = store.getBranch();
+  // The records name each entry's type, so only custom entries are read (messages, most of a
+  // long session's bytes, never are): opening a large session does not read it whole for this.
+  const branch = store.branchRecords();
   for (let i = branch.length - 1; i >= 0; i--) {
-    const entry = branch[i]!;
-    if (entry.type !== "custom" || entry.customType !== PIGLET_ENTRY) continue;
+    const record = branch[i]!;
+    if (record.type !== "custom") continue;
+    const entry = store.readEntry(record);
+    if (entry?.type !== "custom" || entry.customType !== PIGLET_ENTRY) continue;
     const name = (entry.data as { name?: unknown } | undefined)?.name;
     return typeof name === "string" ? name : undefined;
   }
@@ -68,7 +72,7 @@ export function choosePiglet(
     // A Piglet Binary's default Piglet: a new session takes all of it; a resumed one that
     // recorded none keeps its own model.
     const fallback = binaryIdentity().defaultPiglet;
-    return fallback === undefined ? undefined : { piglet: readRunPiglet(fallback, where, warnings), explicit: store.getBranch().length === 0 };
+    return fallback === undefined ? undefined : { piglet: readRunPiglet(fallback, where, warnings), explicit: store.branchRecords().length === 0 };
   }
   try {
     return { piglet: readRunPiglet(recorded, where, warnings), explicit: false };

@@ -7,9 +7,7 @@
  * loads exactly these extensions (an untrusted project, or one without extensions of its own).
  */
 import * as v from "valibot";
-import { describeIssues } from "../extensions/connection.ts";
 import { discoverExtensions } from "../extensions/discovery.ts";
-import { ProjectTrustResultSchema } from "../extensions/protocol.ts";
 import { startChain } from "../util/combine.ts";
 import { combinatorOf } from "../util/extension-events.ts";
 import type { Settings } from "../resources/settings.ts";
@@ -73,6 +71,8 @@ export function extensionTrustAsking(input: TrustAskInput): TrustAsking {
       if (asking.length === 0) return undefined;
       const dialogs = launch.mode === "interactive" && input.interactive && process.stdin.isTTY ? startupDialogs() : undefined;
       const decide = async (): Promise<ExtensionTrustAnswer | undefined> => {
+        // Loaded here, with the host: the protocol's schemas are not a cost of a run without extensions.
+        const [{ ProjectTrustResultSchema }, { describeIssues }] = await Promise.all([import("../extensions/protocol.ts"), import("../extensions/connection.ts")]);
         const chain = startChain(combinatorOf("project_trust"), { cwd });
         let decider: string | undefined;
         for (const extension of asking) {

@@ -9,7 +9,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CredentialVars } from "../ai/credential-vars.ts";
-import { PrestartedRunner } from "../extensions/host/prestart.ts";
+import type { PrestartedRunner } from "../extensions/host/prestart.ts";
 import type { ExtensionChoice } from "./config.ts";
 
 /** The folder pig keeps the extensions' logs in, beside the user's extensions. */
@@ -25,13 +25,15 @@ export function expectsSharedRunner(choice: ExtensionChoice, agentDir: string): 
   }
 }
 
-export function prestartRunner(input: {
+/** The host's modules load only for a run that starts a runner (a run without extensions never loads them). */
+export async function prestartRunner(input: {
   choice: ExtensionChoice;
   cwd: string;
   agentDir: string;
   env: NodeJS.ProcessEnv;
   credentials: () => CredentialVars;
-}): PrestartedRunner | undefined {
+}): Promise<PrestartedRunner | undefined> {
   if (!expectsSharedRunner(input.choice, input.agentDir)) return undefined;
+  const { PrestartedRunner } = await import("../extensions/host/prestart.ts");
   return PrestartedRunner.start({ cwd: input.cwd, agentDir: input.agentDir, env: input.env, credentials: input.credentials });
 }

@@ -72,15 +72,33 @@ export const UnknownContentSchema = v.looseObject({
   ),
 });
 
-export const UserBlockSchema = v.union([TextContentSchema, ImageContentSchema, UnknownContentSchema]);
-const AssistantBlockSchema = v.union([
-  TextContentSchema,
-  ThinkingContentSchema,
-  ToolCallContentSchema,
-  ToolUseContentSchema,
-  ImageContentSchema,
+/**
+ * The schema for an object, chosen by the value of its `key`, as a union of the options would
+ * choose, but without trying the others first: every failed option of a union (or of a
+ * `variant`, for its discriminator) builds its issues, which made checking a long history's
+ * messages several times slower. A known value with bad fields fails its own schema, as it
+ * failed every option before; any other value goes to `fallback`.
+ */
+function chosenBy<const T extends Record<string, v.GenericSchema>, F extends v.GenericSchema>(key: string, byValue: T, fallback: F) {
+  const known = new Map<string, v.GenericSchema>(Object.entries(byValue));
+  return v.lazy((input: unknown) => {
+    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[key] : undefined;
+    return (typeof value === "string" ? known.get(value) : undefined) ?? fallback;
+  }) as v.LazySchema<T[keyof T] | F>;
+}
+
+export const UserBlockSchema = chosenBy("type", { text: TextContentSchema, image: ImageContentSchema }, UnknownContentSchema);
+const AssistantBlockSchema = chosenBy(
+  "type",
+  {
+    text: TextContentSchema,
+    thinking: ThinkingContentSchema,
+    toolCall: ToolCallContentSchema,
+    tool_use: ToolUseContentSchema,
+    image: ImageContentSchema,
+  },
   UnknownContentSchema,
-]);
+);
 
 export type TextContent = v.InferOutput<typeof TextContentSchema>;
 export type ImageContent = v.InferOutput<typeof ImageContentSchema>;
@@ -251,19 +269,20 @@ export const UnknownRoleMessageSchema = v.looseObject({
   ),
 });
 
-export const AgentMessageSchema = v.union([
-  v.variant("role", [
-    SystemMessageSchema,
-    UserMessageSchema,
-    AssistantMessageSchema,
-    ToolResultMessageSchema,
-    BashExecutionMessageSchema,
-    CustomMessageSchema,
-    BranchSummaryMessageSchema,
-    CompactionSummaryMessageSchema,
-  ]),
+export const AgentMessageSchema = chosenBy(
+  "role",
+  {
+    system: SystemMessageSchema,
+    user: UserMessageSchema,
+    assistant: AssistantMessageSchema,
+    toolResult: ToolResultMessageSchema,
+    bashExecution: BashExecutionMessageSchema,
+    custom: CustomMessageSchema,
+    branchSummary: BranchSummaryMessageSchema,
+    compactionSummary: CompactionSummaryMessageSchema,
+  },
   UnknownRoleMessageSchema,
-]);
+);
 
 export type SystemMessage = v.InferOutput<typeof SystemMessageSchema>;
 export type UserMessage = v.InferOutput<typeof UserMessageSchema>;

@@ -1,7 +1,7 @@
 /** Where sessions live: the agent directory, the per-project session directory, overrides. */
-import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { sha256Hex } from "../util/light-crypto.ts";
 
 /** `~` and `~/x` expanded to the home directory. */
 export function expandHome(path: string): string {
@@ -34,7 +34,7 @@ export function sessionDirName(cwd: string): string {
   const flat = cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-");
   const name = `--${flat}--`;
   if (Buffer.byteLength(name) <= NAME_MAX) return name;
-  const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 16);
+  const hash = sha256Hex(cwd).slice(0, 16);
   return `--${tailWithin(flat, KEPT_TAIL_BYTES)}_${hash}--`;
 }
 

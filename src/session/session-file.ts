@@ -8,12 +8,15 @@
  * A file comes to be written only locked: a new one is locked before it has its name, and an
  * existing one is locked before it is read, then migrated on disk under that lock if it is legacy.
  */
-import { closeSync, fstatSync, mkdirSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { decodeUtf8, readRange } from "./lines.ts";
 import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
 import { acquireLock, lockNewFile, type SessionLock } from "./lock.ts";
 import type { EntryRecord } from "./records.ts";
+
+/** How much of the file one read brings in when lines are read back (see `SessionFile.read`). */
+const READ_WINDOW = 1 << 20;
 import { openRegularFile } from "./regular-file.ts";
 import {
   appendLines, createFileWithLines, fileIdentity, removeStaleTemps, replaceFile, SessionFileChangedError, SessionWriteError, type AppendState,
@@ -27,6 +30,8 @@ export interface LineRange {
 
 export class SessionFile {
   private readFd: number | undefined;
+  /** The bytes of the file read last, from `offset` (see `read`). */
+  private window: { offset: number; bytes: Buffer } | undefined;
 
   private constructor(
     readonly path: string,
@@ -98,10 +103,30 @@ export class SessionFile {
     }
   }
 
-  /** The line at `range` of the file pig loaded or made, whatever has become of its name. */
+  /**
+   * The line at `range` of the file pig loaded or made, whatever has become of its name.
+   * Reading a branch reads its lines in file order, one after another: one read fills a window
+   * of the file that the next lines come from, so a long branch costs a read per window rather
+   * than a system call per line. Bytes are only ever added at the end, and an append drops the
+   * window anyway.
+   */
   read(range: LineRange): string {
-    const bytes = readRange(this.readDescriptor(), range.offset, range.length);
-    return decodeUtf8(bytes, 0, bytes.length);
+    const end = range.offset + range.length;
+    const window = this.window;
+    if (window !== undefined && range.offset >= window.offset && end <= window.offset + window.bytes.length) {
+      return decodeUtf8(window.bytes, range.offset - window.offset, end - window.offset);
+    }
+    if (range.length >= READ_WINDOW) {
+      const bytes = readRange(this.readDescriptor(), range.offset, range.length);
+      return decodeUtf8(bytes, 0, bytes.length);
+    }
+    // Never past the end as the session knows it: what lies beyond is not pig's yet.
+    const length = Math.max(range.length, Math.min(READ_WINDOW, this.appendState.size - range.offset));
+    const bytes = readUpTo(this.readDescriptor(), range.offset, length);
+    // A file cut short under pig fails the line asked for as before, not the lines after it.
+    if (bytes.length < range.length) throw new Error(`unexpected end of file at byte ${range.offset + bytes.length}`);
+    this.window = { offset: range.offset, bytes };
+    return decodeUtf8(bytes, 0, range.length);
   }
 
   /**
@@ -124,6 +149,7 @@ export class SessionFile {
 
   /** Appends `lines` as whole lines and returns their offsets (write.ts `appendLines`). */
   append(lines: readonly string[]): number[] {
+    this.window = undefined;
     return appendLines(this.path, this.appendState, lines);
   }
 
@@ -150,11 +176,24 @@ export class SessionFile {
 
   /** Lets go of the lock and any open descriptor. The file can still be read (opened anew and checked). */
   close(): void {
+    this.window = undefined;
     if (this.readFd !== undefined) closeSync(this.readFd);
     this.readFd = undefined;
     this.lock?.release();
     this.lock = undefined;
   }
+}
+
+/** Up to `length` bytes at `offset`: fewer where the file ends sooner. */
+function readUpTo(fd: number, offset: number, length: number): Buffer {
+  const out = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, out, done, length - done, offset + done);
+    if (got === 0) break;
+    done += got;
+  }
+  return done === length ? out : out.subarray(0, done);
 }
 
 /** Rewrites a legacy file as migrated; returns the lock of the new file, which replaces `lock`. */

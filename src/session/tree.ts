@@ -29,6 +29,11 @@ export class SessionTree {
   private readonly cuts = new Set<EntryRecord>();
   /** The damaged links of the records the tree was made from (parents no entry has, parent cycles). */
   readonly linkProblems: readonly LinkProblem[];
+  /**
+   * The path `pathTo` gave last, with its ids: asked again (every turn asks for the leaf's path,
+   * several times) or for a child of its end (an entry just appended), it is not walked again.
+   */
+  private lastPath: { id: string; path: EntryRecord[]; ids: Set<string> } | undefined;
 
   constructor(records: Iterable<EntryRecord> = []) {
     for (const record of records) this.add(record);
@@ -39,6 +44,8 @@ export class SessionTree {
   }
 
   add(record: EntryRecord): void {
+    // A second entry with a known id takes that id over: paths through it change.
+    if (this.byId.has(record.id)) this.lastPath = undefined;
     this.records.push(record);
     this.byId.set(record.id, record);
     this.noteDerived(record);
@@ -61,6 +68,7 @@ export class SessionTree {
   /** Takes back the record added last (a write of it failed); what it set (a label, the name) is undone. */
   removeLast(record: EntryRecord): void {
     if (this.records.at(-1) !== record) return;
+    this.lastPath = undefined;
     this.records.pop();
     if (this.byId.get(record.id) === record) {
       const earlier = this.records.findLast((r) => r.id === record.id);
@@ -81,6 +89,12 @@ export class SessionTree {
     this.records[index] = updated;
     if (this.byId.get(old.id) === old) this.byId.set(old.id, updated);
     if (this.cuts.delete(old)) this.cuts.add(updated);
+    const known = this.lastPath?.path;
+    if (known) {
+      // Replaced records are usually the last ones written: look from the end.
+      const at = known.lastIndexOf(old);
+      if (at >= 0) known[at] = updated;
+    }
     return true;
   }
 
@@ -110,9 +124,25 @@ export class SessionTree {
 
   /** Entries from the root down to `id` (inclusive). A parent loop ends the walk. */
   pathTo(id: string | null | undefined): EntryRecord[] {
+    if (!id) return [];
+    const known = this.lastPath;
+    if (known?.id === id) return known.path.slice();
+    const record = this.byId.get(id);
+    if (known && record && record.parentId === known.id && !known.ids.has(record.id) && !this.cuts.has(record)) {
+      known.path.push(record);
+      known.ids.add(record.id);
+      this.lastPath = { id, path: known.path, ids: known.ids };
+      return known.path.slice();
+    }
+    const path = this.walkTo(id);
+    this.lastPath = { id, path, ids: new Set(path.map((r) => r.id)) };
+    return path.slice();
+  }
+
+  private walkTo(id: string): EntryRecord[] {
     const path: EntryRecord[] = [];
     const seen = new Set<string>();
-    let current = id ? this.byId.get(id) : undefined;
+    let current = this.byId.get(id);
     while (current && !seen.has(current.id)) {
       seen.add(current.id);
       path.push(current);

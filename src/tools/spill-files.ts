@@ -10,9 +10,9 @@
  * and the folder a killed pig left behind when the next pig makes its own.
  */
 import { closeSync, constants, openSync, rmSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomHex } from "../util/light-crypto.ts";
 import { firstSafeDir } from "../util/dir-safety.ts";
 import { createProcessDir, isOwnDir, removeDeadProcessDirs, userDirPath, type ProcessDir } from "../util/process-dir.ts";
 
@@ -45,7 +45,7 @@ export class SpillFiles {
 
   /** A new private file for a command's output (or, `kind` "tool", a tool's), open for writing. */
   open(kind: "bash" | "tool" = "bash"): SpillFile {
-    const path = join(spillDir(), `${kind}-${randomBytes(8).toString("hex")}.log`);
+    const path = join(spillDir(), `${kind}-${randomHex(8)}.log`);
     const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
     this.paths.add(path);
     return { path, fd };

@@ -26,7 +26,8 @@ function singular(word: string): string {
   return word;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+// Made on first use, like util/width.ts's: constructing one costs several ms at load.
+let segmenter: Intl.Segmenter | undefined;
 
 /** Words of `text`: identifiers split at case changes, any script, stop words left out. */
 export function searchWords(text: string): string[] {
@@ -37,7 +38,7 @@ export function searchWords(text: string): string[] {
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, " ");
   // Plain ASCII splits at spaces; other scripts (Chinese, Thai …) need the word segmenter.
-  const words = /^[a-z0-9 ]*$/.test(spaced) ? spaced.split(" ") : [...segmenter.segment(spaced)].filter((s) => s.isWordLike).map((s) => s.segment);
+  const words = /^[a-z0-9 ]*$/.test(spaced) ? spaced.split(" ") : [...(segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" })).segment(spaced)].filter((s) => s.isWordLike).map((s) => s.segment);
   return words.filter((w) => w !== "" && !STOP_WORDS.has(w)).map((w) => (/^[a-z0-9]+$/.test(w) ? singular(w) : w));
 }
 

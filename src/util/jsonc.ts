@@ -3,7 +3,22 @@
  * trailing commas (or strict JSON, for files pig rewrites whole). Errors say where (line and
  * column), so the message can name the spot.
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import type { FormattingOptions, JSONPath, Node, ParseError } from "jsonc-parser";
+
+type JsoncParser = typeof import("jsonc-parser");
+let parserModule: JsoncParser | undefined;
+
+/**
+ * jsonc-parser, loaded on first use: most files are plain JSON, which `JSON.parse` reads, and
+ * evaluating the package (its formatter builds ~1,400 indentation strings at load) is a cost a
+ * run should pay only when a file has comments, a mistake, or is edited in place.
+ */
+function jsoncParser(): JsoncParser {
+  // The ES module build: `require("jsonc-parser")` would take the package's UMD `main`, whose
+  // own requires the compiled binary cannot resolve.
+  parserModule ??= require("jsonc-parser/lib/esm/main.js") as JsoncParser;
+  return parserModule;
+}
 
 export class JsoncError extends Error {
   constructor(
@@ -54,6 +69,14 @@ export interface JsoncOptions {
 
 /** Parses JSON with comments and trailing commas; throws `JsoncError` at the first mistake. */
 export function parseJsonc(text: string, options: JsoncOptions = {}): unknown {
+  // Plain JSON (the usual case) reads the same either way; anything else takes the full parser,
+  // which also says where the mistake is.
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Comments, trailing commas or a mistake.
+  }
+  const { parse, printParseErrorCode } = jsoncParser();
   const errors: ParseError[] = [];
   const strict = options.strict === true;
   const value: unknown = parse(text, errors, { allowTrailingComma: !strict, disallowComments: strict });
@@ -89,12 +112,13 @@ export class JsonPlaces {
    */
   locate(path: readonly (string | number)[], at: "value" | "key" = "value"): Place | undefined {
     if (!this.parsed) {
-      this.tree = parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
+      this.tree = jsoncParser().parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
       this.parsed = true;
     }
     const tree = this.tree;
     if (!tree) return undefined;
     let keys = [...path];
+    const { findNodeAtLocation } = jsoncParser();
     let node = findNodeAtLocation(tree, keys);
     while (!node && keys.length > 0) {
       keys = keys.slice(0, -1);
@@ -117,4 +141,10 @@ export class JsonPlaces {
 /** One place in `text`, as words (see `JsonPlaces`, for several places in one text). */
 export function placeOf(text: string, path: readonly (string | number)[], at: "value" | "key" = "value"): string | undefined {
   return new JsonPlaces(text).placeOf(path, at);
+}
+
+/** `text` with the value at `path` set to `value` (removed when undefined), its comments and layout kept. */
+export function editJsonc(text: string, path: JSONPath, value: unknown, formattingOptions: FormattingOptions): string {
+  const { applyEdits, modify } = jsoncParser();
+  return applyEdits(text, modify(text, path, value, { formattingOptions }));
 }

@@ -4,7 +4,13 @@
  * kernel drops with the process. When the library cannot be opened (Windows, no FFI) each
  * function says so and its caller falls back.
  */
-import { dlopen, FFIType, read, type Pointer } from "bun:ffi";
+import { fstatSync } from "node:fs";
+import type { Pointer } from "bun:ffi";
+
+// Loaded on first use: a run whose stdin and stdout are a pipe, a file or /dev/null never needs it.
+type Ffi = typeof import("bun:ffi");
+let ffiModule: Ffi | undefined;
+const ffi = (): Ffi => (ffiModule ??= require("bun:ffi") as Ffi);
 
 const CANDIDATES: Record<string, string[]> = {
   linux: ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1", "libc.so"],
@@ -13,10 +19,10 @@ const CANDIDATES: Record<string, string[]> = {
 };
 
 /** The first library of this platform's C library names that has all of `symbols`, or null. */
-function openFirst<T>(symbols: Parameters<typeof dlopen>[1], bind: (found: Record<string, (...args: never[]) => unknown>) => T): T | null {
+function openFirst<T>(symbols: Parameters<Ffi["dlopen"]>[1], bind: (found: Record<string, (...args: never[]) => unknown>) => T): T | null {
   for (const name of CANDIDATES[process.platform] ?? []) {
     try {
-      const { symbols: found } = dlopen(name, symbols);
+      const { symbols: found } = ffi().dlopen(name, symbols);
       return bind(found as unknown as Record<string, (...args: never[]) => unknown>);
     } catch {
       // Not this name (or no FFI here); try the next.
@@ -33,12 +39,29 @@ let tty: Tty | null | undefined;
 
 /** Whether `fd` is a terminal. */
 export function isTerminal(fd: number): boolean {
-  tty ??= openFirst({ isatty: { args: [FFIType.i32], returns: FFIType.i32 } }, (s) => ({ isatty: s.isatty as unknown as Tty["isatty"] }));
+  if (process.platform === "linux" && surelyNotTerminal(fd)) return false;
+  tty ??= openFirst({ isatty: { args: [ffi().FFIType.i32], returns: ffi().FFIType.i32 } }, (s) => ({ isatty: s.isatty as unknown as Tty["isatty"] }));
   // The runtime's own answer is correct but slow on a cold start (`process.stdin.isTTY` builds
   // Node's stream machinery, ~10–20 ms), while `isatty(3)` costs microseconds.
   if (tty) return tty.isatty(fd) === 1;
   // node:tty pulls in the stream modules, so it is loaded only when needed.
   return (require("node:tty") as typeof import("node:tty")).isatty(fd);
+}
+
+/** Memory devices (/dev/null, /dev/zero, /dev/urandom …) have major number 1 on Linux. */
+const LINUX_MEM_MAJOR = 1;
+
+/**
+ * What `fstat` settles without the C library: only a character device can be a terminal, and on
+ * Linux never a memory device. A descriptor that is not open is no terminal either.
+ */
+function surelyNotTerminal(fd: number): boolean {
+  try {
+    const stats = fstatSync(fd);
+    return !stats.isCharacterDevice() || ((stats.rdev >> 8) & 0xfff) === LINUX_MEM_MAJOR;
+  } catch {
+    return true;
+  }
 }
 
 interface Flock {
@@ -54,8 +77,8 @@ const ERRNO_SYMBOL = process.platform === "linux" ? "__errno_location" : "__erro
 function openFlock(): Flock | null {
   flockLib ??= openFirst(
     {
-      flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-      [ERRNO_SYMBOL]: { args: [], returns: FFIType.ptr },
+      flock: { args: [ffi().FFIType.i32, ffi().FFIType.i32], returns: ffi().FFIType.i32 },
+      [ERRNO_SYMBOL]: { args: [], returns: ffi().FFIType.ptr },
     },
     (s) => {
       const errnoAt = s[ERRNO_SYMBOL] as unknown as () => Pointer | null;
@@ -63,7 +86,7 @@ function openFlock(): Flock | null {
         flock: s.flock as unknown as Flock["flock"],
         errno: () => {
           const at = errnoAt();
-          return at ? read.i32(at, 0) : 0;
+          return at ? ffi().read.i32(at, 0) : 0;
         },
       };
     },

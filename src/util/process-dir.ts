@@ -8,9 +8,9 @@
  * `mkdtemp` folder, which no one else can have made. The base itself must already be safe
  * (`firstSafeDir`): in a folder another user owns, that user could move any folder of ours away.
  */
-import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { randomHex } from "./light-crypto.ts";
 import { ensurePrivateDir, UnsafeDirError } from "./dir-safety.ts";
 import { isAlive } from "./lock-owner.ts";
 
@@ -54,7 +54,7 @@ export function createProcessDir(base: string, name: string): ProcessDir {
   try {
     const parent = userDir(base, name);
     removeDeadProcessDirs(parent);
-    dir = join(parent, `${process.pid}-${randomBytes(6).toString("hex")}`);
+    dir = join(parent, `${process.pid}-${randomHex(6)}`);
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     if (!(error instanceof UnsafeDirError)) throw error;

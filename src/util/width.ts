@@ -7,7 +7,10 @@
 
 import { visibleControl } from "./terminal-safe.ts";
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made on first use: constructing a Segmenter loads ICU's break rules (several ms), which a run
+// that never measures text (pig -p) should not pay at load.
+let segmenter: Intl.Segmenter | undefined;
+const graphemeSegmenter = (): Intl.Segmenter => (segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }));
 
 /** Columns a tab occupies inside the input buffer (a fixed width keeps wrapping predictable). */
 export const BUFFER_TAB_WIDTH = 4;
@@ -15,14 +18,14 @@ export const BUFFER_TAB_WIDTH = 4;
 /** The grapheme clusters of `text`, in order. */
 export function graphemes(text: string): string[] {
   const out: string[] = [];
-  for (const { segment } of segmenter.segment(text)) out.push(segment);
+  for (const { segment } of graphemeSegmenter().segment(text)) out.push(segment);
   return out;
 }
 
 /** Grapheme clusters with their UTF-16 offsets, for mapping a cursor offset to a column. */
 export function graphemesWithOffsets(text: string): { text: string; index: number }[] {
   const out: { text: string; index: number }[] = [];
-  for (const { segment, index } of segmenter.segment(text)) out.push({ text: segment, index });
+  for (const { segment, index } of graphemeSegmenter().segment(text)) out.push({ text: segment, index });
   return out;
 }
 

@@ -21,6 +21,7 @@ const NO_PI: PiInstall = {
   dir: "/nonexistent",
   bin: "/nonexistent/pi",
   cmd: ["/nonexistent/pi"],
+  binEntry: "pi",
   node: process.execPath,
   nodeBinDir: join(process.execPath, ".."),
   pkgDir: "/nonexistent",

@@ -1,0 +1,63 @@
+/**
+ * SessionTree.pathTo remembers the path it gave last: asked again, or for an entry appended
+ * below it, it answers without walking. Every answer must equal a fresh walk of the tree.
+ */
+import { expect, test } from "bun:test";
+import type { EntryRecord } from "../../src/session/records.ts";
+import { SessionTree } from "../../src/session/tree.ts";
+
+let line = 1;
+const rec = (id: string, parentId: string | null): EntryRecord => ({
+  line: line++,
+  type: "message",
+  id,
+  parentId,
+  timestamp: "2026-01-01T00:00:00.000Z",
+  source: { kind: "text", text: "{}" },
+});
+const ids = (path: readonly EntryRecord[]) => path.map((r) => r.id);
+// What a tree made afresh from the same records answers: the walk, without anything remembered.
+const fresh = (tree: SessionTree, id: string | null) => ids(new SessionTree(tree.records).pathTo(id));
+
+test("asked again, or for an appended child, the path equals a fresh walk", () => {
+  const tree = new SessionTree([rec("a", null), rec("b", "a"), rec("c", "b")]);
+  expect(ids(tree.pathTo("c"))).toEqual(["a", "b", "c"]);
+  const first = tree.pathTo("c");
+  first.pop(); // a caller's copy: changing it changes nothing remembered
+  expect(ids(tree.pathTo("c"))).toEqual(["a", "b", "c"]);
+  for (const [id, parent] of [["d", "c"], ["e", "d"], ["f", "e"]] as const) {
+    tree.add(rec(id, parent));
+    expect(ids(tree.pathTo(id))).toEqual(fresh(tree, id));
+  }
+  expect(ids(tree.pathTo("f"))).toEqual(["a", "b", "c", "d", "e", "f"]);
+  // A branch off the middle, then back.
+  tree.add(rec("x", "b"));
+  expect(ids(tree.pathTo("x"))).toEqual(["a", "b", "x"]);
+  expect(ids(tree.pathTo("f"))).toEqual(fresh(tree, "f"));
+  expect(tree.pathTo(null)).toEqual([]);
+});
+
+test("a replaced record, a taken-back record and a reused id show in the next path", () => {
+  const tree = new SessionTree([rec("a", null), rec("b", "a")]);
+  expect(ids(tree.pathTo("b"))).toEqual(["a", "b"]);
+  const old = tree.get("b")!;
+  const updated = { ...old, line: 99 };
+  tree.replace(old, updated);
+  expect(tree.pathTo("b")[1]).toBe(updated);
+  const c = rec("c", "b");
+  tree.add(c);
+  expect(ids(tree.pathTo("c"))).toEqual(["a", "b", "c"]);
+  tree.removeLast(c);
+  expect(ids(tree.pathTo("c"))).toEqual([]);
+  // An entry reusing "b" (a damaged file) now stands for it: paths through "b" follow it.
+  tree.add(rec("b", null));
+  expect(ids(tree.pathTo("b"))).toEqual(fresh(tree, "b"));
+  expect(ids(tree.pathTo("b"))).toEqual(["b"]);
+});
+
+test("an appended entry whose id is already on the path is walked, not appended in a loop", () => {
+  const tree = new SessionTree([rec("a", null), rec("b", "a")]);
+  expect(ids(tree.pathTo("b"))).toEqual(["a", "b"]);
+  tree.add(rec("a", "b"));
+  expect(ids(tree.pathTo("a"))).toEqual(fresh(tree, "a"));
+});
