@@ -3,8 +3,8 @@
  * a crash or a hang — a restart with backoff, until it has failed too often and is disabled.
  * Each life is a generation; whatever arrives from an older generation is ignored.
  */
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { randomHex } from "../../util/light-crypto.ts";
 import { type Connection, PartStreamStalled, type RequestContext, type RequestOptions } from "../connection.ts";
 import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
 import type { CredentialVars } from "../../ai/credential-vars.ts";
@@ -218,7 +218,7 @@ export class ExtensionProcess {
     this.state = "starting";
     // The prestarted runner, for the first life of the shared runner: already spawned and dialling in.
     const prestarted = generation === 1 && this.spec.kind !== "linked" ? this.owner.takePrestarted?.(this) : undefined;
-    const token = prestarted?.token ?? randomBytes(16).toString("hex");
+    const token = prestarted?.token ?? randomHex(16);
     const waiting = new Set(this.ids);
     return new Promise<void>((resolve, reject) => {
       let settled = false;

@@ -7,8 +7,8 @@
  * later takes all three over (`ExtensionHost`) and answers the `initialize` that waited for it.
  * A run that ends up with no shared runner (no TypeScript extensions, other options) stops it.
  */
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { randomHex } from "../../util/light-crypto.ts";
 import type { CredentialVars } from "../../ai/credential-vars.ts";
 import { DEFAULT_MAX_FRAME_BYTES, HOST_METHODS } from "../protocol.ts";
 import { childEnv } from "./child-env.ts";
@@ -73,7 +73,7 @@ export class PrestartedRunner {
         onProtocolError: () => {},
       });
       listener.listen();
-      const token = randomBytes(16).toString("hex");
+      const token = randomHex(16);
       const child = spawnExtension({
         command: runnerCommand(),
         cwd: options.cwd,
