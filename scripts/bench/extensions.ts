@@ -27,6 +27,7 @@ import { SessionStore } from "../../src/session/store.ts";
 import { storeSnapshot as storeSnapshotOf } from "../../src/runtime/extension-port.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
 import { writeSession } from "./gen-sessions.ts";
+import { type CacheKind, firstStartEnv, withEmptyCaches } from "./first-start.ts";
 import { commonArgs, piReleases } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, piEnv, type PiInstall, type PiRelease } from "./pi-install.ts";
 import { cleanup, dropPageCache, interleave, median, percentile, pigEnv, requirePig, runOnce } from "./measure.ts";
@@ -171,6 +172,8 @@ try {
     line: string;
     /** Tool names the model must be offered. */
     tools: number;
+    /** A first start: these caches empty, in a fresh directory each run (first-start.ts). */
+    firstStart?: CacheKind;
   }
   const sides: Side[] = [];
   // pig's host makes its socket's directory in $XDG_RUNTIME_DIR, else in the temp dir, and first
@@ -178,38 +181,51 @@ try {
   // sets it to an empty directory of its own, as a desktop session does.
   const xdgDir = join(work, "xdg-runtime");
   mkdirSync(xdgDir, { mode: 0o700 });
-  const pigSide = (key: Key, extra: string[], tools: number, env: Record<string, string> = {}) => {
+  const pigSide = (key: Key, extra: string[], tools: number, env: Record<string, string> = {}, firstStart?: CacheKind) => {
     const agentDir = join(work, `agent-${key}`);
     writeAgentDir(agentDir, `${server.url}/v1`);
     const cmd = [pig, "-p", ...extra, PROMPT];
-    sides.push({ key, cmd, env: { ...pigEnv(agentDir), ...env }, agentDir, line: shellLine(cmd, { ...env, PIG_CODING_AGENT_DIR: agentDir }), tools });
+    const shown = { ...(firstStart ? firstStartEnv(firstStart, "EMPTY_DIR") : {}), ...env, PIG_CODING_AGENT_DIR: agentDir };
+    sides.push({ key, cmd, env: { ...pigEnv(agentDir), ...env }, agentDir, line: shellLine(cmd, shown), tools, ...(firstStart ? { firstStart } : {}) });
   };
   pigSide("pig", [], 0);
   pigSide("pig-one", eArgs([tsFiles[0]!]), 1);
   pigSide("pig-packed", eArgs(tsFiles), EXTENSIONS);
+  pigSide("pig-packed-first", eArgs(tsFiles), EXTENSIONS, {}, "pig");
   pigSide("pig-own", eArgs(manifests), EXTENSIONS);
   pigSide("pig-packed-tmp", eArgs(tmpFiles), EXTENSIONS);
   pigSide("pig-packed-xdg", eArgs(tsFiles), EXTENSIONS, { XDG_RUNTIME_DIR: xdgDir });
-  const piSide = (p: PiInstall, withExt: boolean) => {
-    const key = `${p.release}${withExt ? "-ext" : ""}`;
+  const piSide = (p: PiInstall, withExt: boolean, first: boolean) => {
+    const key = `${p.release}${withExt ? "-ext" : ""}${first ? "-first" : ""}`;
     const agentDir = join(work, `agent-pi-${key}`);
     writeAgentDir(agentDir, `${server.url}/v1`);
     const cmd = [...p.cmd, "-p", ...(withExt ? eArgs(tsFiles) : []), PROMPT];
-    sides.push({ key, cmd, env: piEnv(p, agentDir), agentDir, line: shellLine(cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir }), tools: withExt ? EXTENSIONS : 0 });
+    const shown = { ...(first ? firstStartEnv("pi", "EMPTY_DIR") : {}), ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir };
+    sides.push({ key, cmd, env: piEnv(p, agentDir), agentDir, line: shellLine(cmd, shown), tools: withExt ? EXTENSIONS : 0, ...(first ? { firstStart: "pi" as const } : {}) });
   };
   for (const p of pis) {
-    piSide(p, false);
-    piSide(p, true);
+    piSide(p, false, false);
+    piSide(p, true, false);
+    // A first start only against the latest: each one costs Pi its whole compile.
+    if (p.release === "latest") {
+      piSide(p, false, true);
+      piSide(p, true, true);
+    }
   }
   const byKey = new Map(sides.map((s) => [s.key, s]));
+  // A first-start side runs with its caches in a fresh directory each time; the others as they are.
+  const inCaches = <T>(side: Side, run: (env: Record<string, string | undefined>) => Promise<T>): Promise<T> =>
+    side.firstStart ? withEmptyCaches(side.firstStart, work, (extra) => run({ ...side.env, ...extra })) : run(side.env);
   const keys = sides.map((s) => s.key);
 
   // Untimed: everyone prints the answer, and the model is offered all 30 extension tools.
   for (const side of sides) {
     server.setScript(ONE_TURN);
     server.requests.splice(0);
-    const proc = Bun.spawn(side.cmd, { env: side.env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err, code] = await inCaches(side, async (env) => {
+      const proc = Bun.spawn(side.cmd, { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      return Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    });
     if (code !== 0 || out.trim() !== "ok") throw new Error(`${side.line} printed ${JSON.stringify(out.trim())} (exit ${code}):\n${err.slice(-2000)}`);
     const offered = ((server.requests[0]?.body as { tools?: { function?: { name?: string } }[] } | undefined)?.tools ?? [])
       .map((t) => t.function?.name ?? "")
@@ -226,10 +242,15 @@ try {
     server.requests.splice(0);
     Bun.gc(true);
     arrivals = [];
-    const start = performance.now();
+    let start = Number.NaN;
+    // The spawn's clock starts once the empty caches are made, as the arrivals' does.
+    const started = <T>(run: () => Promise<T>): Promise<T> => {
+      start = performance.now();
+      return run();
+    };
     const sample: TreeSample & { firstMs?: number } = rss
-      ? await runTree(side.cmd, { env: side.env, cwd })
-      : { ...(await runOnce(side.cmd, { env: side.env, cwd })), totalBytes: Number.NaN, rootBytes: Number.NaN, anonBytes: Number.NaN, pssBytes: Number.NaN, processes: [], sweeps: 0 };
+      ? await inCaches(side, (env) => started(() => runTree(side.cmd, { env, cwd })))
+      : { ...(await inCaches(side, (env) => started(() => runOnce(side.cmd, { env, cwd })))), totalBytes: Number.NaN, rootBytes: Number.NaN, anonBytes: Number.NaN, pssBytes: Number.NaN, processes: [], sweeps: 0 };
     sample.firstMs = (arrivals[0] ?? Number.NaN) - start;
     if (server.requests.length !== 1) throw new Error(`${side.line}: expected 1 model request, the server got ${server.requests.length}`);
     rmSync(join(side.agentDir, "sessions"), { recursive: true, force: true });
@@ -440,6 +461,8 @@ try {
   // ------------------------------------------------------------------------------------------
   const latest = pis.find((p) => p.release === "latest");
   const piVal = (f: (release: PiRelease) => number) => Object.fromEntries(pis.map((p) => [p.release, f(p.release)])) as Partial<Record<PiRelease, number>>;
+  // First starts are measured against the latest Pi only.
+  const latestVal = (f: (release: PiRelease) => number) => (latest ? { latest: f("latest") } : {}) as Partial<Record<PiRelease, number>>;
   const onlyPig = (text: string) => Object.fromEntries(pis.map((p) => [p.release, text])) as Partial<Record<PiRelease, string>>;
   const ms = (v: number) => fmtMs(v);
   const us = (v: number) => (v < 1 ? `${(v * 1000).toFixed(0)} µs` : fmtMs(v));
@@ -493,6 +516,35 @@ try {
       format: ms,
       ratio: "none",
       target: { kind: "absolute", max: 40, text: "< 40 ms" },
+    },
+    {
+      metric: `first start after install (empty caches): \`-p hello\`, ${EXTENSIONS} extensions (packed): wall time`,
+      pig: t("pig-packed-first"),
+      pi: latestVal((r) => t(`${r}-ext-first`)),
+      format: ms,
+      ratio: "speed",
+    },
+    { metric: "first start: `-p hello`, no extensions: wall time (pig keeps no cache without extensions)", pig: t("pig"), pi: latestVal((r) => t(`${r}-first`)), format: ms, ratio: "speed" },
+    {
+      metric: `first start: added by ${EXTENSIONS} extensions (packed): wall time`,
+      pig: t("pig-packed-first") - t("pig"),
+      pi: latestVal((r) => t(`${r}-ext-first`) - t(`${r}-first`)),
+      format: ms,
+      ratio: "none",
+    },
+    {
+      metric: `first start: ${EXTENSIONS} extensions (packed): spawn → first model request`,
+      pig: first("pig-packed-first"),
+      pi: latestVal((r) => first(`${r}-ext-first`)),
+      format: ms,
+      ratio: "speed",
+    },
+    {
+      metric: `first start: added by ${EXTENSIONS} extensions (packed): peak RSS, process tree`,
+      pig: total("pig-packed-first") - total("pig"),
+      pi: latestVal((r) => total(`${r}-ext-first`) - total(`${r}-first`)),
+      format: fmtMB,
+      ratio: "none",
     },
     { metric: "no extensions: spawn → first model request", pig: first("pig"), pi: piVal((r) => first(r)), format: ms, ratio: "speed" },
     { metric: `${EXTENSIONS} extensions (packed): spawn → first model request`, pig: first("pig-packed"), pi: piVal((r) => first(`${r}-ext`)), format: ms, ratio: "speed" },
@@ -654,14 +706,22 @@ try {
       releases: pis,
       rows,
       commands: {
-        pig: `${byKey.get("pig")!.line}; 1 extension: ${byKey.get("pig-one")!.line}; ${EXTENSIONS} extensions: ${agentLine("pig-packed")}; one process each: ${ownLine}; XDG_RUNTIME_DIR an empty dir: ${agentLine("pig-packed-xdg")}; from $TMPDIR: ${byKey.get("pig-packed-tmp")!.line.replace(/( -e \S+)+/, ` -e ${tmpFiles[0]} … -e ${tmpFiles.at(-1)}`)}`,
-        pi: Object.fromEntries(pis.map((p) => [p.release, `${byKey.get(p.release)!.line}; with extensions: ${agentLine(`${p.release}-ext`)}`])),
+        pig: `${byKey.get("pig")!.line}; first start with ${EXTENSIONS} extensions: ${agentLine("pig-packed-first")}; 1 extension: ${byKey.get("pig-one")!.line}; ${EXTENSIONS} extensions: ${agentLine("pig-packed")}; one process each: ${ownLine}; XDG_RUNTIME_DIR an empty dir: ${agentLine("pig-packed-xdg")}; from $TMPDIR: ${byKey.get("pig-packed-tmp")!.line.replace(/( -e \S+)+/, ` -e ${tmpFiles[0]} … -e ${tmpFiles.at(-1)}`)}`,
+        pi: Object.fromEntries(
+          pis.map((p) => [
+            p.release,
+            `${byKey.get(p.release)!.line}; with extensions: ${agentLine(`${p.release}-ext`)}${
+              byKey.has(`${p.release}-first`) ? `; first start: ${byKey.get(`${p.release}-first`)!.line}; first start with extensions: ${agentLine(`${p.release}-ext-first`)}` : ""
+            }`,
+          ]),
+        ),
       },
       notes: [
         `socket directory: XDG_RUNTIME_DIR is ${process.env.XDG_RUNTIME_DIR ? `set (${process.env.XDG_RUNTIME_DIR}, ${readdirSync(process.env.XDG_RUNTIME_DIR).length.toLocaleString("en")} entries)` : `unset, so pig's host makes its socket directory under ${tmpdir()} (${readdirSync(tmpdir()).length.toLocaleString("en")} entries; only its own per-user parent is listed for stale ones)`}; the "XDG_RUNTIME_DIR an empty dir" side sets it to ${xdgDir}`,
         `extension files: ${tsDir} (entries in each directory above them: ${parentEntries(tsFiles[0]!)}); the $TMPDIR copies: ${tmpWork} (${parentEntries(tmpFiles[0]!)}). Bun's resolver lists each directory above a module it imports`,
         `each extension (${tsFiles[0]}): ${JSON.stringify(extensionSource(0))}`,
         `one process each: a pig-extension.json per file, {"name":"ext_N","runtime":"typescript","main":"<the same .ts>","process":"own"}; processes in pig's tree: ${procCount("pig")} without extensions, ${procCount("pig-packed")} packed, ${procCount("pig-own")} one each; Pi: ${pis.map((p) => `${p.version} ${procCount(p.release)} / ${procCount(`${p.release}-ext`)}`).join(", ")}`,
+        `first start after install: every cache a contender keeps between runs in a fresh empty directory (EMPTY_DIR) each run — pig: BUN_RUNTIME_TRANSPILER_CACHE_PATH (Bun caches only files of a few hundred KB, so pig transpiles small extensions on every start); Pi: NODE_COMPILE_CACHE (its bin calls module.enableCompileCache()) and TMPDIR (jiti's cache of transpiled extensions, <tmp>/jiti). The other rows are warm starts: the caches as the earlier runs left them. Files stay in the page cache either way`,
         `before timing, every side answered "ok" and the model was offered all ${EXTENSIONS} extension tools (none without extensions)`,
         `peak RSS of a process tree: the command and every descendant (from /proc/*/stat ppid, followed after re-parenting), /proc/<pid>/status VmHWM of each read every ${SAMPLE_INTERVAL_MS} ms while any of them runs (median ${sweeps} sweeps a run), the last value seen of each process summed; median of the rounds. Separate rounds from the wall-time ones, as the sampling costs CPU. A sum of per-process peaks is an upper bound: pages shared between processes (the pig executable mapped by pig and by every runner) count once per process. So the same sweeps also read RssAnon (private memory; highest per process, summed) and /proc/<pid>/smaps_rollup Pss (each shared page split among its mappers; summed over the tree at each sweep, highest sum kept)`,
         `processes that outlived pig's exit: at most ${outlived("pig-packed").toFixed(0)} ms (packed), ${outlived("pig-own").toFixed(0)} ms (one each)`,

@@ -9,6 +9,7 @@ import { ModelRegistry } from "../ai/registry.ts";
 import { agentDir as defaultAgentDir } from "../session/paths.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { startExtensions } from "./extensions-stage.ts";
+import { prestartRunner } from "./runner-prestart.ts";
 import { chooseNamedModel, exactlyNamed, scopedModels, startingChoice } from "./model-choice.ts";
 import { openSettingsAndSession } from "./open-store.ts";
 import { extensionTrustAsking } from "./project-trust-stage.ts";
@@ -50,6 +51,10 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   if (registry.modelsFileError !== undefined) throw new ModelsFileUnusable(registry.modelsFileError);
   warnings.push(...registry.problems);
   for (const provider of config.providers ?? []) registry.registerProvider(provider.name, provider.config, provider.stream);
+  // The shared extension runner starts now, beside the rest of the start-up; the extensions
+  // stage takes it over if it fits the extensions found, and it is stopped otherwise.
+  const prestarting = prestartRunner({ choice: config.extensions ?? {}, cwd: config.cwd, agentDir, env: config.env, credentials: () => registry.credentialVars() });
+  held.defer(async () => (await prestarting.catch(() => undefined))?.stop());
   let named: ReturnType<typeof chooseNamedModel> | undefined;
   let notFound: unknown;
   try {
@@ -100,6 +105,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   let discovered: (() => DiscoveredPaths) | undefined;
   const resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
 
+  const prestarted = await prestarting.catch(() => undefined);
   const extensions = await startExtensions({
     choice: config.extensions ?? {},
     cwd: opened.cwd,
@@ -111,7 +117,9 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     interactive: config.interactive,
     env: config.env,
     models: registry,
+    ...(prestarted ? { prestarted } : {}),
   }, asking.early());
+  prestarted?.stop();
   // Unwound before the session: what the extensions save at session_shutdown reaches its file.
   held.defer(() => extensions.extensions.shutdown());
   if (!named) {

@@ -8,6 +8,7 @@ import type { AgentSession } from "../agent/session.ts";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { ExtensionSource } from "../extensions/discovery.ts";
 import type { ExtensionHost } from "../extensions/host/host.ts";
+import type { PrestartedRunner } from "../extensions/host/prestart.ts";
 import { HEADLESS_UI } from "../extensions/ui.ts";
 import type { ExtensionChoice } from "./config.ts";
 import { ExtensionModelPort } from "./extension-models.ts";
@@ -25,6 +26,8 @@ export interface LaunchInput {
   credentials?: () => CredentialVars;
   /** `extensionTimeouts.eventMs` of the settings. */
   eventMs?: number | undefined;
+  /** The shared runner started before the extensions were known; the first host that fits takes it. */
+  prestarted?: PrestartedRunner;
 }
 
 type ErrorReport = { extensionPath: string; event: string; error: string; stack?: string };
@@ -84,6 +87,7 @@ export class ExtensionLaunch {
       mode: this.mode,
       env,
       ...(this.input.credentials ? { credentials: this.input.credentials } : {}),
+      ...(this.input.prestarted ? { prestarted: this.input.prestarted } : {}),
       // Also a handler failing before the mode listens (in session_start at start-up).
       onError: (report) => this.reportError(report),
       ...(eventMs !== undefined || this.input.choice.timing

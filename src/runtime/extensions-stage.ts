@@ -33,6 +33,7 @@ export async function startExtensions(input: ExtensionStageInput, early?: EarlyE
           env: input.env,
           credentials: () => input.models.credentialVars(),
           eventMs: timeouts.eventMs,
+          ...(input.prestarted ? { prestarted: input.prestarted } : {}),
         }));
   const platform = await ExtensionPlatform.start(input, registries, launch, found, sameAsEarly && early ? early.host : undefined);
   return {

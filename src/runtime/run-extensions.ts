@@ -4,6 +4,7 @@
  * stages that start, reload and read them (extensions-stage.ts, extension-platform.ts,
  * project-trust-stage.ts, resources-stage.ts) depend on this file and not on each other.
  */
+import type { PrestartedRunner } from "../extensions/host/prestart.ts";
 import type { AgentHooks } from "../agent/hooks.ts";
 import type { AgentSession } from "../agent/session.ts";
 import type { ModelRegistry } from "../ai/registry.ts";
@@ -29,6 +30,8 @@ export interface ExtensionStageInput {
   env: NodeJS.ProcessEnv;
   /** Where the extensions' providers go. */
   models: ModelRegistry;
+  /** The shared runner, started before the extensions were known (runner-prestart.ts). */
+  prestarted?: PrestartedRunner;
 }
 
 /** What a reload found: extensions that failed to load this time, registration problems. */

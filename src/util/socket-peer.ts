@@ -61,6 +61,14 @@ function bsdPeerUid(library: string): PeerUidOf {
   };
 }
 
+/**
+ * Opens the C library's call now (a first `dlopen` compiles its stub: ~1 ms, more on a busy
+ * machine), for a caller that has time to spare before its first connection arrives.
+ */
+export function preparePeerUid(): void {
+  open();
+}
+
 /** The peer's uid, or why it cannot be known (no such call on this platform, a failed call). */
 export function socketPeerUid(fd: number): { uid: number } | { error: string } {
   const peerUid = open();

@@ -3,8 +3,8 @@
  * a crash or a hang — a restart with backoff, until it has failed too often and is disabled.
  * Each life is a generation; whatever arrives from an older generation is ignored.
  */
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { randomHex } from "../../util/light-crypto.ts";
 import { type Connection, PartStreamStalled, type RequestContext, type RequestOptions } from "../connection.ts";
 import type { InitializeParams, InitializeResult, ReadyParams, RegisterParams } from "../protocol.ts";
 import type { CredentialVars } from "../../ai/credential-vars.ts";
@@ -13,6 +13,7 @@ import { exitDetail, logSize } from "./exit-detail.ts";
 import type { BoundHandlers, ExtensionListener } from "./listener.ts";
 import type { HostObserver } from "./observer.ts";
 import { LivenessWatch } from "./liveness.ts";
+import type { PrestartedParts } from "./prestart.ts";
 import { type SpawnedProcess, spawnExtension } from "./spawn.ts";
 import { CallStats } from "./stats.ts";
 import type { HostTiming } from "./timing.ts";
@@ -36,6 +37,8 @@ export interface ProcessSpec {
   allowEnv: readonly string[];
   /** Started on first use instead of with pig. */
   lazy: boolean;
+  /** The runner the packed TypeScript extensions share (one per host). */
+  shared?: boolean;
 }
 
 /** What the process needs from the host that owns it. */
@@ -47,6 +50,8 @@ export interface ProcessOwner {
   baseEnv: Record<string, string | undefined>;
   credentials(): CredentialVars;
   timing: HostTiming;
+  /** The process started before the host (prestart.ts), for the first life of the process it fits. */
+  takePrestarted?(proc: ExtensionProcess): PrestartedParts | undefined;
   initializeResult(proc: ExtensionProcess, params: InitializeParams): InitializeResult;
   onRegister(proc: ExtensionProcess, params: RegisterParams): unknown;
   onReady(proc: ExtensionProcess, params: ReadyParams): void;
@@ -211,7 +216,9 @@ export class ExtensionProcess {
   private launch(): Promise<void> {
     const generation = ++this.generation;
     this.state = "starting";
-    const token = randomBytes(16).toString("hex");
+    // The prestarted runner, for the first life of the shared runner: already spawned and dialling in.
+    const prestarted = generation === 1 && this.spec.kind !== "linked" ? this.owner.takePrestarted?.(this) : undefined;
+    const token = prestarted?.token ?? randomHex(16);
     const waiting = new Set(this.ids);
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -229,11 +236,12 @@ export class ExtensionProcess {
       );
       this.onStartSettled = (err) => finish(err);
       const linked = this.spec.kind === "linked";
-      const cancelExpect = this.owner.listener.expect(token, {
+      const launch = {
         pgid: () => (generation === this.generation ? this.child?.pid : undefined),
-        accept: (conn, params, close) => this.accept(generation, conn, params, close, waiting, () => finish()),
+        accept: (conn: Connection, params: InitializeParams, close: () => void) => this.accept(generation, conn, params, close, waiting, () => finish()),
         ...(linked ? { inProcess: true } : {}),
-      });
+      };
+      const cancelExpect = prestarted ? prestarted.adopt(launch) : this.owner.listener.expect(token, launch);
       if (linked) {
         const logPath = this.logPath;
         import("../runner/linked.ts")
@@ -242,6 +250,11 @@ export class ExtensionProcess {
         return;
       }
       const log = { path: this.logPath, startedAt: logSize(this.logPath) };
+      if (prestarted) {
+        const child = (this.child = prestarted.child);
+        void child.exited.then((code) => this.down(generation, exitDetail(code, log)));
+        return;
+      }
       try {
         this.child = spawnExtension({
           command: this.spec.command,

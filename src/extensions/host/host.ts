@@ -36,6 +36,8 @@ import { type ExtensionVirtualModel, listVirtualModels } from "./virtual-models.
 import { RegistrationStore } from "./registry.ts";
 import { Replicator } from "./replication.ts";
 import { runnerCommand } from "./runner-command.ts";
+import { preparePeerUid } from "../../util/socket-peer.ts";
+import { type PrestartedParts, type PrestartedRunner, SHARED_RUNNER_NAME } from "./prestart.ts";
 import type { HostSessionPort } from "./session-port.ts";
 import { createSocketDir, type SocketDir } from "./socket-dir.ts";
 import { DEFAULT_TIMING, type HostTiming } from "./timing.ts";
@@ -68,6 +70,8 @@ export interface ExtensionHostOptions {
   socketBaseDir?: string;
   /** Model calls with pig's credentials (`model.auth`, `model.stream`); without it they are refused. */
   models?: HostModelPort;
+  /** The shared runner, started before the extensions were known: taken over when it fits (prestart.ts). */
+  prestarted?: PrestartedRunner;
 }
 
 export type ExtensionRunState = ProcessState | "load-failed";
@@ -102,6 +106,8 @@ export class ExtensionHost {
   private readonly unsubscribeState: () => void;
   private stateQueued = false;
   private stopped = false;
+  /** The prestarted runner's parts, until its process takes them (ext-process.ts). */
+  private prestarted: PrestartedParts | undefined;
 
   private constructor(private readonly options: ExtensionHostOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
@@ -117,16 +123,24 @@ export class ExtensionHost {
         notify: (id, method, params) => this.byId.get(id)?.notify(method, params),
       },
     });
-    this.dir = createSocketDir(options.socketBaseDir);
-    this.listener = new ExtensionListener({
-      socketPath: this.dir.socketPath,
-      incoming: HOST_METHODS,
-      maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
-      handshakeTimeoutMs: this.timing.launchTimeoutMs,
-      onProtocolError: () => {},
-    });
-    this.listener.listen();
-    for (const spec of groupIntoProcesses(options.sources, options.runnerCommand ?? runnerCommand())) {
+    const command = options.runnerCommand ?? runnerCommand();
+    const specs = groupIntoProcesses(options.sources, command);
+    this.prestarted = specs.some(isSharedRunner) ? this.takePrestarted(command) : undefined;
+    if (this.prestarted) {
+      this.dir = this.prestarted.dir;
+      this.listener = this.prestarted.listener;
+    } else {
+      this.dir = createSocketDir(options.socketBaseDir);
+      this.listener = new ExtensionListener({
+        socketPath: this.dir.socketPath,
+        incoming: HOST_METHODS,
+        maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+        handshakeTimeoutMs: this.timing.launchTimeoutMs,
+        onProtocolError: () => {},
+      });
+      this.listener.listen();
+    }
+    for (const spec of specs) {
       const proc = new ExtensionProcess(spec, this.owner());
       this.processes.push(proc);
       for (const id of proc.ids) this.byId.set(id, proc);
@@ -135,9 +149,21 @@ export class ExtensionHost {
     this.unsubscribeState = options.port.onStateChange(() => this.queueState());
   }
 
+  /**
+   * The prestarted runner's parts, when this host would have made the same: its listener's
+   * options are the defaults and its socket goes where the default puts it.
+   */
+  private takePrestarted(command: readonly string[]): PrestartedParts | undefined {
+    const o = this.options;
+    const pre = o.prestarted;
+    if (!pre || o.socketBaseDir !== undefined || (o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES) !== DEFAULT_MAX_FRAME_BYTES) return undefined;
+    if (this.timing.launchTimeoutMs !== DEFAULT_TIMING.launchTimeoutMs || (o.env ?? process.env) !== pre.options.env) return undefined;
+    return pre.take({ cwd: o.cwd, agentDir: o.agentDir, command });
+  }
+
   static async start(options: ExtensionHostOptions): Promise<ExtensionHost> {
     const host = new ExtensionHost(options);
-    await Promise.all(
+    const starting = Promise.all(
       host.processes
         .filter((p) => !p.spec.lazy)
         .map((p) =>
@@ -146,6 +172,10 @@ export class ExtensionHost {
           }),
         ),
     );
+    // The processes are spawned: while they start, the check of a connection's peer gets ready,
+    // so that the first handshake does not wait for it.
+    preparePeerUid();
+    await starting;
     return host;
   }
 
@@ -366,6 +396,12 @@ export class ExtensionHost {
       socketPath: this.dir.socketPath,
       cwd: o.cwd,
       logDir: join(o.agentDir, "extensions", "logs"),
+      takePrestarted: (proc) => {
+        const parts = this.prestarted;
+        if (!parts || !isSharedRunner(proc.spec)) return undefined;
+        this.prestarted = undefined;
+        return parts;
+      },
       baseEnv: o.env ?? process.env,
       credentials: () => o.credentials?.() ?? new CredentialVars(),
       timing: this.timing,
@@ -414,6 +450,11 @@ export class ExtensionHost {
   }
 }
 
+/** The one runner the packed TypeScript extensions share. */
+function isSharedRunner(spec: ProcessSpec): boolean {
+  return spec.shared === true;
+}
+
 export function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
   return ExtensionHost.start(options);
 }
@@ -434,11 +475,12 @@ export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: 
   }
   if (shared.length > 0) {
     specs.push({
-      name: "typescript-runner",
+      name: SHARED_RUNNER_NAME,
       command: runner,
       load: shared.map((s) => ({ id: s.id, path: s.entry })),
       allowEnv: [],
       lazy: false,
+      shared: true,
     });
   }
   for (const s of sources) {

@@ -22,12 +22,20 @@ export interface BoundHandlers {
   onClose(): void;
 }
 
+export interface AcceptResult {
+  result: InitializeResult;
+  handlers: BoundHandlers;
+}
+
 /** What a launch waiting for its process to call in provides. */
 export interface PendingLaunch {
   /** The process group the peer must belong to (the spawned child's pid). */
   pgid(): number | undefined;
-  /** The handshake passed: bind the connection; returns the initialize result. */
-  accept(conn: Connection, params: InitializeParams, close: () => void): { result: InitializeResult; handlers: BoundHandlers };
+  /**
+   * The handshake passed: bind the connection; returns the initialize result — later, for a
+   * process started before its host (prestart.ts), which the `initialize` waits for.
+   */
+  accept(conn: Connection, params: InitializeParams, close: () => void): AcceptResult | Promise<AcceptResult>;
   /** Linked into pig's process: its token is good only on an in-process connection. */
   inProcess?: boolean;
 }
@@ -46,6 +54,8 @@ interface SocketData {
   conn: Connection;
   queue: WriteQueue;
   handlers?: BoundHandlers;
+  /** A valid `initialize` waits for the host its process was started for (prestart.ts). */
+  waitingForHost?: boolean;
 }
 
 export interface ListenerOptions {
@@ -133,13 +143,13 @@ export class ExtensionListener {
       }),
     };
     const timer = setTimeout(() => {
-      if (!data.handlers) endpoint.end();
+      if (!data.handlers && !data.waitingForHost) endpoint.end();
     }, this.options.handshakeTimeoutMs);
     timer.unref?.();
     return data;
   }
 
-  private handshake(data: SocketData, method: string, raw: unknown): InitializeResult {
+  private handshake(data: SocketData, method: string, raw: unknown): InitializeResult | Promise<InitializeResult> {
     const refuse = (code: number, message: string, extra?: unknown): never => {
       // Let the error response leave before the connection goes.
       queueMicrotask(() => setTimeout(() => data.endpoint.end(), 0));
@@ -166,9 +176,16 @@ export class ExtensionListener {
         supported: SUPPORTED_PROTOCOLS,
       });
     }
-    const { result, handlers } = launch.accept(data.conn, params, () => data.endpoint.end());
-    data.handlers = handlers;
-    return result;
+    const accepted = launch.accept(data.conn, params, () => data.endpoint.end());
+    if (accepted instanceof Promise) {
+      data.waitingForHost = true;
+      return accepted.then(({ result, handlers }) => {
+        data.handlers = handlers;
+        return result;
+      });
+    }
+    data.handlers = accepted.handlers;
+    return accepted.result;
   }
 
   private closed(socket: Socket<SocketData>): void {

@@ -120,10 +120,11 @@ const SOURCE_LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = { ".ts": "ts
 
 /**
  * The host modules, served with `Bun.plugin`'s `build.module`. A module is served synchronously
- * once loaded — which `require()` needs — so before an extension is imported, `prepare` loads
- * what it can reach: only the host modules its file imports when that is all it imports, and
- * every host module otherwise (it imports a file or package of its own, or the text names
- * `require` or `import(`, which could reach one by a name no scan sees).
+ * once loaded — which `require()` needs — and an `import` waits for one that is not. So before
+ * an extension is imported, `prepare` loads what it can reach synchronously: nothing when its
+ * file imports only host modules (and Node's or Bun's), each then loaded as its import asks for
+ * it; every host module when it imports a file or package of its own, or the text names
+ * `require` or `import(`, which could reach one by a name no scan sees.
  */
 export class HostModules {
   private readonly loaders = hostModuleLoaders();
@@ -149,12 +150,11 @@ export class HostModules {
     return this.all;
   }
 
-  /** Loads every host module the extension at `path` may reach while it is imported and runs. */
+  /** Loads every host module the extension at `path` may reach synchronously while it is imported and runs. */
   async prepare(path: string): Promise<void> {
     if (this.loaded.size === this.loaders.size) return;
-    const wanted = this.importedBy(path);
-    if (wanted === "all") return this.loadAll();
-    await Promise.all(wanted.map((s) => this.load(s)));
+    if (this.importsOnlyHostModules(path)) return;
+    return this.loadAll();
   }
 
   /** Serves the modules to every import from now on. */
@@ -175,30 +175,33 @@ export class HostModules {
     });
   }
 
-  private importedBy(path: string): string[] | "all" {
+  /**
+   * Whether the file at `path` imports nothing but host modules and Node's or Bun's, and cannot
+   * reach any other way. Every quoted name after `from` or `import` is taken for an import (a
+   * comment or a string may add some): when those are all such modules, so are the imports, and
+   * the file need not be parsed. Otherwise Bun's scan of the imports decides, which leaves out
+   * the type-only ones.
+   */
+  private importsOnlyHostModules(path: string): boolean {
     const loader = SOURCE_LOADERS[extname(path)];
-    if (!loader) return "all";
+    if (!loader) return false;
     let source: string;
     try {
       source = readFileSync(path, "utf8");
     } catch {
-      return "all";
+      return false;
     }
-    if (/\brequire\b|\bimport\s*\(/.test(source)) return "all";
+    if (/\brequire\b|\bimport\s*\(/.test(source)) return false;
+    const served = (specifier: string) => this.loaders.has(specifier) || specifier.startsWith("node:") || specifier.startsWith("bun:");
+    const named = [...source.matchAll(/\b(?:from|import)\s*(["'])([^"'\n]*)\1/g)].map((m) => m[2]!);
+    if (named.every(served)) return true;
     let transpiler = this.transpilers.get(loader);
     if (!transpiler) this.transpilers.set(loader, (transpiler = new Bun.Transpiler({ loader })));
-    let imports: { path: string }[];
     try {
-      imports = transpiler.scanImports(source);
+      return transpiler.scanImports(source).every(({ path: specifier }) => served(specifier));
     } catch {
-      return "all";
+      return false;
     }
-    const wanted: string[] = [];
-    for (const { path: specifier } of imports) {
-      if (this.loaders.has(specifier)) wanted.push(specifier);
-      else if (!specifier.startsWith("node:") && !specifier.startsWith("bun:")) return "all";
-    }
-    return wanted;
   }
 }
 

@@ -5,8 +5,6 @@
  */
 import type { ExtensionAPI, ExtensionHandler, Model, ThinkingLevel, ToolDefinition } from "../api/types.ts";
 import type { ToolSpec } from "../protocol.ts";
-import { validateServerEntry } from "../../mcp/config.ts";
-import { mcpNamespace } from "../../mcp/naming.ts";
 import { execCommand } from "./exec.ts";
 import type { VirtualModelSpec } from "../protocol.ts";
 import { jsonPart, providerSpec } from "./providers.ts";
@@ -174,6 +172,7 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
     },
     // Checked here, as upstream throws at the call; the host connects them (src/mcp/).
     registerMcpServer(name, config) {
+      const { validateServerEntry, mcpNamespace } = mcpRules();
       const checked = validateServerEntry(name, config);
       if (typeof checked === "string") throw new Error(`Invalid MCP server registered by extension "${record.path}": ${checked}`);
       for (const other of runtime.records.values()) {
@@ -198,4 +197,16 @@ export function createPi(runtime: Runtime, record: ExtensionRecord): ExtensionAP
     },
     events: runtime.bus.api(),
   };
+}
+
+/**
+ * The MCP configuration's rules, loaded the first time an extension registers a server: their
+ * schemas and `node:crypto` (MCP tool names) cost every runner ~5 ms of start-up otherwise, for
+ * a call few extensions make. `registerMcpServer` throws at the call, as upstream's does, so the
+ * rules are loaded synchronously (`require`).
+ */
+function mcpRules(): Pick<typeof import("../../mcp/config.ts"), "validateServerEntry"> & Pick<typeof import("../../mcp/naming.ts"), "mcpNamespace"> {
+  const { validateServerEntry } = require("../../mcp/config.ts") as typeof import("../../mcp/config.ts");
+  const { mcpNamespace } = require("../../mcp/naming.ts") as typeof import("../../mcp/naming.ts");
+  return { validateServerEntry, mcpNamespace };
 }

@@ -1,0 +1,23 @@
+// When a run starts the shared TypeScript runner before its extensions are known.
+import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expectsSharedRunner } from "../../src/runtime/runner-prestart.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+test("an extension named on the command line, unless only manifests are named", () => {
+  const agentDir = tempDir("pig-prestart-agent-");
+  expect(expectsSharedRunner({ paths: ["./a.ts"] }, agentDir)).toBe(true);
+  expect(expectsSharedRunner({ paths: ["./dir"] }, agentDir)).toBe(true);
+  expect(expectsSharedRunner({ paths: ["./go/pig-extension.json"] }, agentDir)).toBe(false);
+  expect(expectsSharedRunner({}, agentDir)).toBe(false);
+});
+
+test("the user's extension folder holding something besides the logs, unless discovery is off", () => {
+  const agentDir = tempDir("pig-prestart-agent-");
+  mkdirSync(join(agentDir, "extensions", "logs"), { recursive: true });
+  expect(expectsSharedRunner({}, agentDir)).toBe(false);
+  writeFileSync(join(agentDir, "extensions", "mine.ts"), "export default () => {};\n");
+  expect(expectsSharedRunner({}, agentDir)).toBe(true);
+  expect(expectsSharedRunner({ noExtensions: true }, agentDir)).toBe(false);
+});
