@@ -54,6 +54,7 @@ describe("modules loaded at start-up", () => {
         f === "cli/sessions.ts" ||
         f === "cli/list-models.ts" ||
         f === "cli/help.ts" ||
+        f === "resources/package-install.ts" ||
         f === "resources/startup-report.ts" ||
         // A turn checks the context's size; preparing and requesting a summary loads on the first compaction.
         (f.startsWith("compaction/") && f !== "compaction/tokens.ts") ||
