@@ -7,23 +7,11 @@
  */
 import { isContextOverflow } from "../ai/errors.ts";
 import type { AssistantMessage, Model, StreamFunction, StreamOptions } from "../ai/types.ts";
-import {
-  ALREADY_COMPACTED,
-  calculateContextTokens,
-  compact,
-  estimateContextTokens,
-  estimateTokens,
-  estimateWithoutUsage,
-  CompactionCancelledError,
-  isCompactionCancelled,
-  isNothingToCompact,
-  NOTHING_TO_COMPACT,
-  prepareCompaction,
-  type CompactionPreparation,
-  type SummaryCall,
-  type SummaryRetry,
-} from "../compaction/index.ts";
-import { keptFrom, recoveryPlan, type RecoveryPlan } from "../compaction/recovery.ts";
+// Only the token estimates are needed before a turn; the rest (preparation, the summary request,
+// its prompts) is loaded when a compaction actually runs, not by every run.
+import { calculateContextTokens, estimateContextTokens, estimateTokens, estimateWithoutUsage } from "../compaction/tokens.ts";
+import type { CompactionPreparation, SummaryCall, SummaryRetry } from "../compaction/index.ts";
+import type { RecoveryPlan } from "../compaction/recovery.ts";
 import type { CompactionEntry, SessionEntry, ThinkingLevel, Usage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CompactionSettings } from "../resources/settings-effective.ts";
@@ -33,6 +21,14 @@ import type { Conversation } from "./conversation.ts";
 import type { AgentHooks } from "./hooks.ts";
 
 export type { CompactionSettings };
+
+/** The compaction modules a compaction runs with, loaded by the first one. */
+type CompactionModules = typeof import("../compaction/index.ts") & typeof import("../compaction/recovery.ts");
+
+async function loadCompaction(): Promise<CompactionModules> {
+  const [compaction, recovery] = await Promise.all([import("../compaction/index.ts"), import("../compaction/recovery.ts")]);
+  return { ...compaction, ...recovery };
+}
 
 /** What the runner needs from the session it works for. */
 export interface CompactionHost {
@@ -192,10 +188,11 @@ export class CompactionRunner {
    * nothing to compact nothing is reported, except for an overflow, whose run ends: it says why.
    */
   private async auto(reason: CompactionReason, willRetry: boolean): Promise<boolean> {
-    const planned = this.plan(reason === "overflow" && willRetry);
+    const ops = await loadCompaction();
+    const planned = this.plan(ops, reason === "overflow" && willRetry);
     if (!planned) {
       if (reason === "overflow" && willRetry) {
-        const errorMessage = `Context overflow recovery failed: ${NOTHING_TO_COMPACT}`;
+        const errorMessage = `Context overflow recovery failed: ${ops.NOTHING_TO_COMPACT}`;
         this.fromExtension = false;
         this.host.emit({ type: "compaction_end", reason, aborted: false, willRetry: false, errorMessage });
       }
@@ -204,11 +201,11 @@ export class CompactionRunner {
     this.host.emit({ type: "compaction_start", reason });
     this.fromExtension = false;
     try {
-      const result = await this.run(planned, reason, undefined, willRetry);
+      const result = await this.run(ops, planned, reason, undefined, willRetry);
       this.host.emit({ type: "compaction_end", reason, result, aborted: false, willRetry });
       return true;
     } catch (error) {
-      const aborted = isCompactionCancelled(error);
+      const aborted = ops.isCompactionCancelled(error);
       const prefix = reason === "overflow" ? "Context overflow recovery failed" : "Auto-compaction failed";
       this.host.emit({
         type: "compaction_end",
@@ -225,14 +222,15 @@ export class CompactionRunner {
   async manual(customInstructions?: string): Promise<CompactionOutcome> {
     this.host.emit({ type: "compaction_start", reason: "manual" });
     this.fromExtension = false;
+    const ops = await loadCompaction();
     try {
-      const planned = this.plan(false, true);
-      if (!planned) throw new CompactionError(NOTHING_TO_COMPACT);
-      const result = await this.run(planned, "manual", customInstructions, false);
+      const planned = this.plan(ops, false, true);
+      if (!planned) throw new CompactionError(ops.NOTHING_TO_COMPACT);
+      const result = await this.run(ops, planned, "manual", customInstructions, false);
       this.host.emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
       return result;
     } catch (error) {
-      const aborted = isCompactionCancelled(error);
+      const aborted = ops.isCompactionCancelled(error);
       const message = (error as Error).message;
       this.host.emit({
         type: "compaction_end",
@@ -250,15 +248,15 @@ export class CompactionRunner {
    * made for that). `strict` turns "already compacted" and "nothing to compact" into errors
    * (manual use). An overflow recovery leaves the failed attempt out.
    */
-  private plan(recovering: boolean, strict = false): Planned | undefined {
+  private plan(ops: CompactionModules, recovering: boolean, strict = false): Planned | undefined {
     const branch = this.host.store.getBranch();
-    const recovery = recovering ? recoveryPlan(branch) : undefined;
-    const preparation = prepareCompaction(branch, this.host.compaction, recovery ? { omitted: recovery.omitted } : {});
+    const recovery = recovering ? ops.recoveryPlan(branch) : undefined;
+    const preparation = ops.prepareCompaction(branch, this.host.compaction, recovery ? { omitted: recovery.omitted } : {});
     if (preparation === undefined) {
-      if (strict) throw new CompactionError(ALREADY_COMPACTED);
+      if (strict) throw new CompactionError(ops.ALREADY_COMPACTED);
       return undefined;
     }
-    if (isNothingToCompact(preparation)) {
+    if (ops.isNothingToCompact(preparation)) {
       if (strict) throw new CompactionError(preparation.message);
       return undefined;
     }
@@ -270,6 +268,7 @@ export class CompactionRunner {
    * cancel it, or hand over a compaction of its own, which is stored as made by a hook.
    */
   private async run(
+    ops: CompactionModules,
     { preparation, recovery, branch }: Planned,
     reason: CompactionReason,
     customInstructions: string | undefined,
@@ -285,14 +284,14 @@ export class CompactionRunner {
         willRetry,
         signal,
       });
-      if (hooked?.cancel || signal.aborted) throw new CompactionCancelledError();
+      if (hooked?.cancel || signal.aborted) throw new ops.CompactionCancelledError();
       const supplied = hooked?.compaction;
       this.fromExtension = supplied !== undefined;
-      const made = supplied ? undefined : await this.summarise(preparation, reason, customInstructions, signal);
+      const made = supplied ? undefined : await this.summarise(ops, preparation, reason, customInstructions, signal);
       const result = made ?? supplied!;
       const usage = made?.usage;
       // A hook's compaction keeps what the hook says it keeps (null: nothing).
-      const kept = made ? keptFrom(made.firstKeptEntryId, recovery) : supplied!.firstKeptEntryId;
+      const kept = made ? ops.keptFrom(made.firstKeptEntryId, recovery) : supplied!.firstKeptEntryId;
       // Only a complete summary reaches the file, as one entry.
       const id = store.appendCompaction(
         result.summary,
@@ -318,10 +317,12 @@ export class CompactionRunner {
     });
   }
 
-  private async summarise(preparation: CompactionPreparation, reason: CompactionReason, customInstructions: string | undefined, signal: AbortSignal) {
+  private async summarise(
+    ops: CompactionModules,
+    preparation: CompactionPreparation, reason: CompactionReason, customInstructions: string | undefined, signal: AbortSignal) {
     const call = await this.host.summaryCall(signal, { source: "compaction", reason });
     if (!call) throw new CompactionError(this.host.model ? `No API key found for ${this.host.model.provider}.` : "No model selected.");
-    return compact(preparation, {
+    return ops.compact(preparation, {
       ...call,
       ...(customInstructions ? { customInstructions } : {}),
       thinkingLevel: this.host.thinkingLevel,

@@ -4,7 +4,6 @@
  * hands its text back for the editor, as upstream.
  */
 import { branchSummarySettings } from "../resources/settings-effective.ts";
-import { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } from "../compaction/index.ts";
 import type { SessionEntry, Usage } from "../session/format.ts";
 import type { Model } from "../ai/types.ts";
 import type { SummaryCall } from "../compaction/index.ts";
@@ -56,6 +55,8 @@ export async function navigateTree(session: TreeSession, targetId: string, optio
   const target = store.getEntry(targetId);
   if (!target) throw new PromptError(`Entry ${targetId} not found`);
   if (session.isStreaming) throw new PromptError("Cannot move in the tree while the agent is running.");
+  // The branch-summary modules are loaded by the first move, not by every run.
+  const { collectEntriesForBranchSummary, generateBranchSummary, navigationTarget } = await import("../compaction/index.ts");
 
   let summary: { text: string; details: unknown; usage?: Usage | undefined; fromHook?: boolean } | undefined;
   // The walk follows the tree's links: a line that cannot be read stands in as a bare link

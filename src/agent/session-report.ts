@@ -3,7 +3,7 @@
  * messages it can be forked at, and the last answer's text.
  */
 import type { Model } from "../ai/types.ts";
-import { contextUsage } from "../compaction/index.ts";
+import { contextUsage } from "../compaction/tokens.ts";
 import { contentText } from "../session/convert.ts";
 import type { AgentMessage, AssistantMessage, MessageEntry, ThinkingLevel, UserMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";

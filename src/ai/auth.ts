@@ -4,6 +4,7 @@
  * environment variable or, with a leading `!`, a shell command whose output is the key.
  */
 import * as v from "valibot";
+import { builtOnce } from "../util/built-once.ts";
 import { closestName } from "../util/closest.ts";
 import { checkConfig, joinIssues, notObjectWords } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
@@ -16,16 +17,19 @@ import { providerFacts } from "./catalogue/index.ts";
 
 // Other programs sharing the file (upstream's subscription logins) keep provider-specific fields
 // in OAuth entries: open to any key. An API-key entry has its key and, for some providers, `env`.
-const AuthEntrySchema = v.variant("type", [
-  // `env`: values the provider needs besides the key (Cloudflare's account and gateway ids), as upstream stores them.
-  v.looseObject({ type: v.literal("api_key"), key: v.string(), env: v.optional(v.record(v.string(), v.string())) }),
-  v.objectWithRest(
-    { type: v.literal("oauth"), access: v.optional(v.string()), refresh: v.optional(v.string()), expires: v.optional(v.number()) },
-    v.unknown(),
-  ),
-]);
-const AuthFileSchema = v.record(v.string(), AuthEntrySchema);
-export type AuthFile = v.InferOutput<typeof AuthFileSchema>;
+// Built when an auth.json is there to check.
+const authEntrySchema = builtOnce(() =>
+  v.variant("type", [
+    // `env`: values the provider needs besides the key (Cloudflare's account and gateway ids), as upstream stores them.
+    v.looseObject({ type: v.literal("api_key"), key: v.string(), env: v.optional(v.record(v.string(), v.string())) }),
+    v.objectWithRest(
+      { type: v.literal("oauth"), access: v.optional(v.string()), refresh: v.optional(v.string()), expires: v.optional(v.number()) },
+      v.unknown(),
+    ),
+  ]),
+);
+const authFileSchema = builtOnce(() => v.record(v.string(), authEntrySchema()));
+export type AuthFile = v.InferOutput<ReturnType<typeof authFileSchema>>;
 
 export class AuthFileError extends Error {}
 
@@ -62,7 +66,7 @@ export function loadAuthFile(path: string, knownProviders?: ReadonlySet<string>)
   if (!isPlainObject(raw)) {
     return whole(`expected a JSON object of providers ({"openai": {"type": "api_key", "key": "…"}}), not ${notObjectWords(raw)}`);
   }
-  const checked = checkConfig(AuthFileSchema, raw, read.text);
+  const checked = checkConfig(authFileSchema(), raw, read.text);
   const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
   // Entries of providers pig does not know are other programs' (upstream's subscription logins):
   // only one that looks like a slip of the keyboard for a known provider is worth a word.
@@ -78,7 +82,7 @@ export function loadAuthFile(path: string, knownProviders?: ReadonlySet<string>)
   const broken = new Set(checked.issues.map((issue) => String(issue.path[0])));
   const auth: AuthFile = {};
   for (const [provider, entry] of Object.entries(raw)) {
-    const one = v.safeParse(AuthEntrySchema, entry);
+    const one = v.safeParse(authEntrySchema(), entry);
     if (one.success && !broken.has(provider)) auth[provider] = one.output;
   }
   const problems = [...broken].map((provider) => {

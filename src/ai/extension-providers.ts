@@ -5,42 +5,44 @@
  * serves `provider.stream` for its `api`.
  */
 import * as v from "valibot";
+import { builtOnce } from "../util/built-once.ts";
 import { THINKING_LEVELS } from "./message-types.ts";
 import type { Model, OpenAICompat } from "./types.ts";
 
-const Headers = v.record(v.string(), v.string());
-
-const ModelDefSchema = v.looseObject({
-  id: v.pipe(v.string(), v.minLength(1)),
-  name: v.optional(v.string()),
-  api: v.optional(v.string()),
-  baseUrl: v.optional(v.string()),
-  reasoning: v.optional(v.boolean()),
-  thinkingLevelMap: v.optional(v.record(v.picklist(THINKING_LEVELS), v.nullable(v.string()))),
-  input: v.optional(v.array(v.picklist(["text", "image"]))),
-  cost: v.optional(v.looseObject({ input: v.optional(v.number()), output: v.optional(v.number()), cacheRead: v.optional(v.number()), cacheWrite: v.optional(v.number()) })),
-  contextWindow: v.optional(v.number()),
-  maxTokens: v.optional(v.number()),
-  headers: v.optional(Headers),
-  compat: v.optional(v.record(v.string(), v.unknown())),
+// Built when the first extension registers a provider: a run without extensions never does.
+const providerConfigSchema = builtOnce(() => {
+  const Headers = v.record(v.string(), v.string());
+  const ModelDefSchema = v.looseObject({
+    id: v.pipe(v.string(), v.minLength(1)),
+    name: v.optional(v.string()),
+    api: v.optional(v.string()),
+    baseUrl: v.optional(v.string()),
+    reasoning: v.optional(v.boolean()),
+    thinkingLevelMap: v.optional(v.record(v.picklist(THINKING_LEVELS), v.nullable(v.string()))),
+    input: v.optional(v.array(v.picklist(["text", "image"]))),
+    cost: v.optional(v.looseObject({ input: v.optional(v.number()), output: v.optional(v.number()), cacheRead: v.optional(v.number()), cacheWrite: v.optional(v.number()) })),
+    contextWindow: v.optional(v.number()),
+    maxTokens: v.optional(v.number()),
+    headers: v.optional(Headers),
+    compat: v.optional(v.record(v.string(), v.unknown())),
+  });
+  return v.looseObject({
+    name: v.optional(v.string()),
+    baseUrl: v.optional(v.string()),
+    apiKey: v.optional(v.string()),
+    api: v.optional(v.string()),
+    headers: v.optional(Headers),
+    authHeader: v.optional(v.boolean()),
+    models: v.optional(v.array(ModelDefSchema)),
+    hasStreamSimple: v.optional(v.boolean()),
+    hasOAuth: v.optional(v.boolean()),
+  });
 });
-
-export const ExtensionProviderConfigSchema = v.looseObject({
-  name: v.optional(v.string()),
-  baseUrl: v.optional(v.string()),
-  apiKey: v.optional(v.string()),
-  api: v.optional(v.string()),
-  headers: v.optional(Headers),
-  authHeader: v.optional(v.boolean()),
-  models: v.optional(v.array(ModelDefSchema)),
-  hasStreamSimple: v.optional(v.boolean()),
-  hasOAuth: v.optional(v.boolean()),
-});
-export type ExtensionProviderConfig = v.InferOutput<typeof ExtensionProviderConfigSchema>;
+export type ExtensionProviderConfig = v.InferOutput<ReturnType<typeof providerConfigSchema>>;
 
 /** The config as sent, checked; an error names the provider and the field. */
 export function parseProviderConfig(provider: string, raw: unknown): ExtensionProviderConfig {
-  const parsed = v.safeParse(ExtensionProviderConfigSchema, raw);
+  const parsed = v.safeParse(providerConfigSchema(), raw);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
   const where = issue.path?.map((p) => String(p.key)).join(".") ?? "config";

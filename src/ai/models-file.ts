@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { THINKING_LEVELS } from "./message-types.ts";
+import { builtOnce } from "../util/built-once.ts";
 import { checkConfig, joinIssues, notObjectWords, type ConfigIssue } from "../util/config-issues.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { JsonPlaces, parseJsonc } from "../util/jsonc.ts";
@@ -12,55 +13,58 @@ import { isPlainObject } from "../util/plain-object.ts";
 import { isCatalogueProvider } from "./catalogue/index.ts";
 import { APIS, type Api, type Model, type OpenAICompat } from "./types.ts";
 
-const positive = v.pipe(v.number(), v.check((n) => n > 0, "must be greater than 0"));
-const Headers = v.record(v.string(), v.string());
-const Cost = v.object({
-  input: v.optional(v.number()),
-  output: v.optional(v.number()),
-  cacheRead: v.optional(v.number()),
-  cacheWrite: v.optional(v.number()),
+// Built when a models.json is there to check: a run without one never needs it.
+const modelsFileSchema = builtOnce(() => {
+  const positive = v.pipe(v.number(), v.check((n) => n > 0, "must be greater than 0"));
+  const Headers = v.record(v.string(), v.string());
+  const Cost = v.object({
+    input: v.optional(v.number()),
+    output: v.optional(v.number()),
+    cacheRead: v.optional(v.number()),
+    cacheWrite: v.optional(v.number()),
+  });
+  const LevelMap = v.record(v.picklist(THINKING_LEVELS), v.nullable(v.string()));
+  const Compat = v.record(v.string(), v.unknown());
+  const Input = v.array(v.picklist(["text", "image"]));
+
+  // What a model entry and a built-in model's override may both set.
+  const ModelFields = {
+    name: v.optional(v.string()),
+    reasoning: v.optional(v.boolean()),
+    thinkingLevelMap: v.optional(LevelMap),
+    input: v.optional(Input),
+    cost: v.optional(Cost),
+    contextWindow: v.optional(positive),
+    maxTokens: v.optional(positive),
+    headers: v.optional(Headers),
+    compat: v.optional(Compat),
+  };
+
+  const ModelSchema = v.object({
+    id: v.pipe(v.string(), v.minLength(1, "must not be empty")),
+    api: v.optional(v.picklist(APIS)),
+    baseUrl: v.optional(v.string()),
+    ...ModelFields,
+  });
+
+  const OverrideSchema = v.object(ModelFields);
+
+  const ProviderSchema = v.object({
+    name: v.optional(v.string()),
+    baseUrl: v.optional(v.string()),
+    api: v.optional(v.picklist(APIS)),
+    apiKey: v.optional(v.string()),
+    headers: v.optional(Headers),
+    authHeader: v.optional(v.boolean()),
+    compat: v.optional(Compat),
+    models: v.optional(v.array(ModelSchema)),
+    modelOverrides: v.optional(v.record(v.string(), OverrideSchema)),
+  });
+
+  return v.object({ providers: v.record(v.string(), ProviderSchema) });
 });
-const LevelMap = v.record(v.picklist(THINKING_LEVELS), v.nullable(v.string()));
-const Compat = v.record(v.string(), v.unknown());
-const Input = v.array(v.picklist(["text", "image"]));
-
-/** What a model entry and a built-in model's override may both set. */
-const ModelFields = {
-  name: v.optional(v.string()),
-  reasoning: v.optional(v.boolean()),
-  thinkingLevelMap: v.optional(LevelMap),
-  input: v.optional(Input),
-  cost: v.optional(Cost),
-  contextWindow: v.optional(positive),
-  maxTokens: v.optional(positive),
-  headers: v.optional(Headers),
-  compat: v.optional(Compat),
-};
-
-const ModelSchema = v.object({
-  id: v.pipe(v.string(), v.minLength(1, "must not be empty")),
-  api: v.optional(v.picklist(APIS)),
-  baseUrl: v.optional(v.string()),
-  ...ModelFields,
-});
-
-const OverrideSchema = v.object(ModelFields);
-
-const ProviderSchema = v.object({
-  name: v.optional(v.string()),
-  baseUrl: v.optional(v.string()),
-  api: v.optional(v.picklist(APIS)),
-  apiKey: v.optional(v.string()),
-  headers: v.optional(Headers),
-  authHeader: v.optional(v.boolean()),
-  compat: v.optional(Compat),
-  models: v.optional(v.array(ModelSchema)),
-  modelOverrides: v.optional(v.record(v.string(), OverrideSchema)),
-});
-
-export const ModelsFileSchema = v.object({ providers: v.record(v.string(), ProviderSchema) });
-export type ModelsFile = v.InferOutput<typeof ModelsFileSchema>;
-export type ProviderConfig = v.InferOutput<typeof ProviderSchema>;
+export type ModelsFile = v.InferOutput<ReturnType<typeof modelsFileSchema>>;
+export type ProviderConfig = ModelsFile["providers"][string];
 
 export class ModelsFileError extends Error {
   constructor(message: string) {
@@ -94,7 +98,7 @@ export function loadModelsFile(path: string): ModelsFileRead {
     return fail(`not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(raw)) return fail(`expected a JSON object ({"providers": {…}}) at the top level, not ${notObjectWords(raw)}`);
-  const checked = checkConfig(ModelsFileSchema, raw, read.text);
+  const checked = checkConfig(modelsFileSchema(), raw, read.text);
   const warnings = checked.unknownKeys.map((words) => `${path}: ${words}; pig ignores it`);
   if (!checked.success) return fail(joinIssues(checked.issues), warnings);
   const broken = providerRuleIssues(checked.output, new JsonPlaces(read.text));
@@ -188,7 +192,7 @@ export function applyModelsFile(builtins: readonly Model[], file: ModelsFile, pa
   return models;
 }
 
-function applyOverride(model: Model, override: v.InferOutput<typeof OverrideSchema>): void {
+function applyOverride(model: Model, override: NonNullable<ProviderConfig["modelOverrides"]>[string]): void {
   if (override.name !== undefined) model.name = override.name;
   if (override.reasoning !== undefined) model.reasoning = override.reasoning;
   if (override.thinkingLevelMap) model.thinkingLevelMap = { ...model.thinkingLevelMap, ...override.thinkingLevelMap };

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { VERSION } from "../version.ts";
 import { parseCliArgs, resolveExtensionFlags, type CliArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
-import { mainHelp } from "./help.ts";
 import { runtimeConfigFromArgs } from "./runtime-config.ts";
 import { isRemoteSource } from "../resources/package-source.ts";
 import { createRegistries, type ModeExtensions } from "../extensions/registries.ts";
@@ -91,6 +90,8 @@ function settleExtensions(runtime: Runtime, parsed: CliArgs, extensions: ModeExt
 async function printHelp(args: CliArgs, extensions: ModeExtensions): Promise<number> {
   const { createRuntime } = await import("../runtime/create.ts");
   const { ModelsFileUnusable } = await import("../runtime/errors.ts");
+  // The usage text (~11 KB) is code only `--help` runs.
+  const { mainHelp } = await import("./help.ts");
   let runtime: Runtime;
   try {
     runtime = await createRuntime(runtimeConfigFromArgs({ ...args, noSession: true }, { cwd: process.cwd(), interactive: false, registries: extensions.registries }));

@@ -3,7 +3,7 @@
  * file the package provides (its manifest's, before the entry's filters), and the file's own
  * resources of each kind (those its lists name and those in its scope's folders).
  */
-import { scopeDir, type InstallScope } from "./package-install.ts";
+import { scopeDir, type InstallScope } from "./package-place.ts";
 import type { PackageFiles } from "./packages.ts";
 import { RESOURCE_KINDS, scopeResourceFiles, type ResourceKind, type ScopeResourceFile } from "./resource-paths.ts";
 import { packageFilterKeeps } from "./resource-patterns.ts";

@@ -9,6 +9,7 @@ import { readdirSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { THINKING_LEVELS } from "../session/format.ts";
+import { builtOnce } from "../util/built-once.ts";
 import { readConfigText } from "../util/config-read.ts";
 import { JsoncError, parseJsonc } from "../util/jsonc.ts";
 import { builtInPiglet, builtInPigletPath, builtInPiglets, findBuiltInPiglet } from "./built-in-piglets.ts";
@@ -31,24 +32,26 @@ export class PigletError extends Error {
 const PIGLET_FIELDS = ["name", "description", "model", "thinking", "tools", "extensions", "skills", "prompts", "system", "appendSystem"];
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const Names = v.union(
-  [v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean))), v.array(v.pipe(v.string(), v.nonEmpty("must not be empty")))],
-  "must be a list of names (or one comma-separated string)",
-);
-const Paths = v.union([v.pipe(v.string(), v.transform((s) => [s])), v.array(v.pipe(v.string(), v.nonEmpty("must not be empty")))], "must be a list of paths");
-const Text = v.string("must be text");
-
-const PigletFieldsSchema = v.looseObject({
-  name: v.optional(v.pipe(v.string("must be text"), v.regex(NAME, "must be letters, digits, '.', '_' or '-'"))),
-  description: v.optional(Text),
-  model: v.optional(v.pipe(v.string("must be text"), v.nonEmpty("must not be empty"))),
-  thinking: v.optional(v.picklist(THINKING_LEVELS, `must be one of ${THINKING_LEVELS.join(", ")}`)),
-  tools: v.optional(Names),
-  extensions: v.optional(Paths),
-  skills: v.optional(Paths),
-  prompts: v.optional(Paths),
-  system: v.optional(Text),
-  appendSystem: v.optional(Text),
+// Built the first time a Piglet file is read: most runs read none.
+const pigletFieldsSchema = builtOnce(() => {
+  const Names = v.union(
+    [v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean))), v.array(v.pipe(v.string(), v.nonEmpty("must not be empty")))],
+    "must be a list of names (or one comma-separated string)",
+  );
+  const Paths = v.union([v.pipe(v.string(), v.transform((s) => [s])), v.array(v.pipe(v.string(), v.nonEmpty("must not be empty")))], "must be a list of paths");
+  const Text = v.string("must be text");
+  return v.looseObject({
+    name: v.optional(v.pipe(v.string("must be text"), v.regex(NAME, "must be letters, digits, '.', '_' or '-'"))),
+    description: v.optional(Text),
+    model: v.optional(v.pipe(v.string("must be text"), v.nonEmpty("must not be empty"))),
+    thinking: v.optional(v.picklist(THINKING_LEVELS, `must be one of ${THINKING_LEVELS.join(", ")}`)),
+    tools: v.optional(Names),
+    extensions: v.optional(Paths),
+    skills: v.optional(Paths),
+    prompts: v.optional(Paths),
+    system: v.optional(Text),
+    appendSystem: v.optional(Text),
+  });
 });
 
 /** The line of `"key":` in a JSON text (1-based), if it is there. */
@@ -86,7 +89,7 @@ function readFields(filePath: string, text: string): { fields: Record<string, un
 /** Parses one Piglet file's text; throws `PigletError` naming the file, line and field at fault. */
 export function parsePiglet(filePath: string, text: string, scope: PigletScope): { piglet: Piglet; warnings: string[] } {
   const { fields, body, lineOf, warnings } = readFields(filePath, text);
-  const result = v.safeParse(PigletFieldsSchema, fields);
+  const result = v.safeParse(pigletFieldsSchema(), fields);
   if (!result.success) {
     const issue = result.issues[0]!;
     const field = v.getDotPath(issue)?.split(".")[0];

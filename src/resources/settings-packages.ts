@@ -11,7 +11,7 @@
  * reads the user's installation, and the user's entry then loads the files the delta left alone.
  * Across entries, the first state given to a file stands.
  */
-import { isInstalled, isTarball, packageDir, scopeDir, type InstallScope } from "./package-install.ts";
+import { isInstalled, isTarball, packageDir, scopeDir, type InstallScope } from "./package-place.ts";
 import { PackageSourceError, parsePackageSource, samePackage, type PackageSource } from "./package-source.ts";
 import { readLocalPackage, type PackageFiles } from "./packages.ts";
 import { RESOURCE_KINDS, type ResourceKind } from "./resource-paths.ts";

@@ -11,7 +11,7 @@ import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { pigCacheDir } from "../util/cache-dir.ts";
 import { currentUid, dirFacts, ensurePrivateDir, safeRealDir, UnsafeDirError } from "../util/dir-safety.ts";
-import { packageDir, type InstallPlace } from "./package-install.ts";
+import { packageDir, type InstallPlace } from "./package-place.ts";
 import { isRemoteSource, PackageSourceError, parsePackageSource } from "./package-source.ts";
 
 const FOLDER = "extensions";

@@ -28,8 +28,8 @@ export function commandArguments(command: string) {
   });
 }
 
-const BashArguments = commandArguments("Shell command to execute");
-export type BashArgs = v.InferOutput<typeof BashArguments>;
+const BashArguments = () => commandArguments("Shell command to execute");
+export type BashArgs = v.InferOutput<ReturnType<typeof BashArguments>>;
 
 /** A shell tool's calls: the command on one line, and the end of its output kept (the exit code and the last failure are there). */
 export const commandPresentation: ToolPresentation = {

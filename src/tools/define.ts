@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import type { ConstrainedSampling, JsonSchema } from "../ai/types.ts";
+import { builtOnce } from "../util/built-once.ts";
 import { toolJsonSchema } from "./json-schema.ts";
 import type { ToolPresentation } from "./presentation.ts";
 import type { ToolContext, ToolDefinition, ToolResult, ToolUpdate } from "./types.ts";
@@ -16,8 +17,12 @@ export type ArgumentsSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
 export interface ToolSpec<N extends string, S extends ArgumentsSchema, D, O> {
   name: N;
   description: string;
-  /** The arguments; descriptions (`v.description`) go to the model with the JSON Schema. */
-  arguments: S;
+  /**
+   * Builds the arguments' schema; descriptions (`v.description`) go to the model with the JSON
+   * Schema. Called once, the first time the tool's parameters are read or a call is checked: a
+   * run builds the schemas of the tools it offers, not of every built-in.
+   */
+  arguments: () => S;
   presentation: ToolPresentation;
   constrainedSampling?: ConstrainedSampling;
   promptSnippet?: string;
@@ -44,17 +49,22 @@ export interface BuiltinTool<N extends string = string, O = unknown, D = unknown
 }
 
 export function defineBuiltinTool<const N extends string, S extends ArgumentsSchema, D, O = unknown>(spec: ToolSpec<N, S, D, O>): BuiltinTool<N, O, D> {
-  const parameters = toolJsonSchema(spec.arguments);
+  const schema = builtOnce(spec.arguments);
+  const parameters = builtOnce(() => toolJsonSchema(schema()));
   return {
     name: spec.name,
     presentation: spec.presentation,
-    parameters,
+    get parameters() {
+      return parameters();
+    },
     create(options: O) {
       const tool: ToolDefinition<Record<string, unknown>, D> = {
         name: spec.name,
         label: spec.name,
         description: spec.description,
-        parameters,
+        get parameters() {
+          return parameters();
+        },
         boundsOwnOutput: true,
         ...(spec.constrainedSampling ? { constrainedSampling: spec.constrainedSampling } : {}),
         ...(spec.promptSnippet ? { promptSnippet: spec.promptSnippet } : {}),
@@ -64,7 +74,7 @@ export function defineBuiltinTool<const N extends string, S extends ArgumentsSch
         // The loop has checked the arguments against `parameters` (with the coercions models
         // need); parsing them with the schema they were derived from gives the tool its type.
         execute: (toolCallId, args, signal, onUpdate, context) =>
-          spec.execute(toolCallId, v.parse(spec.arguments, args), signal, onUpdate, context, options),
+          spec.execute(toolCallId, v.parse(schema(), args), signal, onUpdate, context, options),
       };
       return tool;
     },

@@ -23,7 +23,7 @@ export interface EditDetails {
   firstChangedLine: number | undefined;
 }
 
-const EditArguments = v.object({
+const EditArguments = () => v.object({
   path: v.pipe(v.string(), v.description("Path to the file to edit (relative or absolute)")),
   edits: v.pipe(
     v.array(
@@ -42,7 +42,7 @@ const EditArguments = v.object({
     ),
   ),
 });
-export type EditArgs = v.InferOutput<typeof EditArguments>;
+export type EditArgs = v.InferOutput<ReturnType<typeof EditArguments>>;
 
 /**
  * Accepts the shapes older sessions and sloppier models send: `edits` as a JSON string, and the

@@ -16,12 +16,12 @@ export interface FindDetails {
   truncation?: TruncationResult;
 }
 
-const FindArguments = v.object({
+const FindArguments = () => v.object({
   pattern: v.pipe(v.string(), v.description("Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'")),
   path: v.optional(v.pipe(v.string(), v.description("Directory to search in (default: current directory)"))),
   limit: v.optional(v.pipe(v.number(), v.description("Maximum number of results (default: 1000)"))),
 });
-export type FindArgs = v.InferOutput<typeof FindArguments>;
+export type FindArgs = v.InferOutput<ReturnType<typeof FindArguments>>;
 
 const DEFAULT_LIMIT = 1000;
 

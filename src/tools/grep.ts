@@ -27,7 +27,7 @@ export interface SearchToolOptions {
   externalSearch?: boolean;
 }
 
-const GrepArguments = v.object({
+const GrepArguments = () => v.object({
   pattern: v.pipe(v.string(), v.description("Search pattern (regex or literal string)")),
   path: v.optional(v.pipe(v.string(), v.description("Directory or file to search (default: current directory)"))),
   glob: v.optional(v.pipe(v.string(), v.description("Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"))),
@@ -36,7 +36,7 @@ const GrepArguments = v.object({
   context: v.optional(v.pipe(v.number(), v.description("Number of lines to show before and after each match (default: 0)"))),
   limit: v.optional(v.pipe(v.number(), v.description("Maximum number of matches to return (default: 100)"))),
 });
-export type GrepArgs = v.InferOutput<typeof GrepArguments>;
+export type GrepArgs = v.InferOutput<ReturnType<typeof GrepArguments>>;
 
 /** The export's header for grep and find: the pattern, then where and which files. */
 export function searchExport(args: Record<string, unknown>): ExportedCall | undefined {

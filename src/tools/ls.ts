@@ -17,11 +17,11 @@ export interface LsDetails {
   truncation?: TruncationResult;
 }
 
-const LsArguments = v.object({
+const LsArguments = () => v.object({
   path: v.optional(v.pipe(v.string(), v.description("Directory to list (default: current directory)"))),
   limit: v.optional(v.pipe(v.number(), v.description("Maximum number of entries to return (default: 500)"))),
 });
-export type LsArgs = v.InferOutput<typeof LsArguments>;
+export type LsArgs = v.InferOutput<ReturnType<typeof LsArguments>>;
 
 const DEFAULT_LIMIT = 500;
 

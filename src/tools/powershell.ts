@@ -16,7 +16,7 @@ export interface PowerShellToolOptions extends CommandEnvOptions {
   shellPath?: string;
 }
 
-const PowerShellArguments = commandArguments("PowerShell command or script to execute");
+const PowerShellArguments = () => commandArguments("PowerShell command or script to execute");
 
 function pathOf(env: Record<string, string>): string | undefined {
   const key = Object.keys(env).find((k) => k.toUpperCase() === "PATH");

@@ -24,12 +24,12 @@ export interface ReadToolOptions {
   autoResizeImages?: boolean;
 }
 
-const ReadArguments = v.object({
+const ReadArguments = () => v.object({
   path: v.pipe(v.string(), v.description("Path to the file to read (relative or absolute)")),
   offset: v.optional(v.pipe(v.number(), v.description("Line number to start reading from (1-indexed)"))),
   limit: v.optional(v.pipe(v.number(), v.description("Maximum number of lines to read"))),
 });
-export type ReadArgs = v.InferOutput<typeof ReadArguments>;
+export type ReadArgs = v.InferOutput<ReturnType<typeof ReadArguments>>;
 
 const IMAGE_OMITTED = "[Image omitted: could not be resized below the inline image size limit.]";
 const NO_VISION = "[Current model does not support images. The image will be omitted from this request.]";

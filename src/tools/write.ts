@@ -8,11 +8,11 @@ import { withFileMutationQueue } from "./mutation-queue.ts";
 import { resolveToCwd } from "./paths.ts";
 import { argument, extra, pathArgument, stringArgument } from "./presentation.ts";
 
-const WriteArguments = v.object({
+const WriteArguments = () => v.object({
   path: v.pipe(v.string(), v.description("Path to the file to write (relative or absolute)")),
   content: v.pipe(v.string(), v.description("Content to write to the file")),
 });
-export type WriteArgs = v.InferOutput<typeof WriteArguments>;
+export type WriteArgs = v.InferOutput<ReturnType<typeof WriteArguments>>;
 
 export const writeTool = defineBuiltinTool({
   name: "write",

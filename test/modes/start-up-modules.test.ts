@@ -1,7 +1,8 @@
 // What each entry path loads before it runs: `pig --version` nothing but itself, print and JSON
-// mode nothing of the interactive UI, the HTML export, RPC, or the providers they do not talk to
-// (those come through `import()` when a run needs them). Read from the sources' static imports,
-// which is what the bundle evaluates, so this holds for dist/pig too.
+// mode nothing of the interactive UI, the HTML export, RPC, compaction beyond the token estimate,
+// or the providers they do not talk to (those come through `import()` when a run needs them).
+// Read from the sources' static imports, which is what the bundle evaluates, so this holds for
+// dist/pig too.
 import { describe, expect, test } from "bun:test";
 import { join, relative } from "node:path";
 import { staticImports } from "../helpers/module-graph.ts";
@@ -42,7 +43,7 @@ describe("modules loaded at start-up", () => {
     expect([...graph.external]).toEqual([]);
   });
 
-  test("print and JSON mode load no interactive UI, HTML export, RPC or unused provider", () => {
+  test("print and JSON mode load no interactive UI, HTML export, RPC, unused provider or compaction beyond the token estimate", () => {
     const graph = staticImports(PRINT_PATH);
     const files = names(graph.files);
     const unwanted = files.filter(
@@ -52,7 +53,11 @@ describe("modules loaded at start-up", () => {
         /^modes\/rpc(-commands|-ui)?\.ts$/.test(f) ||
         f === "cli/sessions.ts" ||
         f === "cli/list-models.ts" ||
+        f === "cli/help.ts" ||
+        f === "resources/package-install.ts" ||
         f === "resources/startup-report.ts" ||
+        // A turn checks the context's size; preparing and requesting a summary loads on the first compaction.
+        (f.startsWith("compaction/") && f !== "compaction/tokens.ts") ||
         f.startsWith("ai/providers/anthropic") ||
         f === "ai/providers/openai-responses.ts" ||
         f.startsWith("ai/providers/openai-codex") ||

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { defineBuiltinTool } from "../../src/tools/define.ts";
+import { createBuiltinTools } from "../../src/tools/index.ts";
 import { toolJsonSchema } from "../../src/tools/json-schema.ts";
 import { makeContext, textOf } from "./helpers.ts";
 
@@ -17,7 +18,7 @@ const presentation = { summary: () => "", keep: "head", output: "text" } as cons
 const echo = defineBuiltinTool({
   name: "echo",
   description: "Says what it was given.",
-  arguments: Arguments,
+  arguments: () => Arguments,
   presentation,
   async execute(_id, args, _signal, _onUpdate, _context, options: { prefix: string }) {
     // The argument type is the schema's: these lines type-check only while it is.
@@ -71,5 +72,36 @@ describe("defineBuiltinTool", () => {
     const tool = echo.create({ prefix: "" });
     const result = await tool.execute("c1", { path: "a", edits: [], extra: true }, new AbortController().signal, () => {}, makeContext());
     expect(JSON.parse(textOf(result)).args).toEqual({ path: "a", edits: [] });
+  });
+  test("the schema is built once, when the parameters are first read or a call is first checked", async () => {
+    let builds = 0;
+    const counted = defineBuiltinTool({
+      name: "counted",
+      description: "Counts its schema's builds.",
+      arguments: () => {
+        builds++;
+        return v.object({ path: v.string() });
+      },
+      presentation,
+      async execute(_id, args) {
+        return { content: [{ type: "text", text: args.path }], details: undefined };
+      },
+    });
+    const tool = counted.create(undefined);
+    expect(builds).toBe(0);
+    expect(tool.parameters).toEqual({ type: "object", required: ["path"], properties: { path: { type: "string" } } });
+    expect(counted.parameters).toBe(tool.parameters);
+    const result = await tool.execute("c1", { path: "a" }, new AbortController().signal, () => {}, makeContext());
+    expect(textOf(result)).toBe("a");
+    expect(builds).toBe(1);
+  });
+
+  test("every built-in tool's JSON Schema builds, with an object of properties", () => {
+    const tools = Object.values(createBuiltinTools());
+    expect(tools.length).toBeGreaterThan(0);
+    for (const tool of tools) {
+      expect(tool.parameters.type).toBe("object");
+      expect(Object.keys(tool.parameters.properties ?? {}).length).toBeGreaterThan(0);
+    }
   });
 });
