@@ -1,74 +1,97 @@
-// Opening a large session: `pig sessions show FILE --json` vs each Pi release's
-// SessionManager.open(FILE).buildSessionContext() serialised to stdout, on one generated
-// 50 MB / 20,000-entry v3 session. Every side reads the whole file, resolves the branch and
-// writes the same JSON to /dev/null.
+// Opening a large session as an RPC client does: `<agent> --mode rpc --session FILE` and one
+// command, from the spawn until its answer has arrived:
+//   - `get_state` (the target): start-up, reading the whole file with its load-time checks, and
+//     what the session is (id, model, message count);
+//   - `get_messages` (for information): the same, then the branch's context, every message as
+//     JSON (~50 MB of output: the floor there is writing and reading it).
+// One generated 50 MB / 20,000-entry v3 session; pig's built binary against each Pi release's bin.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeFakeAgentDir } from "./fake-agent-dir.ts";
 import { writeSession } from "./gen-sessions.ts";
 import { commonArgs } from "./options.ts";
-import { ensurePis, PI_QUIET_ENV, piEnv, piSessionModule, type PiRelease } from "./pi-install.ts";
-import { captureJson, cleanup, dropPageCache, maxRss, medianMs, pigEnv, requirePig, type RunSample, type Side, timeSides } from "./measure.ts";
+import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
+import { cleanup, dropPageCache, interleave, median, pigEnv, requirePig } from "./measure.ts";
 import { fmtMB, fmtMs, printReport, shellLine } from "./report.ts";
+import { type RpcOpenCommand, type RpcOpenSide, type RpcOpenSample, timeRpcOpen } from "./rpc-open.ts";
 
 const SIZE_MB = 50;
 const ENTRIES = 20_000;
-
-// Plain JS so Node runs it as is; the module path is an argument so the script never hardcodes an install.
-const PI_SCRIPT = `import { pathToFileURL } from "node:url";
-const [modulePath, file] = process.argv.slice(2);
-const { SessionManager } = await import(pathToFileURL(modulePath).href);
-process.stdout.write(JSON.stringify(SessionManager.open(file).buildSessionContext()));
-`;
 
 const args = commonArgs({ runs: 5, warmup: 1 });
 const pig = args.piOnly ? undefined : requirePig(args);
 const pis = ensurePis(args.pi);
 const work = mkdtempSync(join(tmpdir(), "pig-bench-open-"));
 try {
-  const agentDir = join(work, "agent");
+  const cwd = join(work, "cwd");
   const file = join(work, "session.jsonl");
-  const gen = await writeSession(file, { targetBytes: SIZE_MB * 1024 * 1024, entries: ENTRIES, seed: 1 });
+  await Bun.write(join(cwd, ".keep"), "");
+  const gen = await writeSession(file, { targetBytes: SIZE_MB * 1024 * 1024, entries: ENTRIES, seed: 1, cwd });
   Bun.gc(true); // a smaller parent makes each spawn cheaper and steadier
   console.error(`[bench] generated ${file}: ${fmtMB(gen.bytes)}, ${gen.lines} lines`);
-  const piScript = join(work, "pi-open.mjs");
-  await Bun.write(piScript, PI_SCRIPT);
 
-  const pigCmd = pig === undefined ? undefined : [pig, "sessions", "show", file, "--json"];
-  const piCmds = new Map(pis.map((p) => [p.release, [p.node, piScript, piSessionModule(p, args.piEntry), file]]));
-  const sides = new Map<"pig" | PiRelease, Side>();
-  if (pigCmd !== undefined) sides.set("pig", { cmd: pigCmd, opts: { env: pigEnv(agentDir), cwd: work, rss: true } });
-  for (const p of pis) sides.set(p.release, { cmd: piCmds.get(p.release)!, opts: { env: piEnv(p, agentDir), cwd: work, rss: true } });
-  // Every executable as read back from disk (see dropPageCache); the warm-up runs read it in again.
-  const executables = [...(pig === undefined ? [] : [pig]), ...new Set(pis.map((p) => p.node))];
-  dropPageCache(executables);
-  const samples = await timeSides("open-session", sides, args.runs, args.warmup);
-
-  // Untimed: every release must produce pig's context, otherwise its ratio compares different work.
-  const notes: string[] = [`peak RSS is GNU time's %M; the page cache of ${executables.join(", ")} was dropped before the warm-up runs (dd iflag=nocache)`];
-  if (pigCmd !== undefined) {
-    const pigOut = await captureJson(pigCmd, { env: pigEnv(agentDir), cwd: work });
-    for (const p of pis) {
-      const same = Bun.deepEquals(pigOut, await captureJson(piCmds.get(p.release)!, { env: piEnv(p, agentDir), cwd: work }));
-      notes.push(`Pi ${p.version}'s context ${same ? "is identical to pig's" : "DIFFERS from pig's (its ratio compares different work)"}`);
-    }
+  // Both read a model from their agent dir (none is asked: get_messages needs no request).
+  const sides = new Map<"pig" | PiRelease, RpcOpenSide>();
+  const lines: { pig: string; pi: Partial<Record<PiRelease, string>> } = { pig: "(not run: --pi-only)", pi: {} };
+  const shown = (cmd: readonly string[], env: Record<string, string>) => `echo '{"type":"get_state"}' (or get_messages) | ${shellLine([...cmd, "--mode", "rpc", "--session", file], env)}`;
+  if (pig !== undefined) {
+    const agentDir = join(work, "agent-pig");
+    writeFakeAgentDir(agentDir, "http://127.0.0.1:9/v1");
+    sides.set("pig", { cmd: [pig], env: pigEnv(agentDir), cwd });
+    lines.pig = shown([pig], { PIG_CODING_AGENT_DIR: agentDir });
   }
-  for (const n of notes) console.error(`[bench] ${n}`);
+  for (const p of pis) {
+    const agentDir = join(work, `agent-pi-${p.version}`);
+    writeFakeAgentDir(agentDir, "http://127.0.0.1:9/v1");
+    sides.set(p.release, { cmd: p.cmd, env: piEnv(p, agentDir), cwd });
+    lines.pi[p.release] = shown(p.cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir });
+  }
 
-  const per = (f: (s: RunSample[]) => number) => Object.fromEntries(pis.map((p) => [p.release, f(samples.get(p.release)!)])) as Partial<Record<PiRelease, number>>;
-  const pigRuns = samples.get("pig");
+  // Untimed, first: every side must give the same answers, or a ratio compares different work.
+  const notes: string[] = [];
+  const answer = async (key: "pig" | PiRelease, command: RpcOpenCommand) => (await timeRpcOpen(sides.get(key)!, file, command, true)).data;
+  const reference = pig === undefined ? undefined : { state: await answer("pig", "get_state"), messages: await answer("pig", "get_messages") };
+  if (reference !== undefined) notes.push(`pig: messageCount ${String(reference.state?.messageCount)}, get_messages gives ${(reference.messages?.messages as unknown[] | undefined)?.length} messages`);
+  for (const p of pis) {
+    const state = await answer(p.release, "get_state");
+    const messages = await answer(p.release, "get_messages");
+    if (reference === undefined) continue;
+    const sameCount = state?.messageCount === reference.state?.messageCount;
+    const sameMessages = Bun.deepEquals(messages?.messages, reference.messages?.messages);
+    notes.push(`Pi ${p.version}: messageCount ${sameCount ? "the same" : `DIFFERS (${String(state?.messageCount)})`}; messages ${sameMessages ? "identical to pig's" : "DIFFER from pig's (that ratio compares different work)"}`);
+  }
+
+  // Every executable as read back from disk (see dropPageCache); the warm-up runs read it in again.
+  const executables = [...new Set([...sides.values()].map((s) => s.cmd[0]!))];
+  dropPageCache(executables);
+  notes.push(`peak RSS is the process's VmHWM just before it is stopped; the page cache of ${executables.join(", ")} was dropped before the warm-up runs`);
+  notes.push("pig reads the file once at open (every line checked as it is scanned) and message bodies only when asked for them; Pi parses every entry at open");
+  for (const n of notes) console.error(`[bench] ${n}`);
+  const samples = new Map<RpcOpenCommand, Map<"pig" | PiRelease, RpcOpenSample[]>>();
+  for (const command of ["get_state", "get_messages"] as const) {
+    samples.set(command, await interleave(`open-session ${command}`, [...sides.keys()], args.runs, args.warmup, (key) => timeRpcOpen(sides.get(key)!, file, command)));
+  }
+
+  const of = (command: RpcOpenCommand, key: "pig" | PiRelease, pick: "ms" | "maxRssBytes") => {
+    const s = samples.get(command)!.get(key) ?? [];
+    return pick === "ms" ? median(s.map((x) => x.ms)) : Math.max(...s.map((x) => x.maxRssBytes));
+  };
+  const row = (command: RpcOpenCommand, pick: "ms" | "maxRssBytes") => ({
+    pig: pig === undefined ? undefined : of(command, "pig", pick),
+    pi: Object.fromEntries(pis.map((p) => [p.release, of(command, p.release, pick)])) as Partial<Record<PiRelease, number>>,
+  });
   printReport(
     {
-      title: `open-session: ${fmtMB(gen.bytes)} / ${ENTRIES} entries, median of ${args.runs} rounds (Pi imports ${args.piEntry === "module" ? "dist/core/session-manager.js" : "the package entry"})`,
+      title: `open-session: ${fmtMB(gen.bytes)} / ${ENTRIES} entries, --mode rpc --session FILE and one command, median of ${args.runs} rounds`,
       releases: pis,
       rows: [
-        { metric: "wall time (median)", pig: pigRuns && medianMs(pigRuns), pi: per(medianMs), format: fmtMs, ratio: "speed", target: { kind: "speed", factor: 10, word: "faster" } },
-        { metric: "peak RSS (max)", pig: pigRuns && maxRss(pigRuns), pi: per(maxRss), format: fmtMB, ratio: "share", target: { kind: "share", max: 1 / 3, text: "≤ ⅓ (0.33)" } },
+        { metric: "open, `get_state`: spawn → answer (median)", ...row("get_state", "ms"), format: fmtMs, ratio: "speed", target: { kind: "speed", factor: 10, word: "faster" } },
+        { metric: "open, `get_state`: peak RSS (max)", ...row("get_state", "maxRssBytes"), format: fmtMB, ratio: "share", target: { kind: "share", max: 1 / 3, text: "≤ ⅓ (0.33)" } },
+        { metric: "open, `get_messages` (the whole context out): spawn → answer", ...row("get_messages", "ms"), format: fmtMs, ratio: "speed" },
+        { metric: "open, `get_messages`: peak RSS (max)", ...row("get_messages", "maxRssBytes"), format: fmtMB, ratio: "share" },
       ],
-      commands: {
-        pig: pigCmd === undefined ? "(not run: --pi-only)" : `${shellLine(pigCmd, { PIG_CODING_AGENT_DIR: agentDir })} > /dev/null`,
-        pi: Object.fromEntries(pis.map((p) => [p.release, `${shellLine(piCmds.get(p.release)!, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir })} > /dev/null`])),
-      },
+      commands: lines,
       notes,
     },
     args.check,

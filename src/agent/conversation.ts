@@ -24,6 +24,14 @@ export class Conversation implements LoopContext {
     return this.value;
   }
 
+  /**
+   * How many messages the context holds, without reading them: until the context is built, the
+   * plan's items (one per message; the load checked every line already) are counted.
+   */
+  get count(): number {
+    return this.value?.length ?? this.store().planContext().items.length;
+  }
+
   append(message: AgentMessage): void {
     (this.messages as AgentMessage[]).push(message);
   }

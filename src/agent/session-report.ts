@@ -46,6 +46,7 @@ export interface ReportedSession {
   readonly followUps: MessageQueue;
   readonly compaction: CompactionSettings;
   readonly messages: readonly AgentMessage[];
+  readonly messageCount: number;
 }
 
 export function sessionState(session: ReportedSession): SessionState {
@@ -61,7 +62,7 @@ export function sessionState(session: ReportedSession): SessionState {
     sessionId: store.sessionId,
     ...(store.name ? { sessionName: store.name } : {}),
     autoCompactionEnabled: session.compaction.enabled,
-    messageCount: session.messages.length,
+    messageCount: session.messageCount,
     pendingMessageCount: session.steering.length + session.followUps.length,
   };
 }

@@ -58,6 +58,10 @@ export class AgentSession {
   get messages(): readonly AgentMessage[] {
     return this.parts.open.conversation.messages;
   }
+  /** The number of messages in the context, without reading them from the file if not read yet. */
+  get messageCount(): number {
+    return this.parts.open.conversation.count;
+  }
   get model(): Model | undefined {
     return this.parts.open.model;
   }
