@@ -38,6 +38,7 @@ import {
   mergeHeaders,
   resolveCompat,
   type OpenAIRequest,
+  type ResolvedCompat,
 } from "./openai-shared.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
 import { ResponseWatch } from "../response-watch.ts";
@@ -116,6 +117,50 @@ function hasToolHistory(context: LlmContext): boolean {
 }
 
 /**
+ * Whether a request may reuse the message elements (and their JSON) of earlier requests: not when
+ * something changes them once made (a payload hook, or the cache breakpoints written into them).
+ */
+function reusesElements(compat: ResolvedCompat, options: StreamOptions): boolean {
+  return !options.onPayload && compat.cacheControlFormat !== "anthropic";
+}
+
+/** The UTF-8 JSON of each message element, kept while the element lives (elements are reused, see above). */
+const elementJson = new WeakMap<object, Uint8Array>();
+const utf8 = new TextEncoder();
+
+/**
+ * The body's UTF-8 bytes, exactly those of `JSON.stringify(body)`, with each message element's
+ * JSON taken from the earlier requests that sent the same element: a long run's request encodes
+ * only its new messages, and the rest is copied from kept bytes.
+ */
+export function completionsBodyBytes(body: Json): Uint8Array {
+  const { model, messages, ...rest } = body;
+  const tail = JSON.stringify(rest);
+  const pieces: Uint8Array[] = [utf8.encode(`{"model":${JSON.stringify(model)},"messages":[`)];
+  (messages as Json[]).forEach((element, i) => {
+    let json = elementJson.get(element);
+    if (json === undefined) {
+      json = utf8.encode(JSON.stringify(element));
+      elementJson.set(element, json);
+    }
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(json);
+  });
+  pieces.push(utf8.encode(tail === "{}" ? "]}" : `],${tail.slice(1)}`));
+  let size = 0;
+  for (const piece of pieces) size += piece.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
+
+const COMMA = utf8.encode(",");
+
+/**
  * The body and the extra headers of the request for `context` (the SDK adds Authorization,
  * content type and its own headers). Pure: no I/O, usable to compare bodies in tests.
  */
@@ -124,7 +169,7 @@ export function buildCompletionsRequest(model: Model, context: LlmContext, optio
   const longCache = process.env.PI_CACHE_RETENTION === "long" && compat.supportsLongCacheRetention;
   const body: Json = {
     model: model.id,
-    messages: convertCompletionsMessages(model, context, compat),
+    messages: convertCompletionsMessages(model, context, compat, reusesElements(compat, options)),
     stream: true,
   };
   // OpenAI keys its cache by session; other servers are told a key only to keep a long cache.
@@ -236,7 +281,11 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
   try {
     const { body, headers } = buildCompletionsRequest(model, context, options);
     const client = createClient(model, options, await finalHeaders(headers, options), watch);
-    const stream = await client.chat.completions.create((await finalPayload(body, options)) as never, { signal: options.signal });
+    // Without a payload hook the body goes as bytes built from kept pieces (completionsBodyBytes),
+    // byte for byte what the SDK would write; with one, the hook's object goes to the SDK as before.
+    const payload = await finalPayload(body, options);
+    const asText = reusesElements(resolveCompat(model), options) ? { body: completionsBodyBytes(body), headers: { "content-type": "application/json" } } : {};
+    const stream = await client.chat.completions.create(payload as never, { signal: options.signal, ...asText });
     yield { type: "start", partial: output };
 
     const blocks = output.content;
