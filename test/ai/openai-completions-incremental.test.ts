@@ -120,6 +120,18 @@ describe("openai-completions requests of a growing conversation", () => {
     expect(before).toBe(fromScratch(m, context()));
   });
 
+  test("a body whose buffer was handed over does not leave the next one short", () => {
+    const m = model();
+    const messages: AgentMessage[] = [{ role: "user", content: "go", timestamp: 1 } as AgentMessage, ...turn(1, m)];
+    const context = (): LlmContext => ({ systemPrompt: "", messages: convertToLlm(messages) });
+    const first = completionsBodyBytes(buildCompletionsRequest(m, context(), { apiKey: "k" }).body);
+    structuredClone(first.buffer, { transfer: [first.buffer] });
+    expect(first.byteLength).toBe(0);
+    messages.push(...turn(2, m));
+    const { body } = buildCompletionsRequest(m, context(), { apiKey: "k" });
+    expect(decode(completionsBodyBytes(body))).toBe(fromScratch(m, context()));
+  });
+
   test("a body without messages or extra fields is written as JSON.stringify writes it", () => {
     for (const body of [{ model: "m", messages: [] }, { model: "m\"x", messages: [{ role: "user", content: "é" }], stream: true, tools: [] }]) {
       expect(decode(completionsBodyBytes(body))).toBe(JSON.stringify(body));
