@@ -125,7 +125,7 @@ describe("openai-completions requests of a growing conversation", () => {
     const messages: AgentMessage[] = [{ role: "user", content: "go", timestamp: 1 } as AgentMessage, ...turn(1, m)];
     const context = (): LlmContext => ({ systemPrompt: "", messages: convertToLlm(messages) });
     const first = completionsBodyBytes(buildCompletionsRequest(m, context(), { apiKey: "k" }).body);
-    structuredClone(first.buffer, { transfer: [first.buffer] });
+    structuredClone(first.buffer, { transfer: [first.buffer as ArrayBuffer] });
     expect(first.byteLength).toBe(0);
     messages.push(...turn(2, m));
     const { body } = buildCompletionsRequest(m, context(), { apiKey: "k" });
