@@ -200,6 +200,19 @@ try {
   for (const k of REPORTED) {
     rows.push({ metric: `request ${k + 1}: bytes sent (the floor)`, ...per((r) => median(r.map((s) => s.bytes[k] ?? Number.NaN))), format: fmtMB, ratio: "none" });
   }
+  // The floor in CPU time: a Bun process (pig's runtime) that only POSTs bodies of those sizes.
+  const floorSizes = REPORTED.map((k) => median([...samples.values()].flat().map((s) => s.bytes[k] ?? Number.NaN)));
+  const floor = await postFloor(floorSizes);
+  REPORTED.forEach((k, i) => {
+    rows.push({
+      metric: `request ${k + 1}'s bytes POSTed by a Bun process that does nothing else: its CPU time (the floor)`,
+      pig: floor[i],
+      pi: {},
+      piNote: Object.fromEntries(pis.map((p) => [p.release, "—"])),
+      format: fmtMs,
+      ratio: "none",
+    });
+  });
   rows.push({ metric: `the whole run (${TURNS + 1} requests): wall time (median)`, ...per((r) => median(r.map((s) => s.wallMs))), format: fmtMs, ratio: "speed" });
   const reads = calls.filter((c) => c.name === "read").length;
   printReport(
@@ -214,6 +227,7 @@ try {
       notes: [
         `fake LLM: ${llm.url}/v1 (openai-completions), in this process; ${reads} \`read\` calls of ${FILES} generated files (1–6 KB) and ${TURNS - reads} \`bash\` calls (\`head -c 200…600 FILE; echo; wc -l FILE\`), then a final text`,
         `models.json gives the model a ${CONTEXT_WINDOW.toLocaleString("en")}-token window: no side compacts (checked: the last request carries all ${TURNS} tool results)`,
+        `the floor: \`${process.execPath}\` (Bun ${Bun.version}, pig's runtime) POSTs a body of each size with fetch to a server in this process that reads it and answers at once, median CPU time (user + system, process.cpuUsage) of 21 POSTs after 3`,
         `the agent's CPU time is that of its process (all threads, /proc/PID/task/*/schedstat) between the arrivals of request k and k+1; a \`bash\` call's shell is a child and is not counted`,
         `a turn's wall time runs from the headers of request k to those of request k+1; the tool's own time (the same file read, or the same command run by \`bash -c\` from this process, median of 3) is subtracted, median ${median(toolMs).toFixed(2)} ms. The server's reading and parsing of request k, in this process while the agent sends it, is inside that time for every side`,
       ],
@@ -223,6 +237,42 @@ try {
 } finally {
   await llm.close();
   cleanup(work, args.keep);
+}
+
+// A child that POSTs each size 21 times (after 3 unmeasured) to a server in this process that
+// reads the body and answers at once; it prints the median CPU time of one POST, in ms, per size.
+const POST_CHILD = `
+const [url, ...sizes] = process.argv.slice(2);
+const out = [];
+for (const size of sizes.map(Number)) {
+  const body = new Uint8Array(size).fill(0x61);
+  const times = [];
+  for (let i = 0; i < 24; i++) {
+    const before = process.cpuUsage();
+    const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } });
+    await response.text();
+    const used = process.cpuUsage(before);
+    if (i >= 3) times.push((used.user + used.system) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  out.push(times[times.length >> 1]);
+}
+console.log(JSON.stringify(out));
+`;
+
+/** The CPU time a Bun process spends to POST a body of each size and read the answer: what sending costs at the least. */
+async function postFloor(sizes: readonly number[]): Promise<number[]> {
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (request) => new Response(`${(await request.arrayBuffer()).byteLength}`) });
+  try {
+    const child = join(work, "post-floor.mjs");
+    writeFileSync(child, POST_CHILD);
+    const proc = Bun.spawn([process.execPath, child, `http://127.0.0.1:${server.port}/`, ...sizes.map(String)], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0) throw new Error(`the POST floor child failed (exit ${code}): ${err.slice(-1000)}`);
+    return JSON.parse(out) as number[];
+  } finally {
+    await server.stop(true);
+  }
 }
 
 /** The run sent every request, and the last carries every tool result, none an error. */
