@@ -28,6 +28,27 @@ const PROMPT = "work through the files";
 // No compaction in any run: 1,000 turns of ~2 KB stay far below this many tokens.
 const CONTEXT_WINDOW = 50_000_000;
 
+// A child that POSTs each size 21 times (after 3 unmeasured) to a server in this process that
+// reads the body and answers at once; it prints the median CPU time of one POST, in ms, per size.
+const POST_CHILD = `
+const [url, ...sizes] = process.argv.slice(2);
+const out = [];
+for (const size of sizes.map(Number)) {
+  const body = new Uint8Array(size).fill(0x61);
+  const times = [];
+  for (let i = 0; i < 24; i++) {
+    const before = process.cpuUsage();
+    const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } });
+    await response.text();
+    const used = process.cpuUsage(before);
+    if (i >= 3) times.push((used.user + used.system) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  out.push(times[times.length >> 1]);
+}
+console.log(JSON.stringify(out));
+`;
+
 const args = commonArgs({ runs: 3, warmup: 0 });
 const pig = args.piOnly ? undefined : requirePig(args);
 const pis = ensurePis(args.pi);
@@ -238,27 +259,6 @@ try {
   await llm.close();
   cleanup(work, args.keep);
 }
-
-// A child that POSTs each size 21 times (after 3 unmeasured) to a server in this process that
-// reads the body and answers at once; it prints the median CPU time of one POST, in ms, per size.
-const POST_CHILD = `
-const [url, ...sizes] = process.argv.slice(2);
-const out = [];
-for (const size of sizes.map(Number)) {
-  const body = new Uint8Array(size).fill(0x61);
-  const times = [];
-  for (let i = 0; i < 24; i++) {
-    const before = process.cpuUsage();
-    const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } });
-    await response.text();
-    const used = process.cpuUsage(before);
-    if (i >= 3) times.push((used.user + used.system) / 1000);
-  }
-  times.sort((a, b) => a - b);
-  out.push(times[times.length >> 1]);
-}
-console.log(JSON.stringify(out));
-`;
 
 /** The CPU time a Bun process spends to POST a body of each size and read the answer: what sending costs at the least. */
 async function postFloor(sizes: readonly number[]): Promise<number[]> {
