@@ -15,11 +15,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
-import { writeFakeAgentDir } from "./fake-agent-dir.ts";
 import { commonArgs } from "./options.ts";
-import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
-import { cleanup, type Contender, dropPageCache, interleave, maxRss, median, medianMs, pigEnv, requirePig, type RunOptions, runOnce, type RunSample } from "./measure.ts";
-import { fmtMB, fmtMs, printReport, type Row, shellLine, type Target } from "./report.ts";
+import { agentSides, type AgentSide } from "./fake-agent.ts";
+import { ensurePis, type PiRelease } from "./pi-install.ts";
+import { cleanup, type Contender, dropPageCache, interleave, maxRss, median, medianMs, requirePig, runOnce, type RunSample } from "./measure.ts";
+import { fmtMB, fmtMs, printReport, type Row, type Target } from "./report.ts";
 
 const TOOL_TURNS = 50;
 const PROMPT = "hello";
@@ -47,14 +47,6 @@ const llm: FakeLlm = await startFakeLlm({
   },
 });
 
-interface AgentSide {
-  cmd: readonly string[];
-  opts: RunOptions;
-  agentDir: string;
-  /** The same command with the env that matters, for the summary. */
-  line: string;
-}
-
 interface AgentSample extends RunSample {
   /** Spawn → first model request arrives at the fake server. */
   firstRequestMs: number;
@@ -67,19 +59,7 @@ try {
   mkdirSync(cwd);
   writeFileSync(join(cwd, READ_FILE), "hi\n");
 
-  const sides = new Map<Contender, AgentSide>();
-  if (pig !== undefined) {
-    const agentDir = join(work, "agent-pig");
-    writeFakeAgentDir(agentDir, `${llm.url}/v1`);
-    const cmd = [pig, "-p", PROMPT];
-    sides.set("pig", { cmd, opts: { env: pigEnv(agentDir), cwd }, agentDir, line: shellLine(cmd, { PIG_CODING_AGENT_DIR: agentDir }) });
-  }
-  for (const p of pis) {
-    const agentDir = join(work, `agent-pi-${p.version}`);
-    writeFakeAgentDir(agentDir, `${llm.url}/v1`);
-    const cmd = [...p.cmd, "-p", PROMPT];
-    sides.set(p.release, { cmd, opts: { env: piEnv(p, agentDir), cwd }, agentDir, line: shellLine(cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir }) });
-  }
+  const sides = agentSides(pig, pis, { work, cwd, baseUrl: `${llm.url}/v1`, prompt: PROMPT });
   const keys = [...sides.keys()];
 
   // Untimed check that everyone really talks to the server and prints its answer. Asynchronous
@@ -223,4 +203,3 @@ function checkToolLoop(side: AgentSide, requests: readonly RecordedRequest[], to
 function requestGaps(s: AgentSample): number[] {
   return s.arrivals.slice(1).map((x, i) => x - (s.arrivals[i] ?? x));
 }
-

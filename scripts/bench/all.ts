@@ -8,7 +8,7 @@ import { commonArgs } from "./options.ts";
 import { requirePig } from "./measure.ts";
 import { printOverview, RESULTS_ENV, type RecordedTarget } from "./report.ts";
 
-const SCRIPTS = ["startup.ts", "open-session.ts", "list-sessions.ts", "agent.ts", "compaction-prep.ts", "replay.ts", "extensions.ts", "interactive-stream.ts"];
+const SCRIPTS = ["startup.ts", "open-session.ts", "list-sessions.ts", "agent.ts", "long-session.ts", "compaction-prep.ts", "replay.ts", "extensions.ts", "interactive-stream.ts"];
 
 // Fail once, up front, on bad options or a missing binary, rather than once per script.
 const args = commonArgs({ runs: 1, warmup: 0 });

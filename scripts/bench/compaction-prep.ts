@@ -19,7 +19,7 @@ import { commonArgs } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
 import { cleanup, interleave, median, pigEnv, requirePig } from "./measure.ts";
 import { type CompactSample, type CompactSide, RequestWaiter, timeCompactCommand } from "./compact-command.ts";
-import { writeFakeAgentDir } from "./fake-agent-dir.ts";
+import { writeFakeAgentDir } from "./fake-agent.ts";
 import { startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { fmtMB, fmtMs, fmtNumber, printReport, type Row, shellLine } from "./report.ts";
 

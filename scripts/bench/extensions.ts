@@ -28,6 +28,7 @@ import { storeSnapshot as storeSnapshotOf } from "../../src/runtime/extension-po
 import type { AnyTool } from "../../src/tools/types.ts";
 import { writeSession } from "./gen-sessions.ts";
 import { type CacheKind, firstStartEnv, withEmptyCaches } from "./first-start.ts";
+import { writeFakeAgentDir } from "./fake-agent.ts";
 import { commonArgs, piReleases } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, piEnv, type PiInstall, type PiRelease } from "./pi-install.ts";
 import { cleanup, dropPageCache, interleave, median, percentile, pigEnv, requirePig, runOnce } from "./measure.ts";
@@ -183,7 +184,7 @@ try {
   mkdirSync(xdgDir, { mode: 0o700 });
   const pigSide = (key: Key, extra: string[], tools: number, env: Record<string, string> = {}, firstStart?: CacheKind) => {
     const agentDir = join(work, `agent-${key}`);
-    writeAgentDir(agentDir, `${server.url}/v1`);
+    writeFakeAgentDir(agentDir, `${server.url}/v1`);
     const cmd = [pig, "-p", ...extra, PROMPT];
     const shown = { ...(firstStart ? firstStartEnv(firstStart, "EMPTY_DIR") : {}), ...env, PIG_CODING_AGENT_DIR: agentDir };
     sides.push({ key, cmd, env: { ...pigEnv(agentDir), ...env }, agentDir, line: shellLine(cmd, shown), tools, ...(firstStart ? { firstStart } : {}) });
@@ -198,7 +199,7 @@ try {
   const piSide = (p: PiInstall, withExt: boolean, first: boolean) => {
     const key = `${p.release}${withExt ? "-ext" : ""}${first ? "-first" : ""}`;
     const agentDir = join(work, `agent-pi-${key}`);
-    writeAgentDir(agentDir, `${server.url}/v1`);
+    writeFakeAgentDir(agentDir, `${server.url}/v1`);
     const cmd = [...p.cmd, "-p", ...(withExt ? eArgs(tsFiles) : []), PROMPT];
     const shown = { ...(first ? firstStartEnv("pi", "EMPTY_DIR") : {}), ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir };
     sides.push({ key, cmd, env: piEnv(p, agentDir), agentDir, line: shellLine(cmd, shown), tools: withExt ? EXTENSIONS : 0, ...(first ? { firstStart: "pi" as const } : {}) });
@@ -782,19 +783,3 @@ export default function (pi: ExtensionAPI) {
 }
 
 
-function writeAgentDir(dir: string, baseUrl: string): void {
-  mkdirSync(dir, { recursive: true });
-  const model = {
-    id: "fake-model",
-    name: "fake-model",
-    reasoning: false,
-    input: ["text"],
-    contextWindow: 128000,
-    maxTokens: 16384,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  };
-  const models = { providers: { fake: { baseUrl, api: "openai-completions", apiKey: "fake-key", models: [model] } } };
-  writeFileSync(join(dir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
-  const settings = { defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true, enableInstallTelemetry: false };
-  writeFileSync(join(dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
-}

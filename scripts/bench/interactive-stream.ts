@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import { writeFakeAgentDir } from "./fake-agent.ts";
 import { commonArgs } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, type PiInstall } from "./pi-install.ts";
 import { cleanup, requirePig } from "./measure.ts";
@@ -58,13 +59,6 @@ interface Side {
   sectionsSeen?: number;
 }
 
-function writeAgentDir(dir: string, baseUrl: string): void {
-  mkdirSync(dir, { recursive: true });
-  const model = { id: "fake-model", name: "fake-model", reasoning: false, input: ["text"], contextWindow: 200000, maxTokens: 200000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl, api: "openai-completions", apiKey: "fake-key", models: [model] } } }));
-  writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model", quietStartup: true, enableInstallTelemetry: false }));
-}
-
 /** A side's own server: one answer, paced; the request's moment and the tree's CPU time then. */
 async function sideServer(side: () => Side): Promise<FakeLlm> {
   return startFakeLlm({
@@ -88,7 +82,7 @@ try {
     const side = { label: "pig" } as Side;
     side.llm = await sideServer(() => side);
     const agentDir = join(work, "agent-pig");
-    writeAgentDir(agentDir, `${side.llm.url}/v1`);
+    writeFakeAgentDir(agentDir, `${side.llm.url}/v1`, { contextWindow: 200000, maxTokens: 200000 });
     side.cmd = [pig];
     side.env = { ...baseEnv(work), PIG_CODING_AGENT_DIR: agentDir, ...(pigProfileDir ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${pigProfileDir}` } : {}) };
     side.ready = (screen) => screen.includes("›");
@@ -98,7 +92,7 @@ try {
     const side = { label: `Pi ${p.version}` } as Side;
     side.llm = await sideServer(() => side);
     const agentDir = join(work, `agent-pi-${p.version}`);
-    writeAgentDir(agentDir, `${side.llm.url}/v1`);
+    writeFakeAgentDir(agentDir, `${side.llm.url}/v1`, { contextWindow: 200000, maxTokens: 200000 });
     side.cmd = p.cmd;
     side.env = { ...baseEnv(work), PATH: `${p.nodeBinDir}:${process.env.PATH ?? "/usr/bin:/bin"}`, ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir };
     // Every measured release draws the context use ("N%/200k") in its footer once it is ready.

@@ -8,7 +8,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeFakeAgentDir } from "./fake-agent-dir.ts";
+import { writeFakeAgentDir } from "./fake-agent.ts";
 import { writeSession } from "./gen-sessions.ts";
 import { commonArgs } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";

@@ -1,8 +1,6 @@
 // The command-line options every benchmark takes (all.ts passes them on unchanged).
 import { parseArgs } from "node:util";
-import { PI_RELEASE_NAMES, type PiEntry, type PiRelease } from "./pi-install.ts";
-
-export type { PiEntry };
+import { PI_RELEASE_NAMES, type PiRelease } from "./pi-install.ts";
 
 export interface CommonArgs {
   runs: number;
@@ -13,7 +11,6 @@ export interface CommonArgs {
   pi: PiRelease[];
   /** Exit non-zero when a target is missed. */
   check: boolean;
-  piEntry: PiEntry;
   /** Keep the generated temp dir so the printed commands can be re-run by hand. */
   keep: boolean;
   /** A pig binary other than dist/pig (say, an older build to compare with). */
@@ -29,8 +26,7 @@ export const OPTIONS_HELP = `options:
   --pi-only          skip pig
   --check            exit 1 when a target is missed
   --keep             keep the temp dir
-  --pig PATH         measure this pig binary instead of dist/pig
-  --pi-entry module|index   where Pi's SessionManager is imported from`;
+  --pig PATH         measure this pig binary instead of dist/pig`;
 
 export function commonArgs(defaults: { runs: number; warmup: number }, ownOptions: readonly string[] = []): CommonArgs {
   const { values } = parseArgs({
@@ -42,7 +38,6 @@ export function commonArgs(defaults: { runs: number; warmup: number }, ownOption
       pi: { type: "string" },
       "pi-only": { type: "boolean", default: false },
       check: { type: "boolean", default: false },
-      "pi-entry": { type: "string", default: "module" },
       keep: { type: "boolean", default: false },
       pig: { type: "string" },
       help: { type: "boolean", default: false },
@@ -52,15 +47,12 @@ export function commonArgs(defaults: { runs: number; warmup: number }, ownOption
     console.log(OPTIONS_HELP);
     process.exit(0);
   }
-  const entry = values["pi-entry"];
-  if (entry !== "module" && entry !== "index") throw new Error(`--pi-entry must be module or index, got ${entry}`);
   return {
     runs: values.runs === undefined ? defaults.runs : positiveInt("--runs", values.runs),
     warmup: values.warmup === undefined ? defaults.warmup : positiveInt("--warmup", values.warmup, true),
     piOnly: values["pi-only"] ?? false,
     pi: values.pi === undefined ? [...PI_RELEASE_NAMES] : piReleases(values.pi),
     check: values.check ?? false,
-    piEntry: entry,
     keep: values.keep ?? false,
     pigBin: values.pig,
     own: Object.fromEntries(ownOptions.map((name) => [name, ownValue((values as Record<string, unknown>)[name])])),

@@ -40,7 +40,7 @@ export interface PiInstall {
   nodeBinDir: string;
   /** The installed package directory. */
   pkgDir: string;
-  /** Module to import SessionManager from; see piSessionModule(). */
+  /** The package entry and its session module (the compat scripts import the SDK; the install check reads the module). */
   indexModule: string;
   sessionManagerModule: string;
 }
@@ -134,27 +134,6 @@ function isInstalled(p: PiInstall): boolean {
   const pkg: unknown = JSON.parse(readFileSync(join(p.pkgDir, "package.json"), "utf8"));
   return typeof pkg === "object" && pkg !== null && "version" in pkg && pkg.version === p.version;
 }
-
-/**
- * Which file the Pi-side Node scripts import SessionManager from.
- * "module" (default) imports dist/core/session-manager.js directly: the public entry re-exports it
- * from there, and skipping the rest of the package (~1.4 s, ~85 MB) keeps the comparison conservative.
- * "index" imports the public package entry, i.e. what an SDK user pays.
- */
-export function piSessionModule(pi: PiInstall, entry: PiEntry): string {
-  if (entry === "index") return pi.indexModule;
-  const index = readFileSync(pi.indexModule, "utf8");
-  if (!/SessionManager[\s\S]*?from "\.\/core\/session-manager\.js"/.test(index)) {
-    throw new Error(`Pi ${pi.version}: ${pi.indexModule} no longer re-exports SessionManager from ./core/session-manager.js; use --pi-entry index`);
-  }
-  if (!/export class SessionManager\b/.test(readFileSync(pi.sessionManagerModule, "utf8"))) {
-    throw new Error(`Pi ${pi.version}: ${pi.sessionManagerModule} does not define SessionManager; use --pi-entry index`);
-  }
-  return pi.sessionManagerModule;
-}
-
-/** Where the Pi-side Node scripts import SessionManager from. */
-export type PiEntry = "module" | "index";
 
 /** Installs (once) every release asked for, in the order given. */
 export function ensurePis(releases: readonly PiRelease[]): PiInstall[] {

@@ -87,7 +87,7 @@ const llm = await startFakeLlm({ mode: "text", onRequest: () => void requests++ 
 try {
   const agentDir = join(work, "agent");
   const cwd = join(work, "cwd");
-  writeFakeAgentDir(agentDir, llm.url);
+  writeFakeAgentDir(agentDir, `${llm.url}/v1`);
   mkdirSync(cwd);
   const env = pigEnv(agentDir);
   console.log(`# Profile of ${pig}\n`);

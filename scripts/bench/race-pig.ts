@@ -44,7 +44,7 @@ export async function racePig(binaries: readonly string[], args: readonly string
     mkdirSync(cwd);
     const sides = binaries.map((bin, i) => {
       const agentDir = join(work, `agent-${i}`);
-      writeFakeAgentDir(agentDir, llm.url);
+      writeFakeAgentDir(agentDir, `${llm.url}/v1`);
       return { bin, agentDir, timeFile: join(work, `time-${i}.txt`) };
     });
     const keys = sides.map((_, i) => String(i));

@@ -116,7 +116,7 @@ export class CompactionRunner {
    * the compaction before it.
    */
   private firstFresh(): number {
-    return this.host.store.planContext().freshFrom;
+    return this.host.conversation.freshFrom;
   }
 
   /**

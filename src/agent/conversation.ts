@@ -16,6 +16,8 @@ export interface LoopContext {
 export class Conversation implements LoopContext {
   /** Built from the file when first needed: opening a long session does not wait for it. */
   private value: AgentMessage[] | undefined;
+  /** `freshFrom` as planned from the file; forgotten whenever the context is built again. */
+  private fresh: number | undefined;
 
   constructor(private readonly store: () => SessionStore) {}
 
@@ -32,6 +34,16 @@ export class Conversation implements LoopContext {
     return this.value?.length ?? this.store().planContext().items.length;
   }
 
+  /**
+   * Index of the first message written after the branch's latest compaction (0 without one).
+   * Only a rebuild from the file moves it (a compaction, a move in the tree): messages appended
+   * since come after it. Asked before every request, so it is planned once, not per turn.
+   */
+  get freshFrom(): number {
+    this.fresh ??= this.store().planContext().freshFrom;
+    return this.fresh;
+  }
+
   append(message: AgentMessage): void {
     (this.messages as AgentMessage[]).push(message);
   }
@@ -46,6 +58,7 @@ export class Conversation implements LoopContext {
 
   /** Rebuilds the context from the file, in place (after a compaction or a move in the tree). */
   reload(): void {
+    this.fresh = undefined;
     if (!this.value) return;
     this.value.splice(0, this.value.length, ...this.store().buildContext().messages);
   }
@@ -53,5 +66,6 @@ export class Conversation implements LoopContext {
   /** Forgets the context (another session file): it is built again when next needed. */
   reset(): void {
     this.value = undefined;
+    this.fresh = undefined;
   }
 }

@@ -103,7 +103,21 @@ function trustedUsage(message: AgentMessage): Usage | undefined {
 export function estimateWithoutUsage(messages: readonly AgentMessage[]): number {
   const system = currentSystemMessage(messages);
   let tokens = system ? estimateTokens(system) : 0;
-  for (const message of messages) if (message.role !== "system") tokens += estimateTokens(message);
+  for (const message of messages) if (message.role !== "system") tokens += contextMessageTokens(message);
+  return tokens;
+}
+
+// The estimates of the context's messages, which are not changed once in the context: the check
+// before every request adds up kept figures instead of measuring every message again. Only the
+// two context-wide sums below use it, never a message still streaming.
+const estimated = new WeakMap<object, number>();
+
+function contextMessageTokens(message: AgentMessage): number {
+  let tokens = estimated.get(message);
+  if (tokens === undefined) {
+    tokens = estimateTokens(message);
+    estimated.set(message, tokens);
+  }
   return tokens;
 }
 
@@ -128,12 +142,12 @@ export function estimateContextTokens(messages: readonly AgentMessage[]): Contex
     if (usage) break;
   }
   if (!usage) {
-    const estimated = messages.reduce((sum, message) => sum + estimateTokens(message), 0);
-    return { tokens: estimated, usageTokens: 0, trailingTokens: estimated, lastUsageIndex: null };
+    const all = messages.reduce((sum, message) => sum + contextMessageTokens(message), 0);
+    return { tokens: all, usageTokens: 0, trailingTokens: all, lastUsageIndex: null };
   }
   const usageTokens = calculateContextTokens(usage);
   let trailingTokens = 0;
-  for (let i = index + 1; i < messages.length; i++) trailingTokens += estimateTokens(messages[i]!);
+  for (let i = index + 1; i < messages.length; i++) trailingTokens += contextMessageTokens(messages[i]!);
   return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex: index };
 }
 

@@ -85,19 +85,26 @@ function userText(text: string, timestamp: number): LlmUserMessage {
   return { role: "user", content: [{ type: "text", text }], timestamp };
 }
 
+// Messages are not changed once made, and every request converts the whole history: each message
+// object is checked and converted once (null: the model does not see it), so a request late in a
+// long run converts only the messages new since the one before, and the providers can key their
+// own per-message work on the same converted objects.
+const converted = new WeakMap<object, LlmMessage | null>();
+
 /**
  * Converts one message. Messages pig cannot send (unknown roles, bash runs excluded from
  * context, messages that fail their role's schema) give undefined.
  */
-// Messages are not changed once made, and every request converts the whole history: check each
-// message object once.
-const valid = new WeakSet<object>();
-
 export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
-  if (!valid.has(message)) {
-    if (!checkMessage(message).ok) return undefined;
-    valid.add(message);
-  }
+  const known = converted.get(message);
+  if (known !== undefined) return known ?? undefined;
+  if (!checkMessage(message).ok) return undefined;
+  const made = convertMessage(message);
+  converted.set(message, made ?? null);
+  return made;
+}
+
+function convertMessage(message: AgentMessage): LlmMessage | undefined {
   const m = message;
   switch (m.role) {
     case "user": {

@@ -115,3 +115,26 @@ describe("contextUsage", () => {
     expect(usage).toEqual({ tokens: 40, contextWindow: 1000, percent: 4 });
   });
 });
+
+describe("the context estimate of a growing conversation", () => {
+  test("equals the sum measured from scratch at every length, with and without a usage to start from", () => {
+    const messages: AgentMessage[] = [];
+    let checked = 0;
+    for (let i = 0; i < 120; i++) {
+      messages.push(i % 3 === 0 ? userMsg(`prompt ${"x".repeat(i)}`) : assistantMsg(`answer ${"y".repeat(i * 2)}`));
+      const fromScratch = messages.reduce((sum, message) => sum + estimateTokens(message), 0);
+      expect(estimateContextTokens(messages).tokens).toBe(fromScratch);
+      checked++;
+    }
+    // An answer that reports usage: the estimate is that usage plus the messages after it.
+    const reported = { ...assistantMsg("reported"), usage: usage(1000, 10) } as AgentMessage;
+    messages.push(reported);
+    for (let i = 0; i < 30; i++) {
+      messages.push(userMsg(`after ${"z".repeat(i)}`));
+      const after = messages.slice(messages.indexOf(reported) + 1).reduce((sum, message) => sum + estimateTokens(message), 0);
+      expect(estimateContextTokens(messages).tokens).toBe(1010 + after);
+      checked++;
+    }
+    expect(checked).toBe(150);
+  });
+});

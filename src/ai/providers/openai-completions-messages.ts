@@ -2,7 +2,7 @@
  * The `messages` array of an OpenAI Chat Completions request: stored messages prepared for the
  * model, then converted with the per-server differences of `ResolvedCompat`.
  */
-import type { LlmContext, LlmImage, LlmText, LlmThinking, LlmToolCall, Model } from "../types.ts";
+import type { LlmAssistantMessage, LlmContext, LlmImage, LlmText, LlmThinking, LlmToolCall, Model } from "../types.ts";
 import { imageUrl, prepareMessages, resolveCompat, sanitizeSurrogates, type ResolvedCompat } from "./openai-shared.ts";
 
 type Json = Record<string, unknown>;
@@ -36,10 +36,80 @@ function userParts(model: Model, content: readonly (LlmText | LlmImage)[]): Json
   return parts;
 }
 
-/** The `messages` array of a Chat Completions request for `context`. */
-export function convertCompletionsMessages(model: Model, context: LlmContext, compat: ResolvedCompat = resolveCompat(model)): Json[] {
+/** The element of an assistant message; undefined when it has neither content nor tool calls. */
+function assistantElement(model: Model, compat: ResolvedCompat, message: LlmAssistantMessage): Json | undefined {
+  const assistant: Json = { role: "assistant", content: compat.requiresAssistantAfterToolResult ? "" : null };
+  const texts = message.content
+    .filter((b): b is LlmText => b.type === "text" && b.text.trim().length > 0)
+    .map((b) => sanitizeSurrogates(b.text));
+  const joined = texts.join("");
+  const thinking = message.content.filter(
+    (b): b is LlmThinking => b.type === "thinking" && !b.redacted && b.thinking.trim().length > 0,
+  );
+  if (thinking.length > 0 && compat.requiresThinkingAsText) {
+    const thinkingText = thinking.map((b) => sanitizeSurrogates(b.thinking)).join("\n\n");
+    assistant.content = [{ type: "text", text: thinkingText }, ...texts.map((text) => ({ type: "text", text }))];
+  } else {
+    if (joined.length > 0) assistant.content = joined;
+    // A thinking block remembers the delta field it streamed in; replay it there.
+    const field = thinking[0]?.thinkingSignature;
+    if (field && FIELD_NAME.test(field)) assistant[field] = thinking.map((b) => b.thinking).join("\n");
+  }
+  const calls = message.content.filter((b): b is LlmToolCall => b.type === "toolCall");
+  if (calls.length > 0) {
+    assistant.tool_calls = calls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+    }));
+    const details = calls.flatMap((call) => {
+      if (!call.thoughtSignature) return [];
+      try {
+        return [JSON.parse(call.thoughtSignature) as unknown];
+      } catch {
+        return [];
+      }
+    });
+    if (details.length > 0) assistant.reasoning_details = details;
+  }
+  if (compat.requiresReasoningContentOnAssistantMessages && model.reasoning && assistant.reasoning_content === undefined) {
+    assistant.reasoning_content = "";
+  }
+  const content = assistant.content as string | Json[] | null;
+  const hasContent = content !== null && content.length > 0;
+  if (!hasContent && assistant.tool_calls === undefined) return undefined;
+  return assistant;
+}
+
+/**
+ * The element one message became, kept while its message object lives: a long run's next request
+ * converts only the new messages. `key` names the model and compat it was made for.
+ */
+const madeFor = new WeakMap<object, { key: string; json: Json }>();
+
+/** What an element depends on besides its message: the model's input kinds and reasoning, and the compat. */
+function conversionKey(model: Model, compat: ResolvedCompat): string {
+  return JSON.stringify([model.provider, model.id, model.reasoning, model.input, compat]);
+}
+
+/**
+ * The `messages` array of a Chat Completions request for `context`. `reuse`: elements made for
+ * the same message objects on an earlier call may be given again (the same objects), which is
+ * right only while nobody changes them afterwards (no payload hook, no cache breakpoints).
+ */
+export function convertCompletionsMessages(model: Model, context: LlmContext, compat: ResolvedCompat = resolveCompat(model), reuse = false): Json[] {
   const out: Json[] = [];
   const messages = prepareMessages(context.messages, model, toolCallIdNormalizer(model, compat));
+  const key = reuse ? conversionKey(model, compat) : "";
+  /** The element of `message`: the one made before for the same key, or `make`'s (then kept). */
+  const element = (message: object, make: () => Json | undefined): Json | undefined => {
+    if (!reuse) return make();
+    const known = madeFor.get(message);
+    if (known?.key === key) return known.json;
+    const json = make();
+    if (json) madeFor.set(message, { key, json });
+    return json;
+  };
 
   if (context.systemPrompt) {
     const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
@@ -54,54 +124,16 @@ export function convertCompletionsMessages(model: Model, context: LlmContext, co
     }
 
     if (message.role === "user") {
-      if (typeof message.content === "string") {
-        out.push({ role: "user", content: sanitizeSurrogates(message.content) });
-      } else {
+      const user = element(message, () => {
+        if (typeof message.content === "string") return { role: "user", content: sanitizeSurrogates(message.content) };
         const parts = userParts(model, message.content);
-        if (parts.length === 0) continue;
-        out.push({ role: "user", content: parts });
-      }
+        return parts.length === 0 ? undefined : { role: "user", content: parts };
+      });
+      if (!user) continue;
+      out.push(user);
     } else if (message.role === "assistant") {
-      const assistant: Json = { role: "assistant", content: compat.requiresAssistantAfterToolResult ? "" : null };
-      const texts = message.content
-        .filter((b): b is LlmText => b.type === "text" && b.text.trim().length > 0)
-        .map((b) => sanitizeSurrogates(b.text));
-      const joined = texts.join("");
-      const thinking = message.content.filter(
-        (b): b is LlmThinking => b.type === "thinking" && !b.redacted && b.thinking.trim().length > 0,
-      );
-      if (thinking.length > 0 && compat.requiresThinkingAsText) {
-        const thinkingText = thinking.map((b) => sanitizeSurrogates(b.thinking)).join("\n\n");
-        assistant.content = [{ type: "text", text: thinkingText }, ...texts.map((text) => ({ type: "text", text }))];
-      } else {
-        if (joined.length > 0) assistant.content = joined;
-        // A thinking block remembers the delta field it streamed in; replay it there.
-        const field = thinking[0]?.thinkingSignature;
-        if (field && FIELD_NAME.test(field)) assistant[field] = thinking.map((b) => b.thinking).join("\n");
-      }
-      const calls = message.content.filter((b): b is LlmToolCall => b.type === "toolCall");
-      if (calls.length > 0) {
-        assistant.tool_calls = calls.map((call) => ({
-          id: call.id,
-          type: "function",
-          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-        }));
-        const details = calls.flatMap((call) => {
-          if (!call.thoughtSignature) return [];
-          try {
-            return [JSON.parse(call.thoughtSignature) as unknown];
-          } catch {
-            return [];
-          }
-        });
-        if (details.length > 0) assistant.reasoning_details = details;
-      }
-      if (compat.requiresReasoningContentOnAssistantMessages && model.reasoning && assistant.reasoning_content === undefined) {
-        assistant.reasoning_content = "";
-      }
-      const content = assistant.content as string | Json[] | null;
-      const hasContent = content !== null && content.length > 0;
-      if (!hasContent && assistant.tool_calls === undefined) continue;
+      const assistant = element(message, () => assistantElement(model, compat, message));
+      if (!assistant) continue;
       out.push(assistant);
     } else {
       // A run of tool results; their images follow in one extra user message.
@@ -110,16 +142,19 @@ export function convertCompletionsMessages(model: Model, context: LlmContext, co
       for (; j < messages.length && messages[j]!.role === "toolResult"; j++) {
         const result = messages[j]!;
         if (result.role !== "toolResult") break;
-        const text = result.content
-          .filter((b): b is LlmText => b.type === "text")
-          .map((b) => b.text)
-          .join("\n");
-        const tool: Json = {
-          role: "tool",
-          content: sanitizeSurrogates(text.length > 0 ? text : "(see attached image)"),
-          tool_call_id: result.toolCallId,
-        };
-        if (compat.requiresToolResultName && result.toolName) tool.name = result.toolName;
+        const tool = element(result, () => {
+          const text = result.content
+            .filter((b): b is LlmText => b.type === "text")
+            .map((b) => b.text)
+            .join("\n");
+          const made: Json = {
+            role: "tool",
+            content: sanitizeSurrogates(text.length > 0 ? text : "(see attached image)"),
+            tool_call_id: result.toolCallId,
+          };
+          if (compat.requiresToolResultName && result.toolName) made.name = result.toolName;
+          return made;
+        })!;
         out.push(tool);
         if (model.input.includes("image")) {
           for (const block of result.content) {

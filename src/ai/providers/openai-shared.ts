@@ -211,6 +211,9 @@ export function prepareMessages(
       return mapped !== undefined && mapped !== message.toolCallId ? { ...message, toolCallId: mapped } : message;
     }
     const same = isSameModel(message, model);
+    // The same model's answer goes back as it is: the same object on every request, which the
+    // providers' per-message caches key on.
+    if (same) return message;
     const content = message.content.flatMap((block): AssistantMessage["content"] => {
       if (block.type === "thinking") {
         if (block.redacted) return same ? [block] : [];

@@ -61,6 +61,11 @@ export interface FakeLlmOptions {
   port?: number;
   /** Called for every recorded request, e.g. to write a request log while a benchmark runs. */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * Called when a model request's headers arrive, before its body is read and parsed: a benchmark
+   * times the client from here, so the server's own work on a large body does not count.
+   */
+  onArrival?: (request: Request) => void;
   /** Awaited before a request is answered: a test holds an answer until it has seen some state. */
   beforeAnswer?: (request: RecordedRequest) => Promise<void> | void;
   /**
@@ -255,6 +260,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         const message = `The fake LLM server has no ${request.method} ${url.pathname}`;
         return Response.json(errorBody("chat", { status: 404, message }), { status: 404 });
       }
+      options.onArrival?.(request);
       const time = new Date().toISOString();
       const raw = await requestBodyText(request);
       const body = parseBody(raw);
