@@ -16,13 +16,36 @@ const SECRET_WORDS = new Set(["TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY"]
 /** The variables pig's own providers read their keys from. */
 export const CATALOGUE_KEY_VARS: readonly string[] = [...new Set([...PROVIDERS.flatMap((p) => p.envKeys), ...AMBIENT_CREDENTIAL_VARS])];
 
+let catalogueUpper: ReadonlySet<string> | undefined;
+
+/** The catalogue's key variables upper-cased, built once: a rule is made for every command the model runs. */
+function catalogueKeyVarsUpper(): ReadonlySet<string> {
+  catalogueUpper ??= new Set(CATALOGUE_KEY_VARS.map((name) => name.toUpperCase()));
+  return catalogueUpper;
+}
+
 /** A value in a configuration that could be the name of an environment variable (`MY_KEY`). */
 export function looksLikeVariableName(value: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(value);
 }
 
+/**
+ * What hasSecretName answered for each name asked about. A process has a few dozen variables and
+ * every command the model runs asks about all of them again: the answer depends on the name only.
+ */
+const secretNameAnswers = new Map<string, boolean>();
+
 /** Whether `name` reads like a secret's name, whatever its value. */
 export function hasSecretName(name: string): boolean {
+  let answer = secretNameAnswers.get(name);
+  if (answer === undefined) {
+    answer = readsLikeSecret(name);
+    secretNameAnswers.set(name, answer);
+  }
+  return answer;
+}
+
+function readsLikeSecret(name: string): boolean {
   const upper = name.toUpperCase();
   const words = upper.split("_").filter((word) => word !== "");
   if (words.some((word) => SECRET_WORDS.has(word))) return true;
@@ -32,10 +55,11 @@ export function hasSecretName(name: string): boolean {
 
 /** The credential rule with the names a configuration gives (matched without case, as the patterns are). */
 export class CredentialVars {
+  /** The configuration's names beyond the catalogue's, upper-cased. */
   private readonly named: ReadonlySet<string>;
 
   constructor(named: Iterable<string> = []) {
-    this.named = new Set([...CATALOGUE_KEY_VARS, ...named].map((name) => name.toUpperCase()));
+    this.named = new Set([...named].map((name) => name.toUpperCase()));
   }
 
   has(name: string): boolean {
@@ -44,7 +68,8 @@ export class CredentialVars {
 
   /** Whether the catalogue or a configuration names `name` as a key (the patterns aside). */
   isNamed(name: string): boolean {
-    return this.named.has(name.toUpperCase());
+    const upper = name.toUpperCase();
+    return catalogueKeyVarsUpper().has(upper) || this.named.has(upper);
   }
 }
 

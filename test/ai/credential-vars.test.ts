@@ -18,6 +18,8 @@ describe("credential variables", () => {
     for (const name of ["PATH", "HOME", "TERM", "OPENAI_BASE_URL", "AWS_REGION", "AWS_PROFILE", "TOKENIZERS_PARALLELISM", "KEYCHAIN_PATH", "SSH_AUTH_SOCK", "LANG", "EDITOR"]) {
       expect([name, hasSecretName(name)]).toEqual([name, false]);
     }
+    // Asked again (answers are remembered per name): the same answers.
+    expect(["GH_TOKEN", "PATH", "gh_token"].map(hasSecretName)).toEqual([true, false, true]);
   });
 
   test("the catalogue's variables and configured names count whatever they are called", () => {
@@ -27,6 +29,8 @@ describe("credential variables", () => {
     expect(rule.has("ANTHROPIC_OAUTH_TOKEN")).toBe(true);
     expect(rule.has("GEMINI_API_KEY")).toBe(true);
     expect(rule.has("CORP_GATEWAY_URL")).toBe(false);
+    expect([rule.isNamed("gemini_api_key"), rule.isNamed("corp_gateway"), rule.isNamed("GH_TOKEN")]).toEqual([true, true, false]);
+    expect(new CredentialVars().isNamed("CORP_GATEWAY")).toBe(false);
   });
 
   test("an environment without credentials keeps the names passed through", () => {
