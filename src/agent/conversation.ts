@@ -18,6 +18,8 @@ export class Conversation implements LoopContext {
   private value: AgentMessage[] | undefined;
   /** `freshFrom` as planned from the file; forgotten whenever the context is built again. */
   private fresh: number | undefined;
+  /** Changes other than appends (a drop, a rebuild, a reset): what was read from a prefix of the messages may no longer hold. */
+  private rewrites = 0;
 
   constructor(private readonly store: () => SessionStore) {}
 
@@ -44,6 +46,11 @@ export class Conversation implements LoopContext {
     return this.fresh;
   }
 
+  /** How many times the messages changed other than by an append (see `rewrites`). */
+  get rewriteCount(): number {
+    return this.rewrites;
+  }
+
   append(message: AgentMessage): void {
     (this.messages as AgentMessage[]).push(message);
   }
@@ -53,18 +60,21 @@ export class Conversation implements LoopContext {
     const messages = this.messages as AgentMessage[];
     if (messages[messages.length - 1] !== message) return false;
     messages.pop();
+    this.rewrites++;
     return true;
   }
 
   /** Rebuilds the context from the file, in place (after a compaction or a move in the tree). */
   reload(): void {
     this.fresh = undefined;
+    this.rewrites++;
     if (!this.value) return;
     this.value.splice(0, this.value.length, ...this.store().buildContext().messages);
   }
 
   /** Forgets the context (another session file): it is built again when next needed. */
   reset(): void {
+    this.rewrites++;
     this.value = undefined;
     this.fresh = undefined;
   }

@@ -6,7 +6,7 @@
  */
 import type { SystemPromptOptions } from "../resources/system-prompt-options.ts";
 import type { CustomMessage, SystemMessage, ToolDeclaration } from "../session/format.ts";
-import { currentSystemMessage, loadoutUpdate, systemPromptText } from "../session/system-messages.ts";
+import { currentSystemAfter, currentSystemMessage, loadoutUpdateFrom, systemPromptText, type SystemSeen } from "../session/system-messages.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { Activity } from "./activity.ts";
 import type { AttachedExtensions } from "./attached-extensions.ts";
@@ -35,6 +35,8 @@ export class RunPrompt {
   private edited: SystemPromptOptions | undefined;
   /** The system prompt of the run in progress, as declared. */
   private current: string | undefined;
+  /** The context's system message as last replayed, and the conversation's rewrites then. */
+  private seen: { rewrites: number; system: SystemSeen } | undefined;
 
   constructor(
     private readonly parts: RunPromptParts,
@@ -54,7 +56,17 @@ export class RunPrompt {
 
   /** The system prompt now: the run's while one runs, otherwise the one the session declares. */
   get systemPrompt(): string {
-    return this.current ?? systemPromptText(currentSystemMessage(this.parts.conversation.messages));
+    return this.current ?? systemPromptText(this.currentSystem());
+  }
+
+  /** The context's current system message, replaying only what was appended since it was last asked for (see currentSystemAfter). */
+  private currentSystem(): SystemMessage | undefined {
+    const { conversation } = this.parts;
+    const messages = conversation.messages;
+    const rewrites = conversation.rewriteCount;
+    const system = currentSystemAfter(this.seen?.rewrites === rewrites ? this.seen.system : undefined, messages);
+    this.seen = { rewrites, system };
+    return system.message;
   }
 
   /** A new run starts with the session's prompt, until its hooks say otherwise. */
@@ -101,14 +113,14 @@ export class RunPrompt {
   loadoutUpdate(): SystemMessage | undefined {
     const tools = this.parts.tools.active;
     const sections = this.edited ? this.setup.promptOptions.sections(this.edited) : this.setup.systemSections(tools);
-    return loadoutUpdate(this.parts.conversation.messages, sections, toolDeclarations(tools), Date.now());
+    return loadoutUpdateFrom(this.currentSystem(), sections, toolDeclarations(tools), Date.now());
   }
 
   /** The run starts: its declaration (to go ahead of its messages), and the prompt it runs with from now on. */
   declare(): SystemMessage | undefined {
     const update = this.loadoutUpdate();
     const messages = this.parts.conversation.messages;
-    this.current = this.forcedPrompt ?? systemPromptText(currentSystemMessage(update ? [...messages, update] : messages));
+    this.current = this.forcedPrompt ?? systemPromptText(update ? currentSystemMessage([...messages, update]) : this.currentSystem());
     return update;
   }
 

@@ -34,6 +34,27 @@ function textOf(content: SystemMessage["content"] | undefined | null): string {
   return content.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("\n");
 }
 
+/** What currentSystemMessage answered for the first `length` messages of a context. */
+export interface SystemSeen {
+  readonly length: number;
+  readonly message: SystemMessage | undefined;
+}
+
+/**
+ * currentSystemMessage(messages), given what it answered for a prefix of them that has not
+ * changed since: a turn appends an answer and tool results, none of them system messages, so
+ * the replay is not walked again over the whole context before every request. A system message
+ * after the prefix, or a prefix longer than the context, replays everything.
+ */
+export function currentSystemAfter(seen: SystemSeen | undefined, messages: readonly AgentMessage[]): SystemSeen {
+  if (seen && seen.length <= messages.length) {
+    let i = seen.length;
+    while (i < messages.length && messages[i]!.role !== "system") i++;
+    if (i === messages.length) return { length: i, message: seen.message };
+  }
+  return { length: messages.length, message: currentSystemMessage(messages) };
+}
+
 /**
  * Every system message of `messages` replayed into one: the prompt and tools in force after the
  * last of them. Undefined when there is none.
@@ -125,7 +146,16 @@ export function loadoutUpdate(
   tools: readonly ToolDeclaration[],
   now: number,
 ): SystemMessage | undefined {
-  const current = currentSystemMessage(messages);
+  return loadoutUpdateFrom(currentSystemMessage(messages), sections, tools, now);
+}
+
+/** loadoutUpdate with the context's current system message already replayed (see currentSystemAfter). */
+export function loadoutUpdateFrom(
+  current: SystemMessage | undefined,
+  sections: Readonly<Record<string, string>>,
+  tools: readonly ToolDeclaration[],
+  now: number,
+): SystemMessage | undefined {
   const currentSections = Object.fromEntries(
     Object.entries(current?.sections ?? {}).filter((entry): entry is [string, string] => entry[1] !== null),
   );

@@ -1,13 +1,36 @@
 /** Replaying the prompt and tool loadout a transcript carries, and the message that changes it. */
 import { describe, expect, test } from "bun:test";
 import type { AgentMessage, SystemMessage, ToolDeclaration } from "../../src/session/format.ts";
-import { currentSystemMessage, loadoutUpdate, sectionPatch, systemPromptText, systemTokensSinceAnswer, toolChanges } from "../../src/session/system-messages.ts";
+import { currentSystemAfter, currentSystemMessage, loadoutUpdate, sectionPatch, systemPromptText, systemTokensSinceAnswer, toolChanges } from "../../src/session/system-messages.ts";
 
 const tool = (name: string, description = `${name} things`): ToolDeclaration => ({ name, description, parameters: { type: "object", properties: {} } });
 const system = (fields: Partial<SystemMessage>, timestamp = 1): SystemMessage => ({ role: "system", content: "", timestamp, ...fields });
 const user = (text: string): AgentMessage => ({ role: "user", content: [{ type: "text", text }], timestamp: 2 });
 
 describe("replaying system messages", () => {
+  test("replayed as a context grows, from what a shorter prefix replayed to: the same as a replay of the whole", () => {
+    const grown: AgentMessage[] = [
+      user("one"),
+      system({ sections: { preamble: "P", cwd: "<cwd>/w</cwd>" }, toolsAdded: [tool("read")] }, 10),
+      user("two"),
+      user("three"),
+      system({ sections: { cwd: "<cwd>/x</cwd>" }, toolsAdded: [tool("bash")] }, 20),
+      system({ sections: { cwd: null }, toolsRemoved: [{ name: "read" }], replace: true }, 30),
+      user("four"),
+    ];
+    // Every step from every earlier answer (each prefix length to each longer one).
+    for (let from = 0; from <= grown.length; from++) {
+      const seen = { length: from, message: currentSystemMessage(grown.slice(0, from)) };
+      for (let to = from; to <= grown.length; to++) {
+        const context = grown.slice(0, to);
+        expect([from, to, currentSystemAfter(seen, context)]).toEqual([from, to, { length: to, message: currentSystemMessage(context) }]);
+      }
+    }
+    // Nothing seen yet, or a prefix longer than the context (messages were dropped): the whole replay.
+    expect(currentSystemAfter(undefined, grown)).toEqual({ length: grown.length, message: currentSystemMessage(grown) });
+    expect(currentSystemAfter({ length: 9, message: undefined }, grown.slice(0, 3))).toEqual({ length: 3, message: currentSystemMessage(grown.slice(0, 3)) });
+  });
+
   test("none: no prompt, no tools", () => {
     expect(currentSystemMessage([user("hi")])).toBeUndefined();
     expect(systemPromptText(undefined)).toBe("");
