@@ -12,7 +12,6 @@
  * event loop: while this thread blocks, nothing else reads the socket, and `takeSync` drains the
  * socket before it returns, so the event loop does not find half a read waiting.
  */
-import { readSync } from "node:fs";
 import { peerUidProblem } from "../../util/socket-peer.ts";
 import { ENV_SOCKET, EXIT_HOST_REFUSED } from "../launch-env.ts";
 
@@ -152,7 +151,8 @@ export function openSocketPipe(path: string, options: SocketPipeOptions = {}): S
     },
   }).catch((error: unknown) => shut(describe(error)));
 
-  const pause = new Int32Array(new SharedArrayBuffer(4));
+  // Made with the first synchronous read (as is node:fs, which a runner otherwise does not load).
+  let pause: Int32Array | undefined;
   let buffer: Uint8Array | undefined;
 
   /** What the socket holds right now, read to the end (the kernel's buffer empty again). */
@@ -161,6 +161,7 @@ export function openSocketPipe(path: string, options: SocketPipeOptions = {}): S
     const fd = (socket as unknown as { fd?: number } | undefined)?.fd;
     if (fd === undefined || fd < 0) return out;
     buffer ??= new Uint8Array(READ_CHUNK);
+    const { readSync } = require("node:fs") as typeof import("node:fs");
     for (;;) {
       let n: number;
       try {
@@ -216,6 +217,7 @@ export function openSocketPipe(path: string, options: SocketPipeOptions = {}): S
         if (got.length > 0) return got;
         const left = deadline - performance.now();
         if (left <= 0) return [];
+        pause ??= new Int32Array(new SharedArrayBuffer(4));
         Atomics.wait(pause, 0, 0, Math.min(waitMs, left));
         waitMs = Math.min(waitMs * 2, MAX_PAUSE_MS);
       }

@@ -15,7 +15,7 @@ type StderrStream = NodeJS.WriteStream;
 
 /** Bun makes its end of the pipe non-blocking: a full pipe is waited out in short sleeps. */
 const FULL_PIPE_WAIT_MS = 1;
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+let sleeper: Int32Array | undefined;
 
 export function writeStderrThrough(): void {
   // Bun makes `process.stderr` when it is first read, and defining a property over that lazy
@@ -63,6 +63,7 @@ function writeThrough(stream: StderrStream, writeSync: typeof import("node:fs").
         offset += writeSync(2, bytes, offset);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+          sleeper ??= new Int32Array(new SharedArrayBuffer(4));
           Atomics.wait(sleeper, 0, 0, FULL_PIPE_WAIT_MS);
           continue;
         }
