@@ -13,6 +13,7 @@
  * socket before it returns, so the event loop does not find half a read waiting.
  */
 import { peerUidProblem } from "../../util/socket-peer.ts";
+import { concatBytes } from "../framing.ts";
 import { ENV_SOCKET, EXIT_HOST_REFUSED } from "../launch-env.ts";
 
 export type PipeEvent = { t: "open" } | { t: "data"; bytes: Uint8Array } | { t: "closed"; error?: string };
@@ -86,7 +87,7 @@ export function openSocketPipe(path: string, options: SocketPipeOptions = {}): S
     if (!socket || closed) return queue.length === 0;
     // One system call for what the turn queued (a runner loading 30 extensions sends ~60
     // messages; each write also wakes pig).
-    if (queue.length > 1) queue.splice(0, queue.length, concat(queue));
+    if (queue.length > 1) queue.splice(0, queue.length, concatBytes(queue, queue.reduce((n, chunk) => n + chunk.length, 0)));
     while (queue.length > 0) {
       const head = queue[0]!;
       const n = socket.write(head);
@@ -228,18 +229,6 @@ export function openSocketPipe(path: string, options: SocketPipeOptions = {}): S
       flush();
     },
   };
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const chunk of chunks) length += chunk.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
 
 function describe(error: unknown): string {

@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 /** Starts the server; resolves once it listens, with its socket's path and its later output. */
-async function startServer(): Promise<{ path: string; output: ReadableStreamDefaultReader<Uint8Array> }> {
+async function startServer(): Promise<{ path: string; output: { read(): Promise<{ value?: Uint8Array; done: boolean }> } }> {
   const path = join(tempDir("pig-pipe-"), "s.sock");
   server = Bun.spawn([process.execPath, join(import.meta.dir, "pipe-server.ts"), path], { stdout: "pipe", stderr: "inherit" });
   const output = (server.stdout as ReadableStream<Uint8Array>).getReader();
