@@ -55,7 +55,7 @@ export class LineSplitter {
     if (this.dropping) return;
     if (this.size > this.options.maxLineBytes) {
       this.dropping = true;
-      const kept = this.parts.length > 0 ? concat(this.parts, this.size - bytes.length) : new Uint8Array(0);
+      const kept = this.parts.length > 0 ? concatBytes(this.parts, this.size - bytes.length) : new Uint8Array(0);
       const head = new Uint8Array(Math.min(OVERSIZE_HEAD_BYTES, kept.length + bytes.length));
       head.set(kept.subarray(0, head.length));
       if (kept.length < head.length) head.set(bytes.subarray(0, head.length - kept.length), kept.length);
@@ -81,14 +81,15 @@ export class LineSplitter {
       return;
     }
     if (size === 0) return;
-    const bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+    const bytes = parts.length === 1 ? parts[0]! : concatBytes(parts, size);
     const line = this.decoder.decode(bytes);
     if (line.trim() === "") return;
     this.options.onLine(line);
   }
 }
 
-function concat(parts: Uint8Array[], size: number): Uint8Array {
+/** `parts` one after another in one array of `size` bytes (their total length). */
+export function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let at = 0;
   for (const p of parts) {

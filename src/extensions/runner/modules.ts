@@ -6,7 +6,6 @@
  * fail only when used. Each module is loaded when an extension first needs it (`HostModules`):
  * TypeBox and the stand-ins are most of what the runner would otherwise load at start-up.
  */
-import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { UPSTREAM_MODULES } from "../compat/upstream-modules.ts";
 
@@ -153,7 +152,7 @@ export class HostModules {
   /** Loads every host module the extension at `path` may reach synchronously while it is imported and runs. */
   async prepare(path: string): Promise<void> {
     if (this.loaded.size === this.loaders.size) return;
-    if (this.importsOnlyHostModules(path)) return;
+    if (await this.importsOnlyHostModules(path)) return;
     return this.loadAll();
   }
 
@@ -182,12 +181,13 @@ export class HostModules {
    * the file need not be parsed. Otherwise Bun's scan of the imports decides, which leaves out
    * the type-only ones.
    */
-  private importsOnlyHostModules(path: string): boolean {
+  private async importsOnlyHostModules(path: string): Promise<boolean> {
     const loader = SOURCE_LOADERS[extname(path)];
     if (!loader) return false;
     let source: string;
     try {
-      source = readFileSync(path, "utf8");
+      // Bun.file, not node:fs: a runner whose extensions do not use node:fs does not load it.
+      source = await Bun.file(path).text();
     } catch {
       return false;
     }

@@ -1,7 +1,8 @@
 /**
  * A server for socket-pipe.test.ts, in a process of its own (the test's thread blocks in
  * `takeSync`, so nothing in its process could answer). For every line it gets it answers, 30 ms
- * later, `got <bytes of that line>`; the line `bye` closes the connection instead.
+ * later, `got <bytes of that line>`; the line `bye` closes the connection instead. Each line it
+ * gets is also printed (`line <text>`; a long one by its length), for a test whose client exits before any answer.
  */
 import { unlinkSync } from "node:fs";
 
@@ -20,6 +21,7 @@ Bun.listen({
       for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
         const line = pending.slice(0, nl);
         pending = pending.slice(nl + 1);
+        console.log(line.length <= 80 ? `line ${line}` : `line of ${line.length} bytes`);
         if (line === "bye") setTimeout(() => socket.end(), 30);
         else setTimeout(() => socket.write(`got ${line.length}\n`), 30);
       }

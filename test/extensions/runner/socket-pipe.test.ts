@@ -9,11 +9,22 @@ afterEach(() => {
   server = undefined;
 });
 
-async function connect(): Promise<SocketPipe> {
+/** Starts the server; resolves once it listens, with its socket's path and its later output. */
+async function startServer(): Promise<{ path: string; output: { read(): Promise<{ value?: Uint8Array; done: boolean }> } }> {
   const path = join(tempDir("pig-pipe-"), "s.sock");
   server = Bun.spawn([process.execPath, join(import.meta.dir, "pipe-server.ts"), path], { stdout: "pipe", stderr: "inherit" });
-  const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
-  await reader.read();
+  const output = (server.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!text.includes("listening\n")) {
+    const { value, done } = await output.read();
+    if (done) throw new Error("the pipe server ended");
+    text += new TextDecoder().decode(value);
+  }
+  return { path, output };
+}
+
+async function connect(): Promise<SocketPipe> {
+  const { path } = await startServer();
   const pipe = openSocketPipe(path);
   const opened = Promise.withResolvers<void>();
   pipe.onEvent((event) => {
@@ -76,5 +87,27 @@ describe("the runner's socket pipe", () => {
     pipe.write(new TextEncoder().encode("abc\n"));
     await arrived.promise;
     expect(seen.join("")).toBe("got 3\n");
+  });
+
+  test("what one turn writes arrives in order, also when the process exits in that same turn", async () => {
+    const { path, output } = await startServer();
+    const client = `
+      import { openSocketPipe } from ${JSON.stringify(join(import.meta.dir, "../../../src/extensions/runner/socket-pipe.ts"))};
+      const pipe = openSocketPipe(${JSON.stringify(path)});
+      pipe.onEvent((event) => {
+        if (event.t !== "open") return;
+        for (const word of ["one", "two", "three"]) pipe.write(new TextEncoder().encode(word + "\\n"));
+        process.exit(0);
+      });
+    `;
+    const child = Bun.spawn([process.execPath, "-e", client], { stdout: "ignore", stderr: "inherit" });
+    expect(await child.exited).toBe(0);
+    let text = "";
+    while (!text.includes("line three\n")) {
+      const { value, done } = await output.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(text).toBe("line one\nline two\nline three\n");
   });
 });
