@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import { Rng } from "./gen-sessions.ts";
 import { commonArgs } from "./options.ts";
 import { agentSides, type AgentSide } from "./fake-agent.ts";
 import { ensurePis, type PiRelease } from "./pi-install.ts";
@@ -53,18 +54,6 @@ const args = commonArgs({ runs: 3, warmup: 0 });
 const pig = args.piOnly ? undefined : requirePig(args);
 const pis = ensurePis(args.pi);
 const work = mkdtempSync(join(tmpdir(), "pig-bench-long-"));
-
-/** A deterministic pseudo-random sequence (mulberry32), so every run asks for the same tools. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A TypeScript-looking file of about `bytes` bytes. */
 function sourceFile(index: number, bytes: number, next: () => number): string {
@@ -151,7 +140,9 @@ const llm: FakeLlm = await startFakeLlm({
 });
 
 try {
-  const next = random(33);
+  // The benchmarks' seeded generator, so every run asks for the same tools.
+  const rng = new Rng(33);
+  const next = () => rng.next();
   const cwd = join(work, "cwd");
   mkdirSync(join(cwd, "src"), { recursive: true });
   for (let i = 0; i < FILES; i++) {
