@@ -3,7 +3,7 @@
 // `get_messages` (every message of the branch's context, as JSON) — from the spawn until the
 // whole response line has arrived on stdout. The process is then stopped; its peak RSS is read
 // from /proc just before.
-import { readFileSync } from "node:fs";
+import { peakRssOf } from "./tree-rss.ts";
 
 export interface RpcOpenSide {
   cmd: readonly string[];
@@ -51,7 +51,7 @@ export async function timeRpcOpen(side: RpcOpenSide, session: string, command: R
     }
     const ms = performance.now() - start;
     if (line === undefined) throw new Error(`${cmd.join(" ")} ended (exit ${await proc.exited}) without answering ${command}:\n${(await stderr).slice(-2000)}`);
-    const maxRssBytes = vmHwm(proc.pid);
+    const maxRssBytes = peakRssOf(proc.pid) ?? Number.NaN;
     const answer = JSON.parse(line) as { success?: boolean; error?: string; data?: Record<string, unknown> };
     if (answer.success !== true || answer.data === undefined) throw new Error(`${cmd.join(" ")}: ${command} failed: ${line.slice(0, 500)}`);
     return { ms, maxRssBytes, ...(keepData ? { data: answer.data } : {}) };
@@ -59,14 +59,5 @@ export async function timeRpcOpen(side: RpcOpenSide, session: string, command: R
     reader.releaseLock();
     proc.kill("SIGKILL");
     await proc.exited;
-  }
-}
-
-function vmHwm(pid: number): number {
-  try {
-    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
   }
 }

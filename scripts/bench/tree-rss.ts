@@ -48,11 +48,15 @@ export interface TreeSample {
   sweeps: number;
 }
 
-interface Stat {
+/** What /proc/<pid>/stat says of a process. */
+export interface ProcStat {
   ppid: number;
   start: string;
   comm: string;
+  /** utime + stime, in clock ticks (USER_HZ). */
+  cpuTicks: number;
 }
+type Stat = ProcStat;
 
 function readStat(pid: number): Stat | undefined {
   let text: string;
@@ -65,7 +69,7 @@ function readStat(pid: number): Stat | undefined {
   const close = text.lastIndexOf(")");
   const comm = text.slice(text.indexOf("(") + 1, close);
   const rest = text.slice(close + 2).split(" ");
-  return { ppid: Number(rest[1]), start: rest[19] ?? "", comm };
+  return { ppid: Number(rest[1]), start: rest[19] ?? "", comm, cpuTicks: Number(rest[11]) + Number(rest[12]) };
 }
 
 interface Mem {
@@ -98,7 +102,31 @@ function readMem(pid: number): Mem | undefined {
   return { hwm: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile"), pss };
 }
 
-function allStats(): Map<number, Stat> {
+/** The peak RSS (VmHWM) of a running process in bytes; undefined when it is gone (or a zombie). */
+export function peakRssOf(pid: number): number | undefined {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds to `tree` every process of `stats` whose parent chain leads into it (a child can be listed before its parent). */
+export function addDescendants(stats: ReadonlyMap<number, ProcStat>, tree: Set<number>): void {
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, s] of stats) {
+      if (!tree.has(pid) && tree.has(s.ppid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+}
+
+/** Every process now, by pid. */
+export function allStats(): Map<number, Stat> {
   const out = new Map<number, Stat>();
   for (const name of readdirSync("/proc")) {
     const c = name.charCodeAt(0);
@@ -148,16 +176,7 @@ export async function runTree(cmd: readonly string[], opts: TreeRunOptions = {})
       inTree.add(rootPid);
     }
     for (const [pid, s] of stats) if (seen.has(`${pid}:${s.start}`)) inTree.add(pid);
-    // Descendants: repeat until no process joins (a child can be listed before its parent).
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [pid, s] of stats) {
-        if (!inTree.has(pid) && inTree.has(s.ppid)) {
-          inTree.add(pid);
-          grew = true;
-        }
-      }
-    }
+    addDescendants(stats, inTree);
     const now = performance.now();
     let pssNow = 0;
     for (const pid of inTree) {
