@@ -134,14 +134,23 @@ function scanWith(
 
 /** Reads `length` bytes at `offset`. */
 export function readRange(fd: number, offset: number, length: number): Buffer {
+  return readAtLeast(fd, offset, length, length);
+}
+
+/**
+ * Reads up to `length` bytes at `offset` (fewer where the file ends sooner), but not fewer than
+ * `least`: a file that ends before that throws.
+ */
+export function readAtLeast(fd: number, offset: number, length: number, least: number): Buffer {
   const out = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
     const got = readSync(fd, out, done, length - done, offset + done);
-    if (got === 0) throw new Error(`unexpected end of file at byte ${offset + done}`);
+    if (got === 0) break;
     done += got;
   }
-  return out;
+  if (done < least) throw new Error(`unexpected end of file at byte ${offset + done}`);
+  return done === length ? out : out.subarray(0, done);
 }
 
 /** Runs `fn` with a read-only descriptor of the regular file `path`, closing it afterwards. */

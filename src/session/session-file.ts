@@ -8,19 +8,19 @@
  * A file comes to be written only locked: a new one is locked before it has its name, and an
  * existing one is locked before it is read, then migrated on disk under that lock if it is legacy.
  */
-import { closeSync, fstatSync, mkdirSync, readSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { decodeUtf8, readRange } from "./lines.ts";
+import { decodeUtf8, readAtLeast, readRange } from "./lines.ts";
 import { loadSessionFile, SessionFileError, type LoadedFile } from "./load.ts";
 import { acquireLock, lockNewFile, type SessionLock } from "./lock.ts";
 import type { EntryRecord } from "./records.ts";
-
-/** How much of the file one read brings in when lines are read back (see `SessionFile.read`). */
-const READ_WINDOW = 1 << 20;
 import { openRegularFile } from "./regular-file.ts";
 import {
   appendLines, createFileWithLines, fileIdentity, removeStaleTemps, replaceFile, SessionFileChangedError, SessionWriteError, type AppendState,
 } from "./write.ts";
+
+/** How much of the file one read brings in when lines are read back (see `SessionFile.read`). */
+const READ_WINDOW = 1 << 20;
 
 /** Where one line is in the file: its bytes, without the newline. */
 export interface LineRange {
@@ -116,15 +116,10 @@ export class SessionFile {
     if (window !== undefined && range.offset >= window.offset && end <= window.offset + window.bytes.length) {
       return decodeUtf8(window.bytes, range.offset - window.offset, end - window.offset);
     }
-    if (range.length >= READ_WINDOW) {
-      const bytes = readRange(this.readDescriptor(), range.offset, range.length);
-      return decodeUtf8(bytes, 0, bytes.length);
-    }
-    // Never past the end as the session knows it: what lies beyond is not pig's yet.
+    // Never past the end as the session knows it: what lies beyond is not pig's yet. A file cut
+    // short under pig fails the line asked for as before, not the lines after it.
     const length = Math.max(range.length, Math.min(READ_WINDOW, this.appendState.size - range.offset));
-    const bytes = readUpTo(this.readDescriptor(), range.offset, length);
-    // A file cut short under pig fails the line asked for as before, not the lines after it.
-    if (bytes.length < range.length) throw new Error(`unexpected end of file at byte ${range.offset + bytes.length}`);
+    const bytes = readAtLeast(this.readDescriptor(), range.offset, length, range.length);
     this.window = { offset: range.offset, bytes };
     return decodeUtf8(bytes, 0, range.length);
   }
@@ -182,18 +177,6 @@ export class SessionFile {
     this.lock?.release();
     this.lock = undefined;
   }
-}
-
-/** Up to `length` bytes at `offset`: fewer where the file ends sooner. */
-function readUpTo(fd: number, offset: number, length: number): Buffer {
-  const out = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const got = readSync(fd, out, done, length - done, offset + done);
-    if (got === 0) break;
-    done += got;
-  }
-  return done === length ? out : out.subarray(0, done);
 }
 
 /** Rewrites a legacy file as migrated; returns the lock of the new file, which replaces `lock`. */
