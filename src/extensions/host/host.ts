@@ -14,7 +14,6 @@ import type { ExtensionSource } from "../discovery.ts";
 import {
   DEFAULT_MAX_FRAME_BYTES,
   ErrorCode,
-  HOST_METHODS,
   type InitializeResult,
   PROTOCOL,
   type ReadyParams,
@@ -29,7 +28,7 @@ import type { HostObserver } from "./observer.ts";
 import { createHooks } from "./hooks.ts";
 import { createHostCalls } from "./host-calls.ts";
 import type { HostModelPort } from "./model-calls.ts";
-import { ExtensionListener } from "./listener.ts";
+import { type ExtensionListener, listenForHost } from "./listener.ts";
 import { type ExtensionCommand, type ExtensionFlag, type ExtensionShortcut, listCommands, listFlags, listShortcuts } from "./registered.ts";
 import { type ExtensionProvider, listProviders } from "./providers.ts";
 import { type ExtensionVirtualModel, listVirtualModels } from "./virtual-models.ts";
@@ -131,14 +130,10 @@ export class ExtensionHost {
       this.listener = this.prestarted.listener;
     } else {
       this.dir = createSocketDir(options.socketBaseDir);
-      this.listener = new ExtensionListener({
-        socketPath: this.dir.socketPath,
-        incoming: HOST_METHODS,
+      this.listener = listenForHost(this.dir.socketPath, {
         maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
         handshakeTimeoutMs: this.timing.launchTimeoutMs,
-        onProtocolError: () => {},
       });
-      this.listener.listen();
     }
     for (const spec of specs) {
       const proc = new ExtensionProcess(spec, this.owner());

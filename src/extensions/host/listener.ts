@@ -10,7 +10,7 @@ import type { Socket, UnixSocketListener } from "bun";
 import * as v from "valibot";
 import { Connection, describeIssues, type IncomingSchemas, type RequestContext, RpcError } from "../connection.ts";
 import { WriteQueue } from "../framing.ts";
-import { ErrorCode, type InitializeParams, InitializeParamsSchema, type InitializeResult, SUPPORTED_PROTOCOLS } from "../protocol.ts";
+import { ErrorCode, HOST_METHODS, type InitializeParams, InitializeParamsSchema, type InitializeResult, SUPPORTED_PROTOCOLS } from "../protocol.ts";
 import { createMemoryPair, type MemoryScopes } from "../memory-pipe.ts";
 import type { SocketPipe } from "../runner/socket-pipe.ts";
 import { socketPeerUid } from "../../util/socket-peer.ts";
@@ -65,6 +65,17 @@ export interface ListenerOptions {
   /** A connection that has not initialized by then is closed. */
   handshakeTimeoutMs: number;
   onProtocolError(message: string): void;
+}
+
+/**
+ * The listener a host serves its extension processes on (the host's methods, protocol errors left
+ * to each connection), listening at `socketPath`. The prestarted runner's (prestart.ts) is made
+ * here too, with the host's default limits, so that a host can take it over.
+ */
+export function listenForHost(socketPath: string, limits: { maxFrameBytes: number; handshakeTimeoutMs: number }): ExtensionListener {
+  const listener = new ExtensionListener({ socketPath, incoming: HOST_METHODS, ...limits, onProtocolError: () => {} });
+  listener.listen();
+  return listener;
 }
 
 export class ExtensionListener {

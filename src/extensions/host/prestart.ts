@@ -10,9 +10,9 @@
 import { join } from "node:path";
 import { randomHex } from "../../util/light-crypto.ts";
 import type { CredentialVars } from "../../ai/credential-vars.ts";
-import { DEFAULT_MAX_FRAME_BYTES, HOST_METHODS } from "../protocol.ts";
+import { DEFAULT_MAX_FRAME_BYTES } from "../protocol.ts";
 import { childEnv } from "./child-env.ts";
-import { type AcceptResult, ExtensionListener, type PendingLaunch } from "./listener.ts";
+import { type AcceptResult, type ExtensionListener, listenForHost, type PendingLaunch } from "./listener.ts";
 import { runnerCommand } from "./runner-command.ts";
 import { createSocketDir, type SocketDir } from "./socket-dir.ts";
 import { type SpawnedProcess, spawnExtension } from "./spawn.ts";
@@ -65,14 +65,7 @@ export class PrestartedRunner {
     try {
       dir = createSocketDir();
       // The listener a host makes with its default options (host.ts); a host with other options starts its own.
-      listener = new ExtensionListener({
-        socketPath: dir.socketPath,
-        incoming: HOST_METHODS,
-        maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
-        handshakeTimeoutMs: DEFAULT_TIMING.launchTimeoutMs,
-        onProtocolError: () => {},
-      });
-      listener.listen();
+      listener = listenForHost(dir.socketPath, { maxFrameBytes: DEFAULT_MAX_FRAME_BYTES, handshakeTimeoutMs: DEFAULT_TIMING.launchTimeoutMs });
       const token = randomHex(16);
       const child = spawnExtension({
         command: runnerCommand(),
