@@ -186,12 +186,13 @@ export function completionsBodyBytes(body: Json): Uint8Array {
  * The body and the extra headers of the request for `context` (the SDK adds Authorization,
  * content type and its own headers). Pure: no I/O, usable to compare bodies in tests.
  */
-export function buildCompletionsRequest(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest {
+export function buildCompletionsRequest(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest & { reusesElements: boolean } {
   const compat = resolveCompat(model);
+  const reuse = reusesElements(compat, options);
   const longCache = process.env.PI_CACHE_RETENTION === "long" && compat.supportsLongCacheRetention;
   const body: Json = {
     model: model.id,
-    messages: convertCompletionsMessages(model, context, compat, reusesElements(compat, options)),
+    messages: convertCompletionsMessages(model, context, compat, reuse),
     stream: true,
   };
   // OpenAI keys its cache by session; other servers are told a key only to keep a long cache.
@@ -224,7 +225,7 @@ export function buildCompletionsRequest(model: Model, context: LlmContext, optio
       session["x-session-affinity"] = options.sessionId;
     }
   }
-  return { body, headers: mergeHeaders(model.headers, session, options.headers) };
+  return { body, headers: mergeHeaders(model.headers, session, options.headers), reusesElements: reuse };
 }
 
 // ── response ────────────────────────────────────────────────────────────────
@@ -301,12 +302,12 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
   try {
-    const { body, headers } = buildCompletionsRequest(model, context, options);
+    const { body, headers, reusesElements: reused } = buildCompletionsRequest(model, context, options);
     const client = createClient(model, options, await finalHeaders(headers, options), watch);
     // Without a payload hook the body goes as bytes built from kept pieces (completionsBodyBytes),
     // byte for byte what the SDK would write; with one, the hook's object goes to the SDK as before.
     const payload = await finalPayload(body, options);
-    const asText = reusesElements(resolveCompat(model), options) ? { body: completionsBodyBytes(body), headers: { "content-type": "application/json" } } : {};
+    const asText = reused ? { body: completionsBodyBytes(body), headers: { "content-type": "application/json" } } : {};
     const stream = await client.chat.completions.create(payload as never, { signal: options.signal, ...asText });
     yield { type: "start", partial: output };
 
