@@ -1,11 +1,12 @@
 /**
  * A long run's chat-completions requests are built from elements and JSON kept from the requests
- * before (openai-completions-messages.ts, completionsBodyBytes): every request of a growing
+ * before (openai-completions-messages.ts, openai-completions-body.ts): every request of a growing
  * conversation must equal the one built from scratch, byte for byte, also after the model
  * changes, when a message was converted for another model, and with a payload hook.
  */
 import { describe, expect, test } from "bun:test";
-import { buildCompletionsRequest, completionsBodyBytes, convertCompletionsMessages } from "../../src/ai/providers/openai-completions.ts";
+import { buildCompletionsRequest, convertCompletionsMessages } from "../../src/ai/providers/openai-completions.ts";
+import { completionsBodyBytes } from "../../src/ai/providers/openai-completions-body.ts";
 import { resolveCompat } from "../../src/ai/providers/openai-shared.ts";
 import type { LlmAssistantMessage, LlmContext, Model } from "../../src/ai/types.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
