@@ -100,6 +100,34 @@ describe("replayBranch", () => {
     expect(replay.rows).toEqual(["  … 8 earlier rows", "line 9", "line 10", "line 11", "line 12"]);
   });
 
+  test("whatever the budget, the rows are the end of the whole branch as printed, each entry read once", () => {
+    const content = Array.from({ length: 8 }, (_, i) => `written ${i}`).join("\n");
+    const branch = [
+      { type: "model_change", id: "m0", parentId: null, timestamp: "", provider: "p", modelId: "m" },
+      user("start"),
+      answer([{ type: "text", text: "Writing." }, { type: "toolCall", id: "w1", name: "write", arguments: { path: "a.txt", content } }]),
+      message({ role: "toolResult", toolCallId: "w1", toolName: "write", content: [{ type: "text", text: "Wrote a.txt" }], isError: false, timestamp: 1 }),
+      { type: "model_change", id: "m1", parentId: null, timestamp: "", provider: "p", modelId: "other" },
+      answer([{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "seq 20" } }, { type: "toolCall", id: "c2", name: "bash", arguments: { command: "ls" } }]),
+      result("c1", Array.from({ length: 20 }, (_, i) => `${i + 1}`).join("\n")),
+      result("c2", "a.txt"),
+      user("and?"),
+      answer([{ type: "text", text: "Line one.\n\nLine two." }]),
+      { type: "thinking_level_change", id: "t9", parentId: null, timestamp: "", thinkingLevel: "high" },
+    ];
+    const whole = replayBranch(source(branch), style, 1000, new ToolBlocks()).rows;
+    expect(whole).toContain("Model: p/other");
+    for (let budget = 3; budget <= whole.length; budget++) {
+      const src = source(branch);
+      const replay = replayBranch(src, style, budget, new ToolBlocks());
+      // The room is filled (a cut block keeps its call line, which can take a row more); above the
+      // last rows may be a call line and the line saying what was cut.
+      expect(replay.rows.length).toBeGreaterThanOrEqual(budget);
+      expect(replay.rows.slice(-(budget - 2))).toEqual(whole.slice(whole.length - budget + 2));
+      expect(src.reads).toBeLessThanOrEqual(branch.length);
+    }
+  });
+
   test("a budget of 0 prints nothing and counts every message", () => {
     const replay = replayBranch(source([user("a"), answer([{ type: "text", text: "b" }])]), style, 0, new ToolBlocks());
     expect(replay).toEqual({ rows: [], hiddenMessages: 2, shownMessages: 0 });

@@ -3,12 +3,14 @@
  * `/fork`, `/clone`), as it looked while it happened. Only the last screens are rendered: the
  * branch is walked from its leaf backwards, entries are read from the file as they are needed,
  * and the count of what stays above is taken from the entry index without parsing those lines.
+ * Each entry shown is read and rendered once: the walk back renders it as it will be shown.
  */
 import type { AssistantMessage } from "../../ai/types.ts";
 import type { SessionEntry } from "../../session/format.ts";
 import type { EntryRecord } from "../../session/records.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import { ToolBlocks } from "./render/tool-blocks.ts";
+import type { ToolBlock } from "./render/tools.ts";
 import {
   assistantRows,
   bashCommandRows,
@@ -62,15 +64,36 @@ interface EntryView {
   block?: number;
 }
 
+const isToolResult = (entry: SessionEntry): boolean => entry.type === "message" && (entry as { message: { role: string } }).message.role === "toolResult";
+
 function entryView(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, context: ReplayContext): EntryView {
-  if (entry.type === "message" && (entry as { message: { role: string } }).message.role === "toolResult") {
+  if (isToolResult(entry)) {
     const rows = entryRows(entry, s, blocks, context);
     return { rows, block: blocks.count };
   }
   return { rows: entryRows(entry, s, blocks, context) };
 }
 
-/** The rows one entry prints (none for bookkeeping entries: labels, names, extension state). */
+/** What an entry tells the ones after it: a message was said, and the tool calls an answer made. */
+function noteEntry(entry: SessionEntry, context: ReplayContext): void {
+  if (entry.type !== "message") return;
+  const m = (entry as { message: { role: string } }).message;
+  if (m.role === "system") return;
+  context.talked = true;
+  if (m.role === "assistant") noteToolCalls(m as unknown as AssistantMessage, context);
+}
+
+/**
+ * What an entry's rows take from the entries around it: a result, its call's arguments; a
+ * settings change, whether it is shown. Rows drawn with the same are the same rows.
+ */
+function dependency(entry: SessionEntry, context: ReplayContext): unknown {
+  if (isToolResult(entry)) return context.calls.get((entry as { message: { toolCallId?: unknown } }).message.toolCallId as string)?.args;
+  if (entry.type === "model_change" || entry.type === "thinking_level_change") return context.talked && !context.settled;
+  return undefined;
+}
+
+/** The rows one entry prints (none for bookkeeping entries: labels, names, extension state); what it tells the next ones is noteEntry's. */
 function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, context: ReplayContext): string[] {
   const t = s.theme;
   const e = entry as SessionEntry & Record<string, unknown>;
@@ -79,12 +102,10 @@ function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, 
       const m = e.message as Record<string, unknown> & { role: string };
       // The prompt and tools the session declares are not part of the conversation shown.
       if (m.role === "system") return [];
-      context.talked = true;
       switch (m.role) {
         case "user":
           return userRows(m.content as string, s);
         case "assistant":
-          noteToolCalls(m as unknown as AssistantMessage, context);
           return assistantRows(m as unknown as AssistantMessage, s);
         case "toolResult": {
           const call = context.calls.get(m.toolCallId as string);
@@ -120,27 +141,59 @@ function entryRows(entry: SessionEntry, s: TranscriptStyle, blocks: ToolBlocks, 
   }
 }
 
-/** The context for rendering from `start` on: the tool calls of the answer just before it, so the first results shown have their calls. */
-function contextAt(source: ReplaySource, records: EntryRecord[], start: number, messagesBefore: number): ReplayContext {
-  const context: ReplayContext = { calls: new Map(), talked: messagesBefore > 0, settled: false };
-  for (let i = start - 1; i >= 0 && i >= start - 64; i--) {
+/** How far back the answer holding a result's call is looked for. */
+const CALL_REACH = 64;
+
+/** The index of the last answer in the `CALL_REACH` records before `at`, if any. */
+function answerBefore(records: readonly EntryRecord[], at: number): number | undefined {
+  for (let i = at - 1; i >= 0 && i >= at - CALL_REACH; i--) {
     const record = records[i]!;
-    if (record.type !== "message") continue;
-    if (record.role === "assistant") {
-      const entry = source.readEntry(record);
-      if (entry) noteToolCalls((entry as unknown as { message: AssistantMessage }).message, context);
-      break;
-    }
+    if (record.type === "message" && record.role === "assistant") return i;
   }
-  return context;
+  return undefined;
 }
 
-/** How many tool results `records` hold (each is a numbered block of the view). */
-const toolResultsIn = (records: readonly EntryRecord[]): number => records.filter((r) => r.type === "message" && r.role === "toolResult").length;
+/** The tool calls of the answer at `index` (none when there is none, or it cannot be read). */
+function callsOf(read: (index: number) => SessionEntry | undefined, index: number | undefined): ReplayContext["calls"] {
+  const context: ReplayContext = { calls: new Map(), talked: true, settled: false };
+  const entry = index === undefined ? undefined : read(index);
+  if (entry) noteToolCalls((entry as unknown as { message: AssistantMessage }).message, context);
+  return context.calls;
+}
+
+/** The context for rendering from `start` on: the tool calls of the answer just before it, so the first results shown have their calls. */
+function contextAt(read: (index: number) => SessionEntry | undefined, records: EntryRecord[], start: number, messagesBefore: number): ReplayContext {
+  return { calls: callsOf(read, answerBefore(records, start)), talked: messagesBefore > 0, settled: false };
+}
+
+/** An entry rendered on the walk back, with what its rows took from around it. */
+interface Drawn {
+  view: EntryView;
+  dependsOn: unknown;
+  /** A result's block, numbered by its place in the branch. */
+  block?: ToolBlock;
+}
 
 /** A message of the conversation: what the user and the agent said, not the prompt declarations. */
 export const isConversationMessage = (r: EntryRecord): boolean => r.type === "message" && r.role !== "system";
 const isMessage = isConversationMessage;
+const isResultRecord = (r: EntryRecord): boolean => r.type === "message" && r.role === "toolResult";
+
+/** What the branch holds, counted in one walk: its messages, its tool results (each a numbered block of the view), where its messages start and end. */
+function countBranch(records: readonly EntryRecord[]): { messages: number; results: number; firstMessage: number; lastMessage: number } {
+  let messages = 0;
+  let results = 0;
+  let firstMessage = -1;
+  let lastMessage = -1;
+  records.forEach((record, i) => {
+    if (isResultRecord(record)) results++;
+    if (!isMessage(record)) return;
+    messages++;
+    if (firstMessage < 0) firstMessage = i;
+    lastMessage = i;
+  });
+  return { messages, results, firstMessage, lastMessage };
+}
 
 /**
  * The last `budget` rows of the branch (at least its last entry, cut from the top when that
@@ -148,37 +201,69 @@ const isMessage = isConversationMessage;
  */
 export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: number, blocks: ToolBlocks): Replay {
   const records = source.branchRecords();
-  const messages = records.filter(isMessage).length;
+  const branch = countBranch(records);
+  const messages = branch.messages;
   blocks.clear();
   if (budget <= 0) {
-    blocks.skip(toolResultsIn(records));
+    blocks.skip(branch.results);
     return { rows: [], hiddenMessages: messages, shownMessages: 0 };
   }
-  // Backwards: how far up the budget reaches (a scratch numbering; the real one comes next).
-  const scratch = new ToolBlocks();
-  scratch.expandedAll = blocks.expandedAll;
-  const scratchContext: ReplayContext = { calls: new Map(), talked: true, settled: false };
-  const entries: (SessionEntry | undefined)[] = [];
+  // Each line is read once, whichever pass asks first.
+  const entries = new Map<number, SessionEntry | undefined>();
+  const read = (index: number): SessionEntry | undefined => {
+    if (!entries.has(index)) entries.set(index, source.readEntry(records[index]!));
+    return entries.get(index);
+  };
+  // Backwards: how far up the budget reaches, each entry rendered as it will be shown: a result
+  // with the calls of the answer above it and numbered by its place in the branch (the results
+  // above counted, not read), so `/expand N` means the same block live, in any replay and after
+  // Alt+O; a settings change shown when a message came before it and another comes after.
+  const { firstMessage, lastMessage } = branch;
+  let resultsBefore = branch.results;
+  let messagesBefore = messages;
+  const drawn = new Map<number, Drawn>();
   let start = records.length;
   let rows = 0;
   while (start > 0 && rows < budget) {
     start--;
-    const entry = source.readEntry(records[start]!);
-    entries[start] = entry;
-    if (entry) rows += entryRows(entry, s, scratch, scratchContext).length;
+    const record = records[start]!;
+    if (isResultRecord(record)) resultsBefore--;
+    if (isMessage(record)) messagesBefore--;
+    const entry = read(start);
+    if (!entry) continue;
+    const numbering = new ToolBlocks();
+    numbering.expandedAll = blocks.expandedAll;
+    numbering.skip(resultsBefore);
+    const around: ReplayContext = {
+      calls: isToolResult(entry) ? callsOf(read, answerBefore(records, start)) : new Map(),
+      talked: firstMessage >= 0 && firstMessage < start,
+      settled: start > lastMessage,
+    };
+    const view = entryView(entry, s, numbering, around);
+    drawn.set(start, { view, dependsOn: dependency(entry, around), ...(view.block !== undefined ? { block: numbering.get(view.block)! } : {}) });
+    rows += view.rows.length;
   }
-  // Forwards: the rows themselves, tool blocks numbered by their place in the whole branch (the
-  // results above are counted, not read), so `/expand N` means the same block live, in any
-  // replay and after Alt+O.
-  blocks.skip(toolResultsIn(records.slice(0, start)));
+  // Forwards: the rows in order. An entry drawn on the way back with what it has here is used as
+  // drawn; one whose surroundings turn out otherwise (a call further up, an unreadable message)
+  // is rendered again.
+  blocks.skip(resultsBefore);
   const tail = records.slice(start);
-  const context = contextAt(source, records, start, messages - tail.filter(isMessage).length);
+  const context = contextAt(read, records, start, messagesBefore);
   const perEntry: EntryView[] = [];
-  const lastMessage = tail.findLastIndex(isMessage);
   tail.forEach((_, i) => {
-    const entry = entries[start + i];
-    context.settled = i > lastMessage;
-    perEntry.push(entry ? entryView(entry, s, blocks, context) : { rows: [] });
+    const entry = read(start + i);
+    // After the last message of what is shown (of the branch, or none shown at all).
+    context.settled = start + i > lastMessage;
+    if (!entry) {
+      perEntry.push({ rows: [] });
+      return;
+    }
+    const early = drawn.get(start + i);
+    if (early && early.dependsOn === dependency(entry, context) && (early.view.block === undefined || early.view.block === blocks.count + 1)) {
+      if (early.block) blocks.add(early.block);
+      perEntry.push(early.view);
+    } else perEntry.push(entryView(entry, s, blocks, context));
+    noteEntry(entry, context);
   });
   // Whole entries above the budget are dropped; the first one shown is cut from the top when the
   // rest leave it less room than it takes.

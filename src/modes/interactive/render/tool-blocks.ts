@@ -6,32 +6,34 @@
 import type { ToolBlock } from "./tools.ts";
 
 export class ToolBlocks {
-  /** `undefined` for the results of the branch above what the view shows (numbered, not kept). */
-  private readonly blocks: (ToolBlock | undefined)[] = [];
+  /** The blocks printed, by number; the results of the branch above what the view shows are numbered, not kept. */
+  private readonly blocks = new Map<number, ToolBlock>();
+  private numbered = 0;
   /** Results are printed whole rather than collapsed. */
   expandedAll = false;
 
   /** Adds a printed block; its number. */
   add(block: ToolBlock): number {
-    this.blocks.push(block);
-    return this.blocks.length;
+    this.blocks.set(++this.numbered, block);
+    return this.numbered;
   }
 
   /** Counts `n` results the view does not show (above a replay), so the ones after keep their numbers. */
   skip(n: number): void {
-    for (let i = 0; i < n; i++) this.blocks.push(undefined);
+    this.numbered += n;
   }
 
   get(number: number): ToolBlock | undefined {
-    return this.blocks[number - 1];
+    return this.blocks.get(number);
   }
 
   get count(): number {
-    return this.blocks.length;
+    return this.numbered;
   }
 
   /** The view starts over (another session, or the conversation printed again). */
   clear(): void {
-    this.blocks.length = 0;
+    this.blocks.clear();
+    this.numbered = 0;
   }
 }
