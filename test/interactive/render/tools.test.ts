@@ -34,6 +34,17 @@ describe("tool result blocks", () => {
     expect(format(block("write", "ok", { replacedDiff: "" }))).toEqual(["  │ (the content did not change)"]);
   });
 
+  test("a collapsed block shows the same rows as the end of the whole block, control characters made visible in both", () => {
+    const output = `${lines(40, "a\x1b[2Jb")}\nprogress 10%\rprogress 100%\n[Showing lines 1-41 of 900. Full output: /tmp/x]`;
+    const collapsed = format(block("bash", output));
+    const whole = format(block("bash", output), true);
+    expect(collapsed[0]).toBe("  … 33 earlier lines · /expand 4");
+    expect(collapsed.slice(1)).toEqual(whole.slice(-9));
+    expect(collapsed.at(-2)).toBe("  │ progress 100%");
+    expect(collapsed.at(-1)).toBe("  │ [Showing lines 1-41 of 900. Full output: /tmp/x]");
+    expect(collapsed.join("\n")).not.toContain("\x1b[2J");
+  });
+
   test("long lines wrap under the gutter, keeping their indent", () => {
     const rows = format(block("read", `    ${"word ".repeat(12).trim()}`), false, 30);
     expect(rows).toEqual(["  │     word word word word", "  │     word word word word", "  │     word word word word"]);

@@ -52,14 +52,18 @@ export function formatToolCall(name: string, args: Record<string, unknown>, them
   return truncateToWidth(`${theme.fg("toolTitle", "●")} ${theme.bold(printableLine(name))}  ${theme.fg("muted", printableLine(callSummary(name, args)))}`, width);
 }
 
-/** A result's text as it is (lines are made printable by `shownLines`). */
+/** A result's text as it is (lines are made printable by `printer`). */
 function textOf(result: ToolResult): string {
   return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
 }
 
-/** The lines of a tool's output made printable: a command's as program output (progress bars resolved). */
-function shownLines(name: string, text: string): string[] {
-  return linesOf(text).map(isCommand(name) ? commandOutputLine : printableLine);
+/**
+ * How a line of a tool's output is made printable: a command's as program output (progress bars
+ * resolved). Line by line, so only the lines a block shows are made printable, not a long
+ * output's every line.
+ */
+function printer(name: string): (line: string) => string {
+  return isCommand(name) ? commandOutputLine : printableLine;
 }
 
 function isCommand(name: string): boolean {
@@ -115,6 +119,7 @@ function diffBody(diff: string, theme: Theme, expanded: boolean): Body {
   };
 }
 
+/** `lines` as they are; `style` makes a shown one printable and colours it. */
 function textBody(lines: string[], where: "head" | "tail", expanded: boolean, style: (l: string) => string): Body {
   const shown = expanded || lines.length <= PREVIEW_LINES ? lines : where === "head" ? lines.slice(0, PREVIEW_LINES) : lines.slice(-PREVIEW_LINES);
   const hidden = lines.length - shown.length;
@@ -124,10 +129,11 @@ function textBody(lines: string[], where: "head" | "tail", expanded: boolean, st
 
 function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
   const { name, result, isError } = block;
+  const shown = printer(name);
   if (isError) {
-    const lines = shownLines(name, textOf(result));
+    const lines = linesOf(textOf(result));
     // A failed command's reason is at its end (the exit code, the last test that failed).
-    return textBody(lines.length > 0 ? lines : ["(failed without a message)"], keeps(name), expanded, (l) => theme.fg("error", l));
+    return textBody(lines.length > 0 ? lines : ["(failed without a message)"], keeps(name), expanded, (l) => theme.fg("error", shown(l)));
   }
   const details = result.details as { diff?: unknown } | undefined;
   const change = builtinPresentation(name)?.change;
@@ -139,15 +145,15 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
     }
     // A new file: the start of what was written.
     const content = typeof block.args.content === "string" ? block.args.content : "";
-    const body = textBody(shownLines(name, content), "head", expanded, (l) => theme.fg("toolDiffAdded", l));
+    const body = textBody(linesOf(content), "head", expanded, (l) => theme.fg("toolDiffAdded", shown(l)));
     return { ...body, summary: theme.fg("muted", printable(textOf(result))) };
   }
-  const lines = shownLines(name, textOf(result));
+  const lines = linesOf(textOf(result));
   if (lines.length === 0) return oneLineBody(theme.fg("muted", "(no output)"));
   // A truncated command's notice (where the full output is) stays under the end of its output.
-  const notice = isCommand(name) && TRUNCATION_NOTICE.test(lines.at(-1)!) ? lines.pop()! : undefined;
-  if (notice !== undefined && lines.at(-1) === "") lines.pop();
-  const body = textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", l));
+  const notice = isCommand(name) && TRUNCATION_NOTICE.test(shown(lines.at(-1)!)) ? shown(lines.pop()!) : undefined;
+  if (notice !== undefined && lines.length > 0 && shown(lines.at(-1)!) === "") lines.pop();
+  const body = textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", shown(l)));
   return notice === undefined ? body : { ...body, lines: [...body.lines, theme.fg("dim", notice)] };
 }
 
