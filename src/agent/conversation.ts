@@ -4,8 +4,12 @@
  * failed answer, a compaction or a move in the tree rebuilds it from the file. A run in
  * progress holds the array itself, so it is always changed in place.
  */
+import { resolveItems } from "../session/context.ts";
 import type { AgentMessage } from "../session/format.ts";
 import type { SessionStore } from "../session/store.ts";
+
+/** Messages read per task while the context is built in the background: a few ms each for a long session's large entries. */
+const SLICE = 64;
 
 /** What the loop may do to the context. */
 export interface LoopContext {
@@ -26,6 +30,28 @@ export class Conversation implements LoopContext {
   get messages(): readonly AgentMessage[] {
     this.value ??= this.store().buildContext().messages;
     return this.value;
+  }
+
+  /**
+   * Builds what `messages` would, a slice of messages per task (`next` ends a task), so that a
+   * long session's context is read while pig answers keys. The first use of `messages` meanwhile
+   * builds it at once; what was read is then dropped, as it is when the session is switched, the
+   * context rebuilt or the branch moved.
+   */
+  async buildInSlices(next: () => Promise<void>): Promise<void> {
+    if (this.value) return;
+    const store = this.store();
+    const leaf = store.leafId;
+    const rewrites = this.rewrites;
+    const stillWanted = () => this.value === undefined && this.store() === store && store.leafId === leaf && this.rewrites === rewrites;
+    const items = store.planContext().items;
+    const messages: AgentMessage[] = [];
+    for (let i = 0; i < items.length; i += SLICE) {
+      messages.push(...resolveItems(items.slice(i, i + SLICE), store.readEntry));
+      await next();
+      if (!stillWanted()) return;
+    }
+    this.value = messages;
   }
 
   /**

@@ -58,6 +58,10 @@ export class AgentSession {
   get messages(): readonly AgentMessage[] {
     return this.parts.open.conversation.messages;
   }
+  /** Reads the context from the file in the background, a slice per task (`next` ends one); `messages` meanwhile reads it at once. */
+  readContextInSlices(next: () => Promise<void>): Promise<void> {
+    return this.parts.open.conversation.buildInSlices(next);
+  }
   /** The number of messages in the context, without reading them from the file if not read yet. */
   get messageCount(): number {
     return this.parts.open.conversation.count;

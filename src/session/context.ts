@@ -140,12 +140,15 @@ function modelOf(entry: SessionEntry): ModelRef | null {
   return { provider: message.provider as string, modelId: message.model as string };
 }
 
+/** The messages of planned items, in order (none for a line that cannot be read back). */
+export function resolveItems(items: readonly ContextItem[], materialise: Materialise): AgentMessage[] {
+  return items.flatMap((item) => (item.kind === "made" ? [item.message] : ((materialise(item.record) as MessageEntry | undefined)?.message ?? [])));
+}
+
 /** Resolves a plan into messages. */
 export function resolvePlan(plan: ContextPlan, materialise: Materialise): SessionContext {
   return {
-    messages: plan.items.flatMap((item) =>
-      item.kind === "made" ? [item.message] : ((materialise(item.record) as MessageEntry | undefined)?.message ?? []),
-    ),
+    messages: resolveItems(plan.items, materialise),
     thinkingLevel: plan.thinkingLevel,
     model: plan.model,
   };

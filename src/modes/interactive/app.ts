@@ -199,14 +199,13 @@ export class InteractiveApp implements InteractiveHost {
     const unwarn = this.session.onWarning((text) => this.warn(text));
     this.editor.start();
     this.watchTheme();
-    // A long session's context is read once the prompt is up, not before.
+    // A long session's context is read once the prompt is up, not before, and a slice at a time,
+    // so keys typed meanwhile are answered (a 50 MB session's takes a few hundred ms).
     setTimeout(() => {
-      try {
-        void this.session.messages;
-      } catch (error) {
+      this.session.readContextInSlices(() => new Promise<void>((resolve) => setImmediate(resolve))).catch((error: Error) => {
         // A line that cannot be read back: said now; the next prompt reports it again.
-        this.error((error as Error).message);
-      }
+        this.error(error.message);
+      });
     }, 0);
     void (async () => {
       for (const prompt of initial) {

@@ -1,0 +1,61 @@
+import { describe, expect, test } from "bun:test";
+import { Conversation } from "../../src/agent/conversation.ts";
+import type { AgentMessage } from "../../src/session/format.ts";
+import { SessionStore } from "../../src/session/store.ts";
+
+/** A store with `n` exchanges (a question and an answer each), in memory. */
+function storeWith(n: number): SessionStore {
+  const store = SessionStore.create({ cwd: "/work" });
+  for (let i = 0; i < n; i++) {
+    store.appendMessage({ role: "user", content: [{ type: "text", text: `question ${i}` }], timestamp: i } as AgentMessage);
+    store.appendMessage({ role: "assistant", content: [{ type: "text", text: `answer ${i}` }], api: "x", provider: "p", model: "m", usage: {}, stopReason: "stop", timestamp: i } as unknown as AgentMessage);
+  }
+  return store;
+}
+
+/** Ends a task: what `buildInSlices` waits for between slices, counted. */
+function tasks(): { next: () => Promise<void>; count: number } {
+  const t = { count: 0, next: () => new Promise<void>((resolve) => setImmediate(() => (t.count++, resolve()))) };
+  return t;
+}
+
+describe("the context read a slice at a time", () => {
+  test("ends with the messages a read at once gives, over several tasks", async () => {
+    const store = storeWith(150);
+    const sliced = new Conversation(() => store);
+    const t = tasks();
+    await sliced.buildInSlices(t.next);
+    expect(t.count).toBeGreaterThan(1);
+    expect(sliced.messages).toEqual(store.buildContext().messages);
+    expect(sliced.messages).toHaveLength(300);
+  });
+
+  test("asked for meanwhile, the context is read at once, and the slices stop", async () => {
+    const store = storeWith(150);
+    const conversation = new Conversation(() => store);
+    const t = tasks();
+    const building = conversation.buildInSlices(t.next);
+    const now = conversation.messages;
+    await building;
+    expect(conversation.messages).toBe(now);
+    expect(now).toHaveLength(300);
+    expect(t.count).toBe(1);
+  });
+
+  test("a session that changes meanwhile is read again when next needed, with what was added", async () => {
+    const store = storeWith(150);
+    let current = store;
+    const conversation = new Conversation(() => current);
+    const building = conversation.buildInSlices(tasks().next);
+    store.appendMessage({ role: "user", content: [{ type: "text", text: "one more" }], timestamp: 999 } as AgentMessage);
+    await building;
+    expect(conversation.messages).toHaveLength(301);
+    // Another session (a /resume) while the first is read: its messages, not the first one's.
+    const other = storeWith(100);
+    const again = new Conversation(() => current);
+    const switching = again.buildInSlices(tasks().next);
+    current = other;
+    await switching;
+    expect(again.messages).toEqual(other.buildContext().messages);
+  });
+});
