@@ -4,7 +4,9 @@
 // conversation's separator; for Pi, its footer (the context percentage) drawn under the
 // editor — and to the last byte written before the terminal then stays quiet for a second
 // ("settled"). Pi's terminal queries (kitty keyboard, cursor position) are answered as a
-// terminal would.
+// terminal would. In rounds of their own (typing would move "settled"), two letters are typed
+// the moment the screen is ready, and timed until they are echoed: a prompt that is drawn but
+// does not answer keys yet is not ready.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +24,12 @@ const TIMEOUT_MS = 180_000;
 interface Sample {
   readyMs: number;
   settledMs: number;
+  /** Ready → the letters typed then echoed (echo rounds only). */
+  echoMs?: number;
 }
+
+/** Typed once the screen is ready: plain letters (no command, mention or shell prefix), a pair rare in a replayed screen. */
+const PROBE = "xq";
 
 /** What a terminal answers to the queries a full-screen program sends while starting. */
 // The 16 colours of xterm's default palette, for the OSC 4 palette queries.
@@ -45,12 +52,19 @@ const REPLIES: readonly [string, string][] = [
   ...PALETTE.map((hex, i): [string, string] => [`\x1b]4;${i};?\x07`, `\x1b]4;${i};${rgb(hex)}\x07`]),
 ];
 
-/** Runs `cmd` in a PTY until its output has been quiet for QUIET_MS; when `ready` matched and when output settled. */
-async function timeToScreen(cmd: string[], env: Record<string, string | undefined>, cwd: string, ready: (screen: string) => boolean): Promise<Sample> {
+/**
+ * Runs `cmd` in a PTY until its output has been quiet for QUIET_MS; when `ready` matched and when
+ * output settled. With `echo`, PROBE is typed when `ready` matches, and the run ends once it is echoed.
+ */
+async function timeToScreen(cmd: string[], env: Record<string, string | undefined>, cwd: string, ready: (screen: string) => boolean, echo = false): Promise<Sample> {
   const decoder = new TextDecoder();
   let screen = "";
   let last = 0;
   let readyAt: number | undefined;
+  let typedAt: number | undefined;
+  let echoAt: number | undefined;
+  // What was written since the letters were typed: only there can their echo be.
+  let sinceTyped = "";
   const start = performance.now();
   const proc = Bun.spawn(cmd, {
     cwd,
@@ -64,19 +78,31 @@ async function timeToScreen(cmd: string[], env: Record<string, string | undefine
         for (const [query, reply] of REPLIES) if (text.includes(query)) terminal.write(reply);
         // Only the end is searched: Pi writes tens of megabytes while it draws a long session.
         screen = (screen + text).slice(-20_000);
-        if (readyAt === undefined && ready(screen)) readyAt = last;
+        if (typedAt !== undefined && echoAt === undefined) {
+          sinceTyped = (sinceTyped + text).slice(-20_000);
+          if (sinceTyped.includes(PROBE)) echoAt = last;
+        }
+        if (readyAt === undefined && ready(screen)) {
+          readyAt = last;
+          if (echo) {
+            terminal.write(PROBE);
+            typedAt = performance.now();
+          }
+        }
       },
     },
   });
   while (performance.now() - start < TIMEOUT_MS) {
-    await Bun.sleep(50);
-    if (readyAt !== undefined && performance.now() - last >= QUIET_MS) break;
+    await Bun.sleep(echo ? 5 : 50);
+    if (echo ? echoAt !== undefined : readyAt !== undefined && performance.now() - last >= QUIET_MS) break;
   }
   proc.kill("SIGKILL");
   await proc.exited;
   if (last === 0) throw new Error(`${cmd[0]} printed nothing in ${TIMEOUT_MS} ms`);
   if (readyAt === undefined) throw new Error(`${cmd[0]} never showed its prompt; last output:\n${screen.slice(-2000)}`);
-  return { readyMs: readyAt - start, settledMs: last - start };
+  // Not echoed within the time limit: the time waited, a lower bound, rather than no figure.
+  if (echo && echoAt === undefined) console.error(`[bench] ${cmd[0]} did not echo "${PROBE}" within ${fmtMs(TIMEOUT_MS)}`);
+  return { readyMs: readyAt - start, settledMs: last - start, ...(echo ? { echoMs: (echoAt ?? performance.now()) - readyAt } : {}) };
 }
 
 function writeModels(agentDir: string): void {
@@ -110,25 +136,33 @@ try {
   type Key = "pig" | PiRelease;
   const keys: Key[] = [...(pigCmd === undefined ? [] : (["pig"] as const)), ...pis.map((p) => p.release)];
   const runs = new Map<Key, Sample[]>(keys.map((k) => [k, []]));
-  // Rounds go through everyone, starting one further each round, so a busy moment falls on all alike.
-  for (let i = 0; i < args.warmup + args.runs; i++) {
-    for (let j = 0; j < keys.length; j++) {
-      const key = keys[(i + j) % keys.length]!;
-      const pi = pis.find((p) => p.release === key);
-      // This process timestamps the screen: the tens of MB an earlier Pi run wrote through it are
-      // collected now, and the killed process given a moment to go, not during the next run.
-      Bun.gc(true);
-      await Bun.sleep(500);
-      const sample =
-        pi === undefined
-          ? await timeToScreen(pigCmd!, pigEnv(pigAgent), work, pigReady)
-          : await timeToScreen(piCmds.get(pi.release)!, piEnv(pi, piAgents.get(pi.release)!), work, piReady);
-      console.error(`[bench] ${key === "pig" ? "pig" : `Pi ${pi!.version}`}: ready ${fmtMs(sample.readyMs)}, settled ${fmtMs(sample.settledMs)}${i < args.warmup ? " (warm-up)" : ""}`);
-      if (i >= args.warmup) runs.get(key)!.push(sample);
+  const echoes = new Map<Key, Sample[]>(keys.map((k) => [k, []]));
+  // Rounds go through everyone, starting one further each round, so a busy moment falls on all
+  // alike; then as many echo rounds, for pig and the latest Pi (the others take 15–25 s a run).
+  const echoKeys = keys.filter((k) => k === "pig" || k === "latest");
+  for (const echo of [false, true]) {
+    const round = echo ? echoKeys : keys;
+    for (let i = 0; i < args.warmup + args.runs; i++) {
+      for (let j = 0; j < round.length; j++) {
+        const key = round[(i + j) % round.length]!;
+        const pi = pis.find((p) => p.release === key);
+        // This process timestamps the screen: the tens of MB an earlier Pi run wrote through it are
+        // collected now, and the killed process given a moment to go, not during the next run.
+        Bun.gc(true);
+        await Bun.sleep(500);
+        const sample =
+          pi === undefined
+            ? await timeToScreen(pigCmd!, pigEnv(pigAgent), work, pigReady, echo)
+            : await timeToScreen(piCmds.get(pi.release)!, piEnv(pi, piAgents.get(pi.release)!), work, piReady, echo);
+        const what = echo ? `ready ${fmtMs(sample.readyMs)}, "${PROBE}" echoed ${fmtMs(sample.echoMs!)} later` : `ready ${fmtMs(sample.readyMs)}, settled ${fmtMs(sample.settledMs)}`;
+        console.error(`[bench] ${key === "pig" ? "pig" : `Pi ${pi!.version}`}: ${what}${i < args.warmup ? " (warm-up)" : ""}`);
+        if (i >= args.warmup) (echo ? echoes : runs).get(key)!.push(sample);
+      }
     }
   }
-  const med = (key: Key, pick: (s: Sample) => number) => (runs.get(key)?.length ? median(runs.get(key)!.map(pick)) : undefined);
-  const per = (pick: (s: Sample) => number) => Object.fromEntries(pis.map((p) => [p.release, med(p.release, pick)])) as Partial<Record<PiRelease, number>>;
+  const med = (key: Key, pick: (s: Sample) => number, from = runs) => (from.get(key)?.length ? median(from.get(key)!.map(pick)) : undefined);
+  const per = (pick: (s: Sample) => number, from = runs) => Object.fromEntries(pis.map((p) => [p.release, med(p.release, pick, from)])) as Partial<Record<PiRelease, number>>;
+  const echoMs = (s: Sample) => s.echoMs!;
   printReport(
     {
       title: `replay: opening a ${fmtMB(gen.bytes)} / ${ENTRIES}-entry session in the interactive mode, median of ${args.runs} rounds after ${args.warmup} warm-up`,
@@ -149,6 +183,13 @@ try {
           format: fmtMs,
           ratio: "speed",
           target: { kind: "beats", text: "faster than the latest Pi" },
+        },
+        {
+          metric: `ready → two letters typed then echoed (pig and the latest Pi)`,
+          pig: med("pig", echoMs, echoes),
+          pi: per(echoMs, echoes),
+          format: fmtMs,
+          ratio: "speed",
         },
       ],
       commands: {
