@@ -33,12 +33,13 @@ export class Conversation implements LoopContext {
   }
 
   /**
-   * Builds what `messages` would, a slice of messages per task (`next` ends a task), so that a
-   * long session's context is read while pig answers keys. The first use of `messages` meanwhile
-   * builds it at once; what was read is then dropped, as it is when the session is switched, the
-   * context rebuilt or the branch moved.
+   * Builds what `messages` would, a slice of messages per task, so that a long session's context
+   * is read while pig answers keys. `next` ends a task, and says whether to go on (not once pig is
+   * leaving and the file closes). The first use of `messages` meanwhile builds it at once; what
+   * was read is then dropped, as it is when the session is switched, the context rebuilt or the
+   * branch moved.
    */
-  async buildInSlices(next: () => Promise<void>): Promise<void> {
+  async buildInSlices(next: () => Promise<boolean>): Promise<void> {
     if (this.value) return;
     const store = this.store();
     const leaf = store.leafId;
@@ -48,8 +49,7 @@ export class Conversation implements LoopContext {
     const messages: AgentMessage[] = [];
     for (let i = 0; i < items.length; i += SLICE) {
       messages.push(...resolveItems(items.slice(i, i + SLICE), store.readEntry));
-      await next();
-      if (!stillWanted()) return;
+      if (!(await next()) || !stillWanted()) return;
     }
     this.value = messages;
   }

@@ -58,8 +58,8 @@ export class AgentSession {
   get messages(): readonly AgentMessage[] {
     return this.parts.open.conversation.messages;
   }
-  /** Reads the context from the file in the background, a slice per task (`next` ends one); `messages` meanwhile reads it at once. */
-  readContextInSlices(next: () => Promise<void>): Promise<void> {
+  /** Reads the context from the file in the background, a slice per task (`next` ends one, and says whether to go on); `messages` meanwhile reads it at once. */
+  readContextInSlices(next: () => Promise<boolean>): Promise<void> {
     return this.parts.open.conversation.buildInSlices(next);
   }
   /** The number of messages in the context, without reading them from the file if not read yet. */

@@ -13,9 +13,9 @@ function storeWith(n: number): SessionStore {
   return store;
 }
 
-/** Ends a task: what `buildInSlices` waits for between slices, counted. */
-function tasks(): { next: () => Promise<void>; count: number } {
-  const t = { count: 0, next: () => new Promise<void>((resolve) => setImmediate(() => (t.count++, resolve()))) };
+/** Ends a task: what `buildInSlices` waits for between slices, counted; `stop` makes it the last. */
+function tasks(): { next: () => Promise<boolean>; count: number; stop: boolean } {
+  const t = { count: 0, stop: false, next: () => new Promise<boolean>((resolve) => setImmediate(() => (t.count++, resolve(!t.stop)))) };
   return t;
 }
 
@@ -40,6 +40,18 @@ describe("the context read a slice at a time", () => {
     expect(conversation.messages).toBe(now);
     expect(now).toHaveLength(300);
     expect(t.count).toBe(1);
+  });
+
+  test("told to stop (pig is leaving), the reading ends there and leaves the context unread", async () => {
+    const store = storeWith(150);
+    const conversation = new Conversation(() => store);
+    const t = tasks();
+    t.stop = true;
+    await conversation.buildInSlices(t.next);
+    expect(t.count).toBe(1);
+    // Not built: the count still comes from the plan, and the messages are read when asked for.
+    expect(conversation.count).toBe(300);
+    expect(conversation.messages).toHaveLength(300);
   });
 
   test("a session that changes meanwhile is read again when next needed, with what was added", async () => {

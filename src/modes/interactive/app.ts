@@ -200,9 +200,11 @@ export class InteractiveApp implements InteractiveHost {
     this.editor.start();
     this.watchTheme();
     // A long session's context is read once the prompt is up, not before, and a slice at a time,
-    // so keys typed meanwhile are answered (a 50 MB session's takes a few hundred ms).
+    // so keys typed meanwhile are answered (a 50 MB session's takes a few hundred ms); not past
+    // the moment pig starts leaving, which closes the file.
+    let running = true;
     setTimeout(() => {
-      this.session.readContextInSlices(() => new Promise<void>((resolve) => setImmediate(resolve))).catch((error: Error) => {
+      this.session.readContextInSlices(() => new Promise<boolean>((resolve) => setImmediate(() => resolve(running)))).catch((error: Error) => {
         // A line that cannot be read back: said now; the next prompt reports it again.
         this.error(error.message);
       });
@@ -220,6 +222,7 @@ export class InteractiveApp implements InteractiveHost {
     const code = await new Promise<number>((resolve) => {
       this.exitResolve = resolve;
     });
+    running = false;
     removeSignals();
     unsubscribe();
     unwatch();
