@@ -11,9 +11,7 @@ import { InteractiveApp } from "./app.ts";
 import { comeBackCommand } from "./come-back-hint.ts";
 import { STOP_EXIT_CODES } from "../stop-signals.ts";
 import { askDialog, confirmDialog, pickDialog } from "./dialogs.ts";
-import { runFirstRunWizard } from "./wizard.ts";
 import { accountLogins } from "./login/account-logins.ts";
-import { escapeWatch } from "./login/escape-watch.ts";
 import { supportsHyperlinks } from "./render/wrap.ts";
 import { terminalSafe } from "../../util/terminal-safe.ts";
 import { writeStderr } from "../../util/stdio.ts";
@@ -35,6 +33,8 @@ export async function runInteractive(
       process.stdout.write(`${terminalSafe(warning)}\n`);
       shown.add(warning);
     }
+    // Loaded only for a first run: a start with a usable model draws its first frame without them.
+    const [{ escapeWatch }, { runFirstRunWizard }] = await Promise.all([import("./login/escape-watch.ts"), import("./wizard.ts")]);
     // The keys are the dialogs' while one is open, and a waiting sign-in's otherwise.
     const keys = escapeWatch();
     const chosen = await runFirstRunWizard({
