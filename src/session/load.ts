@@ -8,9 +8,9 @@
 import { closeSync, fstatSync } from "node:fs";
 import * as v from "valibot";
 import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
-import { decodeUtf8, latin1, MAX_LINE_BYTES, scanLines, type ScannedLine } from "./lines.ts";
+import { decodeUtf8, MAX_LINE_BYTES, scanLines, type ScannedLine } from "./lines.ts";
 import { checkObjectLine } from "./json-check.ts";
-import { matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
+import { matchMessagePrefix, messageValueRange } from "./line-shape.ts";
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { NotRegularFileError, openRegularFile } from "./regular-file.ts";
@@ -229,8 +229,7 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
   const end = start + length;
   // A message line in the usual key order is taken without being parsed, once it is known to
   // be valid JSON: whoever reads it back later can trust it. Anything else is parsed here.
-  const head = latin1(buf, start, Math.min(end, start + MESSAGE_PREFIX_BYTES));
-  const prefix = matchMessagePrefix(head);
+  const prefix = matchMessagePrefix(buf, start, end, collector.records.at(-1)?.id);
   const checked = prefix ? checkObjectLine(buf, start, end) : undefined;
   if (prefix && checked?.valid) {
     const range = messageValueRange(buf, start, end, checked.lastKeyAt);
