@@ -134,7 +134,6 @@ function parseHeader(path: string, text: string): SessionHeader {
 class RecordCollector {
   readonly records: EntryRecord[] = [];
   readonly diagnostics: LoadDiagnostic[] = [];
-  private readonly ids = new Set<string>();
 
   constructor(private readonly path: string) {}
 
@@ -161,11 +160,8 @@ class RecordCollector {
     });
   }
 
+  /** An id used by an earlier line too is the tree's to report (tree-links.ts), where every id is looked up anyway. */
   add(record: EntryRecord): void {
-    if (this.ids.has(record.id)) {
-      this.report(record.line, "duplicate-id", `entry id ${record.id} is used by an earlier line too; the later one wins`);
-    }
-    this.ids.add(record.id);
     this.records.push(record);
   }
 

@@ -69,7 +69,7 @@ export class SessionStore {
     });
     const path = this.path;
     this.tree = new SessionTree(loaded?.records ?? []);
-    // What the loader found line by line, and the links the tree found damaged, in line order.
+    // What the loader found line by line, and what the tree found (ids used twice, damaged links), in line order.
     const links = this.tree.linkProblems.map((p) => ({ line: p.line, kind: p.kind, message: `${path}:${p.line}: ${p.message}` }));
     this.diagnostics = [...(loaded?.diagnostics ?? []), ...links].sort((a, b) => a.line - b.line);
     this.leaf = this.tree.last?.id ?? null;

@@ -103,13 +103,17 @@ function parentOfCut(loop: readonly EntryRecord[], index: number): EntryRecord {
 
 export interface LinkProblem {
   readonly line: number;
-  readonly kind: "dangling-parent" | "parent-cycle";
+  readonly kind: "duplicate-id" | "dangling-parent" | "parent-cycle";
   readonly message: string;
 }
 
-/** One line per damaged link, for the load diagnostics (`file:line: …`). */
-export function linkProblems(links: LinkDamage): LinkProblem[] {
-  const out: LinkProblem[] = [];
+/** One line per damaged link and per id used again (`reused`: the later lines), for the load diagnostics (`file:line: …`). */
+export function linkProblems(links: LinkDamage, reused: readonly EntryRecord[] = []): LinkProblem[] {
+  const out: LinkProblem[] = reused.map((record) => ({
+    line: record.line,
+    kind: "duplicate-id",
+    message: `entry id ${record.id} is used by an earlier line too; the later one wins`,
+  }));
   for (const record of links.dangling) {
     out.push({
       line: record.line,

@@ -27,7 +27,7 @@ export class SessionTree {
 
   /** Records a parent cycle of the loaded file was cut at: roots, for the tree and for every path alike. */
   private readonly cuts = new Set<EntryRecord>();
-  /** The damaged links of the records the tree was made from (parents no entry has, parent cycles). */
+  /** The damaged links of the records the tree was made from (ids used twice, parents no entry has, parent cycles). */
   readonly linkProblems: readonly LinkProblem[];
   /**
    * The path `pathTo` gave last, and its ids once a child of its end was asked for: asked again
@@ -38,11 +38,15 @@ export class SessionTree {
   private lastPath: { id: string; path: EntryRecord[]; ids?: Set<string> } | undefined;
 
   constructor(records: Iterable<EntryRecord> = []) {
-    for (const record of records) this.add(record);
+    const reused: EntryRecord[] = [];
+    for (const record of records) {
+      if (this.byId.has(record.id)) reused.push(record);
+      this.add(record);
+    }
     const damage = linkDamage(this.records, (id) => this.byId.get(id));
     // Entries appended later have a fresh id and an existing parent: they never close a cycle.
     for (const { cut } of damage.cycles) this.cuts.add(cut);
-    this.linkProblems = linkProblems(damage);
+    this.linkProblems = linkProblems(damage, reused);
   }
 
   add(record: EntryRecord): void {
