@@ -36,6 +36,7 @@ export class SessionTree {
    * session (opening it for its state) never needs them.
    */
   private lastPath: { id: string; path: EntryRecord[]; ids?: Set<string> } | undefined;
+  private changes = 0;
 
   constructor(records: Iterable<EntryRecord> = []) {
     const reused: EntryRecord[] = [];
@@ -49,7 +50,13 @@ export class SessionTree {
     this.linkProblems = linkProblems(damage, reused);
   }
 
+  /** Counts every change to the records (added, taken back, replaced): what was derived from them at one count holds until the next. */
+  get version(): number {
+    return this.changes;
+  }
+
   add(record: EntryRecord): void {
+    this.changes++;
     // A second entry with a known id takes that id over: paths through it change.
     if (this.byId.has(record.id)) this.lastPath = undefined;
     this.records.push(record);
@@ -74,6 +81,7 @@ export class SessionTree {
   /** Takes back the record added last (a write of it failed); what it set (a label, the name) is undone. */
   removeLast(record: EntryRecord): void {
     if (this.records.at(-1) !== record) return;
+    this.changes++;
     this.lastPath = undefined;
     this.records.pop();
     if (this.byId.get(record.id) === record) {
@@ -92,6 +100,7 @@ export class SessionTree {
   replace(old: EntryRecord, updated: EntryRecord): boolean {
     const index = this.records.lastIndexOf(old);
     if (index < 0) return false;
+    this.changes++;
     this.records[index] = updated;
     if (this.byId.get(old.id) === old) this.byId.set(old.id, updated);
     if (this.cuts.delete(old)) this.cuts.add(updated);
