@@ -64,6 +64,8 @@ function text(buf: Uint8Array, from: number, to: number, same?: string): string 
     while (k < same.length && same.charCodeAt(k) === buf[from + k]) k++;
     if (k === same.length) return same;
   }
+  // The scanner's buffer is a Buffer: its own toString makes no view object first (that cost more than the text).
+  if (buf instanceof Buffer) return buf.toString("latin1", from, to);
   return Buffer.from(buf.buffer, buf.byteOffset + from, to - from).toString("latin1");
 }
 

@@ -198,7 +198,7 @@ function loadCurrent(fd: number, path: string, limit: number): Omit<LoadedFile, 
       return;
     }
     indexLine(collector, line);
-  }, 0, limit);
+  }, 0, limit, true);
   if (legacy) return undefined;
   if (!header || !headerSource) {
     throw new SessionFileError(path, "empty", `Session file is empty: ${path}`);
@@ -226,7 +226,7 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
   // A message line in the usual key order is taken without being parsed, once it is known to
   // be valid JSON: whoever reads it back later can trust it. Anything else is parsed here.
   const prefix = matchMessagePrefix(buf, start, end, collector.records.at(-1)?.id);
-  const checked = prefix ? checkObjectLine(buf, start, end) : undefined;
+  const checked = prefix ? checkObjectLine(buf, start, end, line.utf8) : undefined;
   if (prefix && checked?.valid) {
     const range = messageValueRange(buf, start, end, checked.lastKeyAt);
     collector.add({

@@ -52,3 +52,9 @@ test("a line inside a larger buffer; the line before's id given or not, the pare
   expect(prefix).toEqual({ id: "e5f6a7b8", parentId: "a1b2c3d4", timestamp: "2026-01-01T00:00:01.000Z", role: "assistant" });
   expect(matchMessagePrefix(view, 1, view.length - 2, "a1b2c3d5")!.parentId).toBe("a1b2c3d4");
 });
+
+test("a Buffer and a plain byte array give the same prefix", () => {
+  const line = bytes(LINES[1]!);
+  expect(matchMessagePrefix(Buffer.from(line), 0, line.length)).toEqual(matchMessagePrefix(line, 0, line.length));
+  expect(matchMessagePrefix(Buffer.from(line), 0, line.length)?.role).toBe("assistant");
+});
