@@ -39,11 +39,16 @@ export class SessionTree {
   private changes = 0;
 
   constructor(records: Iterable<EntryRecord> = []) {
+    // `add`, less what a new tree cannot have (a path to forget): one lookup of each id tells a reused one.
     const reused: EntryRecord[] = [];
     for (const record of records) {
-      if (this.byId.has(record.id)) reused.push(record);
-      this.add(record);
+      const known = this.byId.size;
+      this.byId.set(record.id, record);
+      if (this.byId.size === known) reused.push(record);
+      this.records.push(record);
+      this.noteDerived(record);
     }
+    this.changes = this.records.length;
     const damage = linkDamage(this.records, (id) => this.byId.get(id));
     // Entries appended later have a fresh id and an existing parent: they never close a cycle.
     for (const { cut } of damage.cycles) this.cuts.add(cut);
