@@ -236,12 +236,10 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
       parentId: prefix.parentId,
       timestamp: prefix.timestamp,
       role: prefix.role,
-      source: {
-        kind: "file",
-        offset: line.offset,
-        length,
-        ...(range ? { message: { offset: line.offset + (range.start - start), length: range.end - range.start } } : {}),
-      },
+      // Two literals rather than a spread: made 20,000 times for a large session.
+      source: range
+        ? { kind: "file", offset: line.offset, length, message: { offset: line.offset + (range.start - start), length: range.end - range.start } }
+        : { kind: "file", offset: line.offset, length },
     });
     return;
   }
