@@ -124,7 +124,8 @@ function scanWith(
     if (got > 0) lastByte = buf[filled - 1]!;
     if (checkUtf8) {
       // A read that goes on with a line too long to keep holds only the rest of it at its start: not checked here.
-      const lastNewline = skipped === undefined ? buf.lastIndexOf(NEWLINE, filled - 1) : -1;
+      // (A negative start would search from the buffer's end, through bytes of an earlier read.)
+      const lastNewline = skipped === undefined && filled > 0 ? buf.lastIndexOf(NEWLINE, filled - 1) : -1;
       utf8 = lastNewline >= 0 && isUtf8(buf.subarray(0, lastNewline));
     }
     let start = 0;
