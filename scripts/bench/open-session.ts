@@ -50,7 +50,7 @@ try {
     lines.pi[p.release] = shown(p.cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir });
   }
 
-  // The floors, pig's start-up and build flags without pig: timed with get_state, beside pig.
+  // The floors, pig's build flags and line scanner without the rest of pig: timed with get_state, beside pig.
   const floors = pig === undefined ? undefined : buildOpenFloors(work);
   for (const [name, bin] of Object.entries(floors ?? {}) as [OpenFloor, string][]) sides.set(`floor-${name}`, { cmd: [bin], env: {}, cwd });
 
