@@ -13,6 +13,7 @@ import { writeSession } from "./gen-sessions.ts";
 import { commonArgs } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, piEnv, type PiRelease } from "./pi-install.ts";
 import { cleanup, dropPageCache, interleave, median, pigEnv, requirePig } from "./measure.ts";
+import { buildOpenFloors, type OpenFloor } from "./open-floor.ts";
 import { fmtMB, fmtMs, printReport, shellLine } from "./report.ts";
 import { type RpcOpenCommand, type RpcOpenSide, type RpcOpenSample, timeRpcOpen } from "./rpc-open.ts";
 
@@ -32,7 +33,8 @@ try {
   console.error(`[bench] generated ${file}: ${fmtMB(gen.bytes)}, ${gen.lines} lines`);
 
   // Both read a model from their agent dir (none is asked: get_messages needs no request).
-  const sides = new Map<"pig" | PiRelease, RpcOpenSide>();
+  type Side = "pig" | `floor-${OpenFloor}` | PiRelease;
+  const sides = new Map<Side, RpcOpenSide>();
   const lines: { pig: string; pi: Partial<Record<PiRelease, string>> } = { pig: "(not run: --pi-only)", pi: {} };
   const shown = (cmd: readonly string[], env: Record<string, string>) => `echo '{"type":"get_state"}' (or get_messages) | ${shellLine([...cmd, "--mode", "rpc", "--session", file], env)}`;
   if (pig !== undefined) {
@@ -47,6 +49,10 @@ try {
     sides.set(p.release, { cmd: p.cmd, env: piEnv(p, agentDir), cwd });
     lines.pi[p.release] = shown(p.cmd, { ...PI_QUIET_ENV, PI_CODING_AGENT_DIR: agentDir });
   }
+
+  // The floors, pig's build flags and line scanner without the rest of pig: timed with get_state, beside pig.
+  const floors = pig === undefined ? undefined : buildOpenFloors(work);
+  for (const [name, bin] of Object.entries(floors ?? {}) as [OpenFloor, string][]) sides.set(`floor-${name}`, { cmd: [bin], env: {}, cwd });
 
   // Untimed, first: every side must give the same answers, or a ratio compares different work.
   const notes: string[] = [];
@@ -67,17 +73,22 @@ try {
   dropPageCache(executables);
   notes.push(`peak RSS is the process's VmHWM just before it is stopped; the page cache of ${executables.join(", ")} was dropped before the warm-up runs`);
   notes.push("pig reads the file once at open (every line checked as it is scanned) and message bodies only when asked for them; Pi parses every entry at open");
+  if (floors !== undefined) notes.push(`the floors are scripts/bench/open-floor.ts's programs, compiled with pig's build flags: ${shellLine([floors.read, "--mode", "rpc", "--session", file])}; ${shellLine([floors.parse, "--mode", "rpc", "--session", file])} (each reads the file its last argument names)`);
   for (const n of notes) console.error(`[bench] ${n}`);
-  const samples = new Map<RpcOpenCommand, Map<"pig" | PiRelease, RpcOpenSample[]>>();
+  const samples = new Map<RpcOpenCommand, Map<Side, RpcOpenSample[]>>();
   for (const command of ["get_state", "get_messages"] as const) {
-    samples.set(command, await interleave(`open-session ${command}`, [...sides.keys()], args.runs, args.warmup, (key) => timeRpcOpen(sides.get(key)!, file, command)));
+    // The floors answer get_state only: they stand for opening, not for writing the context out.
+    const keys = [...sides.keys()].filter((key) => command === "get_state" || !key.startsWith("floor-"));
+    samples.set(command, await interleave(`open-session ${command}`, keys, args.runs, args.warmup, (key) => timeRpcOpen(sides.get(key)!, file, command)));
   }
 
-  const of = (command: RpcOpenCommand, key: "pig" | PiRelease, pick: "ms" | "maxRssBytes") => {
+  const of = (command: RpcOpenCommand, key: Side, pick: "ms" | "cpuMs" | "maxRssBytes") => {
     const s = samples.get(command)!.get(key) ?? [];
-    return pick === "ms" ? median(s.map((x) => x.ms)) : Math.max(...s.map((x) => x.maxRssBytes));
+    return pick === "maxRssBytes" ? Math.max(...s.map((x) => x.maxRssBytes)) : median(s.map((x) => x[pick]));
   };
-  const row = (command: RpcOpenCommand, pick: "ms" | "maxRssBytes") => ({
+  const dash = Object.fromEntries(pis.map((p) => [p.release, "—"])) as Partial<Record<PiRelease, string>>;
+  const floorRow = (name: OpenFloor, metric: string) => ({ metric, pig: floors === undefined ? undefined : of("get_state", `floor-${name}`, "ms"), pi: {}, piNote: dash, format: fmtMs, ratio: "none" as const });
+  const row = (command: RpcOpenCommand, pick: "ms" | "cpuMs" | "maxRssBytes") => ({
     pig: pig === undefined ? undefined : of(command, "pig", pick),
     pi: Object.fromEntries(pis.map((p) => [p.release, of(command, p.release, pick)])) as Partial<Record<PiRelease, number>>,
   });
@@ -88,6 +99,9 @@ try {
       rows: [
         { metric: "open, `get_state`: spawn → answer (median)", ...row("get_state", "ms"), format: fmtMs, ratio: "speed", target: { kind: "speed", factor: 10, word: "faster" } },
         { metric: "open, `get_state`: peak RSS (max)", ...row("get_state", "maxRssBytes"), format: fmtMB, ratio: "share", target: { kind: "share", max: 1 / 3, text: "≤ ⅓ (0.33)" } },
+        { metric: "open, `get_state`: CPU time to the answer, all threads (median)", ...row("get_state", "cpuMs"), format: fmtMs, ratio: "speed" },
+        floorRow("read", "floor: a program built with pig's flags reading the file (1 MiB reads, lines found, UTF-8 checked), spawn → done"),
+        floorRow("parse", "the same program, also `JSON.parse` of every line"),
         { metric: "open, `get_messages` (the whole context out): spawn → answer", ...row("get_messages", "ms"), format: fmtMs, ratio: "speed" },
         { metric: "open, `get_messages`: peak RSS (max)", ...row("get_messages", "maxRssBytes"), format: fmtMB, ratio: "share" },
       ],

@@ -8,7 +8,7 @@
 // hello-world, and one that makes a single streamed request to the same server (the floor of a
 // one-turn run: the runtime's start and one HTTP round trip).
 //   node_modules/.bin/bun scripts/bench/profile.ts [--pig PATH] [--runs N] [--top N] [--floor] [--keep]
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,6 +18,7 @@ import { CpuProfileSchema, summariseProfiles, type FunctionTime, type ProfileSum
 import { writeFakeAgentDir } from "./fake-agent.ts";
 import { dropPageCache, median, pigEnv, requirePig } from "./measure.ts";
 import { COMPILE_FLAGS, PIG_FLAGS } from "../build-flags.ts";
+import { buildFloor } from "./build-floor.ts";
 import { shellLine } from "./report.ts";
 
 const { values } = parseArgs({
@@ -63,16 +64,6 @@ const text = await response.text();
 console.log(text.includes("ok") ? "ok" : text);
 `;
 
-/** A program compiled as scripts/build.ts compiles pig, in the run's temp dir. */
-function buildFloor(name: string, source: string): string {
-  const src = join(work, `${name}.ts`);
-  const out = join(work, name);
-  writeFileSync(src, source);
-  const built = Bun.spawnSync([process.execPath, "build", src, ...COMPILE_FLAGS, ...PIG_FLAGS, "--outfile", out], { cwd: work, stdout: "ignore", stderr: "pipe" });
-  if (built.exitCode !== 0) throw new Error(`building ${name} failed: ${built.stderr.toString()}`);
-  return out;
-}
-
 interface Usage {
   wallMs: number;
   cpuMs: number;
@@ -114,7 +105,7 @@ try {
       { name: "one streamed request, then print", source: FETCH_ONCE, args: [`${llm.url}/v1/chat/completions`], requests: 1 },
     ];
     for (const floor of floors) {
-      const bin = buildFloor(floor.name.replace(/\W+/g, "-"), floor.source);
+      const bin = buildFloor(work, floor.name.replace(/\W+/g, "-"), floor.source);
       dropPageCache([bin]);
       const cmd = [bin, ...floor.args];
       await timedRun(cmd, env, cwd, floor.requests);

@@ -1,8 +1,9 @@
 // One timed open of a session as an RPC client does it: `<agent> --mode rpc --session FILE`, then
 // one command — `get_state` (what the session is: its id, model, message count) or
 // `get_messages` (every message of the branch's context, as JSON) — from the spawn until the
-// whole response line has arrived on stdout. The process is then stopped; its peak RSS is read
-// from /proc just before.
+// whole response line has arrived on stdout. The process is then stopped; its peak RSS and the
+// CPU time its process tree had used by then are read from /proc just before.
+import { treeUsage } from "./tree-cpu.ts";
 import { peakRssOf } from "./tree-rss.ts";
 
 export interface RpcOpenSide {
@@ -15,6 +16,8 @@ export type RpcOpenCommand = "get_state" | "get_messages";
 
 export interface RpcOpenSample {
   ms: number;
+  /** User + system CPU time of the process tree from the spawn to the answer (all threads). */
+  cpuMs: number;
   maxRssBytes: number;
   /** The response's `data`, when asked for (the untimed same-output check). */
   data?: Record<string, unknown>;
@@ -52,9 +55,10 @@ export async function timeRpcOpen(side: RpcOpenSide, session: string, command: R
     const ms = performance.now() - start;
     if (line === undefined) throw new Error(`${cmd.join(" ")} ended (exit ${await proc.exited}) without answering ${command}:\n${(await stderr).slice(-2000)}`);
     const maxRssBytes = peakRssOf(proc.pid) ?? Number.NaN;
+    const { cpuMs } = treeUsage(proc.pid);
     const answer = JSON.parse(line) as { success?: boolean; error?: string; data?: Record<string, unknown> };
     if (answer.success !== true || answer.data === undefined) throw new Error(`${cmd.join(" ")}: ${command} failed: ${line.slice(0, 500)}`);
-    return { ms, maxRssBytes, ...(keepData ? { data: answer.data } : {}) };
+    return { ms, cpuMs, maxRssBytes, ...(keepData ? { data: answer.data } : {}) };
   } finally {
     reader.releaseLock();
     proc.kill("SIGKILL");

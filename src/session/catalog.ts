@@ -88,7 +88,7 @@ export function summarizeSession(path: string): SessionSummary | undefined {
       if (type === "message") {
         if (!line.terminated && !parsed && !parseObject(decodeUtf8(buf, start, start + length))) return;
         messageCount++;
-        role = matchMessagePrefix(head)?.role;
+        role = matchMessagePrefix(buf, start, start + length)?.role;
         if (role === undefined) {
           parsed ??= parseObject(decodeUtf8(buf, start, start + length));
           const message = parsed?.message as Json | undefined;

@@ -42,7 +42,7 @@ export type ContextItem =
   | { readonly kind: "made"; readonly message: AgentMessage; /** The entry it was made from. */ readonly record: EntryRecord };
 
 export interface ContextPlan {
-  readonly items: ContextItem[];
+  readonly items: readonly ContextItem[];
   /**
    * Index of the first item written after the latest compaction entry (0 without one): what
    * precedes it (the summary and the kept entries) was already in the context the compaction

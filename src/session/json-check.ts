@@ -93,11 +93,15 @@ export interface ObjectLine {
 
 const INVALID: ObjectLine = { valid: false, lastKeyAt: -1 };
 
-/** Whether `buf[start, end)` (a JSONL line) is one JSON object in valid UTF-8, and where its last top-level key starts. */
-export function checkObjectLine(buf: Uint8Array, start: number, end: number): ObjectLine {
+/**
+ * Whether `buf[start, end)` (a JSONL line) is one JSON object in valid UTF-8, and where its last
+ * top-level key starts. `knownUtf8`: the bytes were found valid UTF-8 already (lines.ts checks a
+ * whole read at once).
+ */
+export function checkObjectLine(buf: Uint8Array, start: number, end: number, knownUtf8 = false): ObjectLine {
   let first = start;
   while (first < end && isSpace(buf[first]!)) first++;
-  if (buf[first] !== OPEN_BRACE || !isUtf8(buf.subarray(start, end))) return INVALID;
+  if (buf[first] !== OPEN_BRACE || !(knownUtf8 || isUtf8(buf.subarray(start, end)))) return INVALID;
   const lastKeyAt = scanJson(buf, start, end);
   return lastKeyAt === NOT_JSON ? INVALID : { valid: true, lastKeyAt };
 }

@@ -19,20 +19,95 @@ export interface MessagePrefix {
   readonly role: string;
 }
 
-// Values are printable ASCII without quote or backslash: the head is decoded as latin1 (cheap),
-// and anything else falls back to a full parse.
-const VALUE = '([\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*)';
-const MESSAGE_PREFIX = new RegExp(
-  `^\\{"type":"message","id":"${VALUE}","parentId":(?:null|"${VALUE}"),"timestamp":"${VALUE}","message":\\{"role":"${VALUE}"`,
-);
+// The fixed parts of the prefix, and where the values between them end: a value is printable
+// ASCII without quote or backslash (anything else falls back to a full parse), so its bytes are
+// its text.
+const TYPE_AND_ID = bytesOf('{"type":"message","id":"');
+const PARENT = bytesOf('","parentId":');
+const NULL = bytesOf("null");
+const TIMESTAMP = bytesOf(',"timestamp":"');
+const ROLE = bytesOf(',"message":{"role":"');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
-/** How many leading bytes `matchMessagePrefix` needs to see. */
+function bytesOf(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+/** The roles messages have, as shared strings: 20,000 messages need not make 20,000 copies of "assistant". */
+const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"].map((role) => ({ role, bytes: bytesOf(role) }));
+
+/** How many leading bytes `matchMessagePrefix` looks at. */
 export const MESSAGE_PREFIX_BYTES = 256;
 
-export function matchMessagePrefix(head: string): MessagePrefix | undefined {
-  const m = MESSAGE_PREFIX.exec(head);
-  if (!m) return undefined;
-  return { id: m[1]!, parentId: m[2] ?? null, timestamp: m[3]!, role: m[4]! };
+/** Whether `literal` is at `at` (and ends by `end`). */
+function literalAt(buf: Uint8Array, at: number, end: number, literal: Uint8Array): boolean {
+  if (at + literal.length > end) return false;
+  for (let k = 0; k < literal.length; k++) if (buf[at + k] !== literal[k]) return false;
+  return true;
+}
+
+/** The index of the quote closing the value that starts at `at`, or -1 when a byte is not a plain value's. */
+function valueEnd(buf: Uint8Array, at: number, end: number): number {
+  for (let j = at; j < end; j++) {
+    const c = buf[j]!;
+    if (c === QUOTE) return j;
+    if (c < 0x20 || c > 0x7e || c === BACKSLASH) return -1;
+  }
+  return -1;
+}
+
+/** The bytes `[from, to)` as text (they are ASCII); `same` when they spell it (a parent is usually the line before). */
+function text(buf: Uint8Array, from: number, to: number, same?: string): string {
+  if (same !== undefined && same.length === to - from) {
+    let k = 0;
+    while (k < same.length && same.charCodeAt(k) === buf[from + k]) k++;
+    if (k === same.length) return same;
+  }
+  // The scanner's buffer is a Buffer: its own toString makes no view object first (that cost more than the text).
+  if (buf instanceof Buffer) return buf.toString("latin1", from, to);
+  return Buffer.from(buf.buffer, buf.byteOffset + from, to - from).toString("latin1");
+}
+
+function roleText(buf: Uint8Array, from: number, to: number): string {
+  for (const { role, bytes } of ROLES) if (bytes.length === to - from && literalAt(buf, from, to, bytes)) return role;
+  return text(buf, from, to);
+}
+
+/**
+ * The prefix of the line `buf[start, end)`, read from its first `MESSAGE_PREFIX_BYTES` bytes
+ * without making a string of them; undefined when the line does not start that way. `previousId`
+ * (the id of the line before) is handed back as the parent when it is the same text.
+ */
+export function matchMessagePrefix(buf: Uint8Array, start: number, end: number, previousId?: string): MessagePrefix | undefined {
+  const stop = Math.min(end, start + MESSAGE_PREFIX_BYTES);
+  if (!literalAt(buf, start, stop, TYPE_AND_ID)) return undefined;
+  const idAt = start + TYPE_AND_ID.length;
+  const idEnd = valueEnd(buf, idAt, stop);
+  if (idEnd < 0 || !literalAt(buf, idEnd, stop, PARENT)) return undefined;
+  let at = idEnd + PARENT.length;
+  let parent: { from: number; to: number } | undefined;
+  if (literalAt(buf, at, stop, NULL)) at += NULL.length;
+  else {
+    if (buf[at] !== QUOTE) return undefined;
+    const parentEnd = valueEnd(buf, at + 1, stop);
+    if (parentEnd < 0) return undefined;
+    parent = { from: at + 1, to: parentEnd };
+    at = parentEnd + 1;
+  }
+  if (!literalAt(buf, at, stop, TIMESTAMP)) return undefined;
+  const timestampAt = at + TIMESTAMP.length;
+  const timestampEnd = valueEnd(buf, timestampAt, stop);
+  if (timestampEnd < 0 || !literalAt(buf, timestampEnd + 1, stop, ROLE)) return undefined;
+  const roleAt = timestampEnd + 1 + ROLE.length;
+  const roleEnd = valueEnd(buf, roleAt, stop);
+  if (roleEnd < 0) return undefined;
+  return {
+    id: text(buf, idAt, idEnd),
+    parentId: parent ? text(buf, parent.from, parent.to, previousId) : null,
+    timestamp: text(buf, timestampAt, timestampEnd),
+    role: roleText(buf, roleAt, roleEnd),
+  };
 }
 
 const MESSAGE_KEY = '"message":';

@@ -4,6 +4,7 @@
  * Large allocations are what makes reading big files slow here (page faults), so the scanner
  * never holds more than the buffer and the current line; callers keep offsets, not text.
  */
+import { isUtf8 } from "node:buffer";
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "./regular-file.ts";
 
@@ -37,6 +38,8 @@ export interface ScannedLine {
   readonly start: number;
   /** The line is at least the scan's `maxLineBytes` long: its bytes are not in `buf`. */
   readonly oversized?: true;
+  /** Known to be valid UTF-8 (only in a scan asked to check: `checkUtf8`). */
+  readonly utf8?: true;
 }
 
 export interface ScanResult {
@@ -51,18 +54,22 @@ const EMPTY = new Uint8Array(0);
 /**
  * Calls `onLine` for every line of the file, in order. Returning `false` stops the scan.
  * `from` is the byte offset to start at (a line start); lines of `maxLineBytes` or more come
- * as `oversized`, without their bytes.
+ * as `oversized`, without their bytes. With `checkUtf8`, the complete lines of each read are
+ * checked for valid UTF-8 at once, and lines known to be so come marked `utf8` (a reader that
+ * checks every line saves a check, and a view, per line; a scan that stops at a header is not
+ * made to check a whole read).
  */
 export function scanLines(
   fd: number,
   onLine: (line: ScannedLine) => boolean | void,
   from = 0,
   maxLineBytes = MAX_LINE_BYTES,
+  checkUtf8 = false,
 ): ScanResult {
   const initial = spare ?? Buffer.allocUnsafe(INITIAL_BUFFER);
   spare = undefined;
   try {
-    return scanWith(initial, fd, onLine, from, maxLineBytes);
+    return scanWith(initial, fd, onLine, from, maxLineBytes, checkUtf8);
   } finally {
     // A buffer grown for one long line is a new one, let go; the usual one is kept.
     spare = initial;
@@ -75,8 +82,12 @@ function scanWith(
   onLine: (line: ScannedLine) => boolean | void,
   from: number,
   maxLineBytes: number,
+  checkUtf8: boolean,
 ): ScanResult {
   let buf = initial;
+  // Whether the lines that end in this read are all valid UTF-8 (a sequence cannot span a
+  // newline, so the lines are valid exactly when the bytes up to the read's last newline are).
+  let utf8 = false;
   let carry = 0; // bytes of an unfinished line kept at the start of buf
   let filePos = from; // file offset of the next byte to read
   let lineStartOffset = from;
@@ -89,7 +100,9 @@ function scanWith(
     const line: ScannedLine =
       skipped !== undefined || length >= maxLineBytes
         ? { lineNo, offset: lineStartOffset, length, terminated, buf: EMPTY, start: 0, oversized: true }
-        : { lineNo, offset: lineStartOffset, length, terminated, buf, start };
+        : utf8 && terminated
+          ? { lineNo, offset: lineStartOffset, length, terminated, buf, start, utf8: true }
+          : { lineNo, offset: lineStartOffset, length, terminated, buf, start };
     skipped = undefined;
     lineStartOffset += length + 1;
     return onLine(line);
@@ -109,6 +122,12 @@ function scanWith(
     filePos += got;
     const filled = carry + got;
     if (got > 0) lastByte = buf[filled - 1]!;
+    if (checkUtf8) {
+      // A read that goes on with a line too long to keep holds only the rest of it at its start: not checked here.
+      // (A negative start would search from the buffer's end, through bytes of an earlier read.)
+      const lastNewline = skipped === undefined && filled > 0 ? buf.lastIndexOf(NEWLINE, filled - 1) : -1;
+      utf8 = lastNewline >= 0 && isUtf8(buf.subarray(0, lastNewline));
+    }
     let start = 0;
     for (;;) {
       const nl = buf.indexOf(NEWLINE, start);

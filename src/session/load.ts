@@ -8,9 +8,9 @@
 import { closeSync, fstatSync } from "node:fs";
 import * as v from "valibot";
 import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
-import { decodeUtf8, latin1, MAX_LINE_BYTES, scanLines, type ScannedLine } from "./lines.ts";
+import { decodeUtf8, MAX_LINE_BYTES, scanLines, type ScannedLine } from "./lines.ts";
 import { checkObjectLine } from "./json-check.ts";
-import { matchMessagePrefix, messageValueRange, MESSAGE_PREFIX_BYTES } from "./line-shape.ts";
+import { matchMessagePrefix, messageValueRange } from "./line-shape.ts";
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { NotRegularFileError, openRegularFile } from "./regular-file.ts";
@@ -134,7 +134,6 @@ function parseHeader(path: string, text: string): SessionHeader {
 class RecordCollector {
   readonly records: EntryRecord[] = [];
   readonly diagnostics: LoadDiagnostic[] = [];
-  private readonly ids = new Set<string>();
 
   constructor(private readonly path: string) {}
 
@@ -161,11 +160,8 @@ class RecordCollector {
     });
   }
 
+  /** An id used by an earlier line too is the tree's to report (tree-links.ts), where every id is looked up anyway. */
   add(record: EntryRecord): void {
-    if (this.ids.has(record.id)) {
-      this.report(record.line, "duplicate-id", `entry id ${record.id} is used by an earlier line too; the later one wins`);
-    }
-    this.ids.add(record.id);
     this.records.push(record);
   }
 
@@ -202,7 +198,7 @@ function loadCurrent(fd: number, path: string, limit: number): Omit<LoadedFile, 
       return;
     }
     indexLine(collector, line);
-  }, 0, limit);
+  }, 0, limit, true);
   if (legacy) return undefined;
   if (!header || !headerSource) {
     throw new SessionFileError(path, "empty", `Session file is empty: ${path}`);
@@ -229,9 +225,8 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
   const end = start + length;
   // A message line in the usual key order is taken without being parsed, once it is known to
   // be valid JSON: whoever reads it back later can trust it. Anything else is parsed here.
-  const head = latin1(buf, start, Math.min(end, start + MESSAGE_PREFIX_BYTES));
-  const prefix = matchMessagePrefix(head);
-  const checked = prefix ? checkObjectLine(buf, start, end) : undefined;
+  const prefix = matchMessagePrefix(buf, start, end, collector.records.at(-1)?.id);
+  const checked = prefix ? checkObjectLine(buf, start, end, line.utf8) : undefined;
   if (prefix && checked?.valid) {
     const range = messageValueRange(buf, start, end, checked.lastKeyAt);
     collector.add({
@@ -241,12 +236,10 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
       parentId: prefix.parentId,
       timestamp: prefix.timestamp,
       role: prefix.role,
-      source: {
-        kind: "file",
-        offset: line.offset,
-        length,
-        ...(range ? { message: { offset: line.offset + (range.start - start), length: range.end - range.start } } : {}),
-      },
+      // Two literals rather than a spread: made 20,000 times for a large session.
+      source: range
+        ? { kind: "file", offset: line.offset, length, message: { offset: line.offset + (range.start - start), length: range.end - range.start } }
+        : { kind: "file", offset: line.offset, length },
     });
     return;
   }

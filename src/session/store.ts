@@ -43,6 +43,7 @@ export class SessionStore {
   private readonly placedListeners = new Set<(record: EntryRecord) => void>();
   private hasAssistant: boolean;
   private readonly appends: SessionAppends;
+  private lastPlan: { leafId: string; version: number; plan: ContextPlan } | undefined;
 
   private constructor(
     private headerValue: SessionHeader,
@@ -69,7 +70,7 @@ export class SessionStore {
     });
     const path = this.path;
     this.tree = new SessionTree(loaded?.records ?? []);
-    // What the loader found line by line, and the links the tree found damaged, in line order.
+    // What the loader found line by line, and what the tree found (ids used twice, damaged links), in line order.
     const links = this.tree.linkProblems.map((p) => ({ line: p.line, kind: p.kind, message: `${path}:${p.line}: ${p.message}` }));
     this.diagnostics = [...(loaded?.diagnostics ?? []), ...links].sort((a, b) => a.line - b.line);
     this.leaf = this.tree.last?.id ?? null;
@@ -229,14 +230,28 @@ export class SessionStore {
     return this.branchRecords(id).flatMap((record) => this.readEntry(record) ?? []);
   }
 
+  /**
+   * The plan of the context of the branch ending at `leafId`. The last one is kept until the tree
+   * changes: a run's start asks for the leaf's plan several times (restoring the model, whether
+   * there are messages), and a plan of a long branch walks all of it.
+   */
   planContext(leafId: string | null = this.leaf): ContextPlan {
     if (leafId === null) return { items: [], freshFrom: 0, thinkingLevel: "off", model: null };
-    return planContext(this.branchRecords(leafId), this.readEntry);
+    const kept = this.lastPlan;
+    if (kept?.leafId === leafId && kept.version === this.tree.version) return kept.plan;
+    const plan = planContext(this.branchRecords(leafId), this.readEntry);
+    this.lastPlan = { leafId, version: this.tree.version, plan };
+    return plan;
   }
 
-  /** The context of the branch. A line found unreadable drops out of it and of every later plan alike. */
+  /**
+   * The context of the branch. A line found unreadable drops out of it and of every later plan
+   * alike. Planned afresh, not from the kept plan: the messages a plan makes (summaries, custom
+   * messages) go out to the agent, and each context gets its own.
+   */
   buildContext(leafId: string | null = this.leaf): SessionContext {
-    return resolvePlan(this.planContext(leafId), this.readEntry);
+    if (leafId === null) return resolvePlan(this.planContext(null), this.readEntry);
+    return resolvePlan(planContext(this.branchRecords(leafId), this.readEntry), this.readEntry);
   }
 
   // ── tree moves ───────────────────────────────────────────────────────────

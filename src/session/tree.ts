@@ -4,7 +4,7 @@
  */
 import type { LabelEntry, SessionInfoEntry } from "./format.ts";
 import type { EntryRecord } from "./records.ts";
-import { linkProblems, resolveLinks, type LinkProblem, type TreeLinks } from "./tree-links.ts";
+import { linkDamage, linkProblems, resolveLinks, type LinkProblem, type TreeLinks } from "./tree-links.ts";
 
 export interface LabelInfo {
   readonly label: string;
@@ -27,23 +27,41 @@ export class SessionTree {
 
   /** Records a parent cycle of the loaded file was cut at: roots, for the tree and for every path alike. */
   private readonly cuts = new Set<EntryRecord>();
-  /** The damaged links of the records the tree was made from (parents no entry has, parent cycles). */
+  /** The damaged links of the records the tree was made from (ids used twice, parents no entry has, parent cycles). */
   readonly linkProblems: readonly LinkProblem[];
   /**
-   * The path `pathTo` gave last, with its ids: asked again (every turn asks for the leaf's path,
-   * several times) or for a child of its end (an entry just appended), it is not walked again.
+   * The path `pathTo` gave last, and its ids once a child of its end was asked for: asked again
+   * (every turn asks for the leaf's path, several times) or for a child of its end (an entry just
+   * appended), it is not walked again. The ids are gathered only then: a run that only reads the
+   * session (opening it for its state) never needs them.
    */
-  private lastPath: { id: string; path: EntryRecord[]; ids: Set<string> } | undefined;
+  private lastPath: { id: string; path: EntryRecord[]; ids?: Set<string> } | undefined;
+  private changes = 0;
 
   constructor(records: Iterable<EntryRecord> = []) {
-    for (const record of records) this.add(record);
-    const links = this.links();
+    // `add`, less what a new tree cannot have (a path to forget): one lookup of each id tells a reused one.
+    const reused: EntryRecord[] = [];
+    for (const record of records) {
+      const known = this.byId.size;
+      this.byId.set(record.id, record);
+      if (this.byId.size === known) reused.push(record);
+      this.records.push(record);
+      this.noteDerived(record);
+    }
+    this.changes = this.records.length;
+    const damage = linkDamage(this.records, (id) => this.byId.get(id));
     // Entries appended later have a fresh id and an existing parent: they never close a cycle.
-    for (const { cut } of links.cycles) this.cuts.add(cut);
-    this.linkProblems = linkProblems(links);
+    for (const { cut } of damage.cycles) this.cuts.add(cut);
+    this.linkProblems = linkProblems(damage, reused);
+  }
+
+  /** Counts every change to the records (added, taken back, replaced): what was derived from them at one count holds until the next. */
+  get version(): number {
+    return this.changes;
   }
 
   add(record: EntryRecord): void {
+    this.changes++;
     // A second entry with a known id takes that id over: paths through it change.
     if (this.byId.has(record.id)) this.lastPath = undefined;
     this.records.push(record);
@@ -68,6 +86,7 @@ export class SessionTree {
   /** Takes back the record added last (a write of it failed); what it set (a label, the name) is undone. */
   removeLast(record: EntryRecord): void {
     if (this.records.at(-1) !== record) return;
+    this.changes++;
     this.lastPath = undefined;
     this.records.pop();
     if (this.byId.get(record.id) === record) {
@@ -86,6 +105,7 @@ export class SessionTree {
   replace(old: EntryRecord, updated: EntryRecord): boolean {
     const index = this.records.lastIndexOf(old);
     if (index < 0) return false;
+    this.changes++;
     this.records[index] = updated;
     if (this.byId.get(old.id) === old) this.byId.set(old.id, updated);
     if (this.cuts.delete(old)) this.cuts.add(updated);
@@ -128,18 +148,41 @@ export class SessionTree {
     const known = this.lastPath;
     if (known?.id === id) return known.path.slice();
     const record = this.byId.get(id);
-    if (known && record && record.parentId === known.id && !known.ids.has(record.id) && !this.cuts.has(record)) {
-      known.path.push(record);
-      known.ids.add(record.id);
-      this.lastPath = { id, path: known.path, ids: known.ids };
-      return known.path.slice();
+    if (known && record && record.parentId === known.id && !this.cuts.has(record)) {
+      const ids = known.ids ?? new Set(known.path.map((r) => r.id));
+      if (!ids.has(record.id)) {
+        known.path.push(record);
+        ids.add(record.id);
+        this.lastPath = { id, path: known.path, ids };
+        return known.path.slice();
+      }
     }
     const path = this.walkTo(id);
-    this.lastPath = { id, path, ids: new Set(path.map((r) => r.id)) };
+    this.lastPath = { id, path };
     return path.slice();
   }
 
+  /**
+   * Every record a walk meets is its id's current owner, so without a parent cycle it meets each
+   * at most once: a walk longer than the tree has records has met a cycle, and is walked again
+   * watching for it (watching every step costs a set of all the ids on a long path).
+   */
   private walkTo(id: string): EntryRecord[] {
+    const path: EntryRecord[] = [];
+    const cuts = this.cuts.size > 0;
+    let current = this.byId.get(id);
+    while (current) {
+      path.push(current);
+      // Where the tree cuts a cycle, the path starts too.
+      if (cuts && this.cuts.has(current)) break;
+      if (path.length > this.records.length) return this.walkWatching(id);
+      current = current.parentId ? this.byId.get(current.parentId) : undefined;
+    }
+    return path.reverse();
+  }
+
+  /** `walkTo` for a tree whose links loop: a walk ends at the first id it meets again. */
+  private walkWatching(id: string): EntryRecord[] {
     const path: EntryRecord[] = [];
     const seen = new Set<string>();
     let current = this.byId.get(id);

@@ -114,3 +114,59 @@ describe("scanLines with a line limit", () => {
     ]);
   });
 });
+
+describe("scanLines checking UTF-8 a read at a time", () => {
+  // ~4 MiB: several reads of the 1 MiB buffer, a line longer than it, and lines of invalid
+  // UTF-8 here and there (one cut sequence at a line's end, one stray continuation byte).
+  const valid = (n: number) => Buffer.from(`{"n":${n},"text":"${"é→ok ".repeat(n % 7 === 0 ? 200 : 20)}"}`);
+  const parts: Buffer[] = [];
+  const invalidLines = new Set<number>();
+  for (let n = 1; parts.reduce((sum, p) => sum + p.length, 0) < 4 * 1024 * 1024; n++) {
+    if (n === 40) parts.push(Buffer.from(`{"long":"${"x".repeat(1536 * 1024)}"}`));
+    else if (n === 600 || n === 601) {
+      invalidLines.add(n);
+      parts.push(Buffer.concat([Buffer.from('{"bad":"'), Buffer.from(n % 2 === 0 ? [0xe2, 0x86] : [0x80]), Buffer.from('"}')]));
+    } else parts.push(valid(n));
+    parts.push(Buffer.from("\n"));
+  }
+  const path = join(dir, "utf8.jsonl");
+  writeFileSync(path, Buffer.concat(parts));
+
+  test("a line marked utf8 is valid UTF-8; lines of reads without an invalid line are marked", () => {
+    const strict = new TextDecoder("utf-8", { fatal: true });
+    const seen = { marked: 0, valid: 0, invalid: 0, wronglyMarked: 0 };
+    withReadFd(path, (fd) =>
+      scanLines(fd, (line) => {
+        let ok = true;
+        try {
+          strict.decode(line.buf.subarray(line.start, line.start + line.length));
+        } catch {
+          ok = false;
+        }
+        seen[ok ? "valid" : "invalid"]++;
+        if (line.utf8) seen.marked++;
+        if (line.utf8 && !ok) seen.wronglyMarked++;
+      }, 0, undefined, true),
+    );
+    expect(seen.invalid).toBe(invalidLines.size);
+    expect(seen.invalid).toBeGreaterThan(1);
+    expect(seen.wronglyMarked).toBe(0);
+    // Each invalid line leaves its read's lines to be checked one by one; the other reads are marked.
+    expect(seen.marked).toBeGreaterThan(seen.valid / 4);
+  });
+
+  test("a scan not asked to check marks nothing", () => {
+    let marked = 0;
+    withReadFd(path, (fd) => scanLines(fd, (line) => void (line.utf8 && marked++)));
+    expect(marked).toBe(0);
+  });
+
+  test("a line over the limit, and the read that goes on after it, are not marked", () => {
+    const lines: { lineNo: number; utf8?: true; oversized?: true }[] = [];
+    withReadFd(path, (fd) => scanLines(fd, (line) => void lines.push({ lineNo: line.lineNo, ...(line.utf8 ? { utf8: true as const } : {}), ...(line.oversized ? { oversized: true as const } : {}) }), 0, 1024 * 1024, true));
+    const long = lines.find((l) => l.oversized)!;
+    expect(long.lineNo).toBe(40);
+    expect(long.utf8).toBeUndefined();
+    expect(lines.length).toBe(parts.length / 2);
+  });
+});

@@ -279,3 +279,40 @@ describe("a write that fails", () => {
     store.close();
   });
 });
+
+describe("the context plan", () => {
+  /** The plan's messages by id, its model and level, as a plan made from nothing kept would give them. */
+  const shown = (store: SessionStore, leafId?: string | null) => {
+    const plan = store.planContext(leafId);
+    return { ids: plan.items.map((item) => item.record.id), model: plan.model, thinkingLevel: plan.thinkingLevel, freshFrom: plan.freshFrom };
+  };
+
+  test("asked again it is the same; after each change to the tree, or for another leaf, it follows", () => {
+    const store = SessionStore.open(writeSession([HEADER, msg("u1", null, user("q")), msg("a1", "u1", assistant("a")), msg("u2", "u1", user("other"))]));
+    expect(shown(store).ids).toEqual(["u1", "u2"]);
+    expect(shown(store)).toEqual(shown(store));
+    expect(shown(store, "a1").ids).toEqual(["u1", "a1"]);
+    expect(shown(store).ids).toEqual(["u1", "u2"]);
+    store.branch("a1");
+    const appended = store.appendMessage(user("next") as AgentMessage);
+    expect(shown(store).ids).toEqual(["u1", "a1", appended]);
+    store.appendModelChange("other", "other-model");
+    store.appendThinkingLevelChange("high");
+    expect(shown(store)).toMatchObject({ model: { provider: "other", modelId: "other-model" }, thinkingLevel: "high" });
+    expect(store.buildContext().messages).toHaveLength(3);
+    store.close();
+  });
+
+  test("a line found unreadable when read back leaves the kept plan too", () => {
+    const path = writeSession([HEADER, msg("u1", null, user("q")), msg("a1", "u1", assistant("a")), msg("u2", "a1", user("again"))]);
+    const store = SessionStore.open(path);
+    expect(shown(store).ids).toEqual(["u1", "a1", "u2"]);
+    // The file changes under the store, the same size: a1's line is no longer JSON.
+    const text = readFileSync(path, "utf8");
+    const a1 = text.indexOf('"id":"a1"');
+    writeFileSync(path, `${text.slice(0, a1)}#${text.slice(a1 + 1)}`);
+    expect(store.buildContext().messages).toHaveLength(2);
+    expect(shown(store).ids).toEqual(["u1", "u2"]);
+    store.close();
+  });
+});

@@ -1,7 +1,10 @@
 /** A tree of damaged links: every entry shown once, and every damage named. */
 import { describe, expect, test } from "bun:test";
+import type { EntryRecord } from "../../src/session/records.ts";
 import { SessionStore } from "../../src/session/store.ts";
-import type { TreeNode } from "../../src/session/tree.ts";
+import { SessionTree, type TreeNode } from "../../src/session/tree.ts";
+import { linkDamage, resolveLinks } from "../../src/session/tree-links.ts";
+import { seeded } from "../faults/figures.ts";
 import { assistant, HEADER, msg, user, writeSession } from "../helpers/sessions.ts";
 
 function flatten(nodes: TreeNode[]): string[] {
@@ -63,5 +66,50 @@ describe("paths and the tree agree", () => {
     // B is a branch of its own in the tree, and its path says so too.
     expect(store.branchRecords("b0000001").map((r) => r.id)).toEqual(["a0000001", "c0000001", "b0000001"]);
     store.close();
+  });
+});
+
+describe("the one-pass check of a file's links", () => {
+  /** `count` records in file order; parents mostly earlier lines, sometimes later, missing, themselves or a reused id. */
+  function randomRecords(random: () => number, count: number, damage: number): EntryRecord[] {
+    const ids = Array.from({ length: count }, (_, i) => `e${i}`);
+    return ids.map((_, i) => {
+      const roll = random();
+      let parentId: string | null = i === 0 ? null : ids[Math.floor(random() * i)]!;
+      let id = ids[i]!;
+      if (roll < damage) parentId = ids[Math.floor(random() * count)]!; // anywhere, later lines too
+      else if (roll < damage * 1.5) parentId = "gone";
+      else if (roll < damage * 2) id = ids[Math.floor(random() * count)]!; // an id used twice
+      return { line: i + 2, type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", source: { kind: "text", text: "{}" } };
+    });
+  }
+
+  test("finds what the whole resolution finds, on sound and damaged files", () => {
+    const random = seeded(0x71_ee);
+    let damagedFiles = 0;
+    for (let n = 0; n < 400; n++) {
+      const records = randomRecords(random, 2 + Math.floor(random() * 40), n % 2 === 0 ? 0 : 0.08);
+      const owner = new Map(records.map((r) => [r.id, r]));
+      const byId = (id: string) => owner.get(id);
+      const full = resolveLinks(records, byId);
+      const quick = linkDamage(records, byId);
+      expect(quick.dangling).toEqual(full.dangling);
+      expect(quick.cycles).toEqual(full.cycles);
+      if (full.cycles.length > 0) damagedFiles++;
+      // A path walked without watching every step ends where one watching every id ends.
+      const tree = new SessionTree(records);
+      for (const record of records) {
+        const path = tree.pathTo(record.id);
+        const seen = new Set<string>();
+        let steps = 0;
+        for (let at: EntryRecord | undefined = owner.get(record.id); at && !seen.has(at.id); at = at.parentId ? owner.get(at.parentId) : undefined) {
+          seen.add(at.id);
+          steps++;
+          if (full.cycles.some((c) => c.cut === at)) break;
+        }
+        expect(path).toHaveLength(steps);
+      }
+    }
+    expect(damagedFiles).toBeGreaterThan(20);
   });
 });
