@@ -5,6 +5,7 @@
  * answer reported for everything before it.
  */
 import type { LlmContext, LlmMessage, Model } from "./types.ts";
+import { beginsWithSame } from "../util/same-start.ts";
 
 const SAFETY_TOKENS = 4096;
 const CHARS_PER_TOKEN = 4;
@@ -61,7 +62,7 @@ let latestWalk: TokenWalk | undefined;
 
 function walkTokens(messages: readonly LlmMessage[]): TokenWalk {
   const known = latestWalk;
-  const resumes = known !== undefined && known.read.length <= messages.length && known.read.every((message, i) => messages[i] === message);
+  const resumes = known !== undefined && beginsWithSame(messages, known.read);
   const walk: TokenWalk = resumes ? { ...known, read: known.read.slice() } : { read: [], latestTime: Number.NEGATIVE_INFINITY, trusted: undefined, after: 0, all: 0 };
   for (let index = walk.read.length; index < messages.length; index++) {
     const message = messages[index]!;

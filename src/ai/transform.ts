@@ -4,6 +4,7 @@
  * "No result provided" before the next assistant or user message, or at the end.
  */
 import type { LlmMessage, LlmToolCall } from "./types.ts";
+import { beginsWithSame } from "../util/same-start.ts";
 
 export const MISSING_TOOL_RESULT_TEXT = "No result provided";
 
@@ -26,7 +27,7 @@ let latest: Walk | undefined;
 /** A copy of the latest walk when `messages` begins with every message it read; else a fresh walk. */
 function resumeFrom(messages: readonly LlmMessage[]): Walk {
   const known = latest;
-  if (known && known.read.length <= messages.length && known.read.every((message, i) => messages[i] === message)) {
+  if (known && beginsWithSame(messages, known.read)) {
     return { read: known.read.slice(), out: known.out.slice(), pending: known.pending, answered: new Set(known.answered) };
   }
   return { read: [], out: [], pending: [], answered: new Set() };
