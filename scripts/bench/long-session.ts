@@ -88,26 +88,35 @@ function toolCalls(next: () => number): ToolCall[] {
   });
 }
 
-/** CPU time of a process so far, every thread, in ms (the first field of schedstat is ns on a CPU). */
-function processCpuMs(pid: number): number {
+/**
+ * CPU time of a process so far, in ms: every thread summed, and its main thread's alone (the
+ * task whose id is the pid: where the JavaScript runs, for pig and for Node alike). The first
+ * field of schedstat is ns on a CPU.
+ */
+function processCpuMs(pid: number): { total: number; main: number } {
   let ns = 0;
+  let mainNs = Number.NaN;
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+        const taskNs = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+        ns += taskNs;
+        if (task === String(pid)) mainNs = taskNs;
       } catch {
         // A thread that ended between the listing and the read.
       }
     }
   } catch {
-    return Number.NaN;
+    return { total: Number.NaN, main: Number.NaN };
   }
-  return ns / 1e6;
+  return { total: ns / 1e6, main: mainNs / 1e6 };
 }
 
 interface LongSample {
   /** Per turn k (index k−1): the agent process's CPU time from request k to request k+1, in ms. */
   cpu: number[];
+  /** The same, of its main thread alone. */
+  mainCpu: number[];
   /** Per turn k (index k−1): request k → request k+1 arrived, tool's own time removed, in ms. */
   gaps: number[];
   /** Per turn k (index k−1): the server reading and parsing request k, in ms. */
@@ -121,7 +130,7 @@ interface LongSample {
 // reading and parsing the body, which grows with the context: that is the server's work).
 let arrivals: number[] = [];
 let answered: number[] = [];
-let cpuAt: number[] = [];
+let cpuAt: { total: number; main: number }[] = [];
 let agentPid = 0;
 let sizes: number[] = [];
 let last: RecordedRequest | undefined;
@@ -176,8 +185,9 @@ try {
     rmSync(join(side.agentDir, "sessions"), { recursive: true, force: true });
     const gaps = arrivals.slice(0, TURNS).map((at, i) => (arrivals[i + 1] ?? Number.NaN) - at - (toolMs[i] ?? 0));
     const serverMs = arrivals.slice(0, TURNS).map((at, i) => (answered[i] ?? Number.NaN) - at);
-    const cpu = cpuAt.slice(0, TURNS).map((at, i) => (cpuAt[i + 1] ?? Number.NaN) - at);
-    return { cpu, gaps, serverMs, bytes: sizes, wallMs } satisfies LongSample;
+    const cpu = cpuAt.slice(0, TURNS).map((at, i) => (cpuAt[i + 1]?.total ?? Number.NaN) - at.total);
+    const mainCpu = cpuAt.slice(0, TURNS).map((at, i) => (cpuAt[i + 1]?.main ?? Number.NaN) - at.main);
+    return { cpu, mainCpu, gaps, serverMs, bytes: sizes, wallMs } satisfies LongSample;
   });
 
   // ------------------------------------------------------------------------------------------
@@ -203,6 +213,9 @@ try {
     ratio: "none",
     target: { kind: "absolute", max: 1.5, text: "≤ 1.5" },
   });
+  for (const k of REPORTED) {
+    rows.push({ metric: `turn ${k.toLocaleString("en")}: of which on the main thread (CPU time)`, ...per((r) => around(r, k, (s) => s.mainCpu)), format: fmtMs, ratio: "none" });
+  }
   for (const k of REPORTED) {
     rows.push({ metric: `turn ${k.toLocaleString("en")}: wall time, the tool's own time removed`, ...per((r) => around(r, k, (s) => s.gaps)), format: fmtMs, ratio: "speed" });
   }
@@ -240,7 +253,7 @@ try {
         `fake LLM: ${llm.url}/v1 (openai-completions), in this process; ${reads} \`read\` calls of ${FILES} generated files (1–6 KB) and ${TURNS - reads} \`bash\` calls (\`head -c 200…600 FILE; echo; wc -l FILE\`), then a final text`,
         `models.json gives the model a ${CONTEXT_WINDOW.toLocaleString("en")}-token window: no side compacts (checked: the last request carries all ${TURNS} tool results)`,
         `the floor: \`${process.execPath}\` (Bun ${Bun.version}, pig's runtime) POSTs a body of each size with fetch to a server in this process that reads it and answers at once, median CPU time (user + system, process.cpuUsage) of 21 POSTs after 3`,
-        `the agent's CPU time is that of its process (all threads, /proc/PID/task/*/schedstat) between the arrivals of request k and k+1; a \`bash\` call's shell is a child and is not counted`,
+        `the agent's CPU time is that of its process (all threads, /proc/PID/task/*/schedstat) between the arrivals of request k and k+1; a \`bash\` call's shell is a child and is not counted. The main thread's share is the task whose id is the pid (where the JavaScript runs); the rest is the runtime's other threads (the collector's helpers, the HTTP client, the allocator, the JIT)`,
         `a turn's wall time runs from the headers of request k to those of request k+1; the tool's own time (the same file read, or the same command run by \`bash -c\` from this process, median of 3) is subtracted, median ${median(toolMs).toFixed(2)} ms. The server's reading and parsing of request k, in this process while the agent sends it, is inside that time for every side`,
       ],
     },

@@ -22,7 +22,7 @@ export interface CommonArgs {
 export const OPTIONS_HELP = `options:
   --runs N           measured runs per contender
   --warmup N         unmeasured runs first
-  --pi LIST          Pi releases to measure, comma-separated: ${PI_RELEASE_NAMES.join(",")} (default: all)
+  --pi LIST          Pi releases to measure, comma-separated: ${PI_RELEASE_NAMES.join(",")} (default: all), or none (pig alone)
   --pi-only          skip pig
   --check            exit 1 when a target is missed
   --keep             keep the temp dir
@@ -59,8 +59,12 @@ export function commonArgs(defaults: { runs: number; warmup: number }, ownOption
   };
 }
 
-/** `--pi latest` or `--pi 0.73.1,latest`: known names only, each once, in the canonical order. */
+/**
+ * `--pi latest` or `--pi 0.73.1,latest`: known names only, each once, in the canonical order.
+ * `--pi none` measures pig alone (a quick loop while working on pig; no target can be judged).
+ */
 export function piReleases(list: string): PiRelease[] {
+  if (list.trim() === "none") return [];
   const asked = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
   const unknown = asked.filter((s) => !(PI_RELEASE_NAMES as readonly string[]).includes(s));
   if (unknown.length > 0 || asked.length === 0) {

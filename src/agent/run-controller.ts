@@ -18,6 +18,7 @@ import type { AttachedExtensions } from "./attached-extensions.ts";
 import { outcomeOf, settleBoundary, turnBoundary, type BoundaryHost } from "./boundary-run.ts";
 import type { CompactionRunner } from "./compaction-runner.ts";
 import type { Conversation } from "./conversation.ts";
+import { turnsBetweenCollections } from "./collection-pace.ts";
 import { PromptError } from "./errors.ts";
 import type { LoopEvent, PigEvent } from "./events.ts";
 import type { HookImage, InputSource, ToolCallHookEvent, ToolResultHookEvent } from "./hooks.ts";
@@ -321,10 +322,10 @@ export class RunController {
     }
     events.emit(event);
     if (event.type === "message_end" && event.message.role === "assistant") retrier.onAnswer(event.message as AssistantMessage);
-    // Each turn leaves request bodies and stream buffers behind, and the heap otherwise keeps
-    // growing over a long run; asking for a collection every few turns keeps it flat. The
+    // A collection every few turns keeps the heap flat (collection-pace.ts), spaced by the
+    // context's size so that its cost per turn does not grow with the conversation. The
     // non-blocking request holds peak RSS where a forced full collection did, for less time.
-    if (event.type === "turn_end" && ++this.turnsSinceCollection >= 10) {
+    if (event.type === "turn_end" && ++this.turnsSinceCollection >= turnsBetweenCollections(this.parts.conversation.count)) {
       this.turnsSinceCollection = 0;
       Bun.gc(false);
     }

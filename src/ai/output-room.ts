@@ -5,6 +5,7 @@
  * answer reported for everything before it.
  */
 import type { LlmContext, LlmMessage, Model } from "./types.ts";
+import { beginsWithSame } from "../util/same-start.ts";
 
 const SAFETY_TOKENS = 4096;
 const CHARS_PER_TOKEN = 4;
@@ -38,22 +39,56 @@ function reportedTokens(message: LlmMessage): number | undefined {
   return total > 0 ? total : undefined;
 }
 
+/** Where a walk over a request's messages stands (see `latestWalk`). */
+interface TokenWalk {
+  /** The messages read, in order (a copy). */
+  read: LlmMessage[];
+  /** The newest timestamp among them. */
+  latestTime: number;
+  /** The latest answer whose usage describes the messages before it, and that usage. */
+  trusted: { index: number; tokens: number } | undefined;
+  /** Estimated tokens of the messages after `trusted` (of all of them without one). */
+  after: number;
+  /** Estimated tokens of every message read. */
+  all: number;
+}
+
+/**
+ * The walk of the latest request. A long run's next request starts with the same message objects
+ * (the converted messages are kept per message): the walk goes on from where it stood instead of
+ * measuring the whole context again.
+ */
+let latestWalk: TokenWalk | undefined;
+
+function walkTokens(messages: readonly LlmMessage[]): TokenWalk {
+  const known = latestWalk;
+  const resumes = known !== undefined && beginsWithSame(messages, known.read);
+  const walk: TokenWalk = resumes ? { ...known, read: known.read.slice() } : { read: [], latestTime: Number.NEGATIVE_INFINITY, trusted: undefined, after: 0, all: 0 };
+  for (let index = walk.read.length; index < messages.length; index++) {
+    const message = messages[index]!;
+    walk.read.push(message);
+    const own = messageTokens(message);
+    walk.all += own;
+    // A message inserted before the latest trusted answer later (a summary carries an older
+    // answer's successors' time) makes that usage stale: only an answer at least as new as
+    // everything before it counts.
+    const tokens = reportedTokens(message);
+    if (tokens !== undefined && message.timestamp >= walk.latestTime) {
+      walk.trusted = { index, tokens };
+      walk.after = 0;
+    } else walk.after += own;
+    walk.latestTime = Math.max(walk.latestTime, message.timestamp);
+  }
+  latestWalk = walk;
+  return walk;
+}
+
 /** Estimated tokens of a whole request: the prompt and tool list, then the messages. */
 export function estimateRequestTokens(context: LlmContext): number {
   const head = tokensOf(context.systemPrompt.length) + (context.tools && context.tools.length > 0 ? tokensOf(JSON.stringify(context.tools).length) : 0);
-  // The latest answer whose usage describes the messages before it: a message inserted before it
-  // later (a summary carries an older answer's successors' time) makes that usage stale.
-  let latestTime = Number.NEGATIVE_INFINITY;
-  let trusted: { index: number; tokens: number } | undefined;
-  context.messages.forEach((message, index) => {
-    const tokens = reportedTokens(message);
-    if (tokens !== undefined && message.timestamp >= latestTime) trusted = { index, tokens };
-    latestTime = Math.max(latestTime, message.timestamp);
-  });
-  if (!trusted) return head + context.messages.reduce((sum, m) => sum + messageTokens(m), 0);
-  let trailing = context.promptTokensSinceAnswer ?? 0;
-  for (let i = trusted.index + 1; i < context.messages.length; i++) trailing += messageTokens(context.messages[i]!);
-  return trusted.tokens + trailing;
+  const walk = walkTokens(context.messages);
+  if (!walk.trusted) return head + walk.all;
+  return walk.trusted.tokens + (context.promptTokensSinceAnswer ?? 0) + walk.after;
 }
 
 /** `maxTokens` lowered to the room the context window leaves (unchanged for a model without a window). */

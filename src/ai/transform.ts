@@ -4,40 +4,70 @@
  * "No result provided" before the next assistant or user message, or at the end.
  */
 import type { LlmMessage, LlmToolCall } from "./types.ts";
+import { beginsWithSame } from "../util/same-start.ts";
 
 export const MISSING_TOOL_RESULT_TEXT = "No result provided";
 
-export function closeToolCalls(messages: readonly LlmMessage[]): LlmMessage[] {
-  const out: LlmMessage[] = [];
-  let pending: LlmToolCall[] = [];
-  let answered = new Set<string>();
-  const close = (): void => {
-    for (const call of pending) {
-      if (answered.has(call.id)) continue;
-      out.push({
-        role: "toolResult",
-        toolCallId: call.id,
-        toolName: call.name,
-        content: [{ type: "text", text: MISSING_TOOL_RESULT_TEXT }],
-        isError: true,
-        timestamp: Date.now(),
-      });
-    }
-    pending = [];
-    answered = new Set();
-  };
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      close();
-      if (message.stopReason === "error" || message.stopReason === "aborted") continue;
-      pending = message.content.filter((block): block is LlmToolCall => block.type === "toolCall");
-    } else if (message.role === "toolResult") {
-      answered.add(message.toolCallId);
-    } else {
-      close();
-    }
-    out.push(message);
+/** Where a walk over the messages stands: what it gave so far, and the calls of the latest answer. */
+interface Walk {
+  /** The messages read, in order (a copy). */
+  read: LlmMessage[];
+  out: LlmMessage[];
+  pending: LlmToolCall[];
+  answered: Set<string>;
+}
+
+/**
+ * The walk of the latest call, before its final close. A long run's next request starts with the
+ * same message objects (the converted messages are kept per message): the walk goes on from where
+ * it stood instead of reading the whole context again.
+ */
+let latest: Walk | undefined;
+
+/** A copy of the latest walk when `messages` begins with every message it read; else a fresh walk. */
+function resumeFrom(messages: readonly LlmMessage[]): Walk {
+  const known = latest;
+  if (known && beginsWithSame(messages, known.read)) {
+    return { read: known.read.slice(), out: known.out.slice(), pending: known.pending, answered: new Set(known.answered) };
   }
-  close();
-  return out;
+  return { read: [], out: [], pending: [], answered: new Set() };
+}
+
+function missingResult(call: LlmToolCall): LlmMessage {
+  return {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: "text", text: MISSING_TOOL_RESULT_TEXT }],
+    isError: true,
+    timestamp: Date.now(),
+  };
+}
+
+/** Error results for the pending calls nobody answered; the walk has no pending calls after. */
+function close(walk: Walk): void {
+  for (const call of walk.pending) if (!walk.answered.has(call.id)) walk.out.push(missingResult(call));
+  walk.pending = [];
+  walk.answered = new Set();
+}
+
+export function closeToolCalls(messages: readonly LlmMessage[]): LlmMessage[] {
+  const walk = resumeFrom(messages);
+  for (let i = walk.read.length; i < messages.length; i++) {
+    const message = messages[i]!;
+    walk.read.push(message);
+    if (message.role === "assistant") {
+      close(walk);
+      if (message.stopReason === "error" || message.stopReason === "aborted") continue;
+      walk.pending = message.content.filter((block): block is LlmToolCall => block.type === "toolCall");
+    } else if (message.role === "toolResult") {
+      walk.answered.add(message.toolCallId);
+    } else {
+      close(walk);
+    }
+    walk.out.push(message);
+  }
+  latest = { ...walk, out: walk.out.slice(), answered: new Set(walk.answered) };
+  close(walk);
+  return walk.out;
 }

@@ -34,3 +34,36 @@ describe("fitOutputToWindow", () => {
     expect(fitOutputToWindow(fakeModel(undefined, { contextWindow: 1000 }), { systemPrompt: "x".repeat(40000), messages: [] }, 500)).toBe(1);
   });
 });
+
+describe("estimateRequestTokens over a growing context", () => {
+  /** The whole walk, written plainly: the reference the kept walk must match. */
+  const inFull = (messages: readonly LlmMessage[]): number => {
+    const chars = (m: LlmMessage) => (m.content as { text?: string }[]).reduce((sum, b) => sum + (b.text?.length ?? 0), 0);
+    let latest = Number.NEGATIVE_INFINITY;
+    let trusted: { index: number; tokens: number } | undefined;
+    messages.forEach((m, index) => {
+      if (m.role === "assistant" && m.usage.totalTokens > 0 && m.timestamp >= latest) trusted = { index, tokens: m.usage.totalTokens };
+      latest = Math.max(latest, m.timestamp);
+    });
+    if (!trusted) return messages.reduce((sum, m) => sum + Math.ceil(chars(m) / 4), 0);
+    return trusted.tokens + messages.slice(trusted.index + 1).reduce((sum, m) => sum + Math.ceil(chars(m) / 4), 0);
+  };
+
+  test("each request's estimate is the whole walk's, as the context grows, drops its last message, or is replaced", () => {
+    let seed = 11;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const messages: LlmMessage[] = [];
+    const check = (list: readonly LlmMessage[]) => expect(estimateRequestTokens({ systemPrompt: "", messages: [...list] })).toBe(inFull(list));
+    for (let i = 0; i < 300; i++) {
+      // Timestamps mostly rise; now and then one is older (a summary placed before newer answers).
+      const at = next() < 0.1 ? Math.floor(next() * i) : i + 1000;
+      messages.push(next() < 0.4 ? answer(Math.floor(next() * 3) * 500, at) : user("x".repeat(Math.floor(next() * 400)), at));
+      check(messages);
+      if (i % 50 === 49) {
+        check(messages.slice(0, -1)); // the failed answer dropped before a retry
+        check([user("summary", 1), ...messages.slice(i - 20)]); // a compaction: the context rebuilt
+        check(messages);
+      }
+    }
+  });
+});

@@ -1,0 +1,9 @@
+/**
+ * Whether `list` begins with the very objects of `start` (identity, not equality): a walk kept
+ * from an earlier call over `start` may go on over the rest of `list`.
+ */
+export function beginsWithSame(list: readonly unknown[], start: readonly unknown[]): boolean {
+  if (start.length > list.length) return false;
+  for (let i = 0; i < start.length; i++) if (list[i] !== start[i]) return false;
+  return true;
+}
