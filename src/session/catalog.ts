@@ -147,6 +147,17 @@ function jsonlFiles(dir: string): string[] {
   }
 }
 
+/** The `.jsonl` entries of a directory, each with whether it is a symbolic link. */
+function jsonlEntries(dir: string): { path: string; name: string; link: boolean }[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.name.endsWith(".jsonl"))
+      .map((entry) => ({ path: join(dir, entry.name), name: entry.name, link: entry.isSymbolicLink() }));
+  } catch {
+    return [];
+  }
+}
+
 /** Newest first; of two written in the same millisecond, the one whose file was started later (names begin with their time). */
 function newestFirst(a: { time: number; path: string }, b: { time: number; path: string }): number {
   return b.time - a.time || (b.path > a.path ? 1 : b.path < a.path ? -1 : 0);
@@ -237,15 +248,29 @@ export function sessionIndex(dir: string, agent: string): IndexedSession[] {
     // No sessions yet.
   }
   const out: IndexedSession[] = [];
-  // A session directory reached twice (a --session-dir linked into the sessions root) is read once.
+  // A session directory reached twice (a --session-dir linked into the sessions root) is read
+  // once, and so is a file linked from one directory into another. Each directory's real path is
+  // asked once; a file's is asked only when the file is itself a link (readdir says which), since
+  // a plain file's real path is its directory's real path and its name.
+  const seenDirs = new Set<string>();
   const seen = new Set<string>();
   for (const d of dirs) {
-    for (const path of jsonlFiles(d)) {
-      let real: string;
-      try {
-        real = realpathSync(path);
-      } catch {
-        continue;
+    let realDir: string;
+    try {
+      realDir = realpathSync(d);
+    } catch {
+      continue;
+    }
+    if (seenDirs.has(realDir)) continue;
+    seenDirs.add(realDir);
+    for (const { path, name, link } of jsonlEntries(d)) {
+      let real = join(realDir, name);
+      if (link) {
+        try {
+          real = realpathSync(path);
+        } catch {
+          continue;
+        }
       }
       if (seen.has(real)) continue;
       seen.add(real);

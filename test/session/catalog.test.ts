@@ -200,4 +200,21 @@ describe("all projects and --session resolution", () => {
     expect(prefixes.get("01a232c8-aaaa-7000-8000-000000000001")).toBe("01a232c8-aa");
     expect(prefixes.get("01ffffff-0000-7000-8000-000000000003")).toBe("01ffffff");
   });
+
+  test("a session directory or file reached through a link is one session, not two with the same id", () => {
+    const agent = tempDir();
+    const here = defaultSessionDir("/p/here", agent);
+    const there = defaultSessionDir("/p/there", agent);
+    mkdirSync(here, { recursive: true });
+    mkdirSync(there, { recursive: true });
+    const a = writeSession([{ ...HEADER, id: "01a232c8-aaaa-7000-8000-000000000001" }, msg("u1", null, user("a"))], { dir: here, name: "a.jsonl" });
+    writeSession([{ ...HEADER, id: "01a232c8-abbb-7000-8000-000000000002" }, msg("u1", null, user("b"))], { dir: there, name: "b.jsonl" });
+    // A --session-dir outside the root that is a link to a project's directory, and a file of
+    // another project linked to this one's session.
+    const custom = join(tempDir(), "linked-dir");
+    symlinkSync(here, custom);
+    symlinkSync(a, join(there, "a-link.jsonl"));
+    expect(resolveSession("01a232c8-aa", "/p/here", custom, agent)).toMatchObject({ kind: "local", path: join(custom, "a.jsonl") });
+    expect(sessionPrefixes(custom, agent).get("01a232c8-aaaa-7000-8000-000000000001")).toBe("01a232c8-aa");
+  });
 });
