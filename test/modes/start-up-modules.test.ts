@@ -1,6 +1,7 @@
 // What each entry path loads before it runs: `pig --version` nothing but itself, print and JSON
 // mode nothing of the interactive UI, the HTML export, RPC, compaction beyond the token estimate,
-// or the providers they do not talk to (those come through `import()` when a run needs them).
+// or the providers they do not talk to (those come through `import()` when a run needs them), nor
+// the OpenAI SDK.
 // Read from the sources' static imports, which is what the bundle evaluates, so this holds for
 // dist/pig too.
 import { describe, expect, test } from "bun:test";
@@ -60,12 +61,14 @@ describe("modules loaded at start-up", () => {
         (f.startsWith("compaction/") && f !== "compaction/tokens.ts") ||
         f.startsWith("ai/providers/anthropic") ||
         f === "ai/providers/openai-responses.ts" ||
+        f === "ai/providers/openai-sdk-client.ts" ||
         f.startsWith("ai/providers/openai-codex") ||
         f === "ai/providers/provider-request.ts" ||
         f === "ai/providers/openai-responses-request.ts",
     );
     expect(unwanted).toEqual([]);
     const packages = [...graph.external].filter((p) => !p.startsWith("node:") && !p.startsWith("bun:")).sort();
-    expect(packages).toEqual(["jsonc-parser", "openai", "valibot"]);
+    // Chat Completions streams over fetch: the OpenAI SDK is loaded only by the Responses APIs.
+    expect(packages).toEqual(["jsonc-parser", "valibot"]);
   });
 });

@@ -10,7 +10,8 @@
 import { AzureOpenAI } from "openai";
 import { deploymentName, resolveAzureEndpoint } from "./azure-config.ts";
 import { envLookup, type EnvLookup } from "./provider-env.ts";
-import { createClient, mergeHeaders, type OpenAIRequest } from "./openai-shared.ts";
+import { createClient } from "./openai-sdk-client.ts";
+import { mergeHeaders, type OpenAIRequest } from "./openai-shared.ts";
 import { responsesStream, type ResponsesWire } from "./openai-responses.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
 import type { LlmContext, Model, StreamFunction, StreamOptions } from "../types.ts";

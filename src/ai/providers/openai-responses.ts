@@ -18,7 +18,8 @@ import {
   type StreamOptions,
 } from "../types.ts";
 import type OpenAI from "openai";
-import { createClient, errorEvent, type OpenAIRequest } from "./openai-shared.ts";
+import { createClient, errorEvent } from "./openai-sdk-client.ts";
+import type { OpenAIRequest } from "./openai-shared.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
 import { responsesEvents } from "./openai-responses-events.ts";
 import { priceServiceTier } from "./openai-service-tier.ts";
