@@ -158,6 +158,19 @@ describe("the SDK's rules", () => {
     expect(seen.map((s) => s.retryCount)).toEqual(["0", "1"]);
   });
 
+  test("what follows [DONE] is read and dropped, as by the SDK: no chunk, no parse error", async () => {
+    replies.push(
+      () =>
+        new Response(
+          `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\ndata: not json\n\ndata: {"choices":[{"delta":{"content":"late"}}]}\n\n`,
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    );
+    const message = finalMessage(await run({}));
+    expect(message.stopReason).toBe("stop");
+    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
+  });
+
   test("onStreamEvent sees each chunk as parsed JSON, and not [DONE]", async () => {
     replies.push(answer);
     const shown: unknown[] = [];
