@@ -68,7 +68,7 @@ describe("modules loaded at start-up", () => {
     );
     expect(unwanted).toEqual([]);
     const packages = [...graph.external].filter((p) => !p.startsWith("node:") && !p.startsWith("bun:")).sort();
-    // Chat Completions streams over fetch: the OpenAI SDK is loaded only by the Responses APIs.
+    // OpenAI's APIs stream over fetch: the OpenAI SDK is loaded only for Azure's Responses API.
     expect(packages).toEqual(["jsonc-parser", "valibot"]);
   });
 });

@@ -10,7 +10,7 @@
 import { AzureOpenAI } from "openai";
 import { deploymentName, resolveAzureEndpoint } from "./azure-config.ts";
 import { envLookup, type EnvLookup } from "./provider-env.ts";
-import { createClient } from "./openai-sdk-client.ts";
+import { createClient, fromSdkError, sdkEvents } from "./openai-sdk-client.ts";
 import { mergeHeaders, type OpenAIRequest } from "./openai-shared.ts";
 import { responsesStream, type ResponsesWire } from "./openai-responses.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
@@ -43,10 +43,15 @@ function azureWire(env: NodeJS.ProcessEnv): ResponsesWire {
       resolveAzureEndpoint(model, requestEnv(options, env));
       return buildAzureResponsesRequest(model, context, options, env);
     },
-    client: (model, options, headers, watch) => {
+    send: async (model, options, headers, body, _abort, watch) => {
       const endpoint = resolveAzureEndpoint(model, requestEnv(options, env));
-      return createClient({ ...model, baseUrl: endpoint.baseUrl }, options, headers, watch, ({ provider: _unused, apiKey, ...init }) =>
+      const client = createClient({ ...model, baseUrl: endpoint.baseUrl }, options, headers, watch, ({ provider: _unused, apiKey, ...init }) =>
         new AzureOpenAI({ ...init, apiKey: typeof apiKey === "string" ? apiKey : undefined, apiVersion: endpoint.apiVersion }));
+      try {
+        return sdkEvents((await client.responses.create(body as never, { signal: options.signal })) as unknown as AsyncIterable<unknown>);
+      } catch (error) {
+        throw fromSdkError(error);
+      }
     },
   };
 }

@@ -33,7 +33,8 @@ import { convertCompletionsMessages } from "./openai-completions-messages.ts";
 import { reasoningFields } from "./openai-completions-thinking.ts";
 import { mergeHeaders, resolveCompat, type OpenAIRequest, type ResolvedCompat } from "./openai-shared.ts";
 import { errorEvent } from "./openai-errors.ts";
-import { completionChunks, sendCompletions, type ChatChunk } from "./openai-completions-send.ts";
+import { openaiEvents, sendOpenAIRequest } from "./openai-fetch.ts";
+import { observed } from "../stream-observer.ts";
 import { closeQuietly, StreamAbort } from "./stream-failure.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
 import { completionsBodyBytes } from "./openai-completions-body.ts";
@@ -120,7 +121,7 @@ function reusesElements(compat: ResolvedCompat, options: StreamOptions): boolean
 }
 
 /**
- * The body and the extra headers of the request for `context` (openai-completions-send.ts adds
+ * The body and the extra headers of the request for `context` (openai-fetch.ts adds
  * Authorization, content type and the SDK's own headers). Pure: no I/O, usable to compare bodies in tests.
  */
 export function buildCompletionsRequest(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest & { reusesElements: boolean } {
@@ -218,6 +219,21 @@ function mapFinishReason(reason: string): { stopReason: StopReason; errorMessage
 
 const REASONING_DELTA_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
 
+/** The fields of a streamed chunk this provider reads; servers add others. */
+interface ChatChunk {
+  id?: string;
+  model?: string;
+  usage?: Record<string, unknown> | null;
+  choices?: {
+    delta?: Record<string, unknown> & {
+      content?: string | null;
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+    finish_reason?: string | null;
+    usage?: Record<string, unknown>;
+  }[];
+}
+
 /** A tool call while it streams: the raw argument text and the stream index it is keyed by. */
 type StreamingToolCall = LlmToolCall & { partialArgs?: string; streamIndex?: number };
 
@@ -247,8 +263,8 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     // byte for byte what JSON.stringify writes; with one, the hook's object is written out.
     const payload = await finalPayload(body, options);
     const bytes = reused ? (completionsBodyBytes(body) as Uint8Array<ArrayBuffer>) : JSON.stringify(payload);
-    const response = await sendCompletions(model, sentHeaders, bytes, options, abort, watch);
-    chunks = completionChunks(response, options.onStreamEvent);
+    const response = await sendOpenAIRequest("/chat/completions", model, sentHeaders, bytes, options, abort, watch);
+    chunks = observed(openaiEvents(response) as AsyncGenerator<ChatChunk>, options.onStreamEvent);
     yield { type: "start", partial: output };
 
     const blocks = output.content;

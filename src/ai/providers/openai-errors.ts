@@ -1,6 +1,6 @@
 /**
  * The errors of the OpenAI APIs and the final `error` event they become, without the OpenAI SDK:
- * Chat Completions throws these itself (openai-completions-send.ts), and the SDK's own errors are
+ * Chat Completions and Responses over fetch throw these themselves (openai-fetch.ts), and the SDK's own errors are
  * turned into them (openai-sdk-client.ts) so both paths word a failure the same way.
  */
 import { connectionErrorMessage } from "../connection-error.ts";

@@ -1,16 +1,15 @@
 /**
- * The OpenAI SDK client of the Responses APIs (openai-responses.ts, azure-openai-responses.ts):
- * its options, the fetch it goes through (the response watch, `onResponse`, the cap on the
- * delays its retries may sleep), and its errors turned into this layer's final `error` event.
- * Chat Completions does not use it (openai-completions-send.ts), so a run that only talks to a
- * Chat Completions server never loads the SDK.
+ * The OpenAI SDK client of Azure's Responses API (azure-openai-responses.ts): its options, the
+ * fetch it goes through (the response watch, `onResponse`, the cap on the delays its retries may
+ * sleep), and its errors turned into this layer's own (openai-errors.ts). OpenAI's own APIs go
+ * over plain fetch (openai-fetch.ts), so a run that does not talk to Azure never loads the SDK.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { retryAfterMs as requestedWait } from "../retry-after.ts";
 import type { ResponseWatch } from "../response-watch.ts";
-import type { AssistantMessage, Model, StreamOptions } from "../types.ts";
+import type { Model, StreamOptions } from "../types.ts";
 import { pigUserAgent } from "../user-agent.ts";
-import { errorEvent as openaiErrorEvent, OpenAIApiError, OpenAIConnectionError, type ErrorEvent } from "./openai-errors.ts";
+import { OpenAIApiError, OpenAIConnectionError } from "./openai-errors.ts";
 import { headerRecord } from "./request-hooks.ts";
 
 /**
@@ -78,7 +77,7 @@ function reportingFetch(inner: Fetch, onResponse: StreamOptions["onResponse"]): 
 }
 
 /** The SDK's error as this layer's own, worded as the SDK worded it. */
-function fromSdkError(error: unknown): unknown {
+export function fromSdkError(error: unknown): unknown {
   if (!(error instanceof APIError)) return error;
   if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) return new OpenAIConnectionError(error.cause);
   const own = new OpenAIApiError(error.status, error.error, undefined, error.headers);
@@ -86,7 +85,11 @@ function fromSdkError(error: unknown): unknown {
   return own;
 }
 
-/** The final `error` event for whatever ended an SDK stream (openai-errors.ts `errorEvent`). */
-export function errorEvent(output: AssistantMessage, error: unknown, options: StreamOptions, watch?: ResponseWatch): ErrorEvent {
-  return openaiErrorEvent(output, fromSdkError(error), options, watch);
+/** The events of an SDK stream, its errors turned into this layer's own. */
+export async function* sdkEvents(stream: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  try {
+    yield* stream;
+  } catch (error) {
+    throw fromSdkError(error);
+  }
 }

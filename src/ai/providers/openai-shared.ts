@@ -1,9 +1,9 @@
 /**
  * What the two OpenAI APIs (Chat Completions and Responses) share: per-server compatibility
  * defaults, the message pre-pass (cross-model replay, dropped failed turns, synthetic tool
- * results) and the merging of request headers. Nothing here loads the OpenAI SDK: Chat
- * Completions streams over plain fetch (openai-completions-send.ts); the SDK client the
- * Responses APIs use is in openai-sdk-client.ts.
+ * results) and the merging of request headers. Nothing here loads the OpenAI SDK: both stream
+ * over plain fetch (openai-fetch.ts); the SDK client Azure's Responses API uses is in
+ * openai-sdk-client.ts.
  */
 import type { LlmMessage, LlmToolCall } from "../types.ts";
 import type { AssistantMessage, Model, OpenAICompat } from "../types.ts";

@@ -1,6 +1,6 @@
 /**
- * One Chat Completions request over plain fetch, sent as the OpenAI SDK (6.49.0, the version
- * upstream Pi's requests were recorded with pig's wire in step) sends it: the same URL, the same
+ * One request to an OpenAI API (Chat Completions, Responses) over plain fetch, sent as the OpenAI
+ * SDK (6.49.0, whose wire pig's has been in step with) sends it: the same URL, the same
  * headers in the same order (its `Accept`, `User-Agent` and `X-Stainless-*` family, the bearer
  * key, `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` / `OPENAI_CUSTOM_HEADERS`), the same body bytes;
  * the same retries (408, 409, 429, 5xx, dropped connections and timeouts, as `x-should-retry`
@@ -12,7 +12,6 @@
 import { arch, platform } from "node:os";
 import type { ResponseWatch } from "../response-watch.ts";
 import { iterateSse } from "../sse.ts";
-import { observed } from "../stream-observer.ts";
 import type { Model, StreamOptions } from "../types.ts";
 import { pigUserAgent } from "../user-agent.ts";
 import { OpenAIApiError } from "./openai-errors.ts";
@@ -91,7 +90,7 @@ function customHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
  * session's and the caller's, after `onHeaders`) and the JSON content type. Without a key no
  * Authorization header is sent at all.
  */
-export function completionsHeaders(
+export function openaiHeaders(
   headers: Record<string, string | null>,
   apiKey: string | undefined,
   retryCount: number,
@@ -120,12 +119,12 @@ function queryPart(text: string): string {
 }
 
 /**
- * `<baseUrl>/chat/completions` joined as the SDK joins it (one slash between them, the OpenAI
- * API when there is no base URL); a query in the base URL is written again the SDK's way.
+ * `<baseUrl><path>` joined as the SDK joins it (one slash between them, the OpenAI API when there
+ * is no base URL); a query in the base URL is written again the SDK's way.
  */
-export function completionsUrl(baseUrl: string): string {
+export function openaiUrl(baseUrl: string, path: "/chat/completions" | "/responses"): string {
   const base = baseUrl || DEFAULT_BASE_URL;
-  const url = new URL(base + (base.endsWith("/") ? "chat/completions" : "/chat/completions"));
+  const url = new URL(base + (base.endsWith("/") ? path.slice(1) : path));
   if (url.search) {
     const query = Object.fromEntries(url.searchParams);
     url.search = Object.entries(query)
@@ -157,10 +156,12 @@ async function httpFailure(response: Response): Promise<OpenAIApiError> {
 }
 
 /**
- * Sends `body` (JSON text or its bytes) and returns the response once its headers are in. The
- * timeout (the SDK's ten minutes unless `timeoutMs`) covers the wait for the headers only.
+ * Sends `body` (JSON text or its bytes) to `<baseUrl><path>` and returns the response once its
+ * headers are in. The timeout (the SDK's ten minutes unless `timeoutMs`) covers the wait for the
+ * headers only.
  */
-export async function sendCompletions(
+export async function sendOpenAIRequest(
+  path: "/chat/completions" | "/responses",
   model: Model,
   headers: Record<string, string | null>,
   body: string | Uint8Array<ArrayBuffer>,
@@ -169,9 +170,9 @@ export async function sendCompletions(
   watch: ResponseWatch,
 ): Promise<Response> {
   const timeoutMs = options.timeoutMs !== undefined && options.timeoutMs > 0 ? Math.max(1, Math.round(options.timeoutMs)) : DEFAULT_HEADERS_TIMEOUT_MS;
-  const url = completionsUrl(model.baseUrl);
+  const url = openaiUrl(model.baseUrl, path);
   try {
-    return await postWithRetries(url, { headers: (attempt) => completionsHeaders(headers, options.apiKey, attempt), body }, options, abort.controller, watch, {
+    return await postWithRetries(url, { headers: (attempt) => openaiHeaders(headers, options.apiKey, attempt), body }, options, abort.controller, watch, {
       retries: Math.max(0, options.maxRetries ?? 0),
       timeoutMs,
       timeoutMessage: "Request timed out.",
@@ -188,36 +189,21 @@ export async function sendCompletions(
   }
 }
 
-/** The fields of a streamed chunk this provider reads; servers add others. */
-export interface ChatChunk {
-  id?: string;
-  model?: string;
-  usage?: Record<string, unknown> | null;
-  choices?: {
-    delta?: Record<string, unknown> & {
-      content?: string | null;
-      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
-    };
-    finish_reason?: string | null;
-    usage?: Record<string, unknown>;
-  }[];
-}
-
 function isAbortError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
 }
 
 /**
- * The chunks of a streamed answer, as the SDK yields them: JSON data of each event until
- * `[DONE]` (the rest is read and dropped); an `error` object fails the stream (an `OpenAIApiError` with the response's
- * headers); data that is not JSON throws its SyntaxError. An abort ends the chunks quietly, as
- * the SDK's do; the caller sees its signal.
+ * The events of a streamed answer, as the SDK yields them: the JSON data of each until `[DONE]`
+ * (the rest is read and dropped); an `error` object fails the stream (an `OpenAIApiError` with
+ * the response's headers); data that is not JSON throws its SyntaxError. An abort ends the
+ * events quietly, as the SDK's do; the caller sees its signal.
  */
-export async function* completionChunks(response: Response, onStreamEvent: StreamOptions["onStreamEvent"]): AsyncGenerator<ChatChunk> {
+export async function* openaiEvents(response: Response): AsyncGenerator<unknown> {
   if (!response.body) throw new Error("Attempted to iterate over a response with no body");
   const events = iterateSse(response.body);
   try {
-    yield* observed(parsedChunks(events, response.headers), onStreamEvent);
+    yield* parsedEvents(events, response.headers);
   } catch (error) {
     if (isAbortError(error)) return;
     throw error;
@@ -226,7 +212,7 @@ export async function* completionChunks(response: Response, onStreamEvent: Strea
   }
 }
 
-async function* parsedChunks(events: AsyncGenerator<{ event: string | null; data: string }>, headers: Headers): AsyncGenerator<ChatChunk> {
+async function* parsedEvents(events: AsyncGenerator<{ event: string | null; data: string }>, headers: Headers): AsyncGenerator<unknown> {
   let done = false;
   for await (const sse of events) {
     // What follows `[DONE]` is read to the end, not cut off, so the connection can serve the next request.
@@ -237,11 +223,11 @@ async function* parsedChunks(events: AsyncGenerator<{ event: string | null; data
     }
     const data = JSON.parse(sse.data) as unknown;
     if (sse.event !== null && sse.event.startsWith("thread.")) {
-      yield { event: sse.event, data } as ChatChunk;
+      yield { event: sse.event, data };
       continue;
     }
     const error = (data as { error?: unknown } | null)?.error;
     if (error) throw new OpenAIApiError(undefined, error, undefined, headers);
-    yield data as ChatChunk;
+    yield data;
   }
 }

@@ -1,16 +1,17 @@
 /**
- * Chat Completions over plain fetch sends what the OpenAI SDK sends (it still ships, for the
- * Responses APIs, so each check compares with the SDK itself rather than with a copy of its
- * output): the URL, every header in order, the body; and follows its rules where no other test
- * pins them (`x-should-retry`, retried timeouts and their retry count, what `onStreamEvent`
- * sees). A `-p` run with a Chat Completions model never loads the SDK.
+ * Chat Completions and Responses over plain fetch send what the OpenAI SDK sends (it still ships,
+ * for Azure, so each check compares with the SDK itself rather than with a copy of its output):
+ * the URL, every header in order, the body; and follow its rules where no other test pins them
+ * (`x-should-retry`, retried timeouts and their retry count, what `onStreamEvent` sees). A `-p`
+ * run with an OpenAI model never loads the SDK.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { VERSION } from "openai/version";
-import { completionsHeaders, completionsUrl, SDK_VERSION } from "../../src/ai/providers/openai-completions-send.ts";
+import { openaiHeaders, openaiUrl, SDK_VERSION } from "../../src/ai/providers/openai-fetch.ts";
 import { buildCompletionsRequest, streamOpenAICompletions } from "../../src/ai/providers/openai-completions.ts";
+import { buildResponsesRequest } from "../../src/ai/providers/openai-responses-request.ts";
 import { completionsBodyBytes } from "../../src/ai/providers/openai-completions-body.ts";
 import type { AssistantMessageEvent, LlmContext, Model, StreamOptions } from "../../src/ai/types.ts";
 import { pigUserAgent } from "../../src/ai/user-agent.ts";
@@ -21,7 +22,11 @@ import { finalMessage } from "../helpers/stream-events.ts";
 const CONTEXT: LlmContext = { systemPrompt: "sys", messages: [{ role: "user", content: "hello", timestamp: 1 }] };
 
 /** The request the SDK makes for these client options, caught at its fetch. */
-async function sdkRequest(init: ConstructorParameters<typeof OpenAI>[0], body: object): Promise<{ url: string; headers: [string, string][]; body: string }> {
+async function sdkRequest(
+  init: ConstructorParameters<typeof OpenAI>[0],
+  body: object,
+  api: "chat" | "responses" = "chat",
+): Promise<{ url: string; headers: [string, string][]; body: string }> {
   let seen: { url: string; headers: [string, string][]; body: string } | undefined;
   const client = new OpenAI({
     ...init,
@@ -32,7 +37,7 @@ async function sdkRequest(init: ConstructorParameters<typeof OpenAI>[0], body: o
       return new Response("data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
     }) as typeof fetch,
   });
-  const stream = await client.chat.completions.create(body as never);
+  const stream = api === "chat" ? await client.chat.completions.create(body as never) : await client.responses.create(body as never);
   for await (const _ of stream as unknown as AsyncIterable<unknown>) void _;
   return seen!;
 }
@@ -40,15 +45,16 @@ async function sdkRequest(init: ConstructorParameters<typeof OpenAI>[0], body: o
 describe("the SDK's wire, without the SDK", () => {
   test("the version in the headers is the installed SDK's (the other platform headers are compared below)", () => {
     expect(SDK_VERSION).toBe(VERSION);
-    expect(completionsHeaders({}, "k", 0).get("x-stainless-package-version")).toBe(VERSION);
+    expect(openaiHeaders({}, "k", 0).get("x-stainless-package-version")).toBe(VERSION);
   });
 
   test("the URL is joined as the SDK joins it, query and slashes included", () => {
     for (const baseURL of ["http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1/", "https://h.example/openai/v1?api-version=2&b=a b(c)!", "https://h.example"]) {
       const client = new OpenAI({ apiKey: "k", baseURL });
-      expect(completionsUrl(baseURL)).toBe(client.buildURL("/chat/completions", undefined));
+      expect(openaiUrl(baseURL, "/chat/completions")).toBe(client.buildURL("/chat/completions", undefined));
+      expect(openaiUrl(baseURL, "/responses")).toBe(client.buildURL("/responses", undefined));
     }
-    expect(completionsUrl("")).toBe("https://api.openai.com/v1/chat/completions");
+    expect(openaiUrl("", "/chat/completions")).toBe("https://api.openai.com/v1/chat/completions");
   });
 
   const headerCases: { name: string; apiKey?: string; headers: Record<string, string | null>; env?: Record<string, string> }[] = [
@@ -68,7 +74,7 @@ describe("the SDK's wire, without the SDK", () => {
         const defaultHeaders: Record<string, string | null> = { "User-Agent": pigUserAgent(), ...c.headers };
         if (!c.apiKey) defaultHeaders.Authorization = null;
         const sdk = await sdkRequest({ apiKey: c.apiKey || "unused", baseURL: model.baseUrl, defaultHeaders: defaultHeaders as Record<string, string> }, body);
-        expect([...completionsHeaders(c.headers, c.apiKey, 0).entries()]).toEqual(sdk.headers);
+        expect([...openaiHeaders(c.headers, c.apiKey, 0).entries()]).toEqual(sdk.headers);
         expect(new TextDecoder().decode(completionsBodyBytes(body))).toBe(sdk.body);
       } finally {
         for (const name of Object.keys(c.env ?? {})) if (saved[name] === undefined) delete process.env[name];
@@ -77,14 +83,25 @@ describe("the SDK's wire, without the SDK", () => {
     });
   }
 
-  test("a header name that is not an HTTP token is refused, as by the SDK", () => {
-    expect(() => completionsHeaders({ "bad name": "x" }, "k", 0)).toThrow('Header name must be a valid HTTP token ["bad name"]');
+  test("the Responses API's headers and body are the SDK's too", async () => {
+    const model = { ...fakeModel("http://127.0.0.1:9/v1"), api: "openai-responses" as const };
+    const { body, headers } = buildResponsesRequest(model, CONTEXT, { apiKey: "sk-2", sessionId: "s-1" });
+    const sdk = await sdkRequest({ apiKey: "sk-2", baseURL: model.baseUrl, defaultHeaders: { "User-Agent": pigUserAgent(), ...headers } }, body, "responses");
+    expect([...openaiHeaders(headers, "sk-2", 0).entries()]).toEqual(sdk.headers);
+    expect(JSON.stringify(body)).toBe(sdk.body);
+    expect(openaiUrl(model.baseUrl, "/responses")).toBe(sdk.url);
   });
 
-  test("an openai-completions run loads no module of the SDK", () => {
-    const graph = staticImports([join(import.meta.dir, "..", "..", "src", "ai", "providers", "openai-completions.ts")]);
-    expect(graph.files.size).toBeGreaterThan(10);
-    expect([...graph.external].filter((name) => name === "openai")).toEqual([]);
+  test("a header name that is not an HTTP token is refused, as by the SDK", () => {
+    expect(() => openaiHeaders({ "bad name": "x" }, "k", 0)).toThrow('Header name must be a valid HTTP token ["bad name"]');
+  });
+
+  test("a Chat Completions or Responses run loads no module of the SDK", () => {
+    for (const provider of ["openai-completions.ts", "openai-responses.ts"]) {
+      const graph = staticImports([join(import.meta.dir, "..", "..", "src", "ai", "providers", provider)]);
+      expect(graph.files.size).toBeGreaterThan(10);
+      expect([...graph.external].filter((name) => name === "openai")).toEqual([]);
+    }
   });
 });
 
