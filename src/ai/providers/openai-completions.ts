@@ -122,7 +122,8 @@ function reusesElements(compat: ResolvedCompat, options: StreamOptions): boolean
 
 /**
  * The body and the extra headers of the request for `context` (openai-fetch.ts adds
- * Authorization, content type and the SDK's own headers). Pure: no I/O, usable to compare bodies in tests.
+ * Authorization, content type and the SDK's own headers). Pure: no I/O, usable to compare
+ * bodies in tests.
  */
 export function buildCompletionsRequest(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest & { reusesElements: boolean } {
   const compat = resolveCompat(model);
