@@ -1,13 +1,14 @@
 /**
- * Chat Completions and Responses over plain fetch send what the OpenAI SDK sends (it still ships,
- * for Azure, so each check compares with the SDK itself rather than with a copy of its output):
+ * Chat Completions and Responses (OpenAI's and Azure's) over plain fetch send what the OpenAI SDK
+ * sends (each check compares with the SDK itself, a dependency of the tests, rather than with a
+ * copy of its output):
  * the URL, every header in order, the body; and follow its rules where no other test pins them
  * (`x-should-retry`, retried timeouts and their retry count, what `onStreamEvent` sees). A `-p`
  * run with an OpenAI model never loads the SDK.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import OpenAI from "openai";
+import OpenAI, { AzureOpenAI } from "openai";
 import { VERSION } from "openai/version";
 import { openaiHeaders, openaiUrl, SDK_VERSION } from "../../src/ai/providers/openai-fetch.ts";
 import { buildCompletionsRequest, streamOpenAICompletions } from "../../src/ai/providers/openai-completions.ts";
@@ -26,9 +27,15 @@ async function sdkRequest(
   init: ConstructorParameters<typeof OpenAI>[0],
   body: object,
   api: "chat" | "responses" = "chat",
+  azureVersion?: string,
 ): Promise<{ url: string; headers: [string, string][]; body: string }> {
   let seen: { url: string; headers: [string, string][]; body: string } | undefined;
-  const client = new OpenAI({
+  type Init = NonNullable<ConstructorParameters<typeof OpenAI>[0]>;
+  const make = (options: Init): OpenAI =>
+    azureVersion
+      ? new AzureOpenAI({ baseURL: options.baseURL, apiKey: options.apiKey as string, defaultHeaders: options.defaultHeaders, logLevel: options.logLevel, maxRetries: options.maxRetries, fetch: options.fetch, apiVersion: azureVersion })
+      : new OpenAI(options);
+  const client = make({
     ...init,
     logLevel: "off",
     maxRetries: 0,
@@ -92,12 +99,22 @@ describe("the SDK's wire, without the SDK", () => {
     expect(openaiUrl(model.baseUrl, "/responses")).toBe(sdk.url);
   });
 
+  test("Azure's Responses API: the key in api-key, the version in the query, as the SDK's AzureOpenAI sends them", async () => {
+    const model = { ...fakeModel("http://127.0.0.1:9/openai/v1"), api: "azure-openai-responses" as const };
+    const { body, headers } = buildResponsesRequest(model, CONTEXT, { apiKey: "az-key" });
+    const sdk = await sdkRequest({ apiKey: "az-key", baseURL: model.baseUrl, defaultHeaders: { "User-Agent": pigUserAgent(), ...headers } }, body, "responses", "2025-04-01-preview");
+    const client = { name: "AzureOpenAI", apiVersion: "2025-04-01-preview" } as const;
+    expect([...openaiHeaders(headers, "az-key", 0, process.env, client).entries()]).toEqual(sdk.headers);
+    expect(openaiUrl(model.baseUrl, "/responses", client)).toBe(sdk.url);
+    expect(openaiUrl(`${model.baseUrl}?x=1`, "/responses", client)).toBe(new AzureOpenAI({ apiKey: "k", baseURL: `${model.baseUrl}?x=1`, apiVersion: "2025-04-01-preview" }).buildURL("/responses", undefined));
+  });
+
   test("a header name that is not an HTTP token is refused, as by the SDK", () => {
     expect(() => openaiHeaders({ "bad name": "x" }, "k", 0)).toThrow('Header name must be a valid HTTP token ["bad name"]');
   });
 
-  test("a Chat Completions or Responses run loads no module of the SDK", () => {
-    for (const provider of ["openai-completions.ts", "openai-responses.ts"]) {
+  test("a Chat Completions or Responses run, OpenAI's or Azure's, loads no module of the SDK", () => {
+    for (const provider of ["openai-completions.ts", "openai-responses.ts", "azure-openai-responses.ts"]) {
       const graph = staticImports([join(import.meta.dir, "..", "..", "src", "ai", "providers", provider)]);
       expect(graph.files.size).toBeGreaterThan(10);
       expect([...graph.external].filter((name) => name === "openai")).toEqual([]);

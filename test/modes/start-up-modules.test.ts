@@ -61,14 +61,13 @@ describe("modules loaded at start-up", () => {
         (f.startsWith("compaction/") && f !== "compaction/tokens.ts") ||
         f.startsWith("ai/providers/anthropic") ||
         f === "ai/providers/openai-responses.ts" ||
-        f === "ai/providers/openai-sdk-client.ts" ||
         f.startsWith("ai/providers/openai-codex") ||
         f === "ai/providers/provider-request.ts" ||
         f === "ai/providers/openai-responses-request.ts",
     );
     expect(unwanted).toEqual([]);
     const packages = [...graph.external].filter((p) => !p.startsWith("node:") && !p.startsWith("bun:")).sort();
-    // OpenAI's APIs stream over fetch: the OpenAI SDK is loaded only for Azure's Responses API.
+    // OpenAI's APIs stream over fetch (ai/providers/openai-fetch.ts): pig does not load the OpenAI SDK.
     expect(packages).toEqual(["jsonc-parser", "valibot"]);
   });
 });

@@ -1,9 +1,7 @@
 /**
- * The errors of the OpenAI APIs and the final `error` event they become, without the OpenAI SDK:
- * Chat Completions and Responses over fetch throw these themselves (openai-fetch.ts), and the SDK's own errors are
- * turned into them (openai-sdk-client.ts) so both paths word a failure the same way.
+ * The errors of the OpenAI APIs (openai-fetch.ts) and the final `error` event they become, worded
+ * as the OpenAI SDK words them.
  */
-import { connectionErrorMessage } from "../connection-error.ts";
 import type { ResponseWatch } from "../response-watch.ts";
 import { retryAfterMs as requestedWait, type HeaderReader } from "../retry-after.ts";
 import type { AssistantMessage, AssistantMessageEvent, StreamOptions } from "../types.ts";
@@ -36,13 +34,6 @@ export class OpenAIApiError extends Error {
   }
 }
 
-/** A request that got no answer at all; `cause` is what the network said. */
-export class OpenAIConnectionError extends Error {
-  constructor(cause: unknown) {
-    super("Connection error.", { cause });
-  }
-}
-
 /** The final error event, with the server-requested delay when the server named one. */
 export type ErrorEvent = Extract<AssistantMessageEvent, { type: "error" }> & { retryAfterMs?: number };
 
@@ -50,7 +41,8 @@ const NETWORK_CODES = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "ETIMEDOUT
 
 /** A connection cut while the body was streaming (Bun: "ECONNRESET: The socket connection was closed unexpectedly…"). */
 function isStreamCut(error: unknown): boolean {
-  if (error instanceof OpenAIApiError || error instanceof OpenAIConnectionError || error instanceof StreamFailure) return false;
+  // A request that got no answer says why in its own words ("Connection error. (…)").
+  if (error instanceof OpenAIApiError || error instanceof StreamFailure) return false;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
@@ -73,7 +65,6 @@ export function errorEvent(output: AssistantMessage, error: unknown, options: St
   if (aborted) message = "Request was aborted";
   else if (watch?.failure) message = watch.failure.message;
   else if (isStreamCut(error)) message = "terminated";
-  else if (error instanceof OpenAIConnectionError) message = connectionErrorMessage(error.cause);
   else if (error instanceof SyntaxError) message = `Malformed event stream: ${error.message}`;
   else if (error instanceof Error) message = error.message;
   else message = typeof error === "string" ? error : JSON.stringify(error);

@@ -1,8 +1,8 @@
 /**
  * One request to an OpenAI API (Chat Completions, Responses) over plain fetch, sent as the OpenAI
  * SDK (6.49.0, whose wire pig's has been in step with) sends it: the same URL, the same
- * headers in the same order (its `Accept`, `User-Agent` and `X-Stainless-*` family, the bearer
- * key, `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` / `OPENAI_CUSTOM_HEADERS`), the same body bytes;
+ * headers in the same order (its `Accept`, `User-Agent` and `X-Stainless-*` family, the key as a
+ * bearer token or, as Azure's client sends it, in `api-key`, `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` / `OPENAI_CUSTOM_HEADERS`), the same body bytes;
  * the same retries (408, 409, 429, 5xx, dropped connections and timeouts, as `x-should-retry`
  * overrides, after `retry-after-ms` / `retry-after` or a jittered 0.5–8 s backoff, never past
  * `maxRetryDelayMs`), and the answer read as the SDK reads it (`[DONE]` ends it, an `error`
@@ -24,6 +24,14 @@ export const SDK_VERSION = "6.49.0";
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 type HeaderValues = Record<string, string | null | undefined>;
+
+/**
+ * Which of the SDK's clients the request is sent as: `OpenAI` (the key as a bearer token) or
+ * `AzureOpenAI` (the key in `api-key`, the API version in the query).
+ */
+export type SdkClient = { name: "OpenAI" } | { name: "AzureOpenAI"; apiVersion: string };
+
+const OPENAI_CLIENT: SdkClient = { name: "OpenAI" };
 
 /** The SDK's names for Node's platforms and architectures. */
 function sdkPlatform(name: string): string {
@@ -95,18 +103,20 @@ export function openaiHeaders(
   apiKey: string | undefined,
   retryCount: number,
   env: NodeJS.ProcessEnv = process.env,
+  client: SdkClient = OPENAI_CLIENT,
 ): Headers {
   const hasUserAgent = Object.keys(headers).some((name) => name.toLowerCase() === "user-agent");
+  const key = client.name === "AzureOpenAI" ? { "api-key": apiKey || null } : { Authorization: apiKey ? `Bearer ${apiKey}` : null };
   return mergeSdkHeaders([
     {
       Accept: "application/json",
-      "User-Agent": `OpenAI/JS ${SDK_VERSION}`,
+      "User-Agent": `${client.name}/JS ${SDK_VERSION}`,
       "X-Stainless-Retry-Count": String(retryCount),
       ...platformHeaders(),
       "OpenAI-Organization": env.OPENAI_ORG_ID?.trim() || null,
       "OpenAI-Project": env.OPENAI_PROJECT_ID?.trim() || null,
     },
-    { Authorization: apiKey ? `Bearer ${apiKey}` : null },
+    key,
     customHeaders(env),
     { ...(hasUserAgent ? {} : { "User-Agent": pigUserAgent() }), ...headers },
     { "content-type": "application/json" },
@@ -120,13 +130,15 @@ function queryPart(text: string): string {
 
 /**
  * `<baseUrl><path>` joined as the SDK joins it (one slash between them, the OpenAI API when there
- * is no base URL); a query in the base URL is written again the SDK's way.
+ * is no base URL); a query in the base URL, and the client's own (Azure's `api-version`), are
+ * written the SDK's way.
  */
-export function openaiUrl(baseUrl: string, path: "/chat/completions" | "/responses"): string {
+export function openaiUrl(baseUrl: string, path: "/chat/completions" | "/responses", client: SdkClient = OPENAI_CLIENT): string {
   const base = baseUrl || DEFAULT_BASE_URL;
   const url = new URL(base + (base.endsWith("/") ? path.slice(1) : path));
-  if (url.search) {
-    const query = Object.fromEntries(url.searchParams);
+  const own = client.name === "AzureOpenAI" ? { "api-version": client.apiVersion } : {};
+  if (url.search || Object.keys(own).length > 0) {
+    const query = { ...Object.fromEntries(url.searchParams), ...own };
     url.search = Object.entries(query)
       .map(([name, value]) => `${queryPart(name)}=${queryPart(value)}`)
       .join("&");
@@ -168,11 +180,12 @@ export async function sendOpenAIRequest(
   options: StreamOptions,
   abort: StreamAbort,
   watch: ResponseWatch,
+  client: SdkClient = OPENAI_CLIENT,
 ): Promise<Response> {
   const timeoutMs = options.timeoutMs !== undefined && options.timeoutMs > 0 ? Math.max(1, Math.round(options.timeoutMs)) : DEFAULT_HEADERS_TIMEOUT_MS;
-  const url = openaiUrl(model.baseUrl, path);
+  const url = openaiUrl(model.baseUrl, path, client);
   try {
-    return await postWithRetries(url, { headers: (attempt) => openaiHeaders(headers, options.apiKey, attempt), body }, options, abort.controller, watch, {
+    return await postWithRetries(url, { headers: (attempt) => openaiHeaders(headers, options.apiKey, attempt, process.env, client), body }, options, abort.controller, watch, {
       retries: Math.max(0, options.maxRetries ?? 0),
       timeoutMs,
       timeoutMessage: "Request timed out.",

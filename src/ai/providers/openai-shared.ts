@@ -1,9 +1,8 @@
 /**
  * What the two OpenAI APIs (Chat Completions and Responses) share: per-server compatibility
  * defaults, the message pre-pass (cross-model replay, dropped failed turns, synthetic tool
- * results) and the merging of request headers. Nothing here loads the OpenAI SDK: both stream
- * over plain fetch (openai-fetch.ts); the SDK client Azure's Responses API uses is in
- * openai-sdk-client.ts.
+ * results) and the merging of request headers. Both are sent over plain fetch as the OpenAI SDK
+ * sends them (openai-fetch.ts).
  */
 import type { LlmMessage, LlmToolCall } from "../types.ts";
 import type { AssistantMessage, Model, OpenAICompat } from "../types.ts";
