@@ -7,10 +7,10 @@
  * unless the model's `compat` says the server takes no `strict`; no `session_id` /
  * `x-client-request-id` headers; no 24-hour prompt-cache retention.
  */
-import { AzureOpenAI } from "openai";
 import { deploymentName, resolveAzureEndpoint } from "./azure-config.ts";
 import { envLookup, type EnvLookup } from "./provider-env.ts";
-import { createClient, mergeHeaders, type OpenAIRequest } from "./openai-shared.ts";
+import { openaiEvents, sendOpenAIRequest } from "./openai-fetch.ts";
+import { mergeHeaders, type OpenAIRequest } from "./openai-shared.ts";
 import { responsesStream, type ResponsesWire } from "./openai-responses.ts";
 import { buildResponsesRequest } from "./openai-responses-request.ts";
 import type { LlmContext, Model, StreamFunction, StreamOptions } from "../types.ts";
@@ -42,10 +42,11 @@ function azureWire(env: NodeJS.ProcessEnv): ResponsesWire {
       resolveAzureEndpoint(model, requestEnv(options, env));
       return buildAzureResponsesRequest(model, context, options, env);
     },
-    client: (model, options, headers, watch) => {
+    send: async (model, options, headers, body, abort, watch) => {
       const endpoint = resolveAzureEndpoint(model, requestEnv(options, env));
-      return createClient({ ...model, baseUrl: endpoint.baseUrl }, options, headers, watch, ({ provider: _unused, apiKey, ...init }) =>
-        new AzureOpenAI({ ...init, apiKey: typeof apiKey === "string" ? apiKey : undefined, apiVersion: endpoint.apiVersion }));
+      const client = { name: "AzureOpenAI", apiVersion: endpoint.apiVersion } as const;
+      const response = await sendOpenAIRequest("/responses", { ...model, baseUrl: endpoint.baseUrl }, headers, JSON.stringify(body), options, abort, watch, client);
+      return openaiEvents(response);
     },
   };
 }

@@ -7,7 +7,6 @@
  * per answer, tool calls keyed by their stream index, and all `*_end` events emitted, in content
  * order, once the stream is over.
  */
-import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { parseFinalArguments, parsePartialJson } from "../partial-json.ts";
 import { StreamingArguments, TextAppender } from "../streamed-text.ts";
 import { sentTools, strictToolSupport } from "../strict-tools.ts";
@@ -32,20 +31,16 @@ import {
 } from "../types.ts";
 import { convertCompletionsMessages } from "./openai-completions-messages.ts";
 import { reasoningFields } from "./openai-completions-thinking.ts";
-import {
-  createClient,
-  errorEvent,
-  mergeHeaders,
-  resolveCompat,
-  type OpenAIRequest,
-  type ResolvedCompat,
-} from "./openai-shared.ts";
+import { mergeHeaders, resolveCompat, type OpenAIRequest, type ResolvedCompat } from "./openai-shared.ts";
+import { errorEvent } from "./openai-errors.ts";
+import { openaiEvents, sendOpenAIRequest } from "./openai-fetch.ts";
+import { observed } from "../stream-observer.ts";
+import { closeQuietly, StreamAbort } from "./stream-failure.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
 import { completionsBodyBytes } from "./openai-completions-body.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import { fitOutputToWindow } from "../output-room.ts";
-import { observed } from "../stream-observer.ts";
 
 export { convertCompletionsMessages } from "./openai-completions-messages.ts";
 export { detectCompat, resolveCompat, type OpenAIRequest } from "./openai-shared.ts";
@@ -126,8 +121,9 @@ function reusesElements(compat: ResolvedCompat, options: StreamOptions): boolean
 }
 
 /**
- * The body and the extra headers of the request for `context` (the SDK adds Authorization,
- * content type and its own headers). Pure: no I/O, usable to compare bodies in tests.
+ * The body and the extra headers of the request for `context` (openai-fetch.ts adds
+ * Authorization, content type and the SDK's own headers). Pure: no I/O, usable to compare
+ * bodies in tests.
  */
 export function buildCompletionsRequest(model: Model, context: LlmContext, options: StreamOptions): OpenAIRequest & { reusesElements: boolean } {
   const compat = resolveCompat(model);
@@ -224,12 +220,27 @@ function mapFinishReason(reason: string): { stopReason: StopReason; errorMessage
 
 const REASONING_DELTA_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
 
+/** The fields of a streamed chunk this provider reads; servers add others. */
+interface ChatChunk {
+  id?: string;
+  model?: string;
+  usage?: Record<string, unknown> | null;
+  choices?: {
+    delta?: Record<string, unknown> & {
+      content?: string | null;
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+    finish_reason?: string | null;
+    usage?: Record<string, unknown>;
+  }[];
+}
+
 /** A tool call while it streams: the raw argument text and the stream index it is keyed by. */
 type StreamingToolCall = LlmToolCall & { partialArgs?: string; streamIndex?: number };
 
-type Delta = ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
+type Delta = NonNullable<NonNullable<ChatChunk["choices"]>[number]["delta"]>;
 
-function movesAnswerOn(chunk: ChatCompletionChunk): boolean {
+function movesAnswerOn(chunk: ChatChunk): boolean {
   if (chunk.usage) return true;
   const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
   if (!choice) return false;
@@ -244,14 +255,17 @@ function movesAnswerOn(chunk: ChatCompletionChunk): boolean {
 async function* streamCompletions(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const output: AssistantMessage = { ...newAssistantMessage(model), stopReason: "pending" };
   const watch = new ResponseWatch(options.idleTimeoutMs, model.provider);
+  const abort = new StreamAbort(options.signal);
+  let chunks: AsyncGenerator<ChatChunk> | undefined;
   try {
     const { body, headers, reusesElements: reused } = buildCompletionsRequest(model, context, options);
-    const client = createClient(model, options, await finalHeaders(headers, options), watch);
+    const sentHeaders = await finalHeaders(headers, options);
     // Without a payload hook the body goes as bytes built from kept pieces (completionsBodyBytes),
-    // byte for byte what the SDK would write; with one, the hook's object goes to the SDK as before.
+    // byte for byte what JSON.stringify writes; with one, the hook's object is written out.
     const payload = await finalPayload(body, options);
-    const asText = reused ? { body: completionsBodyBytes(body), headers: { "content-type": "application/json" } } : {};
-    const stream = await client.chat.completions.create(payload as never, { signal: options.signal, ...asText });
+    const bytes = reused ? (completionsBodyBytes(body) as Uint8Array<ArrayBuffer>) : JSON.stringify(payload);
+    const response = await sendOpenAIRequest("/chat/completions", model, sentHeaders, bytes, options, abort, watch);
+    chunks = observed(openaiEvents(response) as AsyncGenerator<ChatChunk>, options.onStreamEvent);
     yield { type: "start", partial: output };
 
     const blocks = output.content;
@@ -264,7 +278,7 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     const liveArguments = new StreamingArguments(parsePartialJson);
 
     let received = 0;
-    for await (const chunk of observed(stream as unknown as AsyncIterable<ChatCompletionChunk>, options.onStreamEvent)) {
+    for await (const chunk of chunks) {
       received++;
       if (!chunk || typeof chunk !== "object") continue;
       // The first chunk opens the answer; after it only content, usage and the finish reason move it on.
@@ -375,6 +389,9 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
     yield doneEvent(output.stopReason, output, invalidArguments);
   } catch (error) {
     yield errorEvent(output, error, options, watch);
+  } finally {
+    await closeQuietly(chunks);
+    abort.release();
   }
 }
 

@@ -1,20 +1,14 @@
 /**
  * What the two OpenAI APIs (Chat Completions and Responses) share: per-server compatibility
  * defaults, the message pre-pass (cross-model replay, dropped failed turns, synthetic tool
- * results), the SDK client, error texts, and the streaming scratch state of content blocks.
+ * results) and the merging of request headers. Both are sent over plain fetch as the OpenAI SDK
+ * sends them (openai-fetch.ts).
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { LlmMessage, LlmToolCall } from "../types.ts";
-import type { AssistantMessage, AssistantMessageEvent, Model, OpenAICompat, StreamOptions } from "../types.ts";
+import type { AssistantMessage, Model, OpenAICompat } from "../types.ts";
 import { closeToolCalls } from "../transform.ts";
-import { retryAfterMs as requestedWait, type HeaderReader } from "../retry-after.ts";
-import { connectionErrorMessage } from "../connection-error.ts";
-import { ResponseWatch } from "../response-watch.ts";
-import { headerRecord } from "./request-hooks.ts";
-import { cleanScratch, retryDelayTooLongMessage } from "./stream-failure.ts";
-import { pigUserAgent } from "../user-agent.ts";
 
-/** A request as built, before the SDK adds Authorization, content type and its own headers. */
+/** A request as built, before the client adds Authorization, content type and the SDK's own headers. */
 export interface OpenAIRequest {
   body: Record<string, unknown>;
   headers: Record<string, string>;
@@ -246,79 +240,13 @@ export function prepareMessages(
   return closeToolCalls(transformed);
 }
 
-// ── client ──────────────────────────────────────────────────────────────────
+// ── headers ─────────────────────────────────────────────────────────────────
 
 /** Request headers: the model's, then `extra` (e.g. session headers), then the caller's. */
 export function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const source of sources) if (source) Object.assign(out, source);
   return out;
-}
-
-export { retryDelayTooLongMessage } from "./stream-failure.ts";
-
-/**
- * A fetch that marks 429/5xx answers asking for a delay above `maxRetryDelayMs` as not to be
- * retried (`x-should-retry: false`), so the SDK's own retries never sleep longer than allowed.
- */
-function cappedRetryFetch(maxRetryDelayMs: number | undefined, base: ResponseWatch["fetch"]): ResponseWatch["fetch"] {
-  if (!maxRetryDelayMs || maxRetryDelayMs <= 0) return base;
-  return async (input, init) => {
-    const response = await base(input, init);
-    if (response.status !== 429 && response.status < 500) return response;
-    const delay = requestedWait(response.headers);
-    if (delay === undefined || delay <= maxRetryDelayMs) return response;
-    const headers = new Headers(response.headers);
-    headers.set("x-should-retry", "false");
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  };
-}
-
-/** The options every client of this layer is made with (`ClientOptions` of the SDK). */
-export type ClientInit = NonNullable<ConstructorParameters<typeof OpenAI>[0]>;
-
-/**
- * The SDK client for one request, fetching through `watch`. Keyless servers get no
- * Authorization header at all. The SDK's own logging is off: it would write a stream it cannot
- * parse to stderr, through the interactive screen, before the error says the same. `make` builds
- * another client of the SDK from the same options (Azure's, which adds its query and key header).
- */
-export function createClient(
-  model: Model,
-  options: StreamOptions,
-  headers: Record<string, string | null>,
-  watch: ResponseWatch,
-  make: (init: ClientInit) => OpenAI = (init) => new OpenAI(init),
-): OpenAI {
-  const defaultHeaders: Record<string, string | null> = { ...(hasUserAgent(headers) ? {} : { "User-Agent": pigUserAgent() }), ...headers };
-  if (!options.apiKey) defaultHeaders.Authorization = null;
-  return make({
-    apiKey: options.apiKey || "unused",
-    baseURL: model.baseUrl,
-    dangerouslyAllowBrowser: true,
-    defaultHeaders: defaultHeaders as Record<string, string>,
-    maxRetries: options.maxRetries ?? 0,
-    logLevel: "off",
-    ...(options.timeoutMs !== undefined && options.timeoutMs > 0 ? { timeout: Math.max(1, Math.round(options.timeoutMs)) } : {}),
-    fetch: cappedRetryFetch(options.maxRetryDelayMs, reportingFetch(watch.fetch, options.onResponse)) as typeof fetch,
-  });
-}
-
-type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-/** Whether a model's or caller's headers name their own user agent (which then replaces pig's). */
-function hasUserAgent(headers: Record<string, string | null>): boolean {
-  return Object.keys(headers).some((name) => name.toLowerCase() === "user-agent");
-}
-
-/** A fetch that tells `onResponse` of every response as it arrives, before the SDK reads it. */
-function reportingFetch(inner: Fetch, onResponse: StreamOptions["onResponse"]): Fetch {
-  if (!onResponse) return inner;
-  return async (input, init) => {
-    const response = await inner(input, init);
-    await onResponse({ status: response.status, headers: headerRecord(response.headers) });
-    return response;
-  };
 }
 
 /**
@@ -332,55 +260,3 @@ export function addCacheRetention(body: Record<string, unknown>, model: Model, e
   body.prompt_cache_retention = "24h";
 }
 
-// ── errors and the end of a stream ──────────────────────────────────────────
-
-/** The final error event, with the server-requested delay when the server named one. */
-export type ErrorEvent = Extract<AssistantMessageEvent, { type: "error" }> & { retryAfterMs?: number };
-
-const NETWORK_CODES = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "ETIMEDOUT", "UND_ERR_SOCKET", "ERR_STREAM_PREMATURE_CLOSE"]);
-
-/** A connection cut while the body was streaming (Bun: "ECONNRESET: The socket connection was closed unexpectedly…"). */
-function isStreamCut(error: unknown): boolean {
-  if (error instanceof APIError) return false;
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && NETWORK_CODES.has(code)) return true;
-  return /socket connection was closed|terminated|other side closed|premature close/i.test(error.message);
-}
-
-export { cleanScratch } from "./stream-failure.ts";
-
-/**
- * Turns whatever ended a stream into the final `error` event: aborts become "Request was
- * aborted"; a fault the watch diagnosed (a stall, an HTML page, an endless line) keeps its own
- * text; HTTP errors keep the SDK's text ("429 Rate limit reached"), extended when the server
- * asked for a longer delay than allowed; a connection cut mid-stream reads "terminated" as under
- * Node (upstream Pi); a request that never connected says why; anything else keeps its message.
- */
-export function errorEvent(output: AssistantMessage, error: unknown, options: StreamOptions, watch?: ResponseWatch): ErrorEvent {
-  cleanScratch(output);
-  const aborted = options.signal?.aborted === true;
-  output.stopReason = aborted ? "aborted" : "error";
-  let message: string;
-  let retryAfterMs: number | undefined;
-  if (aborted) message = "Request was aborted";
-  else if (watch?.failure) message = watch.failure.message;
-  else if (isStreamCut(error)) message = "terminated";
-  else if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) message = connectionErrorMessage(error.cause);
-  else if (error instanceof SyntaxError) message = `Malformed event stream: ${error.message}`;
-  else if (error instanceof Error) message = error.message;
-  else message = typeof error === "string" ? error : JSON.stringify(error);
-  if (!aborted && error instanceof APIError) {
-    retryAfterMs = requestedWait(error.headers as HeaderReader | undefined);
-    const max = options.maxRetryDelayMs;
-    if (retryAfterMs !== undefined && max !== undefined && max > 0 && retryAfterMs > max) {
-      message = `${message.replace(/[.\s]+$/, "")}. ${retryDelayTooLongMessage(retryAfterMs, max)}`;
-    }
-    const raw = (error.error as { metadata?: { raw?: unknown } } | undefined)?.metadata?.raw;
-    if (typeof raw === "string" && raw) message += `\n${raw}`;
-  }
-  output.errorMessage = message;
-  const event: ErrorEvent = { type: "error", reason: output.stopReason as "error" | "aborted", error: output };
-  if (retryAfterMs !== undefined) event.retryAfterMs = retryAfterMs;
-  return event;
-}

@@ -11,7 +11,7 @@ import { retryAfterMs } from "../retry-after.ts";
 import type { StreamOptions } from "../types.ts";
 import { sleep } from "../../util/wait.ts";
 import { headerRecord } from "./request-hooks.ts";
-import { ABORTED_MESSAGE, type StreamFailure } from "./stream-failure.ts";
+import { ABORTED_MESSAGE } from "./stream-failure.ts";
 
 /** The SDKs' default bound on the wait for the response headers. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 600_000;
@@ -23,11 +23,14 @@ export interface RetryPolicy {
   timeoutMs: number | undefined;
   /** The message of an attempt that timed out. */
   timeoutMessage: string;
-  retryableStatus(status: number): boolean;
+  /** Whether an error answer is worth another attempt (`headers` may say so, as OpenAI's `x-should-retry`). */
+  retryableStatus(status: number, headers: Headers): boolean;
+  /** Whether an attempt that timed out is tried again (the OpenAI SDK's rule); not by default. */
+  retryTimeouts?: boolean;
   /** The wait before retry `attempt` (0 for the first) when the server names none. */
   backoffMs(attempt: number): number;
   /** The failure an HTTP error answer ends the stream with, in the API's words. */
-  httpFailure(response: Response): Promise<StreamFailure>;
+  httpFailure(response: Response): Promise<Error>;
 }
 
 /** The OpenAI and Anthropic SDKs' statuses worth another attempt. */
@@ -42,29 +45,37 @@ export function sdkBackoffMs(attempt: number): number {
 
 /**
  * Sends the request until it is answered with success or fails for good; `controller` aborts
- * the attempt (the caller's abort and the timeout both go through it).
+ * the attempt (the caller's abort and the timeout both go through it). `headers` may differ from
+ * one attempt to the next (the OpenAI SDK counts its retries in a header).
  */
 export async function postWithRetries(
   url: string,
-  request: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> },
+  request: { headers: Record<string, string> | Headers | ((attempt: number) => Headers); body: string | Uint8Array<ArrayBuffer> },
   options: StreamOptions,
   controller: AbortController,
   watch: ResponseWatch,
   policy: RetryPolicy,
 ): Promise<Response> {
   for (let attempt = 0; ; attempt++) {
+    // Each attempt has its own controller, so a timed-out attempt can be followed by another;
+    // aborting `controller` still aborts the attempt, and the body it returned.
+    const attemptController = new AbortController();
+    const forward = () => attemptController.abort(controller.signal.reason);
+    if (controller.signal.aborted) forward();
+    else controller.signal.addEventListener("abort", forward, { once: true });
     let timedOut = false;
     const timer =
       policy.timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
             timedOut = true;
-            controller.abort();
+            attemptController.abort();
           }, policy.timeoutMs);
     let response: Response | undefined;
     let failure: Error | undefined;
     try {
-      response = await watch.fetch(url, { method: "POST", headers: request.headers, body: request.body, signal: controller.signal });
+      const headers = typeof request.headers === "function" ? request.headers(attempt) : request.headers;
+      response = await watch.fetch(url, { method: "POST", headers, body: request.body, signal: attemptController.signal });
     } catch (error) {
       if (options.signal?.aborted) throw new Error(ABORTED_MESSAGE);
       failure = new Error(timedOut ? policy.timeoutMessage : connectionErrorMessage(error), { cause: error });
@@ -75,7 +86,11 @@ export async function postWithRetries(
     if (response?.ok) return response;
     // Nothing listening on this machine is not a blip: the attempt fails at once, as the agent's do.
     const refusedHere = failure !== undefined && refusedOnThisMachine(failure.message, url);
-    const canRetry = attempt < policy.retries && !timedOut && !refusedHere && (failure !== undefined || policy.retryableStatus(response!.status));
+    const canRetry =
+      attempt < policy.retries &&
+      (!timedOut || policy.retryTimeouts === true) &&
+      !refusedHere &&
+      (failure !== undefined || policy.retryableStatus(response!.status, response!.headers));
     if (!canRetry) throw failure ?? (await policy.httpFailure(response!));
     const requested = response ? retryAfterMs(response.headers) : undefined;
     const cap = options.maxRetryDelayMs ?? 0;
