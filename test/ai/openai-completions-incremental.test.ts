@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { buildCompletionsRequest, convertCompletionsMessages } from "../../src/ai/providers/openai-completions.ts";
-import { completionsBodyBytes } from "../../src/ai/providers/openai-completions-body.ts";
+import { completionsBodyBytes, lendCompletionsBody } from "../../src/ai/providers/openai-completions-body.ts";
 import { resolveCompat } from "../../src/ai/providers/openai-shared.ts";
 import type { LlmAssistantMessage, LlmContext, Model } from "../../src/ai/types.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
@@ -131,6 +131,45 @@ describe("openai-completions requests of a growing conversation", () => {
     messages.push(...turn(2, m));
     const { body } = buildCompletionsRequest(m, context(), { apiKey: "k" });
     expect(decode(completionsBodyBytes(body))).toBe(fromScratch(m, context()));
+  });
+
+  test("lent bodies: each equals JSON.stringify's, the next is written into the same buffer once the last is given back, never while it is out", () => {
+    const m = model();
+    const other = model({ id: "a-model-with-a-longer-name" } as Partial<Model>);
+    const messages: AgentMessage[] = [{ role: "user", content: "work through the files", timestamp: 1 } as AgentMessage];
+    let inPlace = 0;
+    let previous: ReturnType<typeof lendCompletionsBody> | undefined;
+    for (let i = 0; i < 120; i++) {
+      messages.push(...turn(i, m));
+      // Now and then another model (another head), a shorter branch, or a body kept out.
+      const target = i % 17 === 16 ? other : m;
+      const sentMessages = i % 23 === 22 ? messages.slice(0, messages.length - 6) : messages;
+      const context: LlmContext = { systemPrompt: "You are pig.", messages: convertToLlm(sentMessages) };
+      const { body } = buildCompletionsRequest(target, context, { apiKey: "k" });
+      const body2 = lendCompletionsBody(body);
+      expect(decode(body2.bytes)).toBe(JSON.stringify(body));
+      // Converted from scratch every tenth request only: that conversion makes fresh elements.
+      if (i % 10 === 0) expect(decode(body2.bytes)).toBe(fromScratch(target, context));
+      if (previous && body2.bytes.buffer === previous.bytes.buffer) inPlace++;
+      if (i % 11 === 10) {
+        // Out while the next is written: the next gets a buffer of its own and these bytes stay.
+        const kept = decode(body2.bytes);
+        messages.push(...turn(1000 + i, m));
+        const next = buildCompletionsRequest(m, { systemPrompt: "You are pig.", messages: convertToLlm(messages) }, { apiKey: "k" }).body;
+        const second = lendCompletionsBody(next);
+        expect(second.bytes.buffer).not.toBe(body2.bytes.buffer);
+        expect(decode(second.bytes)).toBe(JSON.stringify(next));
+        expect(decode(body2.bytes)).toBe(kept);
+        body2.giveBack();
+        second.giveBack();
+        previous = second;
+        continue;
+      }
+      body2.giveBack();
+      previous = body2;
+    }
+    // Most requests of a growing conversation reuse the buffer.
+    expect(inPlace).toBeGreaterThan(60);
   });
 
   test("a body without messages or extra fields is written as JSON.stringify writes it", () => {

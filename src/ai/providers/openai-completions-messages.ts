@@ -93,6 +93,20 @@ function conversionKey(model: Model, compat: ResolvedCompat): string {
 }
 
 /**
+ * The latest system element, given again while the prompt and its role are unchanged: a request
+ * that begins with the very elements of the one before has its body written from kept bytes
+ * (openai-completions-body.ts), and the system element comes first.
+ */
+let keptSystem: { role: string; prompt: string; json: Json } | undefined;
+
+function systemElement(role: string, prompt: string): Json {
+  if (keptSystem?.role !== role || keptSystem.prompt !== prompt) {
+    keptSystem = { role, prompt, json: { role, content: sanitizeSurrogates(prompt) } };
+  }
+  return keptSystem.json;
+}
+
+/**
  * The `messages` array of a Chat Completions request for `context`. `reuse`: elements made for
  * the same message objects on an earlier call may be given again (the same objects), which is
  * right only while nobody changes them afterwards (no payload hook, no cache breakpoints).
@@ -113,7 +127,7 @@ export function convertCompletionsMessages(model: Model, context: LlmContext, co
 
   if (context.systemPrompt) {
     const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
-    out.push({ role, content: sanitizeSurrogates(context.systemPrompt) });
+    out.push(reuse ? systemElement(role, context.systemPrompt) : { role, content: sanitizeSurrogates(context.systemPrompt) });
   }
 
   let lastRole: string | null = null;

@@ -37,7 +37,7 @@ import { openaiEvents, sendOpenAIRequest } from "./openai-fetch.ts";
 import { observed } from "../stream-observer.ts";
 import { closeQuietly, StreamAbort } from "./stream-failure.ts";
 import { isPlainObject } from "../../util/plain-object.ts";
-import { completionsBodyBytes } from "./openai-completions-body.ts";
+import { lendCompletionsBody } from "./openai-completions-body.ts";
 import { ResponseWatch } from "../response-watch.ts";
 import { finalHeaders, finalPayload } from "./request-hooks.ts";
 import { fitOutputToWindow } from "../output-room.ts";
@@ -260,11 +260,11 @@ async function* streamCompletions(model: Model, context: LlmContext, options: St
   try {
     const { body, headers, reusesElements: reused } = buildCompletionsRequest(model, context, options);
     const sentHeaders = await finalHeaders(headers, options);
-    // Without a payload hook the body goes as bytes built from kept pieces (completionsBodyBytes),
-    // byte for byte what JSON.stringify writes; with one, the hook's object is written out.
-    const payload = await finalPayload(body, options);
-    const bytes = reused ? (completionsBodyBytes(body) as Uint8Array<ArrayBuffer>) : JSON.stringify(payload);
-    const response = await sendOpenAIRequest("/chat/completions", model, sentHeaders, bytes, options, abort, watch);
+    // Without a payload hook the body is bytes from kept pieces, lent until the request has its
+    // answer (lendCompletionsBody); with one, the hook's object is written out.
+    const lent = reused ? lendCompletionsBody(body) : undefined;
+    const sent = lent?.bytes ?? JSON.stringify(await finalPayload(body, options));
+    const response = await sendOpenAIRequest("/chat/completions", model, sentHeaders, sent, options, abort, watch).finally(() => lent?.giveBack());
     chunks = observed(openaiEvents(response) as AsyncGenerator<ChatChunk>, options.onStreamEvent);
     yield { type: "start", partial: output };
 
