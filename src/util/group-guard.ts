@@ -111,7 +111,7 @@ function startGuard(): void {
       detached: true,
     });
   } catch {
-    // No process can be started now: the groups stay unguarded until the next registration tries again.
+    // No process can be started now: the groups stay unguarded until the next guarded spawn tries again.
     return;
   }
   const fd = child.stdio[3];
