@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { GROUPS_GUARDED, GUARD_SCRIPT, guardedStdio, guardOf, releaseGuard } from "../util/group-guard.ts";
+import { guardedStdio, noteGroup, REGISTER_SCRIPT, releaseGroup } from "../util/group-guard.ts";
 
 export interface ShellConfig {
   shell: string;
@@ -95,15 +95,19 @@ export function killRunningCommands(): void {
 
 const POSIX = process.platform !== "win32";
 
-/** The command line to start: POSIX shells merge stderr into stdout themselves; others go through sh. */
-function commandLine(shell: ShellConfig, command: string): string[] {
+/**
+ * The command line to start: POSIX shells merge stderr into stdout themselves; others go through
+ * sh. `guarded`: descriptor 3 is the group guard's socket, which the line registers with first.
+ */
+function commandLine(shell: ShellConfig, command: string, guarded: boolean): string[] {
   // stderr joins stdout in one pipe, so the two arrive in the order they were written. POSIX
   // shells do it themselves (`exec 2>&1;` before the command, on the same line so line numbers
   // in error messages stay right); other shells go through a small sh wrapper (one more exec).
-  // The group's guard (util/group-guard.ts) starts on that line too, so the command dies with pig.
-  const guard = GROUPS_GUARDED ? ` ${GUARD_SCRIPT}` : "";
-  if (POSIX && /(^|\/)(ba|da|k|z)?sh$/.test(shell.shell)) return [shell.shell, ...shell.args, `exec 2>&1;${guard} ${command}`];
-  if (POSIX && existsSync("/bin/sh")) return ["/bin/sh", "-c", `exec 2>&1;${guard} exec "$@"`, "sh", shell.shell, ...shell.args, command];
+  // The group registers with its guard (util/group-guard.ts) on that line too, so the command
+  // dies with pig.
+  const register = guarded ? ` ${REGISTER_SCRIPT}` : "";
+  if (POSIX && /(^|\/)(ba|da|k|z)?sh$/.test(shell.shell)) return [shell.shell, ...shell.args, `exec 2>&1;${register} ${command}`];
+  if (POSIX && existsSync("/bin/sh")) return ["/bin/sh", "-c", `exec 2>&1;${register} exec "$@"`, "sh", shell.shell, ...shell.args, command];
   return [shell.shell, ...shell.args, command];
 }
 
@@ -126,17 +130,23 @@ function pump(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Buffer) => vo
 }
 
 export async function runShell(options: RunShellOptions): Promise<RunShellOutcome> {
-  const child = Bun.spawn(commandLine(options.shell, options.command), {
+  // stdin closed; descriptor 3, where groups are guarded, is the group guard's socket.
+  const stdio = guardedStdio<["ignore", "pipe", "pipe"]>(["ignore", "pipe", "pipe"]);
+  const child = Bun.spawn(commandLine(options.shell, options.command, stdio.length > 3), {
     cwd: options.cwd,
     env: options.env,
     // Its own process group (setsid), so a kill reaches everything the command started.
     detached: POSIX,
-    // stdin closed; descriptor 3 is the group guard's socket (util/group-guard.ts).
-    stdio: guardedStdio<["ignore", "pipe", "pipe"]>(["ignore", "pipe", "pipe"]),
+    stdio,
   });
-  const guard = guardOf(child);
   const { pid } = child;
   running.add(pid);
+  // The group dies with pig, however pig dies (util/group-guard.ts), until its shell has ended:
+  // what the shell left running in the background may then outlive pig, as it would outlive a
+  // pig that exits normally. (A killed group is gone by then.)
+  noteGroup(pid);
+  const release = () => releaseGroup(pid);
+  void child.exited.then(release, release);
   let aborted = false;
   let timedOut = false;
   let settled = false;
@@ -181,9 +191,6 @@ export async function runShell(options: RunShellOptions): Promise<RunShellOutcom
     await Promise.race([Promise.all([out.done, err.done]), grace]);
     clearTimeout(graceTimer);
   } finally {
-    // The shell has ended: what it left running in the background may outlive pig, as it would
-    // outlive a pig that exits normally. (A killed group took its guard with it.)
-    releaseGuard(guard);
     settled = true;
     if (timeoutTimer) clearTimeout(timeoutTimer);
     options.signal?.removeEventListener("abort", onAbort);
