@@ -6,6 +6,7 @@
 import { restoreModelAndThinking } from "../agent/model-restore.ts";
 import type { AgentSession } from "../agent/session.ts";
 import { ModelRegistry } from "../ai/registry.ts";
+import { preloadStream } from "../ai/stream.ts";
 import { agentDir as defaultAgentDir } from "../session/paths.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { startExtensions } from "./extensions-stage.ts";
@@ -109,6 +110,10 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   const resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
 
   const prestarted = await prestarting.catch(() => undefined);
+  // The runner loads the extensions now, and pig waits for them: the first request's provider
+  // is imported meanwhile instead of after (the model named, else the settings' default).
+  const expected = named?.model ?? (effective.defaultProvider && effective.defaultModel ? registry.find(effective.defaultProvider, effective.defaultModel) : undefined);
+  if (prestarted && expected) preloadStream(expected.api);
   const extensions = await startExtensions({
     choice: config.extensions ?? {},
     cwd: opened.cwd,
