@@ -10,8 +10,8 @@
 //      `NO_HOOKS`;
 //   4. an extension's first synchronous session read (`ctx.sessionManager.getEntries()`) of a
 //      50 MB session, timed inside the runner, from a fresh runner each time.
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type FakeLlm, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { type AgentHooks, NO_HOOKS, type ToolCallHookEvent } from "../../src/agent/hooks.ts";
@@ -29,6 +29,7 @@ import type { AnyTool } from "../../src/tools/types.ts";
 import { writeSession } from "./gen-sessions.ts";
 import { type CacheKind, firstStartEnv, withEmptyCaches } from "./first-start.ts";
 import { writeFakeAgentDir } from "./fake-agent.ts";
+import { extensionSource, smallBase } from "./ext-files.ts";
 import { commonArgs, piReleases } from "./options.ts";
 import { ensurePis, PI_QUIET_ENV, piEnv, type PiInstall, type PiRelease } from "./pi-install.ts";
 import { cleanup, dropPageCache, interleave, median, percentile, pigEnv, requirePig, runOnce } from "./measure.ts";
@@ -741,18 +742,6 @@ try {
   cleanup(tmpWork, args.keep);
 }
 
-/** ~/.cache when it can be written to, else the temp dir. */
-function smallBase(): string {
-  const dir = join(homedir(), ".cache");
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    return dir;
-  } catch {
-    return tmpdir();
-  }
-}
-
 /** Every directory above `file`, from the root down. */
 function parents(file: string): string[] {
   const out: string[] = [];
@@ -761,25 +750,3 @@ function parents(file: string): string[] {
     if (dirname(d) === d) return out;
   }
 }
-
-function extensionSource(i: number): string {
-  return `import { Type } from "typebox";
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-
-export default function (pi: ExtensionAPI) {
-  pi.registerTool({
-    name: "tool_${i}",
-    label: "Tool ${i}",
-    description: "Benchmark tool ${i}: answers ok",
-    parameters: Type.Object({
-      path: Type.String({ description: "A path" }),
-      count: Type.Optional(Type.Number({ description: "How many" })),
-    }),
-    execute: async () => ({ content: [{ type: "text", text: "ok" }], details: {} }),
-  });
-  pi.on("tool_call", () => undefined);
-}
-`;
-}
-
-

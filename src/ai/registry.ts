@@ -7,7 +7,8 @@
 import type { RouteAnswer, RouteRequest } from "./virtual-models.ts";
 import { join } from "node:path";
 import { credentialEnv, credentialKind, envKeyNames, findApiKey, hasApiKey, keyIsBearerToken, loadAuthFile, resolveConfigValue, type AuthFile, type KeySources } from "./auth.ts";
-import { CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
+import { type CredentialVars, looksLikeVariableName } from "./credential-vars.ts";
+import { configuredCredentialVars } from "./configured-credentials.ts";
 import { catalogueModels, DEFAULT_ORDER, defaultModelOf, isCatalogueProvider, PROVIDERS } from "./catalogue/index.ts";
 import { hasLogin } from "./oauth/logins.ts";
 import { applyModelsFile, loadModelsFile, MODELS_FILE_IGNORED, type ModelsFile } from "./models-file.ts";
@@ -252,21 +253,7 @@ export class ModelRegistry {
   }
 
   private namedVars(options: { withExtensions: boolean }): CredentialVars {
-    const values: string[] = [];
-    const fromHeaders = (headers: Readonly<Record<string, string>> | undefined) => values.push(...Object.values(headers ?? {}));
-    for (const config of Object.values(this.file?.providers ?? {})) {
-      if (config.apiKey) values.push(config.apiKey);
-      fromHeaders(config.headers);
-      for (const model of config.models ?? []) fromHeaders(model.headers);
-      for (const override of Object.values(config.modelOverrides ?? {})) fromHeaders(override.headers);
-    }
-    for (const entry of Object.values(this.auth)) if (entry.type === "api_key") values.push(entry.key);
-    for (const config of options.withExtensions ? this.extensionProviders.values() : []) {
-      if (config.apiKey) values.push(config.apiKey);
-      fromHeaders(config.headers);
-      for (const model of config.models ?? []) fromHeaders(model.headers);
-    }
-    return new CredentialVars(values.filter(looksLikeVariableName));
+    return configuredCredentialVars({ file: this.file, auth: this.auth, extensionProviders: options.withExtensions ? this.extensionProviders.values() : [] });
   }
 
   find(provider: string, id: string): Model | undefined {

@@ -20,7 +20,27 @@ const LOADERS: Record<Api, () => Promise<StreamFunction>> = {
   "azure-openai-responses": async () => (await import("./providers/azure-openai-responses.ts")).streamAzureOpenAIResponses,
 };
 
-const loaded = new Map<Api, StreamFunction>();
+const loading = new Map<Api, Promise<StreamFunction>>();
+
+/** The implementation of `api`, imported the first time it is asked for. */
+function loadStream(api: Api): Promise<StreamFunction> {
+  let stream = loading.get(api);
+  if (!stream) {
+    stream = LOADERS[api]();
+    // A failed import is tried again by the next request, as before it was remembered.
+    stream.catch(() => loading.delete(api));
+    loading.set(api, stream);
+  }
+  return stream;
+}
+
+/**
+ * Imports the implementation of `api` now, for a caller that has time to spare before the first
+ * request (pig waiting for its extensions to load): that request then does not wait for it.
+ */
+export function preloadStream(api: string): void {
+  if (isBuiltinApi(api)) loadStream(api).catch(() => {});
+}
 
 /** The providers providers/provider-request.ts adjusts (its COPILOT_PROVIDER and Cloudflare's two). */
 export const PROVIDERS_WITH_EXTRAS: ReadonlySet<string> = new Set(["github-copilot", "cloudflare-workers-ai", "cloudflare-ai-gateway"]);
@@ -53,11 +73,7 @@ async function* lazyStream(model: Model, context: LlmContext, options: StreamOpt
     yield errorEnd(model, (failure as Error).message);
     return;
   }
-  let stream = loaded.get(api);
-  if (!stream) {
-    stream = await LOADERS[api]();
-    loaded.set(api, stream);
-  }
+  const stream = await loadStream(api);
   yield* stream(prepared.model, context, prepared.options);
 }
 

@@ -7,6 +7,7 @@ import { runtimeConfigFromArgs } from "./runtime-config.ts";
 import { isRemoteSource } from "../resources/package-source.ts";
 import { createRegistries, type ModeExtensions } from "../extensions/registries.ts";
 import { extensionRows } from "../extensions/status.ts";
+import type { RuntimeConfig } from "../runtime/config.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { isTerminal } from "../util/libc.ts";
 import { useNormalJitPolicy } from "../util/jit-policy.ts";
@@ -111,10 +112,22 @@ async function printHelp(args: CliArgs, extensions: ModeExtensions): Promise<num
   }
 }
 
+/**
+ * The configuration of a non-interactive run, its shared extension runner spawned already: the
+ * first thing the run does, so that the runner's start-up (a second process) runs beside the
+ * loading of the agent's and the runtime's modules instead of after it.
+ */
+async function nonInteractiveConfig(parsed: CliArgs, cwd: string, extensions: ModeExtensions): Promise<RuntimeConfig> {
+  const config = runtimeConfigFromArgs(parsed, { cwd, interactive: false, registries: extensions.registries });
+  const { prestartRunnerFor } = await import("../runtime/runner-prestart.ts");
+  const runner = await prestartRunnerFor(config).catch(() => undefined);
+  return { ...config, prestartedRunner: Promise.resolve(runner) };
+}
+
 /** A runtime for a non-interactive mode: warnings on stderr, and signals that end it cleanly. */
-async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeExtensions) {
+async function startNonInteractive(config: RuntimeConfig, parsed: CliArgs, extensions: ModeExtensions) {
   const { createRuntime } = await import("../runtime/create.ts");
-  const runtime = await createRuntime(runtimeConfigFromArgs(parsed, { cwd, interactive: false, registries: extensions.registries }));
+  const runtime = await createRuntime(config);
   let args: CliArgs;
   try {
     args = settleExtensions(runtime, parsed, extensions);
@@ -145,7 +158,8 @@ async function startNonInteractive(parsed: CliArgs, cwd: string, extensions: Mod
 }
 
 async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
-  const { runtime } = await startNonInteractive(parsed, cwd, extensions);
+  const config = await nonInteractiveConfig(parsed, cwd, extensions);
+  const { runtime } = await startNonInteractive(config, parsed, extensions);
   const { runRpcMode } = await import("../modes/rpc.ts");
   try {
     return await runRpcMode({
@@ -179,10 +193,11 @@ async function runRpc(parsed: CliArgs, cwd: string, extensions: ModeExtensions):
 }
 
 async function runNonInteractive(parsed: CliArgs, cwd: string, extensions: ModeExtensions): Promise<number> {
+  const config = await nonInteractiveConfig(parsed, cwd, extensions);
   const { PromptError } = await import("../agent/session.ts");
   const { readPipedStdin, readFileArgs, buildPrompts } = await import("../modes/prompt-input.ts");
   const stdin = await readPipedStdin();
-  const { runtime, args } = await startNonInteractive(parsed, cwd, extensions);
+  const { runtime, args } = await startNonInteractive(config, parsed, extensions);
   const { session } = runtime;
   let prompts: Awaited<ReturnType<typeof buildPrompts>>;
   try {

@@ -7,6 +7,7 @@ import type { FlagRegistry } from "../extensions/flags.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { HostObserver } from "../extensions/host/observer.ts";
 import type { HostTiming } from "../extensions/host/timing.ts";
+import type { PrestartedRunner } from "../extensions/host/prestart.ts";
 import type { StreamFunction } from "../ai/types.ts";
 import type { ThinkingLevel } from "../ai/message-types.ts";
 import type { ResourceFlags } from "../resources/load-resources.ts";
@@ -89,4 +90,10 @@ export interface RuntimeConfig {
    * `registerProvider`, with its own stream function): the SDK's and `pig extension check`'s models.
    */
   providers?: readonly { name: string; config: unknown; stream: StreamFunction }[];
+  /**
+   * The shared extension runner, when the caller started it already (the command line does,
+   * before the runtime's modules load: runner-prestart.ts `prestartRunnerFor`); undefined in it
+   * when the caller found none is needed. Without it, the runtime starts one itself.
+   */
+  prestartedRunner?: Promise<PrestartedRunner | undefined>;
 }

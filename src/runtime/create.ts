@@ -6,6 +6,7 @@
 import { restoreModelAndThinking } from "../agent/model-restore.ts";
 import type { AgentSession } from "../agent/session.ts";
 import { ModelRegistry } from "../ai/registry.ts";
+import { preloadStream } from "../ai/stream.ts";
 import { agentDir as defaultAgentDir } from "../session/paths.ts";
 import type { RuntimeConfig } from "./config.ts";
 import { startExtensions } from "./extensions-stage.ts";
@@ -47,14 +48,17 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
 
   // The model named is checked first: a wrong name fails before trust asks anything — unless
   // extensions may still register it (their providers), then it is checked again once they have.
+  // A runner the caller started goes with the rest when the run fails before taking it.
+  if (config.prestartedRunner) held.defer(async () => (await config.prestartedRunner!.catch(() => undefined))?.stop());
   const registry = new ModelRegistry({ agentDir, env: config.env });
   if (registry.modelsFileError !== undefined) throw new ModelsFileUnusable(registry.modelsFileError);
   warnings.push(...registry.problems);
   for (const provider of config.providers ?? []) registry.registerProvider(provider.name, provider.config, provider.stream);
-  // The shared extension runner starts now, beside the rest of the start-up; the extensions
-  // stage takes it over if it fits the extensions found, and it is stopped otherwise.
-  const prestarting = prestartRunner({ choice: config.extensions ?? {}, cwd: config.cwd, agentDir, env: config.env, credentials: () => registry.credentialVars() });
-  held.defer(async () => (await prestarting.catch(() => undefined))?.stop());
+  // The shared extension runner starts now (unless the caller started it), beside the rest of the
+  // start-up; the extensions stage takes it over if it fits the extensions found, and it is
+  // stopped otherwise.
+  const prestarting = config.prestartedRunner ?? prestartRunner({ choice: config.extensions ?? {}, cwd: config.cwd, agentDir, env: config.env, credentials: () => registry.credentialVars() });
+  if (!config.prestartedRunner) held.defer(async () => (await prestarting.catch(() => undefined))?.stop());
   let named: ReturnType<typeof chooseNamedModel> | undefined;
   let notFound: unknown;
   try {
@@ -106,6 +110,10 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   const resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
 
   const prestarted = await prestarting.catch(() => undefined);
+  // The runner loads the extensions now, and pig waits for them: the first request's provider
+  // is imported meanwhile instead of after (the model named, else the settings' default).
+  const expected = named?.model ?? (effective.defaultProvider && effective.defaultModel ? registry.find(effective.defaultProvider, effective.defaultModel) : undefined);
+  if (prestarted && expected) preloadStream(expected.api);
   const extensions = await startExtensions({
     choice: config.extensions ?? {},
     cwd: opened.cwd,

@@ -10,7 +10,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CredentialVars } from "../ai/credential-vars.ts";
 import type { PrestartedRunner } from "../extensions/host/prestart.ts";
-import type { ExtensionChoice } from "./config.ts";
+import { agentDir as defaultAgentDir } from "../session/paths.ts";
+import type { ExtensionChoice, RuntimeConfig } from "./config.ts";
 
 /** The folder pig keeps the extensions' logs in, beside the user's extensions. */
 const LOGS = "logs";
@@ -36,4 +37,20 @@ export async function prestartRunner(input: {
   if (!expectsSharedRunner(input.choice, input.agentDir)) return undefined;
   const { PrestartedRunner } = await import("../extensions/host/prestart.ts");
   return PrestartedRunner.start({ cwd: input.cwd, agentDir: input.agentDir, env: input.env, credentials: input.credentials });
+}
+
+/**
+ * The runner for `config`, started before the runtime's modules load: the command line calls
+ * this first and hands the result to createRuntime (`prestartedRunner`), so the runner's own
+ * start-up runs beside the loading of pig's instead of after it. No model registry exists yet;
+ * the credential names come from the agent dir's models.json and auth.json, which are what the
+ * registry reads them from. Providers served in-process (the SDK's) can name keys too: that
+ * config waits for the runtime's registry, as before.
+ */
+export async function prestartRunnerFor(config: RuntimeConfig): Promise<PrestartedRunner | undefined> {
+  const agentDir = defaultAgentDir(config.env);
+  const choice = config.extensions ?? {};
+  if ((config.providers ?? []).length > 0 || !expectsSharedRunner(choice, agentDir)) return undefined;
+  const { credentialVarsFromFiles } = await import("../ai/configured-credentials.ts");
+  return prestartRunner({ choice, cwd: config.cwd, agentDir, env: config.env, credentials: () => credentialVarsFromFiles(agentDir) });
 }

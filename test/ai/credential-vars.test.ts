@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CredentialVars, hasSecretName, withoutCredentials } from "../../src/ai/credential-vars.ts";
+import { credentialVarsFromFiles } from "../../src/ai/configured-credentials.ts";
 import { ModelRegistry } from "../../src/ai/registry.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -61,5 +62,9 @@ describe("credential variables", () => {
     // An extension's provider names its variables too.
     registry.registerProvider("ext", { ...provider, apiKey: "EXT_GATEWAY", models: [{ id: "m" }] });
     expect(registry.credentialVars().has("EXT_GATEWAY")).toBe(true);
+    // Read from the two files alone, before a registry (the early extension runner): the same names.
+    const early = credentialVarsFromFiles(agentDir);
+    for (const name of ["CORP_GATEWAY", "CORP_TENANT", "CORP_ROUTE", "OPENAI_FROM_VAR", "OPENAI_API_KEY"]) expect([name, early.isNamed(name)]).toEqual([name, true]);
+    expect([early.isNamed("HOME"), early.isNamed("EXT_GATEWAY"), early.isNamed("SK-LITERAL-VALUE-1")]).toEqual([false, false, false]);
   });
 });

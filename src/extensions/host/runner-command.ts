@@ -3,11 +3,14 @@
  * mode. A compiled binary is its own entry; from source, Bun must be told the CLI's entry file.
  */
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 
 export const RUNNER_SUBCOMMAND = "__extension-runner";
 
-const CLI_ENTRY = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
+/**
+ * The CLI's entry file, for a run from the sources. Bun's own conversion, and only when asked:
+ * node:url would load on the way to spawning the runner, where a compiled binary never uses it.
+ */
+const cliEntry = (): string => Bun.fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
 
 /** True inside a `bun build --compile` executable, whose modules live in a virtual `$bunfs`. */
 export function isCompiled(): boolean {
@@ -15,6 +18,8 @@ export function isCompiled(): boolean {
 }
 
 export function runnerCommand(): string[] {
-  if (isCompiled() || !existsSync(CLI_ENTRY)) return [process.execPath, RUNNER_SUBCOMMAND];
-  return [process.execPath, CLI_ENTRY, RUNNER_SUBCOMMAND];
+  if (isCompiled()) return [process.execPath, RUNNER_SUBCOMMAND];
+  const entry = cliEntry();
+  if (!existsSync(entry)) return [process.execPath, RUNNER_SUBCOMMAND];
+  return [process.execPath, entry, RUNNER_SUBCOMMAND];
 }

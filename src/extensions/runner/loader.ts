@@ -16,12 +16,10 @@ export interface LoadItem {
   path: string;
 }
 
-async function loadOne(runtime: Runtime, record: ExtensionRecord, prepare: Prepare, importModule: ImportModule): Promise<Error | undefined> {
+async function loadOne(runtime: Runtime, record: ExtensionRecord, path: string, prepared: Promise<void>, importModule: ImportModule): Promise<Error | undefined> {
   let module: { default?: unknown };
   try {
-    // A compiled binary resolves a relative import against the cwd: always pass an absolute path.
-    const path = isAbsolute(record.path) ? record.path : resolve(record.path);
-    await prepare(path);
+    await prepared;
     module = await importModule({ id: record.id, path });
   } catch (error) {
     return withStack(`Failed to load extension: ${describe(error)}`, error);
@@ -56,10 +54,16 @@ export async function loadExtensions(
   prepare: Prepare = async () => {},
   importModule: ImportModule = importByPath,
 ): Promise<void> {
-  for (const item of items) {
+  // A compiled binary resolves a relative import against the cwd: always pass an absolute path.
+  const paths = items.map((item) => (isAbsolute(item.path) ? item.path : resolve(item.path)));
+  // Every extension is prepared at once (its file read, to see what it imports): the reads run
+  // beside the imports, not one before each. A failure is its extension's, told when it loads.
+  const prepared = paths.map((path) => prepare(path));
+  for (const preparing of prepared) preparing.catch(() => {});
+  for (const [i, item] of items.entries()) {
     const record = new ExtensionRecord(item.id, item.path);
     runtime.records.set(item.id, record);
-    const failure = await loadOne(runtime, record, prepare, importModule);
+    const failure = await loadOne(runtime, record, paths[i]!, prepared[i]!, importModule);
     // `ready` is not waited for: the socket keeps the order, so the next extension loads while
     // the host takes this one's registrations (a round trip each, otherwise).
     if (failure) {

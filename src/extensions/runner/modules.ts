@@ -124,12 +124,19 @@ const SOURCE_LOADERS: Record<string, "ts" | "tsx" | "js" | "jsx"> = { ".ts": "ts
  * file imports only host modules (and Node's or Bun's), each then loaded as its import asks for
  * it; every host module when it imports a file or package of its own, or the text names
  * `require` or `import(`, which could reach one by a name no scan sees.
+ *
+ * Each specifier is handed to Bun when an extension's file names it (`prepare`), not all ~450
+ * at start-up: registering them all took the runner ~10 ms before its first extension, and a
+ * file that may reach any gets them all then.
  */
 export class HostModules {
   private readonly loaders = hostModuleLoaders();
   private readonly loaded = new Map<string, Exports>();
   private all: Promise<void> | undefined;
   private readonly transpilers = new Map<string, InstanceType<typeof Bun.Transpiler>>();
+  /** Whether imports are served (`register`), and the specifiers handed to Bun so far. */
+  private registered = false;
+  private readonly served = new Set<string>();
 
   get specifiers(): string[] {
     return [...this.loaders.keys()];
@@ -149,20 +156,34 @@ export class HostModules {
     return this.all;
   }
 
-  /** Loads every host module the extension at `path` may reach synchronously while it is imported and runs. */
+  /**
+   * Serves what the extension at `path` imports of the host modules, and loads every host module
+   * it may reach synchronously while it is imported and runs.
+   */
   async prepare(path: string): Promise<void> {
-    if (this.loaded.size === this.loaders.size) return;
-    if (await this.importsOnlyHostModules(path)) return;
+    if (this.served.size === this.loaders.size && this.loaded.size === this.loaders.size) return;
+    const named = await this.hostImportsOnly(path);
+    if (named) return this.serve(named);
+    this.serve(this.specifiers);
     return this.loadAll();
   }
 
-  /** Serves the modules to every import from now on. */
+  /** Serves the modules to imports from now on: each as an extension's file names it (`prepare`). */
   register(): void {
+    this.registered = true;
+  }
+
+  /** Hands Bun the specifiers among `specifiers` it does not have yet, once `register` was called. */
+  private serve(specifiers: readonly string[]): void {
+    if (!this.registered) return;
+    const fresh = [...new Set(specifiers)].filter((specifier) => this.loaders.has(specifier) && !this.served.has(specifier));
+    if (fresh.length === 0) return;
+    for (const specifier of fresh) this.served.add(specifier);
     const hostModules = this;
     Bun.plugin({
       name: "pig-extension-host-modules",
       setup(build) {
-        for (const specifier of hostModules.specifiers) {
+        for (const specifier of fresh) {
           build.module(specifier, () => {
             const exports = hostModules.loaded.get(specifier);
             // Not loaded yet (only an `import()` by a computed name gets here): wait for it.
@@ -175,32 +196,34 @@ export class HostModules {
   }
 
   /**
-   * Whether the file at `path` imports nothing but host modules and Node's or Bun's, and cannot
-   * reach any other way. Every quoted name after `from` or `import` is taken for an import (a
-   * comment or a string may add some): when those are all such modules, so are the imports, and
-   * the file need not be parsed. Otherwise Bun's scan of the imports decides, which leaves out
-   * the type-only ones.
+   * The host modules the file at `path` imports, when it imports nothing but those and Node's or
+   * Bun's, and cannot reach any other way; undefined otherwise. Every quoted name after `from` or
+   * `import` is taken for an import (a comment or a string may add some, served for nothing):
+   * when those are all such modules, so are the imports, and the file need not be parsed.
+   * Otherwise Bun's scan of the imports decides, which leaves out the type-only ones.
    */
-  private async importsOnlyHostModules(path: string): Promise<boolean> {
+  private async hostImportsOnly(path: string): Promise<string[] | undefined> {
     const loader = SOURCE_LOADERS[extname(path)];
-    if (!loader) return false;
+    if (!loader) return undefined;
     let source: string;
     try {
       // Bun.file, not node:fs: a runner whose extensions do not use node:fs does not load it.
       source = await Bun.file(path).text();
     } catch {
-      return false;
+      return undefined;
     }
-    if (/\brequire\b|\bimport\s*\(/.test(source)) return false;
-    const served = (specifier: string) => this.loaders.has(specifier) || specifier.startsWith("node:") || specifier.startsWith("bun:");
+    if (/\brequire\b|\bimport\s*\(/.test(source)) return undefined;
+    const isHost = (specifier: string) => this.loaders.has(specifier);
+    const served = (specifier: string) => isHost(specifier) || specifier.startsWith("node:") || specifier.startsWith("bun:");
     const named = [...source.matchAll(/\b(?:from|import)\s*(["'])([^"'\n]*)\1/g)].map((m) => m[2]!);
-    if (named.every(served)) return true;
+    if (named.every(served)) return named.filter(isHost);
     let transpiler = this.transpilers.get(loader);
     if (!transpiler) this.transpilers.set(loader, (transpiler = new Bun.Transpiler({ loader })));
     try {
-      return transpiler.scanImports(source).every(({ path: specifier }) => served(specifier));
+      const scanned = transpiler.scanImports(source).map(({ path: specifier }) => specifier);
+      return scanned.every(served) ? scanned.filter(isHost) : undefined;
     } catch {
-      return false;
+      return undefined;
     }
   }
 }
