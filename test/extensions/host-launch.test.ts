@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CredentialVars } from "../../src/ai/credential-vars.ts";
-import { childEnv, isCredentialVar } from "../../src/extensions/host/child-env.ts";
+import { childEnv, isCredentialVar, transpilerCachePath } from "../../src/extensions/host/child-env.ts";
 import { runnerCommand } from "../../src/extensions/host/runner-command.ts";
 import { baseRuntimeDir, createSocketDir, removeStaleDirs } from "../../src/extensions/host/socket-dir.ts";
 import { describeAsOtherUser } from "../helpers/other-user.ts";
@@ -78,6 +78,7 @@ describe("launch security", () => {
   });
 
   test("credentials are not passed on unless the manifest names them", () => {
+    const home = tempDir();
     const env = childEnv({
       base: {
         PATH: "/bin",
@@ -91,7 +92,7 @@ describe("launch security", () => {
         AWS_SECRET_ACCESS_KEY: "s",
         AWS_SESSION_TOKEN: "st",
         CORP_GATEWAY: "named in models.json",
-        HOME: "/h",
+        HOME: home,
       },
       socketPath: "/s",
       token: "t",
@@ -100,19 +101,39 @@ describe("launch security", () => {
     });
     expect(env).toEqual({
       PATH: "/bin",
-      HOME: "/h",
+      HOME: home,
       OPENAI_BASE_URL: "u",
       GITHUB_TOKEN: "g",
-      BUN_RUNTIME_TRANSPILER_CACHE_PATH: "/h/.cache/pig/transpiler",
+      BUN_RUNTIME_TRANSPILER_CACHE_PATH: join(realpathSync(home), ".cache/pig/transpiler"),
       PIG_EXT_SOCKET: "/s",
       PIG_EXT_TOKEN: "t",
       PIG_EXT_PROTOCOL: "pig-ext/1",
     });
     // XDG_CACHE_HOME moves pig's cache; a transpiler cache the person chose is kept.
-    expect(childEnv({ base: { HOME: "/h", XDG_CACHE_HOME: "/x" }, socketPath: "/s", token: "t" }).BUN_RUNTIME_TRANSPILER_CACHE_PATH).toBe("/x/pig/transpiler");
+    const xdg = tempDir();
+    expect(childEnv({ base: { HOME: home, XDG_CACHE_HOME: xdg }, socketPath: "/s", token: "t" }).BUN_RUNTIME_TRANSPILER_CACHE_PATH).toBe(join(realpathSync(xdg), "pig/transpiler"));
     expect(childEnv({ base: { HOME: "/h", BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" }, socketPath: "/s", token: "t" }).BUN_RUNTIME_TRANSPILER_CACHE_PATH).toBe("0");
     expect(isCredentialVar("XAI_API_KEY")).toBe(true);
     expect(isCredentialVar("TERM")).toBe(false);
+  });
+
+  test("the transpiler cache the runner reads is this user's alone, or not used", () => {
+    // Made 0700 where missing.
+    const home = tempDir();
+    const made = transpilerCachePath({ HOME: home });
+    expect(made).toBe(join(realpathSync(home), ".cache/pig/transpiler"));
+    expect(statSync(made).mode & 0o777).toBe(0o700);
+    // A folder of ours from an earlier release (0755: nobody else could write to it) is narrowed.
+    chmodSync(made, 0o755);
+    expect(transpilerCachePath({ HOME: home })).toBe(made);
+    expect(statSync(made).mode & 0o777).toBe(0o700);
+    // One that others could have written to is not used; nor is a cache under a folder anyone may change.
+    chmodSync(made, 0o777);
+    expect(transpilerCachePath({ HOME: home })).toBe("0");
+    const open = join(tempDir(), "shared");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expect(transpilerCachePath({ HOME: home, XDG_CACHE_HOME: open })).toBe("0");
   });
 
   test("the runner command runs pig's CLI entry from source", () => {

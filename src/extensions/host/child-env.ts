@@ -4,9 +4,11 @@
  * ai/credential-vars.ts, shared with the bash tool), plus the three launch variables, and Bun's
  * transpiler cache pointed at pig's cache folder.
  */
+import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CredentialVars, withoutCredentials } from "../../ai/credential-vars.ts";
 import { pigCacheDir } from "../../util/cache-dir.ts";
+import { currentUid, dirFacts, ensurePrivateDir, safeRealDir } from "../../util/dir-safety.ts";
 import { ENV_PROTOCOL, ENV_SOCKET, ENV_TOKEN, PROTOCOL } from "../protocol.ts";
 
 const DEFAULT_CREDENTIALS = new CredentialVars();
@@ -32,10 +34,39 @@ export function childEnv(options: ChildEnvOptions): Record<string, string> {
   // A leftover BUN_BE_BUN would turn pig's runner into the plain bun CLI.
   delete env.BUN_BE_BUN;
   // Bun keeps transpiled modules in ~/.bun unless told otherwise; the runner's go in pig's cache.
-  env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= join(pigCacheDir(options.base), "transpiler");
+  env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ??= transpilerCachePath(options.base);
   Object.assign(env, options.extra ?? {});
   env[ENV_SOCKET] = options.socketPath;
   env[ENV_TOKEN] = options.token;
   env[ENV_PROTOCOL] = PROTOCOL;
   return env;
+}
+
+/**
+ * Bun's transpiler cache for extension processes: `<pig's cache folder>/transpiler`, this user's
+ * alone (0700), with every folder above it safe (util/dir-safety.ts), or "0" (no cache) when it
+ * cannot be had so. The runner runs what it finds there: another user able to put a file in it
+ * would run code as this one. A folder of ours that nobody else could write to (a release before
+ * this check made it 0755) is narrowed to 0700; one that others could write to is not used.
+ */
+export function transpilerCachePath(base: Record<string, string | undefined>): string {
+  const cache = pigCacheDir(base);
+  try {
+    mkdirSync(cache, { recursive: true, mode: 0o700 });
+    const safe = safeRealDir(cache);
+    if ("problem" in safe) return "0";
+    const dir = join(safe.path, "transpiler");
+    const uid = currentUid();
+    try {
+      const facts = dirFacts(dir);
+      const ours = facts.isDirectory && !facts.isSymbolicLink && facts.uid === uid;
+      if (uid !== undefined && ours && (facts.mode & 0o022) === 0 && (facts.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    } catch {
+      // Not there yet: made below.
+    }
+    ensurePrivateDir(dir, uid);
+    return dir;
+  } catch {
+    return "0";
+  }
 }
