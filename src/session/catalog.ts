@@ -138,13 +138,7 @@ function lastLineTime(fd: number, line: { offset: number; length: number } | und
 }
 
 function jsonlFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((name) => name.endsWith(".jsonl"))
-      .map((name) => join(dir, name));
-  } catch {
-    return [];
-  }
+  return jsonlEntries(dir).map((entry) => entry.path);
 }
 
 /** The `.jsonl` entries of a directory, each with whether it is a symbolic link. */
