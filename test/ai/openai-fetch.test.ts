@@ -170,6 +170,14 @@ describe("the SDK's rules", () => {
     expect(seen.map((s) => s.retryCount)).toEqual(["0", "1"]);
   });
 
+  test("a signal aborted before the stream starts sends nothing: the answer is aborted", async () => {
+    replies.push(answer);
+    const events = await run({ signal: AbortSignal.abort() });
+    expect(finalMessage(events).stopReason).toBe("aborted");
+    expect(seen.length).toBe(0);
+    replies.length = 0;
+  });
+
   test("an error body that is JSON without `error`, or empty, reads as the SDK words it", async () => {
     replies.push(() => Response.json({ detail: "x" }, { status: 422 }));
     expect(finalMessage(await run({})).errorMessage).toBe("422 status code (no body)");

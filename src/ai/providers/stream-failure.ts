@@ -56,7 +56,10 @@ export class StreamAbort {
   private readonly onAbort = () => this.controller.abort(this.signal?.reason);
 
   constructor(readonly signal: AbortSignal | undefined) {
-    signal?.addEventListener("abort", this.onAbort, { once: true });
+    // A signal aborted already (an abort that came with the prompt) fires no event: the request
+    // must not go out at all.
+    if (signal?.aborted) this.controller.abort(signal.reason);
+    else signal?.addEventListener("abort", this.onAbort, { once: true });
   }
 
   get aborted(): boolean {
