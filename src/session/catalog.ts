@@ -229,6 +229,15 @@ export interface IndexedSession {
   cwd: string;
 }
 
+/** The path with every link resolved, or undefined when it leads nowhere. */
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Every session file pig knows of: those of `dir` (which may lie outside the agent directory)
  * and those of every project under `<agentDir>/sessions`, each read only as far as its header.
@@ -249,24 +258,12 @@ export function sessionIndex(dir: string, agent: string): IndexedSession[] {
   const seenDirs = new Set<string>();
   const seen = new Set<string>();
   for (const d of dirs) {
-    let realDir: string;
-    try {
-      realDir = realpathSync(d);
-    } catch {
-      continue;
-    }
-    if (seenDirs.has(realDir)) continue;
+    const realDir = realPathOf(d);
+    if (realDir === undefined || seenDirs.has(realDir)) continue;
     seenDirs.add(realDir);
     for (const { path, name, link } of jsonlEntries(d)) {
-      let real = join(realDir, name);
-      if (link) {
-        try {
-          real = realpathSync(path);
-        } catch {
-          continue;
-        }
-      }
-      if (seen.has(real)) continue;
+      const real = link ? realPathOf(path) : join(realDir, name);
+      if (real === undefined || seen.has(real)) continue;
       seen.add(real);
       const header = readSessionHeader(path);
       if (header) out.push({ path, ...header });
