@@ -63,7 +63,8 @@ let latestWalk: TokenWalk | undefined;
 function walkTokens(messages: readonly LlmMessage[]): TokenWalk {
   const known = latestWalk;
   const resumes = known !== undefined && beginsWithSame(messages, known.read);
-  const walk: TokenWalk = resumes ? { ...known, read: known.read.slice() } : { read: [], latestTime: Number.NEGATIVE_INFINITY, trusted: undefined, after: 0, all: 0 };
+  // Goes on with the kept walk itself (its `read` grows): it becomes `latestWalk` again below.
+  const walk: TokenWalk = resumes ? { ...known } : { read: [], latestTime: Number.NEGATIVE_INFINITY, trusted: undefined, after: 0, all: 0 };
   for (let index = walk.read.length; index < messages.length; index++) {
     const message = messages[index]!;
     walk.read.push(message);

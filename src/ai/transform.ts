@@ -24,12 +24,13 @@ interface Walk {
  */
 let latest: Walk | undefined;
 
-/** A copy of the latest walk when `messages` begins with every message it read; else a fresh walk. */
+/**
+ * The latest walk, to go on with, when `messages` begins with every message it read; else a
+ * fresh walk. Not a copy: the call that goes on with it replaces `latest` before it returns.
+ */
 function resumeFrom(messages: readonly LlmMessage[]): Walk {
   const known = latest;
-  if (known && beginsWithSame(messages, known.read)) {
-    return { read: known.read.slice(), out: known.out.slice(), pending: known.pending, answered: new Set(known.answered) };
-  }
+  if (known && beginsWithSame(messages, known.read)) return { ...known };
   return { read: [], out: [], pending: [], answered: new Set() };
 }
 
@@ -67,7 +68,8 @@ export function closeToolCalls(messages: readonly LlmMessage[]): LlmMessage[] {
     }
     walk.out.push(message);
   }
-  latest = { ...walk, out: walk.out.slice(), answered: new Set(walk.answered) };
+  // `close` pushes onto the returned list and gives the walk new `pending` and `answered`.
+  latest = { ...walk, out: walk.out.slice() };
   close(walk);
   return walk.out;
 }
