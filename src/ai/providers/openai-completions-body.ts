@@ -12,6 +12,8 @@
  * grows by half again when it is too small.
  */
 
+import { beginsWithSame } from "../../util/same-start.ts";
+
 type Json = Record<string, unknown>;
 
 /** The UTF-8 JSON of each message element, kept while the element lives (the elements are reused unchanged). */
@@ -21,10 +23,11 @@ const COMMA = utf8.encode(",");
 
 /**
  * The latest body: its elements, the buffer holding it, the head it began with (model and the
- * opening of `messages`) and where the elements' JSON ends in the buffer. `writable`: the buffer
+ * opening of `messages`; `headBytes` its length in bytes) and where the elements' JSON ends in
+ * the buffer. `writable`: the buffer
  * is this module's own (lent, never given away), so a later body may be written into it.
  */
-let latest: { elements: readonly object[]; buffer: Uint8Array; head: Uint8Array; joinedEnd: number; writable: boolean } | undefined;
+let latest: { elements: readonly object[]; buffer: Uint8Array; head: string; headBytes: number; joinedEnd: number; writable: boolean } | undefined;
 
 /** The buffer of a body lent and not yet given back: it is not written until it is. */
 let lent: Uint8Array | undefined;
@@ -32,16 +35,8 @@ let lent: Uint8Array | undefined;
 /** How many of `elements` the latest body began with; 0 unless it began with all of its own. */
 function sharedWithLatest(elements: readonly object[]): number {
   // A body handed over with its buffer (detached) leaves an empty buffer: nothing to copy then.
-  if (!latest || latest.elements.length > elements.length || latest.elements.length === 0 || latest.buffer.byteLength === 0) return 0;
-  const before = latest.elements;
-  for (let i = 0; i < before.length; i++) if (before[i] !== elements[i]) return 0;
-  return before.length;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  if (!latest || latest.elements.length === 0 || latest.buffer.byteLength === 0 || !beginsWithSame(elements, latest.elements)) return 0;
+  return latest.elements.length;
 }
 
 /**
@@ -53,10 +48,10 @@ function writeBody(body: Json, lend: boolean): { buffer: Uint8Array; size: numbe
   const { model, messages, ...rest } = body;
   const elements = messages as Json[];
   const tail = JSON.stringify(rest);
-  const head = utf8.encode(`{"model":${JSON.stringify(model)},"messages":[`);
+  const head = `{"model":${JSON.stringify(model)},"messages":[`;
   const end = utf8.encode(tail === "{}" ? "]}" : `],${tail.slice(1)}`);
   const shared = sharedWithLatest(elements);
-  const sharedBytes = shared > 0 ? latest!.joinedEnd - latest!.head.length : 0;
+  const sharedBytes = shared > 0 ? latest!.joinedEnd - latest!.headBytes : 0;
 
   const pieces: Uint8Array[] = [];
   let newBytes = 0;
@@ -71,25 +66,26 @@ function writeBody(body: Json, lend: boolean): { buffer: Uint8Array; size: numbe
     pieces.push(json);
     newBytes += (i > 0 ? COMMA.length : 0) + json.length;
   }
-  const joinedEnd = head.length + sharedBytes + newBytes;
+  const headBytes = utf8.encode(head);
+  const joinedEnd = headBytes.length + sharedBytes + newBytes;
   const size = joinedEnd + end.length;
 
-  const inPlace = lend && shared > 0 && latest!.writable && lent === undefined && latest!.buffer.length >= size && sameBytes(latest!.head, head);
+  const inPlace = lend && shared > 0 && latest!.head === head && latest!.writable && lent === undefined && latest!.buffer.length >= size;
   let buffer: Uint8Array;
   if (inPlace) {
     buffer = latest!.buffer;
   } else {
     buffer = new Uint8Array(lend ? Math.ceil(size * 1.5) : size);
-    buffer.set(head, 0);
-    if (shared > 0) buffer.set(latest!.buffer.subarray(latest!.head.length, latest!.joinedEnd), head.length);
+    buffer.set(headBytes, 0);
+    if (shared > 0) buffer.set(latest!.buffer.subarray(latest!.headBytes, latest!.joinedEnd), headBytes.length);
   }
-  let at = head.length + sharedBytes;
+  let at = headBytes.length + sharedBytes;
   for (const piece of pieces) {
     buffer.set(piece, at);
     at += piece.length;
   }
   buffer.set(end, at);
-  latest = { elements: elements.slice(), buffer, head, joinedEnd, writable: lend };
+  latest = { elements: elements.slice(), buffer, head, headBytes: headBytes.length, joinedEnd, writable: lend };
   return { buffer, size };
 }
 
