@@ -24,8 +24,8 @@ const COMMA = utf8.encode(",");
 /**
  * The latest body: its elements, the buffer holding it, the head it began with (model and the
  * opening of `messages`; `headBytes` its length in bytes) and where the elements' JSON ends in
- * the buffer. `writable`: the buffer
- * is this module's own (lent, never given away), so a later body may be written into it.
+ * the buffer. `writable`: the buffer is this module's own (lent, never given away), so a later
+ * body may be written into it.
  */
 let latest: { elements: readonly object[]; buffer: Uint8Array; head: string; headBytes: number; joinedEnd: number; writable: boolean } | undefined;
 
