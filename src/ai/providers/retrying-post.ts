@@ -11,7 +11,7 @@ import { retryAfterMs } from "../retry-after.ts";
 import type { StreamOptions } from "../types.ts";
 import { sleep } from "../../util/wait.ts";
 import { headerRecord } from "./request-hooks.ts";
-import { ABORTED_MESSAGE } from "./stream-failure.ts";
+import { ABORTED_MESSAGE, StreamAbort } from "./stream-failure.ts";
 
 /** The SDKs' default bound on the wait for the response headers. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 600_000;
@@ -59,10 +59,8 @@ export async function postWithRetries(
   for (let attempt = 0; ; attempt++) {
     // Each attempt has its own controller, so a timed-out attempt can be followed by another;
     // aborting `controller` still aborts the attempt, and the body it returned.
-    const attemptController = new AbortController();
-    const forward = () => attemptController.abort(controller.signal.reason);
-    if (controller.signal.aborted) forward();
-    else controller.signal.addEventListener("abort", forward, { once: true });
+    const attemptAbort = new StreamAbort(controller.signal);
+    const attemptController = attemptAbort.controller;
     let timedOut = false;
     const timer =
       policy.timeoutMs === undefined
@@ -96,6 +94,8 @@ export async function postWithRetries(
     const cap = options.maxRetryDelayMs ?? 0;
     if (requested !== undefined && cap > 0 && requested > cap) throw await policy.httpFailure(response!);
     await response?.body?.cancel().catch(() => undefined);
+    // This attempt is over: it stops listening to `controller`.
+    attemptAbort.release();
     await sleep(requested ?? policy.backoffMs(attempt), options.signal);
     if (options.signal?.aborted) throw new Error(ABORTED_MESSAGE);
   }
