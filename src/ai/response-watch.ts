@@ -1,6 +1,6 @@
 /**
- * Watching one provider response as it arrives, underneath the HTTP clients (the OpenAI SDK of
- * Azure's Responses API, plain fetch for the others), for the faults a server or a proxy in front of it can produce:
+ * Watching one provider response as it arrives, underneath the HTTP client (plain fetch), for
+ * the faults a server or a proxy in front of it can produce:
  *
  * - no progress: no headers for `idleTimeoutMs`, or no event that moves the answer on (the
  *   provider reports each with `progress()`) for `idleTimeoutMs` of waiting on the server, fails

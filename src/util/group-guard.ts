@@ -23,14 +23,14 @@
 import { closeSync, existsSync, writeSync } from "node:fs";
 
 /** Where groups can be guarded: a POSIX system with /bin/sh. */
-export const GROUPS_GUARDED = process.platform !== "win32" && existsSync("/bin/sh");
+const GROUPS_GUARDED = process.platform !== "win32" && existsSync("/bin/sh");
 
 /**
  * The guard: keeps the registered pgids as a space-separated list (no process per group, no
  * fork per line: `read`, `case` and the expansions are built into every POSIX sh), and kills
  * them all at end-of-file. Lines that are not a word and a number are ignored.
  */
-export const GUARD_SCRIPT = [
+const GUARD_SCRIPT = [
   "trap '' INT HUP QUIT",
   "groups=' '",
   "while read -r word pgid; do",

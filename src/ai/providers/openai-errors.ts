@@ -12,7 +12,7 @@ import { cleanScratch, retryDelayTooLongMessage, StreamFailure } from "./stream-
  * (JSON when it is not a string), else the whole object as JSON, else the body's text, after the
  * status when there is one.
  */
-export function apiErrorMessage(status: number | undefined, error: unknown, message: string | undefined): string {
+function apiErrorMessage(status: number | undefined, error: unknown, message: string | undefined): string {
   const errorMessage = (error as { message?: unknown } | null | undefined)?.message;
   const text = errorMessage ? (typeof errorMessage === "string" ? errorMessage : JSON.stringify(errorMessage)) : error ? JSON.stringify(error) : message;
   if (status && text) return `${status} ${text}`;

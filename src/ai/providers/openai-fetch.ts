@@ -50,7 +50,7 @@ function sdkArch(name: string): string {
 }
 
 /** The SDK's `X-Stainless-*` platform headers under Node (and Bun, which passes for Node). */
-export function platformHeaders(): Record<string, string> {
+function platformHeaders(): Record<string, string> {
   return {
     "X-Stainless-Lang": "js",
     "X-Stainless-Package-Version": SDK_VERSION,
@@ -67,7 +67,7 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * The SDK's header merge: later sources win, names compared without case, `null` removes a
  * header, `undefined` leaves it as it was; names are sent lower-cased, in `Headers` order.
  */
-export function mergeSdkHeaders(sources: readonly HeaderValues[]): Headers {
+function mergeSdkHeaders(sources: readonly HeaderValues[]): Headers {
   const out = new Headers();
   for (const source of sources) {
     for (const [name, value] of Object.entries(source)) {

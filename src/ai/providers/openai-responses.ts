@@ -1,6 +1,6 @@
 /**
  * OpenAI Responses API (`POST {baseUrl}/responses`, streamed, `store: false`), sent over plain
- * fetch as the OpenAI SDK sends it (openai-fetch.ts; Azure's still goes through the SDK). The
+ * fetch as the OpenAI SDK sends it (openai-fetch.ts, which Azure's Responses API uses too). The
  * request, and how Pi's stored blocks are replayed, are in openai-responses-request.ts; the
  * answer's events are read by openai-responses-events.ts.
  */
