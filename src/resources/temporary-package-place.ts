@@ -7,10 +7,10 @@
  * or reused. The `-e` value itself stays what the user typed, so resources keep it as their
  * source; this module says which folder it stands for.
  */
-import { mkdirSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { pigCacheDir } from "../util/cache-dir.ts";
-import { currentUid, dirFacts, ensurePrivateDir, safeRealDir, UnsafeDirError } from "../util/dir-safety.ts";
+import { pigCacheDir, privateCacheDir } from "../util/cache-dir.ts";
+import { currentUid, dirFacts } from "../util/dir-safety.ts";
 import { packageDir, type InstallPlace } from "./package-place.ts";
 import { isRemoteSource, PackageSourceError, parsePackageSource } from "./package-source.ts";
 
@@ -36,22 +36,7 @@ export function temporaryPlace(cwd: string, env: Record<string, string | undefin
  * the folder at fault.
  */
 export function prepareTemporaryPlace(cwd: string, env: Record<string, string | undefined> = process.env): InstallPlace {
-  const cache = pigCacheDir(env);
-  try {
-    mkdirSync(cache, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw new UnsafeDirError(`cannot create pig's cache folder ${cache}: ${(error as Error).message}`);
-  }
-  const safe = safeRealDir(cache);
-  if ("problem" in safe) throw new UnsafeDirError(`pig's cache folder is not safe to use: ${safe.problem}`);
-  const root = join(safe.path, FOLDER);
-  try {
-    ensurePrivateDir(root);
-  } catch (error) {
-    if (error instanceof UnsafeDirError) throw new UnsafeDirError(`pig's package cache is not safe to use: ${error.message}`);
-    throw error;
-  }
-  return { agentDir: root, cwd, scope: "user" };
+  return { agentDir: privateCacheDir(FOLDER, "pig's package cache", { env }), cwd, scope: "user" };
 }
 
 /**

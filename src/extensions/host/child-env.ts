@@ -4,11 +4,8 @@
  * ai/credential-vars.ts, shared with the bash tool), plus the three launch variables, and Bun's
  * transpiler cache pointed at pig's cache folder.
  */
-import { chmodSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { CredentialVars, withoutCredentials } from "../../ai/credential-vars.ts";
-import { pigCacheDir } from "../../util/cache-dir.ts";
-import { currentUid, dirFacts, ensurePrivateDir, safeRealDir } from "../../util/dir-safety.ts";
+import { privateCacheDir } from "../../util/cache-dir.ts";
 import { ENV_PROTOCOL, ENV_SOCKET, ENV_TOKEN, PROTOCOL } from "../protocol.ts";
 
 const DEFAULT_CREDENTIALS = new CredentialVars();
@@ -50,22 +47,8 @@ export function childEnv(options: ChildEnvOptions): Record<string, string> {
  * this check made it 0755) is narrowed to 0700; one that others could write to is not used.
  */
 export function transpilerCachePath(base: Record<string, string | undefined>): string {
-  const cache = pigCacheDir(base);
   try {
-    mkdirSync(cache, { recursive: true, mode: 0o700 });
-    const safe = safeRealDir(cache);
-    if ("problem" in safe) return "0";
-    const dir = join(safe.path, "transpiler");
-    const uid = currentUid();
-    try {
-      const facts = dirFacts(dir);
-      const ours = facts.isDirectory && !facts.isSymbolicLink && facts.uid === uid;
-      if (uid !== undefined && ours && (facts.mode & 0o022) === 0 && (facts.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-    } catch {
-      // Not there yet: made below.
-    }
-    ensurePrivateDir(dir, uid);
-    return dir;
+    return privateCacheDir("transpiler", "the extension runner's transpiler cache", { env: base, narrowOwn: true });
   } catch {
     return "0";
   }
