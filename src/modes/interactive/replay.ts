@@ -45,9 +45,9 @@ interface ReplayContext {
   settled: boolean;
 }
 
-function noteToolCalls(answer: AssistantMessage, context: ReplayContext): void {
+function noteToolCalls(answer: AssistantMessage, calls: ReplayContext["calls"]): void {
   for (const block of answer.content) {
-    if (block.type === "toolCall") context.calls.set(block.id, { name: block.name, args: (block.arguments ?? {}) as Record<string, unknown> });
+    if (block.type === "toolCall") calls.set(block.id, { name: block.name, args: (block.arguments ?? {}) as Record<string, unknown> });
   }
 }
 
@@ -80,7 +80,7 @@ function noteEntry(entry: SessionEntry, context: ReplayContext): void {
   const m = (entry as { message: { role: string } }).message;
   if (m.role === "system") return;
   context.talked = true;
-  if (m.role === "assistant") noteToolCalls(m as unknown as AssistantMessage, context);
+  if (m.role === "assistant") noteToolCalls(m as unknown as AssistantMessage, context.calls);
 }
 
 /**
@@ -155,10 +155,10 @@ function answerBefore(records: readonly EntryRecord[], at: number): number | und
 
 /** The tool calls of the answer at `index` (none when there is none, or it cannot be read). */
 function callsOf(read: (index: number) => SessionEntry | undefined, index: number | undefined): ReplayContext["calls"] {
-  const context: ReplayContext = { calls: new Map(), talked: true, settled: false };
+  const calls: ReplayContext["calls"] = new Map();
   const entry = index === undefined ? undefined : read(index);
-  if (entry) noteToolCalls((entry as unknown as { message: AssistantMessage }).message, context);
-  return context.calls;
+  if (entry) noteToolCalls((entry as unknown as { message: AssistantMessage }).message, calls);
+  return calls;
 }
 
 /** The context for rendering from `start` on: the tool calls of the answer just before it, so the first results shown have their calls. */

@@ -151,7 +151,9 @@ function bodyOf(block: ToolBlock, theme: Theme, expanded: boolean): Body {
   const lines = linesOf(textOf(result));
   if (lines.length === 0) return oneLineBody(theme.fg("muted", "(no output)"));
   // A truncated command's notice (where the full output is) stays under the end of its output.
-  const notice = isCommand(name) && TRUNCATION_NOTICE.test(shown(lines.at(-1)!)) ? shown(lines.pop()!) : undefined;
+  const last = shown(lines.at(-1)!);
+  const notice = isCommand(name) && TRUNCATION_NOTICE.test(last) ? last : undefined;
+  if (notice !== undefined) lines.pop();
   if (notice !== undefined && lines.length > 0 && shown(lines.at(-1)!) === "") lines.pop();
   const body = textBody(lines, keeps(name), expanded, (l) => theme.fg("toolOutput", shown(l)));
   return notice === undefined ? body : { ...body, lines: [...body.lines, theme.fg("dim", notice)] };
