@@ -45,7 +45,7 @@ export class Conversation implements LoopContext {
     const leaf = store.leafId;
     const rewrites = this.rewrites;
     const stillWanted = () => this.value === undefined && this.store() === store && store.leafId === leaf && this.rewrites === rewrites;
-    const items = store.planContext().items;
+    const items = store.planContextAfresh().items;
     const messages: AgentMessage[] = [];
     for (let i = 0; i < items.length; i += SLICE) {
       messages.push(...resolveItems(items.slice(i, i + SLICE), store.readEntry));

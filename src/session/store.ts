@@ -245,13 +245,18 @@ export class SessionStore {
   }
 
   /**
-   * The context of the branch. A line found unreadable drops out of it and of every later plan
-   * alike. Planned afresh, not from the kept plan: the messages a plan makes (summaries, custom
-   * messages) go out to the agent, and each context gets its own.
+   * A plan of its own for a context that goes out to the agent: planned afresh, not the kept
+   * plan, because the messages a plan makes (summaries, custom messages) go out with it, and
+   * each context gets its own.
    */
+  planContextAfresh(leafId: string | null = this.leaf): ContextPlan {
+    if (leafId === null) return this.planContext(null);
+    return planContext(this.branchRecords(leafId), this.readEntry);
+  }
+
+  /** The context of the branch. A line found unreadable drops out of it and of every later plan alike. */
   buildContext(leafId: string | null = this.leaf): SessionContext {
-    if (leafId === null) return resolvePlan(this.planContext(null), this.readEntry);
-    return resolvePlan(planContext(this.branchRecords(leafId), this.readEntry), this.readEntry);
+    return resolvePlan(this.planContextAfresh(leafId), this.readEntry);
   }
 
   // ── tree moves ───────────────────────────────────────────────────────────
