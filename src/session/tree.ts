@@ -39,16 +39,8 @@ export class SessionTree {
   private changes = 0;
 
   constructor(records: Iterable<EntryRecord> = []) {
-    // `add`, less what a new tree cannot have (a path to forget): one lookup of each id tells a reused one.
     const reused: EntryRecord[] = [];
-    for (const record of records) {
-      const known = this.byId.size;
-      this.byId.set(record.id, record);
-      if (this.byId.size === known) reused.push(record);
-      this.records.push(record);
-      this.noteDerived(record);
-    }
-    this.changes = this.records.length;
+    for (const record of records) if (this.add(record)) reused.push(record);
     const damage = linkDamage(this.records, (id) => this.byId.get(id));
     // Entries appended later have a fresh id and an existing parent: they never close a cycle.
     for (const { cut } of damage.cycles) this.cuts.add(cut);
@@ -60,13 +52,17 @@ export class SessionTree {
     return this.changes;
   }
 
-  add(record: EntryRecord): void {
+  /** Adds a record; true when its id was known already (one lookup of the id tells). */
+  add(record: EntryRecord): boolean {
     this.changes++;
-    // A second entry with a known id takes that id over: paths through it change.
-    if (this.byId.has(record.id)) this.lastPath = undefined;
-    this.records.push(record);
+    const known = this.byId.size;
     this.byId.set(record.id, record);
+    const reused = this.byId.size === known;
+    // A second entry with a known id takes that id over: paths through it change.
+    if (reused) this.lastPath = undefined;
+    this.records.push(record);
     this.noteDerived(record);
+    return reused;
   }
 
   /** Labels and the session name, as the entries set them. */
