@@ -48,8 +48,10 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
 
   // The model named is checked first: a wrong name fails before trust asks anything — unless
   // extensions may still register it (their providers), then it is checked again once they have.
-  // A runner the caller started goes with the rest when the run fails before taking it.
-  if (config.prestartedRunner) held.defer(async () => (await config.prestartedRunner!.catch(() => undefined))?.stop());
+  // The shared extension runner (the caller's, or one started below) goes with the rest when the
+  // run fails before taking it.
+  let prestarting = config.prestartedRunner;
+  held.defer(async () => (await prestarting?.catch(() => undefined))?.stop());
   const registry = new ModelRegistry({ agentDir, env: config.env });
   if (registry.modelsFileError !== undefined) throw new ModelsFileUnusable(registry.modelsFileError);
   warnings.push(...registry.problems);
@@ -57,8 +59,7 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
   // The shared extension runner starts now (unless the caller started it), beside the rest of the
   // start-up; the extensions stage takes it over if it fits the extensions found, and it is
   // stopped otherwise.
-  const prestarting = config.prestartedRunner ?? prestartRunner({ choice: config.extensions ?? {}, cwd: config.cwd, agentDir, env: config.env, credentials: () => registry.credentialVars() });
-  if (!config.prestartedRunner) held.defer(async () => (await prestarting.catch(() => undefined))?.stop());
+  prestarting ??= prestartRunner({ choice: config.extensions ?? {}, cwd: config.cwd, agentDir, env: config.env, credentials: () => registry.credentialVars() });
   let named: ReturnType<typeof chooseNamedModel> | undefined;
   let notFound: unknown;
   try {
