@@ -18,18 +18,18 @@ export interface CredentialSources {
 export function configuredCredentialVars(sources: CredentialSources): CredentialVars {
   const values: string[] = [];
   const fromHeaders = (headers: Readonly<Record<string, string>> | undefined) => values.push(...Object.values(headers ?? {}));
-  for (const config of Object.values(sources.file?.providers ?? {})) {
+  /** A provider's key and headers, and its models' headers: models.json's and extensions' alike. */
+  const fromProvider = (config: { apiKey?: string; headers?: Record<string, string>; models?: readonly { headers?: Record<string, string> }[] }) => {
     if (config.apiKey) values.push(config.apiKey);
     fromHeaders(config.headers);
     for (const model of config.models ?? []) fromHeaders(model.headers);
+  };
+  for (const config of Object.values(sources.file?.providers ?? {})) {
+    fromProvider(config);
     for (const override of Object.values(config.modelOverrides ?? {})) fromHeaders(override.headers);
   }
   for (const entry of Object.values(sources.auth)) if (entry.type === "api_key") values.push(entry.key);
-  for (const config of sources.extensionProviders) {
-    if (config.apiKey) values.push(config.apiKey);
-    fromHeaders(config.headers);
-    for (const model of config.models ?? []) fromHeaders(model.headers);
-  }
+  for (const config of sources.extensionProviders) fromProvider(config);
   return new CredentialVars(values.filter(looksLikeVariableName));
 }
 
