@@ -128,10 +128,13 @@ function scanWith(
       const lastNewline = skipped === undefined && filled > 0 ? buf.lastIndexOf(NEWLINE, filled - 1) : -1;
       utf8 = lastNewline >= 0 && isUtf8(buf.subarray(0, lastNewline));
     }
+    // Searched within the bytes read only: past them lies the rest of the buffer (a short file's
+    // last read fills little of its 1 MiB), which a search would walk through, touching every page.
+    const read = filled === buf.length ? buf : buf.subarray(0, filled);
     let start = 0;
     for (;;) {
-      const nl = buf.indexOf(NEWLINE, start);
-      if (nl < 0 || nl >= filled) break;
+      const nl = read.indexOf(NEWLINE, start);
+      if (nl < 0) break;
       const stop = deliver((skipped ?? 0) + nl - start, true, start);
       start = nl + 1;
       if (stop === false) return { size: filePos - from, endsWithNewline: lastByte === NEWLINE };
