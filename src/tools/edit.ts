@@ -3,7 +3,7 @@
  * file's BOM and line-ending style; reports a compact diff.
  */
 import { constants } from "node:fs";
-import { access, readFile, writeFile } from "node:fs/promises";
+import { asyncFs } from "../util/async-fs.ts";
 import * as v from "valibot";
 import { isPlainObject } from "../util/plain-object.ts";
 import { abortable, throwIfAborted } from "./abort.ts";
@@ -125,11 +125,11 @@ export const editTool = defineBuiltinTool({
           throw new Error("Edit tool input is invalid. edits must contain at least one replacement.");
         }
         try {
-          await access(path, constants.R_OK | constants.W_OK);
+          await asyncFs().access(path, constants.R_OK | constants.W_OK);
         } catch (error) {
           throw new Error(`Could not edit file: ${args.path}. Error code: ${errorCode(error)}.`);
         }
-        const raw = (await readFile(path)).toString("utf8");
+        const raw = (await asyncFs().readFile(path)).toString("utf8");
         throwIfAborted(signal);
         const bom = raw.startsWith(BOM) ? BOM : "";
         const text = bom ? raw.slice(1) : raw;
@@ -141,7 +141,7 @@ export const editTool = defineBuiltinTool({
         }));
         const { base, result } = applyEdits(normalizeLineEndings(text), edits, args.path);
         throwIfAborted(signal);
-        await writeFile(path, bom + (crlf ? result.replace(/\n/g, "\r\n") : result), "utf8");
+        await asyncFs().writeFile(path, bom + (crlf ? result.replace(/\n/g, "\r\n") : result), "utf8");
         const { diff, firstChangedLine } = generateDiffString(base, result);
         const patch = generateUnifiedPatch(args.path, base, result);
         return {

@@ -2,7 +2,7 @@
  * The two ways grep finds matching lines: ripgrep's JSON output, or the built-in scan (same
  * results shape, .gitignore-aware, for machines without rg). Both stop at the match limit.
  */
-import { readFile } from "node:fs/promises";
+import { asyncFs } from "../util/async-fs.ts";
 import { isAbsolute, relative, sep } from "node:path";
 import { throwIfAborted } from "./abort.ts";
 import { runSearchProcess } from "./search-process.ts";
@@ -181,7 +181,7 @@ export async function searchBuiltin(query: GrepQuery): Promise<GrepMatches> {
     throwIfAborted(query.signal);
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = await asyncFs().readFile(file);
     } catch {
       continue;
     }

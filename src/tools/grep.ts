@@ -2,7 +2,7 @@
  * `grep`: matching lines as `path:line: text` (context lines as `path-line- text`), limited to a
  * number of matches and 50 KB, with notices that say how to get more.
  */
-import { readFile } from "node:fs/promises";
+import { asyncFs } from "../util/async-fs.ts";
 import { basename, relative, sep } from "node:path";
 import * as v from "valibot";
 import { abortable } from "./abort.ts";
@@ -57,7 +57,7 @@ function fileLines(): (path: string) => Promise<string[]> {
     let lines = cache.get(path);
     if (!lines) {
       try {
-        lines = (await readFile(path, "utf8")).replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
+        lines = (await asyncFs().readFile(path, "utf8")).replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
       } catch {
         lines = [];
       }

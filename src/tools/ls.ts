@@ -1,6 +1,6 @@
 /** `ls`: one directory's entries, dotfiles included, sorted case-insensitively, dirs with "/". */
 import { existsSync, statSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { asyncFs } from "../util/async-fs.ts";
 import { join } from "node:path";
 import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
@@ -44,7 +44,7 @@ export const lsTool = defineBuiltinTool({
       if (!statSync(dir).isDirectory()) throw new Error(`Not a directory: ${dir}`);
       let names: string[];
       try {
-        names = await readdir(dir);
+        names = await asyncFs().readdir(dir);
       } catch (error) {
         throw new Error(`Cannot read directory: ${(error as Error).message}`);
       }
@@ -59,7 +59,7 @@ export const lsTool = defineBuiltinTool({
         throwIfAborted(signal);
         try {
           // stat (not lstat): a link to a directory is listed as a directory.
-          const info = await stat(join(dir, name));
+          const info = await asyncFs().stat(join(dir, name));
           lines.push(info.isDirectory() ? `${name}/` : name);
         } catch {
           // Broken links and entries that vanished are left out.

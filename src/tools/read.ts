@@ -4,7 +4,7 @@
  * is (tools/file-kind.ts) instead of its bytes.
  */
 import { constants } from "node:fs";
-import { access, readFile } from "node:fs/promises";
+import { asyncFs } from "../util/async-fs.ts";
 import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
 import { defineBuiltinTool } from "./define.ts";
@@ -116,10 +116,10 @@ export const readTool = defineBuiltinTool({
     const autoResize = options.autoResizeImages ?? true;
     return abortable(signal, async () => {
       const path = resolveReadPath(args.path, context.cwd);
-      await access(path, constants.R_OK);
+      await asyncFs().access(path, constants.R_OK);
       throwIfAborted(signal);
       // One read serves both the image check and the text.
-      const bytes = await readFile(path);
+      const bytes = await asyncFs().readFile(path);
       throwIfAborted(signal);
       const mime = detectImageMime(bytes.subarray(0, IMAGE_SNIFF_BYTES));
       if (mime) return { content: await readImage(bytes, mime, autoResize, context), details: undefined };

@@ -4,7 +4,7 @@
  * ignored directory) left out, symbolic links listed but never followed.
  */
 import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { asyncFs } from "../util/async-fs.ts";
 import { join, relative, sep } from "node:path";
 import { throwIfAborted } from "./abort.ts";
 import { inheritedRules, isIgnored, readIgnoreRules, type IgnoreRule } from "./ignore.ts";
@@ -47,7 +47,7 @@ async function* walkDir(root: string, dir: string, parentRules: IgnoreRule[], op
   const rules = own.length > 0 ? [...parentRules, ...own] : parentRules;
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await asyncFs().readdir(dir, { withFileTypes: true });
   } catch {
     return; // unreadable directories are skipped, as rg and fd do
   }

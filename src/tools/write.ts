@@ -1,5 +1,5 @@
 /** `write`: creates or replaces a whole file, creating missing parent directories. */
-import { mkdir, writeFile } from "node:fs/promises";
+import { asyncFs } from "../util/async-fs.ts";
 import { dirname } from "node:path";
 import * as v from "valibot";
 import { abortable, throwIfAborted } from "./abort.ts";
@@ -40,9 +40,9 @@ export const writeTool = defineBuiltinTool({
     return abortable(signal, () =>
       withFileMutationQueue(path, async () => {
         throwIfAborted(signal);
-        await mkdir(dirname(path), { recursive: true });
+        await asyncFs().mkdir(dirname(path), { recursive: true });
         throwIfAborted(signal);
-        await writeFile(path, args.content, "utf8");
+        await asyncFs().writeFile(path, args.content, "utf8");
         return { content: [{ type: "text", text: `Successfully wrote to ${args.path}` }], details: undefined };
       }),
     );
