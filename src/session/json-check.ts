@@ -31,29 +31,36 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
+/** 1 for the bytes that end a run of plain string bytes: a quote, a backslash, a control character. */
+const STRING_STOP = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) STRING_STOP[c] = 1;
+STRING_STOP[QUOTE] = 1;
+STRING_STOP[BACKSLASH] = 1;
+
 /** The index after the string opening at `i` (a quote), or -1 when it is not a valid string. */
 function endOfString(buf: Uint8Array, i: number, end: number): number {
   let j = i + 1;
-  while (j < end) {
+  for (;;) {
+    // Most of a session's bytes are plain string bytes: passed over with one table look-up each,
+    // four at a time while four are left (a loop the JIT compiles early and well).
+    while (j + 4 <= end && STRING_STOP[buf[j]!] === 0 && STRING_STOP[buf[j + 1]!] === 0 && STRING_STOP[buf[j + 2]!] === 0 && STRING_STOP[buf[j + 3]!] === 0) j += 4;
+    while (j < end && STRING_STOP[buf[j]!] === 0) j++;
+    if (j >= end) return -1;
     const c = buf[j]!;
     if (c === QUOTE) return j + 1;
-    if (c === BACKSLASH) {
-      const e = buf[j + 1];
-      if (e === 0x75) {
-        // \uXXXX
-        if (j + 5 >= end || !isHex(buf[j + 2]!) || !isHex(buf[j + 3]!) || !isHex(buf[j + 4]!) || !isHex(buf[j + 5]!)) return -1;
-        j += 6;
-        continue;
-      }
-      // " \ / b f n r t
-      if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
-      j += 2;
+    // A control character may not stand in a string as itself.
+    if (c !== BACKSLASH) return -1;
+    const e = buf[j + 1];
+    if (e === 0x75) {
+      // \uXXXX
+      if (j + 5 >= end || !isHex(buf[j + 2]!) || !isHex(buf[j + 3]!) || !isHex(buf[j + 4]!) || !isHex(buf[j + 5]!)) return -1;
+      j += 6;
       continue;
     }
-    if (c < 0x20) return -1;
-    j++;
+    // " \ / b f n r t
+    if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
+    j += 2;
   }
-  return -1;
 }
 
 /** The index after the number starting at `i`, or -1. */

@@ -39,6 +39,18 @@ describe("checkObjectLine", () => {
     expect(checkObjectLine(line, 0, line.length)).toEqual({ valid: true, lastKeyAt: 20 });
   });
 
+  test("a quote, an escape or a control character is found at any offset in a string", () => {
+    // Strings are passed over four bytes at a time: every position within and after a group of four.
+    for (let at = 0; at < 11; at++) {
+      const before = "x".repeat(at);
+      for (const [middle, ok] of [['"', false], ["\\n", true], ["\\q", false], ["\u0001", false], ["\t", false], ["\u007f", true]] as const) {
+        const text = `{"a":"${before}${middle}yz"}`;
+        expect({ text, valid: checkObjectLine(bytes(text), 0, text.length).valid }).toEqual({ text, valid: ok });
+        expect(parses(text)).toBe(ok);
+      }
+    }
+  });
+
   test("invalid UTF-8 makes a line invalid", () => {
     const line = Uint8Array.from([...bytes('{"a":"'), 0xff, 0xfe, ...bytes('"}')]);
     expect(checkObjectLine(line, 0, line.length).valid).toBe(false);
