@@ -7,8 +7,9 @@
  */
 import * as v from "valibot";
 import { NestedToolCallsSchema } from "../session/format.ts";
-import { cleanOutput, diffLineClass, escapeHtml as esc, formatCount, oneLine, renderMarkdown, renderOutput } from "./html-text.ts";
+import { cleanOutput, diffLineClass, escapeHtml as esc, oneLine, renderMarkdown, renderOutput } from "./html-text.ts";
 import { isPlainObject } from "../util/plain-object.ts";
+import { formatCount } from "../util/count-text.ts";
 
 type Obj = Record<string, unknown>;
 

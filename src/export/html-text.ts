@@ -6,6 +6,7 @@
  * reaches the page. The Markdown renderer escapes first and only ever adds its own fixed tags
  * around already-escaped text; links become plain text, never anchors.
  */
+import { formatCount } from "../util/count-text.ts";
 import { isTableSeparator, tableAlignments, tableCells } from "../util/markdown-table.ts";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -19,10 +20,6 @@ export const MAX_OUTPUT_CHARS = 20_000;
 /** Lines of a long output shown before the rest is folded. */
 export const PREVIEW_LINES = 10;
 const PREVIEW_CHARS = 2_000;
-
-export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString("en-US");
-}
 
 /** Terminal output made readable: CRLF and lone CR as newlines, ANSI sequences and stray controls removed. */
 export function cleanOutput(text: string): string {

@@ -25,9 +25,10 @@ import {
   type FoundResult,
 } from "./html-entries.ts";
 import { EXPORT_CSP, EXPORT_CSS, EXPORT_SCRIPT } from "./html-style.ts";
-import { escapeHtml as esc, formatCount, oneLine } from "./html-text.ts";
+import { escapeHtml as esc, oneLine } from "./html-text.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 import { userMessageTitle } from "../session/title.ts";
+import { formatCount } from "../util/count-text.ts";
 
 export interface ExportHtmlOptions {
   /** Page title; default: the session name, else the first prompt. */

@@ -7,6 +7,7 @@ import { defineBuiltinTool } from "./define.ts";
 import { withFileMutationQueue } from "./mutation-queue.ts";
 import { resolveToCwd } from "./paths.ts";
 import { argument, extra, pathArgument, stringArgument } from "./presentation.ts";
+import { formatCount } from "../util/count-text.ts";
 
 const WriteArguments = () => v.object({
   path: v.pipe(v.string(), v.description("Path to the file to write (relative or absolute)")),
@@ -32,7 +33,7 @@ export const writeTool = defineBuiltinTool({
       const content = stringArgument(args, "content");
       if (path === undefined || content === undefined) return undefined;
       const lines = content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
-      return { head: [argument(path), extra(`${lines.toLocaleString("en-US")} line${lines === 1 ? "" : "s"}`)], body: { kind: "file", text: content } };
+      return { head: [argument(path), extra(`${formatCount(lines)} line${lines === 1 ? "" : "s"}`)], body: { kind: "file", text: content } };
     },
   },
   execute(_id, args, signal, _onUpdate, context) {

@@ -9,6 +9,7 @@ import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";
 import { wrapLine } from "./render/wrap.ts";
 import { terminalSafe } from "../../util/terminal-safe.ts";
+import { formatCount } from "../../util/count-text.ts";
 
 export interface BannerInput {
   store: SessionStore;
@@ -40,7 +41,7 @@ export function sessionBanner(input: BannerInput): string[] {
   if (budget === 0 || messages === 0) return out;
   if (replay.hiddenMessages > 0) {
     const n = replay.hiddenMessages;
-    out.push(t.fg("dim", `… ${n.toLocaleString("en-US")} earlier message${n === 1 ? "" : "s"} not shown (replayScreens: ${input.screens}; /export writes all of them)`));
+    out.push(t.fg("dim", `… ${formatCount(n)} earlier message${n === 1 ? "" : "s"} not shown (replayScreens: ${input.screens}; /export writes all of them)`));
   }
   out.push(...replay.rows, replaySeparator(t, style.width));
   return out;
