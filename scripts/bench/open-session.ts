@@ -73,7 +73,7 @@ try {
   dropPageCache(executables);
   notes.push(`peak RSS is the process's VmHWM just before it is stopped; the page cache of ${executables.join(", ")} was dropped before the warm-up runs`);
   notes.push("pig reads the file once at open (every line checked as it is scanned) and message bodies only when asked for them; Pi parses every entry at open");
-  if (floors !== undefined) notes.push(`the floors are scripts/bench/open-floor.ts's programs, compiled with pig's build flags: ${shellLine([floors.read, "--mode", "rpc", "--session", file])}; ${shellLine([floors.parse, "--mode", "rpc", "--session", file])} (each reads the file its last argument names)`);
+  if (floors !== undefined) notes.push(`the floors are scripts/bench/open-floor.ts's programs, compiled with pig's build flags: ${[floors.read, floors.check, floors.parse].map((bin) => shellLine([bin, "--mode", "rpc", "--session", file])).join("; ")} (each reads the file its last argument names)`);
   for (const n of notes) console.error(`[bench] ${n}`);
   const samples = new Map<RpcOpenCommand, Map<Side, RpcOpenSample[]>>();
   for (const command of ["get_state", "get_messages"] as const) {
@@ -101,7 +101,8 @@ try {
         { metric: "open, `get_state`: peak RSS (max)", ...row("get_state", "maxRssBytes"), format: fmtMB, ratio: "share", target: { kind: "share", max: 1 / 3, text: "≤ ⅓ (0.33)" } },
         { metric: "open, `get_state`: CPU time to the answer, all threads (median)", ...row("get_state", "cpuMs"), format: fmtMs, ratio: "speed" },
         floorRow("read", "floor: a program built with pig's flags reading the file (1 MiB reads, lines found, UTF-8 checked), spawn → done"),
-        floorRow("parse", "the same program, also `JSON.parse` of every line"),
+        floorRow("check", "the same program, also pig's check that every line is one JSON object (src/session/json-check.ts)"),
+        floorRow("parse", "the same program, `JSON.parse` of every line instead"),
         { metric: "open, `get_messages` (the whole context out): spawn → answer", ...row("get_messages", "ms"), format: fmtMs, ratio: "speed" },
         { metric: "open, `get_messages`: peak RSS (max)", ...row("get_messages", "maxRssBytes"), format: fmtMB, ratio: "share" },
       ],
