@@ -77,7 +77,7 @@ export class RunPrompt {
   }
 
   /** The context's current system message, replaying only what was appended since it was last asked for (see currentSystemAfter). */
-  private currentSystem(): SystemMessage | undefined {
+  currentSystem(): SystemMessage | undefined {
     const { conversation } = this.parts;
     const messages = conversation.messages;
     const rewrites = conversation.rewriteCount;
