@@ -44,8 +44,6 @@ export class RunPrompt {
    * systemSections gave) and the active tools stay the same, its answer does too.
    */
   private declared: { system: SystemMessage | undefined; sections: Readonly<Record<string, string>>; tools: readonly AnyTool[] } | undefined;
-  /** The prompt text of a system message, kept for the message it was made from. */
-  private rendered: { system: SystemMessage | undefined; text: string } | undefined;
 
   constructor(
     private readonly parts: RunPromptParts,
@@ -65,15 +63,7 @@ export class RunPrompt {
 
   /** The system prompt now: the run's while one runs, otherwise the one the session declares. */
   get systemPrompt(): string {
-    return this.current ?? this.textOf(this.currentSystem());
-  }
-
-  private textOf(system: SystemMessage | undefined): string {
-    const rendered = this.rendered;
-    if (rendered && rendered.system === system) return rendered.text;
-    const text = systemPromptText(system);
-    this.rendered = { system, text };
-    return text;
+    return this.current ?? systemPromptText(this.currentSystem());
   }
 
   /** The context's current system message, replaying only what was appended since it was last asked for (see currentSystemAfter). */
@@ -144,7 +134,7 @@ export class RunPrompt {
   declare(): SystemMessage | undefined {
     const update = this.loadoutUpdate();
     const messages = this.parts.conversation.messages;
-    this.current = this.forcedPrompt ?? (update ? systemPromptText(currentSystemMessage([...messages, update])) : this.textOf(this.currentSystem()));
+    this.current = this.forcedPrompt ?? systemPromptText(update ? currentSystemMessage([...messages, update]) : this.currentSystem());
     return update;
   }
 
