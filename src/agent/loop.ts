@@ -5,7 +5,7 @@
  * only at the call (`config.convert`).
  */
 import { newAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type LlmContext, type LlmMessage, type Model, type StreamFunction, type StreamOptions, type ToolSpec } from "../ai/types.ts";
-import type { AgentMessage, ToolDeclaration, ToolResultMessage } from "../session/format.ts";
+import type { AgentMessage, SystemMessage, ToolDeclaration, ToolResultMessage } from "../session/format.ts";
 import { isPlainObject } from "../util/plain-object.ts";
 import { currentSystemMessage, declaredTools, systemPromptText, systemTokensSinceAnswer } from "../session/system-messages.ts";
 import type { LoopContext } from "./conversation.ts";
@@ -32,6 +32,12 @@ export interface LoopConfig extends ToolCallConfig {
   route?: (messages: readonly AgentMessage[], signal: AbortSignal) => Promise<RoutedCall>;
   /** Before each request: the system message declaring what changed in the tools and prompt, if anything did. */
   loadoutUpdate?: () => AgentMessage | undefined;
+  /**
+   * The context's system messages replayed into one, as currentSystemMessage(context.messages)
+   * gives it, by a caller that keeps it up to date without walking the whole context before each
+   * request. Not asked for a transcript a `rewriteWithSystem` hook gave.
+   */
+  currentSystem?: () => SystemMessage | undefined;
   /** Called before each model call; may compact the context (in place) so the request fits. */
   beforeRequest?: () => Promise<void>;
   /** Told what the server said about retrying when an answer fails. */
@@ -204,7 +210,7 @@ export async function streamAssistant(
     }
   }
   // The prompt and tools come from the transcript: its system messages replayed into one.
-  const loadout = currentSystemMessage(transcript);
+  const loadout = transcript === messages && config.currentSystem ? config.currentSystem() : currentSystemMessage(transcript);
   const declared = declaredTools(loadout);
   const context: LlmContext = {
     systemPrompt: config.systemPrompt || systemPromptText(loadout),

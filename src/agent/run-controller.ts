@@ -426,6 +426,7 @@ export class RunController {
       takeNestedCalls: (toolCallId) => this.nested.take(toolCallId),
       // Before each later request: tools activated during the run are declared, and the run's prompt follows.
       loadoutUpdate: () => this.runPrompt.declare(),
+      currentSystem: () => this.runPrompt.currentSystem(),
       ...(this.runPrompt.forced ? { systemPrompt: this.runPrompt.forced } : {}),
       // Only the hooks someone handles: a context nobody rewrites is not copied for every call.
       ...(hooks?.listens("context") ? { rewriteContext: (messages: AgentMessage[], signal?: AbortSignal) => hooks.context(messages, signal) } : {}),

@@ -8,6 +8,7 @@ import type { SystemPromptOptions } from "../resources/system-prompt-options.ts"
 import type { CustomMessage, SystemMessage, ToolDeclaration } from "../session/format.ts";
 import { currentSystemAfter, currentSystemMessage, loadoutUpdateFrom, systemPromptText, type SystemSeen } from "../session/system-messages.ts";
 import type { AnyTool } from "../tools/types.ts";
+import { beginsWithSame } from "../util/same-start.ts";
 import type { Activity } from "./activity.ts";
 import type { AttachedExtensions } from "./attached-extensions.ts";
 import type { Conversation } from "./conversation.ts";
@@ -37,6 +38,12 @@ export class RunPrompt {
   private current: string | undefined;
   /** The context's system message as last replayed, and the conversation's rewrites then. */
   private seen: { rewrites: number; system: SystemSeen } | undefined;
+  /**
+   * The inputs of the last loadout check that found nothing to declare. The check runs before
+   * every request of a run; while the context's system message, the sections (the very object
+   * systemSections gave) and the active tools stay the same, its answer does too.
+   */
+  private declared: { system: SystemMessage | undefined; sections: Readonly<Record<string, string>>; tools: readonly AnyTool[] } | undefined;
 
   constructor(
     private readonly parts: RunPromptParts,
@@ -60,7 +67,7 @@ export class RunPrompt {
   }
 
   /** The context's current system message, replaying only what was appended since it was last asked for (see currentSystemAfter). */
-  private currentSystem(): SystemMessage | undefined {
+  currentSystem(): SystemMessage | undefined {
     const { conversation } = this.parts;
     const messages = conversation.messages;
     const rewrites = conversation.rewriteCount;
@@ -113,7 +120,14 @@ export class RunPrompt {
   loadoutUpdate(): SystemMessage | undefined {
     const tools = this.parts.tools.active;
     const sections = this.edited ? this.setup.promptOptions.sections(this.edited) : this.setup.systemSections(tools);
-    return loadoutUpdateFrom(this.currentSystem(), sections, toolDeclarations(tools), Date.now());
+    const system = this.currentSystem();
+    const last = this.declared;
+    if (last && last.system === system && last.sections === sections && last.tools.length === tools.length && beginsWithSame(tools, last.tools)) {
+      return undefined;
+    }
+    const update = loadoutUpdateFrom(system, sections, toolDeclarations(tools), Date.now());
+    this.declared = update ? undefined : { system, sections, tools };
+    return update;
   }
 
   /** The run starts: its declaration (to go ahead of its messages), and the prompt it runs with from now on. */

@@ -57,9 +57,16 @@ function readsLikeSecret(name: string): boolean {
 export class CredentialVars {
   /** The configuration's names beyond the catalogue's, upper-cased. */
   private readonly named: ReadonlySet<string>;
+  private namedKey: string | undefined;
 
   constructor(named: Iterable<string> = []) {
     this.named = new Set([...named].map((name) => name.toUpperCase()));
+  }
+
+  /** The configuration's names as one string: two rules with the same key answer alike. */
+  get key(): string {
+    this.namedKey ??= [...this.named].sort().join("\n");
+    return this.namedKey;
   }
 
   has(name: string): boolean {

@@ -15,6 +15,7 @@ import type { StartupReportInput } from "../resources/startup-report.ts";
 import { promptOptionsOf, sectionsFromOptions } from "../resources/system-prompt-options.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";
 import type { AnyTool } from "../tools/types.ts";
+import { beginsWithSame } from "../util/same-start.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { VERSION } from "../version.ts";
 import { scopedThinking, type ScopedModel } from "./model-choice.ts";
@@ -69,7 +70,7 @@ export function buildSession(input: SessionStageInput, warnings: string[]): Buil
     thinkingLevel: start.thinkingLevel,
     tools: input.tools,
     // The prompt is made from its structured inputs (upstream 1.x's), which extensions may edit.
-    systemSections: (tools) => sectionsFromOptions(promptOptions(tools, tools), docsDir),
+    systemSections: sectionsWhileUnchanged((tools) => sectionsFromOptions(promptOptions(tools, tools), docsDir), () => resources.current()),
     promptOptions: { of: promptOptions, sections: (options) => sectionsFromOptions(options, docsDir) },
     cwd,
     agentDir,
@@ -123,4 +124,24 @@ function startupReport(input: SessionStageInput, thinkingLevel: StartupReportInp
 function fileWarnings(messages: readonly string[], shown = 5): string[] {
   if (messages.length <= shown) return [...messages];
   return [...messages.slice(0, shown), `… and ${messages.length - shown} more problems in the same file (pig sessions show lists them all)`];
+}
+
+/**
+ * `make(tools)`, made again only when the tools (the very objects, in order) or the loaded
+ * resources (replaced whole on a reload) differ from the last call's: the run asks before every
+ * request whether its prompt changed (agent/run-prompt.ts), and the answer is the same object,
+ * so it is also found unchanged without comparing the texts.
+ */
+export function sectionsWhileUnchanged(
+  make: (tools: readonly AnyTool[]) => Record<string, string>,
+  resourcesNow: () => unknown,
+): (tools: readonly AnyTool[]) => Record<string, string> {
+  let last: { tools: readonly AnyTool[]; resources: unknown; sections: Record<string, string> } | undefined;
+  return (tools) => {
+    const resources = resourcesNow();
+    if (last && last.resources === resources && last.tools.length === tools.length && beginsWithSame(tools, last.tools)) return last.sections;
+    const sections = make(tools);
+    last = { tools: [...tools], resources, sections };
+    return sections;
+  };
 }

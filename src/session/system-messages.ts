@@ -94,11 +94,21 @@ export function currentSystemMessage(messages: readonly AgentMessage[]): SystemM
   };
 }
 
+/**
+ * The text made for each system message: a run's requests all send the prompt of the same
+ * replayed message. (Messages are not changed once made; convert.ts relies on that too.)
+ */
+const promptTexts = new WeakMap<object, string>();
+
 /** The prompt text a system message stands for: its content, then its sections, blank-line separated. */
 export function systemPromptText(message: SystemLike | undefined): string {
   if (!message) return "";
+  const known = promptTexts.get(message);
+  if (known !== undefined) return known;
   const parts = [textOf(message.content), ...Object.values(message.sections ?? {}).filter((s): s is string => s !== null)];
-  return parts.filter((part) => part.length > 0).join("\n\n");
+  const text = parts.filter((part) => part.length > 0).join("\n\n");
+  promptTexts.set(message, text);
+  return text;
 }
 
 /** The tools a replayed system message declares. */

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { guardedStdio, noteGroup, REGISTER_SCRIPT, releaseGroup } from "../util/group-guard.ts";
+import { holdGroup, REGISTER_SCRIPT } from "../util/group-guard.ts";
 
 export interface ShellConfig {
   shell: string;
@@ -130,23 +130,20 @@ function pump(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Buffer) => vo
 }
 
 export async function runShell(options: RunShellOptions): Promise<RunShellOutcome> {
-  // stdin closed; descriptor 3, where groups are guarded, is the group guard's socket.
-  const stdio = guardedStdio<["ignore", "pipe", "pipe"]>(["ignore", "pipe", "pipe"]);
-  const child = Bun.spawn(commandLine(options.shell, options.command, stdio.length > 3), {
-    cwd: options.cwd,
-    env: options.env,
-    // Its own process group (setsid), so a kill reaches everything the command started.
-    detached: POSIX,
-    stdio,
-  });
+  // stdin closed. The group dies with pig, however pig dies (util/group-guard.ts), until its
+  // shell has ended: what the shell left running in the background may then outlive pig, as it
+  // would outlive a pig that exits normally. (A killed group is gone by then.)
+  const child = holdGroup<["ignore", "pipe", "pipe"], Bun.Subprocess<"ignore", "pipe", "pipe">>(["ignore", "pipe", "pipe"], (stdio, guarded) =>
+    Bun.spawn(commandLine(options.shell, options.command, guarded), {
+      cwd: options.cwd,
+      env: options.env,
+      // Its own process group (setsid), so a kill reaches everything the command started.
+      detached: POSIX,
+      stdio,
+    }),
+  );
   const { pid } = child;
   running.add(pid);
-  // The group dies with pig, however pig dies (util/group-guard.ts), until its shell has ended:
-  // what the shell left running in the background may then outlive pig, as it would outlive a
-  // pig that exits normally. (A killed group is gone by then.)
-  noteGroup(pid);
-  const release = () => releaseGroup(pid);
-  void child.exited.then(release, release);
   let aborted = false;
   let timedOut = false;
   let settled = false;

@@ -63,13 +63,42 @@ const guarded = new Set<number>();
 /** Guards started since the last group: a /bin/sh that dies at once is not restarted forever. */
 let restarts = 0;
 
+/** What holdGroup needs of the process it started: the group's leader. */
+export interface GroupLeader {
+  readonly pid: number;
+  readonly exited: Promise<unknown>;
+}
+
+/**
+ * Starts a process as the leader of a group the guard holds until that leader has ended.
+ * `spawn` gets `stdio` with descriptor 3, the guard's socket, added where groups are guarded,
+ * and `guarded` true then: its command line must register the group first (REGISTER_SCRIPT, or
+ * guardedArgv) and it must start the group (`detached`). Once the leader has been reaped,
+ * `onLeaderEnded` (which may end what is left of the group) runs, then the group is let go.
+ */
+export function holdGroup<T extends [unknown, unknown, unknown], C extends GroupLeader>(
+  stdio: T,
+  spawn: (stdio: T, guarded: boolean) => C,
+  onLeaderEnded?: (pid: number) => void,
+): C {
+  const withGuard = guardedStdio(stdio);
+  const child = spawn(withGuard, withGuard.length > 3);
+  noteGroup(child.pid);
+  const release = () => {
+    onLeaderEnded?.(child.pid);
+    releaseGroup(child.pid);
+  };
+  void child.exited.then(release, release);
+  return child;
+}
+
 /**
  * The `stdio` of a guarded spawn: descriptor 3 a copy of pig's end of the guard's socket, for
  * REGISTER_SCRIPT (the guard is started if none runs). Unchanged where groups are not guarded
  * or no guard could be started. (Bun takes numbers beyond the first three; its types know only
  * the first three, which the result keeps.)
  */
-export function guardedStdio<T extends [unknown, unknown, unknown]>(stdio: T): T {
+function guardedStdio<T extends [unknown, unknown, unknown]>(stdio: T): T {
   if (GROUPS_GUARDED && !guard) startGuard();
   return (guard ? [...stdio, guard.fd] : stdio) as T;
 }
@@ -80,7 +109,7 @@ export function guardedArgv(argv: readonly string[]): string[] {
 }
 
 /** Notes a group started with guardedStdio, for a guard started again to be told (the group registers itself). */
-export function noteGroup(pgid: number): void {
+function noteGroup(pgid: number): void {
   if (!GROUPS_GUARDED || !Number.isSafeInteger(pgid) || pgid <= 1) return;
   guarded.add(pgid);
   restarts = 0;
@@ -90,7 +119,7 @@ export function noteGroup(pgid: number): void {
  * Lets a group go: it may outlive pig (pig ended the rest, or leaves it on purpose). Only once its
  * leader has been reaped: the leader's own registration is then in the socket before this.
  */
-export function releaseGroup(pgid: number): void {
+function releaseGroup(pgid: number): void {
   if (!guarded.delete(pgid) || !guard) return;
   send(guard, `release ${pgid}\n`);
 }

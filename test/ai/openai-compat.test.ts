@@ -3,7 +3,7 @@
  * other models' messages, failed turns, orphaned tool calls, images.
  */
 import { describe, expect, test } from "bun:test";
-import { buildCompletionsRequest, detectCompat } from "../../src/ai/providers/openai-completions.ts";
+import { buildCompletionsRequest, detectCompat, resolveCompat } from "../../src/ai/providers/openai-completions.ts";
 import { buildResponsesRequest } from "../../src/ai/providers/openai-responses-request.ts";
 import type { LlmAssistantMessage } from "../../src/ai/message-types.ts";
 import type { LlmContext, LlmMessage, Model } from "../../src/ai/types.ts";
@@ -54,6 +54,25 @@ const TOOL = { name: "bash", description: "Run a command", parameters: { type: "
 function ctx(messages: LlmMessage[], tools = [TOOL]): LlmContext {
   return { systemPrompt: "SYS", messages, tools };
 }
+
+describe("resolveCompat", () => {
+  test("asked again for the same model, answers as afresh: the fields it reads changed in place are followed", () => {
+    const m = model();
+    const first = resolveCompat(m);
+    expect(first).toEqual(detectCompat(m));
+    expect(resolveCompat(m)).toBe(first);
+    m.baseUrl = "https://api.deepseek.com";
+    expect(resolveCompat(m)).toEqual(detectCompat(m));
+    expect(resolveCompat(m)).not.toEqual(first);
+    m.compat = { supportsStore: true };
+    expect(resolveCompat(m).supportsStore).toBe(true);
+    m.compat = { supportsStore: false };
+    expect(resolveCompat(m).supportsStore).toBe(false);
+    m.provider = "openrouter";
+    m.id = "other";
+    expect(resolveCompat(m)).toEqual({ ...detectCompat(m), supportsStore: false });
+  });
+});
 
 describe("detectCompat", () => {
   test("OpenAI and unknown servers (e.g. the fixtures' 127.0.0.1) behave like OpenAI", () => {

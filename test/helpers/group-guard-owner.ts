@@ -5,12 +5,11 @@
  * exits (released then, as pig releases a command's group), `guard` asks for the guard's pid.
  * Each line is answered with one line on stdout.
  */
-import { guardedArgv, guardedStdio, guardPid, noteGroup, releaseGroup } from "../../src/util/group-guard.ts";
+import { guardedArgv, guardPid, holdGroup } from "../../src/util/group-guard.ts";
 
 function startGroup(argv: string[]): number {
-  const child = Bun.spawn(guardedArgv(argv), { stdio: guardedStdio<["ignore", "ignore", "ignore"]>(["ignore", "ignore", "ignore"]), detached: true });
-  noteGroup(child.pid);
-  return child.pid;
+  const stdio: ["ignore", "ignore", "ignore"] = ["ignore", "ignore", "ignore"];
+  return holdGroup(stdio, (guarded) => Bun.spawn(guardedArgv(argv), { stdio: guarded, detached: true })).pid;
 }
 
 for await (const line of console) {
@@ -18,14 +17,12 @@ for await (const line of console) {
   if (word === "busy") console.log(startGroup(["/bin/sh", "-c", "while :; do :; done"]));
   else if (word === "sleep") console.log(startGroup(["sleep", "1000"]));
   else if (word === "background") {
-    const leader = Bun.spawn(guardedArgv(["/bin/sh", "-c", "sleep 1000 >/dev/null 2>&1 & echo $!"]), {
-      stdio: guardedStdio<["ignore", "pipe", "ignore"]>(["ignore", "pipe", "ignore"]),
-      detached: true,
-    });
-    noteGroup(leader.pid);
+    // Let go once its leader has exited, as pig lets a command's group go.
+    const leader = holdGroup<["ignore", "pipe", "ignore"], Bun.Subprocess<"ignore", "pipe", "ignore">>(["ignore", "pipe", "ignore"], (stdio) =>
+      Bun.spawn(guardedArgv(["/bin/sh", "-c", "sleep 1000 >/dev/null 2>&1 & echo $!"]), { stdio, detached: true }),
+    );
     const job = (await new Response(leader.stdout).text()).trim();
     await leader.exited;
-    releaseGroup(leader.pid);
     console.log(job);
   } else if (word === "guard") console.log(guardPid() ?? 0);
 }

@@ -31,6 +31,15 @@ describe("replaying system messages", () => {
     expect(currentSystemAfter({ length: 9, message: undefined }, grown.slice(0, 3))).toEqual({ length: 3, message: currentSystemMessage(grown.slice(0, 3)) });
   });
 
+  test("the prompt text of a message asked for again is the same; each message has its own", () => {
+    const a: SystemMessage = { role: "system", content: "A", sections: { cwd: "<cwd>/a</cwd>" }, timestamp: 1 };
+    const b: SystemMessage = { role: "system", content: "A", sections: { cwd: "<cwd>/b</cwd>" }, timestamp: 1 };
+    for (let i = 0; i < 2; i++) {
+      expect(systemPromptText(a)).toBe("A\n\n<cwd>/a</cwd>");
+      expect(systemPromptText(b)).toBe("A\n\n<cwd>/b</cwd>");
+    }
+  });
+
   test("none: no prompt, no tools", () => {
     expect(currentSystemMessage([user("hi")])).toBeUndefined();
     expect(systemPromptText(undefined)).toBe("");

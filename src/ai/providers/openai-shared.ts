@@ -150,8 +150,28 @@ export function detectCompat(model: Pick<Model, "provider" | "baseUrl" | "id">):
   };
 }
 
+/** What resolveCompat answered for a model, and the fields it answered from. */
+interface ResolvedFor {
+  provider: string;
+  baseUrl: string;
+  id: string;
+  compat: Model["compat"];
+  resolved: Readonly<ResolvedCompat>;
+}
+
+/** Asked before every request of a run for the same model object: answered once while the fields it reads stay. */
+const resolvedFor = new WeakMap<Model, ResolvedFor>();
+
 /** `detectCompat` with the model's explicit `compat` keys on top. */
-export function resolveCompat(model: Model): ResolvedCompat {
+export function resolveCompat(model: Model): Readonly<ResolvedCompat> {
+  const known = resolvedFor.get(model);
+  if (known && known.provider === model.provider && known.baseUrl === model.baseUrl && known.id === model.id && known.compat === model.compat) return known.resolved;
+  const resolved = Object.freeze(compatOf(model));
+  resolvedFor.set(model, { provider: model.provider, baseUrl: model.baseUrl, id: model.id, compat: model.compat, resolved });
+  return resolved;
+}
+
+function compatOf(model: Model): ResolvedCompat {
   const detected = detectCompat(model);
   const explicit = model.compat;
   if (!explicit) return detected;

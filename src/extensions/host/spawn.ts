@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { CappedLog } from "../../util/capped-log.ts";
-import { guardedArgv, guardedStdio, noteGroup, releaseGroup } from "../../util/group-guard.ts";
+import { guardedArgv, holdGroup } from "../../util/group-guard.ts";
 
 export interface SpawnedProcess {
   pid: number;
@@ -29,35 +29,32 @@ export function spawnExtension(options: SpawnOptions): SpawnedProcess {
   const [file, ...args] = options.command;
   if (!file) throw new Error("empty command");
   // stdin closed; stdout is not a channel (frames go over the socket, stray prints go nowhere);
-  // stderr through pig, not straight into the file, so that the log keeps to its cap;
-  // descriptor 3, where groups are guarded, is the group guard's socket.
-  const stdio = guardedStdio<["ignore", "ignore", "pipe"]>(["ignore", "ignore", "pipe"]);
+  // stderr through pig, not straight into the file, so that the log keeps to its cap.
   // Guarded (util/group-guard.ts): a pig killed with SIGKILL takes the group with it, even while
   // the extension is too busy to notice that its socket closed. `sh` registers the group, then
-  // becomes the program. (guardedStdio adds descriptor 3 only where the group is guarded.)
-  const guarded = stdio.length > 3;
-  const child = Bun.spawn(guarded ? guardedArgv([programPath(file, options), ...args]) : [file, ...args], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio,
-    // setsid(): the child leads a new process group, so the group can be signalled as one.
-    detached: true,
-  });
-  const pid = child.pid;
-  noteGroup(pid);
-  const logged = drainInto(child.stderr, new CappedLog(options.logPath));
-  // Once the extension has ended, whatever is left of its group goes with it.
-  const release = () => {
-    if (process.platform !== "win32") {
+  // becomes the program.
+  const child = holdGroup<["ignore", "ignore", "pipe"], Bun.Subprocess<"ignore", "ignore", "pipe">>(
+    ["ignore", "ignore", "pipe"],
+    (stdio, guarded) =>
+      Bun.spawn(guarded ? guardedArgv([programPath(file, options), ...args]) : [file, ...args], {
+        cwd: options.cwd,
+        env: options.env,
+        stdio,
+        // setsid(): the child leads a new process group, so the group can be signalled as one.
+        detached: true,
+      }),
+    // Once the extension has ended, whatever is left of its group goes with it.
+    (pid) => {
+      if (process.platform === "win32") return;
       try {
         process.kill(-pid, "SIGKILL");
       } catch {
         // Nothing is left of the group.
       }
-    }
-    releaseGroup(pid);
-  };
-  void child.exited.then(release, release);
+    },
+  );
+  const pid = child.pid;
+  const logged = drainInto(child.stderr, new CappedLog(options.logPath));
   return {
     pid,
     exited: child.exited.then(
