@@ -19,7 +19,7 @@ export interface CommandContext {
   compact(customInstructions?: string): Promise<unknown>;
   navigateTree(command: Extract<Command, { type: "navigate_tree" }>): Promise<unknown>;
   stats(): unknown;
-  exportHtml(outputPath?: string): Promise<string>;
+  exportHtml(outputPath?: string): string;
   commands(): unknown[];
   /** pig's `get_extensions`: each loaded extension's process and state. */
   extensions(): unknown[];
@@ -124,7 +124,7 @@ export async function runCommand(command: Command, ctx: CommandContext): Promise
     case "get_session_stats":
       return { data: ctx.stats() };
     case "export_html":
-      return { data: { path: await ctx.exportHtml(command.outputPath) } };
+      return { data: { path: ctx.exportHtml(command.outputPath) } };
     case "switch_session":
       return { data: await session.switchSession(command.sessionPath) };
     case "fork":

@@ -9,7 +9,9 @@ import * as v from "valibot";
 import type { AgentSession } from "../agent/session.ts";
 import { PromptError } from "../agent/session.ts";
 import type { InputDisposition } from "../agent/submit.ts";
+import { defaultExportName, exportSessionHtml } from "../export/html.ts";
 import { presentBuiltinCall } from "../tools/index.ts";
+import { writeExportFile } from "../export/write-export.ts";
 import type { LoadedResources } from "../resources/load-resources.ts";
 import { describeIssues } from "../session/format.ts";
 import { runCommandIfAny, unqueueableCommand } from "../extensions/commands.ts";
@@ -109,13 +111,10 @@ export async function runRpcMode(options: RpcOptions): Promise<number> {
         ...(c.label !== undefined ? { label: c.label } : {}),
       }),
     stats: () => session.stats(),
-    async exportHtml(outputPath) {
+    exportHtml(outputPath) {
       const store = session.store;
       if (!store.path) throw new PromptError("Cannot export in-memory session to HTML");
       if (!store.isFlushed) throw new PromptError("Nothing to export yet - start a conversation first");
-      // The page's code (~40 KB) loads for the export only, not with every RPC session.
-      const { defaultExportName, exportSessionHtml } = await import("../export/html.ts");
-      const { writeExportFile } = await import("../export/write-export.ts");
       const target = outputPath ?? defaultExportName(store.path);
       const path = isAbsolute(target) ? target : resolve(options.cwd, target);
       writeExportFile(path, exportSessionHtml(store, { presentCall: presentBuiltinCall }));
