@@ -116,6 +116,25 @@ describe("rpc commands", () => {
     expect(html).toContain("something worth exporting");
   });
 
+  test("export_html renders the session as it was when the command came, before the commands after it in the same write", async () => {
+    const { w, client } = await rpc();
+    await client.promptAndWait("something worth exporting");
+    const out = join(w.cwd, "ordered.html");
+    const from = client.lines.length;
+    // One write: pig handles both lines of it at once. The name set second must not reach the page.
+    client.write(`${JSON.stringify({ id: "e1", type: "export_html", outputPath: out })}\n${JSON.stringify({ id: "e2", type: "set_session_name", name: "Renamed Later" })}\n`);
+    const renamed = await client.waitFor((l) => l.type === "response" && l.id === "e2", undefined, from);
+    const exported = await client.waitFor((l) => l.type === "response" && l.id === "e1", undefined, from);
+    expect(exported).toMatchObject({ success: true, data: { path: out } });
+    expect(renamed).toMatchObject({ success: true });
+    // Answered in the order asked: the export was done before the name was set.
+    expect(client.lines.indexOf(exported)).toBeLessThan(client.lines.indexOf(renamed));
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain("<title>something worth exporting</title>");
+    expect(html).not.toContain("Renamed Later");
+    expect(dataOf(await client.request({ type: "get_state" }))).toMatchObject({ sessionName: "Renamed Later" });
+  });
+
   test("new_session starts an empty session; switch_session goes back to the first with its messages", async () => {
     const { client } = await rpc();
     await client.promptAndWait("first conversation");
