@@ -1,10 +1,12 @@
 // Two or more pig binaries on `pig -p hello` against the fake LLM server, in interleaved rounds
 // (each round runs every binary once, in a rotating order), so all of them see the same machine
 // load. Used by pig-versions.ts (any binaries) and guard.ts (an older commit against this build).
+// With `toolTurns`, the model first asks for that many `bash true` calls, one a turn, so the
+// gaps between a run's requests show what a tool turn costs.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
+import { type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { writeFakeAgentDir } from "./fake-agent.ts";
 import { dropPageCache, interleave, median, pigEnv } from "./measure.ts";
 import { shellLine } from "./report.ts";
@@ -15,6 +17,8 @@ export interface PigRunSample {
   firstRequestMs: number;
   cpuMs: number;
   rssMb: number;
+  /** With `toolTurns`: the median gap between two of the run's requests (one `bash true` turn). */
+  turnGapMs?: number;
 }
 
 export interface PigRace {
@@ -33,12 +37,13 @@ const GNU_TIME = "/usr/bin/time";
  * dropped first (measure.ts `dropPageCache`), so a fresh build does not peak higher for it. Each
  * run must ask the model once and print its answer.
  */
-export async function racePig(binaries: readonly string[], args: readonly string[], runs: number, warmup: number): Promise<PigRace> {
+export async function racePig(binaries: readonly string[], args: readonly string[], runs: number, warmup: number, toolTurns = 0): Promise<PigRace> {
   if (!existsSync(GNU_TIME)) throw new Error(`needs GNU time at ${GNU_TIME} (apt-get install time)`);
   dropPageCache(binaries);
   const work = mkdtempSync(join(tmpdir(), "pig-bench-race-"));
   let arrivals: number[] = [];
-  const llm = await startFakeLlm({ mode: "text", onRequest: () => void arrivals.push(performance.now()) });
+  const loop: Script | undefined = toolTurns > 0 ? { responses: [{ toolCalls: [{ name: "bash", arguments: { command: "true" } }], repeat: toolTurns }, { text: "ok" }] } : undefined;
+  const llm = await startFakeLlm({ ...(loop ? { script: loop } : { mode: "text" as const }), onRequest: () => void arrivals.push(performance.now()) });
   try {
     const cwd = join(work, "cwd");
     mkdirSync(cwd);
@@ -48,21 +53,24 @@ export async function racePig(binaries: readonly string[], args: readonly string
       return { bin, agentDir, timeFile: join(work, `time-${i}.txt`) };
     });
     const keys = sides.map((_, i) => String(i));
-    const byKey = await interleave(`-p hello, ${binaries.length} binaries`, keys, runs, warmup, async (key) => {
+    const what = loop ? `${toolTurns} bash turns` : "-p hello";
+    const byKey = await interleave(`${what}, ${binaries.length} binaries`, keys, runs, warmup, async (key) => {
       const side = sides[Number(key)]!;
       const cmd = [side.bin, ...args];
       arrivals = [];
+      if (loop) llm.setScript(loop);
       const start = performance.now();
       const proc = Bun.spawn([GNU_TIME, "-f", "%M", "-o", side.timeFile, ...cmd], { env: pigEnv(side.agentDir), cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       const wallMs = performance.now() - start;
-      if (code !== 0 || stdout.trim() !== "ok" || arrivals.length !== 1) {
+      if (code !== 0 || stdout.trim() !== "ok" || arrivals.length !== toolTurns + 1) {
         throw new Error(`${shellLine(cmd)}: exit ${code}, ${arrivals.length} model requests, stdout ${JSON.stringify(stdout)}\n${stderr.slice(-2000)}`);
       }
       const rssKb = Number(readFileSync(side.timeFile, "utf8").trim().split("\n").at(-1));
       const cpuMs = Number(proc.resourceUsage()?.cpuTime.total ?? Number.NaN) / 1000;
       rmSync(join(side.agentDir, "sessions"), { recursive: true, force: true });
-      return { wallMs, firstRequestMs: arrivals[0]! - start, cpuMs, rssMb: rssKb / 1024 };
+      const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+      return { wallMs, firstRequestMs: arrivals[0]! - start, cpuMs, rssMb: rssKb / 1024, ...(gaps.length > 0 ? { turnGapMs: median(gaps) } : {}) };
     });
     return {
       samples: keys.map((k) => byKey.get(k)!),
