@@ -132,6 +132,16 @@ describe("summaries", () => {
   });
 });
 
+/** An agent dir with the session directories of two projects, /p/here and /p/there, made. */
+function twoProjects(): { agent: string; here: string; there: string } {
+  const agent = tempDir();
+  const here = defaultSessionDir("/p/here", agent);
+  const there = defaultSessionDir("/p/there", agent);
+  mkdirSync(here, { recursive: true });
+  mkdirSync(there, { recursive: true });
+  return { agent, here, there };
+}
+
 describe("all projects and --session resolution", () => {
   function agentWithProjects() {
     const agent = tempDir();
@@ -161,12 +171,8 @@ describe("all projects and --session resolution", () => {
   });
 
   test("a prefix that several sessions share is ambiguous wherever they are: no session is picked", () => {
-    const agent = tempDir();
-    const here = defaultSessionDir("/p/here", agent);
-    const there = defaultSessionDir("/p/there", agent);
+    const { agent, here, there } = twoProjects();
     const custom = tempDir();
-    mkdirSync(here, { recursive: true });
-    mkdirSync(there, { recursive: true });
     const header = (id: string) => ({ ...HEADER, id });
     writeSession([header("01a232c8-aaaa-7000-8000-000000000001"), msg("u1", null, user("first here"))], { dir: here, name: "a.jsonl" });
     writeSession([header("01a232c8-bbbb-7000-8000-000000000002"), msg("u1", null, user("second there"))], { dir: there, name: "b.jsonl" });
@@ -188,11 +194,7 @@ describe("all projects and --session resolution", () => {
   });
 
   test("sessionPrefixes counts every project's sessions and the session directory's", () => {
-    const agent = tempDir();
-    const here = defaultSessionDir("/p/here", agent);
-    const there = defaultSessionDir("/p/there", agent);
-    mkdirSync(here, { recursive: true });
-    mkdirSync(there, { recursive: true });
+    const { agent, here, there } = twoProjects();
     writeSession([{ ...HEADER, id: "01a232c8-aaaa-7000-8000-000000000001" }], { dir: here, name: "a.jsonl" });
     writeSession([{ ...HEADER, id: "01a232c8-abbb-7000-8000-000000000002" }], { dir: there, name: "b.jsonl" });
     writeSession([{ ...HEADER, id: "01ffffff-0000-7000-8000-000000000003" }], { dir: here, name: "c.jsonl" });
@@ -202,11 +204,7 @@ describe("all projects and --session resolution", () => {
   });
 
   test("a session directory or file reached through a link is one session, not two with the same id", () => {
-    const agent = tempDir();
-    const here = defaultSessionDir("/p/here", agent);
-    const there = defaultSessionDir("/p/there", agent);
-    mkdirSync(here, { recursive: true });
-    mkdirSync(there, { recursive: true });
+    const { agent, here, there } = twoProjects();
     const a = writeSession([{ ...HEADER, id: "01a232c8-aaaa-7000-8000-000000000001" }, msg("u1", null, user("a"))], { dir: here, name: "a.jsonl" });
     writeSession([{ ...HEADER, id: "01a232c8-abbb-7000-8000-000000000002" }, msg("u1", null, user("b"))], { dir: there, name: "b.jsonl" });
     // A --session-dir outside the root that is a link to a project's directory, and a file of
