@@ -8,7 +8,7 @@ import type { SystemPromptOptions } from "../resources/system-prompt-options.ts"
 import type { CustomMessage, SystemMessage, ToolDeclaration } from "../session/format.ts";
 import { currentSystemAfter, currentSystemMessage, loadoutUpdateFrom, systemPromptText, type SystemSeen } from "../session/system-messages.ts";
 import type { AnyTool } from "../tools/types.ts";
-import { beginsWithSame } from "../util/same-start.ts";
+import { sameObjects } from "../util/same-start.ts";
 import type { Activity } from "./activity.ts";
 import type { AttachedExtensions } from "./attached-extensions.ts";
 import type { Conversation } from "./conversation.ts";
@@ -122,7 +122,7 @@ export class RunPrompt {
     const sections = this.edited ? this.setup.promptOptions.sections(this.edited) : this.setup.systemSections(tools);
     const system = this.currentSystem();
     const last = this.declared;
-    if (last && last.system === system && last.sections === sections && last.tools.length === tools.length && beginsWithSame(tools, last.tools)) {
+    if (last && last.system === system && last.sections === sections && sameObjects(tools, last.tools)) {
       return undefined;
     }
     const update = loadoutUpdateFrom(system, sections, toolDeclarations(tools), Date.now());

@@ -15,7 +15,7 @@ import type { StartupReportInput } from "../resources/startup-report.ts";
 import { promptOptionsOf, sectionsFromOptions } from "../resources/system-prompt-options.ts";
 import type { ToolRegistry } from "../agent/tool-registry.ts";
 import type { AnyTool } from "../tools/types.ts";
-import { beginsWithSame } from "../util/same-start.ts";
+import { sameObjects } from "../util/same-start.ts";
 import { writeStderr } from "../util/stdio.ts";
 import { VERSION } from "../version.ts";
 import { scopedThinking, type ScopedModel } from "./model-choice.ts";
@@ -139,7 +139,7 @@ export function sectionsWhileUnchanged(
   let last: { tools: readonly AnyTool[]; resources: unknown; sections: Record<string, string> } | undefined;
   return (tools) => {
     const resources = resourcesNow();
-    if (last && last.resources === resources && last.tools.length === tools.length && beginsWithSame(tools, last.tools)) return last.sections;
+    if (last && last.resources === resources && sameObjects(tools, last.tools)) return last.sections;
     const sections = make(tools);
     last = { tools: [...tools], resources, sections };
     return sections;

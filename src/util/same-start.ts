@@ -7,3 +7,8 @@ export function beginsWithSame(list: readonly unknown[], start: readonly unknown
   for (let i = 0; i < start.length; i++) if (list[i] !== start[i]) return false;
   return true;
 }
+
+/** Whether `list` holds the very objects of `other`, in the same order, and nothing more. */
+export function sameObjects(list: readonly unknown[], other: readonly unknown[]): boolean {
+  return list.length === other.length && beginsWithSame(list, other);
+}
