@@ -49,16 +49,18 @@ function sdkArch(name: string): string {
   return name ? `other:${name}` : "unknown";
 }
 
-/** The SDK's `X-Stainless-*` platform headers under Node (and Bun, which passes for Node). */
-function platformHeaders(): Record<string, string> {
-  return {
+/** The SDK's `X-Stainless-*` platform headers under Node (and Bun, which passes for Node); the same for the whole run. */
+let platformValues: Readonly<Record<string, string>> | undefined;
+
+function platformHeaders(): Readonly<Record<string, string>> {
+  return (platformValues ??= {
     "X-Stainless-Lang": "js",
     "X-Stainless-Package-Version": SDK_VERSION,
     "X-Stainless-OS": sdkPlatform(platform()),
     "X-Stainless-Arch": sdkArch(arch()),
     "X-Stainless-Runtime": "node",
     "X-Stainless-Runtime-Version": process.version,
-  };
+  });
 }
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
