@@ -75,6 +75,14 @@ function endOfString(i: i32, end: i32): i32 {
   const backslashes16 = i8x16.splat(0x5c);
   const spaces16 = i8x16.splat(0x20);
   let j = i + 1;
+  // Most strings (keys, ids, short values) end within 16 bytes, before any escape: one compare
+  // of 16 bytes settles those.
+  if (j + 16 <= end) {
+    const v = v128.load(LINE + j);
+    const closing16 = <u32>i8x16.bitmask(i8x16.eq(v, quotes16));
+    const stops16 = <u32>i8x16.bitmask(v128.or(i8x16.eq(v, backslashes16), i8x16.lt_u(v, spaces16)));
+    if (closing16 != 0 && (stops16 & ((closing16 & (0 - closing16)) - 1)) == 0) return j + <i32>ctz(closing16) + 1;
+  }
   // The block's first byte is escaped by a backslash that ended the block before.
   let escapedIn = false;
   while (j < end) {
