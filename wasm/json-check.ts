@@ -1,7 +1,10 @@
 // AssemblyScript source of src/session/json-check.wasm (built by scripts/wasm/build.ts; a test
-// rebuilds it and compares the bytes). The same verdict as scanJson in src/session/json-check.ts:
-// whether a line is exactly one JSON object (strict RFC 8259), and where its last top-level key
-// starts. The caller checks UTF-8 and the opening brace; this module checks the grammar.
+// rebuilds it and compares the bytes). Two answers about one line of a session file:
+//   - check: the same verdict as scanJson in src/session/json-check.ts: whether the line is
+//     exactly one JSON object (strict RFC 8259), and where its last top-level key starts. The
+//     caller checks UTF-8 and the opening brace; this module checks the grammar.
+//   - messageLine: the same as matchMessagePrefix in src/session/line-shape.ts (where a message
+//     line's id, parent, timestamp and role lie, in the key order pig and Pi write), then check.
 //
 // Strings, most of a session's bytes, are taken 64 bytes at a time: SIMD compares give a bit per
 // byte for quotes, backslashes and control characters, the escaped bytes follow from the
@@ -10,11 +13,13 @@
 //
 // Memory layout (addresses in bytes):
 //   [0, 256)        ESCAPES: 1 for the bytes that may follow a backslash as a one-byte escape
+//   [256, 300)      messageLine's answer: nine i32 (see PREFIX_* below)
 //   [512, 65536)    the nesting stack: one byte per open container, `{` or `[`
 //   [65536, ...)    the line, written there by the caller, followed by at least 64 spare bytes
 //                   (the block loads may read past the line's end; those bytes are masked off)
 
 const ESCAPES: i32 = 0;
+const PREFIX: i32 = 256;
 const STACK: i32 = 512;
 const LINE: i32 = 65536;
 const MAX_DEPTH: i32 = LINE - STACK;
@@ -270,4 +275,86 @@ export function check(length: i32): i32 {
     return NOT_JSON;
   }
   return done ? lastKeyAt : NOT_JSON;
+}
+
+// messageLine's answer at PREFIX, as i32 offsets into the line: the id, the parent (-1, -1 for
+// null), the timestamp and the role, each [from, to), then check's answer.
+const PREFIX_ID = 0;
+const PREFIX_PARENT = 8;
+const PREFIX_TIMESTAMP = 16;
+const PREFIX_ROLE = 24;
+const PREFIX_CHECK = 32;
+
+/** messageLine's answers: not a message line in the usual order; or one, and check's verdict on it. */
+const NOT_MESSAGE: i32 = 0;
+const MESSAGE: i32 = 1;
+const MESSAGE_NOT_JSON: i32 = 2;
+const MESSAGE_TOO_DEEP: i32 = 3;
+
+/** How many leading bytes the prefix must lie in (MESSAGE_PREFIX_BYTES in line-shape.ts). */
+const PREFIX_BYTES: i32 = 256;
+
+/** Whether the `n` (1 to 8) bytes at `at` are those of `word` (its low bytes, little-endian). */
+@inline function bytesAre(at: i32, word: u64, n: i32): bool {
+  const mask: u64 = n == 8 ? ~(<u64>0) : (<u64>1 << (<u64>n << 3)) - 1;
+  return ((load<u64>(LINE + at) ^ word) & mask) == 0;
+}
+
+/** The index of the quote closing a value that starts at `at`: printable ASCII without a backslash; -1 otherwise. */
+function valueEnd(at: i32, stop: i32): i32 {
+  for (let j = at; j < stop; j++) {
+    const c = byteAt(j);
+    if (c == QUOTE) return j;
+    if (c < 0x20 || c > 0x7e || c == 0x5c) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Whether the `length` bytes at LINE begin as a message line pig or Pi wrote, in the first
+ * PREFIX_BYTES bytes: `{"type":"message","id":"…","parentId":"…" or null,"timestamp":"…",
+ * "message":{"role":"…"`; if so, the offsets at PREFIX and check's verdict on the whole line.
+ */
+export function messageLine(length: i32): i32 {
+  const stop = length < PREFIX_BYTES ? length : PREFIX_BYTES;
+  // {"type":"message","id":"
+  if (24 > stop || !bytesAre(0, 0x3a2265707974227b, 8) || !bytesAre(8, 0x6567617373656d22, 8) || !bytesAre(16, 0x223a226469222c22, 8)) return NOT_MESSAGE;
+  const idEnd = valueEnd(24, stop);
+  // ","parentId":
+  if (idEnd < 0 || idEnd + 13 > stop || !bytesAre(idEnd, 0x6e65726170222c22, 8) || !bytesAre(idEnd + 8, 0x3a22644974, 5)) return NOT_MESSAGE;
+  let at = idEnd + 13;
+  let parentFrom = -1;
+  let parentTo = -1;
+  if (at + 4 <= stop && bytesAre(at, 0x6c6c756e, 4)) {
+    // null
+    at += 4;
+  } else {
+    if (at >= stop || byteAt(at) != QUOTE) return NOT_MESSAGE;
+    const parentEnd = valueEnd(at + 1, stop);
+    if (parentEnd < 0) return NOT_MESSAGE;
+    parentFrom = at + 1;
+    parentTo = parentEnd;
+    at = parentEnd + 1;
+  }
+  // ,"timestamp":"
+  if (at + 14 > stop || !bytesAre(at, 0x7473656d6974222c, 8) || !bytesAre(at + 8, 0x223a22706d61, 6)) return NOT_MESSAGE;
+  const timestampAt = at + 14;
+  const timestampEnd = valueEnd(timestampAt, stop);
+  // ,"message":{"role":"
+  const roleLiteral = timestampEnd + 1;
+  if (timestampEnd < 0 || roleLiteral + 20 > stop || !bytesAre(roleLiteral, 0x67617373656d222c, 8) || !bytesAre(roleLiteral + 8, 0x6c6f72227b3a2265, 8) || !bytesAre(roleLiteral + 16, 0x223a2265, 4)) return NOT_MESSAGE;
+  const roleAt = roleLiteral + 20;
+  const roleEnd = valueEnd(roleAt, stop);
+  if (roleEnd < 0) return NOT_MESSAGE;
+  store<i32>(PREFIX + PREFIX_ID, 24);
+  store<i32>(PREFIX + PREFIX_ID + 4, idEnd);
+  store<i32>(PREFIX + PREFIX_PARENT, parentFrom);
+  store<i32>(PREFIX + PREFIX_PARENT + 4, parentTo);
+  store<i32>(PREFIX + PREFIX_TIMESTAMP, timestampAt);
+  store<i32>(PREFIX + PREFIX_TIMESTAMP + 4, timestampEnd);
+  store<i32>(PREFIX + PREFIX_ROLE, roleAt);
+  store<i32>(PREFIX + PREFIX_ROLE + 4, roleEnd);
+  const verdict = check(length);
+  store<i32>(PREFIX + PREFIX_CHECK, verdict);
+  return verdict == NOT_JSON ? MESSAGE_NOT_JSON : verdict == TOO_DEEP ? MESSAGE_TOO_DEEP : MESSAGE;
 }

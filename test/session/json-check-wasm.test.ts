@@ -1,14 +1,16 @@
 /**
  * The WebAssembly JSON check (src/session/json-check.wasm): built from its source as committed,
  * used, and of the same verdict as the TypeScript scanner and JSON.parse, including at the
- * edges of its 64-byte blocks, on lines longer than the memory it keeps, and past its stack.
+ * edges of its 64-byte blocks, on lines longer than the memory it keeps, and past its stack;
+ * and its reading of a message line's prefix, the same as line-shape.ts's.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildJsonCheckWasm, JSON_CHECK_WASM } from "../../scripts/wasm/build.ts";
 import { checkObjectLine, scanJson } from "../../src/session/json-check.ts";
-import { NOT_JSON, scanJsonWasm } from "../../src/session/json-check-wasm.ts";
+import { messageLineWasm, NOT_JSON, scanJsonWasm } from "../../src/session/json-check-wasm.ts";
+import { matchMessagePrefix, readMessageLine } from "../../src/session/line-shape.ts";
 import { seeded } from "../faults/figures.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -111,5 +113,75 @@ describe("json-check.wasm", () => {
     expect(checkObjectLine(line, 0, line.length)).toEqual({ valid: true, lastKeyAt: 1 });
     const broken = encoder.encode(`{"a":${"[".repeat(70_000)}${"]".repeat(69_999)}}`);
     expect(checkObjectLine(broken, 0, broken.length).valid).toBe(false);
+  });
+});
+
+describe("json-check.wasm: messageLine", () => {
+  /** The TypeScript answer: the prefix matchMessagePrefix reads, if the line is also one JSON object. */
+  function tsAnswer(buf: Uint8Array, start: number, end: number) {
+    const prefix = matchMessagePrefix(buf, start, end);
+    const lastKeyAt = scanJson(buf, start, end);
+    return prefix && lastKeyAt !== NOT_JSON ? { ...prefix, lastKeyAt } : "parse";
+  }
+
+  /** The module's answer in the same shape (its spans read as text, as readMessageLine reads them). */
+  function wasmAnswer(buf: Uint8Array, start: number, end: number) {
+    const spans = messageLineWasm(buf, start, end);
+    if (spans === undefined || spans === "parse") return spans;
+    const text = (from: number, to: number) => new TextDecoder("latin1").decode(buf.subarray(from, to));
+    return {
+      id: text(spans.idFrom, spans.idTo),
+      parentId: spans.parentFrom < 0 ? null : text(spans.parentFrom, spans.parentTo),
+      timestamp: text(spans.timestampFrom, spans.timestampTo),
+      role: text(spans.roleFrom, spans.roleTo),
+      lastKeyAt: spans.lastKeyAt,
+    };
+  }
+
+  test("20,000 seeded message lines, whole and damaged in and after the prefix: the same answer as matchMessagePrefix and the TypeScript check", () => {
+    const random = seeded(0x6d5e);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const damage = ['"', "\\", "\x01", " ", "é", ",", "x", "}", "null", "nul", ":"];
+    let messages = 0;
+    let parsed = 0;
+    let disagreements = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const id = Math.floor(random() * 0xffffffff).toString(16);
+      const parent = random() < 0.2 ? "null" : JSON.stringify(random() < 0.1 ? "p".repeat(Math.floor(random() * 300)) : `${id}p`);
+      const role = pick(["user", "assistant", "toolResult", "custom", "someRole"]);
+      const content = "text ".repeat(Math.floor(random() * 40)) + pick(["", "\\n", '\\"', "\\u00e9"]);
+      let text = `{"type":"message","id":"${id}","parentId":${parent},"timestamp":"2026-08-24T19:04:48.580Z","message":{"role":"${role}","content":"${content}"}}`;
+      if (random() < 0.4) {
+        const chars = [...text];
+        const at = random() < 0.7 ? Math.floor(random() * Math.min(chars.length, 120)) : Math.floor(random() * chars.length);
+        chars.splice(at, random() < 0.5 ? 1 : 0, pick(damage));
+        text = chars.join("");
+      }
+      const line = encoder.encode(text);
+      const pad = Math.floor(random() * 70);
+      const buf = new Uint8Array(pad + line.length + 80).fill(0x22);
+      buf.set(line, pad);
+      const ts = tsAnswer(buf, pad, pad + line.length);
+      const wasm = wasmAnswer(buf, pad, pad + line.length);
+      if (ts === "parse") parsed++;
+      else messages++;
+      if (JSON.stringify(ts) !== JSON.stringify(wasm)) disagreements++;
+    }
+    expect(messages).toBeGreaterThan(10_000);
+    expect(parsed).toBeGreaterThan(3_000);
+    expect(disagreements).toBe(0);
+  });
+
+  test("readMessageLine: the prefix's texts and the last key, and the lines it leaves to be parsed", () => {
+    const text = '{"type":"message","id":"b2","parentId":"a1","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[]}}';
+    const line = encoder.encode(text);
+    const read = readMessageLine(line, 0, line.length, true, "a1");
+    expect(read).toEqual({ prefix: { id: "b2", parentId: "a1", timestamp: "2026-01-01T00:00:00.000Z", role: "assistant" }, lastKeyAt: text.indexOf('"message":') });
+    for (const other of [text.replace('"role"', '"rôle"'), text.slice(0, -1), '{"type":"label","id":"x","parentId":null}']) {
+      const bytes = encoder.encode(other);
+      expect(readMessageLine(bytes, 0, bytes.length, true)).toBeUndefined();
+    }
+    const badUtf8 = Uint8Array.from([...line.subarray(0, -4), 0xff, ...line.subarray(-4)]);
+    expect(readMessageLine(badUtf8, 0, badUtf8.length, false)).toBeUndefined();
   });
 });
