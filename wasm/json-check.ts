@@ -12,13 +12,11 @@
 // string full of `\n` escapes is then no slower than a plain one: there is no branch per escape.
 //
 // Memory layout (addresses in bytes):
-//   [0, 256)        ESCAPES: 1 for the bytes that may follow a backslash as a one-byte escape
 //   [256, 300)      messageLine's answer: nine i32 (see PREFIX_* below)
 //   [512, 65536)    the nesting stack: one byte per open container, `{` or `[`
 //   [65536, ...)    the line, written there by the caller, followed by at least 64 spare bytes
 //                   (the block loads may read past the line's end; those bytes are masked off)
 
-const ESCAPES: i32 = 0;
 const PREFIX: i32 = 256;
 const STACK: i32 = 512;
 const LINE: i32 = 65536;
@@ -38,15 +36,6 @@ const COMMA: u32 = 0x2c;
 const COLON: u32 = 0x3a;
 const MINUS: u32 = 0x2d;
 
-for (let c = 0; c < 256; c++) store<u8>(ESCAPES + c, 0);
-store<u8>(ESCAPES + 0x22, 1); // \"
-store<u8>(ESCAPES + 0x5c, 1); // \\
-store<u8>(ESCAPES + 0x2f, 1); // \/
-store<u8>(ESCAPES + 0x62, 1); // \b
-store<u8>(ESCAPES + 0x66, 1); // \f
-store<u8>(ESCAPES + 0x6e, 1); // \n
-store<u8>(ESCAPES + 0x72, 1); // \r
-store<u8>(ESCAPES + 0x74, 1); // \t
 
 @inline function byteAt(i: i32): u32 {
   return <u32>load<u8>(LINE + i);
@@ -72,6 +61,20 @@ store<u8>(ESCAPES + 0x74, 1); // \t
 /** A bit per byte of the 16 in `v`: set where the byte is below 0x20 (a control character). */
 @inline function controlBits(v: v128, s: v128): u64 {
   return <u64>i8x16.bitmask(i8x16.lt_u(v, s));
+}
+
+// The one-byte escapes (" \ / b f n r t) told apart with two table look-ups per byte: a bit of
+// the high nibble's entry and of the low nibble's entry meet only for those eight bytes.
+//   high nibble 2: " /    5: \    6: b f n    7: r t
+const ESCAPE_HIGH = i8x16(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+//   low nibble 2: " b r (bits 1, 4, 8)   4: t   6: f   0xc: \   0xe: n   0xf: /
+const ESCAPE_LOW = i8x16(0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
+
+/** A bit per byte of the 16 in `v`: set where the byte may follow a backslash as a one-byte escape. */
+@inline function oneByteEscapeBits(v: v128): u64 {
+  const low = i8x16.swizzle(ESCAPE_LOW, v128.and(v, i8x16.splat(0x0f)));
+  const high = i8x16.swizzle(ESCAPE_HIGH, i8x16.shr_u(v, 4));
+  return <u64>i8x16.bitmask(i8x16.ne(v128.and(low, high), i8x16.splat(0)));
 }
 
 /** The index after the string whose opening quote is at `i`, or -1 when it is not a valid string. */
@@ -114,6 +117,12 @@ function endOfString(i: i32, end: i32): i32 {
       escapers &= ~(<u64>1);
     }
     escapedIn = false;
+    if ((escapers & (escapers << 1)) == 0) {
+      // No two backslashes side by side (the usual case): each escapes the byte after it.
+      escaped |= escapers << 1;
+      escapedIn = escapers >> 63 != 0;
+      escapers = 0;
+    }
     while (escapers != 0) {
       const at = ctz(escapers);
       escapers &= escapers - 1;
@@ -131,15 +140,15 @@ function endOfString(i: i32, end: i32): i32 {
     if (closing != 0) inString = (closing & (0 - closing)) - 1;
     else if (left <= 64) return -1;
     if ((controls & inString) != 0) return -1;
-    let escapes = escaped & inString;
-    while (escapes != 0) {
-      const at = <i32>ctz(escapes);
-      escapes &= escapes - 1;
-      const e = byteAt(j + at);
-      if (load<u8>(ESCAPES + e) == 0) {
-        if (e != 0x75) return -1;
-        // \uXXXX (hex digits are none of the bytes the masks look for)
-        if (j + at + 4 >= end || !isHex(byteAt(j + at + 1)) || !isHex(byteAt(j + at + 2)) || !isHex(byteAt(j + at + 3)) || !isHex(byteAt(j + at + 4))) return -1;
+    const escapes = escaped & inString;
+    if (escapes != 0) {
+      // Escapes other than the one-byte ones: \uXXXX, or none at all.
+      let others = escapes & ~(oneByteEscapeBits(a) | (oneByteEscapeBits(b) << 16) | (oneByteEscapeBits(c) << 32) | (oneByteEscapeBits(d) << 48));
+      while (others != 0) {
+        const at = <i32>ctz(others);
+        others &= others - 1;
+        // (hex digits are none of the bytes the masks look for)
+        if (byteAt(j + at) != 0x75 || j + at + 4 >= end || !isHex(byteAt(j + at + 1)) || !isHex(byteAt(j + at + 2)) || !isHex(byteAt(j + at + 3)) || !isHex(byteAt(j + at + 4))) return -1;
       }
     }
     if (closing != 0) return j + <i32>ctz(closing) + 1;

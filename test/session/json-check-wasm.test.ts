@@ -64,6 +64,22 @@ describe("json-check.wasm", () => {
     expect(cases).toBe(140 * 16 * 3);
   });
 
+  test("every byte after a backslash, at offsets across a block edge: escaped as JSON.parse says", () => {
+    let valid = 0;
+    for (let byte = 0; byte < 256; byte++) {
+      for (const before of [0, 14, 15, 61, 62, 63, 64, 70]) {
+        const line = Uint8Array.from([...encoder.encode(`{"k":"${"y".repeat(before)}\\`), byte, ...encoder.encode('z"}')]);
+        const buf = new Uint8Array(line.length + 80).fill(0x5c);
+        buf.set(line);
+        const ok = byte < 0x80 && parsesAsObject(new TextDecoder().decode(line));
+        if (ok) valid++;
+        expect({ byte, before, wasm: scanJsonWasm(buf, 0, line.length) }).toEqual({ byte, before, wasm: ok ? 1 : NOT_JSON });
+      }
+    }
+    // " \ / b f n r t
+    expect(valid).toBe(8 * 8);
+  });
+
   test("20,000 seeded generated and damaged lines: the same verdict and key from both scanners, and JSON.parse's verdict", () => {
     const random = seeded(0x3a5f);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
