@@ -6,6 +6,7 @@
  */
 
 import { isUtf8 } from "node:buffer";
+import { NOT_JSON, scanJsonWasm } from "./json-check-wasm.ts";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -109,14 +110,15 @@ export function checkObjectLine(buf: Uint8Array, start: number, end: number, kno
   let first = start;
   while (first < end && isSpace(buf[first]!)) first++;
   if (buf[first] !== OPEN_BRACE || !(knownUtf8 || isUtf8(buf.subarray(start, end)))) return INVALID;
-  const lastKeyAt = scanJson(buf, start, end);
+  const lastKeyAt = scanJsonWasm(buf, start, end) ?? scanJson(buf, start, end);
   return lastKeyAt === NOT_JSON ? INVALID : { valid: true, lastKeyAt };
 }
 
-const NOT_JSON = -2;
-
-/** NOT_JSON, or the index of the last top-level key's opening quote (-1 when there is none). */
-function scanJson(buf: Uint8Array, start: number, end: number): number {
+/**
+ * NOT_JSON, or the index of the last top-level key's opening quote (-1 when there is none): the
+ * scanner used where the WebAssembly one cannot decide (json-check-wasm.ts), with the same verdicts.
+ */
+export function scanJson(buf: Uint8Array, start: number, end: number): number {
   let lastKeyAt = -1;
   // What may come next: a value, or (inside an object) a key, or a separator.
   const stack: number[] = [];

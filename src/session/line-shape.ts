@@ -7,6 +7,10 @@
  * json-check.ts has found it valid JSON; everything else is parsed in full.
  */
 
+import { isUtf8 } from "node:buffer";
+import { checkObjectLine } from "./json-check.ts";
+import { messageLineWasm } from "./json-check-wasm.ts";
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
@@ -107,6 +111,39 @@ export function matchMessagePrefix(buf: Uint8Array, start: number, end: number, 
     parentId: parent ? text(buf, parent.from, parent.to, previousId) : null,
     timestamp: text(buf, timestampAt, timestampEnd),
     role: roleText(buf, roleAt, roleEnd),
+  };
+}
+
+/** A message line taken without being parsed: what its prefix says, and where its last top-level key starts. */
+export interface MessageLine {
+  readonly prefix: MessagePrefix;
+  readonly lastKeyAt: number;
+}
+
+/**
+ * The line `buf[start, end)` as a message line that need not be parsed: it begins as
+ * `matchMessagePrefix` reads and is one JSON object in valid UTF-8 (`utf8`: known valid
+ * already). Undefined when it must be parsed. Both are decided in one pass of the WebAssembly
+ * module where it can (json-check-wasm.ts), else here, with the same answers.
+ */
+export function readMessageLine(buf: Uint8Array, start: number, end: number, utf8: boolean | undefined, previousId?: string): MessageLine | undefined {
+  if (!utf8 && !isUtf8(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start))) return undefined;
+  const spans = messageLineWasm(buf, start, end);
+  if (spans === "parse") return undefined;
+  if (spans === undefined) {
+    const prefix = matchMessagePrefix(buf, start, end, previousId);
+    if (!prefix) return undefined;
+    const checked = checkObjectLine(buf, start, end, true);
+    return checked.valid ? { prefix, lastKeyAt: checked.lastKeyAt } : undefined;
+  }
+  return {
+    prefix: {
+      id: text(buf, spans.idFrom, spans.idTo),
+      parentId: spans.parentFrom < 0 ? null : text(buf, spans.parentFrom, spans.parentTo, previousId),
+      timestamp: text(buf, spans.timestampFrom, spans.timestampTo),
+      role: roleText(buf, spans.roleFrom, spans.roleTo),
+    },
+    lastKeyAt: spans.lastKeyAt,
   };
 }
 

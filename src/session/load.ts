@@ -9,8 +9,7 @@ import { closeSync, fstatSync } from "node:fs";
 import * as v from "valibot";
 import { SessionHeaderSchema, checkEntry, describeIssues, CURRENT_SESSION_VERSION, type SessionHeader } from "./format.ts";
 import { decodeUtf8, MAX_LINE_BYTES, scanLines, type ScannedLine } from "./lines.ts";
-import { checkObjectLine } from "./json-check.ts";
-import { matchMessagePrefix, messageValueRange } from "./line-shape.ts";
+import { messageValueRange, readMessageLine } from "./line-shape.ts";
 import { headerVersion, migrateLines } from "./migrate.ts";
 import { keepsValue, type EntryRecord, type LineSource, type LoadDiagnostic } from "./records.ts";
 import { NotRegularFileError, openRegularFile } from "./regular-file.ts";
@@ -225,10 +224,10 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
   const end = start + length;
   // A message line in the usual key order is taken without being parsed, once it is known to
   // be valid JSON: whoever reads it back later can trust it. Anything else is parsed here.
-  const prefix = matchMessagePrefix(buf, start, end, collector.records.at(-1)?.id);
-  const checked = prefix ? checkObjectLine(buf, start, end, line.utf8) : undefined;
-  if (prefix && checked?.valid) {
-    const range = messageValueRange(buf, start, end, checked.lastKeyAt);
+  const message = readMessageLine(buf, start, end, line.utf8, collector.records.at(-1)?.id);
+  if (message) {
+    const { prefix } = message;
+    const range = messageValueRange(buf, start, end, message.lastKeyAt);
     collector.add({
       line: lineNo,
       type: "message",

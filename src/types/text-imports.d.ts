@@ -9,3 +9,9 @@ declare module "*.jsonl" {
   const text: string;
   export default text;
 }
+
+/** WebAssembly modules embedded as files (`with { type: "file" }`, session/json-check-wasm.ts): the import is their path. */
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}

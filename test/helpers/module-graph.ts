@@ -31,7 +31,8 @@ export function staticImports(entries: readonly string[]): ModuleGraph {
         continue;
       }
       const resolved = Bun.resolveSync(path, dirname(file));
-      if (resolved.endsWith(".json") || resolved.endsWith(".md")) continue;
+      // Data and assets (JSON, Markdown, the catalogue's JSONL, WebAssembly) import nothing.
+      if (!/\.[cm]?[jt]sx?$/.test(resolved)) continue;
       queue.push(resolved);
     }
   }

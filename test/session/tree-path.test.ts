@@ -61,3 +61,22 @@ test("an appended entry whose id is already on the path is walked, not appended 
   tree.add(rec("a", "b"));
   expect(ids(tree.pathTo("a"))).toEqual(fresh(tree, "a"));
 });
+
+test("a walk that takes each parent from the record before it follows the id's owner when an id is used twice", () => {
+  // Linear: every parent is the record just before.
+  const linear = Array.from({ length: 50 }, (_, i) => rec(`n${i}`, i === 0 ? null : `n${i - 1}`));
+  expect(ids(new SessionTree(linear).pathTo("n49"))).toEqual(linear.map((r) => r.id));
+  // "x" is used twice, and the later line owns it: "c"'s parent is that later "x", whose own
+  // parent "x" is itself (a cycle, cut there), not the first "x" on the line before it.
+  const first = rec("x", "r");
+  const second = rec("x", "x");
+  const records = [rec("r", null), first, second, rec("c", "x")];
+  const tree = new SessionTree(records);
+  expect(tree.get("x")).toBe(second);
+  expect(ids(tree.pathTo("c"))).toEqual(["x", "c"]);
+  expect(tree.pathTo("c")[0]).toBe(second);
+  // Built record by record, the same.
+  const added = new SessionTree();
+  for (const r of records) added.add(r);
+  expect(added.pathTo("c")).toEqual(tree.pathTo("c"));
+});
