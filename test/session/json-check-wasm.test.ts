@@ -188,6 +188,34 @@ describe("json-check.wasm: messageLine", () => {
     expect(disagreements).toBe(0);
   });
 
+  test("a message line that grows the module's memory, at the edge of a page and well past it, then a short one: the same answers", () => {
+    const prefix = '{"type":"message","id":"m1","parentId":null,"timestamp":"t","message":{"role":"user","content":"';
+    const suffix = '"}}';
+    // 65,536 bytes are the module's first page of room for a line; 64 more are read past its end.
+    const lengths = [65_472, 65_473, 65_536 - 64 + 1, 100_000, 2_000_000];
+    let checked = 0;
+    for (const length of [...lengths, 300]) {
+      const filler = "ab\\n".repeat(Math.ceil(length / 5)).slice(0, length - prefix.length - suffix.length);
+      const text = `${prefix}${filler.endsWith("\\") ? `${filler.slice(0, -1)}x` : filler}${suffix}`;
+      const line = encoder.encode(text);
+      const ts = tsAnswer(line, 0, line.length);
+      expect(ts).not.toBe("parse");
+      expect(wasmAnswer(line, 0, line.length)).toEqual(ts);
+      expect(readMessageLine(line, 0, line.length, true)).toEqual({ prefix: { id: "m1", parentId: null, timestamp: "t", role: "user" }, lastKeyAt: text.indexOf('"message":') });
+      checked++;
+    }
+    expect(checked).toBe(lengths.length + 1);
+  });
+
+  test("a message line nesting deeper than the module's stack is decided by the TypeScript readers, the same way", () => {
+    const deep = `{"type":"message","id":"d","parentId":"c","timestamp":"t","message":{"role":"user","content":${"[".repeat(70_000)}${"]".repeat(70_000)}}}`;
+    const line = encoder.encode(deep);
+    expect(messageLineWasm(line, 0, line.length)).toBeUndefined();
+    expect(readMessageLine(line, 0, line.length, true)).toEqual({ prefix: { id: "d", parentId: "c", timestamp: "t", role: "user" }, lastKeyAt: deep.indexOf('"message":') });
+    const broken = encoder.encode(deep.replace("]]}}", "]}}"));
+    expect(readMessageLine(broken, 0, broken.length, true)).toBeUndefined();
+  });
+
   test("readMessageLine: the prefix's texts and the last key, and the lines it leaves to be parsed", () => {
     const text = '{"type":"message","id":"b2","parentId":"a1","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[]}}';
     const line = encoder.encode(text);

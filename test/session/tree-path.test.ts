@@ -80,3 +80,19 @@ test("a walk that takes each parent from the record before it follows the id's o
   for (const r of records) added.add(r);
   expect(added.pathTo("c")).toEqual(tree.pathTo("c"));
 });
+
+test("after a record is taken back, one is added and the last is replaced, the walk from the last entry is the walk by ids", () => {
+  const tree = new SessionTree(Array.from({ length: 10 }, (_, i) => rec(`k${i}`, i === 0 ? null : `k${i - 1}`)));
+  tree.removeLast(tree.records.at(-1)!);
+  tree.add(rec("k9b", "k8"));
+  const last = tree.records.at(-1)!;
+  const updated = { ...last, line: 500 };
+  tree.replace(last, updated);
+  const path = tree.pathTo("k9b");
+  expect(ids(path)).toEqual(["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9b"]);
+  expect(path.at(-1)).toBe(updated);
+  // The same as a walk that looks every parent up by its id.
+  const byIds: EntryRecord[] = [];
+  for (let r = tree.get("k9b"); r; r = r.parentId ? tree.get(r.parentId) : undefined) byIds.unshift(r);
+  expect(path).toEqual(byIds);
+});
