@@ -8,8 +8,8 @@
  */
 
 import { isUtf8 } from "node:buffer";
-import { checkObjectLine } from "./json-check.ts";
-import { messageLineWasm } from "./json-check-wasm.ts";
+import { scanJson } from "./json-check.ts";
+import { messageLineWasm, NOT_JSON } from "./json-check-wasm.ts";
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
@@ -127,14 +127,19 @@ export interface MessageLine {
  * module where it can (json-check-wasm.ts), else here, with the same answers.
  */
 export function readMessageLine(buf: Uint8Array, start: number, end: number, utf8: boolean | undefined, previousId?: string): MessageLine | undefined {
+  // Only a line that begins `{"type":"me…` can be one: any other (a large custom entry, a
+  // compaction) is not copied into the module to be told so.
+  if (end - start < TYPE_AND_ID.length || buf[start] !== TYPE_AND_ID[0] || buf[start + 9] !== TYPE_AND_ID[9] || buf[start + 10] !== TYPE_AND_ID[10]) return undefined;
   if (!utf8 && !isUtf8(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start))) return undefined;
   const spans = messageLineWasm(buf, start, end);
   if (spans === "parse") return undefined;
   if (spans === undefined) {
+    // No module, or the line nests deeper than its stack: the TypeScript readers decide (the
+    // prefix matched, so the line opens with its brace and is known valid UTF-8).
     const prefix = matchMessagePrefix(buf, start, end, previousId);
     if (!prefix) return undefined;
-    const checked = checkObjectLine(buf, start, end, true);
-    return checked.valid ? { prefix, lastKeyAt: checked.lastKeyAt } : undefined;
+    const lastKeyAt = scanJson(buf, start, end);
+    return lastKeyAt === NOT_JSON ? undefined : { prefix, lastKeyAt };
   }
   return {
     prefix: {

@@ -221,7 +221,7 @@ describe("json-check.wasm: messageLine", () => {
     const line = encoder.encode(text);
     const read = readMessageLine(line, 0, line.length, true, "a1");
     expect(read).toEqual({ prefix: { id: "b2", parentId: "a1", timestamp: "2026-01-01T00:00:00.000Z", role: "assistant" }, lastKeyAt: text.indexOf('"message":') });
-    for (const other of [text.replace('"role"', '"rôle"'), text.slice(0, -1), '{"type":"label","id":"x","parentId":null}']) {
+    for (const other of [text.replace('"role"', '"rôle"'), text.slice(0, -1), '{"type":"label","id":"x","parentId":null}', '{"type":"model_change","id":"x","parentId":null}', '{"type":"me', text.replace('"message","id"', '"messagE","id"')]) {
       const bytes = encoder.encode(other);
       expect(readMessageLine(bytes, 0, bytes.length, true)).toBeUndefined();
     }
