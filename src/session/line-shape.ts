@@ -9,7 +9,10 @@
 
 import { isUtf8 } from "node:buffer";
 import { scanJson } from "./json-check.ts";
-import { messageLineWasm, NOT_JSON } from "./json-check-wasm.ts";
+import { messageLineWasm, NOT_JSON, type MessageLineSpans } from "./json-check-wasm.ts";
+
+/** Where a message line's prefix values lie (each `[from, to)`; the parent's -1 for null). */
+type PrefixSpans = Omit<MessageLineSpans, "lastKeyAt">;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
@@ -90,13 +93,15 @@ export function matchMessagePrefix(buf: Uint8Array, start: number, end: number, 
   const idEnd = valueEnd(buf, idAt, stop);
   if (idEnd < 0 || !literalAt(buf, idEnd, stop, PARENT)) return undefined;
   let at = idEnd + PARENT.length;
-  let parent: { from: number; to: number } | undefined;
+  let parentFrom = -1;
+  let parentTo = -1;
   if (literalAt(buf, at, stop, NULL)) at += NULL.length;
   else {
     if (buf[at] !== QUOTE) return undefined;
     const parentEnd = valueEnd(buf, at + 1, stop);
     if (parentEnd < 0) return undefined;
-    parent = { from: at + 1, to: parentEnd };
+    parentFrom = at + 1;
+    parentTo = parentEnd;
     at = parentEnd + 1;
   }
   if (!literalAt(buf, at, stop, TIMESTAMP)) return undefined;
@@ -106,11 +111,16 @@ export function matchMessagePrefix(buf: Uint8Array, start: number, end: number, 
   const roleAt = timestampEnd + 1 + ROLE.length;
   const roleEnd = valueEnd(buf, roleAt, stop);
   if (roleEnd < 0) return undefined;
+  return prefixAt(buf, { idFrom: idAt, idTo: idEnd, parentFrom, parentTo, timestampFrom: timestampAt, timestampTo: timestampEnd, roleFrom: roleAt, roleTo: roleEnd }, previousId);
+}
+
+/** The prefix whose values lie at `spans` (found here or by the WebAssembly module), as texts. */
+function prefixAt(buf: Uint8Array, spans: PrefixSpans, previousId: string | undefined): MessagePrefix {
   return {
-    id: text(buf, idAt, idEnd),
-    parentId: parent ? text(buf, parent.from, parent.to, previousId) : null,
-    timestamp: text(buf, timestampAt, timestampEnd),
-    role: roleText(buf, roleAt, roleEnd),
+    id: text(buf, spans.idFrom, spans.idTo),
+    parentId: spans.parentFrom < 0 ? null : text(buf, spans.parentFrom, spans.parentTo, previousId),
+    timestamp: text(buf, spans.timestampFrom, spans.timestampTo),
+    role: roleText(buf, spans.roleFrom, spans.roleTo),
   };
 }
 
@@ -141,15 +151,7 @@ export function readMessageLine(buf: Uint8Array, start: number, end: number, utf
     const lastKeyAt = scanJson(buf, start, end);
     return lastKeyAt === NOT_JSON ? undefined : { prefix, lastKeyAt };
   }
-  return {
-    prefix: {
-      id: text(buf, spans.idFrom, spans.idTo),
-      parentId: spans.parentFrom < 0 ? null : text(buf, spans.parentFrom, spans.parentTo, previousId),
-      timestamp: text(buf, spans.timestampFrom, spans.timestampTo),
-      role: roleText(buf, spans.roleFrom, spans.roleTo),
-    },
-    lastKeyAt: spans.lastKeyAt,
-  };
+  return { prefix: prefixAt(buf, spans, previousId), lastKeyAt: spans.lastKeyAt };
 }
 
 const MESSAGE_KEY = '"message":';

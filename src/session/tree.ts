@@ -37,23 +37,13 @@ export class SessionTree {
    */
   private lastPath: { id: string; path: EntryRecord[]; ids?: Set<string> } | undefined;
   private changes = 0;
-  /** An id has been used by two records (then a record need not be its id's owner). */
-  private idReused = false;
-
   constructor(records: Iterable<EntryRecord> = []) {
+    // The loaded records are copied at once rather than pushed one by one (a 20,000-entry
+    // session is indexed here as it opens, before the JIT has compiled any of it).
     this.records = [...records];
-    // What `add` does for each record, in one loop without a call per record: a 20,000-entry
-    // session is indexed here as it opens, before the JIT has compiled any of it.
     const reused: EntryRecord[] = [];
-    const byId = this.byId;
-    for (const record of this.records) {
-      const known = byId.size;
-      byId.set(record.id, record);
-      if (byId.size === known) reused.push(record);
-      if (record.type === "label" || record.type === "session_info") this.noteDerived(record);
-    }
+    for (const record of this.records) if (this.index(record)) reused.push(record);
     this.changes = this.records.length;
-    this.idReused = reused.length > 0;
     const damage = linkDamage(this.records, (id) => this.byId.get(id));
     // Entries appended later have a fresh id and an existing parent: they never close a cycle.
     for (const { cut } of damage.cycles) this.cuts.add(cut);
@@ -68,17 +58,19 @@ export class SessionTree {
   /** Adds a record; true when its id was known already (one lookup of the id tells). */
   add(record: EntryRecord): boolean {
     this.changes++;
+    const reused = this.index(record);
+    // A second entry with a known id takes that id over: paths through it change.
+    if (reused) this.lastPath = undefined;
+    this.records.push(record);
+    return reused;
+  }
+
+  /** Makes `record` its id's owner and notes what it sets; true when the id was known already. */
+  private index(record: EntryRecord): boolean {
     const known = this.byId.size;
     this.byId.set(record.id, record);
-    const reused = this.byId.size === known;
-    // A second entry with a known id takes that id over: paths through it change.
-    if (reused) {
-      this.lastPath = undefined;
-      this.idReused = true;
-    }
-    this.records.push(record);
     this.noteDerived(record);
-    return reused;
+    return this.byId.size === known;
   }
 
   /** Labels and the session name, as the entries set them. */
@@ -182,24 +174,13 @@ export class SessionTree {
   private walkTo(id: string): EntryRecord[] {
     const path: EntryRecord[] = [];
     const cuts = this.cuts.size > 0;
-    const records = this.records;
     let current = this.byId.get(id);
-    // Where `current` is in `records`, while that is known. With no id used twice, a parent that
-    // is the record just before is taken from there rather than looked up by its id: most steps
-    // of the walk from the last entry of a long session, made as it opens.
-    let at = !this.idReused && current !== undefined && records[records.length - 1] === current ? records.length - 1 : -1;
     while (current) {
       path.push(current);
       // Where the tree cuts a cycle, the path starts too.
       if (cuts && this.cuts.has(current)) break;
-      if (path.length > records.length) return this.walkWatching(id);
-      const parentId = current.parentId;
-      if (!parentId) break;
-      if (at > 0 && records[at - 1]!.id === parentId) current = records[--at];
-      else {
-        at = -1;
-        current = this.byId.get(parentId);
-      }
+      if (path.length > this.records.length) return this.walkWatching(id);
+      current = current.parentId ? this.byId.get(current.parentId) : undefined;
     }
     return path.reverse();
   }

@@ -62,7 +62,7 @@ test("an appended entry whose id is already on the path is walked, not appended 
   expect(ids(tree.pathTo("a"))).toEqual(fresh(tree, "a"));
 });
 
-test("a walk that takes each parent from the record before it follows the id's owner when an id is used twice", () => {
+test("with an id used twice, a walk follows the id's owner, not the record just before it", () => {
   // Linear: every parent is the record just before.
   const linear = Array.from({ length: 50 }, (_, i) => rec(`n${i}`, i === 0 ? null : `n${i - 1}`));
   expect(ids(new SessionTree(linear).pathTo("n49"))).toEqual(linear.map((r) => r.id));
