@@ -7,7 +7,10 @@
 //   - the wall time of the same interval, minus the tool's own time (the same read or shell
 //     command timed from this process). It includes the server reading and parsing request k in
 //     this process while the agent sends it, shown on its own row;
-//   - the bytes of request k+1, the floor of what has to be sent.
+//   - the bytes of request k+1, the floor of what has to be sent, and the CPU time a Bun process
+//     doing nothing else spends to POST that many bytes; from it, the lowest turn 1,000 ÷ turn 10
+//     pig could reach (its turn 10 plus only what the larger request costs more to send), and
+//     pig's ratio with that cost taken out.
 // The model's context window is large enough that no side compacts: the last request must carry
 // all 1,000 tool results.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -237,6 +240,27 @@ try {
       format: fmtMs,
       ratio: "none",
     });
+  });
+  // How far the ratio can fall: pig's turn 10, plus only what sending the larger request costs
+  // more (the floor's growth); and pig's ratio with that growth taken out (its own work's growth).
+  const sendGrowth = (floor[REPORTED.length - 1] ?? Number.NaN) - (floor[0] ?? Number.NaN);
+  const pigTurn = (k: number): number => (samples.has("pig") ? turnCpu(samples.get("pig")!, k) : Number.NaN);
+  const dash = Object.fromEntries(pis.map((p) => [p.release, "—"]));
+  rows.push({
+    metric: `turn ${TURNS.toLocaleString("en")} ÷ turn ${REPORTED[0]} at the floor: (pig's turn ${REPORTED[0]} + the floor's growth from request ${REPORTED[0] + 1} to ${TURNS + 1}) ÷ pig's turn ${REPORTED[0]}`,
+    pig: (pigTurn(REPORTED[0]) + sendGrowth) / pigTurn(REPORTED[0]),
+    pi: {},
+    piNote: dash,
+    format: fmtNumber(2),
+    ratio: "none",
+  });
+  rows.push({
+    metric: `turn ${TURNS.toLocaleString("en")} ÷ turn ${REPORTED[0]} with the floor's growth taken out: (pig's turn ${TURNS.toLocaleString("en")} − that growth) ÷ pig's turn ${REPORTED[0]}`,
+    pig: (pigTurn(TURNS) - sendGrowth) / pigTurn(REPORTED[0]),
+    pi: {},
+    piNote: dash,
+    format: fmtNumber(2),
+    ratio: "none",
   });
   rows.push({ metric: `the whole run (${TURNS + 1} requests): wall time (median)`, ...per((r) => median(r.map((s) => s.wallMs))), format: fmtMs, ratio: "speed" });
   const reads = calls.filter((c) => c.name === "read").length;
