@@ -18,6 +18,7 @@ import type {
   LlmToolCall,
   LlmUserMessage,
 } from "../ai/message-types.ts";
+import { beginsWithSame } from "../util/same-start.ts";
 
 export const COMPACTION_SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
@@ -148,14 +149,25 @@ function convertMessage(message: AgentMessage): LlmMessage | undefined {
   }
 }
 
+/**
+ * The latest list converted and what it gave. A long run converts its growing transcript before
+ * every request: a list that begins with the very messages of the latest converts only the rest.
+ */
+let latestConverted: { read: AgentMessage[]; out: LlmMessage[] } | undefined;
+
 /** Upstream's `convertToLlm`: every message a model can take, in order. */
 export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
-  const out: LlmMessage[] = [];
-  for (const message of messages) {
+  const known = latestConverted !== undefined && beginsWithSame(messages, latestConverted.read) ? latestConverted : undefined;
+  // Goes on with the kept lists themselves: they are the latest again below.
+  const walk = known ?? { read: [], out: [] };
+  for (let i = walk.read.length; i < messages.length; i++) {
+    const message = messages[i]!;
+    walk.read.push(message);
     const converted = toLlmMessage(message);
-    if (converted) out.push(converted);
+    if (converted) walk.out.push(converted);
   }
-  return out;
+  latestConverted = walk;
+  return walk.out.slice();
 }
 
 /** The text blocks of a message's content, joined (a plain string content is itself). */

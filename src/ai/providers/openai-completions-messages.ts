@@ -2,8 +2,9 @@
  * The `messages` array of an OpenAI Chat Completions request: stored messages prepared for the
  * model, then converted with the per-server differences of `ResolvedCompat`.
  */
-import type { LlmAssistantMessage, LlmContext, LlmImage, LlmText, LlmThinking, LlmToolCall, Model } from "../types.ts";
+import type { LlmAssistantMessage, LlmContext, LlmImage, LlmMessage, LlmText, LlmThinking, LlmToolCall, Model } from "../types.ts";
 import { imageUrl, prepareMessages, resolveCompat, sanitizeSurrogates, type ResolvedCompat } from "./openai-shared.ts";
+import { beginsWithSame } from "../../util/same-start.ts";
 
 type Json = Record<string, unknown>;
 
@@ -87,9 +88,26 @@ function assistantElement(model: Model, compat: ResolvedCompat, message: LlmAssi
  */
 const madeFor = new WeakMap<object, { key: string; json: Json }>();
 
-/** What an element depends on besides its message: the model's input kinds and reasoning, and the compat. */
+/** What an element depends on besides its message: the model (its API, input kinds and reasoning), and the compat. */
 function conversionKey(model: Model, compat: ResolvedCompat): string {
-  return JSON.stringify([model.provider, model.id, model.reasoning, model.input, compat]);
+  return JSON.stringify([model.api, model.provider, model.id, model.reasoning, model.input, compat]);
+}
+
+/**
+ * Where the latest reusing conversion stood, for the next to go on from: the prepared messages it
+ * read, the elements it gave, and its last resume point, the start of its last step that was not
+ * a run of tool results. Everything before that point is final whatever follows (a run of tool
+ * results can grow, and its images come after it); the next request that begins with the same
+ * messages keeps those elements and converts from that point on.
+ */
+let latestConversion: { key: string; system: Json | undefined; read: readonly LlmMessage[]; out: Json[]; resume: ResumePoint } | undefined;
+
+interface ResumePoint {
+  /** Index of the message the step starts at. */
+  index: number;
+  /** Elements given before it. */
+  elements: number;
+  lastRole: string | null;
 }
 
 /**
@@ -112,9 +130,8 @@ function systemElement(role: string, prompt: string): Json {
  * right only while nobody changes them afterwards (no payload hook, no cache breakpoints).
  */
 export function convertCompletionsMessages(model: Model, context: LlmContext, compat: ResolvedCompat = resolveCompat(model), reuse = false): Json[] {
-  const out: Json[] = [];
-  const messages = prepareMessages(context.messages, model, toolCallIdNormalizer(model, compat));
   const key = reuse ? conversionKey(model, compat) : "";
+  const messages = prepareMessages(context.messages, model, toolCallIdNormalizer(model, compat), reuse ? key : undefined);
   /** The element of `message`: the one made before for the same key, or `make`'s (then kept). */
   const element = (message: object, make: () => Json | undefined): Json | undefined => {
     if (!reuse) return make();
@@ -125,14 +142,18 @@ export function convertCompletionsMessages(model: Model, context: LlmContext, co
     return json;
   };
 
+  let system: Json | undefined;
   if (context.systemPrompt) {
     const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
-    out.push(reuse ? systemElement(role, context.systemPrompt) : { role, content: sanitizeSurrogates(context.systemPrompt) });
+    system = reuse ? systemElement(role, context.systemPrompt) : { role, content: sanitizeSurrogates(context.systemPrompt) };
   }
-
-  let lastRole: string | null = null;
-  for (let i = 0; i < messages.length; i++) {
+  const known = reuse && latestConversion?.key === key && latestConversion.system === system && beginsWithSame(messages, latestConversion.read) ? latestConversion : undefined;
+  const out: Json[] = known ? known.out.slice(0, known.resume.elements) : system ? [system] : [];
+  let lastRole: string | null = known ? known.resume.lastRole : null;
+  let resume: ResumePoint = known ? known.resume : { index: 0, elements: out.length, lastRole };
+  for (let i = resume.index; i < messages.length; i++) {
     const message = messages[i]!;
+    if (message.role !== "toolResult") resume = { index: i, elements: out.length, lastRole };
     if (compat.requiresAssistantAfterToolResult && lastRole === "toolResult" && message.role === "user") {
       out.push({ role: "assistant", content: "I have processed the tool results." });
     }
@@ -190,5 +211,6 @@ export function convertCompletionsMessages(model: Model, context: LlmContext, co
     }
     lastRole = message.role;
   }
+  if (reuse) latestConversion = { key, system, read: messages, out: out.slice(), resume };
   return out;
 }

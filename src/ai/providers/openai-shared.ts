@@ -7,6 +7,7 @@
 import type { LlmMessage, LlmToolCall } from "../types.ts";
 import type { AssistantMessage, Model, OpenAICompat } from "../types.ts";
 import { closeToolCalls } from "../transform.ts";
+import { beginsWithSame } from "../../util/same-start.ts";
 
 /** A request as built, before the client adds Authorization, content type and the SDK's own headers. */
 export interface OpenAIRequest {
@@ -211,53 +212,83 @@ export function isSameModel(message: { provider: string; api: string; model: str
  * - tool call ids of other models go through `normalizeToolCallId`, and their results follow;
  * - a tool call left without a result gets an error result "No result provided" before the next
  *   user or assistant message.
+ *
+ * `reuseKey` names everything the preparation depends on besides the messages (the model and the
+ * normaliser's rules). Given, a call whose messages begin with those of the latest call with the
+ * same key goes on from where that one stood: a long run's request prepares only its new
+ * messages, and a message prepared once stays the same object on every later request.
  */
 export function prepareMessages(
   messages: readonly LlmMessage[],
   model: Model,
   normalizeToolCallId?: (id: string, source: AssistantMessage) => string,
+  reuseKey?: string,
 ): LlmMessage[] {
-  const idMap = new Map<string, string>();
-  const transformed: LlmMessage[] = messages.map((message) => {
-    if (message.role === "user") return message;
-    if (message.role === "toolResult") {
-      const mapped = idMap.get(message.toolCallId);
-      return mapped !== undefined && mapped !== message.toolCallId ? { ...message, toolCallId: mapped } : message;
-    }
-    const same = isSameModel(message, model);
-    // The same model's answer goes back as it is: the same object on every request, which the
-    // providers' per-message caches key on.
-    if (same) return message;
-    const content = message.content.flatMap((block): AssistantMessage["content"] => {
-      if (block.type === "thinking") {
-        if (block.redacted) return same ? [block] : [];
-        if (same) return [block];
-        if (!block.thinking || block.thinking.trim() === "") return [];
-        return [{ type: "text", text: block.thinking }];
-      }
-      if (block.type === "text") return same ? [block] : [{ type: "text", text: block.text }];
-      if (block.type === "toolCall") {
-        if (same) return [block];
-        let call: LlmToolCall = block;
-        if (call.thoughtSignature !== undefined) {
-          const { thoughtSignature: _dropped, ...rest } = call;
-          call = rest;
-        }
-        if (normalizeToolCallId) {
-          const id = normalizeToolCallId(call.id, message);
-          if (id !== call.id) {
-            idMap.set(call.id, id);
-            call = { ...call, id };
-          }
-        }
-        return [call];
-      }
-      return [block];
-    });
-    return { ...message, content };
-  });
+  const known = reuseKey !== undefined && latestPreparation?.key === reuseKey && beginsWithSame(messages, latestPreparation.read) ? latestPreparation : undefined;
+  // Goes on with the kept walk itself (its lists and map grow): it is the latest again below.
+  const walk: Preparation = known ?? { key: reuseKey ?? "", read: [], transformed: [], idMap: new Map() };
+  for (let i = walk.read.length; i < messages.length; i++) {
+    const message = messages[i]!;
+    walk.read.push(message);
+    walk.transformed.push(prepareOne(message, model, walk.idMap, normalizeToolCallId));
+  }
+  if (reuseKey !== undefined) latestPreparation = walk;
+  return closeToolCalls(walk.transformed);
+}
 
-  return closeToolCalls(transformed);
+/** Where the latest keyed preparation stood: the messages it read, what they became, and the ids it renamed. */
+interface Preparation {
+  key: string;
+  read: LlmMessage[];
+  transformed: LlmMessage[];
+  idMap: Map<string, string>;
+}
+
+let latestPreparation: Preparation | undefined;
+
+/** One message prepared for `model`; `idMap` gathers the renamed tool call ids their results follow. */
+function prepareOne(
+  message: LlmMessage,
+  model: Model,
+  idMap: Map<string, string>,
+  normalizeToolCallId?: (id: string, source: AssistantMessage) => string,
+): LlmMessage {
+  if (message.role === "user") return message;
+  if (message.role === "toolResult") {
+    const mapped = idMap.get(message.toolCallId);
+    return mapped !== undefined && mapped !== message.toolCallId ? { ...message, toolCallId: mapped } : message;
+  }
+  const same = isSameModel(message, model);
+  // The same model's answer goes back as it is: the same object on every request, which the
+  // providers' per-message caches key on.
+  if (same) return message;
+  const content = message.content.flatMap((block): AssistantMessage["content"] => {
+    if (block.type === "thinking") {
+      if (block.redacted) return same ? [block] : [];
+      if (same) return [block];
+      if (!block.thinking || block.thinking.trim() === "") return [];
+      return [{ type: "text", text: block.thinking }];
+    }
+    if (block.type === "text") return same ? [block] : [{ type: "text", text: block.text }];
+    if (block.type === "toolCall") {
+      if (same) return [block];
+      let call: LlmToolCall = block;
+      if (call.thoughtSignature !== undefined) {
+        const { thoughtSignature: _dropped, ...rest } = call;
+        call = rest;
+      }
+      if (normalizeToolCallId) {
+        const id = normalizeToolCallId(call.id, message);
+        if (id !== call.id) {
+          idMap.set(call.id, id);
+          call = { ...call, id };
+        }
+      }
+      return [call];
+    }
+    return [block];
+  });
+  return { ...message, content };
 }
 
 // ── headers ─────────────────────────────────────────────────────────────────
