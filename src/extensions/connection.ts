@@ -313,12 +313,18 @@ export class Connection {
       }
     }
     const schema = this.options.incoming?.[method];
-    if (schema && !v.is(schema, params ?? {})) {
-      this.protocolError(`invalid params for notification ${method}`);
-      return;
+    let value: unknown = params;
+    if (schema) {
+      // Checked once: the parse's output is what the handler gets.
+      const checked = v.safeParse(schema, params ?? {});
+      if (!checked.success) {
+        this.protocolError(`invalid params for notification ${method}`);
+        return;
+      }
+      value = checked.output;
     }
     try {
-      this.options.onNotification?.(method, schema ? v.parse(schema, params ?? {}) : params);
+      this.options.onNotification?.(method, value);
     } catch (err) {
       this.protocolError(`notification ${method} failed: ${(err as Error).message}`);
     }
