@@ -14,21 +14,10 @@ import type { LlmAssistantMessage, LlmContext, LlmMessage, Model } from "../../s
 import { emptyUsage } from "../../src/ai/types.ts";
 import { convertToLlm, toLlmMessage } from "../../src/session/convert.ts";
 import type { AgentMessage } from "../../src/session/format.ts";
+import { fakeModel } from "../helpers/fake-model.ts";
 
 function model(id: string, overrides: Partial<Model> = {}): Model {
-  return {
-    id,
-    name: id,
-    api: "openai-completions",
-    provider: "fake",
-    baseUrl: "http://127.0.0.1:1/v1",
-    reasoning: false,
-    input: ["text"],
-    contextWindow: 1_000_000,
-    maxTokens: 16384,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    ...overrides,
-  } as Model;
+  return fakeModel("http://127.0.0.1:1/v1", { id, name: id, contextWindow: 1_000_000, ...overrides });
 }
 
 const TARGETS: Model[] = [
