@@ -162,8 +162,9 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
   const walk = known ?? { read: [], out: [] };
   for (let i = walk.read.length; i < messages.length; i++) {
     const message = messages[i]!;
-    walk.read.push(message);
+    // Converted before either list grows: a message that throws leaves the kept lists as they were.
     const converted = toLlmMessage(message);
+    walk.read.push(message);
     if (converted) walk.out.push(converted);
   }
   latestConverted = walk;

@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { convertCompletionsMessages } from "../../src/ai/providers/openai-completions.ts";
-import { resolveCompat } from "../../src/ai/providers/openai-shared.ts";
+import { prepareMessages, resolveCompat } from "../../src/ai/providers/openai-shared.ts";
 import type { LlmAssistantMessage, LlmContext, LlmMessage, Model } from "../../src/ai/types.ts";
 import { emptyUsage } from "../../src/ai/types.ts";
 import { convertToLlm, toLlmMessage } from "../../src/session/convert.ts";
@@ -132,6 +132,26 @@ describe("a request goes on from the one before", () => {
     const short = full(transcript.slice(0, 20));
     expect(short.length).toBeLessThan(long.length);
     expect(full(transcript)).toBe(long);
+  });
+
+  test("a message whose preparation throws leaves the kept walk as it was", () => {
+    const target = TARGETS[0]!;
+    const other = AUTHORS.at(-1)!;
+    const answer = (id: string, n: number): LlmMessage =>
+      ({ role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: { n } }], api: other.api, provider: other.provider, model: other.id, usage: emptyUsage(), stopReason: "toolUse", timestamp: n }) as LlmMessage;
+    const result = (id: string, n: number): LlmMessage => ({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text: `r${n}` }], isError: false, timestamp: n });
+    const messages: LlmMessage[] = [{ role: "user", content: "go", timestamp: 0 }, answer("a", 1), result("a", 1), answer("boom", 2), result("boom", 2)];
+    const upper = (id: string) => id.toUpperCase();
+    const failing = (id: string) => {
+      if (id === "boom") throw new Error("cannot rename boom");
+      return upper(id);
+    };
+    prepareMessages(messages.slice(0, 3), target, failing, "key");
+    expect(() => prepareMessages(messages, target, failing, "key")).toThrow("cannot rename boom");
+    // Going on from the kept walk gives what a preparation from scratch gives.
+    const resumed = prepareMessages(messages, target, upper, "key");
+    expect(resumed).toEqual(prepareMessages(messages, target, upper));
+    expect(resumed.map((m) => (m.role === "toolResult" ? m.toolCallId : m.role))).toEqual(["user", "assistant", "A", "assistant", "BOOM"]);
   });
 
   test("convertToLlm gives a list of the caller's own: changing it changes nothing later", () => {

@@ -229,8 +229,10 @@ export function prepareMessages(
   const walk: Preparation = known ?? { key: reuseKey ?? "", read: [], transformed: [], idMap: new Map() };
   for (let i = walk.read.length; i < messages.length; i++) {
     const message = messages[i]!;
+    // Made before either list grows: a message that throws leaves the kept walk as it was.
+    const prepared = prepareOne(message, model, walk.idMap, normalizeToolCallId);
     walk.read.push(message);
-    walk.transformed.push(prepareOne(message, model, walk.idMap, normalizeToolCallId));
+    walk.transformed.push(prepared);
   }
   if (reuseKey !== undefined) latestPreparation = walk;
   return closeToolCalls(walk.transformed);
