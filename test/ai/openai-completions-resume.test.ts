@@ -137,10 +137,20 @@ describe("a request goes on from the one before", () => {
   test("a message whose preparation throws leaves the kept walk as it was", () => {
     const target = TARGETS[0]!;
     const other = AUTHORS.at(-1)!;
-    const answer = (id: string, n: number): LlmMessage =>
-      ({ role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: { n } }], api: other.api, provider: other.provider, model: other.id, usage: emptyUsage(), stopReason: "toolUse", timestamp: n }) as LlmMessage;
+    const answer = (ids: string[], n: number): LlmMessage =>
+      ({
+        role: "assistant",
+        content: ids.map((id) => ({ type: "toolCall", id, name: "read", arguments: { n } })),
+        api: other.api,
+        provider: other.provider,
+        model: other.id,
+        usage: emptyUsage(),
+        stopReason: "toolUse",
+        timestamp: n,
+      }) as LlmMessage;
     const result = (id: string, n: number): LlmMessage => ({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text: `r${n}` }], isError: false, timestamp: n });
-    const messages: LlmMessage[] = [{ role: "user", content: "go", timestamp: 0 }, answer("a", 1), result("a", 1), answer("boom", 2), result("boom", 2)];
+    // The failing answer renames its first call before its second throws.
+    const messages: LlmMessage[] = [{ role: "user", content: "go", timestamp: 0 }, answer(["a"], 1), result("a", 1), answer(["c", "boom"], 2), result("c", 2), result("boom", 2)];
     const upper = (id: string) => id.toUpperCase();
     const failing = (id: string) => {
       if (id === "boom") throw new Error("cannot rename boom");
@@ -148,10 +158,13 @@ describe("a request goes on from the one before", () => {
     };
     prepareMessages(messages.slice(0, 3), target, failing, "key");
     expect(() => prepareMessages(messages, target, failing, "key")).toThrow("cannot rename boom");
-    // Going on from the kept walk gives what a preparation from scratch gives.
-    const resumed = prepareMessages(messages, target, upper, "key");
-    expect(resumed).toEqual(prepareMessages(messages, target, upper));
-    expect(resumed.map((m) => (m.role === "toolResult" ? m.toolCallId : m.role))).toEqual(["user", "assistant", "A", "assistant", "BOOM"]);
+    // Going on from the kept walk gives what a preparation from scratch gives, with no rename
+    // left behind by the answer that failed: here that answer comes back from this very model.
+    const same = { ...(messages[3] as object), api: target.api, provider: target.provider, model: target.id } as LlmMessage;
+    const after = [...messages.slice(0, 3), same, ...messages.slice(4)];
+    const resumed = prepareMessages(after, target, upper, "key");
+    expect(resumed).toEqual(prepareMessages(after, target, upper));
+    expect(resumed.map((m) => (m.role === "toolResult" ? m.toolCallId : m.role))).toEqual(["user", "assistant", "A", "assistant", "c", "boom"]);
   });
 
   test("convertToLlm gives a list of the caller's own: changing it changes nothing later", () => {

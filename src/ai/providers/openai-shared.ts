@@ -264,6 +264,9 @@ function prepareOne(
   // The same model's answer goes back as it is: the same object on every request, which the
   // providers' per-message caches key on.
   if (same) return message;
+  // The ids this answer renames join `idMap` once the whole answer is prepared: one that throws
+  // part way leaves the map as it was.
+  const renamed: [string, string][] = [];
   const content = message.content.flatMap((block): AssistantMessage["content"] => {
     if (block.type === "thinking") {
       if (block.redacted) return same ? [block] : [];
@@ -282,7 +285,7 @@ function prepareOne(
       if (normalizeToolCallId) {
         const id = normalizeToolCallId(call.id, message);
         if (id !== call.id) {
-          idMap.set(call.id, id);
+          renamed.push([call.id, id]);
           call = { ...call, id };
         }
       }
@@ -290,6 +293,7 @@ function prepareOne(
     }
     return [block];
   });
+  for (const [from, to] of renamed) idMap.set(from, to);
   return { ...message, content };
 }
 
