@@ -20,6 +20,7 @@ import {
   type RequestId,
   ResultFrameSchema,
 } from "./protocol.ts";
+import { describeIssues } from "./issue-text.ts";
 import { PartStreamWatch } from "./part-watch.ts";
 import { RpcError } from "./rpc-error.ts";
 
@@ -402,14 +403,4 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function errorData(err: unknown): unknown {
   return err instanceof Error && err.stack ? { stack: err.stack } : undefined;
-}
-
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
-  return issues
-    .slice(0, 3)
-    .map((i) => {
-      const path = v.getDotPath(i);
-      return path ? `${path}: ${i.message}` : i.message;
-    })
-    .join("; ");
 }

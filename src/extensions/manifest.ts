@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
 import { EXTENSION_MANIFEST_FILE } from "../resources/resource-files.ts";
-import { describeIssues } from "./connection.ts";
+import { describeIssues } from "./issue-text.ts";
 import { CommandSpecSchema, PROTOCOL, ToolSpecSchema } from "./protocol.ts";
 
 export const MANIFEST_FILE = EXTENSION_MANIFEST_FILE;

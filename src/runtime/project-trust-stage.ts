@@ -72,7 +72,7 @@ export function extensionTrustAsking(input: TrustAskInput): TrustAsking {
       const dialogs = launch.mode === "interactive" && input.interactive && process.stdin.isTTY ? startupDialogs() : undefined;
       const decide = async (): Promise<ExtensionTrustAnswer | undefined> => {
         // Loaded here, with the host: the protocol's schemas are not a cost of a run without extensions.
-        const [{ ProjectTrustResultSchema }, { describeIssues }] = await Promise.all([import("../extensions/protocol.ts"), import("../extensions/connection.ts")]);
+        const [{ ProjectTrustResultSchema }, { describeIssues }] = await Promise.all([import("../extensions/protocol.ts"), import("../extensions/issue-text.ts")]);
         const chain = startChain(combinatorOf("project_trust"), { cwd });
         let decider: string | undefined;
         for (const extension of asking) {

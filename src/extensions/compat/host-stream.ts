@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { ModelStreamResultSchema } from "../protocol-model.ts";
-import { describeIssues } from "../connection.ts";
+import { describeIssues } from "../issue-text.ts";
 import { hostModels } from "../runner/host-models.ts";
 import { AssistantMessageEventStream } from "./event-stream.ts";
 

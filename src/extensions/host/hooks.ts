@@ -12,7 +12,7 @@ import type { AgentMessage } from "../../session/message-format.ts";
 import type { ToolContent } from "../../tools/types.ts";
 import { type Chain, startChain } from "../../util/combine.ts";
 import { combinatorOf, extensionEvent, HOOKED_EVENTS, type HookedRequestEventName, type NotificationHookName } from "../../util/extension-events.ts";
-import { describeIssues } from "../connection.ts";
+import { describeIssues } from "../issue-text.ts";
 import type { OpenBoundaries } from "./boundaries.ts";
 import type { EventDispatcher } from "./dispatch.ts";
 import { RESULT_SCHEMAS, type ResultOf } from "./event-results.ts";

@@ -8,7 +8,8 @@
 import { chmodSync, rmSync } from "node:fs";
 import type { Socket, UnixSocketListener } from "bun";
 import * as v from "valibot";
-import { Connection, describeIssues, type IncomingSchemas, type RequestContext, RpcError } from "../connection.ts";
+import { Connection, type IncomingSchemas, type RequestContext, RpcError } from "../connection.ts";
+import { describeIssues } from "../issue-text.ts";
 import { WriteQueue } from "../framing.ts";
 import { ErrorCode, HOST_METHODS, type InitializeParams, InitializeParamsSchema, type InitializeResult, SUPPORTED_PROTOCOLS } from "../protocol.ts";
 import { createMemoryPair, type MemoryScopes } from "../memory-pipe.ts";

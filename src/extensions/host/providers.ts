@@ -4,7 +4,7 @@
  * stream events as progress and the final message as the result.
  */
 import * as v from "valibot";
-import { describeIssues } from "../connection.ts";
+import { describeIssues } from "../issue-text.ts";
 import { ProviderStreamResultSchema } from "../protocol.ts";
 import type { Registration } from "./registry.ts";
 

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import type { AnyTool, ToolContent } from "../../tools/types.ts";
-import { describeIssues } from "../connection.ts";
+import { describeIssues } from "../issue-text.ts";
 import { type ToolSpec, ToolExecuteResultSchema, ToolProgressSchema } from "../protocol.ts";
 
 export interface ToolRoute {

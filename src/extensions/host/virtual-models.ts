@@ -3,7 +3,7 @@
  * the extension said of each, and its router, asked with `virtualModel.route` for every request.
  */
 import * as v from "valibot";
-import { describeIssues } from "../connection.ts";
+import { describeIssues } from "../issue-text.ts";
 import { VirtualModelRouteResultSchema, type VirtualModelSpec } from "../protocol.ts";
 import type { ProviderRequest } from "./providers.ts";
 import type { Registration } from "./registry.ts";
