@@ -231,12 +231,14 @@ try {
   // The floor in CPU time: a Bun process (pig's runtime) that only POSTs bodies of those sizes.
   const floorSizes = REPORTED.map((k) => median([...samples.values()].flat().map((s) => s.bytes[k] ?? Number.NaN)));
   const floor = await postFloor(floorSizes);
+  // Rows of pig alone: no figure of Pi's beside them.
+  const dash = Object.fromEntries(pis.map((p) => [p.release, "—"]));
   REPORTED.forEach((k, i) => {
     rows.push({
       metric: `request ${k + 1}'s bytes POSTed by a Bun process that does nothing else: its CPU time (the floor)`,
       pig: floor[i],
       pi: {},
-      piNote: Object.fromEntries(pis.map((p) => [p.release, "—"])),
+      piNote: dash,
       format: fmtMs,
       ratio: "none",
     });
@@ -245,7 +247,6 @@ try {
   // more (the floor's growth); and pig's ratio with that growth taken out (its own work's growth).
   const sendGrowth = (floor[REPORTED.length - 1] ?? Number.NaN) - (floor[0] ?? Number.NaN);
   const pigTurn = (k: number): number => (samples.has("pig") ? turnCpu(samples.get("pig")!, k) : Number.NaN);
-  const dash = Object.fromEntries(pis.map((p) => [p.release, "—"]));
   rows.push({
     metric: `turn ${TURNS.toLocaleString("en")} ÷ turn ${REPORTED[0]} at the floor: (pig's turn ${REPORTED[0]} + the floor's growth from request ${REPORTED[0] + 1} to ${TURNS + 1}) ÷ pig's turn ${REPORTED[0]}`,
     pig: (pigTurn(REPORTED[0]) + sendGrowth) / pigTurn(REPORTED[0]),

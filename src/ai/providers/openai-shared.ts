@@ -260,23 +260,19 @@ function prepareOne(
     const mapped = idMap.get(message.toolCallId);
     return mapped !== undefined && mapped !== message.toolCallId ? { ...message, toolCallId: mapped } : message;
   }
-  const same = isSameModel(message, model);
   // The same model's answer goes back as it is: the same object on every request, which the
   // providers' per-message caches key on.
-  if (same) return message;
-  // The ids this answer renames join `idMap` once the whole answer is prepared: one that throws
-  // part way leaves the map as it was.
+  if (isSameModel(message, model)) return message;
+  // Another model's answer from here on. The ids it renames join `idMap` once the whole answer
+  // is prepared: one that throws part way leaves the map as it was.
   const renamed: [string, string][] = [];
   const content = message.content.flatMap((block): AssistantMessage["content"] => {
     if (block.type === "thinking") {
-      if (block.redacted) return same ? [block] : [];
-      if (same) return [block];
-      if (!block.thinking || block.thinking.trim() === "") return [];
+      if (block.redacted || !block.thinking || block.thinking.trim() === "") return [];
       return [{ type: "text", text: block.thinking }];
     }
-    if (block.type === "text") return same ? [block] : [{ type: "text", text: block.text }];
+    if (block.type === "text") return [{ type: "text", text: block.text }];
     if (block.type === "toolCall") {
-      if (same) return [block];
       let call: LlmToolCall = block;
       if (call.thoughtSignature !== undefined) {
         const { thoughtSignature: _dropped, ...rest } = call;
