@@ -1,22 +1,44 @@
 /**
  * Builds `dist/pig`: one executable with the Bun runtime, pig's code as bytecode. The flags, and
- * why each is there, are in build-flags.ts.
+ * why each is there, are in build-flags.ts. The bytecode is laid out in the order pig's usual
+ * runs load it, recorded from a first build (bytecode-order.ts).
+ *
+ *   bun scripts/build.ts [--sourcemap] [--no-bytecode-order] [OUTFILE]
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
+import { bytecodeOrderFlag } from "./bytecode-order.ts";
 
 const root = join(import.meta.dir, "..");
+const USAGE = "usage: bun scripts/build.ts [--sourcemap] [--no-bytecode-order] [OUTFILE]";
+const OPTIONS = new Set(["--sourcemap", "--no-bytecode-order"]);
+const given = process.argv.slice(2);
+const unknown = given.find((a) => a.startsWith("-") && !OPTIONS.has(a));
+const files = given.filter((a) => !a.startsWith("-"));
+if (unknown || files.length > 1) {
+  console.error(`build: ${unknown ? `unknown option ${unknown}` : `one output file, not ${files.length}`}\n${USAGE}`);
+  process.exit(2);
+}
 // `--sourcemap` embeds source maps, so that profiles (scripts/bench/profile.ts) and stack traces
 // name source files; release builds leave them out.
-const sourcemap = process.argv.includes("--sourcemap");
-const outfile = process.argv.slice(2).find((a) => a !== "--sourcemap") ?? join(root, "dist", "pig");
+const sourcemap = given.includes("--sourcemap");
+// `--no-bytecode-order`: one build, its bytecode in the bundler's order (to compare the two).
+const ordered = !given.includes("--no-bytecode-order");
+const outfile = files[0] ?? join(root, "dist", "pig");
 mkdirSync(join(outfile, ".."), { recursive: true });
 
-const args = ["build", join(root, "src", "cli", "main.ts"), ...COMPILE_FLAGS, ...PIG_FLAGS, ...(sourcemap ? ["--sourcemap=linked"] : []), "--outfile", outfile];
-const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit", cwd: root });
-if (proc.exitCode !== 0) {
-  console.error(`build failed (exit ${proc.exitCode})`);
-  process.exit(proc.exitCode ?? 1);
+const buildArgs = [join(root, "src", "cli", "main.ts"), ...COMPILE_FLAGS, ...PIG_FLAGS, ...(sourcemap ? ["--sourcemap=linked"] : [])];
+const scratch = ordered ? mkdtempSync(join(tmpdir(), "pig-bytecode-order-")) : undefined;
+try {
+  const order = scratch ? [await bytecodeOrderFlag(buildArgs, scratch, root)] : [];
+  const proc = Bun.spawnSync([process.execPath, "build", ...buildArgs, ...order, "--outfile", outfile], { stdout: "inherit", stderr: "inherit", cwd: root });
+  if (proc.exitCode !== 0) throw new Error(`exit ${proc.exitCode}`);
+} catch (error) {
+  console.error(`build failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 }
-console.log(`built ${outfile}`);
+if (!process.exitCode) console.log(`built ${outfile}`);

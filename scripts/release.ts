@@ -14,7 +14,8 @@
  * Every binary is checked for its executable format and CPU before it is listed.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -28,6 +29,7 @@ import {
   type BuildTarget,
 } from "../src/cli/build-target.ts";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
+import { bytecodeOrderFlag } from "./bytecode-order.ts";
 import { writeReleaseArchives } from "./release/archives.ts";
 import { writeGoProxy } from "./release/go-proxy.ts";
 import { buildPythonPackages, pythonVersion } from "./release/python-wheel.ts";
@@ -63,34 +65,40 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
   for (const target of options.targets) {
     runtimes.set(target.id, await runtimeFor(target, { bunVersion: Bun.version, cacheDir: options.cacheDir }));
   }
-  for (const target of options.targets) {
-    const path = join(options.outDir, `pig-${options.version}-${target.id}${target.suffix}`);
-    const runtime = runtimes.get(target.id);
-    const args = [
-      "build",
-      join(root, "src", "cli", "main.ts"),
-      ...COMPILE_FLAGS,
-      ...PIG_FLAGS,
-      ...targetBuildFlags(target, runtime),
-      ...(options.defineVersion ? ["--define", `PIG_RELEASE_VERSION=${JSON.stringify(options.version)}`] : []),
-      "--outfile",
-      path,
-    ];
-    const started = performance.now();
-    const proc = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
-    if (proc.exitCode !== 0) {
-      throw new Error(`building ${target.id} failed (exit ${proc.exitCode}):\n${proc.stderr.toString()}${proc.stdout.toString()}`);
-    }
-    const ms = performance.now() - started;
-    const wrong = checkExecutable(readHead(path), target);
-    if (wrong) throw new Error(`${path}: built for ${target.id} but ${wrong}`);
-    const sha256 = createHash("sha256").update(readFileSync(path)).digest("hex");
-    const bytes = statSync(path).size;
-    out.push({ target, path, bytes, sha256, ms });
-    log(`${target.id.padEnd(22)} ${(bytes / 1e6).toFixed(1).padStart(6)} MB  ${(ms / 1000).toFixed(1).padStart(5)} s  ${basename(path)}`);
+  const common = [
+    join(root, "src", "cli", "main.ts"),
+    ...COMPILE_FLAGS,
+    ...PIG_FLAGS,
+    ...(options.defineVersion ? ["--define", `PIG_RELEASE_VERSION=${JSON.stringify(options.version)}`] : []),
+  ];
+  // Every target's bytecode in the order a build for this machine records (the order names
+  // functions by their code, the same on every platform), as dist/pig has it (bytecode-order.ts).
+  const scratch = mkdtempSync(join(tmpdir(), "pig-bytecode-order-"));
+  try {
+    const order = await bytecodeOrderFlag(common, scratch, root);
+    for (const target of options.targets) out.push(buildTarget(target, runtimes.get(target.id), [...common, order], options, log));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
   writeFileSync(join(options.outDir, "SHA256SUMS"), out.map((b) => `${b.sha256}  ${basename(b.path)}\n`).join(""));
   return out;
+}
+
+function buildTarget(target: BuildTarget, runtime: string | undefined, common: readonly string[], options: ReleaseOptions, log: (line: string) => void): ReleaseBinary {
+  const path = join(options.outDir, `pig-${options.version}-${target.id}${target.suffix}`);
+  const args = ["build", ...common, ...targetBuildFlags(target, runtime), "--outfile", path];
+  const started = performance.now();
+  const proc = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (proc.exitCode !== 0) {
+    throw new Error(`building ${target.id} failed (exit ${proc.exitCode}):\n${proc.stderr.toString()}${proc.stdout.toString()}`);
+  }
+  const ms = performance.now() - started;
+  const wrong = checkExecutable(readHead(path), target);
+  if (wrong) throw new Error(`${path}: built for ${target.id} but ${wrong}`);
+  const sha256 = createHash("sha256").update(readFileSync(path)).digest("hex");
+  const bytes = statSync(path).size;
+  log(`${target.id.padEnd(22)} ${(bytes / 1e6).toFixed(1).padStart(6)} MB  ${(ms / 1000).toFixed(1).padStart(5)} s  ${basename(path)}`);
+  return { target, path, bytes, sha256, ms };
 }
 
 function usage(message: string): never {

@@ -30,7 +30,7 @@ function filesUnder(dir: string): string[] {
 
 function inputsHash(): string {
   const hash = createHash("sha256").update(`bun ${Bun.version}\n`);
-  for (const file of [...filesUnder(join(root, "src")), ...filesUnder(join(root, "scripts", "release")), "scripts/release.ts", "scripts/build-flags.ts", "install.sh", "install.ps1", "package.json"]) {
+  for (const file of [...filesUnder(join(root, "src")), ...filesUnder(join(root, "scripts", "release")), "scripts/release.ts", "scripts/build-flags.ts", "scripts/bytecode-order.ts", "install.sh", "install.ps1", "package.json"]) {
     hash.update(`${file}\n`).update(readFileSync(join(root, file)));
   }
   return hash.digest("hex").slice(0, 16);

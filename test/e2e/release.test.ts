@@ -45,7 +45,7 @@ function filesUnder(dir: string): string[] {
 
 function inputsHash(): string {
   const hash = createHash("sha256").update(`bun ${Bun.version}\n`);
-  const inputs = [...filesUnder(join(root, "src")), "scripts/release.ts", "scripts/build-flags.ts", "package.json", "package-lock.json"];
+  const inputs = [...filesUnder(join(root, "src")), "scripts/release.ts", "scripts/build-flags.ts", "scripts/bytecode-order.ts", "package.json", "package-lock.json"];
   for (const file of inputs) {
     if (!existsSync(join(root, file))) continue;
     hash.update(`${file}\n`).update(readFileSync(join(root, file)));

@@ -1,0 +1,120 @@
+/**
+ * The order pig's bytecode is laid out in, inside the executable. A first build is run the way
+ * users run it most: its runtime writes, for each run, which modules and functions it loaded,
+ * in the order it loaded them (`BUN_BYTECODE_ORDER_OUT`); the final build gets those files
+ * (`--bytecode-order`, most important first) and puts that bytecode together at the front.
+ * A run then reads its bytecode from a few adjacent pages instead of from pages spread across the
+ * whole embedded program: measured on `pig -p hello` against a local server, 2.1 MB less peak
+ * RSS (43.5 → 41.4 MB, the section holding the bytecode 3.7 → 1.4 MB resident) and ~10 % less
+ * CPU time, with the same wall time.
+ *
+ * The files name functions by a hash of their code, not by their place: a recording from one
+ * build serves any build of the same sources, for any target (scripts/release.ts records once
+ * and builds every platform with it). Functions no recording names keep their usual place after
+ * the recorded ones.
+ *
+ * The recorded runs, most important first:
+ *   1. `pig -p hello` against a local server that streams a short answer (the print path);
+ *   2. `pig --mode rpc --no-session` answering one `get_state` (what an editor or a script starts);
+ *   3. `pig --version`.
+ * Each runs in a scratch directory of its own, with an agent dir there: nothing of the user's
+ * settings, sessions or credentials is read or written.
+ */
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The `--bytecode-order` flag for builds of pig's sources: `bun build` is run with `buildArgs`
+ * (everything but `--outfile`, no `--target`: a build for this machine) into `dir`, and that
+ * build's recorded runs give the order. The files the flag names stay in `dir` until the caller
+ * removes it.
+ */
+export async function bytecodeOrderFlag(buildArgs: readonly string[], dir: string, cwd: string): Promise<string> {
+  const recorder = join(dir, "pig-recording");
+  const proc = Bun.spawnSync([process.execPath, "build", ...buildArgs, "--outfile", recorder], { cwd, stdout: "pipe", stderr: "pipe" });
+  if (proc.exitCode !== 0) throw new Error(`building the binary that records the bytecode order failed (exit ${proc.exitCode}):\n${proc.stderr.toString()}${proc.stdout.toString()}`);
+  const orders = await recordBytecodeOrder(recorder, dir);
+  return `--bytecode-order=${orders.join(",")}`;
+}
+
+/** A server answering every chat completions request with a short streamed answer. */
+function startAnswerServer(): { url: string; stop: () => void } {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: "order", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const body = chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n";
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (request) => {
+      await request.arrayBuffer();
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}/v1`, stop: () => void server.stop(true) };
+}
+
+function writeAgentDir(dir: string, baseUrl: string): void {
+  mkdirSync(dir, { recursive: true });
+  const model = { id: "m", name: "m", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 16384, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+  writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { local: { baseUrl, api: "openai-completions", apiKey: "none", models: [model] } } }));
+  writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "local", defaultModel: "m", quietStartup: true }));
+}
+
+interface RecordedRun {
+  name: string;
+  args: string[];
+  stdin?: string;
+}
+
+const RUNS: readonly RecordedRun[] = [
+  { name: "print", args: ["-p", "hello"] },
+  { name: "rpc", args: ["--mode", "rpc", "--no-session"], stdin: '{"id":"1","type":"get_state"}\n' },
+  { name: "version", args: ["--version"] },
+];
+
+/**
+ * Runs `pig` (a build of the sources to be built again) once per recorded run, in `dir`; the
+ * order files it wrote, most important first. Throws, naming the run, when one fails or writes
+ * no order.
+ */
+export async function recordBytecodeOrder(pig: string, dir: string): Promise<string[]> {
+  const server = startAnswerServer();
+  try {
+    const files: string[] = [];
+    for (const run of RUNS) {
+      const home = join(dir, run.name);
+      const agentDir = join(home, "agent");
+      const cwd = join(home, "cwd");
+      mkdirSync(cwd, { recursive: true });
+      writeAgentDir(agentDir, server.url);
+      const out = join(dir, `${run.name}.order`);
+      const proc = Bun.spawn([pig, ...run.args], {
+        cwd,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PIG_CODING_AGENT_DIR: agentDir, BUN_BYTECODE_ORDER_OUT: out },
+        stdin: run.stdin === undefined ? "ignore" : "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      if (run.stdin !== undefined && proc.stdin) {
+        proc.stdin.write(run.stdin);
+        // The answer has come once a line is out: then stdin closes and the process ends.
+        const reader = proc.stdout.getReader();
+        let seen = "";
+        while (!seen.includes("\n")) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          seen += new TextDecoder().decode(value);
+        }
+        reader.releaseLock();
+        await proc.stdin.end();
+      }
+      const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+      if (code !== 0) throw new Error(`recording the bytecode order: \`pig ${run.args.join(" ")}\` exited with ${code}:\n${stderr}`);
+      if (!existsSync(out) || statSync(out).size === 0) throw new Error(`recording the bytecode order: \`pig ${run.args.join(" ")}\` wrote no order to ${out}`);
+      files.push(out);
+    }
+    return files;
+  } finally {
+    server.stop();
+  }
+}
