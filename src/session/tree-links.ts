@@ -84,11 +84,16 @@ export type LinkDamage = Pick<TreeLinks, "dangling" | "cycles">;
  * line than its child (as pig and Pi write files) there is no cycle, since each step up goes to
  * an earlier line: one pass then finds the dangling parents, without the maps of the whole tree
  * (a third of opening a 20,000-entry session took them). Anything else is resolved in full.
+ * `uniqueIds`: the caller knows no id is used twice (the lookups of parents on the line before are skipped).
  */
-export function linkDamage(records: readonly EntryRecord[], byId: (id: string) => EntryRecord | undefined): LinkDamage {
+export function linkDamage(records: readonly EntryRecord[], byId: (id: string) => EntryRecord | undefined, uniqueIds = false): LinkDamage {
   const dangling: EntryRecord[] = [];
-  for (const record of records) {
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
     if (!record.parentId) continue;
+    // `uniqueIds`: no two records share an id. The record before is then its id's owner, and the
+    // parent when it has that id: found, and on an earlier line (a linear session, one compare a line).
+    if (uniqueIds && i > 0 && records[i - 1]!.id === record.parentId) continue;
     const parent = byId(record.parentId);
     if (!parent) dangling.push(record);
     else if (!(parent.line < record.line)) return resolveLinks(records, byId);

@@ -37,6 +37,12 @@ export class SessionTree {
    */
   private lastPath: { id: string; path: EntryRecord[]; ids?: Set<string> } | undefined;
   private changes = 0;
+  /**
+   * No two records have the same id: each record is then its id's owner, and a parent on the
+   * line before a child is found by one compare instead of a lookup (a walk up a session
+   * written turn after turn). Once false it stays false.
+   */
+  private uniqueIds = true;
   constructor(records: Iterable<EntryRecord> = []) {
     // The loaded records are copied at once rather than pushed one by one (a 20,000-entry
     // session is indexed here as it opens, before the JIT has compiled any of it).
@@ -44,7 +50,7 @@ export class SessionTree {
     const reused: EntryRecord[] = [];
     for (const record of this.records) if (this.index(record)) reused.push(record);
     this.changes = this.records.length;
-    const damage = linkDamage(this.records, (id) => this.byId.get(id));
+    const damage = linkDamage(this.records, (id) => this.byId.get(id), this.uniqueIds);
     // Entries appended later have a fresh id and an existing parent: they never close a cycle.
     for (const { cut } of damage.cycles) this.cuts.add(cut);
     this.linkProblems = linkProblems(damage, reused);
@@ -70,7 +76,9 @@ export class SessionTree {
     const known = this.byId.size;
     this.byId.set(record.id, record);
     this.noteDerived(record);
-    return this.byId.size === known;
+    const reused = this.byId.size === known;
+    if (reused) this.uniqueIds = false;
+    return reused;
   }
 
   /** Labels and the session name, as the entries set them. */
@@ -111,6 +119,7 @@ export class SessionTree {
     if (index < 0) return false;
     this.changes++;
     this.records[index] = updated;
+    if (updated.id !== old.id) this.uniqueIds = false;
     if (this.byId.get(old.id) === old) this.byId.set(old.id, updated);
     if (this.cuts.delete(old)) this.cuts.add(updated);
     const known = this.lastPath?.path;
@@ -174,13 +183,26 @@ export class SessionTree {
   private walkTo(id: string): EntryRecord[] {
     const path: EntryRecord[] = [];
     const cuts = this.cuts.size > 0;
+    const records = this.records;
     let current = this.byId.get(id);
+    // Where `current` is in the records, while that is known: its parent is looked for on the
+    // line before first (see uniqueIds), then by its id.
+    let at = current && this.uniqueIds ? records.lastIndexOf(current) : -1;
     while (current) {
       path.push(current);
       // Where the tree cuts a cycle, the path starts too.
       if (cuts && this.cuts.has(current)) break;
-      if (path.length > this.records.length) return this.walkWatching(id);
-      current = current.parentId ? this.byId.get(current.parentId) : undefined;
+      if (path.length > records.length) return this.walkWatching(id);
+      const parentId = current.parentId;
+      if (!parentId) break;
+      const before = at > 0 ? records[at - 1]! : undefined;
+      if (before !== undefined && before.id === parentId) {
+        current = before;
+        at--;
+      } else {
+        current = this.byId.get(parentId);
+        at = -1;
+      }
     }
     return path.reverse();
   }

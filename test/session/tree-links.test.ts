@@ -70,12 +70,15 @@ describe("paths and the tree agree", () => {
 });
 
 describe("the one-pass check of a file's links", () => {
-  /** `count` records in file order; parents mostly earlier lines, sometimes later, missing, themselves or a reused id. */
+  /**
+   * `count` records in file order; parents mostly earlier lines (half of them the line before, as
+   * a session written turn after turn has them), sometimes later, missing, themselves or a reused id.
+   */
   function randomRecords(random: () => number, count: number, damage: number): EntryRecord[] {
     const ids = Array.from({ length: count }, (_, i) => `e${i}`);
     return ids.map((_, i) => {
       const roll = random();
-      let parentId: string | null = i === 0 ? null : ids[Math.floor(random() * i)]!;
+      let parentId: string | null = i === 0 ? null : random() < 0.5 ? ids[i - 1]! : ids[Math.floor(random() * i)]!;
       let id = ids[i]!;
       if (roll < damage) parentId = ids[Math.floor(random() * count)]!; // anywhere, later lines too
       else if (roll < damage * 1.5) parentId = "gone";
@@ -87,6 +90,7 @@ describe("the one-pass check of a file's links", () => {
   test("finds what the whole resolution finds, on sound and damaged files", () => {
     const random = seeded(0x71_ee);
     let damagedFiles = 0;
+    let uniqueFiles = 0;
     for (let n = 0; n < 400; n++) {
       const records = randomRecords(random, 2 + Math.floor(random() * 40), n % 2 === 0 ? 0 : 0.08);
       const owner = new Map(records.map((r) => [r.id, r]));
@@ -95,6 +99,13 @@ describe("the one-pass check of a file's links", () => {
       const quick = linkDamage(records, byId);
       expect(quick.dangling).toEqual(full.dangling);
       expect(quick.cycles).toEqual(full.cycles);
+      // Told that no id is used twice (when none is), it takes a parent on the line before without looking it up: the same answer.
+      if (owner.size === records.length) {
+        const unique = linkDamage(records, byId, true);
+        expect(unique.dangling).toEqual(full.dangling);
+        expect(unique.cycles).toEqual(full.cycles);
+        uniqueFiles++;
+      }
       if (full.cycles.length > 0) damagedFiles++;
       // A path walked without watching every step ends where one watching every id ends.
       const tree = new SessionTree(records);
@@ -111,5 +122,6 @@ describe("the one-pass check of a file's links", () => {
       }
     }
     expect(damagedFiles).toBeGreaterThan(20);
+    expect(uniqueFiles).toBeGreaterThan(100);
   });
 });
