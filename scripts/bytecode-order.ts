@@ -15,12 +15,15 @@
  *
  * The recorded runs, most important first:
  *   1. `pig -p hello` against a local server that streams a short answer (the print path);
- *   2. `pig --mode rpc --no-session` answering one `get_state` (what an editor or a script starts);
- *   3. `pig --version`.
+ *   2. the same with one TypeScript extension: pig's side of the extension host, and the
+ *      extension runner, a second process of the same executable (each process writes its own
+ *      file: `%p` in the path is its pid);
+ *   3. `pig --mode rpc --no-session` answering one `get_state` (what an editor or a script starts);
+ *   4. `pig --version`.
  * Each runs in a scratch directory of its own, with an agent dir there: nothing of the user's
  * settings, sessions or credentials is read or written.
  */
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -60,16 +63,38 @@ function writeAgentDir(dir: string, baseUrl: string): void {
   writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "local", defaultModel: "m", quietStartup: true }));
 }
 
+/** An extension as users write them: a tool with TypeBox parameters, and an event handler. */
+const EXTENSION = `import { Type } from "typebox";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+
+export default function (pi: ExtensionAPI) {
+  pi.registerTool({
+    name: "recorded",
+    label: "Recorded",
+    description: "Answers ok",
+    parameters: Type.Object({ path: Type.String({ description: "A path" }), count: Type.Optional(Type.Number()) }),
+    execute: async () => ({ content: [{ type: "text", text: "ok" }], details: {} }),
+  });
+  pi.on("tool_call", () => undefined);
+}
+`;
+
 interface RecordedRun {
   name: string;
-  args: string[];
+  /** `home`: the run's scratch directory. */
+  args: (home: string) => string[];
   stdin?: string;
+  /** Files of this run's own (written into `home` before it starts). */
+  files?: Record<string, string>;
+  /** More than one process of the executable records (one file each). */
+  processes?: number;
 }
 
 const RUNS: readonly RecordedRun[] = [
-  { name: "print", args: ["-p", "hello"] },
-  { name: "rpc", args: ["--mode", "rpc", "--no-session"], stdin: '{"id":"1","type":"get_state"}\n' },
-  { name: "version", args: ["--version"] },
+  { name: "print", args: () => ["-p", "hello"] },
+  { name: "extension", args: (home) => ["-e", join(home, "extension.ts"), "-p", "hello"], files: { "extension.ts": EXTENSION }, processes: 2 },
+  { name: "rpc", args: () => ["--mode", "rpc", "--no-session"], stdin: '{"id":"1","type":"get_state"}\n' },
+  { name: "version", args: () => ["--version"] },
 ];
 
 /**
@@ -87,8 +112,12 @@ export async function recordBytecodeOrder(pig: string, dir: string): Promise<str
       const cwd = join(home, "cwd");
       mkdirSync(cwd, { recursive: true });
       writeAgentDir(agentDir, server.url);
-      const out = join(dir, `${run.name}.order`);
-      const proc = Bun.spawn([pig, ...run.args], {
+      for (const [name, text] of Object.entries(run.files ?? {})) writeFileSync(join(home, name), text);
+      const args = run.args(home);
+      const shown = `pig ${args.join(" ")}`;
+      const prefix = `${run.name}-`;
+      const out = join(dir, `${prefix}%p.order`);
+      const proc = Bun.spawn([pig, ...args], {
         cwd,
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PIG_CODING_AGENT_DIR: agentDir, BUN_BYTECODE_ORDER_OUT: out },
         stdin: run.stdin === undefined ? "ignore" : "pipe",
@@ -109,9 +138,16 @@ export async function recordBytecodeOrder(pig: string, dir: string): Promise<str
         await proc.stdin.end();
       }
       const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
-      if (code !== 0) throw new Error(`recording the bytecode order: \`pig ${run.args.join(" ")}\` exited with ${code}:\n${stderr}`);
-      if (!existsSync(out) || statSync(out).size === 0) throw new Error(`recording the bytecode order: \`pig ${run.args.join(" ")}\` wrote no order to ${out}`);
-      files.push(out);
+      if (code !== 0) throw new Error(`recording the bytecode order: \`${shown}\` exited with ${code}:\n${stderr}`);
+      // In pid order: pig's own file, then its runner's, unless pids wrapped between them (either order serves).
+      const written = readdirSync(dir)
+        .filter((name) => name.startsWith(prefix) && name.endsWith(".order") && statSync(join(dir, name)).size > 0)
+        .sort((a, b) => Number(a.slice(prefix.length, -6)) - Number(b.slice(prefix.length, -6)));
+      const wanted = run.processes ?? 1;
+      if (written.length !== wanted) {
+        throw new Error(`recording the bytecode order: \`${shown}\` wrote ${written.length} order files in ${dir}, not ${wanted}:\n${stderr}`);
+      }
+      files.push(...written.map((name) => join(dir, name)));
     }
     return files;
   } finally {
