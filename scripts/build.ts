@@ -36,7 +36,8 @@ try {
   const proc = Bun.spawnSync([process.execPath, "build", ...buildArgs, ...order, "--outfile", outfile], { stdout: "inherit", stderr: "inherit", cwd: root });
   if (proc.exitCode !== 0) throw new Error(`exit ${proc.exitCode}`);
 } catch (error) {
-  console.error(`build failed: ${(error as Error).message}`);
+  const hint = scratch ? "\n(`--no-bytecode-order` builds once, without running the first build)" : "";
+  console.error(`build failed: ${(error as Error).message}${hint}`);
   process.exitCode = 1;
 } finally {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
