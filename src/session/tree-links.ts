@@ -92,8 +92,12 @@ export function linkDamage(records: readonly EntryRecord[], byId: (id: string) =
     const record = records[i]!;
     if (!record.parentId) continue;
     // `uniqueIds`: no two records share an id. The record before is then its id's owner, and the
-    // parent when it has that id: found, and on an earlier line (a linear session, one compare a line).
-    if (uniqueIds && i > 0 && records[i - 1]!.id === record.parentId) continue;
+    // parent when it has that id: found, and (checked) on an earlier line. A linear session costs
+    // a compare a line instead of a lookup.
+    if (uniqueIds && i > 0) {
+      const before = records[i - 1]!;
+      if (before.id === record.parentId && before.line < record.line) continue;
+    }
     const parent = byId(record.parentId);
     if (!parent) dangling.push(record);
     else if (!(parent.line < record.line)) return resolveLinks(records, byId);

@@ -124,4 +124,14 @@ describe("the one-pass check of a file's links", () => {
     expect(damagedFiles).toBeGreaterThan(20);
     expect(uniqueFiles).toBeGreaterThan(100);
   });
+
+  test("records not in line order: a parent just before in the list but on a later line still makes the cycle found", () => {
+    const at = (id: string, parentId: string, line: number): EntryRecord => ({ line, type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", source: { kind: "text", text: "{}" } });
+    const records = [at("x", "y", 5), at("y", "x", 3)];
+    const owner = new Map(records.map((r) => [r.id, r]));
+    const byId = (id: string) => owner.get(id);
+    const full = resolveLinks(records, byId);
+    expect(full.cycles).toHaveLength(1);
+    expect(linkDamage(records, byId, true).cycles).toEqual(full.cycles);
+  });
 });
