@@ -5,11 +5,10 @@
  *
  *   bun scripts/build.ts [--sourcemap] [--no-bytecode-order] [OUTFILE]
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
-import { bytecodeOrderFlag } from "./bytecode-order.ts";
+import { withBytecodeOrder } from "./bytecode-order.ts";
 
 const root = join(import.meta.dir, "..");
 const USAGE = "usage: bun scripts/build.ts [--sourcemap] [--no-bytecode-order] [OUTFILE]";
@@ -30,16 +29,16 @@ const outfile = files[0] ?? join(root, "dist", "pig");
 mkdirSync(join(outfile, ".."), { recursive: true });
 
 const buildArgs = [join(root, "src", "cli", "main.ts"), ...COMPILE_FLAGS, ...PIG_FLAGS, ...(sourcemap ? ["--sourcemap=linked"] : [])];
-const scratch = ordered ? mkdtempSync(join(tmpdir(), "pig-bytecode-order-")) : undefined;
-try {
-  const order = scratch ? [await bytecodeOrderFlag(buildArgs, scratch, root)] : [];
+function build(order: string[]): void {
   const proc = Bun.spawnSync([process.execPath, "build", ...buildArgs, ...order, "--outfile", outfile], { stdout: "inherit", stderr: "inherit", cwd: root });
   if (proc.exitCode !== 0) throw new Error(`exit ${proc.exitCode}`);
+}
+try {
+  if (ordered) await withBytecodeOrder(buildArgs, root, (flag) => build([flag]));
+  else build([]);
 } catch (error) {
-  const hint = scratch ? "\n(`--no-bytecode-order` builds once, without running the first build)" : "";
+  const hint = ordered ? "\n(`--no-bytecode-order` builds once, without running the first build)" : "";
   console.error(`build failed: ${(error as Error).message}${hint}`);
   process.exitCode = 1;
-} finally {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
 }
 if (!process.exitCode) console.log(`built ${outfile}`);

@@ -23,21 +23,30 @@
  * Each runs in a scratch directory of its own, with an agent dir there: nothing of the user's
  * settings, sessions or credentials is read or written.
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeFakeAgentDir } from "./bench/fake-agent.ts";
 
 /**
- * The `--bytecode-order` flag for builds of pig's sources: `bun build` is run with `buildArgs`
- * (everything but `--outfile`, no `--target`: a build for this machine) into `dir`, and that
- * build's recorded runs give the order. The files the flag names stay in `dir` until the caller
- * removes it.
+ * Calls `build` with the `--bytecode-order` flag for builds of pig's sources, and returns what it
+ * returns. `bun build` is run with `buildArgs` (everything but `--outfile`, no `--target`: a
+ * build for this machine) into a private scratch directory, and that build's recorded runs give
+ * the order; the directory, and the files the flag names, go once `build` is done.
  */
-export async function bytecodeOrderFlag(buildArgs: readonly string[], dir: string, cwd: string): Promise<string> {
-  const recorder = join(dir, "pig-recording");
-  const proc = Bun.spawnSync([process.execPath, "build", ...buildArgs, "--outfile", recorder], { cwd, stdout: "pipe", stderr: "pipe" });
-  if (proc.exitCode !== 0) throw new Error(`building the binary that records the bytecode order failed (exit ${proc.exitCode}):\n${proc.stderr.toString()}${proc.stdout.toString()}`);
-  const orders = await recordBytecodeOrder(recorder, dir);
-  return `--bytecode-order=${orders.join(",")}`;
+export async function withBytecodeOrder<T>(buildArgs: readonly string[], cwd: string, build: (flag: string) => T | Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "pig-bytecode-order-"));
+  try {
+    const recorder = join(dir, "pig-recording");
+    const proc = Bun.spawnSync([process.execPath, "build", ...buildArgs, "--outfile", recorder], { cwd, stdout: "pipe", stderr: "pipe" });
+    if (proc.exitCode !== 0) throw new Error(`building the binary that records the bytecode order failed (exit ${proc.exitCode}):\n${proc.stderr.toString()}${proc.stdout.toString()}`);
+    const orders = await recordBytecodeOrder(recorder, dir);
+    // The recorder (the size of pig) goes now: a build stopped part way leaves only the small order files behind.
+    rmSync(recorder, { force: true });
+    return await build(`--bytecode-order=${orders.join(",")}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A server answering every chat completions request with a short streamed answer. */
@@ -54,13 +63,6 @@ function startAnswerServer(): { url: string; stop: () => void } {
     },
   });
   return { url: `http://127.0.0.1:${server.port}/v1`, stop: () => void server.stop(true) };
-}
-
-function writeAgentDir(dir: string, baseUrl: string): void {
-  mkdirSync(dir, { recursive: true });
-  const model = { id: "m", name: "m", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 16384, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { local: { baseUrl, api: "openai-completions", apiKey: "none", models: [model] } } }));
-  writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultProvider: "local", defaultModel: "m", quietStartup: true }));
 }
 
 /** An extension as users write them: a tool with TypeBox parameters, and an event handler. */
@@ -111,7 +113,7 @@ export async function recordBytecodeOrder(pig: string, dir: string): Promise<str
       const agentDir = join(home, "agent");
       const cwd = join(home, "cwd");
       mkdirSync(cwd, { recursive: true });
-      writeAgentDir(agentDir, server.url);
+      writeFakeAgentDir(agentDir, server.url);
       for (const [name, text] of Object.entries(run.files ?? {})) writeFileSync(join(home, name), text);
       const args = run.args(home);
       const shown = `pig ${args.join(" ")}`;

@@ -14,8 +14,7 @@
  * Every binary is checked for its executable format and CPU before it is listed.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -29,7 +28,7 @@ import {
   type BuildTarget,
 } from "../src/cli/build-target.ts";
 import { COMPILE_FLAGS, PIG_FLAGS } from "./build-flags.ts";
-import { bytecodeOrderFlag } from "./bytecode-order.ts";
+import { withBytecodeOrder } from "./bytecode-order.ts";
 import { writeReleaseArchives } from "./release/archives.ts";
 import { writeGoProxy } from "./release/go-proxy.ts";
 import { buildPythonPackages, pythonVersion } from "./release/python-wheel.ts";
@@ -73,13 +72,9 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseBina
   ];
   // Every target's bytecode in the order a build for this machine records (the order names
   // functions by their code, the same on every platform), as dist/pig has it (bytecode-order.ts).
-  const scratch = mkdtempSync(join(tmpdir(), "pig-bytecode-order-"));
-  try {
-    const order = await bytecodeOrderFlag(common, scratch, root);
+  await withBytecodeOrder(common, root, (order) => {
     for (const target of options.targets) out.push(buildTarget(target, runtimes.get(target.id), [...common, order], options, log));
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
   writeFileSync(join(options.outDir, "SHA256SUMS"), out.map((b) => `${b.sha256}  ${basename(b.path)}\n`).join(""));
   return out;
 }
