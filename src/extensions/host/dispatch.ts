@@ -46,7 +46,7 @@ export class EventDispatcher {
    * starting or restarting is waited for (a request waits for its restart), one that is disabled
    * or shut down answers with an error naming it — never is it silently left out.
    */
-  guards(event: string): string[] {
+  guards(event: string): readonly string[] {
     return this.options.registry.subscribers(event);
   }
 

@@ -38,6 +38,8 @@ function empty(generation: number): Registration {
 export class RegistrationStore {
   private readonly byExtension = new Map<string, Registration>();
   private readonly listeners = new Set<() => void>();
+  /** Each event's subscribers, asked for on every event a turn sends: made again after a change. */
+  private readonly subscribersOf = new Map<string, readonly string[]>();
 
   /** `order` is the load order; it decides who keeps a contested name. */
   constructor(private readonly order: readonly string[]) {}
@@ -112,10 +114,16 @@ export class RegistrationStore {
     if (this.byExtension.delete(extension)) this.changed();
   }
 
-  subscribers(event: string): string[] {
-    return this.entries()
-      .filter(([, r]) => r.events.has(event))
-      .map(([id]) => id);
+  /** In load order; the same list until the registrations change (not to be modified). */
+  subscribers(event: string): readonly string[] {
+    let ids = this.subscribersOf.get(event);
+    if (!ids) {
+      ids = this.entries()
+        .filter(([, r]) => r.events.has(event))
+        .map(([id]) => id);
+      this.subscribersOf.set(event, ids);
+    }
+    return ids;
   }
 
   onChange(listener: () => void): () => void {
@@ -136,6 +144,7 @@ export class RegistrationStore {
   }
 
   private changed(): void {
+    this.subscribersOf.clear();
     for (const l of this.listeners) l();
   }
 }
