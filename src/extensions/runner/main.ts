@@ -86,7 +86,10 @@ export async function bootRunner(peer: Peer, token: string, options: BootOptions
   // The connection comes first: while pig answers `initialize`, the runner registers the host
   // modules and loads TypeBox, which nearly every extension imports (the other host modules load
   // when an extension needs them). Linked extensions had theirs resolved when they were built.
+  // The request leaves when the connection opens, which takes a turn of the event loop: TypeBox
+  // (a few ms of loading) waits for that, so that pig has the request while it loads.
   const initializing = peer.request<InitializeResult>("initialize", { token, protocols: [PROTOCOL], client: { name: "pig-extension-runner", version: VERSION }, pid: process.pid });
+  if (!options.importModule) await Promise.race([peer.opened, initializing.catch(() => {})]);
   const hostModules = options.importModule ? undefined : registerHostModules();
   if (hostModules) void hostModules.load("typebox").catch(() => {});
 

@@ -48,6 +48,9 @@ export class Peer {
   private closed = false;
   private closeHandler: (reason?: string) => void = () => {};
   private readonly splitter: LineSplitter;
+  private openedNow: () => void = () => {};
+  /** Settles once the connection is open (what was written before then has left) or closed. */
+  readonly opened = new Promise<void>((resolve) => (this.openedNow = resolve));
 
   constructor(private readonly pipe: SocketPipe) {
     this.splitter = new LineSplitter({
@@ -153,7 +156,10 @@ export class Peer {
 
   private take(event: PipeEvent): void {
     if (event.t === "data") this.splitter.push(event.bytes);
-    else if (event.t === "closed") this.shut(event.error);
+    else if (event.t === "closed") {
+      this.openedNow();
+      this.shut(event.error);
+    } else this.openedNow();
   }
 
   private onLine(line: string): void {
