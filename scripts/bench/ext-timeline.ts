@@ -3,7 +3,9 @@
 // evaluated and its factory run, the first request reaching the model, the exit) and the CPU
 // profile of pig and of its runner (`BUN_OPTIONS=--cpu-prof`, which reaches the runner through
 // its environment). The extensions are extensions.ts's, their tool descriptions stamped with
-// those times, which the first request brings back: nothing in pig is instrumented.
+// those times, which the first request brings back: nothing in pig is instrumented. Profiling
+// slows both processes, so each round runs twice: the timeline comes from the plain run, the
+// profiles from the other.
 //   node_modules/.bin/bun scripts/bench/ext-timeline.ts [--extensions N] [--runs N] [--warmup N] [--pig PATH] [--keep]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,24 +58,30 @@ try {
   const pigProfiles: CpuProfile[] = [];
   const runnerProfiles: CpuProfile[] = [];
   try {
-    for (let r = 0; r < args.warmup + args.runs; r++) {
-      const profileDir = join(work, `profiles-${r}`);
-      mkdirSync(profileDir);
+    /** One run; with `profileDir`, profiled into it. */
+    const runOnce = async (profileDir?: string) => {
       llm.setScript({ responses: [{ text: "ok" }] });
       llm.requests.splice(0);
       arrival = 0;
-      const env = { ...pigEnv(agentDir), BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` };
+      const env = profileDir ? { ...pigEnv(agentDir), BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : pigEnv(agentDir);
       const spawned = now();
       const proc = Bun.spawn(cmd, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
       const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       const exited = now();
       if (code !== 0 || out.trim() !== "ok") throw new Error(`${shellLine(cmd)} printed ${JSON.stringify(out.trim())} (exit ${code}):\n${err.slice(-2000)}`);
       rmSync(join(agentDir, "sessions"), { recursive: true, force: true });
+      return { pid: proc.pid, times: timesOf(llm.requests[0]?.body, spawned, arrival, exited) };
+    };
+    for (let r = 0; r < args.warmup + args.runs; r++) {
+      const plain = await runOnce();
+      const profileDir = join(work, `profiles-${r}`);
+      mkdirSync(profileDir);
+      const profiled = await runOnce(profileDir);
       if (r < args.warmup) continue;
-      runs.push(timesOf(llm.requests[0]?.body, spawned, arrival, exited));
+      runs.push(plain.times);
       for (const name of readdirSync(profileDir)) {
         const profile = v.parse(CpuProfileSchema, JSON.parse(readFileSync(join(profileDir, name), "utf8")));
-        (name.includes(`.${proc.pid}.`) ? pigProfiles : runnerProfiles).push(profile);
+        (name.includes(`.${profiled.pid}.`) ? pigProfiles : runnerProfiles).push(profile);
       }
     }
   } finally {
@@ -83,7 +91,7 @@ try {
   const last = count - 1;
   const at = (pick: (t: RunTimes) => number) => median(runs.map(pick));
   const between = (from: (t: RunTimes) => number, to: (t: RunTimes) => number) => median(runs.map((t) => to(t) - from(t)));
-  console.log(`\n## pig -p hello with ${count} TypeScript extensions: timeline (median of ${runs.length} runs, ms after the spawn)\n`);
+  console.log(`\n## pig -p hello with ${count} TypeScript extensions: timeline (median of ${runs.length} runs without profiling, ms after the spawn)\n`);
   console.log("| event | at (median) | since the previous event (median of each run's) |\n| --- | ---: | ---: |");
   const events: [string, (t: RunTimes) => number][] = [
     ["the runner's process began", (t) => t.runnerBegan],
@@ -100,7 +108,7 @@ try {
   if (count > 1) console.log(`\nPer extension after the first (module evaluated → the next's): ${fmtMs(between((t) => t.evaluated[0]!, (t) => t.evaluated[last]!) / last)}`);
   printProfile("pig", summariseProfiles(pigProfiles));
   printProfile("the extension runner", summariseProfiles(runnerProfiles));
-  console.log(`\nCommand (BUN_OPTIONS=--cpu-prof… added for the profiles, which cost a little time of their own):\n  ${shellLine(cmd, { PIG_CODING_AGENT_DIR: agentDir })}`);
+  console.log(`\nCommand (BUN_OPTIONS=--cpu-prof… added for the profiled runs):\n  ${shellLine(cmd, { PIG_CODING_AGENT_DIR: agentDir })}`);
 } finally {
   cleanup(work, args.keep);
 }
