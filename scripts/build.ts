@@ -26,7 +26,12 @@ const sourcemap = given.includes("--sourcemap");
 // `--no-bytecode-order`: one build, its bytecode in the bundler's order (to compare the two).
 const ordered = !given.includes("--no-bytecode-order");
 const outfile = files[0] ?? join(root, "dist", "pig");
-mkdirSync(join(outfile, ".."), { recursive: true });
+try {
+  mkdirSync(join(outfile, ".."), { recursive: true });
+} catch (error) {
+  console.error(`build: cannot make the folder of ${outfile}: ${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
 
 const buildArgs = [join(root, "src", "cli", "main.ts"), ...COMPILE_FLAGS, ...PIG_FLAGS, ...(sourcemap ? ["--sourcemap=linked"] : [])];
 function build(order: string[]): void {
