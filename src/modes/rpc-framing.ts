@@ -3,6 +3,7 @@
  * U+2029 are ordinary characters inside strings). Lines may be very large — a prompt with a
  * 50 MB image is one line — so input is gathered as byte chunks and decoded once per line.
  */
+import { holdsLongArray, stringifyInPieces } from "../util/json-pieces.ts";
 import { writeStdout } from "../util/stdio.ts";
 
 /** The longest line pig accepts (512 MiB); a longer one is answered with a parse error. */
@@ -76,7 +77,16 @@ export class LineSplitter {
   }
 }
 
-/** Writes one record as a line, whole, even to a slow or non-blocking pipe. */
+/**
+ * Writes one record as a line, whole, even to a slow or non-blocking pipe. One that holds a long
+ * array (`get_messages`) is written in pieces as its JSON is made (util/json-pieces.ts); the
+ * writes are synchronous, so nothing else gets between them.
+ */
 export function writeRecord(value: unknown): void {
+  if (holdsLongArray(value)) {
+    stringifyInPieces(value, writeStdout);
+    writeStdout("\n");
+    return;
+  }
   writeStdout(`${JSON.stringify(value)}\n`);
 }
