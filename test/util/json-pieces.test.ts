@@ -1,22 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { holdsLongArray, stringifyInPieces } from "../../src/util/json-pieces.ts";
+import { seeded } from "../faults/figures.ts";
 
 function pieces(value: unknown): { text: string | undefined; count: number } {
   const out: string[] = [];
   const ok = stringifyInPieces(value, (piece) => out.push(piece));
   return { text: ok ? out.join("") : undefined, count: out.length };
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const STRINGS = ["", "plain", 'quote " and \\ backslash', "line\nbreak\ttab", "é ü 中文 🐷", "\u2028\u2029", "\u0000\u001f", "lone \ud800 surrogate"];
@@ -68,7 +57,7 @@ function randomValue(next: () => number, depth: number): unknown {
 
 describe("stringifyInPieces", () => {
   test("its pieces, joined, are JSON.stringify's text, for any value (2,000 generated)", () => {
-    const next = random(20261207);
+    const next = seeded(20261207);
     for (let i = 0; i < 2000; i++) {
       const value = { data: { messages: randomValue(next, 0), more: randomValue(next, 0) }, top: randomValue(next, 0) };
       expect(pieces(value).text).toBe(JSON.stringify(value));
