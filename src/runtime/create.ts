@@ -15,7 +15,7 @@ import { chooseNamedModel, exactlyNamed, scopedModels, startingChoice } from "./
 import { openSettingsAndSession } from "./open-store.ts";
 import { extensionTrustAsking } from "./project-trust-stage.ts";
 import { SettingsStore } from "../resources/settings-store.ts";
-import { loadRunResources } from "./resources-stage.ts";
+import { loadRunResources, type RunResources } from "./resources-stage.ts";
 import type { DiscoveredPaths } from "./run-extensions.ts";
 import type { Runtime } from "./runtime.ts";
 import { ModelsFileUnusable, UserError } from "./errors.ts";
@@ -26,6 +26,8 @@ import { buildSession } from "./session-stage.ts";
 import { selectRunTools } from "./tools-stage.ts";
 import { prepareMcp } from "./mcp-stage.ts";
 import { removeSpillLeftovers } from "../tools/spill-files.ts";
+
+const noop = (): void => {};
 
 export async function createRuntime(given: RuntimeConfig): Promise<Runtime> {
   const held = new AsyncDisposableStack();
@@ -106,21 +108,16 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     }
   }
 
-  // The extensions' resource paths (resources_discover) join the run's once they are known.
-  let discovered: (() => DiscoveredPaths) | undefined;
-  const resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
-
   const prestarted = await prestarting.catch(() => undefined);
   // The runner loads the extensions now, and pig waits for them: the first request's provider
   // is imported meanwhile instead of after (the model named, else the settings' default).
   const expected = named?.model ?? (effective.defaultProvider && effective.defaultModel ? registry.find(effective.defaultProvider, effective.defaultModel) : undefined);
   if (prestarted && expected) preloadStream(expected.api);
-  const extensions = await startExtensions({
+  const starting = startExtensions({
     choice: config.extensions ?? {},
     cwd: opened.cwd,
     agentDir,
     trusted: opened.trust.trusted,
-    resources: resources.current(),
     userSettings: opened.settings.global,
     projectSettings: opened.trust.trusted ? opened.settings.project : {},
     interactive: config.interactive,
@@ -128,6 +125,19 @@ async function buildRuntime(given: RuntimeConfig, held: AsyncDisposableStack): P
     models: registry,
     ...(prestarted ? { prestarted } : {}),
   }, asking.early());
+  // Once the prestarted runner is loading the extensions (its host took it over), the run's
+  // resources load beside it, not before the host could answer it.
+  if (prestarted) await Promise.race([prestarted.takenOver, starting.then(noop, noop)]);
+  // The extensions' resource paths (resources_discover) join the run's once they are known.
+  let discovered: (() => DiscoveredPaths) | undefined;
+  let resources: RunResources;
+  try {
+    resources = loadRunResources(() => config, opened, agentDir, () => discovered?.() ?? { skillPaths: [], promptPaths: [], themePaths: [] });
+  } catch (error) {
+    await starting.then((started) => started.extensions.shutdown(), noop);
+    throw error;
+  }
+  const extensions = await starting;
   prestarted?.stop();
   // Unwound before the session: what the extensions save at session_shutdown reaches its file.
   held.defer(() => extensions.extensions.shutdown());

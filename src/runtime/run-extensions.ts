@@ -11,7 +11,6 @@ import type { ModelRegistry } from "../ai/registry.ts";
 import type { ExtensionHost, ExtensionStatus } from "../extensions/host/host.ts";
 import type { ExtensionRegistries } from "../extensions/registries.ts";
 import type { ExtensionUI } from "../extensions/ui.ts";
-import type { LoadedResources } from "../resources/load-resources.ts";
 import type { Settings } from "../resources/settings.ts";
 import type { ExtensionChoice } from "./config.ts";
 import type { ExtensionLaunch } from "./extension-launch.ts";
@@ -23,7 +22,6 @@ export interface ExtensionStageInput {
   agentDir: string;
   /** Whether the project's own extensions may load. */
   trusted: boolean;
-  resources: LoadedResources;
   userSettings: Settings;
   projectSettings: Settings;
   interactive: boolean;

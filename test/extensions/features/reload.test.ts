@@ -9,7 +9,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolRegistry } from "../../../src/agent/tool-registry.ts";
 import { ModelRegistry } from "../../../src/ai/registry.ts";
-import type { LoadedResources } from "../../../src/resources/load-resources.ts";
 import { startExtensions } from "../../../src/runtime/extensions-stage.ts";
 import type { ExtensionRegistrations } from "../../../src/runtime/run-extensions.ts";
 import { makeSession, until } from "../../helpers/scripted-session.ts";
@@ -33,7 +32,6 @@ async function setup() {
     cwd,
     agentDir,
     trusted: false,
-    resources: {} as LoadedResources,
     userSettings: {},
     projectSettings: {},
     interactive: false,
