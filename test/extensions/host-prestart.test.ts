@@ -36,9 +36,14 @@ describe("prestarted runner", () => {
     pre = PrestartedRunner.start({ cwd, agentDir: join(cwd, "agent"), env: process.env });
     expect(pre).toBeDefined();
     const pid = pre!.pid;
+    let taken = false;
+    void pre!.takenOver.then(() => (taken = true));
     // The runner's `initialize` arrives before there is a host to answer it, and waits.
     await pre!.calledIn;
+    expect(taken).toBe(false);
     t = await hostIn(cwd, [tsSource(ECHO)], pre!);
+    // Taken over: what the run does beside the extensions' loading may start (runtime/create.ts).
+    expect(taken).toBe(true);
     expect(t.host.loadErrors).toEqual([]);
     expect(t.host.list()[0]?.pid).toBe(pid);
     const r = await toolNamed(t.host, "ts_echo").execute("c", { text: "hi" }, new AbortController().signal, noUpdate, ctx);
@@ -56,11 +61,15 @@ describe("prestarted runner", () => {
     const elsewhere = tempDir("pig-prestart-other-");
     pre = PrestartedRunner.start({ cwd, agentDir: join(cwd, "agent"), env: process.env });
     const pid = pre!.pid;
+    let taken = false;
+    void pre!.takenOver.then(() => (taken = true));
     await pre!.calledIn;
     // Another working directory: not the process the host would have started.
     t = await hostIn(elsewhere, [tsSource(ECHO)], pre!);
     expect(t.host.loadErrors).toEqual([]);
     expect(t.host.list()[0]?.pid).not.toBe(pid);
+    // Not taken over: nothing waiting for that may count on it.
+    expect(taken).toBe(false);
     const socket = pre!.socketPath;
     expect(existsSync(socket)).toBe(true);
     pre!.stop();
