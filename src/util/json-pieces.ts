@@ -17,14 +17,13 @@ const LONG_ARRAY = 256;
 /** About how much text (UTF-16 units) is gathered before it is handed on. */
 const PIECE_LENGTH = 1 << 16;
 
-/** Whether `value` holds an array of at least LONG_ARRAY elements within WALK_DEPTH levels. */
+/** Whether `value` holds an array of at least LONG_ARRAY elements that the walk below would reach. */
 export function holdsLongArray(value: unknown, depth = 0): boolean {
-  if (depth >= WALK_DEPTH || value === null || typeof value !== "object") return false;
+  if (!walked(value, depth)) return false;
   if (Array.isArray(value)) {
     if (value.length >= LONG_ARRAY) return true;
     return value.some((element) => holdsLongArray(element, depth + 1));
   }
-  if (!isPlainObject(value)) return false;
   for (const key of Object.keys(value)) if (holdsLongArray((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }
@@ -52,46 +51,50 @@ export function stringifyInPieces(value: unknown, emit: (piece: string) => void)
 
 /** Adds the JSON of `value`; false (nothing added) when it has none, as JSON.stringify's undefined. */
 function walk(value: unknown, add: (text: string) => void, depth: number): boolean {
-  if (depth < WALK_DEPTH && value !== null && typeof value === "object") {
-    if (Array.isArray(value) && !hasToJson(value)) {
-      add("[");
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) add(",");
-        if (!walk(value[i], add, depth + 1)) add("null");
-      }
-      add("]");
-      return true;
-    }
-    if (isPlainObject(value)) {
-      add("{");
-      let first = true;
-      for (const key of Object.keys(value)) {
-        const member = (value as Record<string, unknown>)[key];
-        const prefix = `${first ? "" : ","}${JSON.stringify(key)}:`;
-        if (member !== null && typeof member === "object" && (Array.isArray(member) ? !hasToJson(member) : isPlainObject(member)) && depth + 1 < WALK_DEPTH) {
-          add(prefix);
-          walk(member, add, depth + 1);
-        } else {
-          const json = JSON.stringify(member);
-          if (json === undefined) continue;
-          add(prefix + json);
-        }
-        first = false;
-      }
-      add("}");
-      return true;
-    }
+  if (!walked(value, depth)) {
+    const json = JSON.stringify(value);
+    if (json === undefined) return false;
+    add(json);
+    return true;
   }
-  const json = JSON.stringify(value);
-  if (json === undefined) return false;
-  add(json);
+  if (Array.isArray(value)) {
+    add("[");
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) add(",");
+      if (!walk(value[i], add, depth + 1)) add("null");
+    }
+    add("]");
+    return true;
+  }
+  add("{");
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    const prefix = `${first ? "" : ","}${JSON.stringify(key)}:`;
+    if (walked(member, depth + 1)) {
+      add(prefix);
+      walk(member, add, depth + 1);
+    } else {
+      // A property without a JSON form is left out, its key too.
+      const json = JSON.stringify(member);
+      if (json === undefined) continue;
+      add(prefix + json);
+    }
+    first = false;
+  }
+  add("}");
   return true;
 }
 
-/** An object JSON.stringify treats as a bag of properties: Object's or no prototype, no toJSON. */
-function isPlainObject(value: object): boolean {
+/**
+ * Whether `value` at `depth` is walked here rather than stringified whole: an array or an object
+ * JSON.stringify treats as a bag of properties (Object's prototype or none), without `toJSON`.
+ */
+function walked(value: unknown, depth: number): value is object {
+  if (depth >= WALK_DEPTH || value === null || typeof value !== "object" || hasToJson(value)) return false;
+  if (Array.isArray(value)) return true;
   const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && !hasToJson(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function hasToJson(value: object): boolean {
