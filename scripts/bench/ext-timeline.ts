@@ -59,7 +59,7 @@ try {
   const runnerProfiles: CpuProfile[] = [];
   try {
     /** One run; with `profileDir`, profiled into it. */
-    const runOnce = async (profileDir?: string) => {
+    const runPig = async (profileDir?: string) => {
       llm.setScript({ responses: [{ text: "ok" }] });
       llm.requests.splice(0);
       arrival = 0;
@@ -73,10 +73,10 @@ try {
       return { pid: proc.pid, times: timesOf(llm.requests[0]?.body, spawned, arrival, exited) };
     };
     for (let r = 0; r < args.warmup + args.runs; r++) {
-      const plain = await runOnce();
+      const plain = await runPig();
       const profileDir = join(work, `profiles-${r}`);
       mkdirSync(profileDir);
-      const profiled = await runOnce(profileDir);
+      const profiled = await runPig(profileDir);
       if (r < args.warmup) continue;
       runs.push(plain.times);
       for (const name of readdirSync(profileDir)) {

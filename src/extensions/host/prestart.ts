@@ -47,12 +47,12 @@ export class PrestartedRunner {
   private calledInNow: () => void = () => {};
   /** Settles once the process has called in (its `initialize` arrived), taken over or not. */
   readonly calledIn = new Promise<void>((resolve) => (this.calledInNow = resolve));
-  private adoptedNow: () => void = () => {};
+  private takenOverNow: () => void = () => {};
   /**
    * Settles once a host has taken the process over (its `initialize`, if it had arrived, is then
    * answered and the process loads its extensions); never for a process no host takes.
    */
-  readonly takenOver = new Promise<void>((resolve) => (this.adoptedNow = resolve));
+  readonly takenOver = new Promise<void>((resolve) => (this.takenOverNow = resolve));
 
   private constructor(
     readonly options: PrestartOptions,
@@ -105,7 +105,7 @@ export class PrestartedRunner {
       adopt: (launch) => {
         this.adopted = launch;
         for (const wake of this.parked.splice(0)) wake(launch);
-        this.adoptedNow();
+        this.takenOverNow();
         return () => {
           if (this.adopted === launch) this.adopted = undefined;
         };
