@@ -97,7 +97,11 @@ export function scanJsonWasm(buf: Uint8Array, start: number, end: number): numbe
   return start + answer;
 }
 
-/** Where a message line's prefix values lie in the caller's buffer (each `[from, to)`; the parent's -1 for null), and its last top-level key. */
+/**
+ * Where a message line's prefix values lie in the caller's buffer (each `[from, to)`; the
+ * parent's -1 for null), and its last top-level key: filled in by `messageLineWasm`, so that one
+ * object serves every line of a load.
+ */
 export interface MessageLineSpans {
   idFrom: number;
   idTo: number;
@@ -113,11 +117,12 @@ export interface MessageLineSpans {
 
 /**
  * matchMessagePrefix (line-shape.ts) and then the JSON check, in one pass of the module over
- * `buf[start, end)` (valid UTF-8, checked by the caller): the spans of a message line that is
- * one JSON object; "parse" for a line that is not one in the usual order, or not valid JSON (the
- * caller parses it); undefined when the module cannot decide (see above).
+ * `buf[start, end)` (valid UTF-8, checked by the caller): "spans" for a message line that is one
+ * JSON object, its spans written into `into`; "parse" for a line that is not one in the usual
+ * order, or not valid JSON (the caller parses it); undefined when the module cannot decide (see
+ * above). Nothing is allocated: a 20,000-line session is read without 20,000 answers to collect.
  */
-export function messageLineWasm(buf: Uint8Array, start: number, end: number): MessageLineSpans | "parse" | undefined {
+export function messageLineWasm(buf: Uint8Array, start: number, end: number, into: MessageLineSpans): "spans" | "parse" | undefined {
   const wasm = withLine(buf, start, end);
   if (wasm === undefined) return undefined;
   const kind = wasm.messageLine(end - start);
@@ -125,16 +130,19 @@ export function messageLineWasm(buf: Uint8Array, start: number, end: number): Me
   if (kind === NOT_MESSAGE || kind === MESSAGE_NOT_JSON) return "parse";
   if (kind === MESSAGE_TOO_DEEP) return undefined;
   const a = wasm.answer;
-  const at = (offset: number) => (offset < 0 ? -1 : start + offset);
-  return {
-    idFrom: start + a[0]!,
-    idTo: start + a[1]!,
-    parentFrom: at(a[2]!),
-    parentTo: at(a[3]!),
-    timestampFrom: start + a[4]!,
-    timestampTo: start + a[5]!,
-    roleFrom: start + a[6]!,
-    roleTo: start + a[7]!,
-    lastKeyAt: at(a[8]!),
-  };
+  into.idFrom = start + a[0]!;
+  into.idTo = start + a[1]!;
+  into.parentFrom = a[2]! < 0 ? -1 : start + a[2]!;
+  into.parentTo = a[3]! < 0 ? -1 : start + a[3]!;
+  into.timestampFrom = start + a[4]!;
+  into.timestampTo = start + a[5]!;
+  into.roleFrom = start + a[6]!;
+  into.roleTo = start + a[7]!;
+  into.lastKeyAt = a[8]! < 0 ? -1 : start + a[8]!;
+  return "spans";
+}
+
+/** Spans to be filled in by `messageLineWasm`. */
+export function emptySpans(): MessageLineSpans {
+  return { idFrom: -1, idTo: -1, parentFrom: -1, parentTo: -1, timestampFrom: -1, timestampTo: -1, roleFrom: -1, roleTo: -1, lastKeyAt: -1 };
 }

@@ -9,7 +9,7 @@
 
 import { isUtf8 } from "node:buffer";
 import { scanJson } from "./json-check.ts";
-import { messageLineWasm, NOT_JSON, type MessageLineSpans } from "./json-check-wasm.ts";
+import { emptySpans, messageLineWasm, NOT_JSON, type MessageLineSpans } from "./json-check-wasm.ts";
 
 /** Where a message line's prefix values lie (each `[from, to)`; the parent's -1 for null). */
 type PrefixSpans = Omit<MessageLineSpans, "lastKeyAt">;
@@ -124,50 +124,85 @@ function prefixAt(buf: Uint8Array, spans: PrefixSpans, previousId: string | unde
   };
 }
 
-/** A message line taken without being parsed: what its prefix says, and where its last top-level key starts. */
+/**
+ * A message line taken without being parsed: what its prefix says, where its last top-level key
+ * starts, and where its `message` value lies. `readMessageLine` fills one in place, so that a
+ * load makes one for all its lines, not one (and the objects inside) per line.
+ */
 export interface MessageLine {
-  readonly prefix: MessagePrefix;
-  readonly lastKeyAt: number;
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  role: string;
+  /** The last top-level key's opening quote (-1: none). */
+  lastKeyAt: number;
+  /** The `message` value's bytes, `[valueFrom, valueTo)`, when it is the line's last top-level key; both -1 otherwise. */
+  valueFrom: number;
+  valueTo: number;
 }
+
+/** A `MessageLine` for `readMessageLine` to fill in. */
+export function emptyMessageLine(): MessageLine {
+  return { id: "", parentId: null, timestamp: "", role: "", lastKeyAt: -1, valueFrom: -1, valueTo: -1 };
+}
+
+// The module's spans of the line being read (one set for every line; read before the next).
+const spans = emptySpans();
 
 /**
  * The line `buf[start, end)` as a message line that need not be parsed: it begins as
  * `matchMessagePrefix` reads and is one JSON object in valid UTF-8 (`utf8`: known valid
- * already). Undefined when it must be parsed. Both are decided in one pass of the WebAssembly
- * module where it can (json-check-wasm.ts), else here, with the same answers.
+ * already). Its fields are written into `into`, which is returned; undefined when the line must
+ * be parsed. Both are decided in one pass of the WebAssembly module where it can
+ * (json-check-wasm.ts), else here, with the same answers.
  */
-export function readMessageLine(buf: Uint8Array, start: number, end: number, utf8: boolean | undefined, previousId?: string): MessageLine | undefined {
+export function readMessageLine(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  utf8: boolean | undefined,
+  previousId?: string,
+  into: MessageLine = emptyMessageLine(),
+): MessageLine | undefined {
   // Only a line that begins `{"type":"me…` can be one: any other (a large custom entry, a
   // compaction) is not copied into the module to be told so.
   if (end - start < TYPE_AND_ID.length || buf[start] !== TYPE_AND_ID[0] || buf[start + 9] !== TYPE_AND_ID[9] || buf[start + 10] !== TYPE_AND_ID[10]) return undefined;
   if (!utf8 && !isUtf8(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start))) return undefined;
-  const spans = messageLineWasm(buf, start, end);
-  if (spans === "parse") return undefined;
-  if (spans === undefined) {
+  const found = messageLineWasm(buf, start, end, spans);
+  if (found === "parse") return undefined;
+  if (found === undefined) {
     // No module, or the line nests deeper than its stack: the TypeScript readers decide (the
     // prefix matched, so the line opens with its brace and is known valid UTF-8).
     const prefix = matchMessagePrefix(buf, start, end, previousId);
     if (!prefix) return undefined;
     const lastKeyAt = scanJson(buf, start, end);
-    return lastKeyAt === NOT_JSON ? undefined : { prefix, lastKeyAt };
+    if (lastKeyAt === NOT_JSON) return undefined;
+    into.id = prefix.id;
+    into.parentId = prefix.parentId;
+    into.timestamp = prefix.timestamp;
+    into.role = prefix.role;
+    into.lastKeyAt = lastKeyAt;
+  } else {
+    into.id = text(buf, spans.idFrom, spans.idTo);
+    into.parentId = spans.parentFrom < 0 ? null : text(buf, spans.parentFrom, spans.parentTo, previousId);
+    into.timestamp = text(buf, spans.timestampFrom, spans.timestampTo);
+    into.role = roleText(buf, spans.roleFrom, spans.roleTo);
+    into.lastKeyAt = spans.lastKeyAt;
   }
-  return { prefix: prefixAt(buf, spans, previousId), lastKeyAt: spans.lastKeyAt };
+  setMessageValue(buf, start, end, into);
+  return into;
 }
 
-const MESSAGE_KEY = '"message":';
+const MESSAGE_KEY = bytesOf('"message":');
 
-/** The byte range of the `message` value when it is the line's last top-level key. */
-export function messageValueRange(
-  buf: Uint8Array,
-  start: number,
-  end: number,
-  lastKeyAt: number,
-): { start: number; end: number } | undefined {
-  if (lastKeyAt < 0 || lastKeyAt + MESSAGE_KEY.length > end) return undefined;
-  for (let k = 0; k < MESSAGE_KEY.length; k++) {
-    if (buf[lastKeyAt + k] !== MESSAGE_KEY.charCodeAt(k)) return undefined;
-  }
+/** Where the `message` value lies, when it is the line's last top-level key (at `line.lastKeyAt`). */
+function setMessageValue(buf: Uint8Array, start: number, end: number, line: MessageLine): void {
+  line.valueFrom = -1;
+  line.valueTo = -1;
+  const at = line.lastKeyAt;
+  if (at < 0 || !literalAt(buf, at, end, MESSAGE_KEY)) return;
   let last = end;
   while (last > start && isSpace(buf[last - 1]!)) last--;
-  return { start: lastKeyAt + MESSAGE_KEY.length, end: last - 1 };
+  line.valueFrom = at + MESSAGE_KEY.length;
+  line.valueTo = last - 1;
 }

@@ -23,6 +23,11 @@ let spare: Buffer | undefined;
  */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
+/**
+ * A line as `scanLines` hands it over. The scan hands the same object to every call, changed in
+ * place: what a callback needs of a line it reads during the call (a 20,000-line file is not
+ * made into 20,000 objects to collect).
+ */
 export interface ScannedLine {
   /** 1-based line number. */
   readonly lineNo: number;
@@ -37,10 +42,12 @@ export interface ScannedLine {
   /** Index of the line's first byte in `buf`. */
   readonly start: number;
   /** The line is at least the scan's `maxLineBytes` long: its bytes are not in `buf`. */
-  readonly oversized?: true;
+  readonly oversized: boolean;
   /** Known to be valid UTF-8 (only in a scan asked to check: `checkUtf8`). */
-  readonly utf8?: true;
+  readonly utf8: boolean;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ScanResult {
   /** Bytes read (after an early stop: bytes read so far). */
@@ -95,14 +102,17 @@ function scanWith(
   let lastByte = -1;
   // Bytes of the current line passed over (not kept) because it reached the limit.
   let skipped: number | undefined;
+  const line: Mutable<ScannedLine> = { lineNo: 0, offset: 0, length: 0, terminated: false, buf: EMPTY, start: 0, oversized: false, utf8: false };
   const deliver = (length: number, terminated: boolean, start: number): boolean | void => {
-    lineNo++;
-    const line: ScannedLine =
-      skipped !== undefined || length >= maxLineBytes
-        ? { lineNo, offset: lineStartOffset, length, terminated, buf: EMPTY, start: 0, oversized: true }
-        : utf8 && terminated
-          ? { lineNo, offset: lineStartOffset, length, terminated, buf, start, utf8: true }
-          : { lineNo, offset: lineStartOffset, length, terminated, buf, start };
+    const oversized = skipped !== undefined || length >= maxLineBytes;
+    line.lineNo = ++lineNo;
+    line.offset = lineStartOffset;
+    line.length = length;
+    line.terminated = terminated;
+    line.buf = oversized ? EMPTY : buf;
+    line.start = oversized ? 0 : start;
+    line.oversized = oversized;
+    line.utf8 = !oversized && utf8 && terminated;
     skipped = undefined;
     lineStartOffset += length + 1;
     return onLine(line);

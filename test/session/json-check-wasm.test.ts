@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildJsonCheckWasm, JSON_CHECK_WASM } from "../../scripts/wasm/build.ts";
 import { checkObjectLine, scanJson } from "../../src/session/json-check.ts";
-import { messageLineWasm, NOT_JSON, scanJsonWasm } from "../../src/session/json-check-wasm.ts";
+import { emptySpans, messageLineWasm, NOT_JSON, scanJsonWasm } from "../../src/session/json-check-wasm.ts";
 import { matchMessagePrefix, readMessageLine } from "../../src/session/line-shape.ts";
 import { seeded } from "../faults/figures.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -132,6 +132,12 @@ describe("json-check.wasm", () => {
   });
 });
 
+/** readMessageLine's answer for `text`, a message line whose last key is `message`. */
+function messageLine(text: string, prefix: { id: string; parentId: string | null; timestamp: string; role: string }) {
+  const lastKeyAt = text.indexOf('"message":');
+  return { ...prefix, lastKeyAt, valueFrom: lastKeyAt + '"message":'.length, valueTo: text.trimEnd().length - 1 };
+}
+
 describe("json-check.wasm: messageLine", () => {
   /** The TypeScript answer: the prefix matchMessagePrefix reads, if the line is also one JSON object. */
   function tsAnswer(buf: Uint8Array, start: number, end: number) {
@@ -142,8 +148,9 @@ describe("json-check.wasm: messageLine", () => {
 
   /** The module's answer in the same shape (its spans read as text, as readMessageLine reads them). */
   function wasmAnswer(buf: Uint8Array, start: number, end: number) {
-    const spans = messageLineWasm(buf, start, end);
-    if (spans === undefined || spans === "parse") return spans;
+    const spans = emptySpans();
+    const found = messageLineWasm(buf, start, end, spans);
+    if (found !== "spans") return found;
     const text = (from: number, to: number) => new TextDecoder("latin1").decode(buf.subarray(from, to));
     return {
       id: text(spans.idFrom, spans.idTo),
@@ -201,7 +208,7 @@ describe("json-check.wasm: messageLine", () => {
       const ts = tsAnswer(line, 0, line.length);
       expect(ts).not.toBe("parse");
       expect(wasmAnswer(line, 0, line.length)).toEqual(ts);
-      expect(readMessageLine(line, 0, line.length, true)).toEqual({ prefix: { id: "m1", parentId: null, timestamp: "t", role: "user" }, lastKeyAt: text.indexOf('"message":') });
+      expect(readMessageLine(line, 0, line.length, true)).toEqual(messageLine(text, { id: "m1", parentId: null, timestamp: "t", role: "user" }));
       checked++;
     }
     expect(checked).toBe(lengths.length + 1);
@@ -210,8 +217,8 @@ describe("json-check.wasm: messageLine", () => {
   test("a message line nesting deeper than the module's stack is decided by the TypeScript readers, the same way", () => {
     const deep = `{"type":"message","id":"d","parentId":"c","timestamp":"t","message":{"role":"user","content":${"[".repeat(70_000)}${"]".repeat(70_000)}}}`;
     const line = encoder.encode(deep);
-    expect(messageLineWasm(line, 0, line.length)).toBeUndefined();
-    expect(readMessageLine(line, 0, line.length, true)).toEqual({ prefix: { id: "d", parentId: "c", timestamp: "t", role: "user" }, lastKeyAt: deep.indexOf('"message":') });
+    expect(messageLineWasm(line, 0, line.length, emptySpans())).toBeUndefined();
+    expect(readMessageLine(line, 0, line.length, true)).toEqual(messageLine(deep, { id: "d", parentId: "c", timestamp: "t", role: "user" }));
     const broken = encoder.encode(deep.replace("]]}}", "]}}"));
     expect(readMessageLine(broken, 0, broken.length, true)).toBeUndefined();
   });
@@ -220,7 +227,16 @@ describe("json-check.wasm: messageLine", () => {
     const text = '{"type":"message","id":"b2","parentId":"a1","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[]}}';
     const line = encoder.encode(text);
     const read = readMessageLine(line, 0, line.length, true, "a1");
-    expect(read).toEqual({ prefix: { id: "b2", parentId: "a1", timestamp: "2026-01-01T00:00:00.000Z", role: "assistant" }, lastKeyAt: text.indexOf('"message":') });
+    expect(read).toEqual(messageLine(text, { id: "b2", parentId: "a1", timestamp: "2026-01-01T00:00:00.000Z", role: "assistant" }));
+    // The message value: from after its key to before the entry's closing brace (spaces after it aside).
+    expect(text.slice(read!.valueFrom, read!.valueTo)).toBe('{"role":"assistant","content":[]}');
+    const spaced = encoder.encode(`${text} \r`);
+    const again = readMessageLine(spaced, 0, spaced.length, true);
+    expect([again!.valueFrom, again!.valueTo]).toEqual([read!.valueFrom, read!.valueTo]);
+    // A line whose last key is another: no value range, the line is still taken.
+    const later = text.replace('"message":{"role":"assistant","content":[]}}', '"message":{"role":"assistant","content":[]},"extra":1}');
+    const laterBytes = encoder.encode(later);
+    expect(readMessageLine(laterBytes, 0, laterBytes.length, true)).toMatchObject({ id: "b2", lastKeyAt: later.indexOf('"extra"'), valueFrom: -1, valueTo: -1 });
     for (const other of [text.replace('"role"', '"rôle"'), text.slice(0, -1), '{"type":"label","id":"x","parentId":null}', '{"type":"model_change","id":"x","parentId":null}', '{"type":"me', text.replace('"message","id"', '"messagE","id"')]) {
       const bytes = encoder.encode(other);
       expect(readMessageLine(bytes, 0, bytes.length, true)).toBeUndefined();
