@@ -10,6 +10,7 @@ import { isVirtualModel } from "../ai/virtual-models.ts";
 import { type Settings } from "../resources/settings.ts";
 import { settingsDefaults } from "../resources/settings-effective.ts";
 import type { ThinkingLevel } from "../session/format.ts";
+import type { ContextPlan } from "../session/context.ts";
 import type { SessionStore } from "../session/store.ts";
 
 export interface RestoreInput {
@@ -36,16 +37,15 @@ export function restoreModelAndThinking(input: RestoreInput): Restored {
   let warning: string | undefined;
   if (!model && hasMessages && context.model) {
     // A virtual model's selection holds over the physical models its answers name (upstream 1.x).
-    const restored = virtualSelection(store, registry) ?? registry.find(context.model.provider, context.model.modelId);
+    const restored = virtualSelection(context, registry) ?? registry.find(context.model.provider, context.model.modelId);
     if (restored && registry.hasKey(restored.provider)) model = restored;
     else warning = `Could not restore model ${context.model.provider}/${context.model.modelId}`;
   }
   if (!model && settings.defaultProvider && settings.defaultModel) model = registry.find(settings.defaultProvider, settings.defaultModel);
   model ??= registry.defaultModel();
   if (warning && model) warning += `. Using ${model.provider}/${model.id}`;
-  const hasLevelEntry = store.branchRecords().some((r) => r.type === "thinking_level_change");
   const thinkingLevel =
-    input.thinking ?? (hasMessages && hasLevelEntry ? (context.thinkingLevel as ThinkingLevel) : (settings.defaultThinkingLevel ?? settingsDefaults.defaultThinkingLevel));
+    input.thinking ?? (hasMessages && context.levelChanged ? (context.thinkingLevel as ThinkingLevel) : (settings.defaultThinkingLevel ?? settingsDefaults.defaultThinkingLevel));
   return { model, thinkingLevel, ...(warning ? { warning } : {}) };
 }
 
@@ -53,8 +53,8 @@ export function restoreModelAndThinking(input: RestoreInput): Restored {
  * The virtual model the branch's last `model_change` selected, while one is registered: its
  * answers name the physical models it routed to, so the last answer's model is not the choice.
  */
-function virtualSelection(store: SessionStore, registry: ModelRegistry): Model | undefined {
-  const change = store.branchRecords().findLast((r) => r.type === "model_change")?.value;
+function virtualSelection(context: ContextPlan, registry: ModelRegistry): Model | undefined {
+  const change = context.lastModelChange;
   if (change?.type !== "model_change" || typeof change.provider !== "string" || typeof change.modelId !== "string") return undefined;
   const model = registry.find(change.provider, change.modelId);
   return model && isVirtualModel(model) ? model : undefined;

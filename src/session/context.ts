@@ -51,6 +51,10 @@ export interface ContextPlan {
   readonly freshFrom: number;
   readonly thinkingLevel: string;
   readonly model: ModelRef | null;
+  /** Whether the path has a `thinking_level_change` entry (one that failed its schema too). */
+  readonly levelChanged: boolean;
+  /** The path's last `model_change` entry (one that failed its schema too), as kept in memory; null without one. */
+  readonly lastModelChange: SessionEntry | null;
 }
 
 /** The parsed entry of a record; undefined for a line that turns out not to be valid JSON. */
@@ -65,8 +69,15 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
   let thinkingLevel = "off";
   const modelSources: number[] = [];
   let compactionAt = -1;
-  path.forEach((record, index) => {
-    if (record.invalid) return;
+  let levelChanged = false;
+  let lastModelChange: EntryRecord | undefined;
+  // Plain loops over the path, here and below: a long session's path is walked once, as it
+  // opens, before the JIT has compiled this (a call per entry cost more than the work).
+  for (let index = 0; index < path.length; index++) {
+    const record = path[index]!;
+    if (record.type === "thinking_level_change") levelChanged = true;
+    else if (record.type === "model_change") lastModelChange = record;
+    if (record.invalid) continue;
     switch (record.type) {
       case "thinking_level_change":
         thinkingLevel = (materialise(record) as ThinkingLevelChangeEntry | undefined)?.thinkingLevel ?? thinkingLevel;
@@ -81,10 +92,10 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
         compactionAt = index;
         break;
     }
-  });
+  }
 
   const items: ContextItem[] = [];
-  const contributes = (record: EntryRecord): boolean => !record.invalid && !omitted.has(record.id);
+  const contributes = omitted.size === 0 ? (record: EntryRecord): boolean => !record.invalid : (record: EntryRecord): boolean => !record.invalid && !omitted.has(record.id);
   const emit = (record: EntryRecord): void => {
     if (!contributes(record)) return;
     if (record.type === "message") {
@@ -107,9 +118,9 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
       for (const record of path.slice(keptFrom, compactionAt)) if (!(record.type === "message" && record.role === "system")) emit(record);
     }
     freshFrom = items.length;
-    path.slice(compactionAt + 1).forEach(emit);
+    for (let index = compactionAt + 1; index < path.length; index++) emit(path[index]!);
   } else {
-    path.forEach(emit);
+    for (let index = 0; index < path.length; index++) emit(path[index]!);
   }
 
   // The latest source that can be read names the model; looked up only when asked for (a plan
@@ -119,6 +130,8 @@ export function planContext(path: readonly EntryRecord[], materialise: Materiali
     items,
     freshFrom,
     thinkingLevel,
+    levelChanged,
+    lastModelChange: lastModelChange?.value ?? null,
     get model(): ModelRef | null {
       if (model !== undefined) return model;
       model = null;

@@ -236,7 +236,7 @@ export class SessionStore {
    * there are messages), and a plan of a long branch walks all of it.
    */
   planContext(leafId: string | null = this.leaf): ContextPlan {
-    if (leafId === null) return { items: [], freshFrom: 0, thinkingLevel: "off", model: null };
+    if (leafId === null) return { items: [], freshFrom: 0, thinkingLevel: "off", model: null, levelChanged: false, lastModelChange: null };
     const kept = this.lastPlan;
     if (kept?.leafId === leafId && kept.version === this.tree.version) return kept.plan;
     const plan = planContext(this.branchRecords(leafId), this.readEntry);

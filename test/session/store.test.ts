@@ -303,6 +303,21 @@ describe("the context plan", () => {
     store.close();
   });
 
+  test("it names the branch's last model change and whether its level was changed, entries failing their schema too", () => {
+    const change = (id: string, parentId: string | null, modelId: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ type: "model_change", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", provider: "p", modelId, ...extra });
+    const level = (id: string, parentId: string) => JSON.stringify({ type: "thinking_level_change", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", thinkingLevel: 7 });
+    const path = writeSession([HEADER, change("m1", null, "first"), msg("u1", "m1", user("q")), change("m2", "u1", "second", { extra: true }), msg("a1", "m2", assistant("a")), level("l1", "a1"), msg("u2", "u1", user("fork"))]);
+    const store = SessionStore.open(path);
+    // The active branch (ending at u2) forks after u1: only m1 is on it, and no level change.
+    expect(store.planContext()).toMatchObject({ levelChanged: false, lastModelChange: { id: "m1", modelId: "first" } });
+    // l1 fails its schema (a level that is a number): kept in the tree, and still counted here.
+    expect(store.diagnostics.map((d) => d.line)).toEqual([6]);
+    expect(store.planContext("l1")).toMatchObject({ levelChanged: true, lastModelChange: { id: "m2", modelId: "second", extra: true } });
+    expect(store.planContext(null)).toMatchObject({ levelChanged: false, lastModelChange: null });
+    store.close();
+  });
+
   test("a line found unreadable when read back leaves the kept plan too", () => {
     const path = writeSession([HEADER, msg("u1", null, user("q")), msg("a1", "u1", assistant("a")), msg("u2", "a1", user("again"))]);
     const store = SessionStore.open(path);
