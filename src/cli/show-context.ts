@@ -28,10 +28,10 @@ export function writeContextJson(out: Output, store: SessionStore): void {
         continue;
       }
       const source = item.record.source;
-      if (fd !== undefined && source.kind === "file" && source.message) {
+      if (fd !== undefined && source.kind === "file" && source.messageOffset !== undefined && source.messageLength !== undefined) {
         // The loader took this line unparsed only after checking it is valid JSON: copied as stored.
         separate();
-        out.copyFrom(fd, source.message.offset, source.message.length);
+        out.copyFrom(fd, source.messageOffset, source.messageLength);
       } else {
         const entry = store.readEntry(item.record) as MessageEntry | undefined;
         if (entry) emit(JSON.stringify(entry.message));

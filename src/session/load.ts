@@ -241,7 +241,7 @@ function indexLine(collector: RecordCollector, line: ScannedLine): void {
       // Two literals rather than a spread: made 20,000 times for a large session.
       source:
         message.valueFrom >= 0
-          ? { kind: "file", offset, length, message: { offset: offset + (message.valueFrom - start), length: message.valueTo - message.valueFrom } }
+          ? { kind: "file", offset, length, messageOffset: offset + (message.valueFrom - start), messageLength: message.valueTo - message.valueFrom }
           : { kind: "file", offset, length },
     });
     return;

@@ -11,8 +11,12 @@ export type LineSource =
       readonly kind: "file";
       readonly offset: number;
       readonly length: number;
-      /** Byte range of the `message` value within the file, when known without parsing. */
-      readonly message?: { readonly offset: number; readonly length: number };
+      /**
+       * Byte range of the `message` value within the file, when known without parsing (two
+       * numbers here rather than an object: a large session has one per message line).
+       */
+      readonly messageOffset?: number;
+      readonly messageLength?: number;
     }
   | { readonly kind: "text"; readonly text: string };
 
