@@ -15,8 +15,25 @@ const graphemeSegmenter = (): Intl.Segmenter => (segmenter ??= new Intl.Segmente
 /** Columns a tab occupies inside the input buffer (a fixed width keeps wrapping predictable). */
 export const BUFFER_TAB_WIDTH = 4;
 
+// Blocks where no character joins the one before it (Unicode's grapheme rules, UAX #29: they
+// hold letters, symbols and controls, no combining marks, joiners, prepended characters or
+// Hangul jamo): ASCII to the spacing modifier letters (below U+0300's combining marks), Greek
+// and Cyrillic (without Cyrillic's combining marks), the general punctuation before the
+// zero-width and bidi controls and after them, arrows to the technical symbols, and box drawing
+// to the dingbats. Text made of them (Latin, Greek and Cyrillic scripts, a code block's frame,
+// bullets and dashes) is taken apart a UTF-16 unit at a time, every unit a grapheme but for CR
+// before LF, without the Segmenter: its break rules cost several ms to load, and it is slower
+// per character. test/interactive/input/width.test.ts holds every character of them against it.
+export const ONE_UNIT_GRAPHEMES = /^[\x00-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u23ff\u2500-\u27bf]*$/;
+
+/** Whether every UTF-16 unit of `text` is a grapheme of its own (see above). */
+function unitsAreGraphemes(text: string): boolean {
+  return ONE_UNIT_GRAPHEMES.test(text) && !text.includes("\r\n");
+}
+
 /** The grapheme clusters of `text`, in order. */
 export function graphemes(text: string): string[] {
+  if (unitsAreGraphemes(text)) return text.split("");
   const out: string[] = [];
   for (const { segment } of graphemeSegmenter().segment(text)) out.push(segment);
   return out;
@@ -25,6 +42,10 @@ export function graphemes(text: string): string[] {
 /** Grapheme clusters with their UTF-16 offsets, for mapping a cursor offset to a column. */
 export function graphemesWithOffsets(text: string): { text: string; index: number }[] {
   const out: { text: string; index: number }[] = [];
+  if (unitsAreGraphemes(text)) {
+    for (let index = 0; index < text.length; index++) out.push({ text: text[index]!, index });
+    return out;
+  }
   for (const { segment, index } of graphemeSegmenter().segment(text)) out.push({ text: segment, index });
   return out;
 }

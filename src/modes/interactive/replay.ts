@@ -175,23 +175,32 @@ interface Drawn {
 }
 
 /** A message of the conversation: what the user and the agent said, not the prompt declarations. */
-export const isConversationMessage = (r: EntryRecord): boolean => r.type === "message" && r.role !== "system";
-const isMessage = isConversationMessage;
+const isMessage = (r: EntryRecord): boolean => r.type === "message" && r.role !== "system";
 const isResultRecord = (r: EntryRecord): boolean => r.type === "message" && r.role === "toolResult";
 
-/** What the branch holds, counted in one walk: its messages, its tool results (each a numbered block of the view), where its messages start and end. */
-function countBranch(records: readonly EntryRecord[]): { messages: number; results: number; firstMessage: number; lastMessage: number } {
+/** What the branch holds: its messages, its tool results (each a numbered block of the view), where its messages start and end. */
+export interface BranchCount {
+  messages: number;
+  results: number;
+  firstMessage: number;
+  lastMessage: number;
+}
+
+/** The branch `records` counted in one walk. */
+export function countBranch(records: readonly EntryRecord[]): BranchCount {
   let messages = 0;
   let results = 0;
   let firstMessage = -1;
   let lastMessage = -1;
-  records.forEach((record, i) => {
+  // A plain loop: a long branch is walked once as it opens, before the JIT compiled this.
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
     if (isResultRecord(record)) results++;
-    if (!isMessage(record)) return;
+    if (!isMessage(record)) continue;
     messages++;
     if (firstMessage < 0) firstMessage = i;
     lastMessage = i;
-  });
+  }
   return { messages, results, firstMessage, lastMessage };
 }
 
@@ -199,9 +208,9 @@ function countBranch(records: readonly EntryRecord[]): { messages: number; resul
  * The last `budget` rows of the branch (at least its last entry, cut from the top when that
  * alone is taller), numbering the tool blocks shown in `blocks` by their place in the branch.
  */
-export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: number, blocks: ToolBlocks): Replay {
+export function replayBranch(source: ReplaySource, s: TranscriptStyle, budget: number, blocks: ToolBlocks, counted?: BranchCount): Replay {
   const records = source.branchRecords();
-  const branch = countBranch(records);
+  const branch = counted ?? countBranch(records);
   const messages = branch.messages;
   blocks.clear();
   if (budget <= 0) {

@@ -4,7 +4,7 @@
  * branch as it looked live, a line counting the messages above that, and a closing rule.
  */
 import type { SessionStore } from "../../session/store.ts";
-import { isConversationMessage, replayBranch } from "./replay.ts";
+import { countBranch, replayBranch } from "./replay.ts";
 import type { ToolBlocks } from "./render/tool-blocks.ts";
 import { replaySeparator, type TranscriptStyle } from "./render/transcript.ts";
 import { wrapLine } from "./render/wrap.ts";
@@ -28,7 +28,8 @@ export function sessionBanner(input: BannerInput): string[] {
   // Counted from the entry index (the messages themselves are read when the model needs them),
   // as the line about what is above counts them: every message of the branch.
   const records = store.branchRecords();
-  const messages = records.filter(isConversationMessage).length;
+  const branch = countBranch(records);
+  const messages = branch.messages;
   const header = `Session ${input.shortId}${store.name ? ` "${terminalSafe(store.name)}"` : ""} · ${messages} message${messages === 1 ? "" : "s"}${store.path ? ` · ${store.path}` : ""}`;
   // Its path breaks at a `/`, not wherever the terminal's edge falls.
   const out = wrapLine(t.fg("muted", header), input.terminal.columns);
@@ -37,7 +38,7 @@ export function sessionBanner(input: BannerInput): string[] {
   const budget = input.screens > 0 ? Math.max(1, input.screens * input.terminal.rows - reserved) : 0;
   // The branch as already read, not walked again. Nothing of it shown, its tool results are still
   // counted: the next one is numbered after them, as a replay would number it.
-  const replay = replayBranch({ branchRecords: () => records, readEntry: store.readEntry }, style, budget, input.blocks);
+  const replay = replayBranch({ branchRecords: () => records, readEntry: store.readEntry }, style, budget, input.blocks, branch);
   if (budget === 0 || messages === 0) return out;
   if (replay.hiddenMessages > 0) {
     const n = replay.hiddenMessages;

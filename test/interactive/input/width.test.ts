@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { advanceColumn, advanceCursor, graphemeWidth, graphemes, stringWidth, truncateToWidth } from "../../../src/util/width.ts";
+import { advanceColumn, advanceCursor, graphemeWidth, graphemes, graphemesWithOffsets, ONE_UNIT_GRAPHEMES, stringWidth, truncateToWidth } from "../../../src/util/width.ts";
+import { seeded } from "../../faults/figures.ts";
 
 describe("string width", () => {
   test("ASCII, CJK and emoji", () => {
@@ -16,6 +17,43 @@ describe("string width", () => {
 
   test("escape sequences take no columns", () => {
     expect(stringWidth("\x1b[31mred\x1b[0m \x1b]8;;https://x\x07link\x1b]8;;\x07")).toBe(8);
+  });
+});
+
+describe("graphemes", () => {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  const bySegmenter = (text: string) => [...segmenter.segment(text)].map((s) => ({ text: s.segment, index: s.index }));
+
+  // Every character the fast path takes (the class's ranges, read from the pattern).
+  const units = [...ONE_UNIT_GRAPHEMES.source.matchAll(/\\(?:x|u)([0-9a-f]+)-\\u([0-9a-f]+)/g)].flatMap(([, from, to]) =>
+    Array.from({ length: Number.parseInt(to!, 16) - Number.parseInt(from!, 16) + 1 }, (_, k) => String.fromCharCode(Number.parseInt(from!, 16) + k)),
+  );
+
+  test("text of the blocks taken a unit at a time, CR LF and controls among it, is taken apart as the Segmenter takes it", () => {
+    expect(units.length).toBe(0x300 + (0x483 - 0x370) + (0x530 - 0x48a) + (0x2028 - 0x2010) + (0x205f - 0x2030) + (0x2400 - 0x2190) + (0x27c0 - 0x2500));
+    const random = seeded(0x300);
+    const pick = () => (random() < 0.1 ? "\r\n" : units[Math.floor(random() * units.length)]!);
+    let compared = 0;
+    for (let n = 0; n < 3_000; n++) {
+      const text = Array.from({ length: Math.floor(random() * 40) }, pick).join("");
+      const expected = bySegmenter(text);
+      expect(graphemesWithOffsets(text)).toEqual(expected);
+      expect(graphemes(text)).toEqual(expected.map((g) => g.text));
+      compared++;
+    }
+    // Every character of them on its own, and each between two others.
+    for (const [i, unit] of units.entries()) {
+      for (const text of [unit, `a${unit}b`, `${units[(i * 7919) % units.length]}${unit}${units[(i * 104_729) % units.length]}`]) expect(graphemes(text)).toEqual(bySegmenter(text).map((g) => g.text));
+    }
+    expect(compared).toBe(3_000);
+  });
+
+  test("beyond it the Segmenter decides: combining marks, emoji sequences, CR LF beside them", () => {
+    expect(graphemes("Ünïcödé │ π ≈ → — ✓")).toEqual([..."Ünïcödé │ π ≈ → — ✓"]);
+    expect(graphemes("\u0483a\u0301")).toEqual(["\u0483a\u0301"].flatMap((t) => bySegmenter(t).map((g) => g.text)));
+    expect(graphemes("e\u0301a")).toEqual(["e\u0301", "a"]);
+    expect(graphemes("a\r\n👍🏽")).toEqual(["a", "\r\n", "👍🏽"]);
+    expect(graphemesWithOffsets("x👨‍👩‍👧y")).toEqual([{ text: "x", index: 0 }, { text: "👨‍👩‍👧", index: 1 }, { text: "y", index: 9 }]);
   });
 });
 
