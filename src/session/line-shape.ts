@@ -41,8 +41,14 @@ function bytesOf(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
-/** The roles messages have, as shared strings: 20,000 messages need not make 20,000 copies of "assistant". */
-const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"].map((role) => ({ role, bytes: bytesOf(role) }));
+/**
+ * The roles messages have, as shared strings (20,000 messages need not make 20,000 copies of
+ * "assistant"), by their length: a role is told by comparing it with the one or two of its length.
+ */
+const ROLES_BY_LENGTH: { role: string; bytes: Uint8Array }[][] = [];
+for (const role of ["user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"]) {
+  (ROLES_BY_LENGTH[role.length] ??= []).push({ role, bytes: bytesOf(role) });
+}
 
 /** How many leading bytes `matchMessagePrefix` looks at. */
 export const MESSAGE_PREFIX_BYTES = 256;
@@ -77,7 +83,10 @@ function text(buf: Uint8Array, from: number, to: number, same?: string): string 
 }
 
 function roleText(buf: Uint8Array, from: number, to: number): string {
-  for (const { role, bytes } of ROLES) if (bytes.length === to - from && literalAt(buf, from, to, bytes)) return role;
+  const candidates = ROLES_BY_LENGTH[to - from];
+  if (candidates !== undefined) {
+    for (let i = 0; i < candidates.length; i++) if (literalAt(buf, from, to, candidates[i]!.bytes)) return candidates[i]!.role;
+  }
   return text(buf, from, to);
 }
 
