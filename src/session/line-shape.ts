@@ -10,6 +10,7 @@
 import { isUtf8 } from "node:buffer";
 import { scanJson } from "./json-check.ts";
 import { emptySpans, messageLineWasm, NOT_JSON, type MessageLineSpans } from "./json-check-wasm.ts";
+import type { Mutable } from "../util/mutable.ts";
 
 /** Where a message line's prefix values lie (each `[from, to)`; the parent's -1 for null). */
 type PrefixSpans = Omit<MessageLineSpans, "lastKeyAt">;
@@ -120,17 +121,18 @@ export function matchMessagePrefix(buf: Uint8Array, start: number, end: number, 
   const roleAt = timestampEnd + 1 + ROLE.length;
   const roleEnd = valueEnd(buf, roleAt, stop);
   if (roleEnd < 0) return undefined;
-  return prefixAt(buf, { idFrom: idAt, idTo: idEnd, parentFrom, parentTo, timestampFrom: timestampAt, timestampTo: timestampEnd, roleFrom: roleAt, roleTo: roleEnd }, previousId);
+  const prefix: Mutable<MessagePrefix> = { id: "", parentId: null, timestamp: "", role: "" };
+  setPrefix(buf, { idFrom: idAt, idTo: idEnd, parentFrom, parentTo, timestampFrom: timestampAt, timestampTo: timestampEnd, roleFrom: roleAt, roleTo: roleEnd }, previousId, prefix);
+  return prefix;
 }
 
-/** The prefix whose values lie at `spans` (found here or by the WebAssembly module), as texts. */
-function prefixAt(buf: Uint8Array, spans: PrefixSpans, previousId: string | undefined): MessagePrefix {
-  return {
-    id: text(buf, spans.idFrom, spans.idTo),
-    parentId: spans.parentFrom < 0 ? null : text(buf, spans.parentFrom, spans.parentTo, previousId),
-    timestamp: text(buf, spans.timestampFrom, spans.timestampTo),
-    role: roleText(buf, spans.roleFrom, spans.roleTo),
-  };
+
+/** The prefix whose values lie at `spans` (found here or by the WebAssembly module), as texts written into `into`. */
+function setPrefix(buf: Uint8Array, spans: PrefixSpans, previousId: string | undefined, into: Mutable<MessagePrefix>): void {
+  into.id = text(buf, spans.idFrom, spans.idTo);
+  into.parentId = spans.parentFrom < 0 ? null : text(buf, spans.parentFrom, spans.parentTo, previousId);
+  into.timestamp = text(buf, spans.timestampFrom, spans.timestampTo);
+  into.role = roleText(buf, spans.roleFrom, spans.roleTo);
 }
 
 /**
@@ -192,10 +194,7 @@ export function readMessageLine(
     into.role = prefix.role;
     into.lastKeyAt = lastKeyAt;
   } else {
-    into.id = text(buf, spans.idFrom, spans.idTo);
-    into.parentId = spans.parentFrom < 0 ? null : text(buf, spans.parentFrom, spans.parentTo, previousId);
-    into.timestamp = text(buf, spans.timestampFrom, spans.timestampTo);
-    into.role = roleText(buf, spans.roleFrom, spans.roleTo);
+    setPrefix(buf, spans, previousId, into);
     into.lastKeyAt = spans.lastKeyAt;
   }
   setMessageValue(buf, start, end, into);

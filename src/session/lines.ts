@@ -7,6 +7,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "./regular-file.ts";
+import type { Mutable } from "../util/mutable.ts";
 
 const NEWLINE = 0x0a;
 const INITIAL_BUFFER = 1 << 20;
@@ -47,7 +48,6 @@ export interface ScannedLine {
   readonly utf8: boolean;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ScanResult {
   /** Bytes read (after an early stop: bytes read so far). */
