@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { findCommand, parseSlash } from "../../../src/modes/interactive/commands/dispatch.ts";
-import { builtinCommands } from "../../../src/modes/interactive/commands/index.ts";
+import { about, type BuiltinCommandName } from "../../../src/modes/interactive/commands/about.ts";
+import { BUILTIN_COMMAND_LOADERS, builtinCommands } from "../../../src/modes/interactive/commands/index.ts";
 import { makeHost } from "./fake-host.ts";
 
 describe("parseSlash", () => {
@@ -45,5 +46,22 @@ describe("findCommand", () => {
     const host = makeHost();
     await findCommand(commands, "name")!.run(host, "   ");
     expect(host.text).toBe("error: Session name cannot be empty");
+  });
+  test("each command's module is loaded on its first use: the one its name names, with the name, description and hint of about.ts", async () => {
+    const names = Object.keys(BUILTIN_COMMAND_LOADERS) as BuiltinCommandName[];
+    expect(commands.map((c) => c.name)).toEqual(names);
+    for (const name of names) {
+      const listed = findCommand(commands, name)!;
+      const loaded = await BUILTIN_COMMAND_LOADERS[name](commands);
+      expect({ name: listed.name, description: listed.description, argumentHint: listed.argumentHint }).toEqual({ argumentHint: undefined, ...about(name) });
+      expect({ name: loaded.name, description: loaded.description, argumentHint: loaded.argumentHint }).toEqual({ argumentHint: undefined, ...about(name) });
+    }
+    // Listed before its module is loaded, a command runs it once loaded: /quit leaves, /help lists /quit.
+    const host = makeHost();
+    await findCommand(builtinCommands(), "quit")!.run(host, "");
+    expect(host.exited).toBe(true);
+    const helped = makeHost();
+    await findCommand(commands, "help")!.run(helped, "");
+    expect(helped.text).toContain("/quit");
   });
 });

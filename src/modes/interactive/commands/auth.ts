@@ -13,6 +13,7 @@ import { findSubscription } from "../login/subscriptions.ts";
 import { supportsHyperlinks } from "../render/wrap.ts";
 import { stillApplies } from "../login/still-applies.ts";
 import { messageOf } from "./format.ts";
+import { about } from "./about.ts";
 
 type Method = "subscription" | "api_key";
 
@@ -131,9 +132,7 @@ async function loginNamed(host: InteractiveHost, named: string): Promise<void> {
 }
 
 export const loginCommand: SlashCommand = {
-  name: "login",
-  description: "Sign in with an account (subscription) or store an API key",
-  argumentHint: "[provider]",
+  ...about("login"),
   async run(host, args) {
     const named = args.trim();
     if (named) return loginNamed(host, named);
@@ -154,9 +153,7 @@ export const loginCommand: SlashCommand = {
 };
 
 export const logoutCommand: SlashCommand = {
-  name: "logout",
-  description: "Remove a stored subscription login or API key",
-  argumentHint: "[provider]",
+  ...about("logout"),
   async run(host, args) {
     const stored = storedKinds(host);
     if (stored.size === 0) {

@@ -3,6 +3,7 @@ import { ALREADY_COMPACTED, NOTHING_TO_COMPACT } from "../../../compaction/prepa
 import type { SlashCommand } from "../host.ts";
 import { summaryRows } from "../render/transcript.ts";
 import { formatTokens } from "./format.ts";
+import { about } from "./about.ts";
 
 /** What a refusal (not a failure) is told as. */
 const REFUSALS: Readonly<Record<string, string>> = {
@@ -11,9 +12,7 @@ const REFUSALS: Readonly<Record<string, string>> = {
 };
 
 export const compactCommand: SlashCommand = {
-  name: "compact",
-  description: "Summarize older messages to free context",
-  argumentHint: "[instructions]",
+  ...about("compact"),
   async run(host, args) {
     // The spinner says it is compacting; the outcome is told once, here.
     let result;

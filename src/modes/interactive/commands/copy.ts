@@ -5,11 +5,11 @@
  */
 import { CLIPBOARD_TOOL_HINT, copyToClipboard, defaultClipboardDeps, OSC52_MAX_BYTES, osc52Sequence, type ClipboardDeps } from "../../../util/clipboard.ts";
 import type { SlashCommand } from "../host.ts";
+import { about } from "./about.ts";
 
 export function createCopyCommand(deps: ClipboardDeps = defaultClipboardDeps): SlashCommand {
   return {
-    name: "copy",
-    description: "Copy the last answer to the clipboard",
+    ...about("copy"),
     async run(host) {
       const text = host.session.lastAssistantText();
       if (!text) {

@@ -1,10 +1,9 @@
 /** `/expand [N]`: tool result N in full (the number its hint names), or every result toggled. */
 import type { SlashCommand } from "../host.ts";
+import { about } from "./about.ts";
 
 export const expandCommand: SlashCommand = {
-  name: "expand",
-  description: "Show tool result N in full, or collapse/expand all of them",
-  argumentHint: "[N]",
+  ...about("expand"),
   async run(host, args) {
     const text = args.trim();
     if (!text) {

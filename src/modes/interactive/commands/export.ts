@@ -10,11 +10,10 @@ import { writeExportFile } from "../../../export/write-export.ts";
 import { exportBranchJsonl } from "../../../session/export-jsonl.ts";
 import type { SlashCommand } from "../host.ts";
 import { messageOf } from "./format.ts";
+import { about } from "./about.ts";
 
 export const exportCommand: SlashCommand = {
-  name: "export",
-  description: "Export the session to an HTML file (or the current branch to a .jsonl session file)",
-  argumentHint: "[file.html | file.jsonl]",
+  ...about("export"),
   async run(host, args) {
     const store = host.session.store;
     if (!store.path) {

@@ -1,10 +1,10 @@
 /** `/extensions`: each loaded extension, its process and how it is doing. */
 import { formatExtensionRows } from "../../../extensions/status.ts";
 import type { InteractiveHost, SlashCommand } from "../host.ts";
+import { about } from "./about.ts";
 
 export const extensionsCommand: SlashCommand = {
-  name: "extensions",
-  description: "List the loaded extensions: process, state, events, calls and errors",
+  ...about("extensions"),
   async run(host) {
     host.print(formatExtensionRows(host.extensionStatus?.() ?? []).join("\n"));
   },

@@ -5,6 +5,7 @@
 import type { InteractiveHost, SlashCommand } from "../host.ts";
 import { commandCatalog, type CommandEntry, type CommandSource } from "./catalog.ts";
 import { hotkeyRows } from "./info.ts";
+import { about } from "./about.ts";
 
 const SECTIONS: readonly (readonly [CommandSource, string])[] = [
   ["command", "Commands"],
@@ -50,8 +51,7 @@ export function helpLines(host: InteractiveHost, commands: readonly SlashCommand
 /** `/help`, listing `commands()` (the list it is part of). */
 export function helpCommand(commands: () => readonly SlashCommand[]): SlashCommand {
   return {
-    name: "help",
-    description: "List the commands and keys",
+    ...about("help"),
     async run(host) {
       host.print(helpLines(host, commands()).join("\n"));
     },

@@ -10,6 +10,7 @@ import { SessionStore } from "../../../session/store.ts";
 import type { SlashCommand } from "../host.ts";
 import { messageOf } from "./format.ts";
 import { refuseWhileRunning } from "./guards.ts";
+import { about } from "./about.ts";
 
 /** The file as it is imported: the header's working directory becomes this project's. */
 function importedText(text: string, cwd: string): { text: string; id: unknown; body: string } {
@@ -21,9 +22,7 @@ function importedText(text: string, cwd: string): { text: string; id: unknown; b
 }
 
 export const importCommand: SlashCommand = {
-  name: "import",
-  description: "Copy a session file into this project and continue it",
-  argumentHint: "<file.jsonl>",
+  ...about("import"),
   async run(host, args) {
     const target = args.trim();
     if (!target) {

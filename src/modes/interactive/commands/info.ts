@@ -5,6 +5,7 @@ import { formatTokens } from "./format.ts";
 import { terminalSafe } from "../../../util/terminal-safe.ts";
 import { costByModel } from "../../../agent/session-stats.ts";
 import { isVirtualModel } from "../../../ai/virtual-models.ts";
+import { about } from "./about.ts";
 
 /** What one message of each role is called in `/session`, singular and plural. */
 const ROLE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
@@ -80,8 +81,7 @@ export function sessionReport(host: InteractiveHost): string[] {
 }
 
 export const sessionCommand: SlashCommand = {
-  name: "session",
-  description: "Show the session's file, id, size, tokens and cost",
+  ...about("session"),
   async run(host) {
     host.print(sessionReport(host).join("\n"));
   },
@@ -135,8 +135,7 @@ export function hotkeyRows(bindings: KeyBindings): [string, string][] {
 }
 
 export const hotkeysCommand: SlashCommand = {
-  name: "hotkeys",
-  description: "Show keyboard shortcuts",
+  ...about("hotkeys"),
   async run(host) {
     const extension = (host.extensionShortcuts?.() ?? []).map(([key, what]): [string, string] => [key, `${what} (extension)`]);
     const rows = [...hotkeyRows(host.keybindings), ...extension];

@@ -7,6 +7,7 @@ import type { Model } from "../../../ai/types.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import { formatTokens, matchesWords } from "./format.ts";
 import { terminalSafe } from "../../../util/terminal-safe.ts";
+import { about } from "./about.ts";
 
 const key = (model: Model) => `${model.provider}/${model.id}`;
 
@@ -35,9 +36,7 @@ function switchTo(host: InteractiveHost, model: Model): void {
 }
 
 export const modelCommand: SlashCommand = {
-  name: "model",
-  description: "Choose the model",
-  argumentHint: "[search]",
+  ...about("model"),
   async run(host, args) {
     const models = host.session.availableModels();
     if (models.length === 0) {

@@ -5,11 +5,10 @@
 import { describeSwitch } from "../../../runtime/piglet-switch.ts";
 import type { SlashCommand } from "../host.ts";
 import { refuseWhileRunning } from "./guards.ts";
+import { about } from "./about.ts";
 
 export const pigletCommand: SlashCommand = {
-  name: "piglet",
-  description: "Switch to a Piglet (a named agent) for the rest of the session",
-  argumentHint: "[name]",
+  ...about("piglet"),
   async run(host, args) {
     const piglets = host.piglets;
     if (!piglets) {

@@ -2,14 +2,13 @@
 import type { SlashCommand } from "../host.ts";
 import { chooseSession, defaultResumeDeps, sessionTitle, type ResumeDeps } from "../session-picker.ts";
 import { refuseWhileRunning } from "./guards.ts";
+import { about } from "./about.ts";
 
 export type { ResumeDeps } from "../session-picker.ts";
 
 export function createResumeCommand(deps: ResumeDeps = defaultResumeDeps): SlashCommand {
   return {
-    name: "resume",
-    description: "Resume another session",
-    argumentHint: "[search]",
+    ...about("resume"),
     async run(host, args) {
       if (refuseWhileRunning(host, "resume another session")) return;
       const currentPath = host.session.store.path;

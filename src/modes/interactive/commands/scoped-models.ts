@@ -5,12 +5,12 @@
 import type { Model } from "../../../ai/types.ts";
 import { globalSettingsPath } from "../../../resources/settings.ts";
 import type { SlashCommand } from "../host.ts";
+import { about } from "./about.ts";
 
 const ref = (model: Model) => `${model.provider}/${model.id}`;
 
 export const scopedModelsCommand: SlashCommand = {
-  name: "scoped-models",
-  description: "Choose the models Ctrl+P cycles through",
+  ...about("scoped-models"),
   async run(host) {
     const available = host.registry.available();
     if (available.length === 0) {

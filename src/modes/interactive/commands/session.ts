@@ -1,10 +1,10 @@
 /** Commands that replace, name or leave the session: `/new`, `/clone`, `/name`, `/reload`, `/quit` (and `/exit`). */
 import type { SlashCommand } from "../host.ts";
 import { refuseWhileRunning } from "./guards.ts";
+import { about } from "./about.ts";
 
 export const newCommand: SlashCommand = {
-  name: "new",
-  description: "Start a new session",
+  ...about("new"),
   async run(host) {
     if (refuseWhileRunning(host, "start a new session")) return;
     if ((await host.session.newSession()).cancelled) return;
@@ -13,8 +13,7 @@ export const newCommand: SlashCommand = {
 };
 
 export const cloneCommand: SlashCommand = {
-  name: "clone",
-  description: "Copy the current branch into a new session",
+  ...about("clone"),
   async run(host) {
     if (refuseWhileRunning(host, "clone the session")) return;
     if ((await host.session.clone()).cancelled) return;
@@ -23,9 +22,7 @@ export const cloneCommand: SlashCommand = {
 };
 
 export const nameCommand: SlashCommand = {
-  name: "name",
-  description: "Name the session",
-  argumentHint: "<name>",
+  ...about("name"),
   async run(host, args) {
     let name: string | undefined = args;
     if (!name) {
@@ -39,8 +36,7 @@ export const nameCommand: SlashCommand = {
 };
 
 export const reloadCommand: SlashCommand = {
-  name: "reload",
-  description: "Reload settings, keybindings, skills, prompt templates and context files",
+  ...about("reload"),
   async run(host) {
     // The host reports what was loaded.
     await host.reload();
@@ -48,11 +44,10 @@ export const reloadCommand: SlashCommand = {
 };
 
 export const quitCommand: SlashCommand = {
-  name: "quit",
-  description: "Quit pig",
+  ...about("quit"),
   async run(host) {
     host.exit();
   },
 };
 
-export const exitCommand: SlashCommand = { ...quitCommand, name: "exit", description: "Quit pig (as /quit)" };
+export const exitCommand: SlashCommand = { ...quitCommand, ...about("exit") };

@@ -12,6 +12,7 @@ import type { ThinkingLevel } from "../../../session/format.ts";
 import type { InteractiveHost, PickOption, SlashCommand } from "../host.ts";
 import { detectThemeName, themeNames } from "../theme.ts";
 import { FILTER_NAMES, FILTER_OF_SETTING } from "../tree/tree-rows.ts";
+import { about } from "./about.ts";
 
 interface Setting {
   label: string;
@@ -171,8 +172,7 @@ function reportUnsaved(host: InteractiveHost): void {
 }
 
 export const settingsCommand: SlashCommand = {
-  name: "settings",
-  description: "Change settings (thinking, theme, queue modes, compaction, …)",
+  ...about("settings"),
   async run(host) {
     let last: Setting | undefined;
     for (;;) {

@@ -10,6 +10,7 @@ import { presentBuiltinCall } from "../../../tools/index.ts";
 import { writeExportFile } from "../../../export/write-export.ts";
 import type { SlashCommand } from "../host.ts";
 import { messageOf } from "./format.ts";
+import { about } from "./about.ts";
 
 export interface ShareDeps {
   which(command: string): string | null;
@@ -28,8 +29,7 @@ export const defaultShareDeps: ShareDeps = {
 
 export function createShareCommand(deps: ShareDeps = defaultShareDeps): SlashCommand {
   return {
-    name: "share",
-    description: "Upload the session as a secret GitHub gist (needs gh)",
+    ...about("share"),
     async run(host) {
       const store = host.session.store;
       if (!store.branchRecords().some((record) => record.type === "message")) {

@@ -6,6 +6,7 @@ import type { InteractiveHost, SlashCommand } from "../host.ts";
 import { currentEntryId, readSessionTree } from "../tree/tree-rows.ts";
 import { oneLine } from "./format.ts";
 import { refuseWhileRunning } from "./guards.ts";
+import { about } from "./about.ts";
 
 type SummaryChoice = "none" | "summary" | "custom";
 
@@ -25,8 +26,7 @@ async function askSummary(host: InteractiveHost): Promise<{ summarize: boolean; 
 }
 
 export const treeCommand: SlashCommand = {
-  name: "tree",
-  description: "Go to another point of the session tree",
+  ...about("tree"),
   async run(host) {
     if (refuseWhileRunning(host, "move in the tree")) return;
     const tree = readSessionTree(host.session.store);
@@ -54,8 +54,7 @@ export const treeCommand: SlashCommand = {
 };
 
 export const forkCommand: SlashCommand = {
-  name: "fork",
-  description: "Start a new session from before one of your messages",
+  ...about("fork"),
   async run(host) {
     if (refuseWhileRunning(host, "fork")) return;
     const messages = host.session.forkMessages();
@@ -78,9 +77,7 @@ export const forkCommand: SlashCommand = {
 };
 
 export const labelCommand: SlashCommand = {
-  name: "label",
-  description: "Label the current entry (no text clears the label)",
-  argumentHint: "[text]",
+  ...about("label"),
   async run(host, args) {
     const target = currentEntryId(host.session.store);
     if (!target) {
