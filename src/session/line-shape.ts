@@ -94,9 +94,16 @@ function roleText(buf: Uint8Array, from: number, to: number): string {
 /**
  * The prefix of the line `buf[start, end)`, read from its first `MESSAGE_PREFIX_BYTES` bytes
  * without making a string of them; undefined when the line does not start that way. `previousId`
- * (the id of the line before) is handed back as the parent when it is the same text.
+ * (the id of the line before) is handed back as the parent when it is the same text. The texts
+ * are written into `into`, which is returned.
  */
-export function matchMessagePrefix(buf: Uint8Array, start: number, end: number, previousId?: string): MessagePrefix | undefined {
+export function matchMessagePrefix(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  previousId?: string,
+  into: Mutable<MessagePrefix> = { id: "", parentId: null, timestamp: "", role: "" },
+): MessagePrefix | undefined {
   const stop = Math.min(end, start + MESSAGE_PREFIX_BYTES);
   if (!literalAt(buf, start, stop, TYPE_AND_ID)) return undefined;
   const idAt = start + TYPE_AND_ID.length;
@@ -121,11 +128,9 @@ export function matchMessagePrefix(buf: Uint8Array, start: number, end: number, 
   const roleAt = timestampEnd + 1 + ROLE.length;
   const roleEnd = valueEnd(buf, roleAt, stop);
   if (roleEnd < 0) return undefined;
-  const prefix: Mutable<MessagePrefix> = { id: "", parentId: null, timestamp: "", role: "" };
-  setPrefix(buf, { idFrom: idAt, idTo: idEnd, parentFrom, parentTo, timestampFrom: timestampAt, timestampTo: timestampEnd, roleFrom: roleAt, roleTo: roleEnd }, previousId, prefix);
-  return prefix;
+  setPrefix(buf, { idFrom: idAt, idTo: idEnd, parentFrom, parentTo, timestampFrom: timestampAt, timestampTo: timestampEnd, roleFrom: roleAt, roleTo: roleEnd }, previousId, into);
+  return into;
 }
-
 
 /** The prefix whose values lie at `spans` (found here or by the WebAssembly module), as texts written into `into`. */
 function setPrefix(buf: Uint8Array, spans: PrefixSpans, previousId: string | undefined, into: Mutable<MessagePrefix>): void {
@@ -184,14 +189,9 @@ export function readMessageLine(
   if (found === undefined) {
     // No module, or the line nests deeper than its stack: the TypeScript readers decide (the
     // prefix matched, so the line opens with its brace and is known valid UTF-8).
-    const prefix = matchMessagePrefix(buf, start, end, previousId);
-    if (!prefix) return undefined;
+    if (!matchMessagePrefix(buf, start, end, previousId, into)) return undefined;
     const lastKeyAt = scanJson(buf, start, end);
     if (lastKeyAt === NOT_JSON) return undefined;
-    into.id = prefix.id;
-    into.parentId = prefix.parentId;
-    into.timestamp = prefix.timestamp;
-    into.role = prefix.role;
     into.lastKeyAt = lastKeyAt;
   } else {
     setPrefix(buf, spans, previousId, into);

@@ -26,7 +26,7 @@ export function guarded(command: SlashCommand): SlashCommand {
 /**
  * A command known by its name, description and argument hint (about.ts) whose module is loaded
  * the first time it runs: an interactive start draws its prompt without evaluating the code of
- * commands it may never run (~3 ms for all of them). A load that fails is tried again next time.
+ * commands it may never run (~2.5 ms for all of them). A load that fails is tried again next time.
  */
 function onFirstUse(name: BuiltinCommandName, load: () => Promise<SlashCommand>): SlashCommand {
   let loading: Promise<SlashCommand> | undefined;
@@ -42,11 +42,14 @@ function onFirstUse(name: BuiltinCommandName, load: () => Promise<SlashCommand>)
   };
 }
 
+/** Loads a built-in command's module and gives the command; `commands` is the whole list, for `/help`. */
+type CommandLoader = (commands: readonly SlashCommand[]) => Promise<SlashCommand>;
+
 /**
- * How each built-in command's module is loaded, by its name; `commands` is the whole list, for
- * `/help`. Listed in the order the commands were added (completion and `/help` sort them).
+ * How each built-in command's module is loaded, by its name. Listed in the order the commands
+ * were added (completion and `/help` sort them).
  */
-export const BUILTIN_COMMAND_LOADERS: Record<BuiltinCommandName, (commands: readonly SlashCommand[]) => Promise<SlashCommand>> = {
+export const BUILTIN_COMMAND_LOADERS: Record<BuiltinCommandName, CommandLoader> = {
   help: async (commands) => (await import("./help.ts")).helpCommand(() => commands),
   model: async () => (await import("./model.ts")).modelCommand,
   piglet: async () => (await import("./piglet.ts")).pigletCommand,
@@ -78,7 +81,7 @@ export const BUILTIN_COMMAND_LOADERS: Record<BuiltinCommandName, (commands: read
 /** pig's own commands (completion and `/help` list them alphabetically). */
 export function builtinCommands(): SlashCommand[] {
   const commands: SlashCommand[] = [];
-  for (const [name, load] of Object.entries(BUILTIN_COMMAND_LOADERS) as [BuiltinCommandName, (commands: readonly SlashCommand[]) => Promise<SlashCommand>][]) {
+  for (const [name, load] of Object.entries(BUILTIN_COMMAND_LOADERS) as [BuiltinCommandName, CommandLoader][]) {
     commands.push(guarded(onFirstUse(name, () => load(commands))));
   }
   return commands;
