@@ -23,10 +23,11 @@
  * Each runs in a scratch directory of its own, with an agent dir there: nothing of the user's
  * settings, sessions or credentials is read or written.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFakeAgentDir } from "./bench/fake-agent.ts";
+import { settledFiles } from "./settled-files.ts";
 
 /**
  * Calls `build` with the `--bytecode-order` flag for builds of pig's sources, and returns what it
@@ -141,11 +142,12 @@ export async function recordBytecodeOrder(pig: string, dir: string): Promise<str
       }
       const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
       if (code !== 0) throw new Error(`recording the bytecode order: \`${shown}\` exited with ${code}:\n${stderr}`);
-      // In pid order: pig's own file, then its runner's, unless pids wrapped between them (either order serves).
-      const written = readdirSync(dir)
-        .filter((name) => name.startsWith(prefix) && name.endsWith(".order") && statSync(join(dir, name)).size > 0)
-        .sort((a, b) => Number(a.slice(prefix.length, -6)) - Number(b.slice(prefix.length, -6)));
       const wanted = run.processes ?? 1;
+      // The runner may write its file a moment after pig has exited (settled-files.ts). In pid
+      // order: pig's own file, then its runner's, unless pids wrapped between them (either serves).
+      const written = (await settledFiles(dir, wanted, (name) => name.startsWith(prefix) && name.endsWith(".order")))
+        .filter((name) => statSync(join(dir, name)).size > 0)
+        .sort((a, b) => Number(a.slice(prefix.length, -6)) - Number(b.slice(prefix.length, -6)));
       if (written.length !== wanted) {
         throw new Error(`recording the bytecode order: \`${shown}\` wrote ${written.length} order files in ${dir}, not ${wanted}:\n${stderr}`);
       }

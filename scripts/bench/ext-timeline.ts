@@ -7,7 +7,7 @@
 // slows both processes, so each round runs twice: the timeline comes from the plain run, the
 // profiles from the other.
 //   node_modules/.bin/bun scripts/bench/ext-timeline.ts [--extensions N] [--runs N] [--warmup N] [--pig PATH] [--keep]
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
@@ -17,6 +17,7 @@ import { writeFakeAgentDir } from "./fake-agent.ts";
 import { cleanup, median, pigEnv, requirePig } from "./measure.ts";
 import { commonArgs } from "./options.ts";
 import { fmtMs, shellLine } from "./report.ts";
+import { settledFiles } from "../settled-files.ts";
 
 const args = commonArgs({ runs: 5, warmup: 1 }, ["extensions"]);
 const count = Number(args.own.extensions ?? 30);
@@ -79,7 +80,8 @@ try {
       const profiled = await runPig(profileDir);
       if (r < args.warmup) continue;
       runs.push(plain.times);
-      for (const name of readdirSync(profileDir)) {
+      // Two profiles: pig's and its runner's, which may be written a moment after pig exits.
+      for (const name of await settledFiles(profileDir, 2, (n) => n.endsWith(".cpuprofile"))) {
         const profile = v.parse(CpuProfileSchema, JSON.parse(readFileSync(join(profileDir, name), "utf8")));
         (name.includes(`.${profiled.pid}.`) ? pigProfiles : runnerProfiles).push(profile);
       }

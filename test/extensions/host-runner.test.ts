@@ -1,11 +1,13 @@
 // The host with pig's own TypeScript runner at the other end of the socket.
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionSource } from "../../src/extensions/discovery.ts";
 import { ctx, noUpdate, startTestHost, type TestHost, toolNamed, waitFor } from "./helpers/host-fixture.ts";
 import { processAlive } from "../helpers/process-state.ts";
 
 const ECHO = join(import.meta.dir, "../fixtures/extensions/host/echo.ts");
+const FAREWELL = join(import.meta.dir, "../fixtures/extensions/host/farewell.ts");
 
 function tsSource(path: string): ExtensionSource {
   return { id: path, entry: path, runtime: "typescript", command: [], ownProcess: false, env: [], activation: ["onStartup"], tools: [], commands: [], name: "echo", origin: "cli" };
@@ -24,6 +26,24 @@ describe("TypeScript runner", () => {
     const r = await toolNamed(t.host, "ts_echo").execute("c", { text: "hi" }, new AbortController().signal, noUpdate, ctx);
     expect(r.content).toEqual([{ type: "text", text: "ts:hi" }]);
     expect(await t.host.hooks().input({ text: "ping", source: "interactive" })).toEqual({ action: "transform", text: "pong" });
+  });
+
+  test("shutdown: once it returns the runner's last words are in its log; the runner and what it started then end", async () => {
+    t = await startTestHost([{ ...tsSource(FAREWELL), name: "farewell" }]);
+    expect(t.host.loadErrors).toEqual([]);
+    const runner = t.host.list()[0]!.pid!;
+    const r = await toolNamed(t.host, "start_helper").execute("c", {}, new AbortController().signal, noUpdate, ctx);
+    const helper = Number((r.content[0] as { text: string }).text);
+    expect(helper).toBeGreaterThan(0);
+    expect(processAlive(helper)).toBe(true);
+    await t.host.shutdown();
+    // The runner closes its log when its work is done: pig has every line of it by then, though
+    // it does not wait for the process itself to be gone.
+    const log = readFileSync(join(t.dir, "agent", "extensions", "logs", "typescript-runner.log"), "utf8");
+    expect(log).toContain("farewell: the last line before the runner ends\n");
+    expect(t.host.list()[0]!.state).toBe("stopped");
+    await waitFor(() => !processAlive(runner));
+    await waitFor(() => !processAlive(helper));
   });
 
   test("the runner exits by itself when pig dies without shutting it down", async () => {

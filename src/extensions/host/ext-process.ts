@@ -39,6 +39,11 @@ export interface ProcessSpec {
   lazy: boolean;
   /** The runner the packed TypeScript extensions share (one per host). */
   shared?: boolean;
+  /**
+   * pig's TypeScript runner: told to shut down, it closes its end of the log once its work is
+   * done and then kills its group, so the log's end says it is done (runner/main.ts).
+   */
+  runner?: boolean;
 }
 
 /** What the process needs from the host that owns it. */
@@ -189,14 +194,33 @@ export class ExtensionProcess {
     if (!child || !wasUp) return;
     this.conn?.notify("shutdown", { reason });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([child.exited, new Promise((r) => (timer = setTimeout(r, this.owner.timing.shutdownGraceMs)))]);
-    clearTimeout(timer);
+    const grace = () => new Promise<"grace">((r) => (timer = setTimeout(() => r("grace"), this.owner.timing.shutdownGraceMs)));
+    if (this.spec.runner) {
+      // pig's runner closes its end of the log once its work is done, then kills its group
+      // (runner/main.ts): with the log's end, its last words are in the log and nothing of it
+      // runs on. Its process ends a few ms later, once the kernel has taken back a runtime's
+      // memory: pig does not wait for that, nor stay for it. Should the runner not get as far
+      // as its group, the group is killed after the grace.
+      const ended = await Promise.race([child.logged.then(() => "logged" as const), child.exited.then(() => "exited" as const), grace()]);
+      clearTimeout(timer);
+      this.conn?.close(new ProcessDown("was shut down"));
+      if (ended === "logged") {
+        const fallback = setTimeout(() => child.kill("SIGKILL"), this.owner.timing.shutdownGraceMs);
+        fallback.unref?.();
+        void child.exited.then(() => clearTimeout(fallback));
+        child.unref();
+        return;
+      }
+    } else {
+      await Promise.race([child.exited, grace()]);
+      clearTimeout(timer);
+    }
     // Whatever the extension started in its group goes too, exited or not.
     child.kill("SIGKILL");
     this.conn?.close(new ProcessDown("was shut down"));
     await child.exited;
     // Its last words are still in the pipe; a helper that left the group may hold it open, so not for long.
-    await Promise.race([child.logged, new Promise((r) => (timer = setTimeout(r, this.owner.timing.shutdownGraceMs)))]);
+    await Promise.race([child.logged, grace()]);
     clearTimeout(timer);
   }
 

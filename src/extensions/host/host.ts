@@ -476,6 +476,7 @@ export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: 
       allowEnv: [],
       lazy: false,
       shared: true,
+      runner: true,
     });
   }
   for (const s of sources) {
@@ -488,6 +489,7 @@ export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: 
       ...(own ? {} : { single: s.id }),
       allowEnv: s.env,
       lazy: !s.activation.includes("onStartup"),
+      ...(own ? { runner: true } : {}),
     });
   }
   return specs;

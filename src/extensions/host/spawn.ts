@@ -15,6 +15,8 @@ export interface SpawnedProcess {
   logged: Promise<void>;
   /** Signals the process group (falls back to the process if the group is gone). */
   kill(signal?: NodeJS.Signals): void;
+  /** Lets pig exit while the process is still ending (a killed process pig no longer waits for). */
+  unref(): void;
 }
 
 export interface SpawnOptions {
@@ -62,6 +64,9 @@ export function spawnExtension(options: SpawnOptions): SpawnedProcess {
       () => null,
     ),
     logged,
+    unref() {
+      child.unref();
+    },
     kill(signal = "SIGKILL") {
       try {
         process.kill(-pid, signal);

@@ -135,6 +135,13 @@ export async function bootRunner(peer: Peer, token: string, options: BootOptions
  * there is no group of that id, and only the runner exits.
  */
 function exitWithGroup(): never {
+  // Its end of the log first: pig takes the log's end for the sign that the runner is done
+  // (host/ext-process.ts), without waiting for the process's own end.
+  try {
+    (require("node:fs") as typeof import("node:fs")).closeSync(2);
+  } catch {
+    // Closed already.
+  }
   try {
     process.kill(-process.pid, "SIGKILL");
   } catch {
