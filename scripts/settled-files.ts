@@ -6,20 +6,24 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const POLL_MS = 5;
+const POLL_MS = 10;
+/** Polls in a row that must find the same files at the same sizes. */
+const STILL_POLLS = 3;
 
 /**
  * The names in `dir` that `pick` takes, once there are `count` of them, none empty and none
- * grown since the poll before; after `limitMs`, whatever is there then.
+ * grown over the last few polls (~30 ms); after `limitMs`, whatever is there then.
  */
 export async function settledFiles(dir: string, count: number, pick: (name: string) => boolean, limitMs = 5_000): Promise<string[]> {
   const until = performance.now() + limitMs;
   let sizes = "";
+  let still = 0;
   for (;;) {
     const names = readdirSync(dir).filter(pick).sort();
     const now = names.map((name) => `${name}:${sizeOf(join(dir, name))}`).join(" ");
     const whole = names.length >= count && names.every((name) => sizeOf(join(dir, name)) > 0);
-    if ((whole && now === sizes) || performance.now() > until) return names;
+    still = whole && now === sizes ? still + 1 : 0;
+    if (still >= STILL_POLLS || performance.now() > until) return names;
     sizes = now;
     await Bun.sleep(POLL_MS);
   }

@@ -81,7 +81,9 @@ try {
       if (r < args.warmup) continue;
       runs.push(plain.times);
       // Two profiles: pig's and its runner's, which may be written a moment after pig exits.
-      for (const name of await settledFiles(profileDir, 2, (n) => n.endsWith(".cpuprofile"))) {
+      const written = await settledFiles(profileDir, 2, (n) => n.endsWith(".cpuprofile"));
+      if (written.length < 2) console.error(`[bench] round ${r}: ${written.length} CPU profiles in ${profileDir}, not 2 (pig's and its runner's)`);
+      for (const name of written) {
         const profile = v.parse(CpuProfileSchema, JSON.parse(readFileSync(join(profileDir, name), "utf8")));
         (name.includes(`.${profiled.pid}.`) ? pigProfiles : runnerProfiles).push(profile);
       }

@@ -45,7 +45,6 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
 
   writeStderrThrough();
   const peer = new Peer(pipe ?? openLaunchPipe()!);
-  const exit = (code: number): never => process.exit(code);
   // pig is gone (killed, perhaps with -9): the helpers the extensions started go with the runner.
   peer.onClose(() => exitWithGroup());
   try {
@@ -57,8 +56,9 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
         if (init.session.cwd) process.chdir(init.session.cwd);
       },
       onShutdown() {
+        // The socket's close ends the runner too (above); here it ends whatever the close does.
         peer.close();
-        exit(0);
+        exitWithGroup();
       },
     });
   } catch (error) {
@@ -136,11 +136,15 @@ export async function bootRunner(peer: Peer, token: string, options: BootOptions
  */
 function exitWithGroup(): never {
   // Its end of the log first: pig takes the log's end for the sign that the runner is done
-  // (host/ext-process.ts), without waiting for the process's own end.
+  // (host/ext-process.ts), without waiting for the process's own end. /dev/null takes the
+  // descriptor's place (the lowest free one: 0 and 1 are open), so that a file opened from now
+  // on (Bun writes its profiles as the process ends) does not become stderr.
   try {
-    (require("node:fs") as typeof import("node:fs")).closeSync(2);
+    const fs = require("node:fs") as typeof import("node:fs");
+    fs.closeSync(2);
+    fs.openSync("/dev/null", "w");
   } catch {
-    // Closed already.
+    // Closed already, or no /dev/null: nothing more is written to stderr anyway.
   }
   try {
     process.kill(-process.pid, "SIGKILL");
