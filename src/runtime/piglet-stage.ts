@@ -26,7 +26,9 @@ export interface RunPiglet {
 /** The name of the Piglet the session's active branch last switched to. */
 export function recordedPiglet(store: SessionStore): string | undefined {
   // The records name each entry's type, so only custom entries are read (messages, most of a
-  // long session's bytes, never are): opening a large session does not read it whole for this.
+  // long session's bytes, never are): opening a large session does not read it whole for this,
+  // nor walk its branch when it holds no custom entry at all.
+  if (!store.tree.holdsCustomEntries) return undefined;
   const branch = store.branchRecords();
   for (let i = branch.length - 1; i >= 0; i--) {
     const record = branch[i]!;

@@ -43,6 +43,8 @@ export class SessionTree {
    * written turn after turn). Once false it stays false.
    */
   private uniqueIds = true;
+  /** How many records are `custom` entries (a session opened for its state need not walk 20,000 entries to find none). */
+  private customEntries = 0;
   constructor(records: Iterable<EntryRecord> = []) {
     // The loaded records are copied at once rather than pushed one by one (a 20,000-entry
     // session is indexed here as it opens, before the JIT has compiled any of it).
@@ -74,6 +76,7 @@ export class SessionTree {
   /** Makes `record` its id's owner and notes what it sets; true when the id was known already. */
   private index(record: EntryRecord): boolean {
     const known = this.byId.size;
+    if (record.type === "custom") this.customEntries++;
     this.byId.set(record.id, record);
     this.noteDerived(record);
     const reused = this.byId.size === known;
@@ -101,6 +104,7 @@ export class SessionTree {
     this.changes++;
     this.lastPath = undefined;
     this.records.pop();
+    if (record.type === "custom") this.customEntries--;
     if (this.byId.get(record.id) === record) {
       const earlier = this.records.findLast((r) => r.id === record.id);
       if (earlier) this.byId.set(record.id, earlier);
@@ -119,6 +123,7 @@ export class SessionTree {
     if (index < 0) return false;
     this.changes++;
     this.records[index] = updated;
+    this.customEntries += (updated.type === "custom" ? 1 : 0) - (old.type === "custom" ? 1 : 0);
     if (updated.id !== old.id) this.uniqueIds = false;
     if (this.byId.get(old.id) === old) this.byId.set(old.id, updated);
     if (this.cuts.delete(old)) this.cuts.add(updated);
@@ -145,6 +150,11 @@ export class SessionTree {
 
   get sessionName(): string | undefined {
     return this.name;
+  }
+
+  /** Whether any record, on any branch, is a `custom` entry. */
+  get holdsCustomEntries(): boolean {
+    return this.customEntries > 0;
   }
 
   labelOf(id: string): LabelInfo | undefined {

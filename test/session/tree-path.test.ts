@@ -96,3 +96,22 @@ test("after a record is taken back, one is added and the last is replaced, the w
   for (let r = tree.get("k9b"); r; r = r.parentId ? tree.get(r.parentId) : undefined) byIds.unshift(r);
   expect(path).toEqual(byIds);
 });
+
+test("whether the tree holds a custom entry follows what is added, taken back and replaced", () => {
+  const custom = (id: string, parentId: string | null): EntryRecord => ({ ...rec(id, parentId), type: "custom" });
+  const tree = new SessionTree([rec("a", null), rec("b", "a")]);
+  expect(tree.holdsCustomEntries).toBe(false);
+  const c = custom("c", "b");
+  tree.add(c);
+  expect(tree.holdsCustomEntries).toBe(true);
+  tree.removeLast(c);
+  expect(tree.holdsCustomEntries).toBe(false);
+  const d = rec("d", "b");
+  tree.add(d);
+  const asCustom = { ...d, type: "custom" };
+  tree.replace(d, asCustom);
+  expect(tree.holdsCustomEntries).toBe(true);
+  tree.replace(asCustom, { ...asCustom, type: "message" });
+  expect(tree.holdsCustomEntries).toBe(false);
+  expect(new SessionTree([rec("a", null), custom("b", "a")]).holdsCustomEntries).toBe(true);
+});
