@@ -181,7 +181,7 @@ describe("activation", () => {
 
 describe("packing and credentials", () => {
   test("a TypeScript extension whose manifest lists env gets a process of its own; the shared runner lets no variable through", async () => {
-    const { groupIntoProcesses } = await import("../../src/extensions/host/host.ts");
+    const { groupIntoProcesses } = await import("../../src/extensions/host/process-specs.ts");
     const { fakeSource: source } = await import("./helpers/host-fixture.ts");
     const ts = (id: string, env: string[]) => ({ ...source(id), runtime: "typescript" as const, ownProcess: false, env, entry: `${id}/index.ts` });
     const specs = groupIntoProcesses([ts("/ext/a", []), ts("/ext/keyed", ["GITHUB_TOKEN"]), ts("/ext/b", [])], ["runner"]);

@@ -17,34 +17,9 @@ import type { PrestartedParts } from "./prestart.ts";
 import { type SpawnedProcess, spawnExtension } from "./spawn.ts";
 import { CallStats } from "./stats.ts";
 import type { HostTiming } from "./timing.ts";
+import type { ProcessSpec } from "./process-specs.ts";
 
 export type ProcessState = "idle" | "starting" | "running" | "restarting" | "disabled" | "failed" | "stopped";
-
-export interface ProcessSpec {
-  /** For the log file name and messages about the process as a whole. */
-  name: string;
-  /**
-   * `linked`: a Piglet Binary's own extensions, run by a runner inside pig's process over an
-   * in-process pipe (no command, no spawn, no liveness pings: a stuck handler there stops pig
-   * itself, and no ping could be answered or missed meanwhile). Default `spawn`.
-   */
-  kind?: "spawn" | "linked";
-  command: readonly string[];
-  /** Extensions a shared runner loads (their ids are their paths). */
-  load: readonly { id: string; path: string }[];
-  /** The id of a process that is one extension by itself. */
-  single?: string;
-  allowEnv: readonly string[];
-  /** Started on first use instead of with pig. */
-  lazy: boolean;
-  /** The runner the packed TypeScript extensions share (one per host). */
-  shared?: boolean;
-  /**
-   * pig's TypeScript runner: told to shut down, it closes its end of the log once its work is
-   * done and then kills its group, so the log's end says it is done (runner/main.ts).
-   */
-  runner?: boolean;
-}
 
 /** What the process needs from the host that owns it. */
 export interface ProcessOwner {

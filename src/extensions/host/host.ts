@@ -22,7 +22,7 @@ import {
 } from "../protocol.ts";
 import type { ExtensionUI } from "../ui.ts";
 import { type Answer, EventDispatcher, type ExtensionErrorReport } from "./dispatch.ts";
-import { ExtensionProcess, type ProcessOwner, type ProcessSpec, type ProcessState } from "./ext-process.ts";
+import { ExtensionProcess, type ProcessOwner, type ProcessState } from "./ext-process.ts";
 import { OpenBoundaries } from "./boundaries.ts";
 import type { HostObserver } from "./observer.ts";
 import { createHooks } from "./hooks.ts";
@@ -36,7 +36,8 @@ import { RegistrationStore } from "./registry.ts";
 import { Replicator } from "./replication.ts";
 import { runnerCommand } from "./runner-command.ts";
 import { preparePeerUid } from "../../util/socket-peer.ts";
-import { type PrestartedParts, type PrestartedRunner, SHARED_RUNNER_NAME } from "./prestart.ts";
+import type { PrestartedParts, PrestartedRunner } from "./prestart.ts";
+import { groupIntoProcesses, isSharedRunner } from "./process-specs.ts";
 import type { HostSessionPort } from "./session-port.ts";
 import { createSocketDir, type SocketDir } from "./socket-dir.ts";
 import { DEFAULT_TIMING, type HostTiming } from "./timing.ts";
@@ -445,52 +446,6 @@ export class ExtensionHost {
   }
 }
 
-/** The one runner the packed TypeScript extensions share. */
-function isSharedRunner(spec: ProcessSpec): boolean {
-  return spec.shared === true;
-}
-
 export function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
   return ExtensionHost.start(options);
-}
-
-/**
- * TypeScript extensions share one runner unless they ask for their own — or their manifest lets
- * variables through the credential filter (`env`): those are given to that extension's process
- * only, never to a runner its neighbours share. Every other kind runs alone.
- */
-export function groupIntoProcesses(sources: readonly ExtensionSource[], runner: readonly string[]): ProcessSpec[] {
-  const packed = (s: ExtensionSource) => s.runtime === "typescript" && !s.ownProcess && s.env.length === 0;
-  const shared = sources.filter(packed);
-  const specs: ProcessSpec[] = [];
-  // A Piglet Binary's own extensions: one runner inside pig's process, first (ext-process.ts).
-  const linked = sources.filter((s) => s.runtime === "linked");
-  if (linked.length > 0) {
-    specs.push({ name: "linked", kind: "linked", command: [], load: linked.map((s) => ({ id: s.id, path: s.entry })), allowEnv: [], lazy: false });
-  }
-  if (shared.length > 0) {
-    specs.push({
-      name: SHARED_RUNNER_NAME,
-      command: runner,
-      load: shared.map((s) => ({ id: s.id, path: s.entry })),
-      allowEnv: [],
-      lazy: false,
-      shared: true,
-      runner: true,
-    });
-  }
-  for (const s of sources) {
-    if (packed(s) || s.runtime === "linked") continue;
-    const own = s.runtime === "typescript";
-    specs.push({
-      name: s.name,
-      command: own ? runner : s.command,
-      load: own ? [{ id: s.id, path: s.entry }] : [],
-      ...(own ? {} : { single: s.id }),
-      allowEnv: s.env,
-      lazy: !s.activation.includes("onStartup"),
-      ...(own ? { runner: true } : {}),
-    });
-  }
-  return specs;
 }

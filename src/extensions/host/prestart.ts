@@ -13,13 +13,12 @@ import type { CredentialVars } from "../../ai/credential-vars.ts";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol.ts";
 import { childEnv } from "./child-env.ts";
 import { type AcceptResult, type ExtensionListener, listenForHost, type PendingLaunch } from "./listener.ts";
+import { SHARED_RUNNER_NAME } from "./process-specs.ts";
 import { runnerCommand } from "./runner-command.ts";
 import { createSocketDir, type SocketDir } from "./socket-dir.ts";
 import { type SpawnedProcess, spawnExtension } from "./spawn.ts";
 import { DEFAULT_TIMING } from "./timing.ts";
 
-/** The shared runner's name (its log file); the host names it the same (groupIntoProcesses). */
-export const SHARED_RUNNER_NAME = "typescript-runner";
 
 export interface PrestartOptions {
   cwd: string;

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Connection, RpcError } from "../../extensions/connection.ts";
 import { WriteQueue } from "../../extensions/framing.ts";
 import { childEnv } from "../../extensions/host/child-env.ts";
-import type { ProcessSpec } from "../../extensions/host/ext-process.ts";
+import type { ProcessSpec } from "../../extensions/host/process-specs.ts";
 import { createSocketDir } from "../../extensions/host/socket-dir.ts";
 import { programPath, spawnExtension } from "../../extensions/host/spawn.ts";
 import { DEFAULT_MAX_FRAME_BYTES, ErrorCode, HOST_METHODS } from "../../extensions/protocol.ts";

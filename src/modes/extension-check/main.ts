@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { discoverExtensions } from "../../extensions/discovery.ts";
-import { groupIntoProcesses } from "../../extensions/host/host.ts";
+import { groupIntoProcesses } from "../../extensions/host/process-specs.ts";
 import { runnerCommand } from "../../extensions/host/runner-command.ts";
 import { MANIFEST_FILE } from "../../extensions/manifest.ts";
 import { checkBadToken, checkUnsupportedProtocol, programProblem } from "./launch-checks.ts";
