@@ -20,8 +20,9 @@ export async function settledFiles(dir: string, count: number, pick: (name: stri
   let still = 0;
   for (;;) {
     const names = readdirSync(dir).filter(pick).sort();
-    const now = names.map((name) => `${name}:${sizeOf(join(dir, name))}`).join(" ");
-    const whole = names.length >= count && names.every((name) => sizeOf(join(dir, name)) > 0);
+    const sized = names.map((name) => ({ name, size: sizeOf(join(dir, name)) }));
+    const now = sized.map(({ name, size }) => `${name}:${size}`).join(" ");
+    const whole = names.length >= count && sized.every(({ size }) => size > 0);
     still = whole && now === sizes ? still + 1 : 0;
     if (still >= STILL_POLLS || performance.now() > until) return names;
     sizes = now;

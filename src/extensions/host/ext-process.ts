@@ -170,25 +170,21 @@ export class ExtensionProcess {
     this.conn?.notify("shutdown", { reason });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = () => new Promise<"grace">((r) => (timer = setTimeout(() => r("grace"), this.owner.timing.shutdownGraceMs)));
-    if (this.spec.runner) {
-      // pig's runner closes its end of the log once its work is done, then kills its group
-      // (runner/main.ts): with the log's end, its last words are in the log and nothing of it
-      // runs on. Its process ends a few ms later, once the kernel has taken back a runtime's
-      // memory: pig does not wait for that, nor stay for it. Should the runner not get as far
-      // as its group, the group is killed after the grace.
-      const ended = await Promise.race([child.logged.then(() => "logged" as const), child.exited.then(() => "exited" as const), grace()]);
-      clearTimeout(timer);
+    // pig's runner closes its end of the log once its work is done, then kills its group
+    // (runner/main.ts): with the log's end, its last words are in the log and nothing of it runs
+    // on. Its process ends a few ms later, once the kernel has taken back a runtime's memory: pig
+    // does not wait for that, nor stay for it. Any other program is done when it exits.
+    const done = this.spec.runner ? Promise.race([child.logged.then(() => "logged" as const), child.exited]) : child.exited;
+    const ended = await Promise.race([done, grace()]);
+    clearTimeout(timer);
+    if (ended === "logged") {
       this.conn?.close(new ProcessDown("was shut down"));
-      if (ended === "logged") {
-        const fallback = setTimeout(() => child.kill("SIGKILL"), this.owner.timing.shutdownGraceMs);
-        fallback.unref?.();
-        void child.exited.then(() => clearTimeout(fallback));
-        child.unref();
-        return;
-      }
-    } else {
-      await Promise.race([child.exited, grace()]);
-      clearTimeout(timer);
+      // Should the runner not get as far as its group, the group is killed after the grace.
+      const fallback = setTimeout(() => child.kill("SIGKILL"), this.owner.timing.shutdownGraceMs);
+      fallback.unref?.();
+      void child.exited.then(() => clearTimeout(fallback));
+      child.unref();
+      return;
     }
     // Whatever the extension started in its group goes too, exited or not.
     child.kill("SIGKILL");

@@ -56,7 +56,7 @@ export async function runExtensionRunner(pipe?: SocketPipe): Promise<number> {
         if (init.session.cwd) process.chdir(init.session.cwd);
       },
       onShutdown() {
-        // The socket's close ends the runner too (above); here it ends whatever the close does.
+        // Closing the socket may end the runner already (its close handler, above); if not, this does.
         peer.close();
         exitWithGroup();
       },
