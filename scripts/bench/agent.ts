@@ -9,7 +9,10 @@
 //      the tool's own process time, `/bin/bash -c true` spawned and waited for from this
 //      process, measured in the same rounds;
 //   and, for information, the peak RSS of the loop, and the same loop with `read` instead of
-//   `bash` (no process spawn per turn).
+//   `bash` (no process spawn per turn);
+//   4. the floor (agent-floor.ts): the least agent, built with pig's flags, run in the same rounds
+//      as a third contender, so each of pig's figures stands beside what the runtime, the round
+//      trips and the tools cost on the same moment of the machine.
 // Every agent gets the same isolated agent dir contents (one provider `fake`, openai-completions).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,9 +20,10 @@ import { join } from "node:path";
 import { type FakeLlm, type RecordedRequest, type Script, startFakeLlm } from "../../test/helpers/fake-llm/server.ts";
 import { commonArgs } from "./options.ts";
 import { agentSides, type AgentSide } from "./fake-agent.ts";
+import { buildAgentFloor } from "./agent-floor.ts";
 import { ensurePis, type PiRelease } from "./pi-install.ts";
 import { cleanup, type Contender, dropPageCache, interleave, maxRss, median, medianMs, requirePig, runOnce, type RunSample } from "./measure.ts";
-import { fmtMB, fmtMs, printReport, type Row, type Target } from "./report.ts";
+import { fmtMB, fmtMs, printReport, shellLine, type Row, type Target } from "./report.ts";
 
 const TOOL_TURNS = 50;
 const PROMPT = "hello";
@@ -59,7 +63,12 @@ try {
   mkdirSync(cwd);
   writeFileSync(join(cwd, READ_FILE), "hi\n");
 
-  const sides = agentSides(pig, pis, { work, cwd, baseUrl: `${llm.url}/v1`, prompt: PROMPT });
+  const sides: Map<Contender | "floor", AgentSide> = agentSides(pig, pis, { work, cwd, baseUrl: `${llm.url}/v1`, prompt: PROMPT });
+  const floor = pig === undefined ? undefined : buildAgentFloor(work);
+  if (floor !== undefined) {
+    const cmd = [floor, `${llm.url}/v1/chat/completions`, PROMPT];
+    sides.set("floor", { cmd, opts: { env: {}, cwd }, agentDir: join(work, "floor-writes-no-sessions"), line: shellLine(cmd) });
+  }
   const keys = [...sides.keys()];
 
   // Untimed check that everyone really talks to the server and prints its answer. Asynchronous
@@ -74,15 +83,16 @@ try {
   }
   for (let i = 0; i < 3; i++) await runOnce(TOOL_PROCESS, { cwd });
   // Every executable as read back from disk (see dropPageCache); the warm-up runs read it in again.
-  const executables = [...(pig === undefined ? [] : [pig]), ...new Set(pis.map((p) => p.node))];
+  const executables = [...(pig === undefined ? [] : [pig]), ...(floor === undefined ? [] : [floor]), ...new Set(pis.map((p) => p.node))];
   dropPageCache(executables);
 
-  const run = (script: Script, expectRequests: number, rss: boolean) => (key: Contender) => runAgent(sides.get(key)!, script, expectRequests, rss);
+  type Key = Contender | "floor";
+  const run = (script: Script, expectRequests: number, rss: boolean) => (key: Key) => runAgent(sides.get(key)!, script, expectRequests, rss);
   const oneTurn = await interleave("1 turn", keys, args.runs, args.warmup, run(ONE_TURN, 1, false));
   const oneTurnRss = await interleave("1 turn, peak RSS", keys, args.runs, args.warmup, run(ONE_TURN, 1, true));
   // The tool's own process time is measured in the loop's rounds, as one more contender.
   const toolProcess: number[] = [];
-  const loopKeys: (Contender | "tool")[] = [...keys, "tool"];
+  const loopKeys: (Key | "tool")[] = [...keys, "tool"];
   const loopRuns = await interleave(`${TOOL_TURNS}-turn bash loop`, loopKeys, args.runs, args.warmup, async (key) => {
     if (key !== "tool") return runAgent(sides.get(key)!, TOOL_LOOP, TOOL_TURNS + 1, true);
     for (let i = 0; i < TOOL_PROCESS_PER_ROUND; i++) toolProcess.push((await runOnce(TOOL_PROCESS, { cwd })).ms);
@@ -93,7 +103,7 @@ try {
 
   // ------------------------------------------------------------------------------------------
   const afterFirst = (xs: readonly AgentSample[]) => median(xs.map((x) => x.ms - x.firstRequestMs));
-  const stat = (key: Contender) => {
+  const stat = (key: Key) => {
     const one = oneTurn.get(key)!;
     const loop = loopRuns.get(key)! as AgentSample[];
     const reads = readLoop.get(key)!;
@@ -124,6 +134,15 @@ try {
     ratio,
     ...(target ? { target } : {}),
   });
+  // The floor's figures, beside pig's: the same metric, for the least agent on the same moment.
+  const floorRow = (metric: string, pick: (s: Stat) => number, format: (v: number) => string): Row => ({
+    metric: `floor: ${metric}`,
+    pig: stats.has("floor") ? pick(stats.get("floor")!) : undefined,
+    pi: {},
+    piNote: Object.fromEntries(pis.map((p) => [p.release, "—"])),
+    format,
+    ratio: "none",
+  });
   const toolRow: Row = {
     metric: "the tool's own process: `/bin/bash -c true` spawned and waited for",
     pig: toolMs,
@@ -148,6 +167,11 @@ try {
         row("bash loop: peak RSS (max)", (s) => s.rss50, fmtMB, "share"),
         row(`${TOOL_TURNS} × read of a 3-byte file: per turn, start-up removed`, (s) => s.perTurnRead, fmtMs, "speed"),
         row("read loop: request → request gap", (s) => s.gapRead, fmtMs, "speed"),
+        floorRow("`-p hello`, 1 turn: wall time", (s) => s.t1, fmtMs),
+        floorRow("`-p hello`, 1 turn: spawn → first request", (s) => s.first, fmtMs),
+        floorRow("`-p hello`, 1 turn: peak RSS (max)", (s) => s.rss1, fmtMB),
+        floorRow("bash loop: per-turn overhead above the tool's own process", (s) => s.overhead, fmtMs),
+        floorRow("read loop: per turn, start-up removed", (s) => s.perTurnRead, fmtMs),
       ],
       commands: {
         pig: sides.get("pig")?.line ?? "(not run: --pi-only)",
@@ -156,6 +180,7 @@ try {
       notes: [
         `fake LLM: ${llm.url}/v1 (openai-completions), in this process; ${TOOL_TURNS}-turn script: ${JSON.stringify(TOOL_LOOP)}`,
         `peak RSS is GNU time's %M; the page cache of ${executables.join(", ")} was dropped before the warm-up runs (dd iflag=nocache), so each maps its executable as read back from disk`,
+        ...(floor === undefined ? [] : [`floor: scripts/bench/agent-floor.ts's program, compiled with pig's build flags, in the same rounds: ${sides.get("floor")!.line} (a streamed request per turn, each tool call run, the final text printed; no session file, settings, checks or system prompt)`]),
         `the tool's own process time is the median of ${toolProcess.length} spawns of \`${TOOL_PROCESS.join(" ")}\`, ${TOOL_PROCESS_PER_ROUND} in each round of the bash loop`,
       ],
     },
