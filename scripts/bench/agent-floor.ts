@@ -1,26 +1,26 @@
 // The floor of a print-mode run: the least agent there can be, compiled like pig (build-floor.ts),
-// raced in agent.ts's rounds beside pig and Pi. It starts, sends the prompt as one streamed chat
-// completions request, reads the answer's frames, runs each tool call it gets (`bash` as its own
-// `/bin/bash -c` process, `read` as one file read), sends the results back, and prints the final
-// text. No session file, no settings, no checks of what comes back, no system prompt: what it
-// takes is the runtime's start, the round trips and the tools' own work, which every agent pays.
-//   <floor> URL PROMPT
+// raced in agent.ts's rounds beside pig and Pi. It starts, reads a request body from a file
+// (agent.ts gives it the body of pig's own first request: the same system prompt, tools and
+// prompt, so the round trips carry the same bytes), sends it as one streamed chat completions
+// request, reads the answer's frames, runs each tool call it gets (`bash` as its own `/bin/bash
+// -c` process, `read` as one file read), sends the body again with the call and its result
+// added, and prints the final text. No session file, no settings, no checks of what comes back:
+// what it takes is the runtime's start, the round trips and the tools' own work, which every
+// agent pays.
+//   <floor> URL BODY_FILE
 import { buildFloor } from "./build-floor.ts";
 
-const SOURCE = `import { writeSync } from "node:fs";
-const [url, prompt] = process.argv.slice(2) as [string, string];
+const SOURCE = `import { readFileSync, writeSync } from "node:fs";
+const [url, bodyFile] = process.argv.slice(2) as [string, string];
 interface Call { id: string; name: string; args: string }
-const messages: unknown[] = [{ role: "user", content: prompt }];
-const tools = ["bash", "read"].map((name) => ({
-  type: "function",
-  function: { name, parameters: { type: "object", properties: { command: { type: "string" }, path: { type: "string" } } } },
-}));
+const body = JSON.parse(readFileSync(bodyFile, "utf8"));
+const messages: unknown[] = body.messages;
 
 async function ask(): Promise<{ text: string; calls: Call[] }> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer fake-key" },
-    body: JSON.stringify({ model: "fake-model", stream: true, messages, tools }),
+    body: JSON.stringify(body),
   });
   if (!response.ok || response.body === null) throw new Error(\`\${url}: HTTP \${response.status}\`);
   let text = "";

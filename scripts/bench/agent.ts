@@ -65,21 +65,24 @@ try {
 
   const sides: Map<Contender | "floor", AgentSide> = agentSides(pig, pis, { work, cwd, baseUrl: `${llm.url}/v1`, prompt: PROMPT });
   const floor = pig === undefined ? undefined : buildAgentFloor(work);
+  // The floor sends the body of pig's own first request (written by the check below).
+  const floorBody = join(work, "floor-body.json");
   if (floor !== undefined) {
-    const cmd = [floor, `${llm.url}/v1/chat/completions`, PROMPT];
+    const cmd = [floor, `${llm.url}/v1/chat/completions`, floorBody];
     sides.set("floor", { cmd, opts: { env: {}, cwd }, agentDir: join(work, "floor-writes-no-sessions"), line: shellLine(cmd) });
   }
   const keys = [...sides.keys()];
 
   // Untimed check that everyone really talks to the server and prints its answer. Asynchronous
   // spawn only: the server runs on this process's event loop, so spawnSync would deadlock.
-  for (const side of sides.values()) {
+  for (const [key, side] of sides) {
     llm.setScript(ONE_TURN);
     const proc = Bun.spawn([...side.cmd], { ...side.opts, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0 || out.trim() !== "ok") {
       throw new Error(`${side.line} printed ${JSON.stringify(out.trim())} (exit ${code}):\n${err.slice(-2000)}`);
     }
+    if (key === "pig") writeFileSync(floorBody, JSON.stringify(llm.requests.at(-1)?.body));
   }
   for (let i = 0; i < 3; i++) await runOnce(TOOL_PROCESS, { cwd });
   // Every executable as read back from disk (see dropPageCache); the warm-up runs read it in again.
@@ -180,7 +183,7 @@ try {
       notes: [
         `fake LLM: ${llm.url}/v1 (openai-completions), in this process; ${TOOL_TURNS}-turn script: ${JSON.stringify(TOOL_LOOP)}`,
         `peak RSS is GNU time's %M; the page cache of ${executables.join(", ")} was dropped before the warm-up runs (dd iflag=nocache), so each maps its executable as read back from disk`,
-        ...(floor === undefined ? [] : [`floor: scripts/bench/agent-floor.ts's program, compiled with pig's build flags, in the same rounds: ${sides.get("floor")!.line} (a streamed request per turn, each tool call run, the final text printed; no session file, settings, checks or system prompt)`]),
+        ...(floor === undefined ? [] : [`floor: scripts/bench/agent-floor.ts's program, compiled with pig's build flags, in the same rounds: ${sides.get("floor")!.line} (the body of pig's first request, from ${floorBody}, sent again each turn with the calls and results added; each tool call run; the final text printed; no session file, settings or checks)`]),
         `the tool's own process time is the median of ${toolProcess.length} spawns of \`${TOOL_PROCESS.join(" ")}\`, ${TOOL_PROCESS_PER_ROUND} in each round of the bash loop`,
       ],
     },
