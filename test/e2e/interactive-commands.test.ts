@@ -128,10 +128,10 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
   });
 
   /** pig with two long turns behind it (enough to compact), and a summariser answering `summary`. */
-  async function compactableSession(summary: ScriptResponse, after: string) {
+  async function compactableSession(summary: ScriptResponse, after: string, width?: number) {
     const started = await start(
       { responses: [{ when: "context summarization assistant", ...summary }, { text: "one" }, { text: "two" }, { text: after }] } as unknown as Script,
-      { settings: { compaction: { keepRecentTokens: 50 } } },
+      { settings: { compaction: { keepRecentTokens: 50 } }, ...(width === undefined ? {} : { width }) },
     );
     for (const [i, reply] of ["one", "two"].entries()) {
       started.tmux.type(`${i === 0 ? "first" : "second"} ${words}`);
@@ -171,6 +171,23 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
     expect(compaction).toBeGreaterThan(0);
     expect(typed).toBeGreaterThan(compaction);
     expect(JSON.stringify(world.llm.requests.at(-1)!.body)).toContain("Summarised slowly.");
+  });
+
+  test("the line saying text is queued wraps at the terminal's width like pig's other lines", async () => {
+    const { tmux, world } = await compactableSession({ text: "## Goal\nSummarised." }, "answered after the wait", 40);
+    const typed = "typed while the summary is being written";
+    await typeDuringCompact(tmux, world, typed);
+    const screen = await tmux.waitFor("answered after the wait");
+    // Every row is one pig printed: none is a long line the terminal cut at its edge.
+    const trimmed = (text: string) => text.replace(/ +$/gm, "");
+    expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
+    // The notice's words are all there, over more than one row.
+    const rows = screen.split("\n");
+    const first = rows.findIndex((row) => row.startsWith("queued until the current command"));
+    expect(first).toBeGreaterThanOrEqual(0);
+    const notice = rows.slice(first, first + 3).join(" ").replace(/\s+/g, " ");
+    expect(notice).toContain(`ends: ${typed}`);
+    expect(rows[first]!.length).toBeLessThanOrEqual(40);
   });
 
   test("text sent while /compact works still goes out when the compaction fails", async () => {

@@ -134,7 +134,8 @@ export class PromptRouter {
 
   private hold(text: string, kind: SubmitKind, why: string): void {
     this.held.push({ text, kind });
-    this.deps.editor.print(`${this.deps.theme().fg("dim", `${why}: ${text.split("\n")[0]}`)}\n`);
+    // One of pig's own lines: wrapped to the terminal like the others, not cut at its edge.
+    this.deps.host.print(this.deps.theme().fg("dim", `${why}: ${text.split("\n")[0]}`));
   }
 
   /** The held texts, taken back (Escape puts them into the editor). */
