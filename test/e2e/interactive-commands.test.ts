@@ -175,19 +175,25 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
 
   test("the line saying text is queued wraps at the terminal's width like pig's other lines", async () => {
     const { tmux, world } = await compactableSession({ text: "## Goal\nSummarised." }, "answered after the wait", 40);
-    const typed = "typed while the summary is being written";
+    // Two spaces, as typed: not a table's gap for the rest to hang under.
+    const typed = "typed while  the summary is being written";
     await typeDuringCompact(tmux, world, typed);
-    const screen = await tmux.waitFor("answered after the wait");
+    // The answer and the status line under it: the screen is still.
+    const screen = await tmux.waitFor(/^answered after the wait\n↑\d/m);
     // Every row is one pig printed: none is a long line the terminal cut at its edge.
     const trimmed = (text: string) => text.replace(/ +$/gm, "");
     expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
-    // The notice's words are all there, over more than one row.
+    // The notice's words are all there, over more than one row, each row from the left edge.
     const rows = screen.split("\n");
     const first = rows.findIndex((row) => row.startsWith("queued until the current command"));
     expect(first).toBeGreaterThanOrEqual(0);
-    const notice = rows.slice(first, first + 3).join(" ").replace(/\s+/g, " ");
-    expect(notice).toContain(`ends: ${typed}`);
-    expect(rows[first]!.length).toBeLessThanOrEqual(40);
+    const whole = `queued until the current command ends: ${typed}`.replace(/\s+/g, " ");
+    let last = first;
+    while (last < rows.length - 1 && !rows.slice(first, last + 1).join(" ").replace(/\s+/g, " ").includes(whole)) last++;
+    const notice = rows.slice(first, last + 1);
+    expect(notice.join(" ").replace(/\s+/g, " ")).toContain(whole);
+    expect(notice.length).toBeGreaterThan(1);
+    for (const row of notice) expect(row).toMatch(/^\S.{0,39}$/);
   });
 
   test("text sent while /compact works still goes out when the compaction fails", async () => {

@@ -363,8 +363,8 @@ export class InteractiveApp implements InteractiveHost {
   }
 
   /** pig's own lines break at words (and a path at its `/`s), not wherever the terminal's edge falls. */
-  print(text: string): void {
-    const fitted = wrapOwnText(text, this.columns());
+  print(text: string, options: { table?: boolean } = {}): void {
+    const fitted = wrapOwnText(text, this.columns(), options);
     this.editor.print(fitted.endsWith("\n") ? fitted : `${fitted}\n`);
   }
 

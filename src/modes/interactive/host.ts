@@ -58,8 +58,12 @@ export interface InteractiveHost {
   /** How conversation rows are drawn now (colours, width, code blocks, links), for a command that prints some. */
   transcriptStyle(): TranscriptStyle;
 
-  /** Prints text above the prompt (a trailing newline is added when missing). */
-  print(text: string): void;
+  /**
+   * Prints text above the prompt (a trailing newline is added when missing), wrapped at the
+   * terminal's width. `table: false` for a line that holds text as typed: two spaces in it are
+   * not a gap before a value column to hang the rest under.
+   */
+  print(text: string, options?: { table?: boolean }): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;

@@ -134,8 +134,9 @@ export class PromptRouter {
 
   private hold(text: string, kind: SubmitKind, why: string): void {
     this.held.push({ text, kind });
-    // One of pig's own lines: wrapped to the terminal like the others, not cut at its edge.
-    this.deps.host.print(this.deps.theme().fg("dim", `${why}: ${text.split("\n")[0]}`));
+    // One of pig's own lines: wrapped to the terminal like the others, not cut at its edge. It
+    // holds the text as typed, whose spaces are not a table's columns.
+    this.deps.host.print(this.deps.theme().fg("dim", `${why}: ${text.split("\n")[0]}`), { table: false });
   }
 
   /** The held texts, taken back (Escape puts them into the editor). */
