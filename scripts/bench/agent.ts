@@ -69,7 +69,8 @@ try {
   const floorBody = join(work, "floor-body.json");
   if (floor !== undefined) {
     const cmd = [floor, `${llm.url}/v1/chat/completions`, floorBody];
-    sides.set("floor", { cmd, opts: { env: {}, cwd }, agentDir: join(work, "floor-writes-no-sessions"), line: shellLine(cmd) });
+    // The environment pig and the tool's own process get, so its shells start as theirs do.
+    sides.set("floor", { cmd, opts: { env: { ...process.env }, cwd }, agentDir: join(work, "floor-writes-no-sessions"), line: shellLine(cmd) });
   }
   const keys = [...sides.keys()];
 
