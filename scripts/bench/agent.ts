@@ -63,7 +63,8 @@ try {
   mkdirSync(cwd);
   writeFileSync(join(cwd, READ_FILE), "hi\n");
 
-  const sides: Map<Contender | "floor", AgentSide> = agentSides(pig, pis, { work, cwd, baseUrl: `${llm.url}/v1`, prompt: PROMPT });
+  type Key = Contender | "floor";
+  const sides: Map<Key, AgentSide> = agentSides(pig, pis, { work, cwd, baseUrl: `${llm.url}/v1`, prompt: PROMPT });
   const floor = pig === undefined ? undefined : buildAgentFloor(work);
   // The floor sends the body of pig's own first request (written by the check below).
   const floorBody = join(work, "floor-body.json");
@@ -90,7 +91,6 @@ try {
   const executables = [...(pig === undefined ? [] : [pig]), ...(floor === undefined ? [] : [floor]), ...new Set(pis.map((p) => p.node))];
   dropPageCache(executables);
 
-  type Key = Contender | "floor";
   const run = (script: Script, expectRequests: number, rss: boolean) => (key: Key) => runAgent(sides.get(key)!, script, expectRequests, rss);
   const oneTurn = await interleave("1 turn", keys, args.runs, args.warmup, run(ONE_TURN, 1, false));
   const oneTurnRss = await interleave("1 turn, peak RSS", keys, args.runs, args.warmup, run(ONE_TURN, 1, true));

@@ -19,7 +19,6 @@ import { createSocketDir, type SocketDir } from "./socket-dir.ts";
 import { type SpawnedProcess, spawnExtension } from "./spawn.ts";
 import { DEFAULT_TIMING } from "./timing.ts";
 
-
 export interface PrestartOptions {
   cwd: string;
   agentDir: string;
