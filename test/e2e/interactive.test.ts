@@ -122,6 +122,29 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     expect(sessionMessages(world).filter((m) => m.role === "bashExecution")).toHaveLength(2);
   });
 
+  test("a long !cmd's echo wraps at the terminal's width like pig's other lines", async () => {
+    const { tmux } = await start(undefined, { width: 40 });
+    // Two spaces, as typed: not a table's gap for the rest to hang under.
+    const command = "echo the  echo of this command is longer than one row";
+    tmux.type(`!${command}`);
+    tmux.sendKeys("Enter");
+    const screen = await tmux.waitFor((s) => s.includes("│ the echo of this command") && !s.includes("Esc to stop"));
+    // Every row is one pig printed: none is a long line the terminal cut at its edge.
+    const trimmed = (text: string) => text.replace(/ +$/gm, "");
+    expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
+    // The echo's words are all there, over more than one row, each row from the left edge.
+    const rows = screen.split("\n");
+    const first = rows.findIndex((row) => row.startsWith("! echo the"));
+    expect(first).toBeGreaterThanOrEqual(0);
+    const whole = `! ${command}`.replace(/\s+/g, " ");
+    let last = first;
+    while (last < rows.length - 1 && !rows.slice(first, last + 1).join(" ").replace(/\s+/g, " ").includes(whole)) last++;
+    const echo = rows.slice(first, last + 1);
+    expect(echo.join(" ").replace(/\s+/g, " ")).toContain(whole);
+    expect(echo.length).toBeGreaterThan(1);
+    for (const row of echo) expect(row).toMatch(/^\S.{0,39}$/);
+  });
+
   test("a ! command typed while another runs waits its turn; Escape stops the first and gives the rest back", async () => {
     const { tmux, world } = await start(undefined);
     const marker = join(world.cwd, "go");

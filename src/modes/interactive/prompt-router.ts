@@ -158,7 +158,8 @@ export class PromptRouter {
     const exclude = text.startsWith("!!");
     const command = text.slice(exclude ? 2 : 1).trim();
     if (!command) return;
-    editor.print(`${theme.fg("bashMode", exclude ? "!!" : "!")} ${theme.bold(command)}\n`);
+    // One of pig's own lines, wrapped to the terminal like the others; the command as typed, whose spaces are no table's columns.
+    this.deps.host.print(`${theme.fg("bashMode", exclude ? "!!" : "!")} ${theme.bold(command)}`, { table: false });
     this.shellRunning = true;
     editor.setBusy(true);
     view.shell.started();
