@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Script, ScriptResponse } from "../helpers/fake-llm/server.ts";
 import { interactivePig, sessionEntries } from "../helpers/interactive-pig.ts";
 import { createWorld, type PigWorld } from "../helpers/pig-env.ts";
-import { type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
+import { rowsHolding, type TmuxSession, tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 
 const { start, open, track } = interactivePig();
@@ -184,14 +184,9 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
     const trimmed = (text: string) => text.replace(/ +$/gm, "");
     expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
     // The notice's words are all there, over more than one row, each row from the left edge.
-    const rows = screen.split("\n");
-    const first = rows.findIndex((row) => row.startsWith("queued until the current command"));
-    expect(first).toBeGreaterThanOrEqual(0);
-    const whole = `queued until the current command ends: ${typed}`.replace(/\s+/g, " ");
-    let last = first;
-    while (last < rows.length - 1 && !rows.slice(first, last + 1).join(" ").replace(/\s+/g, " ").includes(whole)) last++;
-    const notice = rows.slice(first, last + 1);
-    expect(notice.join(" ").replace(/\s+/g, " ")).toContain(whole);
+    const whole = `queued until the current command ends: ${typed}`;
+    const notice = rowsHolding(screen, "queued until the current command", whole);
+    expect(notice.join(" ").replace(/\s+/g, " ")).toContain(whole.replace(/\s+/g, " "));
     expect(notice.length).toBeGreaterThan(1);
     for (const row of notice) expect(row).toMatch(/^\S.{0,39}$/);
   });

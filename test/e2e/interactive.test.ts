@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pigBinary } from "../helpers/binary.ts";
 import { declaredPrompt, interactivePig, sessionMessages } from "../helpers/interactive-pig.ts";
 import { createWorld } from "../helpers/pig-env.ts";
-import { tmuxAvailable } from "../helpers/tmux.ts";
+import { rowsHolding, tmuxAvailable } from "../helpers/tmux.ts";
 import { describeNeeding } from "../helpers/needs.ts";
 
 const { start, open, track } = interactivePig();
@@ -133,14 +133,8 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     const trimmed = (text: string) => text.replace(/ +$/gm, "");
     expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
     // The echo's words are all there, over more than one row, each row from the left edge.
-    const rows = screen.split("\n");
-    const first = rows.findIndex((row) => row.startsWith("! echo the"));
-    expect(first).toBeGreaterThanOrEqual(0);
-    const whole = `! ${command}`.replace(/\s+/g, " ");
-    let last = first;
-    while (last < rows.length - 1 && !rows.slice(first, last + 1).join(" ").replace(/\s+/g, " ").includes(whole)) last++;
-    const echo = rows.slice(first, last + 1);
-    expect(echo.join(" ").replace(/\s+/g, " ")).toContain(whole);
+    const echo = rowsHolding(screen, "! echo the", `! ${command}`);
+    expect(echo.join(" ").replace(/\s+/g, " ")).toContain(`! ${command}`.replace(/\s+/g, " "));
     expect(echo.length).toBeGreaterThan(1);
     for (const row of echo) expect(row).toMatch(/^\S.{0,39}$/);
   });

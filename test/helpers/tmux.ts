@@ -34,6 +34,22 @@ export function tmuxAvailable(): boolean {
   }
 }
 
+/**
+ * The rows of `screen` that a line pig printed took: from the first row starting with `start`
+ * down to the row where `text` is complete (runs of spaces, and the breaks between rows, counted
+ * as one space). Empty when no row starts with `start`.
+ */
+export function rowsHolding(screen: string, start: string, text: string): string[] {
+  const rows = screen.split("\n");
+  const first = rows.findIndex((row) => row.startsWith(start));
+  if (first < 0) return [];
+  const flat = (parts: string[]) => parts.join(" ").replace(/\s+/g, " ");
+  const whole = flat([text]);
+  let last = first;
+  while (last < rows.length - 1 && !flat(rows.slice(first, last + 1)).includes(whole)) last++;
+  return rows.slice(first, last + 1);
+}
+
 export class TmuxSession {
   private constructor(
     private readonly socket: string,
