@@ -122,7 +122,7 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     expect(sessionMessages(world).filter((m) => m.role === "bashExecution")).toHaveLength(2);
   });
 
-  test("a long !cmd's echo wraps at the terminal's width like pig's other lines", async () => {
+  test("a long !cmd's echo wraps at the terminal's width, its rows under the command", async () => {
     const { tmux } = await start(undefined, { width: 40 });
     // Two spaces, as typed: not a table's gap for the rest to hang under.
     const command = "echo the  echo of this command is longer than one row";
@@ -132,11 +132,13 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
     // Every row is one pig printed: none is a long line the terminal cut at its edge.
     const trimmed = (text: string) => text.replace(/ +$/gm, "");
     expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
-    // The echo's words are all there, over more than one row, each row from the left edge.
+    // The echo's words are all there, over more than one row; the rows after the first stand
+    // under the command, past its mark, as the user's own prompt's do.
     const echo = rowsHolding(screen, "! echo the", `! ${command}`);
     expect(echo.join(" ").replace(/\s+/g, " ")).toContain(`! ${command}`.replace(/\s+/g, " "));
     expect(echo.length).toBeGreaterThan(1);
-    for (const row of echo) expect(row).toMatch(/^\S.{0,39}$/);
+    expect(echo[0]).toMatch(/^! \S.{0,37}$/);
+    for (const row of echo.slice(1)) expect(row).toMatch(/^ {2}\S.{0,37}$/);
   });
 
   test("a ! command typed while another runs waits its turn; Escape stops the first and gives the rest back", async () => {

@@ -18,6 +18,7 @@ import type { EventView } from "./event-view.ts";
 import type { InteractiveHost, SlashCommand } from "./host.ts";
 import type { InputEditor, SubmitKind } from "./input/index.ts";
 import type { Theme } from "./theme.ts";
+import { bashCommandLineRows } from "./render/transcript.ts";
 
 export interface PromptRouterDeps {
   host: InteractiveHost;
@@ -158,8 +159,9 @@ export class PromptRouter {
     const exclude = text.startsWith("!!");
     const command = text.slice(exclude ? 2 : 1).trim();
     if (!command) return;
-    // One of pig's own lines, wrapped to the terminal like the others; the command as typed, whose spaces are no table's columns.
-    this.deps.host.print(`${theme.fg("bashMode", exclude ? "!!" : "!")} ${theme.bold(command)}`, { table: false });
+    // As the session's replay shows it: wrapped at the terminal's width, under the command.
+    const { width } = this.deps.host.transcriptStyle();
+    this.deps.host.print(bashCommandLineRows(command, exclude, theme, width).join("\n"), { table: false });
     this.shellRunning = true;
     editor.setBusy(true);
     view.shell.started();

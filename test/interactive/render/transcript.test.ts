@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { EventView } from "../../../src/modes/interactive/event-view.ts";
 import { formatToolResult } from "../../../src/modes/interactive/render/tools.ts";
-import { userRows, type TranscriptStyle } from "../../../src/modes/interactive/render/transcript.ts";
+import { bashCommandLineRows, bashCommandRows, userRows, type TranscriptStyle } from "../../../src/modes/interactive/render/transcript.ts";
 import { loadTheme } from "../../../src/modes/interactive/theme.ts";
 
 const theme = loadTheme("dark", [], false).theme;
@@ -10,6 +10,14 @@ const style: TranscriptStyle = { theme, width: 40, showThinking: true, codeBlock
 describe("what people and programs wrote, as written", () => {
   test("a user's indented lines keep their indent", () => {
     expect(userRows("def f():\n    if x:\n        return 1", style)).toEqual(["› def f():", "      if x:", "          return 1"]);
+  });
+
+  test("a ! command wraps at the width under itself, each of its lines on a row of its own", () => {
+    expect(bashCommandLineRows("echo one two three four five six seven eight", false, theme, 20)).toEqual(["! echo one two three", "  four five six", "  seven eight"]);
+    expect(bashCommandLineRows("for f in *; do\n  wc -l $f\ndone", true, theme, 40)).toEqual(["!! for f in *; do", "     wc -l $f", "   done"]);
+    // The replay shows it the same way, above its output.
+    const message = { role: "bashExecution", command: "echo one two three four five six", output: "one two three four five six\n", exitCode: 0, cancelled: false, truncated: false, timestamp: 1 } as never;
+    expect(bashCommandRows(message, { ...style, width: 20 }, false).slice(0, 2)).toEqual(["! echo one two three", "  four five six"]);
   });
 
   test("attached files show by name, even one whose text holds </file>", () => {

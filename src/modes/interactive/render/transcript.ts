@@ -99,10 +99,22 @@ export function toolRows(block: ToolBlock, blocks: ToolBlocks, s: TranscriptStyl
   return [...rows, ...formatToolResult(block, s.theme, { expanded: blocks.expandedAll, width: s.width, number })];
 }
 
+/**
+ * A `!` command as typed, as the user's own text is shown: its mark (`!`, or `!!` kept out of the
+ * context), then each line of the command wrapped at the terminal's width, the rows after the
+ * first under the command, not under its mark.
+ */
+export function bashCommandLineRows(command: string, exclude: boolean, t: Theme, width: number): string[] {
+  const mark = exclude ? "!!" : "!";
+  const marker = `${t.fg("bashMode", mark)} `;
+  const under = " ".repeat(mark.length + 1);
+  return command.split("\n").flatMap((line, i) => wrapLine(t.bold(printableLine(line)), width, { first: i === 0 ? marker : under, rest: under }));
+}
+
 /** A `!` command: its line, its output (the end of it when long), and how it ended. */
 export function bashCommandRows(message: BashExecutionMessage, s: TranscriptStyle, expanded: boolean): string[] {
   const t = s.theme;
-  const rows = [`${t.fg("bashMode", message.excludeFromContext ? "!!" : "!")} ${t.bold(printable(message.command).replace(/\n/g, " "))}`];
+  const rows = bashCommandLineRows(message.command, message.excludeFromContext === true, t, s.width);
   const lines = message.output.replace(/\n+$/, "").split("\n").filter((l, _i, all) => all.length > 1 || l !== "");
   const shown = expanded ? lines : lines.slice(-PREVIEW_LINES * 2);
   if (shown.length < lines.length) rows.push(`  ${t.fg("dim", `… ${lines.length - shown.length} earlier lines`)}`);
