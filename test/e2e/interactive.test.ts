@@ -124,7 +124,7 @@ describeNeeding("tmux", tmuxAvailable(), "interactive", () => {
 
   test("a long !cmd's echo wraps at the terminal's width, its rows under the command", async () => {
     const { tmux } = await start(undefined, { width: 40 });
-    // Two spaces, as typed: not a table's gap for the rest to hang under.
+    // Two spaces, as typed: the echo keeps them, and no row hangs under them as under a table's gap.
     const command = "echo the  echo of this command is longer than one row";
     tmux.type(`!${command}`);
     tmux.sendKeys("Enter");
