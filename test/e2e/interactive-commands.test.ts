@@ -181,8 +181,7 @@ describeNeeding("tmux", tmuxAvailable(), "commands while the agent works", () =>
     // The answer and the status line under it: the screen is still.
     const screen = await tmux.waitFor(/^answered after the wait\n↑\d/m);
     // Every row is one pig printed: none is a long line the terminal cut at its edge.
-    const trimmed = (text: string) => text.replace(/ +$/gm, "");
-    expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
+    tmux.expectNoRowCutByTheTerminal();
     // The notice's words are all there, over more than one row, each row from the left edge.
     const whole = `queued until the current command ends: ${typed}`;
     const notice = rowsHolding(screen, "queued until the current command", whole);

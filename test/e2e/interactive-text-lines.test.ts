@@ -76,12 +76,9 @@ describeNeeding("tmux", tmuxAvailable(), "the terminal's text: files and pig's o
 
     test(`pig's own lines wrap at words, a path at "/", and hang under their value column (${width} columns)`, async () => {
       const { tmux } = await start(undefined, { width, settings: { quietStartup: false } });
-      // Nothing is cut by the terminal: every row is one pig printed.
-      const trimmed = (text: string) => text.replace(/ +$/gm, "");
-      const noRowCutByTheTerminal = () => expect(trimmed(tmux.captureJoined())).toBe(trimmed(tmux.capture()));
       // The header at start: its session path hangs under the value and breaks at a "/".
       const header = await tmux.waitFor(/session {2,}new [\s\S]*\.jsonl/);
-      noRowCutByTheTerminal();
+      tmux.expectNoRowCutByTheTerminal();
       expectPathRows(hangingRows(header, "session ", 11), 11);
       tmux.type("hello");
       tmux.sendKeys("Enter");
@@ -91,7 +88,7 @@ describeNeeding("tmux", tmuxAvailable(), "the terminal's text: files and pig's o
         tmux.sendKeys("Enter");
       }
       const stats = await tmux.waitFor(/Model: +fake\/fake-model/);
-      noRowCutByTheTerminal();
+      tmux.expectNoRowCutByTheTerminal();
       expect(stats).toMatch(/Exported to\s+\//);
       // The session file: its rows end at a "/", and hang under the value.
       const file = hangingRows(stats, "File:", 12);
@@ -103,7 +100,7 @@ describeNeeding("tmux", tmuxAvailable(), "the terminal's text: files and pig's o
       tmux.type("/hotkeys");
       tmux.sendKeys("Enter");
       const keys = await tmux.waitFor(/\/\/text[\s\S]*is sent\)\n/);
-      noRowCutByTheTerminal();
+      tmux.expectNoRowCutByTheTerminal();
       // A key's description hangs under the descriptions, in whole words.
       const altUp = hangingRows(keys, "Alt+Up ", 22).map((r) => r.slice(22).trim());
       expect(altUp.join(" ")).toBe("pull queued messages back into the editor");
@@ -115,7 +112,7 @@ describeNeeding("tmux", tmuxAvailable(), "the terminal's text: files and pig's o
       tmux.type("look at @missing/folder/with/a/long/path/to/a/file/that/is/not/there.ts please");
       tmux.sendKeys("Enter");
       const notices = await tmux.waitFor(/not attached: @missing[\s\S]*↑\d/);
-      noRowCutByTheTerminal();
+      tmux.expectNoRowCutByTheTerminal();
       expect(notices.replace(/\n/g, " ")).toContain("Session name: the long name of this session about the off-by-one in last.ts and its tests");
     });
 

@@ -125,6 +125,16 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-J", "-t", "main"]);
   }
 
+  /**
+   * Every row on the screen is one the program printed: no line was longer than a row and cut at
+   * the terminal's edge (joining wrapped rows, `captureJoined`, then changes nothing but the
+   * trailing spaces).
+   */
+  expectNoRowCutByTheTerminal(): void {
+    const trimmed = (text: string) => text.replace(/ +$/gm, "");
+    expect(trimmed(this.captureJoined())).toBe(trimmed(this.capture()));
+  }
+
   lines(): string[] {
     return this.capture().replace(/\n$/, "").split("\n");
   }
