@@ -8,6 +8,7 @@ import { processAlive } from "../helpers/process-state.ts";
 
 const ECHO = join(import.meta.dir, "../fixtures/extensions/host/echo.ts");
 const FAREWELL = join(import.meta.dir, "../fixtures/extensions/host/farewell.ts");
+const LAST_WORD = join(import.meta.dir, "../fixtures/extensions/host/last-word.ts");
 
 function tsSource(path: string): ExtensionSource {
   return { id: path, entry: path, runtime: "typescript", command: [], ownProcess: false, env: [], activation: ["onStartup"], tools: [], commands: [], name: "echo", origin: "cli" };
@@ -44,6 +45,16 @@ describe("TypeScript runner", () => {
     expect(t.host.list()[0]!.state).toBe("stopped");
     await waitFor(() => !processAlive(runner));
     await waitFor(() => !processAlive(helper));
+  });
+
+  test("shutdown: a handler's error the runner sent before it stopped is reported, not dropped", async () => {
+    t = await startTestHost([{ ...tsSource(LAST_WORD), name: "last-word" }]);
+    expect(t.host.loadErrors).toEqual([]);
+    // The run's last event, and pig's shutdown at once after it (as a client that stops pig on
+    // `agent_settled`): the error answering the event is the runner's last message.
+    t.host.notify("agent_end", { messages: [] });
+    await t.host.shutdown();
+    expect(t.errors.map((e) => [e.event, e.error])).toEqual([["agent_end", expect.stringContaining("last-word: agent_end failed")]]);
   });
 
   test("the runner exits by itself when pig dies without shutting it down", async () => {

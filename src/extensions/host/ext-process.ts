@@ -152,6 +152,8 @@ export class ExtensionProcess {
   }
 
   private closeSocket: (() => void) | undefined;
+  /** Settles once the current connection's socket has closed: everything it carried has been read. */
+  private socketEnded: Promise<void> = Promise.resolve();
 
   async shutdown(reason: string): Promise<void> {
     const child = this.child;
@@ -170,11 +172,13 @@ export class ExtensionProcess {
     this.conn?.notify("shutdown", { reason });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = () => new Promise<"grace">((r) => (timer = setTimeout(() => r("grace"), this.owner.timing.shutdownGraceMs)));
-    // pig's runner closes its end of the log once its work is done, then kills its group
-    // (runner/main.ts): with the log's end, its last words are in the log and nothing of it runs
-    // on. Its process ends a few ms later, once the kernel has taken back a runtime's memory: pig
-    // does not wait for that, nor stay for it. Any other program is done when it exits.
-    const done = this.spec.runner ? Promise.race([child.logged.then(() => "logged" as const), child.exited]) : child.exited;
+    // pig's runner ends its socket and closes its end of the log once its work is done, then
+    // kills its group (runner/main.ts): with both ends, its last messages (an error from a
+    // handler of the run's last event, say) have been read, its last words are in the log, and
+    // nothing of it runs on. Its process ends a few ms later, once the kernel has taken back a
+    // runtime's memory: pig does not wait for that, nor stay for it. Any other program is done
+    // when it exits.
+    const done = this.spec.runner ? Promise.race([Promise.all([child.logged, this.socketEnded]).then(() => "logged" as const), child.exited]) : child.exited;
     const ended = await Promise.race([done, grace()]);
     clearTimeout(timer);
     if (ended === "logged") {
@@ -277,6 +281,8 @@ export class ExtensionProcess {
     started: () => void,
   ): { result: InitializeResult; handlers: BoundHandlers } {
     this.conn = conn;
+    let socketEnded!: () => void;
+    this.socketEnded = new Promise<void>((resolve) => (socketEnded = resolve));
     this.liveness = this.spec.kind === "linked" ? undefined : new LivenessWatch({
       intervalMs: this.owner.timing.pingIntervalMs,
       timeoutMs: this.owner.timing.livenessTimeoutMs,
@@ -312,7 +318,10 @@ export class ExtensionProcess {
         this.owner.observer?.received?.(this.ids, method, p);
         this.owner.onNotification(this, method, p);
       },
-      onClose: () => this.socketClosed(generation),
+      onClose: () => {
+        socketEnded();
+        this.socketClosed(generation);
+      },
     };
     this.closeSocket = close;
     return { result, handlers };
